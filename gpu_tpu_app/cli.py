@@ -1,0 +1,101 @@
+"""Entry point: the window by default, headless subcommands otherwise.
+
+`gpu-tpu-app` (or `python -m gpu_tpu_app`) with no arguments opens the window. A first
+argument naming a subcommand runs it without Qt: explain, catalog, decide, estimate,
+probe (the same as `gpu-tpu-probe`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from gpu_tpu_app import __version__
+from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
+from gpu_tpu_app.errors import InputError
+
+#: subcommand -> (module, one-line help). Each module has configure(parser) and run(args).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "explain": ("gpu_tpu_app.commands.explain", "print one explainer topic side by side, or the contents"),
+    "catalog": ("gpu_tpu_app.commands.catalog", "print the accelerator catalogue"),
+    "decide": ("gpu_tpu_app.commands.decide", "turn an answers file into a GPU / TPU recommendation"),
+    "estimate": ("gpu_tpu_app.commands.estimate", "estimate training or inference time per chip"),
+}
+#: subcommands that take their own argv (their own parser).
+PASSTHROUGH: dict[str, tuple[str, str]] = {
+    "probe": ("gpu_tpu_app.probe.cli", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
+    "probe-worker": ("gpu_tpu_app.probe.worker", ""),  # internal: one backend's worker process
+}
+
+
+def _headless_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="gpu-tpu-app",
+        description="Decide between GPUs and TPUs for your ML work. Without a subcommand, opens the window.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.__class__ = OneLineParser
+        importlib.import_module(module).configure(p)
+    for name, (_module, help_text) in PASSTHROUGH.items():
+        if help_text:
+            sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def _gui_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="gpu-tpu-app",
+        description="Open the gpu-tpu-app window. Subcommands: " + ", ".join([*COMMANDS, "probe"]) + ".",
+    )
+    parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
+    parser.add_argument("--screenshot", metavar="PATH", help="render the window offscreen at 1280x800 to PATH and exit")
+    parser.add_argument("--page", choices=["decide", "result", "probe", "learn"], help="page to show (with --screenshot)")
+    parser.add_argument("--session", metavar="FILE", help="open this session file")
+    parser.add_argument("--results", metavar="FILE", help="open this probe run file")
+    parser.add_argument("--install-desktop-entry", action="store_true", help="add the app to your desktop menu and exit")
+    parser.add_argument("--uninstall-desktop-entry", action="store_true", help="remove the app from your desktop menu and exit")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the app or one subcommand; returns the process exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] in PASSTHROUGH:
+            module = importlib.import_module(PASSTHROUGH[argv[0]][0])
+            return int(module.main(argv[1:]) or 0)
+        if argv and argv[0] in COMMANDS:
+            args = _headless_parser().parse_args(argv)
+            module = importlib.import_module(COMMANDS[args.command][0])
+            return int(module.run(args) or 0)
+        if argv and argv[0] in ("-h", "--help"):
+            _gui_parser().print_help()
+            print("\nheadless subcommands:")
+            for name, (_m, help_text) in {**COMMANDS, **PASSTHROUGH}.items():
+                if help_text:
+                    print(f"  {name:<10} {help_text}")
+            return 0
+        if argv and not argv[0].startswith("-"):
+            _gui_parser().error(f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])})")
+        args = _gui_parser().parse_args(argv)
+        if args.install_desktop_entry or args.uninstall_desktop_entry:
+            from gpu_tpu_app import desktop
+
+            return desktop.main(install=bool(args.install_desktop_entry))
+        from gpu_tpu_app.ui.app import main as gui_main
+
+        return int(gui_main(args) or 0)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

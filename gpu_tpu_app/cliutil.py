@@ -1,0 +1,24 @@
+"""Small helpers shared by every command line: one-line errors, exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line ('prog: error: ...') and exit 2, no usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> int:
+    """Print a one-line error to stderr and return the exit code to use."""
+    print(f"error: {message}", file=sys.stderr)
+    return code
