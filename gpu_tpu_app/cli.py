@@ -28,7 +28,8 @@ PASSTHROUGH: dict[str, tuple[str, str]] = {
 }
 
 
-def _headless_parser() -> OneLineParser:
+def _headless_parser(command: str) -> OneLineParser:
+    """Parser for one headless command; only that command's module is imported."""
     parser = OneLineParser(
         prog="gpu-tpu-app",
         description="Decide between GPUs and TPUs for your ML work. Without a subcommand, opens the window.",
@@ -38,7 +39,8 @@ def _headless_parser() -> OneLineParser:
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.__class__ = OneLineParser
-        importlib.import_module(module).configure(p)
+        if name == command:
+            importlib.import_module(module).configure(p)
     for name, (_module, help_text) in PASSTHROUGH.items():
         if help_text:
             sub.add_parser(name, help=help_text, add_help=False)
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             module = importlib.import_module(PASSTHROUGH[argv[0]][0])
             return int(module.main(argv[1:]) or 0)
         if argv and argv[0] in COMMANDS:
-            args = _headless_parser().parse_args(argv)
+            args = _headless_parser(argv[0]).parse_args(argv)
             module = importlib.import_module(COMMANDS[args.command][0])
             return int(module.run(args) or 0)
         if argv and argv[0] in ("-h", "--help"):

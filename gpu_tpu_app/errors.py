@@ -24,7 +24,7 @@ def from_validation(source: str | Path, exc: ValidationError) -> InputError:
         msg = "unknown field"
     ctx = first.get("ctx") or {}
     expected = ctx.get("expected")
-    if expected and "expected" not in msg.lower():
+    if expected and str(expected) not in msg:
         msg = f"{msg} (allowed: {expected})"
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
     return InputError(f"{source}: {_loc(tuple(first.get('loc', ())))}: {msg}{more}")

@@ -1,0 +1,69 @@
+"""`gpu-tpu-app catalog`: print the accelerator catalogue as a table or as JSON."""
+
+from __future__ import annotations
+
+import argparse
+
+from gpu_tpu_app.core.catalog import Catalog, Chip, load_catalog
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    """Add the catalog options to its subparser."""
+    p.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json (every figure with unit, source and reason)")
+
+
+def _cell(chip: Chip, field: str) -> str:
+    figure = getattr(chip, field)
+    if figure is None:
+        return "-"
+    return figure.display(short=True).removesuffix(f" {figure.unit}")
+
+
+def rows(catalog: Catalog) -> list[list[str]]:
+    """The table's header and one row of display strings per chip (dense figures only)."""
+    table = [["id", "chip", "family", "BF16 TFLOP/s", "FP32 TFLOP/s", "memory", "mem BW GB/s", "interconnect", "year"]]
+    for chip in catalog.chips:
+        bf16 = _cell(chip, "bf16")
+        if chip.bf16.value is None and chip.fp16 is not None and chip.fp16.value is not None:
+            bf16 = f"{bf16} (FP16 {_cell(chip, 'fp16')})"
+        table.append(
+            [
+                chip.id,
+                chip.name,
+                chip.family,
+                bf16,
+                _cell(chip, "fp32"),
+                chip.memory.display(short=True),
+                _cell(chip, "mem_bw") if chip.mem_bw.unit == "GB/s" else chip.mem_bw.display(short=True),
+                chip.interconnect,
+                str(chip.year),
+            ]
+        )
+    return table
+
+
+def format_table(catalog: Catalog) -> str:
+    """The catalogue as aligned text, with a legend for the abbreviations."""
+    table = rows(catalog)
+    numeric = {3, 4, 6, 8}
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = []
+    for n, row in enumerate(table):
+        cells = [cell.rjust(widths[i]) if (i in numeric and n) else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines.append("")
+    lines.append("Dense peaks (no sparsity). n/p = not published by the vendor, n/s = not supported by the chip.")
+    lines.append("Memory as the vendor states it (GB = 10^9 bytes, GiB = 2^30 bytes). Sources and reasons: --format json.")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the packaged catalogue."""
+    catalog = load_catalog()
+    if args.format == "json":
+        print(catalog.model_dump_json(indent=2))
+    else:
+        print(format_table(catalog))
+    return 0

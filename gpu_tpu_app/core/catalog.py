@@ -1,0 +1,348 @@
+"""The accelerator catalogue: vendor figures per chip, each with its unit and source.
+
+Loaded from resources/catalog/chips.toml. Compute figures are dense unless the field says
+sparse; a figure the vendor does not publish is an explicit null with a reason, never a
+guess. Memory keeps the vendor's own unit (GB or GiB) and is converted only on request.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from gpu_tpu_app.errors import InputError, from_validation
+
+SCHEMA_VERSION = 1
+
+#: Strings that stand for a null figure in the TOML file (TOML has no null).
+MISSING_WORDS = ("not published", "not supported")
+
+#: Unit -> multiplier to SI (FLOP/s, OP/s, bytes, bytes/s, watts).
+FLOPS_UNITS = {"TFLOP/s": 1e12, "PFLOP/s": 1e15}
+OPS_UNITS = {"TOPS": 1e12, "POPS": 1e15}
+MEMORY_UNITS = {"GB": 1e9, "GiB": float(2**30), "TB": 1e12, "TiB": float(2**40)}
+BANDWIDTH_UNITS = {"GB/s": 1e9, "TB/s": 1e12}
+POWER_UNITS = {"W": 1.0}
+
+#: Chip field -> allowed units.
+FIELD_UNITS: dict[str, dict[str, float]] = {
+    "memory": MEMORY_UNITS,
+    "mem_bw": BANDWIDTH_UNITS,
+    "bf16": FLOPS_UNITS,
+    "bf16_sparse": FLOPS_UNITS,
+    "bf16_achievable": FLOPS_UNITS,
+    "fp16": FLOPS_UNITS,
+    "fp32": FLOPS_UNITS,
+    "tf32": FLOPS_UNITS,
+    "fp8": FLOPS_UNITS,
+    "int8": OPS_UNITS,
+    "power": POWER_UNITS,
+}
+
+#: dtype names (as torch / jax / users write them) -> dense Chip field.
+DTYPE_FIELDS: dict[str, str] = {
+    "float32": "fp32", "fp32": "fp32", "f32": "fp32", "float": "fp32",
+    "bfloat16": "bf16", "bf16": "bf16",
+    "float16": "fp16", "fp16": "fp16", "f16": "fp16", "half": "fp16",
+    "tf32": "tf32", "tensorfloat32": "tf32",
+    "float8": "fp8", "fp8": "fp8",
+}
+
+_FROZEN = ConfigDict(extra="forbid", frozen=True)
+
+
+class Figure(BaseModel):
+    """One published figure: value in `unit`, from source id `source`.
+
+    value None means the vendor gives no figure; `missing` says whether it is not published
+    or not supported, and `reason` says why. `note` qualifies a present value.
+    """
+
+    model_config = _FROZEN
+
+    value: float | None = Field(ge=0, allow_inf_nan=False)
+    unit: str = Field(min_length=1)
+    source: str = Field(min_length=1)
+    reason: str | None = None
+    missing: Literal["not published", "not supported"] | None = None
+    note: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _missing_word(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("value"), str):
+            word = data["value"].strip().lower()
+            if word not in MISSING_WORDS:
+                raise PydanticCustomError(
+                    "figure_value",
+                    "value must be a number or one of: {words}",
+                    {"words": ", ".join(repr(w) for w in MISSING_WORDS)},
+                )
+            data = {**data, "value": None, "missing": data.get("missing", word)}
+        elif isinstance(data, dict) and isinstance(data.get("value"), bool):
+            raise PydanticCustomError("figure_value", "value must be a number, not true or false")
+        elif isinstance(data, dict) and "value" in data and data["value"] is None and "missing" not in data:
+            data = {**data, "missing": "not published"}
+        return data
+
+    @model_validator(mode="after")
+    def _reason_iff_null(self) -> Figure:
+        if self.value is None and not (self.reason and self.reason.strip()):
+            raise PydanticCustomError("figure_reason", "a figure that is {missing} needs a reason", {"missing": self.missing})
+        if self.value is not None and self.reason is not None:
+            raise PydanticCustomError("figure_reason", "reason is only for a null value (use note to qualify a value)")
+        if self.value is not None and self.missing is not None:
+            raise PydanticCustomError("figure_reason", "missing is only for a null value")
+        return self
+
+    def si(self, units: dict[str, float]) -> float | None:
+        """The value in SI units (FLOP/s, bytes, B/s ...), using the given unit table."""
+        if self.value is None:
+            return None
+        return self.value * units[self.unit]
+
+    def display(self, short: bool = False) -> str:
+        """'989 TFLOP/s', or 'not published' ('n/p' when short)."""
+        if self.value is None:
+            word = self.missing or "not published"
+            return ("n/p" if word == "not published" else "n/s") if short else word
+        return f"{_num(self.value)} {self.unit}"
+
+
+def _num(value: float) -> str:
+    """A figure as written by the vendor: no trailing .0, thousands separated."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.10g}"
+
+
+class CatalogSource(BaseModel):
+    """Where catalogue figures come from."""
+
+    model_config = _FROZEN
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
+    title: str = Field(min_length=1)
+    url: str = Field(pattern=r"^https://\S+$")
+    note: str | None = None
+
+
+class MfuDefault(BaseModel):
+    """Default model FLOPs utilisation for one chip family, with the runs it comes from."""
+
+    model_config = _FROZEN
+
+    value: float = Field(gt=0, le=1)
+    range: str = Field(min_length=1)
+    sources: list[str] = Field(min_length=1)
+
+    def describe(self, family: str) -> str:
+        """One line for tables and reports: the default, the reported range, the sources."""
+        return f"{family.upper()} default {self.value:.2f} ({self.range}; sources: {', '.join(self.sources)})"
+
+
+class Chip(BaseModel):
+    """One accelerator as its vendor specifies it."""
+
+    model_config = _FROZEN
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    vendor: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    family: Literal["gpu", "tpu"]
+    year: int = Field(ge=1990, le=2100)
+    memory: Figure
+    memory_type: str = Field(min_length=1)
+    mem_bw: Figure
+    bf16: Figure
+    bf16_sparse: Figure | None = None
+    bf16_achievable: Figure | None = None
+    fp16: Figure | None = None
+    fp32: Figure
+    tf32: Figure | None = None
+    fp8: Figure | None = None
+    int8: Figure | None = None
+    power: Figure
+    interconnect: str = Field(min_length=1)
+    match: list[str] = Field(min_length=1)
+
+    @field_validator("match")
+    @classmethod
+    def _patterns_compile(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern, re.IGNORECASE)
+            except re.error as exc:
+                raise PydanticCustomError("pattern", "bad pattern {pattern!r}: {error}", {"pattern": pattern, "error": str(exc)}) from None
+        return patterns
+
+    def figures(self) -> dict[str, Figure]:
+        """Every figure of this chip by field name (absent optional fields left out)."""
+        return {name: fig for name in FIELD_UNITS if (fig := getattr(self, name)) is not None}
+
+    def peak_flops(self, dtype: str) -> float | None:
+        """Dense peak in FLOP/s (not TFLOP/s) for a dtype such as 'float32', 'bfloat16', 'float16', 'tf32'.
+
+        None when the vendor publishes no figure or the dtype is not catalogued.
+        """
+        field = DTYPE_FIELDS.get(dtype.strip().lower())
+        figure = getattr(self, field) if field else None
+        return figure.si(FLOPS_UNITS) if figure is not None else None
+
+    def memory_bytes(self) -> float | None:
+        """Memory per chip in bytes (GB = 1e9, GiB = 2**30)."""
+        return self.memory.si(MEMORY_UNITS)
+
+    def mem_bw_bytes_per_s(self) -> float | None:
+        """Memory bandwidth per chip in bytes per second."""
+        return self.mem_bw.si(BANDWIDTH_UNITS)
+
+    def sources(self) -> list[str]:
+        """The source ids this chip's figures cite, in field order, without repeats."""
+        return list(dict.fromkeys(fig.source for fig in self.figures().values()))
+
+
+def normalize_device_name(name: str) -> str:
+    """Lower case, underscores as spaces, runs of whitespace collapsed: what match patterns see."""
+    return " ".join(name.replace("_", " ").lower().split())
+
+
+class Catalog(BaseModel):
+    """All chips, their sources and the estimator's default MFU per family."""
+
+    model_config = _FROZEN
+
+    schema_version: int
+    mfu: dict[Literal["gpu", "tpu"], MfuDefault]
+    sources: list[CatalogSource] = Field(min_length=1)
+    chips: list[Chip] = Field(min_length=1)
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_schema(cls, version: int) -> int:
+        if version != SCHEMA_VERSION:
+            raise PydanticCustomError("schema_version", "unsupported schema version {got} (this app reads {want})", {"got": version, "want": SCHEMA_VERSION})
+        return version
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Catalog:
+        problems = catalog_problems(self)
+        if problems:
+            path, problem = problems[0]
+            raise PydanticCustomError("catalog", "{path}: {problem}", {"path": path, "problem": problem, "count": len(problems)})
+        return self
+
+    def chip(self, id: str) -> Chip:
+        """The chip with this id; KeyError names the known ids otherwise."""
+        for chip in self.chips:
+            if chip.id == id:
+                return chip
+        raise KeyError(f"unknown chip {id!r} (known: {', '.join(c.id for c in self.chips)})")
+
+    def source(self, id: str) -> CatalogSource:
+        """The source with this id; KeyError otherwise."""
+        for source in self.sources:
+            if source.id == id:
+                return source
+        raise KeyError(f"unknown source {id!r}")
+
+    def match_device(self, name: str) -> Chip | None:
+        """The catalogue chip a framework's device name denotes, or None.
+
+        Patterns are case-insensitive regular expressions; the longest matched text over all
+        chips wins, so 'NVIDIA A100-SXM4-80GB' picks the 80 GB row and an unlisted variant
+        (H100 PCIe, H100 NVL) matches nothing rather than a near neighbour.
+        """
+        text = normalize_device_name(name)
+        if not text:
+            return None
+        best: tuple[int, int, Chip] | None = None
+        for chip in self.chips:
+            for pattern in chip.match:
+                found = re.search(pattern, text, re.IGNORECASE)
+                if found is None:
+                    continue
+                score = (found.end() - found.start(), len(pattern))
+                if best is None or score > best[:2]:
+                    best = (*score, chip)
+        return best[2] if best else None
+
+
+def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
+    """Cross-field problems as (field path, what is wrong): ids, sources, units, sparse vs dense."""
+    problems: list[tuple[str, str]] = []
+    source_ids: set[str] = set()
+    for i, source in enumerate(catalog.sources):
+        if source.id in source_ids:
+            problems.append((f"sources.{i}.id", f"duplicate source id {source.id!r}"))
+        source_ids.add(source.id)
+    for family in ("gpu", "tpu"):
+        default = catalog.mfu.get(family)  # type: ignore[call-overload]
+        if default is None:
+            problems.append((f"mfu.{family}", "field required"))
+            continue
+        for j, sid in enumerate(default.sources):
+            if sid not in source_ids:
+                problems.append((f"mfu.{family}.sources.{j}", f"unknown source id {sid!r}"))
+    chip_ids: set[str] = set()
+    for i, chip in enumerate(catalog.chips):
+        if chip.id in chip_ids:
+            problems.append((f"chips.{i}.id", f"duplicate chip id {chip.id!r}"))
+        chip_ids.add(chip.id)
+        for field, figure in chip.figures().items():
+            allowed = FIELD_UNITS[field]
+            if figure.unit not in allowed:
+                problems.append((f"chips.{i}.{field}.unit", f"unit {figure.unit!r} not allowed here (allowed: {', '.join(allowed)})"))
+            if figure.source not in source_ids:
+                problems.append((f"chips.{i}.{field}.source", f"unknown source id {figure.source!r}"))
+        sparse, dense = chip.bf16_sparse, chip.bf16
+        if sparse is not None and sparse.value is not None and dense.value is not None and sparse.value <= dense.value:
+            problems.append((f"chips.{i}.bf16_sparse.value", "sparse figure must exceed the dense bf16 figure (is a sparse figure in bf16?)"))
+        if chip.family == "tpu" and chip.memory.unit not in ("GiB", "TiB"):
+            problems.append((f"chips.{i}.memory.unit", "Google states TPU memory in GiB"))
+    return problems
+
+
+def _read_catalog(path: Path) -> Catalog:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the catalogue ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        return Catalog.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        first = errors[0] if errors else {}
+        if first.get("type") == "catalog":
+            ctx = first.get("ctx") or {}
+            more = int(ctx.get("count", 1)) - 1
+            tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+            raise InputError(f"{path}: {ctx.get('path')}: {ctx.get('problem')}{tail}") from None
+        raise from_validation(path, exc) from None
+
+
+@functools.lru_cache(maxsize=1)
+def _packaged_catalog() -> Catalog:
+    from gpu_tpu_app.assets import resource_path
+
+    return _read_catalog(resource_path("catalog", "chips.toml"))
+
+
+def load_catalog(path: Path | str | None = None) -> Catalog:
+    """Read and validate a catalogue file; the packaged one when path is None (cached).
+
+    Raises InputError('<file>: <field.path>: <problem>') on any bad content.
+    """
+    if path is None:
+        return _packaged_catalog()
+    return _read_catalog(Path(path))

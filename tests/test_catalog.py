@@ -1,0 +1,343 @@
+"""The accelerator catalogue: packaged content, loader errors, device matching, `catalog` command."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from gpu_tpu_app import cli
+from gpu_tpu_app.core.catalog import Catalog, Figure, load_catalog
+from gpu_tpu_app.errors import InputError
+
+EXPECTED_IDS = {
+    "t4", "l4", "a100-40gb", "a100-80gb", "h100-sxm", "h200", "b200", "mi300x",
+    "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x",
+}
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+@pytest.fixture
+def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """cli.main with the subcommands whose modules exist (each command is tested in its own module)."""
+    present = {name: spec for name, spec in cli.COMMANDS.items() if importlib.util.find_spec(spec[0]) is not None}
+    monkeypatch.setattr(cli, "COMMANDS", present)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = cli.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+# ------------------------------------------------------------------ packaged content
+
+
+def test_packaged_catalog_has_the_thirteen_chips_with_unique_ids(catalog: Catalog) -> None:
+    ids = [chip.id for chip in catalog.chips]
+    assert len(ids) >= 13
+    assert len(ids) == len(set(ids))
+    assert EXPECTED_IDS <= set(ids)
+    assert catalog.schema_version == 1
+
+
+def test_packaged_catalog_is_cached(catalog: Catalog) -> None:
+    assert load_catalog() is catalog
+
+
+def test_every_source_id_resolves(catalog: Catalog) -> None:
+    source_ids = {s.id for s in catalog.sources}
+    assert len(source_ids) == len(catalog.sources)
+    for chip in catalog.chips:
+        for field, figure in chip.figures().items():
+            assert figure.source in source_ids, (chip.id, field, figure.source)
+    for family, default in catalog.mfu.items():
+        for sid in default.sources:
+            assert sid in source_ids, (family, sid)
+    for needed in ("palm-2022", "maxtext-tiering", "megatron-lm", "llama3-2024", "eleuther-transformer-math",
+                   "hoffmann-2022", "ml-engineering-mamf", "gce-gpus", "nvidia-h100", "google-tpu-v5e"):
+        assert needed in source_ids
+    assert all(s.url.startswith("https://") and s.title for s in catalog.sources)
+
+
+def test_sparse_is_kept_apart_from_dense(catalog: Catalog) -> None:
+    with_sparse = [chip for chip in catalog.chips if chip.bf16_sparse is not None]
+    assert {c.id for c in with_sparse} >= {"l4", "a100-40gb", "a100-80gb", "h100-sxm", "h200", "b200", "mi300x"}
+    for chip in with_sparse:
+        assert chip.bf16.value is not None and chip.bf16_sparse.value is not None
+        assert chip.bf16_sparse.value != chip.bf16.value, chip.id
+        # 2:4 structured sparsity doubles the peak; the dense field must hold the lower one.
+        assert chip.bf16_sparse.value == pytest.approx(2 * chip.bf16.value, rel=1e-3), chip.id
+    h100 = catalog.chip("h100-sxm")
+    assert h100.bf16.value == 989 and h100.bf16_sparse is not None and h100.bf16_sparse.value == 1979
+    assert h100.peak_flops("bfloat16") == 989e12
+
+
+def test_tpu_fp32_is_null_with_a_reason_and_never_a_number(catalog: Catalog) -> None:
+    tpus = [chip for chip in catalog.chips if chip.family == "tpu"]
+    assert len(tpus) == 5
+    for chip in tpus:
+        assert chip.fp32.value is None
+        assert chip.fp32.reason and "publish" in chip.fp32.reason
+        assert chip.fp32.missing == "not published"
+        assert chip.peak_flops("float32") is None
+        assert chip.bf16_sparse is None
+    # Google publishes power for v4 (a measured mean) and for no TPU after it.
+    assert catalog.chip("tpu-v4").power.value == 170
+    for cid in ("tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x"):
+        power = catalog.chip(cid).power
+        assert power.value is None and power.reason
+
+
+def test_memory_as_the_vendor_states_it(catalog: Catalog) -> None:
+    for chip in catalog.chips:
+        expected = "GiB" if chip.vendor == "Google" else "GB"
+        assert chip.memory.unit == expected, chip.id
+    assert catalog.chip("h100-sxm").memory_bytes() == 80e9
+    assert catalog.chip("tpu-v4").memory_bytes() == 32 * 2**30
+    assert catalog.chip("tpu-v5p").memory_bytes() == 95 * 2**30
+    assert catalog.chip("h200").mem_bw_bytes_per_s() == 4800e9
+
+
+def test_peak_flops_per_dtype(catalog: Catalog) -> None:
+    h100 = catalog.chip("h100-sxm")
+    assert h100.peak_flops("float32") == 67e12
+    assert h100.peak_flops("tf32") == 494.5e12
+    assert h100.peak_flops("float16") == 989e12
+    assert h100.peak_flops("BF16") == 989e12
+    assert h100.peak_flops("complex128") is None
+    t4 = catalog.chip("t4")
+    assert t4.peak_flops("bfloat16") is None and t4.bf16.missing == "not supported" and t4.bf16.reason
+    assert t4.peak_flops("float16") == 65e12
+    assert catalog.chip("mi300x").peak_flops("bfloat16") == pytest.approx(1307.4e12)
+    assert catalog.chip("tpu-v6e").peak_flops("bfloat16") == 918e12
+
+
+def test_figure_display() -> None:
+    assert Figure(value=1979, unit="TFLOP/s", source="x").display() == "1,979 TFLOP/s"
+    assert Figure(value=8.1, unit="TFLOP/s", source="x").display() == "8.1 TFLOP/s"
+    missing = Figure(value=None, unit="W", source="x", reason="none given")
+    assert missing.display() == "not published" and missing.display(short=True) == "n/p"
+
+
+# ------------------------------------------------------------------ device matching
+
+
+@pytest.mark.parametrize(
+    ("name", "chip_id"),
+    [
+        ("NVIDIA H100 80GB HBM3", "h100-sxm"),
+        ("nvidia h100 80gb hbm3", "h100-sxm"),
+        ("  NVIDIA   H100 80GB HBM3 ", "h100-sxm"),
+        ("NVIDIA A100-SXM4-80GB", "a100-80gb"),
+        ("NVIDIA A100-SXM4-40GB", "a100-40gb"),
+        ("NVIDIA H200", "h200"),
+        ("Tesla T4", "t4"),
+        ("NVIDIA L4", "l4"),
+        ("NVIDIA B200", "b200"),
+        ("AMD Instinct MI300X", "mi300x"),
+        ("TPU v4", "tpu-v4"),
+        ("TPU v5 lite", "tpu-v5e"),
+        ("TPU v5e", "tpu-v5e"),
+        ("TPU v5p", "tpu-v5p"),
+        ("TPU v5", "tpu-v5p"),
+        ("TPU v6 lite", "tpu-v6e"),
+        ("TPU v6e", "tpu-v6e"),
+        ("TPU7x", "tpu7x"),
+        # Variants with other figures than the catalogued part must not borrow its row.
+        ("NVIDIA H100 PCIe", None),
+        ("NVIDIA H100 NVL", None),
+        ("NVIDIA A100-PCIE-40GB", None),
+        ("NVIDIA A100 80GB PCIe", None),
+        ("NVIDIA H200 NVL", None),
+        ("NVIDIA GB200", None),
+        ("NVIDIA GH200 480GB", None),
+        ("NVIDIA L40S", None),
+        ("TPU v4 lite", None),
+        ("cpu", None),
+        ("", None),
+    ],
+)
+def test_match_device(catalog: Catalog, name: str, chip_id: str | None) -> None:
+    chip = catalog.match_device(name)
+    assert (chip.id if chip else None) == chip_id
+
+
+def _catalog_with_patterns(generic: list[str], specific: list[str]) -> Catalog:
+    data = load_catalog().model_dump()
+    a, b = data["chips"][0], data["chips"][1]
+    a["match"], b["match"] = generic, specific
+    data["chips"] = [a, b]
+    return Catalog.model_validate(data)
+
+
+def test_match_device_most_specific_pattern_wins() -> None:
+    catalog = _catalog_with_patterns(["h100"], ["h100 pcie"])
+    first, second = catalog.chips
+    assert catalog.match_device("NVIDIA H100 PCIe") is second
+    assert catalog.match_device("NVIDIA H100 80GB HBM3") is first
+    # Order of the chips in the file does not decide.
+    flipped = _catalog_with_patterns(["h100 pcie"], ["h100"])
+    assert flipped.match_device("NVIDIA H100 PCIe") is flipped.chips[0]
+
+
+def test_chip_lookup_names_known_ids(catalog: Catalog) -> None:
+    with pytest.raises(KeyError, match="h100-sxm"):
+        catalog.chip("h900")
+
+
+# ------------------------------------------------------------------ loader errors
+
+SMALL = '''\
+schema_version = 1
+
+[mfu.gpu]
+value = 0.4
+range = "38-48%"
+sources = ["src-a"]
+
+[mfu.tpu]
+value = 0.46
+range = "39-65%"
+sources = ["src-a"]
+
+[[sources]]
+id = "src-a"
+title = "Source A"
+url = "https://example.org/a"
+
+[[chips]]
+id = "chip-a"
+vendor = "NVIDIA"
+name = "Chip A"
+family = "gpu"
+year = 2022
+memory = { value = 80, unit = "GB", source = "src-a" }
+memory_type = "HBM3"
+mem_bw = { value = 3350, unit = "GB/s", source = "src-a" }
+bf16 = { value = 989, unit = "TFLOP/s", source = "src-a" }
+bf16_sparse = { value = 1979, unit = "TFLOP/s", source = "src-a" }
+fp32 = { value = 67, unit = "TFLOP/s", source = "src-a" }
+power = { value = 700, unit = "W", source = "src-a" }
+interconnect = "NVLink"
+match = ['chip a']
+
+[[chips]]
+id = "chip-b"
+vendor = "Google"
+name = "Chip B"
+family = "tpu"
+year = 2023
+memory = { value = 16, unit = "GiB", source = "src-a" }
+memory_type = "HBM2"
+mem_bw = { value = 819, unit = "GB/s", source = "src-a" }
+bf16 = { value = 197, unit = "TFLOP/s", source = "src-a" }
+fp32 = { value = "not published", unit = "TFLOP/s", source = "src-a", reason = "no FP32 peak is published" }
+power = { value = "not published", unit = "W", source = "src-a", reason = "no power figure is published" }
+interconnect = "ICI"
+match = ['^chip b$']
+'''
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "chips.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_small_valid_file_loads_uncached(tmp_path: Path) -> None:
+    path = _write(tmp_path, SMALL)
+    catalog = load_catalog(path)
+    assert [c.id for c in catalog.chips] == ["chip-a", "chip-b"]
+    assert catalog.chip("chip-b").fp32.value is None
+    assert catalog.match_device("Chip A") is catalog.chip("chip-a")
+    other_path = tmp_path / "other.toml"
+    other_path.write_text(SMALL.replace('name = "Chip A"', 'name = "Chip A2"'), encoding="utf-8")
+    assert load_catalog(other_path).chip("chip-a").name == "Chip A2"
+    assert load_catalog(path).chip("chip-a").name == "Chip A"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "problem"),
+    [
+        ('interconnect = "NVLink"', 'interconnect = "NVLink"\ncolour = "green"', "chips.0.colour", "unknown field"),
+        ('id = "chip-b"', 'id = "chip-a"', "chips.1.id", "duplicate chip id"),
+        ("bf16 = { value = 989,", "bf16 = { value = -989,", "chips.0.bf16.value", "greater than or equal to 0"),
+        ('bf16 = { value = 989, unit = "TFLOP/s", ', "bf16 = { value = 989, ", "chips.0.bf16.unit", "required"),
+        ('bf16 = { value = 989, unit = "TFLOP/s", ', 'bf16 = { value = 989, unit = "", ', "chips.0.bf16.unit", "at least 1"),
+        (', reason = "no FP32 peak is published" }', " }", "chips.1.fp32", "needs a reason"),
+        ('fp32 = { value = 67, unit = "TFLOP/s", source = "src-a" }', 'fp32 = { value = 67, unit = "TFLOP/s", source = "src-z" }',
+         "chips.0.fp32.source", "unknown source id 'src-z'"),
+        ('sources = ["src-a"]\n\n[mfu.tpu]', 'sources = ["src-q"]\n\n[mfu.tpu]', "mfu.gpu.sources.0", "unknown source id"),
+        ('memory = { value = 80, unit = "GB"', 'memory = { value = 80, unit = "GFLOP"', "chips.0.memory.unit", "not allowed"),
+        ("bf16_sparse = { value = 1979,", "bf16_sparse = { value = 989,", "chips.0.bf16_sparse.value", "must exceed"),
+        ('fp32 = { value = 67,', 'fp32 = { value = "unknown",', "chips.0.fp32", "not published"),
+        ('fp32 = { value = 67,', 'fp32 = { value = true,', "chips.0.fp32", "not true or false"),
+        ('fp32 = { value = 67,', 'fp32 = { value = inf,', "chips.0.fp32.value", "finite"),
+        ('fp32 = { value = 67, unit = "TFLOP/s", ', 'fp32 = { unit = "TFLOP/s", ', "chips.0.fp32.value", "required"),
+        ("fp32 = { value = 67, unit", "fp32 = { value = 67, reason = \"x\", unit", "chips.0.fp32", "only for a null value"),
+        ('family = "gpu"', 'family = "fpga"', "chips.0.family", "gpu"),
+        ("match = ['chip a']", "match = ['chip (a']", "chips.0.match", "bad pattern"),
+        ("schema_version = 1", "schema_version = 2", "schema_version", "unsupported schema version"),
+        ('url = "https://example.org/a"', 'url = "ftp://example.org/a"', "sources.0.url", "pattern"),
+    ],
+)
+def test_broken_file_gives_one_line_naming_file_and_field(tmp_path: Path, old: str, new: str, field: str, problem: str) -> None:
+    assert old in SMALL
+    path = _write(tmp_path, SMALL.replace(old, new, 1))
+    with pytest.raises(InputError) as info:
+        load_catalog(path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: {field}: "), message
+    assert problem.lower() in message.lower(), message
+
+
+def test_not_toml_and_missing_file(tmp_path: Path) -> None:
+    bad = _write(tmp_path, "schema_version = = 1\n")
+    with pytest.raises(InputError, match=r"chips\.toml: not valid TOML"):
+        load_catalog(bad)
+    with pytest.raises(InputError, match="cannot read"):
+        load_catalog(tmp_path / "absent.toml")
+
+
+# ------------------------------------------------------------------ command
+
+
+def test_catalog_table(run_cli) -> None:
+    code, out, err = run_cli("catalog")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["id", "chip", "family"]
+    for chip_id in EXPECTED_IDS:
+        assert any(line.startswith(chip_id + " ") for line in lines), chip_id
+    h100 = next(line for line in lines if line.startswith("h100-sxm "))
+    assert "989" in h100 and "1,979" not in h100 and "80 GB" in h100 and "3,350" in h100
+    v4 = next(line for line in lines if line.startswith("tpu-v4 "))
+    assert "n/p" in v4 and "32 GiB" in v4 and "275" in v4
+    assert "not published" in out
+
+
+def test_catalog_json_is_the_catalog_model(run_cli) -> None:
+    code, out, _err = run_cli("catalog", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    parsed = Catalog.model_validate(data)
+    assert parsed == load_catalog()
+    h100 = next(c for c in data["chips"] if c["id"] == "h100-sxm")
+    assert h100["bf16"]["value"] == 989 and h100["bf16_sparse"]["value"] == 1979
+    v5e = next(c for c in data["chips"] if c["id"] == "tpu-v5e")
+    assert v5e["fp32"]["value"] is None and v5e["fp32"]["reason"]
+
+
+def test_catalog_bad_format_flag(run_cli) -> None:
+    with pytest.raises(SystemExit) as info:
+        run_cli("catalog", "--format", "xml")
+    assert info.value.code == 2
