@@ -1,0 +1,130 @@
+"""`gpu-tpu-app decide`: JSON and text output, stdin, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from gpu_tpu_app import cli
+from gpu_tpu_app.core.decision import FACTORS, Recommendation, decide, read_answers
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+PRETRAINING = EXAMPLES / "answers-jax-llm-pretraining.json"
+PROTOTYPE = EXAMPLES / "answers-research-prototype.json"
+MIXED = EXAMPLES / "answers-mixed-unknowns.json"
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(["decide", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run a decide command that must fail with exit 2; returns its single stderr line."""
+    try:
+        code = cli.main(["decide", *argv])
+    except SystemExit as exc:  # argparse errors leave through SystemExit
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize("path", [PRETRAINING, PROTOTYPE, MIXED], ids=lambda p: p.stem)
+def test_json_output_is_exactly_the_recommendation(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(["--answers", str(path), "--format", "json"], capsys)
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data == decide(read_answers(path)).model_dump(mode="json", by_alias=True)
+    Recommendation.model_validate(data)
+
+
+def test_json_verdicts_of_the_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    verdicts = {}
+    for path in (PRETRAINING, PROTOTYPE, MIXED):
+        _code, out, _err = _run(["--answers", str(path), "--format", "json"], capsys)
+        verdicts[path.stem] = json.loads(out)["verdict"]
+    assert verdicts == {"answers-jax-llm-pretraining": "tpu", "answers-research-prototype": "gpu",
+                        "answers-mixed-unknowns": "either"}
+
+
+def test_text_output_explains_a_tpu_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(["--answers", str(PRETRAINING)], capsys)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "Verdict: TPU: the factory line"
+    assert lines[1].startswith("Score +0.9") and "confidence high" in lines[1]
+    assert "Reasons, strongest first:" in lines
+    assert "  - [TPU 0.80] xla_verified = yes: " in out
+    assert "(topic software; sources lesson-ch7, lesson-faq-extended)" in out
+    assert "  - deployment: google_cloud -> on_premises gives gpu" in lines
+    assert "Next steps:" in lines and "Blockers" not in out
+    assert lines[-2:] == ["Unanswered:", "  - none"]
+
+
+def test_text_output_shows_blockers_for_the_prototype(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = _run(["--answers", str(PROTOTYPE), "--format", "text"], capsys)
+    assert code == 0
+    assert out.splitlines()[0] == "Verdict: GPU: the workshop"
+    assert "Blockers (each decides on its own):" in out
+    assert "  - custom_ops = essential -> GPU: " in out
+    assert "  - no single changed answer changes the verdict" in out
+    assert "  - xla_verified: Have you run the model's operations under XLA?" in out
+
+
+def test_answers_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(MIXED.read_text(encoding="utf-8")))
+    code, out, _err = _run(["--answers", "-", "--format", "json"], capsys)
+    assert code == 0
+    assert json.loads(out) == decide(read_answers(MIXED)).model_dump(mode="json", by_alias=True)
+
+
+def test_empty_answers_give_either(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("{}"))
+    code, out, _err = _run(["--answers", "-", "--format", "json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "either" and data["confidence"] == "low"
+    assert data["unanswered"] == list(FACTORS)
+    assert all(set(f) == {"factor", "from", "to", "verdict"} for f in data["flips"])
+
+
+def test_bad_value_is_one_line_naming_field_and_allowed_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "answers.json"
+    bad.write_text('{"framework": "jax", "stage": "prod"}', encoding="utf-8")
+    line = _usage_error(["--answers", str(bad)], capsys)
+    assert line == f"error: {bad}: stage: 'prod' is not one of exploring, stabilizing, production"
+
+
+def test_unknown_field_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "answers.json"
+    bad.write_text('{"colour": "blue"}', encoding="utf-8")
+    line = _usage_error(["--answers", str(bad)], capsys)
+    assert line.startswith(f"error: {bad}: colour: unknown field (known: framework, xla_verified, ")
+
+
+def test_bad_json_from_stdin_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"stage": "production",}'))
+    line = _usage_error(["--answers", "-"], capsys)
+    assert line.startswith("error: <stdin>: invalid JSON at line 1, column 24: Expecting property name")
+
+
+def test_missing_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = _usage_error(["--answers", str(tmp_path / "missing.json")], capsys)
+    assert line == f"error: {tmp_path / 'missing.json'}: no such file"
+
+
+def test_bad_format_and_missing_answers_flag_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    line = _usage_error(["--answers", str(MIXED), "--format", "yaml"], capsys)
+    assert "yaml" in line and "--format" in line
+    line = _usage_error([], capsys)
+    assert "--answers" in line

@@ -1,0 +1,403 @@
+"""The decision engine: properties over all answers, concrete scenarios, answer loading, wizard texts."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpu_tpu_app.core import decision
+from gpu_tpu_app.core.decision import (
+    BLOCKERS,
+    FACTORS,
+    ORDERED,
+    PAGES,
+    QUESTIONS,
+    RULES,
+    Answers,
+    Recommendation,
+    choices,
+    decide,
+    load_answers,
+    read_answers,
+)
+from gpu_tpu_app.core.lesson import load_lesson
+from gpu_tpu_app.errors import InputError
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+# The lesson pack's topic ids and source ids (interfaces: "Decision rules cite topic ids and lesson
+# source ids from these lists only").
+TOPIC_IDS = ["history", "flexibility", "software", "architecture", "workload", "utilization", "cost", "workflow",
+             "playbook"]
+SOURCE_IDS = (
+    [f"lesson-ch{i}" for i in range(1, 9)]
+    + ["lesson-guide", "lesson-faq", "lesson-faq-extended", "lesson-quote-1", "lesson-quote-2"]
+    + [f"notes-c000{i}" for i in range(4)]
+    + ["google-tpu-intro", "jax-sharp-bits", "pytorch-xla-3356", "pytorch-xla-6614", "google-tpu7x", "gce-gpus"]
+)
+
+ISSUE_TABLE = {
+    "framework": ("pytorch", "jax", "tensorflow", "other"),
+    "xla_verified": ("yes", "no"),
+    "custom_ops": ("none", "some", "essential"),
+    "dynamic_shapes": ("yes", "no"),
+    "high_precision": ("yes", "no"),
+    "stage": ("exploring", "stabilizing", "production"),
+    "architecture_changes": ("weekly", "monthly", "locked"),
+    "workload": ("training", "inference", "both"),
+    "scale": ("small", "medium", "large", "massive"),
+    "batch": ("small", "large"),
+    "duration": ("hours", "days", "weeks"),
+    "matmul_share": ("low", "mixed", "dominant"),
+    "team": ("cuda", "xla", "general"),
+    "porting_budget": ("none", "some", "ample"),
+    "deployment": ("google_cloud", "any_cloud", "on_premises"),
+    "burst_capacity": ("yes", "no"),
+    "utilization": ("sporadic", "steady"),
+    "data_pipeline": ("slow", "fast"),
+    "cost_focus": ("hardware", "engineering"),
+}
+
+PROPERTY = settings(max_examples=200, deadline=None, derandomize=True)
+
+answers_st = st.builds(Answers, **{f: st.none() | st.sampled_from(choices(f)) for f in FACTORS})
+
+
+def _with(answers: Answers, **changes: str | None) -> Answers:
+    """A validated copy of answers with some fields changed."""
+    return Answers(**{**answers.model_dump(), **changes})
+
+
+@functools.cache
+def _lesson_ids() -> tuple[frozenset[str], frozenset[str]]:
+    """Topic and source ids from the packaged lesson."""
+    pack = load_lesson()
+    return frozenset(t.id for t in pack.topics), frozenset(s.id for s in pack.sources)
+
+
+def _cites_known(topic: str, sources: list[str] | tuple[str, ...]) -> bool:
+    """Topic and sources exist in the lesson pack and stay within the decision rules' agreed lists."""
+    topics, lesson_sources = _lesson_ids()
+    return (topic in topics and topic in TOPIC_IDS and bool(sources)
+            and set(sources) <= lesson_sources and set(sources) <= set(SOURCE_IDS))
+
+
+# --------------------------------------------------------------------------- the model
+
+
+def test_answers_fields_and_values_match_the_issue_table() -> None:
+    assert FACTORS == tuple(ISSUE_TABLE)
+    for factor, values in ISSUE_TABLE.items():
+        assert choices(factor) == values
+    assert Answers().model_dump() == dict.fromkeys(FACTORS)
+
+
+def test_ordered_factors_follow_the_table_toward_the_factory_end() -> None:
+    assert set(ORDERED) == {"stage", "architecture_changes", "scale", "batch", "duration", "matmul_share",
+                            "porting_budget", "utilization", "data_pipeline"}
+    for factor, order in ORDERED.items():
+        assert order == ISSUE_TABLE[factor]
+
+
+def test_answers_forbid_unknown_fields_and_values() -> None:
+    with pytest.raises(ValueError):
+        Answers(colour="red")  # type: ignore[call-arg]
+    with pytest.raises(ValueError):
+        Answers(stage="prod")  # type: ignore[arg-type]
+
+
+def test_flip_serialises_with_from() -> None:
+    rec = decide(Answers(stage="exploring"))
+    dumped = rec.model_dump(mode="json", by_alias=True)
+    assert dumped["flips"], "an exploring-only answer set should have flips"
+    assert all(set(item) == {"factor", "from", "to", "verdict"} for item in dumped["flips"])
+    assert Recommendation.model_validate(dumped) == rec
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@PROPERTY
+@given(answers_st)
+def test_decide_is_deterministic(answers: Answers) -> None:
+    first = decide(answers)
+    again = decide(Answers(**answers.model_dump()))
+    assert first == again
+    assert first.model_dump_json(by_alias=True) == again.model_dump_json(by_alias=True)
+
+
+@PROPERTY
+@given(answers_st)
+def test_every_flip_reruns_to_the_verdict_it_claims(answers: Answers) -> None:
+    rec = decide(answers)
+    factors = [f.factor for f in rec.flips]
+    assert len(factors) == len(set(factors)), "at most one flip per factor"
+    assert factors == [f for f in FACTORS if f in factors], "flips in wizard order"
+    for flip in rec.flips:
+        current = getattr(answers, flip.factor)
+        assert flip.from_ == ("unknown" if current is None else current)
+        assert flip.to in choices(flip.factor) and flip.to != current
+        rerun = decide(_with(answers, **{flip.factor: flip.to}), flips=False)
+        assert rerun.verdict == flip.verdict
+        assert flip.verdict != rec.verdict
+
+
+@PROPERTY
+@given(answers_st)
+def test_flips_are_complete_and_smallest(answers: Answers) -> None:
+    """A factor has a flip exactly when some single change flips the verdict, and no nearer value does."""
+    rec = decide(answers)
+    flips = {f.factor: f for f in rec.flips}
+    for factor in FACTORS:
+        current = getattr(answers, factor)
+        flipping = [v for v in choices(factor)
+                    if v != current and decide(_with(answers, **{factor: v}), flips=False).verdict != rec.verdict]
+        assert (factor in flips) == bool(flipping), factor
+        order = ORDERED.get(factor)
+        if factor in flips and order and current is not None:
+            distance = abs(order.index(flips[factor].to) - order.index(current))
+            assert distance == min(abs(order.index(v) - order.index(current)) for v in flipping)
+
+
+@PROPERTY
+@given(answers_st, st.sampled_from(sorted(ORDERED)), st.data())
+def test_a_step_toward_the_factory_never_moves_the_score_toward_gpu(
+    answers: Answers, factor: str, data: st.DataObject
+) -> None:
+    order = ORDERED[factor]
+    index = data.draw(st.integers(0, len(order) - 2))
+    lower = decide(_with(answers, **{factor: order[index]}), flips=False)
+    higher = decide(_with(answers, **{factor: order[index + 1]}), flips=False)
+    assert higher.score >= lower.score
+    rank = {"gpu": 0, "either": 1, "tpu": 2}
+    assert rank[higher.verdict] >= rank[lower.verdict]
+
+
+@PROPERTY
+@given(answers_st)
+def test_reasons_and_blockers_cite_known_topics_and_sources(answers: Answers) -> None:
+    rec = decide(answers)
+    for item in [*rec.reasons, *rec.blockers]:
+        assert _cites_known(item.topic, item.sources), item
+        assert item.message.strip()
+
+
+@PROPERTY
+@given(answers_st)
+def test_recommendation_shape(answers: Answers) -> None:
+    rec = decide(answers)
+    assert -1.0 <= rec.score <= 1.0
+    weights = [r.weight for r in rec.reasons]
+    assert weights == sorted(weights, reverse=True) and all(w > 0 for w in weights)
+    assert rec.unanswered == [f for f in FACTORS if getattr(answers, f) is None]
+    answered = {f for f in FACTORS if getattr(answers, f) is not None}
+    assert {r.factor for r in rec.reasons} | {b.factor for b in rec.blockers} <= answered
+    assert not ({r.factor for r in rec.reasons} & {b.factor for b in rec.blockers})
+    for r in rec.reasons:
+        assert r.answer == getattr(answers, r.factor)
+    assert rec.next_steps
+    if rec.blockers:
+        assert rec.verdict == "gpu" and rec.score <= decision.BLOCKED_SCORE
+    elif rec.verdict == "either":
+        assert abs(rec.score) < decision.THRESHOLD
+    else:
+        assert (rec.score > 0) == (rec.verdict == "tpu")
+    assert decide(answers, flips=False).model_copy(update={"flips": rec.flips}) == rec
+
+
+def test_all_rules_cite_known_topics_and_sources() -> None:
+    rules = [rule for by_value in RULES.values() for rule in by_value.values()]
+    rules += [decision._STEADY_SERVING]
+    for rule in rules:
+        assert _cites_known(rule.topic, rule.sources), rule
+        assert rule.weight > 0
+    for (factor, value), blocker in BLOCKERS.items():
+        assert value in choices(factor)
+        assert _cites_known(blocker.topic, blocker.sources), blocker
+    for factor, by_value in RULES.items():
+        assert set(by_value) <= set(choices(factor)), factor
+
+
+def test_agreed_topic_and_source_lists_exist_in_the_lesson_pack() -> None:
+    topics, sources = _lesson_ids()
+    assert set(TOPIC_IDS) == topics
+    assert set(SOURCE_IDS) <= sources
+
+
+# --------------------------------------------------------------------------- concrete scenarios
+
+
+def test_no_answers_gives_either_with_low_confidence() -> None:
+    rec = decide(Answers())
+    assert rec.verdict == "either" and rec.confidence == "low" and rec.score == 0.0
+    assert rec.blockers == [] and rec.reasons == []
+    assert rec.unanswered == list(FACTORS)
+    assert any(step.startswith("Framework check") for step in rec.next_steps)
+
+
+@pytest.mark.parametrize(
+    ("factor", "value"),
+    [("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "yes"), ("deployment", "on_premises"),
+     ("framework", "other")],
+)
+def test_each_blocker_decides_alone_even_against_everything_else(factor: str, value: str) -> None:
+    alone = decide(Answers(**{factor: value}))
+    assert alone.verdict == "gpu" and alone.confidence == "high"
+    assert [(b.factor, b.answer, b.verdict) for b in alone.blockers] == [(factor, value, "gpu")]
+    tpu_friendly = read_answers(EXAMPLES / "answers-jax-llm-pretraining.json")
+    assert decide(tpu_friendly).verdict == "tpu"
+    # framework "other" blocks only while XLA is unverified
+    extra = {"xla_verified": None} if factor == "framework" else {}
+    forced = decide(_with(tpu_friendly, **{factor: value}, **extra))
+    assert forced.verdict == "gpu"
+    assert (factor, value) in {(b.factor, b.answer) for b in forced.blockers}
+    assert forced.score == decision.BLOCKED_SCORE
+
+
+def test_other_framework_blocks_until_the_framework_check_passes() -> None:
+    rec = decide(Answers(framework="other"))
+    assert rec.verdict == "gpu" and rec.next_steps[0].startswith("Framework check")
+    assert ("xla_verified", "unknown", "yes") in {(f.factor, f.from_, f.to) for f in rec.flips}
+
+
+def test_other_framework_with_verified_xla_is_not_a_blocker() -> None:
+    rec = decide(Answers(framework="other", xla_verified="yes"))
+    assert rec.blockers == []
+    assert {r.factor: r.leans for r in rec.reasons} == {"framework": "gpu", "xla_verified": "tpu"}
+
+
+def test_no_tpu_side_blocker_exists() -> None:
+    assert all(b.verdict == "gpu" for b in BLOCKERS.values())
+
+
+def test_research_prototype_example_is_gpu() -> None:
+    rec = decide(read_answers(EXAMPLES / "answers-research-prototype.json"))
+    assert rec.verdict == "gpu" and rec.confidence == "high"
+    assert [b.factor for b in rec.blockers] == ["custom_ops"]
+    assert all(r.leans == "gpu" for r in rec.reasons)
+    assert rec.reasons[0].factor == "stage"
+    assert rec.unanswered == ["xla_verified", "data_pipeline"]
+
+
+def test_jax_llm_pretraining_example_is_tpu_with_high_confidence() -> None:
+    rec = decide(read_answers(EXAMPLES / "answers-jax-llm-pretraining.json"))
+    assert rec.verdict == "tpu" and rec.confidence == "high" and rec.score > 0.9
+    assert rec.blockers == [] and rec.unanswered == []
+    assert all(r.leans == "tpu" for r in rec.reasons)
+    # only the hard constraints can turn such a run around
+    assert {(f.factor, f.to) for f in rec.flips} == {
+        ("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "yes"), ("deployment", "on_premises")}
+    assert not any(step.startswith("Framework check") for step in rec.next_steps)
+
+
+def test_mixed_example_is_either_and_lists_what_would_tip_it() -> None:
+    answers = read_answers(EXAMPLES / "answers-mixed-unknowns.json")
+    rec = decide(answers)
+    assert rec.verdict == "either" and rec.confidence == "low"
+    assert {r.leans for r in rec.reasons} == {"gpu", "tpu"}
+    flips = {f.factor: (f.from_, f.to, f.verdict) for f in rec.flips}
+    assert flips["xla_verified"] == ("unknown", "yes", "tpu")
+    assert flips["stage"] == ("stabilizing", "production", "tpu")
+    assert flips["high_precision"] == ("unknown", "yes", "gpu")
+    assert rec.next_steps[0].startswith("Framework check") and "torch_xla" in rec.next_steps[0]
+
+
+def test_playbook_stage_alone_leans_the_expected_way() -> None:
+    assert decide(Answers(stage="exploring")).verdict == "gpu"
+    assert decide(Answers(stage="exploring")).confidence == "low"
+    assert decide(Answers(stage="production", architecture_changes="locked")).verdict == "tpu"
+
+
+def test_sustained_serving_counts_for_steady_utilization() -> None:
+    training = decide(Answers(workload="training", utilization="steady"), flips=False)
+    serving = decide(Answers(workload="inference", utilization="steady"), flips=False)
+    assert serving.score > training.score
+    assert serving.reasons[0].factor == "utilization" and "serving" in serving.reasons[0].message
+
+
+def test_training_length_counts_less_when_serving() -> None:
+    training = decide(Answers(workload="training", duration="weeks"), flips=False)
+    serving = decide(Answers(workload="inference", duration="weeks"), flips=False)
+    assert training.reasons[0].weight == 2 * serving.reasons[0].weight
+
+
+# --------------------------------------------------------------------------- loading answers
+
+
+def test_load_answers_accepts_partial_and_null_answers() -> None:
+    a = load_answers('{"schema_version": 1, "framework": "jax", "stage": null}', "a.json")
+    assert a == Answers(framework="jax")
+    assert load_answers("{}", "a.json") == Answers()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"stage": "prod"}', "answers.json: stage: 'prod' is not one of exploring, stabilizing, production"),
+        ('{"scale": 3}', "answers.json: scale: 3 is not one of small, medium, large, massive"),
+        ('{"batch": true}', "answers.json: batch: true is not one of small, large"),
+        ('{"duration": ["weeks"]}', "answers.json: duration: [\"weeks\"] is not one of hours, days, weeks"),
+        ('{"team": "' + "x" * 100 + '"}', "answers.json: team: '" + "x" * 56 + "... is not one of cuda, xla, general"),
+        ('{"colour": "red"}', "answers.json: colour: unknown field (known: " + ", ".join(ISSUE_TABLE) + ")"),
+        ('["jax"]', "answers.json: (top level): expected a JSON object of answers, got a list"),
+        ('{"schema_version": 2}', "answers.json: schema_version: 2 is not supported (this app reads version 1)"),
+    ],
+)
+def test_load_answers_names_file_field_and_allowed_values(text: str, message: str) -> None:
+    with pytest.raises(InputError) as exc:
+        load_answers(text, "answers.json")
+    assert str(exc.value) == message
+
+
+def test_invalid_json_names_line_and_column() -> None:
+    with pytest.raises(InputError) as exc:
+        load_answers('{\n  "stage": "production",\n  "scale" "large"\n}', "answers.json")
+    text = str(exc.value)
+    assert text.startswith("answers.json: invalid JSON at line 3, column 11:") and "\n" not in text
+
+
+def test_read_answers_reports_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as exc:
+        read_answers(tmp_path / "nope.json")
+    assert str(exc.value) == f"{tmp_path / 'nope.json'}: no such file"
+
+
+def test_example_files_load_and_use_only_known_fields() -> None:
+    files = sorted(EXAMPLES.glob("answers-*.json"))
+    assert len(files) >= 3
+    for path in files:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        assert raw.pop("schema_version") == 1
+        assert read_answers(path) == Answers(**raw)
+
+
+# --------------------------------------------------------------------------- wizard texts
+
+
+def test_questions_cover_every_field_with_its_choices() -> None:
+    assert list(QUESTIONS) == list(FACTORS)
+    for factor, q in QUESTIONS.items():
+        assert q.field == factor
+        assert [value for value, _label in q.choices] == list(choices(factor))
+        assert all(label.strip() for _value, label in q.choices)
+        assert q.text.endswith("?") and q.help.strip() and "\n" not in q.help
+        assert q.topic in _lesson_ids()[0]
+
+
+def test_pages_follow_the_playbook_order_and_cover_every_field_once() -> None:
+    assert [p.id for p in PAGES] == ["framework", "stage", "workload", "team", "cloud"]
+    assert [f for p in PAGES for f in p.fields] == list(FACTORS)
+    assert all(p.title.strip() and p.intro.strip() and "\n" not in p.intro for p in PAGES)
+
+
+def test_no_text_names_the_incidental_url() -> None:
+    needle = "not-a" + "-source"
+    texts = [json.dumps(decide(Answers()).model_dump(mode="json", by_alias=True))]
+    texts += [q.model_dump_json() for q in QUESTIONS.values()] + [p.model_dump_json() for p in PAGES]
+    texts += [r.message for by_value in RULES.values() for r in by_value.values()]
+    assert not any(needle in t for t in texts)
