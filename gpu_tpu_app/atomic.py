@@ -13,6 +13,7 @@ def write_bytes(path: str | Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _target_mode(path))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -24,6 +25,16 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _target_mode(path: Path) -> int:
+    """Keep an existing file's permissions; a new file gets the usual 0666 less the umask."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def write_text(path: str | Path, text: str) -> None:
