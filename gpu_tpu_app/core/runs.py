@@ -1,0 +1,357 @@
+"""Probe run files and the worker's JSON-lines stream, as versioned pydantic models.
+
+A worker process writes one `Message` per line; the CLI and the GUI turn that stream into
+a `RunFile`, which is what gets saved, opened, compared and exported. Pure Python: no Qt,
+no torch, no jax.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from gpu_tpu_app.atomic import write_text
+from gpu_tpu_app.errors import InputError, from_validation
+
+SCHEMA_VERSION = 1
+
+Backend = Literal["torch", "jax"]
+Metric = Literal["flops", "bytes_per_s", "seconds"]
+Status = Literal["ok", "timeout", "error", "skipped", "suspect"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CpuInfo(_Model):
+    """The host CPU as the worker saw it: model, cores, threads used, ISA flags, cache sizes in bytes."""
+
+    model: str
+    cores: int | None = None
+    threads_used: int | None = None
+    flags: list[str] = []
+    caches: dict[str, int] = {}
+
+
+class DeviceInfo(_Model):
+    """One device a backend can measure, e.g. torch's CUDA device 0 or JAX's CPU."""
+
+    backend: Backend
+    platform: str
+    name: str
+    index: int = 0
+    count: int = 1
+    memory_bytes: int | None = None
+    versions: dict[str, str] = {}
+    catalog_id: str | None = None
+    cpu: CpuInfo | None = None
+
+    @property
+    def key(self) -> str:
+        """Stable id used by results: 'torch:cuda:0'."""
+        return f"{self.backend}:{self.platform}:{self.index}"
+
+
+class BackendStatus(_Model):
+    """Whether a backend could be used in this run, and why not when it could not."""
+
+    backend: Backend
+    available: bool
+    reason: str | None = None
+    versions: dict[str, str] = {}
+
+
+class Stats(_Model):
+    """Repetition statistics of one point, in the result's SI unit (FLOP/s, B/s or s)."""
+
+    median: float
+    min: float
+    max: float
+    q1: float
+    q3: float
+    iqr: float
+    cv: float
+    reps: int
+    seconds: float
+
+
+class ProbeResult(_Model):
+    """One measured (or failed, timed out, skipped) point."""
+
+    kernel: str
+    backend: Backend
+    device: str
+    dtype: str | None = None
+    size: int | None = None
+    variant: str | None = None
+    metric: Metric
+    value: float | None = None
+    unit: str = ""
+    stats: Stats | None = None
+    math_mode: str | None = None
+    status: Status = "ok"
+    message: str | None = None
+    pct_spec: float | None = None
+    pct_ceiling: float | None = None
+
+    def label(self) -> str:
+        """Short human label: 'matmul float32 4096'."""
+        parts = [self.kernel, self.variant, self.dtype, None if self.size is None else str(self.size)]
+        return " ".join(p for p in parts if p)
+
+
+# ---------------------------------------------------------------- stream messages
+
+
+class _Msg(_Model):
+    schema_version: int = SCHEMA_VERSION
+
+
+class Hello(_Msg):
+    """First line of a worker: which backend it serves and the library versions it runs with."""
+
+    type: Literal["hello"] = "hello"
+    backend: Backend | None = None
+    versions: dict[str, str] = {}
+    env: dict[str, str] = {}
+    pid: int | None = None
+
+
+class DeviceMsg(_Msg):
+    """A device the worker found."""
+
+    type: Literal["device"] = "device"
+    device: DeviceInfo
+
+
+class Progress(_Msg):
+    """The worker is starting point number `done + 1` of `total`; `point`.. describe it."""
+
+    type: Literal["progress"] = "progress"
+    done: int
+    total: int
+    kernel: str
+    eta_s: float | None = None
+    point: str | None = None
+    backend: Backend | None = None
+    device: str | None = None
+    dtype: str | None = None
+    size: int | None = None
+    variant: str | None = None
+    cap_s: float | None = None
+
+
+class ResultMsg(_Msg):
+    """One result."""
+
+    type: Literal["result"] = "result"
+    result: ProbeResult
+
+
+class ErrorMsg(_Msg):
+    """A problem not tied to one result. With kernel=None before any device: the backend is unusable."""
+
+    type: Literal["error"] = "error"
+    backend: Backend | None = None
+    kernel: str | None = None
+    message: str
+
+
+class Done(_Msg):
+    """Last line of a worker. ok=False when it stopped early (cancel, budget, missing backend)."""
+
+    type: Literal["done"] = "done"
+    ok: bool
+    message: str | None = None
+
+
+Message = Annotated[
+    Union[Hello, DeviceMsg, Progress, ResultMsg, ErrorMsg, Done],
+    Field(discriminator="type"),
+]
+_MESSAGE = TypeAdapter(Message)
+
+
+class ProtocolError(ValueError):
+    """A line on the worker stream that is not a message of this schema version."""
+
+
+def parse_message(line: str | bytes) -> Message:
+    """Parse one line of the worker stream into a Message; raises ProtocolError otherwise."""
+    text = line.decode("utf-8", "replace") if isinstance(line, (bytes, bytearray)) else line
+    text = text.strip()
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"not a JSON line: {text[:80]!r}") from exc
+    if not isinstance(raw, dict) or "type" not in raw:
+        raise ProtocolError(f"not a probe message: {text[:80]!r}")
+    version = raw.get("schema_version", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise ProtocolError(f"schema_version: {version!r} is not supported (this app reads {SCHEMA_VERSION})")
+    try:
+        return _MESSAGE.validate_python(raw)
+    except ValidationError as exc:
+        raise ProtocolError(str(from_validation(f"{raw.get('type')} message", exc))) from exc
+
+
+def dump_message(msg: _Msg) -> str:
+    """One line of JSON for `msg`, without the trailing newline."""
+    return msg.model_dump_json()
+
+
+# ---------------------------------------------------------------- run file
+
+
+class RunFile(_Model):
+    """A whole probe run with its provenance; the file users save, open and compare."""
+
+    schema_version: int = SCHEMA_VERSION
+    app_version: str
+    host: str
+    os: str
+    python: str
+    cpu: CpuInfo | None = None
+    devices: list[DeviceInfo] = []
+    backends: list[BackendStatus] = []
+    versions: dict[str, str] = {}
+    threads: int | None = None
+    env: dict[str, str] = {}
+    suite: str
+    started: datetime
+    ended: datetime | None = None
+    complete: bool = False
+    results: list[ProbeResult] = []
+    errors: list[str] = []
+
+    def device(self, key: str) -> DeviceInfo | None:
+        """The device with this key ('torch:cpu:0'), or None."""
+        return next((d for d in self.devices if d.key == key), None)
+
+    def device_label(self, key: str) -> str:
+        """'host / device name' for column headers."""
+        dev = self.device(key)
+        return f"{self.host} / {dev.name if dev else key}"
+
+
+def load_run(path: str | Path) -> RunFile:
+    """Read and validate a run file; InputError '<file>: <field>: <problem>' when it is not one we can read."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        raw: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(raw, dict) or "schema_version" not in raw or "results" not in raw:
+        raise InputError(f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file")
+    version = raw["schema_version"]
+    if version != SCHEMA_VERSION:
+        raise InputError(f"{path}: schema_version: {version!r} is not supported (this app reads {SCHEMA_VERSION})")
+    try:
+        return RunFile.model_validate(raw)
+    except ValidationError as exc:
+        raise from_validation(path, exc) from None
+
+
+def save_run(run: RunFile, path: str | Path) -> None:
+    """Write `run` as indented JSON, atomically (readers never see half a file)."""
+    write_text(path, run.model_dump_json(indent=2) + "\n")
+
+
+CSV_COLUMNS = (
+    "host", "backend", "device", "device_name", "kernel", "variant", "dtype", "size", "metric", "value", "unit",
+    "status", "message", "math_mode", "pct_spec", "pct_ceiling",
+    "median", "min", "max", "q1", "q3", "iqr", "cv", "reps", "seconds",
+)  # fmt: skip
+
+
+def to_csv(run: RunFile) -> str:
+    """One CSV row per result (SI units), with a header; for spreadsheets and other tools."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in run.results:
+        dev = run.device(r.device)
+        s = r.stats
+        stats = [None] * 9 if s is None else [s.median, s.min, s.max, s.q1, s.q3, s.iqr, s.cv, s.reps, s.seconds]
+        row = [
+            run.host, r.backend, r.device, dev.name if dev else "", r.kernel, r.variant, r.dtype, r.size, r.metric,
+            r.value, r.unit, r.status, r.message, r.math_mode, r.pct_spec, r.pct_ceiling, *stats,
+        ]  # fmt: skip
+        writer.writerow(["" if v is None else v for v in row])
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- display
+
+
+def format_value(value: float | None, metric: str) -> str:
+    """A value in SI units as people read it: '251 GFLOP/s', '28.1 GB/s', '12.3 µs'."""
+    if value is None:
+        return "-"
+    if metric == "seconds":
+        for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+            if abs(value) >= scale:
+                return f"{value / scale:.3g} {unit}"
+        return f"{value * 1e9:.3g} ns"
+    base = "FLOP/s" if metric == "flops" else "B/s"
+    for scale, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g} {prefix}{base}"
+    return f"{value:.3g} {base}"
+
+
+# ---------------------------------------------------------------- percent of the measured ceiling
+
+
+def ceiling_key(r: ProbeResult) -> tuple[str, str, str, str | None]:
+    """Results that share a ceiling: same metric, kernel, device and dtype."""
+    return (r.metric, r.kernel, r.device, r.dtype)
+
+
+def _counts(r: ProbeResult) -> bool:
+    return r.status == "ok" and r.value is not None and r.value > 0 and r.metric != "seconds"
+
+
+class CeilingTracker:
+    """Keeps the best rate per ceiling_key and fills ProbeResult.pct_ceiling as results stream in.
+
+    Only rates (FLOP/s, B/s) have a ceiling; times and failed or suspect results get None.
+    """
+
+    def __init__(self) -> None:
+        self.best: dict[tuple[str, str, str, str | None], float] = {}
+
+    def add(self, r: ProbeResult) -> ProbeResult:
+        """Record `r` and return it with pct_ceiling against the best so far."""
+        if not _counts(r):
+            return r if r.pct_ceiling is None else r.model_copy(update={"pct_ceiling": None})
+        key = ceiling_key(r)
+        best = max(self.best.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
+        self.best[key] = best
+        return r.model_copy(update={"pct_ceiling": 100.0 * float(r.value) / best})  # type: ignore[arg-type]
+
+
+def with_ceilings(results: list[ProbeResult]) -> list[ProbeResult]:
+    """Every result's pct_ceiling against the best of the whole list (the best one is 100)."""
+    best: dict[tuple[str, str, str, str | None], float] = {}
+    for r in results:
+        if _counts(r):
+            best[ceiling_key(r)] = max(best.get(ceiling_key(r), 0.0), float(r.value))  # type: ignore[arg-type]
+    out = []
+    for r in results:
+        pct = 100.0 * float(r.value) / best[ceiling_key(r)] if _counts(r) else None  # type: ignore[arg-type]
+        out.append(r if r.pct_ceiling == pct else r.model_copy(update={"pct_ceiling": pct}))
+    return out

@@ -1,0 +1,311 @@
+"""`gpu-tpu-probe` (also `gpu-tpu-app probe`): list devices, run probes, compare run files, headless.
+
+Each backend is measured in its own worker process; this process never imports torch or jax.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Any
+
+from gpu_tpu_app import __version__
+from gpu_tpu_app.atomic import write_text
+from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
+from gpu_tpu_app.core.runs import (
+    Done,
+    ErrorMsg,
+    Message,
+    ProbeResult,
+    Progress,
+    ResultMsg,
+    RunFile,
+    format_value,
+    load_run,
+    save_run,
+    to_csv,
+)
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe import testkernels
+from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, ProbeRequest, point_label
+from gpu_tpu_app.probe.runner import list_devices, run_probe
+
+DTYPES = ("float32", "bfloat16", "float16")
+EXIT_CANCELLED = 130
+
+
+def _kernel_choices() -> tuple[str, ...]:
+    return KERNELS + (testkernels.TEST_KERNELS if testkernels.enabled() else ())
+
+
+def build_parser() -> OneLineParser:
+    """The gpu-tpu-probe argument parser."""
+    parser = OneLineParser(
+        prog="gpu-tpu-probe",
+        description="Measure this machine's accelerators with torch and JAX, save the run, compare runs.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpu-tpu-probe {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    sub.required = True
+
+    dev = sub.add_parser("devices", help="list the devices torch and JAX can measure here")
+    dev.add_argument("--format", choices=("table", "json"), default="table")
+    dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
+
+    run = sub.add_parser("run", help="run the probe kernels and print (and save) the results")
+    run.add_argument("--suite", choices=SUITES, default="quick",
+                     help="smoke: seconds; quick: about a minute; full: up to 10 minutes")  # fmt: skip
+    run.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
+    run.add_argument("--kernel", action="extend", nargs="+", metavar="K", choices=_kernel_choices(),
+                     help=f"only these kernels ({', '.join(KERNELS)})")  # fmt: skip
+    run.add_argument("--dtype", action="extend", nargs="+", metavar="D", choices=DTYPES,
+                     help=f"only these dtypes ({', '.join(DTYPES)})")  # fmt: skip
+    run.add_argument("--budget-s", type=float, metavar="SECONDS",
+                     help="whole-run time budget (default: the suite's: "
+                     + ", ".join(f"{k} {v:.0f}" for k, v in SUITE_BUDGET_S.items()) + ")")  # fmt: skip
+    run.add_argument("--out", metavar="FILE.json", help="save the run file here")
+    run.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    run.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
+
+    cmp_ = sub.add_parser("compare", help="print several run files side by side")
+    cmp_.add_argument("runs", nargs="+", metavar="RUN.json")
+    cmp_.add_argument("--format", choices=("table", "json"), default="table")
+    return parser
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> str:  # type: ignore[assignment]
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, row)]
+
+    def fmt(row: list[str]) -> str:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        return "  ".join(cells).rstrip()
+
+    return "\n".join([fmt(headers), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
+
+
+def _gib(n: int | None) -> str:
+    return "-" if n is None else f"{n / 1024**3:.1f} GiB"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.0f}%"
+
+
+def _cell(r: ProbeResult) -> str:
+    if r.status in ("ok", "suspect") and r.value is not None:
+        text = format_value(r.value, r.metric)
+        return text + " (suspect)" if r.status == "suspect" else text
+    return r.status
+
+
+def devices_table(devices: list, backends: list) -> str:
+    """The `devices` listing: one row per device, then the backends that are missing."""
+    rows = []
+    for d in devices:
+        versions = " ".join(f"{k} {v}" for k, v in d.versions.items())
+        rows.append([d.key, d.name, str(d.count), _gib(d.memory_bytes), d.catalog_id or "-", versions])
+    lines = [_table(["device", "name", "count", "memory", "catalogue", "versions"], rows)] if rows else ["no devices"]
+    cpu = next((d.cpu for d in devices if d.cpu), None)
+    if cpu:
+        caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
+        lines.append(f"\nCPU: {cpu.model}; {cpu.cores} cores, {cpu.threads_used} threads used; "
+                     f"ISA: {' '.join(cpu.flags) or '-'}; caches: {caches or '-'}")  # fmt: skip
+    for b in backends:
+        if not b.available:
+            lines.append(f"{b.backend}: not available: {b.reason}")
+        elif b.reason:
+            lines.append(f"{b.backend}: note: {b.reason}")
+    return "\n".join(lines)
+
+
+def results_table(run: RunFile) -> str:
+    """The `run` result listing: one row per result with its spread and percentages."""
+    rows = []
+    for r in run.results:
+        cv = "-" if r.stats is None else f"{100 * r.stats.cv:.1f}%"
+        note = r.message or r.math_mode or ""
+        rows.append([r.device, r.kernel, r.variant or "-", r.dtype or "-", "-" if r.size is None else str(r.size),
+                     _cell(r), cv, _pct(r.pct_ceiling), _pct(r.pct_spec), note])  # fmt: skip
+    headers = ["device", "kernel", "variant", "dtype", "size", "value", "cv", "%best", "%spec", "note"]
+    return _table(headers, rows, right={4, 5, 6, 7, 8}) if rows else "no results"
+
+
+def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[str]], list[dict[str, Any]]]:
+    """Headers, table rows and JSON rows of matching results: one row per kernel/variant/dtype/size,
+    one column per (run, device)."""
+    columns: list[tuple[int, str]] = []
+    labels: list[str] = []
+    for i, (_name, run) in enumerate(runs):
+        for key in dict.fromkeys(r.device for r in run.results):
+            columns.append((i, key))
+            dev = run.device(key)
+            labels.append(f"{run.host} {key.split(':')[0]} {dev.name if dev else key}")
+    order = {k: n for n, k in enumerate(KERNELS)}
+    cells: dict[tuple, dict[int, ProbeResult]] = {}
+    for c, (i, key) in enumerate(columns):
+        for r in runs[i][1].results:
+            if r.device == key:
+                cells.setdefault((r.kernel, r.variant or "", r.dtype or "", r.size or 0), {})[c] = r
+    keys = sorted(cells, key=lambda k: (order.get(k[0], len(order)), k[0], k[1], k[2], k[3]))
+    table, data = [], []
+    for k in keys:
+        row = cells[k]
+        table.append([k[0], k[1] or "-", k[2] or "-", str(k[3]) if k[3] else "-",
+                      *(_cell(row[c]) if c in row else "" for c in range(len(columns)))])  # fmt: skip
+        data.append({
+            "kernel": k[0], "variant": k[1] or None, "dtype": k[2] or None, "size": k[3] or None,
+            "values": {labels[c]: (None if c not in row else {"value": row[c].value, "metric": row[c].metric,
+                                                             "status": row[c].status}) for c in range(len(columns))},
+        })  # fmt: skip
+    return ["kernel", "variant", "dtype", "size", *labels], table, data
+
+
+# ---------------------------------------------------------------- progress
+
+
+class ProgressPrinter:
+    """Shows progress on stderr: a redrawn bar on a terminal, one plain line per event otherwise."""
+
+    def __init__(self, stream: IO[str], tty: bool | None = None) -> None:
+        self.stream = stream
+        self.tty = stream.isatty() if tty is None else tty
+        self._bar = False
+
+    def __call__(self, msg: Message) -> None:
+        if isinstance(msg, Progress):
+            label = point_label(msg)
+            eta = "" if msg.eta_s is None else f"  eta {msg.eta_s:.0f} s"
+            if self.tty:
+                width = 24
+                filled = int(width * msg.done / max(1, msg.total))
+                bar = "#" * filled + "." * (width - filled)
+                line = f"\r{msg.backend or ''} [{bar}] {msg.done}/{msg.total} {label}{eta}"
+                self.stream.write(line[:120].ljust(100))
+                self._bar = True
+            else:
+                self.stream.write(f"{msg.backend or ''} {msg.done + 1}/{msg.total}: {label}\n")
+        elif isinstance(msg, ResultMsg):
+            r = msg.result
+            if not self.tty or r.status not in ("ok",):
+                self._clear()
+                extra = f" ({r.message})" if r.message and r.status != "ok" else ""
+                self.stream.write(f"  {r.device} {r.label()}: {_cell(r)}{extra}\n")
+        elif isinstance(msg, ErrorMsg):
+            self._clear()
+            self.stream.write(f"{msg.backend or ''}: {msg.message}\n")
+        elif isinstance(msg, Done):
+            self._clear()
+        self.stream.flush()
+
+    def _clear(self) -> None:
+        if self._bar:
+            self.stream.write("\r" + " " * 100 + "\r")
+            self._bar = False
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _check_out(path: str) -> None:
+    """Refuse, before measuring anything, an --out that cannot be written or would overwrite a foreign file."""
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{p}: --out: is a folder")
+    if p.exists():
+        try:
+            load_run(p)
+        except InputError:
+            raise InputError(f"{p}: --out: exists and is not a probe run file; not overwriting it") from None
+    parent = p.parent if str(p.parent) else Path(".")
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        raise InputError(f"{p}: --out: folder {parent} is not writable")
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    backends = BACKENDS if args.backend == "all" else (args.backend,)
+    devices, statuses = list_devices(backends)
+    if args.format == "json":
+        print(json.dumps({"devices": [d.model_dump(mode="json") | {"key": d.key} for d in devices],
+                          "backends": [b.model_dump(mode="json") for b in statuses]}, indent=2))  # fmt: skip
+    else:
+        print(devices_table(devices, statuses))
+    return 0 if devices else 1
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if args.out:
+        _check_out(args.out)
+    if args.budget_s is not None and args.budget_s <= 0:
+        raise InputError("--budget-s: must be more than 0")
+    request = ProbeRequest(
+        suite=args.suite,
+        backends=BACKENDS if args.backend == "all" else (args.backend,),
+        kernels=args.kernel,
+        dtypes=args.dtype,
+        budget_s=args.budget_s,
+    )
+    cancel = threading.Event()
+    run = run_probe(request, on_message=ProgressPrinter(sys.stderr), cancel_event=cancel)
+    if args.out:
+        save_run(run, args.out)
+    if args.csv:
+        write_text(args.csv, to_csv(run))
+    if args.format == "json":
+        print(run.model_dump_json(indent=2))
+    else:
+        print(results_table(run))
+    failed = sum(r.status in ("error", "timeout") for r in run.results)
+    if failed:
+        print(f"{failed} point{'s' if failed > 1 else ''} failed or timed out (see the note column)", file=sys.stderr)
+    if cancel.is_set():
+        saved = f"partial run ({len(run.results)} results) saved to {args.out}" if args.out else \
+            "nothing saved (no --out given)"  # fmt: skip
+        print(f"cancelled: {saved}", file=sys.stderr)
+        return EXIT_CANCELLED
+    if args.out:
+        print(f"saved {args.out}", file=sys.stderr)
+    return 0 if run.complete else 1
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    runs = [(name, load_run(name)) for name in args.runs]
+    headers, rows, data = compare_runs(runs)
+    if args.format == "json":
+        print(json.dumps({"runs": [{"file": n, "host": r.host, "started": r.started.isoformat(), "suite": r.suite}
+                                   for n, r in runs], "columns": headers[4:], "rows": data}, indent=2))  # fmt: skip
+        return 0
+    for name, run in runs:
+        print(f"{name}: {run.host}, {run.suite} suite, {run.started:%Y-%m-%d %H:%M}"
+              + ("" if run.complete else " (incomplete)"))  # fmt: skip
+    print()
+    print(_table(headers, rows, right=set(range(3, len(headers)))) if rows else "no results to compare")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of gpu-tpu-probe; returns the exit code."""
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return {"devices": cmd_devices, "run": cmd_run, "compare": cmd_compare}[args.command](args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return EXIT_CANCELLED
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,413 @@
+"""Find the devices torch and JAX can measure on this machine, and describe the host CPU.
+
+Runs inside a worker process: torch and jax are imported only by `detect(backend)`.
+`cpu_info()` reads /proc and /sys only, so the parent process may call it too.
+
+Diagnostic switch: GPU_TPU_APP_DISABLE_BACKENDS=jax (or "torch", or "torch,jax") makes
+the named backends report "not installed", as if their package were missing. The tests
+use it to check that a missing backend is reported and the others go on; users can use
+it to leave a backend out of every run.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import platform
+import re
+import sys
+from pathlib import Path
+
+from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo
+
+DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
+BACKENDS = ("torch", "jax")
+
+#: ISA flags worth recording, in display order (x86 names from /proc/cpuinfo, ARM from "Features").
+INTERESTING_FLAGS = (
+    "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16",
+    "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8", "amx_fp16", "asimd", "asimdhp", "sve", "sve2", "bf16", "i8mm",
+)  # fmt: skip
+
+#: Environment variables that change which kernels the libraries pick; recorded with every run.
+KERNEL_ENV = (
+    "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+    "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "XLA_FLAGS", "JAX_PLATFORMS",
+    "JAX_ENABLE_X64", "JAX_DEFAULT_MATMUL_PRECISION", "XLA_PYTHON_CLIENT_PREALLOCATE",
+    "XLA_PYTHON_CLIENT_MEM_FRACTION", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+    "TPU_VISIBLE_CHIPS", "TPU_PROCESS_BOUNDS", "NVIDIA_TF32_OVERRIDE", "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE",
+    "TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ENABLE_MPS_FALLBACK",
+    DISABLE_ENV,
+)  # fmt: skip
+
+
+def kernel_env(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The kernel-changing variables that are set, with their values."""
+    environ = dict(os.environ if environ is None else environ)
+    return {k: environ[k] for k in KERNEL_ENV if k in environ}
+
+
+def disabled_backends() -> set[str]:
+    """Backends switched off with GPU_TPU_APP_DISABLE_BACKENDS."""
+    return {b.strip() for b in os.environ.get(DISABLE_ENV, "").split(",") if b.strip()}
+
+
+# ---------------------------------------------------------------- CPU
+
+
+def _cpuinfo_fields() -> dict[str, str]:
+    fields: dict[str, str] = {}
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return fields
+    for line in text.splitlines():
+        if not line.strip():
+            if fields:
+                break  # the first processor is enough
+            continue
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    return fields
+
+
+def _size_bytes(text: str) -> int | None:
+    text = text.strip().upper()
+    mult = {"K": 1024, "M": 1024**2, "G": 1024**3}
+    try:
+        if text and text[-1] in mult:
+            return int(float(text[:-1]) * mult[text[-1]])
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _caches() -> dict[str, int]:
+    caches: dict[str, int] = {}
+    base = Path("/sys/devices/system/cpu/cpu0/cache")
+    for index in sorted(base.glob("index*")):
+        try:
+            level = (index / "level").read_text().strip()
+            kind = (index / "type").read_text().strip()
+            size = _size_bytes((index / "size").read_text())
+        except OSError:
+            continue
+        if size is None:
+            continue
+        name = f"L{level}" + {"Data": "d", "Instruction": "i"}.get(kind, "")
+        caches[name] = size
+    return caches
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (affinity), else the CPU count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def cpu_model() -> str:
+    """The CPU's marketing name, as the OS reports it."""
+    fields = _cpuinfo_fields()
+    for key in ("model name", "Model Name", "Hardware", "cpu model"):
+        if fields.get(key):
+            return fields[key]
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def cpu_info(threads_used: int | None = None) -> CpuInfo:
+    """Model, logical cores, threads the backend uses, ISA flags and cache sizes of the host CPU."""
+    fields = _cpuinfo_fields()
+    present = set((fields.get("flags") or fields.get("Features") or "").split())
+    flags = [f for f in INTERESTING_FLAGS if f in present]
+    return CpuInfo(
+        model=cpu_model(),
+        cores=os.cpu_count(),
+        threads_used=threads_used if threads_used is not None else usable_cpus(),
+        flags=flags,
+        caches=_caches(),
+    )
+
+
+def host_memory_bytes() -> int | None:
+    """Physical memory of the host, or None where the OS does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+# ---------------------------------------------------------------- catalogue
+
+
+def catalog_match(name: str) -> str | None:
+    """The catalogue chip id for a device name ('NVIDIA H100 80GB HBM3' -> 'h100-sxm'), or None."""
+    try:
+        from gpu_tpu_app.core.catalog import load_catalog
+    except ImportError:
+        return None
+    try:
+        chip = load_catalog().match_device(name)
+    except Exception as exc:  # a broken catalogue must not stop a probe run
+        print(f"catalogue not usable: {exc}", file=sys.stderr)
+        return None
+    return chip.id if chip is not None else None
+
+
+def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | None]:
+    """Dense peak FLOP/s per dtype and memory bandwidth in B/s for a catalogue chip ({} and None if unknown)."""
+    if not catalog_id:
+        return {}, None
+    try:
+        from gpu_tpu_app.core.catalog import load_catalog
+
+        chip = load_catalog().chip(catalog_id)
+    except Exception:
+        return {}, None
+    peaks: dict[str, float] = {}
+    for dtype in ("float32", "tf32", "bfloat16", "float16"):
+        value = chip.peak_flops(dtype)
+        if value:
+            peaks[dtype] = float(value)
+    bw = chip.mem_bw.value
+    return peaks, (float(bw) * 1e9 if bw else None)
+
+
+# ---------------------------------------------------------------- torch
+
+
+def _cuda_driver_version() -> str | None:
+    """The NVIDIA driver's CUDA API version from libcuda, e.g. '12.4'."""
+    for lib in ("libcuda.so.1", "libcuda.so", "nvcuda.dll"):
+        try:
+            cuda = ctypes.CDLL(lib)
+        except OSError:
+            continue
+        version = ctypes.c_int(0)
+        try:
+            if cuda.cuDriverGetVersion(ctypes.byref(version)) == 0 and version.value:
+                return f"{version.value // 1000}.{(version.value % 1000) // 10}"
+        except AttributeError:
+            return None
+    return None
+
+
+def _nvidia_driver() -> str | None:
+    try:
+        return Path("/sys/module/nvidia/version").read_text().strip() or None
+    except OSError:
+        return None
+
+
+def _torch_cpu_libs(torch) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """oneDNN and BLAS versions and the SIMD level torch's CPU kernels use."""
+    out: dict[str, str] = {}
+    try:
+        out["cpu_capability"] = str(torch.backends.cpu.get_cpu_capability())
+    except Exception:
+        pass
+    try:
+        config = torch.__config__.show()
+    except Exception:
+        return out
+    if m := re.search(r"MKL-DNN v([0-9][0-9.]*)", config):
+        out["onednn"] = m.group(1)
+    if m := re.search(r"Math Kernel Library Version ([0-9][0-9.]*)", config):
+        out["mkl"] = m.group(1)
+    if m := re.search(r"BLAS_INFO=([A-Za-z0-9_]+)", config):
+        out["blas"] = m.group(1)
+    return out
+
+
+def detect_torch() -> tuple[BackendStatus, list[DeviceInfo]]:
+    """torch's CPU plus any CUDA / ROCm / MPS / XPU devices."""
+    try:
+        import torch
+    except Exception as exc:
+        return BackendStatus(backend="torch", available=False, reason=f"torch is not installed ({exc})"), []
+    versions = {"torch": str(torch.__version__)}
+    devices: list[DeviceInfo] = []
+    problems: list[str] = []
+    threads = int(torch.get_num_threads())
+    cpu_versions = dict(versions)
+    cpu_versions.update(_torch_cpu_libs(torch))
+    devices.append(
+        DeviceInfo(
+            backend="torch",
+            platform="cpu",
+            name=cpu_model(),
+            index=0,
+            count=1,
+            memory_bytes=host_memory_bytes(),
+            versions=cpu_versions,
+            catalog_id=catalog_match(cpu_model()),
+            cpu=cpu_info(threads),
+        )
+    )
+    try:
+        if torch.cuda.is_available():
+            hip = getattr(torch.version, "hip", None)
+            plat = "rocm" if hip else "cuda"
+            dev_versions = dict(versions)
+            if hip:
+                dev_versions["hip"] = str(hip)
+            else:
+                dev_versions["cuda_runtime"] = str(torch.version.cuda)
+                if driver := _cuda_driver_version():
+                    dev_versions["cuda_driver"] = driver
+                if nv := _nvidia_driver():
+                    dev_versions["nvidia_driver"] = nv
+            try:
+                if (cudnn := torch.backends.cudnn.version()) is not None:
+                    dev_versions["cudnn"] = str(cudnn)
+            except Exception:
+                pass
+            count = torch.cuda.device_count()
+            for i in range(count):
+                props = torch.cuda.get_device_properties(i)
+                v = dict(dev_versions)
+                if not hip:
+                    v["compute_capability"] = f"{props.major}.{props.minor}"
+                devices.append(
+                    DeviceInfo(
+                        backend="torch",
+                        platform=plat,
+                        name=str(props.name),
+                        index=i,
+                        count=count,
+                        memory_bytes=int(props.total_memory),
+                        versions=v,
+                        catalog_id=catalog_match(str(props.name)),
+                    )
+                )
+    except Exception as exc:
+        problems.append(f"CUDA/ROCm: {exc}")
+    try:
+        mps = getattr(torch.backends, "mps", None)
+        if mps is not None and mps.is_available():
+            mem = None
+            try:
+                mem = int(torch.mps.recommended_max_memory())
+            except Exception:
+                pass
+            name = f"Apple {platform.machine()} GPU (MPS)"
+            devices.append(
+                DeviceInfo(backend="torch", platform="mps", name=name, index=0, count=1, memory_bytes=mem,
+                           versions={**versions, "macos": platform.mac_ver()[0]}, catalog_id=catalog_match(name))
+            )  # fmt: skip
+    except Exception as exc:
+        problems.append(f"MPS: {exc}")
+    try:
+        xpu = getattr(torch, "xpu", None)
+        if xpu is not None and xpu.is_available():
+            count = xpu.device_count()
+            for i in range(count):
+                props = xpu.get_device_properties(i)
+                name = str(getattr(props, "name", None) or xpu.get_device_name(i))
+                devices.append(
+                    DeviceInfo(
+                        backend="torch",
+                        platform="xpu",
+                        name=name,
+                        index=i,
+                        count=count,
+                        memory_bytes=int(getattr(props, "total_memory", 0)) or None,
+                        versions={**versions, "xpu_driver": str(getattr(props, "driver_version", "") or "")},
+                        catalog_id=catalog_match(name),
+                    )
+                )
+    except Exception as exc:
+        problems.append(f"XPU: {exc}")
+    reason = "; ".join(problems) or None
+    return BackendStatus(backend="torch", available=True, reason=reason, versions=versions), devices
+
+
+# ---------------------------------------------------------------- JAX
+
+
+def _jax_memory(dev) -> int | None:  # type: ignore[no-untyped-def]
+    try:
+        stats = dev.memory_stats()
+    except Exception:
+        return None
+    if stats and stats.get("bytes_limit"):
+        return int(stats["bytes_limit"])
+    return None
+
+
+def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
+    """JAX's CPU, GPU and TPU devices."""
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    try:
+        import jax
+    except Exception as exc:
+        return BackendStatus(backend="jax", available=False, reason=f"jax is not installed ({exc})"), []
+    versions = {"jax": str(jax.__version__)}
+    try:
+        import jaxlib
+
+        versions["jaxlib"] = str(jaxlib.__version__)
+    except Exception:
+        pass
+    devices: list[DeviceInfo] = []
+    problems: list[str] = []
+    try:
+        default = jax.default_backend()
+    except Exception as exc:
+        return BackendStatus(backend="jax", available=False, reason=f"jax failed to initialise: {exc}",
+                             versions=versions), []  # fmt: skip
+    for plat in ("cpu", "gpu", "tpu"):
+        try:
+            found = jax.devices(plat)
+        except Exception as exc:  # "Unknown backend" when the plugin is absent: not a problem
+            if plat == default:
+                problems.append(f"{plat}: {exc}")
+            continue
+        if not found:
+            continue
+        dev_versions = dict(versions)
+        try:
+            pv = str(found[0].client.platform_version).strip().splitlines()
+            if pv and plat != "cpu":
+                dev_versions[f"{plat}_runtime"] = pv[0].strip()
+        except Exception:
+            pass
+        if plat == "gpu" and (nv := _nvidia_driver()):
+            dev_versions["nvidia_driver"] = nv
+        for i, dev in enumerate(found):
+            if plat == "cpu":
+                name, memory, cpu = cpu_model(), host_memory_bytes(), cpu_info(usable_cpus())
+            else:
+                name, memory, cpu = str(dev.device_kind), _jax_memory(dev), None
+            devices.append(
+                DeviceInfo(
+                    backend="jax",
+                    platform=plat,
+                    name=name,
+                    index=i,
+                    count=len(found),
+                    memory_bytes=memory,
+                    versions=dev_versions,
+                    catalog_id=catalog_match(name),
+                    cpu=cpu,
+                )
+            )
+    if not devices:
+        reason = "; ".join(problems) or "jax found no devices"
+        return BackendStatus(backend="jax", available=False, reason=reason, versions=versions), []
+    versions["default_backend"] = str(default)
+    return BackendStatus(backend="jax", available=True, reason="; ".join(problems) or None, versions=versions), devices
+
+
+def detect(backend: str) -> tuple[BackendStatus, list[DeviceInfo]]:
+    """Status and devices of one backend; never raises for a missing or broken backend."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}")
+    if backend in disabled_backends():
+        return BackendStatus(backend=backend, available=False, reason=f"{backend} is not installed "
+                             f"(switched off by {DISABLE_ENV})"), []  # fmt: skip
+    try:
+        return detect_torch() if backend == "torch" else detect_jax()
+    except Exception as exc:
+        return BackendStatus(backend=backend, available=False, reason=f"{backend} failed to initialise: {exc}"), []

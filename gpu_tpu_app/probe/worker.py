@@ -1,0 +1,291 @@
+"""The probe worker: one backend in its own process, streaming JSON lines on stdout.
+
+Started as `gpu-tpu-app probe-worker --backend torch|jax ...` by the CLI or the window.
+Stdout carries only Messages (one JSON object per line, flushed each); everything the
+libraries print goes to stderr. SIGINT / SIGTERM stop it within a fraction of a second:
+it finishes or abandons the running point and says done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import faulthandler
+import os
+import platform
+import signal
+import sys
+import threading
+import time
+import traceback
+from typing import IO, Any
+
+from gpu_tpu_app import __version__
+from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.core.runs import (
+    CeilingTracker,
+    DeviceInfo,
+    DeviceMsg,
+    Done,
+    ErrorMsg,
+    Hello,
+    ProbeResult,
+    Progress,
+    ResultMsg,
+    dump_message,
+)
+from gpu_tpu_app.probe import detect, testkernels
+from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, metric_for
+
+#: After a stop signal, the running point gets this long before the worker says done and exits.
+CANCEL_GRACE_S = 0.3
+
+
+class Emitter:
+    """Writes Messages to the real stdout, one line each, flushed; nothing after Done."""
+
+    def __init__(self, fh: IO[str]) -> None:
+        self._fh = fh
+        self._lock = threading.Lock()
+        self.done = False
+
+    def emit(self, msg: Any) -> None:
+        with self._lock:
+            if self.done:
+                return
+            try:
+                self._fh.write(dump_message(msg) + "\n")
+                self._fh.flush()
+            except (BrokenPipeError, ValueError):  # the parent is gone: nobody to report to
+                os._exit(1)
+            if isinstance(msg, Done):
+                self.done = True
+
+
+def claim_stdout() -> IO[str]:
+    """Keep the real stdout for messages and point fd 1 and sys.stdout at stderr, so stray prints
+    from torch, jax or C libraries cannot corrupt the stream."""
+    sys.stdout.flush()
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return os.fdopen(fd, "w", buffering=1, encoding="utf-8")
+
+
+class StopWatch:
+    """Turns SIGINT / SIGTERM into a stop request, and makes sure the worker ends soon after one.
+
+    The signal's Python handler only runs when the main thread returns to the interpreter, which a
+    long C call (a big matmul) may delay; so a thread woken by signal.set_wakeup_fd says done and
+    exits the process when the running point does not give back within CANCEL_GRACE_S.
+    """
+
+    def __init__(self, emitter: Emitter, grace_s: float = CANCEL_GRACE_S) -> None:
+        self.event = threading.Event()
+        self._emitter = emitter
+        self._grace = grace_s
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, self._handler)
+        threading.Thread(target=self._watch, args=(r,), name="stop-watch", daemon=True).start()
+
+    def _handler(self, signum: int, frame: object) -> None:
+        self.event.set()
+
+    def _watch(self, r: int) -> None:
+        stops = {int(signal.SIGINT), int(signal.SIGTERM)}
+        while True:
+            data = os.read(r, 64)
+            if not data:
+                return
+            if stops.intersection(data):
+                self.event.set()
+                time.sleep(self._grace)
+                self._emitter.emit(Done(ok=False, message="cancelled"))
+                os._exit(130)
+
+    def is_set(self) -> bool:
+        return self.event.is_set()
+
+
+class WorkerContext:
+    """The state object a kernel sees: its device, catalogue peaks, and whether to stop."""
+
+    def __init__(self, device: DeviceInfo, stop: threading.Event, best: dict[tuple[str, str | None], float]) -> None:
+        self.device = device
+        self.peak_flops, self.peak_bw = detect.catalog_peaks(device.catalog_id)
+        #: best rate measured so far in this worker on this device, by (kernel, dtype)
+        self.best_measured = best
+        self._stop = stop
+
+    def cancelled(self) -> bool:
+        return self._stop.is_set()
+
+
+def _parser() -> OneLineParser:
+    p = OneLineParser(prog="gpu-tpu-app probe-worker", description="Run probe kernels for one backend (internal).")
+    p.add_argument("--backend", required=True, choices=BACKENDS)
+    p.add_argument("--suite", default="quick", choices=SUITES)
+    p.add_argument("--kernel", action="extend", nargs="+", default=None, metavar="K")
+    p.add_argument("--dtype", action="extend", nargs="+", default=None, metavar="D")
+    p.add_argument("--budget-s", type=float, default=None, help="time budget the plan is made for")
+    p.add_argument("--time-left-s", type=float, default=None, help="seconds this worker may spend (default: budget)")
+    p.add_argument("--skip-points", type=int, default=0, help="start after this many planned points")
+    p.add_argument("--point-cap-s", type=float, default=None, help="lower every point's time cap to this")
+    p.add_argument("--list-devices", action="store_true", help="report devices and stop")
+    return p
+
+
+def describe(exc: BaseException) -> str:
+    """'MemoryError: out of memory' style one-liner for a kernel's exception."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if not text and isinstance(exc, MemoryError):
+        text = "out of memory"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _failed(point: Any, status: str, message: str) -> ProbeResult:
+    return ProbeResult(
+        kernel=point.kernel,
+        backend=point.backend,
+        device=point.device,
+        dtype=point.dtype,
+        size=point.size,
+        variant=point.variant,
+        metric=metric_for(point.kernel),  # type: ignore[arg-type]
+        status=status,  # type: ignore[arg-type]
+        message=message,
+    )
+
+
+def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) -> list[Any]:
+    requested = list(dict.fromkeys(args.kernel)) if args.kernel else None
+    tests = [k for k in requested or [] if k in testkernels.TEST_KERNELS]
+    real = None if requested is None else [k for k in requested if k not in testkernels.TEST_KERNELS]
+    points: list[Any] = []
+    if real is None or real:
+        from gpu_tpu_app.probe import kernels
+
+        points += kernels.plan(args.backend, devices, args.suite, real, args.dtype, budget)
+    points += testkernels.plan(args.backend, devices, tests)
+    return points
+
+
+def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
+    """Detect, plan and measure; every outcome is a message. Returns the exit code."""
+    t0 = time.monotonic()
+    if args.backend == "jax":
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    status, devices = detect.detect(args.backend)
+    versions = {"app": __version__, "python": platform.python_version(), **status.versions}
+    em.emit(Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid()))
+    if not status.available:
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason or "not available"))
+        em.emit(Done(ok=False, message=status.reason))
+        return 1
+    for dev in devices:
+        em.emit(DeviceMsg(device=dev))
+    if status.reason:
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason))
+    if args.list_devices:
+        em.emit(Done(ok=True))
+        return 0
+
+    budget = args.budget_s if args.budget_s is not None else SUITE_BUDGET_S[args.suite]
+    time_left = args.time_left_s if args.time_left_s is not None else budget
+    deadline = t0 + time_left
+    try:
+        points = _plan(args, devices, budget)
+    except Exception as exc:
+        traceback.print_exc()
+        message = f"could not plan the {args.suite} suite: {type(exc).__name__}: {exc}"
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=message))
+        em.emit(Done(ok=False, message=message))
+        return 1
+
+    by_key = {d.key: d for d in devices}
+    tracker = CeilingTracker()
+    best: dict[str, dict[tuple[str, str | None], float]] = {}
+    total = len(points)
+    spent = estimated = 0.0
+    skipped = 0
+    for i, point in enumerate(points):
+        if i < args.skip_points:
+            continue
+        if stop.is_set():
+            break
+        now = time.monotonic()
+        if now + point.est_s > deadline:
+            for rest in points[i:]:
+                em.emit(ResultMsg(result=_failed(rest, "skipped", f"not run: the {args.suite} suite's time budget "
+                                                 f"({budget:.0f} s for {args.backend}) was used up")))  # fmt: skip
+                skipped += 1
+            break
+        # the point's cap also keeps the run inside its budget (never below the point's own estimate)
+        cap = min(point.cap_s, max(point.est_s, deadline - now))
+        if args.point_cap_s is not None:
+            cap = min(cap, args.point_cap_s)
+        if cap < point.cap_s:
+            point = dataclasses.replace(point, cap_s=round(cap, 3))
+        remaining = sum(p.est_s for p in points[i:])
+        scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
+        em.emit(
+            Progress(done=i, total=total, kernel=point.kernel, eta_s=round(remaining * scale, 2), point=point.id,
+                     backend=args.backend, device=point.device, dtype=point.dtype, size=point.size,
+                     variant=point.variant, cap_s=point.cap_s)  # fmt: skip
+        )
+        device = by_key.get(point.device) or devices[0]
+        ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
+        started = time.monotonic()
+        try:
+            if point.kernel in testkernels.TEST_KERNELS:
+                results = testkernels.run_point(point, ctx)
+            else:
+                from gpu_tpu_app.probe import kernels
+
+                results = kernels.run_point(point, ctx)
+        except Exception as exc:
+            traceback.print_exc()
+            results = [_failed(point, "error", describe(exc))]
+        spent += time.monotonic() - started
+        estimated += point.est_s
+        for r in results:
+            r = tracker.add(r)
+            if r.status == "ok" and r.value and r.metric != "seconds":
+                mine = best.setdefault(r.device, {})
+                mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
+            em.emit(ResultMsg(result=r))
+    if stop.is_set():
+        em.emit(Done(ok=False, message="cancelled"))
+        return 130
+    em.emit(Done(ok=True, message=f"{skipped} points skipped: time budget used up" if skipped else None))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `gpu-tpu-app probe-worker`."""
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    allowed = set(KERNELS) | (set(testkernels.TEST_KERNELS) if testkernels.enabled() else set())
+    for k in args.kernel or []:
+        if k not in allowed:
+            _parser().error(f"argument --kernel: unknown kernel {k!r} (choose from {', '.join(KERNELS)})")
+    em = Emitter(claim_stdout())
+    stop = StopWatch(em)
+    faulthandler.enable(file=sys.stderr)
+    try:
+        code = run(args, em, stop)
+    except Exception as exc:  # a bug in the worker itself: still end the stream properly
+        traceback.print_exc()
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=f"worker failed: {type(exc).__name__}: {exc}"))
+        em.emit(Done(ok=False, message=str(exc)))
+        code = 1
+    # Everything is said; skip the interpreter's teardown of torch / jax (up to a second) so the
+    # next worker, or the user after a cancel, does not wait for it.
+    sys.stderr.flush()
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""Run files and stream messages: round trips, bad files, CSV, ceilings, the stream decoder and assembler."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+import pytest
+
+from gpu_tpu_app.core import runs
+from gpu_tpu_app.core.runs import (
+    BackendStatus,
+    CpuInfo,
+    DeviceInfo,
+    Done,
+    ErrorMsg,
+    Hello,
+    ProbeResult,
+    Progress,
+    ProtocolError,
+    ResultMsg,
+    RunFile,
+    Stats,
+    load_run,
+    parse_message,
+    save_run,
+    to_csv,
+)
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe.protocol import LineDecoder, RunAssembler
+
+CPU = CpuInfo(model="Example CPU", cores=2, threads_used=2, flags=["avx2"], caches={"L2": 1 << 20})
+DEV = DeviceInfo(backend="torch", platform="cpu", name="Example CPU", memory_bytes=8 << 30, cpu=CPU,
+                 versions={"torch": "2.0"})  # fmt: skip
+STATS = Stats(median=2e11, min=1.9e11, max=2.1e11, q1=1.95e11, q3=2.05e11, iqr=1e10, cv=0.02, reps=9, seconds=0.3)
+
+
+def result(value: float | None = 2e11, size: int = 1024, status: str = "ok", **kw) -> ProbeResult:
+    base = dict(kernel="matmul", backend="torch", device=DEV.key, dtype="float32", size=size, metric="flops",
+                value=value, unit="FLOP/s", stats=STATS if value else None, math_mode="fp32", status=status)  # fmt: skip
+    base.update(kw)
+    return ProbeResult(**base)
+
+
+def run_file(results: list[ProbeResult] | None = None) -> RunFile:
+    return RunFile(app_version="0.1.0", host="box", os="Linux", python="CPython 3.11", cpu=CPU, devices=[DEV],
+                   backends=[BackendStatus(backend="torch", available=True, versions={"torch": "2.0"}),
+                             BackendStatus(backend="jax", available=False, reason="jax is not installed")],
+                   versions={"torch": "2.0"}, threads=2, env={"OMP_NUM_THREADS": "2"}, suite="smoke",
+                   started=datetime(2025, 1, 2, 3, 4, 5, tzinfo=timezone.utc),
+                   ended=datetime(2025, 1, 2, 3, 5, 0, tzinfo=timezone.utc), complete=True,
+                   results=results if results is not None else [result(), result(1e11, 512)])  # fmt: skip
+
+
+MESSAGES = [
+    Hello(backend="jax", versions={"jax": "0.4"}, env={"XLA_FLAGS": "--x"}, pid=12),
+    runs.DeviceMsg(device=DEV),
+    Progress(done=3, total=10, kernel="matmul", eta_s=4.5, point="torch:cpu:0/matmul/float32/1024",
+             backend="torch", device=DEV.key, dtype="float32", size=1024, cap_s=3.0),  # fmt: skip
+    ResultMsg(result=result()),
+    ErrorMsg(backend="torch", kernel=None, message="CUDA: driver too old"),
+    Done(ok=False, message="cancelled"),
+]
+
+
+@pytest.mark.parametrize("msg", MESSAGES, ids=lambda m: m.type)
+def test_every_message_round_trips_through_one_json_line(msg) -> None:
+    line = runs.dump_message(msg)
+    assert "\n" not in line
+    assert json.loads(line)["schema_version"] == runs.SCHEMA_VERSION
+    back = parse_message(line)
+    assert type(back) is type(msg)
+    assert back == msg
+    assert parse_message(line.encode() + b"\n") == msg
+
+
+@pytest.mark.parametrize(
+    "line, needle",
+    [
+        ("hello", "not a JSON line"),
+        ("[1, 2]", "not a probe message"),
+        ('{"versions": {}}', "not a probe message"),
+        ('{"type": "gossip"}', "type"),
+        ('{"type": "done", "ok": true, "schema_version": 2}', "schema_version: 2 is not supported"),
+        ('{"type": "progress", "done": "three", "total": 1, "kernel": "matmul"}', "done"),
+        ('{"type": "done", "ok": true, "surprise": 1}', "surprise"),
+    ],
+)
+def test_parse_message_rejects_what_is_not_a_message(line: str, needle: str) -> None:
+    with pytest.raises(ProtocolError, match=needle):
+        parse_message(line)
+
+
+def test_device_key_names_backend_platform_and_index() -> None:
+    assert DEV.key == "torch:cpu:0"
+    assert DeviceInfo(backend="jax", platform="tpu", name="TPU v4", index=3, count=4).key == "jax:tpu:3"
+
+
+def test_run_file_round_trips_and_save_is_atomic(tmp_path) -> None:
+    path = tmp_path / "sub" / "run.json"
+    run = run_file()
+    save_run(run, path)
+    assert load_run(path) == run
+    assert json.loads(path.read_text())["schema_version"] == 1
+    assert [p.name for p in path.parent.iterdir()] == ["run.json"]  # no temp file left behind
+
+
+def _unchanged_after_load(path) -> str:
+    before = path.read_bytes(), os.stat(path).st_mtime_ns
+    with pytest.raises(InputError) as err:
+        load_run(path)
+    assert (path.read_bytes(), os.stat(path).st_mtime_ns) == before
+    message = str(err.value)
+    assert "\n" not in message and message.startswith(str(path))
+    return message
+
+
+def test_other_schema_version_is_refused_with_one_line(tmp_path) -> None:
+    data = json.loads(run_file().model_dump_json())
+    data["schema_version"] = 2
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(data))
+    assert _unchanged_after_load(path) == f"{path}: schema_version: 2 is not supported (this app reads 1)"
+
+
+def test_broken_json_names_file_and_line(tmp_path) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(run_file().model_dump_json(indent=2)[:-40])
+    message = _unchanged_after_load(path)
+    assert "not valid JSON" in message and "line " in message
+
+
+@pytest.mark.parametrize("content", ['{"name": "my-package", "version": "1.0"}', "[1, 2, 3]", '"text"'])
+def test_foreign_json_is_not_a_run_file(tmp_path, content: str) -> None:
+    path = tmp_path / "package.json"
+    path.write_text(content)
+    assert "schema_version: missing; this is not a gpu-tpu-app probe run file" in _unchanged_after_load(path)
+
+
+def test_hand_edited_field_is_named(tmp_path) -> None:
+    data = json.loads(run_file().model_dump_json())
+    data["results"][1]["status"] = "record"
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    message = _unchanged_after_load(path)
+    assert "results.1.status" in message and "ok" in message
+
+
+def test_missing_and_unreadable_files(tmp_path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        load_run(tmp_path / "absent.json")
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(InputError, match="bin.json"):
+        load_run(tmp_path / "bin.json")
+
+
+def test_csv_has_a_row_per_result_in_si_units() -> None:
+    run = run_file([result(), result(None, 4096, status="timeout", message="timed out"), ])
+    rows = list(csv.DictReader(io.StringIO(to_csv(run))))
+    assert [r["size"] for r in rows] == ["1024", "4096"]
+    assert float(rows[0]["value"]) == 2e11 and rows[0]["metric"] == "flops"
+    assert rows[0]["device_name"] == "Example CPU" and rows[0]["host"] == "box"
+    assert float(rows[0]["cv"]) == 0.02 and rows[0]["reps"] == "9"
+    assert rows[1]["value"] == "" and rows[1]["status"] == "timeout" and rows[1]["message"] == "timed out"
+    assert list(rows[0]) == list(runs.CSV_COLUMNS)
+
+
+def test_ceilings_are_per_kernel_device_and_dtype() -> None:
+    results = [result(1e11, 256), result(2e11, 512), result(5e10, 1024, dtype="bfloat16"),
+               result(None, 2048, status="error"), result(9e11, 4096, status="suspect"),
+               result(3e-6, 1, kernel="dispatch", metric="seconds", dtype=None)]  # fmt: skip
+    tracker = runs.CeilingTracker()
+    streamed = [tracker.add(r).pct_ceiling for r in results]
+    assert streamed == [100.0, 100.0, 100.0, None, None, None]  # best so far, as they arrive
+    final = [r.pct_ceiling for r in runs.with_ceilings(results)]
+    assert final == [50.0, 100.0, 100.0, None, None, None]
+
+
+def test_format_value_uses_decimal_prefixes() -> None:
+    assert runs.format_value(2.51e11, "flops") == "251 GFLOP/s"
+    assert runs.format_value(1.43e12, "flops") == "1.43 TFLOP/s"
+    assert runs.format_value(2.81e10, "bytes_per_s") == "28.1 GB/s"
+    assert runs.format_value(1.23e-5, "seconds") == "12.3 µs"
+    assert runs.format_value(1.7, "seconds") == "1.7 s"
+    assert runs.format_value(None, "flops") == "-"
+
+
+def test_line_decoder_reassembles_lines_split_anywhere() -> None:
+    stream = b"".join(runs.dump_message(m).encode() + b"\n" for m in MESSAGES)
+    whole = LineDecoder().feed(stream)
+    assert whole == MESSAGES
+    dec = LineDecoder()
+    pieces = [m for i in range(len(stream)) for m in dec.feed(stream[i : i + 1])]
+    assert pieces == MESSAGES
+    dec = LineDecoder()
+    assert dec.feed(b"warning: noise\n" + stream[:-1]) == MESSAGES[:-1]
+    assert dec.flush() == MESSAGES[-1:]
+    assert len(dec.bad_lines) == 1 and "noise" in dec.bad_lines[0]
+
+
+def test_assembler_turns_a_crash_into_an_error_result_for_the_running_point() -> None:
+    asm = RunAssembler("smoke")
+    asm.start_worker("torch")
+    for m in MESSAGES[:3]:
+        asm.add(m)
+    made, restart = asm.worker_exited(-11)
+    assert restart == 4  # the announced point was number 3 (0-based): continue after it
+    assert len(made) == 1 and made[0].result.status == "error"
+    assert made[0].result.message.startswith("worker crashed (SIGSEGV) during matmul float32 1024")
+    asm.start_worker("torch")
+    asm.add(Progress(done=4, total=10, kernel="matmul", backend="torch", device=DEV.key, size=2048, cap_s=1.0))
+    made, restart = asm.worker_exited(-9, timed_out=True)
+    assert made[0].result.status == "timeout" and "1 s cap" in made[0].result.message and restart == 5
+    asm.start_worker("jax")
+    asm.add(Hello(backend="jax"))
+    asm.add(ErrorMsg(backend="jax", kernel=None, message="jax is not installed"))
+    asm.add(Done(ok=False))
+    assert asm.worker_exited(1) == ([], None)
+    run = asm.finish()
+    assert run.complete
+    assert {b.backend: b.available for b in run.backends} == {"torch": True, "jax": False}
+    assert next(b for b in run.backends if b.backend == "jax").reason == "jax is not installed"
+    assert [r.status for r in run.results] == ["error", "timeout"]
+    assert run.env["XLA_FLAGS"] == "--x" and run.versions["jax"] == "0.4"
+    cancelled = asm.finish(cancelled=True)
+    assert not cancelled.complete and "cancelled before the end" in cancelled.errors
+
+
+def test_core_runs_imports_neither_qt_nor_frameworks() -> None:
+    code = ("import sys, gpu_tpu_app.core.runs, gpu_tpu_app.probe.runner, gpu_tpu_app.probe.cli; "
+            "bad = [m for m in ('torch', 'jax', 'PySide6') if m in sys.modules]; print(bad); sys.exit(bool(bad))")  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_session_splits_the_budget_restarts_after_failures_and_times_out_points() -> None:
+    from gpu_tpu_app.probe.protocol import ProbeRequest, ProbeSession
+
+    now = [100.0]
+    session = ProbeSession(ProbeRequest(suite="smoke", budget_s=20), clock=lambda: now[0])
+
+    def arg(argv: list[str], flag: str) -> str | None:
+        return argv[argv.index(flag) + 1] if flag in argv else None
+
+    first = session.next_launch()
+    assert first.backend == "torch" and arg(first.argv, "--suite") == "smoke"
+    assert arg(first.argv, "--budget-s") == "10.000" and arg(first.argv, "--skip-points") is None
+    assert first.env["PYTHONUNBUFFERED"] == "1"
+    line = runs.dump_message(Progress(done=2, total=5, kernel="matmul", backend="torch", device=DEV.key, cap_s=4.0))
+    assert [m.type for m in session.feed(line.encode()[:10])] == []
+    assert [m.type for m in session.feed(line.encode()[10:] + b"\n")] == ["progress"]
+    now[0] += 4.0 * 1.5 + 1.9
+    assert not session.timed_out()
+    now[0] += 0.2
+    assert session.timed_out()
+    (made,) = session.worker_exited(-9, timed_out=True)
+    assert made.result.status == "timeout"
+    again = session.next_launch()
+    assert again.backend == "torch" and arg(again.argv, "--skip-points") == "3"
+    assert arg(again.argv, "--budget-s") == "10.000"  # same plan as before
+    assert float(arg(again.argv, "--time-left-s")) == pytest.approx(10 - 8.1)
+    session.feed(runs.dump_message(Done(ok=True)).encode() + b"\n")
+    assert session.worker_exited(0) == []
+    now[0] += 1.0
+    jax = session.next_launch()
+    assert jax.backend == "jax" and jax.env["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"
+    assert float(arg(jax.argv, "--budget-s")) == pytest.approx(20 - 9.1)
+    session.feed(runs.dump_message(Done(ok=True)).encode() + b"\n")
+    session.worker_exited(0)
+    assert session.next_launch() is None
+    run = session.finish()
+    assert run.complete and [r.status for r in run.results] == ["timeout"]
