@@ -1,0 +1,422 @@
+"""The session as a report people can share: verdict, reasons with sources, estimate, probe runs.
+
+Built as Markdown or as self-contained HTML from the core models; the window prints the
+HTML to PDF with Qt. Also holds the plain-words names of answers that the result page and
+the report share. Pure Python: no Qt.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from gpu_tpu_app import __version__
+from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.catalog import Catalog
+    from gpu_tpu_app.core.estimate import Estimate
+    from gpu_tpu_app.core.lesson import LessonPack
+    from gpu_tpu_app.core.session import Session
+
+#: short names of the answer fields, for "what would change this", open questions and reports.
+FACTOR_LABELS: dict[str, str] = {
+    "framework": "Framework",
+    "xla_verified": "XLA check",
+    "custom_ops": "Custom kernels",
+    "dynamic_shapes": "Changing shapes",
+    "high_precision": "fp64 / strict fp32",
+    "stage": "Project stage",
+    "architecture_changes": "Architecture changes",
+    "workload": "Workload",
+    "scale": "Model and data size",
+    "batch": "Batch size",
+    "duration": "Run length",
+    "matmul_share": "Matrix-math share",
+    "team": "Team skills",
+    "porting_budget": "Porting time",
+    "deployment": "Where it runs",
+    "burst_capacity": "Short-notice capacity",
+    "utilization": "Keeping chips busy",
+    "data_pipeline": "Input pipeline",
+    "cost_focus": "Cost that matters",
+}
+
+HEADLINES: dict[str, str] = {
+    "gpu": "The workshop: GPUs fit this work better",
+    "tpu": "The factory line: TPUs fit this work better",
+    "either": "Either can work: the answers do not lean clearly",
+}
+VERDICT_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "either": "Either"}
+
+
+def factor_label(factor: str) -> str:
+    """Short display name of an answer field."""
+    return FACTOR_LABELS.get(factor, factor.replace("_", " ").capitalize())
+
+
+def answer_label(factor: str, value: str | None) -> str:
+    """The wizard's words for one answer value; "don't know" for unknown."""
+    if value is None or value == UNKNOWN:
+        return "don't know"
+    q = QUESTIONS.get(factor)
+    if q is not None:
+        for v, text in q.choices:
+            if v == value:
+                return text
+    return value
+
+
+def tflops(flops: float | None) -> str:
+    """FLOP/s as TFLOP/s for tables: '2,307 TFLOP/s', '91.9 TFLOP/s', '0.279 TFLOP/s'."""
+    if flops is None:
+        return "n/a"
+    t = flops / 1e12
+    return f"{t:,.0f} TFLOP/s" if t >= 100 else f"{t:.3g} TFLOP/s"
+
+
+def page_of(factor: str) -> str:
+    """Title of the wizard page that asks `factor`."""
+    return next((p.title for p in PAGES if factor in p.fields), "")
+
+
+# --------------------------------------------------------------------------- report content
+
+
+@dataclass
+class _Cited:
+    """Numbers sources in order of first use, so the text can say [1], [2] and list them once."""
+
+    lesson: LessonPack | None
+    catalog: Catalog | None
+    order: list[str] = field(default_factory=list)
+
+    def refs(self, ids: list[str]) -> str:
+        nums = []
+        for sid in ids:
+            if sid not in self.order:
+                self.order.append(sid)
+            nums.append(self.order.index(sid) + 1)
+        return "".join(f"[{n}]" for n in nums)
+
+    def describe(self, sid: str) -> tuple[str, str | None]:
+        """(title with its place, url) of a lesson or catalogue source."""
+        if self.lesson is not None:
+            try:
+                src = self.lesson.source(sid)
+            except KeyError:
+                pass
+            else:
+                where = ""
+                if src.kind == "notes":
+                    where = f" ({src.document}, {src.page})"
+                elif src.note:
+                    where = f" ({src.note})"
+                return src.title + where, src.url
+        if self.catalog is not None:
+            try:
+                csrc = self.catalog.source(sid)
+            except KeyError:
+                pass
+            else:
+                return csrc.title, csrc.url
+        return sid, None
+
+
+@dataclass
+class ReportData:
+    """Everything one report shows, already turned into plain text pieces."""
+
+    title: str
+    generated: str
+    verdict: str
+    headline: str
+    summary: str
+    blockers: list[tuple[str, str, str]]  # (message, answer, refs)
+    reasons: list[tuple[str, str, str, str]]  # (lean word, message, answer, refs)
+    flips: list[str]
+    next_steps: list[str]
+    unanswered: list[str]
+    answers: list[tuple[str, str, str]]  # (page, question, answer)
+    estimate_intro: str
+    estimate_rows: list[list[str]]
+    estimate_rules: list[str]
+    runs: list[str]
+    notes: str
+    sources: list[tuple[int, str, str, str | None]]  # (number, id, title, url)
+
+
+ESTIMATE_HEADER = ["Chip", "Kind", "Peak used", "MFU", "Time", "Memory", "Cost"]
+
+
+def collect(
+    session: Session,
+    lesson: LessonPack | None = None,
+    catalog: Catalog | None = None,
+    estimate: Estimate | None = None,
+    name: str | None = None,
+    rec: Recommendation | None = None,
+    now: datetime | None = None,
+) -> ReportData:
+    """Gather the report's content from the session (the recommendation is derived from its answers)."""
+    from gpu_tpu_app.core.estimate import format_bytes, format_duration, format_quantity
+
+    rec = rec or session.recommendation()
+    cited = _Cited(lesson, catalog)
+    answered = len(QUESTIONS) - len(rec.unanswered)
+    summary = (
+        f"Verdict {VERDICT_WORDS[rec.verdict]}: score {rec.score:+.2f} on a scale from -1 (the workshop, GPUs) "
+        f"to +1 (the factory line, TPUs), confidence {rec.confidence}, {answered} of {len(QUESTIONS)} "
+        "questions answered."
+    )
+    if rec.blockers:
+        summary = "A hard constraint decides this on its own. " + summary
+
+    def topic_title(topic: str) -> str:
+        if lesson is not None:
+            try:
+                return lesson.topic(topic).title
+            except KeyError:
+                pass
+        return topic
+
+    blockers = [
+        (b.message, f"{factor_label(b.factor)}: {answer_label(b.factor, b.answer)}", cited.refs(b.sources))
+        for b in rec.blockers
+    ]
+    reasons = [
+        (
+            VERDICT_WORDS[r.leans],
+            r.message,
+            f"{factor_label(r.factor)}: {answer_label(r.factor, r.answer)}; explainer topic: {topic_title(r.topic)}",
+            cited.refs(r.sources),
+        )
+        for r in rec.reasons
+    ]
+    flips = [
+        f"{factor_label(f.factor)}: {answer_label(f.factor, f.to)} instead of {answer_label(f.factor, f.from_)}"
+        f" → {VERDICT_WORDS.get(f.verdict, f.verdict)}"
+        for f in rec.flips
+    ]
+    unanswered = [f"{factor_label(f)} ({page_of(f)}): {QUESTIONS[f].text}" for f in rec.unanswered]
+    answers = [
+        (page.title, QUESTIONS[f].text, answer_label(f, getattr(session.answers, f)))
+        for page in PAGES
+        for f in page.fields
+    ]
+
+    est_intro, est_rows, est_rules = "", [], []
+    if estimate is not None:
+        req = estimate.request
+        est_intro = (
+            f"{req.mode.capitalize()} of a {format_quantity(req.params)}-parameter model on "
+            f"{format_quantity(estimate.tokens)} tokens with {req.chips} chip{'s' if req.chips != 1 else ''}: "
+            f"{estimate.flops:.3g} FLOPs in all. Fastest first."
+        )
+        for row in estimate.rows:
+            kind = {"gpu": "GPU", "tpu": "TPU"}.get(row.family, "measured")
+            peak = tflops(row.peak_flops)
+            if row.peak_dtype and row.peak_dtype != "measured":
+                peak += f" {row.peak_dtype}"
+            fits = {True: "fits", False: "does not fit", None: "n/a"}[row.fits]
+            fits += f" ({format_bytes(row.memory_needed_bytes)} of {format_bytes(row.memory_available_bytes)})"
+            cost = "" if row.cost_usd is None else f"${row.cost_usd:,.0f}"
+            est_rows.append([row.chip_name, kind, peak, f"{row.mfu:.2f}", format_duration(row.days), fits, cost])
+        est_rules = [
+            f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
+            f"Memory: {estimate.memory_rule}",
+            "Costs appear only for chips given a price per chip-hour; the app ships no prices.",
+        ]
+
+    runs = []
+    for run in session.runs:
+        best: dict[str, float] = {}
+        for r in run.results:
+            if r.kernel == "matmul" and r.metric == "flops" and r.status == "ok" and r.value:
+                best[r.device] = max(best.get(r.device, 0.0), r.value)
+        devices = ", ".join(
+            f"{d.name} ({d.backend}{'' if d.key not in best else f', best matmul {tflops(best[d.key])}'})"
+            for d in run.devices
+        )
+        runs.append(
+            f"{run.host}, {run.started:%Y-%m-%d %H:%M}, suite {run.suite}, {len(run.results)} results"
+            f"{'' if run.complete else ' (incomplete)'}: {devices or 'no devices'}"
+        )
+
+    sources = []
+    for i, sid in enumerate(cited.order, 1):
+        title, url = cited.describe(sid)
+        sources.append((i, sid, title, url))
+
+    stamp = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
+    return ReportData(
+        title=f"GPU or TPU: {name}" if name else "GPU or TPU: recommendation",
+        generated=f"Made with gpu-tpu-app {__version__} on {stamp}.",
+        verdict=VERDICT_WORDS[rec.verdict],
+        headline=HEADLINES[rec.verdict],
+        summary=summary,
+        blockers=blockers,
+        reasons=reasons,
+        flips=flips,
+        next_steps=list(rec.next_steps),
+        unanswered=unanswered,
+        answers=answers,
+        estimate_intro=est_intro,
+        estimate_rows=est_rows,
+        estimate_rules=est_rules,
+        runs=runs,
+        notes=session.notes.strip(),
+        sources=sources,
+    )
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def _md(text: str) -> str:
+    """Escape the characters that would start Markdown markup inside running text."""
+    for ch in ("\\", "*", "_", "`", "[", "]", "<", "|"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def to_markdown(data: ReportData) -> str:
+    """The report as GitHub-flavoured Markdown."""
+    out = [f"# {_md(data.title)}", "", f"_{_md(data.generated)}_", "", "## Verdict", ""]
+    out += [f"**{_md(data.headline)}**", "", _md(data.summary), ""]
+    if data.blockers:
+        out += ["## Hard constraints", ""]
+        out += [f"- {_md(m)} (your answer: {_md(a)}) {refs}" for m, a, refs in data.blockers]
+        out.append("")
+    out += ["## Reasons, strongest first", ""]
+    if data.reasons:
+        out += [f"{i}. **{lean}**: {_md(m)} (your answer: {_md(a)}) {refs}" for i, (lean, m, a, refs) in
+                enumerate(data.reasons, 1)]
+    else:
+        out.append("No answer leans either way yet.")
+    out.append("")
+    out += ["## What would change this", ""]
+    out += [f"- {_md(f)}" for f in data.flips] or ["No single answer change would change the verdict."]
+    out.append("")
+    if data.next_steps:
+        out += ["## Next steps", ""] + [f"{i}. {_md(s)}" for i, s in enumerate(data.next_steps, 1)] + [""]
+    if data.unanswered:
+        out += ["## Open questions", ""] + [f"- {_md(u)}" for u in data.unanswered] + [""]
+    out += ["## Answers", "", "| Step | Question | Answer |", "|---|---|---|"]
+    out += [f"| {_md(p)} | {_md(q)} | {_md(a)} |" for p, q, a in data.answers]
+    out.append("")
+    if data.estimate_rows:
+        out += ["## Estimate", "", _md(data.estimate_intro), ""]
+        out += ["| " + " | ".join(ESTIMATE_HEADER) + " |", "|" + "---|" * len(ESTIMATE_HEADER)]
+        out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in data.estimate_rows]
+        out.append("")
+        out += [f"- {_md(rule)}" for rule in data.estimate_rules] + [""]
+    if data.runs:
+        out += ["## Probe runs", ""] + [f"- {_md(r)}" for r in data.runs] + [""]
+    if data.notes:
+        out += ["## Notes", "", _md(data.notes), ""]
+    if data.sources:
+        out += ["## Sources", ""]
+        for n, sid, title, url in data.sources:
+            out.append(f"{n}. {_md(title)} ({sid})" + (f": <{url}>" if url else ""))
+        out.append("")
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- HTML
+
+
+def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
+    """The report as one self-contained HTML page (also the input of the PDF export)."""
+    c = {"gpu": "#1f8a4c", "tpu": "#2f66d0", "muted": "#5a6376", "warning": "#a85a00", "border": "#d5d9e1"}
+    c.update(colors or {})
+    e = html.escape
+    lean_color = {"GPU": c["gpu"], "TPU": c["tpu"]}
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(data.title)}</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
+        f"table{{border-collapse:collapse}}td,th{{border:1px solid {c['border']};padding:3px 6px;text-align:left}}"
+        f".muted{{color:{c['muted']}}}.blocker{{color:{c['warning']}}}</style>",
+        "</head><body>",
+        f"<h1>{e(data.title)}</h1>",
+        f'<p class="muted"><i>{e(data.generated)}</i></p>',
+        "<h2>Verdict</h2>",
+        f'<p><b style="color:{lean_color.get(data.verdict, "inherit")}">{e(data.headline)}</b></p>',
+        f"<p>{e(data.summary)}</p>",
+    ]
+    if data.blockers:
+        parts.append("<h2>Hard constraints</h2><ul>")
+        parts += [
+            f'<li><b class="blocker">{e(m)}</b> <span class="muted">(your answer: {e(a)}) {e(refs)}</span></li>'
+            for m, a, refs in data.blockers
+        ]
+        parts.append("</ul>")
+    parts.append("<h2>Reasons, strongest first</h2>")
+    if data.reasons:
+        parts.append("<ol>")
+        parts += [
+            f'<li><b style="color:{lean_color.get(lean, "inherit")}">{e(lean)}</b>: {e(m)} '
+            f'<span class="muted">(your answer: {e(a)}) {e(refs)}</span></li>'
+            for lean, m, a, refs in data.reasons
+        ]
+        parts.append("</ol>")
+    else:
+        parts.append("<p>No answer leans either way yet.</p>")
+    parts.append("<h2>What would change this</h2>")
+    if data.flips:
+        parts.append("<ul>" + "".join(f"<li>{e(f)}</li>" for f in data.flips) + "</ul>")
+    else:
+        parts.append("<p>No single answer change would change the verdict.</p>")
+    if data.next_steps:
+        parts.append("<h2>Next steps</h2><ol>" + "".join(f"<li>{e(s)}</li>" for s in data.next_steps) + "</ol>")
+    if data.unanswered:
+        parts.append("<h2>Open questions</h2><ul>" + "".join(f"<li>{e(u)}</li>" for u in data.unanswered) + "</ul>")
+    parts.append('<h2>Answers</h2><table cellspacing="0" cellpadding="3" border="1">')
+    parts.append("<tr><th>Step</th><th>Question</th><th>Answer</th></tr>")
+    parts += [f"<tr><td>{e(p)}</td><td>{e(q)}</td><td>{e(a)}</td></tr>" for p, q, a in data.answers]
+    parts.append("</table>")
+    if data.estimate_rows:
+        parts.append(f"<h2>Estimate</h2><p>{e(data.estimate_intro)}</p>")
+        parts.append('<table cellspacing="0" cellpadding="3" border="1"><tr>')
+        parts += [f"<th>{e(h)}</th>" for h in ESTIMATE_HEADER]
+        parts.append("</tr>")
+        parts += ["<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in data.estimate_rows]
+        parts.append("</table><ul>" + "".join(f'<li class="muted">{e(r)}</li>' for r in data.estimate_rules) + "</ul>")
+    if data.runs:
+        parts.append("<h2>Probe runs</h2><ul>" + "".join(f"<li>{e(r)}</li>" for r in data.runs) + "</ul>")
+    if data.notes:
+        parts.append("<h2>Notes</h2>" + "".join(f"<p>{e(p)}</p>" for p in data.notes.split("\n\n")))
+    if data.sources:
+        parts.append("<h2>Sources</h2><ol>")
+        for _n, sid, title, url in data.sources:
+            link = f' <a href="{e(url, quote=True)}">{e(url)}</a>' if url else ""
+            parts.append(f'<li>{e(title)} <span class="muted">({e(sid)})</span>{link}</li>')
+        parts.append("</ol>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def build_markdown(session: Session, lesson: LessonPack | None = None, catalog: Catalog | None = None,
+                   estimate: Estimate | None = None, name: str | None = None) -> str:
+    """Markdown report of a session."""
+    return to_markdown(collect(session, lesson, catalog, estimate, name))
+
+
+def build_html(session: Session, lesson: LessonPack | None = None, catalog: Catalog | None = None,
+               estimate: Estimate | None = None, name: str | None = None,
+               colors: dict[str, str] | None = None) -> str:
+    """HTML report of a session."""
+    return to_html(collect(session, lesson, catalog, estimate, name), colors)
+
+
+def session_estimate(session: Session, catalog: Catalog | None = None) -> Estimate | None:
+    """The estimate for the session's estimator inputs (with its measured devices), or None without inputs."""
+    if session.estimate is None:
+        return None
+    from gpu_tpu_app.core.estimate import estimate
+
+    return estimate(session.estimate, catalog, session.measured_devices())

@@ -1,0 +1,161 @@
+"""A saved session: the wizard's answers, notes, probe runs and the estimator's inputs.
+
+The recommendation is derived from the answers every time (the engine is fast and
+deterministic); a session file stores the verdict only as a convenience for other tools
+and ignores it on load. Files are versioned JSON, written atomically. Pure Python: no Qt.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gpu_tpu_app import __version__
+from gpu_tpu_app.atomic import write_text
+from gpu_tpu_app.core.decision import Answers, Recommendation, decide
+from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
+from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.errors import InputError, from_validation
+
+SCHEMA_VERSION = 1
+#: file-dialog filter and suffix of session files.
+SUFFIX = ".json"
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+class Session(BaseModel):
+    """Everything the user worked on in one window; what File > Save writes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schema_version: int = SCHEMA_VERSION
+    app_version: str = __version__
+    created: datetime = Field(default_factory=_now)
+    modified: datetime = Field(default_factory=_now)
+    answers: Answers = Answers()
+    notes: str = ""
+    runs: list[RunFile] = []
+    estimate: EstimateRequest | None = None
+    #: the verdict when the file was saved; informative only, recomputed from the answers on load.
+    verdict: Literal["gpu", "tpu", "either"] | None = None
+
+    def recommendation(self, flips: bool = True) -> Recommendation:
+        """The engine's recommendation for these answers."""
+        return decide(self.answers, flips=flips)
+
+    def with_answers(self, answers: Answers) -> Session:
+        """A copy with other answers."""
+        return self.model_copy(update={"answers": answers})
+
+    def with_runs(self, runs: list[RunFile]) -> Session:
+        """A copy with other probe runs."""
+        return self.model_copy(update={"runs": list(runs)})
+
+    def with_notes(self, notes: str) -> Session:
+        """A copy with other notes."""
+        return self.model_copy(update={"notes": notes})
+
+    def with_estimate(self, request: EstimateRequest | None) -> Session:
+        """A copy with other estimator inputs."""
+        return self.model_copy(update={"estimate": request})
+
+    def measured_devices(self) -> list[MeasuredDevice]:
+        """Each probed device's best successful matmul across the runs: the estimator's extra rows."""
+        return measured_devices(self.runs)
+
+    def same_content(self, other: Session) -> bool:
+        """True when both hold the same answers, notes, runs and estimator inputs (times aside)."""
+        keys = ("answers", "notes", "runs", "estimate")
+        return all(getattr(self, k) == getattr(other, k) for k in keys)
+
+
+def measured_devices(runs: list[RunFile]) -> list[MeasuredDevice]:
+    """Best successful matmul (FLOP/s, any dtype) per device and host across `runs`."""
+    best: dict[tuple[str, str], tuple[float, str, RunFile]] = {}
+    for run in runs:
+        for r in run.results:
+            if r.kernel != "matmul" or r.metric != "flops" or r.status != "ok" or not r.value or r.value <= 0:
+                continue
+            key = (run.host, r.device)
+            if key not in best or r.value > best[key][0]:
+                best[key] = (float(r.value), r.dtype or "", run)
+    hosts = {run.host for run in runs}
+    out = []
+    for (host, dev_key), (flops, dtype, run) in best.items():
+        dev = run.device(dev_key)
+        name = dev.name if dev else dev_key
+        backend = dev.backend if dev else dev_key.split(":")[0]
+        detail = ", ".join(x for x in (backend, dtype) if x)
+        where = f" on {host}" if len(hosts) > 1 else ""
+        memory = float(dev.memory_bytes) if dev is not None and dev.memory_bytes else None
+        out.append(MeasuredDevice(name=f"{name} ({detail}){where}", flops=flops, memory_bytes=memory,
+                                  key=f"{host}/{dev_key}"))
+    return out
+
+
+def new_session() -> Session:
+    """An empty session, created now."""
+    return Session()
+
+
+def dumps_session(session: Session) -> str:
+    """The JSON text of a session file."""
+    return session.model_dump_json(indent=2, by_alias=True) + "\n"
+
+
+def save_session(session: Session, path: str | Path) -> Session:
+    """Write `session` to `path` atomically; returns it with the save time and verdict filled in."""
+    saved = session.model_copy(
+        update={"modified": _now(), "app_version": __version__, "verdict": session.recommendation(flips=False).verdict}
+    )
+    write_text(path, dumps_session(saved))
+    return saved
+
+
+def loads_session(text: str, source: str | Path = "session") -> Session:
+    """Parse session JSON; InputError '<source>: <field>: <problem>' for anything that is not one."""
+    try:
+        raw: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(raw, dict):
+        raise InputError(f"{source}: (top level): not a gpu-tpu-app session file (expected a JSON object)")
+    if "answers" not in raw or "schema_version" not in raw:
+        if "results" in raw and "devices" in raw:
+            raise InputError(f"{source}: answers: missing; this is a probe run file, open it with File > Import run")
+        missing = "schema_version" if "schema_version" not in raw else "answers"
+        raise InputError(f"{source}: {missing}: missing; this is not a gpu-tpu-app session file")
+    version = raw["schema_version"]
+    if version != SCHEMA_VERSION or isinstance(version, bool):
+        raise InputError(f"{source}: schema_version: {version!r} is not supported (this app reads {SCHEMA_VERSION})")
+    raw = dict(raw)
+    raw.pop("verdict", None)  # derived, never trusted from a file
+    try:
+        return Session.model_validate(raw)
+    except ValidationError as exc:
+        raise from_validation(source, exc) from None
+
+
+def load_session(path: str | Path) -> Session:
+    """Read a session file; InputError naming the file and field when it is broken or foreign."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not a session file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text; this is not a gpu-tpu-app session file") from None
+    return loads_session(text, path)

@@ -1,0 +1,196 @@
+"""Start the window: QApplication, theme, main window, the files named on the command line.
+
+`--screenshot PATH [--page decide|result|probe|learn]` renders the window offscreen at
+1280×800, saves a PNG and exits; the README's screenshots are made this way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from gpu_tpu_app import APP_ID, APP_NAME, __version__
+from gpu_tpu_app.errors import InputError
+
+SCREENSHOT_SIZE = (1280, 800)
+#: set to 1 to print the seconds from process start to the first painted window, then quit.
+STARTUP_ENV = "GPU_TPU_APP_QUIT_AFTER_PAINT"
+_T0 = time.monotonic()
+
+
+def seconds_since_process_start() -> float:
+    """Seconds since this process started (Linux: from /proc; elsewhere: since this module loaded)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        start_ticks = int(fields[19])  # field 22 of stat(5), counted after the command name
+        with open("/proc/uptime", encoding="ascii") as fh:
+            uptime = float(fh.read().split()[0])
+        return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.monotonic() - _T0
+
+
+def _load_inputs(args: argparse.Namespace):  # -> tuple[Session, Path | None, bool]
+    """The session to show: from --session, plus the run from --results; InputError when a file is bad."""
+    from gpu_tpu_app.core.runs import load_run
+    from gpu_tpu_app.core.session import load_session, new_session
+
+    path = Path(args.session) if getattr(args, "session", None) else None
+    session = load_session(path) if path is not None else new_session()
+    modified = False
+    results = getattr(args, "results", None)
+    if results:
+        run = load_run(results)
+        if run not in session.runs:
+            session = session.with_runs([*session.runs, run])
+            modified = True
+    return session, path, modified
+
+
+def _icon():  # -> QIcon
+    from PySide6.QtGui import QIcon
+
+    from gpu_tpu_app.assets import resource_path
+
+    icon = QIcon()
+    png_dir = resource_path("icons", "png")
+    if png_dir.is_dir():
+        for png in sorted(png_dir.glob("gpu-tpu-app-*.png")):
+            icon.addFile(str(png))
+    svg = resource_path("icons", "gpu-tpu-app.svg")
+    if icon.isNull() and svg.is_file():
+        icon.addFile(str(svg))
+    return icon
+
+
+def _settle(app, rounds: int = 4) -> None:
+    """Let layouts, polish and deferred updates run (no fixed sleeps)."""
+    from PySide6.QtCore import QEventLoop
+
+    for _ in range(rounds):
+        app.sendPostedEvents()
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+def _run_timers(app, ms: int) -> None:
+    """Run the event loop for `ms` so timer-driven redraws (charts at ~30 Hz) happen once."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    _settle(app, 2)
+
+
+def show_page(window, page: str | None) -> None:
+    """Show one of decide, result, probe, learn."""
+    if page is None:
+        answered = any(v is not None for v in window.session().answers.model_dump().values())
+        page = "result" if answered else "decide"
+    if page == "decide":
+        window.show_wizard(0)
+    elif page == "result":
+        window.show_result()
+    elif page == "probe":
+        window.show_page("probe")
+    elif page == "learn":
+        rec = window.recommendation()
+        topic = rec.blockers[0].topic if rec.blockers else rec.reasons[0].topic if rec.reasons else None
+        if topic:
+            window.open_topic(topic)
+        else:
+            window.show_page("learn")
+
+
+def screenshot(app, window, path: str | Path, page: str | None) -> None:
+    """Render the window at 1280×800 and save it as PNG at `path`."""
+    window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    show_page(window, page)
+    _settle(app)
+    if page == "probe":
+        _run_timers(app, 150)
+    window.resize(*SCREENSHOT_SIZE)
+    _settle(app)
+    image = window.grab().toImage()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not image.save(str(path), "PNG"):
+        raise InputError(f"{path}: cannot write the screenshot there")
+
+
+def main(args: argparse.Namespace | None = None) -> int:
+    """Open the window (or render a screenshot); returns the exit code."""
+    if args is None:
+        args = argparse.Namespace(screenshot=None, page=None, session=None, results=None)
+    shot = getattr(args, "screenshot", None)
+    page = getattr(args, "page", None)
+    if shot:
+        # deterministic size and no window manager in the way, unless the caller chose a platform
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    session, path, modified = _load_inputs(args)  # bad files: InputError -> one line, exit 2
+
+    from gpu_tpu_app.core.settings import Preferences, load_preferences
+
+    prefs = Preferences()
+    if not shot:  # screenshots do not depend on the user's own preferences
+        try:
+            prefs = load_preferences()
+        except InputError as exc:
+            print(f"warning: {exc}; using default preferences", file=sys.stderr)
+
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.setOrganizationName(APP_NAME)
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    app.setApplicationDisplayName("GPU or TPU")
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(_icon())
+
+    from gpu_tpu_app.ui.main_window import MainWindow
+    from gpu_tpu_app.ui.theme import theme_manager
+
+    theme_manager().apply(prefs.theme)
+    window = MainWindow(prefs, persist=not shot)
+    window.set_session(session, path, modified=modified)
+    if path is not None and not shot:
+        window._add_recent(path)
+
+    if shot:
+        try:
+            screenshot(app, window, shot, page)
+        finally:
+            window.shutdown()  # no unsaved-changes prompt here: nothing was edited
+            window.hide()
+            _settle(app, 2)
+        return 0
+
+    if os.environ.get(STARTUP_ENV):
+
+        class _FirstPaint(QObject):
+            def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+                if event.type() == QEvent.Type.Paint:
+                    window.removeEventFilter(self)
+                    QTimer.singleShot(0, self._done)
+                return False
+
+            def _done(self) -> None:
+                print(f"first-paint-seconds {seconds_since_process_start():.3f}", flush=True)
+                window.setWindowModified(False)
+                window._clean = window.session()
+                window.close()
+
+        watcher = _FirstPaint(window)
+        window.installEventFilter(watcher)
+
+    show_page(window, page)
+    window.show()
+    return int(app.exec())

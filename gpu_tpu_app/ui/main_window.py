@@ -1,0 +1,617 @@
+"""The main window: navigation (Decide, Probe, Learn), one session, the File / View / Help menus.
+
+Contract between the window shell and the Probe / Learn pages:
+
+- `gpu_tpu_app.ui.learn.LearnPage(lesson: LessonPack, parent=None)` with
+  `show_topic(topic_id: str)` and `set_runs(runs: list[RunFile])` (evidence measured here).
+- `gpu_tpu_app.ui.probe_panel.ProbePanel(prefs: Preferences, parent=None)` with
+  `runs() -> list[RunFile]`, `set_runs(runs)`, `import_run(path) -> bool`,
+  `sig_runs_changed = Signal()`, `sig_finished = Signal(object)`,
+  `start(suite: str | None = None)`, `cancel()`, `is_running() -> bool`.
+  This window builds both pages the first time they are shown (Learn also when a link
+  opens a topic), so pyqtgraph is not imported at start-up unless Probe is the first page.
+  The session owns the runs: the window pushes them with `set_runs` and pulls them back
+  with `runs()` on `sig_runs_changed`.
+- `gpu_tpu_app.ui.theme.theme_manager()`: `sig_theme_changed(str)`, `current()`, `colors()`,
+  `apply(mode)`; pages read colours from it and redraw on the signal.
+- `gpu_tpu_app.core.settings`: `Preferences`, `load_preferences()`, `save_preferences()`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app.core.decision import Answers, Recommendation
+from gpu_tpu_app.core.estimate import EstimateRequest
+from gpu_tpu_app.core.report import VERDICT_WORDS, build_html, build_markdown, session_estimate
+from gpu_tpu_app.core.runs import RunFile, load_run
+from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
+from gpu_tpu_app.core.settings import Preferences, save_preferences
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.result_page import ResultPage
+from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.wizard import DecideWizard
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.catalog import Catalog
+    from gpu_tpu_app.core.lesson import LessonPack
+
+PAGES = ("decide", "probe", "learn")
+PAGE_TITLES = {"decide": "Decide", "probe": "Probe", "learn": "Learn"}
+PAGE_HINTS = {
+    "decide": "Answer questions, get a verdict",
+    "probe": "Measure this machine",
+    "learn": "GPU and TPU side by side",
+}
+MAX_RECENT = 8
+SESSION_FILTER = "gpu-tpu-app session (*.json);;All files (*)"
+RUN_FILTER = "Probe run (*.json);;All files (*)"
+
+
+class MainWindow(QMainWindow):
+    """One window, one session: Decide (wizard and result), Probe and Learn."""
+
+    sig_session_changed = Signal()
+    sig_page_changed = Signal(str)
+
+    def __init__(
+        self,
+        prefs: Preferences | None = None,
+        lesson: LessonPack | None = None,
+        catalog: Catalog | None = None,
+        persist: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.prefs = prefs or Preferences()
+        if lesson is None:
+            from gpu_tpu_app.core.lesson import load_lesson
+
+            lesson = load_lesson()
+        if catalog is None:
+            from gpu_tpu_app.core.catalog import load_catalog
+
+            catalog = load_catalog()
+        self.lesson = lesson
+        self.catalog = catalog
+        self._persist = persist
+        self._session: Session = new_session()
+        self._clean: Session = self._session
+        self._path: Path | None = None
+        self._rec: Recommendation | None = None
+        self.probe_panel: Any = None
+        self.learn_page: Any = None
+        self.setMinimumSize(900, 600)
+
+        # navigation
+        nav = QWidget()
+        nav.setObjectName("NavBar")
+        nav_col = QVBoxLayout(nav)
+        nav_col.setContentsMargins(0, 0, 0, 8)
+        nav_col.setSpacing(0)
+        title = QLabel("GPU or TPU?")
+        title.setObjectName("AppTitle")
+        subtitle = QLabel("workshop or factory line")
+        subtitle.setObjectName("AppSubtitle")
+        nav_col.addWidget(title)
+        nav_col.addWidget(subtitle)
+        self.nav = QListWidget()
+        self.nav.setObjectName("NavList")
+        self.nav.setAccessibleName("Pages")
+        for name in PAGES:
+            item = QListWidgetItem(PAGE_TITLES[name])
+            item.setToolTip(PAGE_HINTS[name])
+            item.setData(Qt.ItemDataRole.UserRole, name)
+            self.nav.addItem(item)
+        nav_col.addWidget(self.nav, 1)
+        self.nav_status = QLabel("")
+        self.nav_status.setProperty("role", "muted")
+        self.nav_status.setWordWrap(True)
+        self.nav_status.setContentsMargins(16, 0, 12, 0)
+        nav_col.addWidget(self.nav_status)
+        nav.setFixedWidth(196)
+
+        # pages
+        self.wizard = DecideWizard(lesson)
+        self.result_page = ResultPage(lesson, catalog)
+        self.decide_stack = QStackedWidget()
+        self.decide_stack.addWidget(self.wizard)
+        self.decide_stack.addWidget(self.result_page)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.decide_stack)
+        self._probe_slot = QWidget()
+        self._learn_slot = QWidget()
+        self.stack.addWidget(self._probe_slot)
+        self.stack.addWidget(self._learn_slot)
+
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(nav)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self.wizard.sig_answers_changed.connect(self._answers_changed)
+        self.wizard.sig_show_result.connect(self.show_result)
+        self.wizard.sig_learn_more.connect(self.open_topic)
+        self.result_page.sig_open_topic.connect(self.open_topic)
+        self.result_page.sig_edit_question.connect(self.edit_question)
+        self.result_page.sig_edit_answers.connect(self.show_wizard)
+        self.result_page.sig_export.connect(self.export_report)
+        self.result_page.sig_estimate_changed.connect(self._estimate_changed)
+        self.result_page.sig_notes_changed.connect(self._notes_changed)
+        self.nav.currentRowChanged.connect(self._nav_changed)
+
+        self._build_menus()
+        self.statusBar().setSizeGripEnabled(True)
+        self.nav.setCurrentRow(0)
+        self._load_state()
+        self._apply_session(self._session)
+
+    # ------------------------------------------------------------------ menus
+
+    def _action(self, text: str, slot: Any, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        act.triggered.connect(slot)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+        return act
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self.act_new = self._action("&New", self.new_session, QKeySequence.StandardKey.New, "Start a new session")
+        self.act_open = self._action("&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open,
+                                     "Open a saved session")
+        self.recent_menu = QMenu("Open &Recent", self)
+        self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
+        self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S",
+                                        "Save the session under a new name")
+        self.act_import = self._action("&Import Run…", lambda: self.import_run(), "Ctrl+I",
+                                       "Add a probe run file measured here or elsewhere")
+        self.act_export = self._action("&Export Report…", self.export_report, "Ctrl+E",
+                                       "Save the recommendation as Markdown, HTML or PDF")
+        prefs_key = QKeySequence(QKeySequence.StandardKey.Preferences)
+        self.act_prefs = self._action("&Preferences…", self.edit_preferences,
+                                      prefs_key if not prefs_key.isEmpty() else "Ctrl+,")
+        self.act_prefs.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.act_quit.setMenuRole(QAction.MenuRole.QuitRole)
+        file_menu.addActions([self.act_new, self.act_open])
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addActions([self.act_save, self.act_save_as])
+        file_menu.addSeparator()
+        file_menu.addActions([self.act_import, self.act_export])
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_prefs)
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_quit)
+
+        view = bar.addMenu("&View")
+        self.page_actions: dict[str, QAction] = {}
+        for i, name in enumerate(PAGES, 1):
+            act = self._action(f"&{PAGE_TITLES[name]}", lambda _c=False, n=name: self.show_page(n), f"Ctrl+{i}")
+            view.addAction(act)
+            self.page_actions[name] = act
+        view.addSeparator()
+        theme_menu = view.addMenu("&Theme")
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for mode, text in (("system", "Follow &system"), ("light", "&Light"), ("dark", "&Dark")):
+            act = QAction(text, self, checkable=True)
+            act.setChecked(mode == self.prefs.theme)
+            act.triggered.connect(lambda _c=False, m=mode: self.set_theme(m))
+            self.theme_group.addAction(act)
+            theme_menu.addAction(act)
+            self.theme_actions[mode] = act
+
+        help_menu = bar.addMenu("&Help")
+        self.act_about = self._action(f"&About {APP_NAME}", self.about)
+        self.act_about.setMenuRole(QAction.MenuRole.AboutRole)
+        help_menu.addAction(self.act_about)
+        self._update_recent_menu()
+
+    # ------------------------------------------------------------------ pages
+
+    def current_page(self) -> str:
+        """'decide', 'probe' or 'learn'."""
+        return PAGES[max(0, self.nav.currentRow())]
+
+    def show_page(self, name: str) -> None:
+        """Switch to a page by name; builds Probe and Learn on first use."""
+        self.nav.setCurrentRow(PAGES.index(name))
+
+    def _nav_changed(self, row: int) -> None:
+        if row < 0:
+            return
+        name = PAGES[row]
+        if name == "probe":
+            self.ensure_probe_panel()
+        elif name == "learn":
+            self.ensure_learn_page()
+        self.stack.setCurrentIndex(row)
+        self.sig_page_changed.emit(name)
+
+    def ensure_probe_panel(self) -> Any:
+        """The Probe panel, built (and pyqtgraph imported) the first time it is needed."""
+        if self.probe_panel is None:
+            from gpu_tpu_app.ui.probe_panel import ProbePanel
+
+            panel = ProbePanel(self.prefs)
+            panel.set_runs(list(self._session.runs))
+            panel.sig_runs_changed.connect(self._panel_runs_changed)
+            self.stack.insertWidget(1, panel)
+            self.stack.removeWidget(self._probe_slot)
+            self._probe_slot.deleteLater()
+            self.probe_panel = panel
+        return self.probe_panel
+
+    def ensure_learn_page(self) -> Any:
+        """The Learn page, built the first time it is needed."""
+        if self.learn_page is None:
+            from gpu_tpu_app.ui.learn import LearnPage
+
+            page = LearnPage(self.lesson)
+            page.set_runs(list(self._session.runs))
+            page.sig_open_probe.connect(lambda: self.show_page("probe"))
+            self.stack.insertWidget(2, page)
+            self.stack.removeWidget(self._learn_slot)
+            self._learn_slot.deleteLater()
+            self.learn_page = page
+        return self.learn_page
+
+    def open_topic(self, topic_id: str) -> None:
+        """Show one explainer topic in Learn (from a reason, blocker or Learn-more link)."""
+        page = self.ensure_learn_page()
+        self.show_page("learn")
+        page.show_topic(topic_id)
+
+    def show_result(self) -> None:
+        """Show the recommendation for the current answers."""
+        self.nav.setCurrentRow(0)
+        self.decide_stack.setCurrentWidget(self.result_page)
+        self.result_page.scroll.verticalScrollBar().setValue(0)
+        self.result_page.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.result_page.edit_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def show_wizard(self, page: int | None = None) -> None:
+        """Back to the questions (on `page` when given)."""
+        self.nav.setCurrentRow(0)
+        self.decide_stack.setCurrentWidget(self.wizard)
+        if page is not None:
+            self.wizard.go_to_page(page)
+        else:
+            self.wizard.go_to_page(self.wizard.current_page())
+
+    def edit_question(self, field: str) -> None:
+        """Jump to the wizard question that asks `field`."""
+        self.nav.setCurrentRow(0)
+        self.decide_stack.setCurrentWidget(self.wizard)
+        self.wizard.focus_question(field)
+
+    # ------------------------------------------------------------------ session
+
+    def session(self) -> Session:
+        """The session as it is now (answers, notes, runs, estimator inputs)."""
+        return self._session
+
+    def path(self) -> Path | None:
+        """The file the session was opened from or last saved to."""
+        return self._path
+
+    def is_modified(self) -> bool:
+        """True when the session differs from the file (or from a new, empty session)."""
+        return not self._session.same_content(self._clean)
+
+    def set_session(self, session: Session, path: Path | None = None, modified: bool = False) -> None:
+        """Show `session`; `path` is where it came from; `modified` marks content not yet saved."""
+        self._path = Path(path) if path is not None else None
+        self._clean = new_session() if modified else session
+        self._apply_session(session)
+
+    def _apply_session(self, session: Session) -> None:
+        self._session = session
+        self.wizard.set_answers(session.answers)
+        self.result_page.set_estimate_request(session.estimate)
+        self.result_page.set_notes(session.notes)
+        self._runs_pushed(session.runs)
+        self._recompute()
+        self._update_title()
+
+    def _set(self, session: Session) -> None:
+        self._session = session
+        self._update_title()
+        self.sig_session_changed.emit()
+
+    def _recompute(self) -> None:
+        self._rec = self._session.recommendation()
+        self.result_page.set_recommendation(self._rec)
+        n = len(self._rec.unanswered)
+        plural = "s" if n != 1 else ""
+        self.nav_status.setText(f"Verdict so far: {VERDICT_WORDS[self._rec.verdict]}\n{n} question{plural} open")
+
+    def recommendation(self) -> Recommendation:
+        """The recommendation for the current answers."""
+        assert self._rec is not None
+        return self._rec
+
+    def _answers_changed(self, answers: Answers) -> None:
+        self._set(self._session.with_answers(answers))
+        self._recompute()
+
+    def _estimate_changed(self, request: EstimateRequest | None) -> None:
+        self._set(self._session.with_estimate(request))
+
+    def _notes_changed(self, notes: str) -> None:
+        if notes != self._session.notes:
+            self._set(self._session.with_notes(notes))
+
+    def _panel_runs_changed(self) -> None:
+        runs = list(self.probe_panel.runs())
+        self._set(self._session.with_runs(runs))
+        self._runs_pushed(runs, skip_panel=True)
+
+    def _runs_pushed(self, runs: list[RunFile], skip_panel: bool = False) -> None:
+        self.result_page.set_runs(runs)
+        if self.probe_panel is not None and not skip_panel:
+            self.probe_panel.set_runs(list(runs))
+        if self.learn_page is not None:
+            self.learn_page.set_runs(list(runs))
+
+    def _update_title(self) -> None:
+        name = self._path.name if self._path else "Untitled"
+        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+        self.setWindowModified(self.is_modified())
+
+    # ------------------------------------------------------------------ file actions
+
+    def maybe_save(self) -> bool:
+        """Ask to save unsaved changes; False when the user cancels."""
+        if not self.is_modified():
+            return True
+        name = self._path.name if self._path else "Untitled"
+        answer = QMessageBox.warning(
+            self,
+            "Unsaved changes",
+            f"The session “{name}” has changes that are not saved. Save them first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_session(self) -> bool:
+        """Start over with an empty session (after the unsaved-changes prompt)."""
+        if self.probe_panel is not None and self.probe_panel.is_running():
+            self.statusBar().showMessage("A probe is running: cancel it before starting a new session.", 6000)
+            return False
+        if not self.maybe_save():
+            return False
+        self.set_session(new_session())
+        self.show_wizard(0)
+        self.statusBar().showMessage("New session", 3000)
+        return True
+
+    def open_session(self, path: str | Path | None = None) -> bool:
+        """Open a session file (asks for one when `path` is None); a broken file is reported, never changed."""
+        if not self.maybe_save():
+            return False
+        if path is None:
+            start = str(self._path.parent) if self._path else str(Path.home())
+            chosen, _f = QFileDialog.getOpenFileName(self, "Open session", start, SESSION_FILTER)
+            if not chosen:
+                return False
+            path = chosen
+        path = Path(path)
+        try:
+            session = load_session(path)
+        except InputError as exc:
+            QMessageBox.critical(self, "Cannot open session", str(exc))
+            return False
+        self.set_session(session, path)
+        self._add_recent(path)
+        if any(v is not None for v in session.answers.model_dump().values()):
+            self.show_result()
+        else:
+            self.show_wizard(0)
+        self.statusBar().showMessage(f"Opened {path}", 4000)
+        return True
+
+    def save(self) -> bool:
+        """Save to the current file, or ask for one."""
+        if self._path is None:
+            return self.save_as()
+        return self._write(self._path)
+
+    def save_as(self, path: str | Path | None = None) -> bool:
+        """Save under a new name (asks for it when `path` is None)."""
+        if path is None:
+            start = str(self._path) if self._path else str(Path.home() / "gpu-tpu-session.json")
+            chosen, _f = QFileDialog.getSaveFileName(self, "Save session as", start, SESSION_FILTER)
+            if not chosen:
+                return False
+            path = chosen if Path(chosen).suffix else chosen + ".json"
+        return self._write(Path(path))
+
+    def _write(self, path: Path) -> bool:
+        try:
+            saved = save_session(self._session, path)
+        except OSError as exc:
+            QMessageBox.critical(self, "Cannot save session", f"{path}: {exc.strerror or exc}")
+            return False
+        self._path = path
+        self._session = saved
+        self._clean = saved
+        self._update_title()
+        self._add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def import_run(self, path: str | Path | None = None) -> bool:
+        """Add a probe run file (e.g. measured on a TPU VM with gpu-tpu-probe) to the session."""
+        if path is None:
+            start = str(self._path.parent) if self._path else str(Path.home())
+            chosen, _f = QFileDialog.getOpenFileName(self, "Import probe run", start, RUN_FILTER)
+            if not chosen:
+                return False
+            path = chosen
+        try:
+            run = load_run(path)
+        except InputError as exc:
+            QMessageBox.critical(self, "Cannot import run", str(exc))
+            return False
+        if run in self._session.runs:
+            self.statusBar().showMessage(f"{path}: this run is already in the session", 5000)
+            return False
+        runs = [*self._session.runs, run]
+        self._set(self._session.with_runs(runs))
+        self._runs_pushed(runs)
+        self.statusBar().showMessage(f"Imported the run from {run.host} ({len(run.results)} results)", 5000)
+        return True
+
+    def report_texts(self) -> tuple[str, str]:
+        """(Markdown, HTML) of the report for the session as it is now."""
+        est = session_estimate(self._session, self.catalog)
+        name = self._path.stem if self._path else None
+        md = build_markdown(self._session, self.lesson, self.catalog, est, name)
+        html_text = build_html(self._session, self.lesson, self.catalog, est, name)
+        return md, html_text
+
+    def export_report(self) -> None:
+        """Preview the report and save it as Markdown, HTML or PDF."""
+        from gpu_tpu_app.ui.report_dialog import ReportDialog
+
+        try:
+            md, html_text = self.report_texts()
+        except InputError as exc:
+            QMessageBox.critical(self, "Cannot build the report", str(exc))
+            return
+        base = self._path.with_suffix("") if self._path else Path.home() / "gpu-tpu-report"
+        dialog = ReportDialog(md, html_text, base.with_name(base.name + "-report"), self)
+        if dialog.exec() and dialog.saved_path is not None:
+            self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
+
+    def edit_preferences(self) -> None:
+        """Open the preferences dialog; saves and applies the result."""
+        from gpu_tpu_app.ui.prefs_dialog import PreferencesDialog
+
+        dialog = PreferencesDialog(self.prefs, self)
+        if dialog.exec():
+            self.set_preferences(dialog.preferences())
+
+    def set_preferences(self, prefs: Preferences) -> None:
+        """Use and save new preferences (theme applies at once)."""
+        self.prefs = prefs
+        theme_manager().apply(prefs.theme)
+        self.theme_actions[prefs.theme].setChecked(True)
+        if self._persist:
+            try:
+                save_preferences(prefs)
+            except OSError as exc:
+                self.statusBar().showMessage(f"Preferences not saved: {exc.strerror or exc}", 8000)
+
+    def set_theme(self, mode: str) -> None:
+        """View > Theme: system, light or dark (kept in the preferences)."""
+        self.set_preferences(self.prefs.model_copy(update={"theme": mode}))
+
+    def about(self) -> None:
+        """Help > About."""
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<h3>{APP_NAME} {__version__}</h3>"
+            "<p>Choose between GPUs (the workshop) and TPUs (the factory line) for your own ML work: "
+            "an explained recommendation, measurements of this machine, and the lesson side by side.</p>"
+            "<p>The app makes no network requests. Sources are listed in Learn.</p>",
+        )
+
+    # ------------------------------------------------------------------ persistence
+
+    def _settings(self) -> QSettings:
+        return QSettings()
+
+    def recent_files(self) -> list[str]:
+        """Recently opened or saved sessions, newest first."""
+        if not self._persist:
+            return []
+        value = self._settings().value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: Path) -> None:
+        if not self._persist:
+            return
+        entry = str(Path(path).resolve())
+        files = [f for f in self.recent_files() if f != entry]
+        self._settings().setValue("recent", [entry, *files][:MAX_RECENT])
+        self._update_recent_menu()
+
+    def _update_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, f in enumerate(files, 1):
+            act = self.recent_menu.addAction(f"&{i} {Path(f).name}")
+            act.setToolTip(f)
+            act.setStatusTip(f)
+            act.triggered.connect(lambda _c=False, p=f: self.open_session(p))
+        if not files:
+            empty = self.recent_menu.addAction("No recent sessions")
+            empty.setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            clear = self.recent_menu.addAction("&Clear List")
+            clear.triggered.connect(self._clear_recent)
+
+    def _clear_recent(self) -> None:
+        self._settings().remove("recent")
+        self._update_recent_menu()
+
+    def _load_state(self) -> None:
+        if not self._persist:
+            return
+        geometry = self._settings().value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+
+    def save_state(self) -> None:
+        """Remember the window geometry (QSettings)."""
+        if self._persist:
+            self._settings().setValue("window/geometry", self.saveGeometry())
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.shutdown()
+        self.save_state()
+        event.accept()
+
+    def shutdown(self) -> None:
+        """Stop every probe worker now (the window is closing)."""
+        if self.probe_panel is not None:
+            self.probe_panel.shutdown()

@@ -1,0 +1,615 @@
+"""The result of the Decide wizard: verdict gauge, blockers, reasons with sources, what would
+change the verdict, next steps, open questions, and the estimator for the user's workload."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpu_tpu_app.core.decision import QUESTIONS, Recommendation
+from gpu_tpu_app.core.estimate import (
+    Estimate,
+    EstimateRequest,
+    MeasuredDevice,
+    estimate,
+    format_bytes,
+    format_duration,
+    format_quantity,
+    parse_quantity,
+)
+from gpu_tpu_app.core.report import HEADLINES, VERDICT_WORDS, answer_label, factor_label, page_of, tflops
+from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.gauge import VerdictGauge
+from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.widgets import Card, anchor, clear_layout, label, link_label, scroll_page
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.catalog import Catalog
+    from gpu_tpu_app.core.lesson import LessonPack
+
+#: reasons shown before "show all".
+TOP_REASONS = 6
+EST_COLUMNS = ["Chip", "Kind", "Peak used", "MFU", "Time", "Memory", "$/chip-hour", "Cost"]
+PRICE_COLUMN = EST_COLUMNS.index("$/chip-hour")
+PROMPT = "Type the number of model parameters to see the estimate."
+
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class SortItem(QTableWidgetItem):
+    """A table cell that sorts by a number (SORT_ROLE) when it has one, else by its text."""
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        a, b = self.data(SORT_ROLE), other.data(SORT_ROLE)
+        if a is not None and b is not None:
+            return float(a) < float(b)
+        if a is not None or b is not None:
+            return b is None  # empty cells last
+        return self.text() < other.text()
+
+
+class EstimatorCard(Card):
+    """Inputs for the workload and a table of time, memory fit and cost across chips."""
+
+    sig_request_changed = Signal(object)  # EstimateRequest | None
+
+    def __init__(self, catalog: Catalog | None = None, parent: QWidget | None = None) -> None:
+        super().__init__("How long would your run take?", parent=parent)
+        self._catalog = catalog
+        self._measured: list[MeasuredDevice] = []
+        self._request: EstimateRequest | None = None
+        self._prices: dict[str, float] = {}
+        self._filling = False
+        self.result: Estimate | None = None
+
+        self.body.addWidget(
+            label(
+                "Type your model's size; time, memory and cost follow for every chip in the catalogue and for "
+                "the devices probed on this machine. Type a price per chip-hour in the table to see costs: "
+                "the app ships no prices.",
+                "muted",
+            )
+        )
+        form = QGridLayout()
+        form.setHorizontalSpacing(10)
+        self.params_edit = QLineEdit()
+        self.params_edit.setPlaceholderText("e.g. 7B or 7e9")
+        self.params_edit.setAccessibleName("Model parameters")
+        self.tokens_edit = QLineEdit()
+        self.tokens_edit.setPlaceholderText("20 × parameters")
+        self.tokens_edit.setAccessibleName("Tokens")
+        self.mode_combo = QComboBox()
+        self.mode_combo.addItem("Training", "training")
+        self.mode_combo.addItem("Inference", "inference")
+        self.mode_combo.setAccessibleName("Training or inference")
+        self.chips_spin = QSpinBox()
+        self.chips_spin.setRange(1, 1_000_000)
+        self.chips_spin.setValue(1)
+        self.chips_spin.setAccessibleName("Number of chips")
+        self.mfu_edit = QLineEdit()
+        self.mfu_edit.setPlaceholderText("family default")
+        self.mfu_edit.setAccessibleName("Model FLOPs utilisation")
+        self.mfu_edit.setToolTip("Model FLOPs utilisation, 0 to 1. Empty: the default per chip family.")
+        for col, (text, widget) in enumerate(
+            [
+                ("&Parameters", self.params_edit),
+                ("&Tokens", self.tokens_edit),
+                ("M&ode", self.mode_combo),
+                ("C&hips", self.chips_spin),
+                ("MF&U", self.mfu_edit),
+            ]
+        ):
+            lab = QLabel(text)
+            lab.setBuddy(widget)
+            form.addWidget(lab, 0, col)
+            form.addWidget(widget, 1, col)
+            form.setColumnStretch(col, 1)
+        self.body.addLayout(form)
+        self.message = label("", "muted")
+        self.body.addWidget(self.message)
+
+        self.table = QTableWidget(0, len(EST_COLUMNS))
+        self.table.setHorizontalHeaderLabels(EST_COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSortIndicator(EST_COLUMNS.index("Time"), Qt.SortOrder.AscendingOrder)  # fastest first
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.itemChanged.connect(self._price_edited)
+        self.body.addWidget(self.table)
+        self.rules = label("", "muted")
+        self.body.addWidget(self.rules)
+
+        for edit in (self.params_edit, self.tokens_edit, self.mfu_edit):
+            edit.editingFinished.connect(self._inputs_changed)
+        self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
+        self.chips_spin.valueChanged.connect(self._inputs_changed)
+        self._refresh()
+
+    # ------------------------------------------------------------------ inputs
+
+    def request(self) -> EstimateRequest | None:
+        """The request the inputs describe, or None while they are incomplete."""
+        return self._request
+
+    def set_request(self, request: EstimateRequest | None) -> None:
+        """Fill the inputs from a saved request without emitting sig_request_changed."""
+        self._filling = True
+        try:
+            self.params_edit.setText(format_quantity(request.params) if request else "")
+            self.tokens_edit.setText(format_quantity(request.tokens) if request and request.tokens else "")
+            self.mode_combo.setCurrentIndex(1 if request and request.mode == "inference" else 0)
+            self.chips_spin.setValue(request.chips if request else 1)
+            self.mfu_edit.setText(f"{request.mfu:g}" if request and request.mfu else "")
+            self._prices = dict(request.prices) if request else {}
+            self._request = request
+        finally:
+            self._filling = False
+        self._refresh()
+
+    def set_measured(self, devices: list[MeasuredDevice]) -> None:
+        """Rows for the devices probed on this machine (and imported runs)."""
+        self._measured = list(devices)
+        self._refresh()
+
+    def _parse(self) -> EstimateRequest | None:
+        text = self.params_edit.text().strip()
+        if not text:
+            self.message.setText(PROMPT)
+            return None
+        try:
+            params = parse_quantity(text)
+            tokens_text = self.tokens_edit.text().strip()
+            tokens = parse_quantity(tokens_text) if tokens_text else None
+            mfu_text = self.mfu_edit.text().strip()
+            mfu = float(mfu_text) if mfu_text else None
+            mode = self.mode_combo.currentData()
+            if mode == "inference" and tokens is None:
+                self.message.setText("Inference: type the number of tokens to serve.")
+                return None
+            request = EstimateRequest(
+                params=params, tokens=tokens, mode=mode, chips=self.chips_spin.value(), mfu=mfu, prices=self._prices
+            )
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError too
+            first = str(exc).splitlines()
+            text = first[-1].strip() if len(first) > 1 else str(exc)
+            self.message.setText(f"Check the inputs: {text}")
+            return None
+        return request
+
+    def _inputs_changed(self, *_args: object) -> None:
+        if self._filling:
+            return
+        request = self._parse()
+        if request != self._request:
+            self._request = request
+            self.sig_request_changed.emit(request)
+        self._refresh()
+
+    def _price_edited(self, item: QTableWidgetItem) -> None:
+        if self._filling or item.column() != PRICE_COLUMN:
+            return
+        chip_id = item.data(Qt.ItemDataRole.UserRole)
+        if not chip_id:
+            return
+        text = item.text().strip().lstrip("$")
+        if text:
+            try:
+                price = float(text)
+                if price < 0:
+                    raise ValueError
+            except ValueError:
+                self.message.setText(f"Price for {chip_id}: type a number of USD per chip-hour, e.g. 2.5")
+                QTimer.singleShot(0, self._refresh)
+                return
+            self._prices[chip_id] = price
+        else:
+            self._prices.pop(chip_id, None)
+        QTimer.singleShot(0, self._inputs_changed)
+
+    # ------------------------------------------------------------------ table
+
+    def _refresh(self) -> None:
+        request = self._request
+        self.result = None
+        if request is not None:
+            request = request.model_copy(update={"prices": dict(self._prices)})
+            try:
+                self.result = estimate(request, self._catalog, self._measured)
+            except (ValueError, InputError) as exc:  # e.g. a price for a chip the catalogue lacks
+                self.message.setText(str(exc))
+        self._fill_table()
+
+    def _fill_table(self) -> None:
+        colors = theme_manager().colors()
+        self._filling = True
+        self.table.setSortingEnabled(False)
+        est = self.result
+        rows = est.rows if est else []
+        self.table.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            kind = {"gpu": "GPU", "tpu": "TPU"}.get(row.family, "this machine")
+            peak = tflops(row.peak_flops)
+            if row.peak_dtype and row.peak_dtype != "measured":
+                peak += f" {row.peak_dtype}"
+            needed, avail = format_bytes(row.memory_needed_bytes), format_bytes(row.memory_available_bytes)
+            fits = {True: "fits", False: "does not fit", None: "n/a"}[row.fits]
+            price = self._prices.get(row.chip_id)
+            cells = [
+                (row.chip_name, None),
+                (kind, None),
+                (peak, row.peak_flops),
+                (f"{row.mfu:.2f}", row.mfu),
+                (format_duration(row.days), row.days),
+                (fits, None if row.fits is None else float(row.fits)),
+                ("" if price is None else f"{price:g}", price),
+                ("" if row.cost_usd is None else f"${row.cost_usd:,.0f}", row.cost_usd),
+            ]
+            for col, (text, key) in enumerate(cells):
+                item = SortItem(text)
+                if key is not None:
+                    item.setData(SORT_ROLE, float(key))
+                editable = col == PRICE_COLUMN and row.family != "measured"
+                flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+                if editable:
+                    flags |= Qt.ItemFlag.ItemIsEditable
+                    item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
+                    item.setToolTip(f"Type the USD price of one {row.chip_name} per hour")
+                item.setFlags(flags)
+                if col == 1:
+                    item.setForeground(QColor(colors.get(row.family, colors["accent"])))
+                if col == 3:
+                    item.setToolTip(row.mfu_source)
+                if col == 5:
+                    item.setToolTip(f"needs {needed}; {row.chip_name} × {est.request.chips if est else 1}: {avail}")
+                    if row.fits is not None:
+                        item.setForeground(QColor(colors["ok" if row.fits else "error"]))
+                if col in (2, 3, 4, 6, 7):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(i, col, item)
+        self.table.setSortingEnabled(True)
+        self._fit_table_height()
+        self._filling = False
+        if est is not None:
+            sources = self._source_titles(est.sources)
+            self.message.setText(
+                f"{format_quantity(est.request.params)} parameters, {format_quantity(est.tokens)} tokens, "
+                f"{est.request.chips} chip{'s' if est.request.chips != 1 else ''}: "
+                f"{est.flops:.3g} FLOPs in all. Fastest first."
+            )
+            self.rules.setText(f"Compute: {est.rule}.\nMemory: {est.memory_rule}.\nSources: {sources}.")
+        else:
+            self.rules.setText("")
+            if not self.params_edit.text().strip():
+                self.message.setText(PROMPT)
+
+    def _fit_table_height(self) -> None:
+        """Show every row: the page scrolls, the table does not."""
+        rows = max(self.table.rowCount(), 3)
+        height = self.table.horizontalHeader().height() + 2 * self.table.frameWidth()
+        height += sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
+        height += (rows - self.table.rowCount()) * self.table.verticalHeader().defaultSectionSize()
+        if self.table.horizontalScrollBar().isVisible():
+            height += self.table.horizontalScrollBar().height()
+        self.table.setFixedHeight(height + 2)
+
+    def _source_titles(self, ids: list[str]) -> str:
+        titles = []
+        for sid in ids:
+            try:
+                titles.append(self._catalog.source(sid).title if self._catalog else sid)
+            except KeyError:
+                titles.append(sid)
+        return "; ".join(titles)
+
+
+class ResultPage(QWidget):
+    """Everything the engine says about the answers, with links into Learn and back to the wizard."""
+
+    sig_open_topic = Signal(str)  # topic id
+    sig_edit_question = Signal(str)  # answer field
+    sig_edit_answers = Signal()
+    sig_export = Signal()
+    sig_estimate_changed = Signal(object)  # EstimateRequest | None
+    sig_notes_changed = Signal(str)
+
+    def __init__(
+        self, lesson: LessonPack | None = None, catalog: Catalog | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("ResultPage")
+        self._lesson = lesson
+        self._rec: Recommendation | None = None
+        self._show_all = False
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(24, 18, 24, 14)
+        outer.setSpacing(10)
+        top = QHBoxLayout()
+        top.addWidget(label("Recommendation", "title", wrap=False))
+        top.addStretch(1)
+        self.edit_button = QPushButton("&Change answers")
+        self.edit_button.clicked.connect(self.sig_edit_answers)
+        self.export_button = QPushButton("&Export report…")
+        self.export_button.clicked.connect(self.sig_export)
+        top.addWidget(self.edit_button)
+        top.addWidget(self.export_button)
+        outer.addLayout(top)
+
+        body = QWidget()
+        col = QVBoxLayout(body)
+        col.setContentsMargins(0, 0, 8, 8)
+        col.setSpacing(12)
+        columns = QHBoxLayout()
+        columns.setSpacing(12)
+        left = QVBoxLayout()
+        left.setSpacing(12)
+        right = QVBoxLayout()
+        right.setSpacing(12)
+        columns.addLayout(left, 3)
+        columns.addLayout(right, 2)
+        col.addLayout(columns)
+
+        # verdict
+        self.verdict_card = Card()
+        self.headline = label("", "heading")
+        self.summary = label("", "muted")
+        self.gauge = VerdictGauge()
+        self.verdict_card.body.addWidget(self.headline)
+        self.verdict_card.body.addWidget(self.summary)
+        self.verdict_card.body.addWidget(self.gauge)
+        left.addWidget(self.verdict_card)
+
+        self.blockers_card = Card("Hard constraints", kind="blocker")
+        self.blockers_box = QVBoxLayout()
+        self.blockers_card.body.addLayout(self.blockers_box)
+        left.addWidget(self.blockers_card)
+
+        self.reasons_card = Card("Strongest reasons")
+        self.reasons_box = QVBoxLayout()
+        self.reasons_box.setSpacing(10)
+        self.reasons_card.body.addLayout(self.reasons_box)
+        self.more_link = link_label("")
+        self.more_link.linkActivated.connect(self._toggle_all)
+        self.reasons_card.body.addWidget(self.more_link)
+        left.addWidget(self.reasons_card)
+        left.addStretch(1)
+
+        self.flips_card = Card("What would change this")
+        self.flips_label = link_label("")
+        self.flips_label.linkActivated.connect(self._link)
+        self.flips_card.body.addWidget(self.flips_label)
+        right.addWidget(self.flips_card)
+
+        self.steps_card = Card("Next steps")
+        self.steps_label = label("", rich=True)
+        self.steps_card.body.addWidget(self.steps_label)
+        right.addWidget(self.steps_card)
+
+        self.open_card = Card("Open questions")
+        self.open_label = link_label("")
+        self.open_label.linkActivated.connect(self._link)
+        self.open_card.body.addWidget(self.open_label)
+        right.addWidget(self.open_card)
+
+        self.notes_card = Card("Notes")
+        self.notes_edit = QPlainTextEdit()
+        self.notes_edit.setPlaceholderText("Your notes on this decision; saved with the session and in the report.")
+        self.notes_edit.setAccessibleName("Notes")
+        self.notes_edit.setTabChangesFocus(True)
+        self.notes_edit.setFixedHeight(90)
+        self.notes_edit.textChanged.connect(lambda: self.sig_notes_changed.emit(self.notes_edit.toPlainText()))
+        self.notes_card.body.addWidget(self.notes_edit)
+        right.addWidget(self.notes_card)
+        right.addStretch(1)
+
+        self.estimator = EstimatorCard(catalog)
+        self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
+        col.addWidget(self.estimator)
+        col.addStretch(1)
+        self.scroll = scroll_page(body)
+        outer.addWidget(self.scroll, 1)
+        theme_manager().sig_theme_changed.connect(self._rerender)
+
+    # ------------------------------------------------------------------ data in
+
+    def set_recommendation(self, rec: Recommendation) -> None:
+        """Show a recommendation."""
+        self._rec = rec
+        self._render()
+
+    def recommendation(self) -> Recommendation | None:
+        """The recommendation shown."""
+        return self._rec
+
+    def set_runs(self, runs: list[RunFile]) -> None:
+        """Probe runs of the session: their best matmul per device becomes an estimator row."""
+        self.estimator.set_measured(measured_devices(runs))
+
+    def set_notes(self, notes: str) -> None:
+        """Notes from the session, without emitting sig_notes_changed."""
+        if notes != self.notes_edit.toPlainText():
+            self.notes_edit.blockSignals(True)
+            self.notes_edit.setPlainText(notes)
+            self.notes_edit.blockSignals(False)
+
+    def set_estimate_request(self, request: EstimateRequest | None) -> None:
+        """Estimator inputs from the session."""
+        self.estimator.set_request(request)
+
+    # ------------------------------------------------------------------ rendering
+
+    def _rerender(self, *_args: object) -> None:
+        self._render()
+        self.estimator._fill_table()
+
+    def _source_titles(self, ids: list[str]) -> list[str]:
+        out = []
+        for sid in ids:
+            try:
+                out.append(self._lesson.source(sid).title if self._lesson else sid)
+            except KeyError:
+                out.append(sid)
+        return out
+
+    def _topic_title(self, topic: str) -> str:
+        if self._lesson is not None:
+            try:
+                return self._lesson.topic(topic).title
+            except KeyError:
+                pass
+        return topic
+
+    def _lean_html(self, leans: str) -> str:
+        c = theme_manager().colors()
+        word = {"gpu": "GPU", "tpu": "TPU"}.get(leans, leans)
+        return f'<span style="color:{c.get(leans, c["foreground"])}; font-weight:600">{word}</span>'
+
+    def _item_html(self, message: str, factor: str, answer: str, sources: list[str], topic: str, lean: str) -> str:
+        c = theme_manager().colors()
+        src = "; ".join(html.escape(t) for t in self._source_titles(sources))
+        return (
+            f"{self._lean_html(lean)}&nbsp; {html.escape(message)}<br>"
+            f'<span style="color:{c["muted"]}">Your answer: {html.escape(factor_label(factor))}: '
+            f"{html.escape(answer_label(factor, answer))}<br>Sources: {src}</span><br>"
+            f"{anchor('topic:' + topic, 'Open in Learn: ' + self._topic_title(topic))} →"
+        )
+
+    def _render(self) -> None:
+        rec = self._rec
+        if rec is None:
+            return
+        c = theme_manager().colors()
+        self.headline.setText(HEADLINES[rec.verdict])
+        n_answered = len(QUESTIONS) - len(rec.unanswered)
+        summary = (
+            f"Score {rec.score:+.2f} on a scale from −1 (workshop) to +1 (factory line); "
+            f"confidence {rec.confidence}; "
+            f"{n_answered} of {len(QUESTIONS)} questions answered."
+        )
+        if rec.blockers:
+            summary = "A hard constraint decides this on its own. " + summary
+        self.summary.setText(summary)
+        self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
+
+        clear_layout(self.blockers_box)
+        self.blockers_card.setVisible(bool(rec.blockers))
+        for b in rec.blockers:
+            lab = link_label(self._item_html(b.message, b.factor, b.answer, b.sources, b.topic, b.verdict))
+            lab.linkActivated.connect(self._link)
+            self.blockers_box.addWidget(lab)
+
+        clear_layout(self.reasons_box)
+        shown = rec.reasons if self._show_all else rec.reasons[:TOP_REASONS]
+        if not rec.reasons:
+            self.reasons_box.addWidget(
+                label("No answer leans either way yet. Answer the questions to see reasons here.", "muted")
+            )
+        for r in shown:
+            lab = link_label(self._item_html(r.message, r.factor, r.answer, r.sources, r.topic, r.leans))
+            lab.setToolTip(f"weight {r.weight:g}")
+            lab.linkActivated.connect(self._link)
+            self.reasons_box.addWidget(lab)
+        hidden = len(rec.reasons) - TOP_REASONS
+        if hidden > 0:
+            self.more_link.setText(anchor("more:", "Show fewer" if self._show_all else f"Show {hidden} more"))
+            self.more_link.show()
+        else:
+            self.more_link.hide()
+
+        if rec.flips:
+            items = []
+            for f in rec.flips:
+                verdict = VERDICT_WORDS.get(f.verdict, f.verdict)
+                col = c.get(f.verdict, c["foreground"])
+                items.append(
+                    f"<li>{anchor('question:' + f.factor, factor_label(f.factor))}: "
+                    f"{html.escape(answer_label(f.factor, f.to))} instead of "
+                    f"{html.escape(answer_label(f.factor, f.from_))} → "
+                    f'<span style="color:{col}; font-weight:600">{html.escape(verdict)}</span></li>'
+                )
+            self.flips_label.setText("<ul style='margin-left:-20px'>" + "".join(items) + "</ul>")
+        else:
+            self.flips_label.setText("No single answer change would change this verdict.")
+
+        self.steps_card.setVisible(bool(rec.next_steps))
+        self.steps_label.setText(
+            "<ol style='margin-left:-20px'>" + "".join(f"<li>{html.escape(s)}</li>" for s in rec.next_steps) + "</ol>"
+        )
+
+        self.open_card.setVisible(bool(rec.unanswered))
+        if rec.unanswered:
+            items = [
+                f"<li>{anchor('question:' + f, factor_label(f))} "
+                f'<span style="color:{c["muted"]}">({html.escape(page_of(f))})</span></li>'
+                for f in rec.unanswered
+            ]
+            self.open_label.setText(
+                f"{len(rec.unanswered)} question{'s' if len(rec.unanswered) != 1 else ''} skipped; "
+                "each one answered makes the verdict firmer."
+                "<ul style='margin-left:-20px'>" + "".join(items) + "</ul>"
+            )
+
+    def _toggle_all(self, _href: str) -> None:
+        self._show_all = not self._show_all
+        self._render()
+
+    def _link(self, href: str) -> None:
+        kind, _, value = href.partition(":")
+        if kind == "topic":
+            self.sig_open_topic.emit(value)
+        elif kind == "question":
+            self.sig_edit_question.emit(value)
+
+    def links(self) -> list[QLabel]:
+        """Labels with links (reasons, blockers, flips, open questions), for keyboard users and tests."""
+        return [w for w in self.findChildren(QLabel) if "<a href" in w.text()]
+
+
+if __name__ == "__main__":  # a page on its own: python -m gpu_tpu_app.ui.result_page
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.decision import Answers, decide
+    from gpu_tpu_app.core.lesson import load_lesson
+
+    app = QApplication(sys.argv)
+    theme_manager().apply("system")
+    page = ResultPage(load_lesson(), load_catalog())
+    page.set_recommendation(decide(Answers(framework="jax", stage="production", deployment="google_cloud")))
+    page.set_estimate_request(EstimateRequest(params=7e9, chips=8))
+    page.resize(1100, 800)
+    page.show()
+    sys.exit(app.exec())

@@ -1,0 +1,109 @@
+"""Small building blocks the Decide pages share: cards, labels with roles, scrollable page bodies."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QFrame, QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+
+
+def set_role(widget: QWidget, name: str, value: str) -> None:
+    """Set a style-sheet property (role, lean, step, card) and re-polish so it takes effect now."""
+    widget.setProperty(name, value)
+    style = widget.style()
+    style.unpolish(widget)
+    style.polish(widget)
+
+
+def label(text: str = "", role: str | None = None, wrap: bool = True, rich: bool = False) -> QLabel:
+    """A QLabel with an optional style role (title, heading, muted, warning, error)."""
+    lab = QLabel(text)
+    lab.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    lab.setWordWrap(wrap)
+    if role:
+        lab.setProperty("role", role)
+    return lab
+
+
+def link_label(html_text: str, parent: QWidget | None = None) -> QLabel:
+    """A rich-text label whose links are reachable with Tab and followed with Enter; emits linkActivated."""
+    lab = QLabel(html_text, parent)
+    lab.setTextFormat(Qt.TextFormat.RichText)
+    lab.setWordWrap(True)
+    lab.setOpenExternalLinks(False)
+    lab.setTextInteractionFlags(
+        Qt.TextInteractionFlag.LinksAccessibleByMouse | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+    )
+    lab.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    return lab
+
+
+class LinkButton(QPushButton):
+    """A button that looks like a link: one Tab stop, activated by click, Space or Enter."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setProperty("link", "true")
+        self.setFlat(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt name)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.click()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+def anchor(href: str, text: str) -> str:
+    """An <a> element with escaped text."""
+    return f'<a href="{html.escape(href, quote=True)}">{html.escape(text)}</a>'
+
+
+class Card(QFrame):
+    """A framed panel with an optional heading; kind 'true' (plain) or 'blocker' (warning border)."""
+
+    def __init__(self, title: str | None = None, kind: str = "true", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("card", kind)
+        self.body = QVBoxLayout(self)
+        self.body.setContentsMargins(16, 12, 16, 14)
+        self.body.setSpacing(8)
+        self.heading: QLabel | None = None
+        if title:
+            self.heading = label(title, "heading", wrap=False)
+            self.body.addWidget(self.heading)
+
+
+def scroll_page(body: QWidget) -> QScrollArea:
+    """Wrap a page body in a frameless vertical scroll area."""
+    area = QScrollArea()
+    area.setObjectName("PageScroll")
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    body.setObjectName("PageBody")
+    area.setWidget(body)
+    return area
+
+
+def clear_layout(layout: QLayout) -> None:
+    """Remove and delete every item of a layout (widgets and nested layouts)."""
+    while layout.count():
+        item = layout.takeAt(0)
+        widget = item.widget()
+        if widget is not None:
+            widget.setParent(None)
+            widget.deleteLater()
+        elif item.layout() is not None:
+            clear_layout(item.layout())
+
+
+def human_list(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

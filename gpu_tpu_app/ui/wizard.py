@@ -1,0 +1,357 @@
+"""The Decide wizard: the decision engine's questions, page by page, in plain words.
+
+Pages follow `decision.PAGES` (framework check, project stage, workload shape, team, cloud and
+cost); every answer field is asked once, with its help text, a "Learn more" link to its
+explainer topic and an explicit "Skip / don't know". Keyboard: Tab moves between questions,
+arrow keys or Space choose, Enter or Alt+N goes on, Alt+B goes back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QButtonGroup,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QRadioButton,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers, Page
+from gpu_tpu_app.ui.widgets import Card, LinkButton, label, scroll_page, set_role
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.lesson import LessonPack
+
+SKIP_LABEL = "Skip / don't know"
+#: below this page width the question cards stack in one column.
+TWO_COLUMN_MIN_WIDTH = 860
+
+
+class StepLabel(QLabel):
+    """One entry of the progress row; clicking it jumps to that step."""
+
+    clicked = Signal(int)
+
+    def __init__(self, index: int, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.index = index
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(self.index)
+        super().mousePressEvent(event)
+
+
+class ChoiceButton(QRadioButton):
+    """A radio button that passes Tab focus on to the checked choice of its group."""
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt name)
+        group = self.group()
+        checked = group.checkedButton() if group is not None else None
+        reasons = (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason)
+        if checked is not None and checked is not self and event.reason() in reasons:
+            checked.setFocus(event.reason())
+            return
+        super().focusInEvent(event)
+
+
+class QuestionCard(Card):
+    """One question: text, help, choices as radio buttons plus Skip, and a Learn-more link."""
+
+    sig_changed = Signal(str)  # field name
+    sig_learn_more = Signal(str)  # topic id
+
+    def __init__(self, field: str, topic_title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent=parent)
+        q = QUESTIONS[field]
+        self.field = field
+        self.topic = q.topic
+        self.title = label(q.text, "heading")
+        self.help = label(q.help, "muted")
+        self.body.addWidget(self.title)
+        self.body.addWidget(self.help)
+        self.group = QButtonGroup(self)
+        self.group.setExclusive(True)
+        self.buttons: dict[str | None, QRadioButton] = {}
+        box = QWidget()
+        col = QVBoxLayout(box)
+        col.setContentsMargins(0, 2, 0, 2)
+        col.setSpacing(3)
+        for value, text in [*q.choices, (None, SKIP_LABEL)]:
+            button = ChoiceButton(text)
+            button.setProperty("answer", value)
+            button.setAccessibleName(f"{q.text} {text}")
+            if value is None:
+                button.setProperty("role", "muted")
+            self.group.addButton(button)
+            self.buttons[value] = button
+            col.addWidget(button)
+        self.buttons[None].setChecked(True)
+        self.body.addWidget(box)
+        self.learn = LinkButton(f"Learn more: {topic_title} →")
+        self.learn.setAccessibleName(f"Learn more about {topic_title}")
+        self.learn.setToolTip(f"Open the explainer topic “{topic_title}” in Learn")
+        self.learn.clicked.connect(lambda: self.sig_learn_more.emit(self.topic))
+        self.body.addWidget(self.learn)
+        self.body.addStretch(1)
+        self.group.buttonToggled.connect(self._toggled)
+
+    def _toggled(self, _button: QAbstractButton, checked: bool) -> None:
+        if checked:
+            self.sig_changed.emit(self.field)
+
+    def value(self) -> str | None:
+        """The chosen value, None for Skip."""
+        checked = self.group.checkedButton()
+        return None if checked is None else checked.property("answer")
+
+    def set_value(self, value: str | None) -> None:
+        """Check the button of `value` without emitting sig_changed."""
+        self.group.blockSignals(True)
+        self.buttons.get(value, self.buttons[None]).setChecked(True)
+        self.group.blockSignals(False)
+
+    def focus_choice(self) -> None:
+        """Put the keyboard focus on the checked choice."""
+        button = self.group.checkedButton() or self.buttons[None]
+        button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+class QuestionPage(QWidget):
+    """One wizard page: its title, intro and question cards in one or two columns."""
+
+    def __init__(self, page: Page, cards: list[QuestionCard], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.page = page
+        self.cards = cards
+        self._columns = 0
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        body = QWidget()
+        self.body_layout = QVBoxLayout(body)
+        self.body_layout.setContentsMargins(0, 0, 8, 8)
+        self.body_layout.setSpacing(10)
+        self.grid = QGridLayout()
+        self.grid.setHorizontalSpacing(12)
+        self.grid.setVerticalSpacing(12)
+        self.body_layout.addLayout(self.grid)
+        self.body_layout.addStretch(1)
+        self.scroll: QScrollArea = scroll_page(body)
+        outer.addWidget(self.scroll)
+        self._arrange(2)
+
+    def _arrange(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for card in self.cards:
+            self.grid.removeWidget(card)
+        for i, card in enumerate(self.cards):
+            self.grid.addWidget(card, i // columns, i % columns)
+        for c in range(2):
+            self.grid.setColumnStretch(c, 1 if c < columns else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        self._arrange(2 if event.size().width() >= TWO_COLUMN_MIN_WIDTH else 1)
+        super().resizeEvent(event)
+
+
+class DecideWizard(QWidget):
+    """The questions of the decision engine, one page per playbook step, then the result."""
+
+    sig_answers_changed = Signal(object)  # Answers
+    sig_show_result = Signal()
+    sig_learn_more = Signal(str)  # topic id
+    sig_page_changed = Signal(int)
+
+    def __init__(self, lesson: LessonPack | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("DecideWizard")
+        self._lesson = lesson
+        self.cards: dict[str, QuestionCard] = {}
+
+        root = QVBoxLayout(self)
+        root.setContentsMargins(24, 18, 24, 14)
+        root.setSpacing(10)
+
+        # progress row: one label per page plus the result
+        steps = QHBoxLayout()
+        steps.setSpacing(6)
+        self.step_labels: list[StepLabel] = []
+        for i, title in enumerate([p.title for p in PAGES] + ["Result"]):
+            step = StepLabel(i, f"{i + 1}  {title}")
+            step.clicked.connect(self._step_clicked)
+            self.step_labels.append(step)
+            steps.addWidget(step)
+            if i < len(PAGES):
+                sep = label("›", "muted", wrap=False)
+                steps.addWidget(sep)
+        steps.addStretch(1)
+        root.addLayout(steps)
+
+        self.title = label("", "title")
+        self.intro = label("", "muted")
+        root.addWidget(self.title)
+        root.addWidget(self.intro)
+
+        self.stack = QStackedWidget()
+        self.pages: list[QuestionPage] = []
+        for page in PAGES:
+            cards = []
+            for field in page.fields:
+                card = QuestionCard(field, self._topic_title(QUESTIONS[field].topic))
+                card.sig_changed.connect(self._changed)
+                card.sig_learn_more.connect(self.sig_learn_more)
+                self.cards[field] = card
+                cards.append(card)
+            qpage = QuestionPage(page, cards)
+            self.pages.append(qpage)
+            self.stack.addWidget(qpage)
+        root.addWidget(self.stack, 1)
+
+        buttons = QHBoxLayout()
+        self.count_label = label("", "muted", wrap=False)
+        buttons.addWidget(self.count_label)
+        buttons.addStretch(1)
+        self.back_button = QPushButton("&Back")
+        self.back_button.setToolTip("Previous page (Alt+B)")
+        self.next_button = QPushButton("&Next")
+        self.next_button.setToolTip("Next page (Enter or Alt+N)")
+        self.next_button.setDefault(True)
+        self.back_button.clicked.connect(self.back)
+        self.next_button.clicked.connect(self.next)
+        buttons.addWidget(self.back_button)
+        buttons.addWidget(self.next_button)
+        root.addLayout(buttons)
+
+        missing = [f for f in FACTORS if f not in self.cards]
+        if missing:  # the engine and its pages must agree; fail loudly during development
+            raise RuntimeError(f"decision.PAGES does not ask: {', '.join(missing)}")
+        self._show(0)
+
+    # ------------------------------------------------------------------ model
+
+    def _topic_title(self, topic_id: str) -> str:
+        if self._lesson is not None:
+            try:
+                return self._lesson.topic(topic_id).title
+            except KeyError:
+                pass
+        return topic_id.replace("_", " ").capitalize()
+
+    def answers(self) -> Answers:
+        """The answers as chosen now."""
+        return Answers(**{field: card.value() for field, card in self.cards.items()})
+
+    def set_answers(self, answers: Answers) -> None:
+        """Show `answers` (e.g. from an opened session) without emitting sig_answers_changed."""
+        for field, card in self.cards.items():
+            card.set_value(getattr(answers, field))
+        self._update_count()
+
+    def _changed(self, _field: str) -> None:
+        self._update_count()
+        self.sig_answers_changed.emit(self.answers())
+
+    def _update_count(self) -> None:
+        answered = sum(card.value() is not None for card in self.cards.values())
+        page = self.pages[self.current_page()]
+        on_page = sum(card.value() is not None for card in page.cards)
+        self.count_label.setText(
+            f"{on_page} of {len(page.cards)} answered on this page · {answered} of {len(self.cards)} in all"
+        )
+
+    # ------------------------------------------------------------------ navigation
+
+    def current_page(self) -> int:
+        """Index of the page shown (0 = framework check)."""
+        return self.stack.currentIndex()
+
+    def page_count(self) -> int:
+        """Number of question pages."""
+        return len(self.pages)
+
+    def go_to_page(self, index: int) -> None:
+        """Show question page `index` and focus its first question."""
+        self._show(max(0, min(index, len(self.pages) - 1)))
+        self.pages[self.current_page()].cards[0].focus_choice()
+
+    def _show(self, index: int) -> None:
+        self.stack.setCurrentIndex(index)
+        page = PAGES[index]
+        self.title.setText(page.title)
+        self.intro.setText(page.intro)
+        self.back_button.setEnabled(index > 0)
+        last = index == len(self.pages) - 1
+        self.next_button.setText("&Next: see the result" if last else "&Next")
+        for i, step in enumerate(self.step_labels):
+            set_role(step, "step", "current" if i == index else "done" if i < index else "todo")
+        self._update_count()
+        self.sig_page_changed.emit(index)
+
+    def next(self) -> None:
+        """Go to the next page, or ask for the result after the last one."""
+        index = self.current_page()
+        if index >= len(self.pages) - 1:
+            self.sig_show_result.emit()
+        else:
+            self.go_to_page(index + 1)
+
+    def back(self) -> None:
+        """Go to the previous page."""
+        if self.current_page() > 0:
+            self.go_to_page(self.current_page() - 1)
+
+    def _step_clicked(self, index: int) -> None:
+        if index >= len(self.pages):
+            self.sig_show_result.emit()
+        else:
+            self.go_to_page(index)
+
+    def focus_question(self, field: str) -> None:
+        """Show the page that asks `field`, scroll to it and put the focus on its choices."""
+        card = self.cards[field]
+        for i, page in enumerate(self.pages):
+            if card in page.cards:
+                self._show(i)
+                page.scroll.ensureWidgetVisible(card, 0, 40)
+                break
+        card.focus_choice()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt name)
+        """Enter goes to the next page, unless a focused link or button took the key already."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+            event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
+            self.next()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+if __name__ == "__main__":  # a page on its own: python -m gpu_tpu_app.ui.wizard
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from gpu_tpu_app.core.lesson import load_lesson
+    from gpu_tpu_app.ui.theme import theme_manager
+
+    app = QApplication(sys.argv)
+    theme_manager().apply("system")
+    w = DecideWizard(load_lesson())
+    w.sig_answers_changed.connect(lambda a: print(a.model_dump(exclude_none=True)))
+    w.resize(1100, 760)
+    w.show()
+    sys.exit(app.exec())

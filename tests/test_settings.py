@@ -1,0 +1,78 @@
+"""Preferences: defaults, round trip, the sandboxed location, and broken files left untouched."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from gpu_tpu_app.core.settings import (
+    Preferences,
+    editable_fields,
+    load_preferences,
+    preferences_path,
+    save_preferences,
+)
+from gpu_tpu_app.errors import InputError
+
+
+def test_defaults_when_no_file(tmp_path: Path) -> None:
+    prefs = load_preferences(tmp_path / "missing.json")
+    assert prefs == Preferences()
+    assert prefs.theme == "system"
+    assert prefs.default_suite == "quick"
+
+
+def test_default_location_is_inside_the_test_sandbox(sandbox_home: str) -> None:
+    path = preferences_path()
+    assert str(path).startswith(os.environ["XDG_CONFIG_HOME"])
+    assert str(path).startswith(sandbox_home)
+    assert path.parent.name == "gpu-tpu-app"
+
+
+def test_round_trip_default_location() -> None:
+    prefs = Preferences(theme="dark", default_suite="smoke")
+    written = save_preferences(prefs)
+    assert written == preferences_path()
+    assert load_preferences() == prefs
+    assert json.loads(written.read_text())["theme"] == "dark"
+    save_preferences(Preferences())  # leave the sandbox as other tests expect it
+    assert load_preferences() == Preferences()
+
+
+def test_every_editable_field_has_title_and_description() -> None:
+    fields = editable_fields()
+    assert fields == ["theme", "default_suite"]
+    for name in fields:
+        info = Preferences.model_fields[name]
+        assert info.title and info.description, name
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"theme": "purple"}', "theme"),
+        ('{"default_suite": "huge"}', "default_suite"),
+        ('{"colour": "red"}', "colour: unknown field"),
+        ('{"schema_version": 7}', "schema_version: 7 is not supported"),
+        ("[1, 2]", "expected a JSON object"),
+        ("{not json", "not valid JSON"),
+    ],
+)
+def test_broken_file_is_one_line_error_and_untouched(tmp_path: Path, content: str, expected: str) -> None:
+    path = tmp_path / "preferences.json"
+    path.write_text(content)
+    before = path.read_bytes()
+    with pytest.raises(InputError) as err:
+        load_preferences(path)
+    message = str(err.value)
+    assert str(path) in message and expected in message
+    assert "\n" not in message
+    assert path.read_bytes() == before
+
+
+def test_preferences_are_frozen() -> None:
+    with pytest.raises(Exception):
+        Preferences().theme = "dark"  # type: ignore[misc]

@@ -1,0 +1,199 @@
+"""The result page on its own: blockers first, reasons with sources and Learn links, flips,
+open questions, the gauge, and the estimator table."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from PySide6.QtCore import Qt
+
+from gpu_tpu_app.core.catalog import load_catalog
+from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
+from gpu_tpu_app.core.estimate import EstimateRequest
+from gpu_tpu_app.core.lesson import load_lesson
+from gpu_tpu_app.core.report import factor_label
+from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
+from gpu_tpu_app.ui.result_page import PRICE_COLUMN, TOP_REASONS, ResultPage
+
+BLOCKED = Answers(framework="pytorch", deployment="on_premises", stage="exploring", team="cuda")
+TPU = Answers(framework="jax", xla_verified="yes", custom_ops="none", stage="production", architecture_changes="locked",
+              scale="large", batch="large", duration="weeks", matmul_share="dominant", deployment="google_cloud",
+              utilization="steady")  # fmt: skip
+
+
+@pytest.fixture
+def page(qtbot):
+    p = ResultPage(load_lesson(), load_catalog())
+    qtbot.addWidget(p)
+    p.resize(1100, 800)
+    p.show()
+    return p
+
+
+def _texts(layout) -> list[str]:
+    return [layout.itemAt(i).widget().text() for i in range(layout.count()) if layout.itemAt(i).widget()]
+
+
+def test_blockers_come_first_with_clear_styling(page: ResultPage) -> None:
+    rec = decide(BLOCKED)
+    assert rec.blockers
+    page.set_recommendation(rec)
+    assert page.blockers_card.isVisible()
+    assert page.blockers_card.property("card") == "blocker"
+    texts = _texts(page.blockers_box)
+    assert len(texts) == len(rec.blockers)
+    assert rec.blockers[0].message in texts[0].replace("&#x27;", "'")
+    # the blockers card sits above the reasons in the left column
+    assert page.blockers_card.y() < page.reasons_card.y()
+    assert "hard constraint" in page.summary.text()
+
+
+def test_no_blockers_card_without_blockers(page: ResultPage) -> None:
+    page.set_recommendation(decide(TPU))
+    assert not page.blockers_card.isVisible()
+    assert page.headline.text().startswith("The factory line")
+
+
+def test_reasons_show_sources_and_learn_links(page: ResultPage) -> None:
+    lesson = load_lesson()
+    rec = decide(TPU)
+    page.set_recommendation(rec)
+    texts = _texts(page.reasons_box)
+    assert len(texts) == min(TOP_REASONS, len(rec.reasons))
+    for r, text in zip(rec.reasons, texts):
+        assert f'href="topic:{r.topic}"' in text
+        assert lesson.topic(r.topic).title in text
+        for sid in r.sources:
+            assert lesson.source(sid).title.split(" (")[0] in text
+    # strongest first, as the engine ordered them
+    assert [w for w in (r.weight for r in rec.reasons)] == sorted((r.weight for r in rec.reasons), reverse=True)
+
+
+def test_show_all_reasons_toggle(qtbot, page: ResultPage) -> None:
+    rec = decide(TPU)
+    assert len(rec.reasons) > TOP_REASONS
+    page.set_recommendation(rec)
+    assert page.more_link.isVisible()
+    page.more_link.linkActivated.emit("more:")
+    assert len(_texts(page.reasons_box)) == len(rec.reasons)
+    page.more_link.linkActivated.emit("more:")
+    assert len(_texts(page.reasons_box)) == TOP_REASONS
+
+
+def test_reason_link_asks_for_its_topic(qtbot, page: ResultPage) -> None:
+    rec = decide(TPU)
+    page.set_recommendation(rec)
+    first = page.reasons_box.itemAt(0).widget()
+    with qtbot.waitSignal(page.sig_open_topic) as blocker:
+        first.linkActivated.emit(f"topic:{rec.reasons[0].topic}")
+    assert blocker.args == [rec.reasons[0].topic]
+
+
+def test_flips_and_open_questions(qtbot, page: ResultPage) -> None:
+    rec = decide(TPU)
+    page.set_recommendation(rec)
+    assert rec.flips
+    flips = page.flips_label.text()
+    for f in rec.flips:
+        assert f'href="question:{f.factor}"' in flips
+        assert factor_label(f.factor) in flips
+    assert rec.unanswered
+    assert page.open_card.isVisible()
+    for field in rec.unanswered:
+        assert f'href="question:{field}"' in page.open_label.text()
+    with qtbot.waitSignal(page.sig_edit_question) as blocker:
+        page.open_label.linkActivated.emit(f"question:{rec.unanswered[0]}")
+    assert blocker.args == [rec.unanswered[0]]
+
+
+def test_everything_answered_hides_open_questions(page: ResultPage) -> None:
+    full = Answers(**{field: q.choices[0][0] for field, q in QUESTIONS.items()})
+    rec = decide(full)
+    assert rec.unanswered == []
+    page.set_recommendation(rec)
+    assert not page.open_card.isVisible()
+
+
+def test_gauge_follows_the_score(page: ResultPage) -> None:
+    rec = decide(TPU)
+    page.set_recommendation(rec)
+    assert page.gauge.score() == pytest.approx(rec.score)
+    assert "TPU" in page.gauge.accessibleDescription()
+    assert rec.confidence in page.gauge.accessibleDescription()
+    image = page.gauge.grab().toImage()
+    assert image.width() > 250 and image.height() > 150
+
+
+def test_estimator_table_across_the_catalogue(qtbot, page: ResultPage) -> None:
+    catalog = load_catalog()
+    card = page.estimator
+    assert card.table.rowCount() == 0
+    assert "parameters" in card.message.text()
+    card.params_edit.setText("7B")
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.params_edit.editingFinished.emit()
+    request = blocker.args[0]
+    assert isinstance(request, EstimateRequest) and request.params == 7e9 and request.tokens is None
+    assert card.table.rowCount() == len(catalog.chips)
+    names = {card.table.item(r, 0).text() for r in range(card.table.rowCount())}
+    assert names == {c.name for c in catalog.chips}
+    assert "140B tokens" in card.message.text()  # 20 x N by default
+    assert "6 x N x D" in card.rules.text()
+
+    # chips and mode
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.chips_spin.setValue(64)
+    assert blocker.args[0].chips == 64
+    card.mode_combo.setCurrentIndex(1)
+    assert "tokens to serve" in card.message.text()
+    card.tokens_edit.setText("1e12")
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.tokens_edit.editingFinished.emit()
+    assert blocker.args[0].mode == "inference" and blocker.args[0].tokens == 1e12
+
+    # a typo is reported, not raised
+    card.params_edit.setText("seven")
+    card.params_edit.editingFinished.emit()
+    assert "not a number" in card.message.text()
+    assert card.table.rowCount() == 0
+
+
+def test_price_typed_in_the_table_gives_a_cost(qtbot, page: ResultPage) -> None:
+    card = page.estimator
+    page.set_estimate_request(EstimateRequest(params=7e9, chips=8))
+    v5e = load_catalog().chip("tpu-v5e").name
+    row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == v5e)
+    cost_col = PRICE_COLUMN + 1
+    assert card.table.item(row, cost_col).text() == ""
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.table.item(row, PRICE_COLUMN).setText("1.2")
+    assert blocker.args[0].prices == {"tpu-v5e": 1.2}
+    rows = range(card.table.rowCount())
+    qtbot.waitUntil(lambda: any(card.table.item(r, cost_col).text().startswith("$") for r in rows))
+    priced = [r for r in range(card.table.rowCount()) if card.table.item(r, cost_col).text()]
+    assert len(priced) == 1 and card.table.item(priced[0], 0).text() == v5e
+
+
+def test_measured_devices_become_rows(page: ResultPage) -> None:
+    dev = DeviceInfo(backend="torch", platform="cpu", name="Example CPU", memory_bytes=32 << 30)
+    res = ProbeResult(kernel="matmul", backend="torch", device=dev.key, dtype="float32", size=2048, metric="flops",
+                      value=3e11, unit="FLOP/s")  # fmt: skip
+    run = RunFile(app_version="0.1.0", host="box", os="Linux", python="3.11", devices=[dev], suite="smoke",
+                  started=datetime(2025, 1, 1, tzinfo=timezone.utc), results=[res])  # fmt: skip
+    page.set_runs([run])
+    page.set_estimate_request(EstimateRequest(params=1e9))
+    card = page.estimator
+    rows = [r for r in range(card.table.rowCount()) if card.table.item(r, 1).text() == "this machine"]
+    assert len(rows) == 1
+    assert "Example CPU" in card.table.item(rows[0], 0).text()
+    assert card.table.item(rows[0], PRICE_COLUMN).flags() & Qt.ItemFlag.ItemIsEditable == Qt.ItemFlag.NoItemFlags
+
+
+def test_notes_round_trip_without_echo(qtbot, page: ResultPage) -> None:
+    with qtbot.assertNotEmitted(page.sig_notes_changed):
+        page.set_notes("from the file")
+    assert page.notes_edit.toPlainText() == "from the file"
+    with qtbot.waitSignal(page.sig_notes_changed) as blocker:
+        page.notes_edit.setPlainText("typed")
+    assert blocker.args == ["typed"]
