@@ -1,0 +1,250 @@
+"""Desktop integration: add the app to (or remove it from) the user's desktop menu.
+
+`gpu-tpu-app --install-desktop-entry` writes, under $XDG_DATA_HOME (default ~/.local/share),
+the desktop entry with Exec set to this install's absolute launcher, the icon in every
+hicolor size plus the scalable SVG, and the AppStream metainfo. `--uninstall-desktop-entry`
+removes exactly those files. Nothing outside the user's data directory is touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from gpu_tpu_app import APP_ID, APP_NAME
+from gpu_tpu_app.assets import resource_path
+from gpu_tpu_app.atomic import write_bytes
+
+#: PNG sizes installed into the hicolor theme (the files in resources/icons/png/).
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+
+#: Desktop entry keys in file order; Exec and TryExec are filled in per install.
+DESKTOP_KEYS: tuple[tuple[str, str], ...] = (
+    ("Type", "Application"),
+    ("Version", "1.4"),
+    ("Name", APP_NAME),
+    ("GenericName", "Accelerator Advisor"),
+    ("Comment", "Choose between GPUs and TPUs for your ML work, with numbers measured on this machine"),
+    ("TryExec", "{tryexec}"),
+    ("Exec", "{exec}"),
+    ("Icon", APP_ID),
+    ("Terminal", "false"),
+    ("Categories", "Science;ArtificialIntelligence;Qt;"),
+    ("Keywords", "GPU;TPU;accelerator;machine learning;benchmark;PyTorch;JAX;"),
+    ("StartupNotify", "true"),
+    ("StartupWMClass", APP_NAME),
+)
+
+METAINFO = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<component type="desktop-application">
+  <id>io.github.gpu_tpu_app.GpuTpuApp</id>
+  <metadata_license>CC0-1.0</metadata_license>
+  <project_license>MIT</project_license>
+  <name>gpu-tpu-app</name>
+  <summary>Choose between GPUs and TPUs for your ML work</summary>
+  <description>
+    <p>
+      gpu-tpu-app helps machine-learning engineers decide whether their next training or
+      inference job belongs on GPUs or on TPUs, and shows the reasons behind the answer.
+    </p>
+    <ul>
+      <li>A short questionnaire about the workload turns into a recommendation with its reasons and the facts it rests on.</li>
+      <li>Probe kernels measure matrix multiply, memory bandwidth, dispatch and compile times on this machine with PyTorch and JAX.</li>
+      <li>An estimator puts measured figures next to the published figures of common accelerators.</li>
+      <li>An explainer walks through how the two kinds of chip differ, with every claim linked to its source.</li>
+    </ul>
+    <p>
+      Everything runs locally: the app makes no network requests.
+    </p>
+  </description>
+  <developer_name>gpu-tpu-app contributors</developer_name>
+  <url type="homepage">https://github.com/gpu-tpu-app/gpu-tpu-app</url>
+  <url type="bugtracker">https://github.com/gpu-tpu-app/gpu-tpu-app/issues</url>
+  <launchable type="desktop-id">io.github.gpu_tpu_app.GpuTpuApp.desktop</launchable>
+  <provides>
+    <binary>gpu-tpu-app</binary>
+    <binary>gpu-tpu-probe</binary>
+  </provides>
+  <categories>
+    <category>Science</category>
+    <category>ArtificialIntelligence</category>
+  </categories>
+  <keywords>
+    <keyword>GPU</keyword>
+    <keyword>TPU</keyword>
+    <keyword>accelerator</keyword>
+    <keyword>benchmark</keyword>
+    <keyword>PyTorch</keyword>
+    <keyword>JAX</keyword>
+  </keywords>
+  <screenshots>
+    <screenshot type="default">
+      <caption>The decision page: answers on the left, the recommendation and its reasons on the right</caption>
+      <image type="source" width="1280" height="800">https://raw.githubusercontent.com/gpu-tpu-app/gpu-tpu-app/main/docs/screenshots/decide.png</image>
+    </screenshot>
+    <screenshot>
+      <caption>Probe results measured on this machine</caption>
+      <image type="source" width="1280" height="800">https://raw.githubusercontent.com/gpu-tpu-app/gpu-tpu-app/main/docs/screenshots/probe.png</image>
+    </screenshot>
+  </screenshots>
+  <supports>
+    <control>pointing</control>
+    <control>keyboard</control>
+  </supports>
+  <content_rating type="oars-1.1"/>
+  <releases>
+    <release version="0.1.0" date="2026-11-29">
+      <description>
+        <p>First release: questionnaire, probes, estimator, explainer and desktop integration.</p>
+      </description>
+    </release>
+  </releases>
+</component>
+"""
+
+# Characters that force quoting of an Exec argument (Desktop Entry Specification, "The Exec key").
+_EXEC_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
+
+
+def data_home() -> Path:
+    """$XDG_DATA_HOME when set to an absolute path, else ~/.local/share (XDG Base Directory rules)."""
+    value = os.environ.get("XDG_DATA_HOME", "")
+    if value and os.path.isabs(value):
+        return Path(value)
+    return Path.home() / ".local" / "share"
+
+
+def launcher_command() -> list[str]:
+    """The absolute command that starts this install of the app.
+
+    Frozen bundle: its own executable. Virtual environment or pip install: the `gpu-tpu-app`
+    launcher next to the interpreter. Otherwise: the interpreter with `-m gpu_tpu_app`.
+    """
+    if getattr(sys, "frozen", False):
+        return [str(Path(sys.executable).absolute())]
+    # Not resolved: a venv's python is a symlink, and resolving it would leave the venv.
+    bindir = Path(sys.executable).absolute().parent
+    script = bindir / (APP_NAME + (".exe" if os.name == "nt" else ""))
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [str(Path(sys.executable).absolute()), "-m", "gpu_tpu_app"]
+
+
+def exec_quote(arg: str) -> str:
+    """One Exec argument, quoted and escaped as the Desktop Entry Specification asks."""
+    arg = arg.replace("%", "%%")
+    if any(ch in _EXEC_RESERVED for ch in arg):
+        escaped = "".join("\\" + ch if ch in '"`$\\' else ch for ch in arg)
+        arg = f'"{escaped}"'
+    # The Exec value is itself a string value, whose own escape rule doubles each backslash.
+    return arg.replace("\\", "\\\\")
+
+
+def desktop_entry(command: list[str]) -> str:
+    """The text of the desktop entry that starts `command`."""
+    values = {"exec": " ".join(exec_quote(a) for a in command), "tryexec": exec_quote(command[0])}
+    lines = ["[Desktop Entry]"] + [f"{key}={value.format(**values)}" for key, value in DESKTOP_KEYS]
+    return "\n".join(lines) + "\n"
+
+
+def planned_files(root: Path | None = None) -> dict[Path, bytes]:
+    """Every file --install-desktop-entry writes, as path -> content, under `root` (default: data_home())."""
+    root = data_home() if root is None else root
+    files: dict[Path, bytes] = {
+        root / "applications" / f"{APP_ID}.desktop": desktop_entry(launcher_command()).encode("utf-8"),
+        root / "metainfo" / f"{APP_ID}.metainfo.xml": METAINFO.encode("utf-8"),
+        root / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg": resource_path(
+            "icons", "gpu-tpu-app.svg"
+        ).read_bytes(),
+    }
+    for size in ICON_SIZES:
+        png = resource_path("icons", "png", f"gpu-tpu-app-{size}.png").read_bytes()
+        files[root / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{APP_ID}.png"] = png
+    return files
+
+
+def installed_paths(root: Path | None = None) -> list[Path]:
+    """The paths --uninstall-desktop-entry removes (the same ones install writes)."""
+    root = data_home() if root is None else root
+    paths = [
+        root / "applications" / f"{APP_ID}.desktop",
+        root / "metainfo" / f"{APP_ID}.metainfo.xml",
+        root / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg",
+    ]
+    paths += [root / "icons" / "hicolor" / f"{s}x{s}" / "apps" / f"{APP_ID}.png" for s in ICON_SIZES]
+    return paths
+
+
+def _refresh_caches(root: Path) -> None:
+    """Refresh the menu and icon caches that already exist in the user's data directory.
+
+    A cache that does not exist yet is not created: the desktop reads the folders directly,
+    and a new cache file would be left behind by --uninstall-desktop-entry.
+    """
+    jobs = []
+    applications = root / "applications"
+    hicolor = root / "icons" / "hicolor"
+    if (applications / "mimeinfo.cache").exists() and shutil.which("update-desktop-database"):
+        jobs.append(["update-desktop-database", "-q", str(applications)])
+    if (hicolor / "icon-theme.cache").exists() and shutil.which("gtk-update-icon-cache"):
+        jobs.append(["gtk-update-icon-cache", "-q", "-t", "-f", str(hicolor)])
+    for cmd in jobs:
+        try:
+            subprocess.run(cmd, check=False, timeout=60, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            pass  # a cache that cannot be refreshed only delays the menu update
+
+
+def install_entry(root: Path | None = None) -> list[Path]:
+    """Write the desktop entry, icons and metainfo; returns the paths whose content changed."""
+    root = data_home() if root is None else root
+    changed = []
+    for path, data in planned_files(root).items():
+        if path.is_file() and path.read_bytes() == data:
+            continue
+        write_bytes(path, data)
+        changed.append(path)
+    _refresh_caches(root)
+    return changed
+
+
+def uninstall_entry(root: Path | None = None) -> list[Path]:
+    """Remove the files install_entry() writes; returns the ones that were there."""
+    root = data_home() if root is None else root
+    removed = []
+    for path in installed_paths(root):
+        if path.is_file() or path.is_symlink():
+            path.unlink()
+            removed.append(path)
+    _refresh_caches(root)
+    return removed
+
+
+def main(install: bool) -> int:
+    """--install-desktop-entry (install=True) or --uninstall-desktop-entry; prints what it did."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        print("error: desktop entries are a Linux desktop feature; on this system start the app bundle instead",
+              file=sys.stderr)
+        return 1
+    root = data_home()
+    try:
+        if install:
+            changed = install_entry(root)
+            for path in planned_files(root):
+                print(f"{'wrote' if path in changed else 'unchanged'} {path}")
+            print(f"{APP_NAME} is in your desktop menu; it starts: {' '.join(launcher_command())}")
+        else:
+            removed = uninstall_entry(root)
+            for path in removed:
+                print(f"removed {path}")
+            if not removed:
+                print(f"nothing to remove under {root}")
+    except OSError as exc:
+        print(f"error: {exc.filename or root}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
