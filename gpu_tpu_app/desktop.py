@@ -21,90 +21,15 @@ from gpu_tpu_app.atomic import write_bytes
 #: PNG sizes installed into the hicolor theme (the files in resources/icons/png/).
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
-#: Desktop entry keys in file order; Exec and TryExec are filled in per install.
-DESKTOP_KEYS: tuple[tuple[str, str], ...] = (
-    ("Type", "Application"),
-    ("Version", "1.4"),
-    ("Name", APP_NAME),
-    ("GenericName", "Accelerator Advisor"),
-    ("Comment", "Choose between GPUs and TPUs for your ML work, with numbers measured on this machine"),
-    ("TryExec", "{tryexec}"),
-    ("Exec", "{exec}"),
-    ("Icon", APP_ID),
-    ("Terminal", "false"),
-    ("Categories", "Science;ArtificialIntelligence;Qt;"),
-    ("Keywords", "GPU;TPU;accelerator;machine learning;benchmark;PyTorch;JAX;"),
-    ("StartupNotify", "true"),
-    ("StartupWMClass", APP_NAME),
-)
+def desktop_template() -> str:
+    """The packaged desktop entry (resources/desktop/), with a plain `gpu-tpu-app` launcher."""
+    return resource_path("desktop", f"{APP_ID}.desktop").read_text(encoding="utf-8")
 
-METAINFO = """\
-<?xml version="1.0" encoding="UTF-8"?>
-<component type="desktop-application">
-  <id>io.github.gpu_tpu_app.GpuTpuApp</id>
-  <metadata_license>CC0-1.0</metadata_license>
-  <project_license>MIT</project_license>
-  <name>gpu-tpu-app</name>
-  <summary>Choose between GPUs and TPUs for your ML work</summary>
-  <description>
-    <p>
-      gpu-tpu-app helps machine-learning engineers decide whether their next training or
-      inference job belongs on GPUs or on TPUs, and shows the reasons behind the answer.
-    </p>
-    <ul>
-      <li>A short questionnaire about the workload turns into a recommendation with its reasons and the facts it rests on.</li>
-      <li>Probe kernels measure matrix multiply, memory bandwidth, dispatch and compile times on this machine with PyTorch and JAX.</li>
-      <li>An estimator puts measured figures next to the published figures of common accelerators.</li>
-      <li>An explainer walks through how the two kinds of chip differ, with every claim linked to its source.</li>
-    </ul>
-    <p>
-      Everything runs locally: the app makes no network requests.
-    </p>
-  </description>
-  <developer_name>gpu-tpu-app contributors</developer_name>
-  <url type="homepage">https://github.com/gpu-tpu-app/gpu-tpu-app</url>
-  <url type="bugtracker">https://github.com/gpu-tpu-app/gpu-tpu-app/issues</url>
-  <launchable type="desktop-id">io.github.gpu_tpu_app.GpuTpuApp.desktop</launchable>
-  <provides>
-    <binary>gpu-tpu-app</binary>
-    <binary>gpu-tpu-probe</binary>
-  </provides>
-  <categories>
-    <category>Science</category>
-    <category>ArtificialIntelligence</category>
-  </categories>
-  <keywords>
-    <keyword>GPU</keyword>
-    <keyword>TPU</keyword>
-    <keyword>accelerator</keyword>
-    <keyword>benchmark</keyword>
-    <keyword>PyTorch</keyword>
-    <keyword>JAX</keyword>
-  </keywords>
-  <screenshots>
-    <screenshot type="default">
-      <caption>The decision page: answers on the left, the recommendation and its reasons on the right</caption>
-      <image type="source" width="1280" height="800">https://raw.githubusercontent.com/gpu-tpu-app/gpu-tpu-app/main/docs/screenshots/decide.png</image>
-    </screenshot>
-    <screenshot>
-      <caption>Probe results measured on this machine</caption>
-      <image type="source" width="1280" height="800">https://raw.githubusercontent.com/gpu-tpu-app/gpu-tpu-app/main/docs/screenshots/probe.png</image>
-    </screenshot>
-  </screenshots>
-  <supports>
-    <control>pointing</control>
-    <control>keyboard</control>
-  </supports>
-  <content_rating type="oars-1.1"/>
-  <releases>
-    <release version="0.1.0" date="2026-11-29">
-      <description>
-        <p>First release: questionnaire, probes, estimator, explainer and desktop integration.</p>
-      </description>
-    </release>
-  </releases>
-</component>
-"""
+
+def metainfo() -> str:
+    """The packaged AppStream metainfo (resources/desktop/)."""
+    return resource_path("desktop", f"{APP_ID}.metainfo.xml").read_text(encoding="utf-8")
+
 
 # Characters that force quoting of an Exec argument (Desktop Entry Specification, "The Exec key").
 _EXEC_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
@@ -145,9 +70,12 @@ def exec_quote(arg: str) -> str:
 
 
 def desktop_entry(command: list[str]) -> str:
-    """The text of the desktop entry that starts `command`."""
-    values = {"exec": " ".join(exec_quote(a) for a in command), "tryexec": exec_quote(command[0])}
-    lines = ["[Desktop Entry]"] + [f"{key}={value.format(**values)}" for key, value in DESKTOP_KEYS]
+    """The packaged desktop entry with Exec and TryExec pointing at `command`."""
+    values = {"Exec": " ".join(exec_quote(a) for a in command), "TryExec": exec_quote(command[0])}
+    lines = []
+    for line in desktop_template().splitlines():
+        key = line.split("=", 1)[0]
+        lines.append(f"{key}={values[key]}" if key in values and "=" in line else line)
     return "\n".join(lines) + "\n"
 
 
@@ -156,7 +84,7 @@ def planned_files(root: Path | None = None) -> dict[Path, bytes]:
     root = data_home() if root is None else root
     files: dict[Path, bytes] = {
         root / "applications" / f"{APP_ID}.desktop": desktop_entry(launcher_command()).encode("utf-8"),
-        root / "metainfo" / f"{APP_ID}.metainfo.xml": METAINFO.encode("utf-8"),
+        root / "metainfo" / f"{APP_ID}.metainfo.xml": metainfo().encode("utf-8"),
         root / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg": resource_path(
             "icons", "gpu-tpu-app.svg"
         ).read_bytes(),

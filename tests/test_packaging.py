@@ -19,7 +19,7 @@ from gpu_tpu_app import APP_ID, desktop
 from gpu_tpu_app.assets import resource_path
 
 ROOT = Path(__file__).resolve().parents[1]
-LINUX = ROOT / "packaging" / "linux"
+DESKTOP = ROOT / "resources" / "desktop"
 SPEC = ROOT / "packaging" / "pyinstaller" / "gpu-tpu-app.spec"
 
 
@@ -117,25 +117,26 @@ def test_window_icon_resource_renders() -> None:
     assert QSvgRenderer(str(svg)).isValid()
 
 
-def test_packaged_desktop_files_match_what_the_app_installs() -> None:
-    entry = LINUX / f"{APP_ID}.desktop"
-    metainfo = LINUX / f"{APP_ID}.metainfo.xml"
-    hint = "packaging/linux is the launcher-independent copy of gpu_tpu_app/desktop.py's entry and metainfo"
-    assert entry.read_text() == desktop.desktop_entry(["gpu-tpu-app"]), hint
-    assert metainfo.read_text() == desktop.METAINFO, hint
+def test_installed_entry_is_the_packaged_one_with_this_launcher() -> None:
+    entry = (DESKTOP / f"{APP_ID}.desktop").read_text()
+    assert desktop.desktop_entry(["gpu-tpu-app"]) == entry
+    custom = desktop.desktop_entry(["/opt/my apps/gpu-tpu-app"])
+    assert 'Exec="/opt/my apps/gpu-tpu-app"\n' in custom
+    assert 'TryExec="/opt/my apps/gpu-tpu-app"\n' in custom
+    assert custom.replace('"/opt/my apps/gpu-tpu-app"', "gpu-tpu-app") == entry
 
 
 @pytest.mark.skipif(shutil.which("desktop-file-validate") is None,
                     reason="desktop-file-validate is not installed (make system-deps installs desktop-file-utils)")  # fmt: skip
 def test_desktop_entry_validates() -> None:
-    result = subprocess.run(["desktop-file-validate", str(LINUX / f"{APP_ID}.desktop")], capture_output=True, text=True)
+    result = subprocess.run(["desktop-file-validate", str(DESKTOP / f"{APP_ID}.desktop")], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.strip() == "", result.stdout + result.stderr
 
 
 @pytest.mark.skipif(shutil.which("appstreamcli") is None,
                     reason="appstreamcli is not installed (make system-deps installs appstream)")  # fmt: skip
 def test_metainfo_validates() -> None:
-    path = LINUX / f"{APP_ID}.metainfo.xml"
+    path = DESKTOP / f"{APP_ID}.metainfo.xml"
     result = subprocess.run(["appstreamcli", "validate", "--no-net", "--strict", str(path)],
                             capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -144,7 +145,7 @@ def test_metainfo_validates() -> None:
 def test_metainfo_and_entry_agree() -> None:
     import xml.etree.ElementTree as ET
 
-    root = ET.fromstring(desktop.METAINFO)
+    root = ET.fromstring(desktop.metainfo())
     assert root.findtext("id") == APP_ID
     assert root.findtext("launchable") == f"{APP_ID}.desktop"
     from gpu_tpu_app import __version__
