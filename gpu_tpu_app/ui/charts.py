@@ -1,0 +1,806 @@
+"""The probe page's charts: matmul throughput, bandwidth, roofline and the JAX compile waterfall.
+
+Drawn with pyqtgraph. Log axes are computed here (log10 of the data plus an axis that labels
+10**v), because pyqtgraph's own log mode mishandles bars and infinite lines. Charts never
+redraw on every result: `ChartsView.schedule()` coalesces requests into at most one redraw
+per ~33 ms, and only the visible chart is redrawn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter on pg.exporters)
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpu_tpu_app.atomic import write_bytes
+from gpu_tpu_app.core.runs import ProbeResult, RunFile
+from gpu_tpu_app.ui.results_model import device_name, format_rate, format_seconds
+from gpu_tpu_app.ui.theme import theme_manager
+
+REDRAW_INTERVAL_MS = 33  # at most ~30 redraws a second
+
+#: Colour-blind-safe series colours (Okabe & Ito), after the theme's accent.
+SERIES_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#8C6D31", "#7F7F7F")
+
+DTYPE_BYTES = {"float64": 8, "float32": 4, "tf32": 4, "bfloat16": 2, "float16": 2, "int8": 1, "float8": 1, "fp8": 1}
+
+#: JAX compile phases in the order they happen (variants of the "compile" kernel).
+COMPILE_PHASES = ("trace", "lower", "compile", "first_call", "steady")
+PHASE_LABELS = {"trace": "trace", "lower": "trace + lower", "compile": "compile", "first_call": "first call",
+                "run": "rest of the first call (run)", "steady": "steady call"}  # fmt: skip
+
+#: Kernels whose bandwidth measures device memory (the roofline's slope).
+MEMORY_KERNELS = ("copy", "triad")
+
+
+@dataclass
+class ChartRun:
+    """One run as the charts see it: its results, legend label and whether it is shown."""
+
+    run: RunFile
+    label: str
+    index: int
+    imported: bool = False
+    visible: bool = True
+
+
+@dataclass
+class ChartData:
+    """Everything the charts draw from; the probe panel rebuilds it when results arrive."""
+
+    runs: list[ChartRun] = field(default_factory=list)
+
+    def visible(self) -> list[ChartRun]:
+        """Only the runs the user has not hidden."""
+        return [r for r in self.runs if r.visible]
+
+
+# ---------------------------------------------------------------- pure data extraction (testable)
+
+
+def _usable(r: ProbeResult) -> bool:
+    return r.status == "ok" and r.value is not None and r.value > 0 and math.isfinite(r.value)
+
+
+def matmul_series(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float]]]:
+    """(run index, device key, backend, dtype) -> sorted [(size, FLOP/s)] of good matmul results."""
+    out: dict[tuple[int, str, str, str | None], list[tuple[int, float]]] = defaultdict(list)
+    for cr in data.visible():
+        for r in cr.run.results:
+            if r.kernel == "matmul" and r.metric == "flops" and r.size and _usable(r):
+                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, float(r.value)))  # type: ignore[arg-type]
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def bandwidth_bars(data: ChartData) -> tuple[list[str], dict[tuple[int, str, str], dict[str, float]]]:
+    """(categories, series): best B/s per (run, device, backend) and kernel variant ('copy', 'transfer h2d-pinned')."""
+    cats: list[str] = []
+    series: dict[tuple[int, str, str], dict[str, float]] = defaultdict(dict)
+    for cr in data.visible():
+        for r in cr.run.results:
+            if r.metric != "bytes_per_s" or not _usable(r):
+                continue
+            cat = f"{r.kernel} {r.variant}" if r.variant else r.kernel
+            if cat not in cats:
+                cats.append(cat)
+            key = (cr.index, r.device, r.backend)
+            series[key][cat] = max(series[key].get(cat, 0.0), float(r.value))  # type: ignore[arg-type]
+    order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
+    cats.sort(key=lambda c: (order.get(c.split(" ")[0], 9), c))
+    return cats, dict(series)
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """A roofline: compute peak (FLOP/s) and memory bandwidth (B/s); either may be unknown."""
+
+    label: str
+    peak_flops: float | None
+    mem_bw: float | None
+    measured: bool
+
+
+def measured_ceilings(data: ChartData, dtype: str) -> dict[tuple[int, str, str], Ceiling]:
+    """Best measured matmul (this dtype) and best copy/triad bandwidth per (run, device, backend)."""
+    best_f: dict[tuple[int, str, str], float] = {}
+    best_b: dict[tuple[int, str, str], float] = {}
+    labels: dict[tuple[int, str, str], str] = {}
+    for cr in data.visible():
+        for r in cr.run.results:
+            if not _usable(r):
+                continue
+            key = (cr.index, r.device, r.backend)
+            labels[key] = f"{device_name(cr.run, r.device)} · {r.backend}"
+            if r.kernel == "matmul" and r.metric == "flops" and r.dtype == dtype:
+                best_f[key] = max(best_f.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
+            elif r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s":
+                best_b[key] = max(best_b.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
+    keys = [k for k in labels if k in best_f or k in best_b]
+    return {k: Ceiling(labels[k], best_f.get(k), best_b.get(k), True) for k in keys}
+
+
+def matmul_intensity(size: int, dtype: str | None) -> float:
+    """Arithmetic intensity of an N×N matmul: 2N³ FLOPs over 3N² elements read or written."""
+    itemsize = DTYPE_BYTES.get(dtype or "float32", 4)
+    return 2.0 * size / (3.0 * itemsize)
+
+
+def roofline_segments(c: Ceiling, x_min: float, x_max: float, y_cap: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The roofline min(peak, bw·I) between intensities x_min..x_max, as log10 x and log10 y arrays.
+
+    A ceiling without a compute peak is only a bandwidth slope; it stops at `y_cap` (a FLOP/s
+    value, e.g. the highest peak drawn) rather than suggesting an unlimited roof.
+    """
+    lx0, lx1 = math.log10(x_min), math.log10(x_max)
+    if not c.peak_flops and c.mem_bw and y_cap:
+        lx1 = max(lx0, min(lx1, math.log10(y_cap) - math.log10(c.mem_bw)))
+    if c.peak_flops and c.mem_bw:
+        ridge = math.log10(c.peak_flops / c.mem_bw)
+        xs = [lx0, min(max(ridge, lx0), lx1), lx1]
+        ys = [min(math.log10(c.mem_bw) + x, math.log10(c.peak_flops)) for x in xs]
+        return np.array(xs), np.array(ys)
+    if c.peak_flops:
+        return np.array([lx0, lx1]), np.array([math.log10(c.peak_flops)] * 2)
+    if c.mem_bw:
+        return np.array([lx0, lx1]), np.array([math.log10(c.mem_bw) + lx0, math.log10(c.mem_bw) + lx1])
+    return np.array([]), np.array([])
+
+
+def compile_rows(data: ChartData) -> list[tuple[str, dict[str, float]]]:
+    """One row per (run, device, dtype, size) of JAX compile results: label -> {phase: seconds}."""
+    rows: dict[tuple[int, str, str | None, int | None], dict[str, float]] = {}
+    labels: dict[tuple[int, str, str | None, int | None], str] = {}
+    for cr in data.visible():
+        for r in cr.run.results:
+            if r.kernel != "compile" or r.metric != "seconds" or not _usable(r) or not r.variant:
+                continue
+            key = (cr.index, r.device, r.dtype, r.size)
+            rows.setdefault(key, {})[r.variant] = float(r.value)  # type: ignore[arg-type]
+            bits = [device_name(cr.run, r.device), r.backend, r.dtype or "", str(r.size) if r.size else ""]
+            labels[key] = " · ".join(b for b in bits if b)
+            if len(data.visible()) > 1:
+                labels[key] += f"  [{cr.label}]"
+    return [(labels[k], rows[k]) for k in rows]
+
+
+def phase_order(phases: Iterable[str]) -> list[str]:
+    """Compile phases in the order they happen; unknown ones last, alphabetically."""
+    known = [p for p in COMPILE_PHASES if p in phases]
+    return known + sorted(p for p in phases if p not in COMPILE_PHASES)
+
+
+def waterfall_segments(times: dict[str, float]) -> list[tuple[str, float, float]]:
+    """(phase, start, duration) laid end to end.
+
+    The first call of a new jitted function includes its trace, lower and compile, which are also
+    measured on their own: those are drawn first, then what is left of the first call ("run"),
+    then one steady call. Without a first-call figure the measured phases are simply stacked.
+    """
+    segs: list[tuple[str, float, float]] = []
+    t = 0.0
+    parts = [p for p in ("trace", "lower", "compile") if p in times]
+    for p in parts:
+        segs.append((p, t, times[p]))
+        t += times[p]
+    if "first_call" in times:
+        rest = times["first_call"] - t
+        if rest > 0:
+            segs.append(("run", t, rest))
+            t += rest
+    for p in phase_order(times):
+        if p in ("trace", "lower", "compile", "first_call"):
+            continue
+        segs.append((p, t, times[p]))
+        t += times[p]
+    return segs
+
+
+def catalogue_ceiling(chip: Any, dtype: str) -> Ceiling:
+    """A catalogue chip's published dense peak for `dtype` and its memory bandwidth, in SI units."""
+    return Ceiling(chip.name, chip.peak_flops(dtype), chip.mem_bw_bytes_per_s(), False)
+
+
+# ---------------------------------------------------------------- axes and styling
+
+
+def si(value: float, unit: str = "") -> str:
+    """Compact SI label for axis ticks: 312G, 1.5T, 0.25."""
+    for factor, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= factor:
+            return f"{value / factor:.3g}{prefix}{unit}"
+    if abs(value) >= 1 or value == 0:
+        return f"{value:g}{unit}"
+    return f"{value:.3g}{unit}"
+
+
+class LogAxis(pg.AxisItem):
+    """An axis over log10(data) that labels ticks with the real values (decades, plus 2 and 5 between)."""
+
+    def __init__(self, orientation: str, fmt: Callable[[float], str] = si, pow2: bool = False, **kwargs: Any) -> None:
+        super().__init__(orientation, **kwargs)
+        self._fmt = fmt
+        self.log = True
+        self.pow2 = pow2  # ticks at powers of two (matrix sizes) instead of decades
+        self.enableAutoSIPrefix(False)
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
+        if not self.log:
+            return super().tickValues(minVal, maxVal, size)
+        if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
+            return []
+        if self.pow2:
+            l2 = math.log2(10.0)
+            ticks = [k / l2 for k in range(math.ceil(minVal * l2), math.floor(maxVal * l2) + 1)]
+            if 0 < len(ticks) <= 12:
+                return [(1.0, ticks)]
+        lo, hi = math.floor(minVal), math.ceil(maxVal)
+        if hi - lo > 40:
+            return super().tickValues(minVal, maxVal, size)
+        major = [float(d) for d in range(lo, hi + 1) if minVal <= d <= maxVal]
+        subs = (2, 5) if hi - lo <= 6 else ()
+        minor = [d + math.log10(m) for d in range(lo, hi + 1) for m in subs if minVal <= d + math.log10(m) <= maxVal]
+        if len(major) < 2:
+            return [(1.0, sorted(major + minor))]
+        return [(1.0, major), (0.5, minor)]
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        if not self.log:
+            return [self._fmt(v) for v in values]
+        return [self._fmt(10.0**v) for v in values]
+
+
+def _pen(color: str, width: float = 2.0, dashed: bool = False) -> QPen:
+    pen = pg.mkPen(color=color, width=width)
+    if dashed:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    return pen
+
+
+class _Chart(QWidget):
+    """A titled pyqtgraph plot with theme colours and PNG / SVG export."""
+
+    title = ""
+    slug = "chart"
+
+    def __init__(self, axis_items: dict[str, pg.AxisItem] | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # The legend sits under the plot, in the same scene, so it never hides data and is exported too.
+        self.plot = pg.GraphicsLayoutWidget()
+        self.item: pg.PlotItem = self.plot.addPlot(row=0, col=0, axisItems=axis_items or {})
+        self.item.setMenuEnabled(False)
+        self.item.showGrid(x=True, y=True, alpha=0.35)
+        self.legend = pg.LegendItem(labelTextSize="8pt", colCount=2)
+        self.plot.addItem(self.legend, row=1, col=0)
+        self.item.legend = self.legend  # PlotItem.addItem registers named items here
+        self.controls = QHBoxLayout()
+        self.controls.setContentsMargins(0, 0, 0, 0)
+        self.empty = QLabel("", self)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(self.controls)
+        layout.addWidget(self.plot, 1)
+        self._colors = theme_manager().colors()
+        self._series_colors: dict[Any, str] = {}
+        self._items: list[Any] = []
+        self.has_data = False
+        self.apply_theme(self._colors)
+
+    # -- styling
+    def apply_theme(self, colors: dict[str, str]) -> None:
+        """Colours from the theme: background, axes, text, grid."""
+        self._colors = dict(colors)
+        self.plot.setBackground(colors["surface"] if "surface" in colors else colors["background"])
+        fg = QColor(colors["foreground"])
+        for name in ("left", "bottom", "right", "top"):
+            axis = self.item.getAxis(name)
+            axis.setPen(pg.mkPen(colors["muted"]))
+            axis.setTextPen(pg.mkPen(fg))
+            axis.setStyle(tickFont=QFont(self.font().family(), 8))
+        self.item.setTitle(self.title, color=colors["foreground"], size="11pt")
+        self.legend.setLabelTextColor(fg)
+        self.legend.setBrush(pg.mkBrush(None))
+        self.legend.setPen(pg.mkPen(None))
+        self.empty.setStyleSheet(f"color: {colors['muted']};")
+        self._series_colors.clear()
+
+    def series_color(self, key: Any) -> str:
+        """A stable colour for one series: the theme accent first, then the fixed palette."""
+        if key not in self._series_colors:
+            palette = (self._colors["accent"], *SERIES_COLORS)
+            self._series_colors[key] = palette[len(self._series_colors) % len(palette)]
+        return self._series_colors[key]
+
+    def clear_items(self) -> None:
+        """Remove every item drawn by the last redraw (and its legend entries)."""
+        for it in self._items:
+            self.item.removeItem(it)
+        self._items.clear()
+        self.legend.clear()
+
+    def add(self, it: Any) -> Any:
+        """Add a plot item that the next redraw removes."""
+        self.item.addItem(it)
+        self._items.append(it)
+        return it
+
+    def show_empty(self, text: str) -> None:
+        """Say in the plot why it is empty."""
+        t = pg.TextItem(text, color=self._colors["muted"], anchor=(0.5, 0.5))
+        self.add(t)
+        t.setPos(0.5, 0.5)
+        self.item.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+
+    def redraw(self, data: ChartData) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    # -- export
+    def export_png(self, path: str | Path, width: int = 1600) -> None:
+        """Write the chart as a PNG image (atomic write)."""
+        exporter = pg.exporters.ImageExporter(self.plot.ci)
+        exporter.parameters()["width"] = int(width)
+        image = exporter.export(toBytes=True)
+        buf = QByteArray()
+        device = QBuffer(buf)
+        device.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not image.save(device, "PNG"):
+            raise OSError(f"{path}: could not encode the PNG image")
+        device.close()
+        write_bytes(path, bytes(buf.data()))
+
+    def export_svg(self, path: str | Path) -> None:
+        """Write the chart as an SVG drawing (atomic write).
+
+        Drawn with Qt's own QSvgGenerator: pyqtgraph's SVGExporter cannot parse the path data
+        that Qt 6.12 writes and fails on every item.
+        """
+        from PySide6.QtSvg import QSvgGenerator
+
+        source = self.plot.ci.sceneBoundingRect()
+        w, h = max(1, round(source.width())), max(1, round(source.height()))
+        buf = QByteArray()
+        device = QBuffer(buf)
+        device.open(QIODevice.OpenModeFlag.WriteOnly)
+        gen = QSvgGenerator()
+        gen.setOutputDevice(device)
+        gen.setSize(QSize(w, h))
+        gen.setViewBox(QRectF(0, 0, w, h))
+        gen.setTitle(self.title)
+        gen.setDescription("gpu-tpu-app probe chart")
+        painter = QPainter(gen)
+        try:
+            painter.fillRect(QRectF(0, 0, w, h), QColor(self._colors.get("surface", self._colors["background"])))
+            self.plot.scene().render(painter, QRectF(0, 0, w, h), source)
+        finally:
+            painter.end()
+        device.close()
+        write_bytes(path, bytes(buf.data()))
+
+
+class ThroughputChart(_Chart):
+    """Matmul FLOP/s against matrix size, one line per device / backend / dtype (and per run)."""
+
+    title = "Matmul throughput"
+    slug = "matmul"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        y_axis = LogAxis("left", fmt=si)
+        super().__init__({"bottom": LogAxis("bottom", fmt=lambda v: f"{v:.0f}", pow2=True), "left": y_axis}, parent)
+        self.y_axis = y_axis
+        self.log_y = QCheckBox("Log scale (throughput)")
+        self.log_y.setToolTip("Compare runs whose speeds differ by orders of magnitude, e.g. a laptop CPU and a TPU")
+        self.log_y.toggled.connect(self._relayout)
+        self.controls.addStretch(1)
+        self.controls.addWidget(self.log_y)
+        self._last: ChartData | None = None
+        self.item.setLabel("bottom", "matrix size N (N×N, log scale)")
+        self._relayout()
+
+    def _relayout(self) -> None:
+        log_y = self.log_y.isChecked()
+        self.y_axis.log = log_y
+        self.item.setLabel("left", "FLOP/s (log scale)" if log_y else "FLOP/s")
+        self.y_axis.picture = None
+        self.y_axis.update()
+        if self._last is not None:
+            self.redraw(self._last)
+
+    def redraw(self, data: ChartData) -> None:
+        """Draw one line per series; x is log10(N) labelled with N."""
+        self._last = data
+        self.clear_items()
+        series = matmul_series(data)
+        self.has_data = bool(series)
+        if not series:
+            self.show_empty("No matmul results yet: run a probe or import a run file.")
+            return
+        log_y = self.log_y.isChecked()
+        multi = len(data.visible()) > 1
+        runs = {cr.index: cr for cr in data.runs}
+        xs_all: list[float] = []
+        ys_all: list[float] = []
+        for key, pts in series.items():
+            run_i, dev, backend, dtype = key
+            cr = runs[run_i]
+            x = np.log10(np.array([p[0] for p in pts], dtype=float))
+            vals = np.array([p[1] for p in pts], dtype=float)
+            y = np.log10(vals) if log_y else vals
+            name = f"{device_name(cr.run, dev)} · {backend} · {dtype or '?'}"
+            if multi:
+                name += f"  [{cr.label}]"
+            color = self.series_color(key)
+            curve = pg.PlotDataItem(
+                name=name, pen=_pen(color, 2, dashed=cr.imported), symbol="o", symbolSize=6,
+                symbolBrush=color, symbolPen=None,
+            )  # fmt: skip
+            curve.setData(x, y, skipFiniteCheck=True)
+            self.add(curve)
+            xs_all.extend(x)
+            ys_all.extend(y)
+        x_pad = 0.08
+        if log_y:
+            y_range = (min(ys_all) - 0.15, max(ys_all) + 0.15)
+        else:
+            y_range = (0.0, max(ys_all) * 1.18)
+        self.item.setRange(xRange=(min(xs_all) - x_pad, max(xs_all) + x_pad), yRange=y_range, padding=0)
+
+
+class BandwidthChart(_Chart):
+    """Bars: best bytes per second of copy, triad, transfers and collectives, per device / run."""
+
+    title = "Memory and transfer bandwidth (best of each kernel)"
+    slug = "bandwidth"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(None, parent)
+        self.item.setLabel("left", "bandwidth", units="B/s")
+        self.item.getAxis("left").enableAutoSIPrefix(True)
+
+    def redraw(self, data: ChartData) -> None:
+        """Grouped bars: one group per kernel, one bar per device / backend / run."""
+        self.clear_items()
+        cats, series = bandwidth_bars(data)
+        self.has_data = bool(series)
+        bottom = self.item.getAxis("bottom")
+        if not series:
+            bottom.setTicks([[]])
+            self.show_empty("No bandwidth results yet: copy, triad and transfer appear here.")
+            return
+        runs = {cr.index: cr for cr in data.runs}
+        multi = len(data.visible()) > 1
+        n = len(series)
+        width = min(0.8 / n, 0.3)
+        top = 0.0
+        labels: list[tuple[float, float]] = []
+        for j, (key, values) in enumerate(series.items()):
+            run_i, dev, backend = key
+            cr = runs[run_i]
+            xs = [cats.index(c) + width * (j - (n - 1) / 2) for c in values]
+            hs = list(values.values())
+            top = max(top, *hs)
+            color = QColor(self.series_color(key))
+            brush = QColor(color)
+            if cr.imported:
+                brush.setAlpha(150)
+            name = f"{device_name(cr.run, dev)} · {backend}"
+            if multi:
+                name += f"  [{cr.label}]"
+            bars = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=brush, pen=pg.mkPen(color), name=name)
+            self.add(bars)
+            labels.extend(zip(xs, hs))
+        for x, h in labels:
+            t = pg.TextItem(format_rate("bytes_per_s", h), color=self._colors["foreground"], anchor=(0.5, 1.0))
+            self.add(t)
+            t.setPos(x, h)
+        bottom.setTicks([[(i, c) for i, c in enumerate(cats)]])
+        self.item.setRange(xRange=(-0.6, len(cats) - 0.4), yRange=(0, top * 1.2), padding=0)
+
+
+class RooflineChart(_Chart):
+    """Log–log roofline: measured ceilings of each device next to catalogue chips the user picks."""
+
+    title = "Roofline"
+    slug = "roofline"
+    sig_chips_changed = Signal(list)
+
+    #: intensity range shown (FLOP per byte)
+    X_MIN, X_MAX = 1.0 / 16.0, 4096.0
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(
+            {"bottom": LogAxis("bottom", fmt=lambda v: si(v)), "left": LogAxis("left", fmt=lambda v: si(v))}, parent
+        )
+        self.item.setLabel("bottom", "arithmetic intensity (FLOP per byte, log scale)")
+        self.item.setLabel("left", "FLOP/s (log scale)")
+        self.dtype = QComboBox()
+        self.dtype.addItems(["float32", "bfloat16", "float16"])
+        self.dtype.setToolTip("Compute ceiling for this dtype (measured matmul and catalogue peak)")
+        self.chip_button = QToolButton()
+        self.chip_button.setText("Compare with chips")
+        self.chip_button.setToolTip("Draw the published ceilings of catalogue GPUs and TPUs (dashed)")
+        self.chip_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.chip_menu = QMenu(self.chip_button)
+        self.chip_button.setMenu(self.chip_menu)
+        self.controls.addWidget(QLabel("dtype"))
+        self.controls.addWidget(self.dtype)
+        self.controls.addWidget(self.chip_button)
+        self.controls.addStretch(1)
+        self._chips: dict[str, Any] = {}
+        self._actions: dict[str, QAction] = {}
+        self._last: ChartData | None = None
+        self._load_catalog()
+        self.dtype.currentTextChanged.connect(lambda _t: self._again())
+
+    def _load_catalog(self) -> None:
+        from gpu_tpu_app.core.catalog import load_catalog
+
+        catalog = load_catalog()
+        for family, heading in (("gpu", "GPUs (the workshop)"), ("tpu", "TPUs (the factory line)")):
+            self.chip_menu.addSection(heading)
+            for chip in (c for c in catalog.chips if c.family == family):
+                act = QAction(chip.name, self.chip_menu, checkable=True)
+                act.toggled.connect(self._on_chip_toggled)
+                self.chip_menu.addAction(act)
+                self._chips[chip.id] = chip
+                self._actions[chip.id] = act
+
+    def chip_ids(self) -> list[str]:
+        """All catalogue chip ids offered."""
+        return list(self._chips)
+
+    def selected_chips(self) -> list[str]:
+        """Ids of the catalogue chips drawn."""
+        return [cid for cid, act in self._actions.items() if act.isChecked()]
+
+    def set_selected_chips(self, ids: Iterable[str]) -> None:
+        """Draw exactly these catalogue chips (unknown ids are ignored)."""
+        wanted = set(ids)
+        for cid, act in self._actions.items():
+            act.blockSignals(True)
+            act.setChecked(cid in wanted)
+            act.blockSignals(False)
+        self._on_chip_toggled()
+
+    def _on_chip_toggled(self, *_args: Any) -> None:
+        n = len(self.selected_chips())
+        self.chip_button.setText(f"Compare with chips ({n})" if n else "Compare with chips")
+        self.sig_chips_changed.emit(self.selected_chips())
+        self._again()
+
+    def _again(self) -> None:
+        if self._last is not None:
+            self.redraw(self._last)
+
+    def redraw(self, data: ChartData) -> None:
+        """Measured roofs (solid), catalogue roofs (dashed, GPU / TPU colours), matmul points."""
+        self._last = data
+        self.clear_items()
+        dtype = self.dtype.currentText()
+        measured = measured_ceilings(data, dtype)
+        chips = [self._chips[c] for c in self.selected_chips()]
+        self.has_data = bool(measured)
+        if not measured and not chips:
+            self.show_empty(
+                f"No {dtype} matmul or memory bandwidth measured yet. Run a probe, import a run file, "
+                "or pick catalogue chips to compare."
+            )
+            return
+        y_vals: list[float] = []
+        runs = {cr.index: cr for cr in data.runs}
+        multi = len(data.visible()) > 1
+        peaks = [c.peak_flops for c in measured.values() if c.peak_flops]
+        peaks += [p for chip in chips if (p := chip.peak_flops(dtype))]
+        y_cap = max(peaks) if peaks else None
+        for key, c in measured.items():
+            color = self.series_color(key)
+            cr = runs[key[0]]
+            x, y = roofline_segments(c, self.X_MIN, self.X_MAX, y_cap)
+            if not len(x):
+                continue
+            parts = []
+            if c.peak_flops:
+                parts.append(format_rate("flops", c.peak_flops))
+            if c.mem_bw:
+                parts.append(format_rate("bytes_per_s", c.mem_bw))
+            name = f"measured: {c.label} ({', '.join(parts)})"
+            if multi:
+                name += f"  [{cr.label}]"
+            line = pg.PlotDataItem(name=name, pen=_pen(color, 2.5, dashed=cr.imported))
+            line.setData(x, y, skipFiniteCheck=True)
+            self.add(line)
+            y_vals.extend(y)
+            # The matmul points that built the compute roof, at their own intensity.
+            pts = [
+                (matmul_intensity(r.size, r.dtype), float(r.value))  # type: ignore[arg-type]
+                for r in cr.run.results
+                if r.kernel == "matmul" and r.dtype == dtype and r.device == key[1] and r.size and _usable(r)
+            ]
+            if pts:
+                sc = pg.ScatterPlotItem(
+                    x=np.log10([p[0] for p in pts]), y=np.log10([p[1] for p in pts]),
+                    size=7, brush=pg.mkBrush(color), pen=pg.mkPen(self._colors["foreground"], width=0.5),
+                )  # fmt: skip
+                self.add(sc)
+                y_vals.extend(np.log10([p[1] for p in pts]))
+        fam_count: dict[str, int] = defaultdict(int)
+        styles = (Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DashDotDotLine)
+        for chip in chips:
+            c = catalogue_ceiling(chip, dtype)
+            x, y = roofline_segments(c, self.X_MIN, self.X_MAX, y_cap)
+            if not len(x):
+                continue
+            pen = pg.mkPen(self._colors.get(chip.family, self._colors["muted"]), width=2)
+            pen.setStyle(styles[fam_count[chip.family] % len(styles)])
+            fam_count[chip.family] += 1
+            peak = format_rate("flops", c.peak_flops) if c.peak_flops else f"no published {dtype} peak"
+            bw = format_rate("bytes_per_s", c.mem_bw) if c.mem_bw else "no published bandwidth"
+            line = pg.PlotDataItem(name=f"spec: {chip.name} ({peak}, {bw})", pen=pen)
+            line.setData(x, y, skipFiniteCheck=True)
+            self.add(line)
+            y_vals.extend(y)
+        lx0, lx1 = math.log10(self.X_MIN), math.log10(self.X_MAX)
+        if y_vals:
+            self.item.setRange(xRange=(lx0, lx1), yRange=(min(y_vals) - 0.3, max(y_vals) + 0.4), padding=0)
+
+
+class CompileWaterfall(_Chart):
+    """JAX's compile step measured: trace / lower, compile, first call and a steady call, end to end."""
+
+    title = "JAX compile waterfall: the first call of a new jitted function, then a steady call"
+    slug = "compile"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        bottom = LogAxis("bottom", fmt=lambda v: format_seconds(v) if v else "0")
+        bottom.log = False
+        super().__init__({"bottom": bottom}, parent)
+        self.item.setLabel("bottom", "elapsed time (linear)")
+        self.item.invertY(True)
+
+    def phase_color(self, phase: str) -> str:
+        """Colour of one phase; compile in the TPU colour, since it is the factory line's set-up cost."""
+        fixed = {"trace": SERIES_COLORS[5], "lower": SERIES_COLORS[0], "compile": self._colors["tpu"],
+                 "run": SERIES_COLORS[1], "steady": self._colors["gpu"]}  # fmt: skip
+        return fixed.get(phase, SERIES_COLORS[7])
+
+    def redraw(self, data: ChartData) -> None:
+        """One horizontal bar per phase, laid end to end, one row per run / device / size."""
+        self.clear_items()
+        rows = compile_rows(data)
+        self.has_data = bool(rows)
+        left = self.item.getAxis("left")
+        if not rows:
+            left.setTicks([[]])
+            self.show_empty("No JAX compile results yet: they need the jax backend (quick or full suite).")
+            return
+        starts: dict[str, list[tuple[int, float, float]]] = {}
+        end = 0.0
+        for i, (_label, times) in enumerate(rows):
+            t = 0.0
+            for phase, x0, width in waterfall_segments(times):
+                starts.setdefault(phase, []).append((i, x0, width))
+                t = x0 + width
+            end = max(end, t)
+            total = pg.TextItem(
+                " · ".join(f"{PHASE_LABELS.get(p, p)} {format_seconds(times[p])}" for p in phase_order(times)),
+                color=self._colors["foreground"], anchor=(0, 0),
+            )  # fmt: skip
+            self.add(total)
+            total.setPos(0, i + 0.3)
+        first = ("trace", "lower", "compile", "run")
+        for p in (*first, *sorted(k for k in starts if k not in first)):
+            if p not in starts:
+                continue
+            ys = [s[0] for s in starts[p]]
+            x0 = [s[1] for s in starts[p]]
+            w = [s[2] for s in starts[p]]
+            color = QColor(self.phase_color(p))
+            bar = pg.BarGraphItem(x0=x0, y=ys, width=w, height=0.5, brush=color, pen=pg.mkPen(color),
+                                  name=PHASE_LABELS.get(p, p))  # fmt: skip
+            self.add(bar)
+        left.setTicks([[(i, label) for i, (label, _t) in enumerate(rows)]])
+        # Each row: its bar, and the measured figures written under it.
+        self.item.setRange(xRange=(0, end * 1.08), yRange=(-0.6, len(rows) - 0.1), padding=0)
+
+
+# ---------------------------------------------------------------- the tabbed view
+
+
+class ChartsView(QTabWidget):
+    """The four charts in tabs, redrawn at most ~30 times a second from a data callback."""
+
+    sig_redrawn = Signal()
+
+    def __init__(self, source: Callable[[], ChartData], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._source = source
+        self.throughput = ThroughputChart()
+        self.bandwidth = BandwidthChart()
+        self.roofline = RooflineChart()
+        self.compile = CompileWaterfall()
+        for chart, label in (
+            (self.throughput, "Matmul"),
+            (self.bandwidth, "Bandwidth"),
+            (self.roofline, "Roofline"),
+            (self.compile, "Compile (JAX)"),
+        ):
+            self.addTab(chart, label)
+            chart.setToolTip(chart.title)
+        self._dirty: set[int] = set(range(self.count()))
+        self.redraws = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REDRAW_INTERVAL_MS)
+        self._timer.timeout.connect(self.flush)
+        self.currentChanged.connect(self._on_tab)
+        self.roofline.sig_chips_changed.connect(lambda _ids: None)
+        tm = theme_manager()
+        tm.sig_theme_changed.connect(self._on_theme)
+
+    def charts(self) -> list[_Chart]:
+        """The charts, in tab order."""
+        return [self.widget(i) for i in range(self.count())]  # type: ignore[misc]
+
+    def schedule(self) -> None:
+        """Ask for a redraw; requests within ~33 ms collapse into one."""
+        self._dirty = set(range(self.count()))
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def flush(self) -> None:
+        """Redraw the visible chart now if it is out of date (the others when they are shown)."""
+        self._timer.stop()
+        i = self.currentIndex()
+        if i in self._dirty:
+            self._dirty.discard(i)
+            self.charts()[i].redraw(self._source())
+            self.redraws += 1
+            self.sig_redrawn.emit()
+
+    def flush_all(self) -> None:
+        """Bring every chart up to date (before exporting them)."""
+        self._timer.stop()
+        data = self._source()
+        for i in sorted(self._dirty):
+            self.charts()[i].redraw(data)
+        self._dirty.clear()
+
+    def _on_tab(self, _i: int) -> None:
+        self.flush()
+
+    def _on_theme(self, _name: str) -> None:
+        colors = theme_manager().colors()
+        for chart in self.charts():
+            chart.apply_theme(colors)
+        self.schedule()
+
+    def export_chart(self, chart: _Chart, path: str | Path) -> None:
+        """Export one chart by the file's suffix: .png or .svg."""
+        self.flush_all()
+        suffix = Path(path).suffix.lower()
+        if suffix == ".svg":
+            chart.export_svg(path)
+        elif suffix == ".png":
+            chart.export_png(path)
+        else:
+            raise ValueError(f"{path}: choose a .png or .svg file name")

@@ -1,0 +1,147 @@
+"""The probe page's device list: what each backend found, its catalogue match, and why a backend is missing."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
+
+from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
+from gpu_tpu_app.ui.theme import theme_manager
+
+_GiB = 1024**3
+
+
+def memory_text(n: int | None) -> str:
+    """'15.6 GiB' or a dash."""
+    return "–" if not n else f"{n / _GiB:.1f} GiB"
+
+
+def _chip_name(catalog_id: str | None) -> str | None:
+    if not catalog_id:
+        return None
+    from gpu_tpu_app.core.catalog import load_catalog
+
+    try:
+        return load_catalog().chip(catalog_id).name
+    except KeyError:
+        return catalog_id
+
+
+def device_tooltip(dev: DeviceInfo) -> str:
+    """Everything known about a device, one fact per line."""
+    lines = [f"{dev.name}", f"key: {dev.key}   ({dev.count} of this kind)"]
+    if dev.memory_bytes:
+        lines.append(f"memory: {memory_text(dev.memory_bytes)}")
+    if dev.versions:
+        lines.append("versions: " + ", ".join(f"{k} {v}" for k, v in dev.versions.items()))
+    if dev.cpu is not None:
+        cpu = dev.cpu
+        lines.append(f"CPU: {cpu.model}; {cpu.cores or '?'} cores, {cpu.threads_used or '?'} threads used")
+        if cpu.flags:
+            lines.append("ISA: " + " ".join(cpu.flags))
+        if cpu.caches:
+            lines.append("caches: " + ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items()))
+    return "\n".join(lines)
+
+
+class DevicesView(QTreeWidget):
+    """Backends as top-level rows (available or not, with the reason), their devices below."""
+
+    COLUMNS = ("Device", "Catalogue match", "Memory")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setColumnCount(len(self.COLUMNS))
+        self.setHeaderLabels(list(self.COLUMNS))
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setWordWrap(True)
+        self.setAlternatingRowColors(False)
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self._state: dict[str, tuple[BackendStatus | None, list[DeviceInfo], str | None]] = {}
+        theme_manager().sig_theme_changed.connect(self._on_theme)
+
+    def _on_theme(self, _name: str) -> None:
+        self._rebuild()
+
+    def set_searching(self, backends: tuple[str, ...]) -> None:
+        """Show a backend not shown yet as 'looking for devices…' until its worker answers."""
+        for b in backends:
+            if b not in self._state or self._state[b][0] is None:
+                self._state[b] = (None, [], "looking for devices…")
+        self._rebuild()
+
+    def set_backend(self, status: BackendStatus, devices: list[DeviceInfo]) -> None:
+        """Show what one backend reported (replaces its earlier rows)."""
+        self._state[status.backend] = (status, list(devices), None)
+        self._rebuild()
+
+    def add_device(self, dev: DeviceInfo) -> None:
+        """A device reported by a probe run (kept next to the listed ones, without duplicates)."""
+        status, devices, note = self._state.get(dev.backend, (None, [], None))
+        if any(d.key == dev.key for d in devices):
+            return
+        if status is None or not status.available:
+            status = BackendStatus(backend=dev.backend, available=True, versions=dev.versions)
+        self._state[dev.backend] = (status, [*devices, dev], None)
+        self._rebuild()
+
+    def backend_status(self, backend: str) -> BackendStatus | None:
+        """The last status reported for a backend."""
+        return self._state.get(backend, (None, [], None))[0]
+
+    def devices(self) -> list[DeviceInfo]:
+        """Every device shown."""
+        return [d for _s, devs, _n in self._state.values() for d in devs]
+
+    def _rebuild(self) -> None:
+        colors = theme_manager().colors()
+        style = QApplication.style()
+        self.clear()
+        for backend in sorted(self._state, key=lambda b: ("torch", "jax").index(b) if b in ("torch", "jax") else 9):
+            status, devices, note = self._state[backend]
+            top = QTreeWidgetItem(self)
+            version = (status.versions.get(backend) if status else None) or ""
+            title = f"{backend} {version}".strip()
+            font = top.font(0)
+            font.setBold(True)
+            top.setFont(0, font)
+            if status is None:
+                top.setText(0, f"{title}: {note or 'unknown'}")
+                top.setForeground(0, QBrush(QColor(colors["muted"])))
+            elif not status.available:
+                top.setText(0, f"{title}: not usable")
+                top.setIcon(0, style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
+                reason = status.reason or "no reason given"
+                top.setToolTip(0, reason)
+                why = QTreeWidgetItem(top, [reason])
+                why.setForeground(0, QBrush(QColor(colors["error"])))
+                why.setToolTip(0, reason)
+                why.setFirstColumnSpanned(True)
+            else:
+                n = len(devices)
+                top.setText(0, f"{title}: {n} device{'s' if n != 1 else ''}")
+                if status.reason:
+                    note_item = QTreeWidgetItem(top, [status.reason])
+                    note_item.setForeground(0, QBrush(QColor(colors["warning"])))
+                    note_item.setFirstColumnSpanned(True)
+            top.setFirstColumnSpanned(True)
+            for dev in devices:
+                chip = _chip_name(dev.catalog_id)
+                item = QTreeWidgetItem(top, [f"{dev.name} ({dev.platform})", chip or "no catalogue entry",
+                                             memory_text(dev.memory_bytes)])  # fmt: skip
+                if chip is None:
+                    item.setForeground(1, QBrush(QColor(colors["muted"])))
+                    item.setToolTip(1, "No catalogue chip matches this device name, so % of spec is not shown.")
+                else:
+                    item.setToolTip(1, f"Catalogue entry {dev.catalog_id}: % of spec uses its published peaks.")
+                tip = device_tooltip(dev)
+                item.setToolTip(0, tip)
+                item.setData(0, Qt.ItemDataRole.UserRole, dev.key)
+            top.setExpanded(True)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, header.ResizeMode.Stretch)
+        for col in range(1, self.columnCount()):
+            header.setSectionResizeMode(col, header.ResizeMode.ResizeToContents)

@@ -1,0 +1,338 @@
+"""Probe results as a sortable Qt table model, plus the number formatting the probe pages share.
+
+One row per ProbeResult of every run shown (the live one and any imported ones). Sorting uses
+the raw numbers (Qt.UserRole), display uses readable units; failed and suspect rows carry an
+icon, a tint and a tooltip that says what went wrong.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QApplication, QStyle
+
+from gpu_tpu_app.core.runs import ProbeResult, RunFile
+
+_Index = QModelIndex | QPersistentModelIndex
+
+# ---------------------------------------------------------------- formatting
+
+
+def _scaled(value: float, base_unit: str, prefixes: tuple[tuple[float, str], ...]) -> str:
+    for factor, prefix in prefixes:
+        if abs(value) >= factor:
+            return f"{value / factor:.3g} {prefix}{base_unit}"
+    factor, prefix = prefixes[-1]
+    return f"{value / factor:.3g} {prefix}{base_unit}"
+
+
+_RATE = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+
+
+def format_rate(metric: str, value: float | None) -> str:
+    """A value in SI units as people read it: '312 GFLOP/s', '27.9 GB/s', '1.74 s', '38.2 µs'."""
+    if value is None or not math.isfinite(value):
+        return "–"
+    if metric == "flops":
+        return _scaled(value, "FLOP/s", _RATE)
+    if metric == "bytes_per_s":
+        return _scaled(value, "B/s", _RATE)
+    if metric == "seconds":
+        return format_seconds(value)
+    return f"{value:.4g}"
+
+
+def format_seconds(value: float) -> str:
+    """Seconds with a readable unit: '1.74 s', '12.3 ms', '38.2 µs', '410 ns'."""
+    v = abs(value)
+    if v >= 1.0:
+        return f"{value:.3g} s"
+    if v >= 1e-3:
+        return f"{value * 1e3:.3g} ms"
+    if v >= 1e-6:
+        return f"{value * 1e6:.3g} µs"
+    return f"{value * 1e9:.3g} ns"
+
+
+def format_pct(value: float | None) -> str:
+    """A percentage with sensible precision, or a dash."""
+    if value is None or not math.isfinite(value):
+        return "–"
+    return f"{value:.0f} %" if value >= 10 else f"{value:.1f} %"
+
+
+def kernel_label(r: ProbeResult) -> str:
+    """Kernel plus variant: 'transfer h2d-pinned', 'compile first_call', 'matmul'."""
+    return f"{r.kernel} {r.variant}" if r.variant else r.kernel
+
+
+def size_text(size: int | None) -> str:
+    """Matrix sizes as they are (4096); element or byte counts compactly (1.05M)."""
+    if size is None:
+        return "–"
+    if size < 100_000:
+        return str(size)
+    for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if size >= factor:
+            return f"{size / factor:.3g}{prefix}"
+    return str(size)
+
+
+def spread_text(r: ProbeResult) -> str:
+    """Coefficient of variation and IQR (as % of the median) of one result, or a dash without statistics."""
+    s = r.stats
+    if s is None:
+        return "–"
+    iqr = f"{100 * s.iqr / abs(s.median):.1f}" if s.median else "–"
+    return f"{s.cv * 100:.1f} / {iqr} %"
+
+
+def stats_tooltip(r: ProbeResult) -> str:
+    """Every statistic of a point, one per line, for tooltips."""
+    s = r.stats
+    if s is None:
+        return ""
+    f = lambda v: format_rate(r.metric, v)  # noqa: E731
+    return (
+        f"median {f(s.median)}\nmin {f(s.min)}   max {f(s.max)}\n"
+        f"q1 {f(s.q1)}   q3 {f(s.q3)}   IQR {f(s.iqr)}\n"
+        f"CV {s.cv * 100:.2f} %   {s.reps} repetitions in {s.seconds:.2f} s"
+    )
+
+
+def run_label(run: RunFile, index: int | None = None) -> str:
+    """How a run is named in legends and tables: 'host · quick · 14:02' (+ '(partial)')."""
+    when = run.started.strftime("%Y-%m-%d %H:%M")
+    label = f"{run.host} · {run.suite} · {when}"
+    if not run.complete:
+        label += " (partial)"
+    return label
+
+
+def device_name(run: RunFile, key: str) -> str:
+    """The device's own name when the run describes it, else its key."""
+    dev = run.device(key)
+    return dev.name if dev else key
+
+
+# ---------------------------------------------------------------- model
+
+COLUMNS = ("Run", "Kernel", "Backend", "Device", "Dtype", "Size", "Median", "CV / IQR", "% ceiling", "% spec", "Status")
+COL = {name: i for i, name in enumerate(COLUMNS)}
+
+FLAGGED = ("suspect", "timeout", "error")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table row: which run it belongs to and the result itself."""
+
+    run_index: int
+    result: ProbeResult
+
+
+def status_tooltip(r: ProbeResult) -> str:
+    """Why a row is flagged, in plain words."""
+    base = {
+        "suspect": "Suspect: faster than the chip's published peak, so the timing is probably wrong. "
+        "Not counted as a ceiling.",
+        "timeout": "Timed out: the point ran past its time cap and was stopped.",
+        "error": "Failed: the point raised an error or the worker stopped.",
+        "skipped": "Skipped: not applicable on this device or left out to stay within the time budget.",
+        "ok": "",
+    }.get(r.status, r.status)
+    if r.message:
+        base = f"{base}\n{r.message}" if base else r.message
+    return base
+
+
+class ResultsModel(QAbstractTableModel):
+    """Flat table of the results of several runs; rows are appended live as results stream in."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._runs: list[RunFile] = []
+        self._labels: list[str] = []
+        self._rows: list[Row] = []
+        self._warn_color = QColor("#c98a00")
+        self._error_color = QColor("#c62828")
+
+    # -- data in
+    def set_runs(self, runs: list[RunFile], labels: list[str] | None = None) -> None:
+        """Replace everything shown by these runs' results."""
+        self.beginResetModel()
+        self._runs = list(runs)
+        self._labels = list(labels) if labels is not None else [run_label(r) for r in runs]
+        self._rows = [Row(i, res) for i, run in enumerate(self._runs) for res in run.results]
+        self.endResetModel()
+
+    def update_run(self, run_index: int, run: RunFile, label: str | None = None) -> None:
+        """A run grew (live results) or changed: append its new rows, refresh the rest of it."""
+        if run_index == len(self._runs):
+            self._runs.append(run)
+            self._labels.append(label or run_label(run))
+        else:
+            self._runs[run_index] = run
+            if label is not None:
+                self._labels[run_index] = label
+        existing = [i for i, row in enumerate(self._rows) if row.run_index == run_index]
+        old_n = len(existing)
+        new = run.results
+        # Results stream in order, and the ceiling column of earlier rows may change: refresh them in place.
+        for j, row_i in enumerate(existing[: len(new)]):
+            self._rows[row_i] = Row(run_index, new[j])
+        if existing and len(new) >= old_n:
+            self.dataChanged.emit(self.index(existing[0], 0), self.index(existing[-1], len(COLUMNS) - 1))
+        if len(new) > old_n:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(new) - old_n - 1)
+            self._rows.extend(Row(run_index, r) for r in new[old_n:])
+            self.endInsertRows()
+        elif len(new) < old_n:
+            self.set_runs(self._runs, self._labels)
+
+    def set_colors(self, warning: str, error: str) -> None:
+        """Theme colours for flagged rows."""
+        self._warn_color = QColor(warning)
+        self._error_color = QColor(error)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
+
+    # -- access
+    def row(self, i: int) -> Row:
+        """The row at source index i."""
+        return self._rows[i]
+
+    def runs(self) -> list[RunFile]:
+        """The runs shown, in order."""
+        return list(self._runs)
+
+    # -- Qt model API
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                "Median": "Median of the repetitions (rates in FLOP/s or B/s; times in seconds)",
+                "CV / IQR": "Spread: coefficient of variation and interquartile range of the repetitions, as % of the median; "
+                "hover a cell for the values, min and max",
+                "% ceiling": "Percent of the best result of the same kernel, device and dtype in this run",
+                "% spec": "Percent of the published dense peak of the matched catalogue chip",
+            }.get(COLUMNS[section])
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self._rows[index.row()]
+        r = row.result
+        col = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, col)
+        if role == Qt.ItemDataRole.UserRole:
+            return self._sort_key(row, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == "Run":
+                run = self._runs[row.run_index]
+                return f"{self._labels[row.run_index]}\n{run.os} · Python {run.python}"
+            parts = [status_tooltip(r)] if r.status != "ok" else []
+            if col in ("CV / IQR", "Median"):
+                parts.append(stats_tooltip(r))
+            elif col == "Device":
+                parts.append(r.device)
+            elif col == "Size" and r.size is not None:
+                parts.append(f"{r.size:,}")
+            elif r.status == "ok":
+                parts.append(r.message or "")
+            if r.math_mode and col in ("Kernel", "Dtype", "Median"):
+                parts.append(f"math mode: {r.math_mode}")
+            text = "\n".join(p for p in parts if p)
+            return text or None
+        if role == Qt.ItemDataRole.DecorationRole and col == "Status" and r.status != "ok":
+            style = QApplication.style()
+            pixmap = {
+                "suspect": QStyle.StandardPixmap.SP_MessageBoxWarning,
+                "timeout": QStyle.StandardPixmap.SP_MessageBoxWarning,
+                "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+                "skipped": QStyle.StandardPixmap.SP_MessageBoxInformation,
+            }.get(r.status)
+            return style.standardIcon(pixmap) if pixmap is not None else None
+        if role == Qt.ItemDataRole.ForegroundRole and r.status in FLAGGED:
+            return QBrush(self._error_color if r.status == "error" else self._warn_color)
+        if role == Qt.ItemDataRole.BackgroundRole and r.status in FLAGGED:
+            c = QColor(self._error_color if r.status == "error" else self._warn_color)
+            c.setAlpha(40)
+            return QBrush(c)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in ("Size", "Median", "CV / IQR", "% ceiling", "% spec"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, row: Row, col: str) -> str:
+        r = row.result
+        run = self._runs[row.run_index]
+        if col == "Run":
+            return self._labels[row.run_index]
+        if col == "Kernel":
+            return kernel_label(r)
+        if col == "Backend":
+            return r.backend
+        if col == "Device":
+            return device_name(run, r.device)
+        if col == "Dtype":
+            return r.dtype or "–"
+        if col == "Size":
+            return size_text(r.size)
+        if col == "Median":
+            return format_rate(r.metric, r.value)
+        if col == "CV / IQR":
+            return spread_text(r)
+        if col == "% ceiling":
+            return format_pct(r.pct_ceiling)
+        if col == "% spec":
+            return format_pct(r.pct_spec)
+        if col == "Status":
+            return r.status
+        return ""
+
+    def _sort_key(self, row: Row, col: str) -> Any:
+        r = row.result
+        missing = -math.inf
+        if col == "Size":
+            return float(r.size) if r.size is not None else missing
+        if col == "Median":
+            return float(r.value) if r.value is not None else missing
+        if col == "CV / IQR":
+            return float(r.stats.cv) if r.stats else missing
+        if col == "% ceiling":
+            return float(r.pct_ceiling) if r.pct_ceiling is not None else missing
+        if col == "% spec":
+            return float(r.pct_spec) if r.pct_spec is not None else missing
+        return self._display(row, col)
+
+
+class ResultsProxy(QSortFilterProxyModel):
+    """Sorts on raw numbers and filters rows by a text typed by the user (any column)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(Qt.ItemDataRole.UserRole)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setFilterKeyColumn(-1)
+        self.setDynamicSortFilter(True)
+
+    def lessThan(self, left: _Index, right: _Index) -> bool:
+        a = left.data(Qt.ItemDataRole.UserRole)
+        b = right.data(Qt.ItemDataRole.UserRole)
+        if isinstance(a, float) and isinstance(b, float):
+            return a < b
+        return str(a).lower() < str(b).lower()

@@ -1,0 +1,192 @@
+"""Probe charts: data extraction, log axes computed by the app, coalesced redraws, PNG / SVG export, theme."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+
+from gpu_tpu_app.core.catalog import load_catalog
+from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
+from gpu_tpu_app.ui.charts import (
+    Ceiling,
+    ChartData,
+    ChartRun,
+    ChartsView,
+    LogAxis,
+    bandwidth_bars,
+    compile_rows,
+    matmul_intensity,
+    matmul_series,
+    measured_ceilings,
+    roofline_segments,
+    waterfall_segments,
+)
+from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
+
+DEV = DeviceInfo(backend="torch", platform="cpu", name="Test CPU")
+
+
+def _r(kernel, value, metric, size=None, dtype=None, variant=None, status="ok", backend="torch", device=None):
+    return ProbeResult(kernel=kernel, backend=backend, device=device or f"{backend}:cpu:0", dtype=dtype, size=size,
+                       variant=variant, metric=metric, value=value, status=status)  # fmt: skip
+
+
+def _run(results, host="testhost") -> RunFile:
+    """Hand-made test input for drawing; these numbers are not measurements."""
+    devs = [DEV, DeviceInfo(backend="jax", platform="cpu", name="Test CPU")]
+    return RunFile(app_version="0", host=host, os="Linux", python="3.11", devices=devs, suite="smoke",
+                   started=datetime(2026, 1, 1, tzinfo=timezone.utc), complete=True, results=results)  # fmt: skip
+
+
+RESULTS = [
+    _r("matmul", 1e11, "flops", 512, "float32"),
+    _r("matmul", 2e11, "flops", 1024, "float32"),
+    _r("matmul", 9e11, "flops", 2048, "float32", status="suspect"),  # never drawn as a ceiling
+    _r("matmul", 5e11, "flops", 1024, "bfloat16"),
+    _r("copy", 2e10, "bytes_per_s", 1 << 24, "float32"),
+    _r("triad", 3e10, "bytes_per_s", 1 << 24, "float32"),
+    _r("triad", 1e10, "bytes_per_s", 1 << 22, "float32"),
+    _r("transfer", None, "bytes_per_s", variant="h2d", status="skipped"),
+    _r("compile", 0.01, "seconds", 256, variant="lower", backend="jax", device="jax:cpu:0"),
+    _r("compile", 0.2, "seconds", 256, variant="compile", backend="jax", device="jax:cpu:0"),
+    _r("compile", 0.25, "seconds", 256, variant="first_call", backend="jax", device="jax:cpu:0"),
+    _r("compile", 0.001, "seconds", 256, variant="steady", backend="jax", device="jax:cpu:0"),
+]
+
+
+def _data(*runs: RunFile) -> ChartData:
+    return ChartData([ChartRun(r, f"run {i}", i, imported=i > 0) for i, r in enumerate(runs)])
+
+
+def test_matmul_series_groups_by_device_backend_dtype_and_drops_failed_points():
+    series = matmul_series(_data(_run(RESULTS)))
+    assert series == {
+        (0, "torch:cpu:0", "torch", "float32"): [(512, 1e11), (1024, 2e11)],
+        (0, "torch:cpu:0", "torch", "bfloat16"): [(1024, 5e11)],
+    }
+
+
+def test_bandwidth_bars_keep_the_best_of_each_kernel():
+    cats, series = bandwidth_bars(_data(_run(RESULTS)))
+    assert cats == ["copy", "triad"]  # the skipped transfer has no bar
+    assert series == {(0, "torch:cpu:0", "torch"): {"copy": 2e10, "triad": 3e10}}
+
+
+def test_measured_ceilings_and_roofline_geometry():
+    ceil = measured_ceilings(_data(_run(RESULTS)), "float32")
+    c = ceil[(0, "torch:cpu:0", "torch")]
+    assert (c.peak_flops, c.mem_bw) == (2e11, 3e10)  # the suspect 9e11 is not a ceiling
+    x, y = roofline_segments(Ceiling("t", 1e12, 1e11, True), 1 / 16, 4096)
+    assert x[0] == pytest.approx(math.log10(1 / 16)) and x[-1] == pytest.approx(math.log10(4096))
+    assert x[1] == pytest.approx(1.0)  # ridge at 1e12 / 1e11 = 10 FLOP/B
+    assert y[1] == pytest.approx(12.0) and y[2] == pytest.approx(12.0)
+    assert y[0] == pytest.approx(11 + math.log10(1 / 16))
+    # bandwidth only: the slope stops at the highest peak drawn instead of rising for ever
+    x, y = roofline_segments(Ceiling("t", None, 1e11, False), 1 / 16, 4096, y_cap=1e13)
+    assert y[-1] == pytest.approx(13.0)
+    assert matmul_intensity(1024, "float32") == pytest.approx(2 * 1024 / 12)
+
+
+def test_compile_rows_and_waterfall_segments():
+    rows = compile_rows(_data(_run(RESULTS)))
+    assert len(rows) == 1
+    label, times = rows[0]
+    assert "jax" in label and "256" in label
+    segs = waterfall_segments(times)
+    assert [s[0] for s in segs] == ["lower", "compile", "run", "steady"]
+    assert segs[2][1] == pytest.approx(0.21) and segs[2][2] == pytest.approx(0.04)  # rest of the first call
+    assert segs[3][1] == pytest.approx(0.25)  # the steady call starts where the first call ended
+
+
+def test_log_axis_labels_real_values(qapp):
+    axis = LogAxis("bottom", pow2=True, fmt=lambda v: f"{v:.0f}")
+    ticks = axis.tickValues(math.log10(200), math.log10(5000), 400)[0][1]
+    assert axis.tickStrings(ticks, 1, 1) == ["256", "512", "1024", "2048", "4096"]
+    dec = LogAxis("left")
+    assert dec.tickStrings([9.0, 12.0], 1, 1) == ["1G", "1T"]
+
+
+@pytest.fixture
+def view(qtbot):
+    theme_manager().apply("light")
+    holder = {"data": ChartData()}
+    v = ChartsView(lambda: holder["data"])
+    qtbot.addWidget(v)
+    v.resize(900, 500)
+    v.show()
+    qtbot.waitExposed(v)
+    v.holder = holder  # type: ignore[attr-defined]
+    return v
+
+
+def test_redraws_are_coalesced(view, qtbot):
+    view.holder["data"] = _data(_run(RESULTS))
+    view.flush()
+    before = view.redraws
+    with qtbot.waitSignal(view.sig_redrawn, timeout=2000):
+        for _ in range(200):
+            view.schedule()
+    qtbot.wait(100)  # more than one redraw interval: nothing else may be queued
+    assert view.redraws == before + 1
+
+
+def test_charts_draw_the_data_and_overlay_a_second_run(view):
+    view.holder["data"] = _data(_run(RESULTS), _run(RESULTS[:2], host="tpu-vm"))
+    view.flush_all()
+    curves = [it for it in view.throughput.item.listDataItems() if it.name()]
+    assert len(curves) == 3  # two series of the first run, one of the imported run
+    xs = sorted(float(v) for v in curves[0].getData()[0])
+    assert xs == pytest.approx(sorted(np.log10([512, 1024])))
+    names = [c.name() for c in curves]
+    assert any("[run 1]" in n for n in names)  # legend says which run a line belongs to
+    assert view.bandwidth.has_data and view.compile.has_data and view.roofline.has_data
+
+
+def test_roofline_draws_catalogue_chips_the_user_picks(view):
+    view.holder["data"] = _data(_run(RESULTS))
+    view.setCurrentWidget(view.roofline)
+    view.roofline.set_selected_chips(["h100-sxm"])
+    view.flush_all()
+    chip = load_catalog().chip("h100-sxm")
+    lines = {it.name(): it for it in view.roofline.item.listDataItems() if it.name()}
+    spec = [n for n in lines if n.startswith(f"spec: {chip.name}")]
+    assert len(spec) == 1
+    assert max(lines[spec[0]].getData()[1]) == pytest.approx(math.log10(chip.peak_flops("float32")))
+    assert view.roofline.selected_chips() == ["h100-sxm"]
+
+
+def test_export_png_and_svg(view, tmp_path):
+    view.holder["data"] = _data(_run(RESULTS))
+    for chart in view.charts():
+        png, svg = tmp_path / f"{chart.slug}.png", tmp_path / f"{chart.slug}.svg"
+        view.export_chart(chart, png)
+        view.export_chart(chart, svg)
+        img = QImage(str(png))
+        assert not img.isNull() and img.width() == 1600
+        colours = {img.pixel(x, y) for x in range(0, img.width(), 37) for y in range(0, img.height(), 23)}
+        assert len(colours) > 3  # not a blank image
+        root = ET.parse(svg).getroot()
+        assert root.tag.endswith("svg")
+        assert chart.title in svg.read_text(encoding="utf-8")
+    with pytest.raises(ValueError):
+        view.export_chart(view.throughput, tmp_path / "chart.gif")
+
+
+def test_theme_change_recolours_charts(view, qtbot):
+    assert view.throughput.plot.backgroundBrush().color().name() == LIGHT["surface"]
+    with qtbot.waitSignal(theme_manager().sig_theme_changed):
+        theme_manager().apply("dark")
+    try:
+        assert view.throughput.plot.backgroundBrush().color().name() == DARK["surface"]
+    finally:
+        theme_manager().apply("light")
+
+
+def test_empty_charts_say_why(view):
+    view.flush_all()
+    assert not any(c.has_data for c in view.charts())
