@@ -36,7 +36,7 @@ class Ctx:
 
 
 def point(kernel: str, dtype: str | None = "float32", size: int | None = None, variant: str | None = None,
-          cap_s: float = 2.0) -> Point:  # fmt: skip
+          cap_s: float = 1.0) -> Point:  # fmt: skip
     return Point(id=f"jax:cpu:0/{kernel}", kernel=kernel, backend="jax", device="jax:cpu:0", dtype=dtype,
                  size=size, variant=variant, est_s=0.1, cap_s=cap_s, target_s=0.03)  # fmt: skip
 
@@ -111,7 +111,7 @@ def test_dispatch_latency_is_positive_and_small(timings: list[Timing]) -> None:
 
 
 def test_compile_reports_each_phase_apart() -> None:
-    results = run_point(point("compile", None, 128, cap_s=8.0), Ctx())
+    results = run_point(point("compile", None, 128, cap_s=4.0), Ctx())
     by = {r.variant: r for r in results}
     assert list(by) == ["lower", "compile", "first_call", "steady"]
     for r in results:
@@ -127,7 +127,7 @@ def test_compile_reports_each_phase_apart() -> None:
 def test_model_step_flops_and_fraction_of_best_matmul(timings: list[Timing]) -> None:
     run_point(point("matmul", "float32", 256), Ctx())
     shape = BlockShape(2, 32, 64, 2)
-    [res] = run_point(point("model_step", "float32", shape.d_model, shape.tag, cap_s=6.0), Ctx())
+    [res] = run_point(point("model_step", "float32", shape.d_model, shape.tag, cap_s=3.0), Ctx())
     check_rate(res, timings[-1], shape.step_flops())
     assert "% of the best float32 matmul" in (res.message or "")
 

@@ -31,7 +31,7 @@ class Ctx:
 
 
 def point(kernel: str, dtype: str | None = "float32", size: int | None = None, variant: str | None = None,
-          cap_s: float = 2.0) -> Point:  # fmt: skip
+          cap_s: float = 1.0) -> Point:  # fmt: skip
     return Point(id=f"torch:cpu:0/{kernel}", kernel=kernel, backend="torch", device="torch:cpu:0", dtype=dtype,
                  size=size, variant=variant, est_s=0.1, cap_s=cap_s, target_s=0.03)  # fmt: skip
 

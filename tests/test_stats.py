@@ -173,3 +173,15 @@ def test_measure_counts_setup_time_against_the_cap() -> None:
     t = measure(fn, target_s=1.0, cap_s=2.0, start=start, clock=clock)
     assert clock.t - start <= 2.0 * stats.CAP_MARGIN + 0.05 + 1e-9
     assert len(t.times) >= 1
+
+
+def test_measure_sample_limit_is_reported() -> None:
+    clock = FakeClock()
+    durations = iter([0.001, 0.003] * 10_000)
+
+    def fn() -> None:
+        clock.advance(next(durations))
+
+    t = measure(fn, target_s=100.0, cap_s=1000.0, clock=clock, max_reps=50, min_sample_s=0.0)
+    assert len(t.times) == 50
+    assert t.capped and "limit of 50 samples" in (t.note() or "")

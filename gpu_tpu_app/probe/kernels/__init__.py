@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from gpu_tpu_app.probe.kernels import common
-from gpu_tpu_app.probe.kernels.common import DTYPES, MODEL_SHAPES, BlockShape
+from gpu_tpu_app.probe.kernels.common import DTYPES, MODEL_SHAPES
+from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
@@ -183,11 +184,16 @@ def _targets(backend: str, devices: list[DeviceInfo]) -> list[DeviceInfo]:
 
 def _point(device: DeviceInfo, backend: str, kernel: str, dtype: str | None, size: int | None,
            variant: str | None, est_s: float, target_s: float, cap_s: float | None = None) -> Point:  # fmt: skip
+    """A point; est_s is the nominal loop (warm-up + one round), the cap leaves room for CV-driven rounds."""
     parts = [device.key, kernel] + [str(p) for p in (variant, dtype, size) if p is not None]
-    floor = 1.0 if target_s < 0.1 else 1.5 if target_s < 0.3 else 3.0
-    cap = cap_s if cap_s is not None else max(floor, 2.0 * est_s + 0.5)
+    if est_s <= 0:  # answered without measuring (skipped)
+        return Point(id="/".join(parts), kernel=kernel, backend=backend, device=device.key, dtype=dtype, size=size,
+                     variant=variant, est_s=0.0, cap_s=cap_s or 5.0, target_s=target_s)  # fmt: skip
+    cap = cap_s if cap_s is not None else max(2.0 * est_s + 0.5, 6.0 * target_s)
+    # expect about two extra rounds on a busy machine, never more than the loop may take
+    expected = min(est_s + 2.0 * target_s, CAP_MARGIN * cap)
     return Point(id="/".join(parts), kernel=kernel, backend=backend, device=device.key, dtype=dtype, size=size,
-                 variant=variant, est_s=round(est_s, 3), cap_s=round(cap, 1), target_s=target_s)  # fmt: skip
+                 variant=variant, est_s=round(expected, 3), cap_s=round(cap, 1), target_s=target_s)  # fmt: skip
 
 
 def _device_points(backend: str, device: DeviceInfo, suite: str, kernels: tuple[str, ...],
@@ -250,7 +256,8 @@ def _device_points(backend: str, device: DeviceInfo, suite: str, kernels: tuple[
             reps = 3 if target < 0.1 else 5
             per_phase = max(target, reps * max(sp.first_s, t))
             est = 2 * n * n * sp.fill_s + 3 * (per_phase + 2 * max(sp.first_s, t)) + _loop_s(t, target, 0.0)
-            pts.append(_point(device, backend, "compile", None, n, None, est, target, cap_s=max(4.0, 2.5 * est + 1)))
+            pts.append(_point(device, backend, "compile", None, n, None, est, target,
+                              cap_s=max(2.0 * est + 0.5, 4 * 6.0 * target)))  # fmt: skip
         elif kernel == "collective":
             sizes = (_COLLECTIVE_BYTES_CPU if not accel else _COLLECTIVE_BYTES)[suite]
             multi = device.count >= 2
@@ -262,8 +269,8 @@ def _device_points(backend: str, device: DeviceInfo, suite: str, kernels: tuple[
                 t = 2.0 * nbytes / max(sp.link_bw, 1e9) + sp.launch_s
                 spawn = sp.spawn_s if backend == "torch" else sp.first_s
                 est = spawn + ranks * nbytes / 4 * sp.fill_s + _loop_s(t, target, sp.first_s)
-                pts.append(_point(device, backend, "collective", None, nbytes, None, est, target,
-                                  cap_s=max(20.0, 3 * est)))  # fmt: skip
+                cap = max(20.0, 3 * est) if backend == "torch" else None  # torch starts one process per rank
+                pts.append(_point(device, backend, "collective", None, nbytes, None, est, target, cap_s=cap))
         elif kernel == "model_step":
             shapes = [MODEL_SHAPES["quick"], MODEL_SHAPES["full"]] if suite == "full" else [MODEL_SHAPES[suite]]
             if accel and suite != "smoke":
@@ -274,8 +281,7 @@ def _device_points(backend: str, device: DeviceInfo, suite: str, kernels: tuple[
                     t = shape.step_flops() / (0.4 * sp.flops[dt]) + 40 * sp.launch_s
                     first = sp.first_s * 5
                     est = _loop_s(t, target, first)
-                    pts.append(_point(device, backend, "model_step", dt, shape.d_model, shape.tag, est, target,
-                                      cap_s=max(10.0, 3 * est)))  # fmt: skip
+                    pts.append(_point(device, backend, "model_step", dt, shape.d_model, shape.tag, est, target))
     return pts
 
 
@@ -339,8 +345,3 @@ def run_point(point: Point, ctx: Context) -> list[ProbeResult]:
     else:
         raise ValueError(f"unknown backend {point.backend!r}")
     return impl.run(point, ctx)
-
-
-def block_shape(point: Point) -> BlockShape:
-    """The transformer block shape a model_step point measures."""
-    return BlockShape.parse(point.variant or "")

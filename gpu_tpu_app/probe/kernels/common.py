@@ -207,17 +207,13 @@ def best_measured(ctx: Context, kernel: str, dtype: str | None) -> float | None:
     return max(values) if values else None
 
 
-def _fmt_rate(value: float, metric: str) -> str:
+def fmt(value: float, metric: str) -> str:
+    """Human text for a value in SI units (decimal GB/s, GFLOP/s, µs)."""
     if metric == "flops":
         return f"{value / 1e9:.1f} GFLOP/s" if value < 1e12 else f"{value / 1e12:.2f} TFLOP/s"
     if metric == "bytes_per_s":
         return f"{value / 1e9:.2f} GB/s"
     return f"{value * 1e6:.2f} µs" if value < 1e-3 else f"{value:.4f} s"
-
-
-def fmt(value: float, metric: str) -> str:
-    """Human text for a value in SI units (decimal GB/s, GFLOP/s, µs)."""
-    return _fmt_rate(value, metric)
 
 
 def peak_for(ctx: Context, metric: str, kernel: str, dtype: str | None, math_mode: str | None) -> float | None:

@@ -82,7 +82,8 @@ class Timing:
     inner: int = 1  # calls per timed sample (a burst between two syncs)
     first_call_s: float | None = None  # the discarded warm-up call
     cancelled: bool = False
-    capped: bool = False  # stopped by the cap while the CV was still above target
+    capped: bool = False  # stopped by the cap (or the sample limit) while the CV was still above target
+    limit: str = "time cap"  # which limit stopped it when capped
 
     @property
     def cv(self) -> float:
@@ -94,7 +95,7 @@ class Timing:
         if self.cancelled:
             return f"cancelled after {len(self.times)} samples"
         if self.capped:
-            return f"time cap reached before the CV fell to {100 * CV_TARGET:.1f}%"
+            return f"{self.limit} reached before the CV fell to {100 * CV_TARGET:.1f}%"
         return None
 
 
@@ -199,5 +200,8 @@ def measure(
         t = sample()
         timing.times.append(t)
         per_sample = 0.5 * per_sample + 0.5 * t * inner  # follows drift without chasing one outlier
+    else:
+        if cv(timing.times) > cv_target:
+            timing.capped, timing.limit = True, f"limit of {max_reps} samples"
     timing.seconds = clock() - begun
     return timing

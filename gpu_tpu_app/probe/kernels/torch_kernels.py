@@ -19,7 +19,7 @@ import torch
 
 from gpu_tpu_app.probe.kernels import common
 from gpu_tpu_app.probe.kernels.common import BlockShape
-from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, CV_TARGET, cv, measure
+from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
@@ -393,11 +393,10 @@ def _collective(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResu
             raise RuntimeError(f"collective ({backend}, {world} ranks): {stopped}")
         failed = [p.exitcode for p in procs if p.exitcode != 0]
         if failed or not os.path.exists(out_path):
-            raise RuntimeError(f"collective ({backend}, {world} ranks): a rank exited with code {failed[0] if failed else '?'}")
+            code = failed[0] if failed else "?"
+            raise RuntimeError(f"collective ({backend}, {world} ranks): a rank exited with code {code}")
         with open(out_path, encoding="utf-8") as fh:
             data = json.load(fh)
-    from gpu_tpu_app.probe.kernels.stats import Timing
-
     timing = Timing(times=list(data["times"]), seconds=float(data["seconds"]), inner=int(data["inner"]))
     res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant=backend)
     bus = common.bus_bandwidth(res.value or 0.0, world)
