@@ -47,7 +47,7 @@ bench: $(STAMP)
 screenshots: $(STAMP)
 	for page in decide result probe learn; do \
 	  QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --screenshot docs/screenshots/$$page.png --page $$page \
-	    --session docs/screenshots/example-session.json --results docs/screenshots/probe-run.json || exit 1; \
+	    --session docs/screenshots/example-session.json || exit 1; \
 	done
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
