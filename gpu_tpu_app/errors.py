@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound=BaseModel)
+
+#: pydantic error type that a model validator raises for a cross-reference problem; its
+#: context holds the field `path`, the `problem` and how many problems were found (`count`).
+PROBLEM = "file_problem"
 
 
 class InputError(Exception):
@@ -28,3 +36,34 @@ def from_validation(source: str | Path, exc: ValidationError) -> InputError:
         msg = f"{msg} (allowed: {expected})"
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
     return InputError(f"{source}: {_loc(tuple(first.get('loc', ())))}: {msg}{more}")
+
+
+def problem_error(problems: list[tuple[str, str]]) -> Exception:
+    """The error a model validator raises for the first of `problems` ((field path, problem) pairs)."""
+    from pydantic_core import PydanticCustomError
+
+    path, problem = problems[0]
+    return PydanticCustomError(PROBLEM, "{path}: {problem}", {"path": path, "problem": problem, "count": len(problems)})
+
+
+def read_toml_model(path: Path, model: type[M], what: str) -> M:
+    """Read a TOML content file into `model`; any problem is one InputError naming the file and field."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        first = errors[0] if errors else {}
+        if first.get("type") == PROBLEM:
+            ctx = first.get("ctx") or {}
+            more = int(ctx.get("count", 1)) - 1
+            tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+            raise InputError(f"{path}: {ctx.get('path')}: {ctx.get('problem')}{tail}") from None
+        raise from_validation(path, exc) from None

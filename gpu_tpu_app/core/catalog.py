@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.errors import InputError, from_validation
+from gpu_tpu_app.errors import problem_error, read_toml_model
 
 SCHEMA_VERSION = 1
 
@@ -234,8 +233,7 @@ class Catalog(BaseModel):
     def _consistent(self) -> Catalog:
         problems = catalog_problems(self)
         if problems:
-            path, problem = problems[0]
-            raise PydanticCustomError("catalog", "{path}: {problem}", {"path": path, "problem": problem, "count": len(problems)})
+            raise problem_error(problems)
         return self
 
     def chip(self, id: str) -> Chip:
@@ -310,25 +308,7 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
 
 
 def _read_catalog(path: Path) -> Catalog:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the catalogue ({exc.strerror or exc})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML: {exc}") from None
-    try:
-        return Catalog.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        first = errors[0] if errors else {}
-        if first.get("type") == "catalog":
-            ctx = first.get("ctx") or {}
-            more = int(ctx.get("count", 1)) - 1
-            tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-            raise InputError(f"{path}: {ctx.get('path')}: {ctx.get('problem')}{tail}") from None
-        raise from_validation(path, exc) from None
+    return read_toml_model(path, Catalog, "catalogue")
 
 
 @functools.lru_cache(maxsize=1)

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from gpu_tpu_app.errors import InputError, from_validation
+from gpu_tpu_app.errors import problem_error, read_toml_model
 
 SCHEMA_VERSION = 1
 
@@ -172,10 +170,7 @@ class LessonPack(_Content):
     def _consistent(self) -> LessonPack:
         problems = lesson_problems(self)
         if problems:
-            path, problem = problems[0]
-            raise PydanticCustomError(
-                "lesson", "{path}: {problem}", {"path": path, "problem": problem, "count": len(problems)}
-            )
+            raise problem_error(problems)
         return self
 
     # -- look-ups -------------------------------------------------------------------
@@ -291,25 +286,7 @@ def lesson_problems(pack: LessonPack) -> list[tuple[str, str]]:
 
 
 def _read_lesson(path: Path) -> LessonPack:
-    try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the lesson pack ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML: {exc}") from None
-    try:
-        return LessonPack.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        first = errors[0] if errors else {}
-        if first.get("type") == "lesson":
-            ctx = first.get("ctx") or {}
-            more = int(ctx.get("count", 1)) - 1
-            tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-            raise InputError(f"{path}: {ctx.get('path')}: {ctx.get('problem')}{tail}") from None
-        raise from_validation(path, exc) from None
+    return read_toml_model(path, LessonPack, "lesson pack")
 
 
 @functools.lru_cache(maxsize=1)
