@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo
+from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
 
 DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
 BACKENDS = ("torch", "jax")
@@ -71,42 +72,6 @@ def _cpuinfo_fields() -> dict[str, str]:
     return fields
 
 
-def _size_bytes(text: str) -> int | None:
-    text = text.strip().upper()
-    mult = {"K": 1024, "M": 1024**2, "G": 1024**3}
-    try:
-        if text and text[-1] in mult:
-            return int(float(text[:-1]) * mult[text[-1]])
-        return int(text)
-    except ValueError:
-        return None
-
-
-def _caches() -> dict[str, int]:
-    caches: dict[str, int] = {}
-    base = Path("/sys/devices/system/cpu/cpu0/cache")
-    for index in sorted(base.glob("index*")):
-        try:
-            level = (index / "level").read_text().strip()
-            kind = (index / "type").read_text().strip()
-            size = _size_bytes((index / "size").read_text())
-        except OSError:
-            continue
-        if size is None:
-            continue
-        name = f"L{level}" + {"Data": "d", "Instruction": "i"}.get(kind, "")
-        caches[name] = size
-    return caches
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on (affinity), else the CPU count."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def cpu_model() -> str:
     """The CPU's marketing name, as the OS reports it."""
     fields = _cpuinfo_fields()
@@ -124,9 +89,9 @@ def cpu_info(threads_used: int | None = None) -> CpuInfo:
     return CpuInfo(
         model=cpu_model(),
         cores=os.cpu_count(),
-        threads_used=threads_used if threads_used is not None else usable_cpus(),
+        threads_used=threads_used if threads_used is not None else usable_cores(),
         flags=flags,
-        caches=_caches(),
+        caches=cache_sizes(),
     )
 
 
@@ -377,7 +342,7 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
             dev_versions["nvidia_driver"] = nv
         for i, dev in enumerate(found):
             if plat == "cpu":
-                name, memory, cpu = cpu_model(), host_memory_bytes(), cpu_info(usable_cpus())
+                name, memory, cpu = cpu_model(), host_memory_bytes(), cpu_info(usable_cores())
             else:
                 name, memory, cpu = str(dev.device_kind), _jax_memory(dev), None
             devices.append(

@@ -110,7 +110,8 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _parse_size(text: str) -> int | None:
+def parse_size(text: str) -> int | None:
+    """Bytes in a sysfs cache size such as "32K" or "1024K"; None when it cannot be read."""
     text = text.strip().upper()
     mult = {"K": 1024, "M": 1024**2, "G": 1024**3}
     try:
@@ -121,19 +122,30 @@ def _parse_size(text: str) -> int | None:
         return None
 
 
-def llc_bytes(base: str | Path = "/sys/devices/system/cpu/cpu0/cache") -> int:
-    """Size of the last-level cache (the highest-level cache the OS lists), else 32 MiB."""
-    best_level, best_size = -1, None
+CACHE_DIR = "/sys/devices/system/cpu/cpu0/cache"
+
+
+def cache_sizes(base: str | Path = CACHE_DIR) -> dict[str, int]:
+    """The CPU caches the OS lists, by name ("L1d", "L1i", "L2", "L3") in bytes."""
+    caches: dict[str, int] = {}
     for index in sorted(Path(base).glob("index*")):
         try:
             level = int((index / "level").read_text().strip())
             kind = (index / "type").read_text().strip()
-            size = _parse_size((index / "size").read_text())
+            size = parse_size((index / "size").read_text())
         except (OSError, ValueError):
             continue
-        if size and kind != "Instruction" and level >= best_level:
-            best_level, best_size = level, size
-    return best_size or LLC_FALLBACK
+        if size:
+            caches[f"L{level}" + {"Data": "d", "Instruction": "i"}.get(kind, "")] = size
+    return caches
+
+
+def llc_bytes(base: str | Path = CACHE_DIR) -> int:
+    """Size of the last-level cache (the highest-level data or unified cache the OS lists), else 32 MiB."""
+    data = {name: size for name, size in cache_sizes(base).items() if not name.endswith("i")}
+    if not data:
+        return LLC_FALLBACK
+    return data[max(data, key=lambda name: int(name[1:].rstrip("d")))]
 
 
 def cpu_flags() -> set[str]:
