@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -67,3 +68,24 @@ def read_toml_model(path: Path, model: type[M], what: str) -> M:
             tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
             raise InputError(f"{path}: {ctx.get('path')}: {ctx.get('problem')}{tail}") from None
         raise from_validation(path, exc) from None
+
+
+def json_object(text: str, source: str | Path, expected: str = "a JSON object") -> dict[str, Any]:
+    """Parse JSON text that must be one object; InputError '<source>: line L column C: ...' otherwise."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # absurdly long numbers, deep nesting
+        detail = str(exc).splitlines()[0] if str(exc) else "nested too deeply"
+        raise InputError(f"{source}: not valid JSON ({detail})") from None
+    if not isinstance(raw, dict):
+        kind = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(type(raw), "a number")
+        raise InputError(f"{source}: (top level): expected {expected}, got {kind}")
+    return raw
+
+
+def check_schema_version(version: object, source: str | Path, supported: int) -> None:
+    """InputError unless `version` is the file format version this app reads."""
+    if version != supported or isinstance(version, bool):
+        raise InputError(f"{source}: schema_version: {json.dumps(version)} is not supported (this app reads {supported})")

@@ -115,7 +115,7 @@ def test_unknown_field_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_bad_json_from_stdin_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO('{"stage": "production",}'))
     line = _usage_error(["--answers", "-"], capsys)
-    assert line.startswith("error: <stdin>: invalid JSON at line 1, column 24: Expecting property name")
+    assert line.startswith("error: <stdin>: line 1 column 24: not valid JSON (Expecting property name")
 
 
 def test_missing_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -345,7 +345,7 @@ def test_load_answers_accepts_partial_and_null_answers() -> None:
         ('{"team": "' + "x" * 100 + '"}', "answers.json: team: '" + "x" * 56 + "... is not one of cuda, xla, general"),
         ('{"colour": "red"}', "answers.json: colour: unknown field (known: " + ", ".join(ISSUE_TABLE) + ")"),
         ('["jax"]', "answers.json: (top level): expected a JSON object of answers, got a list"),
-        ('{"schema_version": 2}', "answers.json: schema_version: 2 is not supported (this app reads version 1)"),
+        ('{"schema_version": 2}', "answers.json: schema_version: 2 is not supported (this app reads 1)"),
     ],
 )
 def test_load_answers_names_file_field_and_allowed_values(text: str, message: str) -> None:
@@ -358,7 +358,7 @@ def test_invalid_json_names_line_and_column() -> None:
     with pytest.raises(InputError) as exc:
         load_answers('{\n  "stage": "production",\n  "scale" "large"\n}', "answers.json")
     text = str(exc.value)
-    assert text.startswith("answers.json: invalid JSON at line 3, column 11:") and "\n" not in text
+    assert text.startswith("answers.json: line 3 column 11: not valid JSON (") and "\n" not in text
 
 
 def test_read_answers_reports_a_missing_file(tmp_path: Path) -> None:

@@ -139,7 +139,11 @@ def test_broken_json_names_file_and_line(tmp_path) -> None:
 def test_foreign_json_is_not_a_run_file(tmp_path, content: str) -> None:
     path = tmp_path / "package.json"
     path.write_text(content)
-    assert "schema_version: missing; this is not a gpu-tpu-app probe run file" in _unchanged_after_load(path)
+    message = _unchanged_after_load(path)
+    if content.startswith("{"):
+        assert message == f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file"
+    else:
+        assert message.startswith(f"{path}: (top level): expected a gpu-tpu-app probe run file, got a ")
 
 
 def test_hand_edited_field_is_named(tmp_path) -> None:

@@ -102,7 +102,7 @@ def test_flips_serialise_by_alias_in_the_recommendation() -> None:
     ("text", "expected"),
     [
         ("{broken", "not valid JSON"),
-        ("[]", "not a gpu-tpu-app session file"),
+        ("[]", "(top level): expected a gpu-tpu-app session file, got a list"),
         ('{"schema_version": 1}', "answers: missing"),
         ('{"answers": {}}', "schema_version: missing"),
         ('{"schema_version": 2, "answers": {}}', "schema_version: 2 is not supported"),

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Optional, get_args
+from typing import Literal, NamedTuple, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gpu_tpu_app.errors import InputError, from_validation
+from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 
 __all__ = [
     "ANSWERS_SCHEMA_VERSION",
@@ -591,21 +591,9 @@ def load_answers(text: str, source_name: str = "answers") -> Answers:
 
     Missing fields and null mean "unknown". An optional "schema_version" key must be 1.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source_name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    except (ValueError, RecursionError) as exc:  # e.g. absurdly long numbers or deep nesting
-        detail = str(exc).splitlines()[0] if str(exc) else "too deeply nested"
-        raise InputError(f"{source_name}: invalid JSON: {detail}") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{source_name}: (top level): expected a JSON object of answers, got {_json_kind(data)}")
-    data = dict(data)
+    data = dict(json_object(text, source_name, "a JSON object of answers"))
     if "schema_version" in data:
-        version = data.pop("schema_version")
-        if version != ANSWERS_SCHEMA_VERSION or isinstance(version, bool):
-            raise InputError(f"{source_name}: schema_version: {json.dumps(version)} is not supported "
-                             f"(this app reads version {ANSWERS_SCHEMA_VERSION})")
+        check_schema_version(data.pop("schema_version"), source_name, ANSWERS_SCHEMA_VERSION)
     for key in data:
         if key not in _CHOICES:
             raise InputError(f"{source_name}: {key}: unknown field (known: {', '.join(FACTORS)})")
@@ -636,18 +624,6 @@ def read_answers(path: str | Path) -> Answers:
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return load_answers(text, str(path))
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return "a number"
 
 
 # --------------------------------------------------------------------------- wizard texts

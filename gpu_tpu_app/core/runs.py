@@ -12,12 +12,12 @@ import io
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from gpu_tpu_app.atomic import write_text
-from gpu_tpu_app.errors import InputError, from_validation
+from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 
 SCHEMA_VERSION = 1
 
@@ -250,15 +250,10 @@ def load_run(path: str | Path) -> RunFile:
         raise InputError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        raw: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
-    if not isinstance(raw, dict) or "schema_version" not in raw or "results" not in raw:
+    raw = json_object(text, path, "a gpu-tpu-app probe run file")
+    if "schema_version" not in raw or "results" not in raw:
         raise InputError(f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file")
-    version = raw["schema_version"]
-    if version != SCHEMA_VERSION:
-        raise InputError(f"{path}: schema_version: {version!r} is not supported (this app reads {SCHEMA_VERSION})")
+    check_schema_version(raw["schema_version"], path, SCHEMA_VERSION)
     try:
         return RunFile.model_validate(raw)
     except ValidationError as exc:

@@ -7,10 +7,9 @@ and ignores it on load. Files are versioned JSON, written atomically. Pure Pytho
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -19,7 +18,7 @@ from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.decision import Answers, Recommendation, decide
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.errors import InputError, from_validation
+from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 
 SCHEMA_VERSION = 1
 #: file-dialog filter and suffix of session files.
@@ -121,20 +120,13 @@ def save_session(session: Session, path: str | Path) -> Session:
 
 def loads_session(text: str, source: str | Path = "session") -> Session:
     """Parse session JSON; InputError '<source>: <field>: <problem>' for anything that is not one."""
-    try:
-        raw: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
-    if not isinstance(raw, dict):
-        raise InputError(f"{source}: (top level): not a gpu-tpu-app session file (expected a JSON object)")
+    raw = json_object(text, source, "a gpu-tpu-app session file")
     if "answers" not in raw or "schema_version" not in raw:
         if "results" in raw and "devices" in raw:
             raise InputError(f"{source}: answers: missing; this is a probe run file, open it with File > Import run")
         missing = "schema_version" if "schema_version" not in raw else "answers"
         raise InputError(f"{source}: {missing}: missing; this is not a gpu-tpu-app session file")
-    version = raw["schema_version"]
-    if version != SCHEMA_VERSION or isinstance(version, bool):
-        raise InputError(f"{source}: schema_version: {version!r} is not supported (this app reads {SCHEMA_VERSION})")
+    check_schema_version(raw["schema_version"], source, SCHEMA_VERSION)
     raw = dict(raw)
     raw.pop("verdict", None)  # derived, never trusted from a file
     try:

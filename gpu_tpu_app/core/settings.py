@@ -7,15 +7,14 @@ them in QSettings. Pure Python: no Qt.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpu_tpu_app import APP_NAME
 from gpu_tpu_app.atomic import write_text
-from gpu_tpu_app.errors import InputError, from_validation
+from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 
 SCHEMA_VERSION = 1
 FILE_NAME = "preferences.json"
@@ -64,15 +63,8 @@ def load_preferences(path: str | Path | None = None) -> Preferences:
         return Preferences()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        raw: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
-    if not isinstance(raw, dict):
-        raise InputError(f"{path}: (top level): expected a JSON object of preferences")
-    version = raw.get("schema_version", SCHEMA_VERSION)
-    if version != SCHEMA_VERSION:
-        raise InputError(f"{path}: schema_version: {version!r} is not supported (this app reads {SCHEMA_VERSION})")
+    raw = json_object(text, path, "a JSON object of preferences")
+    check_schema_version(raw.get("schema_version", SCHEMA_VERSION), path, SCHEMA_VERSION)
     try:
         return Preferences.model_validate(raw)
     except ValidationError as exc:
