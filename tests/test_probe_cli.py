@@ -63,7 +63,7 @@ def test_compare_puts_runs_side_by_side(measured, tmp_path, capsys) -> None:
     assert cli.main(["compare", str(measured["out"]), str(other)]) == 0
     out = capsys.readouterr().out
     header = next(line for line in out.splitlines() if line.startswith("kernel"))
-    for label in (f"{run.host} torch", f"{run.host} jax", "tpu-vm torch", "tpu-vm jax"):
+    for label in (f"[1] {run.host} torch", f"[1] {run.host} jax", "[2] tpu-vm torch", "[2] tpu-vm jax"):
         assert label in header
     row = next(line for line in out.splitlines() if line.startswith("dispatch"))
     assert row.count("µs") + row.count("ns") == 4
@@ -71,6 +71,13 @@ def test_compare_puts_runs_side_by_side(measured, tmp_path, capsys) -> None:
     data = json.loads(capsys.readouterr().out)
     assert len(data["columns"]) == 4 and data["rows"][0]["kernel"] == "dispatch"
     assert all(v["status"] == "ok" for v in data["rows"][0]["values"].values())
+
+
+def test_compare_keeps_two_runs_of_one_host_apart(measured, capsys) -> None:
+    assert cli.main(["compare", str(measured["out"]), str(measured["out"]), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["columns"]) == len(set(data["columns"])) == 4
+    assert all(len(row["values"]) == 4 for row in data["rows"])
 
 
 def test_compare_with_a_broken_file_is_one_line_and_leaves_it_alone(measured, tmp_path, capsys) -> None:

@@ -148,7 +148,8 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
         for key in dict.fromkeys(r.device for r in run.results):
             columns.append((i, key))
             dev = run.device(key)
-            labels.append(f"{run.host} {key.split(':')[0]} {dev.name if dev else key}")
+            # numbered by run, so two runs of one host stay apart (also as JSON keys)
+            labels.append(f"[{i + 1}] {run.host} {key.split(':')[0]} {dev.name if dev else key}")
     order = {k: n for n, k in enumerate(KERNELS)}
     cells: dict[tuple, dict[int, ProbeResult]] = {}
     for c, (i, key) in enumerate(columns):
@@ -285,8 +286,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(json.dumps({"runs": [{"file": n, "host": r.host, "started": r.started.isoformat(), "suite": r.suite}
                                    for n, r in runs], "columns": headers[4:], "rows": data}, indent=2))  # fmt: skip
         return 0
-    for name, run in runs:
-        print(f"{name}: {run.host}, {run.suite} suite, {run.started:%Y-%m-%d %H:%M}"
+    for number, (name, run) in enumerate(runs, 1):
+        print(f"[{number}] {name}: {run.host}, {run.suite} suite, {run.started:%Y-%m-%d %H:%M}"
               + ("" if run.complete else " (incomplete)"))  # fmt: skip
     print()
     print(_table(headers, rows, right=set(range(3, len(headers)))) if rows else "no results to compare")
