@@ -2,62 +2,28 @@
 
 from __future__ import annotations
 
+import functools
 import statistics
-from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from gpu_tpu_app.core.runs import DeviceInfo  # noqa: E402
-from gpu_tpu_app.probe.kernels import Point, run_point  # noqa: E402
+from kernel_helpers import check_rate, cpu_device, make_ctx_class, make_point, spy_measure  # noqa: E402
+
+from gpu_tpu_app.probe.kernels import run_point  # noqa: E402
 from gpu_tpu_app.probe.kernels import torch_kernels as tk  # noqa: E402
 from gpu_tpu_app.probe.kernels.common import BlockShape, usable_cores  # noqa: E402
 from gpu_tpu_app.probe.kernels.stats import Timing  # noqa: E402
 
-DEVICE = DeviceInfo(backend="torch", platform="cpu", name="this CPU", index=0, count=1)
-
-
-@dataclass
-class Ctx:
-    device: DeviceInfo = DEVICE
-    peak_flops: dict[str, float] = field(default_factory=dict)
-    peak_bw: float | None = None
-    stop: bool = False
-
-    def cancelled(self) -> bool:
-        return self.stop
-
-
-def point(kernel: str, dtype: str | None = "float32", size: int | None = None, variant: str | None = None,
-          cap_s: float = 1.0) -> Point:  # fmt: skip
-    return Point(id=f"torch:cpu:0/{kernel}", kernel=kernel, backend="torch", device="torch:cpu:0", dtype=dtype,
-                 size=size, variant=variant, est_s=0.1, cap_s=cap_s, target_s=0.03)  # fmt: skip
+Ctx = make_ctx_class(cpu_device("torch"))
+point = functools.partial(make_point, "torch")
 
 
 @pytest.fixture
 def timings(monkeypatch: pytest.MonkeyPatch) -> list[Timing]:
     """The Timing each kernel's measuring loop returned (the real loop, observed)."""
-    seen: list[Timing] = []
-    real = tk.measure
-
-    def spy(*args: Any, **kwargs: Any) -> Timing:
-        t = real(*args, **kwargs)
-        seen.append(t)
-        return t
-
-    monkeypatch.setattr(tk, "measure", spy)
-    return seen
-
-
-def check_rate(res: Any, timing: Timing, work: float) -> None:
-    """value is the median of per-sample rates, i.e. about work / median time."""
-    assert res.status == "ok", res.message
-    assert res.value == pytest.approx(statistics.median([work / t for t in timing.times]), rel=1e-9)
-    assert res.value == pytest.approx(work / statistics.median(timing.times), rel=0.25)
-    assert res.stats.median == res.value and res.stats.reps == len(timing.times)
-    assert res.stats.min <= res.stats.q1 <= res.value <= res.stats.q3 <= res.stats.max
+    return spy_measure(monkeypatch, tk)
 
 
 def test_matmul_float32_counts_2n3(timings: list[Timing]) -> None:
