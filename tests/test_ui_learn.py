@@ -10,15 +10,15 @@ import sys
 from datetime import datetime, timezone
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, Qt, QUrl
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QHelpEvent, QTextCursor
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QSplitter, QToolTip
 
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, Stats
 from gpu_tpu_app.ui.glossary import GlossaryLinker
-from gpu_tpu_app.ui.learn import GLOSSARY, GPU_LABEL, TPU_LABEL, LearnPage, evidence_lines
+from gpu_tpu_app.ui.learn import GLOSSARY, GPU_LABEL, ITEM_PAD_X, TPU_LABEL, LearnPage, evidence_lines
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
 
 
@@ -90,6 +90,42 @@ def test_topic_list_follows_the_three_insights_in_order(page, lesson):
     heads = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
     for insight in lesson.insights:
         assert f"{insight.number}. {insight.title}" in heads
+
+
+def _clipped_titles(p: LearnPage, lesson) -> list[str]:
+    """Topic titles whose row in the list is too short for the title wrapped at the row's width."""
+    tree = p.tree
+    fm = tree.fontMetrics()
+    clipped = []
+    for t in lesson.topics:
+        rect = tree.visualItemRect(p._items[t.id])
+        width = rect.width() - 2 * ITEM_PAD_X
+        need = fm.boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, t.title)
+        if rect.height() < need.height():
+            clipped.append(t.title)
+    return clipped
+
+
+def test_long_topic_titles_wrap_in_the_list_instead_of_being_cut_off(page, qtbot, lesson):
+    tree = page.tree
+    assert tree.wordWrap()
+    assert tree.textElideMode() == Qt.TextElideMode.ElideNone
+    assert tree.columnWidth(0) <= tree.viewport().width()  # no part of a row hidden to the right
+    for t in lesson.topics:
+        item = page._items[t.id]
+        assert item.text(0) == t.title
+        assert item.toolTip(0).startswith(t.title)
+    longest = max(lesson.topics, key=lambda t: len(t.title))
+    row = tree.visualItemRect(page._items[longest.id])
+    # At the default size the longest title does not fit on one line, so its row holds two.
+    assert tree.fontMetrics().horizontalAdvance(longest.title) > row.width() - 2 * ITEM_PAD_X
+    assert row.height() >= 2 * tree.fontMetrics().lineSpacing()
+    assert _clipped_titles(page, lesson) == []
+    # A narrower list measures its rows again.
+    split = page.findChild(QSplitter)
+    split.setSizes([220, 1060])
+    qtbot.waitUntil(lambda: tree.viewport().width() < 220)
+    qtbot.waitUntil(lambda: _clipped_titles(page, lesson) == [])
 
 
 def test_search_box_filters_topics(page, qtbot, lesson):

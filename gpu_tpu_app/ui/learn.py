@@ -13,13 +13,15 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, unquote
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QHelpEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTextBrowser,
     QToolTip,
     QTreeWidget,
@@ -66,6 +68,9 @@ KERNEL_WORDS = {
 }
 
 _WORD = re.compile(r"\w[\w/+.-]*", re.UNICODE)
+
+#: Horizontal padding of a topic-list row, in pixels on each side (the tree's style sheet uses it).
+ITEM_PAD_X = 2
 
 
 # ---------------------------------------------------------------- evidence from probe runs
@@ -194,6 +199,44 @@ class LessonBrowser(QTextBrowser):
         return None
 
 
+class _WrapDelegate(QStyledItemDelegate):
+    """Row heights for a word-wrapped tree: each row is measured at the width its column gives it."""
+
+    def __init__(self, tree: TopicTree) -> None:
+        super().__init__(tree)
+        self._tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        tree = self._tree
+        width = tree.columnWidth(index.column())
+        if width <= 0:  # not laid out yet: measured again once the column has a width
+            return super().sizeHint(option, index)
+        if index.column() == 0:
+            depth = 1 if tree.rootIsDecorated() else 0
+            parent = index.parent()
+            while parent.isValid():
+                depth += 1
+                parent = parent.parent()
+            width -= tree.indentation() * depth
+        opt = QStyleOptionViewItem(option)
+        # The style wraps text only for a valid rectangle: a width and a height above zero.
+        opt.rect = QRect(0, 0, max(width - 2 * ITEM_PAD_X, 1), max(option.rect.height(), 1))
+        return super().sizeHint(opt, index)
+
+
+class TopicTree(QTreeWidget):
+    """The topic list: long titles wrap onto more lines instead of being cut off at the edge."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setUniformRowHeights(False)
+        self.setItemDelegate(_WrapDelegate(self))
+        # Qt measures tree rows once; a new column width needs them measured again.
+        self.header().sectionResized.connect(lambda *_: self.scheduleDelayedItemsLayout())
+
+
 class LearnPage(QWidget):
     """Topic list (by insight, searchable) on the left; the selected page side by side on the right.
 
@@ -221,14 +264,12 @@ class LearnPage(QWidget):
         self.search.returnPressed.connect(self._open_first_match)
         self.match_label = QLabel("")
         self.match_label.setProperty("role", "muted")
-        self.tree = QTreeWidget()
+        self.tree = TopicTree()
         self.tree.setHeaderHidden(True)
         self.tree.setRootIsDecorated(False)
         self.tree.setIndentation(14)
         self.tree.currentItemChanged.connect(self._on_item)
-        self.tree.setStyleSheet("QTreeWidget::item { padding: 3px 2px; }")
-        self.tree.setWordWrap(True)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setStyleSheet(f"QTreeWidget::item {{ padding: 3px {ITEM_PAD_X}px; }}")
         self.tree.header().setStretchLastSection(True)
         self.tree.header().setSectionResizeMode(0, self.tree.header().ResizeMode.Stretch)
         self.browser = LessonBrowser(self)
@@ -330,7 +371,7 @@ class LearnPage(QWidget):
             head.setData(0, Qt.ItemDataRole.UserRole, f"insight:{insight.number}")
             head.setToolTip(0, f"Key insight {insight.number}: {insight.title}")
             for topic in self.lesson.topics_for(insight.number):
-                add(head, topic.id, topic.title, f"GPU: {topic.gpu.headline}\nTPU: {topic.tpu.headline}")
+                add(head, topic.id, topic.title, f"{topic.title}\nGPU: {topic.gpu.headline}\nTPU: {topic.tpu.headline}")
             head.setExpanded(True)
         more = QTreeWidgetItem(self.tree, ["More"])
         more.setFlags(Qt.ItemFlag.ItemIsEnabled)
