@@ -268,6 +268,27 @@ def test_preferences_dialog_is_generated_from_the_model(qtbot) -> None:
     assert dialog.preferences() == Preferences(theme="dark", default_suite="full")
 
 
+def test_preferences_dialog_default_suite_reaches_a_built_probe_page(window: MainWindow, qtbot,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    window.set_preferences(Preferences(default_suite="smoke"))
+    window.show_page("probe")
+    panel = window.probe_panel
+    assert panel is not None
+    assert panel.suite.currentText() == "smoke"
+
+    def choose_full(dialog: PreferencesDialog) -> int:
+        suite = dialog.editors["default_suite"]
+        assert isinstance(suite, QComboBox)
+        suite.setCurrentIndex(suite.findData("full"))
+        return 1
+
+    monkeypatch.setattr(PreferencesDialog, "exec", choose_full)
+    window.edit_preferences()
+    assert window.prefs.default_suite == "full"
+    assert panel.suite.currentText() == "full"
+    assert panel.prefs == window.prefs
+
+
 def test_import_run_good_and_broken(window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     dialogs = Dialogs(monkeypatch)
     broken = tmp_path / "broken.json"

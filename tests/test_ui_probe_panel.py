@@ -300,3 +300,19 @@ def test_start_needs_a_backend(panel):
     assert panel.start() is False
     assert not panel.is_running()
     assert panel.messages()[-1][0] == "warning"
+
+
+def test_suite_choice_follows_a_new_default_suite_unless_a_run_is_in_progress(panel, monkeypatch):
+    assert panel.suite.currentText() == "smoke"
+    panel.set_preferences(Preferences(default_suite="full"))
+    assert panel.suite.currentText() == "full"
+    assert panel.prefs.default_suite == "full"
+    # Another preference changing leaves a suite the user picked on the page alone.
+    panel.set_selection(suite="quick")
+    panel.set_preferences(Preferences(default_suite="full", theme="dark"))
+    assert panel.suite.currentText() == "quick"
+    # During a run the suite shown is the one running; the new preferences are still kept.
+    monkeypatch.setattr(panel, "is_running", lambda: True)
+    panel.set_preferences(Preferences(default_suite="smoke"))
+    assert panel.suite.currentText() == "quick"
+    assert panel.prefs.default_suite == "smoke"

@@ -7,7 +7,8 @@ Contract between the window shell and the Probe / Learn pages:
 - `gpu_tpu_app.ui.probe_panel.ProbePanel(prefs: Preferences, parent=None)` with
   `runs() -> list[RunFile]`, `set_runs(runs)`, `import_run(path) -> bool`,
   `sig_runs_changed = Signal()`, `sig_finished = Signal(object)`,
-  `start(suite: str | None = None)`, `cancel()`, `is_running() -> bool`.
+  `start(suite: str | None = None)`, `cancel()`, `is_running() -> bool`,
+  `set_preferences(prefs)` (the window passes on new preferences).
   This window builds both pages the first time they are shown (Learn also when a link
   opens a topic), so pyqtgraph is not imported at start-up unless Probe is the first page.
   The session owns the runs: the window pushes them with `set_runs` and pulls them back
@@ -522,10 +523,12 @@ class MainWindow(QMainWindow):
             self.set_preferences(dialog.preferences())
 
     def set_preferences(self, prefs: Preferences) -> None:
-        """Use and save new preferences (theme applies at once)."""
+        """Use and save new preferences (theme applies at once, the default suite on the Probe page)."""
         self.prefs = prefs
         theme_manager().apply(prefs.theme)
         self.theme_actions[prefs.theme].setChecked(True)
+        if self.probe_panel is not None:
+            self.probe_panel.set_preferences(prefs)
         if self._persist:
             try:
                 save_preferences(prefs)

@@ -110,8 +110,9 @@ class ProbePanel(QWidget):
     """Run probes on this machine, watch them live, import and overlay other runs, export everything.
 
     Public API (used by the window): runs(), set_runs(), import_run(path), start(suite), cancel(),
-    is_running(); signals sig_runs_changed() when the list of runs changes (a run finished, one was
-    imported or removed) and sig_finished(RunFile) when a probe run ends (complete, cancelled or failed).
+    is_running(), set_preferences(prefs); signals sig_runs_changed() when the list of runs changes
+    (a run finished, one was imported or removed) and sig_finished(RunFile) when a probe run ends
+    (complete, cancelled or failed).
     """
 
     sig_runs_changed = Signal()
@@ -377,6 +378,13 @@ class ProbePanel(QWidget):
     def is_running(self) -> bool:
         """True while a probe run is in progress (or about to start)."""
         return self._pending is not None or (self._probe is not None and self._probe.is_running())
+
+    def set_preferences(self, prefs: Preferences) -> None:
+        """Use new preferences: a changed default suite becomes the suite choice unless a run is in progress."""
+        changed = prefs.default_suite != self.prefs.default_suite
+        self.prefs = prefs
+        if changed and not self.is_running():
+            self.suite.setCurrentText(prefs.default_suite)
 
     # -- extras for the window and tests
     def set_selection(self, backends: list[str] | None = None, kernels: list[str] | None = None,
