@@ -285,15 +285,8 @@ def result(
     if status == "ok" and metric == "flops" and point.kernel == "matmul":
         note_best(point.device, point.kernel, point.dtype, value)
     return ProbeResult(
-        kernel=point.kernel,
-        backend=point.backend,  # type: ignore[arg-type]
-        device=point.device,
-        dtype=point.dtype,
-        size=point.size,
-        variant=variant if variant is not None else point.variant,
-        metric=metric,  # type: ignore[arg-type]
+        **_point_fields(point, metric, variant),
         value=value,
-        unit=UNITS[metric],
         stats=stats,
         math_mode=math_mode,
         status=status,  # type: ignore[arg-type]
@@ -302,19 +295,21 @@ def result(
     )
 
 
+def _point_fields(point: Point, metric: str, variant: str | None) -> dict[str, Any]:
+    """The fields every result takes from the point it measures."""
+    return {
+        "kernel": point.kernel, "backend": point.backend, "device": point.device, "dtype": point.dtype,
+        "size": point.size, "variant": variant if variant is not None else point.variant,
+        "metric": metric, "unit": UNITS[metric],
+    }
+
+
 def skipped(point: Point, metric: str, reason: str, *, variant: str | None = None,
             math_mode: str | None = None) -> ProbeResult:  # fmt: skip
     """A result that says why this point was not measured here."""
     return ProbeResult(
-        kernel=point.kernel,
-        backend=point.backend,  # type: ignore[arg-type]
-        device=point.device,
-        dtype=point.dtype,
-        size=point.size,
-        variant=variant if variant is not None else point.variant,
-        metric=metric,  # type: ignore[arg-type]
+        **_point_fields(point, metric, variant),
         value=None,
-        unit=UNITS[metric],
         math_mode=math_mode,
         status="skipped",
         message=reason,
