@@ -316,3 +316,22 @@ def test_suite_choice_follows_a_new_default_suite_unless_a_run_is_in_progress(pa
     panel.set_preferences(Preferences(default_suite="smoke"))
     assert panel.suite.currentText() == "quick"
     assert panel.prefs.default_suite == "smoke"
+
+
+def test_export_dialogs_add_the_extension_and_report_a_failed_write(panel, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    save_run(_hand_made_run(), tmp_path / "in.json")
+    panel.import_run(tmp_path / "in.json")
+    answers = iter([(str(tmp_path / "run"), ""), (str(tmp_path / "chart"), ""),
+                    (str(tmp_path / "missing" / "dir" / "run"), "")])  # fmt: skip
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: next(answers))
+    panel._export_run_dialog("json")
+    assert load_run(tmp_path / "run.json") == _hand_made_run()
+    panel._export_chart_dialog("png")
+    assert (tmp_path / "chart.png").read_bytes().startswith(b"\x89PNG")
+    monkeypatch.setattr(panel, "export_run", lambda *_a: (_ for _ in ()).throw(OSError(13, "Permission denied")))
+    panel._export_run_dialog("csv")
+    box = panel.last_error_box()
+    assert box is not None and "Permission denied" in box.text() and box.text().endswith("Permission denied")
+    assert str(tmp_path / "missing" / "dir" / "run.csv") in box.text()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -678,25 +679,22 @@ class ProbePanel(QWidget):
             return
         stem = f"probe-{run.host}-{run.started.strftime('%Y%m%d-%H%M')}"
         flt = "JSON run file (*.json)" if kind == "json" else "CSV table (*.csv)"
-        path, _f = QFileDialog.getSaveFileName(self, "Export the run", f"{stem}.{kind}", flt)
-        if not path:
-            return
-        if not path.lower().endswith(f".{kind}"):
-            path += f".{kind}"
-        try:
-            self.export_run(path, run)
-        except OSError as exc:
-            self._show_error("Cannot save", f"{path}: {exc.strerror or exc}")
+        self._save_via_dialog("Export the run", f"{stem}.{kind}", flt, kind, lambda path: self.export_run(path, run))
 
     def _export_chart_dialog(self, kind: str) -> None:
         slug = self.charts.charts()[self.charts.currentIndex()].slug
-        path, _f = QFileDialog.getSaveFileName(self, "Export the chart", f"{slug}.{kind}", f"{kind.upper()} (*.{kind})")
+        self._save_via_dialog("Export the chart", f"{slug}.{kind}", f"{kind.upper()} (*.{kind})", kind,
+                              lambda path: self.export_chart(slug, path))  # fmt: skip
+
+    def _save_via_dialog(self, title: str, name: str, flt: str, ext: str, write: Callable[[str], object]) -> None:
+        """Ask where to save (adding .ext when missing), then write; a failed write is a message, not a crash."""
+        path, _f = QFileDialog.getSaveFileName(self, title, name, flt)
         if not path:
             return
-        if not path.lower().endswith(f".{kind}"):
-            path += f".{kind}"
+        if not path.lower().endswith(f".{ext}"):
+            path += f".{ext}"
         try:
-            self.export_chart(slug, path)
+            write(path)
         except OSError as exc:
             self._show_error("Cannot save", f"{path}: {exc.strerror or exc}")
 
