@@ -76,3 +76,60 @@ print(json.dumps({"pyqtgraph_at_start": before, "pyqtgraph_after_probe": after, 
 """
     result = run_python(code)
     assert result == {"pyqtgraph_at_start": False, "pyqtgraph_after_probe": True, "frameworks": []}
+
+
+def test_layer_contracts_hold() -> None:
+    """The import-linter contracts in pyproject.toml: core pure, probe without Qt, ui without the worker side."""
+    code = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 kept, 0 broken" in proc.stdout
+
+
+#: An import hook that makes Qt and pyqtgraph missing, as in an environment where they are not installed.
+_NO_QT = """
+import importlib.abc, sys
+class _NoQt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph", "torch", "jax", "jaxlib"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, _NoQt())
+"""
+
+
+def test_core_and_headless_commands_run_without_qt(tmp_path: Path) -> None:
+    """Every core module, and each headless command, works where PySide6 and pyqtgraph are not installed."""
+    run_file = tmp_path / "run.json"
+    code = _NO_QT + f"""
+import contextlib, importlib, io, json, pkgutil
+import gpu_tpu_app.core as core
+for m in pkgutil.iter_modules(core.__path__):
+    importlib.import_module("gpu_tpu_app.core." + m.name)
+from datetime import datetime, timezone
+from gpu_tpu_app import cli
+from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, save_run
+dev = DeviceInfo(backend="torch", platform="cpu", name="Test CPU")
+res = ProbeResult(kernel="matmul", backend="torch", device=dev.key, dtype="float32", size=256, metric="flops",
+                  value=1.5e11, unit="FLOP/s")
+save_run(RunFile(app_version="0", host="h", os="Linux", python="3.11", devices=[dev], suite="smoke",
+                 started=datetime.now(timezone.utc), results=[res]), {str(run_file)!r})
+codes, outs = {{}}, {{}}
+for argv in (["explain"], ["catalog"], ["decide", "--answers", "examples/answers-research-prototype.json"],
+             ["estimate", "--params", "7B"], ["probe", "compare", {str(run_file)!r}]):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        codes[argv[0]] = cli.main(argv)
+    outs[argv[0]] = buf.getvalue()
+try:
+    import PySide6  # noqa: F401
+    blocked = False
+except ModuleNotFoundError:
+    blocked = True
+print(json.dumps({{"codes": codes, "outs": outs, "blocked": blocked}}))
+"""
+    result = run_python(code)
+    assert result["blocked"]
+    assert result["codes"] == {"explain": 0, "catalog": 0, "decide": 0, "estimate": 0, "probe": 0}
+    assert all(out.strip() for out in result["outs"].values())
+    assert "150 GFLOP/s" in result["outs"]["probe"]

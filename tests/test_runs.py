@@ -235,6 +235,19 @@ def test_assembler_turns_a_crash_into_an_error_result_for_the_running_point() ->
     assert not cancelled.complete and "cancelled before the end" in cancelled.errors
 
 
+def test_assembler_takes_cpu_and_environment_from_the_workers_hello() -> None:
+    """A GPU-only run (no device reports the CPU) still records the host CPU, as the worker saw it."""
+    asm = RunAssembler("smoke")
+    asm.start_worker("torch")
+    asm.add(Hello(backend="torch", env={"OMP_NUM_THREADS": "3"}, cpu=CPU))
+    gpu = DeviceInfo(backend="torch", platform="cuda", name="Example GPU")
+    asm.add(runs.DeviceMsg(device=gpu))
+    asm.add(Done(ok=True))
+    run = asm.finish()
+    assert run.cpu == CPU and run.threads == CPU.threads_used
+    assert run.env == {"OMP_NUM_THREADS": "3"}
+
+
 def test_core_runs_imports_neither_qt_nor_frameworks() -> None:
     code = ("import sys, gpu_tpu_app.core.runs, gpu_tpu_app.probe.runner, gpu_tpu_app.probe.cli; "
             "bad = [m for m in ('torch', 'jax', 'PySide6') if m in sys.modules]; print(bad); sys.exit(bool(bad))")  # fmt: skip

@@ -115,13 +115,14 @@ class _Msg(_Model):
 
 
 class Hello(_Msg):
-    """First line of a worker: which backend it serves and the library versions it runs with."""
+    """First line of a worker: its backend, library versions, kernel-changing environment and host CPU."""
 
     type: Literal["hello"] = "hello"
     backend: Backend | None = None
     versions: dict[str, str] = {}
     env: dict[str, str] = {}
     pid: int | None = None
+    cpu: CpuInfo | None = None
 
 
 class DeviceMsg(_Msg):

@@ -29,17 +29,13 @@ from gpu_tpu_app.core.runs import (
     save_run,
     to_csv,
 )
+from gpu_tpu_app.core.terms import allowed_kernels
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe import testkernels
 from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, ProbeRequest, point_label
 from gpu_tpu_app.probe.runner import list_devices, run_probe
 
 DTYPES = ("float32", "bfloat16", "float16")
 EXIT_CANCELLED = 130
-
-
-def _kernel_choices() -> tuple[str, ...]:
-    return KERNELS + (testkernels.TEST_KERNELS if testkernels.enabled() else ())
 
 
 def build_parser() -> OneLineParser:
@@ -60,7 +56,7 @@ def build_parser() -> OneLineParser:
     run.add_argument("--suite", choices=SUITES, default="quick",
                      help="smoke: seconds; quick: about a minute; full: up to 10 minutes")  # fmt: skip
     run.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
-    run.add_argument("--kernel", action="extend", nargs="+", metavar="K", choices=_kernel_choices(),
+    run.add_argument("--kernel", action="extend", nargs="+", metavar="K", choices=allowed_kernels(),
                      help=f"only these kernels ({', '.join(KERNELS)})")  # fmt: skip
     run.add_argument("--dtype", action="extend", nargs="+", metavar="D", choices=DTYPES,
                      help=f"only these dtypes ({', '.join(DTYPES)})")  # fmt: skip

@@ -24,6 +24,7 @@ from typing import Mapping, Sequence
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.runs import (
     BackendStatus,
+    CpuInfo,
     CeilingTracker,
     DeviceInfo,
     Done,
@@ -38,7 +39,6 @@ from gpu_tpu_app.core.runs import (
     parse_message,
     with_ceilings,
 )
-from gpu_tpu_app.probe import detect
 
 BACKENDS = ("torch", "jax")
 SUITES = ("smoke", "quick", "full")
@@ -147,6 +147,7 @@ class RunAssembler:
         self.backends: dict[str, BackendStatus] = {}
         self.versions: dict[str, str] = {}
         self.env: dict[str, str] = {}
+        self.cpu: CpuInfo | None = None  # the host CPU as the first worker that said hello saw it
         self.errors: list[str] = []
         self.backend: str | None = None
         self.current: Progress | None = None
@@ -169,6 +170,8 @@ class RunAssembler:
         if isinstance(msg, Hello):
             self.versions.update(msg.versions)
             self.env.update(msg.env)
+            if self.cpu is None:
+                self.cpu = msg.cpu
             if msg.backend and msg.backend not in self.backends:
                 self.backends[msg.backend] = BackendStatus(backend=msg.backend, available=False,
                                                            reason="no device reported", versions=msg.versions)  # fmt: skip
@@ -264,12 +267,12 @@ class RunAssembler:
             if cpu:
                 break
         if cpu is None:
-            cpu = detect.cpu_info()
+            cpu = self.cpu
         versions = {"app": __version__, "python": platform.python_version(), **self.versions}
         for dev in self.devices.values():  # drivers, runtimes, BLAS / oneDNN: first device's word wins
             for key, value in dev.versions.items():
                 versions.setdefault(key, value)
-        env = {**detect.kernel_env(), **self.env}
+        env = dict(self.env)
         errors = list(self.errors)
         if cancelled and "cancelled before the end" not in errors:
             errors.append("cancelled before the end")

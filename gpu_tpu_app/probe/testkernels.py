@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass
 
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
+from gpu_tpu_app.core.terms import TEST_KERNELS, TEST_KERNELS_ENV, enabled_test_kernels
 
-ENV = "GPU_TPU_APP_TEST_KERNELS"
-TEST_KERNELS = ("test_segfault", "test_sleep", "test_oom")
+ENV = TEST_KERNELS_ENV
 #: The time cap of a test point; test_sleep sleeps far past it.
 CAP_S = 1.0
 SLEEP_S = 600.0
@@ -24,7 +24,7 @@ OOM_HEADROOM = 512 * 1024**2
 
 def enabled() -> bool:
     """True when the test kernels are switched on for this process."""
-    return os.environ.get(ENV) == "1"
+    return bool(enabled_test_kernels())
 
 
 @dataclass(frozen=True)

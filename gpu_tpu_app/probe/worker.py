@@ -34,6 +34,7 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     dump_message,
 )
+from gpu_tpu_app.core.terms import allowed_kernels
 from gpu_tpu_app.probe import detect, testkernels
 from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, metric_for
 
@@ -180,7 +181,8 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     status, devices = detect.detect(args.backend)
     versions = {"app": __version__, "python": platform.python_version(), **status.versions}
-    em.emit(Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid()))
+    em.emit(Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid(),
+                   cpu=detect.cpu_info()))
     if not status.available:
         em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason or "not available"))
         em.emit(Done(ok=False, message=status.reason))
@@ -267,7 +269,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `gpu-tpu-app probe-worker`."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    allowed = set(KERNELS) | (set(testkernels.TEST_KERNELS) if testkernels.enabled() else set())
+    allowed = allowed_kernels()
     for k in args.kernel or []:
         if k not in allowed:
             _parser().error(f"argument --kernel: unknown kernel {k!r} (choose from {', '.join(KERNELS)})")

@@ -44,8 +44,8 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.runs import DeviceInfo, ErrorMsg, Message, Progress, ResultMsg, RunFile, load_run, save_run, to_csv
 from gpu_tpu_app.core.settings import Preferences
+from gpu_tpu_app.core.terms import allowed_kernels
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe import testkernels
 from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, ProbeRequest, point_label
 from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView
 from gpu_tpu_app.ui.devices_view import DevicesView
@@ -166,8 +166,7 @@ class ProbePanel(QWidget):
             box.setToolTip(f"Probe with {b} (in its own worker process)")
             box.toggled.connect(self._update_buttons)
             self.backend_boxes[b] = box
-        kernels = list(KERNELS) + (list(testkernels.TEST_KERNELS) if testkernels.enabled() else [])
-        self.kernels = _CheckMenuButton("Kernels", kernels)
+        self.kernels = _CheckMenuButton("Kernels", list(allowed_kernels()))
         self.kernels.setToolTip("Limit the run to some kernels (default: every kernel of the suite)")
         self.dtypes = _CheckMenuButton("Dtypes", list(DTYPES))
         self.dtypes.setToolTip("Limit matmul and friends to some dtypes (default: every dtype the device supports)")
