@@ -65,7 +65,7 @@ def test_text_output_explains_a_tpu_verdict(capsys: pytest.CaptureFixture[str]) 
     assert "Reasons, strongest first:" in lines
     assert "  - [TPU 0.80] xla_verified = yes: " in out
     assert "(topic software; sources lesson-ch7, lesson-faq-extended)" in out
-    assert "  - deployment: google_cloud -> on_premises gives gpu" in lines
+    assert "  - deployment: google_cloud -> other_cloud gives gpu" in lines
     assert "Next steps:" in lines and "Blockers" not in out
     assert lines[-2:] == ["Unanswered:", "  - none"]
 

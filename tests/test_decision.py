@@ -38,7 +38,7 @@ SOURCE_IDS = (
     [f"lesson-ch{i}" for i in range(1, 9)]
     + ["lesson-guide", "lesson-faq", "lesson-faq-extended", "lesson-quote-1", "lesson-quote-2"]
     + [f"notes-c000{i}" for i in range(4)]
-    + ["google-tpu-intro", "jax-sharp-bits", "pytorch-xla-3356", "pytorch-xla-6614", "google-tpu7x", "gce-gpus"]
+    + ["google-tpu-intro", "jax-matmul-precision", "jax-sharp-bits", "pytorch-xla-3356", "pytorch-xla-6614", "google-tpu7x", "gce-gpus"]
 )
 
 ISSUE_TABLE = {
@@ -46,7 +46,7 @@ ISSUE_TABLE = {
     "xla_verified": ("yes", "no"),
     "custom_ops": ("none", "some", "essential"),
     "dynamic_shapes": ("yes", "no"),
-    "high_precision": ("yes", "no"),
+    "high_precision": ("fp64", "fp32", "no"),
     "stage": ("exploring", "stabilizing", "production"),
     "architecture_changes": ("weekly", "monthly", "locked"),
     "workload": ("training", "inference", "both"),
@@ -54,9 +54,10 @@ ISSUE_TABLE = {
     "batch": ("small", "large"),
     "duration": ("hours", "days", "weeks"),
     "matmul_share": ("low", "mixed", "dominant"),
+    "embeddings": ("ultra_large", "ordinary"),
     "team": ("cuda", "xla", "general"),
     "porting_budget": ("none", "some", "ample"),
-    "deployment": ("google_cloud", "any_cloud", "on_premises"),
+    "deployment": ("google_cloud", "any_cloud", "other_cloud", "on_premises"),
     "burst_capacity": ("yes", "no"),
     "utilization": ("sporadic", "steady"),
     "data_pipeline": ("slow", "fast"),
@@ -242,7 +243,8 @@ def test_no_answers_gives_either_with_low_confidence() -> None:
 
 @pytest.mark.parametrize(
     ("factor", "value"),
-    [("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "yes"), ("deployment", "on_premises"),
+    [("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "fp64"), ("deployment", "on_premises"),
+     ("deployment", "other_cloud"),
      ("framework", "other")],
 )
 def test_each_blocker_decides_alone_even_against_everything_else(factor: str, value: str) -> None:
@@ -291,7 +293,7 @@ def test_jax_llm_pretraining_example_is_tpu_with_high_confidence() -> None:
     assert all(r.leans == "tpu" for r in rec.reasons)
     # only the hard constraints can turn such a run around
     assert {(f.factor, f.to) for f in rec.flips} == {
-        ("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "yes"), ("deployment", "on_premises")}
+        ("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "fp64"), ("deployment", "other_cloud")}
     assert not any(step.startswith("Framework check") for step in rec.next_steps)
 
 
@@ -303,7 +305,7 @@ def test_mixed_example_is_either_and_lists_what_would_tip_it() -> None:
     flips = {f.factor: (f.from_, f.to, f.verdict) for f in rec.flips}
     assert flips["xla_verified"] == ("unknown", "yes", "tpu")
     assert flips["stage"] == ("stabilizing", "production", "tpu")
-    assert flips["high_precision"] == ("unknown", "yes", "gpu")
+    assert flips["high_precision"] == ("unknown", "fp64", "gpu")
     assert rec.next_steps[0].startswith("Framework check") and "torch_xla" in rec.next_steps[0]
 
 
@@ -345,13 +347,71 @@ def test_load_answers_accepts_partial_and_null_answers() -> None:
         ('{"team": "' + "x" * 100 + '"}', "answers.json: team: '" + "x" * 56 + "... is not one of cuda, xla, general"),
         ('{"colour": "red"}', "answers.json: colour: unknown field (known: " + ", ".join(ISSUE_TABLE) + ")"),
         ('["jax"]', "answers.json: (top level): expected a JSON object of answers, got a list"),
-        ('{"schema_version": 2}', "answers.json: schema_version: 2 is not supported (this app reads 1)"),
+        ('{"schema_version": 3}', "answers.json: schema_version: 3 is not supported (this app reads 1 and 2)"),
+        ('{"schema_version": "1"}', 'answers.json: schema_version: "1" is not supported (this app reads 1 and 2)'),
+        ('{"schema_version": 2, "high_precision": "yes"}',
+         "answers.json: high_precision: 'yes' is not one of fp64, fp32, no"),
     ],
 )
 def test_load_answers_names_file_field_and_allowed_values(text: str, message: str) -> None:
     with pytest.raises(InputError) as exc:
         load_answers(text, "answers.json")
     assert str(exc.value) == message
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_version_1_answers_files_load_with_yes_as_fp64() -> None:
+    """A file written for schema 1 (high_precision "yes" = fp64 or strict fp32) still opens: "yes" is "fp64"."""
+    path = DATA / "answers-v1.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["schema_version"] == 1 and raw["high_precision"] == "yes"
+    answers = read_answers(path)
+    assert answers.high_precision == "fp64"
+    assert answers == Answers(framework="jax", high_precision="fp64", deployment="any_cloud", stage="production")
+    rec = decide(answers)
+    assert rec.verdict == "gpu" and ("high_precision", "fp64") in {(b.factor, b.answer) for b in rec.blockers}
+
+
+@pytest.mark.parametrize("head", ["", '"schema_version": 1, '])
+def test_unversioned_and_version_1_answers_migrate_the_same_way(head: str) -> None:
+    assert load_answers("{" + head + '"high_precision": "yes"}', "a.json") == Answers(high_precision="fp64")
+    assert load_answers("{" + head + '"high_precision": "no"}', "a.json") == Answers(high_precision="no")
+
+
+def test_migration_is_a_no_op_for_current_answers() -> None:
+    data = {"high_precision": "fp32", "deployment": "other_cloud", "embeddings": "ultra_large"}
+    assert decision.migrate_answers(data, decision.ANSWERS_SCHEMA_VERSION) == data
+    assert decision.migrate_answers(data, 1) == data
+    assert decision.migrate_answers({"high_precision": "yes"}, 1) == {"high_precision": "fp64"}
+
+
+def test_strict_fp32_leans_gpu_without_blocking() -> None:
+    rec = decide(Answers(high_precision="fp32"), flips=False)
+    assert rec.blockers == [] and [(r.factor, r.leans) for r in rec.reasons] == [("high_precision", "gpu")]
+    assert "bfloat16 passes" in rec.reasons[0].message
+    tpu_friendly = read_answers(EXAMPLES / "answers-jax-llm-pretraining.json")
+    assert decide(_with(tpu_friendly, high_precision="fp32")).verdict == "tpu"
+    assert decide(_with(tpu_friendly, high_precision="fp64")).verdict == "gpu"
+
+
+def test_other_cloud_blocks_tpus_but_any_cloud_only_leans() -> None:
+    other = decide(Answers(deployment="other_cloud"))
+    assert [(b.factor, b.answer) for b in other.blockers] == [("deployment", "other_cloud")]
+    assert "Google Cloud" in other.blockers[0].message
+    anywhere = decide(Answers(deployment="any_cloud"))
+    assert anywhere.blockers == [] and anywhere.reasons[0].leans == "gpu"
+
+
+def test_ultra_large_embeddings_lean_tpu_and_soften_a_low_matmul_share() -> None:
+    plain = decide(Answers(matmul_share="low"), flips=False)
+    with_tables = decide(Answers(matmul_share="low", embeddings="ultra_large"), flips=False)
+    assert with_tables.score > 0 > plain.score
+    reasons = {r.factor: r for r in with_tables.reasons}
+    assert reasons["embeddings"].leans == "tpu" and "ranking and recommendation" in reasons["embeddings"].message
+    assert reasons["matmul_share"].weight < {r.factor: r for r in plain.reasons}["matmul_share"].weight
+    assert decide(Answers(embeddings="ordinary"), flips=False).reasons == []
 
 
 def test_invalid_json_names_line_and_column() -> None:
@@ -372,7 +432,7 @@ def test_example_files_load_and_use_only_known_fields() -> None:
     assert len(files) >= 3
     for path in files:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        assert raw.pop("schema_version") == 1
+        assert raw.pop("schema_version") == decision.ANSWERS_SCHEMA_VERSION
         assert read_answers(path) == Answers(**raw)
 
 

@@ -105,7 +105,9 @@ def test_flips_serialise_by_alias_in_the_recommendation() -> None:
         ("[]", "(top level): expected a gpu-tpu-app session file, got a list"),
         ('{"schema_version": 1}', "answers: missing"),
         ('{"answers": {}}', "schema_version: missing"),
-        ('{"schema_version": 2, "answers": {}}', "schema_version: 2 is not supported"),
+        ('{"schema_version": 3, "answers": {}}', "schema_version: 3 is not supported"),
+        ('{"schema_version": true, "answers": {}}', "schema_version: true is not supported"),
+        ('{"schema_version": 2, "answers": {"high_precision": "yes"}}', "answers.high_precision"),
         ('{"schema_version": 1, "answers": {"framework": "fortran"}}', "answers.framework"),
         ('{"schema_version": 1, "answers": {"colour": "red"}}', "answers.colour: unknown field"),
         ('{"schema_version": 1, "answers": {}, "extra": 1}', "extra: unknown field"),
@@ -182,3 +184,37 @@ def test_measured_devices_name_the_host_when_runs_come_from_several() -> None:
     assert any(n.endswith("on tpu-vm") for n in names)
     assert any(n.endswith("on laptop") for n in names)
     assert measured_devices([]) == []
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.mark.parametrize("name", ["session-v1.json", "session-v1-training.json"])
+def test_sessions_written_by_the_first_version_still_open(tmp_path: Path, name: str) -> None:
+    """Files saved by the app before the answers changed (schema 1) open, migrated, and save as schema 2."""
+    path = tmp_path / name
+    original = (DATA / name).read_bytes()
+    path.write_bytes(original)
+    raw = json.loads(original)
+    assert raw["schema_version"] == 1
+    session = load_session(path)
+    assert session.schema_version == SCHEMA_VERSION == 2
+    old = raw["answers"]
+    for factor, value in old.items():
+        expected = "fp64" if (factor == "high_precision" and value == "yes") else value
+        assert getattr(session.answers, factor) == expected, factor
+    assert session.answers.embeddings is None
+    assert session.notes == raw["notes"]
+    assert session.estimate is not None and session.estimate.params == raw["estimate"]["params"]
+    assert path.read_bytes() == original  # opening never rewrites the user's file
+    saved = save_session(session, tmp_path / "again.json")
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert again["schema_version"] == 2 and load_session(tmp_path / "again.json").same_content(saved)
+
+
+def test_a_migrated_fp64_answer_keeps_the_old_verdict() -> None:
+    """Version 1's "yes" (fp64 or strict fp32) becomes "fp64": the GPU blocker it was before."""
+    session = load_session(DATA / "session-v1.json")
+    rec = session.recommendation()
+    assert session.answers.high_precision == "fp64"
+    assert rec.verdict == "gpu" and [b.factor for b in rec.blockers] == ["high_precision"]

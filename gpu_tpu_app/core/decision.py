@@ -16,10 +16,11 @@ from typing import Literal, NamedTuple, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
+from gpu_tpu_app.errors import InputError, from_validation, json_object
 
 __all__ = [
     "ANSWERS_SCHEMA_VERSION",
+    "ANSWERS_SCHEMA_VERSIONS",
     "BLOCKED_SCORE",
     "BLOCKERS",
     "FACTORS",
@@ -36,9 +37,11 @@ __all__ = [
     "Reason",
     "Recommendation",
     "Rule",
+    "check_answers_version",
     "choices",
     "decide",
     "load_answers",
+    "migrate_answers",
     "read_answers",
 ]
 
@@ -46,8 +49,11 @@ Leans = Literal["gpu", "tpu"]
 Verdict = Literal["gpu", "tpu", "either"]
 Confidence = Literal["low", "medium", "high"]
 
-#: version an answers file may state in an optional top-level "schema_version" key.
-ANSWERS_SCHEMA_VERSION = 1
+#: version an answers file may state in an optional top-level "schema_version" key. Version 1 had
+#: high_precision "yes" | "no" and no embeddings answer; such files are migrated on load.
+ANSWERS_SCHEMA_VERSION = 2
+#: every answers version this app reads (older ones pass through migrate_answers).
+ANSWERS_SCHEMA_VERSIONS = (1, 2)
 #: |score| below this is "either".
 THRESHOLD = 0.15
 #: the weighted sum is divided by this before tanh: one moderate answer alone stays near "either".
@@ -67,7 +73,7 @@ class Answers(BaseModel):
     xla_verified: Optional[Literal["yes", "no"]] = None
     custom_ops: Optional[Literal["none", "some", "essential"]] = None
     dynamic_shapes: Optional[Literal["yes", "no"]] = None
-    high_precision: Optional[Literal["yes", "no"]] = None
+    high_precision: Optional[Literal["fp64", "fp32", "no"]] = None
     stage: Optional[Literal["exploring", "stabilizing", "production"]] = None
     architecture_changes: Optional[Literal["weekly", "monthly", "locked"]] = None
     workload: Optional[Literal["training", "inference", "both"]] = None
@@ -75,9 +81,10 @@ class Answers(BaseModel):
     batch: Optional[Literal["small", "large"]] = None
     duration: Optional[Literal["hours", "days", "weeks"]] = None
     matmul_share: Optional[Literal["low", "mixed", "dominant"]] = None
+    embeddings: Optional[Literal["ultra_large", "ordinary"]] = None
     team: Optional[Literal["cuda", "xla", "general"]] = None
     porting_budget: Optional[Literal["none", "some", "ample"]] = None
-    deployment: Optional[Literal["google_cloud", "any_cloud", "on_premises"]] = None
+    deployment: Optional[Literal["google_cloud", "any_cloud", "other_cloud", "on_premises"]] = None
     burst_capacity: Optional[Literal["yes", "no"]] = None
     utilization: Optional[Literal["sporadic", "steady"]] = None
     data_pipeline: Optional[Literal["slow", "fast"]] = None
@@ -234,7 +241,11 @@ RULES: dict[str, dict[str, Rule]] = {
                    "jax-sharp-bits"),
     },
     "high_precision": {
-        "yes": _gpu(1.0, "The math needs fp64 or strict fp32.", "architecture", "google-tpu-intro"),
+        "fp64": _gpu(1.0, "The math needs fp64, which TPUs have no hardware for.", "architecture", "google-tpu-intro"),
+        "fp32": _gpu(0.5, "Strict fp32 math leans GPU: a TPU reaches near-fp32 accuracy in matrix multiplies only "
+                     "by running several bfloat16 passes per product (three or six in JAX's BF16_BF16_F32_X3 and "
+                     "_X6 algorithms), which costs that many times the bf16 time; GPUs have fp32 units.",
+                     "architecture", "google-tpu-intro", "jax-matmul-precision"),
     },
     "stage": {
         "exploring": _gpu(0.8, "An exploratory project changes often and breaks often: the flexible workshop and "
@@ -285,6 +296,11 @@ RULES: dict[str, dict[str, Rule]] = {
         "dominant": _tpu(0.7, "Dense matrix math dominates: the very work TPUs were built for.", "architecture",
                          "google-tpu-intro", "lesson-guide", "lesson-faq"),
     },
+    "embeddings": {
+        "ultra_large": _tpu(0.6, "Google lists models with ultra-large embeddings (ranking and recommendation) "
+                            "among the workloads TPUs suit; recent generations add SparseCores for embedding "
+                            "lookups.", "architecture", "google-tpu-intro"),
+    },
     "team": {
         "cuda": _gpu(0.6, "A team fluent in CUDA would pay for the switch in retraining and rewriting, which can "
                      "outweigh the hardware savings.", "workflow", "lesson-ch4", "lesson-ch7"),
@@ -307,6 +323,8 @@ RULES: dict[str, dict[str, Rule]] = {
         "any_cloud": _gpu(0.7, "Keeping the freedom to run in any cloud rules out nothing for GPUs, which every "
                           "major cloud offers; TPUs would tie the work to Google Cloud.", "cost",
                           "lesson-ch5", "lesson-faq-extended"),
+        "other_cloud": _gpu(1.0, "The work must run in another cloud (AWS, Azure, ...), and TPUs are rented only in "
+                            "Google Cloud.", "cost", "lesson-faq-extended", "google-tpu-intro"),
         "on_premises": _gpu(1.0, "The work must run on the organisation's own machines.", "cost",
                             "lesson-faq-extended", "google-tpu-intro"),
     },
@@ -338,6 +356,10 @@ RULES: dict[str, dict[str, Rule]] = {
 _STEADY_SERVING = _tpu(0.6, "A steady queue of work including sustained, matrix-heavy serving keeps TPUs busy; "
                        "long-running inference is one of their strengths.", "utilization",
                        "lesson-guide", "lesson-ch5")
+#: embedding lookups are the "low matmul share" work SparseCores take on: replaces matmul_share/low then.
+_EMBEDDING_LOOKUPS = _gpu(0.1, "Little dense matrix math, but the main work is lookups in ultra-large embedding "
+                          "tables, which recent TPUs handle on their SparseCores; this counts only a little "
+                          "against the TPU.", "architecture", "google-tpu-intro")
 #: a training run's length matters less when the chips mostly serve: duration weights scale by this.
 _INFERENCE_DURATION_FACTOR = 0.5
 
@@ -352,12 +374,15 @@ BLOCKERS: dict[tuple[str, str], _BlockerRule] = {
     ("custom_ops", "essential"): _BlockerRule(
         "gpu", "Essential custom operations in the main loop: Google lists this as a workload TPUs do not suit.",
         "flexibility", ("google-tpu-intro", "lesson-ch4")),
-    ("high_precision", "yes"): _BlockerRule(
-        "gpu", "fp64 or strict fp32 math: TPU matrix units work in reduced precision, and Google lists "
-        "high-precision arithmetic as a poor fit.", "architecture", ("google-tpu-intro",)),
+    ("high_precision", "fp64"): _BlockerRule(
+        "gpu", "fp64 math: TPUs have no fp64 hardware, and Google lists workloads that need high-precision "
+        "arithmetic as a poor fit.", "architecture", ("google-tpu-intro",)),
     ("deployment", "on_premises"): _BlockerRule(
         "gpu", "On-premises only: TPUs are rented in Google Cloud and cannot be installed in your own data "
         "centre; GPUs can.", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    ("deployment", "other_cloud"): _BlockerRule(
+        "gpu", "Another cloud only (AWS, Azure, ...): TPUs are rented only in Google Cloud; every major cloud "
+        "rents GPUs.", "cost", ("lesson-faq-extended", "google-tpu-intro")),
 }
 
 #: the largest weight any answer of a factor can carry: the answered share behind confidence.
@@ -386,6 +411,8 @@ def _variant(values: dict[str, str | None], factor: str) -> str:
         return "serving"
     if factor == "duration" and values["workload"] == "inference":
         return "inference"
+    if factor == "matmul_share" and values["embeddings"] == "ultra_large":
+        return "embeddings"
     return ""
 
 
@@ -393,6 +420,8 @@ def _variants(factor: str, value: str, rule: Rule) -> dict[str, Rule]:
     forms = {"": rule}
     if factor == "utilization":
         forms["serving"] = _STEADY_SERVING if value == "steady" else rule
+    if factor == "matmul_share":
+        forms["embeddings"] = _EMBEDDING_LOOKUPS if value == "low" else rule
     if factor == "duration":
         forms["inference"] = rule._replace(
             weight=rule.weight * _INFERENCE_DURATION_FACTOR,
@@ -586,14 +615,45 @@ def decide(answers: Answers, flips: bool = True) -> Recommendation:
 # --------------------------------------------------------------------------- loading answers
 
 
+#: version-1 answers that changed meaning, and what they are now: "yes" meant "fp64 or strict fp32";
+#: it becomes "fp64", the reading that keeps the old verdict (a GPU blocker) unchanged.
+_V1_RENAMED: dict[str, dict[str, str]] = {"high_precision": {"yes": "fp64"}}
+
+
+def check_answers_version(version: object, source_name: str) -> int:
+    """The answers schema version, if this app reads it; InputError naming the file otherwise."""
+    if isinstance(version, bool) or version not in ANSWERS_SCHEMA_VERSIONS:
+        known = " and ".join(str(v) for v in ANSWERS_SCHEMA_VERSIONS)
+        raise InputError(f"{source_name}: schema_version: {json.dumps(version)} is not supported "
+                         f"(this app reads {known})")
+    return int(version)  # type: ignore[call-overload]
+
+
+def migrate_answers(data: dict[str, object], version: int | None) -> dict[str, object]:
+    """Answers as written under schema `version` (None: not stated), in this version's terms.
+
+    Version 1 wrote high_precision "yes"; it loads as "fp64". Values that never existed are left
+    alone for validation to report.
+    """
+    if version is not None and version >= ANSWERS_SCHEMA_VERSION:
+        return dict(data)
+    out = dict(data)
+    for factor, renamed in _V1_RENAMED.items():
+        value = out.get(factor)
+        if isinstance(value, str) and value in renamed:
+            out[factor] = renamed[value]
+    return out
+
+
 def load_answers(text: str, source_name: str = "answers") -> Answers:
     """Parse a JSON answers object; any problem is an InputError naming the file, the field and what is allowed.
 
-    Missing fields and null mean "unknown". An optional "schema_version" key must be 1.
+    Missing fields and null mean "unknown". An optional "schema_version" key must be 1 or 2; files
+    of version 1 (or without a version) are migrated (high_precision "yes" reads as "fp64").
     """
     data = dict(json_object(text, source_name, "a JSON object of answers"))
-    if "schema_version" in data:
-        check_schema_version(data.pop("schema_version"), source_name, ANSWERS_SCHEMA_VERSION)
+    version = check_answers_version(data.pop("schema_version"), source_name) if "schema_version" in data else None
+    data = migrate_answers(data, version)
     for key in data:
         if key not in _CHOICES:
             raise InputError(f"{source_name}: {key}: unknown field (known: {', '.join(FACTORS)})")
@@ -676,9 +736,10 @@ QUESTIONS: dict[str, Question] = {q.field: q for q in (
        "software",
        ("yes", "Yes (variable lengths, data-dependent branches)"), ("no", "No, the same shapes every step")),
     _q("high_precision", "Does the math need fp64 or strict fp32?",
-       "TPU matrix units work in reduced precision (bfloat16); double-precision science codes belong on GPUs.",
+       "TPUs have no fp64 hardware and reach fp32 accuracy in matrix math only with several bf16 passes.",
        "architecture",
-       ("yes", "Yes, fp64 or strict fp32 is required"), ("no", "No, bf16 or mixed precision is fine")),
+       ("fp64", "Yes, fp64 (double precision)"), ("fp32", "Strict fp32, but not fp64"),
+       ("no", "No, bf16 or mixed precision is fine")),
     _q("stage", "Where is the project now?",
        "Early, changing work suits the flexible workshop; a proven model being scaled suits the factory line.",
        "playbook",
@@ -710,6 +771,11 @@ QUESTIONS: dict[str, Question] = {q.field: q for q in (
        "architecture",
        ("low", "Little: mostly element-wise, sparse or branchy work"), ("mixed", "A mix"),
        ("dominant", "Most of it: large matrix multiplies")),
+    _q("embeddings", "Does the model rely on very large embedding tables?",
+       "Ranking and recommendation models with ultra-large embeddings are a listed TPU strength.",
+       "architecture",
+       ("ultra_large", "Yes: ultra-large embeddings (ranking, recommendation)"),
+       ("ordinary", "No, ordinary embeddings or none")),
     _q("team", "What does the team already know well?",
        "Switching stacks costs people's time; existing skills are part of the price.",
        "workflow",
@@ -723,7 +789,7 @@ QUESTIONS: dict[str, Question] = {q.field: q for q in (
        "GPUs are in nearly every cloud and in your own racks; TPUs only in Google Cloud.",
        "cost",
        ("google_cloud", "Google Cloud"), ("any_cloud", "Any cloud: no tie to one provider"),
-       ("on_premises", "Our own machines (on premises)")),
+       ("other_cloud", "Only another cloud: AWS, Azure, ..."), ("on_premises", "Our own machines (on premises)")),
     _q("burst_capacity", "Must you start machines on short notice, in many regions?",
        "Capacity on demand across regions is easier to find for GPUs than for TPUs.",
        "cost",
@@ -752,7 +818,7 @@ PAGES: list[Page] = [
          fields=["stage", "architecture_changes"]),
     Page(id="workload", title="Workload shape",
          intro="How big, how long and how matrix-heavy the work is.",
-         fields=["workload", "scale", "batch", "duration", "matmul_share"]),
+         fields=["workload", "scale", "batch", "duration", "matmul_share", "embeddings"]),
     Page(id="team", title="Team",
          intro="What your people know, and how much time they can spend adapting code.",
          fields=["team", "porting_budget"]),

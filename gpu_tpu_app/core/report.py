@@ -35,6 +35,7 @@ FACTOR_LABELS: dict[str, str] = {
     "batch": "Batch size",
     "duration": "Run length",
     "matmul_share": "Matrix-math share",
+    "embeddings": "Embedding tables",
     "team": "Team skills",
     "porting_budget": "Porting time",
     "deployment": "Where it runs",

@@ -15,12 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.atomic import write_text
-from gpu_tpu_app.core.decision import Answers, Recommendation, decide
+from gpu_tpu_app.core.decision import Answers, Recommendation, decide, migrate_answers
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 
-SCHEMA_VERSION = 1
+#: version 2: answers of schema 2 (high_precision "fp64" | "fp32" | "no", embeddings, other_cloud).
+SCHEMA_VERSION = 2
+#: every session version this app opens; older files are migrated on load and saved as the current one.
+SCHEMA_VERSIONS = (1, 2)
 #: file-dialog filter and suffix of session files.
 SUFFIX = ".json"
 
@@ -126,9 +129,16 @@ def loads_session(text: str, source: str | Path = "session") -> Session:
             raise InputError(f"{source}: answers: missing; this is a probe run file, open it with File > Import run")
         missing = "schema_version" if "schema_version" not in raw else "answers"
         raise InputError(f"{source}: {missing}: missing; this is not a gpu-tpu-app session file")
-    check_schema_version(raw["schema_version"], source, SCHEMA_VERSION)
+    version = raw["schema_version"]
+    if isinstance(version, bool) or version not in SCHEMA_VERSIONS:
+        check_schema_version(version, source, SCHEMA_VERSION)  # raises: names the file and the version read
     raw = dict(raw)
     raw.pop("verdict", None)  # derived, never trusted from a file
+    if version < SCHEMA_VERSION:
+        # a version-1 file: its answers are version-1 answers (high_precision "yes" reads as "fp64")
+        if isinstance(raw["answers"], dict):
+            raw["answers"] = migrate_answers(raw["answers"], 1)
+        raw["schema_version"] = SCHEMA_VERSION
     try:
         return Session.model_validate(raw)
     except ValidationError as exc:
