@@ -112,3 +112,43 @@ def test_errors_in_a_point_are_reported_by_name() -> None:
     (res,) = [m.result for m in msgs if isinstance(m, ResultMsg)]
     assert (res.backend, res.device, res.metric) == ("jax", "jax:cpu:0", "seconds")
     assert res.message == "MemoryError: out of memory"
+
+
+def test_points_the_plan_leaves_out_reach_the_table_and_the_run_file_as_skipped(monkeypatch, tmp_path) -> None:
+    """A fake device description plans the points; the kernels are never called, so nothing is measured."""
+    import io
+    import threading
+    from types import SimpleNamespace
+
+    from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo, load_run, save_run
+    from gpu_tpu_app.probe import kernels, worker
+    from gpu_tpu_app.probe.cli import results_table
+    from gpu_tpu_app.probe.protocol import RunAssembler
+
+    vm = DeviceInfo(backend="torch", platform="cpu", name="Virtual CPU", memory_bytes=16 * 1024**3,
+                    cpu=CpuInfo(model="Virtual CPU", cores=2, caches={"L2": 1024**2, "L3": 260 * 1024**2}))  # fmt: skip
+    monkeypatch.setattr(detect, "detect", lambda backend: (BackendStatus(backend="torch", available=True), [vm]))
+    called: list[str] = []
+    monkeypatch.setattr(kernels, "run_point", lambda point, ctx: called.append(point.id) or [])
+    args = worker._parser().parse_args(["--backend", "torch", "--suite", "quick", "--kernel", "matmul", "triad",
+                                        "--budget-s", "3"])  # fmt: skip
+    out = io.StringIO()
+    stop = SimpleNamespace(is_set=lambda: False, event=threading.Event())
+    assert worker.run(args, worker.Emitter(out), stop) == 0  # type: ignore[arg-type]
+    msgs = [parse_message(line) for line in out.getvalue().splitlines()]
+    planned = kernels.plan("torch", [vm], "quick", ["matmul", "triad"], None, 3.0)
+    left_out = [p for p in planned if p.skip]
+    assert left_out and not {p.id for p in left_out} & set(called)  # never run
+    skipped = [m.result for m in msgs if isinstance(m, ResultMsg) and m.result.status == "skipped"]
+    assert {(r.kernel, r.dtype, r.size) for r in skipped} >= {(p.kernel, p.dtype, p.size) for p in left_out}
+    assert all("--budget-s" in (r.message or "") for r in skipped)
+    assembler = RunAssembler("quick")
+    assembler.start_worker("torch")
+    for m in msgs:
+        assembler.add(m)
+    run = assembler.finish()
+    table = results_table(run)
+    assert "skipped" in table and "--budget-s" in table
+    save_run(run, tmp_path / "run.json")
+    back = load_run(tmp_path / "run.json")
+    assert [r.message for r in back.results if r.status == "skipped"] == [r.message for r in skipped]

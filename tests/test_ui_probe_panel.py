@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import socket
 import sys
 from datetime import datetime, timezone
 
@@ -335,3 +336,17 @@ def test_export_dialogs_add_the_extension_and_report_a_failed_write(panel, tmp_p
     box = panel.last_error_box()
     assert box is not None and "Permission denied" in box.text() and box.text().endswith("Permission denied")
     assert str(tmp_path / "missing" / "dir" / "run.csv") in box.text()
+
+
+def test_a_run_from_another_machine_with_this_host_name_is_listed_as_imported(panel) -> None:
+    from gpu_tpu_app.core.machine import cpu_model, this_machine
+    from gpu_tpu_app.core.runs import CpuInfo
+
+    here = socket.gethostname()
+    other_cpu = "AMD EPYC 7B13" if "EPYC" not in cpu_model() else "Intel Xeon Platinum 8481C"
+    other = _hand_made_run(host=here).model_copy(update={"cpu": CpuInfo(model=other_cpu), "machine": None})
+    mine = _hand_made_run(host=here).model_copy(update={"cpu": CpuInfo(model=cpu_model()), "machine": this_machine(),
+                                                        "started": datetime(2026, 2, 3, 5, 5, tzinfo=timezone.utc)})  # fmt: skip
+    panel.set_runs([other, mine])
+    labels = [panel.runs_list.item(i).text() for i in range(panel.runs_list.count())]
+    assert labels[0].startswith("imported · ") and not labels[1].startswith("imported")

@@ -52,6 +52,10 @@ class DeviceInfo(_Model):
     versions: dict[str, str] = {}
     catalog_id: str | None = None
     cpu: CpuInfo | None = None
+    #: the device's own last-level cache in bytes where its runtime says (accelerators; CPUs: cpu.caches)
+    cache_bytes: int | None = None
+    #: what memory_bytes is when it is not the device's total (e.g. JAX's allocator limit)
+    memory_note: str | None = None
 
     @property
     def key(self) -> str:
@@ -217,6 +221,8 @@ class RunFile(_Model):
     schema_version: int = SCHEMA_VERSION
     app_version: str
     host: str
+    #: hashed machine id + CPU model (core.machine.machine_id); None in files from before it was recorded
+    machine: str | None = None
     os: str
     python: str
     cpu: CpuInfo | None = None

@@ -18,6 +18,7 @@ import re
 import sys
 from pathlib import Path
 
+from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
 from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo
 from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
 
@@ -56,34 +57,9 @@ def disabled_backends() -> set[str]:
 # ---------------------------------------------------------------- CPU
 
 
-def _cpuinfo_fields() -> dict[str, str]:
-    fields: dict[str, str] = {}
-    try:
-        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return fields
-    for line in text.splitlines():
-        if not line.strip():
-            if fields:
-                break  # the first processor is enough
-            continue
-        key, _, value = line.partition(":")
-        fields.setdefault(key.strip(), value.strip())
-    return fields
-
-
-def cpu_model() -> str:
-    """The CPU's marketing name, as the OS reports it."""
-    fields = _cpuinfo_fields()
-    for key in ("model name", "Model Name", "Hardware", "cpu model"):
-        if fields.get(key):
-            return fields[key]
-    return platform.processor() or platform.machine() or "unknown CPU"
-
-
 def cpu_info(threads_used: int | None = None) -> CpuInfo:
     """Model, logical cores, threads the backend uses, ISA flags and cache sizes of the host CPU."""
-    fields = _cpuinfo_fields()
+    fields = cpuinfo_fields()
     present = set((fields.get("flags") or fields.get("Features") or "").split())
     flags = [f for f in INTERESTING_FLAGS if f in present]
     return CpuInfo(

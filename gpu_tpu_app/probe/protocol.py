@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from typing import Mapping, Sequence
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.core.machine import this_machine
 from gpu_tpu_app.core.runs import (
     BackendStatus,
     CpuInfo,
@@ -279,6 +280,7 @@ class RunAssembler:
         return RunFile(
             app_version=__version__,
             host=socket.gethostname(),
+            machine=this_machine(),
             os=platform.platform(),
             python=f"{platform.python_implementation()} {platform.python_version()}",
             cpu=cpu,

@@ -222,7 +222,8 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         if now + point.est_s > deadline:
             for rest in points[i:]:
                 em.emit(ResultMsg(result=_failed(rest, "skipped", f"not run: the {args.suite} suite's time budget "
-                                                 f"({budget:.0f} s for {args.backend}) was used up")))  # fmt: skip
+                                                 f"({budget:.0f} s for {args.backend}) was used up; a larger "
+                                                 "--budget-s includes it")))  # fmt: skip
                 skipped += 1
             break
         # the point's cap also keeps the run inside its budget (never below the point's own estimate)
@@ -242,7 +243,9 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
         started = time.monotonic()
         try:
-            if point.kernel in testkernels.TEST_KERNELS:
+            if getattr(point, "skip", None):  # left out by the plan (budget, memory): said, never measured
+                results = [_failed(point, "skipped", point.skip)]
+            elif point.kernel in testkernels.TEST_KERNELS:
                 results = testkernels.run_point(point, ctx)
             else:
                 from gpu_tpu_app.probe import kernels

@@ -8,7 +8,6 @@ list; the panel keeps working and keeps every result that arrived.
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_text
+from gpu_tpu_app.core.machine import is_this_machine
 from gpu_tpu_app.core.runs import DeviceInfo, ErrorMsg, Message, Progress, ResultMsg, RunFile, load_run, save_run, to_csv
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.core.terms import allowed_kernels
@@ -134,7 +134,6 @@ class ProbePanel(QWidget):
         self._t0 = 0.0
         self._messages: list[tuple[str, str]] = []
         self._error_box: QMessageBox | None = None
-        self._hostname = socket.gethostname()
 
         self.model = ResultsModel(self)
         self.proxy = ResultsProxy(self)
@@ -313,7 +312,7 @@ class ProbePanel(QWidget):
     def set_runs(self, runs: list[RunFile]) -> None:
         """Show exactly these runs (e.g. from an opened session); a run in progress stays. Emits nothing."""
         live = [e for e in self._entries if e.live]
-        self._entries = [_Entry(r, imported=r.host != self._hostname) for r in runs] + live
+        self._entries = [_Entry(r, imported=not is_this_machine(r)) for r in runs] + live
         self._rebuild()
 
     def import_run(self, path: str | Path) -> bool:
@@ -328,7 +327,7 @@ class ProbePanel(QWidget):
             if not e.live and e.run.host == run.host and e.run.started == run.started:
                 self.log("info", f"{Path(path).name}: this run is already shown.")
                 return True
-        self._entries.append(_Entry(run, imported=run.host != self._hostname))
+        self._entries.append(_Entry(run, imported=not is_this_machine(run)))
         self._rebuild()
         n_ok = sum(r.status == "ok" for r in run.results)
         self.log("info", f"Imported {Path(path).name}: {run_label(run)}, {len(run.results)} results ({n_ok} ok).")
@@ -608,8 +607,8 @@ class ProbePanel(QWidget):
         self._update_buttons()
 
     def _devices_from_runs(self) -> None:
-        """Until the workers have answered, show the devices of the latest run measured on this host."""
-        local = [e.run for e in self._entries if not e.live and e.run.host == self._hostname]
+        """Until the workers have answered, show the devices of the latest run measured on this machine."""
+        local = [e.run for e in self._entries if not e.live and not e.imported]
         if not local:
             return
         run = local[-1]

@@ -19,6 +19,7 @@ from datetime import datetime
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.core.machine import this_machine
 from gpu_tpu_app.core.runs import (
     BackendStatus,
     DeviceInfo,
@@ -173,6 +174,7 @@ class ProbeProcess(QObject):
             schema_version=1,
             app_version=__version__,
             host=socket.gethostname(),
+            machine=this_machine(),
             os=sys.platform,
             python=sys.version.split()[0],
             cpu=None,

@@ -179,13 +179,41 @@ def stream_elements(platform: str, suite: str, llc: int | None = None) -> list[i
     """Elements per float32 array for copy/triad: each array at least 4× the LLC (STREAM's rule).
 
     Powers of two; `full` adds a second, larger size to show that the bandwidth has saturated.
-    Smoke uses one small in-cache array and says so in the result.
+    Smoke on a CPU uses one small in-cache array and says so in the result; on an accelerator
+    even smoke uses arrays well past the device's cache (milliseconds there). The planner caps
+    these sizes to the suite's time and memory (kernels.stream_plan).
     """
-    if suite == "smoke":
+    if suite == "smoke" and platform == "cpu":
         return [1 << 20]
-    per_array = 4 * (llc or llc_bytes()) if platform == "cpu" else DEVICE_STREAM_BYTES
+    if platform == "cpu":
+        per_array = 4 * (llc or llc_bytes())
+    else:
+        per_array = max(DEVICE_STREAM_BYTES, 4 * llc) if llc else DEVICE_STREAM_BYTES
     elements = 1 << max(20, (per_array // 4 - 1).bit_length())
     return [elements, 2 * elements] if suite == "full" else [elements]
+
+
+def device_llc(device: Any) -> int | None:
+    """The last-level cache a DeviceInfo describes: its CPU's highest data cache, or the device's own."""
+    cpu = getattr(device, "cpu", None)
+    if cpu is not None and cpu.caches:
+        levels = {k: v for k, v in cpu.caches.items() if not k.endswith("i")}
+        if levels:
+            return levels[max(levels, key=lambda name: int(name[1:].rstrip("d")))]
+    return getattr(device, "cache_bytes", None)
+
+
+def stream_note(ctx: Context, arrays: int, elements: int) -> str:
+    """'3 arrays × 512 MiB (2.0× LLC, partly in cache: not DRAM bandwidth)' for a copy/triad result."""
+    note = f"{arrays} arrays × {mib(elements * 4)}"
+    llc = device_llc(ctx.device)
+    if llc is None and ctx.device.platform == "cpu":
+        llc = llc_bytes()
+    if not llc:
+        return note
+    ratio = elements * 4 / llc
+    memory = "DRAM" if ctx.device.platform == "cpu" else "device memory"
+    return note + f" ({ratio:.1f}× LLC{'' if ratio >= 4 else f', partly in cache: not {memory} bandwidth'})"
 
 
 def cpu_bf16_mode(flags: set[str] | None = None) -> str:
@@ -262,7 +290,7 @@ def result(
     Rates come from `timing` and `work` (work per call / seconds per call, per sample); times from
     `timing` alone, or explicit `samples` in the metric's unit.
     """
-    notes = [m for m in (message,) if m]
+    notes = [m for m in (message, getattr(point, "note", None)) if m]
     if samples is None:
         if timing is None or not timing.times:
             raise ValueError("a result needs timing samples")

@@ -168,11 +168,7 @@ def _stream(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
-    note = f"{arrays} arrays × {common.mib(n * 4)}, output buffer donated"
-    if dev.platform == "cpu":
-        llc = common.llc_bytes()
-        ratio = n * 4 / llc
-        note += f" ({ratio:.1f}× LLC{'' if ratio >= 4 else ', in cache: not DRAM bandwidth'})"
+    note = common.stream_note(ctx, arrays, n) + ", output buffer donated"
     return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=work, message=note)]
 
 
