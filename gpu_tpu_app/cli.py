@@ -2,7 +2,7 @@
 
 `gpu-tpu-app` (or `python -m gpu_tpu_app`) with no arguments opens the window. A first
 argument naming a subcommand runs it without Qt: explain, catalog, decide, estimate,
-probe (the same as `gpu-tpu-probe`).
+check-model, probe (the same as `gpu-tpu-probe`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "catalog": ("gpu_tpu_app.commands.catalog", "print the accelerator catalogue"),
     "decide": ("gpu_tpu_app.commands.decide", "turn an answers file into a GPU / TPU recommendation"),
     "estimate": ("gpu_tpu_app.commands.estimate", "estimate training or inference time per chip"),
+    "check-model": ("gpu_tpu_app.commands.check_model", "measure a model file's framework check (runs it in a worker)"),
 }
 #: subcommands that take their own argv (their own parser).
 PASSTHROUGH: dict[str, tuple[str, str]] = {
     "probe": ("gpu_tpu_app.probe.cli", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
     "probe-worker": ("gpu_tpu_app.probe.worker", ""),  # internal: one backend's worker process
+    "model-check-worker": ("gpu_tpu_app.probe.modelcheck", ""),  # internal: runs one model file
 }
 
 

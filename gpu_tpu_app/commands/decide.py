@@ -29,7 +29,14 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="JSON answers file ('-' reads standard input); missing or null answers count as unknown. "
                         "Fields: " + ", ".join(FACTORS))
     p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default), json for tools: the Recommendation model")
+                   help="text for people (default), json for tools: the Recommendation model (with --model, "
+                        "plus answer_sources and model_check)")
+    p.add_argument("--model", metavar="FILE",
+                   help="also check this model file (as check-model does); measured answers fill the ones the "
+                        "answers file leaves unset, stated answers win")
+    from gpu_tpu_app.commands.check_model import add_check_flags
+
+    add_check_flags(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,12 +49,40 @@ def run(args: argparse.Namespace) -> int:
         answers = load_answers(text, "<stdin>")
     else:
         answers = read_answers(args.answers)
+    check = sources = None
+    if getattr(args, "model", None):
+        from gpu_tpu_app.commands.check_model import measure
+        from gpu_tpu_app.core.modelcheck import combine
+
+        check = measure(args.model, args.timeout, args.memory_limit)
+        answers, sources = combine(answers, check)
     rec = decide(answers)
     if args.format == "json":
-        print(json.dumps(rec.model_dump(mode="json", by_alias=True), indent=2))
+        data = rec.model_dump(mode="json", by_alias=True)
+        if check is not None:
+            data["answer_sources"] = sources
+            data["model_check"] = check.model_dump(mode="json")
+        print(json.dumps(data, indent=2))
     else:
-        print(render_text(rec))
+        text = render_text(rec)
+        if check is not None and sources is not None:
+            text = render_sources(check, sources, answers) + "\n\n" + text
+        print(text)
     return 0
+
+
+def render_sources(check, sources: dict[str, str], answers) -> str:  # type: ignore[no-untyped-def]
+    """Which answers came from the model check and which from the answers file."""
+    from gpu_tpu_app.core.modelcheck import LEVEL_TEXT
+
+    lines = [f"Model check of {check.file}: {LEVEL_TEXT[check.level]}, {check.seconds:.1f} s",
+             "Answers it could measure (measured values fill unset answers; stated ones win):"]
+    for name, source in sources.items():
+        value = getattr(answers, name)
+        first = next((e for e in check.evidence_for(name)), None)
+        why = f" ({first.finding})" if first is not None and source != "stated" else ""
+        lines.append(f"  - {name} = {value if value is not None else 'unknown'}: {source}{why}")
+    return "\n".join(lines)
 
 
 def _cite(topic: str, sources: list[str]) -> str:

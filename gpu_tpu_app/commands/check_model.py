@@ -1,0 +1,56 @@
+"""`gpu-tpu-app check-model FILE`: measure a model file's framework-check answers in a worker process."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from gpu_tpu_app.core.modelcheck import ModelCheck, render_text
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe.modelcheck_launch import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_check
+
+
+def add_check_flags(p: argparse.ArgumentParser) -> None:
+    """--timeout and --memory-limit, shared by check-model and decide --model."""
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                   help=f"stop the check after S seconds (default {DEFAULT_TIMEOUT_S:g})")
+    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT_MB, metavar="MIB",
+                   help=f"address-space limit of the worker process in MiB (default {DEFAULT_MEMORY_LIMIT_MB})")
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    """Add the check-model flags to the subcommand's parser."""
+    p.add_argument("file", metavar="FILE",
+                   help="Python file defining model() + example_inputs() (PyTorch) or params() + forward() + "
+                        "example_inputs() (JAX); optional other_inputs()")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text for people (default), json for tools")
+    add_check_flags(p)
+
+
+def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False) -> ModelCheck:
+    """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2)."""
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise InputError(f"--timeout: {timeout:g} is not a positive number of seconds")
+    if memory_limit < 512:
+        raise InputError(f"--memory-limit: {memory_limit} MiB is too small (at least 512)")
+    progress = None
+    if not quiet and sys.stderr.isatty():
+        def progress(msg):  # type: ignore[no-untyped-def]
+            print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
+    result = run_check(file, timeout, memory_limit, on_stage=progress)
+    if isinstance(result, str):
+        raise InputError(result)
+    return result
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the file and print the result; exit 0 when the check ran, whatever it found."""
+    check = measure(args.file, args.timeout, args.memory_limit)
+    if args.format == "json":
+        print(json.dumps(check.model_dump(mode="json"), indent=2))
+    else:
+        print(render_text(check))
+    return 0

@@ -1,0 +1,501 @@
+"""The framework check, measured: what the model-check worker found, and the wizard answers it supports.
+
+The worker (gpu_tpu_app.probe.modelcheck) runs the user's model file in its own process and sends
+plain JSON; this module validates it (`Findings`), maps it to the framework-check answers by the
+rules in `MAPPING_RULES` (`check_from_findings`), and combines measured with stated answers
+(`combine`). Pure: no Qt, no torch, no jax.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gpu_tpu_app.core.decision import Answers
+
+__all__ = [
+    "ANSWER_FIELDS",
+    "HIGH_PRECISION_FP64",
+    "LEVEL_TEXT",
+    "MAPPING_RULES",
+    "MATMUL_DOMINANT",
+    "MATMUL_LOW",
+    "Evidence",
+    "Findings",
+    "MeasuredAnswers",
+    "ModelCheck",
+    "WorkerError",
+    "WorkerStage",
+    "check_from_findings",
+    "combine",
+    "error_line",
+    "parse_worker_line",
+    "render_text",
+]
+
+#: the value of `high_precision` that float64 in the model maps to. One place, so that the answer
+#: model's change of this field's values is a one-line change here.
+HIGH_PRECISION_FP64 = "yes"
+#: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
+MATMUL_DOMINANT = 0.70
+MATMUL_LOW = 0.30
+#: the answers the check can measure, in wizard order.
+ANSWER_FIELDS: tuple[str, ...] = ("framework", "xla_verified", "custom_ops", "dynamic_shapes", "high_precision",
+                                  "matmul_share")
+
+Level = Literal["lowered_for_tpu", "static_graph_captured", "failed"]
+LEVEL_TEXT: dict[str, str] = {
+    "lowered_for_tpu": "lowered for TPU",
+    "static_graph_captured": "static graph captured (not lowered for TPU)",
+    "failed": "failed (no static graph)",
+}
+
+#: the rules from findings to answers, as shown in the README and in the check's text output.
+MAPPING_RULES: tuple[str, ...] = (
+    "framework: the entry points the file defines (model() + example_inputs() is PyTorch; params() + "
+    "forward() + example_inputs() is JAX).",
+    "xla_verified: lowering for TPU succeeded -> yes; lowering for TPU or torch.export failed -> no, with the "
+    "reason; a static graph without a working TPU route here -> unknown.",
+    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls) "
+    "-> some (raise it to essential yourself when they carry the main loop); none in a full forward pass -> none.",
+    "dynamic_shapes: data-dependent shapes or control flow, or more compiled programs than the first input "
+    "needed across other_inputs() -> yes; one program for all shapes given -> no; without other_inputs() and "
+    "without data-dependent operations -> unknown.",
+    f"high_precision: float64 values (or float64 asked for) -> {HIGH_PRECISION_FP64!r}; none -> unknown (the need "
+    "for strict fp32 is not measurable).",
+    f"matmul_share: share of counted operations in matrix multiplies, convolutions and attention: "
+    f">= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low, between them mixed.",
+)
+
+_Text = Field(default="", max_length=2000)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Located(_Model):
+    """One thing found, where it is in the user's file (file:line) when known."""
+
+    name: str = Field(max_length=500)
+    location: Optional[str] = Field(default=None, max_length=500)
+
+
+class CustomOp(_Model):
+    name: str = Field(max_length=500)
+    kind: str = Field(max_length=200)
+    location: Optional[str] = Field(default=None, max_length=500)
+
+
+class Flops(_Model):
+    matmul: int = Field(ge=0)
+    other: int = Field(ge=0)
+    method: str = _Text
+
+
+class Stage(_Model):
+    status: Literal["ok", "failed"]
+    detail: str = _Text
+    location: Optional[str] = Field(default=None, max_length=500)
+
+
+class Lowering(_Model):
+    status: Literal["ok", "failed", "unavailable"]
+    route: Optional[str] = Field(default=None, max_length=200)
+    detail: str = _Text
+    location: Optional[str] = Field(default=None, max_length=500)
+    custom_calls: list[str] = Field(default_factory=list, max_length=50)
+
+
+class GraphBreak(_Model):
+    reason: str = _Text
+    location: Optional[str] = Field(default=None, max_length=500)
+
+
+class GraphBreaks(_Model):
+    status: Literal["ok", "failed"]
+    graphs: Optional[int] = Field(default=None, ge=0)
+    breaks: list[GraphBreak] = Field(default_factory=list, max_length=50)
+    detail: str = _Text
+
+
+class Programs(_Model):
+    status: Literal["ok", "failed"]
+    input_sets: int = Field(default=0, ge=0)
+    shapes: int = Field(default=0, ge=0)
+    programs_first: int = Field(default=0, ge=0)
+    programs: int = Field(default=0, ge=0)
+    method: str = _Text
+    detail: str = _Text
+
+
+class Float64Use(_Model):
+    op: str = Field(max_length=200)
+    location: Optional[str] = Field(default=None, max_length=500)
+
+
+class DataDependent(_Model):
+    what: str = _Text
+    location: Optional[str] = Field(default=None, max_length=500)
+
+
+class HostCallback(_Model):
+    name: str = Field(max_length=200)
+    location: Optional[str] = Field(default=None, max_length=500)
+
+
+class Findings(_Model):
+    """What the worker measured, validated on the app's side of the line."""
+
+    framework: Literal["pytorch", "jax"]
+    versions: dict[str, str] = Field(default_factory=dict, max_length=10)
+    notes: list[str] = Field(default_factory=list, max_length=20)
+    parameters: int = Field(default=0, ge=0)
+    parameter_bytes: int = Field(default=0, ge=0)
+    inputs: str = _Text
+    flops: Optional[Flops] = None
+    custom_ops: list[CustomOp] = Field(default_factory=list, max_length=50)
+    float64: list[Float64Use] = Field(default_factory=list, max_length=50)
+    float64_requested: Optional[list[Optional[str]]] = Field(default=None, max_length=50)
+    data_dependent: list[DataDependent] = Field(default_factory=list, max_length=50)
+    non_core_ops: list[str] = Field(default_factory=list, max_length=50)
+    static_graph: Optional[Stage] = None
+    graph_breaks: Optional[GraphBreaks] = None
+    programs: Optional[Programs] = None
+    tpu_lowering: Optional[Lowering] = None
+    cuda_lowering: Optional[Lowering] = None
+    host_callbacks: list[HostCallback] = Field(default_factory=list, max_length=50)
+    worker_seconds: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    peak_rss_mb: Optional[float] = Field(default=None, ge=0, allow_inf_nan=False)
+
+
+class MeasuredAnswers(_Model):
+    """The framework-check answers the measurements support; None where they cannot decide."""
+
+    framework: Optional[Literal["pytorch", "jax", "tensorflow", "other"]] = None
+    xla_verified: Optional[Literal["yes", "no"]] = None
+    custom_ops: Optional[Literal["none", "some", "essential"]] = None
+    dynamic_shapes: Optional[Literal["yes", "no"]] = None
+    high_precision: Optional[str] = Field(default=None, max_length=20)
+    matmul_share: Optional[Literal["low", "mixed", "dominant"]] = None
+
+
+class Evidence(_Model):
+    """Why one answer has its value (or none): the finding and its detail, with file:line where known."""
+
+    answer: str = Field(max_length=40)
+    value: Optional[str] = Field(default=None, max_length=40)
+    finding: str = Field(max_length=2000)
+    detail: str = _Text
+
+
+class ModelCheck(_Model):
+    """The result of `check-model`: the JSON contract (file, framework, level, answers, evidence, seconds)."""
+
+    file: str = Field(max_length=4096)
+    framework: Literal["pytorch", "jax"]
+    level: Level
+    answers: MeasuredAnswers
+    evidence: list[Evidence] = Field(max_length=200)
+    seconds: float = Field(ge=0, allow_inf_nan=False)
+
+    def evidence_for(self, answer: str) -> list[Evidence]:
+        """The evidence rows of one answer."""
+        return [e for e in self.evidence if e.answer == answer]
+
+
+# --------------------------------------------------------------------------- worker lines
+
+
+class WorkerStage(_Model):
+    type: Literal["stage"]
+    stage: str = Field(max_length=200)
+    function: Optional[str] = Field(default=None, max_length=200)
+
+
+class WorkerError(_Model):
+    type: Literal["error"]
+    kind: str = Field(max_length=40)
+    message: str = Field(max_length=2000)
+    function: Optional[str] = Field(default=None, max_length=200)
+    line: Optional[int] = Field(default=None, ge=0)
+
+
+class WorkerFindings(_Model):
+    type: Literal["findings"]
+    findings: Findings
+
+
+def parse_worker_line(text: str) -> WorkerStage | WorkerError | WorkerFindings | None:
+    """One line of the worker's stdout as a message; None for a line that is not one (never raises)."""
+    text = text.strip()
+    if not text.startswith("{") or len(text) > 1_000_000:
+        return None
+    try:
+        raw = json.loads(text)
+        kind = raw.get("type") if isinstance(raw, dict) else None
+        model = {"stage": WorkerStage, "error": WorkerError, "findings": WorkerFindings}.get(kind)
+        return model.model_validate(raw) if model is not None else None
+    except (ValueError, RecursionError, ValidationError):
+        return None
+
+
+def error_line(file: str, err: WorkerError) -> str:
+    """The one-line message for a bad model file: the file (with the line), the function, what happened."""
+    where = f"{file}:{err.line}" if err.line else file
+    function = f" in {err.function}" if err.function else ""
+    return f"{where}{function}: {err.message}"
+
+
+# --------------------------------------------------------------------------- mapping
+
+
+def _at(location: Optional[str]) -> str:
+    return f" at {location}" if location else ""
+
+
+def _names(items: list, attr: str = "name", limit: int = 6) -> str:
+    shown = [f"{getattr(i, attr)}{_at(getattr(i, 'location', None))}" for i in items[:limit]]
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(shown) + more
+
+
+def _framework(f: Findings) -> Evidence:
+    entry = ("model() and example_inputs()" if f.framework == "pytorch"
+             else "params(), forward(params, *inputs) and example_inputs()")
+    versions = ", ".join(f"{k} {v}" for k, v in f.versions.items())
+    return Evidence(answer="framework", value=f.framework, finding=f"the file defines {entry}",
+                    detail=f"checked with {versions}; {f.parameters:,} parameters; inputs {f.inputs}")
+
+
+def _xla_verified(f: Findings) -> Evidence:
+    tpu = f.tpu_lowering
+    if tpu is not None and tpu.status == "ok":
+        calls = f"; custom calls in the TPU module: {', '.join(tpu.custom_calls)}" if tpu.custom_calls else \
+            "; no custom calls in the TPU module"
+        return Evidence(answer="xla_verified", value="yes", finding=f"lowered for TPU with {tpu.route}",
+                        detail=f"{tpu.detail}{calls}")
+    if tpu is not None and tpu.status == "failed":
+        return Evidence(answer="xla_verified", value="no", finding=f"lowering for TPU failed ({tpu.route})",
+                        detail=f"{tpu.detail}{_at(tpu.location)}")
+    graph = f.static_graph
+    route = tpu.detail if tpu is not None else "no TPU route was tried"
+    if graph is not None and graph.status == "failed":
+        return Evidence(answer="xla_verified", value="no", finding="torch.export could not capture one static graph",
+                        detail=f"{graph.detail}{_at(graph.location)}; TPU routes here: {route}")
+    if graph is not None:
+        return Evidence(answer="xla_verified", value=None,
+                        finding="static graph captured, but no route onto a TPU works here",
+                        detail=f"a static graph ({graph.detail}) is necessary for XLA, not sufficient; TPU routes "
+                               f"here: {route}")
+    return Evidence(answer="xla_verified", value=None, finding="nothing was lowered", detail=route)
+
+
+def _custom_ops(f: Findings) -> Evidence:
+    if f.custom_ops:
+        kinds = sorted({c.kind for c in f.custom_ops})
+        return Evidence(answer="custom_ops", value="some", finding=f"{len(f.custom_ops)} custom operator(s): "
+                        f"{_names(f.custom_ops)}",
+                        detail=f"kinds: {', '.join(kinds)}; each needs an XLA lowering, a rewrite in standard "
+                               "operators or a CPU fallback on a TPU. Choose essential if they carry the main loop.")
+    if f.flops is not None:
+        extra = (f"; operators outside the core ATen set (they decompose): {', '.join(f.non_core_ops[:8])}"
+                 if f.non_core_ops else "")
+        return Evidence(answer="custom_ops", value="none",
+                        finding="only the framework's own operators in one full forward pass", detail=extra.lstrip("; "))
+    return Evidence(answer="custom_ops", value=None, finding="the forward pass could not be traced",
+                    detail="without a complete pass the operators are not all known")
+
+
+def _dynamic_shapes(f: Findings) -> list[Evidence]:
+    rows: list[Evidence] = []
+    for d in f.data_dependent:
+        rows.append(Evidence(answer="dynamic_shapes", value="yes", finding="data-dependent shape or control flow",
+                             detail=f"{d.what}{_at(d.location)}"))
+    p = f.programs
+    if p is not None and p.status == "ok" and p.programs > p.programs_first:
+        rows.append(Evidence(answer="dynamic_shapes", value="yes", finding="recompiles across other_inputs()",
+                             detail=f"{p.programs} compiled programs for {p.input_sets} input sets "
+                                    f"({p.shapes} distinct shapes; the first input needed {p.programs_first}); "
+                                    f"{p.method}"))
+    if rows:
+        return rows
+    if p is not None and p.status == "ok":
+        return [Evidence(answer="dynamic_shapes", value="no", finding="one program for every input shape given",
+                         detail=f"{p.input_sets} input sets, {p.shapes} distinct shape(s), {p.programs} "
+                                f"program(s); {p.method}")]
+    if p is not None:
+        return [Evidence(answer="dynamic_shapes", value=None, finding="the other inputs could not be compiled",
+                         detail=p.detail)]
+    return [Evidence(answer="dynamic_shapes", value=None, finding="no data-dependent operations in one pass",
+                     detail="the file defines no other_inputs(), so whether shapes change in real use is not "
+                            "measured; add other_inputs() with the shapes the model sees")]
+
+
+def _high_precision(f: Findings) -> Evidence:
+    if f.float64:
+        return Evidence(answer="high_precision", value=HIGH_PRECISION_FP64, finding="float64 values in the forward pass",
+                        detail=f"{_names(f.float64, 'op')}; TPUs have no float64 arithmetic")
+    if f.float64_requested:
+        where = ", ".join(x for x in f.float64_requested if x) or "in the model file"
+        return Evidence(answer="high_precision", value=HIGH_PRECISION_FP64, finding="the code asks for float64",
+                        detail=f"{where}; jax_enable_x64 is off, so JAX silently computes these in float32")
+    return Evidence(answer="high_precision", value=None, finding="no float64 values found",
+                    detail="whether the math needs strict fp32 or tolerates bfloat16 cannot be measured from one pass")
+
+
+def _matmul_share(f: Findings) -> Evidence:
+    fl = f.flops
+    total = (fl.matmul + fl.other) if fl is not None else 0
+    if fl is None or total <= 0:
+        return Evidence(answer="matmul_share", value=None, finding="work could not be counted",
+                        detail="the forward pass could not be traced" if fl is None else "no work counted")
+    share = fl.matmul / total
+    value = "dominant" if share >= MATMUL_DOMINANT else "low" if share < MATMUL_LOW else "mixed"
+    return Evidence(answer="matmul_share", value=value,
+                    finding=f"{share:.1%} of counted operations are matrix multiplies or convolutions",
+                    detail=f"{fl.matmul:.3g} of {total:.3g} operations per forward pass (thresholds: >= "
+                           f"{MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low); {fl.method}")
+
+
+def _level(f: Findings) -> Level:
+    if f.tpu_lowering is not None and f.tpu_lowering.status == "ok":
+        return "lowered_for_tpu"
+    if f.static_graph is not None and f.static_graph.status == "ok":
+        return "static_graph_captured"
+    return "failed"
+
+
+def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelCheck:
+    """Map the worker's findings to answers and evidence by the rules in MAPPING_RULES."""
+    evidence = [_framework(findings), _xla_verified(findings), _custom_ops(findings), *_dynamic_shapes(findings),
+                _high_precision(findings), _matmul_share(findings)]
+    for cb in findings.host_callbacks:
+        evidence.append(Evidence(answer="xla_verified", value=None, finding="host callback",
+                                 detail=f"{cb.name}{_at(cb.location)} runs Python on the host CPU in every step"))
+    breaks = findings.graph_breaks
+    if breaks is not None and breaks.status == "ok" and breaks.breaks:
+        evidence.append(Evidence(answer="xla_verified", value=None,
+                                 finding=f"{len(breaks.breaks)} graph break(s) under torch._dynamo.explain "
+                                         f"({breaks.graphs} graphs)",
+                                 detail="; ".join(f"{b.reason}{_at(b.location)}" for b in breaks.breaks[:6])))
+    firsts: dict[str, Optional[str]] = {}
+    for e in evidence:
+        if e.answer not in firsts:
+            firsts[e.answer] = e.value
+    answers = MeasuredAnswers(**{k: v for k, v in firsts.items() if v is not None})
+    # supporting rows carry the value of the answer they support; rows stay in wizard order
+    evidence = [e if e.value is not None else e.model_copy(update={"value": firsts.get(e.answer)}) for e in evidence]
+    evidence.sort(key=lambda e: ANSWER_FIELDS.index(e.answer))
+    return ModelCheck(file=file, framework=findings.framework, level=_level(findings), answers=answers,
+                      evidence=evidence, seconds=round(seconds, 2))
+
+
+# --------------------------------------------------------------------------- combining with stated answers
+
+
+def combine(stated: Answers, check: ModelCheck) -> tuple[Answers, dict[str, str]]:
+    """Stated and measured answers in one: a measured value wins unless the user stated that answer.
+
+    Returns the combined answers and, for each measurable answer, where its value came from:
+    "measured", "stated" (no measurement decided it), "stated over measured X", or "unknown".
+    """
+    values = stated.model_dump()
+    sources: dict[str, str] = {}
+    for name in ANSWER_FIELDS:
+        mine = values.get(name)
+        measured = getattr(check.answers, name)
+        if mine is not None:
+            sources[name] = "stated" if measured is None or measured == mine else f"stated over measured {measured}"
+        elif measured is not None:
+            values[name] = measured
+            sources[name] = "measured"
+        else:
+            sources[name] = "unknown"
+    return Answers.model_validate(values), sources
+
+
+# --------------------------------------------------------------------------- text
+
+
+def render_text(check: ModelCheck, with_rules: bool = True) -> str:
+    """The check as plain text: level, each answer with its evidence, then the rules."""
+    lines = [f"Model check: {check.file} ({check.framework}), {check.seconds:.1f} s",
+             f"Evidence level: {LEVEL_TEXT[check.level]}", "", "Answers (from what was measured):"]
+    for name in ANSWER_FIELDS:
+        value = getattr(check.answers, name)
+        lines.append(f"  {name:<15} {value if value is not None else 'unknown'}")
+        for e in check.evidence_for(name):
+            lines.append(f"      - {e.finding}")
+            if e.detail:
+                lines.append(f"        {e.detail}")
+    if with_rules:
+        lines += ["", "Rules:"] + [f"  - {r}" for r in MAPPING_RULES]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- one check, as the parent sees it
+
+
+class CheckSession:
+    """The parent's side of one worker: feed its stdout, then `finish()` for the result or the error line.
+
+    The CLI drives it with subprocess, the window with QProcess; both get the same messages and the
+    same one-line errors (timeout, crash, bad file) naming the file and the function that was running.
+    """
+
+    def __init__(self, file: str, timeout_s: float, memory_limit_mb: int) -> None:
+        self.file = file
+        self.timeout_s = timeout_s
+        self.memory_limit_mb = memory_limit_mb
+        self.stage: WorkerStage | None = None
+        self.findings: Findings | None = None
+        self.error: WorkerError | None = None
+        self._buffer = b""
+
+    def feed(self, data: bytes) -> list[WorkerStage | WorkerError | WorkerFindings]:
+        """Messages in `data` (complete lines only; the rest waits for more)."""
+        self._buffer += data
+        *lines, self._buffer = self._buffer.split(b"\n")
+        if len(self._buffer) > 4_000_000:  # no newline in 4 MB: not our worker talking
+            self._buffer = b""
+        out = []
+        for raw in lines:
+            msg = parse_worker_line(raw.decode("utf-8", "replace"))
+            if isinstance(msg, WorkerStage):
+                self.stage = msg
+            elif isinstance(msg, WorkerFindings) and self.error is None:
+                self.findings = msg.findings
+            elif isinstance(msg, WorkerError):
+                self.error = msg
+            if msg is not None:
+                out.append(msg)
+        return out
+
+    def _function(self) -> str:
+        if self.stage is None:
+            return "(starting the check)"
+        return self.stage.function or "(module level)"
+
+    def finish(self, returncode: int | None, seconds: float, *, timed_out: bool = False,
+               stderr_tail: str = "") -> ModelCheck | str:
+        """The result, or the one-line error: bad file, exception, timeout, memory, crash."""
+        self.feed(b"\n")
+        if timed_out:
+            during = f" (during {self.stage.stage})" if self.stage is not None else ""
+            return (f"{self.file} in {self._function()}: did not finish within {self.timeout_s:g} s{during}; "
+                    "stopped (raise --timeout if the model is large)")
+        if self.error is not None:
+            return error_line(self.file, self.error)
+        if self.findings is not None:
+            return check_from_findings(self.file, self.findings, seconds)
+        if returncode is not None and returncode < 0 and -returncode == 9:
+            return (f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
+                    f"limit is {self.memory_limit_mb} MiB)")
+        tail = stderr_tail.strip().splitlines()[-1] if stderr_tail.strip() else ""
+        how = f"signal {-returncode}" if returncode is not None and returncode < 0 else f"exit code {returncode}"
+        if tail and len(tail) > 300:
+            tail = tail[:299] + "…"
+        return f"{self.file} in {self._function()}: the check's process ended with {how}" + (f" ({tail})" if tail else "")

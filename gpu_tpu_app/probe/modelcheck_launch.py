@@ -1,0 +1,112 @@
+"""Start the model-check worker and read it: the light side, used by the CLI and the window.
+
+Nothing here imports torch, jax or the user's file: the worker (gpu_tpu_app.probe.modelcheck) runs
+them in its own process group, under a memory limit, and is killed when it runs past the timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from gpu_tpu_app.core.modelcheck import CheckSession, ModelCheck, WorkerStage
+from gpu_tpu_app.probe.protocol import frozen
+
+#: seconds a check may take before it is stopped (the CLI's --timeout overrides it).
+DEFAULT_TIMEOUT_S = 180.0
+#: address-space limit of the worker (RLIMIT_AS), MiB; frameworks reserve a few GiB of it at import.
+DEFAULT_MEMORY_LIMIT_MB = 8192
+
+
+def worker_command(file: str | Path, memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB) -> list[str]:
+    """argv that checks one model file: this same program with the hidden model-check-worker subcommand."""
+    base = [sys.executable, "model-check-worker"] if frozen() else [sys.executable, "-m", "gpu_tpu_app",
+                                                                      "model-check-worker"]
+    return [*base, str(file), "--memory-limit-mb", str(int(memory_limit_mb))]
+
+
+def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering for TPU needs no TPU)."""
+    env = dict(os.environ if base is None else base)
+    env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault("JAX_PLATFORMS", "cpu")
+    env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    env.setdefault("TORCHDYNAMO_VERBOSE", "0")
+    return env
+
+
+def precheck(file: str | Path) -> str | None:
+    """The one-line error for a path that cannot be a model file, before any process starts."""
+    path = Path(file)
+    if not path.exists():
+        return f"{file}: no such file"
+    if path.is_dir():
+        return f"{file}: is a folder, not a Python file"
+    return None
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_check(file: str | Path, timeout_s: float = DEFAULT_TIMEOUT_S,
+              memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+              on_stage: Callable[[WorkerStage], None] | None = None) -> ModelCheck | str:
+    """Check one model file in a worker process; the ModelCheck, or the one-line error as a str."""
+    bad = precheck(file)
+    if bad:
+        return bad
+    session = CheckSession(str(file), timeout_s, memory_limit_mb)
+    start = time.monotonic()
+    proc = subprocess.Popen(worker_command(file, memory_limit_mb), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=worker_env(), start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ, "out")
+    sel.register(proc.stderr, selectors.EVENT_READ, "err")
+    err_tail = b""
+    open_streams = 2
+    timed_out = False
+    try:
+        while open_streams:
+            left = timeout_s - (time.monotonic() - start)
+            if left <= 0:
+                timed_out = True
+                break
+            for key, _ in sel.select(min(left, 0.5)):
+                data = os.read(key.fileobj.fileno(), 1 << 16)  # type: ignore[union-attr]
+                if not data:
+                    sel.unregister(key.fileobj)
+                    open_streams -= 1
+                elif key.data == "out":
+                    for msg in session.feed(data):
+                        if isinstance(msg, WorkerStage) and on_stage is not None:
+                            on_stage(msg)
+                else:
+                    err_tail = (err_tail + data)[-4096:]
+        if not timed_out:
+            try:
+                proc.wait(timeout=max(1.0, timeout_s - (time.monotonic() - start)))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+    except KeyboardInterrupt:
+        _kill_group(proc)
+        proc.wait()
+        raise
+    finally:
+        _kill_group(proc)
+        proc.wait()
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    return session.finish(proc.returncode, time.monotonic() - start, timed_out=timed_out,
+                          stderr_tail=err_tail.decode("utf-8", "replace"))
