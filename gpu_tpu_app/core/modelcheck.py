@@ -488,7 +488,10 @@ class CheckSession:
             return (f"{self.file} in {self._function()}: did not finish within {self.timeout_s:g} s{during}; "
                     "stopped (raise --timeout if the model is large)")
         if self.error is not None:
-            return error_line(self.file, self.error)
+            line = error_line(self.file, self.error)
+            if self.error.kind == "memory":
+                line += f" ({self.memory_limit_mb} MiB; raise --memory-limit if the model needs more)"
+            return line
         if self.findings is not None:
             return check_from_findings(self.file, self.findings, seconds)
         if returncode is not None and returncode < 0 and -returncode == 9:

@@ -98,7 +98,7 @@ class Loader:
         return f"{os.path.basename(self.path)}:{hits[-1]}" if hits else None
 
     def load(self) -> types.ModuleType:
-        _stage("load", None)
+        _stage("loading the file", None)
         try:
             with open(self.path, "rb") as fh:
                 source = fh.read(4 * 1024 * 1024 + 1)
@@ -130,7 +130,7 @@ class Loader:
     def call(self, name: str, *args: Any) -> Any:
         """Call the user's function `name`, reporting where it failed in their file."""
         fn = getattr(self.module, name)
-        _stage("call", f"{name}()")
+        _stage(f"calling {name}()", f"{name}()")
         return self._run(lambda: fn(*args), f"{name}()")
 
     def _run(self, thunk: Callable[[], Any], function: str) -> Any:

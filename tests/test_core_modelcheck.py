@@ -1,0 +1,129 @@
+"""The findings -> answers rules of the model check, the worker-line parser and the parent's session."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gpu_tpu_app.core.decision import Answers
+from gpu_tpu_app.core.modelcheck import (
+    HIGH_PRECISION_FP64,
+    MATMUL_DOMINANT,
+    MATMUL_LOW,
+    CheckSession,
+    Findings,
+    ModelCheck,
+    check_from_findings,
+    combine,
+    parse_worker_line,
+    render_text,
+)
+
+
+def findings(**kw) -> Findings:  # type: ignore[no-untyped-def]
+    base = {"framework": "pytorch", "flops": {"matmul": 90, "other": 10, "method": "m"},
+            "static_graph": {"status": "ok", "detail": "one graph"},
+            "tpu_lowering": {"status": "unavailable", "detail": "torch_xla: not installed"}}
+    base.update(kw)
+    return Findings.model_validate(base)
+
+
+@pytest.mark.parametrize(("matmul", "other", "expected"), [
+    (70, 30, "dominant"), (69, 31, "mixed"), (30, 70, "mixed"), (29, 71, "low"), (0, 5, "low"),
+])
+def test_matmul_share_thresholds(matmul: int, other: int, expected: str) -> None:
+    c = check_from_findings("m.py", findings(flops={"matmul": matmul, "other": other, "method": "m"}), 1.0)
+    assert (MATMUL_DOMINANT, MATMUL_LOW) == (0.70, 0.30)
+    assert c.answers.matmul_share == expected
+
+
+def test_uncountable_work_leaves_matmul_share_unknown_with_a_reason() -> None:
+    c = check_from_findings("m.py", findings(flops=None), 1.0)
+    assert c.answers.matmul_share is None
+    assert c.evidence_for("matmul_share")[0].finding == "work could not be counted"
+
+
+def test_xla_verified_rules() -> None:
+    ok = findings(tpu_lowering={"status": "ok", "route": "jax.export", "custom_calls": ["Eigh"]})
+    assert check_from_findings("m.py", ok, 1).answers.xla_verified == "yes"
+    assert check_from_findings("m.py", ok, 1).level == "lowered_for_tpu"
+    failed = findings(tpu_lowering={"status": "failed", "route": "jax.export", "detail": "Boom", "location": "m.py:3"})
+    c = check_from_findings("m.py", failed, 1)
+    assert c.answers.xla_verified == "no" and "Boom at m.py:3" in c.evidence_for("xla_verified")[0].detail
+    no_graph = findings(static_graph={"status": "failed", "detail": "GuardOnDataDependentSymNode"})
+    c = check_from_findings("m.py", no_graph, 1)
+    assert c.answers.xla_verified == "no" and c.level == "failed"
+    c = check_from_findings("m.py", findings(), 1)  # a graph, no route onto a TPU
+    assert c.answers.xla_verified is None and c.level == "static_graph_captured"
+    assert "necessary for XLA, not sufficient" in c.evidence_for("xla_verified")[0].detail
+
+
+def test_custom_ops_and_float64_and_dynamic_shapes() -> None:
+    c = check_from_findings("m.py", findings(
+        custom_ops=[{"name": "demo.op", "kind": "custom operator", "location": "m.py:9"}],
+        float64=[{"op": "aten.mul", "location": "m.py:4"}],
+        data_dependent=[{"what": "nonzero", "location": "m.py:5"}]), 1)
+    assert c.answers.custom_ops == "some"
+    assert c.answers.high_precision == HIGH_PRECISION_FP64
+    assert c.answers.dynamic_shapes == "yes"
+    plain = check_from_findings("m.py", findings(), 1)
+    assert plain.answers.custom_ops == "none"
+    assert plain.answers.high_precision is None
+    assert plain.answers.dynamic_shapes is None  # no other_inputs(): real-use shapes are unknown
+    assert "other_inputs()" in plain.evidence_for("dynamic_shapes")[0].detail
+
+
+def test_recompiles_across_other_inputs() -> None:
+    same = findings(programs={"status": "ok", "input_sets": 3, "shapes": 1, "programs_first": 1, "programs": 1})
+    assert check_from_findings("m.py", same, 1).answers.dynamic_shapes == "no"
+    more = findings(programs={"status": "ok", "input_sets": 3, "shapes": 3, "programs_first": 1, "programs": 3})
+    c = check_from_findings("m.py", more, 1)
+    assert c.answers.dynamic_shapes == "yes"
+    assert "3 compiled programs for 3 input sets" in c.evidence_for("dynamic_shapes")[0].detail
+
+
+def test_json_contract_keys_and_every_answer_has_evidence() -> None:
+    c = check_from_findings("m.py", findings(), 2.345)
+    data = json.loads(c.model_dump_json())
+    assert set(data) == {"file", "framework", "level", "answers", "evidence", "seconds"}
+    assert data["seconds"] == 2.35
+    assert {e["answer"] for e in data["evidence"]} == set(data["answers"])
+    assert "Rules:" in render_text(c)
+
+
+def test_combine_measured_fills_unset_and_stated_wins() -> None:
+    c = check_from_findings("m.py", findings(custom_ops=[{"name": "x.y", "kind": "k"}]), 1)
+    combined, sources = combine(Answers(custom_ops="none", stage="production"), c)
+    assert combined.custom_ops == "none" and sources["custom_ops"] == "stated over measured some"
+    assert combined.framework == "pytorch" and sources["framework"] == "measured"
+    assert combined.matmul_share == "dominant" and sources["matmul_share"] == "measured"
+    assert combined.xla_verified is None and sources["xla_verified"] == "unknown"
+    assert combined.stage == "production"
+
+
+@pytest.mark.parametrize("line", ["", "hello", "{not json", "[1, 2]", '{"type": "findings", "findings": {}}',
+                                  '{"type": "stage"}', '{"type": "error", "kind": "user", "message": 5}',
+                                  '{"type": "findings", "findings": {"framework": "pytorch", "parameters": -1}}'])
+def test_worker_lines_that_are_not_messages_are_ignored(line: str) -> None:
+    assert parse_worker_line(line) is None
+
+
+def test_session_messages_timeout_and_crash() -> None:
+    s = CheckSession("m.py", 30, 2048)
+    s.feed(b'{"type": "stage", "stage": "calling model()", "function": "model()"}\n{"type": "sta')
+    assert s.stage is not None and s.stage.function == "model()"
+    assert s.finish(None, 30, timed_out=True) == \
+        "m.py in model(): did not finish within 30 s (during calling model()); stopped (raise --timeout if the model is large)"
+    assert "killed (out of memory? the limit is 2048 MiB)" in str(s.finish(-9, 1))
+    assert s.finish(1, 1, stderr_tail="x\nSegfault here") == \
+        "m.py in model(): the check's process ended with exit code 1 (Segfault here)"
+    s.feed(b'{"type": "error", "kind": "memory", "message": "ran out of memory", "function": "model()", "line": 4}\n')
+    assert s.finish(0, 1) == "m.py:4 in model(): ran out of memory (2048 MiB; raise --memory-limit if the model needs more)"
+
+
+def test_session_builds_the_check_from_findings() -> None:
+    s = CheckSession("m.py", 30, 2048)
+    s.feed((json.dumps({"type": "findings", "findings": findings().model_dump()}) + "\n").encode())
+    result = s.finish(0, 3.0)
+    assert isinstance(result, ModelCheck) and result.answers.matmul_share == "dominant"
