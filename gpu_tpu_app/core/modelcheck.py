@@ -37,7 +37,7 @@ __all__ = [
 
 #: the value of `high_precision` that float64 in the model maps to. One place, so that the answer
 #: model's change of this field's values is a one-line change here.
-HIGH_PRECISION_FP64 = "yes"
+HIGH_PRECISION_FP64 = "fp64"
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70
 MATMUL_LOW = 0.30
@@ -174,12 +174,13 @@ class Findings(_Model):
 class MeasuredAnswers(_Model):
     """The framework-check answers the measurements support; None where they cannot decide."""
 
-    framework: Optional[Literal["pytorch", "jax", "tensorflow", "other"]] = None
-    xla_verified: Optional[Literal["yes", "no"]] = None
-    custom_ops: Optional[Literal["none", "some", "essential"]] = None
-    dynamic_shapes: Optional[Literal["yes", "no"]] = None
-    high_precision: Optional[str] = Field(default=None, max_length=20)
-    matmul_share: Optional[Literal["low", "mixed", "dominant"]] = None
+    # the same types as the answer model's fields, so a measured value is always a valid answer
+    framework: Answers.model_fields["framework"].annotation = None  # type: ignore[name-defined]
+    xla_verified: Answers.model_fields["xla_verified"].annotation = None  # type: ignore[name-defined]
+    custom_ops: Answers.model_fields["custom_ops"].annotation = None  # type: ignore[name-defined]
+    dynamic_shapes: Answers.model_fields["dynamic_shapes"].annotation = None  # type: ignore[name-defined]
+    high_precision: Answers.model_fields["high_precision"].annotation = None  # type: ignore[name-defined]
+    matmul_share: Answers.model_fields["matmul_share"].annotation = None  # type: ignore[name-defined]
 
 
 class Evidence(_Model):
