@@ -253,8 +253,9 @@ RULES: dict[str, dict[str, Rule]] = {
                           "lesson-ch7", "lesson-faq-extended"),
         "stabilizing": _tpu(0.15, "The design is settling, so it is the right moment to test whether the factory "
                             "line would take it.", "playbook", "lesson-ch7"),
-        "production": _tpu(0.7, "A proven model now being scaled up is the case the playbook sends to the factory "
-                           "line.", "playbook", "lesson-ch7", "lesson-faq-extended"),
+        "production": _tpu(0.7, "A settled model whose goal has shifted from invention to scaling: the lesson's "
+                           "playbook says this is when it is time to look at the TPU.", "playbook",
+                           "lesson-ch7", "lesson-faq-extended"),
     },
     "architecture_changes": {
         "weekly": _gpu(0.7, "An architecture that changes every week needs the freedom to pivot that GPUs give.",
@@ -302,8 +303,9 @@ RULES: dict[str, dict[str, Rule]] = {
                             "lookups.", "architecture", "google-tpu-intro"),
     },
     "team": {
-        "cuda": _gpu(0.6, "A team fluent in CUDA would pay for the switch in retraining and rewriting, which can "
-                     "outweigh the hardware savings.", "workflow", "lesson-ch4", "lesson-ch7"),
+        "cuda": _gpu(0.6, "A team fluent in CUDA would pay for the switch in retraining and rewriting; the lesson "
+                     "warns that this cost might be higher than the hardware savings themselves.", "workflow",
+                     "lesson-ch4", "lesson-ch7"),
         "xla": _tpu(0.5, "The team already knows XLA and TPUs, so the factory line's stricter rules cost them "
                     "little.", "workflow", "lesson-ch4", "lesson-faq-extended"),
         "general": _gpu(0.1, "Without special hardware depth, the GPU's larger community and tooling lower the "
@@ -363,6 +365,42 @@ _EMBEDDING_LOOKUPS = _gpu(0.1, "Little dense matrix math, but the main work is l
 #: a training run's length matters less when the chips mostly serve: duration weights scale by this.
 _INFERENCE_DURATION_FACTOR = 0.5
 
+#: Small-batch serving: token-by-token decoding at a small batch reads every weight from memory for a few
+#: tokens, so it is bound by memory bandwidth and latency, not by matrix units. The playbook's "stable
+#: design at scale" answers were written for scaling training; for such serving they only say a port is
+#: possible. These rules replace the usual ones when workload is inference and batch is small.
+_SMALL_SERVING_NOTE = (" For small-batch serving this counts little: decoding a few sequences at a time is "
+                       "bound by memory bandwidth and latency, not by the matrix units a TPU adds.")
+_SMALL_SERVING: dict[tuple[str, str], Rule] = {
+    ("batch", "small"): _gpu(0.6, "Small-batch serving is latency-bound: each decoded token reads all the weights "
+                             "and the KV cache from memory, so a TPU's large matrix units sit mostly idle.",
+                             "workload", "google-tpu-intro", "lesson-guide"),
+    ("stage", "production"): _tpu(0.15, "The model is settled, so a port would not chase a moving target."
+                                  + _SMALL_SERVING_NOTE, "playbook", "lesson-ch7"),
+    ("architecture_changes", "locked"): _tpu(0.15, "A locked architecture would only need porting once."
+                                             + _SMALL_SERVING_NOTE, "flexibility", "lesson-quote-1"),
+    ("utilization", "steady"): _tpu(0.1, "A steady queue keeps any chip busy." + _SMALL_SERVING_NOTE,
+                                    "utilization", "lesson-ch5"),
+    ("matmul_share", "dominant"): _tpu(0.2, "Matrix multiplies dominate the model, but at a small batch each one "
+                                       "is a thin matrix-vector product limited by memory bandwidth.",
+                                       "architecture", "google-tpu-intro"),
+}
+
+#: Answers that say much the same thing: within a group, per direction, the strongest counts in full and the
+#: others at half, so one fact told twice is not counted as two pieces of evidence.
+CORRELATED: tuple[tuple[str, ...], ...] = (
+    ("stage", "architecture_changes"),
+    ("scale", "batch", "duration"),
+)
+_GROUP_OF: dict[str, tuple[str, ...]] = {factor: group for group in CORRELATED for factor in group}
+#: share of its weight that a non-strongest answer of a correlated group keeps.
+CORRELATED_SHARE = 0.5
+#: when the only answers for the TPU are these, the verdict stays "either" (score just under the threshold).
+_PLAYBOOK_GROUP = CORRELATED[0]
+_BELOW_THRESHOLD = 0.14
+_PLAYBOOK_ALONE = (" On its own a settled design is not yet a verdict: the framework check and the workload "
+                   "come first.")
+
 #: (factor, answer) -> blocker. framework "other" blocks only while XLA is not verified.
 BLOCKERS: dict[tuple[str, str], _BlockerRule] = {
     ("framework", "other"): _BlockerRule(
@@ -389,6 +427,8 @@ BLOCKERS: dict[tuple[str, str], _BlockerRule] = {
 _MAX_WEIGHT: dict[str, float] = {factor: max((r.weight for r in RULES.get(factor, {}).values()), default=0.0)
                                  for factor in FACTORS}
 _MAX_WEIGHT["utilization"] = max(_MAX_WEIGHT["utilization"], _STEADY_SERVING.weight)
+for (_factor, _value), _rule in _SMALL_SERVING.items():
+    _MAX_WEIGHT[_factor] = max(_MAX_WEIGHT[_factor], _rule.weight)
 _MAX_WEIGHT["workload"] = 0.2  # the workload shapes how duration and utilization count
 _TOTAL_WEIGHT = sum(_MAX_WEIGHT.values())
 
@@ -405,8 +445,15 @@ def _blocked(values: dict[str, str | None], factor: str) -> bool:
     return True
 
 
+def _small_serving(values: dict[str, str | None]) -> bool:
+    return values["workload"] == "inference" and values["batch"] == "small"
+
+
 def _variant(values: dict[str, str | None], factor: str) -> str:
     """Which form of a factor's rule applies: a few answers shape how another one counts."""
+    value = values[factor]
+    if _small_serving(values) and (factor, value) in _SMALL_SERVING:
+        return "small_serving"
     if factor == "utilization" and values["workload"] in ("inference", "both"):
         return "serving"
     if factor == "duration" and values["workload"] == "inference":
@@ -418,6 +465,8 @@ def _variant(values: dict[str, str | None], factor: str) -> str:
 
 def _variants(factor: str, value: str, rule: Rule) -> dict[str, Rule]:
     forms = {"": rule}
+    if (factor, value) in _SMALL_SERVING:
+        forms["small_serving"] = _SMALL_SERVING[(factor, value)]
     if factor == "utilization":
         forms["serving"] = _STEADY_SERVING if value == "steady" else rule
     if factor == "matmul_share":
@@ -455,24 +504,60 @@ class _Evaluation(NamedTuple):
     reasons: list[tuple[float, int, Reason]]  # (-weight, wizard index, reason)
 
 
+def _combine(found: dict[str, tuple[float, Reason]]) -> dict[str, tuple[float, Reason]]:
+    """Correlated answers: per group and direction the strongest keeps its weight, the others keep
+    CORRELATED_SHARE of it, and their reasons say so. Monotone in every answer's signed weight."""
+    out = dict(found)
+    for group in CORRELATED:
+        for sign in (1.0, -1.0):
+            members = [f for f in group if f in found and found[f][0] * sign > 0]
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda f: (-abs(found[f][0]), group.index(f)))
+            lead = members[0]
+            lead_reason = found[lead][1]
+            for f in members[1:]:
+                signed, reason = found[f]
+                shared = signed * CORRELATED_SHARE
+                note = (f" Counted at half: it says much the same as {lead} = {lead_reason.answer}, so the two "
+                        "are not added as independent evidence.")
+                out[f] = (shared, reason.model_copy(update={"weight": round(abs(shared), 3),
+                                                              "message": reason.message + note}))
+    return out
+
+
 def _evaluate(values: dict[str, str | None]) -> _Evaluation:
     """One pass over the answers: the score (tanh of the signed weighted sum, capped by blockers),
-    the blockers that apply and the weighted reasons."""
-    total = 0.0
+    the blockers that apply and the weighted reasons (correlated answers combined)."""
     blockers: list[Blocker] = []
-    reasons: list[tuple[float, int, Reason]] = []
-    for index, factor in enumerate(FACTORS):
+    found: dict[str, tuple[float, Reason]] = {}
+    for factor in FACTORS:
         value = values[factor]
         if value is None:
             continue
-        found = _REASONS.get((factor, value, _variant(values, factor)))
-        if found is not None:
-            total += found[0]
         if _blocked(values, factor):
             blockers.append(_BLOCKER_MODELS[(factor, value)])
-        elif found is not None:
-            reasons.append((-found[1].weight, index, found[1]))
+            continue
+        rule = _REASONS.get((factor, value, _variant(values, factor)))
+        if rule is not None:
+            found[factor] = rule
+    combined = _combine(found)
+    total = sum(signed for signed, _r in combined.values())
+    # a blocked factor's own lean still counts toward the (capped) score, as before
+    for b in blockers:
+        lean = _REASONS.get((b.factor, b.answer, _variant(values, b.factor)))
+        if lean is not None:
+            total += lean[0]
     score = math.tanh(total / SCALE)
+    tpu_side = {factor for factor, (signed, _r) in combined.items() if signed > 0}
+    if score >= THRESHOLD and tpu_side and tpu_side <= set(_PLAYBOOK_GROUP):
+        # the playbook says a settled design is when it is time to *look at* the TPU: on its own it is no verdict
+        score = min(score, _BELOW_THRESHOLD)
+        lead = max(tpu_side, key=lambda f: (combined[f][0], -FACTORS.index(f)))
+        signed, reason = combined[lead]
+        combined[lead] = (signed, reason.model_copy(update={"message": reason.message + _PLAYBOOK_ALONE}))
+    index = {factor: i for i, factor in enumerate(FACTORS)}
+    reasons = [(-reason.weight, index[factor], reason) for factor, (_s, reason) in combined.items()]
     if blockers:
         score = min(score, BLOCKED_SCORE)
     return _Evaluation(round(score, 4), bool(blockers), blockers, reasons)
@@ -487,27 +572,42 @@ def _verdict(score: float, blocked: bool) -> Verdict:
 
 
 def _confidence(values: dict[str, str | None], score: float, verdict: Verdict, blocked: bool) -> Confidence:
-    """Blockers decide with high confidence; otherwise the answered share and the margin both count."""
+    """Blockers decide with high confidence; otherwise the answered share and the margin both count.
+
+    A TPU verdict stays at most "medium" until the framework check has passed (xla_verified = yes):
+    the lesson's rule is to verify rather than assume.
+    """
     if blocked:
         return "high"
     answered = sum(_MAX_WEIGHT[f] for f in FACTORS if values[f] is not None) / _TOTAL_WEIGHT
     margin = THRESHOLD - abs(score) if verdict == "either" else abs(score) - THRESHOLD
     if answered >= 0.7 and margin >= 0.25:
-        return "high"
-    if answered >= 0.4 and margin >= 0.08:
-        return "medium"
-    return "low"
+        level: Confidence = "high"
+    elif answered >= 0.4 and margin >= 0.08:
+        level = "medium"
+    else:
+        level = "low"
+    if verdict == "tpu" and level == "high" and values["xla_verified"] != "yes":
+        level = "medium"
+    return level
+
+
+#: at most this many flips are listed.
+MAX_FLIPS = 5
 
 
 def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
-    """For each factor, re-run decide on single-answer changes and keep the smallest that flips the verdict.
+    """What single changed answer would change the verdict: answered questions only, strongest first.
 
-    Smallest means: nearest in the factor's order first (ordered factors that are answered), then the
-    smallest move of the score, then the table order.
+    Per answered factor the smallest change that flips the verdict is kept (nearest in the factor's
+    order first, then the smallest move of the score, then the table order). The flips are then
+    ordered by how far they move the score, largest first, and at most MAX_FLIPS are kept.
     """
-    found: list[Flip] = []
-    for factor in FACTORS:
+    found: list[tuple[float, int, Flip]] = []
+    for position, factor in enumerate(FACTORS):
         current = getattr(answers, factor)
+        if current is None:
+            continue  # nobody answered it: the open questions are listed apart
         order = ORDERED.get(factor)
         best: tuple[tuple[int, float, int], str, Verdict] | None = None
         for index, candidate in enumerate(_CHOICES[factor]):
@@ -521,26 +621,59 @@ def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
             if best is None or key < best[0]:
                 best = (key, candidate, rerun.verdict)
         if best is not None:
-            found.append(Flip(factor=factor, from_=UNKNOWN if current is None else current,
-                              to=best[1], verdict=best[2]))
-    return found
+            flip = Flip(factor=factor, from_=current, to=best[1], verdict=best[2])
+            found.append((-best[0][1], position, flip))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [flip for _move, _pos, flip in found[:MAX_FLIPS]]
 
 
 # --------------------------------------------------------------------------- next steps
 
-_STEP_FRAMEWORK = {
-    "pytorch": "Framework check: run one full training step under torch_xla and read its metrics report; "
-               "aten:: counters name the ops that fall back to the CPU, and a rising compile count means "
-               "recompiles.",
-    "jax": "Framework check: run one full step under jax.jit on a TPU and look for ops XLA rejects, host "
-           "round trips and recompiles when the input shape changes.",
-    "tensorflow": "Framework check: run one step with XLA compilation on and look for ops the TPU lacks; note "
-                  "that the newest TPU7x chips support only JAX and PyTorch.",
-    None: "Framework check: run one full training step of the model under XLA (jax.jit, or torch_xla for "
-          "PyTorch) and look for unsupported ops, CPU fallbacks and repeated compiles before planning on TPUs.",
+def _framework_step(framework: str | None, inference: bool) -> str:
+    """The framework check in the workload's own terms (a serving step, or a training step)."""
+    step = "one prefill and one decode step" if inference else "one full training step"
+    if framework == "pytorch":
+        return (f"Framework check: run {step} under torch_xla and read its metrics report; aten:: counters "
+                "name the ops that fall back to the CPU, and a rising compile count means recompiles.")
+    if framework == "jax":
+        return (f"Framework check: run {step} under jax.jit on a TPU and look for ops XLA rejects, host "
+                "round trips and recompiles when the input shape changes.")
+    if framework == "tensorflow":
+        return (f"Framework check: run {step} with XLA compilation on and look for ops the TPU lacks; note "
+                "that the newest TPU7x chips support only JAX and PyTorch.")
+    return (f"Framework check: run {step} of the model under XLA (jax.jit, or torch_xla for PyTorch) and "
+            "look for unsupported ops, CPU fallbacks and repeated compiles before planning on TPUs.")
+
+
+#: the software route onto a TPU per framework; PyTorch's as its own project tracker states it (checked in
+#: November 2026: pytorch/xla issue 9684, torchax on PyPI), not from memory.
+_STEP_ROUTE = {
+    "pytorch": ("Software route for PyTorch: torch_xla is the established path, but check its current state "
+                "before you plan a port: the PyTorch/XLA tracker's RFC (github.com/pytorch/xla issue 9684, "
+                "October 2025, open) proposes a native TPU backend in place of today's lazy-tensor design, and "
+                "torchax (github.com/google/torchax, PyTorch on TPU through JAX) is still published as a "
+                "pre-release. Pin one release and read its notes and open issues for your model's ops."),
+    "jax": ("Software route for JAX: the code runs on TPUs as it is under jax.jit; use the JAX and MaxText "
+            "documentation for sharding across a slice."),
+    "tensorflow": ("Software route for TensorFlow: it reaches TPUs through XLA on generations before TPU7x "
+                   "only; plan on v6e, v5p or v5e, or a move to JAX for TPU7x."),
 }
 _STEP_PILOT = ("Run a short pilot of the same model step on one TPU VM and one GPU, with this app's probe "
                "(gpu-tpu-probe) on each, and compare time and cost per step rather than spec sheets.")
+_STEP_PILOT_SERVING = ("Run a short serving pilot on one TPU VM and one GPU at your real batch and context "
+                       "length, and compare tokens per second, latency and cost per token rather than spec "
+                       "sheets (gpu-tpu-app estimate --inference shows which bound applies).")
+_STEP_GENERATION_SERVING = ("Generation to look at: for serving and small or medium training, TPU v6e (Trillium) "
+                            "or v5e, in slices of up to 256 chips; compare memory per chip with the model's "
+                            "weights and KV cache (gpu-tpu-app catalog, estimate).")
+_STEP_GENERATION_LARGE = ("Generation to look at: for large runs, TPU v5p (slices up to 6,144 chips of an "
+                          "8,960-chip pod) or TPU7x (Ironwood, 9,216-chip pods, 192 GiB per chip); TPU7x runs "
+                          "JAX and PyTorch only (gpu-tpu-app catalog).")
+_STEP_CAPACITY = ("Capacity: TPUs are obtained only in Google Cloud, on demand (no preemption, but no "
+                  "guarantee of capacity), as Spot VMs, through flex-start requests of up to 7 days, or "
+                  "through reservations (calendar mode up to 90 days, or a year or more with committed-use "
+                  "discounts); check quota for the generation and zone first "
+                  "(cloud.google.com/tpu/docs/consumption-options).")
 _STEP_SHAPES = ("Pad or bucket the input shapes so XLA compiles only a handful of programs, and count the "
                 "compiles during the pilot.")
 _STEP_CUSTOM = ("List each custom operation and how it would run under XLA (a rewrite in standard ops, a "
@@ -553,37 +686,67 @@ _STEP_PORTING = ("Estimate the engineering weeks the port and its tuning would t
                  "hardware savings (gpu-tpu-app estimate gives days and cost per chip for the run).")
 _STEP_UTILIZATION = ("Plan how the chips stay busy between jobs: a reserved TPU slice that sits idle costs "
                      "as much as one that works.")
-_STEP_REVISIT = ("Decide again once the architecture is locked and the runs grow; that is when the factory "
-                 "line starts to pay.")
+_STEP_REVISIT = ("Decide again once the architecture is locked and the runs grow; that is when the lesson "
+                 "says it is time to look at the TPU.")
+_STEP_GPU_MEMORY = ("Size GPU memory per model copy: weights plus KV cache for serving, about 16 bytes per "
+                    "parameter plus activations for training; gpu-tpu-app estimate shows the memory per copy "
+                    "and how many GPUs one copy needs.")
+_STEP_GPU_LINKS = ("If one model copy spans several GPUs, choose parts joined by NVLink (H100/H200/B200 SXM "
+                   "boards of 8, or a 72-GPU GB200 NVL72 rack); PCIe cards (L4, L40S, A10G, H100 PCIe) suit "
+                   "models that fit on one GPU.")
+_STEP_GPU_FP64 = ("FP64 work: compare GPUs by their FP64 figures (the fp64 and fp64 matrix columns of "
+                  "gpu-tpu-app catalog), never by BF16 peak; data-centre parts such as H100, H200 and MI300X "
+                  "have FP64 matrix units, while L4, L40S and A10G run FP64 at a small fraction of their fp32 "
+                  "rate.")
+_STEP_GPU_QUANT = ("For serving, try FP8 or INT8 weights: each decode step reads every weight, so halving the "
+                   "bytes per weight nearly halves a bandwidth-bound step; check the accuracy first.")
 _STEP_GPU_CHOICE = ("Compare GPU models for this workload with gpu-tpu-app catalog and estimate, and measure "
                     "the one you have with gpu-tpu-probe.")
 _STEP_ANSWER = "Answer the open questions; each one you settle makes the verdict firmer."
 
 
 def _next_steps(values: dict[str, str | None], verdict: Verdict, blockers: list[Blocker]) -> list[str]:
-    """The lesson's checks that matter for these answers, most urgent first."""
+    """Concrete checks for this verdict and these answers, most urgent first."""
     steps: list[str] = []
     tpu_possible = not blockers
+    inference = values["workload"] == "inference"
+    serving = values["workload"] in ("inference", "both")
+    large = values["scale"] in ("large", "massive")
     # an unfamiliar framework blocks only until the framework check says otherwise
-    check_can_unblock = all(b.factor == "framework" for b in blockers)
-    if check_can_unblock and values["xla_verified"] is None:
-        steps.append(_STEP_FRAMEWORK.get(values["framework"], _STEP_FRAMEWORK[None]))
-    if tpu_possible and values["custom_ops"] == "some":
+    check_can_unblock = bool(blockers) and all(b.factor == "framework" for b in blockers)
+    if values["xla_verified"] is None and (check_can_unblock or (tpu_possible and verdict != "gpu")):
+        steps.append(_framework_step(values["framework"], inference))
+    if verdict == "tpu" and tpu_possible:
+        steps.append(_STEP_GENERATION_LARGE if large and not inference else _STEP_GENERATION_SERVING)
+        if values["framework"] in _STEP_ROUTE:
+            steps.append(_STEP_ROUTE[values["framework"]])
+        steps.append(_STEP_CAPACITY)
+    if tpu_possible and values["custom_ops"] == "some" and verdict != "gpu":
         steps.append(_STEP_CUSTOM)
     if tpu_possible and values["dynamic_shapes"] == "yes" and verdict != "gpu":
         steps.append(_STEP_SHAPES)
     if tpu_possible and verdict != "gpu":
-        steps.append(_STEP_PILOT)
-    if tpu_possible and verdict != "gpu" and values["data_pipeline"] != "fast":
+        steps.append(_STEP_PILOT_SERVING if inference else _STEP_PILOT)
+    if tpu_possible and verdict != "gpu" and values["data_pipeline"] != "fast" and not inference:
         steps.append(_STEP_DATA)
-    if values["deployment"] != "on_premises" and (verdict != "gpu" or values["burst_capacity"] == "yes"):
+    if verdict == "either" and values["deployment"] != "on_premises":
         steps.append(_STEP_QUEUE)
     if tpu_possible and verdict != "gpu" and not (values["team"] == "xla" and values["porting_budget"] == "ample"):
         steps.append(_STEP_PORTING)
     if tpu_possible and verdict == "tpu" and values["utilization"] != "steady":
         steps.append(_STEP_UTILIZATION)
     if verdict == "gpu":
-        if tpu_possible and values["stage"] != "production":
+        steps.append(_STEP_GPU_MEMORY)
+        if values["high_precision"] == "fp64":
+            steps.append(_STEP_GPU_FP64)
+        if large or values["scale"] is None:
+            steps.append(_STEP_GPU_LINKS)
+        if serving:
+            steps.append(_STEP_GPU_QUANT)
+        if values["burst_capacity"] == "yes":
+            steps.append(_STEP_QUEUE)
+        not_settled = values["architecture_changes"] != "locked" and values["stage"] != "production"
+        if tpu_possible and not_settled:
             steps.append(_STEP_REVISIT)
         steps.append(_STEP_GPU_CHOICE)
     if any(values[f] is None for f in FACTORS):
