@@ -185,15 +185,6 @@ def test_ceilings_are_per_kernel_device_and_dtype() -> None:
     assert final == [50.0, 100.0, 100.0, None, None, None]
 
 
-def test_format_value_uses_decimal_prefixes() -> None:
-    assert runs.format_value(2.51e11, "flops") == "251 GFLOP/s"
-    assert runs.format_value(1.43e12, "flops") == "1.43 TFLOP/s"
-    assert runs.format_value(2.81e10, "bytes_per_s") == "28.1 GB/s"
-    assert runs.format_value(1.23e-5, "seconds") == "12.3 µs"
-    assert runs.format_value(1.7, "seconds") == "1.7 s"
-    assert runs.format_value(None, "flops") == "-"
-
-
 def test_line_decoder_reassembles_lines_split_anywhere() -> None:
     stream = b"".join(runs.dump_message(m).encode() + b"\n" for m in MESSAGES)
     whole = LineDecoder().feed(stream)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gpu_tpu_app.core.catalog import Catalog, Chip, load_catalog
+from gpu_tpu_app.core.wording import MISSING
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -15,7 +16,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _cell(chip: Chip, field: str) -> str:
     figure = getattr(chip, field)
     if figure is None:
-        return "-"
+        return MISSING
     return figure.display(short=True).removesuffix(f" {figure.unit}")
 
 

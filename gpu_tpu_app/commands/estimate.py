@@ -12,12 +12,10 @@ from gpu_tpu_app.core.estimate import (
     EstimateRequest,
     MeasuredDevice,
     estimate,
-    format_bytes,
-    format_duration,
-    format_quantity,
     measured_from_run,
     parse_quantity,
 )
+from gpu_tpu_app.core.wording import estimate_cells, format_bytes, format_quantity
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -108,12 +106,6 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
     )
 
 
-def _cost(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}"
-
-
 def format_table(result: Estimate) -> str:
     """The estimate as aligned text: a summary, one row per chip (fastest first), the rules."""
     req = result.request
@@ -128,18 +120,15 @@ def format_table(result: Estimate) -> str:
         "",
     ]
     priced = any(row.cost_usd is not None for row in result.rows)
-    header = ["chip", "family", "peak TFLOP/s", "MFU", "time", "fits", f"memory on {chips}"]
+    header = ["chip", "kind", "peak used", "MFU", "time", "fits", f"memory on {chips}"]
     if priced:
         header.append("cost")
     table = [header]
     for row in result.rows:
-        peak = "n/p" if row.peak_flops is None else f"{row.peak_flops / 1e12:,.4g}"
-        if row.peak_dtype == "float16":
-            peak += " (fp16)"
-        fits = "?" if row.fits is None else ("yes" if row.fits else "no")
-        cells = [row.chip_name, row.family, peak, f"{row.mfu:.2f}", format_duration(row.days), fits, format_bytes(row.memory_available_bytes)]
+        c = estimate_cells(row)
+        cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.fits, c.available]
         if priced:
-            cells.append(_cost(row.cost_usd))
+            cells.append(c.cost)
         table.append(cells)
     right = {2, 3, 4, 6, 7}
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
+from gpu_tpu_app.core.wording import SECONDS_PER_DAY
 from gpu_tpu_app.errors import InputError
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
@@ -25,8 +26,6 @@ TRAINING_BYTES_PER_PARAM = 16.0
 #: Serving: bf16 weights, plus 20% for runtime buffers.
 INFERENCE_BYTES_PER_PARAM = 2.0
 INFERENCE_OVERHEAD = 1.2
-SECONDS_PER_DAY = 86_400.0
-DAYS_PER_YEAR = 365.25
 
 TRAINING_RULE = (
     "training FLOPs = 6 x N x D (forward 2ND + backward 4ND); D = 20 x N tokens when not given "
@@ -266,41 +265,3 @@ def parse_quantity(text: str) -> float:
     return value
 
 
-def format_quantity(value: float) -> str:
-    """7e9 -> '7B', 1.4e11 -> '140B', 2.5e12 -> '2.5T'; plain below a thousand."""
-    for suffix, scale in (("P", 1e15), ("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3)):
-        if abs(value) >= scale:
-            return f"{value / scale:.4g}{suffix}"
-    return f"{value:.4g}"
-
-
-def format_duration(days: float | None) -> str:
-    """A time for people: seconds, minutes or hours under a day, days under a year, then years."""
-    if days is None:
-        return "n/a"
-    seconds = days * SECONDS_PER_DAY
-    if seconds < 60:
-        return f"{seconds:.3g} s"
-    if seconds < 3600:
-        return f"{seconds / 60:.3g} min"
-    if days < 1:
-        return _plural(seconds / 3600, "hour")
-    if days < DAYS_PER_YEAR:
-        return _plural(days, "day")
-    years = days / DAYS_PER_YEAR
-    return _plural(years, "year") if years < 1e6 else f"{years:.2e} years"
-
-
-def _plural(value: float, unit: str) -> str:
-    text = f"{value:.3g}"
-    return f"{text} {unit}" if text == "1" else f"{text} {unit}s"
-
-
-def format_bytes(value: float | None) -> str:
-    """Bytes in decimal units: '112 GB', '5.1 TB'."""
-    if value is None:
-        return "n/a"
-    for suffix, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if value >= scale:
-            return f"{value / scale:.3g} {suffix}"
-    return f"{value:.0f} B"

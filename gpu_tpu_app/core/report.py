@@ -2,7 +2,7 @@
 
 Built as Markdown or as self-contained HTML from the core models; the window prints the
 HTML to PDF with Qt. Also holds the plain-words names of answers that the result page and
-the report share. Pure Python: no Qt.
+the report share (numbers and verdict words are in core.wording). Pure Python: no Qt.
 """
 
 from __future__ import annotations
@@ -14,6 +14,14 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
+from gpu_tpu_app.core.wording import (
+    HEADLINES,
+    VERDICT_WORDS,
+    estimate_cells,
+    format_quantity,
+    tflops,
+    verdict_summary,
+)
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
@@ -45,12 +53,6 @@ FACTOR_LABELS: dict[str, str] = {
     "cost_focus": "Cost that matters",
 }
 
-HEADLINES: dict[str, str] = {
-    "gpu": "The workshop: GPUs fit this work better",
-    "tpu": "The factory line: TPUs fit this work better",
-    "either": "Either can work: the answers do not lean clearly",
-}
-VERDICT_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "either": "Either"}
 
 
 def factor_label(factor: str) -> str:
@@ -68,14 +70,6 @@ def answer_label(factor: str, value: str | None) -> str:
             if v == value:
                 return text
     return value
-
-
-def tflops(flops: float | None) -> str:
-    """FLOP/s as TFLOP/s for tables: '2,307 TFLOP/s', '91.9 TFLOP/s', '0.279 TFLOP/s'."""
-    if flops is None:
-        return "n/a"
-    t = flops / 1e12
-    return f"{t:,.0f} TFLOP/s" if t >= 100 else f"{t:.3g} TFLOP/s"
 
 
 def page_of(factor: str) -> str:
@@ -162,18 +156,9 @@ def collect(
     now: datetime | None = None,
 ) -> ReportData:
     """Gather the report's content from the session (the recommendation is derived from its answers)."""
-    from gpu_tpu_app.core.estimate import format_bytes, format_duration, format_quantity
-
     rec = rec or session.recommendation()
     cited = _Cited(lesson, catalog)
-    answered = len(QUESTIONS) - len(rec.unanswered)
-    summary = (
-        f"Verdict {VERDICT_WORDS[rec.verdict]}: score {rec.score:+.2f} on a scale from -1 (the workshop, GPUs) "
-        f"to +1 (the factory line, TPUs), confidence {rec.confidence}, {answered} of {len(QUESTIONS)} "
-        "questions answered."
-    )
-    if rec.blockers:
-        summary = "A hard constraint decides this on its own. " + summary
+    summary = f"Verdict {VERDICT_WORDS[rec.verdict]}. {verdict_summary(rec)}"
 
     def topic_title(topic: str) -> str:
         if lesson is not None:
@@ -217,14 +202,8 @@ def collect(
             f"{estimate.flops:.3g} FLOPs in all. Fastest first."
         )
         for row in estimate.rows:
-            kind = {"gpu": "GPU", "tpu": "TPU"}.get(row.family, "measured")
-            peak = tflops(row.peak_flops)
-            if row.peak_dtype and row.peak_dtype != "measured":
-                peak += f" {row.peak_dtype}"
-            fits = {True: "fits", False: "does not fit", None: "n/a"}[row.fits]
-            fits += f" ({format_bytes(row.memory_needed_bytes)} of {format_bytes(row.memory_available_bytes)})"
-            cost = "" if row.cost_usd is None else f"${row.cost_usd:,.0f}"
-            est_rows.append([row.chip_name, kind, peak, f"{row.mfu:.2f}", format_duration(row.days), fits, cost])
+            c = estimate_cells(row)
+            est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, f"{c.fits} ({c.needed} of {c.available})", c.cost])
         est_rules = [
             f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
             f"Memory: {estimate.memory_rule}",

@@ -296,25 +296,6 @@ def to_csv(run: RunFile) -> str:
     return out.getvalue()
 
 
-# ---------------------------------------------------------------- display
-
-
-def format_value(value: float | None, metric: str) -> str:
-    """A value in SI units as people read it: '251 GFLOP/s', '28.1 GB/s', '12.3 µs'."""
-    if value is None:
-        return "-"
-    if metric == "seconds":
-        for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
-            if abs(value) >= scale:
-                return f"{value / scale:.3g} {unit}"
-        return f"{value * 1e9:.3g} ns"
-    base = "FLOP/s" if metric == "flops" else "B/s"
-    for scale, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(value) >= scale:
-            return f"{value / scale:.3g} {prefix}{base}"
-    return f"{value:.3g} {base}"
-
-
 # ---------------------------------------------------------------- percent of the measured ceiling
 
 

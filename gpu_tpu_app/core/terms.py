@@ -33,8 +33,12 @@ KERNEL_METRIC: dict[str, Metric] = {
     "collective": "bytes_per_s",
     "model_step": "flops",
 }
+#: Bytes per element of the number formats the app speaks of (catalogue figures name more than the probe measures).
+DTYPE_BYTES: dict[str, int] = {
+    "float64": 8, "float32": 4, "tf32": 4, "bfloat16": 2, "float16": 2, "int8": 1, "float8": 1, "fp8": 1,
+}  # fmt: skip
 #: Bytes per element of each probe dtype.
-ELEM_BYTES: dict[str, int] = {"float32": 4, "bfloat16": 2, "float16": 2}
+ELEM_BYTES: dict[str, int] = {d: DTYPE_BYTES[d] for d in DTYPES}
 #: JAX compile phases (variants of the "compile" kernel) in the order they happen.
 COMPILE_PHASES = ("trace", "lower", "compile", "first_call", "steady")
 

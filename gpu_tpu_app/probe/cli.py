@@ -24,17 +24,16 @@ from gpu_tpu_app.core.runs import (
     Progress,
     ResultMsg,
     RunFile,
-    format_value,
     load_run,
     save_run,
     to_csv,
 )
-from gpu_tpu_app.core.terms import allowed_kernels
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
+from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, ProbeRequest, point_label
+from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
 from gpu_tpu_app.probe.runner import list_devices, run_probe
 
-DTYPES = ("float32", "bfloat16", "float16")
 EXIT_CANCELLED = 130
 
 
@@ -89,11 +88,7 @@ def _table(headers: list[str], rows: list[list[str]], right: set[int] = frozense
 
 
 def _gib(n: int | None) -> str:
-    return "-" if n is None else f"{n / 1024**3:.1f} GiB"
-
-
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{x:.0f}%"
+    return MISSING if n is None else f"{n / 1024**3:.1f} GiB"
 
 
 def _cell(r: ProbeResult) -> str:
@@ -108,13 +103,13 @@ def devices_table(devices: list, backends: list) -> str:
     rows = []
     for d in devices:
         versions = " ".join(f"{k} {v}" for k, v in d.versions.items())
-        rows.append([d.key, d.name, str(d.count), _gib(d.memory_bytes), d.catalog_id or "-", versions])
+        rows.append([d.key, d.name, str(d.count), _gib(d.memory_bytes), d.catalog_id or MISSING, versions])
     lines = [_table(["device", "name", "count", "memory", "catalogue", "versions"], rows)] if rows else ["no devices"]
     cpu = next((d.cpu for d in devices if d.cpu), None)
     if cpu:
         caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
         lines.append(f"\nCPU: {cpu.model}; {cpu.cores} cores, {cpu.threads_used} threads used; "
-                     f"ISA: {' '.join(cpu.flags) or '-'}; caches: {caches or '-'}")  # fmt: skip
+                     f"ISA: {' '.join(cpu.flags) or MISSING}; caches: {caches or MISSING}")  # fmt: skip
     for b in backends:
         if not b.available:
             lines.append(f"{b.backend}: not available: {b.reason}")
@@ -127,10 +122,10 @@ def results_table(run: RunFile) -> str:
     """The `run` result listing: one row per result with its spread and percentages."""
     rows = []
     for r in run.results:
-        cv = "-" if r.stats is None else f"{100 * r.stats.cv:.1f}%"
+        cv = MISSING if r.stats is None else f"{100 * r.stats.cv:.1f}%"
         note = r.message or r.math_mode or ""
-        rows.append([r.device, r.kernel, r.variant or "-", r.dtype or "-", "-" if r.size is None else str(r.size),
-                     _cell(r), cv, _pct(r.pct_ceiling), _pct(r.pct_spec), note])  # fmt: skip
+        rows.append([r.device, r.kernel, r.variant or MISSING, r.dtype or MISSING, format_size(r.size),
+                     _cell(r), cv, format_pct(r.pct_ceiling), format_pct(r.pct_spec), note])  # fmt: skip
     headers = ["device", "kernel", "variant", "dtype", "size", "value", "cv", "%best", "%spec", "note"]
     return _table(headers, rows, right={4, 5, 6, 7, 8}) if rows else "no results"
 
@@ -156,7 +151,7 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
     table, data = [], []
     for k in keys:
         row = cells[k]
-        table.append([k[0], k[1] or "-", k[2] or "-", str(k[3]) if k[3] else "-",
+        table.append([k[0], k[1] or MISSING, k[2] or MISSING, str(k[3]) if k[3] else MISSING,
                       *(_cell(row[c]) if c in row else "" for c in range(len(columns)))])  # fmt: skip
         data.append({
             "kernel": k[0], "variant": k[1] or None, "dtype": k[2] or None, "size": k[3] or None,

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
 from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo
+from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
 
 DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
-BACKENDS = ("torch", "jax")
 
 #: ISA flags worth recording, in display order (x86 names from /proc/cpuinfo, ARM from "Features").
 INTERESTING_FLAGS = (

@@ -40,21 +40,8 @@ from gpu_tpu_app.core.runs import (
     parse_message,
     with_ceilings,
 )
+from gpu_tpu_app.core.terms import BACKENDS, SUITES, metric_for
 
-BACKENDS = ("torch", "jax")
-SUITES = ("smoke", "quick", "full")
-#: The probe kernels (gpu_tpu_app.probe.kernels.KERNELS) and the metric each reports.
-KERNEL_METRIC = {
-    "matmul": "flops",
-    "copy": "bytes_per_s",
-    "triad": "bytes_per_s",
-    "transfer": "bytes_per_s",
-    "dispatch": "seconds",
-    "compile": "seconds",
-    "collective": "bytes_per_s",
-    "model_step": "flops",
-}
-KERNELS = tuple(KERNEL_METRIC)
 #: Whole-run time budget per suite in seconds, shared by all backends of the run.
 SUITE_BUDGET_S = {"smoke": 20.0, "quick": 55.0, "full": 570.0}
 #: A point may run this long past its cap (plus GRACE_FACTOR x cap) before its worker is killed.
@@ -66,11 +53,6 @@ STARTUP_TIMEOUT_S = 180.0
 CANCEL_WAIT_S = 0.7
 #: Restarts after crashes or timeouts, per backend, before the backend is given up on.
 MAX_RESTARTS = 25
-
-
-def metric_for(kernel: str) -> str:
-    """The metric a kernel reports ('seconds' for test kernels)."""
-    return KERNEL_METRIC.get(kernel, "seconds")
 
 
 def signal_name(returncode: int) -> str:

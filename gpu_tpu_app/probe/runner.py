@@ -16,8 +16,8 @@ import time
 from typing import Callable
 
 from gpu_tpu_app.core.runs import DeviceInfo, Message, RunFile
+from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.probe.protocol import (
-    BACKENDS,
     CANCEL_WAIT_S,
     SUITE_BUDGET_S,
     LineDecoder,

@@ -34,9 +34,9 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     dump_message,
 )
-from gpu_tpu_app.core.terms import allowed_kernels
+from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.probe import detect, testkernels
-from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, metric_for
+from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S
 
 #: After a stop signal, the running point gets this long before the worker says done and exits.
 CANCEL_GRACE_S = 0.3

@@ -34,7 +34,9 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.atomic import write_bytes
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.ui.results_model import device_name, format_rate, format_seconds
+from gpu_tpu_app.core.terms import COMPILE_PHASES, DTYPE_BYTES
+from gpu_tpu_app.core.wording import compact, format_seconds, format_value
+from gpu_tpu_app.ui.results_model import device_name
 from gpu_tpu_app.ui.theme import theme_manager
 
 REDRAW_INTERVAL_MS = 33  # at most ~30 redraws a second
@@ -42,10 +44,6 @@ REDRAW_INTERVAL_MS = 33  # at most ~30 redraws a second
 #: Colour-blind-safe series colours (Okabe & Ito), after the theme's accent.
 SERIES_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#8C6D31", "#7F7F7F")
 
-DTYPE_BYTES = {"float64": 8, "float32": 4, "tf32": 4, "bfloat16": 2, "float16": 2, "int8": 1, "float8": 1, "fp8": 1}
-
-#: JAX compile phases in the order they happen (variants of the "compile" kernel).
-COMPILE_PHASES = ("trace", "lower", "compile", "first_call", "steady")
 PHASE_LABELS = {"trace": "trace", "lower": "trace + lower", "compile": "compile", "first_call": "first call",
                 "run": "rest of the first call (run)", "steady": "steady call"}  # fmt: skip
 
@@ -223,20 +221,10 @@ def catalogue_ceiling(chip: Any, dtype: str) -> Ceiling:
 # ---------------------------------------------------------------- axes and styling
 
 
-def si(value: float, unit: str = "") -> str:
-    """Compact SI label for axis ticks: 312G, 1.5T, 0.25."""
-    for factor, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(value) >= factor:
-            return f"{value / factor:.3g}{prefix}{unit}"
-    if abs(value) >= 1 or value == 0:
-        return f"{value:g}{unit}"
-    return f"{value:.3g}{unit}"
-
-
 class LogAxis(pg.AxisItem):
     """An axis over log10(data) that labels ticks with the real values (decades, plus 2 and 5 between)."""
 
-    def __init__(self, orientation: str, fmt: Callable[[float], str] = si, pow2: bool = False, **kwargs: Any) -> None:
+    def __init__(self, orientation: str, fmt: Callable[[float], str] = compact, pow2: bool = False, **kwargs: Any) -> None:
         super().__init__(orientation, **kwargs)
         self._fmt = fmt
         self.log = True
@@ -405,7 +393,7 @@ class ThroughputChart(_Chart):
     slug = "matmul"
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        y_axis = LogAxis("left", fmt=si)
+        y_axis = LogAxis("left", fmt=compact)
         super().__init__({"bottom": LogAxis("bottom", fmt=lambda v: f"{v:.0f}", pow2=True), "left": y_axis}, parent)
         self.y_axis = y_axis
         self.log_y = QCheckBox("Log scale (throughput)")
@@ -510,7 +498,7 @@ class BandwidthChart(_Chart):
             self.add(bars)
             labels.extend(zip(xs, hs))
         for x, h in labels:
-            t = pg.TextItem(format_rate("bytes_per_s", h), color=self._colors["foreground"], anchor=(0.5, 1.0))
+            t = pg.TextItem(format_value(h, "bytes_per_s"), color=self._colors["foreground"], anchor=(0.5, 1.0))
             self.add(t)
             t.setPos(x, h)
         bottom.setTicks([[(i, c) for i, c in enumerate(cats)]])
@@ -529,7 +517,7 @@ class RooflineChart(_Chart):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(
-            {"bottom": LogAxis("bottom", fmt=lambda v: si(v)), "left": LogAxis("left", fmt=lambda v: si(v))}, parent
+            {"bottom": LogAxis("bottom", fmt=lambda v: compact(v)), "left": LogAxis("left", fmt=lambda v: compact(v))}, parent
         )
         self.item.setLabel("bottom", "arithmetic intensity (FLOP per byte, log scale)")
         self.item.setLabel("left", "FLOP/s (log scale)")
@@ -620,9 +608,9 @@ class RooflineChart(_Chart):
                 continue
             parts = []
             if c.peak_flops:
-                parts.append(format_rate("flops", c.peak_flops))
+                parts.append(format_value(c.peak_flops, "flops"))
             if c.mem_bw:
-                parts.append(format_rate("bytes_per_s", c.mem_bw))
+                parts.append(format_value(c.mem_bw, "bytes_per_s"))
             name = f"measured: {c.label} ({', '.join(parts)})"
             if multi:
                 name += f"  [{cr.label}]"
@@ -653,8 +641,8 @@ class RooflineChart(_Chart):
             pen = pg.mkPen(self._colors.get(chip.family, self._colors["muted"]), width=2)
             pen.setStyle(styles[fam_count[chip.family] % len(styles)])
             fam_count[chip.family] += 1
-            peak = format_rate("flops", c.peak_flops) if c.peak_flops else f"no published {dtype} peak"
-            bw = format_rate("bytes_per_s", c.mem_bw) if c.mem_bw else "no published bandwidth"
+            peak = format_value(c.peak_flops, "flops") if c.peak_flops else f"no published {dtype} peak"
+            bw = format_value(c.mem_bw, "bytes_per_s") if c.mem_bw else "no published bandwidth"
             line = pg.PlotDataItem(name=f"spec: {chip.name} ({peak}, {bw})", pen=pen)
             line.setData(x, y, skipFiniteCheck=True)
             self.add(line)

@@ -7,6 +7,8 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
+from gpu_tpu_app.core.terms import BACKENDS
+from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.ui.theme import theme_manager
 
 _GiB = 1024**3
@@ -14,7 +16,7 @@ _GiB = 1024**3
 
 def memory_text(n: int | None) -> str:
     """'15.6 GiB' or a dash."""
-    return "–" if not n else f"{n / _GiB:.1f} GiB"
+    return MISSING if not n else f"{n / _GiB:.1f} GiB"
 
 
 def _chip_name(catalog_id: str | None) -> str | None:
@@ -99,7 +101,7 @@ class DevicesView(QTreeWidget):
         colors = theme_manager().colors()
         style = QApplication.style()
         self.clear()
-        for backend in sorted(self._state, key=lambda b: ("torch", "jax").index(b) if b in ("torch", "jax") else 9):
+        for backend in sorted(self._state, key=lambda b: BACKENDS.index(b) if b in BACKENDS else 9):
             status, devices, note = self._state[backend]
             top = QTreeWidgetItem(self)
             version = (status.versions.get(backend) if status else None) or ""

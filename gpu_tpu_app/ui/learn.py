@@ -33,8 +33,10 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
+from gpu_tpu_app.core.terms import COMPILE_PHASES
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html, term_from_href, tooltip_html
-from gpu_tpu_app.ui.results_model import device_name, format_pct, format_rate, format_seconds
+from gpu_tpu_app.core.wording import format_pct, format_seconds, format_value
+from gpu_tpu_app.ui.results_model import device_name
 from gpu_tpu_app.ui.theme import theme_manager
 
 # Page keys in the topic list besides topics.
@@ -109,7 +111,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
                 if key[0] not in best or (key[2] or 0) > (best[key[0]][0][2] or 0):
                     best[key[0]] = (key, phases)
             for (dev, dtype, size), phases in best.values():
-                order = [p for p in ("trace", "lower", "compile", "first_call", "steady") if p in phases]
+                order = [p for p in COMPILE_PHASES if p in phases]
                 steps = ", ".join(f"{p.replace('_', ' ')} {format_seconds(phases[p])}" for p in order)
                 shape = " ".join(x for x in (dtype, f"N={size}" if size else None) if x)
                 r0 = next(r for r in results if r.device == dev)
@@ -127,7 +129,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
                 by_key[key] = r  # the best: fastest time, highest rate
         for (_dev, _b, dtype, variant), r in by_key.items():
             extra = [x for x in (variant, dtype, f"N={r.size}" if kernel == "matmul" and r.size else None) if x]
-            text = f"{format_rate(r.metric, r.value)}"
+            text = format_value(r.value, r.metric)
             if kernel == "matmul":
                 text = f"best {text}"
             if r.pct_spec is not None:

@@ -42,10 +42,11 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app import APP_NAME, __version__
 from gpu_tpu_app.core.decision import Answers, Recommendation
 from gpu_tpu_app.core.estimate import EstimateRequest
-from gpu_tpu_app.core.report import VERDICT_WORDS, build_html, build_markdown, session_estimate
+from gpu_tpu_app.core.report import build_html, build_markdown, session_estimate
 from gpu_tpu_app.core.runs import RunFile, load_run
 from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
+from gpu_tpu_app.core.wording import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.result_page import ResultPage
 from gpu_tpu_app.ui.theme import theme_manager

@@ -44,16 +44,16 @@ from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.machine import is_this_machine
 from gpu_tpu_app.core.runs import DeviceInfo, ErrorMsg, Message, Progress, ResultMsg, RunFile, load_run, save_run, to_csv
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.core.terms import allowed_kernels
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
+from gpu_tpu_app.core.wording import format_seconds
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe.protocol import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, ProbeRequest, point_label
+from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
 from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView
 from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, now_label
-from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, format_seconds, run_label
+from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
 from gpu_tpu_app.ui.theme import theme_manager
 
-DTYPES = ("float32", "bfloat16", "float16")
 LIVE_REFRESH_MS = 33
 SUITE_HELP = {
     "smoke": "smoke: a few points per kernel, seconds; checks that everything works",

@@ -30,6 +30,7 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     RunFile,
 )
+from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.probe.protocol import (
     CANCEL_WAIT_S,
     STARTUP_TIMEOUT_S,
@@ -311,7 +312,7 @@ class DeviceLister(QObject):
     sig_backend = Signal(object, object)
     sig_finished = Signal()
 
-    def __init__(self, backends: tuple[str, ...] = ("torch", "jax"), parent: QObject | None = None) -> None:
+    def __init__(self, backends: tuple[str, ...] = BACKENDS, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.backends = backends
         self._procs: dict[str, QProcess] = {}

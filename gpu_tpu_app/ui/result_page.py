@@ -25,20 +25,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.decision import QUESTIONS, Recommendation
+from gpu_tpu_app.core.decision import Recommendation
 from gpu_tpu_app.core.estimate import (
     Estimate,
     EstimateRequest,
     MeasuredDevice,
     estimate,
-    format_bytes,
-    format_duration,
-    format_quantity,
     parse_quantity,
 )
-from gpu_tpu_app.core.report import HEADLINES, VERDICT_WORDS, answer_label, factor_label, page_of, tflops
+from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.core.wording import HEADLINES, VERDICT_WORDS, estimate_cells, format_quantity, verdict_summary
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
@@ -258,22 +256,17 @@ class EstimatorCard(Card):
         rows = est.rows if est else []
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            kind = {"gpu": "GPU", "tpu": "TPU"}.get(row.family, "this machine")
-            peak = tflops(row.peak_flops)
-            if row.peak_dtype and row.peak_dtype != "measured":
-                peak += f" {row.peak_dtype}"
-            needed, avail = format_bytes(row.memory_needed_bytes), format_bytes(row.memory_available_bytes)
-            fits = {True: "fits", False: "does not fit", None: "n/a"}[row.fits]
+            c = estimate_cells(row)
             price = self._prices.get(row.chip_id)
             cells = [
-                (row.chip_name, None),
-                (kind, None),
-                (peak, row.peak_flops),
-                (f"{row.mfu:.2f}", row.mfu),
-                (format_duration(row.days), row.days),
-                (fits, None if row.fits is None else float(row.fits)),
+                (c.chip, None),
+                (c.kind, None),
+                (c.peak, row.peak_flops),
+                (c.mfu, row.mfu),
+                (c.time, row.days),
+                (c.fits, None if row.fits is None else float(row.fits)),
                 ("" if price is None else f"{price:g}", price),
-                ("" if row.cost_usd is None else f"${row.cost_usd:,.0f}", row.cost_usd),
+                (c.cost, row.cost_usd),
             ]
             for col, (text, key) in enumerate(cells):
                 item = SortItem(text)
@@ -291,7 +284,7 @@ class EstimatorCard(Card):
                 if col == 3:
                     item.setToolTip(row.mfu_source)
                 if col == 5:
-                    item.setToolTip(f"needs {needed}; {row.chip_name} × {est.request.chips if est else 1}: {avail}")
+                    item.setToolTip(f"needs {c.needed}; {row.chip_name} × {est.request.chips if est else 1}: {c.available}")
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
                 if col in (2, 3, 4, 6, 7):
@@ -511,15 +504,7 @@ class ResultPage(QWidget):
             return
         c = theme_manager().colors()
         self.headline.setText(HEADLINES[rec.verdict])
-        n_answered = len(QUESTIONS) - len(rec.unanswered)
-        summary = (
-            f"Score {rec.score:+.2f} on a scale from −1 (workshop) to +1 (factory line); "
-            f"confidence {rec.confidence}; "
-            f"{n_answered} of {len(QUESTIONS)} questions answered."
-        )
-        if rec.blockers:
-            summary = "A hard constraint decides this on its own. " + summary
-        self.summary.setText(summary)
+        self.summary.setText(verdict_summary(rec))
         self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
 
         clear_layout(self.blockers_box)

@@ -1,4 +1,4 @@
-"""Probe results as a sortable Qt table model, plus the number formatting the probe pages share.
+"""Probe results as a sortable Qt table model, plus the labels the probe pages share.
 
 One row per ProbeResult of every run shown (the live one and any imported ones). Sorting uses
 the raw numbers (Qt.UserRole), display uses readable units; failed and suspect rows carry an
@@ -16,53 +16,11 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
+from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
 
 _Index = QModelIndex | QPersistentModelIndex
 
-# ---------------------------------------------------------------- formatting
-
-
-def _scaled(value: float, base_unit: str, prefixes: tuple[tuple[float, str], ...]) -> str:
-    for factor, prefix in prefixes:
-        if abs(value) >= factor:
-            return f"{value / factor:.3g} {prefix}{base_unit}"
-    factor, prefix = prefixes[-1]
-    return f"{value / factor:.3g} {prefix}{base_unit}"
-
-
-_RATE = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
-
-
-def format_rate(metric: str, value: float | None) -> str:
-    """A value in SI units as people read it: '312 GFLOP/s', '27.9 GB/s', '1.74 s', '38.2 µs'."""
-    if value is None or not math.isfinite(value):
-        return "–"
-    if metric == "flops":
-        return _scaled(value, "FLOP/s", _RATE)
-    if metric == "bytes_per_s":
-        return _scaled(value, "B/s", _RATE)
-    if metric == "seconds":
-        return format_seconds(value)
-    return f"{value:.4g}"
-
-
-def format_seconds(value: float) -> str:
-    """Seconds with a readable unit: '1.74 s', '12.3 ms', '38.2 µs', '410 ns'."""
-    v = abs(value)
-    if v >= 1.0:
-        return f"{value:.3g} s"
-    if v >= 1e-3:
-        return f"{value * 1e3:.3g} ms"
-    if v >= 1e-6:
-        return f"{value * 1e6:.3g} µs"
-    return f"{value * 1e9:.3g} ns"
-
-
-def format_pct(value: float | None) -> str:
-    """A percentage with sensible precision, or a dash."""
-    if value is None or not math.isfinite(value):
-        return "–"
-    return f"{value:.0f} %" if value >= 10 else f"{value:.1f} %"
+# ---------------------------------------------------------------- labels
 
 
 def kernel_label(r: ProbeResult) -> str:
@@ -70,24 +28,12 @@ def kernel_label(r: ProbeResult) -> str:
     return f"{r.kernel} {r.variant}" if r.variant else r.kernel
 
 
-def size_text(size: int | None) -> str:
-    """Matrix sizes as they are (4096); element or byte counts compactly (1.05M)."""
-    if size is None:
-        return "–"
-    if size < 100_000:
-        return str(size)
-    for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if size >= factor:
-            return f"{size / factor:.3g}{prefix}"
-    return str(size)
-
-
 def spread_text(r: ProbeResult) -> str:
     """Coefficient of variation and IQR (as % of the median) of one result, or a dash without statistics."""
     s = r.stats
     if s is None:
-        return "–"
-    iqr = f"{100 * s.iqr / abs(s.median):.1f}" if s.median else "–"
+        return MISSING
+    iqr = f"{100 * s.iqr / abs(s.median):.1f}" if s.median else MISSING
     return f"{s.cv * 100:.1f} / {iqr} %"
 
 
@@ -96,7 +42,9 @@ def stats_tooltip(r: ProbeResult) -> str:
     s = r.stats
     if s is None:
         return ""
-    f = lambda v: format_rate(r.metric, v)  # noqa: E731
+    def f(v: float) -> str:
+        return format_value(v, r.metric)
+
     return (
         f"median {f(s.median)}\nmin {f(s.min)}   max {f(s.max)}\n"
         f"q1 {f(s.q1)}   q3 {f(s.q3)}   IQR {f(s.iqr)}\n"
@@ -289,11 +237,11 @@ class ResultsModel(QAbstractTableModel):
         if col == "Device":
             return device_name(run, r.device)
         if col == "Dtype":
-            return r.dtype or "–"
+            return r.dtype or MISSING
         if col == "Size":
-            return size_text(r.size)
+            return format_size(r.size)
         if col == "Median":
-            return format_rate(r.metric, r.value)
+            return format_value(r.value, r.metric)
         if col == "CV / IQR":
             return spread_text(r)
         if col == "% ceiling":

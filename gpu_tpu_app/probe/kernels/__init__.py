@@ -13,16 +13,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITES
 from gpu_tpu_app.probe.kernels import common
-from gpu_tpu_app.probe.kernels.common import DTYPES, MODEL_SHAPES
+from gpu_tpu_app.probe.kernels.common import MODEL_SHAPES
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
-
-KERNELS = ("matmul", "copy", "triad", "transfer", "dispatch", "compile", "collective", "model_step")
-SUITES = ("smoke", "quick", "full")
-BACKENDS = ("torch", "jax")
 
 __all__ = ["BACKENDS", "DTYPES", "KERNELS", "SUITES", "Context", "Point", "plan", "run_point", "estimate_total"]
 
@@ -149,7 +146,7 @@ def _loop_s(t_call: float, target_s: float, first_s: float) -> float:
 
 
 def _matmul_fits(n: int, dtype: str, memory: float | None) -> bool:
-    return memory is None or 3.0 * n * n * common.ELEM_BYTES[dtype] <= common.MATMUL_MEMORY_FRACTION * memory
+    return memory is None or 3.0 * n * n * ELEM_BYTES[dtype] <= common.MATMUL_MEMORY_FRACTION * memory
 
 
 def _torch_dtype_ok(device: DeviceInfo, dtype: str) -> bool:

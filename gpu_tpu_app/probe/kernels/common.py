@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpu_tpu_app.core.runs import ProbeResult
+from gpu_tpu_app.core.wording import format_value
 from gpu_tpu_app.probe.kernels.stats import Timing, rates, summarize
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.probe.kernels import Context, Point
 
 SEED = 20240611
-DTYPES = ("float32", "bfloat16", "float16")
-ELEM_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 UNITS = {"flops": "FLOP/s", "bytes_per_s": "B/s", "seconds": "s"}
 #: Last-level cache assumed when the OS does not say.
 LLC_FALLBACK = 32 * 1024**2
@@ -247,15 +246,6 @@ def best_measured(ctx: Context, kernel: str, dtype: str | None) -> float | None:
     return max(values) if values else None
 
 
-def fmt(value: float, metric: str) -> str:
-    """Human text for a value in SI units (decimal GB/s, GFLOP/s, µs)."""
-    if metric == "flops":
-        return f"{value / 1e9:.1f} GFLOP/s" if value < 1e12 else f"{value / 1e12:.2f} TFLOP/s"
-    if metric == "bytes_per_s":
-        return f"{value / 1e9:.2f} GB/s"
-    return f"{value * 1e6:.2f} µs" if value < 1e-3 else f"{value:.4f} s"
-
-
 def peak_for(ctx: Context, metric: str, kernel: str, dtype: str | None, math_mode: str | None) -> float | None:
     """The catalogue peak a result is compared against, or None (CPU, unknown chip, or no peak for it)."""
     if metric == "bytes_per_s":
@@ -307,7 +297,7 @@ def result(
         if value > peak and status == "ok":
             status = "suspect"
             notes.append(
-                f"above the catalogue peak of {fmt(peak, metric)} ({pct_spec:.0f}%): the timing or the "
+                f"above the catalogue peak of {format_value(peak, metric)} ({pct_spec:.0f}%): the timing or the "
                 "catalogue entry is wrong, not a record"
             )
     if status == "ok" and metric == "flops" and point.kernel == "matmul":

@@ -17,6 +17,8 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
+from gpu_tpu_app.core.terms import ELEM_BYTES  # noqa: E402
+from gpu_tpu_app.core.wording import format_value  # noqa: E402
 from gpu_tpu_app.probe.kernels import common  # noqa: E402
 from gpu_tpu_app.probe.kernels.common import BlockShape  # noqa: E402
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, measure  # noqa: E402
@@ -129,7 +131,7 @@ class _Donating:
 def _matmul(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     n, dtype = int(point.size or 0), point.dtype or "float32"
     mode = math_mode(dev, dtype)
-    need = 3 * n * n * common.ELEM_BYTES[dtype]
+    need = 3 * n * n * ELEM_BYTES[dtype]
     free = _free_bytes(dev)
     if free is not None and need > common.MATMUL_MEMORY_FRACTION * free:
         return [common.skipped(point, "flops", f"needs {common.mib(need)}, more than 40% of the "
@@ -316,7 +318,7 @@ def _collective(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant="psum")
     bus = common.bus_bandwidth(res.value or 0.0, ranks)
     msg = _join(f"all-reduce (psum in shard_map) of {common.mib(nbytes)} per device across {ranks} {dev.platform} "
-                f"devices; algorithm bandwidth; bus bandwidth {common.fmt(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
+                f"devices; algorithm bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
                 res.message)  # fmt: skip
     return [res.model_copy(update={"message": msg})]
 
@@ -376,7 +378,7 @@ def _model_step(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", "jitted forward + backward (jax.grad)"]
     if best and res.value:
         parts.append(f"{100 * res.value / best:.0f}% of the best {dtype} matmul measured in this run "
-                     f"({common.fmt(best, 'flops')})")  # fmt: skip
+                     f"({format_value(best, 'flops')})")  # fmt: skip
     else:
         parts.append(f"no {dtype} matmul measured in this run to compare with")
     if res.message:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from gpu_tpu_app.core.terms import ELEM_BYTES
+from gpu_tpu_app.core.wording import format_value
 from gpu_tpu_app.probe.kernels import common
 from gpu_tpu_app.probe.kernels.common import BlockShape
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
@@ -119,7 +121,7 @@ def _join(*parts: str | None) -> str | None:
 def _matmul(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
     n, dtype = int(point.size or 0), point.dtype or "float32"
     mode = math_mode(dev, dtype)
-    need = 3 * n * n * common.ELEM_BYTES[dtype]
+    need = 3 * n * n * ELEM_BYTES[dtype]
     free = _free_bytes(dev)
     if free is not None and need > common.MATMUL_MEMORY_FRACTION * free:
         return [common.skipped(point, "flops", f"needs {common.mib(need)}, more than 40% of the "
@@ -259,7 +261,7 @@ def _model_result(point: Point, ctx: Context, timing: Any, work: float, mode: st
     parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", *notes]
     if best and res.value:
         parts.append(f"{100 * res.value / best:.0f}% of the best {point.dtype} matmul measured in this run "
-                     f"({common.fmt(best, 'flops')})")  # fmt: skip
+                     f"({format_value(best, 'flops')})")  # fmt: skip
     else:
         parts.append(f"no {point.dtype} matmul measured in this run to compare with")
     if res.message:
@@ -398,7 +400,7 @@ def _collective(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResu
     bus = common.bus_bandwidth(res.value or 0.0, world)
     where = "on loopback 127.0.0.1" if backend == "gloo" else "over the GPUs' links"
     msg = _join(f"all-reduce (sum) of {common.mib(nbytes)} across {world} ranks ({backend} {where}); algorithm "
-                f"bandwidth; bus bandwidth {common.fmt(bus, 'bytes_per_s')} = algbw × 2(n-1)/n", res.message)
+                f"bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n", res.message)
     return [res.model_copy(update={"message": msg})]
 
 

@@ -1,0 +1,207 @@
+"""Units, number formatting and the words the CLI, the window and the report share.
+
+One place decides how a rate, a time, a size or a missing value reads, and what an estimate
+row or the verdict says, so the three front ends never disagree. Pure Python: no Qt.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gpu_tpu_app.core.decision import QUESTIONS, Recommendation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gpu_tpu_app.core.estimate import EstimateRow  # estimate imports this module
+
+#: What every front end shows where a value is unknown or was not measured.
+MISSING = "–"
+
+SECONDS_PER_DAY = 86_400.0
+DAYS_PER_YEAR = 365.25
+
+_SI = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+_METRIC_UNIT = {"flops": "FLOP/s", "bytes_per_s": "B/s"}
+
+
+def _known(value: float | None) -> bool:
+    return value is not None and math.isfinite(value)
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def format_seconds(value: float | None) -> str:
+    """Seconds with a readable unit: '1.74 s', '12.3 ms', '38.2 µs', '410 ns'."""
+    if value is None or not math.isfinite(value):
+        return MISSING
+    v = abs(value)
+    if v >= 1.0:
+        return f"{value:.3g} s"
+    if v >= 1e-3:
+        return f"{value * 1e3:.3g} ms"
+    if v >= 1e-6:
+        return f"{value * 1e6:.3g} µs"
+    return f"{value * 1e9:.3g} ns"
+
+
+def format_value(value: float | None, metric: str) -> str:
+    """A probe value in SI units as people read it: '312 GFLOP/s', '27.9 GB/s', '1.74 s', '38.2 µs'."""
+    if value is None or not math.isfinite(value):
+        return MISSING
+    if metric == "seconds":
+        return format_seconds(value)
+    unit = _METRIC_UNIT.get(metric)
+    if unit is None:
+        return f"{value:.4g}"
+    for factor, prefix in _SI:
+        if abs(value) >= factor:
+            return f"{value / factor:.3g} {prefix}{unit}"
+    return f"{value:.3g} {unit}"
+
+
+def format_pct(value: float | None) -> str:
+    """A percentage with sensible precision: '87 %', '4.2 %'."""
+    if value is None or not math.isfinite(value):
+        return MISSING
+    return f"{value:.0f} %" if value >= 10 else f"{value:.1f} %"
+
+
+def compact(value: float, unit: str = "") -> str:
+    """Compact SI label, e.g. for axis ticks: 312G, 1.5T, 0.25."""
+    for factor, prefix in _SI:
+        if abs(value) >= factor:
+            return f"{value / factor:.3g}{prefix}{unit}"
+    if abs(value) >= 1 or value == 0:
+        return f"{value:g}{unit}"
+    return f"{value:.3g}{unit}"
+
+
+def format_size(size: int | None) -> str:
+    """A probe point's size: matrix sizes as they are (4096), element or byte counts compactly (1.05M)."""
+    if size is None:
+        return MISSING
+    if size < 100_000:
+        return str(size)
+    for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if size >= factor:
+            return f"{size / factor:.3g}{prefix}"
+    return str(size)
+
+
+def tflops(flops: float | None) -> str:
+    """FLOP/s as TFLOP/s for tables: '2,307 TFLOP/s', '91.9 TFLOP/s', '0.279 TFLOP/s'."""
+    if not _known(flops):
+        return MISSING
+    t = float(flops) / 1e12  # type: ignore[arg-type]  # _known() ruled out None
+    return f"{t:,.0f} TFLOP/s" if t >= 100 else f"{t:.3g} TFLOP/s"
+
+
+def format_quantity(value: float) -> str:
+    """A count of parameters or tokens: 7e9 -> '7B', 1.4e11 -> '140B', 2.5e12 -> '2.5T'; plain below a thousand."""
+    for suffix, scale in (("P", 1e15), ("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3)):
+        if abs(value) >= scale:
+            return f"{value / scale:.4g}{suffix}"
+    return f"{value:.4g}"
+
+
+def _plural(value: float, unit: str) -> str:
+    text = f"{value:.3g}"
+    return f"{text} {unit}" if text == "1" else f"{text} {unit}s"
+
+
+def format_duration(days: float | None) -> str:
+    """A time for people: seconds, minutes or hours under a day, days under a year, then years."""
+    if days is None or not math.isfinite(days):
+        return MISSING
+    seconds = days * SECONDS_PER_DAY
+    if seconds < 60:
+        return f"{seconds:.3g} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.3g} min"
+    if days < 1:
+        return _plural(seconds / 3600, "hour")
+    if days < DAYS_PER_YEAR:
+        return _plural(days, "day")
+    years = days / DAYS_PER_YEAR
+    return _plural(years, "year") if years < 1e6 else f"{years:.2e} years"
+
+
+def format_bytes(value: float | None) -> str:
+    """Bytes in decimal units: '112 GB', '5.1 TB'."""
+    if value is None or not math.isfinite(value):
+        return MISSING
+    for suffix, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.3g} {suffix}"
+    return f"{value:.0f} B"
+
+
+def format_usd(value: float | None) -> str:
+    """A cost in US dollars: '$1,234', '$0.42'; empty when there is none."""
+    if value is None:
+        return ""
+    return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}"
+
+
+# ---------------------------------------------------------------- the verdict
+
+HEADLINES: dict[str, str] = {
+    "gpu": "The workshop: GPUs fit this work better",
+    "tpu": "The factory line: TPUs fit this work better",
+    "either": "Either can work: the answers do not lean clearly",
+}
+VERDICT_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "either": "Either"}
+
+
+def verdict_summary(rec: Recommendation) -> str:
+    """The verdict's score, confidence and answered questions in one sentence (window and report)."""
+    answered = len(QUESTIONS) - len(rec.unanswered)
+    summary = (
+        f"Score {rec.score:+.2f} on a scale from −1 (workshop) to +1 (factory line); "
+        f"confidence {rec.confidence}; "
+        f"{answered} of {len(QUESTIONS)} questions answered."
+    )
+    if rec.blockers:
+        summary = "A hard constraint decides this on its own. " + summary
+    return summary
+
+
+# ---------------------------------------------------------------- estimate rows
+
+FAMILY_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "measured": "this machine"}
+FITS_WORDS: dict[bool | None, str] = {True: "fits", False: "does not fit", None: MISSING}
+
+
+@dataclass(frozen=True)
+class EstimateCells:
+    """One estimate row as text, the same in the window's table, the report and the CLI."""
+
+    chip: str
+    kind: str  # "GPU", "TPU", "this machine"
+    peak: str  # "989 TFLOP/s bfloat16"
+    mfu: str  # "0.40"
+    time: str  # "2.69 days"
+    fits: str  # "fits", "does not fit", or MISSING
+    needed: str  # memory the work needs
+    available: str  # memory on the chips
+    cost: str  # "$1,234", or "" without a price
+
+
+def estimate_cells(row: EstimateRow) -> EstimateCells:
+    """The words and numbers of one estimate row."""
+    peak = tflops(row.peak_flops)
+    if row.peak_dtype and row.peak_dtype != "measured" and _known(row.peak_flops):
+        peak += f" {row.peak_dtype}"
+    return EstimateCells(
+        chip=row.chip_name,
+        kind=FAMILY_WORDS.get(row.family, row.family),
+        peak=peak,
+        mfu=f"{row.mfu:.2f}",
+        time=format_duration(row.days),
+        fits=FITS_WORDS[row.fits],
+        needed=format_bytes(row.memory_needed_bytes),
+        available=format_bytes(row.memory_available_bytes),
+        cost=format_usd(row.cost_usd),
+    )

@@ -1,0 +1,82 @@
+"""Numbers and shared words (core.wording): one format per kind of value, one mark for a missing one."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gpu_tpu_app.core import wording
+from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
+from gpu_tpu_app.core.estimate import EstimateRequest, estimate
+from gpu_tpu_app.core.wording import (
+    MISSING,
+    compact,
+    estimate_cells,
+    format_bytes,
+    format_duration,
+    format_pct,
+    format_quantity,
+    format_size,
+    format_value,
+    tflops,
+    verdict_summary,
+)
+
+
+def test_format_value_uses_decimal_prefixes() -> None:
+    assert format_value(2.51e11, "flops") == "251 GFLOP/s"
+    assert format_value(1.43e12, "flops") == "1.43 TFLOP/s"
+    assert format_value(2.81e10, "bytes_per_s") == "28.1 GB/s"
+    assert format_value(0.5, "bytes_per_s") == "0.5 B/s"
+    assert format_value(1.23e-5, "seconds") == "12.3 µs"
+    assert format_value(1.7, "seconds") == "1.7 s"
+    assert format_value(4.1e-7, "seconds") == "410 ns"
+
+
+@pytest.mark.parametrize("value", [None, math.nan, math.inf])
+def test_every_format_shows_a_missing_value_the_same_way(value: float | None) -> None:
+    for text in (format_value(value, "flops"), format_value(value, "seconds"), format_pct(value), tflops(value),
+                 format_duration(value), format_bytes(value)):  # fmt: skip
+        assert text == MISSING
+    assert format_size(None) == MISSING
+
+
+def test_compact_labels_and_sizes() -> None:
+    assert [compact(v) for v in (3.12e11, 1.5e12, 0.25, 0, 7)] == ["312G", "1.5T", "0.25", "0", "7"]
+    assert compact(2e9, "B/s") == "2GB/s"
+    assert [format_size(s) for s in (4096, 1_048_576, 268_435_456)] == ["4096", "1.05M", "268M"]
+    assert [format_pct(v) for v in (87.4, 4.23)] == ["87 %", "4.2 %"]
+    assert [tflops(v) for v in (2.3071e15, 9.19e13, 2.79e11)] == ["2,307 TFLOP/s", "91.9 TFLOP/s", "0.279 TFLOP/s"]
+    assert [format_quantity(v) for v in (7e9, 1.4e11, 2.5e12, 512)] == ["7B", "140B", "2.5T", "512"]
+    assert [format_bytes(v) for v in (1.12e11, 5.1e12, 12)] == ["112 GB", "5.1 TB", "12 B"]
+
+
+@pytest.mark.parametrize(
+    ("days", "text"),
+    [(30 / 86_400, "30 s"), (0.01, "14.4 min"), (0.5, "12 hours"), (1.0, "1 day"),
+     (2.6879880069655093, "2.69 days"), (730.5, "2 years"), (1e12, "2.74e+09 years")],
+)  # fmt: skip
+def test_format_duration(days: float, text: str) -> None:
+    assert format_duration(days) == text
+
+
+def test_estimate_cells_say_kind_peak_fit_and_cost_in_one_set_of_words() -> None:
+    est = estimate(EstimateRequest(params=7e9, tokens=1.4e11, chips=64, mfu=0.4, prices={"h100-sxm": 2.5}))
+    h100 = next(r for r in est.rows if r.chip_id == "h100-sxm")
+    cells = estimate_cells(h100)
+    assert cells.kind == "GPU" and cells.time == "2.69 days" and cells.fits == "fits"
+    assert cells.peak.endswith(f"TFLOP/s {h100.peak_dtype}")
+    assert cells.cost.startswith("$")
+    tpu = next(r for r in est.rows if r.family == "tpu")
+    assert estimate_cells(tpu).kind == "TPU" and estimate_cells(tpu).cost == ""
+    unknown = h100.model_copy(update={"fits": None, "peak_flops": None})
+    assert estimate_cells(unknown).fits == MISSING and estimate_cells(unknown).peak == MISSING
+
+
+def test_verdict_summary_counts_answers_and_names_a_blocker() -> None:
+    rec = decide(Answers())
+    text = verdict_summary(rec)
+    assert f"0 of {len(QUESTIONS)} questions answered" in text and f"{rec.score:+.2f}" in text
+    assert not text.startswith("A hard constraint")
+    assert wording.VERDICT_WORDS[rec.verdict] in ("GPU", "TPU", "Either")
