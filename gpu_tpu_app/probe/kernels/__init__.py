@@ -244,7 +244,7 @@ def _matmul_points(pl: _Planner) -> list[Point]:
             continue
         for n in table[dt]:
             if not _matmul_fits(n, dt, pl.memory):
-                need = 3 * n * n * common.ELEM_BYTES[dt]
+                need = 3 * n * n * ELEM_BYTES[dt]
                 pts.append(pl.left_out("matmul", dt, n, None, f"needs {common.mib(need)} for three {n}×{n} "
                                        f"matrices, more than {common.MATMUL_MEMORY_FRACTION:.0%} of the "
                                        f"{common.mib(pl.memory or 0)} this device has"))  # fmt: skip
