@@ -4,6 +4,7 @@ Readers see the old file or the new one, never half of one. On top of that, a sa
 as users expect of an ordinary one:
 
 - a symlink is followed: the file it points to is replaced and the link stays a link;
+- only a regular file is replaced: a folder, a device (/dev/null) or a FIFO is an OSError;
 - an existing file keeps its mode, and its owner and group where the OS allows;
 - the data, then the folder (after the rename) are fsynced, so a crash right after a save keeps it;
 - a failed save leaves nothing behind (no temporary file, no folder it created) and raises an
@@ -93,6 +94,7 @@ def stage(path: str | Path, data: bytes) -> Staged:
     permission, a symlink loop, a folder in the way); nothing is left behind then.
     """
     target = resolve_target(path)
+    _check_regular(target, path)
     created = _make_parents(target.parent, path)
     try:
         _remove_stale_temps(target.parent)
@@ -134,6 +136,20 @@ def _named(exc: OSError, path: str | Path) -> OSError:
     if exc.errno is None:
         return exc
     return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path))  # keeps the subclass
+
+
+def _check_regular(target: Path, path: str | Path) -> None:
+    """Only a regular file (or none yet) is replaced: never a folder, a device such as /dev/null, a FIFO."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise _named(exc, path) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OSError(errno.EISDIR, "is a folder", str(path))
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
 
 
 def _make_parents(folder: Path, path: str | Path) -> list[Path]:

@@ -110,6 +110,21 @@ def test_a_symlink_loop_is_one_oserror_and_nothing_is_written(tmp_path: Path) ->
     assert all(p.is_symlink() for p in tmp_path.iterdir())
 
 
+def test_only_regular_files_are_replaced(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    null_link = tmp_path / "null.json"
+    null_link.symlink_to(os.devnull)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for path, err in ((fifo, errno.EINVAL), (null_link, errno.EINVAL), (folder, errno.EISDIR)):
+        with pytest.raises(OSError) as info:
+            atomic.write_text(path, "x")
+        assert info.value.errno == err and info.value.filename == str(path)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert names(tmp_path) == ["fifo", "folder", "null.json"] and names(folder) == []
+
+
 def test_session_and_preferences_saved_through_a_symlink_keep_it(tmp_path: Path) -> None:
     store = tmp_path / "synced"
     store.mkdir()

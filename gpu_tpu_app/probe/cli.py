@@ -6,17 +6,22 @@ Each backend is measured in its own worker process; this process never imports t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
+import stat
 import sys
-import threading
+import tempfile
+import time
 from pathlib import Path
 from typing import IO, Any
 
-from gpu_tpu_app import __version__
-from gpu_tpu_app.atomic import write_text
+from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app.atomic import resolve_target, write_text
 from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
 from gpu_tpu_app.core.runs import (
+    CSV_COLUMNS,
     Done,
     ErrorMsg,
     Message,
@@ -25,16 +30,16 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     RunFile,
     load_run,
-    save_run,
     to_csv,
 )
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
-from gpu_tpu_app.probe.runner import list_devices, run_probe
+from gpu_tpu_app.probe.runner import CancelEvent, list_devices, run_probe, stop_on_signals
 
 EXIT_CANCELLED = 130
+CSV_HEADER = ",".join(CSV_COLUMNS).encode()
 
 
 def build_parser() -> OneLineParser:
@@ -207,21 +212,122 @@ class ProgressPrinter:
 # ---------------------------------------------------------------- commands
 
 
-def _check_out(path: str) -> None:
-    """Refuse, before measuring anything, an --out that cannot be written or would overwrite a foreign file."""
+def _check_output(path: str, flag: str) -> Path:
+    """Refuse, before measuring anything, an output path that cannot be written or would overwrite a
+    foreign file; returns the file a save will write (symlinks followed)."""
     p = Path(path)
-    if p.is_dir():
-        raise InputError(f"{p}: --out: is a folder")
-    if p.exists():
+    try:
+        target = resolve_target(p)
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise InputError(f"{p}: {flag}: cannot write there ({exc.strerror or exc})") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{p}: {flag}: is a folder")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{p}: {flag}: not a regular file (to see the run on stdout, use --format json)")
+    if st is not None and st.st_size and flag == "--out":
         try:
-            load_run(p)
+            load_run(target)
         except InputError:
-            raise InputError(f"{p}: --out: exists and is not a probe run file; not overwriting it") from None
-    parent = p.parent if str(p.parent) else Path(".")
-    while not parent.exists() and parent != parent.parent:
+            raise InputError(f"{p}: {flag}: exists and is not a probe run file; not overwriting it") from None
+    if st is not None and st.st_size and flag == "--csv":
+        try:
+            with open(target, "rb") as fh:
+                head = fh.read(len(CSV_HEADER) + 1)
+        except OSError as exc:
+            raise InputError(f"{p}: {flag}: cannot read it ({exc.strerror or exc})") from None
+        if head.rstrip(b"\r\n") != CSV_HEADER:
+            raise InputError(f"{p}: {flag}: exists and is not a probe CSV file; not overwriting it")
+    parent = target.parent if str(target.parent) else Path(".")
+    while not os.path.lexists(parent) and parent != parent.parent:
         parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"{p}: {flag}: {parent} is not a folder")
     if not os.access(parent, os.W_OK):
-        raise InputError(f"{p}: --out: folder {parent} is not writable")
+        raise InputError(f"{p}: {flag}: folder {parent} is not writable")
+    return target
+
+
+def fallback_dirs() -> list[Path]:
+    """Where a run is kept when the file asked for cannot be written: the user's state folder, then a
+    private folder in the temp folder."""
+    import platformdirs
+
+    return [Path(platformdirs.user_state_dir(APP_NAME, appauthor=False)) / "unsaved-runs", Path(tempfile.gettempdir())]
+
+
+def save_fallback(data: str, wanted: str, dirs: list[Path] | None = None) -> tuple[Path | None, str]:
+    """Save `data` (what could not be written to `wanted`) in the first fallback folder that takes it.
+
+    Returns (the path written, "") or (None, why the last folder refused too).
+    """
+    name = Path(wanted).name
+    stem = "".join(c for c in Path(name).stem if c.isalnum() or c in "._-")[:40].strip(".") or "run"
+    suffix = Path(name).suffix if Path(name).suffix in (".json", ".csv") else ".json"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    why = "no fallback folder"
+    for n, folder in enumerate(fallback_dirs() if dirs is None else dirs):
+        try:
+            if folder == Path(tempfile.gettempdir()):
+                # shared and world-writable: a private folder, so no one can plant a link at a guessed name
+                folder = Path(tempfile.mkdtemp(prefix=f"{APP_NAME}-unsaved-", dir=folder))
+            path = folder / f"{stem}-{stamp}-{os.getpid()}{suffix}"
+            count = 1
+            while os.path.lexists(path):
+                count += 1
+                path = folder / f"{stem}-{stamp}-{os.getpid()}-{count}{suffix}"
+            write_text(path, data)
+            return path, ""
+        except OSError as exc:
+            why = f"{exc.filename or folder}: {exc.strerror or exc}"
+    return None, why
+
+
+def _say(text: str, stream: IO[str] | None = None) -> bool:
+    """Print a line; False when the stream is gone (a closed pipe or terminal), which never stops a save."""
+    stream = stream or sys.stderr
+    try:
+        print(text, file=stream, flush=True)
+        return True
+    except (OSError, ValueError):
+        if stream is sys.stdout:  # keep the interpreter's last flush of a dead stdout quiet
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return False
+
+
+def _save_outputs(run: RunFile, args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
+    """Write --out and --csv; a file that cannot be written goes to a fallback file instead.
+
+    Returns one error line per file that could not be written where asked, and where each
+    flag's file went (the path asked for, or its fallback).
+    """
+    errors: list[str] = []
+    written: dict[str, str] = {}
+    for flag, wanted, render in (("--out", args.out, _run_json), ("--csv", args.csv, to_csv)):
+        if not wanted:
+            continue
+        data = render(run)
+        try:
+            write_text(wanted, data)
+            written[flag] = wanted
+            continue
+        except OSError as exc:
+            problem = exc.strerror or str(exc)
+        kept, why = save_fallback(data, wanted)
+        if kept is not None:
+            written[flag] = str(kept)
+            errors.append(f"{wanted}: {flag}: cannot write ({problem}); the results are saved in {kept} instead")
+        else:
+            errors.append(f"{wanted}: {flag}: cannot write ({problem}); no fallback file could be written either "
+                          f"({why}); the table printed above is all that is kept")  # fmt: skip
+    return errors, written
+
+
+def _run_json(run: RunFile) -> str:
+    return run.model_dump_json(indent=2) + "\n"
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
@@ -237,7 +343,11 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     if args.out:
-        _check_out(args.out)
+        out_target = _check_output(args.out, "--out")
+    if args.csv:
+        csv_target = _check_output(args.csv, "--csv")
+        if args.out and os.path.abspath(csv_target) == os.path.abspath(out_target):
+            raise InputError(f"{args.csv}: --csv: the same file as --out")
     if args.budget_s is not None and args.budget_s <= 0:
         raise InputError("--budget-s: must be more than 0")
     request = ProbeRequest(
@@ -247,26 +357,38 @@ def cmd_run(args: argparse.Namespace) -> int:
         dtypes=args.dtype,
         budget_s=args.budget_s,
     )
-    cancel = threading.Event()
-    run = run_probe(request, on_message=ProgressPrinter(sys.stderr), cancel_event=cancel)
-    if args.out:
-        save_run(run, args.out)
-    if args.csv:
-        write_text(args.csv, to_csv(run))
-    if args.format == "json":
-        print(run.model_dump_json(indent=2))
-    else:
-        print(results_table(run))
+    cancel = CancelEvent()
+    # Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what was measured; one that comes while
+    # printing or saving waits for the save, then sets the exit code (128 + its number).
+    with stop_on_signals(cancel, escalate=False):
+        run = run_probe(request, on_message=ProgressPrinter(sys.stderr), cancel_event=cancel)
+        # the table first: whatever happens to the files below, the measurements have been shown
+        _say(run.model_dump_json(indent=2) if args.format == "json" else results_table(run), sys.stdout)
+        errors, written = _save_outputs(run, args)
+    for line in errors:
+        _say(f"error: {line}")
     failed = sum(r.status in ("error", "timeout") for r in run.results)
     if failed:
-        print(f"{failed} point{'s' if failed > 1 else ''} failed or timed out (see the note column)", file=sys.stderr)
+        _say(f"{failed} point{'s' if failed > 1 else ''} failed or timed out (see the note column)")
+    if cancel.is_set() and not run.complete:
+        how = "cancelled"
+        if cancel.signum not in (None, signal.SIGINT):
+            how += f" ({signal.Signals(cancel.signum).name})"
+        if "--out" in written:
+            saved = f"partial run ({len(run.results)} results) saved to {written['--out']}"
+        elif "--csv" in written:
+            saved = f"partial results ({len(run.results)}) saved as CSV to {written['--csv']}"
+        else:
+            saved = "nothing saved" + ("" if args.out or args.csv else " (no --out given)")
+        _say(f"{how}: {saved}")
+    elif args.out and not errors:
+        _say(f"saved {args.out}")
+    if cancel.signum is not None:
+        return 128 + int(cancel.signum)
     if cancel.is_set():
-        saved = f"partial run ({len(run.results)} results) saved to {args.out}" if args.out else \
-            "nothing saved (no --out given)"  # fmt: skip
-        print(f"cancelled: {saved}", file=sys.stderr)
         return EXIT_CANCELLED
-    if args.out:
-        print(f"saved {args.out}", file=sys.stderr)
+    if errors:
+        return EXIT_USAGE
     return 0 if run.complete else 1
 
 

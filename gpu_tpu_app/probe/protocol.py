@@ -41,6 +41,7 @@ from gpu_tpu_app.core.runs import (
     with_ceilings,
 )
 from gpu_tpu_app.core.terms import BACKENDS, SUITES, metric_for
+from gpu_tpu_app.probe import lifeline
 
 #: Whole-run time budget per suite in seconds, shared by all backends of the run.
 SUITE_BUDGET_S = {"smoke": 20.0, "quick": 55.0, "full": 570.0}
@@ -345,6 +346,7 @@ def worker_env(backend: str, request: ProbeRequest | None = None, base: Mapping[
     if request is not None:
         env.update(request.env)
     env["PYTHONUNBUFFERED"] = "1"
+    env[lifeline.PARENT_ENV] = str(os.getpid())  # the worker ends when this process does
     if backend == "jax":
         env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     return env

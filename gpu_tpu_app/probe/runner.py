@@ -7,13 +7,14 @@ the window drives with QProcess instead; this module only moves bytes and signal
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import selectors
 import signal
 import subprocess
 import threading
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 from gpu_tpu_app.core.runs import DeviceInfo, Message, RunFile
 from gpu_tpu_app.core.terms import BACKENDS
@@ -31,6 +32,8 @@ from gpu_tpu_app.probe.protocol import (
 
 __all__ = [
     "BACKENDS",
+    "STOP_SIGNALS",
+    "CancelEvent",
     "SUITE_BUDGET_S",
     "LineDecoder",
     "ProbeRequest",
@@ -38,11 +41,53 @@ __all__ = [
     "RunAssembler",
     "list_devices",
     "run_probe",
+    "stop_on_signals",
     "worker_command",
     "worker_env",
 ]
 
 OnMessage = Callable[[Message], None]
+
+#: Signals that stop a run as Ctrl-C does (the results so far are kept): Ctrl-C, `kill`, a closed terminal.
+STOP_SIGNALS: tuple[int, ...] = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+class CancelEvent(threading.Event):
+    """A cancel flag that remembers the first stop signal that set it (None when code set it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.signum: int | None = None
+
+
+@contextlib.contextmanager
+def stop_on_signals(cancel: threading.Event, *, escalate: bool = True) -> Iterator[None]:
+    """While inside, each of STOP_SIGNALS sets `cancel` instead of ending the process.
+
+    With `escalate`, a second one raises KeyboardInterrupt (to break out of a wait). Only in the
+    main thread (elsewhere this does nothing); a signal the process ignores (`nohup`) stays ignored.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        if cancel.is_set() and escalate:
+            raise KeyboardInterrupt
+        if isinstance(cancel, CancelEvent) and cancel.signum is None:
+            cancel.signum = signum
+        cancel.set()
+
+    previous: dict[int, object] = {}
+    try:
+        for sig in STOP_SIGNALS:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, handler)
+        yield
+    finally:
+        for sig, old in previous.items():
+            if old is not None:
+                signal.signal(sig, old)  # type: ignore[arg-type]
 
 
 class _Stderr:
@@ -141,29 +186,19 @@ def run_probe(request: ProbeRequest, on_message: OnMessage | None = None,
     """Probe every requested backend in turn and return the run, partial when cancelled.
 
     `on_message` sees every message as it arrives (results with pct_ceiling filled).
-    Setting `cancel_event` (or Ctrl-C, when called from the main thread) stops within about
-    a second and keeps every result already received.
+    Setting `cancel_event` (or Ctrl-C, SIGTERM or SIGHUP, when called from the main thread)
+    stops within about a second and keeps every result already received; a CancelEvent
+    records which signal it was.
     """
     cancel = cancel_event or threading.Event()
     callback = on_message or (lambda _m: None)
     session = ProbeSession(request)
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-
-        def _on_sigint(signum: int, frame: object) -> None:
-            if cancel.is_set():
-                raise KeyboardInterrupt
-            cancel.set()
-
-        previous = signal.signal(signal.SIGINT, _on_sigint)
     try:
-        while not cancel.is_set() and (launch := session.next_launch()) is not None:
-            _run_worker(session, launch, callback, cancel)
+        with stop_on_signals(cancel):
+            while not cancel.is_set() and (launch := session.next_launch()) is not None:
+                _run_worker(session, launch, callback, cancel)
     except KeyboardInterrupt:
         cancel.set()
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
     if cancel.is_set():
         session.cancel()
     return session.finish()

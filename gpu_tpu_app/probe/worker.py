@@ -35,7 +35,7 @@ from gpu_tpu_app.core.runs import (
     dump_message,
 )
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITES, allowed_kernels, metric_for
-from gpu_tpu_app.probe import detect, testkernels
+from gpu_tpu_app.probe import detect, lifeline, testkernels
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S
 
 #: After a stop signal, the running point gets this long before the worker says done and exits.
@@ -271,6 +271,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `gpu-tpu-app probe-worker`."""
+    lifeline.tie_to_parent()  # never outlive the CLI or window that started this worker
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     allowed = allowed_kernels()
     for k in args.kernel or []:

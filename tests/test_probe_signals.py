@@ -1,0 +1,164 @@
+"""A stopped run is never lost and never leaves a worker behind: SIGTERM / SIGHUP like Ctrl-C, kill -9 of
+the CLI ends its worker, and the worker's tie to its parent holds without prctl and through a launcher."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from gpu_tpu_app.core.runs import load_run
+from gpu_tpu_app.probe import lifeline, testkernels
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads process state from /proc (Linux)"),
+]
+TEST_ENV = {testkernels.ENV: "1"}
+#: Upper bound on how long a process may take to go away; the test polls and returns as soon as it has.
+GONE_WITHIN_S = 10.0
+
+
+def cli(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "gpu_tpu_app", "probe", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, **TEST_ENV})  # fmt: skip
+
+
+def wait_for_line(proc: subprocess.Popen, needle: bytes) -> None:
+    assert proc.stderr is not None
+    for line in proc.stderr:  # plain progress lines: stderr is not a terminal
+        if needle in line:
+            return
+    raise AssertionError(f"{needle!r} never appeared; exit {proc.wait()}")
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def running(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie (a dead child its new parent has not reaped yet)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def gone_within(pids: list[int], limit_s: float) -> list[int]:
+    """Poll until none of `pids` runs or `limit_s` passes; returns the ones still running."""
+    end = time.monotonic() + limit_s
+    while True:
+        alive = [p for p in pids if running(p)]
+        if not alive or time.monotonic() > end:
+            return alive
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_write_the_partial_run_and_exit_128_plus_signal(sig: int, tmp_path: Path) -> None:
+    out, table = tmp_path / "partial.json", tmp_path / "partial.csv"
+    proc = cli("run", "--suite", "smoke", "--backend", "torch", "--kernel", "dispatch", "test_sleep",
+               "--out", str(out), "--csv", str(table))  # fmt: skip
+    wait_for_line(proc, b"test_sleep")
+    workers = children(proc.pid)
+    proc.send_signal(sig)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, stderr.decode()
+    name = signal.Signals(sig).name
+    assert f"cancelled ({name}): partial run (1 results) saved to {out}" in stderr.decode()
+    run = load_run(out)
+    assert not run.complete and [(r.kernel, r.status) for r in run.results] == [("dispatch", "ok")]
+    assert table.read_text().count("\n") == 2  # header and the one result
+    assert b"dispatch" in stdout and b"Traceback" not in stderr
+    assert workers and not gone_within(workers, GONE_WITHIN_S)
+
+
+def test_kill_9_of_the_cli_ends_its_worker(tmp_path: Path) -> None:
+    proc = cli("run", "--suite", "smoke", "--backend", "torch", "--kernel", "test_sleep", "--out",
+               str(tmp_path / "never.json"))  # fmt: skip
+    wait_for_line(proc, b"test_sleep")  # the worker sits in a point that would sleep for 10 minutes
+    workers = children(proc.pid)
+    assert workers and all(running(p) for p in workers)
+    proc.kill()
+    proc.communicate(timeout=30)
+    alive = gone_within(workers, GONE_WITHIN_S)
+    for pid in alive:  # do not leave a 10-minute sleeper behind when this fails
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "the worker outlived its killed parent"
+
+
+CHILD = """
+import sys, time
+from gpu_tpu_app.probe import lifeline
+if "--no-prctl" in sys.argv:
+    lifeline._set_pdeathsig = lambda sig: False  # only the portable watcher is left
+lifeline.tie_to_parent()
+print("tied", flush=True)
+time.sleep(600)
+"""
+
+
+def _parent_script(child_argv: list[str]) -> str:
+    """A parent that starts the child (with the worker environment), prints its pid and waits forever."""
+    return textwrap.dedent(f"""
+        import os, subprocess, sys, time
+        env = {{**os.environ, {lifeline.PARENT_ENV!r}: str(os.getpid())}}
+        child = subprocess.Popen({child_argv!r}, stdout=subprocess.PIPE, env=env)
+        assert child.stdout.readline() == b"tied\\n"
+        print(child.pid, flush=True)
+        time.sleep(600)
+    """)
+
+
+def _spawn_and_kill_parent(child_argv: list[str]) -> int:
+    parent = subprocess.Popen([sys.executable, "-c", _parent_script(child_argv)], stdout=subprocess.PIPE)
+    assert parent.stdout is not None
+    line = parent.stdout.readline()
+    assert line.strip().isdigit(), "the parent did not start its child"
+    child = int(line)
+    assert running(child)
+    parent.kill()
+    parent.communicate(timeout=30)
+    return child
+
+
+def test_the_portable_watcher_ends_a_worker_without_prctl() -> None:
+    child = _spawn_and_kill_parent([sys.executable, "-c", CHILD, "--no-prctl"])
+    assert not gone_within([child], GONE_WITHIN_S)
+
+
+def test_a_worker_behind_a_launcher_ends_with_the_program_that_asked_for_it() -> None:
+    # `sh -c '...; true'` stays in between (no exec): the worker's parent is the shell, which lives on
+    script = f"{sys.executable} -c '{CHILD}'; true"
+    assert "'" not in CHILD
+    child = _spawn_and_kill_parent(["sh", "-c", script])
+    assert not gone_within([child], GONE_WITHIN_S)
+
+
+def test_a_worker_whose_parent_is_alive_keeps_running() -> None:
+    child = subprocess.Popen([sys.executable, "-c", CHILD, "--no-prctl"], stdout=subprocess.PIPE,
+                             env={**os.environ, lifeline.PARENT_ENV: str(os.getpid())})  # fmt: skip
+    try:
+        assert child.stdout is not None and child.stdout.readline() == b"tied\n"
+        # several watcher polls later it still runs (the watcher never mistakes a live parent for a dead one)
+        with pytest.raises(subprocess.TimeoutExpired):
+            child.wait(timeout=10 * lifeline.POLL_S)
+    finally:
+        child.kill()
+        child.communicate()
