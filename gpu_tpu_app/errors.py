@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,19 +17,38 @@ M = TypeVar("M", bound=BaseModel)
 PROBLEM = "file_problem"
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: the longest field name or key quoted from a file in a message.
+SHOWN_CHARS = 80
+
+
+def one_line(text: str) -> str:
+    """`text` with line breaks and other control characters written as escapes: it stays on one line."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def shown(text: object, limit: int = SHOWN_CHARS) -> str:
+    """A name or value quoted from a file, on one line and cut to `limit` characters."""
+    out = one_line(str(text))
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
 class InputError(Exception):
     """Bad input from a user's file or flag; str(err) is the one-line message shown to them."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(str(message)))
+
 
 def _loc(loc: tuple) -> str:
-    return ".".join(str(part) for part in loc) or "(top level)"
+    return ".".join(shown(part) for part in loc) or "(top level)"
 
 
 def from_validation(source: str | Path, exc: ValidationError) -> InputError:
     """Turn a pydantic ValidationError into one InputError line: '<file>: <field>: <problem>'."""
     errors = exc.errors(include_url=False)
     first = errors[0] if errors else {"loc": (), "msg": str(exc)}
-    msg = str(first.get("msg", "invalid value"))
+    msg = shown(first.get("msg", "invalid value"), 300)
     if first.get("type") == "extra_forbidden":
         msg = "unknown field"
     ctx = first.get("ctx") or {}
@@ -49,12 +69,13 @@ def problem_error(problems: list[tuple[str, str]]) -> Exception:
 
 def read_toml_model(path: Path, model: type[M], what: str) -> M:
     """Read a TOML content file into `model`; any problem is one InputError naming the file and field."""
+    from gpu_tpu_app.safe_read import MAX_CONTENT_FILE_BYTES, read_text
+
+    text = read_text(path, f"the {what}", MAX_CONTENT_FILE_BYTES)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise InputError(f"{path}: not valid TOML (nested too deeply)") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
     try:
@@ -76,8 +97,10 @@ def json_object(text: str, source: str | Path, expected: str = "a JSON object") 
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
-    except (ValueError, RecursionError) as exc:  # absurdly long numbers, deep nesting
-        detail = str(exc).splitlines()[0] if str(exc) else "nested too deeply"
+    except RecursionError:
+        raise InputError(f"{source}: not valid JSON (nested too deeply)") from None
+    except ValueError as exc:  # absurdly long numbers
+        detail = shown(str(exc).splitlines()[0], 200) if str(exc) else "invalid"
         raise InputError(f"{source}: not valid JSON ({detail})") from None
     if not isinstance(raw, dict):
         kind = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(type(raw), "a number")
@@ -88,4 +111,4 @@ def json_object(text: str, source: str | Path, expected: str = "a JSON object") 
 def check_schema_version(version: object, source: str | Path, supported: int) -> None:
     """InputError unless `version` is the file format version this app reads."""
     if version != supported or isinstance(version, bool):
-        raise InputError(f"{source}: schema_version: {json.dumps(version)} is not supported (this app reads {supported})")
+        raise InputError(f"{source}: schema_version: {shown(json.dumps(version))} is not supported (this app reads {supported})")

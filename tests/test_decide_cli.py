@@ -81,14 +81,14 @@ def test_text_output_shows_blockers_for_the_prototype(capsys: pytest.CaptureFixt
 
 
 def test_answers_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(MIXED.read_text(encoding="utf-8")))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(MIXED.read_bytes())))
     code, out, _err = _run(["--answers", "-", "--format", "json"], capsys)
     assert code == 0
     assert json.loads(out) == decide(read_answers(MIXED)).model_dump(mode="json", by_alias=True)
 
 
 def test_empty_answers_give_either(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("{}"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"{}")))
     code, out, _err = _run(["--answers", "-", "--format", "json"], capsys)
     data = json.loads(out)
     assert code == 0 and data["verdict"] == "either" and data["confidence"] == "low"
@@ -113,7 +113,7 @@ def test_unknown_field_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_bad_json_from_stdin_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO('{"stage": "production",}'))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"stage": "production",}')))
     line = _usage_error(["--answers", "-"], capsys)
     assert line.startswith("error: <stdin>: line 1 column 24: not valid JSON (Expecting property name")
 

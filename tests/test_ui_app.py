@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QMessageBox
 
@@ -43,27 +43,27 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for name in ("warning", "critical", "question", "information", "about"):
         monkeypatch.setattr(QMessageBox, name, refuse)
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: refuse(box, box.windowTitle(), box.text()))
     for name in ("getOpenFileName", "getSaveFileName"):
         monkeypatch.setattr(QFileDialog, name, refuse)
 
 
 class Dialogs:
-    """Records QMessageBox calls and answers the unsaved-changes question."""
+    """Records message boxes (all plain text) and answers the unsaved-changes question."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, answer=QMessageBox.StandardButton.Cancel) -> None:
         self.answer = answer
         self.warnings: list[str] = []
         self.errors: list[tuple[str, str]] = []
-        monkeypatch.setattr(QMessageBox, "warning", self._warning)
-        monkeypatch.setattr(QMessageBox, "critical", self._critical)
+        monkeypatch.setattr(QMessageBox, "exec", lambda box: self._exec(box))
 
-    def _warning(self, _parent, _title, text, *_a, **_k):
-        self.warnings.append(text)
-        return self.answer
-
-    def _critical(self, _parent, title, text, *_a, **_k):
-        self.errors.append((title, text))
-        return QMessageBox.StandardButton.Ok
+    def _exec(self, box: QMessageBox) -> int:
+        assert box.textFormat() == Qt.TextFormat.PlainText, box.text()
+        if box.icon() == QMessageBox.Icon.Warning:
+            self.warnings.append(box.text())
+            return int(self.answer)
+        self.errors.append((box.windowTitle(), box.text()))
+        return int(QMessageBox.StandardButton.Ok)
 
 
 def _forget_changes(w: MainWindow) -> None:

@@ -15,6 +15,7 @@ from gpu_tpu_app.core.decision import (
     read_answers,
 )
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES
 
 _VERDICT_WORDS = {
     "gpu": "GPU: the workshop",
@@ -42,8 +43,11 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the answers, decide, print; bad input raises InputError (one line, exit 2 from the CLI)."""
     if args.answers == "-":
+        data = sys.stdin.buffer.read(MAX_SMALL_FILE_BYTES + 1)
+        if len(data) > MAX_SMALL_FILE_BYTES:
+            raise InputError("<stdin>: over the 1 MiB limit for an answers file; not reading it")
         try:
-            text = sys.stdin.read()
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("<stdin>: not UTF-8 text") from None
         answers = load_answers(text, "<stdin>")
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         if check is not None:
             data["answer_sources"] = sources
             data["model_check"] = check.model_dump(mode="json")
-        print(json.dumps(data, indent=2))
+        print(json.dumps(data, indent=2, allow_nan=False))
     else:
         text = render_text(rec)
         if check is not None and sources is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from pydantic import ValidationError
+
 from gpu_tpu_app.cliutil import fail
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
@@ -96,14 +98,20 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             raise FlagError(f"--mfu: must be a number in (0, 1], got {args.mfu!r}") from None
         if not (0 < mfu <= 1):
             raise FlagError(f"--mfu: must be in (0, 1] (a fraction of peak, e.g. 0.4), got {args.mfu!r}")
-    return EstimateRequest(
-        params=params,
-        tokens=tokens,
-        mode="inference" if args.inference else "training",
-        chips=chips,
-        mfu=mfu,
-        prices=_prices(args.price, catalog),
-    )
+    try:
+        return EstimateRequest(
+            params=params,
+            tokens=tokens,
+            mode="inference" if args.inference else "training",
+            chips=chips,
+            mfu=mfu,
+            prices=_prices(args.price, catalog),
+        )
+    except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15)
+        first = exc.errors(include_url=False)[0]
+        flag = {"params": "--params", "tokens": "--tokens", "chips": "--chips", "mfu": "--mfu"}.get(
+            str(first["loc"][0]) if first["loc"] else "", "--params")
+        raise FlagError(f"{flag}: {first['msg']}") from None
 
 
 def format_table(result: Estimate) -> str:

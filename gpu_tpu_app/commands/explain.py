@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         choices = ", ".join([*pack.topic_ids(), *EXTRAS])
         return fail(f"unknown topic {name!r} (choose from: {choices})")
-    _emit(json.dumps(data, indent=2, ensure_ascii=False) if args.format == "json" else text)
+    _emit(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) if args.format == "json" else text)
     return 0
 
 

@@ -17,6 +17,8 @@ from typing import Literal, NamedTuple, Optional, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpu_tpu_app.errors import InputError, from_validation, json_object
+from gpu_tpu_app.errors import shown as quoted
+from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES, read_text
 
 __all__ = [
     "ANSWERS_SCHEMA_VERSION",
@@ -787,7 +789,7 @@ def check_answers_version(version: object, source_name: str) -> int:
     """The answers schema version, if this app reads it; InputError naming the file otherwise."""
     if isinstance(version, bool) or version not in ANSWERS_SCHEMA_VERSIONS:
         known = " and ".join(str(v) for v in ANSWERS_SCHEMA_VERSIONS)
-        raise InputError(f"{source_name}: schema_version: {json.dumps(version)} is not supported "
+        raise InputError(f"{source_name}: schema_version: {quoted(json.dumps(version))} is not supported "
                          f"(this app reads {known})")
     return int(version)  # type: ignore[call-overload]
 
@@ -819,13 +821,11 @@ def load_answers(text: str, source_name: str = "answers") -> Answers:
     data = migrate_answers(data, version)
     for key in data:
         if key not in _CHOICES:
-            raise InputError(f"{source_name}: {key}: unknown field (known: {', '.join(FACTORS)})")
+            raise InputError(f"{source_name}: {quoted(key)}: unknown field (known: {', '.join(FACTORS)})")
     for factor in FACTORS:
         value = data.get(factor)
         if value is not None and value not in _CHOICES[factor]:
-            shown = repr(value) if isinstance(value, str) else json.dumps(value)
-            if len(shown) > 60:
-                shown = shown[:57] + "..."
+            shown = quoted(repr(value) if isinstance(value, str) else json.dumps(value), 60)
             raise InputError(f"{source_name}: {factor}: {shown} is not one of {', '.join(_CHOICES[factor])}")
     try:
         return Answers.model_validate(data)
@@ -836,17 +836,7 @@ def load_answers(text: str, source_name: str = "answers") -> Answers:
 def read_answers(path: str | Path) -> Answers:
     """Read and parse an answers file; a missing or unreadable file is an InputError too."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not an answers file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return load_answers(text, str(path))
+    return load_answers(read_text(path, "an answers file", MAX_SMALL_FILE_BYTES), str(path))
 
 
 # --------------------------------------------------------------------------- wizard texts

@@ -56,15 +56,23 @@ MEASURED_MFU_SOURCE = (
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 
 
+#: upper bounds that keep every product of the estimate finite (6 x N x D stays far below 1e308)
+#: and are far beyond any real model: the largest published models have about 2e12 parameters
+#: and were trained on about 4e13 tokens.
+MAX_PARAMS = 1e15
+MAX_TOKENS = 1e18
+MAX_CHIPS = 10_000_000
+
+
 class EstimateRequest(BaseModel):
     """What to estimate: model size, tokens, mode, chip count, optional MFU and prices."""
 
-    model_config = _FROZEN
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=1_000)
 
-    params: float = Field(gt=0, allow_inf_nan=False)
-    tokens: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    params: float = Field(gt=0, le=MAX_PARAMS)
+    tokens: float | None = Field(default=None, gt=0, le=MAX_TOKENS)
     mode: Literal["training", "inference"] = "training"
-    chips: int = Field(default=1, ge=1)
+    chips: int = Field(default=1, ge=1, le=MAX_CHIPS)
     mfu: float | None = Field(default=None, gt=0, le=1)
     prices: dict[str, float] = Field(default_factory=dict)  # chip id -> USD per chip-hour
 

@@ -17,7 +17,8 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from gpu_tpu_app.atomic import write_text
-from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
+from gpu_tpu_app.errors import InputError, check_schema_version, from_validation
+from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, TEXT_CHARS, read_json_object
 
 SCHEMA_VERSION = 1
 
@@ -26,18 +27,28 @@ Metric = Literal["flops", "bytes_per_s", "seconds"]
 Status = Literal["ok", "timeout", "error", "skipped", "suspect"]
 
 
+#: a count or a size in bytes or elements: 0 or more, and small enough to be a float.
+Count = Annotated[int, Field(ge=0, le=2**63 - 1)]
+#: a rate (FLOP/s, B/s), a time in seconds or a percentage: finite (the model forbids NaN and
+#: Infinity) and never negative.
+NonNegative = Annotated[float, Field(ge=0)]
+#: a message, a reason or an environment value: longer than a name, still bounded.
+Text = Annotated[str, Field(max_length=TEXT_CHARS)]
+
+
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # every number finite, every string at most NAME_CHARS unless its field says otherwise
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
 
 
 class CpuInfo(_Model):
     """The host CPU as the worker saw it: model, cores, threads used, ISA flags, cache sizes in bytes."""
 
     model: str
-    cores: int | None = None
-    threads_used: int | None = None
+    cores: Count | None = None
+    threads_used: Count | None = None
     flags: list[str] = []
-    caches: dict[str, int] = {}
+    caches: dict[str, Count] = {}
 
 
 class DeviceInfo(_Model):
@@ -46,16 +57,16 @@ class DeviceInfo(_Model):
     backend: Backend
     platform: str
     name: str
-    index: int = 0
-    count: int = 1
-    memory_bytes: int | None = None
-    versions: dict[str, str] = {}
+    index: Count = 0
+    count: Count = 1
+    memory_bytes: Count | None = None
+    versions: dict[str, Text] = {}
     catalog_id: str | None = None
     cpu: CpuInfo | None = None
     #: the device's own last-level cache in bytes where its runtime says (accelerators; CPUs: cpu.caches)
-    cache_bytes: int | None = None
+    cache_bytes: Count | None = None
     #: what memory_bytes is when it is not the device's total (e.g. JAX's allocator limit)
-    memory_note: str | None = None
+    memory_note: Text | None = None
 
     @property
     def key(self) -> str:
@@ -68,22 +79,22 @@ class BackendStatus(_Model):
 
     backend: Backend
     available: bool
-    reason: str | None = None
-    versions: dict[str, str] = {}
+    reason: Text | None = None
+    versions: dict[str, Text] = {}
 
 
 class Stats(_Model):
     """Repetition statistics of one point, in the result's SI unit (FLOP/s, B/s or s)."""
 
-    median: float
-    min: float
-    max: float
-    q1: float
-    q3: float
-    iqr: float
-    cv: float
-    reps: int
-    seconds: float
+    median: NonNegative
+    min: NonNegative
+    max: NonNegative
+    q1: NonNegative
+    q3: NonNegative
+    iqr: NonNegative
+    cv: NonNegative
+    reps: Count
+    seconds: NonNegative
 
 
 class ProbeResult(_Model):
@@ -93,17 +104,17 @@ class ProbeResult(_Model):
     backend: Backend
     device: str
     dtype: str | None = None
-    size: int | None = None
+    size: Count | None = None
     variant: str | None = None
     metric: Metric
-    value: float | None = None
+    value: NonNegative | None = None
     unit: str = ""
     stats: Stats | None = None
     math_mode: str | None = None
     status: Status = "ok"
-    message: str | None = None
-    pct_spec: float | None = None
-    pct_ceiling: float | None = None
+    message: Text | None = None
+    pct_spec: NonNegative | None = None
+    pct_ceiling: NonNegative | None = None
 
     def label(self) -> str:
         """Short human label: 'matmul float32 4096'."""
@@ -123,9 +134,9 @@ class Hello(_Msg):
 
     type: Literal["hello"] = "hello"
     backend: Backend | None = None
-    versions: dict[str, str] = {}
-    env: dict[str, str] = {}
-    pid: int | None = None
+    versions: dict[str, Text] = {}
+    env: dict[str, Text] = {}
+    pid: Count | None = None
     cpu: CpuInfo | None = None
 
 
@@ -140,17 +151,17 @@ class Progress(_Msg):
     """The worker is starting point number `done + 1` of `total`; `point`.. describe it."""
 
     type: Literal["progress"] = "progress"
-    done: int
-    total: int
+    done: Count
+    total: Count
     kernel: str
-    eta_s: float | None = None
+    eta_s: NonNegative | None = None
     point: str | None = None
     backend: Backend | None = None
     device: str | None = None
     dtype: str | None = None
-    size: int | None = None
+    size: Count | None = None
     variant: str | None = None
-    cap_s: float | None = None
+    cap_s: NonNegative | None = None
 
 
 class ResultMsg(_Msg):
@@ -166,7 +177,7 @@ class ErrorMsg(_Msg):
     type: Literal["error"] = "error"
     backend: Backend | None = None
     kernel: str | None = None
-    message: str
+    message: Text
 
 
 class Done(_Msg):
@@ -174,7 +185,7 @@ class Done(_Msg):
 
     type: Literal["done"] = "done"
     ok: bool
-    message: str | None = None
+    message: Text | None = None
 
 
 Message = Annotated[
@@ -228,15 +239,15 @@ class RunFile(_Model):
     cpu: CpuInfo | None = None
     devices: list[DeviceInfo] = []
     backends: list[BackendStatus] = []
-    versions: dict[str, str] = {}
-    threads: int | None = None
-    env: dict[str, str] = {}
+    versions: dict[str, Text] = {}
+    threads: Count | None = None
+    env: dict[str, Text] = {}
     suite: str
     started: datetime
     ended: datetime | None = None
     complete: bool = False
     results: list[ProbeResult] = []
-    errors: list[str] = []
+    errors: list[Text] = []
 
     def device(self, key: str) -> DeviceInfo | None:
         """The device with this key ('torch:cpu:0'), or None."""
@@ -251,13 +262,7 @@ class RunFile(_Model):
 def load_run(path: str | Path) -> RunFile:
     """Read and validate a run file; InputError '<file>: <field>: <problem>' when it is not one we can read."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    raw = json_object(text, path, "a gpu-tpu-app probe run file")
+    raw = read_json_object(path, "a gpu-tpu-app probe run file", MAX_DATA_FILE_BYTES)
     if "schema_version" not in raw or "results" not in raw:
         raise InputError(f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file")
     check_schema_version(raw["schema_version"], path, SCHEMA_VERSION)

@@ -19,6 +19,7 @@ from gpu_tpu_app.core.decision import Answers, Recommendation, decide, migrate_a
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
+from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_text
 
 #: version 2: answers of schema 2 (high_precision "fp64" | "fp32" | "no", embeddings, other_cloud).
 SCHEMA_VERSION = 2
@@ -35,14 +36,14 @@ def _now() -> datetime:
 class Session(BaseModel):
     """Everything the user worked on in one window; what File > Save writes."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
 
     schema_version: int = SCHEMA_VERSION
     app_version: str = __version__
     created: datetime = Field(default_factory=_now)
     modified: datetime = Field(default_factory=_now)
     answers: Answers = Answers()
-    notes: str = ""
+    notes: str = Field("", max_length=NOTES_CHARS)
     runs: list[RunFile] = []
     estimate: EstimateRequest | None = None
     #: the verdict when the file was saved; informative only, recomputed from the answers on load.
@@ -148,16 +149,4 @@ def loads_session(text: str, source: str | Path = "session") -> Session:
 def load_session(path: str | Path) -> Session:
     """Read a session file; InputError naming the file and field when it is broken or foreign."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a session file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text; this is not a gpu-tpu-app session file") from None
-    return loads_session(text, path)
+    return loads_session(read_text(path, "a gpu-tpu-app session file", MAX_DATA_FILE_BYTES), path)

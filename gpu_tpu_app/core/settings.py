@@ -7,6 +7,7 @@ them in QSettings. Pure Python: no Qt.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -14,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpu_tpu_app import APP_NAME
 from gpu_tpu_app.atomic import write_text
-from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
+from gpu_tpu_app.errors import check_schema_version, from_validation
+from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES, NAME_CHARS, read_json_object
 
 SCHEMA_VERSION = 1
 FILE_NAME = "preferences.json"
@@ -23,7 +25,7 @@ FILE_NAME = "preferences.json"
 class Preferences(BaseModel):
     """What the user can change in Preferences; every field has a default."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
 
     schema_version: int = Field(SCHEMA_VERSION, json_schema_extra={"hidden": True})
     theme: Literal["system", "light", "dark"] = Field(
@@ -57,13 +59,9 @@ def load_preferences(path: str | Path | None = None) -> Preferences:
     A broken file raises InputError naming the file and the field; it is left untouched.
     """
     path = Path(path) if path is not None else preferences_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return Preferences()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    raw = json_object(text, path, "a JSON object of preferences")
+    raw = read_json_object(path, "a JSON object of preferences", MAX_SMALL_FILE_BYTES)
     check_schema_version(raw.get("schema_version", SCHEMA_VERSION), path, SCHEMA_VERSION)
     try:
         return Preferences.model_validate(raw)

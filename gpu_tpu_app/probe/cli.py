@@ -335,7 +335,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
     devices, statuses = list_devices(backends)
     if args.format == "json":
         print(json.dumps({"devices": [d.model_dump(mode="json") | {"key": d.key} for d in devices],
-                          "backends": [b.model_dump(mode="json") for b in statuses]}, indent=2))  # fmt: skip
+                          "backends": [b.model_dump(mode="json") for b in statuses]}, indent=2, allow_nan=False))  # fmt: skip
     else:
         print(devices_table(devices, statuses))
     return 0 if devices else 1
@@ -397,7 +397,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     headers, rows, data = compare_runs(runs)
     if args.format == "json":
         print(json.dumps({"runs": [{"file": n, "host": r.host, "started": r.started.isoformat(), "suite": r.suite}
-                                   for n, r in runs], "columns": headers[4:], "rows": data}, indent=2))  # fmt: skip
+                                   for n, r in runs], "columns": headers[4:], "rows": data}, indent=2, allow_nan=False))  # fmt: skip
         return 0
     for number, (name, run) in enumerate(runs, 1):
         print(f"[{number}] {name}: {run.host}, {run.suite} suite, {run.started:%Y-%m-%d %H:%M}"

@@ -8,6 +8,7 @@ per ~33 ms, and only the visible chart is redrawn.
 
 from __future__ import annotations
 
+import html
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -439,7 +440,7 @@ class ThroughputChart(_Chart):
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
             curve = pg.PlotDataItem(
-                name=name, pen=_pen(color, 2, dashed=cr.imported), symbol="o", symbolSize=6,
+                name=html.escape(name, quote=False), pen=_pen(color, 2, dashed=cr.imported), symbol="o", symbolSize=6,
                 symbolBrush=color, symbolPen=None,
             )  # fmt: skip
             curve.setData(x, y, skipFiniteCheck=True)
@@ -494,7 +495,8 @@ class BandwidthChart(_Chart):
             name = f"{device_name(cr.run, dev)} · {backend}"
             if multi:
                 name += f"  [{cr.label}]"
-            bars = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=brush, pen=pg.mkPen(color), name=name)
+            bars = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=brush, pen=pg.mkPen(color),
+                                   name=html.escape(name, quote=False))  # the legend reads names as HTML
             self.add(bars)
             labels.extend(zip(xs, hs))
         for x, h in labels:
@@ -614,7 +616,7 @@ class RooflineChart(_Chart):
             name = f"measured: {c.label} ({', '.join(parts)})"
             if multi:
                 name += f"  [{cr.label}]"
-            line = pg.PlotDataItem(name=name, pen=_pen(color, 2.5, dashed=cr.imported))
+            line = pg.PlotDataItem(name=html.escape(name, quote=False), pen=_pen(color, 2.5, dashed=cr.imported))
             line.setData(x, y, skipFiniteCheck=True)
             self.add(line)
             y_vals.extend(y)
@@ -704,7 +706,7 @@ class CompileWaterfall(_Chart):
             w = [s[2] for s in starts[p]]
             color = QColor(self.phase_color(p))
             bar = pg.BarGraphItem(x0=x0, y=ys, width=w, height=0.5, brush=color, pen=pg.mkPen(color),
-                                  name=PHASE_LABELS.get(p, p))  # fmt: skip
+                                  name=html.escape(PHASE_LABELS.get(p, p), quote=False))  # fmt: skip
             self.add(bar)
         left.setTicks([[(i, label) for i, (label, _t) in enumerate(rows)]])
         # Each row: its bar, and the measured figures written under it.

@@ -10,6 +10,7 @@ from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
 from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.widgets import plain_tip
 
 _GiB = 1024**3
 
@@ -116,10 +117,10 @@ class DevicesView(QTreeWidget):
                 top.setText(0, f"{title}: not usable")
                 top.setIcon(0, style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
                 reason = status.reason or "no reason given"
-                top.setToolTip(0, reason)
+                top.setToolTip(0, plain_tip(reason))
                 why = QTreeWidgetItem(top, [reason])
                 why.setForeground(0, QBrush(QColor(colors["error"])))
-                why.setToolTip(0, reason)
+                why.setToolTip(0, plain_tip(reason))
                 why.setFirstColumnSpanned(True)
             else:
                 n = len(devices)
@@ -137,9 +138,9 @@ class DevicesView(QTreeWidget):
                     item.setForeground(1, QBrush(QColor(colors["muted"])))
                     item.setToolTip(1, "No catalogue chip matches this device name, so % of spec is not shown.")
                 else:
-                    item.setToolTip(1, f"Catalogue entry {dev.catalog_id}: % of spec uses its published peaks.")
+                    item.setToolTip(1, plain_tip(f"Catalogue entry {dev.catalog_id}: % of spec uses its published peaks."))
                 tip = device_tooltip(dev)
-                item.setToolTip(0, tip)
+                item.setToolTip(0, plain_tip(tip))
                 item.setData(0, Qt.ItemDataRole.UserRole, dev.key)
             top.setExpanded(True)
         header = self.header()

@@ -47,9 +47,11 @@ from gpu_tpu_app.core.runs import RunFile, load_run
 from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.wording import VERDICT_WORDS
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.errors import InputError, shown
+from gpu_tpu_app.safe_read import NOTES_CHARS
 from gpu_tpu_app.ui.result_page import ResultPage
 from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -327,10 +329,19 @@ class MainWindow(QMainWindow):
         return not self._session.same_content(self._clean)
 
     def set_session(self, session: Session, path: Path | None = None, modified: bool = False) -> None:
-        """Show `session`; `path` is where it came from; `modified` marks content not yet saved."""
+        """Show `session`; `path` is where it came from; `modified` marks content not yet saved.
+
+        All or nothing: when the session cannot be shown, the previous one (and its path) stays.
+        """
+        previous = (self._session, self._path, self._clean)
         self._path = Path(path) if path is not None else None
         self._clean = new_session() if modified else session
-        self._apply_session(session)
+        try:
+            self._apply_session(session)
+        except Exception:
+            self._session, self._path, self._clean = previous
+            self._apply_session(previous[0])
+            raise
 
     def _apply_session(self, session: Session) -> None:
         self._session = session
@@ -393,13 +404,14 @@ class MainWindow(QMainWindow):
         if not self.is_modified():
             return True
         name = self._path.name if self._path else "Untitled"
-        answer = QMessageBox.warning(
+        answer = message_box(
             self,
+            QMessageBox.Icon.Warning,
             "Unsaved changes",
             f"The session “{name}” has changes that are not saved. Save them first?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
-        )
+        ).exec()
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
@@ -430,9 +442,13 @@ class MainWindow(QMainWindow):
         try:
             session = load_session(path)
         except InputError as exc:
-            QMessageBox.critical(self, "Cannot open session", str(exc))
+            show_error(self, "Cannot open session", str(exc))
             return False
-        self.set_session(session, path)
+        try:
+            self.set_session(session, path)
+        except Exception as exc:  # valid, yet it cannot be shown: the previous session stays, unchanged
+            show_error(self, "Cannot open session", f"{path}: cannot be shown ({shown(exc, 300)})")
+            return False
         self._add_recent(path)
         if any(v is not None for v in session.answers.model_dump().values()):
             self.show_result()
@@ -458,10 +474,14 @@ class MainWindow(QMainWindow):
         return self._write(Path(path))
 
     def _write(self, path: Path) -> bool:
+        if len(self._session.notes) > NOTES_CHARS:  # a file this app could not open again
+            show_error(self, "Cannot save session", f"{path}: notes: {len(self._session.notes):,} characters, "
+                       f"over the {NOTES_CHARS:,} a session keeps; shorten them and save again")  # fmt: skip
+            return False
         try:
             saved = save_session(self._session, path)
         except OSError as exc:
-            QMessageBox.critical(self, "Cannot save session", f"{path}: {exc.strerror or exc}")
+            show_error(self, "Cannot save session", f"{path}: {exc.strerror or exc}")
             return False
         self._path = path
         self._session = saved
@@ -482,14 +502,19 @@ class MainWindow(QMainWindow):
         try:
             run = load_run(path)
         except InputError as exc:
-            QMessageBox.critical(self, "Cannot import run", str(exc))
+            show_error(self, "Cannot import run", str(exc))
             return False
         if run in self._session.runs:
             self.statusBar().showMessage(f"{path}: this run is already in the session", 5000)
             return False
         runs = [*self._session.runs, run]
+        try:
+            self._runs_pushed(runs)
+        except Exception as exc:  # valid, yet it cannot be shown: the session keeps its runs, unchanged
+            self._runs_pushed(self._session.runs)
+            show_error(self, "Cannot import run", f"{path}: cannot be shown ({shown(exc, 300)})")
+            return False
         self._set(self._session.with_runs(runs))
-        self._runs_pushed(runs)
         self.statusBar().showMessage(f"Imported the run from {run.host} ({len(run.results)} results)", 5000)
         return True
 
@@ -508,7 +533,7 @@ class MainWindow(QMainWindow):
         try:
             md, html_text = self.report_texts()
         except InputError as exc:
-            QMessageBox.critical(self, "Cannot build the report", str(exc))
+            show_error(self, "Cannot build the report", str(exc))
             return
         base = self._path.with_suffix("") if self._path else Path.home() / "gpu-tpu-report"
         dialog = ReportDialog(md, html_text, base.with_name(base.name + "-report"), self)
@@ -578,7 +603,7 @@ class MainWindow(QMainWindow):
         files = self.recent_files()
         for i, f in enumerate(files, 1):
             act = self.recent_menu.addAction(f"&{i} {Path(f).name}")
-            act.setToolTip(f)
+            act.setToolTip(plain_tip(f))
             act.setStatusTip(f)
             act.triggered.connect(lambda _c=False, p=f: self.open_session(p))
         if not files:

@@ -53,6 +53,7 @@ from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, now_label
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
 from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.widgets import message_box, plain_tip
 
 LIVE_REFRESH_MS = 33
 SUITE_HELP = {
@@ -412,7 +413,7 @@ class ProbePanel(QWidget):
         }.get(level, QStyle.StandardPixmap.SP_MessageBoxInformation)
         item = QListWidgetItem(self.style().standardIcon(icon), f"{now_label()}  {text}")
         item.setData(Qt.ItemDataRole.UserRole, level)
-        item.setToolTip(text)
+        item.setToolTip(plain_tip(text))
         self.message_list.addItem(item)
         self._restyle_item(item)
         self.message_list.scrollToBottom()
@@ -597,7 +598,7 @@ class ProbePanel(QWidget):
             item.setCheckState(Qt.CheckState.Checked if e.visible else Qt.CheckState.Unchecked)
             item.setData(Qt.ItemDataRole.UserRole, i)
             devs = ", ".join(sorted({d.name for d in e.run.devices})) or "no devices"
-            item.setToolTip(f"{e.run.host} · {e.run.os}\n{devs}\n{len(e.run.results)} results · suite {e.run.suite}")
+            item.setToolTip(plain_tip(f"{e.run.host} · {e.run.os}\n{devs}\n{len(e.run.results)} results · suite {e.run.suite}"))
             self.runs_list.addItem(item)
         self.runs_list.blockSignals(False)
         if self.runs_list.count():
@@ -657,7 +658,7 @@ class ProbePanel(QWidget):
 
     # ---------------------------------------------------------------- dialogs
     def _show_error(self, title: str, text: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box = message_box(self, QMessageBox.Icon.Warning, title, text)
         box.setWindowModality(Qt.WindowModality.WindowModal)
         box.open()  # not exec(): the window (and any running probe) keeps going
         self._error_box = box

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes, write_text
+from gpu_tpu_app.ui.widgets import show_error
 
 FORMATS: dict[str, tuple[str, str]] = {  # key -> (label, suffix)
     "markdown": ("Markdown", ".md"),
@@ -144,7 +144,7 @@ class ReportDialog(QDialog):
         try:
             write_report(path, fmt or format_for(path), self.markdown, self.html)
         except OSError as exc:
-            QMessageBox.critical(self, "Cannot save report", f"{path}: {exc.strerror or exc}")
+            show_error(self, "Cannot save report", f"{path}: {exc.strerror or exc}")
             return False
         self.saved_path = path
         self.accept()

@@ -40,7 +40,7 @@ from gpu_tpu_app.core.wording import HEADLINES, VERDICT_WORDS, estimate_cells, f
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
-from gpu_tpu_app.ui.widgets import Card, anchor, clear_layout, label, link_label, scroll_page
+from gpu_tpu_app.ui.widgets import Card, anchor, clear_layout, label, link_label, plain_tip, scroll_page
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
@@ -277,14 +277,14 @@ class EstimatorCard(Card):
                 if editable:
                     flags |= Qt.ItemFlag.ItemIsEditable
                     item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
-                    item.setToolTip(f"Type the USD price of one {row.chip_name} per hour")
+                    item.setToolTip(plain_tip(f"Type the USD price of one {row.chip_name} per hour"))
                 item.setFlags(flags)
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:
-                    item.setToolTip(row.mfu_source)
+                    item.setToolTip(plain_tip(row.mfu_source))
                 if col == 5:
-                    item.setToolTip(f"needs {c.needed}; {row.chip_name} × {est.request.chips if est else 1}: {c.available}")
+                    item.setToolTip(plain_tip(f"needs {c.needed}; {row.chip_name} × {est.request.chips if est else 1}: {c.available}"))
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
                 if col in (2, 3, 4, 6, 7):

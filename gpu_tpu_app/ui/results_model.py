@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
+from gpu_tpu_app.ui.widgets import plain_tip
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -192,7 +193,7 @@ class ResultsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "Run":
                 run = self._runs[row.run_index]
-                return f"{self._labels[row.run_index]}\n{run.os} · Python {run.python}"
+                return plain_tip(f"{self._labels[row.run_index]}\n{run.os} · Python {run.python}")
             parts = [status_tooltip(r)] if r.status != "ok" else []
             if col in ("CV / IQR", "Median"):
                 parts.append(stats_tooltip(r))
@@ -205,7 +206,7 @@ class ResultsModel(QAbstractTableModel):
             if r.math_mode and col in ("Kernel", "Dtype", "Median"):
                 parts.append(f"math mode: {r.math_mode}")
             text = "\n".join(p for p in parts if p)
-            return text or None
+            return plain_tip(text) if text else None
         if role == Qt.ItemDataRole.DecorationRole and col == "Status" and r.status != "ok":
             style = QApplication.style()
             pixmap = {

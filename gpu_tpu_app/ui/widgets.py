@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import html
 
+from PySide6 import QtGui
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFrame, QLabel, QLayout, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QLayout,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 def set_role(widget: QWidget, name: str, value: str) -> None:
@@ -25,6 +36,34 @@ def label(text: str = "", role: str | None = None, wrap: bool = True, rich: bool
     if role:
         lab.setProperty("role", role)
     return lab
+
+
+def message_box(
+    parent: QWidget | None,
+    icon: QMessageBox.Icon,
+    title: str,
+    text: str,
+    buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok,
+    default: QMessageBox.StandardButton = QMessageBox.StandardButton.NoButton,
+) -> QMessageBox:
+    """A message box whose text is plain text: names and contents of files are never read as HTML."""
+    box = QMessageBox(icon, title, text, buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    if default != QMessageBox.StandardButton.NoButton:
+        box.setDefaultButton(default)
+    return box
+
+
+def show_error(parent: QWidget | None, title: str, text: str) -> None:
+    """A modal error dialog with `text` as plain text."""
+    message_box(parent, QMessageBox.Icon.Critical, title, text).exec()
+
+
+def plain_tip(text: str) -> str:
+    """A tooltip that shows `text` as it is: Qt would render text that looks like HTML, so escape it."""
+    if not QtGui.Qt.mightBeRichText(text):
+        return text
+    return "<qt>" + html.escape(text, quote=False).replace("\n", "<br>") + "</qt>"
 
 
 def link_label(html_text: str, parent: QWidget | None = None) -> QLabel:

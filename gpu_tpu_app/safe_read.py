@@ -1,0 +1,119 @@
+"""The one way the app reads a user's file: bounded, regular files only, never blocking.
+
+Every reader (run files, sessions, answers, preferences, content packs) goes through
+`read_text` or `read_json_object`, so every one refuses the same things with one line
+naming the file: a folder, a device, a named pipe, a socket, a symlink loop, a file over
+its size cap, text that is not UTF-8, JSON nested too deeply. The caps are chosen so that
+no real file meets them (see README, "Limits on files the app reads").
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from gpu_tpu_app.errors import InputError, json_object
+
+KIB = 1024
+MIB = 1024 * KIB
+GIB = 1024 * MIB
+
+#: run files and sessions (a session holds runs): a 520,000-result run file is about 300 MB.
+MAX_DATA_FILE_BYTES = 1 * GIB
+#: answers and preferences files: a full answers file is under 1 KB.
+MAX_SMALL_FILE_BYTES = 1 * MIB
+#: the lesson pack and the catalogue (shipped with the app, read the same way).
+MAX_CONTENT_FILE_BYTES = 16 * MIB
+
+#: any string read from a file unless a field says otherwise: names, hosts, kernels, versions.
+NAME_CHARS = 1_000
+#: messages, reasons, error texts and environment values (a worker's error can quote a traceback).
+TEXT_CHARS = 65_536
+#: the notes of a session (typed by the user).
+NOTES_CHARS = 1_048_576
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n} bytes"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _os_problem(path: Path, exc: OSError) -> InputError:
+    if isinstance(exc, FileNotFoundError) or exc.errno == errno.ENOTDIR:
+        return InputError(f"{path}: no such file")
+    if exc.errno == errno.ELOOP:
+        return InputError(f"{path}: cannot read: a symbolic link that loops (too many levels of links)")
+    return InputError(f"{path}: cannot read: {exc.strerror or exc}")
+
+
+def _check(path: Path, st: os.stat_result, what: str, limit: int) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{path}: is a folder, not {what}")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{path}: is {_kind(st.st_mode)}, not {what}; not reading it")
+    if st.st_size > limit:
+        raise InputError(f"{path}: is {_size(st.st_size)}, over the {_size(limit)} limit for {what}; not reading it")
+
+
+def read_bytes(path: str | Path, what: str, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; InputError '<file>: <problem>' otherwise.
+
+    The file is checked with stat before it is opened (a FIFO is never opened), opened
+    non-blocking, checked again on the open descriptor, and read no further than `limit`.
+    """
+    path = Path(path)
+    try:
+        _check(path, os.stat(path), what, limit)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except InputError:
+        raise
+    except ValueError:  # a NUL byte in the path
+        raise InputError(f"{path!r}: not a valid file name") from None
+    except OSError as exc:
+        raise _os_problem(path, exc) from None
+    try:
+        _check(path, os.fstat(fd), what, limit)  # the same file, even if the name moved meanwhile
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(16 * MIB, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise _os_problem(path, exc) from None
+    finally:
+        os.close(fd)
+    if total > limit:
+        raise InputError(f"{path}: grew over the {_size(limit)} limit for {what} while being read; not reading it")
+    return b"".join(chunks)
+
+
+def read_text(path: str | Path, what: str, limit: int) -> str:
+    """`read_bytes` decoded as UTF-8; InputError naming the file when it is not UTF-8 text."""
+    data = read_bytes(path, what, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{Path(path)}: not UTF-8 text (byte {exc.start}); this is not {what}") from None
+
+
+def read_json_object(path: str | Path, what: str, limit: int) -> dict[str, Any]:
+    """A file that must hold one JSON object, read with `read_text`; InputError otherwise."""
+    return json_object(read_text(path, what, limit), Path(path), what)
