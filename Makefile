@@ -6,14 +6,22 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
+# What Qt's xcb (X11) and Wayland platform plugins link (`ldd` on libqxcb.so, libQt6XcbQpa.so.6 and
+# libqwayland.so): without them a real display gets "Could not load the Qt platform plugin" and an abort.
+DISPLAY_PACKAGES := libxcb1 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 \
+                libxcb-randr0 libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0 libxcb-sync1 \
+                libxcb-util1 libxcb-xfixes0 libxcb-xkb1 libxkbcommon-x11-0 libwayland-client0 libwayland-cursor0 \
+                libwayland-egl1
 # Debian packages: Qt's offscreen/xcb platform libraries and the fonts the tests render with;
 # desktop-file-utils and appstream validate the desktop entry and metainfo.
 DEB_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core \
-                desktop-file-utils appstream binutils
+                desktop-file-utils appstream binutils $(DISPLAY_PACKAGES) xvfb xauth
 
 .PHONY: run test venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
 
 run: $(STAMP) $(VENV)/.desktop-entry
+	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 \
+	  libglib2.0-0 fonts-dejavu-core $(DISPLAY_PACKAGES)" || echo "warning: could not install the display libraries; the app names any that is missing"
 	$(PY) -m gpu_tpu_app
 
 # The first `make run` also puts the app in the desktop menu (files under ~/.local/share only;
@@ -54,7 +62,7 @@ screenshots: $(STAMP)
 # checked here; the spec's Windows and macOS branches are not built here.
 bundle: $(STAMP) system-deps
 	@# X11 libraries that Qt's xcb platform plugin links: present at build time, they ship in the bundle.
-	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="libxcb-icccm4 libxcb-keysyms1"
+	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(DISPLAY_PACKAGES)"
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt pyinstaller pyinstaller-hooks-contrib altgraph
 	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
 	  packaging/pyinstaller/gpu-tpu-app.spec

@@ -34,6 +34,79 @@ def seconds_since_process_start() -> float:
         return time.monotonic() - _T0
 
 
+HEADLESS_HINT = (
+    "the headless commands work without one: gpu-tpu-app decide | estimate | catalog | explain, "
+    "gpu-tpu-probe run | devices | compare (see gpu-tpu-app --help)"
+)
+
+
+def debian_package(soname: str) -> str:
+    """The Debian/Ubuntu package that usually ships a library: libxcb-icccm.so.4 -> libxcb-icccm4."""
+    stem, _, version = soname.partition(".so.")
+    stem = stem.lower()
+    major = version.split(".")[0]
+    if not major:
+        return stem
+    return f"{stem}-{major}" if stem[-1:].isdigit() else f"{stem}{major}"
+
+
+def plugin_load_problem(plugin: Path) -> str | None:
+    """Why the shared library `plugin` cannot be loaded (the missing library named), or None when it loads."""
+    import ctypes
+    import re
+
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError as exc:
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        missing = re.match(r"(?:.*: )?(lib[^:\s]+\.so[.\d]*): cannot open shared object file", text)
+        if missing:
+            lib = missing.group(1)
+            return f"{lib} is missing (Debian/Ubuntu package {debian_package(lib)}; `make run` installs it)"
+        return text
+    return None
+
+
+def _platform_plugins_dir() -> Path | None:
+    """PySide6's platform plugins folder, found without importing Qt (importing PySide6 before the
+    pydantic models are loaded breaks pydantic's lazy imports through shiboken's import hook)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("PySide6")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        folder = Path(root) / "Qt" / "plugins" / "platforms"
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def display_problem(environ: dict[str, str] | None = None, plugins_dir: Path | None = None) -> str | None:
+    """One line saying why no window can open here (no display, or a platform plugin that cannot
+    load), or None. Qt itself would print a plugin message and abort the process instead."""
+    env = os.environ if environ is None else environ
+    if not sys.platform.startswith("linux"):
+        return None
+    requested = [p.split(":")[0].strip() for p in env.get("QT_QPA_PLATFORM", "").split(";") if p.strip()]
+    if not requested:
+        if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
+            return f"no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); {HEADLESS_HINT}"
+        requested = (["wayland"] if env.get("WAYLAND_DISPLAY") else []) + (["xcb"] if env.get("DISPLAY") else [])
+    if plugins_dir is None:
+        plugins_dir = _platform_plugins_dir()
+        if plugins_dir is None:
+            return None
+    problems = []
+    for name in requested:
+        plugin = plugins_dir / f"libq{name}.so"
+        if name not in ("xcb", "wayland") or not plugin.is_file():
+            return None  # a platform we do not check (offscreen, vnc, eglfs...): Qt decides
+        problem = plugin_load_problem(plugin)
+        if problem is None:
+            return None  # Qt takes the first platform that loads
+        problems.append(f"Qt's {name} platform plugin cannot load: {problem}")
+    return "; ".join(problems) + f"; {HEADLESS_HINT}"
+
+
 def _load_inputs(args: argparse.Namespace):  # -> tuple[Session, Path | None, bool]
     """The session to show: from --session, plus the run from --results; InputError when a file is bad."""
     from gpu_tpu_app.core.runs import load_run
@@ -133,6 +206,11 @@ def main(args: argparse.Namespace | None = None) -> int:
         # deterministic size and no window manager in the way, unless the caller chose a platform
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+    if not shot:
+        problem = display_problem()
+        if problem:
+            raise InputError(problem)  # one line, exit 2, instead of Qt's abort
+
     session, path, modified = _load_inputs(args)  # bad files: InputError -> one line, exit 2
 
     from gpu_tpu_app.core.settings import Preferences, load_preferences
@@ -184,6 +262,7 @@ def main(args: argparse.Namespace | None = None) -> int:
 
             def _done(self) -> None:
                 print(f"first-paint-seconds {seconds_since_process_start():.3f}", flush=True)
+                print(f"platform {QApplication.platformName()}", flush=True)
                 window.setWindowModified(False)
                 window._clean = window.session()
                 window.close()
