@@ -4,6 +4,7 @@ give one line and exit 2."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,75 @@ def test_missing_session_file(tmp_path: Path) -> None:
     proc = run_app("--screenshot", str(tmp_path / "x.png"), "--session", str(tmp_path / "nope.json"))
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"error: {tmp_path / 'nope.json'}: no such file"
+
+
+def _unwritable(tmp_path: Path, case: str) -> Path:
+    if case == "a folder":
+        (tmp_path / "shots.png").mkdir()
+        return tmp_path / "shots.png"
+    if case == "under a file":
+        (tmp_path / "a-file").write_text("x")
+        return tmp_path / "a-file" / "shots" / "decide.png"
+    loop = tmp_path / "loop.png"
+    loop.symlink_to(loop.name)
+    return loop
+
+
+@pytest.mark.parametrize("case", ["a folder", "under a file", "a symlink loop"])
+def test_a_path_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Path, case: str) -> None:
+    target = _unwritable(tmp_path, case)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    proc = run_app("--screenshot", str(target), "--page", "decide")
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {target}: cannot write the screenshot there"), proc.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # no empty file, no temporary file
+
+
+def test_a_full_disk_leaves_no_empty_file(tmp_path: Path) -> None:
+    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs Linux and mount(8)")
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32k", "tmpfs", str(tiny)], capture_output=True,
+                             text=True)  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"mount -t tmpfs is not permitted here: {mounted.stderr.strip() or mounted.returncode}")
+    try:
+        proc = run_app("--screenshot", str(tiny / "decide.png"), "--page", "decide")  # a PNG of ~100 KB
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "No space left on device" in lines[0], proc.stderr
+        assert list(tiny.iterdir()) == []
+    finally:
+        subprocess.run(["umount", str(tiny)], check=False)
+
+
+def test_an_injected_full_disk_is_an_input_error_and_leaves_nothing(tmp_path: Path, qapp, monkeypatch) -> None:
+    import argparse
+    import errno
+
+    from gpu_tpu_app import atomic
+    from gpu_tpu_app.errors import InputError
+    from gpu_tpu_app.ui import app
+
+    real = os.write
+
+    def write(fd: int, data: bytes) -> int:
+        try:
+            ours = os.readlink(f"/proc/self/fd/{fd}").endswith(atomic.TEMP_SUFFIX)
+        except OSError:
+            ours = False
+        if ours:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("the injected full disk tells the temporary file apart through /proc/self/fd")
+    monkeypatch.setattr(os, "write", write)
+    target = tmp_path / "shots" / "decide.png"
+    args = argparse.Namespace(screenshot=str(target), page="decide", session=None, results=None)
+    with pytest.raises(InputError) as info:
+        app.main(args)
+    assert str(info.value) == f"{target}: cannot write the screenshot there (No space left on device)"
+    assert list(tmp_path.iterdir()) == []  # not even the folder it would have made

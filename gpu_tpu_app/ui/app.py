@@ -190,10 +190,22 @@ def screenshot(app, window, path: str | Path, page: str | None) -> None:
     window.resize(*SCREENSHOT_SIZE)
     _settle(app)
     image = window.grab().toImage()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not image.save(str(path), "PNG"):
-        raise InputError(f"{path}: cannot write the screenshot there")
+    # encoded in memory, then written atomically: a path that cannot be written leaves no empty file
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    from gpu_tpu_app.atomic import write_bytes
+
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = image.save(buf, "PNG")
+    buf.close()
+    if not ok:
+        raise InputError(f"{path}: could not encode the screenshot as PNG")
+    try:
+        write_bytes(path, bytes(data.data()))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the screenshot there ({exc.strerror or exc})") from None
 
 
 def main(args: argparse.Namespace | None = None) -> int:
