@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gpu_tpu_app import APP_ID, APP_NAME
 from gpu_tpu_app.assets import resource_path
-from gpu_tpu_app.atomic import write_bytes
+from gpu_tpu_app import atomic
 
 #: PNG sizes installed into the hicolor theme (the files in resources/icons/png/).
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
@@ -69,9 +69,41 @@ def exec_quote(arg: str) -> str:
     return arg.replace("\\", "\\\\")
 
 
+def string_escape(value: str) -> str:
+    """A value of type string as the Desktop Entry Specification writes it (backslash doubled)."""
+    return value.replace("\\", "\\\\")
+
+
+def _shown(text: str) -> str:
+    """`text` with control characters (and undecodable bytes) written as escapes, so it stays on one line."""
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+
+
+class LauncherError(ValueError):
+    """The install's launcher path cannot be written into a desktop entry that menus accept."""
+
+
+def check_launcher(command: list[str]) -> None:
+    """Refuse a launcher a desktop entry cannot carry: control characters or bytes that are not UTF-8
+    (the entry is UTF-8 text, one key per line), or a '%' in the program path, which GLib-based menus
+    cannot find (its loader looks up the program before expanding '%%' to '%') and would drop."""
+    for arg in command:
+        if any(not c.isprintable() and c != " " for c in arg):
+            raise LauncherError(f"{_shown(arg)}: the launcher path has control characters or bytes that are "
+                                "not UTF-8; a desktop entry cannot hold it (install the app under a plain path)")
+    if "%" in command[0]:
+        raise LauncherError(f"{_shown(command[0])}: a '%' in the launcher path makes GLib-based desktop menus drop "
+                            "the entry; install the app under a path without '%'")  # fmt: skip
+
+
 def desktop_entry(command: list[str]) -> str:
-    """The packaged desktop entry with Exec and TryExec pointing at `command`."""
-    values = {"Exec": " ".join(exec_quote(a) for a in command), "TryExec": exec_quote(command[0])}
+    """The packaged desktop entry with Exec and TryExec pointing at `command`.
+
+    Exec is quoted by the Exec rules; TryExec is a plain path (a string value: only escaped), as
+    GLib's loader looks it up verbatim. LauncherError when `command` cannot be written (check_launcher).
+    """
+    check_launcher(command)
+    values = {"Exec": " ".join(exec_quote(a) for a in command), "TryExec": string_escape(command[0])}
     lines = []
     for line in desktop_template().splitlines():
         key = line.split("=", 1)[0]
@@ -128,16 +160,56 @@ def _refresh_caches(root: Path) -> None:
 
 
 def install_entry(root: Path | None = None) -> list[Path]:
-    """Write the desktop entry, icons and metainfo; returns the paths whose content changed."""
+    """Write the desktop entry, icons and metainfo; returns the paths whose content changed.
+
+    All or nothing: every file is first written in full beside its place, then all are renamed.
+    When one fails (a full disk), what this install wrote is removed (a file it replaced gets its
+    old content back) and the OSError names the file that failed.
+    """
     root = data_home() if root is None else root
-    changed = []
-    for path, data in planned_files(root).items():
-        if path.is_file() and path.read_bytes() == data:
-            continue
-        write_bytes(path, data)
-        changed.append(path)
+    previous: dict[Path, bytes | None] = {}
+    staged: list[atomic.Staged] = []
+    try:
+        for path, data in planned_files(root).items():
+            try:
+                old = path.read_bytes() if path.is_file() else None
+            except OSError:
+                old = None
+            if old == data:
+                continue
+            previous[path] = old
+            staged.append(atomic.stage(path, data))
+    except BaseException:
+        for s in reversed(staged):
+            s.discard()
+        raise
+    done: list[atomic.Staged] = []
+    try:
+        for s in staged:
+            s.commit()
+            done.append(s)
+    except BaseException:
+        for s in reversed(staged[len(done) + 1 :]):
+            s.discard()
+        _undo(done, previous)
+        raise
     _refresh_caches(root)
-    return changed
+    return [s.path for s in staged]
+
+
+def _undo(done: list[atomic.Staged], previous: dict[Path, bytes | None]) -> None:
+    """Take back files an install put in place: restore what they replaced, remove the new ones."""
+    for s in reversed(done):
+        try:
+            old = previous.get(s.path)
+            if old is not None:
+                atomic.write_bytes(s.path, old)
+                continue
+            s.path.unlink()
+            for folder in reversed(s.created):
+                folder.rmdir()
+        except OSError:
+            continue
 
 
 def uninstall_entry(root: Path | None = None) -> list[Path]:
@@ -171,8 +243,12 @@ def main(install: bool) -> int:
                 print(f"removed {path}")
             if not removed:
                 print(f"nothing to remove under {root}")
+    except LauncherError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
-        print(f"error: {exc.filename or root}: {exc.strerror or exc}", file=sys.stderr)
+        undone = " (nothing was installed: the files written before it were removed)" if install else ""
+        print(f"error: {_shown(str(exc.filename or root))}: {exc.strerror or exc}{undone}", file=sys.stderr)
         return 1
     return 0
 

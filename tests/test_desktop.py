@@ -25,18 +25,64 @@ def all_files(root: Path) -> set[Path]:
     return {p for p in root.rglob("*") if p.is_file()}
 
 
-def unquote_exec(value: str) -> list[str]:
-    """Split an Exec value back into arguments, following the Desktop Entry Specification."""
-    # First the string-value escapes, then the Exec quoting rules.
-    text, i = "", 0
-    while i < len(value):
-        if value[i] == "\\" and i + 1 < len(value):
-            text += {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\"}.get(value[i + 1], "\\" + value[i + 1])
+# ---------------------------------------------------------------- a reader that follows the specification
+# Desktop Entry Specification 1.5: "Basic format of the file", "Possible value types", "The Exec key".
+
+_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
+
+
+class SpecError(ValueError):
+    """The entry breaks the specification (a loader may ignore it)."""
+
+
+def string_value(raw: str) -> str:
+    """A value of type string: ASCII or UTF-8 text without control characters; escapes \\s \\n \\t \\r \\\\."""
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in raw):
+        raise SpecError(f"control character in {raw!r}")
+    out, i = "", 0
+    while i < len(raw):
+        if raw[i] == "\\":
+            if i + 1 == len(raw):
+                raise SpecError(f"lone backslash at the end of {raw!r}")
+            out += {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\"}.get(raw[i + 1], "\\" + raw[i + 1])
             i += 2
         else:
-            text += value[i]
+            out += raw[i]
             i += 1
-    args, cur, quoted, i, started = [], "", False, 0, False
+    return out
+
+
+def parse_entry(text: str) -> dict[str, str]:
+    """The [Desktop Entry] group's keys with their raw values."""
+    group, entries = None, {}
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if not line.endswith("]"):
+                raise SpecError(f"line {n}: bad group header")
+            group = line[1:-1]
+            continue
+        if group is None:
+            raise SpecError(f"line {n}: key before the first group")
+        if "=" not in line:
+            raise SpecError(f"line {n}: not key=value")
+        key, value = line.split("=", 1)
+        key = key.rstrip(" ")
+        if group == "Desktop Entry":
+            if key in entries:
+                raise SpecError(f"line {n}: {key} twice")
+            entries[key] = value.lstrip(" ")
+    if not entries:
+        raise SpecError("no [Desktop Entry] group")
+    return entries
+
+
+def exec_argv(raw: str) -> list[str]:
+    """The Exec key: a string value, then arguments split on spaces; an argument with a reserved character
+    must be double-quoted, and inside quotes \\" \\` \\$ \\\\ are escapes; %% is a literal %."""
+    text = string_value(raw)
+    args, cur, quoted, started, i = [], "", False, False, 0
     while i < len(text):
         ch = text[i]
         if quoted:
@@ -45,6 +91,8 @@ def unquote_exec(value: str) -> list[str]:
                 i += 1
             elif ch == '"':
                 quoted = False
+            elif ch in '`$' or ch == "\\":
+                raise SpecError(f"unescaped {ch!r} inside quotes in {text!r}")
             else:
                 cur += ch
         elif ch == '"':
@@ -53,19 +101,49 @@ def unquote_exec(value: str) -> list[str]:
             if started or cur:
                 args.append(cur)
             cur, started = "", False
+        elif ch in _RESERVED:
+            raise SpecError(f"reserved character {ch!r} outside quotes in {text!r}")
         else:
             cur += ch
         i += 1
+    if quoted:
+        raise SpecError(f"unterminated quote in {text!r}")
     if started or cur:
         args.append(cur)
+    for a in args:
+        if "%" in a.replace("%%", ""):
+            raise SpecError(f"field code in {a!r}: this app's entry has none")
     return [a.replace("%%", "%") for a in args]
 
 
+def _program(name: str) -> str | None:
+    """The executable a key names: an absolute path, or looked up in $PATH (as the specification says)."""
+    if os.path.isabs(name):
+        return name if os.path.isfile(name) and os.access(name, os.X_OK) else None
+    return shutil.which(name)
+
+
+def spec_loader(text: str) -> list[str]:
+    """What a loader that follows the specification starts for this entry; SpecError when it ignores it
+    (TryExec names no executable file, Exec is malformed or its program does not exist)."""
+    entries = parse_entry(text)
+    if "TryExec" in entries:
+        try_exec = string_value(entries["TryExec"])
+        if _program(try_exec) is None:
+            raise SpecError(f"TryExec {try_exec!r} is not an executable file: the entry is ignored")
+    argv = exec_argv(entries["Exec"])
+    if not argv or _program(argv[0]) is None:
+        raise SpecError(f"Exec program {argv[:1]!r} not found")
+    return argv
+
+
+def unquote_exec(value: str) -> list[str]:
+    """Split an Exec value back into arguments, following the Desktop Entry Specification."""
+    return exec_argv(value)
+
+
 def entry_value(text: str, key: str) -> str:
-    for line in text.splitlines():
-        if line.startswith(key + "="):
-            return line[len(key) + 1 :]
-    raise AssertionError(f"no {key}= line in the desktop entry")
+    return parse_entry(text)[key]
 
 
 def test_install_writes_exactly_the_planned_files(data_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -90,7 +168,8 @@ def test_exec_is_this_installs_absolute_launcher(data_home: Path) -> None:
     assert args == desktop.launcher_command()
     launcher = Path(args[0])
     assert launcher.is_absolute() and launcher.is_file() and os.access(launcher, os.X_OK)
-    assert unquote_exec(entry_value(text, "TryExec")) == [args[0]]
+    assert string_value(entry_value(text, "TryExec")) == args[0]
+    assert spec_loader(text) == args
     assert entry_value(text, "Icon") == APP_ID
 
 
@@ -218,3 +297,201 @@ def test_no_cache_is_created_where_there_was_none(data_home: Path) -> None:
     desktop.install_entry()
     assert not (data_home / "icons" / "hicolor" / "icon-theme.cache").exists()
     assert not (data_home / "applications" / "mimeinfo.cache").exists()
+
+
+# ---------------------------------------------------------------- loaders accept awkward install paths
+
+
+def _glib():  # type: ignore[no-untyped-def]
+    """GLib's own desktop-entry loader (libgio, from libglib2.0-0 in the Makefile's DEB_PACKAGES), or None."""
+    import ctypes
+
+    try:
+        gio = ctypes.CDLL("libgio-2.0.so.0")
+    except OSError:
+        return None
+    gio.g_desktop_app_info_new_from_filename.restype = ctypes.c_void_p
+    gio.g_desktop_app_info_new_from_filename.argtypes = [ctypes.c_char_p]
+    gio.g_app_info_get_commandline.restype = ctypes.c_char_p
+    gio.g_app_info_get_commandline.argtypes = [ctypes.c_void_p]
+    gio.g_shell_parse_argv.restype = ctypes.c_int
+    gio.g_shell_parse_argv.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int),
+                                       ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)), ctypes.c_void_p]  # fmt: skip
+    gio.g_strfreev.argtypes = [ctypes.POINTER(ctypes.c_char_p)]
+    gio.g_object_unref.argtypes = [ctypes.c_void_p]
+    return gio
+
+
+def glib_argv(gio, path: Path) -> list[str] | None:  # type: ignore[no-untyped-def]
+    """The command GLib would start for the entry at `path` (its loader, then the same shell parsing
+    g_app_info_launch does), or None when GLib's loader rejects the entry (it leaves the menu)."""
+    import ctypes
+
+    info = gio.g_desktop_app_info_new_from_filename(os.fsencode(path))
+    if not info:
+        return None
+    try:
+        line = gio.g_app_info_get_commandline(info)
+        argc, argv = ctypes.c_int(), ctypes.POINTER(ctypes.c_char_p)()
+        assert gio.g_shell_parse_argv(line, ctypes.byref(argc), ctypes.byref(argv), None)
+        try:
+            return [os.fsdecode(argv[i]) for i in range(argc.value)]
+        finally:
+            gio.g_strfreev(argv)
+    finally:
+        gio.g_object_unref(info)
+
+
+AWKWARD_FOLDERS = ["my apps", 'gpu "tpu" $HOME `x`', "back\\slash; & (x)", "naïve ünïcode"]
+
+
+@pytest.fixture(params=AWKWARD_FOLDERS)
+def awkward_launcher(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A real executable launcher installed under a folder whose name needs quoting in Exec."""
+    launcher = tmp_path / request.param / "bin" / "gpu-tpu-app"
+    launcher.parent.mkdir(parents=True)
+    launcher.write_text("#!/bin/sh\nexit 0\n")
+    launcher.chmod(0o755)
+    return launcher
+
+
+def test_tryexec_is_a_plain_path_that_a_spec_following_loader_accepts(awkward_launcher: Path) -> None:
+    command = [str(awkward_launcher), "-m", "gpu_tpu_app"]
+    text = desktop.desktop_entry(command)
+    assert string_value(entry_value(text, "TryExec")) == str(awkward_launcher)
+    assert not entry_value(text, "TryExec").startswith('"')
+    assert spec_loader(text) == command
+
+
+@pytest.mark.skipif(_glib() is None, reason="libgio-2.0.so.0 (Debian package libglib2.0-0) is not installed")
+def test_glib_accepts_the_entry_for_an_install_path_that_needs_quoting(awkward_launcher: Path, tmp_path: Path) -> None:
+    gio = _glib()
+    entry = tmp_path / f"{APP_ID}.desktop"
+    entry.write_text(desktop.desktop_entry([str(awkward_launcher)]), encoding="utf-8")
+    assert glib_argv(gio, entry) == [str(awkward_launcher)]
+    # the harness can tell: the entry as it was written before (TryExec quoted like Exec) is rejected
+    quoted = desktop.exec_quote(str(awkward_launcher))
+    if quoted != str(awkward_launcher):
+        old = entry.read_text(encoding="utf-8").replace(
+            f"TryExec={desktop.string_escape(str(awkward_launcher))}\n", f"TryExec={quoted}\n")
+        assert old != entry.read_text(encoding="utf-8")
+        entry.write_text(old, encoding="utf-8")
+        assert glib_argv(gio, entry) is None
+        with pytest.raises(SpecError, match="TryExec"):
+            spec_loader(old)
+
+
+@pytest.mark.skipif(_glib() is None, reason="libgio-2.0.so.0 (Debian package libglib2.0-0) is not installed")
+def test_glib_accepts_the_installed_entry(data_home: Path) -> None:
+    desktop.install_entry()
+    entry = data_home / "applications" / f"{APP_ID}.desktop"
+    assert glib_argv(_glib(), entry) == desktop.launcher_command()
+
+
+@pytest.mark.parametrize("launcher", ["/opt/new\nline/gpu-tpu-app", "/opt/tab\there/gpu-tpu-app",
+                                      "/opt/esc\x1b[31m/gpu-tpu-app", "/opt/bad\udcffbyte/gpu-tpu-app",
+                                      "/opt/100%/gpu-tpu-app"])  # fmt: skip
+def test_a_launcher_path_a_desktop_entry_cannot_hold_is_refused_in_one_line(
+    launcher: str, data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(desktop, "launcher_command", lambda: [launcher])
+    assert desktop.main(install=True) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: ") and captured.err.count("\n") == 1
+    assert all(c.isprintable() for c in captured.err.rstrip("\n")), captured.err
+    assert "launcher path" in captured.err and "Traceback" not in captured.err
+    assert not data_home.exists()
+
+
+# ---------------------------------------------------------------- a failed install takes back what it wrote
+
+
+def _fail(monkeypatch: pytest.MonkeyPatch, needle: str) -> None:
+    """os.write to the temporary file for a path containing `needle` fails with ENOSPC."""
+    import errno
+
+    real = os.write
+
+    def write(fd: int, data: bytes) -> int:
+        try:
+            name = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            name = ""
+        if needle in name and name.endswith(desktop.atomic.TEMP_SUFFIX):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the injected error finds the file via /proc/self/fd")
+def test_a_full_disk_during_install_leaves_nothing_and_names_the_file(
+    data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fail(monkeypatch, "/256x256/")
+    assert desktop.main(install=True) == 1
+    err = capsys.readouterr().err
+    failed = data_home / "icons" / "hicolor" / "256x256" / "apps" / f"{APP_ID}.png"
+    assert err == f"error: {failed}: No space left on device (nothing was installed: the files written before it " \
+        "were removed)\n"  # fmt: skip
+    assert not data_home.exists()  # not a file, not a temporary file, not a folder
+
+
+def test_a_failed_rename_during_an_upgrade_restores_the_previous_install(
+    data_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    monkeypatch.setattr(desktop, "launcher_command", lambda: ["/opt/old/gpu-tpu-app"])
+    desktop.install_entry()
+    (data_home / "icons" / "hicolor" / "512x512" / "apps" / f"{APP_ID}.png").unlink()  # one file missing
+    before = {p: p.read_bytes() for p in all_files(data_home)}
+    monkeypatch.setattr(desktop, "launcher_command", lambda: ["/opt/new/gpu-tpu-app"])
+    real = os.replace
+
+    def replace(src: str, dst: str) -> None:
+        if str(dst).endswith(".metainfo.xml"):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real(src, dst)
+
+    # the new entry and the missing icon go in first, then the metainfo rename fails
+    monkeypatch.setattr(desktop, "planned_files", _metainfo_last(desktop.planned_files))
+    (data_home / "metainfo" / f"{APP_ID}.metainfo.xml").write_text("an older metainfo")
+    before[data_home / "metainfo" / f"{APP_ID}.metainfo.xml"] = b"an older metainfo"
+    monkeypatch.setattr(os, "replace", replace)
+    assert desktop.main(install=True) == 1
+    assert f"{APP_ID}.metainfo.xml: Input/output error" in capsys.readouterr().err
+    monkeypatch.setattr(os, "replace", real)
+    after = {p: p.read_bytes() for p in all_files(data_home)}
+    assert after == before
+    assert not [p for p in data_home.rglob("*") if p.name.endswith(desktop.atomic.TEMP_SUFFIX)]
+
+
+def _metainfo_last(planned):  # type: ignore[no-untyped-def]
+    def reordered(root=None):  # type: ignore[no-untyped-def]
+        files = planned(root)
+        meta = [p for p in files if p.name.endswith(".metainfo.xml")]
+        return {**{p: d for p, d in files.items() if p not in meta}, **{p: files[p] for p in meta}}
+
+    return reordered
+
+
+def test_a_real_full_disk_during_install_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs Linux and mount(8)")
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24k", "tmpfs", str(tiny)], capture_output=True,
+                             text=True)  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"mount -t tmpfs is not permitted here: {mounted.stderr.strip() or mounted.returncode}")
+    try:
+        monkeypatch.setenv("XDG_DATA_HOME", str(tiny / "share"))
+        assert desktop.main(install=True) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {tiny / 'share'}/") and "No space left on device" in err and err.count("\n") == 1
+        assert list(tiny.iterdir()) == []
+    finally:
+        subprocess.run(["umount", str(tiny)], check=False)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -38,19 +39,22 @@ def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+class Probe:
+    """Stands in for the measuring: returns a prepared run; `during` runs while it 'measures'."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.during: Callable[[], None] = lambda: None
+
+    def __call__(self, request: object, on_message: object = None, cancel_event: object = None) -> RunFile:
+        self.calls += 1
+        self.during()
+        return a_run()
+
+
 @pytest.fixture
-def probe(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """Replaces the measuring with a prepared run; `during` (set by the test) runs while it 'measures'."""
-
-    class Probe:
-        during = staticmethod(lambda: None)
-        calls = 0
-
-        def __call__(self, request, on_message=None, cancel_event=None) -> RunFile:  # type: ignore[no-untyped-def]
-            self.calls += 1
-            self.during()
-            return a_run()
-
+def probe(monkeypatch: pytest.MonkeyPatch) -> Probe:
+    """The measuring replaced by a Probe (the save path is under test)."""
     fake = Probe()
     monkeypatch.setattr(cli, "run_probe", fake)
     return fake
@@ -76,7 +80,8 @@ def _setups(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     (tmp_path / "budget.csv").write_text("month,amount\n1,2\n")
     return {
         "csv folder": (["--csv", str(tmp_path / "folder")], "--csv: is a folder"),
-        "csv under a file": (["--csv", str(tmp_path / "a-file" / "r.csv")], "--csv: cannot write there (Not a directory)"),
+        "csv under a file": (["--csv", str(tmp_path / "a-file" / "r.csv")],
+                             "--csv: cannot write there (Not a directory)"),  # fmt: skip
         "csv symlink loop": (["--csv", str(tmp_path / "loop.csv")], "--csv: cannot write there"),
         "csv device": (["--csv", str(tmp_path / "null.csv")], "--csv: not a regular file"),
         "csv foreign file": (["--csv", str(tmp_path / "budget.csv")], "not a probe CSV file; not overwriting it"),
@@ -87,10 +92,14 @@ def _setups(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     }
 
 
-@pytest.mark.parametrize("case", ["csv folder", "csv under a file", "csv symlink loop", "csv device",
-                                  "csv foreign file", "csv same as out", "out symlink loop", "out under a file"])  # fmt: skip
-def test_outputs_that_cannot_be_written_are_refused_before_measuring(case: str, tmp_path: Path, probe,  # type: ignore[no-untyped-def]
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+REFUSED = ["csv folder", "csv under a file", "csv symlink loop", "csv device", "csv foreign file", "csv same as out",
+           "out symlink loop", "out under a file"]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_outputs_that_cannot_be_written_are_refused_before_measuring(
+    case: str, tmp_path: Path, probe: Probe, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv, needle = _setups(tmp_path)[case]
     before = {p.name: (p.lstat().st_mtime_ns, p.read_bytes() if p.is_file() else None) for p in tmp_path.iterdir()}
     assert run_cli(*argv) == 2
@@ -101,7 +110,7 @@ def test_outputs_that_cannot_be_written_are_refused_before_measuring(case: str, 
     assert after == before
 
 
-def test_an_existing_probe_csv_and_run_file_may_be_overwritten(tmp_path: Path, probe, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_an_existing_probe_csv_and_run_file_may_be_overwritten(tmp_path: Path, probe: Probe) -> None:
     out, table = tmp_path / "r.json", tmp_path / "r.csv"
     assert run_cli("--out", str(out), "--csv", str(table)) == 0
     assert run_cli("--out", str(out), "--csv", str(table)) == 0
@@ -152,8 +161,10 @@ def _full_disk(monkeypatch: pytest.MonkeyPatch, events: list[str], suffix: str) 
 
 @pytest.mark.parametrize("case", ["out full disk", "csv full disk", "out symlink loop made during the run",
                                   "out folder gone during the run", "both full disk"])  # fmt: skip
-def test_a_failed_write_keeps_the_run_in_a_fallback_file_and_exits_2(case: str, tmp_path: Path, state_home: Path,  # type: ignore[no-untyped-def]
-                                                                     probe, monkeypatch, capsys) -> None:  # fmt: skip
+def test_a_failed_write_keeps_the_run_in_a_fallback_file_and_exits_2(
+    case: str, tmp_path: Path, state_home: Path, probe: Probe, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     if "full disk" in case and not os.path.isdir("/proc/self/fd"):
         pytest.skip("the injected full disk tells our temporary files apart through /proc/self/fd")
     runs = tmp_path / "runs"
@@ -204,7 +215,9 @@ def test_a_failed_write_keeps_the_run_in_a_fallback_file_and_exits_2(case: str, 
         assert out.is_symlink() and os.readlink(out) == out.name  # the user's link is left as it was
 
 
-def test_when_no_fallback_can_be_written_the_table_is_still_shown(tmp_path: Path, probe, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_when_no_fallback_can_be_written_the_table_is_still_shown(
+    tmp_path: Path, probe: Probe, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     monkeypatch.setattr(cli, "fallback_dirs", lambda: [blocker / "state", blocker / "tmp"])
@@ -222,7 +235,7 @@ def _make_loop_folder(folder: Path) -> None:
     folder.symlink_to(folder.name)
 
 
-def test_a_closed_stdout_does_not_stop_the_save(tmp_path: Path, probe, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_closed_stdout_does_not_stop_the_save(tmp_path: Path, probe: Probe, monkeypatch: pytest.MonkeyPatch) -> None:
     class Closed(io.StringIO):
         def write(self, text: str) -> int:
             raise BrokenPipeError(errno.EPIPE, "Broken pipe")
@@ -271,9 +284,9 @@ def test_a_real_run_onto_a_full_tmpfs_is_kept_and_exits_2(tmp_path: Path) -> Non
             os.close(fd)
         state = tmp_path / "state"
         env = {**os.environ, "XDG_STATE_HOME": str(state)}
-        proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--backend",
-                               "torch", "--kernel", "dispatch", "--out", str(tiny / "run.json"), "--csv",
-                               str(tiny / "run.csv")], capture_output=True, text=True, env=env, timeout=240)  # fmt: skip
+        argv = [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--backend", "torch",
+                "--kernel", "dispatch", "--out", str(tiny / "run.json"), "--csv", str(tiny / "run.csv")]  # fmt: skip
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=240)
         assert proc.returncode == 2, proc.stderr
         assert "dispatch" in proc.stdout and "Traceback" not in proc.stderr
         errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
