@@ -86,6 +86,9 @@ def mutate(kind: str, case: str) -> tuple[object, str | None]:
     if case == "html_key":
         raw[HTML] = 1
         return raw, HTML
+    if case == "control_characters_key":  # a line break or a terminal escape in a key stays on the line, escaped
+        raw["bad\nkey\x1b[31m"] = 1
+        return raw, "bad\\nkey\\x1b[31m"
     if case == "wrong_types":
         raw[sfield] = {"a": [1, 2]}
         return raw, sfield
@@ -108,8 +111,8 @@ def mutate(kind: str, case: str) -> tuple[object, str | None]:
     return raw, sfield
 
 
-EDIT_CASES = ("future_schema_version", "unknown_field", "html_key", "wrong_types", "oversized_string",
-              "html_value", "nan", "infinity", "negative")  # fmt: skip
+EDIT_CASES = ("future_schema_version", "unknown_field", "html_key", "control_characters_key", "wrong_types",
+              "oversized_string", "html_value", "nan", "infinity", "negative", "overflowing_number")  # fmt: skip
 FILE_CASES = ("empty", "truncated", "binary", "non_utf8", "json_array", "deep_nesting", "folder", "missing",
               "no_read_permission", "symlink_loop", "device", "fifo", "oversized_file")  # fmt: skip
 CASES = FILE_CASES + EDIT_CASES
@@ -183,6 +186,9 @@ def make_bad(kind: str, case: str, folder: Path) -> Bad:
         limit = MAX_DATA_FILE_BYTES if kind in ("run", "session") else MAX_SMALL_FILE_BYTES
         path.write_bytes(text)
         os.truncate(path, limit + 1)  # sparse: no disk space used
+    elif case == "overflowing_number":  # 1e999 parses as Infinity
+        raw, field = mutate(kind, "nan")
+        path.write_text(json.dumps(raw).replace("NaN", "1e999"), encoding="utf-8")
     else:
         raw, field = mutate(kind, case)
         path.write_text(json.dumps(raw), encoding="utf-8")  # json.dumps writes NaN and Infinity as such
@@ -611,3 +617,22 @@ def test_estimate_request_bounds_keep_the_estimate_finite(capsys: pytest.Capture
     assert cli.main(["estimate", "--params", "1e300", "--tokens", "1e300"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: --params: ") and len(err.splitlines()) == 1
+
+
+def test_a_run_the_probe_page_cannot_show_leaves_the_page_as_it_was(probe_panel, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    boxes = Boxes(monkeypatch)
+    path = tmp_path / "elsewhere.json"
+    save_run(make_run("elsewhere"), path)
+    runs = list(probe_panel.runs())
+    real = probe_panel.model.set_runs
+
+    def fails_on_elsewhere(runs: list[RunFile], *args: object) -> None:
+        if any(r.host == "elsewhere" for r in runs):
+            raise ValueError("cannot draw this")
+        real(runs, *args)
+
+    monkeypatch.setattr(probe_panel.model, "set_runs", fails_on_elsewhere)
+    assert not probe_panel.import_run(path)
+    assert boxes.texts == [f"{path}: cannot be shown (cannot draw this)"]
+    assert list(probe_panel.runs()) == runs and probe_panel.runs_list.count() == len(runs)

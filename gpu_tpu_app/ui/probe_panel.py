@@ -46,7 +46,7 @@ from gpu_tpu_app.core.runs import DeviceInfo, ErrorMsg, Message, Progress, Resul
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
 from gpu_tpu_app.core.wording import format_seconds
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
 from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView
 from gpu_tpu_app.ui.devices_view import DevicesView
@@ -329,7 +329,13 @@ class ProbePanel(QWidget):
                 self.log("info", f"{Path(path).name}: this run is already shown.")
                 return True
         self._entries.append(_Entry(run, imported=not is_this_machine(run)))
-        self._rebuild()
+        try:
+            self._rebuild()
+        except Exception as exc:  # valid, yet it cannot be shown: the page keeps what it had
+            self._entries.pop()
+            self._rebuild()
+            self._show_error("Cannot open this run file", f"{path}: cannot be shown ({shown(exc, 300)})")
+            return False
         n_ok = sum(r.status == "ok" for r in run.results)
         self.log("info", f"Imported {Path(path).name}: {run_label(run)}, {len(run.results)} results ({n_ok} ok).")
         self.sig_runs_changed.emit()
