@@ -73,8 +73,9 @@ def test_sparse_is_kept_apart_from_dense(catalog: Catalog) -> None:
     for chip in with_sparse:
         assert chip.bf16.value is not None and chip.bf16_sparse.value is not None
         assert chip.bf16_sparse.value != chip.bf16.value, chip.id
-        # 2:4 structured sparsity doubles the peak; the dense field must hold the lower one.
-        assert chip.bf16_sparse.value == pytest.approx(2 * chip.bf16.value, rel=1e-3), chip.id
+        # 2:4 structured sparsity doubles the peak; the dense field must hold the lower one. (The L40S
+        # datasheet's own pair, 362.05 and 733, is 2.02x apart: kept as NVIDIA states it.)
+        assert chip.bf16_sparse.value == pytest.approx(2 * chip.bf16.value, rel=0.02), chip.id
     h100 = catalog.chip("h100-sxm")
     assert h100.bf16.value == 989 and h100.bf16_sparse is not None and h100.bf16_sparse.value == 1979
     assert h100.peak_flops("bfloat16") == 989e12
@@ -98,7 +99,8 @@ def test_tpu_fp32_is_null_with_a_reason_and_never_a_number(catalog: Catalog) -> 
 
 def test_memory_as_the_vendor_states_it(catalog: Catalog) -> None:
     for chip in catalog.chips:
-        expected = "GiB" if chip.vendor == "Google" else "GB"
+        # Google states TPU memory in GiB, and AWS the A10G's; NVIDIA and AMD state GB.
+        expected = "GiB" if chip.vendor == "Google" or chip.id == "a10g" else "GB"
         assert chip.memory.unit == expected, chip.id
     assert catalog.chip("h100-sxm").memory_bytes() == 80e9
     assert catalog.chip("tpu-v4").memory_bytes() == 32 * 2**30
@@ -152,14 +154,18 @@ def test_figure_display() -> None:
         ("TPU v6e", "tpu-v6e"),
         ("TPU7x", "tpu7x"),
         # Variants with other figures than the catalogued part must not borrow its row.
-        ("NVIDIA H100 PCIe", None),
-        ("NVIDIA H100 NVL", None),
+        ("NVIDIA H100 PCIe", "h100-pcie"),
+        ("NVIDIA H100 NVL", "h100-nvl"),
+        ("NVIDIA L40S", "l40s"),
+        ("NVIDIA A10G", "a10g"),
+        ("NVIDIA B300 SXM6 AC", "b300"),
+        ("NVIDIA GB200", "gb200-nvl72"),
+        ("AMD Instinct MI325X", "mi325x"),
+        ("AMD Instinct MI355X", "mi355x"),
         ("NVIDIA A100-PCIE-40GB", None),
         ("NVIDIA A100 80GB PCIe", None),
         ("NVIDIA H200 NVL", None),
-        ("NVIDIA GB200", None),
         ("NVIDIA GH200 480GB", None),
-        ("NVIDIA L40S", None),
         ("TPU v4 lite", None),
         ("cpu", None),
         ("", None),
@@ -341,3 +347,63 @@ def test_catalog_bad_format_flag(run_cli) -> None:
     with pytest.raises(SystemExit) as info:
         run_cli("catalog", "--format", "xml")
     assert info.value.code == 2
+
+
+# ------------------------------------------------------------------ issue 11 additions
+
+NEW_CHIPS = {"h100-pcie", "h100-nvl", "l40s", "a10g", "b300", "gb200-nvl72", "mi325x", "mi355x"}
+
+
+def test_the_chips_people_rent_are_catalogued_with_sources(catalog: Catalog) -> None:
+    ids = {chip.id for chip in catalog.chips}
+    assert NEW_CHIPS <= ids
+    source_ids = {s.id for s in catalog.sources}
+    for cid in NEW_CHIPS:
+        chip = catalog.chip(cid)
+        for field, figure in chip.figures().items():
+            assert figure.source in source_ids, (cid, field)
+            assert figure.value is not None or (figure.reason and figure.reason.strip()), (cid, field)
+
+
+def test_fp64_columns_and_fp8_at_the_bf16_rate(catalog: Catalog) -> None:
+    h100 = catalog.chip("h100-sxm")
+    assert h100.fp64 is not None and h100.fp64.value == 34 and h100.fp64_matrix.value == 67
+    assert h100.peak_flops("float64") == 34e12
+    assert catalog.chip("mi300x").fp64_matrix.value == 163.4
+    for chip in catalog.chips:
+        if chip.family == "tpu":
+            assert chip.fp64 is not None and chip.fp64.value is None and chip.fp64.missing == "not supported"
+    for cid in ("tpu-v5p", "tpu-v6e"):
+        chip = catalog.chip(cid)
+        assert chip.fp8.value == chip.bf16.value and "same rate as BF16" in chip.fp8.note
+    assert catalog.chip("b300").fp64.value < catalog.chip("b200").fp64.value
+
+
+def test_b200_per_gpu_figures_follow_the_hgx_spec(catalog: Catalog) -> None:
+    b200 = catalog.chip("b200")
+    assert b200.fp32.value == 75 and b200.tf32.value == 1125
+    assert b200.mem_bw.value == 8000 and "nominal" in b200.mem_bw.note
+
+
+def test_links_are_worded_per_direction_and_mi300x_per_pair(catalog: Catalog) -> None:
+    mi300x = catalog.chip("mi300x").interconnect
+    assert "7 links of 128 GB/s" in mi300x and "any one pair of GPUs gets 128 GB/s" in mi300x and "900" in mi300x
+    for cid in ("t4", "l4", "l40s", "h100-pcie", "h100-sxm", "a100-80gb", "b200"):
+        assert "each way" in catalog.chip(cid).interconnect, cid
+
+
+def test_largest_fast_link_group_per_system(catalog: Catalog) -> None:
+    domains = {chip.id: chip.domain_chips() for chip in catalog.chips}
+    assert domains["tpu-v6e"] == 256 and domains["tpu-v5p"] == 6144 and domains["tpu7x"] == 9216
+    assert domains["gb200-nvl72"] == 72 and domains["h100-sxm"] == 8 and domains["l4"] == 1
+    assert "8,960" in catalog.chip("tpu-v5p").domain.note
+
+
+def test_mfu_ranges_come_from_runs_and_carry_sources(catalog: Catalog) -> None:
+    gpu, tpu = catalog.mfu["gpu"].bounds(), catalog.mfu["tpu"].bounds()
+    assert gpu == (0.38, 0.48) and tpu == (0.39, 0.50)
+    # no built-in head start: the family midpoints are within 5% of each other
+    assert abs(sum(tpu) / sum(gpu) - 1) < 0.05
+    low, high, text, sources = catalog.mfu_for(catalog.chip("mi300x"))
+    assert high < catalog.mfu_for(catalog.chip("h100-sxm"))[0]  # 51% matmul share vs 80%
+    assert "51%" in text and "ml-engineering-mamf" in sources

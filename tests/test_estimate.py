@@ -52,66 +52,71 @@ def _row(result: Estimate, chip_id: str):
 def test_training_time_by_hand(catalog: Catalog) -> None:
     req = EstimateRequest(params=7e9, tokens=1.4e11, chips=64, mfu=0.4)
     result = estimate(req, catalog)
-    # 6 x 7e9 x 1.4e11 = 5.88e21 FLOPs; 64 x 989e12 x 0.4 = 2.53184e16 FLOP/s;
-    # 5.88e21 / 2.53184e16 = 232,242.16 s = 2.68799 days.
-    assert result.flops == pytest.approx(5.88e21, rel=1e-12)
+    # 7B takes the Llama 3 8B shape: 32 layers, width 4096; context 2048 by default.
+    # per token 6 x 7e9 + 12 x 32 x 2048 x 4096 = 4.2e10 + 3.221225472e9 = 4.5221225472e10;
+    # x 1.4e11 tokens = 6.33097e21 FLOPs (5.88e21 for 6ND alone, +7.7% attention).
+    flops = (6 * 7e9 + 12 * 32 * 2048 * 4096) * 1.4e11
+    assert result.flops == pytest.approx(flops, rel=1e-12)
+    assert result.flops == pytest.approx(6.33097e21, rel=1e-5)
     h100 = _row(result, "h100-sxm")
-    assert h100.peak_flops == 989e12 and h100.mfu == 0.4
-    assert h100.days == pytest.approx(5.88e21 / (64 * 989e12 * 0.4) / 86_400, rel=1e-12)
-    assert h100.days == pytest.approx(2.68799, rel=1e-5)
+    assert h100.peak_flops == 989e12 and h100.mfu == 0.4 and h100.bound == "compute"
+    assert h100.days == pytest.approx(flops / (64 * 989e12 * 0.4) / 86_400, rel=1e-12)
+    assert h100.days_low == h100.days_high == h100.days  # one MFU set by the user: no range
     v5p = _row(result, "tpu-v5p")
-    assert v5p.days == pytest.approx(5.88e21 / (64 * 459e12 * 0.4) / 86_400, rel=1e-12)
+    assert v5p.days == pytest.approx(flops / (64 * 459e12 * 0.4) / 86_400, rel=1e-12)
     assert all(row.mfu_source == "set by the user" for row in result.rows)
+    assert "attention" in result.rule and "12 x L x c x d" in result.rule
 
 
 def test_default_tokens_are_twenty_per_parameter(catalog: Catalog) -> None:
     result = estimate(EstimateRequest(params=1e9), catalog)
-    assert result.tokens == 2e10
-    assert result.flops == pytest.approx(6 * 1e9 * 2e10)
+    assert result.tokens == 2e10 and result.tokens_default is True
+    assert result.flops == pytest.approx((6 * 1e9 + 12 * 32 * 2048 * 4096) * 2e10)
+    assert estimate(EstimateRequest(params=1e9, tokens=2e10), catalog).tokens_default is False
     assert "20 x N" in result.rule and "6 x N x D" in result.rule
     assert {"eleuther-transformer-math", "hoffmann-2022"} <= set(result.sources)
 
 
-def test_default_mfu_per_family_with_sources(catalog: Catalog) -> None:
+def test_default_mfu_is_a_range_per_chip_with_sources(catalog: Catalog) -> None:
     result = estimate(EstimateRequest(params=1e9), catalog)
-    gpu, tpu = catalog.mfu["gpu"], catalog.mfu["tpu"]
-    assert gpu.value == 0.40 and tpu.value == 0.46
-    for row in result.rows:
-        default = catalog.mfu[row.family]
-        assert row.mfu == default.value
-        for sid in default.sources:
-            assert sid in row.mfu_source
-    assert {"palm-2022", "maxtext-tiering", "megatron-lm", "llama3-2024"} <= set(result.sources)
-    source_ids = {s.id for s in catalog.sources}
-    assert set(result.sources) <= source_ids
+    for row in (r for r in result.rows if r.days is not None):
+        low, high, text, sources = catalog.mfu_for(catalog.chip(row.chip_id))
+        assert (row.mfu_low, row.mfu_high) == (low, high) and row.mfu == pytest.approx((low + high) / 2)
+        assert row.mfu_source == text and all(sid in text for sid in sources)
+        # the time runs from the high-MFU end to the low-MFU end
+        assert row.days_low <= row.days <= row.days_high
+    assert {"palm-2022", "maxtext-tiering", "megatron-lm", "llama3-2024", "ml-engineering-mamf"} <= set(result.sources)
+    assert set(result.sources) <= {s.id for s in catalog.sources}
     b200 = _row(result, "b200")
-    assert b200.days == pytest.approx(6 * 1e9 * 2e10 / (2250e12 * 0.40) / 86_400)
+    flops = (6 * 1e9 + 12 * 32 * 2048 * 4096) * 2e10
+    assert b200.days_high == pytest.approx(flops / (2250e12 * 0.37) / 86_400)
+    assert b200.days_low == pytest.approx(flops / (2250e12 * 0.47) / 86_400)
+
+
+def test_efficiency_is_compared_fairly(catalog: Catalog) -> None:
+    """Same evidence for both families: no TPU head start, and MI300X's low matmul share shows."""
+    result = estimate(EstimateRequest(params=70e9, chips=512), catalog)
+    h100, mi300x = _row(result, "h100-sxm"), _row(result, "mi300x")
+    assert mi300x.days > h100.days  # 1,307 peak x 0.24-0.31 < 989 x 0.38-0.48
+    assert catalog.mfu["tpu"].value / catalog.mfu["gpu"].value < 1.05
 
 
 def test_inference_flops_and_tokens_required(catalog: Catalog) -> None:
     result = estimate(EstimateRequest(params=7e9, tokens=1e9, mode="inference"), catalog)
-    assert result.flops == pytest.approx(2 * 7e9 * 1e9)
-    assert _row(result, "l4").days == pytest.approx(1.4e19 / (121e12 * 0.40) / 86_400)
-    assert "memory bandwidth" in result.rule
+    assert result.flops == pytest.approx((2 * 7e9 + 4 * 32 * 2048 * 4096) * 1e9)
+    assert "memory bandwidth" in result.rule and "prefill" in result.rule
     with pytest.raises(ValidationError, match="tokens"):
         EstimateRequest(params=7e9, mode="inference")
 
 
 def test_rows_fastest_first_and_unknown_peaks_last(catalog: Catalog) -> None:
     result = estimate(EstimateRequest(params=1e9), catalog)
-    days = [row.days for row in result.rows]
-    assert all(d is not None for d in days)
+    days = [row.days for row in result.rows if row.days is not None]
+    assert len(days) == len(result.rows) - 1
     assert days == sorted(days)
-    assert result.rows[-1].chip_id == "t4"
-    # A chip with neither a bf16 nor an fp16 figure gets no time and goes last.
-    data = catalog.model_dump()
-    l4 = next(c for c in data["chips"] if c["id"] == "l4")
-    l4["bf16"] = {"value": None, "unit": "TFLOP/s", "source": "nvidia-l4", "reason": "test"}
-    l4["bf16_sparse"] = None
-    l4["fp16"] = None
-    changed = Catalog.model_validate(data)
-    rows = estimate(EstimateRequest(params=1e9), changed).rows
-    assert rows[-1].chip_id == "l4" and rows[-1].days is None and rows[-1].peak_flops is None
+    assert result.rows[-2].chip_id == "t4"
+    # A chip with neither a bf16 nor an fp16 figure (the A10G: not published) gets no time and goes last.
+    assert result.rows[-1].chip_id == "a10g" and result.rows[-1].days is None and result.rows[-1].peak_flops is None
 
 
 def test_chip_without_bf16_uses_its_fp16_peak(catalog: Catalog) -> None:
@@ -145,12 +150,18 @@ def test_fit_scales_with_chip_count_and_uses_gib_for_tpus(catalog: Catalog) -> N
     assert _row(estimate(EstimateRequest(params=70e9), catalog), "b200").memory_needed_bytes == needed
 
 
-def test_inference_memory_is_weights_times_one_point_two(catalog: Catalog) -> None:
+def test_serving_memory_is_weights_plus_kv_cache_per_copy(catalog: Catalog) -> None:
     result = estimate(EstimateRequest(params=7e9, tokens=1e6, mode="inference"), catalog)
-    assert _row(result, "t4").memory_needed_bytes == pytest.approx(1.2 * 2 * 7e9)  # 16.8 GB
-    assert _row(result, "t4").fits is False
-    assert _row(result, "l4").fits is True
-    assert "1.2 x weight bytes" in result.memory_rule
+    # batch 1, context 2048: 14e9 B of weights + 2048 x 131,072 B of KV cache
+    kv_per_token = 2 * 32 * 8 * 128 * 2
+    assert result.shape is not None and result.shape.kv_bytes_per_token == kv_per_token == 131_072
+    needed = 1.2 * 2 * 7e9 + 2048 * kv_per_token  # 16.8 GB of weights and buffers + 0.27 GB KV
+    t4 = _row(result, "t4")
+    assert t4.memory_needed_bytes == pytest.approx(needed)
+    # a 7B bf16 model does not fit a 16 GB T4: one copy is split over two
+    assert t4.fits is False and t4.chips_per_copy == 2
+    assert _row(result, "l4").fits is True and _row(result, "l4").chips_per_copy == 1
+    assert "1.2 x weight bytes" in result.memory_rule and "KV cache" in result.memory_rule
 
 
 # ------------------------------------------------------------------ cost
@@ -188,10 +199,11 @@ def test_measured_device_row_uses_its_throughput_directly(catalog: Catalog) -> N
     row = _row(result, "measured:torch:cpu:0")
     assert row.family == "measured" and row.mfu == 1.0
     assert row.mfu_source.startswith("measured matmul on this machine")
-    assert row.days == pytest.approx(1.2e20 / (2 * 2e12) / 86_400)
+    assert row.days == pytest.approx(result.flops / (2 * 2e12) / 86_400)
     assert row.memory_available_bytes == 128e9 and row.fits is True
     assert row.cost_usd is None
-    assert [r.days for r in result.rows] == sorted(r.days for r in result.rows)
+    timed = [r.days for r in result.rows if r.days is not None]
+    assert timed == sorted(timed)
 
 
 def test_measured_from_run_takes_the_best_ok_matmul() -> None:
@@ -242,14 +254,14 @@ def test_parse_quantity_rejects(text: str) -> None:
 def test_estimate_table(run_cli, catalog: Catalog) -> None:
     code, out, err = run_cli("estimate", "--params", "7e9", "--tokens", "1.4e11", "--chips", "64", "--mfu", "0.4")
     assert code == 0 and err == ""
-    assert "5.88e+21 FLOPs" in out and "64 chips" in out
+    assert "6.33e+21 FLOPs" in out and "64 chips" in out
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("chip "))
     body = lines[header + 2: header + 2 + len(catalog.chips)]
     expected = estimate(EstimateRequest(params=7e9, tokens=1.4e11, chips=64, mfu=0.4), catalog)
     assert [line.split("  ")[0] for line in body] == [row.chip_name for row in expected.rows]
     h100 = next(line for line in body if line.startswith("NVIDIA H100 SXM"))
-    assert "2.69 days" in h100 and " fits " in h100
+    assert "2.89 days" in h100 and " fits" in h100 and " compute " in h100
     assert "cost" not in lines[header]
     assert "--price" in out  # says how to get a cost
 
@@ -325,3 +337,140 @@ def test_estimate_missing_params_is_a_usage_error(run_cli) -> None:
     with pytest.raises(SystemExit) as info:
         run_cli("estimate")
     assert info.value.code == 2
+
+
+# ------------------------------------------------------------------ serving: prefill and decode (issue 11)
+
+#: the audit's worked example: bandwidth-bound days for a 7B model serving 1e12 tokens on 64 chips at
+#: batch 64 and 2k context with a grouped-query KV cache.
+WORKED_EXAMPLE = {"h100-sxm": 26, "h200": 18, "tpu-v6e": 54, "tpu7x": 12}
+
+
+def test_worked_example_within_25_percent(catalog: Catalog) -> None:
+    req = EstimateRequest(params=7e9, tokens=1e12, mode="inference", chips=64, batch=64, context=2048)
+    result = estimate(req, catalog)
+    for chip_id, days in WORKED_EXAMPLE.items():
+        row = _row(result, chip_id)
+        assert row.bound == "memory", chip_id
+        assert row.days == pytest.approx(days, rel=0.25), (chip_id, row.days)
+        assert row.fits is True and row.chips_per_copy == 1 and row.copies == 64
+    # the order the audit expects: v6e well behind H100, TPU7x ahead of H200
+    days = {cid: _row(result, cid).days for cid in WORKED_EXAMPLE}
+    assert days["tpu7x"] < days["h200"] < days["h100-sxm"] < days["tpu-v6e"]
+
+
+def test_decode_step_by_hand(catalog: Catalog) -> None:
+    req = EstimateRequest(params=7e9, tokens=1e12, mode="inference", chips=64, batch=64, context=2048)
+    h100 = _row(estimate(req, catalog), "h100-sxm")
+    step_bytes = 2 * 7e9 + 64 * 2048 * 131_072  # weights + KV cache read once per step
+    step = step_bytes / 3350e9
+    compute = 64 * (2 * 7e9 + 4 * 32 * 2048 * 4096) / (989e12 * h100.mfu)
+    assert compute < step  # memory-bound
+    assert h100.step_seconds == pytest.approx(step)
+    assert h100.tokens_per_second == pytest.approx(64 * 64 / step)
+    assert h100.days == pytest.approx(1e12 / (64 * 64 / step) / 86_400)
+    assert h100.decode_days == pytest.approx(h100.days) and h100.prefill_days == 0
+
+
+def test_large_batch_short_context_turns_compute_bound(catalog: Catalog) -> None:
+    req = EstimateRequest(params=7e9, tokens=1e12, mode="inference", chips=8, batch=1024, context=128)
+    rows = estimate(req, catalog).rows
+    assert _row(estimate(req, catalog), "h100-sxm").bound == "compute"
+    assert {r.bound for r in rows if r.days is not None} <= {"compute", "memory"}
+    # a compute-bound row has a time range from the MFU range; a memory-bound one does not
+    h100 = _row(estimate(req, catalog), "h100-sxm")
+    assert h100.days_low < h100.days < h100.days_high
+
+
+def test_prefill_is_compute_bound_and_adds_to_the_time(catalog: Catalog) -> None:
+    base = EstimateRequest(params=7e9, tokens=1e9, mode="inference", chips=8, batch=32)
+    with_prompt = base.model_copy(update={"prompt_tokens": 4e9})
+    a, b = _row(estimate(base, catalog), "h100-sxm"), _row(estimate(with_prompt, catalog), "h100-sxm")
+    expected = 4e9 * (2 * 7e9 + 4 * 32 * 2048 * 4096) / (8 * 989e12 * b.mfu) / 86_400
+    assert b.prefill_days == pytest.approx(expected)
+    assert b.days == pytest.approx(a.days + expected)
+
+
+def test_model_shape_defaults_and_overrides(catalog: Catalog) -> None:
+    from gpu_tpu_app.core.estimate import model_shape
+
+    assert model_shape(EstimateRequest(params=7e9)).origin == "Llama 3 8B"
+    big = model_shape(EstimateRequest(params=60e9))
+    assert (big.layers, big.width, big.kv_heads, big.origin) == (80, 8192, 8, "Llama 3 70B")
+    assert model_shape(EstimateRequest(params=5e11)).layers == 126
+    own = model_shape(EstimateRequest(params=7e9, layers=32, width=4096, heads=32, kv_heads=32))
+    assert own.kv_bytes_per_token == 4 * 131_072 and own.origin == "given"  # full multi-head KV cache: 4x
+    fp8 = model_shape(EstimateRequest(params=7e9, dtype="float8"))
+    assert fp8.kv_bytes_per_token == 65_536
+    with pytest.raises(ValidationError):
+        EstimateRequest(params=7e9, heads=8, kv_heads=16)
+
+
+def test_a_copy_too_big_for_the_chips_given_has_no_time(catalog: Catalog) -> None:
+    req = EstimateRequest(params=70e9, tokens=1e9, mode="inference", chips=1, batch=8)
+    h100 = _row(estimate(req, catalog), "h100-sxm")
+    # 1.2 x 140 GB of weights + 8 x 2048 x 327,680 B of KV cache = 173.4 GB: three 80 GB H100s
+    assert h100.memory_needed_bytes == pytest.approx(1.2 * 140e9 + 8 * 2048 * 327_680)
+    assert h100.chips_per_copy == 3 and h100.fits is False and h100.days is None
+    assert any("one copy needs 3 chips" in w for w in h100.warnings)
+    three = _row(estimate(req.model_copy(update={"chips": 4}), catalog), "h100-sxm")
+    assert three.days is not None and three.copies == 1 and three.memory_available_bytes == 240e9
+    assert any("1 chip(s) left idle" in w for w in three.warnings)
+
+
+def test_warning_when_chips_exceed_the_largest_fast_link_group(catalog: Catalog) -> None:
+    training = estimate(EstimateRequest(params=7e9, chips=512), catalog)
+    v6e, tpu7x = _row(training, "tpu-v6e"), _row(training, "tpu7x")
+    assert any("largest fast-link group of 256" in w for w in v6e.warnings)
+    assert not tpu7x.warnings  # 512 of a 9,216-chip pod
+    assert any("of 8" in w for w in _row(training, "h100-sxm").warnings)
+    assert _row(training, "gb200-nvl72").warnings  # 512 > 72
+
+
+def test_old_estimator_inputs_still_load() -> None:
+    """Estimator inputs saved by the first version (no batch, context or shape) load with the defaults."""
+    old = {"params": 7e9, "tokens": 1e12, "mode": "inference", "chips": 64, "mfu": None, "prices": {"h100-sxm": 2.5}}
+    req = EstimateRequest.model_validate(old)
+    assert req.batch is None and req.context is None and req.dtype == "bfloat16"
+    assert estimate(req).batch == 1 and estimate(req).context == 2048
+
+
+def test_cli_inference_json_has_bound_and_memory_per_copy(run_cli, catalog: Catalog) -> None:
+    code, out, err = run_cli("estimate", "--inference", "--params", "7e9", "--tokens", "1e12", "--chips", "64",
+                             "--batch", "64", "--context", "2048", "--format", "json")
+    assert code == 0 and err == ""
+    raw = json.loads(out)
+    for row in raw["rows"]:
+        assert {"bound", "memory_needed_bytes", "chips_per_copy", "days_low", "days_high"} <= set(row)
+    parsed = Estimate.model_validate(raw)
+    h100 = _row(parsed, "h100-sxm")
+    assert h100.bound == "memory" and h100.chips_per_copy == 1
+    assert h100.days == pytest.approx(WORKED_EXAMPLE["h100-sxm"], rel=0.25)
+
+
+def test_cli_table_shows_inputs_bound_and_warnings(run_cli) -> None:
+    code, out, _err = run_cli("estimate", "--params", "7e9", "--chips", "64")
+    assert code == 0
+    assert "training tokens (default: 20 per parameter, compute-optimal" in out
+    assert "Warnings:" in out and "fast-link group" in out
+    code, out, _err = run_cli("estimate", "--inference", "--params", "7B", "--tokens", "1e9", "--batch", "8")
+    assert code == 0 and "batch 8 per model copy" in out and " memory " in out and "KV cache:" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["--batch", "8"], "--batch"),  # training has no batch of sequences to decode
+        (["--inference", "--tokens", "1e9", "--batch", "0"], "--batch"),
+        (["--inference", "--tokens", "1e9", "--batch", "2.5"], "--batch"),
+        (["--context", "-4"], "--context"),
+        (["--heads", "8", "--kv-heads", "16"], "--kv-heads"),
+        (["--width", "1000", "--heads", "3"], "--width"),
+        (["--inference", "--tokens", "1e9", "--prompt-tokens", "-1"], "--prompt-tokens"),
+    ],
+)
+def test_serving_flags_are_checked(run_cli, argv: list[str], flag: str) -> None:
+    code, out, err = run_cli("estimate", "--params", "7e9", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"gpu-tpu-app: error: {flag}:") or f"{flag}:" in err
+    assert len(err.strip().splitlines()) == 1

@@ -10,6 +10,9 @@ from pydantic import ValidationError
 from gpu_tpu_app.cliutil import fail
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
+    DEFAULT_BATCH,
+    DEFAULT_CONTEXT,
+    DTYPE_BYTES,
     Estimate,
     EstimateRequest,
     MeasuredDevice,
@@ -23,10 +26,24 @@ from gpu_tpu_app.core.wording import estimate_cells, format_bytes, format_quanti
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the estimate options to its subparser."""
     p.add_argument("--params", required=True, metavar="N", help="model parameters, e.g. 7e9, 7B or 70M")
-    p.add_argument("--tokens", metavar="D", help="training tokens (default 20 x params), or tokens to serve with --inference")
-    p.add_argument("--inference", action="store_true", help="estimate serving (2 x N FLOPs per token) instead of training")
+    p.add_argument("--tokens", metavar="D",
+                   help="training tokens (default 20 x params, compute-optimal; modern runs use 10-100x more), "
+                        "or tokens to generate with --inference")
+    p.add_argument("--inference", action="store_true",
+                   help="estimate serving: compute-bound prefill plus decode steps bound by compute or memory bandwidth")
     p.add_argument("--chips", default="1", metavar="K", help="number of chips working together (default 1)")
-    p.add_argument("--mfu", metavar="F", help="model FLOPs utilisation in (0, 1]; default per family, from reported runs")
+    p.add_argument("--batch", metavar="B", help=f"serving: sequences decoded together per model copy (default {DEFAULT_BATCH})")
+    p.add_argument("--context", metavar="C",
+                   help=f"tokens per sequence: the KV-cache length when serving, the attention span when training "
+                        f"(default {DEFAULT_CONTEXT})")
+    p.add_argument("--prompt-tokens", metavar="P", help="serving: prompt tokens to prefill in all (default 0)")
+    p.add_argument("--layers", metavar="L", help="model shape: layers (default: the nearest Llama 3 shape)")
+    p.add_argument("--width", metavar="D", help="model shape: model width d (default: the nearest Llama 3 shape)")
+    p.add_argument("--heads", metavar="H", help="model shape: attention heads (default: the nearest Llama 3 shape)")
+    p.add_argument("--kv-heads", metavar="H", help="model shape: KV heads, fewer than heads with grouped-query attention")
+    p.add_argument("--dtype", choices=sorted(DTYPE_BYTES), default="bfloat16",
+                   help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1; default bfloat16)")
+    p.add_argument("--mfu", metavar="F", help="model FLOPs utilisation in (0, 1]; default a low-high range per chip, from reported runs")
     p.add_argument(
         "--price",
         action="append",
@@ -56,6 +73,20 @@ def _positive(flag: str, text: str) -> float:
     if value <= 0:
         raise FlagError(f"{flag}: must be greater than 0, got {text!r}")
     return value
+
+
+def _whole(flag: str, text: str | None, limit: int) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = parse_quantity(text)
+    except ValueError as exc:
+        raise FlagError(f"{flag}: {exc}") from None
+    if value != int(value) or value < 1:
+        raise FlagError(f"{flag}: must be a whole number of 1 or more, got {text!r}")
+    if value > limit:
+        raise FlagError(f"{flag}: at most {limit:,}, got {text!r}")
+    return int(value)
 
 
 def _prices(items: list[str], catalog: Catalog) -> dict[str, float]:
@@ -98,6 +129,30 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             raise FlagError(f"--mfu: must be a number in (0, 1], got {args.mfu!r}") from None
         if not (0 < mfu <= 1):
             raise FlagError(f"--mfu: must be in (0, 1] (a fraction of peak, e.g. 0.4), got {args.mfu!r}")
+    batch = _whole("--batch", args.batch, 1_000_000)
+    prompt = None
+    if args.prompt_tokens is not None:
+        try:
+            prompt = parse_quantity(args.prompt_tokens)
+        except ValueError as exc:
+            raise FlagError(f"--prompt-tokens: {exc}") from None
+        if prompt < 0:
+            raise FlagError(f"--prompt-tokens: must be 0 or more, got {args.prompt_tokens!r}")
+    if not args.inference:
+        for flag, value in (("--batch", batch), ("--prompt-tokens", prompt)):
+            if value is not None:
+                raise FlagError(f"{flag}: only with --inference (training uses 6 x N x D)")
+    shape = {
+        "layers": _whole("--layers", args.layers, 100_000),
+        "width": _whole("--width", args.width, 10_000_000),
+        "heads": _whole("--heads", args.heads, 100_000),
+        "kv_heads": _whole("--kv-heads", args.kv_heads, 100_000),
+    }
+    if shape["kv_heads"] is not None and shape["heads"] is not None and shape["kv_heads"] > shape["heads"]:
+        raise FlagError(f"--kv-heads: cannot exceed --heads ({shape['heads']}), got {args.kv_heads!r}")
+    if shape["width"] is not None and shape["heads"] is not None and shape["width"] % shape["heads"]:
+        raise FlagError(f"--width: must be a multiple of --heads ({shape['heads']}), got {args.width!r}")
+    context = _whole("--context", args.context, 100_000_000)
     try:
         return EstimateRequest(
             params=params,
@@ -106,52 +161,85 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             chips=chips,
             mfu=mfu,
             prices=_prices(args.price, catalog),
+            batch=batch,
+            context=context,
+            prompt_tokens=prompt,
+            dtype=args.dtype,
+            **shape,
         )
     except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15)
         first = exc.errors(include_url=False)[0]
-        flag = {"params": "--params", "tokens": "--tokens", "chips": "--chips", "mfu": "--mfu"}.get(
-            str(first["loc"][0]) if first["loc"] else "", "--params")
+        loc = str(first["loc"][0]) if first["loc"] else ""
+        flag = "--" + loc.replace("_", "-") if loc in EstimateRequest.model_fields else "--params"
         raise FlagError(f"{flag}: {first['msg']}") from None
 
 
-def format_table(result: Estimate) -> str:
-    """The estimate as aligned text: a summary, one row per chip (fastest first), the rules."""
+def inputs_line(result: Estimate) -> str:
+    """The inputs the estimate used, defaults included, in one line."""
     req = result.request
-    chips = f"{req.chips} chip{'s' if req.chips > 1 else ''}"
+    parts = [f"{format_quantity(req.params)} parameters"]
     if req.mode == "training":
-        default = " (20 per parameter)" if req.tokens is None else ""
-        head = f"Training {format_quantity(req.params)} parameters on {format_quantity(result.tokens)} tokens{default}"
+        default = " (default: 20 per parameter, compute-optimal; modern runs train on 10-100x more)" if result.tokens_default else ""
+        parts.append(f"{format_quantity(result.tokens)} training tokens{default}")
     else:
-        head = f"Serving {format_quantity(result.tokens)} tokens with a {format_quantity(req.params)}-parameter model"
-    lines = [
-        f"{head}: {result.flops:.3g} FLOPs on {chips} of each kind; memory needed {format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)}.",
-        "",
-    ]
+        parts.append(f"{format_quantity(result.tokens)} tokens to generate")
+        parts.append(f"{format_quantity(result.prompt_tokens or 0)} prompt tokens to prefill")
+        parts.append(f"batch {result.batch} per model copy")
+        parts.append(f"{req.dtype} weights and KV cache")
+    parts.append(f"context {result.context}")
+    if result.shape is not None:
+        sh = result.shape
+        parts.append(f"shape {sh.layers} layers x width {sh.width}, {sh.heads} heads, {sh.kv_heads} KV heads "
+                     f"({sh.origin})")
+    parts.append(f"{req.chips} chip{'s' if req.chips > 1 else ''} of each kind")
+    return "Inputs: " + "; ".join(parts) + "."
+
+
+def format_table(result: Estimate) -> str:
+    """The estimate as aligned text: the inputs, one row per chip (fastest first), warnings, the rules."""
+    req = result.request
+    serving = req.mode == "inference"
+    head = "Serving" if serving else "Training"
+    lines = [f"{head}: {result.flops:.3g} FLOPs in all.", inputs_line(result)]
+    if serving and result.shape is not None:
+        lines.append(f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "
+                     f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (weights + KV cache).")
+    elif result.rows:
+        lines.append(f"Training state: {format_bytes(result.rows[0].memory_needed_bytes)} (sharded over the chips it needs).")
+    lines.append("")
     priced = any(row.cost_usd is not None for row in result.rows)
-    header = ["chip", "kind", "peak used", "MFU", "time", "fits", f"memory on {chips}"]
+    header = ["chip", "kind", "peak used", "MFU", "time", "bound", "memory per copy", "chips per copy", "fits"]
     if priced:
         header.append("cost")
     table = [header]
+    notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
-        cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.fits, c.available]
+        cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.needed, c.chips_per_copy, c.fits]
         if priced:
             cells.append(c.cost)
         table.append(cells)
-    right = {2, 3, 4, 6, 7}
+        notes += [f"{row.chip_name}: {w}." for w in row.warnings]
+    right = {2, 3, 4, 6, 7, 9}
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     for n, cells in enumerate(table):
         lines.append("  ".join(c.rjust(widths[i]) if (i in right and n) else c.ljust(widths[i]) for i, c in enumerate(cells)).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
+    if notes:
+        lines.append("Warnings:")
+        lines += [f"  - {note}" for note in notes]
+        lines.append("")
     lines.append(f"Time: {result.rule}.")
     lines.append(f"Memory: {result.memory_rule}.")
     if req.mfu is not None:
         lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
     else:
+        lines.append("MFU: a low-high range per chip; the time runs from the high to the low end (memory-bound "
+                     "steps do not depend on it).")
         for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
-            lines.append(f"MFU: {note}.")
+            lines.append(f"  - {note}.")
     if not priced:
         lines.append("Cost: give your own price per chip-hour with --price CHIP=USD (the app ships no prices).")
     lines.append(f"Sources: {', '.join(result.sources)} (see `gpu-tpu-app catalog --format json`).")

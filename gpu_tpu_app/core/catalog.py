@@ -28,6 +28,7 @@ OPS_UNITS = {"TOPS": 1e12, "POPS": 1e15}
 MEMORY_UNITS = {"GB": 1e9, "GiB": float(2**30), "TB": 1e12, "TiB": float(2**40)}
 BANDWIDTH_UNITS = {"GB/s": 1e9, "TB/s": 1e12}
 POWER_UNITS = {"W": 1.0}
+COUNT_UNITS = {"chips": 1.0}
 
 #: Chip field -> allowed units.
 FIELD_UNITS: dict[str, dict[str, float]] = {
@@ -40,8 +41,11 @@ FIELD_UNITS: dict[str, dict[str, float]] = {
     "fp32": FLOPS_UNITS,
     "tf32": FLOPS_UNITS,
     "fp8": FLOPS_UNITS,
+    "fp64": FLOPS_UNITS,
+    "fp64_matrix": FLOPS_UNITS,
     "int8": OPS_UNITS,
     "power": POWER_UNITS,
+    "domain": COUNT_UNITS,
 }
 
 #: dtype names (as torch / jax / users write them) -> dense Chip field.
@@ -51,6 +55,7 @@ DTYPE_FIELDS: dict[str, str] = {
     "float16": "fp16", "fp16": "fp16", "f16": "fp16", "half": "fp16",
     "tf32": "tf32", "tensorfloat32": "tf32",
     "float8": "fp8", "fp8": "fp8",
+    "float64": "fp64", "fp64": "fp64", "f64": "fp64", "double": "fp64",
 }
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
@@ -133,17 +138,43 @@ class CatalogSource(BaseModel):
 
 
 class MfuDefault(BaseModel):
-    """Default model FLOPs utilisation for one chip family, with the runs it comes from."""
+    """Default model FLOPs utilisation for one chip family, with the runs it comes from.
+
+    low and high bound the range the estimator shows; value is its midpoint, used to order rows.
+    """
 
     model_config = _FROZEN
 
     value: float = Field(gt=0, le=1)
     range: str = Field(min_length=1)
     sources: list[str] = Field(min_length=1)
+    low: float | None = Field(default=None, gt=0, le=1)
+    high: float | None = Field(default=None, gt=0, le=1)
+
+    def bounds(self) -> tuple[float, float]:
+        """(low, high); a default without a range is one number."""
+        return (self.low if self.low is not None else self.value, self.high if self.high is not None else self.value)
 
     def describe(self, family: str) -> str:
-        """One line for tables and reports: the default, the reported range, the sources."""
-        return f"{family.upper()} default {self.value:.2f} ({self.range}; sources: {', '.join(self.sources)})"
+        """One line for tables and reports: the default range, the reported evidence, the sources."""
+        low, high = self.bounds()
+        shown = f"{low:.2f}-{high:.2f}" if low != high else f"{self.value:.2f}"
+        return f"{family.upper()} default {shown} ({self.range}; sources: {', '.join(self.sources)})"
+
+
+class ChipMfu(BaseModel):
+    """A chip's own MFU range, from runs on that chip or derived from its measured matmul share."""
+
+    model_config = _FROZEN
+
+    low: float = Field(gt=0, le=1)
+    high: float = Field(gt=0, le=1)
+    note: str = Field(min_length=1)
+    sources: list[str] = Field(min_length=1)
+
+    def describe(self, name: str) -> str:
+        shown = f"{self.low:.2f}-{self.high:.2f}" if self.low != self.high else f"{self.low:.2f}"
+        return f"{name} {shown} ({self.note}; sources: {', '.join(self.sources)})"
 
 
 class Chip(BaseModel):
@@ -166,9 +197,14 @@ class Chip(BaseModel):
     fp32: Figure
     tf32: Figure | None = None
     fp8: Figure | None = None
+    fp64: Figure | None = None
+    fp64_matrix: Figure | None = None
     int8: Figure | None = None
     power: Figure
     interconnect: str = Field(min_length=1)
+    #: the largest group of chips joined by the fast scale-up link: an NVLink domain, a TPU slice or pod.
+    domain: Figure | None = None
+    mfu: ChipMfu | None = None
     match: list[str] = Field(min_length=1)
 
     @field_validator("match")
@@ -202,9 +238,16 @@ class Chip(BaseModel):
         """Memory bandwidth per chip in bytes per second."""
         return self.mem_bw.si(BANDWIDTH_UNITS)
 
+    def domain_chips(self) -> int | None:
+        """The largest NVLink domain, slice or pod in chips, when catalogued."""
+        return int(self.domain.value) if self.domain is not None and self.domain.value is not None else None
+
     def sources(self) -> list[str]:
         """The source ids this chip's figures cite, in field order, without repeats."""
-        return list(dict.fromkeys(fig.source for fig in self.figures().values()))
+        ids = [fig.source for fig in self.figures().values()]
+        if self.mfu is not None:
+            ids += self.mfu.sources
+        return list(dict.fromkeys(ids))
 
 
 def normalize_device_name(name: str) -> str:
@@ -235,6 +278,14 @@ class Catalog(BaseModel):
         if problems:
             raise problem_error(problems)
         return self
+
+    def mfu_for(self, chip: Chip) -> tuple[float, float, str, list[str]]:
+        """(low, high, one-line description, source ids) of the MFU range the estimator uses for `chip`."""
+        if chip.mfu is not None:
+            return chip.mfu.low, chip.mfu.high, chip.mfu.describe(chip.name), list(chip.mfu.sources)
+        default = self.mfu[chip.family]
+        low, high = default.bounds()
+        return low, high, default.describe(chip.family), list(default.sources)
 
     def chip(self, id: str) -> Chip:
         """The chip with this id; KeyError names the known ids otherwise."""
@@ -288,6 +339,9 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
         for j, sid in enumerate(default.sources):
             if sid not in source_ids:
                 problems.append((f"mfu.{family}.sources.{j}", f"unknown source id {sid!r}"))
+        low, high = default.bounds()
+        if not low <= default.value <= high:
+            problems.append((f"mfu.{family}.value", "must lie between low and high"))
     chip_ids: set[str] = set()
     for i, chip in enumerate(catalog.chips):
         if chip.id in chip_ids:
@@ -299,6 +353,12 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
                 problems.append((f"chips.{i}.{field}.unit", f"unit {figure.unit!r} not allowed here (allowed: {', '.join(allowed)})"))
             if figure.source not in source_ids:
                 problems.append((f"chips.{i}.{field}.source", f"unknown source id {figure.source!r}"))
+        if chip.mfu is not None:
+            if chip.mfu.low > chip.mfu.high:
+                problems.append((f"chips.{i}.mfu.low", "must not exceed high"))
+            for j, sid in enumerate(chip.mfu.sources):
+                if sid not in source_ids:
+                    problems.append((f"chips.{i}.mfu.sources.{j}", f"unknown source id {sid!r}"))
         sparse, dense = chip.bf16_sparse, chip.bf16
         if sparse is not None and sparse.value is not None and dense.value is not None and sparse.value <= dense.value:
             problems.append((f"chips.{i}.bf16_sparse.value", "sparse figure must exceed the dense bf16 figure (is a sparse figure in bf16?)"))

@@ -1,17 +1,21 @@
 """Back-of-envelope time, memory and cost of a training run or a serving job, per chip.
 
-Rules (sources in the catalogue's source list): training compute 6·N·D FLOPs with
-D = 20·N by default (eleuther-transformer-math, hoffmann-2022); inference 2·N FLOPs per
-token; time = FLOPs / (chips × dense peak × MFU) with a per-family default MFU taken from
-reported training runs. Prices are never shipped: cost appears only for chips the user
-prices.
+Training: 6·N·D FLOPs plus the attention term 12·L·c·d·D for context c (Hoffmann et al. 2022,
+appendix F: forward 4·L·c·d per token, times three with the backward pass), D = 20·N tokens by
+default (compute-optimal; modern runs train on 10-100x more). Serving is modelled in two parts:
+prefill (the prompt) is compute-bound; each decode step takes max(compute time, (weight bytes +
+KV-cache bytes) / memory bandwidth) at the user's batch and context, and each row says which bound
+applies. The KV cache follows from the model's shape (layers, width, KV heads, dtype), with
+defaults from the nearest published Llama 3 shape. Memory is checked per model copy against one
+chip, or against the chips the copy is split over. Efficiency is a low-high MFU range per chip
+(catalogue). Prices are never shipped: cost appears only for chips the user prices.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -23,30 +27,63 @@ from gpu_tpu_app.errors import InputError
 TOKENS_PER_PARAM = 20.0
 #: Mixed-precision AdamW training state per parameter, before activations.
 TRAINING_BYTES_PER_PARAM = 16.0
-#: Serving: bf16 weights, plus 20% for runtime buffers.
-INFERENCE_BYTES_PER_PARAM = 2.0
+#: bytes per element of weights and KV cache, per serving dtype.
+DTYPE_BYTES: dict[str, float] = {"bfloat16": 2.0, "float8": 1.0, "int8": 1.0}
+#: serving: runtime buffers on top of the weights when checking whether a copy fits (research notes:
+#: inference memory is about 1.2 x the weight bytes); a decode step still reads weights + KV cache only.
 INFERENCE_OVERHEAD = 1.2
+#: context length (tokens per sequence) when none is given.
+DEFAULT_CONTEXT = 2048
+#: sequences decoded together per model copy when none is given.
+DEFAULT_BATCH = 1
+
+
+class ModelShape(NamedTuple):
+    """A published transformer shape: what the KV cache and the attention term need."""
+
+    name: str
+    params: float
+    layers: int
+    width: int
+    heads: int
+    kv_heads: int
+
+
+#: Llama 3 shapes (The Llama 3 Herd of Models, arXiv:2407.21783, Table 3): grouped-query attention
+#: with 8 KV heads. A parameter count takes the nearest one (on a log scale) unless the user gives
+#: the shape.
+REFERENCE_SHAPES: tuple[ModelShape, ...] = (
+    ModelShape("Llama 3 8B", 8e9, 32, 4096, 32, 8),
+    ModelShape("Llama 3 70B", 70e9, 80, 8192, 64, 8),
+    ModelShape("Llama 3 405B", 405e9, 126, 16384, 128, 8),
+)
+SHAPE_SOURCE = "llama3-2024"
 
 TRAINING_RULE = (
-    "training FLOPs = 6 x N x D (forward 2ND + backward 4ND); D = 20 x N tokens when not given "
-    "(compute-optimal); time = FLOPs / (chips x dense BF16 peak x MFU)"
+    "training FLOPs = 6 x N x D + 12 x L x c x d x D: 6ND for the weights (forward 2ND, backward 4ND) plus "
+    "attention over a context of c tokens (forward 4 x L x c x d per token, three times with the backward "
+    "pass); D = 20 x N tokens when not given (compute-optimal; modern runs train on 10-100x more); "
+    "time = FLOPs / (chips x dense BF16 peak x MFU)"
 )
 INFERENCE_RULE = (
-    "inference FLOPs = 2 x N per token x tokens to serve; time = FLOPs / (chips x dense BF16 peak x MFU), "
-    "a compute-bound best case: token-by-token decoding is often limited by memory bandwidth instead"
+    "serving = prefill + decode. Prefill (the prompt tokens) is compute-bound: (2 x N + 4 x L x c x d) FLOPs "
+    "per token / (chips x peak x MFU). Each decode step of one model copy produces one token for each of the "
+    "batch's sequences and takes max(compute time, (weight bytes + KV-cache bytes) / memory bandwidth of the "
+    "chips the copy is split over), at the nominal bandwidth (a best case); copies work in parallel"
 )
 TRAINING_MEMORY_RULE = (
     "training memory = 16 bytes per parameter (mixed-precision AdamW: 2 B bf16 weights + 2 B gradients "
     "+ 4 B fp32 master weights + 8 B Adam moments; 16-18 B is the usual range), activations not counted; "
-    "fits when it is at most chips x memory per chip"
+    "the state is sharded over as many chips as it needs"
 )
 INFERENCE_MEMORY_RULE = (
-    "inference memory = 1.2 x weight bytes at 2 bytes per parameter (bf16); KV cache for long contexts "
-    "or large batches not counted; fits when it is at most chips x memory per chip"
+    "memory per model copy = 1.2 x weight bytes (20% for runtime buffers) + KV cache (2 x L x KV heads x "
+    "head size x bytes per value, per token, for batch x context tokens); a copy that does not fit one chip "
+    "is split over the fewest chips that hold it; a decode step reads the weight bytes and the KV cache once"
 )
 RULE_SOURCES = {
     "training": ["eleuther-transformer-math", "hoffmann-2022"],
-    "inference": ["eleuther-transformer-math"],
+    "inference": ["eleuther-transformer-math", SHAPE_SOURCE],
 }
 MEASURED_MFU_SOURCE = (
     "measured matmul on {where}: the measured throughput is already achieved, so the efficiency "
@@ -65,7 +102,11 @@ MAX_CHIPS = 10_000_000
 
 
 class EstimateRequest(BaseModel):
-    """What to estimate: model size, tokens, mode, chip count, optional MFU and prices."""
+    """What to estimate: model size and shape, tokens, mode, chips, serving batch and context, MFU, prices.
+
+    Fields added after the first version all have defaults, so estimator inputs saved in older
+    sessions still load.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=1_000)
 
@@ -75,6 +116,14 @@ class EstimateRequest(BaseModel):
     chips: int = Field(default=1, ge=1, le=MAX_CHIPS)
     mfu: float | None = Field(default=None, gt=0, le=1)
     prices: dict[str, float] = Field(default_factory=dict)  # chip id -> USD per chip-hour
+    batch: int | None = Field(default=None, ge=1, le=1_000_000)  # sequences decoded together per copy
+    context: int | None = Field(default=None, ge=1, le=100_000_000)  # tokens per sequence (KV length)
+    prompt_tokens: float | None = Field(default=None, ge=0, le=MAX_TOKENS)  # total tokens to prefill
+    layers: int | None = Field(default=None, ge=1, le=100_000)
+    width: int | None = Field(default=None, ge=1, le=10_000_000)
+    heads: int | None = Field(default=None, ge=1, le=100_000)
+    kv_heads: int | None = Field(default=None, ge=1, le=100_000)
+    dtype: Literal["bfloat16", "float8", "int8"] = "bfloat16"
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
@@ -83,6 +132,11 @@ class EstimateRequest(BaseModel):
         for chip_id, price in self.prices.items():
             if not (math.isfinite(price) and price >= 0):
                 raise ValueError(f"price for {chip_id!r} must be a non-negative number of USD per chip-hour")
+        heads = self.heads
+        if self.kv_heads is not None and heads is not None and self.kv_heads > heads:
+            raise ValueError("kv_heads cannot exceed heads")
+        if self.width is not None and heads is not None and self.width % heads:
+            raise ValueError("width must be a multiple of heads")
         return self
 
 
@@ -96,10 +150,25 @@ class MeasuredDevice(BaseModel):
     memory_bytes: float | None = Field(default=None, ge=0)
     key: str | None = None  # DeviceInfo.key, e.g. "torch:cuda:0"
     host: str | None = None  # where it was measured; None means this machine
+    bandwidth: float | None = Field(default=None, gt=0, allow_inf_nan=False)  # best measured B/s, if any
+
+
+class Shape(BaseModel):
+    """The model shape the estimate used, and where each part came from."""
+
+    model_config = _FROZEN
+
+    layers: int
+    width: int
+    heads: int
+    kv_heads: int
+    head_size: float
+    kv_bytes_per_token: float
+    origin: str  # "given" or the reference shape's name
 
 
 class ChipEstimate(BaseModel):
-    """One row: time, fit and cost of the request on one kind of chip."""
+    """One row: time (with a range), bound, memory per copy and fit, and cost on one kind of chip."""
 
     model_config = _FROZEN
 
@@ -108,13 +177,31 @@ class ChipEstimate(BaseModel):
     family: str  # "gpu", "tpu", or "measured" for a probed device
     peak_flops: float | None  # FLOP/s per chip used for the time
     peak_dtype: str | None  # which peak: "bfloat16", "float16" where a chip has no bf16, "measured"
-    mfu: float
+    mfu: float  # midpoint of the range, orders the rows
+    mfu_low: float
+    mfu_high: float
     mfu_source: str
-    days: float | None
+    days: float | None  # at the midpoint MFU
+    days_low: float | None  # at the high MFU
+    days_high: float | None  # at the low MFU
+    bound: Literal["compute", "memory"] | None  # what limits the (decode) step; None when unknown
     fits: bool | None
-    memory_needed_bytes: float
-    memory_available_bytes: float | None
+    memory_needed_bytes: float  # per model copy (training: the whole sharded state)
+    memory_available_bytes: float | None  # on the chips one copy uses
+    chip_memory_bytes: float | None = None
+    chips_per_copy: int | None = None
+    copies: int | None = None
+    mem_bw: float | None = None  # B/s per chip used for the decode step
+    prefill_days: float | None = None
+    decode_days: float | None = None
+    step_seconds: float | None = None  # one decode step of one copy
+    tokens_per_second: float | None = None  # all copies together
+    warnings: list[str] = Field(default_factory=list)
     cost_usd: float | None
+
+
+#: the row type the shared wording module formats.
+EstimateRow = ChipEstimate
 
 
 class Estimate(BaseModel):
@@ -124,23 +211,33 @@ class Estimate(BaseModel):
 
     request: EstimateRequest
     tokens: float  # tokens used: given, or 20 x params for training
+    tokens_default: bool = False  # True when tokens is the compute-optimal 20 x N default
     flops: float
     rule: str
     memory_rule: str
     sources: list[str]
+    shape: Shape | None = None
+    batch: int | None = None
+    context: int | None = None
+    prompt_tokens: float | None = None
     rows: list[ChipEstimate]
 
 
 def measured_from_run(run: Any) -> list[MeasuredDevice]:
     """One MeasuredDevice per device of a probe run (core.runs.RunFile) with an ok matmul result.
 
-    Its flops is the best median matmul FLOP/s over sizes and dtypes; suspect, failed and
-    skipped points are left out.
+    Its flops is the best median matmul FLOP/s over sizes and dtypes, its bandwidth the best
+    bytes-per-second result of the run's memory kernels; suspect, failed and skipped points are left out.
     """
     best: dict[str, float] = {}
+    bandwidth: dict[str, float] = {}
     for result in run.results:
-        if result.kernel == "matmul" and result.metric == "flops" and result.status == "ok" and result.value:
+        if result.status != "ok" or not result.value or result.value <= 0:
+            continue
+        if result.kernel == "matmul" and result.metric == "flops":
             best[result.device] = max(best.get(result.device, 0.0), float(result.value))
+        elif result.metric == "bytes_per_s" and result.kernel in ("copy", "triad"):
+            bandwidth[result.device] = max(bandwidth.get(result.device, 0.0), float(result.value))
     devices = []
     for key, flops in best.items():
         info = run.device(key)
@@ -151,31 +248,134 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
                 memory_bytes=getattr(info, "memory_bytes", None),
                 key=key,
                 host=getattr(run, "host", None),
+                bandwidth=bandwidth.get(key),
             )
         )
     return devices
 
 
+def model_shape(req: EstimateRequest) -> Shape:
+    """The shape used for the KV cache and the attention term: the user's, else the nearest Llama 3 shape."""
+    ref = min(REFERENCE_SHAPES, key=lambda s: abs(math.log(req.params / s.params)))
+    given = any(v is not None for v in (req.layers, req.width, req.heads, req.kv_heads))
+    layers = req.layers or ref.layers
+    width = req.width or ref.width
+    heads = req.heads or (ref.heads if width == ref.width else max(1, width // 128))
+    kv_heads = min(req.kv_heads or ref.kv_heads, heads)
+    head_size = width / heads
+    kv_per_token = 2.0 * layers * kv_heads * head_size * DTYPE_BYTES[req.dtype]
+    origin = "given" if given else ref.name
+    if given and not all(v is not None for v in (req.layers, req.width, req.kv_heads)):
+        origin = f"given, the rest from {ref.name}"
+    return Shape(layers=layers, width=width, heads=heads, kv_heads=kv_heads, head_size=head_size,
+                 kv_bytes_per_token=kv_per_token, origin=origin)
+
+
+def _attention_flops_per_token(shape: Shape, context: int) -> float:
+    """Forward attention FLOPs per token at `context` tokens: scores and weighted sum, 4 x L x c x d."""
+    return 4.0 * shape.layers * context * shape.width
+
+
 def total_flops(req: EstimateRequest) -> tuple[float, float]:
-    """(FLOPs, tokens) for the request: 6·N·D for training (D defaults to 20·N), 2·N·tokens for inference."""
+    """(FLOPs, tokens): training (6N + 12·L·c·d)·D with D = 20·N by default; serving (2N + 4·L·c·d) per
+    token served (prompt and generated)."""
+    shape = model_shape(req)
+    context = req.context or DEFAULT_CONTEXT
+    attention = _attention_flops_per_token(shape, context)
     if req.mode == "training":
         tokens = req.tokens if req.tokens is not None else TOKENS_PER_PARAM * req.params
-        return 6.0 * req.params * tokens, tokens
+        return (6.0 * req.params + 3.0 * attention) * tokens, tokens
     assert req.tokens is not None
-    return 2.0 * req.params * req.tokens, req.tokens
+    served = req.tokens + (req.prompt_tokens or 0.0)
+    return (2.0 * req.params + attention) * served, req.tokens
 
 
 def memory_needed(req: EstimateRequest) -> float:
-    """Bytes the model needs across all chips (16 B/param training; 1.2 x 2 B/param inference)."""
+    """Bytes per model copy: 16 B/param for training; weights plus KV cache (batch x context) for serving."""
     if req.mode == "training":
         return TRAINING_BYTES_PER_PARAM * req.params
-    return INFERENCE_OVERHEAD * INFERENCE_BYTES_PER_PARAM * req.params
+    return INFERENCE_OVERHEAD * req.params * DTYPE_BYTES[req.dtype] + _kv_bytes(req)
 
 
-def _days(flops: float, chips: int, peak: float | None, mfu: float) -> float | None:
-    if peak is None or peak <= 0:
-        return None
-    return flops / (chips * peak * mfu) / SECONDS_PER_DAY
+def _kv_bytes(req: EstimateRequest) -> float:
+    """KV-cache bytes of one model copy: batch x context tokens."""
+    return (req.batch or DEFAULT_BATCH) * (req.context or DEFAULT_CONTEXT) * model_shape(req).kv_bytes_per_token
+
+
+def step_bytes(req: EstimateRequest) -> float:
+    """Bytes one decode step of one copy reads: every weight once and the whole KV cache."""
+    return req.params * DTYPE_BYTES[req.dtype] + _kv_bytes(req)
+
+
+class _Device(NamedTuple):
+    chip_id: str
+    name: str
+    family: str
+    peak: float | None
+    peak_dtype: str | None
+    mem_bw: float | None
+    memory: float | None
+    domain: int | None
+    domain_note: str | None
+
+
+def _days(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds / SECONDS_PER_DAY
+
+
+def _row_times(req: EstimateRequest, dev: _Device, shape: Shape, needed: float, mfu: float) -> dict[str, Any]:
+    """Times, bound and copies of one device at one MFU."""
+    chips = req.chips
+    context = req.context or DEFAULT_CONTEXT
+    attention = _attention_flops_per_token(shape, context)
+    out: dict[str, Any] = {"seconds": None, "bound": None, "prefill": None, "decode": None, "step": None,
+                           "tps": None, "per_copy": None, "copies": None}
+    if dev.memory is not None and dev.memory > 0:
+        out["per_copy"] = max(1, math.ceil(needed / dev.memory))
+    if dev.peak is None or dev.peak <= 0:
+        return out
+    if req.mode == "training":
+        tokens = req.tokens if req.tokens is not None else TOKENS_PER_PARAM * req.params
+        flops = (6.0 * req.params + 3.0 * attention) * tokens
+        out["seconds"] = flops / (chips * dev.peak * mfu)
+        out["bound"] = "compute"
+        return out
+    assert req.tokens is not None
+    per_copy = out["per_copy"] or 1
+    copies = chips // per_copy
+    out["copies"] = copies
+    if copies < 1:
+        return out  # one copy needs more chips than there are
+    prefill_flops = (req.prompt_tokens or 0.0) * (2.0 * req.params + attention)
+    prefill = prefill_flops / (copies * per_copy * dev.peak * mfu)
+    batch = req.batch or DEFAULT_BATCH
+    step_compute = batch * (2.0 * req.params + attention) / (per_copy * dev.peak * mfu)
+    if dev.mem_bw is None or dev.mem_bw <= 0:
+        return out  # no bandwidth figure: the decode bound cannot be told
+    step_memory = step_bytes(req) / (per_copy * dev.mem_bw)
+    step = max(step_compute, step_memory)
+    tps = copies * batch / step
+    decode = req.tokens / tps
+    out.update(seconds=prefill + decode, bound="memory" if step_memory >= step_compute else "compute",
+               prefill=prefill, decode=decode, step=step, tps=tps)
+    return out
+
+
+def _warnings(req: EstimateRequest, dev: _Device, per_copy: int | None, copies: int | None) -> list[str]:
+    found = []
+    if per_copy is not None and per_copy > req.chips:
+        found.append(f"one copy needs {per_copy} chips, more than the {req.chips} given")
+    if dev.domain is not None:
+        where = f" ({dev.domain_note})" if dev.domain_note else ""
+        if req.mode == "training" and req.chips > dev.domain:
+            found.append(f"{req.chips} chips exceed the largest fast-link group of {dev.domain}{where}; the "
+                         "slower network between groups is not modelled")
+        elif req.mode == "inference" and per_copy is not None and per_copy > dev.domain:
+            found.append(f"one copy spans {per_copy} chips, more than the largest fast-link group of "
+                         f"{dev.domain}{where}; the slower links between them are not modelled")
+    if req.mode == "inference" and copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
+        found.append(f"{req.chips % per_copy} chip(s) left idle: {req.chips} is not a multiple of {per_copy}")
+    return found
 
 
 def estimate(
@@ -193,66 +393,91 @@ def estimate(
         if chip_id not in known:
             raise InputError(f"prices: unknown chip id {chip_id!r} (known: {', '.join(sorted(known))})")
     flops, tokens = total_flops(req)
+    shape = model_shape(req)
     needed = memory_needed(req)
-    rows: list[ChipEstimate] = []
     used_sources = list(RULE_SOURCES[req.mode])
+    if req.mode == "training":
+        used_sources.append(SHAPE_SOURCE)  # the attention term uses the model's shape
+    rows: list[ChipEstimate] = []
+    devices: list[tuple[_Device, float, float, str, float | None]] = []
     for chip in catalog.chips:
         peak, dtype = chip.peak_flops("bfloat16"), "bfloat16"
         if peak is None and chip.peak_flops("float16") is not None:
             peak, dtype = chip.peak_flops("float16"), "float16"
         if req.mfu is not None:
-            mfu, mfu_source = req.mfu, "set by the user"
+            low = high = req.mfu
+            mfu_source = "set by the user"
         else:
-            default = catalog.mfu[chip.family]
-            mfu, mfu_source = default.value, default.describe(chip.family)
-            used_sources.extend(default.sources)
-        days = _days(flops, req.chips, peak, mfu)
-        per_chip = chip.memory_bytes()
-        available = per_chip * req.chips if per_chip is not None else None
-        price = req.prices.get(chip.id)
+            low, high, mfu_source, mfu_sources = catalog.mfu_for(chip)
+            used_sources.extend(mfu_sources)
+        dev = _Device(chip.id, chip.name, chip.family, peak, dtype if peak is not None else None,
+                      chip.mem_bw_bytes_per_s(), chip.memory_bytes(), chip.domain_chips(),
+                      chip.domain.note if chip.domain is not None else None)
+        devices.append((dev, low, high, mfu_source, req.prices.get(chip.id)))
+    for device in measured or []:
+        dev = _Device(f"measured:{device.key or device.name}", f"{device.name} (measured)", "measured",
+                      device.flops, "measured", device.bandwidth, device.memory_bytes, None, None)
+        where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
+        devices.append((dev, 1.0, 1.0, where, None))
+    for dev, low, high, mfu_source, price in devices:
+        mid = (low + high) / 2.0
+        at_mid = _row_times(req, dev, shape, needed, mid)
+        at_high = _row_times(req, dev, shape, needed, high)
+        at_low = _row_times(req, dev, shape, needed, low)
+        days = _days(at_mid["seconds"])
+        per_copy = at_mid["per_copy"]
+        if req.mode == "training":
+            fits = (per_copy <= req.chips) if per_copy is not None else None
+            available = dev.memory * req.chips if dev.memory is not None else None
+        else:
+            fits = (needed <= dev.memory) if dev.memory is not None else None
+            available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
+            if per_copy is not None and per_copy > req.chips:
+                fits = False
         cost = days * 24.0 * req.chips * price if (price is not None and days is not None) else None
         rows.append(
             ChipEstimate(
-                chip_id=chip.id,
-                chip_name=chip.name,
-                family=chip.family,
-                peak_flops=peak,
-                peak_dtype=dtype if peak is not None else None,
-                mfu=mfu,
+                chip_id=dev.chip_id,
+                chip_name=dev.name,
+                family=dev.family,
+                peak_flops=dev.peak,
+                peak_dtype=dev.peak_dtype,
+                mfu=round(mid, 4),
+                mfu_low=low,
+                mfu_high=high,
                 mfu_source=mfu_source,
                 days=days,
-                fits=(needed <= available) if available is not None else None,
+                days_low=_days(at_high["seconds"]),
+                days_high=_days(at_low["seconds"]),
+                bound=at_mid["bound"],
+                fits=fits,
                 memory_needed_bytes=needed,
                 memory_available_bytes=available,
+                chip_memory_bytes=dev.memory,
+                chips_per_copy=per_copy,
+                copies=at_mid["copies"] if req.mode == "inference" else (1 if fits else None),
+                mem_bw=dev.mem_bw,
+                prefill_days=_days(at_mid["prefill"]),
+                decode_days=_days(at_mid["decode"]),
+                step_seconds=at_mid["step"],
+                tokens_per_second=at_mid["tps"],
+                warnings=_warnings(req, dev, per_copy, at_mid["copies"]),
                 cost_usd=cost,
-            )
-        )
-    for device in measured or []:
-        available = device.memory_bytes * req.chips if device.memory_bytes is not None else None
-        rows.append(
-            ChipEstimate(
-                chip_id=f"measured:{device.key or device.name}",
-                chip_name=f"{device.name} (measured)",
-                family="measured",
-                peak_flops=device.flops,
-                peak_dtype="measured",
-                mfu=1.0,
-                mfu_source=MEASURED_MFU_SOURCE.format(where=device.host or "this machine"),
-                days=_days(flops, req.chips, device.flops, 1.0),
-                fits=(needed <= available) if available is not None else None,
-                memory_needed_bytes=needed,
-                memory_available_bytes=available,
-                cost_usd=None,
             )
         )
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))
     return Estimate(
         request=req,
         tokens=tokens,
+        tokens_default=req.mode == "training" and req.tokens is None,
         flops=flops,
         rule=TRAINING_RULE if req.mode == "training" else INFERENCE_RULE,
         memory_rule=TRAINING_MEMORY_RULE if req.mode == "training" else INFERENCE_MEMORY_RULE,
         sources=list(dict.fromkeys(used_sources)),
+        shape=shape,
+        batch=(req.batch or DEFAULT_BATCH) if req.mode == "inference" else None,
+        context=req.context or DEFAULT_CONTEXT,
+        prompt_tokens=(req.prompt_tokens or 0.0) if req.mode == "inference" else None,
         rows=rows,
     )
 
@@ -271,5 +496,3 @@ def parse_quantity(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"not a finite number: {text!r}")
     return value
-
-

@@ -181,12 +181,23 @@ class EstimateCells:
     chip: str
     kind: str  # "GPU", "TPU", "this machine"
     peak: str  # "989 TFLOP/s bfloat16"
-    mfu: str  # "0.40"
-    time: str  # "2.69 days"
+    mfu: str  # "0.38-0.48", or one number when the range is a point
+    time: str  # "2.41 days - 3.05 days", or one time when the range collapses (memory-bound steps)
+    bound: str  # "compute", "memory", or MISSING
     fits: str  # "fits", "does not fit", or MISSING
-    needed: str  # memory the work needs
-    available: str  # memory on the chips
+    needed: str  # memory one model copy needs (training: the whole sharded state)
+    available: str  # memory on the chips one copy uses
+    chips_per_copy: str  # "1", "2", or MISSING
     cost: str  # "$1,234", or "" without a price
+
+
+def time_range(low: float | None, mid: float | None, high: float | None) -> str:
+    """A time with its range: '2.41 days - 3.05 days', one time when both ends read the same."""
+    if mid is None or not math.isfinite(mid):
+        return MISSING
+    if low is None or high is None or format_duration(low) == format_duration(high):
+        return format_duration(mid)
+    return f"{format_duration(low)} - {format_duration(high)}"
 
 
 def estimate_cells(row: EstimateRow) -> EstimateCells:
@@ -194,14 +205,18 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
     peak = tflops(row.peak_flops)
     if row.peak_dtype and row.peak_dtype != "measured" and _known(row.peak_flops):
         peak += f" {row.peak_dtype}"
+    low, high = row.mfu_low, row.mfu_high
+    mfu = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
     return EstimateCells(
         chip=row.chip_name,
         kind=FAMILY_WORDS.get(row.family, row.family),
         peak=peak,
-        mfu=f"{row.mfu:.2f}",
-        time=format_duration(row.days),
+        mfu=mfu,
+        time=time_range(row.days_low, row.days, row.days_high),
+        bound=row.bound or MISSING,
         fits=FITS_WORDS[row.fits],
         needed=format_bytes(row.memory_needed_bytes),
         available=format_bytes(row.memory_available_bytes),
+        chips_per_copy=MISSING if row.chips_per_copy is None else str(row.chips_per_copy),
         cost=format_usd(row.cost_usd),
     )
