@@ -138,8 +138,10 @@ def test_estimator_table_across_the_catalogue(qtbot, page: ResultPage) -> None:
     assert card.table.rowCount() == len(catalog.chips)
     names = {card.table.item(r, 0).text() for r in range(card.table.rowCount())}
     assert names == {c.name for c in catalog.chips}
-    assert "140B tokens" in card.message.text()  # 20 x N by default
-    assert "6 x N x D" in card.rules.text()
+    assert "140B training tokens (default: 20 per parameter" in card.message.text()  # 20 x N, shown as an input
+    assert "6 x N x D" in card.rules.text() and "attention" in card.rules.text()
+    assert [card.table.horizontalHeaderItem(c).text() for c in range(card.table.columnCount())][4:8] == [
+        "Time", "Bound", "Memory per copy", "Chips per copy"]
 
     # chips and mode
     with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
@@ -151,6 +153,23 @@ def test_estimator_table_across_the_catalogue(qtbot, page: ResultPage) -> None:
     with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
         card.tokens_edit.editingFinished.emit()
     assert blocker.args[0].mode == "inference" and blocker.args[0].tokens == 1e12
+
+    # the serving inputs the CLI has: batch, context and the model's shape
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.batch_spin.setValue(64)
+    assert blocker.args[0].batch == 64 and blocker.args[0].context is None  # 2048 by default
+    h100 = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    assert card.table.item(h100, 5).text() == "memory" and card.table.item(h100, 7).text() == "1"
+    assert "26.3 days" in card.table.item(h100, 4).text()  # the worked example's H100 row
+    card.shape_edits["kv_heads"].setText("32")
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.shape_edits["kv_heads"].editingFinished.emit()
+    assert blocker.args[0].kv_heads == 32
+    card.shape_edits["kv_heads"].setText("many")
+    card.shape_edits["kv_heads"].editingFinished.emit()
+    assert "whole number" in card.message.text()
+    card.shape_edits["kv_heads"].setText("")
+    card.shape_edits["kv_heads"].editingFinished.emit()
 
     # a typo is reported, not raised
     card.params_edit.setText("seven")

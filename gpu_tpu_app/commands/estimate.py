@@ -20,7 +20,7 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.wording import estimate_cells, format_bytes, format_quantity
+from gpu_tpu_app.core.wording import estimate_cells, estimate_inputs, format_bytes
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -174,33 +174,12 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
         raise FlagError(f"{flag}: {first['msg']}") from None
 
 
-def inputs_line(result: Estimate) -> str:
-    """The inputs the estimate used, defaults included, in one line."""
-    req = result.request
-    parts = [f"{format_quantity(req.params)} parameters"]
-    if req.mode == "training":
-        default = " (default: 20 per parameter, compute-optimal; modern runs train on 10-100x more)" if result.tokens_default else ""
-        parts.append(f"{format_quantity(result.tokens)} training tokens{default}")
-    else:
-        parts.append(f"{format_quantity(result.tokens)} tokens to generate")
-        parts.append(f"{format_quantity(result.prompt_tokens or 0)} prompt tokens to prefill")
-        parts.append(f"batch {result.batch} per model copy")
-        parts.append(f"{req.dtype} weights and KV cache")
-    parts.append(f"context {result.context}")
-    if result.shape is not None:
-        sh = result.shape
-        parts.append(f"shape {sh.layers} layers x width {sh.width}, {sh.heads} heads, {sh.kv_heads} KV heads "
-                     f"({sh.origin})")
-    parts.append(f"{req.chips} chip{'s' if req.chips > 1 else ''} of each kind")
-    return "Inputs: " + "; ".join(parts) + "."
-
-
 def format_table(result: Estimate) -> str:
     """The estimate as aligned text: the inputs, one row per chip (fastest first), warnings, the rules."""
     req = result.request
     serving = req.mode == "inference"
     head = "Serving" if serving else "Training"
-    lines = [f"{head}: {result.flops:.3g} FLOPs in all.", inputs_line(result)]
+    lines = [f"{head}: {result.flops:.3g} FLOPs in all.", "Inputs: " + estimate_inputs(result) + "."]
     if serving and result.shape is not None:
         lines.append(f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "
                      f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (weights + KV cache).")

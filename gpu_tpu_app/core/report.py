@@ -18,7 +18,8 @@ from gpu_tpu_app.core.wording import (
     HEADLINES,
     VERDICT_WORDS,
     estimate_cells,
-    format_quantity,
+    estimate_inputs,
+    estimate_warnings,
     tflops,
     verdict_summary,
 )
@@ -143,7 +144,7 @@ class ReportData:
     sources: list[tuple[int, str, str, str | None]]  # (number, id, title, url)
 
 
-ESTIMATE_HEADER = ["Chip", "Kind", "Peak used", "MFU", "Time", "Memory", "Cost"]
+ESTIMATE_HEADER = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", "Memory per copy", "Chips per copy", "Cost"]
 
 
 def collect(
@@ -197,16 +198,17 @@ def collect(
     if estimate is not None:
         req = estimate.request
         est_intro = (
-            f"{req.mode.capitalize()} of a {format_quantity(req.params)}-parameter model on "
-            f"{format_quantity(estimate.tokens)} tokens with {req.chips} chip{'s' if req.chips != 1 else ''}: "
-            f"{estimate.flops:.3g} FLOPs in all. Fastest first."
+            f"{'Serving' if req.mode == 'inference' else 'Training'}: {estimate_inputs(estimate)}; "
+            f"{estimate.flops:.3g} FLOPs in all. Fastest first; times run from the high to the low MFU."
         )
         for row in estimate.rows:
             c = estimate_cells(row)
-            est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, f"{c.fits} ({c.needed} of {c.available})", c.cost])
+            est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, f"{c.needed}, {c.fits}",
+                             c.chips_per_copy, c.cost])
         est_rules = [
             f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
             f"Memory: {estimate.memory_rule}",
+            *[f"Warning: {w}" for w in estimate_warnings(estimate)],
             "Costs appear only for chips given a price per chip-hour; the app ships no prices.",
         ]
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from gpu_tpu_app.core.decision import QUESTIONS, Recommendation
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.core.estimate import EstimateRow  # estimate imports this module
+    from gpu_tpu_app.core.estimate import Estimate, EstimateRow  # estimate imports this module
 
 #: What every front end shows where a value is unknown or was not measured.
 MISSING = "–"
@@ -220,3 +220,31 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         chips_per_copy=MISSING if row.chips_per_copy is None else str(row.chips_per_copy),
         cost=format_usd(row.cost_usd),
     )
+
+
+def estimate_inputs(result: Estimate) -> str:
+    """Every input the estimate used, defaults included and said to be defaults, in one sentence."""
+    req = result.request
+    parts = [f"{format_quantity(req.params)} parameters"]
+    if req.mode == "training":
+        default = (" (default: 20 per parameter, compute-optimal; modern runs train on 10-100x more)"
+                   if result.tokens_default else "")
+        parts.append(f"{format_quantity(result.tokens)} training tokens{default}")
+    else:
+        parts.append(f"{format_quantity(result.tokens)} tokens to generate")
+        parts.append(f"{format_quantity(result.prompt_tokens or 0)} prompt tokens to prefill")
+        parts.append(f"batch {result.batch} per model copy")
+        parts.append(f"{req.dtype} weights and KV cache")
+    if result.context is not None:
+        parts.append(f"context {result.context}")
+    if result.shape is not None:
+        sh = result.shape
+        parts.append(f"shape {sh.layers} layers x width {sh.width}, {sh.heads} heads, {sh.kv_heads} KV heads "
+                     f"({sh.origin})")
+    parts.append(f"{req.chips} chip{'s' if req.chips != 1 else ''} of each kind")
+    return "; ".join(parts)
+
+
+def estimate_warnings(result: Estimate) -> list[str]:
+    """Each row's warnings as one line naming the chip."""
+    return [f"{row.chip_name}: {w}." for row in result.rows for w in row.warnings]

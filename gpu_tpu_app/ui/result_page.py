@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.core.decision import Recommendation
 from gpu_tpu_app.core.estimate import (
+    DEFAULT_BATCH,
+    DEFAULT_CONTEXT,
     Estimate,
     EstimateRequest,
     MeasuredDevice,
@@ -36,7 +38,16 @@ from gpu_tpu_app.core.estimate import (
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
-from gpu_tpu_app.core.wording import HEADLINES, VERDICT_WORDS, estimate_cells, format_quantity, verdict_summary
+from gpu_tpu_app.core.wording import (
+    HEADLINES,
+    VERDICT_WORDS,
+    estimate_cells,
+    estimate_inputs,
+    estimate_warnings,
+    format_bytes,
+    format_quantity,
+    verdict_summary,
+)
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
@@ -48,7 +59,8 @@ if TYPE_CHECKING:
 
 #: reasons shown before "show all".
 TOP_REASONS = 6
-EST_COLUMNS = ["Chip", "Kind", "Peak used", "MFU", "Time", "Memory", "$/chip-hour", "Cost"]
+EST_COLUMNS = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", "Memory per copy", "Chips per copy",
+               "$/chip-hour", "Cost"]
 PRICE_COLUMN = EST_COLUMNS.index("$/chip-hour")
 PROMPT = "Type the number of model parameters to see the estimate."
 
@@ -98,6 +110,8 @@ class EstimatorCard(Card):
         self.tokens_edit = QLineEdit()
         self.tokens_edit.setPlaceholderText("20 × parameters")
         self.tokens_edit.setAccessibleName("Tokens")
+        self.tokens_edit.setToolTip("Training tokens; empty: 20 per parameter (compute-optimal; modern runs train "
+                                    "on 10-100x more). With inference: the tokens to generate.")
         self.mode_combo = QComboBox()
         self.mode_combo.addItem("Training", "training")
         self.mode_combo.addItem("Inference", "inference")
@@ -110,19 +124,42 @@ class EstimatorCard(Card):
         self.mfu_edit.setPlaceholderText("family default")
         self.mfu_edit.setAccessibleName("Model FLOPs utilisation")
         self.mfu_edit.setToolTip("Model FLOPs utilisation, 0 to 1. Empty: the default per chip family.")
-        for col, (text, widget) in enumerate(
-            [
-                ("&Parameters", self.params_edit),
-                ("&Tokens", self.tokens_edit),
-                ("M&ode", self.mode_combo),
-                ("C&hips", self.chips_spin),
-                ("MF&U", self.mfu_edit),
-            ]
-        ):
+        self.batch_spin = QSpinBox()
+        self.batch_spin.setRange(1, 1_000_000)
+        self.batch_spin.setValue(DEFAULT_BATCH)
+        self.batch_spin.setAccessibleName("Batch: sequences decoded together per model copy")
+        self.batch_spin.setToolTip("Serving: sequences decoded together by one model copy.")
+        self.context_spin = QSpinBox()
+        self.context_spin.setRange(1, 100_000_000)
+        self.context_spin.setValue(DEFAULT_CONTEXT)
+        self.context_spin.setAccessibleName("Context length in tokens")
+        self.context_spin.setToolTip("Tokens per sequence: the KV-cache length when serving, the attention span "
+                                     "when training.")
+        self.shape_edits: dict[str, QLineEdit] = {}
+        for key, name in (("layers", "Layers"), ("width", "Model width"), ("kv_heads", "KV heads")):
+            edit = QLineEdit()
+            edit.setPlaceholderText("Llama 3 default")
+            edit.setAccessibleName(name)
+            edit.setToolTip(f"{name} of the model; empty: the nearest published Llama 3 shape.")
+            self.shape_edits[key] = edit
+        inputs = [
+            ("&Parameters", self.params_edit),
+            ("&Tokens", self.tokens_edit),
+            ("M&ode", self.mode_combo),
+            ("C&hips", self.chips_spin),
+            ("MF&U", self.mfu_edit),
+            ("&Batch", self.batch_spin),
+            ("Conte&xt", self.context_spin),
+            ("&Layers", self.shape_edits["layers"]),
+            ("&Width", self.shape_edits["width"]),
+            ("&KV heads", self.shape_edits["kv_heads"]),
+        ]
+        for n, (text, widget) in enumerate(inputs):
+            row, col = divmod(n, 5)
             lab = QLabel(text)
             lab.setBuddy(widget)
-            form.addWidget(lab, 0, col)
-            form.addWidget(widget, 1, col)
+            form.addWidget(lab, 2 * row, col)
+            form.addWidget(widget, 2 * row + 1, col)
             form.setColumnStretch(col, 1)
         self.body.addLayout(form)
         self.message = label("", "muted")
@@ -148,10 +185,12 @@ class EstimatorCard(Card):
         self.rules = label("", "muted")
         self.body.addWidget(self.rules)
 
-        for edit in (self.params_edit, self.tokens_edit, self.mfu_edit):
+        for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
         self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
         self.chips_spin.valueChanged.connect(self._inputs_changed)
+        self.batch_spin.valueChanged.connect(self._inputs_changed)
+        self.context_spin.valueChanged.connect(self._inputs_changed)
         self._refresh()
 
     # ------------------------------------------------------------------ inputs
@@ -169,6 +208,11 @@ class EstimatorCard(Card):
             self.mode_combo.setCurrentIndex(1 if request and request.mode == "inference" else 0)
             self.chips_spin.setValue(request.chips if request else 1)
             self.mfu_edit.setText(f"{request.mfu:g}" if request and request.mfu else "")
+            self.batch_spin.setValue(request.batch if request and request.batch else DEFAULT_BATCH)
+            self.context_spin.setValue(request.context if request and request.context else DEFAULT_CONTEXT)
+            for key, edit in self.shape_edits.items():
+                value = getattr(request, key) if request else None
+                edit.setText(str(value) if value else "")
             self._prices = dict(request.prices) if request else {}
             self._request = request
         finally:
@@ -195,8 +239,18 @@ class EstimatorCard(Card):
             if mode == "inference" and tokens is None:
                 self.message.setText("Inference: type the number of tokens to serve.")
                 return None
+            shape: dict[str, int | None] = {}
+            for key, edit in self.shape_edits.items():
+                shape_text = edit.text().strip()
+                if shape_text and not shape_text.isdigit():
+                    raise ValueError(f"{edit.accessibleName()}: type a whole number, e.g. 32")
+                shape[key] = int(shape_text) if shape_text else None
+            batch = self.batch_spin.value() if mode == "inference" else None
+            context = self.context_spin.value()
             request = EstimateRequest(
-                params=params, tokens=tokens, mode=mode, chips=self.chips_spin.value(), mfu=mfu, prices=self._prices
+                params=params, tokens=tokens, mode=mode, chips=self.chips_spin.value(), mfu=mfu, prices=self._prices,
+                batch=None if batch == DEFAULT_BATCH else batch,
+                context=None if context == DEFAULT_CONTEXT else context, **shape,
             )
         except ValueError as exc:  # pydantic's ValidationError is a ValueError too
             first = str(exc).splitlines()
@@ -264,7 +318,9 @@ class EstimatorCard(Card):
                 (c.peak, row.peak_flops),
                 (c.mfu, row.mfu),
                 (c.time, row.days),
-                (c.fits, None if row.fits is None else float(row.fits)),
+                (c.bound, None),
+                (f"{c.needed}, {c.fits}", row.memory_needed_bytes),
+                (c.chips_per_copy, row.chips_per_copy),
                 ("" if price is None else f"{price:g}", price),
                 (c.cost, row.cost_usd),
             ]
@@ -283,11 +339,17 @@ class EstimatorCard(Card):
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:
                     item.setToolTip(plain_tip(row.mfu_source))
+                if col == 4 and row.warnings:
+                    item.setToolTip(plain_tip("\n".join(row.warnings)))
                 if col == 5:
-                    item.setToolTip(plain_tip(f"needs {c.needed}; {row.chip_name} × {est.request.chips if est else 1}: {c.available}"))
+                    item.setToolTip("what limits a decode step: compute, or reading weights and KV cache from memory"
+                                    if est and est.request.mode == "inference" else "training is compute-bound")
+                if col == 6:
+                    item.setToolTip(plain_tip(f"one copy needs {c.needed}; one {row.chip_name} holds "
+                                              f"{format_bytes(row.chip_memory_bytes)}; the copy's chips hold {c.available}"))
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
-                if col in (2, 3, 4, 6, 7):
+                if col in (2, 3, 4, 6, 7, 8, 9):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, col, item)
         self.table.setSortingEnabled(True)
@@ -295,12 +357,10 @@ class EstimatorCard(Card):
         self._filling = False
         if est is not None:
             sources = self._source_titles(est.sources)
-            self.message.setText(
-                f"{format_quantity(est.request.params)} parameters, {format_quantity(est.tokens)} tokens, "
-                f"{est.request.chips} chip{'s' if est.request.chips != 1 else ''}: "
-                f"{est.flops:.3g} FLOPs in all. Fastest first."
-            )
-            self.rules.setText(f"Compute: {est.rule}.\nMemory: {est.memory_rule}.\nSources: {sources}.")
+            self.message.setText(f"{estimate_inputs(est)}: {est.flops:.3g} FLOPs in all. Fastest first; times run "
+                                 "from the high to the low MFU.")
+            warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
+            self.rules.setText(f"Compute: {est.rule}.\nMemory: {est.memory_rule}.{warnings}\nSources: {sources}.")
         else:
             self.rules.setText("")
             if not self.params_edit.text().strip():
