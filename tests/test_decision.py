@@ -414,7 +414,7 @@ def test_load_answers_accepts_partial_and_null_answers() -> None:
         ('{"scale": 3}', "answers.json: scale: 3 is not one of small, medium, large, massive"),
         ('{"batch": true}', "answers.json: batch: true is not one of small, large"),
         ('{"duration": ["weeks"]}', "answers.json: duration: [\"weeks\"] is not one of hours, days, weeks"),
-        ('{"team": "' + "x" * 100 + '"}', "answers.json: team: '" + "x" * 56 + "... is not one of cuda, xla, general"),
+        ('{"team": "' + "x" * 100 + '"}', "answers.json: team: '" + "x" * 58 + "… is not one of cuda, xla, general"),
         ('{"colour": "red"}', "answers.json: colour: unknown field (known: " + ", ".join(ISSUE_TABLE) + ")"),
         ('["jax"]', "answers.json: (top level): expected a JSON object of answers, got a list"),
         ('{"schema_version": 3}', "answers.json: schema_version: 3 is not supported (this app reads 1 and 2)"),
