@@ -109,7 +109,7 @@ def read_text(path: str | Path, what: str, limit: int) -> str:
     """`read_bytes` decoded as UTF-8; InputError naming the file when it is not UTF-8 text."""
     data = read_bytes(path, what, limit)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark (as some Windows editors write) is not content
     except UnicodeDecodeError as exc:
         raise InputError(f"{Path(path)}: not UTF-8 text (byte {exc.start}); this is not {what}") from None
 

@@ -636,3 +636,10 @@ def test_a_run_the_probe_page_cannot_show_leaves_the_page_as_it_was(probe_panel,
     assert not probe_panel.import_run(path)
     assert boxes.texts == [f"{path}: cannot be shown (cannot draw this)"]
     assert list(probe_panel.runs()) == runs and probe_panel.runs_list.count() == len(runs)
+
+
+def test_a_byte_order_mark_is_not_content(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "answers.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(valid("answers")).encode())
+    assert cli.main(["decide", "--answers", str(path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"]
