@@ -643,3 +643,12 @@ def test_a_byte_order_mark_is_not_content(tmp_path: Path, capsys: pytest.Capture
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(valid("answers")).encode())
     assert cli.main(["decide", "--answers", str(path), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"]
+
+
+def test_a_session_price_that_would_overflow_the_cost_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = valid("session")
+    raw["estimate"] = {"params": 7e9, "prices": {"h100-sxm": 1e308}}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    bad = Bad(path, "estimate", "USD per chip-hour", snapshot(path))
+    check_line(_cli_line(["--session", str(path)], capsys), bad)

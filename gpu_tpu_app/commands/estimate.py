@@ -13,6 +13,7 @@ from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
     DTYPE_BYTES,
+    MAX_PRICE,
     Estimate,
     EstimateRequest,
     MeasuredDevice,
@@ -103,8 +104,8 @@ def _prices(items: list[str], catalog: Catalog) -> dict[str, float]:
             value = float(usd.strip().lstrip("$"))
         except ValueError:
             raise FlagError(f"--price: {usd.strip()!r} is not a number of USD per chip-hour in {item!r}") from None
-        if not math.isfinite(value) or value < 0:
-            raise FlagError(f"--price: USD per chip-hour must be 0 or more, got {item!r}")
+        if not math.isfinite(value) or not 0 <= value <= MAX_PRICE:
+            raise FlagError(f"--price: USD per chip-hour must be 0 to {MAX_PRICE:,.0f}, got {item!r}")
         prices[chip_id] = value
     return prices
 

@@ -99,6 +99,8 @@ _FROZEN = ConfigDict(extra="forbid", frozen=True)
 MAX_PARAMS = 1e15
 MAX_TOKENS = 1e18
 MAX_CHIPS = 10_000_000
+#: USD per chip-hour; rented accelerators cost a few dollars an hour.
+MAX_PRICE = 1_000_000.0
 
 
 class EstimateRequest(BaseModel):
@@ -130,8 +132,8 @@ class EstimateRequest(BaseModel):
         if self.mode == "inference" and self.tokens is None:
             raise ValueError("inference needs tokens: the number of tokens to serve")
         for chip_id, price in self.prices.items():
-            if not (math.isfinite(price) and price >= 0):
-                raise ValueError(f"price for {chip_id!r} must be a non-negative number of USD per chip-hour")
+            if not (math.isfinite(price) and 0 <= price <= MAX_PRICE):
+                raise ValueError(f"price for {chip_id!r} must be 0 to {MAX_PRICE:,.0f} USD per chip-hour")
         heads = self.heads
         if self.kv_heads is not None and heads is not None and self.kv_heads > heads:
             raise ValueError("kv_heads cannot exceed heads")
