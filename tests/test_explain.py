@@ -159,6 +159,9 @@ def test_faq_and_glossary_pages(capsys: pytest.CaptureFixture[str], pack: Lesson
     assert out.count("\nQ: ") == len(pack.faq)
     for entry in pack.faq:
         assert squash(entry.question) in squash(out)
+    # the app's own questions are marked as the app's, the lesson's are not
+    assert squash("Which frameworks run on TPUs? (added by this app, not from the lesson)") in squash(out)
+    assert squash(out).count("added by this app") == sum(1 for e in pack.faq if e.origin == "app")
     code, out, _err = run(capsys, "glossary", "--format", "json")
     assert code == 0
     terms = [g["term"] for g in json.loads(out)["glossary"]]

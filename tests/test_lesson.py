@@ -123,8 +123,16 @@ def test_quotes_are_verbatim_and_attributed(pack: LessonPack) -> None:
     assert first.text == QUOTE_1
     assert second.text == QUOTE_2
     assert "lesson-quote-1" in first.sources and "lesson-quote-2" in second.sources
-    for quote in pack.quotes:
-        assert "Lena" in quote.attribution and "GPU vs TPU: Choosing Your AI Engine" in quote.attribution
+    # attributed as the pages attribute them: each page calls it its "best quote", under its own title
+    assert first.attribution.startswith('Best quote of "GPU vs TPU: Choosing Your AI Hardware"')
+    assert second.attribution.startswith('Best quote of "GPU vs TPU: Choosing Your AI Engine"')
+
+
+def test_faq_entries_the_app_adds_are_marked(pack: LessonPack) -> None:
+    added = [f.question for f in pack.faq if f.origin == "app"]
+    assert added == ["Which frameworks run on TPUs?"]
+    # the lesson's own FAQ: three questions on the English page, five on the second page
+    assert len([f for f in pack.faq if f.origin == "lesson"]) == 8
 
 
 def test_required_source_ids_are_listed(pack: LessonPack) -> None:

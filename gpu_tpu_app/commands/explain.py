@@ -161,7 +161,8 @@ def render_toc(pack: LessonPack) -> str:
 def render_faq(pack: LessonPack, width: int) -> str:
     out = ["Frequently asked questions"]
     for entry in pack.faq:
-        out += ["", *_wrap(entry.question, width, "Q: ", "   "),
+        question = entry.question + (" (added by this app, not from the lesson)" if entry.origin == "app" else "")
+        out += ["", *_wrap(question, width, "Q: ", "   "),
                 *_wrap(f"{entry.answer} {_markers(entry.sources)}", width, "A: ", "   ")]
     out += ["", *_source_lines(pack.sources_for(s for e in pack.faq for s in e.sources), width)]
     return "\n".join(out)

@@ -349,8 +349,9 @@ RULES: dict[str, dict[str, Rule]] = {
         "fast": _tpu(0.2, "The input pipeline can keep a fast chip fed.", "utilization", "lesson-ch6"),
     },
     "cost_focus": {
-        "hardware": _tpu(0.3, "Chip-hours dominate the bill, and TPUs often do large matrix-heavy jobs for less.",
-                         "cost", "lesson-ch5", "lesson-faq"),
+        "hardware": _tpu(0.3, "Chip-hours dominate the bill; the lesson says TPUs often give better performance "
+                         "and energy efficiency on large, matrix-heavy work, which is where hardware savings can "
+                         "come from.", "cost", "lesson-ch5", "lesson-faq"),
         "engineering": _gpu(0.4, "People's time dominates the bill, and time spent adapting code to a TPU is a "
                             "hidden cost.", "cost", "lesson-ch5", "lesson-faq-extended"),
     },

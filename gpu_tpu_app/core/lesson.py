@@ -108,9 +108,12 @@ class Insight(_Content):
 
 
 class FaqEntry(_Content):
+    """One question and answer; origin "app" marks a question the app adds to the lesson's own FAQ."""
+
     question: str = Field(min_length=1)
     answer: str = Field(min_length=1)
     sources: list[str] = Field(min_length=1)
+    origin: Literal["lesson", "app"] = "lesson"
 
 
 class Quote(_Content):

@@ -691,8 +691,9 @@ li {{ margin-bottom: 6px; }}
         ids: list[str] = []
         for f in self.lesson.faq:
             seen: set[str] = set()
+            mark = " <span class='muted'>(added by this app, not from the lesson)</span>" if f.origin == "app" else ""
             out.append(
-                f"<h3>{html.escape(f.question)}</h3><p>{self.linker.link(f.answer, seen)} {self._sources_inline(f.sources)}</p>"
+                f"<h3>{html.escape(f.question)}{mark}</h3><p>{self.linker.link(f.answer, seen)} {self._sources_inline(f.sources)}</p>"
             )
             ids.extend(f.sources)
         return "".join(out) + self._sources_html(c, ids)
