@@ -576,3 +576,18 @@ def test_gpu_verdict_on_another_cloud_does_not_start_with_a_torch_xla_check() ->
     assert rec.verdict == "gpu"
     assert not any("torch_xla" in step for step in rec.next_steps)
     assert rec.next_steps[0].startswith("Size GPU memory") and any("FP8 or INT8" in s for s in rec.next_steps)
+
+
+def test_example_small_batch_serving_is_not_sent_to_tpus() -> None:
+    rec = decide(read_answers(EXAMPLES / "answers-small-batch-serving.json"))
+    assert rec.verdict != "tpu"
+    assert {r.factor: r.leans for r in rec.reasons}["batch"] == "gpu"
+
+
+def test_example_recommender_with_ultra_large_embeddings_leans_tpu_despite_fp32() -> None:
+    answers = read_answers(EXAMPLES / "answers-recsys-embeddings.json")
+    rec = decide(answers)
+    assert rec.verdict == "tpu" and rec.blockers == []
+    reasons = {r.factor: r for r in rec.reasons}
+    assert reasons["high_precision"].leans == "gpu" and reasons["embeddings"].leans == "tpu"
+    assert decide(_with(answers, embeddings="ordinary")).score < rec.score

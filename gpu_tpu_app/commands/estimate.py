@@ -183,7 +183,7 @@ def format_table(result: Estimate) -> str:
     lines = [f"{head}: {result.flops:.3g} FLOPs in all.", "Inputs: " + estimate_inputs(result) + "."]
     if serving and result.shape is not None:
         lines.append(f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "
-                     f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (weights + KV cache).")
+                     f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (1.2 x weights + KV cache).")
     elif result.rows:
         lines.append(f"Training state: {format_bytes(result.rows[0].memory_needed_bytes)} (sharded over the chips it needs).")
     lines.append("")
