@@ -67,6 +67,8 @@ class DeviceInfo(_Model):
     cache_bytes: Count | None = None
     #: what memory_bytes is when it is not the device's total (e.g. JAX's allocator limit)
     memory_note: Text | None = None
+    #: seconds the worker's warm-up took before point 1 (context, BLAS handles, first compile), outside every cap
+    first_use_s: NonNegative | None = None
 
     @property
     def key(self) -> str:

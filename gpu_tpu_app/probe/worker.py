@@ -174,6 +174,25 @@ def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) ->
     return points
 
 
+def _warm_up(args: argparse.Namespace, devices: list[DeviceInfo], em: Emitter) -> list[DeviceInfo]:
+    """Warm each device the plan measures once, before point 1 and outside every cap; record the seconds."""
+    if args.kernel and all(k in testkernels.TEST_KERNELS for k in args.kernel):
+        return devices
+    from gpu_tpu_app.probe import kernels
+
+    targets = {d.key for d in kernels.targets(args.backend, devices)}
+    out = []
+    for dev in devices:
+        if dev.key in targets:
+            try:
+                dev = dev.model_copy(update={"first_use_s": round(kernels.warm_up(args.backend, dev), 3)})
+            except Exception as exc:  # the points will meet the same problem and report it one by one
+                traceback.print_exc()
+                em.emit(ErrorMsg(backend=args.backend, kernel=None, message=f"warm-up of {dev.key}: {describe(exc)}"))
+        out.append(dev)
+    return out
+
+
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
     """Detect, plan and measure; every outcome is a message. Returns the exit code."""
     t0 = time.monotonic()
@@ -187,6 +206,8 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason or "not available"))
         em.emit(Done(ok=False, message=status.reason))
         return 1
+    if not args.list_devices:
+        devices = _warm_up(args, devices, em)
     for dev in devices:
         em.emit(DeviceMsg(device=dev))
     if status.reason:
@@ -232,12 +253,14 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
             cap = min(cap, args.point_cap_s)
         if cap < point.cap_s:
             point = dataclasses.replace(point, cap_s=round(cap, 3))
+        # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
+        announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
         remaining = sum(p.est_s for p in points[i:])
         scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
         em.emit(
             Progress(done=i, total=total, kernel=point.kernel, eta_s=round(remaining * scale, 2), point=point.id,
                      backend=args.backend, device=point.device, dtype=point.dtype, size=point.size,
-                     variant=point.variant, cap_s=point.cap_s)  # fmt: skip
+                     variant=point.variant, cap_s=announced)  # fmt: skip
         )
         device = by_key.get(point.device) or devices[0]
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))

@@ -21,7 +21,8 @@ from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
 
-__all__ = ["BACKENDS", "DTYPES", "KERNELS", "SUITES", "Context", "Point", "plan", "run_point", "estimate_total"]
+__all__ = ["BACKENDS", "DTYPES", "KERNELS", "SUITES", "Context", "Point", "plan", "run_point", "estimate_total",
+           "warm_up", "targets"]
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Point:
     target_s: float = 0.25  # measuring time per round; rounds repeat while CV > 3.5 %, up to cap_s
     note: str | None = None  # said in every result of the point (e.g. a working set capped below 4x LLC)
     skip: str | None = None  # set: the plan leaves this point out; the worker reports it skipped with this reason
+    setup_s: float = 0.0  # allowed before the measuring clock starts (compile, autotune, communicator), on top of cap_s
 
 
 @runtime_checkable
@@ -95,6 +97,10 @@ STREAM_MEMORY_SHARE = 0.125
 _STREAM_MIN_ELEMS = 1 << 20
 #: Collective points of both engines get at least this cap: communicator start-up varies widely.
 COLLECTIVE_MIN_CAP_S = 20.0
+#: Set-up allowed before a JAX point's clock starts (its jit compile, XLA's GEMM autotuning, the
+#: collective's communicator): it runs outside the cap and is reported; the worker announces
+#: cap + set-up, so a slow first compile is not killed as a hang.
+JAX_SETUP_S = {"cpu": 10.0, "accel": 60.0, "collective": 120.0}
 
 
 def _suite_kernels(suite: str, backend: str) -> tuple[str, ...]:
@@ -218,13 +224,22 @@ class _Planner:
         """A point; est_s is the nominal loop (warm-up + one round), the cap leaves room for CV-driven rounds."""
         parts = [self.device.key, kernel] + [str(p) for p in (variant, dtype, size) if p is not None]
         base = {"id": "/".join(parts), "kernel": kernel, "backend": self.backend, "device": self.device.key,
-                "dtype": dtype, "size": size, "variant": variant, "target_s": self.target, "note": note}  # fmt: skip
+                "dtype": dtype, "size": size, "variant": variant, "target_s": self.target, "note": note,
+                "setup_s": self.setup_s(kernel) if est_s > 0 else 0.0}  # fmt: skip
         if est_s <= 0:  # answered without measuring (skipped)
             return Point(**base, est_s=0.0, cap_s=cap_s or 5.0)
         cap = cap_s if cap_s is not None else max(2.0 * est_s + 0.5, 6.0 * self.target)
         # expect about two extra rounds on a busy machine, never more than the loop may take
         expected = min(est_s + 2.0 * self.target, CAP_MARGIN * cap)
         return Point(**base, est_s=round(expected, 3), cap_s=round(cap, 1))
+
+    def setup_s(self, kernel: str) -> float:
+        """Seconds a point may spend before its clock starts: JAX compiles ahead, torch has no such step."""
+        if self.backend != "jax" or kernel == "compile":  # the compile point measures compiling itself
+            return 0.0
+        if kernel == "collective":
+            return JAX_SETUP_S["collective"]
+        return JAX_SETUP_S["accel" if self.accel else "cpu"]
 
     def left_out(self, kernel: str, dtype: str | None, size: int | None, variant: str | None, reason: str) -> Point:
         """A point the plan leaves out: the worker reports it as skipped with `reason`, never measures it."""
@@ -453,6 +468,22 @@ def plan(backend: str, devices: list[DeviceInfo], suite: str, kernels: list[str]
     for device in _targets(backend, devices):
         points.extend(_device_points(_Planner(backend, device, suite, dtypes, budget_s), wanted_kernels))
     return _apply_budget(points, budget_s, suite, backend)
+
+
+def warm_up(backend: str, device: DeviceInfo) -> float:
+    """Warm `device` up once before point 1 (context, BLAS handles, first compile); returns the seconds it took."""
+    if backend == "torch":
+        from gpu_tpu_app.probe.kernels import torch_kernels as impl
+    elif backend == "jax":
+        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]
+    else:
+        raise ValueError(f"unknown backend {backend!r}")
+    return float(impl.warm_up(device))
+
+
+def targets(backend: str, devices: list[DeviceInfo]) -> list[DeviceInfo]:
+    """The devices plan() measures for `backend`."""
+    return _targets(backend, devices)
 
 
 def run_point(point: Point, ctx: Context) -> list[ProbeResult]:

@@ -9,7 +9,7 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -227,38 +227,117 @@ def cpu_bf16_mode(flags: set[str] | None = None) -> str:
 
 # ---------------------------------------------------------------- results
 
-#: Best matmul FLOP/s seen in this process, per (device key, dtype): model_step's ceiling.
-_BEST: dict[tuple[str, str | None], float] = {}
-
-
-def note_best(device: str, kernel: str, dtype: str | None, value: float) -> None:
-    """Remember a measured rate so later points (model_step) can compare against it."""
-    key = (device, f"{kernel}/{dtype}")
-    if value > _BEST.get(key, 0.0):
-        _BEST[key] = value  # type: ignore[index]
-
-
 def best_measured(ctx: Context, kernel: str, dtype: str | None) -> float | None:
-    """Best rate of `kernel`/`dtype` on ctx's device in this run: ctx.best_measured if given, else this process's."""
+    """Best rate of `kernel`/`dtype` on ctx's device in this run (ctx.best_measured, kept by the worker), or None."""
     given = getattr(ctx, "best_measured", None) or {}
-    candidates = [given.get((kernel, dtype)), _BEST.get((ctx.device.key, f"{kernel}/{dtype}"))]  # type: ignore[call-overload]
-    values = [float(v) for v in candidates if v]
-    return max(values) if values else None
+    value = given.get((kernel, dtype))
+    return float(value) if value else None
+
+
+#: A math-mode label's first word -> (the catalogue peak it is held against, passes per product).
+MODE_PEAKS = {
+    "fp32": ("float32", 1), "tf32": ("tf32", 1), "tf32x3": ("tf32", 3), "bf16": ("bfloat16", 1),
+    "bf16x3": ("bfloat16", 3), "bf16x6": ("bfloat16", 6), "bf16x9": ("bfloat16", 9), "fp16": ("float16", 1),
+}  # fmt: skip
 
 
 def peak_for(ctx: Context, metric: str, kernel: str, dtype: str | None, math_mode: str | None) -> float | None:
-    """The catalogue peak a result is compared against, or None (CPU, unknown chip, or no peak for it)."""
+    """The catalogue peak a result is compared against, or None (CPU, unknown chip, or no peak for it).
+
+    A math mode names what really ran by its first word ("tf32 ...", "bf16x3 ...", "fp32 ..."):
+    fp32 that ran as TF32 is held against the TF32 peak, 3-pass bf16 against a third of the bf16 peak.
+    """
     if metric == "bytes_per_s":
         return ctx.peak_bw if kernel in ("copy", "triad") else None
     if metric != "flops" or not dtype:
         return None
     peaks = ctx.peak_flops or {}
-    mode = (math_mode or "").lower()
-    if dtype == "float32" and "tf32" in mode:
-        return peaks.get("tf32") or peaks.get("float32")
-    if dtype == "float32" and "bf16" in mode:
-        return peaks.get("bfloat16") or peaks.get("float32")
+    word = (math_mode or "").split(" ", 1)[0].lower()
+    if word in MODE_PEAKS:
+        key, passes = MODE_PEAKS[word]
+        peak = peaks.get(key)
+        return peak / passes if peak else None
     return peaks.get(dtype)
+
+
+# ---------------------------------------------------------------- math modes, per platform and setting
+
+
+def torch_math_mode(platform: str, dtype: str, *, allow_tf32: bool = False, precision: str = "highest",
+                    capability: tuple[int, int] | None = None, env: dict[str, str] | None = None) -> str:  # fmt: skip
+    """How torch multiplies `dtype` on a CUDA, ROCm, MPS or XPU device, from its settings and the environment.
+
+    CUDA fp32 runs as TF32 when allow_tf32 is on, the float32 matmul precision is 'high' or 'medium',
+    or TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1; NVIDIA_TF32_OVERRIDE=0 turns TF32 off in cuBLAS whatever
+    torch says. TF32 and bf16 tensor cores need compute capability 8.0 (T4 is 7.5, V100 7.0).
+    """
+    env = env or {}
+    short = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}[dtype]
+    if platform == "cuda":
+        ampere = capability is not None and capability >= (8, 0)
+        if dtype == "float32":
+            if env.get("NVIDIA_TF32_OVERRIDE") == "0":
+                return "fp32 (full: NVIDIA_TF32_OVERRIDE=0 keeps cuBLAS off TF32)"
+            why = ("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1" if env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1"
+                   else f"float32 matmul precision '{precision}'" if precision in ("high", "medium")
+                   else "torch.backends.cuda.matmul.allow_tf32" if allow_tf32 else None)  # fmt: skip
+            if why is None:
+                return "fp32 (full)"
+            if not ampere:
+                return f"fp32 (full: {why} asks for TF32, which needs compute capability 8.0)"
+            return f"tf32 tensor cores ({why})"
+        if dtype == "bfloat16" and not ampere:
+            return "bf16 (no bf16 tensor cores before compute capability 8.0)"
+        if dtype == "float16" and capability is not None and capability < (7, 0):
+            return "fp16 (no tensor cores before compute capability 7.0)"
+        return f"{short} tensor cores (fp32 accumulate)"
+    if platform == "rocm":
+        if dtype == "float32":
+            return "fp32 (ROCm, no TF32)"
+        return f"{short} matrix cores (fp32 accumulate)"
+    return f"{short} ({platform})"
+
+
+#: JAX's precision names, grouped as lax.Precision groups them (jax/_src/lax/lax.py).
+JAX_PRECISION = {
+    None: "DEFAULT", "": "DEFAULT", "default": "DEFAULT", "fastest": "DEFAULT", "bfloat16": "DEFAULT",
+    "high": "HIGH", "bfloat16_3x": "HIGH", "tensorfloat32": "HIGH", "highest": "HIGHEST", "float32": "HIGHEST",
+}  # fmt: skip
+#: Explicit dot algorithms (jax_default_matmul_precision accepts them too) -> the label's first word.
+JAX_ALGORITHMS = {
+    "BF16_BF16_F32": "bf16", "BF16_BF16_F32_X3": "bf16x3", "BF16_BF16_F32_X6": "bf16x6",
+    "BF16_BF16_F32_X9": "bf16x9", "TF32_TF32_F32": "tf32", "TF32_TF32_F32_X3": "tf32x3", "F32_F32_F32": "fp32",
+}  # fmt: skip
+
+
+def jax_math_mode(platform: str, dtype: str, setting: str | None, capability: str | None = None) -> str:
+    """How XLA multiplies `dtype` on this platform under jax_default_matmul_precision = `setting`.
+
+    float32 only: TPU does 1, 3 or 6 bf16 passes for DEFAULT, HIGH, HIGHEST; GPU uses TF32 for
+    DEFAULT and HIGH where the chip has it (compute capability 8.0+) and full fp32 for HIGHEST;
+    the CPU always multiplies in fp32.
+    """
+    short = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}[dtype]
+    named = f"precision '{setting or 'default'}'"
+    if platform == "cpu":
+        return f"{short} (XLA CPU)"
+    if dtype != "float32":
+        return f"{short} (fp32 accumulate)"
+    if setting in JAX_ALGORITHMS:
+        return f"{JAX_ALGORITHMS[setting]} (dot algorithm {setting})"
+    group = JAX_PRECISION.get(setting.lower() if setting else setting)
+    if group is None:
+        return f"fp32? ({named} is not one this app maps)"
+    if platform == "tpu":
+        return {"DEFAULT": f"bf16 (1 pass, {named})", "HIGH": f"bf16x3 (3 passes, {named})",
+                "HIGHEST": f"bf16x6 (6 passes, {named})"}[group]  # fmt: skip
+    try:
+        major = int(str(capability).split(".")[0])
+    except (TypeError, ValueError):
+        major = 0  # ROCm reports a gfx name: no TF32 in XLA there
+    if group != "HIGHEST" and major >= 8:
+        return f"tf32 ({named})"
+    return f"fp32 ({named})"
 
 
 def result(
@@ -300,8 +379,6 @@ def result(
                 f"above the catalogue peak of {format_value(peak, metric)} ({pct_spec:.0f}%): the timing or the "
                 "catalogue entry is wrong, not a record"
             )
-    if status == "ok" and metric == "flops" and point.kernel == "matmul":
-        note_best(point.device, point.kernel, point.dtype, value)
     return ProbeResult(
         **_point_fields(point, metric, variant),
         value=value,
@@ -339,24 +416,30 @@ def mib(nbytes: float) -> str:
     return f"{nbytes / 1024**2:.0f} MiB" if nbytes >= 1024**2 else f"{nbytes / 1024:.0f} KiB"
 
 
-_POINT_START: list[float | None] = [None]
+@dataclass
+class PointClock:
+    """When the point's measuring clock started: its set-up counts against its cap, a compile before it does not."""
+
+    start: float = field(default_factory=time.perf_counter)
+    #: seconds spent before restart(): compile, autotune, data on the device (reported, outside the cap)
+    before_s: float = 0.0
+
+    def restart(self) -> float:
+        """Start the cap's clock now; returns (and keeps) the seconds spent since the point began."""
+        now = time.perf_counter()
+        self.before_s += now - self.start
+        self.start = now
+        return self.before_s
+
+    def elapsed(self) -> float:
+        """Seconds on the cap's clock."""
+        return time.perf_counter() - self.start
 
 
-def begin_point() -> None:
-    """Mark the start of a point: its set-up time counts against its cap."""
-    _POINT_START[0] = time.perf_counter()
-
-
-def point_elapsed() -> float:
-    """Seconds since begin_point()."""
-    start = _POINT_START[0]
-    return 0.0 if start is None else time.perf_counter() - start
-
-
-def measure_kwargs(point: Point, ctx: Context, accelerator: bool) -> dict[str, Any]:
-    """The measuring loop's settings for a point: target, cap (counted from begin_point), cancel flag, burst."""
+def measure_kwargs(point: Point, ctx: Context, accelerator: bool, clock: PointClock) -> dict[str, Any]:
+    """The measuring loop's settings for a point: target, cap (counted from clock.start), cancel flag, burst."""
     return {
-        "start": _POINT_START[0],
+        "start": clock.start,
         "target_s": point.target_s,
         "cap_s": point.cap_s,
         "cancelled": ctx.cancelled,

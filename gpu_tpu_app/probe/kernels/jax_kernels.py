@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
@@ -68,27 +69,19 @@ def _precision_setting() -> str | None:
 
 
 def math_mode(dev: Any, dtype: str) -> str:
-    """How XLA multiplies this dtype on this device with JAX's default matmul precision."""
-    plat = dev.platform
-    setting = (_precision_setting() or "").lower()
-    if dtype == "float32":
-        if setting in ("highest", "float32"):
-            return "fp32 (full, precision 'highest')"
-        if plat == "tpu":
-            return "bf16 passes (default precision)"
-        if plat == "gpu":
-            cc = getattr(dev, "compute_capability", None)
-            try:
-                major = int(str(cc).split(".")[0])
-            except (TypeError, ValueError):
-                major = 0
-            if major >= 8 and setting not in ("high", "bfloat16_3x"):
-                return "tf32 (default precision)"
-            return "fp32"
-        return "fp32 (XLA CPU)"
-    if plat == "cpu":
-        return f"{'bf16' if dtype == 'bfloat16' else 'fp16'} (XLA CPU)"
-    return f"{'bf16' if dtype == 'bfloat16' else 'fp16'} (fp32 accumulate)"
+    """How XLA multiplies this dtype on this device under JAX's default matmul precision setting."""
+    return common.jax_math_mode(dev.platform, dtype, _precision_setting(), getattr(dev, "compute_capability", None))
+
+
+def compile_ahead(fn: Any, *args: Any) -> tuple[Any, float]:
+    """fn.lower(*args).compile(): the executable and the seconds it took (trace, XLA compile, GPU autotuning)."""
+    t0 = time.perf_counter()
+    compiled = fn.lower(*args).compile()
+    return compiled, time.perf_counter() - t0
+
+
+def _ahead_note(clock: common.PointClock) -> str:
+    return f"set up and compiled ahead in {clock.before_s:.3f} s, outside the point's time cap"
 
 
 def _free_bytes(dev: Any) -> int | None:
@@ -128,7 +121,7 @@ class _Donating:
 # ---------------------------------------------------------------- kernels
 
 
-def _matmul(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
+def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     n, dtype = int(point.size or 0), point.dtype or "float32"
     mode = math_mode(dev, dtype)
     need = 3 * n * n * ELEM_BYTES[dtype]
@@ -139,17 +132,18 @@ def _matmul(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     a = _randn((n, n), dtype, dev, common.SEED)
     b = _randn((n, n), dtype, dev, common.SEED + 1)
     c = jax.device_put(jnp.empty((n, n), _dtype(dtype)), dev)
-    f = jax.jit(lambda out, x, y: x @ y, donate_argnums=0, keep_unused=True)
+    f, _ = compile_ahead(jax.jit(lambda out, x, y: x @ y, donate_argnums=0, keep_unused=True), c, a, b)
+    clock.restart()
     call = _Donating(f, c, a, b)
-    timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev)))
+    timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
     if not timing.times:
         return []
+    first = f"; first call {timing.first_call_s:.3f} s" if timing.first_call_s is not None else ""
     return [common.result(point, ctx, metric="flops", timing=timing, work=common.matmul_flops(n), math_mode=mode,
-                          message=f"jit, default precision; first call {timing.first_call_s:.3f} s"
-                          if timing.first_call_s is not None else None)]  # fmt: skip
+                          message=f"jit, default precision; {_ahead_note(clock)}{first}")]  # fmt: skip
 
 
-def _stream(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
+def _stream(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     n = int(point.size or 0)
     arrays = common.STREAM_ARRAYS[point.kernel]
     need = arrays * n * 4
@@ -161,44 +155,50 @@ def _stream(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     a = jax.device_put(jnp.empty((n,), jnp.float32), dev)
     scalar = 3.0
     if point.kernel == "copy":
-        f = jax.jit(lambda out, src: jnp.copy(src), donate_argnums=0, keep_unused=True)
+        f, _ = compile_ahead(jax.jit(lambda out, src: jnp.copy(src), donate_argnums=0, keep_unused=True), a, b)
         call = _Donating(f, a, b)
-    else:
-        f = jax.jit(lambda out, x, y: x + scalar * y, donate_argnums=0, keep_unused=True)  # one fused pass
+    else:  # one fused pass
+        f, _ = compile_ahead(jax.jit(lambda out, x, y: x + scalar * y, donate_argnums=0, keep_unused=True), a, b, c)
         call = _Donating(f, a, b, c)
-    timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev)))
+    clock.restart()
+    timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
-    note = common.stream_note(ctx, arrays, n) + ", output buffer donated"
+    note = common.stream_note(ctx, arrays, n) + f", output buffer donated; {_ahead_note(clock)}"
     return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=work, message=note)]
 
 
-def _transfer(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
+def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     if dev.platform == "cpu":
         return [common.skipped(point, "bytes_per_s", "not applicable on CPU")]
     nbytes = int(point.size or 0)
     n = nbytes // 4
     host = np.random.default_rng(common.SEED).standard_normal(n, dtype=np.float32)
-    kw = common.measure_kwargs(point, ctx, True)
     if (point.variant or "h2d").startswith("h2d"):
+        kw = common.measure_kwargs(point, ctx, True, clock)
         # device_put returns before the copy lands: wait for each one
         timing = measure(lambda: jax.device_put(host, dev).block_until_ready(), **{**kw, "min_sample_s": 0.0})
         msg = f"{common.mib(nbytes)} numpy array → device (jax.device_put)"
     else:
         on_dev = jax.device_put(host, dev).block_until_ready()
-        bump = jax.jit(lambda x: x + 1.0)
+        bump, _ = compile_ahead(jax.jit(lambda x: x + 1.0), on_dev)
+        clock.restart()
+        kw = common.measure_kwargs(point, ctx, True, clock)
         # a new device array per sample: np.asarray caches the host copy of an array it has seen
         timing = measure(lambda x: np.asarray(x), prepare=lambda: bump(on_dev).block_until_ready(), **kw)
-        msg = f"{common.mib(nbytes)} device array → numpy (np.asarray)"
+        msg = (f"{common.mib(nbytes)} device array → numpy (np.asarray) into a new host buffer each sample: its "
+               "first-touch page faults are timed (JAX has no copy into an existing numpy array); torch's "
+               "d2h figures reuse one faulted-in buffer, so compare engines on h2d")  # fmt: skip
     if not timing.times:
         return []
     return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), message=msg)]
 
 
-def _dispatch(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
+def _dispatch(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     x = _randn((1,), "float32", dev, common.SEED)
-    f = jax.jit(lambda v: v + 1)
+    f, _ = compile_ahead(jax.jit(lambda v: v + 1), x)
+    clock.restart()
     last: list[Any] = [None]
 
     def call() -> None:
@@ -207,11 +207,12 @@ def _dispatch(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     def sync() -> None:
         _block(last[0])
 
-    timing = measure(call, sync=sync, **common.measure_kwargs(point, ctx, _accel(dev)))
+    timing = measure(call, sync=sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
     if not timing.times:
         return []
     return [common.result(point, ctx, metric="seconds", timing=timing,
-                          message=f"jitted x + 1 on 1 element, bursts of {timing.inner} calls, then block_until_ready")]  # fmt: skip
+                          message=f"jitted x + 1 on 1 element (compiled ahead), bursts of {timing.inner} calls, "
+                          "then block_until_ready")]  # fmt: skip
 
 
 def _step_fn() -> Any:
@@ -236,17 +237,22 @@ def _cost_flops(compiled: Any) -> float | None:
     return float(value) if value else None
 
 
-def _compile(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
+def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     n = int(point.size or 0)
     x = _randn((n, n), "float32", dev, common.SEED)
     w = _randn((n, n), "float32", dev, common.SEED + 1)
-    base = common.measure_kwargs(point, ctx, _accel(dev))
+    base = common.measure_kwargs(point, ctx, _accel(dev), clock)
 
     def kw(phases_left: int) -> dict[str, Any]:
         # the four phases share what is left of the cap
-        left = CAP_MARGIN * point.cap_s - common.point_elapsed()
+        left = CAP_MARGIN * point.cap_s - clock.elapsed()
         return {**base, "start": None, "min_reps": 3, "cap_s": max(0.2, left / phases_left / CAP_MARGIN)}
 
+    # The very first call of the step in this worker: later phases hit XLA's process-wide caches
+    # (GPU GEMM autotuning, kernel cache), so this one sample is the cold figure.
+    t0 = time.perf_counter()
+    jax.jit(_step_fn())(x, w).block_until_ready()
+    cold = time.perf_counter() - t0
     phases: list[tuple[str, Any]] = []
     lower = measure(lambda _: jax.jit(_step_fn()).lower(x, w), prepare=lambda: None, **kw(4))
     phases.append(("lower", lower))
@@ -274,11 +280,15 @@ def _compile(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
              f"(+ GELU)" if cost else "cost_analysis gave no FLOP count")  # fmt: skip
     what = {
         "lower": "trace + lower to StableHLO: jax.jit(f).lower(x, w)",
-        "compile": "XLA compile of the lowered module: .compile()",
-        "first_call": "first call of a new jitted function: trace + compile + run",
+        "compile": "XLA compile of the lowered module: .compile(), warm (autotune results cached in this process)",
+        "first_call": "first call of a new jitted function: trace + compile + run, warm: XLA's process-wide "
+                      "autotune and kernel caches already hold this shape",
         "steady": "later calls of the compiled function",
     }
-    out = []
+    out = [common.result(point, ctx, metric="seconds", samples=[cold], seconds=cold, variant="first_call_cold",
+                         message=f"matmul {n}×{n} + GELU, float32; the first call of the step in this worker, one "
+                         "sample: trace + compile (with GPU autotuning) + run; an earlier matmul of this shape in "
+                         "the run may already have filled the autotune cache")]  # fmt: skip
     for variant, timing in phases:
         if not timing.times:
             continue
@@ -288,7 +298,7 @@ def _compile(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     return out
 
 
-def _collective(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
+def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     from jax.sharding import Mesh, NamedSharding
     from jax.sharding import PartitionSpec as P
 
@@ -301,25 +311,29 @@ def _collective(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     per = nbytes // 4
     mesh = Mesh(np.array(devices), ("i",))
     sharding = NamedSharding(mesh, P("i"))
-    host = np.random.default_rng(common.SEED).standard_normal(ranks * per, dtype=np.float32)
-    x = jax.device_put(host, sharding).block_until_ready()
+    # the data is made on the devices, already sharded: nothing crosses the host
+    make = jax.jit(lambda key: jax.random.normal(key, (ranks * per,), jnp.float32), out_shardings=sharding)
+    x = make(jax.random.key(common.SEED)).block_until_ready()
     shard_map = getattr(jax, "shard_map", None)
     if shard_map is None:  # older JAX
         from jax.experimental.shard_map import shard_map
-    f = jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+    f, _ = compile_ahead(jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"),
+                                           out_specs=P("i"))), x)  # fmt: skip
+    f(x).block_until_ready()  # one all-reduce before the clock: the communicator (NCCL, ICI) is built here
+    clock.restart()
     last: list[Any] = [None]
 
     def call() -> None:
         last[0] = f(x)
 
-    timing = measure(call, sync=lambda: _block(last[0]), **common.measure_kwargs(point, ctx, _accel(dev)))
+    timing = measure(call, sync=lambda: _block(last[0]), **common.measure_kwargs(point, ctx, _accel(dev), clock))
     if not timing.times:
         return []
     res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant="psum")
     bus = common.bus_bandwidth(res.value or 0.0, ranks)
     msg = _join(f"all-reduce (psum in shard_map) of {common.mib(nbytes)} per device across {ranks} {dev.platform} "
                 f"devices; algorithm bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
-                res.message)  # fmt: skip
+                _ahead_note(clock), res.message)  # fmt: skip
     return [res.model_copy(update={"message": msg})]
 
 
@@ -343,7 +357,7 @@ def block_forward(x: jax.Array, p: dict[str, jax.Array], heads: int) -> jax.Arra
     return x + jax.nn.gelu(h @ p["w_1"], approximate=False) @ p["w_2"]
 
 
-def _model_step(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
+def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     shape = BlockShape.parse(point.variant or "")
     dtype = point.dtype or "float32"
     d, ff = shape.d_model, shape.mlp * shape.d_model
@@ -363,19 +377,21 @@ def _model_step(point: Point, ctx: Context, dev: Any) -> list[ProbeResult]:
     def loss(p: dict[str, jax.Array], inp: jax.Array) -> jax.Array:
         return jnp.mean(jnp.square(block_forward(inp, p, shape.heads).astype(jnp.float32)))
 
-    grad = jax.jit(jax.grad(loss))
+    grad, _ = compile_ahead(jax.jit(jax.grad(loss)), params, x)
+    clock.restart()
     last: list[Any] = [None]
 
     def step() -> None:
         last[0] = grad(params, x)
 
-    timing = measure(step, sync=lambda: _block(last[0]), **common.measure_kwargs(point, ctx, _accel(dev)))
+    timing = measure(step, sync=lambda: _block(last[0]), **common.measure_kwargs(point, ctx, _accel(dev), clock))
     if not timing.times:
         return []
     work = shape.step_flops()
     res = common.result(point, ctx, metric="flops", timing=timing, work=work, math_mode=math_mode(dev, dtype))
     best = common.best_measured(ctx, "matmul", dtype)
-    parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", "jitted forward + backward (jax.grad)"]
+    parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", "jitted forward + backward (jax.grad)",
+             _ahead_note(clock)]
     if best and res.value:
         parts.append(f"{100 * res.value / best:.0f}% of the best {dtype} matmul measured in this run "
                      f"({format_value(best, 'flops')})")  # fmt: skip
@@ -398,7 +414,20 @@ _KERNELS = {
 }
 
 
+def warm_up(info: DeviceInfo) -> float:
+    """Start the device's runtime with a first transfer, random draw and jitted product; returns seconds.
+
+    The worker calls this once before point 1, outside every point's cap (client start-up, the RNG's
+    and a matmul's first compile).
+    """
+    t0 = time.perf_counter()
+    dev = jax_device(info)
+    x = _randn((256, 256), "float32", dev, common.SEED)
+    jax.jit(lambda a: a @ a)(x).block_until_ready()
+    return time.perf_counter() - t0
+
+
 def run(point: Point, ctx: Context) -> list[ProbeResult]:
     """Measure one point with JAX on ctx.device."""
-    common.begin_point()
-    return _KERNELS[point.kernel](point, ctx, jax_device(ctx.device))
+    clock = common.PointClock()
+    return _KERNELS[point.kernel](point, ctx, jax_device(ctx.device), clock)

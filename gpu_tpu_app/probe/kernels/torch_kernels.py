@@ -78,7 +78,7 @@ def _randn(shape: tuple[int, ...], dtype: str, dev: torch.device, seed: int) -> 
 
 
 def math_mode(dev: torch.device, dtype: str) -> str:
-    """How torch multiplies this dtype on this device, as far as its settings say."""
+    """How torch multiplies this dtype on this device, from its settings and the environment."""
     if dev.type == "cpu":
         if dtype == "float32":
             return "fp32 (MKL)" if torch.backends.mkl.is_available() else "fp32"
@@ -86,24 +86,54 @@ def math_mode(dev: torch.device, dtype: str) -> str:
             return common.cpu_bf16_mode()
         return "fp16 (CPU)"
     if dev.type == "cuda":
-        if dtype == "float32":
-            precision = torch.get_float32_matmul_precision()
-            if precision == "medium":
-                return "bf16 (float32 matmul precision 'medium')"
-            if torch.backends.cuda.matmul.allow_tf32 or precision == "high":
-                return "tf32"
-            return "fp32 (full)"
-        return f"{'bf16' if dtype == 'bfloat16' else 'fp16'} tensor cores (fp32 accumulate)"
-    return f"{dtype} ({dev.type})"
+        hip = bool(getattr(torch.version, "hip", None))
+        capability = None if hip else tuple(torch.cuda.get_device_capability(dev))
+        return common.torch_math_mode("rocm" if hip else "cuda", dtype,
+                                      allow_tf32=bool(torch.backends.cuda.matmul.allow_tf32),
+                                      precision=torch.get_float32_matmul_precision(),
+                                      capability=capability, env=dict(os.environ))  # type: ignore[arg-type]  # fmt: skip
+    return common.torch_math_mode(dev.type, dtype)
 
 
-def _free_bytes(dev: torch.device) -> int | None:
+class CudaMemory:
+    """Free memory on a CUDA/ROCm device as torch can use it: the driver's free bytes plus the blocks
+    torch's caching allocator holds but does not use. `api` is torch.cuda (a fake in tests)."""
+
+    def __init__(self, api: Any, dev: Any) -> None:
+        self.api, self.dev = api, dev
+
+    def free(self) -> int:
+        free, _total = self.api.mem_get_info(self.dev)
+        cached = int(self.api.memory_reserved(self.dev)) - int(self.api.memory_allocated(self.dev))
+        return int(free) + max(0, cached)
+
+    def fits(self, need: int, fraction: float) -> tuple[bool, int]:
+        """Whether `need` bytes fit in `fraction` of the free memory; empties the cache before saying no."""
+        free = self.free()
+        if need <= fraction * free:
+            return True, free
+        self.api.empty_cache()  # hand cached blocks back, then look again
+        free = self.free()
+        return need <= fraction * free, free
+
+
+def _fits(dev: torch.device, need: int, fraction: float) -> tuple[bool, int | None]:
+    """Whether a point's `need` bytes fit in `fraction` of what is free on `dev` (None: cannot tell)."""
     if dev.type == "cuda":
-        free, _total = torch.cuda.mem_get_info(dev)
-        return int(free)
+        return CudaMemory(torch.cuda, dev).fits(need, fraction)
     if dev.type == "cpu":
-        return common.host_available_bytes()
-    return None
+        free = common.host_available_bytes()
+        return (free is None or need <= fraction * free), free
+    return True, None
+
+
+def pin_kwargs(version: str, dev_type: str) -> dict[str, Any]:
+    """Arguments to Tensor.pin_memory() for `dev_type`: before torch 2.5 it pins for CUDA unless told the device."""
+    try:
+        major, minor = (int(p) for p in version.split("+")[0].split(".")[:2])
+    except ValueError:
+        major, minor = 0, 0
+    return {"device": dev_type} if dev_type == "xpu" and (major, minor) < (2, 5) else {}
 
 
 def _threads_note(dev: torch.device) -> str | None:
@@ -118,32 +148,32 @@ def _join(*parts: str | None) -> str | None:
 # ---------------------------------------------------------------- kernels
 
 
-def _matmul(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
+def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     n, dtype = int(point.size or 0), point.dtype or "float32"
     mode = math_mode(dev, dtype)
     need = 3 * n * n * ELEM_BYTES[dtype]
-    free = _free_bytes(dev)
-    if free is not None and need > common.MATMUL_MEMORY_FRACTION * free:
+    fits, free = _fits(dev, need, common.MATMUL_MEMORY_FRACTION)
+    if not fits:
         return [common.skipped(point, "flops", f"needs {common.mib(need)}, more than 40% of the "
-                                               f"{common.mib(free)} free", math_mode=mode)]  # fmt: skip
+                                               f"{common.mib(free or 0)} free", math_mode=mode)]  # fmt: skip
     a = _randn((n, n), dtype, dev, common.SEED)
     b = _randn((n, n), dtype, dev, common.SEED + 1)
     c = torch.empty((n, n), dtype=_dtype(dtype), device=dev)
     timing = measure(lambda: torch.matmul(a, b, out=c), sync=synchronizer(dev),
-                     **common.measure_kwargs(point, ctx, dev.type != "cpu"))  # fmt: skip
+                     **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))  # fmt: skip
     if not timing.times:
         return []
     return [common.result(point, ctx, metric="flops", timing=timing, work=common.matmul_flops(n), math_mode=mode,
                           message=_threads_note(dev))]  # fmt: skip
 
 
-def _stream(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
+def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     n = int(point.size or 0)
     arrays = common.STREAM_ARRAYS[point.kernel]
     need = arrays * n * 4
-    free = _free_bytes(dev)
-    if free is not None and need > 0.5 * free:
-        return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free)} free")]
+    fits, free = _fits(dev, need, 0.5)
+    if not fits:
+        return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free or 0)} free")]
     b = _randn((n,), "float32", dev, common.SEED)
     c = _randn((n,), "float32", dev, common.SEED + 1)
     a = torch.empty_like(b)
@@ -154,7 +184,7 @@ def _stream(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
     else:
         def fn() -> Any:
             return torch.add(b, c, alpha=scalar, out=a)  # a = b + s*c, one pass, no temporary
-    timing = measure(fn, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu"))
+    timing = measure(fn, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
@@ -163,7 +193,7 @@ def _stream(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
                           message=_join(note, _threads_note(dev)))]  # fmt: skip
 
 
-def _transfer(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
+def _transfer(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     if dev.type == "cpu":
         return [common.skipped(point, "bytes_per_s", "not applicable on CPU")]
     nbytes = int(point.size or 0)
@@ -172,7 +202,7 @@ def _transfer(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult
     pinned = variant.endswith("pinned")
     host = torch.randn(n, generator=torch.Generator().manual_seed(common.SEED))
     if pinned:
-        host = host.pin_memory()
+        host = host.pin_memory(**pin_kwargs(str(torch.__version__), dev.type))
     on_dev = torch.empty(n, device=dev)
     sync = synchronizer(dev)
     if variant.startswith("h2d"):
@@ -182,7 +212,7 @@ def _transfer(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult
         on_dev.copy_(host)
         def fn() -> Any:
             return host.copy_(on_dev, non_blocking=pinned)
-    timing = measure(fn, sync=sync, **common.measure_kwargs(point, ctx, True))
+    timing = measure(fn, sync=sync, **common.measure_kwargs(point, ctx, True, clock))
     if not timing.times:
         return []
     kind = "pinned (page-locked)" if pinned else "pageable"
@@ -191,16 +221,16 @@ def _transfer(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult
                           else f"{common.mib(n * 4)} into {kind} host memory")]  # fmt: skip
 
 
-def _dispatch(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
+def _dispatch(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     x = _randn((1,), "float32", dev, common.SEED)
-    timing = measure(lambda: x + 1, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu"))
+    timing = measure(lambda: x + 1, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
     if not timing.times:
         return []
     return [common.result(point, ctx, metric="seconds", timing=timing,
                           message=f"eager x + 1 on 1 element, bursts of {timing.inner} calls between syncs")]  # fmt: skip
 
 
-def _compile(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
+def _compile(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     return [common.skipped(point, "seconds", "torch runs eagerly here: nothing is compiled ahead of the first call "
                            "(torch.compile is not measured)")]  # fmt: skip
 
@@ -235,7 +265,7 @@ def block_forward(x: torch.Tensor, p: dict[str, torch.Tensor], heads: int) -> to
     return x + fn.gelu(h @ p["w_1"]) @ p["w_2"]
 
 
-def _model_step(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
+def _model_step(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     shape = BlockShape.parse(point.variant or "")
     dtype = point.dtype or "float32"
     params = _block_params(shape, dtype, dev)
@@ -247,7 +277,7 @@ def _model_step(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResu
         out = block_forward(x, params, shape.heads)
         out.float().square().mean().backward()
 
-    timing = measure(step, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu"))
+    timing = measure(step, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
     if not timing.times:
         return []
     work = shape.step_flops()
@@ -299,7 +329,8 @@ def _collective_rank(rank: int, world: int, port: int, backend: str, nbytes: int
             torch.cuda.set_device(dev)
         sync = (lambda: torch.cuda.synchronize(dev)) if dev.type == "cuda" else (lambda: None)
         n = nbytes // 4
-        x0 = torch.randn(n, generator=torch.Generator().manual_seed(common.SEED + rank)).to(dev)
+        gen = torch.Generator(device=dev).manual_seed(common.SEED + rank)  # made on the device, not copied over
+        x0 = torch.randn(n, generator=gen, device=dev)
         x = x0.clone()
         flag = torch.zeros(2, dtype=torch.float64, device=dev)
 
@@ -340,20 +371,29 @@ def _collective_rank(rank: int, world: int, port: int, backend: str, nbytes: int
         dist.destroy_process_group()
 
 
-def _collective(point: Point, ctx: Context, dev: torch.device) -> list[ProbeResult]:
+def collective_choice(dev_type: str, variant: str | None, count: int, nccl: bool) -> tuple[str, int, str | None]:
+    """(process-group backend, ranks, None), or ("", 0, why not) for an all-reduce on `count` devices."""
+    if variant == "gloo" or (dev_type == "cpu" and variant is None and count >= 2):
+        return "gloo", 2, None
+    if count < 2:
+        return "", 0, f"only one {dev_type} device: nothing to all-reduce across"
+    if dev_type == "cuda":
+        return ("nccl", count, None) if nccl else ("", 0, "torch.distributed was built without NCCL")
+    return "", 0, (f"{count} {dev_type} devices, but all-reduce across them (oneCCL / xccl on XPU) is not "
+                   "measured by this app")  # fmt: skip
+
+
+def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     import multiprocessing as mp
 
     import torch.distributed as dist
 
     nbytes = int(point.size or 0)
-    if point.variant == "gloo" or (dev.type == "cpu" and point.variant is None and ctx.device.count >= 2):
-        backend, world = "gloo", 2
-    elif dev.type == "cuda" and torch.cuda.device_count() >= 2:
-        backend, world = "nccl", torch.cuda.device_count()
-        if not dist.is_nccl_available():
-            return [common.skipped(point, "bytes_per_s", "torch.distributed was built without NCCL")]
-    else:
-        return [common.skipped(point, "bytes_per_s", f"only one {dev.type} device: nothing to all-reduce across")]
+    count = torch.cuda.device_count() if dev.type == "cuda" else ctx.device.count
+    nccl = dist.is_available() and dev.type == "cuda" and dist.is_nccl_available()
+    backend, world, reason = collective_choice(dev.type, point.variant, count, nccl)
+    if reason:
+        return [common.skipped(point, "bytes_per_s", reason)]
     if not dist.is_available():
         return [common.skipped(point, "bytes_per_s", "torch.distributed is not available in this build")]
     port = _free_port()
@@ -418,10 +458,31 @@ _KERNELS = {
 }
 
 
+def warm_up(info: DeviceInfo, dtypes: tuple[str, ...] = ("float32", "bfloat16", "float16")) -> float:
+    """Create the device's context and BLAS handles with a first small product per dtype; returns seconds.
+
+    The worker calls this once before point 1, outside every point's cap: CUDA/HIP context creation,
+    cuBLAS / hipBLAS initialisation (and PTX JIT for an architecture the wheel lacks) land here.
+    """
+    t0 = time.perf_counter()
+    configure_threads()
+    dev = torch_device(info)
+    sync = synchronizer(dev) or (lambda: None)
+    with torch.no_grad():
+        for name in dtypes:
+            try:
+                x = torch.ones(256, 256, dtype=_dtype(name), device=dev)
+                torch.matmul(x, x)
+                sync()
+            except Exception:  # a dtype the device lacks: the plan says so per point
+                continue
+    return time.perf_counter() - t0
+
+
 def run(point: Point, ctx: Context) -> list[ProbeResult]:
     """Measure one point with torch on ctx.device."""
-    common.begin_point()
+    clock = common.PointClock()
     configure_threads()
     dev = torch_device(ctx.device)
     with torch.no_grad() if point.kernel != "model_step" else torch.enable_grad():
-        return _KERNELS[point.kernel](point, ctx, dev)
+        return _KERNELS[point.kernel](point, ctx, dev, clock)
