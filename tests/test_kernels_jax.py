@@ -41,6 +41,33 @@ def test_matmul_float32_counts_2n3(timings: list[Timing]) -> None:
     assert res.math_mode == "fp32 (XLA CPU)"
 
 
+@pytest.mark.parametrize("kernel", ["matmul", "triad", "dispatch"])
+def test_compile_happens_before_the_points_clock_starts(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    events: list[tuple[str, float]] = []
+    real_compile, real_measure = jk.compile_ahead, jk.measure
+
+    def compile_spy(*args, **kwargs):
+        out = real_compile(*args, **kwargs)
+        events.append(("compiled", time.perf_counter()))
+        return out
+
+    def measure_spy(*args, **kwargs):
+        events.append(("clock", kwargs["start"]))
+        return real_measure(*args, **kwargs)
+
+    monkeypatch.setattr(jk, "compile_ahead", compile_spy)
+    monkeypatch.setattr(jk, "measure", measure_spy)
+    size = {"matmul": 128, "triad": 1 << 16, "dispatch": 1}[kernel]
+    [res] = run_point(point(kernel, "float32" if kernel != "dispatch" else None, size), Ctx())
+    compiled = [t for what, t in events if what == "compiled"]
+    clock = [t for what, t in events if what == "clock"]
+    assert compiled and clock and clock[0] >= max(compiled)  # the cap counts from after the compile
+    if kernel != "dispatch":
+        assert "compiled ahead in" in (res.message or "") and "outside the point's time cap" in (res.message or "")
+
+
 def test_matmul_donated_output_is_the_product() -> None:
     import jax.numpy as jnp
 

@@ -306,10 +306,12 @@ class Catalog(BaseModel):
 
         Patterns are case-insensitive regular expressions; the longest matched text over all
         chips wins, so 'NVIDIA A100-SXM4-80GB' picks the 80 GB row and an unlisted variant
-        (H100 PCIe, H100 NVL) matches nothing rather than a near neighbour.
+        (H100 PCIe, H100 NVL) matches nothing rather than a near neighbour. A MIG slice
+        ('NVIDIA H100 80GB HBM3 MIG 1g.10gb') is a fraction of the chip: it matches no row,
+        so it is never judged against whole-chip peaks.
         """
         text = normalize_device_name(name)
-        if not text:
+        if not text or is_partition(text):
             return None
         best: tuple[int, int, Chip] | None = None
         for chip in self.chips:
@@ -321,6 +323,32 @@ class Catalog(BaseModel):
                 if best is None or score > best[:2]:
                     best = (*score, chip)
         return best[2] if best else None
+
+
+    def match_rocm(self, arch: str | None, compute_units: int | None, memory_bytes: int | None) -> Chip | None:
+        """The chip an AMD device is by its gfx target, compute units and memory, for stacks that
+        name it generically ('AMD Radeon Graphics' or nothing); None unless all three fit one part."""
+        target = (arch or "").split(":")[0].strip().lower()
+        for part_arch, cus, low, high, chip_id in ROCM_PARTS:
+            if target == part_arch and compute_units == cus and memory_bytes and low <= memory_bytes <= high:
+                return self.chip(chip_id) if any(c.id == chip_id for c in self.chips) else None
+        return None
+
+
+#: A partition of a chip, not the chip: NVIDIA MIG slices name themselves so.
+_PARTITION = re.compile(r"\bmig\b|\b\d+g\.\d+gb\b")
+
+#: AMD parts that some ROCm stacks report without a product name: (gfx target, compute units,
+#: memory range in bytes as torch reports it, chip id). MI300X: gfx942 (LLVM AMDGPU processor
+#: table, https://llvm.org/docs/AMDGPUUsage.html), 304 compute units and 192 GB HBM3 (AMD
+#: Instinct MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html).
+#: An MI300A (228 CUs), an MI325X (256 GB) or a partitioned MI300X (fewer CUs) fits no row.
+ROCM_PARTS: tuple[tuple[str, int, float, float, str], ...] = (("gfx942", 304, 180e9, 215e9, "mi300x"),)
+
+
+def is_partition(name: str) -> bool:
+    """True for the name of a slice of a chip (MIG), which no whole-chip row describes."""
+    return _PARTITION.search(normalize_device_name(name)) is not None
 
 
 def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:

@@ -99,6 +99,16 @@ class Stats(_Model):
     seconds: NonNegative
 
 
+class DeviceState(_Model):
+    """An NVIDIA device's clocks, temperature, power and throttle reasons at one moment (NVML)."""
+
+    sm_clock_mhz: NonNegative | None = None
+    mem_clock_mhz: NonNegative | None = None
+    temperature_c: float | None = None
+    power_w: NonNegative | None = None
+    throttle: list[str] = []
+
+
 class ProbeResult(_Model):
     """One measured (or failed, timed out, skipped) point."""
 
@@ -117,6 +127,9 @@ class ProbeResult(_Model):
     message: Text | None = None
     pct_spec: NonNegative | None = None
     pct_ceiling: NonNegative | None = None
+    #: the device's state just before and just after the point (NVIDIA with nvidia-ml-py installed)
+    before: DeviceState | None = None
+    after: DeviceState | None = None
 
     def label(self) -> str:
         """Short human label: 'matmul float32 4096'."""

@@ -111,8 +111,26 @@ def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | Non
         value = chip.peak_flops(dtype)
         if value:
             peaks[dtype] = float(value)
-    bw = chip.mem_bw.value
-    return peaks, (float(bw) * 1e9 if bw else None)
+    bw = chip.mem_bw_bytes_per_s()  # in the figure's own unit (GB/s or TB/s)
+    return peaks, (float(bw) if bw else None)
+
+
+#: Last-level caches of accelerators whose runtime does not report the one that matters, by
+#: catalogue id, in bytes. H100/H200: 50 MB L2 (NVIDIA H100 Tensor Core GPU Architecture
+#: whitepaper); A100: 40 MB L2 (NVIDIA A100 Tensor Core GPU Architecture whitepaper); L4: 48 MB
+#: L2 (NVIDIA Ada GPU Architecture whitepaper); MI300X: 256 MB Infinity Cache, behind the
+#: 4 MB L2 of each XCD that torch reports (AMD Instinct MI300X data sheet).
+DEVICE_LLC_BYTES = {
+    "h100-sxm": 50 * 1024**2, "h200": 50 * 1024**2, "a100-40gb": 40 * 1024**2, "a100-80gb": 40 * 1024**2,
+    "l4": 48 * 1024**2, "mi300x": 256 * 1024**2,
+}  # fmt: skip
+
+
+def device_llc(reported: int | None, catalog_id: str | None) -> int | None:
+    """The larger of the runtime's L2 figure and the catalogue chip's known last-level cache."""
+    known = DEVICE_LLC_BYTES.get(catalog_id or "")
+    values = [v for v in (reported, known) if v]
+    return max(values) if values else None
 
 
 # ---------------------------------------------------------------- torch
@@ -161,6 +179,121 @@ def _torch_cpu_libs(torch) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return out
 
 
+def _torch_cpu_device(torch, versions: dict[str, str]) -> DeviceInfo:  # type: ignore[no-untyped-def]
+    cpu_versions = {**versions, **_torch_cpu_libs(torch)}
+    return DeviceInfo(backend="torch", platform="cpu", name=cpu_model(), index=0, count=1,
+                      memory_bytes=host_memory_bytes(), versions=cpu_versions, catalog_id=catalog_match(cpu_model()),
+                      cpu=cpu_info(int(torch.get_num_threads())))  # fmt: skip
+
+
+def gpu_device(props, index: int, count: int, platform_name: str, versions: dict[str, str]) -> DeviceInfo:  # type: ignore[no-untyped-def]
+    """A CUDA or ROCm device from torch's device properties (`props` may be a stand-in in tests).
+
+    ROCm: some stacks name an MI300X 'AMD Radeon Graphics' or nothing; then the gfx target,
+    compute-unit count and memory find its catalogue row, and all three are recorded.
+    """
+    name = str(getattr(props, "name", "") or "").strip()
+    memory = int(getattr(props, "total_memory", 0) or 0) or None
+    v = dict(versions)
+    catalog_id = catalog_match(name) if name else None
+    if platform_name == "rocm":
+        arch = str(getattr(props, "gcnArchName", "") or "")
+        cus = getattr(props, "multi_processor_count", None)
+        if arch:
+            v["gcn_arch"] = arch
+        if cus:
+            v["compute_units"] = str(cus)
+        if catalog_id is None:
+            catalog_id = _rocm_match(arch, cus, memory)
+    else:
+        v["compute_capability"] = f"{props.major}.{props.minor}"
+    return DeviceInfo(backend="torch", platform=platform_name, name=name or f"unnamed {platform_name} device",
+                      index=index, count=count, memory_bytes=memory, versions=v, catalog_id=catalog_id,
+                      cache_bytes=device_llc(getattr(props, "L2_cache_size", None), catalog_id))  # fmt: skip
+
+
+def _rocm_match(arch: str, compute_units: int | None, memory: int | None) -> str | None:
+    try:
+        from gpu_tpu_app.core.catalog import load_catalog
+
+        chip = load_catalog().match_rocm(arch, compute_units, memory)
+    except Exception as exc:  # a broken catalogue must not stop a probe run
+        print(f"catalogue not usable: {exc}", file=sys.stderr)
+        return None
+    return chip.id if chip is not None else None
+
+
+def _torch_gpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]
+    if not torch.cuda.is_available():
+        return []
+    hip = getattr(torch.version, "hip", None)
+    dev_versions = dict(versions)
+    if hip:
+        dev_versions["hip"] = str(hip)
+    else:
+        dev_versions["cuda_runtime"] = str(torch.version.cuda)
+        if driver := _cuda_driver_version():
+            dev_versions["cuda_driver"] = driver
+        if nv := _nvidia_driver():
+            dev_versions["nvidia_driver"] = nv
+    try:
+        if (cudnn := torch.backends.cudnn.version()) is not None:
+            dev_versions["cudnn"] = str(cudnn)
+    except Exception:
+        pass
+    count = torch.cuda.device_count()
+    return [gpu_device(torch.cuda.get_device_properties(i), i, count, "rocm" if hip else "cuda", dev_versions)
+            for i in range(count)]  # fmt: skip
+
+
+def mps_name(brand: str | None, machine: str) -> str:
+    """'Apple M2 Pro GPU (MPS)' from the CPU brand string; 'Apple arm64 GPU (MPS)' without one."""
+    brand = (brand or "").strip()
+    return f"{brand if brand.startswith('Apple') else 'Apple ' + machine} GPU (MPS)"
+
+
+def _mac_brand() -> str | None:
+    """The Mac's chip name (sysctl machdep.cpu.brand_string, e.g. 'Apple M2 Pro'), or None."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip()[:200] or None
+
+
+def _torch_mps_device(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]
+    mps = getattr(torch.backends, "mps", None)
+    if mps is None or not mps.is_available():
+        return []
+    mem = None
+    try:
+        mem = int(torch.mps.recommended_max_memory())
+    except Exception:
+        pass
+    name = mps_name(_mac_brand(), platform.machine())
+    return [DeviceInfo(backend="torch", platform="mps", name=name, index=0, count=1, memory_bytes=mem,
+                       memory_note="Metal's recommended working-set limit, not the unified memory total",
+                       versions={**versions, "macos": platform.mac_ver()[0]}, catalog_id=catalog_match(name))]  # fmt: skip
+
+
+def _torch_xpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]
+    xpu = getattr(torch, "xpu", None)
+    if xpu is None or not xpu.is_available():
+        return []
+    count = xpu.device_count()
+    out = []
+    for i in range(count):
+        props = xpu.get_device_properties(i)
+        name = str(getattr(props, "name", None) or xpu.get_device_name(i))
+        out.append(DeviceInfo(backend="torch", platform="xpu", name=name, index=i, count=count,
+                              memory_bytes=int(getattr(props, "total_memory", 0)) or None,
+                              versions={**versions, "xpu_driver": str(getattr(props, "driver_version", "") or "")},
+                              catalog_id=catalog_match(name)))  # fmt: skip
+    return out
+
+
 def detect_torch() -> tuple[BackendStatus, list[DeviceInfo]]:
     """torch's CPU plus any CUDA / ROCm / MPS / XPU devices."""
     try:
@@ -168,98 +301,13 @@ def detect_torch() -> tuple[BackendStatus, list[DeviceInfo]]:
     except Exception as exc:
         return BackendStatus(backend="torch", available=False, reason=f"torch is not installed ({exc})"), []
     versions = {"torch": str(torch.__version__)}
-    devices: list[DeviceInfo] = []
+    devices = [_torch_cpu_device(torch, versions)]
     problems: list[str] = []
-    threads = int(torch.get_num_threads())
-    cpu_versions = dict(versions)
-    cpu_versions.update(_torch_cpu_libs(torch))
-    devices.append(
-        DeviceInfo(
-            backend="torch",
-            platform="cpu",
-            name=cpu_model(),
-            index=0,
-            count=1,
-            memory_bytes=host_memory_bytes(),
-            versions=cpu_versions,
-            catalog_id=catalog_match(cpu_model()),
-            cpu=cpu_info(threads),
-        )
-    )
-    try:
-        if torch.cuda.is_available():
-            hip = getattr(torch.version, "hip", None)
-            plat = "rocm" if hip else "cuda"
-            dev_versions = dict(versions)
-            if hip:
-                dev_versions["hip"] = str(hip)
-            else:
-                dev_versions["cuda_runtime"] = str(torch.version.cuda)
-                if driver := _cuda_driver_version():
-                    dev_versions["cuda_driver"] = driver
-                if nv := _nvidia_driver():
-                    dev_versions["nvidia_driver"] = nv
-            try:
-                if (cudnn := torch.backends.cudnn.version()) is not None:
-                    dev_versions["cudnn"] = str(cudnn)
-            except Exception:
-                pass
-            count = torch.cuda.device_count()
-            for i in range(count):
-                props = torch.cuda.get_device_properties(i)
-                v = dict(dev_versions)
-                if not hip:
-                    v["compute_capability"] = f"{props.major}.{props.minor}"
-                devices.append(
-                    DeviceInfo(
-                        backend="torch",
-                        platform=plat,
-                        name=str(props.name),
-                        index=i,
-                        count=count,
-                        memory_bytes=int(props.total_memory),
-                        versions=v,
-                        catalog_id=catalog_match(str(props.name)),
-                    )
-                )
-    except Exception as exc:
-        problems.append(f"CUDA/ROCm: {exc}")
-    try:
-        mps = getattr(torch.backends, "mps", None)
-        if mps is not None and mps.is_available():
-            mem = None
-            try:
-                mem = int(torch.mps.recommended_max_memory())
-            except Exception:
-                pass
-            name = f"Apple {platform.machine()} GPU (MPS)"
-            devices.append(
-                DeviceInfo(backend="torch", platform="mps", name=name, index=0, count=1, memory_bytes=mem,
-                           versions={**versions, "macos": platform.mac_ver()[0]}, catalog_id=catalog_match(name))
-            )  # fmt: skip
-    except Exception as exc:
-        problems.append(f"MPS: {exc}")
-    try:
-        xpu = getattr(torch, "xpu", None)
-        if xpu is not None and xpu.is_available():
-            count = xpu.device_count()
-            for i in range(count):
-                props = xpu.get_device_properties(i)
-                name = str(getattr(props, "name", None) or xpu.get_device_name(i))
-                devices.append(
-                    DeviceInfo(
-                        backend="torch",
-                        platform="xpu",
-                        name=name,
-                        index=i,
-                        count=count,
-                        memory_bytes=int(getattr(props, "total_memory", 0)) or None,
-                        versions={**versions, "xpu_driver": str(getattr(props, "driver_version", "") or "")},
-                        catalog_id=catalog_match(name),
-                    )
-                )
-    except Exception as exc:
-        problems.append(f"XPU: {exc}")
+    for label, find in (("CUDA/ROCm", _torch_gpu_devices), ("MPS", _torch_mps_device), ("XPU", _torch_xpu_devices)):
+        try:
+            devices += find(torch, versions)
+        except Exception as exc:
+            problems.append(f"{label}: {exc}")
     reason = "; ".join(problems) or None
     return BackendStatus(backend="torch", available=True, reason=reason, versions=versions), devices
 
@@ -267,14 +315,27 @@ def detect_torch() -> tuple[BackendStatus, list[DeviceInfo]]:
 # ---------------------------------------------------------------- JAX
 
 
-def _jax_memory(dev) -> int | None:  # type: ignore[no-untyped-def]
+def jax_memory(stats: dict | None, platform_name: str, environ: dict[str, str] | None = None) -> tuple[int | None, str | None]:
+    """Memory JAX reports for a device, and what it is: on GPUs the XLA allocator's limit, not the total."""
+    if not stats or not stats.get("bytes_limit"):
+        return None, None
+    limit = int(stats["bytes_limit"])
+    if platform_name != "gpu":
+        return limit, f"bytes_limit of the {platform_name.upper()} runtime"
+    env = os.environ if environ is None else environ
+    fraction = env.get("XLA_PYTHON_CLIENT_MEM_FRACTION")
+    if env.get("XLA_PYTHON_CLIENT_ALLOCATOR") == "platform":
+        return limit, "XLA allocator limit (platform allocator)"
+    share = f"XLA_PYTHON_CLIENT_MEM_FRACTION={fraction}" if fraction else "75% of the total by default"
+    return limit, f"XLA allocator limit ({share}), not the device's total memory"
+
+
+def _jax_memory(dev) -> tuple[int | None, str | None]:  # type: ignore[no-untyped-def]
     try:
         stats = dev.memory_stats()
     except Exception:
-        return None
-    if stats and stats.get("bytes_limit"):
-        return int(stats["bytes_limit"])
-    return None
+        return None, None
+    return jax_memory(stats, str(dev.platform))
 
 
 def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
@@ -317,23 +378,17 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
         if plat == "gpu" and (nv := _nvidia_driver()):
             dev_versions["nvidia_driver"] = nv
         for i, dev in enumerate(found):
+            note = None
             if plat == "cpu":
                 name, memory, cpu = cpu_model(), host_memory_bytes(), cpu_info(usable_cores())
             else:
-                name, memory, cpu = str(dev.device_kind), _jax_memory(dev), None
-            devices.append(
-                DeviceInfo(
-                    backend="jax",
-                    platform=plat,
-                    name=name,
-                    index=i,
-                    count=len(found),
-                    memory_bytes=memory,
-                    versions=dev_versions,
-                    catalog_id=catalog_match(name),
-                    cpu=cpu,
-                )
-            )
+                name, cpu = str(dev.device_kind), None
+                memory, note = _jax_memory(dev)
+            catalog_id = catalog_match(name)
+            devices.append(DeviceInfo(backend="jax", platform=plat, name=name, index=i, count=len(found),
+                                      memory_bytes=memory, memory_note=note, versions=dev_versions,
+                                      catalog_id=catalog_id, cpu=cpu,
+                                      cache_bytes=None if plat == "cpu" else device_llc(None, catalog_id)))  # fmt: skip
     if not devices:
         reason = "; ".join(problems) or "jax found no devices"
         return BackendStatus(backend="jax", available=False, reason=reason, versions=versions), []

@@ -26,6 +26,7 @@ from gpu_tpu_app.core.runs import (
     CeilingTracker,
     DeviceInfo,
     DeviceMsg,
+    DeviceState,
     Done,
     ErrorMsg,
     Hello,
@@ -35,7 +36,7 @@ from gpu_tpu_app.core.runs import (
     dump_message,
 )
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITES, allowed_kernels, metric_for
-from gpu_tpu_app.probe import detect, lifeline, testkernels
+from gpu_tpu_app.probe import detect, lifeline, nvml, testkernels
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S
 
 #: After a stop signal, the running point gets this long before the worker says done and exits.
@@ -147,6 +148,17 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def with_device_state(r: ProbeResult, before: dict[str, Any] | None, after: dict[str, Any] | None) -> ProbeResult:
+    """`r` with the device's state around its point, and a note when the GPU was throttling."""
+    if before is None and after is None:
+        return r
+    update: dict[str, Any] = {"before": DeviceState(**before) if before else None,
+                              "after": DeviceState(**after) if after else None}  # fmt: skip
+    if r.status in ("ok", "suspect") and (note := nvml.throttle_note(before, after)):
+        update["message"] = f"{r.message}; {note}" if r.message else note
+    return r.model_copy(update=update)
+
+
 def _failed(point: Any, status: str, message: str) -> ProbeResult:
     return ProbeResult(
         kernel=point.kernel,
@@ -229,6 +241,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         return 1
 
     by_key = {d.key: d for d in devices}
+    telemetry = nvml.Nvml.open() if any(d.platform == "cuda" for d in devices) else None
     tracker = CeilingTracker()
     best: dict[str, dict[tuple[str, str | None], float]] = {}
     total = len(points)
@@ -265,6 +278,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         device = by_key.get(point.device) or devices[0]
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
         started = time.monotonic()
+        before = telemetry.sample(device.index) if telemetry and device.platform == "cuda" else None
         try:
             if getattr(point, "skip", None):  # left out by the plan (budget, memory): said, never measured
                 results = [_failed(point, "skipped", point.skip)]
@@ -279,8 +293,9 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
             results = [_failed(point, "error", describe(exc))]
         spent += time.monotonic() - started
         estimated += point.est_s
+        after = telemetry.sample(device.index) if telemetry and device.platform == "cuda" else None
         for r in results:
-            r = tracker.add(r)
+            r = tracker.add(with_device_state(r, before, after))
             if r.status == "ok" and r.value and r.metric != "seconds":
                 mine = best.setdefault(r.device, {})
                 mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
