@@ -170,6 +170,17 @@ def test_estimator_table_across_the_catalogue(qtbot, page: ResultPage) -> None:
     assert "whole number" in card.message.text()
     card.shape_edits["kv_heads"].setText("")
     card.shape_edits["kv_heads"].editingFinished.emit()
+    card.prompt_edit.setText("1e9")
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.prompt_edit.editingFinished.emit()
+    assert blocker.args[0].prompt_tokens == 1e9
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        card.dtype_combo.setCurrentIndex(card.dtype_combo.findData("float8"))
+    assert blocker.args[0].dtype == "float8"
+    # a saved request fills every input back
+    saved = blocker.args[0]
+    page.set_estimate_request(saved)
+    assert card.request() == saved and card.dtype_combo.currentData() == "float8" and card.batch_spin.value() == 64
 
     # a typo is reported, not raised
     card.params_edit.setText("seven")

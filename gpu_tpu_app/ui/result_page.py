@@ -135,8 +135,17 @@ class EstimatorCard(Card):
         self.context_spin.setAccessibleName("Context length in tokens")
         self.context_spin.setToolTip("Tokens per sequence: the KV-cache length when serving, the attention span "
                                      "when training.")
+        self.prompt_edit = QLineEdit()
+        self.prompt_edit.setPlaceholderText("0")
+        self.prompt_edit.setAccessibleName("Prompt tokens to prefill")
+        self.prompt_edit.setToolTip("Serving: prompt tokens to prefill in all (compute-bound).")
+        self.dtype_combo = QComboBox()
+        for value, text in (("bfloat16", "bf16"), ("float8", "fp8"), ("int8", "int8")):
+            self.dtype_combo.addItem(text, value)
+        self.dtype_combo.setAccessibleName("Weights and KV-cache type")
+        self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1).")
         self.shape_edits: dict[str, QLineEdit] = {}
-        for key, name in (("layers", "Layers"), ("width", "Model width"), ("kv_heads", "KV heads")):
+        for key, name in (("layers", "Layers"), ("width", "Model width"), ("heads", "Heads"), ("kv_heads", "KV heads")):
             edit = QLineEdit()
             edit.setPlaceholderText("Llama 3 default")
             edit.setAccessibleName(name)
@@ -150,8 +159,11 @@ class EstimatorCard(Card):
             ("MF&U", self.mfu_edit),
             ("&Batch", self.batch_spin),
             ("Conte&xt", self.context_spin),
+            ("P&rompt tokens", self.prompt_edit),
+            ("&Data type", self.dtype_combo),
             ("&Layers", self.shape_edits["layers"]),
             ("&Width", self.shape_edits["width"]),
+            ("H&eads", self.shape_edits["heads"]),
             ("&KV heads", self.shape_edits["kv_heads"]),
         ]
         for n, (text, widget) in enumerate(inputs):
@@ -185,8 +197,9 @@ class EstimatorCard(Card):
         self.rules = label("", "muted")
         self.body.addWidget(self.rules)
 
-        for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, *self.shape_edits.values()):
+        for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, self.prompt_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
+        self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
         self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
         self.chips_spin.valueChanged.connect(self._inputs_changed)
         self.batch_spin.valueChanged.connect(self._inputs_changed)
@@ -213,6 +226,8 @@ class EstimatorCard(Card):
             for key, edit in self.shape_edits.items():
                 value = getattr(request, key) if request else None
                 edit.setText(str(value) if value else "")
+            self.prompt_edit.setText(format_quantity(request.prompt_tokens) if request and request.prompt_tokens else "")
+            self.dtype_combo.setCurrentIndex(max(0, self.dtype_combo.findData(request.dtype if request else "bfloat16")))
             self._prices = dict(request.prices) if request else {}
             self._request = request
         finally:
@@ -246,11 +261,14 @@ class EstimatorCard(Card):
                     raise ValueError(f"{edit.accessibleName()}: type a whole number, e.g. 32")
                 shape[key] = int(shape_text) if shape_text else None
             batch = self.batch_spin.value() if mode == "inference" else None
+            prompt_text = self.prompt_edit.text().strip()
+            prompt = parse_quantity(prompt_text) if (prompt_text and mode == "inference") else None
             context = self.context_spin.value()
             request = EstimateRequest(
                 params=params, tokens=tokens, mode=mode, chips=self.chips_spin.value(), mfu=mfu, prices=self._prices,
                 batch=None if batch == DEFAULT_BATCH else batch,
-                context=None if context == DEFAULT_CONTEXT else context, **shape,
+                context=None if context == DEFAULT_CONTEXT else context, prompt_tokens=prompt or None,
+                dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16", **shape,
             )
         except ValueError as exc:  # pydantic's ValidationError is a ValueError too
             first = str(exc).splitlines()
