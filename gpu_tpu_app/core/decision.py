@@ -980,3 +980,20 @@ PAGES: list[Page] = [
          intro="Where it runs, how well the chips stay busy, and which bill matters most.",
          fields=["deployment", "burst_capacity", "utilization", "data_pipeline", "cost_focus"]),
 ]
+
+
+# --------------------------------------------------------------------------- enough to go on
+
+#: With fewer answered questions than this (and no blocker) there is no verdict yet: one or two
+#: answers can push the score to either end with nothing to weigh them against.
+MIN_ANSWERS_FOR_VERDICT = 3
+
+
+def answered_count(rec: Recommendation) -> int:
+    """How many of the wizard's questions the recommendation was given."""
+    return len(QUESTIONS) - len(rec.unanswered)
+
+
+def has_verdict(rec: Recommendation) -> bool:
+    """True when there is enough to go on: a blocker (decisive alone) or enough answered questions."""
+    return bool(rec.blockers) or answered_count(rec) >= MIN_ANSWERS_FOR_VERDICT

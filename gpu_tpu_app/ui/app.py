@@ -241,7 +241,7 @@ def main(args: argparse.Namespace | None = None) -> int:
     QCoreApplication.setApplicationName(APP_NAME)
     QCoreApplication.setApplicationVersion(__version__)
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
-    app.setApplicationDisplayName("GPU or TPU")
+    app.setApplicationDisplayName(APP_NAME)
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(_icon())
 

@@ -327,6 +327,12 @@ class _Chart(QWidget):
             self.item.removeItem(it)
         self._items.clear()
         self.legend.clear()
+        self._set_axes_visible(True)
+
+    def _set_axes_visible(self, visible: bool) -> None:
+        for name in ("left", "bottom"):
+            self.item.showAxis(name, visible)
+        self.item.showGrid(x=visible, y=visible, alpha=0.35)
 
     def add(self, it: Any) -> Any:
         """Add a plot item that the next redraw removes."""
@@ -335,7 +341,8 @@ class _Chart(QWidget):
         return it
 
     def show_empty(self, text: str) -> None:
-        """Say in the plot why it is empty."""
+        """Say in the plot why it is empty: a placeholder, no made-up axes or ticks."""
+        self._set_axes_visible(False)
         t = pg.TextItem(text, color=self._colors["muted"], anchor=(0.5, 0.5))
         self.add(t)
         t.setPos(0.5, 0.5)

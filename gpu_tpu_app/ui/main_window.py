@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app import APP_NAME, __version__
-from gpu_tpu_app.core.decision import Answers, Recommendation
+from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.report import build_html, build_markdown, session_estimate
 from gpu_tpu_app.core.runs import RunFile, load_run
@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         nav_col = QVBoxLayout(nav)
         nav_col.setContentsMargins(0, 0, 0, 8)
         nav_col.setSpacing(0)
-        title = QLabel("GPU or TPU?")
+        title = QLabel(APP_NAME)
         title.setObjectName("AppTitle")
         subtitle = QLabel("workshop or factory line")
         subtitle.setObjectName("AppSubtitle")
@@ -362,7 +362,8 @@ class MainWindow(QMainWindow):
         self.result_page.set_recommendation(self._rec)
         n = len(self._rec.unanswered)
         plural = "s" if n != 1 else ""
-        self.nav_status.setText(f"Verdict so far: {VERDICT_WORDS[self._rec.verdict]}\n{n} question{plural} open")
+        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else "none yet"
+        self.nav_status.setText(f"Verdict so far: {verdict}\n{n} question{plural} open")
 
     def recommendation(self) -> Recommendation:
         """The recommendation for the current answers."""
@@ -633,12 +634,25 @@ class MainWindow(QMainWindow):
             self._settings().setValue("window/geometry", self.saveGeometry())
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
-        if not self.maybe_save():
+        if not self.confirm_stop_probe() or not self.maybe_save():
             event.ignore()
             return
         self.shutdown()
         self.save_state()
         event.accept()
+
+    def confirm_stop_probe(self) -> bool:
+        """True when no probe runs, or the user agrees to stop it (asked before quitting)."""
+        if self.probe_panel is None or not self.probe_panel.is_running():
+            return True
+        answer = QMessageBox.question(
+            self,
+            f"Quit {APP_NAME}",
+            "A probe is running: stop it and quit?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def shutdown(self) -> None:
         """Stop every probe worker now (the window is closing)."""

@@ -25,7 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.decision import Recommendation
+from gpu_tpu_app.core.decision import (
+    MIN_ANSWERS_FOR_VERDICT,
+    QUESTIONS,
+    Recommendation,
+    answered_count,
+    has_verdict,
+)
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
@@ -581,9 +587,21 @@ class ResultPage(QWidget):
         if rec is None:
             return
         c = theme_manager().colors()
-        self.headline.setText(HEADLINES[rec.verdict])
-        self.summary.setText(verdict_summary(rec))
-        self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
+        ready = has_verdict(rec)
+        if ready:
+            self.headline.setText(HEADLINES[rec.verdict])
+            self.summary.setText(verdict_summary(rec))
+            self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
+        else:
+            n = answered_count(rec)
+            self.headline.setText("No verdict yet")
+            self.summary.setText(
+                f"{n} of {len(QUESTIONS)} questions answered: answer at least {MIN_ANSWERS_FOR_VERDICT} "
+                "(any of them; every one can be skipped) and the verdict appears here."
+            )
+        self.gauge.setVisible(ready)
+        self.flips_card.setVisible(ready)
+        self.steps_card.setVisible(ready and bool(rec.next_steps))
 
         clear_layout(self.blockers_box)
         self.blockers_card.setVisible(bool(rec.blockers))
@@ -625,7 +643,6 @@ class ResultPage(QWidget):
         else:
             self.flips_label.setText("No single answer change would change this verdict.")
 
-        self.steps_card.setVisible(bool(rec.next_steps))
         self.steps_label.setText(
             "<ol style='margin-left:-20px'>" + "".join(f"<li>{html.escape(s)}</li>" for s in rec.next_steps) + "</ol>"
         )
