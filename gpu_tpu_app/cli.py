@@ -56,7 +56,7 @@ def _gui_parser() -> OneLineParser:
     )
     parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
     parser.add_argument("--screenshot", metavar="PATH", help="render the window offscreen at 1280x800 to PATH and exit")
-    parser.add_argument("--page", choices=["decide", "result", "probe", "learn"], help="page to show (with --screenshot)")
+    parser.add_argument("--page", choices=["welcome", "decide", "result", "probe", "learn"], help="page to show (with --screenshot)")
     parser.add_argument("--session", metavar="FILE", help="open this session file")
     parser.add_argument("--results", metavar="FILE", help="open this probe run file")
     parser.add_argument("--install-desktop-entry", action="store_true", help="add the app to your desktop menu and exit")

@@ -162,9 +162,13 @@ def _run_timers(app, ms: int) -> None:
 def show_page(window, page: str | None) -> None:
     """Show one of decide, result, probe, learn."""
     if page is None:
+        if window.welcome_shown():
+            return  # first start: the welcome card stays
         answered = any(v is not None for v in window.session().answers.model_dump().values())
         page = "result" if answered else "decide"
-    if page == "decide":
+    if page == "welcome":
+        window.show_welcome()
+    elif page == "decide":
         window.show_wizard(0)
     elif page == "result":
         window.show_result()

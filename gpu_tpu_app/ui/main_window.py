@@ -20,10 +20,12 @@ Contract between the window shell and the Probe / Learn pages:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QStackedWidget,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -49,9 +52,12 @@ from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.wording import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import NOTES_CHARS
+from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
+from gpu_tpu_app.ui.history import History
 from gpu_tpu_app.ui.result_page import ResultPage
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
+from gpu_tpu_app.ui.welcome import WelcomeCard
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -136,9 +142,13 @@ class MainWindow(QMainWindow):
         # pages
         self.wizard = DecideWizard(lesson)
         self.result_page = ResultPage(lesson, catalog)
+        self.welcome = WelcomeCard()
         self.decide_stack = QStackedWidget()
         self.decide_stack.addWidget(self.wizard)
         self.decide_stack.addWidget(self.result_page)
+        self.decide_stack.addWidget(self.welcome)
+        self.history: History[tuple[Any, ...]] = History()
+        self._navigating = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.decide_stack)
         self._probe_slot = QWidget()
@@ -164,12 +174,21 @@ class MainWindow(QMainWindow):
         self.result_page.sig_estimate_changed.connect(self._estimate_changed)
         self.result_page.sig_notes_changed.connect(self._notes_changed)
         self.nav.currentRowChanged.connect(self._nav_changed)
+        self.welcome.sig_start.connect(lambda: self.show_wizard(0))
+        self.welcome.sig_probe.connect(lambda: self.show_page("probe"))
+        self.welcome.sig_learn.connect(lambda: self.show_page("learn"))
+        self.sig_page_changed.connect(self._note_place)
+        self.decide_stack.currentChanged.connect(self._note_place)
+        self.wizard.sig_page_changed.connect(self._note_place)
 
         self._build_menus()
+        self._build_toolbar()
         self.statusBar().setSizeGripEnabled(True)
         self.nav.setCurrentRow(0)
         self._load_state()
         self._apply_session(self._session)
+        if self._persist and not self._settings().value("welcome/seen", False, bool):
+            self.show_welcome()  # first start: once, then from Help › Welcome
 
     # ------------------------------------------------------------------ menus
 
@@ -230,11 +249,99 @@ class MainWindow(QMainWindow):
             theme_menu.addAction(act)
             self.theme_actions[mode] = act
 
+        view.addSeparator()
+        self.act_back = self._action("&Back", self.go_back, "Alt+Left", "Go back to the previous page")
+        self.act_forward = self._action("&Forward", self.go_forward, "Alt+Right", "Go forward again")
+        self.act_back.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowBack))
+        self.act_forward.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowForward))
+        view.addActions([self.act_back, self.act_forward])
+
         help_menu = bar.addMenu("&Help")
+        self.act_guide = self._action("&User Guide", self.show_guide, QKeySequence.StandardKey.HelpContents,
+                                      "How to use the app")  # fmt: skip
+        self.act_shortcuts = self._action("&Keyboard Shortcuts", self.show_shortcuts, "Ctrl+/",
+                                          "Every shortcut of the window")  # fmt: skip
+        self.act_welcome = self._action("&Welcome", self.show_welcome, tip="What Decide, Probe and Learn do")
         self.act_about = self._action(f"&About {APP_NAME}", self.about)
         self.act_about.setMenuRole(QAction.MenuRole.AboutRole)
+        help_menu.addActions([self.act_guide, self.act_shortcuts, self.act_welcome])
+        help_menu.addSeparator()
         help_menu.addAction(self.act_about)
         self._update_recent_menu()
+
+    def _build_toolbar(self) -> None:
+        bar = self.addToolBar("Navigation")
+        bar.setObjectName("NavigationToolBar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        bar.setIconSize(QSize(16, 16))
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        bar.addActions([self.act_back, self.act_forward])
+        self._update_history_actions()
+
+    # ------------------------------------------------------------------ back / forward
+
+    def place(self) -> tuple[Any, ...]:
+        """Where the user is: ('welcome',), ('wizard', page), ('result',), ('probe',), ('learn', topic)."""
+        page = self.current_page()
+        if page == "decide":
+            current = self.decide_stack.currentWidget()
+            if current is self.welcome:
+                return ("welcome",)
+            if current is self.result_page:
+                return ("result",)
+            return ("wizard", self.wizard.current_page())
+        if page == "learn" and self.learn_page is not None:
+            return ("learn", self.learn_page.current_topic())
+        return (page,)
+
+    def _note_place(self, *_args: Any) -> None:
+        if not self._navigating:
+            self.history.visit(self.place())
+            self._update_history_actions()
+
+    @contextmanager
+    def _one_step(self) -> Iterator[None]:
+        """Several widget changes that make one step in Back / Forward."""
+        outer = self._navigating
+        self._navigating = True
+        try:
+            yield
+        finally:
+            self._navigating = outer
+            self._note_place()
+
+    def _update_history_actions(self) -> None:
+        self.act_back.setEnabled(self.history.can_back())
+        self.act_forward.setEnabled(self.history.can_forward())
+
+    def _go_to_place(self, place: tuple[Any, ...] | None) -> None:
+        if place is None:
+            return
+        self._navigating = True
+        try:
+            kind = place[0]
+            if kind == "welcome":
+                self.show_welcome()
+            elif kind == "wizard":
+                self.show_wizard(int(place[1]))
+            elif kind == "result":
+                self.show_result()
+            elif kind == "learn":
+                self.open_topic(str(place[1]))
+            else:
+                self.show_page(str(kind))
+        finally:
+            self._navigating = False
+        self._update_history_actions()
+
+    def go_back(self) -> None:
+        """Back to the previous page (Alt+Left)."""
+        self._go_to_place(self.history.back())
+
+    def go_forward(self) -> None:
+        """Forward again after going back (Alt+Right)."""
+        self._go_to_place(self.history.forward())
 
     # ------------------------------------------------------------------ pages
 
@@ -279,6 +386,7 @@ class MainWindow(QMainWindow):
             page = LearnPage(self.lesson)
             page.set_runs(list(self._session.runs))
             page.sig_open_probe.connect(lambda: self.show_page("probe"))
+            page.sig_topic_changed.connect(self._note_place)
             self.stack.insertWidget(2, page)
             self.stack.removeWidget(self._learn_slot)
             self._learn_slot.deleteLater()
@@ -288,31 +396,53 @@ class MainWindow(QMainWindow):
     def open_topic(self, topic_id: str) -> None:
         """Show one explainer topic in Learn (from a reason, blocker or Learn-more link)."""
         page = self.ensure_learn_page()
-        self.show_page("learn")
-        page.show_topic(topic_id)
+        with self._one_step():
+            self.show_page("learn")
+            page.show_topic(topic_id)
+
+    def show_welcome(self) -> None:
+        """The welcome card: what Decide, Probe and Learn do (first start, and Help › Welcome)."""
+        with self._one_step():
+            self.nav.setCurrentRow(0)
+            self.decide_stack.setCurrentWidget(self.welcome)
+        self.welcome.start_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        if self._persist:
+            self._settings().setValue("welcome/seen", True)
+
+    def welcome_shown(self) -> bool:
+        """True while the welcome card is on screen."""
+        return self.current_page() == "decide" and self.decide_stack.currentWidget() is self.welcome
+
+    def show_guide(self) -> None:
+        """Help › User Guide."""
+        GuideDialog(self).exec()
+
+    def show_shortcuts(self) -> None:
+        """Help › Keyboard Shortcuts: every action with a shortcut."""
+        ShortcutsDialog(shortcut_rows(self.findChildren(QAction)), self).exec()
 
     def show_result(self) -> None:
         """Show the recommendation for the current answers."""
-        self.nav.setCurrentRow(0)
-        self.decide_stack.setCurrentWidget(self.result_page)
+        with self._one_step():
+            self.nav.setCurrentRow(0)
+            self.decide_stack.setCurrentWidget(self.result_page)
         self.result_page.scroll.verticalScrollBar().setValue(0)
         self.result_page.setFocus(Qt.FocusReason.OtherFocusReason)
         self.result_page.edit_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def show_wizard(self, page: int | None = None) -> None:
         """Back to the questions (on `page` when given)."""
-        self.nav.setCurrentRow(0)
-        self.decide_stack.setCurrentWidget(self.wizard)
-        if page is not None:
-            self.wizard.go_to_page(page)
-        else:
-            self.wizard.go_to_page(self.wizard.current_page())
+        with self._one_step():
+            self.nav.setCurrentRow(0)
+            self.decide_stack.setCurrentWidget(self.wizard)
+            self.wizard.go_to_page(self.wizard.current_page() if page is None else page)
 
     def edit_question(self, field: str) -> None:
         """Jump to the wizard question that asks `field`."""
-        self.nav.setCurrentRow(0)
-        self.decide_stack.setCurrentWidget(self.wizard)
-        self.wizard.focus_question(field)
+        with self._one_step():
+            self.nav.setCurrentRow(0)
+            self.decide_stack.setCurrentWidget(self.wizard)
+            self.wizard.focus_question(field)
 
     # ------------------------------------------------------------------ session
 
@@ -568,14 +698,7 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         """Help > About."""
-        QMessageBox.about(
-            self,
-            f"About {APP_NAME}",
-            f"<h3>{APP_NAME} {__version__}</h3>"
-            "<p>Choose between GPUs (the workshop) and TPUs (the factory line) for your own ML work: "
-            "an explained recommendation, measurements of this machine, and the lesson side by side.</p>"
-            "<p>The app makes no network requests. Sources are listed in Learn.</p>",
-        )
+        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self._session.runs)))
 
     # ------------------------------------------------------------------ persistence
 
