@@ -591,3 +591,14 @@ def test_example_recommender_with_ultra_large_embeddings_leans_tpu_despite_fp32(
     reasons = {r.factor: r for r in rec.reasons}
     assert reasons["high_precision"].leans == "gpu" and reasons["embeddings"].leans == "tpu"
     assert decide(_with(answers, embeddings="ordinary")).score < rec.score
+
+
+def test_reasons_say_what_the_lesson_says_and_no_more() -> None:
+    """The lesson: switching cost 'might be higher than the hardware savings'; 'it is time to look at the TPU'."""
+    assert "might be higher than the hardware savings" in RULES["team"]["cuda"].message
+    assert "time to look at the TPU" in RULES["stage"]["production"].message
+    texts = [r.message for by_value in RULES.values() for r in by_value.values()]
+    texts += [b.message for b in BLOCKERS.values()]
+    for text in texts:
+        assert "sends to the factory line" not in text and "often larger" not in text
+        assert "can outweigh the hardware savings" not in text and "for less" not in text
