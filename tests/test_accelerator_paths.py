@@ -65,12 +65,18 @@ def test_rocm_generic_names_fall_back_to_arch_compute_units_and_memory(name: str
 
 @pytest.mark.parametrize(
     ("cus", "memory", "why"),
-    [(228, 128 * 10**9, "MI300A"), (304, 256 * 10**9, "MI325X"), (38, 24 * 10**9, "CPX partition of an MI300X")],
+    [(228, 128 * 10**9, "MI300A"), (38, 24 * 10**9, "CPX partition of an MI300X"), (304, 100 * 10**9, "unknown part")],
 )
 def test_other_gfx942_parts_do_not_borrow_the_mi300x_row(cus: int, memory: int, why: str) -> None:
     dev = detect.gpu_device(props(name="AMD Radeon Graphics", gcnArchName="gfx942", multi_processor_count=cus,
                                   total_memory=memory), 0, 1, "rocm", {})  # fmt: skip
     assert dev.catalog_id is None, why
+
+
+def test_an_mi325x_with_a_generic_name_finds_its_own_row() -> None:
+    dev = detect.gpu_device(props(name="AMD Radeon Graphics", gcnArchName="gfx942", multi_processor_count=304,
+                                  total_memory=274_877_906_944), 0, 1, "rocm", {})  # fmt: skip
+    assert dev.catalog_id == "mi325x"
 
 
 def test_cuda_device_records_capability_and_its_l2() -> None:

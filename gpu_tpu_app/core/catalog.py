@@ -339,11 +339,17 @@ class Catalog(BaseModel):
 _PARTITION = re.compile(r"\bmig\b|\b\d+g\.\d+gb\b")
 
 #: AMD parts that some ROCm stacks report without a product name: (gfx target, compute units,
-#: memory range in bytes as torch reports it, chip id). MI300X: gfx942 (LLVM AMDGPU processor
-#: table, https://llvm.org/docs/AMDGPUUsage.html), 304 compute units and 192 GB HBM3 (AMD
-#: Instinct MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html).
-#: An MI300A (228 CUs), an MI325X (256 GB) or a partitioned MI300X (fewer CUs) fits no row.
-ROCM_PARTS: tuple[tuple[str, int, float, float, str], ...] = (("gfx942", 304, 180e9, 215e9, "mi300x"),)
+#: memory range in bytes as torch reports it, chip id). gfx targets: LLVM AMDGPU processor table
+#: (https://llvm.org/docs/AMDGPUUsage.html). MI300X: 304 compute units, 192 GB HBM3 (AMD Instinct
+#: MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html);
+#: MI325X: 304 CUs, 256 GB HBM3E (https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html);
+#: MI355X: gfx950, 256 CUs, 288 GB HBM3E (https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html).
+#: An MI300A (228 CUs) or a partitioned GPU (fewer CUs, less memory) fits no row.
+ROCM_PARTS: tuple[tuple[str, int, float, float, str], ...] = (
+    ("gfx942", 304, 180e9, 215e9, "mi300x"),
+    ("gfx942", 304, 240e9, 290e9, "mi325x"),
+    ("gfx950", 256, 270e9, 330e9, "mi355x"),
+)
 
 
 def is_partition(name: str) -> bool:

@@ -116,13 +116,14 @@ def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | Non
 
 
 #: Last-level caches of accelerators whose runtime does not report the one that matters, by
-#: catalogue id, in bytes. H100/H200: 50 MB L2 (NVIDIA H100 Tensor Core GPU Architecture
-#: whitepaper); A100: 40 MB L2 (NVIDIA A100 Tensor Core GPU Architecture whitepaper); L4: 48 MB
-#: L2 (NVIDIA Ada GPU Architecture whitepaper); MI300X: 256 MB Infinity Cache, behind the
-#: 4 MB L2 of each XCD that torch reports (AMD Instinct MI300X data sheet).
+#: catalogue id, in bytes. H100 (SXM, PCIe, NVL) and H200: 50 MB L2 (NVIDIA H100 Tensor Core GPU
+#: Architecture whitepaper); A100: 40 MB L2 (NVIDIA A100 Tensor Core GPU Architecture whitepaper);
+#: L4: 48 MB L2 (NVIDIA Ada GPU Architecture whitepaper); MI300X, MI325X: 256 MB Infinity Cache,
+#: behind the 4 MB L2 of each XCD that torch reports (AMD Instinct MI300X / MI325X data sheets).
 DEVICE_LLC_BYTES = {
-    "h100-sxm": 50 * 1024**2, "h200": 50 * 1024**2, "a100-40gb": 40 * 1024**2, "a100-80gb": 40 * 1024**2,
-    "l4": 48 * 1024**2, "mi300x": 256 * 1024**2,
+    "h100-sxm": 50 * 1024**2, "h100-pcie": 50 * 1024**2, "h100-nvl": 50 * 1024**2, "h200": 50 * 1024**2,
+    "a100-40gb": 40 * 1024**2, "a100-80gb": 40 * 1024**2, "l4": 48 * 1024**2, "mi300x": 256 * 1024**2,
+    "mi325x": 256 * 1024**2,
 }  # fmt: skip
 
 

@@ -100,7 +100,7 @@ COLLECTIVE_MIN_CAP_S = 20.0
 #: Set-up allowed before a JAX point's clock starts (its jit compile, XLA's GEMM autotuning, the
 #: collective's communicator): it runs outside the cap and is reported; the worker announces
 #: cap + set-up, so a slow first compile is not killed as a hang.
-JAX_SETUP_S = {"cpu": 10.0, "accel": 60.0, "collective": 120.0}
+JAX_SETUP_S = {"cpu": 30.0, "accel": 60.0, "collective": 120.0}
 
 
 def _suite_kernels(suite: str, backend: str) -> tuple[str, ...]:

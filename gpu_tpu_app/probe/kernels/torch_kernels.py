@@ -468,6 +468,8 @@ def warm_up(info: DeviceInfo, dtypes: tuple[str, ...] = ("float32", "bfloat16", 
     configure_threads()
     dev = torch_device(info)
     sync = synchronizer(dev) or (lambda: None)
+    if dev.type == "cpu":
+        dtypes = ("float32",)  # nothing to create on a CPU beyond the BLAS threads
     with torch.no_grad():
         for name in dtypes:
             try:
