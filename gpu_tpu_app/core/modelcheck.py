@@ -503,3 +503,35 @@ class CheckSession:
         if tail and len(tail) > 300:
             tail = tail[:299] + "…"
         return f"{self.file} in {self._function()}: the check's process ended with {how}" + (f" ({tail})" if tail else "")
+
+
+# --------------------------------------------------------------------------- notes for the wizard, result and report
+
+
+def evidence_text(check: ModelCheck, answer: str) -> str:
+    """The evidence of one answer as plain text lines (finding, then its detail)."""
+    rows = []
+    for e in check.evidence_for(answer):
+        rows.append(f"• {e.finding}" + (f"\n  {e.detail}" if e.detail else ""))
+    return "\n".join(rows)
+
+
+def measured_note(check: ModelCheck | None, answer: str, current: str | None) -> str | None:
+    """One line for a reason or a report: what the model check measured for `answer`, or None."""
+    if check is None or answer not in ANSWER_FIELDS:
+        return None
+    rows = check.evidence_for(answer)
+    if not rows:
+        return None
+    measured = getattr(check.answers, answer)
+    name = check.file.replace("\\", "/").rsplit("/", 1)[-1]
+    first = rows[0]
+    head = f"Measured in {name}: {first.finding}"
+    if first.detail:
+        detail = first.detail if len(first.detail) <= 140 else first.detail[:139] + "…"
+        head += f" ({detail})"
+    if measured is None:
+        return f"{head}; the check could not decide this answer"
+    if current is not None and current != measured:
+        return f"{head}; measured {measured}, you chose {current}"
+    return head

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
+from gpu_tpu_app.core.modelcheck import measured_note
 from gpu_tpu_app.core.wording import (
     HEADLINES,
     VERDICT_WORDS,
@@ -173,11 +174,17 @@ def collect(
         (b.message, f"{factor_label(b.factor)}: {answer_label(b.factor, b.answer)}", cited.refs(b.sources))
         for b in rec.blockers
     ]
+    def measured(factor: str) -> str:
+        note = measured_note(session.model_check, factor, getattr(session.answers, factor, None))
+        return f"; {note}" if note else ""
+
+    blockers = [(m, a + measured(b.factor), refs) for (m, a, refs), b in zip(blockers, rec.blockers)]
     reasons = [
         (
             VERDICT_WORDS[r.leans],
             r.message,
-            f"{factor_label(r.factor)}: {answer_label(r.factor, r.answer)}; explainer topic: {topic_title(r.topic)}",
+            f"{factor_label(r.factor)}: {answer_label(r.factor, r.answer)}{measured(r.factor)}; explainer topic: "
+            f"{topic_title(r.topic)}",
             cited.refs(r.sources),
         )
         for r in rec.reasons

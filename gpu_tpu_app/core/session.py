@@ -17,6 +17,7 @@ from gpu_tpu_app import __version__
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.decision import Answers, Recommendation, decide, migrate_answers
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
+from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_text
@@ -46,6 +47,8 @@ class Session(BaseModel):
     notes: str = Field("", max_length=NOTES_CHARS)
     runs: list[RunFile] = []
     estimate: EstimateRequest | None = None
+    #: the last model check (Check my model…): the evidence shown beside the answers it measured.
+    model_check: ModelCheck | None = None
     #: the verdict when the file was saved; informative only, recomputed from the answers on load.
     verdict: Literal["gpu", "tpu", "either"] | None = None
 
@@ -65,6 +68,10 @@ class Session(BaseModel):
         """A copy with other notes."""
         return self.model_copy(update={"notes": notes})
 
+    def with_model_check(self, check: ModelCheck | None) -> Session:
+        """A copy with another model check."""
+        return self.model_copy(update={"model_check": check})
+
     def with_estimate(self, request: EstimateRequest | None) -> Session:
         """A copy with other estimator inputs."""
         return self.model_copy(update={"estimate": request})
@@ -75,7 +82,7 @@ class Session(BaseModel):
 
     def same_content(self, other: Session) -> bool:
         """True when both hold the same answers, notes, runs and estimator inputs (times aside)."""
-        keys = ("answers", "notes", "runs", "estimate")
+        keys = ("answers", "notes", "runs", "estimate", "model_check")
         return all(getattr(self, k) == getattr(other, k) for k in keys)
 
 

@@ -47,6 +47,7 @@ from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.report import build_html, build_markdown, session_estimate
 from gpu_tpu_app.core.runs import RunFile, load_run
+from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.wording import VERDICT_WORDS
@@ -167,6 +168,7 @@ class MainWindow(QMainWindow):
         self.wizard.sig_answers_changed.connect(self._answers_changed)
         self.wizard.sig_show_result.connect(self.show_result)
         self.wizard.sig_learn_more.connect(self.open_topic)
+        self.wizard.sig_model_checked.connect(self._model_checked)
         self.result_page.sig_open_topic.connect(self.open_topic)
         self.result_page.sig_edit_question.connect(self.edit_question)
         self.result_page.sig_edit_answers.connect(self.show_wizard)
@@ -476,6 +478,8 @@ class MainWindow(QMainWindow):
     def _apply_session(self, session: Session) -> None:
         self._session = session
         self.wizard.set_answers(session.answers)
+        self.wizard.set_model_check(session.model_check)
+        self.result_page.set_model_check(session.model_check)
         self.result_page.set_estimate_request(session.estimate)
         self.result_page.set_notes(session.notes)
         self._runs_pushed(session.runs)
@@ -503,6 +507,10 @@ class MainWindow(QMainWindow):
     def _answers_changed(self, answers: Answers) -> None:
         self._set(self._session.with_answers(answers))
         self._recompute()
+
+    def _model_checked(self, check: ModelCheck) -> None:
+        self._set(self._session.with_model_check(check))
+        self.result_page.set_model_check(check)
 
     def _estimate_changed(self, request: EstimateRequest | None) -> None:
         self._set(self._session.with_estimate(request))
@@ -778,6 +786,7 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Yes
 
     def shutdown(self) -> None:
-        """Stop every probe worker now (the window is closing)."""
+        """Stop every probe worker and a running model check now (the window is closing)."""
+        self.wizard.model_check_bar.cancel()
         if self.probe_panel is not None:
             self.probe_panel.shutdown()

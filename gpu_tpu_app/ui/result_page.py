@@ -41,6 +41,7 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
+from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
@@ -427,6 +428,7 @@ class ResultPage(QWidget):
         self.setObjectName("ResultPage")
         self._lesson = lesson
         self._rec: Recommendation | None = None
+        self._model_check: ModelCheck | None = None
         self._show_all = False
 
         outer = QVBoxLayout(self)
@@ -572,13 +574,20 @@ class ResultPage(QWidget):
         word = {"gpu": "GPU", "tpu": "TPU"}.get(leans, leans)
         return f'<span style="color:{c.get(leans, c["foreground"])}; font-weight:600">{word}</span>'
 
+    def set_model_check(self, check: ModelCheck | None) -> None:
+        """The model check whose evidence is shown beside the reasons it feeds."""
+        self._model_check = check
+        self._render()
+
     def _item_html(self, message: str, factor: str, answer: str, sources: list[str], topic: str, lean: str) -> str:
         c = theme_manager().colors()
         src = "; ".join(html.escape(t) for t in self._source_titles(sources))
+        note = measured_note(self._model_check, factor, answer)
+        measured = f'<br><span style="color:{c["ok"]}">{html.escape(note)}</span>' if note else ""
         return (
             f"{self._lean_html(lean)}&nbsp; {html.escape(message)}<br>"
             f'<span style="color:{c["muted"]}">Your answer: {html.escape(factor_label(factor))}: '
-            f"{html.escape(answer_label(factor, answer))}<br>Sources: {src}</span><br>"
+            f"{html.escape(answer_label(factor, answer))}{measured}<br>Sources: {src}</span><br>"
             f"{anchor('topic:' + topic, 'Open in Learn: ' + self._topic_title(topic))} →"
         )
 

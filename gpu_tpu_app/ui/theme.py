@@ -85,6 +85,7 @@ QLabel[role="heading"] {{ font-size: 14px; font-weight: 600; }}
 QLabel[role="muted"], QRadioButton[role="muted"] {{ color: {c["muted"]}; }}
 QLabel[role="warning"] {{ color: {c["warning"]}; font-weight: 600; }}
 QLabel[role="error"] {{ color: {c["error"]}; }}
+QLabel[role="measured"] {{ color: {c["ok"]}; font-weight: 600; }}
 QLabel[lean="gpu"] {{ color: {c["gpu"]}; font-weight: 600; }}
 QLabel[lean="tpu"] {{ color: {c["tpu"]}; font-weight: 600; }}
 QLabel[step="done"] {{ color: {c["foreground"]}; }}

@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers, Page
+from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck, evidence_text
+from gpu_tpu_app.ui.model_check import ModelCheckBar
 from gpu_tpu_app.ui.widgets import Card, LinkButton, label, scroll_page, set_role
 
 if TYPE_CHECKING:
@@ -99,6 +101,24 @@ class QuestionCard(Card):
             col.addWidget(button)
         self.buttons[None].setChecked(True)
         self.body.addWidget(box)
+        # what the model check measured for this answer: a marker, and the evidence one click away
+        self.measured: str | None = None
+        self.measured_from: str | None = None
+        self.measured_row = QWidget()
+        mrow = QHBoxLayout(self.measured_row)
+        mrow.setContentsMargins(0, 0, 0, 0)
+        self.measured_label = label("", "muted")
+        self.evidence_button = LinkButton("Show evidence")
+        self.evidence_button.setAccessibleName(f"Evidence the model check found for: {q.text}")
+        self.evidence_button.clicked.connect(self.toggle_evidence)
+        mrow.addWidget(self.measured_label, 1)
+        mrow.addWidget(self.evidence_button)
+        self.evidence_label = label("", "muted")
+        self.evidence_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.measured_row.hide()
+        self.evidence_label.hide()
+        self.body.addWidget(self.measured_row)
+        self.body.addWidget(self.evidence_label)
         self.learn = LinkButton(f"Learn more: {topic_title} →")
         self.learn.setAccessibleName(f"Learn more about {topic_title}")
         self.learn.setToolTip(f"Open the explainer topic “{topic_title}” in Learn")
@@ -109,7 +129,48 @@ class QuestionCard(Card):
 
     def _toggled(self, _button: QAbstractButton, checked: bool) -> None:
         if checked:
+            self._update_marker()
             self.sig_changed.emit(self.field)
+
+    def set_measured(self, check: ModelCheck | None) -> None:
+        """Mark this answer with what `check` measured (None clears the mark); the value is not changed."""
+        if check is None or self.field not in ANSWER_FIELDS:
+            self.measured = self.measured_from = None
+            self.measured_row.hide()
+            self.evidence_label.hide()
+            return
+        self.measured = getattr(check.answers, self.field)
+        self.measured_from = check.file.replace("\\", "/").rsplit("/", 1)[-1]
+        self.evidence_label.setText(evidence_text(check, self.field))
+        self.measured_row.show()
+        self._update_marker()
+
+    def _update_marker(self) -> None:
+        if not self.measured_row.isVisibleTo(self) and self.measured_from is None:
+            return
+        name = self.measured_from
+        if self.measured is None:
+            text = f"Measured in {name}: not decided (see why)"
+            role = "muted"
+        elif self.value() == self.measured:
+            text = f"✓ measured in {name}"
+            role = "measured"
+        else:
+            shown = dict(QUESTIONS[self.field].choices).get(self.measured, self.measured)
+            text = f"Measured in {name}: {shown}; you chose otherwise"
+            role = "warning"
+        self.measured_label.setText(text)
+        set_role(self.measured_label, "role", role)
+
+    def marker_text(self) -> str:
+        """The measured mark as shown ('' when the answer was not measured)."""
+        return self.measured_label.text() if self.measured_from is not None else ""
+
+    def toggle_evidence(self) -> None:
+        """Show or hide the evidence under the mark."""
+        show = not self.evidence_label.isVisibleTo(self)
+        self.evidence_label.setVisible(show)
+        self.evidence_button.setText("Hide evidence" if show else "Show evidence")
 
     def value(self) -> str | None:
         """The chosen value, None for Skip."""
@@ -121,6 +182,7 @@ class QuestionCard(Card):
         self.group.blockSignals(True)
         self.buttons.get(value, self.buttons[None]).setChecked(True)
         self.group.blockSignals(False)
+        self._update_marker()
 
     def focus_choice(self) -> None:
         """Put the keyboard focus on the checked choice."""
@@ -131,7 +193,8 @@ class QuestionCard(Card):
 class QuestionPage(QWidget):
     """One wizard page: its title, intro and question cards in one or two columns."""
 
-    def __init__(self, page: Page, cards: list[QuestionCard], parent: QWidget | None = None) -> None:
+    def __init__(self, page: Page, cards: list[QuestionCard], parent: QWidget | None = None,
+                 header: QWidget | None = None) -> None:
         super().__init__(parent)
         self.page = page
         self.cards = cards
@@ -142,6 +205,8 @@ class QuestionPage(QWidget):
         self.body_layout = QVBoxLayout(body)
         self.body_layout.setContentsMargins(0, 0, 8, 8)
         self.body_layout.setSpacing(10)
+        if header is not None:
+            self.body_layout.addWidget(header)
         self.grid = QGridLayout()
         self.grid.setHorizontalSpacing(12)
         self.grid.setVerticalSpacing(12)
@@ -174,12 +239,14 @@ class DecideWizard(QWidget):
     sig_show_result = Signal()
     sig_learn_more = Signal(str)  # topic id
     sig_page_changed = Signal(int)
+    sig_model_checked = Signal(object)  # ModelCheck
 
     def __init__(self, lesson: LessonPack | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("DecideWizard")
         self._lesson = lesson
         self.cards: dict[str, QuestionCard] = {}
+        self.model_check: ModelCheck | None = None
 
         root = QVBoxLayout(self)
         root.setContentsMargins(24, 18, 24, 14)
@@ -215,7 +282,11 @@ class DecideWizard(QWidget):
                 card.sig_learn_more.connect(self.sig_learn_more)
                 self.cards[field] = card
                 cards.append(card)
-            qpage = QuestionPage(page, cards)
+            header = None
+            if page.id == "framework":
+                self.model_check_bar = header = ModelCheckBar()
+                header.sig_checked.connect(self.apply_model_check)
+            qpage = QuestionPage(page, cards, header=header)
             self.pages.append(qpage)
             self.stack.addWidget(qpage)
         root.addWidget(self.stack, 1)
@@ -259,6 +330,25 @@ class DecideWizard(QWidget):
         for field, card in self.cards.items():
             card.set_value(getattr(answers, field))
         self._update_count()
+
+    def apply_model_check(self, check: ModelCheck) -> None:
+        """Fill the answers the check measured, mark each (with its evidence), then report the change."""
+        self.model_check = check
+        for field in ANSWER_FIELDS:
+            card = self.cards[field]
+            value = getattr(check.answers, field)
+            if value is not None:
+                card.set_value(value)
+            card.set_measured(check)
+        self._update_count()
+        self.sig_model_checked.emit(check)
+        self.sig_answers_changed.emit(self.answers())
+
+    def set_model_check(self, check: ModelCheck | None) -> None:
+        """Show the marks of a saved check (an opened session) without changing any answer."""
+        self.model_check = check
+        for field in ANSWER_FIELDS:
+            self.cards[field].set_measured(check)
 
     def _changed(self, _field: str) -> None:
         self._update_count()

@@ -1,0 +1,247 @@
+"""Check my model…: the model-check worker driven with QProcess, and its bar on the Framework-check page.
+
+The user's file runs only in the worker (gpu-tpu-app model-check-worker), never in the window's
+process; the window reads its JSON lines through core.modelcheck.CheckSession, as the CLI does,
+and stays responsive while it runs. Cancel kills the worker's process group.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpu_tpu_app.core.modelcheck import LEVEL_TEXT, CheckSession, ModelCheck, WorkerStage
+from gpu_tpu_app.probe.modelcheck_launch import (
+    DEFAULT_MEMORY_LIMIT_MB,
+    DEFAULT_TIMEOUT_S,
+    precheck,
+    worker_command,
+    worker_env,
+)
+from gpu_tpu_app.ui.widgets import label
+
+MODEL_FILTER = "Python model file (*.py);;All files (*)"
+
+
+class ModelCheckProcess(QObject):
+    """One check in a QProcess. sig_stage(str) while it runs; sig_finished(ModelCheck | str | None) once:
+    the result, the one-line error, or None when cancelled."""
+
+    sig_stage = Signal(str)
+    sig_finished = Signal(object)
+
+    def __init__(self, file: str, timeout_s: float = DEFAULT_TIMEOUT_S,
+                 memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.file = file
+        self.session = CheckSession(file, timeout_s, memory_limit_mb)
+        self._timeout_s = timeout_s
+        self._memory = memory_limit_mb
+        self._proc: QProcess | None = None
+        self._stderr = bytearray()
+        self._start = 0.0
+        self._timed_out = False
+        self._cancelled = False
+        self._done = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._on_timeout)
+
+    def start(self) -> None:
+        """Start the worker; returns at once (a bad path finishes at once with its one-line error)."""
+        bad = precheck(self.file)
+        if bad:
+            QTimer.singleShot(0, lambda: self._finish(bad))
+            return
+        argv = worker_command(self.file, self._memory)
+        proc = QProcess(self)
+        if sys.platform != "win32":
+            flags = QProcess.UnixProcessFlag
+            proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers | flags.IgnoreSigPipe)
+        env = QProcessEnvironment()
+        for k, v in worker_env().items():
+            env.insert(k, v)
+        proc.setProcessEnvironment(env)
+        proc.setProgram(argv[0])
+        proc.setArguments(argv[1:])
+        proc.readyReadStandardOutput.connect(self._on_stdout)
+        proc.readyReadStandardError.connect(self._on_stderr)
+        proc.finished.connect(self._on_finished)
+        proc.errorOccurred.connect(self._on_error)
+        self._proc = proc
+        self._start = time.monotonic()
+        proc.start()
+        self._timer.start(int(self._timeout_s * 1000))
+
+    def is_running(self) -> bool:
+        return self._proc is not None and not self._done
+
+    def cancel(self) -> None:
+        """Stop the check now: the worker and anything it started are killed."""
+        if self._done:
+            return
+        self._cancelled = True
+        self._kill()
+
+    def _kill(self) -> None:
+        proc = self._proc
+        if proc is None or proc.state() == QProcess.ProcessState.NotRunning:
+            if not self._done:
+                self._finish(None if self._cancelled else "stopped")
+            return
+        pid = int(proc.processId())
+        try:
+            if pid and sys.platform != "win32":
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                proc.kill()
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+
+    def _on_timeout(self) -> None:
+        self._timed_out = True
+        self._kill()
+
+    def _on_stdout(self) -> None:
+        if self._proc is None:
+            return
+        for msg in self.session.feed(bytes(self._proc.readAllStandardOutput().data())):
+            if isinstance(msg, WorkerStage):
+                self.sig_stage.emit(msg.stage + (f" ({msg.function})" if msg.function else ""))
+
+    def _on_stderr(self) -> None:
+        if self._proc is None:
+            return
+        self._stderr += bytes(self._proc.readAllStandardError().data())
+        del self._stderr[:-4096]
+
+    def _on_error(self, error: QProcess.ProcessError) -> None:
+        if error == QProcess.ProcessError.FailedToStart:
+            self._finish(f"{self.file}: the check's worker process could not start")
+
+    def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
+        if self._proc is not None:
+            self._on_stdout()
+            self._on_stderr()
+        if self._cancelled:
+            self._finish(None)
+            return
+        rc = -int(signal.SIGKILL) if status == QProcess.ExitStatus.CrashExit else code
+        self._finish(self.session.finish(rc, time.monotonic() - self._start, timed_out=self._timed_out,
+                                         stderr_tail=bytes(self._stderr).decode("utf-8", "replace")))
+
+    def _finish(self, result: ModelCheck | str | None) -> None:
+        if self._done:
+            return
+        self._done = True
+        self._timer.stop()
+        self.sig_finished.emit(result)
+
+
+class ModelCheckBar(QWidget):
+    """The Check-my-model button, and while a check runs, its progress view with Cancel.
+
+    sig_checked(ModelCheck) after a check that ran; bad input shows a dialog (`error_box`).
+    """
+
+    sig_checked = Signal(object)
+    sig_finished = Signal(object)  # ModelCheck | str | None, for tests and the window
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.process: ModelCheckProcess | None = None
+        self.error_box: QMessageBox | None = None
+        self.timeout_s = DEFAULT_TIMEOUT_S
+        root = QVBoxLayout(self)
+        root.setContentsMargins(0, 0, 0, 0)
+        root.setSpacing(6)
+        row = QHBoxLayout()
+        self.button = QPushButton("Check my model…")
+        self.button.setToolTip("Pick your model's Python file; it runs in a separate process, and the answers "
+                               "on this page are filled from what is measured")
+        self.button.clicked.connect(self.choose_file)
+        row.addWidget(self.button)
+        self.hint = label("Measure these answers from your own model file (PyTorch: model() and example_inputs(); "
+                          "JAX: params(), forward() and example_inputs()).", "muted")
+        row.addWidget(self.hint, 1)
+        root.addLayout(row)
+        self.progress_view = QWidget()
+        prow = QHBoxLayout(self.progress_view)
+        prow.setContentsMargins(0, 0, 0, 0)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)  # busy: the stages have no fixed length
+        self.progress.setMaximumWidth(180)
+        self.stage_label = label("", "muted")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        prow.addWidget(self.progress)
+        prow.addWidget(self.stage_label, 1)
+        prow.addWidget(self.cancel_button)
+        self.progress_view.hide()
+        root.addWidget(self.progress_view)
+        self.status = label("", "muted")
+        self.status.hide()
+        root.addWidget(self.status)
+
+    def choose_file(self) -> None:
+        """Ask for a model file, then check it."""
+        path, _ = QFileDialog.getOpenFileName(self, "Check a model file", str(Path.home()), MODEL_FILTER)
+        if path:
+            self.check(path)
+
+    def check(self, path: str) -> None:
+        """Check `path` in a worker process; returns at once."""
+        if self.process is not None and self.process.is_running():
+            return
+        self.process = ModelCheckProcess(path, self.timeout_s, parent=self)
+        self.process.sig_stage.connect(self.stage_label.setText)
+        self.process.sig_finished.connect(self._finished)
+        self.button.setEnabled(False)
+        self.stage_label.setText(f"Starting the check of {Path(path).name}…")
+        self.status.hide()
+        self.progress_view.show()
+        self.process.start()
+
+    def cancel(self) -> None:
+        """Stop the running check."""
+        if self.process is not None:
+            self.process.cancel()
+
+    def is_running(self) -> bool:
+        return self.process is not None and self.process.is_running()
+
+    def _finished(self, result: ModelCheck | str | None) -> None:
+        self.progress_view.hide()
+        self.button.setEnabled(True)
+        if result is None:
+            self.status.setText("Check cancelled; the answers were left as they were.")
+            self.status.show()
+        elif isinstance(result, str):
+            self.status.setText("The check did not run: " + result)
+            self.status.show()
+            box = QMessageBox(QMessageBox.Icon.Warning, "The model check did not run", result,
+                              QMessageBox.StandardButton.Ok, self)
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            self.error_box = box
+            box.open()
+        else:
+            self.status.setText(f"Checked {Path(result.file).name} in {result.seconds:.1f} s: evidence level "
+                                f"{LEVEL_TEXT[result.level]}. Measured answers are marked; each stays yours to "
+                                "change.")
+            self.status.show()
+            self.sig_checked.emit(result)
+        self.sig_finished.emit(result)

@@ -1,0 +1,133 @@
+"""Check my model… in the window: the worker runs in its own process, the page fills and marks what was
+measured (evidence one click away, still changeable), Cancel stops it, bad files end in a dialog."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from gpu_tpu_app.core.lesson import load_lesson
+from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck
+from gpu_tpu_app.core.report import build_markdown
+from gpu_tpu_app.core.session import load_session, save_session
+from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.wizard import DecideWizard
+
+MODELS = Path(__file__).resolve().parent.parent / "examples" / "models"
+CHECK_MS = 300_000  # a generous cap for a loaded machine; the tests wait on signals, never sleep
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def wizard(qtbot):
+    w = DecideWizard(load_lesson())
+    qtbot.addWidget(w)
+    w.resize(1100, 760)
+    w.show()
+    return w
+
+
+def test_check_fills_marks_and_stays_changeable(qtbot, wizard: DecideWizard) -> None:
+    bar = wizard.model_check_bar
+    emitted = []
+    wizard.sig_answers_changed.connect(emitted.append)
+    with qtbot.waitSignal(bar.sig_finished, timeout=CHECK_MS) as blocker:
+        bar.check(str(MODELS / "jax_boolean_mask.py"))
+        assert bar.progress_view.isVisible() and not bar.button.isEnabled()  # progress view while it runs
+    check = blocker.args[0]
+    assert isinstance(check, ModelCheck)
+    assert not bar.progress_view.isVisible() and bar.button.isEnabled()
+    answers = wizard.answers()
+    assert (answers.framework, answers.xla_verified, answers.dynamic_shapes) == ("jax", "no", "yes")
+    assert emitted and emitted[-1] == answers
+    for field in ANSWER_FIELDS:  # every measurable answer is marked, decided or not
+        assert wizard.cards[field].marker_text(), field
+    card = wizard.cards["xla_verified"]
+    assert card.marker_text() == "✓ measured in jax_boolean_mask.py"
+    assert not card.evidence_label.isVisible()
+    qtbot.mouseClick(card.evidence_button, Qt.MouseButton.LeftButton)
+    assert card.evidence_label.isVisible()
+    assert "NonConcreteBooleanIndexError" in card.evidence_label.text()
+    assert "not decided" in wizard.cards["matmul_share"].marker_text()
+    # the user still decides: choosing another value keeps the measurement visible beside it
+    card.buttons["yes"].click()
+    assert wizard.answers().xla_verified == "yes"
+    assert "you chose otherwise" in card.marker_text()
+
+
+def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: DecideWizard,
+                                                                 tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    model = tmp_path / "slow.py"
+    model.write_text("import os, time\n\ndef model():\n"
+                     f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                     "    while True:\n        time.sleep(0.05)\n\n"
+                     "def example_inputs():\n    return ()\n")
+    bar = wizard.model_check_bar
+    bar.check(str(model))
+    qtbot.waitUntil(lambda: pid_file.exists() and pid_file.read_text() != "", timeout=CHECK_MS)
+    worker_pid = int(pid_file.read_text())
+    assert worker_pid != os.getpid()  # the user's code runs in the worker, not in the window's process
+    qtbot.waitUntil(lambda: "model()" in bar.stage_label.text(), timeout=CHECK_MS)
+    wizard.go_to_page(1)  # the window still answers while the check runs
+    assert wizard.current_page() == 1
+    wizard.go_to_page(0)
+    with qtbot.waitSignal(bar.sig_finished, timeout=CHECK_MS) as blocker:
+        qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
+    assert blocker.args == [None]
+    assert "cancelled" in bar.status.text()
+
+    def gone() -> bool:
+        try:
+            os.kill(worker_pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+    qtbot.waitUntil(gone, timeout=10_000)
+    assert wizard.answers().framework is None  # nothing was filled
+
+
+def test_bad_file_shows_a_dialog_with_one_line(qtbot, wizard: DecideWizard, tmp_path: Path) -> None:
+    model = tmp_path / "broken.py"
+    model.write_text("def model(:\n    pass\n")
+    bar = wizard.model_check_bar
+    with qtbot.waitSignal(bar.sig_finished, timeout=CHECK_MS) as blocker:
+        bar.check(str(model))
+    assert blocker.args[0] == f"{model}:1: SyntaxError: invalid syntax"
+    assert bar.error_box is not None and bar.error_box.isVisible()
+    assert bar.error_box.text() == blocker.args[0]
+    bar.error_box.close()
+    assert wizard.answers().framework is None
+
+
+def test_window_keeps_the_check_in_the_session_result_and_report(qtbot, tmp_path: Path) -> None:
+    w = MainWindow(persist=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    bar = w.wizard.model_check_bar
+    with qtbot.waitSignal(bar.sig_finished, timeout=CHECK_MS):
+        bar.check(str(MODELS / "jax_boolean_mask.py"))
+    session = w.session()
+    assert session.model_check is not None and session.answers.xla_verified == "no"
+    w.show_result()
+    texts = [lab.text() for lab in w.result_page.links()]
+    assert any("Measured in jax_boolean_mask.py" in t and "NonConcreteBooleanIndexError" in t for t in texts)
+    report = build_markdown(session, load_lesson())
+    assert "Measured in jax\\_boolean\\_mask.py" in report
+    # saved and opened again, the marks come back with the answers
+    path = tmp_path / "session.json"
+    save_session(session, path)
+    other = MainWindow(persist=False)
+    qtbot.addWidget(other)
+    other.set_session(load_session(path), path)
+    assert other.session().model_check == session.model_check
+    assert other.wizard.cards["xla_verified"].marker_text() == "✓ measured in jax_boolean_mask.py"
+    for window in (w, other):
+        window.shutdown()
+        window._clean = window.session()  # the test is over: close without the unsaved-changes prompt
