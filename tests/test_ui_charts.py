@@ -7,7 +7,9 @@ import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from gpu_tpu_app.core.catalog import load_catalog
@@ -138,8 +140,12 @@ def test_redraws_are_coalesced(view, qtbot):
 def test_charts_draw_the_data_and_overlay_a_second_run(view):
     view.holder["data"] = _data(_run(RESULTS), _run(RESULTS[:2], host="tpu-vm"))
     view.flush_all()
-    curves = [it for it in view.throughput.item.listDataItems() if it.name()]
+    named = [it for it in view.throughput.item.listDataItems() if it.name()]
+    curves = [it for it in named if isinstance(it, pg.PlotDataItem)]
     assert len(curves) == 3  # two series of the first run, one of the imported run
+    hollow = [it for it in named if isinstance(it, pg.ScatterPlotItem)]
+    assert len(hollow) == 1 and "not trusted" in hollow[0].name()  # the suspect point, drawn hollow
+    assert hollow[0].opts["brush"].style() == Qt.BrushStyle.NoBrush
     xs = sorted(float(v) for v in curves[0].getData()[0])
     assert xs == pytest.approx(sorted(np.log10([512, 1024])))
     names = [c.name() for c in curves]

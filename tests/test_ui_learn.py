@@ -306,4 +306,4 @@ def test_evidence_uses_the_newest_run_of_each_device():
     newer = old.model_copy(update={"results": [
         r.model_copy(update={"value": r.value * 2}) if r.kernel == "matmul" else r for r in old.results
     ]})  # fmt: skip
-    assert evidence_lines("matmul", [old, newer]) == ["best 500 GFLOP/s (float32, N=2048, Test CPU · jax)"]
+    assert evidence_lines("matmul", [old, newer]) == ["best 500 GFLOP/s (float32, N=2048, Test CPU · jax; smoke suite: a functional check, not a benchmark)"]

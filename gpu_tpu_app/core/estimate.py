@@ -20,6 +20,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
+from gpu_tpu_app.core.trust import trusted_results
 from gpu_tpu_app.core.wording import SECONDS_PER_DAY
 from gpu_tpu_app.errors import InputError
 
@@ -229,11 +230,12 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
     """One MeasuredDevice per device of a probe run (core.runs.RunFile) with an ok matmul result.
 
     Its flops is the best median matmul FLOP/s over sizes and dtypes, its bandwidth the best
-    bytes-per-second result of the run's memory kernels; suspect, failed and skipped points are left out.
+    bytes-per-second result of the run's memory kernels; suspect, failed, skipped and flagged points
+    (core.trust: too noisy, in cache, above a roof) are left out.
     """
     best: dict[str, float] = {}
     bandwidth: dict[str, float] = {}
-    for result in run.results:
+    for result in trusted_results(run):
         if result.status != "ok" or not result.value or result.value <= 0:
             continue
         if result.kernel == "matmul" and result.metric == "flops":

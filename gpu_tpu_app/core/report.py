@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
 from gpu_tpu_app.core.modelcheck import measured_note
+from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.wording import (
+    FUNCTIONAL_CHECK,
     HEADLINES,
     VERDICT_WORDS,
     estimate_cells,
@@ -222,16 +224,19 @@ def collect(
     runs = []
     for run in session.runs:
         best: dict[str, float] = {}
-        for r in run.results:
-            if r.kernel == "matmul" and r.metric == "flops" and r.status == "ok" and r.value:
+        for r in trusted_results(run):  # flagged points (too noisy, in cache, above a roof) never count
+            if r.kernel == "matmul" and r.metric == "flops" and r.value:
                 best[r.device] = max(best.get(r.device, 0.0), r.value)
         devices = ", ".join(
-            f"{d.name} ({d.backend}{'' if d.key not in best else f', best matmul {tflops(best[d.key])}'})"
+            f"{d.name} ({d.backend}{'' if d.key not in best else f', best trusted matmul {tflops(best[d.key])}'})"
             for d in run.devices
         )
+        check = f" ({FUNCTIONAL_CHECK})" if is_functional_check(run) else ""
+        flagged = flagged_summary(run)
         runs.append(
-            f"{run.host}, {run.started:%Y-%m-%d %H:%M}, suite {run.suite}, {len(run.results)} results"
+            f"{run.host}, {run.started:%Y-%m-%d %H:%M}, suite {run.suite}{check}, {len(run.results)} results"
             f"{'' if run.complete else ' (incomplete)'}: {devices or 'no devices'}"
+            + (f". {flagged[0].upper()}{flagged[1:]}." if flagged else "")
         )
 
     sources = []

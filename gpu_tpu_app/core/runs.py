@@ -325,13 +325,22 @@ def ceiling_key(r: ProbeResult) -> tuple[str, str, str, str | None]:
 
 
 def _counts(r: ProbeResult) -> bool:
+    """A result that may set a ceiling: an ok rate that is not too noisy to trust (core.trust)."""
+    from gpu_tpu_app.core.trust import noise  # trust reads this module's models
+
+    return r.status == "ok" and r.value is not None and r.value > 0 and r.metric != "seconds" and noise(r) is None
+
+
+def _rated(r: ProbeResult) -> bool:
     return r.status == "ok" and r.value is not None and r.value > 0 and r.metric != "seconds"
 
 
 class CeilingTracker:
     """Keeps the best rate per ceiling_key and fills ProbeResult.pct_ceiling as results stream in.
 
-    Only rates (FLOP/s, B/s) have a ceiling; times and failed or suspect results get None.
+    Only rates (FLOP/s, B/s) have a ceiling; times and failed or suspect results get None. A point too
+    noisy to trust never sets the ceiling; it gets its percentage of the best trusted one (which may
+    be above 100).
     """
 
     def __init__(self) -> None:
@@ -340,7 +349,9 @@ class CeilingTracker:
     def add(self, r: ProbeResult) -> ProbeResult:
         """Record `r` and return it with pct_ceiling against the best so far."""
         if not _counts(r):
-            return r if r.pct_ceiling is None else r.model_copy(update={"pct_ceiling": None})
+            top = self.best.get(ceiling_key(r)) if _rated(r) else None
+            pct = 100.0 * float(r.value) / top if top else None  # type: ignore[arg-type]
+            return r if r.pct_ceiling == pct else r.model_copy(update={"pct_ceiling": pct})
         key = ceiling_key(r)
         best = max(self.best.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
         self.best[key] = best
@@ -348,13 +359,14 @@ class CeilingTracker:
 
 
 def with_ceilings(results: list[ProbeResult]) -> list[ProbeResult]:
-    """Every result's pct_ceiling against the best of the whole list (the best one is 100)."""
+    """Every result's pct_ceiling against the best trusted one of the whole list (the best one is 100)."""
     best: dict[tuple[str, str, str, str | None], float] = {}
     for r in results:
         if _counts(r):
             best[ceiling_key(r)] = max(best.get(ceiling_key(r), 0.0), float(r.value))  # type: ignore[arg-type]
     out = []
     for r in results:
-        pct = 100.0 * float(r.value) / best[ceiling_key(r)] if _counts(r) else None  # type: ignore[arg-type]
+        top = best.get(ceiling_key(r)) if _rated(r) else None
+        pct = 100.0 * float(r.value) / top if top else None  # type: ignore[arg-type]
         out.append(r if r.pct_ceiling == pct else r.model_copy(update={"pct_ceiling": pct}))
     return out

@@ -19,6 +19,7 @@ from gpu_tpu_app.core.decision import Answers, Recommendation, decide, migrate_a
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.core.trust import FUNCTIONAL_CHECK, is_functional_check, trusted_results
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_text
 
@@ -87,10 +88,11 @@ class Session(BaseModel):
 
 
 def measured_devices(runs: list[RunFile]) -> list[MeasuredDevice]:
-    """Best successful matmul (FLOP/s, any dtype) per device and host across `runs`."""
+    """Best trusted matmul (FLOP/s, any dtype) per device and host across `runs` (core.trust: flagged points
+    never count); a figure from a smoke run says that it is a functional check, not a benchmark."""
     best: dict[tuple[str, str], tuple[float, str, RunFile]] = {}
     for run in runs:
-        for r in run.results:
+        for r in trusted_results(run):
             if r.kernel != "matmul" or r.metric != "flops" or r.status != "ok" or not r.value or r.value <= 0:
                 continue
             key = (run.host, r.device)
@@ -105,7 +107,8 @@ def measured_devices(runs: list[RunFile]) -> list[MeasuredDevice]:
         detail = ", ".join(x for x in (backend, dtype) if x)
         where = f" on {host}" if len(hosts) > 1 else ""
         memory = float(dev.memory_bytes) if dev is not None and dev.memory_bytes else None
-        out.append(MeasuredDevice(name=f"{name} ({detail}){where}", flops=flops, memory_bytes=memory,
+        check = f"; {FUNCTIONAL_CHECK}" if is_functional_check(run) else ""
+        out.append(MeasuredDevice(name=f"{name} ({detail}{check}){where}", flops=flops, memory_bytes=memory,
                                   key=f"{host}/{dev_key}"))
     return out
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: What every front end shows where a value is unknown or was not measured.
 MISSING = "–"
+#: How a smoke-suite run is labelled wherever its numbers show (CLI, window, report, estimator rows).
+FUNCTIONAL_CHECK = "smoke suite: a functional check, not a benchmark"
 
 SECONDS_PER_DAY = 86_400.0
 DAYS_PER_YEAR = 365.25

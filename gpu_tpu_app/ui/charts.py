@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.atomic import write_bytes
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES, DTYPE_BYTES
+from gpu_tpu_app.core.terms import COMPILE_PHASES
+from gpu_tpu_app.core.trust import Flags, matmul_intensity, run_flags, trusted
 from gpu_tpu_app.core.wording import compact, format_seconds, format_value
 from gpu_tpu_app.ui.results_model import device_name
 from gpu_tpu_app.ui.theme import theme_manager
@@ -81,23 +82,56 @@ def _usable(r: ProbeResult) -> bool:
     return r.status == "ok" and r.value is not None and r.value > 0 and math.isfinite(r.value)
 
 
+def _judged(run: RunFile) -> list[tuple[ProbeResult, Flags]]:
+    """Each result of a run with its trust flags (core.trust): flagged points are drawn hollow, never as ceilings."""
+    return list(zip(run.results, run_flags(run)))
+
+
+def _drawable(r: ProbeResult) -> bool:
+    """A point with a value to draw, trusted or not (suspect points too)."""
+    return r.status in ("ok", "suspect") and r.value is not None and r.value > 0 and math.isfinite(r.value)
+
+
+def _good(r: ProbeResult, f: Flags) -> bool:
+    return _usable(r) and trusted(r, f)
+
+
 def matmul_series(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float]]]:
-    """(run index, device key, backend, dtype) -> sorted [(size, FLOP/s)] of good matmul results."""
+    """(run index, device key, backend, dtype) -> sorted [(size, FLOP/s)] of trusted matmul results."""
     out: dict[tuple[int, str, str, str | None], list[tuple[int, float]]] = defaultdict(list)
     for cr in data.visible():
-        for r in cr.run.results:
-            if r.kernel == "matmul" and r.metric == "flops" and r.size and _usable(r):
+        for r, f in _judged(cr.run):
+            if r.kernel == "matmul" and r.metric == "flops" and r.size and _good(r, f):
                 out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, float(r.value)))  # type: ignore[arg-type]
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def matmul_flagged(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]]:
+    """(run index, device key, backend, dtype) -> [(size, FLOP/s, why)] of flagged matmul results (drawn hollow)."""
+    out: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]] = defaultdict(list)
+    for cr in data.visible():
+        for r, f in _judged(cr.run):
+            if r.kernel == "matmul" and r.metric == "flops" and r.size and _drawable(r) and f.flagged:
+                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, float(r.value), f.short()))  # type: ignore[arg-type]
     return {k: sorted(v) for k, v in out.items()}
 
 
 def bandwidth_bars(data: ChartData) -> tuple[list[str], dict[tuple[int, str, str], dict[str, float]]]:
     """(categories, series): best B/s per (run, device, backend) and kernel variant ('copy', 'transfer h2d-pinned')."""
+    return _bandwidth(data, flagged=False)
+
+
+def bandwidth_flagged(data: ChartData) -> tuple[list[str], dict[tuple[int, str, str], dict[str, float]]]:
+    """Like bandwidth_bars, over the flagged points only (drawn as hollow bars)."""
+    return _bandwidth(data, flagged=True)
+
+
+def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[int, str, str], dict[str, float]]]:
     cats: list[str] = []
     series: dict[tuple[int, str, str], dict[str, float]] = defaultdict(dict)
     for cr in data.visible():
-        for r in cr.run.results:
-            if r.metric != "bytes_per_s" or not _usable(r):
+        for r, f in _judged(cr.run):
+            if r.metric != "bytes_per_s" or not _drawable(r) or not (f.flagged if flagged else _good(r, f)):
                 continue
             cat = f"{r.kernel} {r.variant}" if r.variant else r.kernel
             if cat not in cats:
@@ -125,8 +159,8 @@ def measured_ceilings(data: ChartData, dtype: str) -> dict[tuple[int, str, str],
     best_b: dict[tuple[int, str, str], float] = {}
     labels: dict[tuple[int, str, str], str] = {}
     for cr in data.visible():
-        for r in cr.run.results:
-            if not _usable(r):
+        for r, f in _judged(cr.run):
+            if not _good(r, f):
                 continue
             key = (cr.index, r.device, r.backend)
             labels[key] = f"{device_name(cr.run, r.device)} · {r.backend}"
@@ -136,12 +170,6 @@ def measured_ceilings(data: ChartData, dtype: str) -> dict[tuple[int, str, str],
                 best_b[key] = max(best_b.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
     keys = [k for k in labels if k in best_f or k in best_b]
     return {k: Ceiling(labels[k], best_f.get(k), best_b.get(k), True) for k in keys}
-
-
-def matmul_intensity(size: int, dtype: str | None) -> float:
-    """Arithmetic intensity of an N×N matmul: 2N³ FLOPs over 3N² elements read or written."""
-    itemsize = DTYPE_BYTES.get(dtype or "float32", 4)
-    return 2.0 * size / (3.0 * itemsize)
 
 
 def roofline_segments(c: Ceiling, x_min: float, x_max: float, y_cap: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -427,8 +455,9 @@ class ThroughputChart(_Chart):
         self._last = data
         self.clear_items()
         series = matmul_series(data)
-        self.has_data = bool(series)
-        if not series:
+        flagged = matmul_flagged(data)
+        self.has_data = bool(series or flagged)
+        if not self.has_data:
             self.show_empty("No matmul results yet: run a probe or import a run file.")
             return
         log_y = self.log_y.isChecked()
@@ -454,12 +483,36 @@ class ThroughputChart(_Chart):
             self.add(curve)
             xs_all.extend(x)
             ys_all.extend(y)
+        xs_all_f, ys_all_f = self._draw_flagged(flagged, log_y, runs, multi)
+        xs_all.extend(xs_all_f)
+        ys_all.extend(ys_all_f)
         x_pad = 0.08
         if log_y:
             y_range = (min(ys_all) - 0.15, max(ys_all) + 0.15)
         else:
             y_range = (0.0, max(ys_all) * 1.18)
         self.item.setRange(xRange=(min(xs_all) - x_pad, max(xs_all) + x_pad), yRange=y_range, padding=0)
+
+
+    def _draw_flagged(self, flagged: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]], log_y: bool,
+                      runs: dict[int, ChartRun], multi: bool) -> tuple[list[float], list[float]]:  # fmt: skip
+        """Flagged points as hollow markers in their series' colour, one legend entry for all of them."""
+        xs_all: list[float] = []
+        ys_all: list[float] = []
+        first = True
+        for key, pts in flagged.items():
+            color = self.series_color(key)
+            x = np.log10(np.array([p[0] for p in pts], dtype=float))
+            vals = np.array([p[1] for p in pts], dtype=float)
+            y = np.log10(vals) if log_y else vals
+            name = "not trusted (too noisy, in cache or above a roof): hollow" if first else None
+            sc = pg.ScatterPlotItem(x=x, y=y, size=9, symbol="o", brush=pg.mkBrush(None), pen=pg.mkPen(color, width=1.6),
+                                    name=name)  # fmt: skip
+            self.add(sc)
+            first = False
+            xs_all.extend(x)
+            ys_all.extend(y)
+        return xs_all, ys_all
 
 
 class BandwidthChart(_Chart):
@@ -474,40 +527,62 @@ class BandwidthChart(_Chart):
         self.item.getAxis("left").enableAutoSIPrefix(True)
 
     def redraw(self, data: ChartData) -> None:
-        """Grouped bars: one group per kernel, one bar per device / backend / run."""
+        """Grouped bars: one group per kernel, one bar per device / backend / run; flagged points as hollow bars."""
         self.clear_items()
         cats, series = bandwidth_bars(data)
-        self.has_data = bool(series)
+        flagged_cats, flagged = bandwidth_flagged(data)
+        cats += [c for c in flagged_cats if c not in cats]
+        order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
+        cats.sort(key=lambda c: (order.get(c.split(" ")[0], 9), c))
+        keys = list(dict.fromkeys([*series, *flagged]))
+        self.has_data = bool(keys)
         bottom = self.item.getAxis("bottom")
-        if not series:
+        if not keys:
             bottom.setTicks([[]])
             self.show_empty("No bandwidth results yet: copy, triad and transfer appear here.")
             return
         runs = {cr.index: cr for cr in data.runs}
         multi = len(data.visible()) > 1
-        n = len(series)
+        n = len(keys)
         width = min(0.8 / n, 0.3)
         top = 0.0
-        labels: list[tuple[float, float]] = []
-        for j, (key, values) in enumerate(series.items()):
+        labels: list[tuple[float, float, str]] = []
+        legend_hollow = True
+        for j, key in enumerate(keys):
             run_i, dev, backend = key
             cr = runs[run_i]
-            xs = [cats.index(c) + width * (j - (n - 1) / 2) for c in values]
-            hs = list(values.values())
-            top = max(top, *hs)
             color = QColor(self.series_color(key))
-            brush = QColor(color)
-            if cr.imported:
-                brush.setAlpha(150)
             name = f"{device_name(cr.run, dev)} · {backend}"
             if multi:
                 name += f"  [{cr.label}]"
-            bars = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=brush, pen=pg.mkPen(color),
-                                   name=html.escape(name, quote=False))  # the legend reads names as HTML
-            self.add(bars)
-            labels.extend(zip(xs, hs))
-        for x, h in labels:
-            t = pg.TextItem(format_value(h, "bytes_per_s"), color=self._colors["foreground"], anchor=(0.5, 1.0))
+            values = series.get(key, {})
+            if values:
+                xs = [cats.index(c) + width * (j - (n - 1) / 2) for c in values]
+                hs = list(values.values())
+                top = max(top, *hs)
+                brush = QColor(color)
+                if cr.imported:
+                    brush.setAlpha(150)
+                bars = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=brush, pen=pg.mkPen(color),
+                                       name=html.escape(name, quote=False))  # the legend reads names as HTML
+                self.add(bars)
+                labels.extend((x, h, format_value(h, "bytes_per_s")) for x, h in zip(xs, hs))
+            # a flagged point is drawn hollow where nothing trusted was measured, or where it reads higher
+            bad = {c: v for c, v in flagged.get(key, {}).items() if v > values.get(c, 0.0)}
+            if bad:
+                xs = [cats.index(c) + width * (j - (n - 1) / 2) for c in bad]
+                hs = list(bad.values())
+                top = max(top, *hs)
+                pen = pg.mkPen(color, width=1.6)
+                pen.setStyle(Qt.PenStyle.DashLine)
+                hollow = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=pg.mkBrush(None), pen=pen,
+                                         name="not trusted (dashed, hollow)" if legend_hollow else None)  # fmt: skip
+                legend_hollow = False
+                self.add(hollow)
+                labels.extend((x, h, format_value(h, "bytes_per_s") + " (not trusted)")
+                              for c, x, h in zip(bad, xs, hs) if c not in values)  # fmt: skip
+        for x, h, text in labels:
+            t = pg.TextItem(text, color=self._colors["foreground"], anchor=(0.5, 1.0))
             self.add(t)
             t.setPos(x, h)
         bottom.setTicks([[(i, c) for i, c in enumerate(cats)]])
@@ -627,16 +702,22 @@ class RooflineChart(_Chart):
             line.setData(x, y, skipFiniteCheck=True)
             self.add(line)
             y_vals.extend(y)
-            # The matmul points that built the compute roof, at their own intensity.
-            pts = [
-                (matmul_intensity(r.size, r.dtype), float(r.value))  # type: ignore[arg-type]
-                for r in cr.run.results
-                if r.kernel == "matmul" and r.dtype == dtype and r.device == key[1] and r.size and _usable(r)
-            ]
-            if pts:
+            # The matmul points at their own intensity: trusted ones filled (they built the compute roof),
+            # flagged ones hollow (never a ceiling).
+            for hollow in (False, True):
+                pts = [
+                    (matmul_intensity(r.size, r.dtype), float(r.value))  # type: ignore[arg-type]
+                    for r, f in _judged(cr.run)
+                    if r.kernel == "matmul" and r.dtype == dtype and r.device == key[1] and r.size
+                    and (_drawable(r) and f.flagged if hollow else _good(r, f))
+                ]  # fmt: skip
+                if not pts:
+                    continue
                 sc = pg.ScatterPlotItem(
-                    x=np.log10([p[0] for p in pts]), y=np.log10([p[1] for p in pts]),
-                    size=7, brush=pg.mkBrush(color), pen=pg.mkPen(self._colors["foreground"], width=0.5),
+                    x=np.log10([p[0] for p in pts]), y=np.log10([p[1] for p in pts]), size=9 if hollow else 7,
+                    brush=pg.mkBrush(None) if hollow else pg.mkBrush(color),
+                    pen=pg.mkPen(color, width=1.6) if hollow else pg.mkPen(self._colors["foreground"], width=0.5),
+                    name="not trusted (hollow): never a ceiling" if hollow else None,
                 )  # fmt: skip
                 self.add(sc)
                 y_vals.extend(np.log10([p[1] for p in pts]))

@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import COMPILE_PHASES
+from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html, term_from_href, tooltip_html
 from gpu_tpu_app.core.wording import format_pct, format_seconds, format_value
 from gpu_tpu_app.ui.results_model import device_name
@@ -78,10 +80,6 @@ ITEM_PAD_X = 2
 # ---------------------------------------------------------------- evidence from probe runs
 
 
-def _ok(r: ProbeResult) -> bool:
-    return r.status == "ok" and r.value is not None and r.value > 0
-
-
 def _where(run: RunFile, r: ProbeResult, many_hosts: bool) -> str:
     where = f"{device_name(run, r.device)} · {r.backend}"
     return f"{where} on {run.host}" if many_hosts else where
@@ -96,6 +94,11 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()  # (host, device): the newest run of a device speaks for it
     for run in reversed(runs):
+        # flagged points (too noisy, in cache, above a roof) are never evidence
+        flags = {id(r): f for r, f in zip(run.results, run_flags(run))}
+        good = {id(r) for r in run.results if trusted(r, flags[id(r)])}
+        check = f"; {FUNCTIONAL_CHECK}" if is_functional_check(run) else ""
+
         results = [r for r in run.results if r.kernel == kernel and (run.host, r.device) not in seen]
         if not results:
             continue
@@ -103,7 +106,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
         if kernel == "compile":
             groups: dict[tuple[str, str | None, int | None], dict[str, float]] = {}
             for r in results:
-                if _ok(r) and r.variant:
+                if id(r) in good and r.variant:
                     groups.setdefault((r.device, r.dtype, r.size), {})[r.variant] = float(r.value)  # type: ignore[arg-type]
             # The biggest function measured per device says most about the compile step.
             best: dict[str, tuple[tuple[str, str | None, int | None], dict[str, float]]] = {}
@@ -115,11 +118,12 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
                 steps = ", ".join(f"{p.replace('_', ' ')} {format_seconds(phases[p])}" for p in order)
                 shape = " ".join(x for x in (dtype, f"N={size}" if size else None) if x)
                 r0 = next(r for r in results if r.device == dev)
-                lines.append(f"{steps} ({shape}; {_where(run, r0, many)})" if shape else f"{steps} ({_where(run, r0, many)})")
+                where = _where(run, r0, many) + check
+                lines.append(f"{steps} ({shape}; {where})" if shape else f"{steps} ({where})")
             continue
         by_key: dict[tuple[str, str, str | None, str | None], ProbeResult] = {}
         for r in results:
-            if not _ok(r):
+            if id(r) not in good:
                 continue
             key = (r.device, r.backend, r.dtype, r.variant if kernel in ("transfer", "dispatch") else None)
             keep = by_key.get(key)
@@ -134,11 +138,15 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
                 text = f"best {text}"
             if r.pct_spec is not None:
                 text += f" ({format_pct(r.pct_spec)} of spec)"
-            lines.append(f"{text} ({', '.join([*extra, _where(run, r, many)])})")
+            lines.append(f"{text} ({', '.join([*extra, _where(run, r, many)])}{check})")
         if not by_key:
             skipped = next((r for r in results if r.status == "skipped"), None)
             failed = next((r for r in results if r.status in ("error", "timeout", "suspect")), None)
-            if skipped is not None:
+            untrusted = next((r for r in results if r.status == "ok" and r.value), None)
+            if untrusted is not None:
+                why = flags[id(untrusted)].note() or "flagged"
+                lines.append(f"measured on {device_name(run, untrusted.device)} but not trusted: {why}")
+            elif skipped is not None:
                 lines.append(f"not measured on {device_name(run, skipped.device)}: {skipped.message or 'not applicable'}")
             elif failed is not None:
                 lines.append(f"{failed.status} on {device_name(run, failed.device)}: {failed.message or ''}".rstrip(": "))

@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
+from gpu_tpu_app.core.trust import NO_FLAGS, NOISE_RULE, Flags, is_functional_check, run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
 from gpu_tpu_app.ui.widgets import plain_tip
 
@@ -56,7 +57,8 @@ def stats_tooltip(r: ProbeResult) -> str:
 def run_label(run: RunFile, index: int | None = None) -> str:
     """How a run is named in legends and tables: 'host · quick · 14:02' (+ '(partial)')."""
     when = run.started.strftime("%Y-%m-%d %H:%M")
-    label = f"{run.host} · {run.suite} · {when}"
+    suite = f"{run.suite} (functional check, not a benchmark)" if is_functional_check(run) else run.suite
+    label = f"{run.host} · {suite} · {when}"
     if not run.complete:
         label += " (partial)"
     return label
@@ -78,13 +80,21 @@ FLAGGED = ("suspect", "timeout", "error")
 
 @dataclass(frozen=True)
 class Row:
-    """One table row: which run it belongs to and the result itself."""
+    """One table row: which run it belongs to, the result itself and its trust flags (core.trust)."""
 
     run_index: int
     result: ProbeResult
+    flags: Flags = NO_FLAGS
 
 
-def status_tooltip(r: ProbeResult) -> str:
+def status_text(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
+    """The Status cell: the status, and for a measured point that is not trusted, why in short words."""
+    if flags.flagged and r.status in ("ok", "suspect"):
+        return f"{r.status}, not trusted: {flags.short()}"
+    return r.status
+
+
+def status_tooltip(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
     """Why a row is flagged, in plain words."""
     base = {
         "suspect": "Suspect: faster than the chip's published peak, so the timing is probably wrong. "
@@ -94,6 +104,10 @@ def status_tooltip(r: ProbeResult) -> str:
         "skipped": "Skipped: not applicable on this device or left out to stay within the time budget.",
         "ok": "",
     }.get(r.status, r.status)
+    if flags.flagged:
+        why = "Not trusted, so never a best value, a ceiling, an estimator row or evidence:\n" + "\n".join(
+            f"• {n}" for n in flags.notes())
+        base = f"{base}\n{why}" if base else why
     if r.message:
         base = f"{base}\n{r.message}" if base else r.message
     return base
@@ -116,7 +130,7 @@ class ResultsModel(QAbstractTableModel):
         self.beginResetModel()
         self._runs = list(runs)
         self._labels = list(labels) if labels is not None else [run_label(r) for r in runs]
-        self._rows = [Row(i, res) for i, run in enumerate(self._runs) for res in run.results]
+        self._rows = [Row(i, res, f) for i, run in enumerate(self._runs) for res, f in zip(run.results, run_flags(run))]
         self.endResetModel()
 
     def update_run(self, run_index: int, run: RunFile, label: str | None = None) -> None:
@@ -131,15 +145,16 @@ class ResultsModel(QAbstractTableModel):
         existing = [i for i, row in enumerate(self._rows) if row.run_index == run_index]
         old_n = len(existing)
         new = run.results
+        flags = run_flags(run)  # a later result may change an earlier one's (the measured roof)
         # Results stream in order, and the ceiling column of earlier rows may change: refresh them in place.
         for j, row_i in enumerate(existing[: len(new)]):
-            self._rows[row_i] = Row(run_index, new[j])
+            self._rows[row_i] = Row(run_index, new[j], flags[j])
         if existing and len(new) >= old_n:
             self.dataChanged.emit(self.index(existing[0], 0), self.index(existing[-1], len(COLUMNS) - 1))
         if len(new) > old_n:
             first = len(self._rows)
             self.beginInsertRows(QModelIndex(), first, first + len(new) - old_n - 1)
-            self._rows.extend(Row(run_index, r) for r in new[old_n:])
+            self._rows.extend(Row(run_index, r, f) for r, f in zip(new[old_n:], flags[old_n:]))
             self.endInsertRows()
         elif len(new) < old_n:
             self.set_runs(self._runs, self._labels)
@@ -175,7 +190,8 @@ class ResultsModel(QAbstractTableModel):
                 "Median": "Median of the repetitions (rates in FLOP/s or B/s; times in seconds)",
                 "CV / IQR": "Spread: coefficient of variation and interquartile range of the repetitions, as % of the median; "
                 "hover a cell for the values, min and max",
-                "% ceiling": "Percent of the best result of the same kernel, device and dtype in this run",
+                "% ceiling": "Percent of the best trusted result of the same kernel, device and dtype in this run",
+                "Status": "ok, a failure, or why a measured point is not trusted: " + NOISE_RULE,
                 "% spec": "Percent of the published dense peak of the matched catalogue chip",
             }.get(COLUMNS[section])
         return None
@@ -194,7 +210,7 @@ class ResultsModel(QAbstractTableModel):
             if col == "Run":
                 run = self._runs[row.run_index]
                 return plain_tip(f"{self._labels[row.run_index]}\n{run.os} · Python {run.python}")
-            parts = [status_tooltip(r)] if r.status != "ok" else []
+            parts = [status_tooltip(r, row.flags)] if r.status != "ok" or row.flags.flagged else []
             if col in ("CV / IQR", "Median"):
                 parts.append(stats_tooltip(r))
             elif col == "Device":
@@ -207,6 +223,9 @@ class ResultsModel(QAbstractTableModel):
                 parts.append(f"math mode: {r.math_mode}")
             text = "\n".join(p for p in parts if p)
             return plain_tip(text) if text else None
+        untrusted = row.flags.flagged and r.status == "ok"
+        if role == Qt.ItemDataRole.DecorationRole and col == "Status" and untrusted:
+            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
         if role == Qt.ItemDataRole.DecorationRole and col == "Status" and r.status != "ok":
             style = QApplication.style()
             pixmap = {
@@ -216,9 +235,9 @@ class ResultsModel(QAbstractTableModel):
                 "skipped": QStyle.StandardPixmap.SP_MessageBoxInformation,
             }.get(r.status)
             return style.standardIcon(pixmap) if pixmap is not None else None
-        if role == Qt.ItemDataRole.ForegroundRole and r.status in FLAGGED:
+        if role == Qt.ItemDataRole.ForegroundRole and (r.status in FLAGGED or untrusted):
             return QBrush(self._error_color if r.status == "error" else self._warn_color)
-        if role == Qt.ItemDataRole.BackgroundRole and r.status in FLAGGED:
+        if role == Qt.ItemDataRole.BackgroundRole and (r.status in FLAGGED or untrusted):
             c = QColor(self._error_color if r.status == "error" else self._warn_color)
             c.setAlpha(40)
             return QBrush(c)
@@ -250,7 +269,7 @@ class ResultsModel(QAbstractTableModel):
         if col == "% spec":
             return format_pct(r.pct_spec)
         if col == "Status":
-            return r.status
+            return status_text(r, row.flags)
         return ""
 
     def _sort_key(self, row: Row, col: str) -> Any:

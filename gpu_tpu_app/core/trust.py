@@ -1,0 +1,302 @@
+"""Whether a measured point can be trusted, decided in one place for the CLI, the window and the report.
+
+A point is flagged when it is
+- too noisy: fewer than MIN_REPS repetitions, or the middle half of its repetitions spreads over
+  more than NOISE_IQR_RATIO of the median (IQR / median), or its coefficient of variation is above
+  NOISE_CV (a few wild repetitions even when the middle half agrees);
+- in cache: a copy or triad point whose arrays are smaller than LLC_FACTOR times the last-level
+  cache (STREAM's rule), so it measured the cache rather than memory;
+- above a roof: faster than the catalogue's published peak of the chip, or a matmul point above this
+  machine's own measured roof (trusted memory bandwidth x the matmul's arithmetic intensity).
+
+Flagged points are still shown (marked), but never become a "best measured" value, an estimator
+row, a roofline ceiling, evidence in Learn or a summary-card figure. Pure Python: no Qt.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gpu_tpu_app.core.terms import DTYPE_BYTES
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, format_pct, format_value
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
+
+#: Fewer repetitions than this cannot show their spread: such a point is not trusted.
+MIN_REPS = 3
+#: Too noisy above this interquartile range as a share of the median (10 %).
+NOISE_IQR_RATIO = 0.10
+#: ... or above this coefficient of variation (25 %).
+NOISE_CV = 0.25
+#: STREAM's rule: each array at least 4x the last-level cache, or it measures the cache.
+LLC_FACTOR = 4.0
+#: Kernels whose bandwidth stands for the device's memory (the roofline's slope).
+MEMORY_KERNELS = ("copy", "triad")
+
+NOISE_RULE = (
+    f"A point is too noisy to trust when it has fewer than {MIN_REPS} repetitions, when the middle half of "
+    f"its repetitions spreads over more than {format_pct(100 * NOISE_IQR_RATIO)} of the median (IQR / median), or when its "
+    f"coefficient of variation is above {format_pct(100 * NOISE_CV)}."
+)
+TRUST_RULE = (
+    NOISE_RULE + " Copy and triad points whose arrays are smaller than 4x the last-level cache measured the "
+    "cache, not memory. Points above the chip's published peak, or matmul points above this machine's own "
+    "measured roof (memory bandwidth x arithmetic intensity), are timing errors or cache effects. Flagged "
+    "points are shown but never used as a best value, an estimator row, a roofline ceiling or evidence."
+)
+__all__ = ["FUNCTIONAL_CHECK", "Flags", "Best", "Ratio", "run_flags", "point_flags", "trusted", "trusted_results",
+           "machine_best", "ratios", "format_ratio", "is_functional_check", "matmul_intensity"]
+
+#: Short words for each flag, for narrow cells (CLI column, chart legend).
+FLAG_WORDS = {"noisy": "noisy", "in_cache": "in cache", "above_roof": "above roof"}
+
+
+@dataclass(frozen=True)
+class Flags:
+    """Why one point is not trusted; every field is None for a trusted point (or one with no value)."""
+
+    noisy: str | None = None
+    in_cache: str | None = None
+    above_roof: str | None = None
+
+    @property
+    def flagged(self) -> bool:
+        """True when any flag is set."""
+        return bool(self.noisy or self.in_cache or self.above_roof)
+
+    def words(self) -> list[str]:
+        """Short words of the flags set: ['noisy', 'in cache']."""
+        return [FLAG_WORDS[k] for k in ("noisy", "in_cache", "above_roof") if getattr(self, k)]
+
+    def short(self) -> str:
+        """'noisy, in cache'; '' when trusted."""
+        return ", ".join(self.words())
+
+    def notes(self) -> list[str]:
+        """The reasons, one sentence each."""
+        return [t for t in (self.noisy, self.in_cache, self.above_roof) if t]
+
+    def note(self) -> str:
+        """All reasons in one line; '' when trusted."""
+        return "; ".join(self.notes())
+
+
+NO_FLAGS = Flags()
+
+
+def _has_value(r: ProbeResult) -> bool:
+    return r.value is not None and math.isfinite(r.value) and r.value > 0 and r.status in ("ok", "suspect")
+
+
+def iqr_ratio(r: ProbeResult) -> float | None:
+    """IQR over the median of a point's repetitions, or None without statistics."""
+    s = r.stats
+    if s is None:
+        return None
+    return s.iqr / s.median if s.median > 0 else math.inf
+
+
+def noise(r: ProbeResult) -> str | None:
+    """Why the point is too noisy to trust, or None (also None without a value or statistics)."""
+    s = r.stats
+    if s is None or not _has_value(r):
+        return None
+    if s.reps < MIN_REPS:
+        return f"too noisy to judge: only {s.reps} repetition{'s' if s.reps != 1 else ''} (at least {MIN_REPS} needed)"
+    ratio = iqr_ratio(r)
+    if ratio is not None and ratio > NOISE_IQR_RATIO:
+        return f"too noisy: IQR {format_pct(100 * ratio)} of the median (over {format_pct(100 * NOISE_IQR_RATIO)})"
+    if s.cv > NOISE_CV:
+        return f"too noisy: CV {format_pct(100 * s.cv)} (over {format_pct(100 * NOISE_CV)})"
+    return None
+
+
+def device_llc(device: Any) -> int | None:
+    """The last-level cache a DeviceInfo describes: its CPU's highest data cache, or the device's own."""
+    cpu = getattr(device, "cpu", None)
+    if cpu is not None and cpu.caches:
+        levels = {k: v for k, v in cpu.caches.items() if not k.endswith("i")}
+        if levels:
+            return levels[max(levels, key=lambda name: int(name[1:].rstrip("d") or 0))]
+    return getattr(device, "cache_bytes", None)
+
+
+def _mib(nbytes: float) -> str:
+    return f"{nbytes / 1024**2:.0f} MiB" if nbytes >= 1024**2 else f"{nbytes / 1024:.0f} KiB"
+
+
+def in_cache(r: ProbeResult, device: DeviceInfo | None = None) -> str | None:
+    """Why a copy / triad point measured the cache rather than memory, or None."""
+    if r.kernel not in MEMORY_KERNELS or r.metric != "bytes_per_s" or not _has_value(r):
+        return None
+    llc = device_llc(device) if device is not None else None
+    if llc and r.size:
+        per_array = r.size * DTYPE_BYTES.get(r.dtype or "float32", 4)
+        if per_array < LLC_FACTOR * llc:
+            return (f"in cache: each array is {_mib(per_array)}, {per_array / llc:.1f}x the {_mib(llc)} last-level "
+                    f"cache (under {LLC_FACTOR:.0f}x): not a memory bandwidth")  # fmt: skip
+        return None
+    if r.message and "in cache" in r.message:  # the kernel's own note, where the cache size is not in the file
+        return "in cache: the arrays fit partly in the cache (see the note): not a memory bandwidth"
+    return None
+
+
+def above_catalogue(r: ProbeResult) -> str | None:
+    """Why the point is above the chip's published peak, or None."""
+    if not _has_value(r):
+        return None
+    if r.pct_spec is not None and r.pct_spec > 100:
+        return f"above the chip's published peak ({format_pct(r.pct_spec)} of spec): a timing or catalogue error"
+    if r.status == "suspect":
+        return "above the chip's published peak: a timing or catalogue error"
+    return None
+
+
+def matmul_intensity(size: int, dtype: str | None) -> float:
+    """Arithmetic intensity of an N x N matmul: 2N^3 FLOPs over 3N^2 elements read or written (FLOP per byte)."""
+    itemsize = DTYPE_BYTES.get(dtype or "float32", 4)
+    return 2.0 * size / (3.0 * itemsize)
+
+
+def point_flags(r: ProbeResult, device: DeviceInfo | None = None) -> Flags:
+    """The flags one point earns on its own (without the run's measured roof)."""
+    return Flags(noisy=noise(r), in_cache=in_cache(r, device), above_roof=above_catalogue(r))
+
+
+def run_flags(run: RunFile) -> list[Flags]:
+    """Flags of every result of a run, in order; includes matmul points above the run's own measured roof."""
+    flags = [point_flags(r, run.device(r.device)) for r in run.results]
+    bandwidth: dict[str, float] = {}
+    for r, f in zip(run.results, flags):
+        if r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s" and _trusted(r, f):
+            bandwidth[r.device] = max(bandwidth.get(r.device, 0.0), float(r.value))  # type: ignore[arg-type]
+    for i, (r, f) in enumerate(zip(run.results, flags)):
+        bw = bandwidth.get(r.device)
+        if bw is None or f.flagged or r.kernel != "matmul" or r.metric != "flops" or not r.size or not _has_value(r):
+            continue
+        roof = bw * matmul_intensity(r.size, r.dtype)
+        if float(r.value) > roof:  # type: ignore[arg-type]
+            flags[i] = Flags(above_roof=(
+                f"above this machine's measured roof: {format_value(bw, 'bytes_per_s')} x "
+                f"{matmul_intensity(r.size, r.dtype):.3g} FLOP/byte = {format_value(roof, 'flops')}"
+            ))  # fmt: skip
+    return flags
+
+
+def _trusted(r: ProbeResult, f: Flags) -> bool:
+    return r.status == "ok" and _has_value(r) and not f.flagged
+
+
+def trusted(r: ProbeResult, flags: Flags = NO_FLAGS) -> bool:
+    """True for an ok point with a value and no flag: one that may count as a best value or a ceiling."""
+    return _trusted(r, flags)
+
+
+def trusted_results(run: RunFile) -> list[ProbeResult]:
+    """The run's results that may count as best values, ceilings and evidence."""
+    return [r for r, f in zip(run.results, run_flags(run)) if _trusted(r, f)]
+
+
+def flagged_counts(run: RunFile) -> dict[str, int]:
+    """How many points of the run carry each flag ('noisy', 'in cache', 'above roof')."""
+    counts: dict[str, int] = {}
+    for f in run_flags(run):
+        for w in f.words():
+            counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+def flagged_summary(run: RunFile) -> str:
+    """'2 points flagged (noisy 1, in cache 1): not used as best values'; '' when none is."""
+    flags = run_flags(run)
+    n = sum(f.flagged for f in flags)
+    if not n:
+        return ""
+    counts = flagged_counts(run)
+    detail = ", ".join(f"{k} {v}" for k, v in counts.items())
+    return f"{n} point{'s' if n != 1 else ''} flagged ({detail}): not used as best values"
+
+
+def is_functional_check(run: RunFile) -> bool:
+    """True for a smoke-suite run: it checks that the kernels run, its numbers are no benchmark."""
+    return run.suite == "smoke"
+
+
+# ---------------------------------------------------------------- this machine's best, against chips
+
+
+@dataclass(frozen=True)
+class Best:
+    """This machine's best trusted figure of one kind ('matmul' FLOP/s or 'bandwidth' B/s)."""
+
+    kind: str
+    value: float
+    metric: str
+    dtype: str | None
+    device_name: str
+    backend: str
+    suite: str
+
+
+def machine_best(runs: Iterable[RunFile]) -> dict[str, Best]:
+    """The best trusted matmul FLOP/s and copy / triad B/s over `runs`; a kind nothing trusted measured is absent."""
+    best: dict[str, Best] = {}
+    for run in runs:
+        for r in trusted_results(run):
+            if r.kernel == "matmul" and r.metric == "flops":
+                kind = "matmul"
+            elif r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s":
+                kind = "bandwidth"
+            else:
+                continue
+            if kind not in best or float(r.value) > best[kind].value:  # type: ignore[arg-type]
+                dev = run.device(r.device)
+                best[kind] = Best(kind, float(r.value), r.metric, r.dtype,  # type: ignore[arg-type]
+                                  dev.name if dev else r.device, r.backend, run.suite)  # fmt: skip
+    return best
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """This machine's best figure over one catalogue chip's published one (None when the chip has none)."""
+
+    chip_id: str
+    chip_name: str
+    kind: str
+    chip_value: float | None
+    ratio: float | None
+    basis: str  # what the chip's figure is: 'bfloat16 peak 989 TFLOP/s', 'memory 3.35 TB/s'
+
+
+def ratios(best: dict[str, Best], chips: Sequence[Any]) -> list[Ratio]:
+    """One Ratio per chip and kind this machine measured: matmul against the chip's dense peak of the same
+    dtype, bandwidth against its memory bandwidth."""
+    out: list[Ratio] = []
+    for chip in chips:
+        for kind in ("matmul", "bandwidth"):
+            b = best.get(kind)
+            if b is None:
+                continue
+            if kind == "matmul":
+                dtype = b.dtype or "float32"
+                value = chip.peak_flops(dtype)
+                basis = f"{dtype} peak {format_value(value, 'flops')}" if value else f"no published {dtype} peak"
+            else:
+                value = chip.mem_bw_bytes_per_s()
+                basis = f"memory {format_value(value, 'bytes_per_s')}" if value else "no published memory bandwidth"
+            ratio = b.value / value if value else None
+            out.append(Ratio(chip.id, chip.name, kind, value, ratio, basis))
+    return out
+
+
+def format_ratio(ratio: float | None) -> str:
+    """A ratio people read at a glance: '2.4x', '0.31x', '1/240'."""
+    if ratio is None or not math.isfinite(ratio) or ratio <= 0:
+        return MISSING
+    if ratio >= 0.1:
+        return f"{ratio:.2g}x" if ratio < 10 else f"{ratio:.0f}x"
+    return f"1/{1 / ratio:,.0f}"
