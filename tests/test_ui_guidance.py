@@ -161,3 +161,50 @@ def test_empty_charts_show_a_placeholder_without_axes(qtbot):
     chart.redraw(ChartData(runs=[]))
     assert not chart.has_data
     assert not chart.item.getAxis("left").isVisible() and not chart.item.getAxis("bottom").isVisible()
+
+
+def _many_recommendations():
+    import random
+
+    from gpu_tpu_app.core.decision import decide
+
+    rng = random.Random(7)
+    for _ in range(300):
+        answers = {f: rng.choice(q.choices)[0] for f, q in QUESTIONS.items() if rng.random() < 0.6}
+        yield decide(Answers(**answers), flips=False)
+
+
+def test_next_steps_in_the_window_are_actions_not_commands():
+    from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
+
+    seen_actions = set()
+    for rec in _many_recommendations():
+        for step in rec.next_steps:
+            shown = window_step(step)
+            assert "gpu-tpu-" not in shown.text and "aten::" not in shown.text, shown.text
+            assert shown.text and shown.text[0].isupper() and shown.text.endswith((".", ")"))
+            if "gpu-tpu-" in step:
+                assert shown.action is not None, step
+            seen_actions.add(shown.action)
+    assert {"estimate", "probe_quick", "check_model", "answer"} <= seen_actions
+    assert set(ACTION_TEXT) >= seen_actions - {None}
+
+
+def test_a_next_step_action_link_does_what_it_says(window, monkeypatch):
+    window.set_session(window.session().with_answers(Answers(framework="jax", stage="production", batch="large")))
+    window.show_result()
+    text = window.result_page.steps_label.text()
+    assert "action:check_model" in text and "gpu-tpu-" not in text
+    window.result_page.steps_label.linkActivated.emit("action:check_model")
+    assert window.place() == ("wizard", 0)
+    window.show_result()
+    window.result_page.steps_label.linkActivated.emit("action:answer")
+    assert window.decide_stack.currentWidget() is window.wizard
+    started: list[str] = []
+    panel = window.ensure_probe_panel()
+    monkeypatch.setattr(panel, "start", lambda: started.append(panel.suite.currentText()) or True)
+    window.result_page.steps_label.linkActivated.emit("action:probe_quick")
+    assert window.current_page() == "probe" and started == ["quick"]
+    window.result_page.steps_label.linkActivated.emit("action:compare_chips")
+    assert panel.charts.currentWidget() is panel.charts.roofline
+    window.shutdown()

@@ -636,8 +636,8 @@ def _framework_step(framework: str | None, inference: bool) -> str:
     """The framework check in the workload's own terms (a serving step, or a training step)."""
     step = "one prefill and one decode step" if inference else "one full training step"
     if framework == "pytorch":
-        return (f"Framework check: run {step} under torch_xla and read its metrics report; aten:: counters "
-                "name the ops that fall back to the CPU, and a rising compile count means recompiles.")
+        return (f"Framework check: run {step} under torch_xla and read its metrics report: it names the "
+                "operations that fall back to the CPU, and a rising compile count means recompiles.")
     if framework == "jax":
         return (f"Framework check: run {step} under jax.jit on a TPU and look for ops XLA rejects, host "
                 "round trips and recompiles when the input shape changes.")

@@ -175,6 +175,7 @@ class MainWindow(QMainWindow):
         self.result_page.sig_export.connect(self.export_report)
         self.result_page.sig_estimate_changed.connect(self._estimate_changed)
         self.result_page.sig_notes_changed.connect(self._notes_changed)
+        self.result_page.sig_action.connect(self.run_step_action)
         self.nav.currentRowChanged.connect(self._nav_changed)
         self.welcome.sig_start.connect(lambda: self.show_wizard(0))
         self.welcome.sig_probe.connect(lambda: self.show_page("probe"))
@@ -401,6 +402,28 @@ class MainWindow(QMainWindow):
         with self._one_step():
             self.show_page("learn")
             page.show_topic(topic_id)
+
+    def run_step_action(self, action: str) -> None:
+        """A next step's action from the Result page: the in-app way to do what the step says."""
+        if action == "probe_quick":
+            panel = self.ensure_probe_panel()
+            self.show_page("probe")
+            if not panel.is_running():
+                panel.set_selection(backends=["torch", "jax"], suite="quick", kernels=[], dtypes=[])
+                panel.start()
+        elif action == "compare_chips":
+            panel = self.ensure_probe_panel()
+            self.show_page("probe")
+            panel.charts.setCurrentWidget(panel.charts.roofline)
+        elif action == "check_model":
+            self.show_wizard(0)
+        elif action == "answer":
+            open_questions = self.recommendation().unanswered
+            if open_questions:
+                self.edit_question(open_questions[0])
+        elif action == "estimate":
+            self.show_result()
+            self.result_page.focus_estimator()
 
     def show_welcome(self) -> None:
         """The welcome card: what Decide, Probe and Learn do (first start, and Help › Welcome)."""

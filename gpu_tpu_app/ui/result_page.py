@@ -32,6 +32,7 @@ from gpu_tpu_app.core.decision import (
     answered_count,
     has_verdict,
 )
+from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
@@ -420,6 +421,7 @@ class ResultPage(QWidget):
     sig_export = Signal()
     sig_estimate_changed = Signal(object)  # EstimateRequest | None
     sig_notes_changed = Signal(str)
+    sig_action = Signal(str)  # a next step's action: estimate, probe_quick, compare_chips, check_model, answer
 
     def __init__(
         self, lesson: LessonPack | None = None, catalog: Catalog | None = None, parent: QWidget | None = None
@@ -492,6 +494,7 @@ class ResultPage(QWidget):
 
         self.steps_card = Card("Next steps")
         self.steps_label = label("", rich=True)
+        self.steps_label.linkActivated.connect(self._link)
         self.steps_card.body.addWidget(self.steps_label)
         right.addWidget(self.steps_card)
 
@@ -652,9 +655,12 @@ class ResultPage(QWidget):
         else:
             self.flips_label.setText("No single answer change would change this verdict.")
 
-        self.steps_label.setText(
-            "<ol style='margin-left:-20px'>" + "".join(f"<li>{html.escape(s)}</li>" for s in rec.next_steps) + "</ol>"
-        )
+        steps = []
+        for step in rec.next_steps:
+            shown = window_step(step)
+            link = f"<br>{anchor('action:' + shown.action, ACTION_TEXT[shown.action])} →" if shown.action else ""
+            steps.append(f"<li>{html.escape(shown.text)}{link}</li>")
+        self.steps_label.setText("<ol style='margin-left:-20px'>" + "".join(steps) + "</ol>")
 
         self.open_card.setVisible(bool(rec.unanswered))
         if rec.unanswered:
@@ -679,6 +685,15 @@ class ResultPage(QWidget):
             self.sig_open_topic.emit(value)
         elif kind == "question":
             self.sig_edit_question.emit(value)
+        elif kind == "action" and value == "estimate":
+            self.focus_estimator()
+        elif kind == "action":
+            self.sig_action.emit(value)
+
+    def focus_estimator(self) -> None:
+        """Scroll to the estimator and put the cursor in its first input."""
+        self.scroll.ensureWidgetVisible(self.estimator, 0, 0)
+        self.estimator.params_edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def links(self) -> list[QLabel]:
         """Labels with links (reasons, blockers, flips, open questions), for keyboard users and tests."""
