@@ -366,3 +366,15 @@ def test_a_result_measured_while_throttling_says_so() -> None:
     assert throttled.after and "hw_thermal_slowdown" in throttled.after.throttle
     assert "sw_power_cap" in (throttled.message or "") and "hw_thermal_slowdown" in (throttled.message or "")
     assert with_device_state(r, None, None) is r
+
+
+def test_the_memory_label_reaches_the_devices_table_and_tooltip() -> None:
+    from gpu_tpu_app.probe.cli import devices_table
+    from gpu_tpu_app.ui.devices_view import device_tooltip
+
+    mem, note = detect.jax_memory({"bytes_limit": 60 * GIB}, "gpu", {})
+    dev = jax_gpu()[0].model_copy(update={"memory_bytes": mem, "memory_note": note, "first_use_s": 1.25})
+    table = devices_table([dev], [])
+    assert "60.0 GiB *" in table and "* jax:gpu:0: memory is the XLA allocator limit" in table
+    tip = device_tooltip(dev)
+    assert "XLA allocator limit" in tip and "50 MiB" in tip and "1.25 s" in tip

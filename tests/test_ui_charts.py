@@ -26,6 +26,7 @@ from gpu_tpu_app.ui.charts import (
     matmul_series,
     measured_ceilings,
     roofline_segments,
+    phase_order,
     waterfall_segments,
 )
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
@@ -103,6 +104,9 @@ def test_compile_rows_and_waterfall_segments():
     assert [s[0] for s in segs] == ["lower", "compile", "run", "steady"]
     assert segs[2][1] == pytest.approx(0.21) and segs[2][2] == pytest.approx(0.04)  # rest of the first call
     assert segs[3][1] == pytest.approx(0.25)  # the steady call starts where the first call ended
+    # the cold first call is its own figure: listed first in the row's text, never stacked
+    assert waterfall_segments({**times, "first_call_cold": 1.5}) == segs
+    assert phase_order({**times, "first_call_cold": 1.5})[0] == "first_call_cold"
 
 
 def test_log_axis_labels_real_values(qapp):

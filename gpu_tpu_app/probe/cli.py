@@ -108,13 +108,17 @@ def devices_table(devices: list, backends: list) -> str:
     rows = []
     for d in devices:
         versions = " ".join(f"{k} {v}" for k, v in d.versions.items())
-        rows.append([d.key, d.name, str(d.count), _gib(d.memory_bytes), d.catalog_id or MISSING, versions])
+        memory = _gib(d.memory_bytes) + (" *" if d.memory_note and d.memory_bytes else "")
+        rows.append([d.key, d.name, str(d.count), memory, d.catalog_id or MISSING, versions])
     lines = [_table(["device", "name", "count", "memory", "catalogue", "versions"], rows)] if rows else ["no devices"]
     cpu = next((d.cpu for d in devices if d.cpu), None)
     if cpu:
         caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
         lines.append(f"\nCPU: {cpu.model}; {cpu.cores} cores, {cpu.threads_used} threads used; "
                      f"ISA: {' '.join(cpu.flags) or MISSING}; caches: {caches or MISSING}")  # fmt: skip
+    for d in devices:
+        if d.memory_note:
+            lines.append(f"* {d.key}: memory is the {d.memory_note}")
     for b in backends:
         if not b.available:
             lines.append(f"{b.backend}: not available: {b.reason}")

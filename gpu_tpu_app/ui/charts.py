@@ -46,7 +46,8 @@ REDRAW_INTERVAL_MS = 33  # at most ~30 redraws a second
 #: Colour-blind-safe series colours (Okabe & Ito), after the theme's accent.
 SERIES_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#8C6D31", "#7F7F7F")
 
-PHASE_LABELS = {"trace": "trace", "lower": "trace + lower", "compile": "compile", "first_call": "first call",
+PHASE_LABELS = {"first_call_cold": "cold first call", "trace": "trace", "lower": "trace + lower", "compile": "compile",
+                "first_call": "first call",
                 "run": "rest of the first call (run)", "steady": "steady call"}  # fmt: skip
 
 #: Kernels whose bandwidth measures device memory (the roofline's slope).
@@ -222,6 +223,8 @@ def waterfall_segments(times: dict[str, float]) -> list[tuple[str, float, float]
     The first call of a new jitted function includes its trace, lower and compile, which are also
     measured on their own: those are drawn first, then what is left of the first call ("run"),
     then one steady call. Without a first-call figure the measured phases are simply stacked.
+    The cold first call (the first in its worker, before XLA's caches were warm) is a figure of
+    its own, written in the row's text and not stacked with the warm phases.
     """
     segs: list[tuple[str, float, float]] = []
     t = 0.0
@@ -235,7 +238,7 @@ def waterfall_segments(times: dict[str, float]) -> list[tuple[str, float, float]
             segs.append(("run", t, rest))
             t += rest
     for p in phase_order(times):
-        if p in ("trace", "lower", "compile", "first_call"):
+        if p in ("trace", "lower", "compile", "first_call", "first_call_cold"):
             continue
         segs.append((p, t, times[p]))
         t += times[p]

@@ -35,7 +35,11 @@ def device_tooltip(dev: DeviceInfo) -> str:
     """Everything known about a device, one fact per line."""
     lines = [f"{dev.name}", f"key: {dev.key}   ({dev.count} of this kind)"]
     if dev.memory_bytes:
-        lines.append(f"memory: {memory_text(dev.memory_bytes)}")
+        lines.append(f"memory: {memory_text(dev.memory_bytes)}" + (f" ({dev.memory_note})" if dev.memory_note else ""))
+    if dev.cache_bytes:
+        lines.append(f"last-level cache: {dev.cache_bytes / 2**20:.0f} MiB")
+    if dev.first_use_s is not None:
+        lines.append(f"warm-up before the first point: {dev.first_use_s:.2f} s")
     if dev.versions:
         lines.append("versions: " + ", ".join(f"{k} {v}" for k, v in dev.versions.items()))
     if dev.cpu is not None:
