@@ -434,9 +434,10 @@ def _apply_budget(points: list[Point], budget_s: float | None, suite: str = "", 
             break
         worst = max(live, key=lambda i: (keep[i].est_s, i))
         p = keep[worst]
-        reason = (f"left out to fit the time budget: about {p.est_s:.1f} s, and {backend or 'this backend'} had "
-                  f"{budget_s:.0f} s of the {suite or 'suite'}'s budget for points estimated at {need:.0f} s; "
-                  f"a larger --budget-s includes it (or ask for fewer kernels with --kernel)")  # fmt: skip
+        reason = (f"left out to fit the time budget: this point takes about {p.est_s:.1f} s, and "
+                  f"{backend or 'this backend'} had {budget_s:.0f} s of the {suite + ' suite' if suite else 'run'}'s "
+                  f"budget for {need:.0f} s of points; a larger --budget-s includes it (or fewer kernels with "
+                  "--kernel)")  # fmt: skip
         keep[worst] = dataclasses.replace(p, est_s=0.0, skip=reason)
     return keep
 
