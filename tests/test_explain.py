@@ -45,8 +45,14 @@ def columns(out: str) -> tuple[str, str, str]:
     return left, right, "\n".join(lines[end:])
 
 
-def expected_side(side: Side) -> list[str]:
-    return [side.headline] + [f"- {c.text} " + " ".join(f"[{s}]" for s in c.sources) for c in side.claims]
+def expected_side(side: Side, pack: LessonPack, topic_ids: list[str]) -> list[str]:
+    """Headline and claims, each claim with its numbered citations ([1, 3])."""
+    numbers = {key: n for n, (key, _t, _u) in enumerate(pack.citations_for(topic_ids), 1)}
+
+    def marks(ids: list[str]) -> str:
+        return "[" + ", ".join(str(n) for n in dict.fromkeys(numbers[pack.citation_key(s)] for s in ids)) + "]"
+
+    return [side.headline] + [f"- {c.text} {marks(c.sources)}" for c in side.claims]
 
 
 def test_contents_lists_insights_and_topics_in_order(capsys: pytest.CaptureFixture[str], pack: LessonPack) -> None:
@@ -76,17 +82,17 @@ def test_topic_text_is_side_by_side_with_markers_and_sources(capsys: pytest.Capt
     assert header.split(" | ")[1].strip() == "TPU (factory line)"
     assert max(len(line) for line in lines) <= WIDTH
     left, right, rest = columns(out)
-    for text in expected_side(topic.gpu):
+    for text in expected_side(topic.gpu, pack, topic.source_ids()):
         assert squash(text) in squash(left)
-    for text in expected_side(topic.tpu):
+    for text in expected_side(topic.tpu, pack, topic.source_ids()):
         assert squash(text) in squash(right)
     assert "matmul, model_step" in rest
     sources = rest[rest.index("Sources:"):]
-    for source in pack.sources_for(topic.source_ids()):
-        assert f"[{source.id}]" in sources
-        assert squash(source.title) in squash(sources)
-        if source.url:
-            assert source.url in sources.split()  # never broken across lines
+    for n, (_key, words, url) in enumerate(pack.citations_for(topic.source_ids()), 1):
+        assert squash(f"{n}. {words}") in squash(sources)
+        if url:
+            assert url in sources.split()  # never broken across lines
+    assert not any(sid in out for sid in topic.source_ids())  # numbers, never internal ids
 
 
 def test_narrow_terminal_stacks_the_two_sides(capsys: pytest.CaptureFixture[str], pack: LessonPack,

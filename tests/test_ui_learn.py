@@ -70,10 +70,14 @@ def test_topic_shows_gpu_and_tpu_columns_with_claims_and_sources(page, lesson):
     assert GPU_LABEL in text and TPU_LABEL in text
     assert topic.title in text
     for claim in [*topic.gpu.claims, *topic.tpu.claims]:
-        # the claim's first words, and each of its source ids
         assert claim.text[:40] in text
+    # each source once, numbered as it is first cited; no internal source id on screen
+    citations = lesson.citations_for(topic.source_ids())
+    for n, (_key, words, _url) in enumerate(citations, 1):
+        assert f"{n}.\n{words}" in text
     for sid in topic.source_ids():
-        assert sid in text
+        assert sid not in text
+    assert "[1" in text
     # GPU column comes before the TPU column
     assert text.index(GPU_LABEL) < text.index(TPU_LABEL)
 
@@ -307,3 +311,27 @@ def test_evidence_uses_the_newest_run_of_each_device():
         r.model_copy(update={"value": r.value * 2}) if r.kernel == "matmul" else r for r in old.results
     ]})  # fmt: skip
     assert evidence_lines("matmul", [old, newer]) == ["best 500 GFLOP/s (float32, N=2048, Test CPU · jax; smoke suite: a functional check, not a benchmark)"]
+
+
+def test_the_lessons_notes_are_one_citation_named_as_the_lesson_lists_them(page, lesson):
+    notes = [s for s in lesson.sources if s.kind == "notes"]
+    topic = next(t for t in lesson.topics if any(s.id in t.source_ids() for s in notes))
+    page.show_topic(topic.id)
+    text = _text(page)
+    words, url = lesson.citation(lesson.citation_key(notes[0].id))
+    assert text.count(words) == 1 and notes[0].document in words
+    assert all(s.chunk in words for s in (notes[0], notes[-1]))
+    assert url == notes[0].url and url in text
+    assert not any(s.id in text for s in notes)
+
+
+def test_evidence_sits_beside_the_claim_the_lesson_pack_names(page, lesson, monkeypatch):
+    """Placement comes from each claim's `evidence` list, never from matching words."""
+    for topic in lesson.topics:
+        placed, left = page._attach_evidence(topic)
+        claims = {id(c): c for c in [*topic.gpu.claims, *topic.tpu.claims]}
+        for key, kernels in placed.items():
+            assert kernels == claims[key].evidence
+        assert sorted({*left, *(k for ks in placed.values() for k in ks)}) == sorted(set(topic.evidence))
+    playbook = lesson.topic("playbook")
+    assert not any("compile" in c.evidence for c in playbook.gpu.claims)  # not beside the CUDA-team claim

@@ -8,10 +8,11 @@ import shutil
 import sys
 import textwrap
 from itertools import zip_longest
+from collections.abc import Iterable
 from typing import Any
 
 from gpu_tpu_app.cliutil import fail
-from gpu_tpu_app.core.lesson import LessonPack, Side, Source, Topic, load_lesson
+from gpu_tpu_app.core.lesson import LessonPack, Side, Topic, load_lesson
 
 #: Extra pages besides the topics.
 EXTRAS = ("faq", "glossary", "quotes", "sources")
@@ -89,8 +90,30 @@ def _width() -> int:
     return max(20, min(_MAX_WIDTH, shutil.get_terminal_size((100, 24)).columns))
 
 
-def _markers(ids: list[str]) -> str:
-    return " ".join(f"[{sid}]" for sid in ids)
+class _Cite:
+    """Numbered citations for one page of text: [1], [2] in the text, the list of sources below."""
+
+    def __init__(self, pack: LessonPack, ids: Iterable[str]) -> None:
+        self.entries = pack.citations_for(ids)
+        self._numbers = {key: n for n, (key, _text, _url) in enumerate(self.entries, 1)}
+        self._pack = pack
+
+    def markers(self, ids: list[str]) -> str:
+        nums = list(dict.fromkeys(self._numbers[self._pack.citation_key(sid)] for sid in ids))
+        return "[" + ", ".join(str(n) for n in nums) + "]"
+
+    def lines(self, width: int, heading: str = "Sources:") -> list[str]:
+        """The heading and one entry per citation; long ones wrap, a URL stays unbroken on its own line."""
+        lines = [heading]
+        for n, (_key, text, url) in enumerate(self.entries, 1):
+            line = f"  {n}. {text}" + (f" {url}" if url else "")
+            if len(line) > width:
+                lines += _wrap(f"{n}. {text}", width, "  ", "      ")
+                if url:
+                    lines.append(f"      {url}")
+            else:
+                lines.append(line)
+        return lines
 
 
 def _wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
@@ -98,25 +121,11 @@ def _wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
                          break_on_hyphens=False) or [first.rstrip()]
 
 
-def _side_lines(side: Side, width: int) -> list[str]:
+def _side_lines(side: Side, width: int, cite: _Cite) -> list[str]:
     lines = _wrap(side.headline, width)
     for claim in side.claims:
         lines.append("")
-        lines += _wrap(f"{claim.text} {_markers(claim.sources)}", width, "- ", "  ")
-    return lines
-
-
-def _source_lines(sources: list[Source], width: int) -> list[str]:
-    """'Sources:' and one line per source; long ones wrap, a URL stays unbroken on its own line."""
-    lines = ["Sources:"]
-    for s in sources:
-        line = f"  [{s.id}] {s.label()}"
-        if len(line) > width:
-            lines += _wrap(f"[{s.id}] {s.label(url=False)}", width, "  ", "      ")
-            if s.url:
-                lines.append(f"      {s.url}")
-        else:
-            lines.append(line)
+        lines += _wrap(f"{claim.text} {cite.markers(claim.sources)}", width, "- ", "  ")
     return lines
 
 
@@ -124,20 +133,21 @@ def render_topic(pack: LessonPack, topic: Topic, width: int) -> str:
     """One topic: GPU and TPU side by side in two columns, then the sources it cites."""
     insight = pack.insight(topic.insight)
     out = [f"{topic.title}  [{topic.id}]", f"Insight {insight.number}: {insight.title}", ""]
+    cite = _Cite(pack, topic.source_ids())
     column = (width - len(_GAP)) // 2
     if column >= _MIN_COLUMN:
-        left = [GPU_HEADER, "-" * column, *_side_lines(topic.gpu, column)]
-        right = [TPU_HEADER, "-" * column, *_side_lines(topic.tpu, column)]
+        left = [GPU_HEADER, "-" * column, *_side_lines(topic.gpu, column, cite)]
+        right = [TPU_HEADER, "-" * column, *_side_lines(topic.tpu, column, cite)]
         for a, b in zip_longest(left, right, fillvalue=""):
             out.append(f"{a:<{column}}{_GAP}{b}".rstrip())
     else:  # too narrow for two columns: one side after the other
         for header, side in ((GPU_HEADER, topic.gpu), (TPU_HEADER, topic.tpu)):
-            out += [header, "-" * min(width, len(header)), *_side_lines(side, width), ""]
+            out += [header, "-" * min(width, len(header)), *_side_lines(side, width, cite), ""]
     out.append("")
     if topic.evidence:
         out += _wrap("See it on this machine: the probe kernels " + ", ".join(topic.evidence), width)
         out.append("")
-    out += _source_lines(pack.sources_for(topic.source_ids()), width)
+    out += cite.lines(width)
     return "\n".join(out)
 
 
@@ -160,34 +170,39 @@ def render_toc(pack: LessonPack) -> str:
 
 def render_faq(pack: LessonPack, width: int) -> str:
     out = ["Frequently asked questions"]
+    cite = _Cite(pack, (s for e in pack.faq for s in e.sources))
     for entry in pack.faq:
         question = entry.question + (" (added by this app, not from the lesson)" if entry.origin == "app" else "")
         out += ["", *_wrap(question, width, "Q: ", "   "),
-                *_wrap(f"{entry.answer} {_markers(entry.sources)}", width, "A: ", "   ")]
-    out += ["", *_source_lines(pack.sources_for(s for e in pack.faq for s in e.sources), width)]
+                *_wrap(f"{entry.answer} {cite.markers(entry.sources)}", width, "A: ", "   ")]
+    out += ["", *cite.lines(width)]
     return "\n".join(out)
 
 
 def render_glossary(pack: LessonPack, width: int) -> str:
     out = ["Glossary"]
-    for entry in sorted(pack.glossary, key=lambda e: e.term.casefold()):
+    entries = sorted(pack.glossary, key=lambda e: e.term.casefold())
+    cite = _Cite(pack, (s for e in entries for s in e.sources))
+    for entry in entries:
         name = entry.term + (f" ({', '.join(entry.aliases)})" if entry.aliases else "")
-        out += ["", name, *_wrap(f"{entry.definition} {_markers(entry.sources)}", width, "    ", "    ")]
-    out += ["", *_source_lines(pack.sources_for(s for e in pack.glossary for s in e.sources), width)]
+        out += ["", name, *_wrap(f"{entry.definition} {cite.markers(entry.sources)}", width, "    ", "    ")]
+    out += ["", *cite.lines(width)]
     return "\n".join(out)
 
 
 def render_quotes(pack: LessonPack, width: int) -> str:
     out = ["Quotes from the lesson"]
+    cite = _Cite(pack, (s for q in pack.quotes for s in q.sources))
     for quote in pack.quotes:
         out += ["", *_wrap(f"\"{quote.text}\"", width, "  ", "   "),
-                *_wrap(f"-- {quote.attribution} {_markers(quote.sources)}", width, "     ", "        ")]
-    out += ["", *_source_lines(pack.sources_for(s for q in pack.quotes for s in q.sources), width)]
+                *_wrap(f"-- {quote.attribution} {cite.markers(quote.sources)}", width, "     ", "        ")]
+    out += ["", *cite.lines(width)]
     return "\n".join(out)
 
 
 def render_sources(pack: LessonPack, width: int) -> str:
-    return "\n".join(["All sources (" + str(len(pack.sources)) + ")", *_source_lines(pack.sources, width)[1:]])
+    cite = _Cite(pack, (s.id for s in pack.sources))
+    return "\n".join(cite.lines(width, heading=f"All sources ({len(cite.entries)})"))
 
 
 _EXTRA_RENDERERS = {"faq": render_faq, "glossary": render_glossary, "quotes": render_quotes, "sources": render_sources}

@@ -72,6 +72,8 @@ class Claim(_Content):
 
     text: str = Field(min_length=1)
     sources: list[str] = Field(min_length=1)
+    #: probe kernels whose measurement illustrates this claim (shown beside it in Learn)
+    evidence: list[EvidenceKernel] = []
 
 
 class Side(_Content):
@@ -94,6 +96,15 @@ class Topic(_Content):
     gpu: Side
     tpu: Side
     evidence: list[EvidenceKernel] = []
+
+    @model_validator(mode="after")
+    def _claim_evidence_is_the_topics(self) -> Topic:
+        for side in ("gpu", "tpu"):
+            for i, claim in enumerate(getattr(self, side).claims):
+                extra = [k for k in claim.evidence if k not in self.evidence]
+                if extra:
+                    raise ValueError(f"{side}.claims[{i}].evidence: {', '.join(extra)} not in the topic's evidence")
+        return self
 
     def source_ids(self) -> list[str]:
         """Source ids cited on either side, GPU side first, without repeats."""
@@ -203,6 +214,45 @@ class LessonPack(_Content):
             if source.id == id:
                 return source
         raise KeyError(f"unknown source id {id!r}")
+
+    def citation_key(self, sid: str) -> str:
+        """What a source is cited as. The chunks of one notes document are one citation: the lesson
+        page lists them together and does not say which chunk holds which passage."""
+        try:
+            src = self.source(sid)
+        except KeyError:
+            return sid
+        if src.kind == "notes" and src.document:
+            return f"notes:{src.document}"
+        return sid
+
+    def citation(self, key: str) -> tuple[str, str | None]:
+        """(words for people, web link) of a citation key from citation_key; KeyError when unknown."""
+        if key.startswith("notes:"):
+            document = key.split(":", 1)[1]
+            chunks = [s for s in self.sources if s.kind == "notes" and s.document == document]
+            if not chunks:
+                raise KeyError(f"unknown source {key!r}")
+            names = [s.chunk for s in chunks if s.chunk]
+            passages = names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}" if names else ""
+            pages = list(_unique(s.page for s in chunks if s.page))
+            where = ", ".join(x for x in (f"passages {passages}" if passages else "",
+                                          f"pages {' and '.join(pages)}" if pages else "") if x)  # fmt: skip
+            text = f"The lesson's notes, {document}" + (f" ({where})" if where else "") + ", as the lesson page lists them"
+            return text, next((s.url for s in chunks if s.url), None)
+        src = self.source(key)
+        where = f" ({src.document}, {src.page})" if src.kind == "notes" else f" ({src.note})" if src.note else ""
+        return src.title + where, src.url
+
+    def citations_for(self, ids: Iterable[str]) -> list[tuple[str, str, str | None]]:
+        """(key, words, link) per citation of these source ids, in order of first use, without repeats."""
+        out: list[tuple[str, str, str | None]] = []
+        for key in _unique(self.citation_key(sid) for sid in ids):
+            try:
+                out.append((key, *self.citation(key)))
+            except KeyError:  # not a lesson source (a catalogue one): named as it is
+                out.append((key, key, None))
+        return out
 
     def sources_for(self, ids: Iterable[str]) -> list[Source]:
         """Resolve ids to sources, in the given order, without repeats."""

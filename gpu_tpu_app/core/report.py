@@ -93,27 +93,23 @@ class _Cited:
     order: list[str] = field(default_factory=list)
 
     def refs(self, ids: list[str]) -> str:
-        nums = []
+        nums: list[int] = []
         for sid in ids:
-            if sid not in self.order:
-                self.order.append(sid)
-            nums.append(self.order.index(sid) + 1)
+            key = self.lesson.citation_key(sid) if self.lesson is not None else sid
+            if key not in self.order:
+                self.order.append(key)
+            n = self.order.index(key) + 1
+            if n not in nums:
+                nums.append(n)
         return "".join(f"[{n}]" for n in nums)
 
     def describe(self, sid: str) -> tuple[str, str | None]:
         """(title with its place, url) of a lesson or catalogue source."""
         if self.lesson is not None:
             try:
-                src = self.lesson.source(sid)
+                return self.lesson.citation(sid)
             except KeyError:
                 pass
-            else:
-                where = ""
-                if src.kind == "notes":
-                    where = f" ({src.document}, {src.page})"
-                elif src.note:
-                    where = f" ({src.note})"
-                return src.title + where, src.url
         if self.catalog is not None:
             try:
                 csrc = self.catalog.source(sid)
@@ -313,8 +309,8 @@ def to_markdown(data: ReportData) -> str:
         out += ["## Notes", "", _md(data.notes), ""]
     if data.sources:
         out += ["## Sources", ""]
-        for n, sid, title, url in data.sources:
-            out.append(f"{n}. {_md(title)} ({sid})" + (f": <{url}>" if url else ""))
+        for n, _sid, title, url in data.sources:
+            out.append(f"{n}. {_md(title)}" + (f": <{url}>" if url else ""))
         out.append("")
     return "\n".join(out)
 
@@ -386,9 +382,9 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
         parts.append("<h2>Notes</h2>" + "".join(f"<p>{e(p)}</p>" for p in data.notes.split("\n\n")))
     if data.sources:
         parts.append("<h2>Sources</h2><ol>")
-        for _n, sid, title, url in data.sources:
+        for _n, _sid, title, url in data.sources:
             link = f' <a href="{e(url, quote=True)}">{e(url)}</a>' if url else ""
-            parts.append(f'<li>{e(title)} <span class="muted">({e(sid)})</span>{link}</li>')
+            parts.append(f"<li>{e(title)}{link}</li>")
         parts.append("</ol>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

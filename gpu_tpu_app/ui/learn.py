@@ -49,17 +49,6 @@ GPU_LABEL = "GPU · the workshop"
 TPU_LABEL = "TPU · the factory line"
 
 #: Which claim a piece of measured evidence sits next to: a pattern on the claim text and the side to look at first.
-EVIDENCE_HINTS: dict[str, tuple[str, str]] = {
-    "compile": (r"compil", "tpu"),
-    "matmul": (r"matri|matmul|tensor-heavy|tensor arithmetic|multipl|FLOP", "tpu"),
-    "model_step": (r"training|transformer|model", "tpu"),
-    "dispatch": (r"launch|dispatch|eager|debug|step through|interactive|iterat", "gpu"),
-    "triad": (r"memory|bandwidth|HBM|feed", "tpu"),
-    "copy": (r"memory|bandwidth|HBM|feed", "tpu"),
-    "transfer": (r"pipeline|feed|host|input|data", "tpu"),
-    "collective": (r"interconnect|ICI|NVLink|pod|scal", "tpu"),
-}
-
 KERNEL_WORDS = {
     "matmul": "matmul throughput",
     "compile": "JAX compile step",
@@ -339,11 +328,12 @@ class LearnPage(QWidget):
             entry = self.linker.lookup(term)
             return tooltip_html(entry, self.lesson) if entry else ""
         if href.startswith("source:"):
-            sid = unquote(href[len("source:") :])
+            key = unquote(href[len("source:") :])
             try:
-                return html.escape(self.lesson.source(sid).label())
+                text, url = self.lesson.citation(key)
             except KeyError:
                 return ""
+            return html.escape(text + (f" {url}" if url else ""))
         if href.startswith(("http://", "https://")):
             return f"Opens in your web browser: {html.escape(href)}"
         if href.startswith("topic:"):
@@ -464,8 +454,7 @@ class LearnPage(QWidget):
         elif href.startswith("page:"):
             self.show_topic(href)
         elif href.startswith("source:"):
-            sid = unquote(href[len("source:") :])
-            self.browser.scrollToAnchor(f"src-{sid}")
+            self.browser.scrollToAnchor(f"src-{href[len('source:') :]}")
         elif href.startswith("term:"):
             term = term_from_href(href) or ""
             self.show_topic(GLOSSARY)
@@ -497,6 +486,7 @@ li {{ margin-bottom: 6px; }}
             return
         c = theme_manager().colors()
         self.browser.document().setDefaultStyleSheet(self._css(c))
+        self._cite_numbers: dict[str, int] = {}  # citation key -> its number on this page
         key = self._current
         if key == OVERVIEW:
             body = self._overview_html(c)
@@ -534,42 +524,35 @@ li {{ margin-bottom: 6px; }}
                 it += 1
             block = block.next()
 
+    def _number(self, sid: str) -> tuple[int, str]:
+        """(number on this page, citation key) of a source id; numbers follow first use."""
+        key = self.lesson.citation_key(sid)
+        numbers = self._cite_numbers
+        if key not in numbers:
+            numbers[key] = len(numbers) + 1
+        return numbers[key], key
+
     def _source_link(self, sid: str) -> str:
-        return f'<a class="src" href="source:{quote(sid, safe="")}">{html.escape(sid)}</a>'
+        n, key = self._number(sid)
+        return f'<a class="src" href="source:{quote(key, safe="")}">{n}</a>'
 
     def _sources_inline(self, ids: Iterable[str]) -> str:
-        ids = list(dict.fromkeys(ids))
-        notes = [s for s in ids if s.startswith("notes-")]
-        shown: list[str] = []
-        for sid in ids:
-            if sid in notes and len(notes) > 1:
-                if sid == notes[0]:
-                    label = f"{notes[0]}…{notes[-1].rsplit('-', 1)[-1]}"
-                    shown.append(f'<a class="src" href="source:{quote(sid, safe="")}">{html.escape(label)}</a>')
-                continue
-            shown.append(self._source_link(sid))
-        return f'<span class="src">[{", ".join(shown)}]</span>'
+        links = list(dict.fromkeys(self._source_link(sid) for sid in ids))
+        return f'<span class="src">[{", ".join(links)}]</span>'
 
     def _sources_html(self, c: dict[str, str], ids: Iterable[str], heading: str = "Sources") -> str:
+        numbered = sorted({self._number(sid) for sid in ids})
         rows = []
-        for src in self.lesson.sources_for(ids):
-            where = []
-            if src.document:
-                where.append(html.escape(src.document) + (f", {html.escape(src.page)}" if src.page else ""))
-            if src.chunk:
-                where.append(f"chunk {html.escape(src.chunk)}")
-            if src.note:
-                where.append(html.escape(src.note))
-            url = (
-                f'<br><a href="{html.escape(src.url, quote=True)}">{html.escape(src.url)}</a>'
-                if src.url
-                else f'<br><span class="muted">{"the episode audio" if src.kind == "episode" else "the lesson page"}; '
-                "no web link</span>"
+        for n, key in numbered:
+            text, url = self.lesson.citation(key)
+            link = (
+                f'<br><a href="{html.escape(url, quote=True)}">{html.escape(url)}</a>'
+                if url
+                else '<br><span class="muted">on the lesson page itself; no web link</span>'
             )
             rows.append(
-                f"<tr><td valign='top' width='22%'><a name='src-{html.escape(src.id)}'></a>"
-                f"<b>{html.escape(src.id)}</b></td><td valign='top'>{html.escape(src.title)}"
-                f"{' (' + '; '.join(where) + ')' if where else ''}{url}</td></tr>"
+                f"<tr><td valign='top' width='5%'><a name='src-{quote(key, safe='')}'></a><b>{n}.</b></td>"
+                f"<td valign='top'>{html.escape(text)}{link}</td></tr>"
             )
         return (
             f"<h3>{html.escape(heading)}</h3><p class='muted'>Web links open in your browser only when you click "
@@ -594,18 +577,15 @@ li {{ margin-bottom: 6px; }}
         )
 
     def _attach_evidence(self, topic: Topic) -> tuple[dict[int, list[str]], list[str]]:
-        """Which claim each evidence kernel sits next to: ({id(claim): kernels}, kernels left over)."""
+        """Which claim each evidence kernel sits next to, as the lesson pack says claim by claim:
+        ({id(claim): kernels}, the topic's kernels no claim names)."""
         placed: dict[int, list[str]] = {}
-        left: list[str] = []
-        for k in topic.evidence:
-            pattern, first = EVIDENCE_HINTS.get(k, ("$^", "tpu"))
-            sides = [topic.tpu, topic.gpu] if first == "tpu" else [topic.gpu, topic.tpu]
-            claim = next((cl for side in sides for cl in side.claims if re.search(pattern, cl.text, re.I)), None)
-            if claim is None:
-                left.append(k)
-            else:
-                placed.setdefault(id(claim), []).append(k)
-        return placed, left
+        for side in (topic.gpu, topic.tpu):
+            for claim in side.claims:
+                if claim.evidence:
+                    placed[id(claim)] = list(claim.evidence)
+        named = {k for kernels in placed.values() for k in kernels}
+        return placed, [k for k in topic.evidence if k not in named]
 
     def _claims_html(self, claims: list[Claim], seen: set[str], placed: dict[int, list[str]], c: dict[str, str]) -> str:
         out = []

@@ -556,13 +556,9 @@ class ResultPage(QWidget):
         self.estimator._fill_table()
 
     def _source_titles(self, ids: list[str]) -> list[str]:
-        out = []
-        for sid in ids:
-            try:
-                out.append(self._lesson.source(sid).title if self._lesson else sid)
-            except KeyError:
-                out.append(sid)
-        return out
+        if self._lesson is None:
+            return list(ids)
+        return [text for _key, text, _url in self._lesson.citations_for(ids)]
 
     def _topic_title(self, topic: str) -> str:
         if self._lesson is not None:
