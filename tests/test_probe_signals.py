@@ -162,3 +162,50 @@ def test_a_worker_whose_parent_is_alive_keeps_running() -> None:
     finally:
         child.kill()
         child.communicate()
+
+
+WINDOW_SIDE = """
+import os, sys
+from PySide6.QtCore import QCoreApplication
+from gpu_tpu_app.probe.protocol import ProbeRequest
+from gpu_tpu_app.ui.probe_process import ProbeProcess
+app = QCoreApplication([])
+run = ProbeProcess(ProbeRequest(suite="smoke", backends=("torch",), kernels=("test_sleep",)))
+def on_progress(msg, i, n):
+    if msg.kernel == "test_sleep":
+        print(run._pid, flush=True)  # the worker is now inside a point that sleeps for 10 minutes
+run.sig_progress.connect(on_progress)
+run.start()
+app.exec()
+"""
+
+
+def test_kill_9_of_the_window_ends_its_worker() -> None:
+    # the window's way of running workers (QProcess), in a process that is then killed without warning
+    proc = subprocess.Popen([sys.executable, "-c", WINDOW_SIDE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, **TEST_ENV, "QT_QPA_PLATFORM": "offscreen"})  # fmt: skip
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.strip().isdigit(), proc.stderr.read() if proc.poll() is not None else line  # type: ignore[union-attr]
+    worker = int(line)
+    assert running(worker) and worker in children(proc.pid)
+    proc.kill()
+    proc.communicate(timeout=30)
+    alive = gone_within([worker], GONE_WITHIN_S)
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "the worker outlived the killed window"
+
+
+def test_a_closed_terminal_still_gets_the_partial_run_saved(tmp_path: Path) -> None:
+    # SIGHUP as when an ssh session drops: stdout and stderr lead nowhere any more
+    out = tmp_path / "partial.json"
+    proc = cli("run", "--suite", "smoke", "--backend", "torch", "--kernel", "dispatch", "test_sleep", "--out", str(out))
+    wait_for_line(proc, b"test_sleep")
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    proc.stderr.close()
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(timeout=60) == 128 + signal.SIGHUP
+    run = load_run(out)
+    assert not run.complete and [(r.kernel, r.status) for r in run.results] == [("dispatch", "ok")]

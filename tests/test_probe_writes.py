@@ -299,3 +299,21 @@ def test_a_real_run_onto_a_full_tmpfs_is_kept_and_exits_2(tmp_path: Path) -> Non
         save_run(run, tmp_path / "copy.json")  # and it is a run file like any other
     finally:
         subprocess.run(["umount", str(tiny)], check=False)
+
+
+def test_progress_on_a_stream_that_is_gone_stays_quiet() -> None:
+    from gpu_tpu_app.core.runs import Done, Progress, ResultMsg
+
+    class Gone(io.StringIO):
+        writes = 0
+
+        def write(self, text: str) -> int:
+            self.writes += 1
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    stream = Gone()
+    printer = cli.ProgressPrinter(stream, tty=False)
+    printer(Progress(done=0, total=2, kernel="dispatch", backend="torch"))  # no exception reaches the run
+    printer(ResultMsg(result=a_run().results[0]))
+    printer(Done(ok=True))
+    assert printer.gone and stream.writes == 1

@@ -174,14 +174,27 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
 
 
 class ProgressPrinter:
-    """Shows progress on stderr: a redrawn bar on a terminal, one plain line per event otherwise."""
+    """Shows progress on stderr: a redrawn bar on a terminal, one plain line per event otherwise.
+
+    Progress is best effort: once the stream is gone (a closed terminal or pipe) it stays quiet,
+    and the run goes on to be saved.
+    """
 
     def __init__(self, stream: IO[str], tty: bool | None = None) -> None:
         self.stream = stream
         self.tty = stream.isatty() if tty is None else tty
         self._bar = False
+        self.gone = False
 
     def __call__(self, msg: Message) -> None:
+        if self.gone:
+            return
+        try:
+            self._show(msg)
+        except (OSError, ValueError):
+            self.gone = True
+
+    def _show(self, msg: Message) -> None:
         if isinstance(msg, Progress):
             label = point_label(msg)
             eta = "" if msg.eta_s is None else f"  eta {msg.eta_s:.0f} s"
