@@ -4,6 +4,7 @@ the CLI ends its worker, and the worker's tie to its parent holds without prctl 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -209,3 +210,21 @@ def test_a_closed_terminal_still_gets_the_partial_run_saved(tmp_path: Path) -> N
     assert proc.wait(timeout=60) == 128 + signal.SIGHUP
     run = load_run(out)
     assert not run.complete and [(r.kernel, r.status) for r in run.results] == [("dispatch", "ok")]
+
+
+def test_under_nohup_sighup_does_not_stop_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    argv = [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--backend", "torch",
+            "--kernel", "dispatch", "test_sleep", "--out", str(out)]  # fmt: skip
+    if shutil.which("nohup") is None:
+        pytest.skip("nohup(1) is not installed")
+    proc = subprocess.Popen(["nohup", *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, **TEST_ENV})  # fmt: skip
+    wait_for_line(proc, b"test_sleep")
+    proc.send_signal(signal.SIGHUP)
+    _stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode != 128 + signal.SIGHUP and b"cancelled" not in stderr, stderr.decode()
+    run = load_run(out)
+    # the run went on to its end: the sleeping point was stopped by its own time cap, not by the signal
+    assert run.complete
+    assert [(r.kernel, r.status) for r in run.results] == [("dispatch", "ok"), ("test_sleep", "timeout")]
