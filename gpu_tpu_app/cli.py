@@ -7,8 +7,10 @@ check-model, probe (the same as `gpu-tpu-probe`).
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
+import textwrap
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
@@ -21,6 +23,27 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decide": ("gpu_tpu_app.commands.decide", "turn an answers file into a GPU / TPU recommendation"),
     "estimate": ("gpu_tpu_app.commands.estimate", "estimate training or inference time per chip"),
     "check-model": ("gpu_tpu_app.commands.check_model", "measure a model file's framework check (runs it in a worker)"),
+}
+#: subcommand -> (what it does, in a few sentences; examples), shown by its --help.
+DETAILS: dict[str, tuple[str, list[str]]] = {
+    "explain": ("Print one explainer topic of the lesson, the GPU side (the workshop) next to the TPU side (the "
+                "factory line), with its sources. Without a topic, print the contents.",
+                ["gpu-tpu-app explain", "gpu-tpu-app explain flexibility", "gpu-tpu-app explain history --format json"]),
+    "catalog": ("Print the accelerator catalogue: each GPU and TPU with its dense peaks per number format, memory "
+                "and bandwidth, and the source of every figure.",
+                ["gpu-tpu-app catalog", "gpu-tpu-app catalog --format json"]),
+    "decide": ("Turn an answers file (the wizard's questions as JSON) into a GPU or TPU recommendation with its "
+               "reasons, sources and what would change it. Unknown answers lower the confidence.",
+               ["gpu-tpu-app decide --answers examples/answers-jax-llm-pretraining.json",
+                "gpu-tpu-app decide --answers answers.json --model my_model.py --format json"]),
+    "estimate": ("Estimate the time, memory and (with prices you give) cost of training or serving a model on "
+                 "every catalogue chip, fastest first.",
+                 ["gpu-tpu-app estimate --params 7e9", "gpu-tpu-app estimate --params 70B --tokens 1.4T --chips 256",
+                  "gpu-tpu-app estimate --params 8B --inference --tokens 1e9 --batch 8"]),
+    "check-model": ("Run a model file in a separate worker and check what it needs from the framework: a static "
+                    "graph, custom operators, changing shapes, float64, and whether it lowers to XLA.",
+                    ["gpu-tpu-app check-model examples/models/torch_transformer.py",
+                     "gpu-tpu-app check-model my_model.py --format json"]),
 }
 #: subcommands that take their own argv (their own parser).
 PASSTHROUGH: dict[str, tuple[str, str]] = {
@@ -39,7 +62,10 @@ def _headless_parser(command: str) -> OneLineParser:
     parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        text, examples = DETAILS.get(name, (help_text, []))
+        p = sub.add_parser(name, help=help_text, description=textwrap.fill(text, 78),
+                           epilog="examples:\n" + "\n".join(f"  {e}" for e in examples) if examples else None,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
         p.__class__ = OneLineParser
         if name == command:
             importlib.import_module(module).configure(p)
@@ -53,6 +79,10 @@ def _gui_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="gpu-tpu-app",
         description="Open the gpu-tpu-app window. Subcommands: " + ", ".join([*COMMANDS, "probe"]) + ".",
+        epilog="examples:\n  gpu-tpu-app\n  gpu-tpu-app --session my-session.json\n"
+        "  gpu-tpu-app --screenshot probe.png --page probe --results run.json\n"
+        "  gpu-tpu-app decide --answers answers.json\n  gpu-tpu-app probe run --suite quick --out run.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
     parser.add_argument("--screenshot", metavar="PATH", help="render the window offscreen at 1280x800 to PATH and exit")
@@ -80,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
             print("\nheadless subcommands:")
             for name, (_m, help_text) in {**COMMANDS, **PASSTHROUGH}.items():
                 if help_text:
-                    print(f"  {name:<10} {help_text}")
+                    print(f"  {name:<12} {help_text}")
             return 0
         if argv and not argv[0].startswith("-"):
             _gui_parser().error(f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])})")

@@ -44,16 +44,19 @@ def test_run_json_out_and_csv_agree(measured) -> None:
     rows = list(csv.DictReader(io.StringIO(measured["csv"].read_text())))
     assert [float(r["value"]) for r in rows] == [r.value for r in saved.results]
     # stderr got plain progress lines (not a terminal) and the saved note
-    assert "torch 1/1: dispatch 1" in proc.stderr and f"saved {measured['out']}" in proc.stderr
+    assert "torch 1/1: dispatch 1 element" in proc.stderr and f"saved {measured['out']}" in proc.stderr
 
 
 def test_run_table_lists_each_result(measured) -> None:
     run = load_run(measured["out"])
     text = cli.results_table(run)
     lines = text.splitlines()
-    assert lines[0].split()[:6] == ["device", "kernel", "variant", "dtype", "size", "value"]
-    assert len(lines) == 2 + len(run.results)
-    assert lines[2].startswith("torch:cpu:0") and ("µs" in lines[2] or "ns" in lines[2])
+    assert lines[0].startswith("smoke suite: a functional check, not a benchmark; its numbers show")
+    heading = lines.index("torch:cpu:0: " + run.device("torch:cpu:0").name)
+    assert lines[heading + 1].split()[:4] == ["kernel", "dtype", "size", "value"]
+    assert lines[heading + 3].startswith("dispatch") and ("µs" in lines[heading + 3] or "ns" in lines[heading + 3])
+    assert sum(line.startswith("dispatch") for line in lines) == len(run.results)
+    assert max(len(line) for line in lines) <= 100
 
 
 def test_compare_puts_runs_side_by_side(measured, tmp_path, capsys) -> None:
@@ -148,13 +151,13 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise(measured) -> None:
     printer = cli.ProgressPrinter(plain, tty=False)
     for m in msgs:
         printer(m)
-    assert plain.getvalue().splitlines()[0] == "torch 1/2: dispatch 1"
-    assert "\r" not in plain.getvalue() and "dispatch 1:" in plain.getvalue().splitlines()[1]
+    assert plain.getvalue().splitlines()[0] == "torch 1/2: dispatch 1 element (ETA 3 s)"
+    assert "\r" not in plain.getvalue() and "dispatch 1 element:" in plain.getvalue().splitlines()[1]
     term = io.StringIO()
     printer = cli.ProgressPrinter(term, tty=True)
     for m in msgs:
         printer(m)
-    assert term.getvalue().startswith("\rtorch [") and "0/2 dispatch 1  eta 3 s" in term.getvalue()
+    assert term.getvalue().startswith("\r[") and "0% torch 1/2: dispatch 1 element  ETA 3 s" in term.getvalue()
     assert term.getvalue().endswith("\r")  # the bar is cleared at the end
 
 

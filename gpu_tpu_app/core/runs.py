@@ -324,11 +324,12 @@ def ceiling_key(r: ProbeResult) -> tuple[str, str, str, str | None]:
     return (r.metric, r.kernel, r.device, r.dtype)
 
 
-def _counts(r: ProbeResult) -> bool:
-    """A result that may set a ceiling: an ok rate that is not too noisy to trust (core.trust)."""
-    from gpu_tpu_app.core.trust import noise  # trust reads this module's models
+def _counts(r: ProbeResult, device: DeviceInfo | None = None) -> bool:
+    """A result that may set a ceiling: an ok rate that core.trust does not flag on its own (too noisy, in
+    cache, above the published peak)."""
+    from gpu_tpu_app.core.trust import point_flags  # trust reads this module's models
 
-    return r.status == "ok" and r.value is not None and r.value > 0 and r.metric != "seconds" and noise(r) is None
+    return _rated(r) and not point_flags(r, device).flagged
 
 
 def _rated(r: ProbeResult) -> bool:
@@ -343,12 +344,14 @@ class CeilingTracker:
     be above 100).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, devices: dict[str, DeviceInfo] | None = None) -> None:
         self.best: dict[tuple[str, str, str, str | None], float] = {}
+        #: the devices by key, as they are found (their caches decide which bandwidth points measured memory)
+        self.devices = devices if devices is not None else {}
 
     def add(self, r: ProbeResult) -> ProbeResult:
         """Record `r` and return it with pct_ceiling against the best so far."""
-        if not _counts(r):
+        if not _counts(r, self.devices.get(r.device)):
             top = self.best.get(ceiling_key(r)) if _rated(r) else None
             pct = 100.0 * float(r.value) / top if top else None  # type: ignore[arg-type]
             return r if r.pct_ceiling == pct else r.model_copy(update={"pct_ceiling": pct})
@@ -358,11 +361,16 @@ class CeilingTracker:
         return r.model_copy(update={"pct_ceiling": 100.0 * float(r.value) / best})  # type: ignore[arg-type]
 
 
-def with_ceilings(results: list[ProbeResult]) -> list[ProbeResult]:
-    """Every result's pct_ceiling against the best trusted one of the whole list (the best one is 100)."""
+def with_ceilings(results: list[ProbeResult], devices: list[DeviceInfo] | None = None) -> list[ProbeResult]:
+    """Every result's pct_ceiling against the best trusted one of the whole list (the best one is 100);
+    `devices` tell which bandwidth points measured the cache (core.trust)."""
+    from gpu_tpu_app.core.trust import results_flags
+
+    by_key = {d.key: d for d in devices or []}
+    flags = results_flags(results, by_key.get)
     best: dict[tuple[str, str, str, str | None], float] = {}
-    for r in results:
-        if _counts(r):
+    for r, f in zip(results, flags):
+        if _rated(r) and not f.flagged:
             best[ceiling_key(r)] = max(best.get(ceiling_key(r), 0.0), float(r.value))  # type: ignore[arg-type]
     out = []
     for r in results:

@@ -16,7 +16,7 @@ row, a roofline ceiling, evidence in Learn or a summary-card figure. Pure Python
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -169,12 +169,17 @@ def point_flags(r: ProbeResult, device: DeviceInfo | None = None) -> Flags:
 
 def run_flags(run: RunFile) -> list[Flags]:
     """Flags of every result of a run, in order; includes matmul points above the run's own measured roof."""
-    flags = [point_flags(r, run.device(r.device)) for r in run.results]
+    return results_flags(run.results, run.device)
+
+
+def results_flags(results: Sequence[ProbeResult], device: Callable[[str], DeviceInfo | None]) -> list[Flags]:
+    """Flags of every result, in order, with `device(key)` giving each result's DeviceInfo (or None)."""
+    flags = [point_flags(r, device(r.device)) for r in results]
     bandwidth: dict[str, float] = {}
-    for r, f in zip(run.results, flags):
+    for r, f in zip(results, flags):
         if r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s" and _trusted(r, f):
             bandwidth[r.device] = max(bandwidth.get(r.device, 0.0), float(r.value))  # type: ignore[arg-type]
-    for i, (r, f) in enumerate(zip(run.results, flags)):
+    for i, (r, f) in enumerate(zip(results, flags)):
         bw = bandwidth.get(r.device)
         if bw is None or f.flagged or r.kernel != "matmul" or r.metric != "flops" or not r.size or not _has_value(r):
             continue

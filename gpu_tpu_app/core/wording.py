@@ -92,6 +92,39 @@ def format_size(size: int | None) -> str:
     return str(size)
 
 
+def binary_count(n: int) -> str:
+    """A power-of-two-ish count with a binary prefix: 536870912 -> '512 Mi', 1536 -> '1.5 Ki', 1000 -> '1000'."""
+    for factor, prefix in ((1 << 40, "Ti"), (1 << 30, "Gi"), (1 << 20, "Mi"), (1 << 10, "Ki")):
+        if n >= factor and (n * 4) % factor == 0:
+            return f"{n / factor:g} {prefix}"
+    return str(n)
+
+
+def point_words(kernel: str, variant: str | None = None, dtype: str | None = None, size: int | None = None) -> str:
+    """A probe point as people read it: 'copy float32 512 Mi elements', 'matmul bfloat16 4096×4096',
+    'transfer h2d-pinned 256 MiB', 'model_step b8-s256-d512-h8'."""
+    parts = [kernel, variant, dtype]
+    if size is not None:
+        if kernel in ("matmul", "compile"):
+            parts.append(f"{size}×{size}")
+        elif kernel in ("copy", "triad", "dispatch"):
+            parts.append(f"{binary_count(size)} element{'' if size == 1 else 's'}")
+        elif kernel in ("transfer", "collective"):
+            parts.append(f"{binary_count(size)}B" if binary_count(size) != str(size) else f"{size} B")
+        elif kernel == "model_step" and variant:
+            pass  # the variant already names the block's shape, d_model included
+        else:
+            parts.append(str(size))
+    return " ".join(p for p in parts if p)
+
+
+def format_eta(seconds: float | None) -> str:
+    """Time left in whole seconds: 'ETA 42 s'; '' when unknown."""
+    if seconds is None or not math.isfinite(seconds):
+        return ""
+    return f"ETA {max(0, round(seconds))} s"
+
+
 def tflops(flops: float | None) -> str:
     """FLOP/s as TFLOP/s for tables: '2,307 TFLOP/s', '91.9 TFLOP/s', '0.279 TFLOP/s'."""
     if not _known(flops):

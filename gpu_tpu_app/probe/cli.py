@@ -13,52 +13,74 @@ import signal
 import stat
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from gpu_tpu_app import APP_NAME, __version__
 from gpu_tpu_app.atomic import resolve_target, write_text
 from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
-from gpu_tpu_app.core.runs import (
-    CSV_COLUMNS,
-    Done,
-    ErrorMsg,
-    Message,
-    ProbeResult,
-    Progress,
-    ResultMsg,
-    RunFile,
-    load_run,
-    to_csv,
-)
+from gpu_tpu_app.core.runs import CSV_COLUMNS, RunFile, load_run, to_csv
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
-from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
+from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
+from gpu_tpu_app.probe.cli_output import (  # noqa: F401  (results_table and compare_runs: this module's API too)
+    ProgressPrinter,
+    compare_runs,
+    compare_text,
+    results_table,
+    table,
+)
+from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, list_devices, run_probe, stop_on_signals
 
 EXIT_CANCELLED = 130
 CSV_HEADER = ",".join(CSV_COLUMNS).encode()
 
 
+def paragraphs(text: str, width: int = 78) -> str:
+    """Help text wrapped to `width`, paragraphs (split at blank lines) kept apart: for RawDescriptionHelpFormatter."""
+    return "\n\n".join(textwrap.fill(" ".join(p.split()), width) for p in text.split("\n\n"))
+
+
 def build_parser() -> OneLineParser:
-    """The gpu-tpu-probe argument parser."""
+    """The gpu-tpu-probe argument parser; every subcommand's --help has a description and examples."""
+    raw = argparse.RawDescriptionHelpFormatter
     parser = OneLineParser(
         prog="gpu-tpu-probe",
         description="Measure this machine's accelerators with torch and JAX, save the run, compare runs.",
+        epilog="examples:\n  gpu-tpu-probe devices\n  gpu-tpu-probe run --suite quick --out run.json\n"
+        "  gpu-tpu-probe compare laptop.json tpu-vm.json",
+        formatter_class=raw,
     )
     parser.add_argument("--version", action="version", version=f"gpu-tpu-probe {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
 
-    dev = sub.add_parser("devices", help="list the devices torch and JAX can measure here")
+    dev = sub.add_parser(
+        "devices", help="list the devices torch and JAX can measure here", formatter_class=raw,
+        description=paragraphs("List the devices torch and JAX can measure on this machine, with memory, the "
+                               "catalogue chip each matches and library versions. Each backend is asked in its own "
+                               "worker process."),
+        epilog="examples:\n  gpu-tpu-probe devices\n  gpu-tpu-probe devices --backend jax --format json",
+    )  # fmt: skip
     dev.add_argument("--format", choices=("table", "json"), default="table")
     dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
 
-    run = sub.add_parser("run", help="run the probe kernels and print (and save) the results")
+    run = sub.add_parser(
+        "run", help="run the probe kernels and print (and save) the results", formatter_class=raw,
+        description=paragraphs("Run the probe kernels (matmul, memory bandwidth, transfers, dispatch, JAX "
+                               "compile, ...) on every backend in turn and print one table, 100 columns wide.\n\n"
+                               "Points too noisy to trust, bandwidth measured in the cache and points above a roof "
+                               "are flagged in the trust column and never count as best values. The smoke suite is "
+                               "a functional check, not a benchmark."),
+        epilog="examples:\n  gpu-tpu-probe run --suite smoke\n  gpu-tpu-probe run --suite quick --out run.json "
+        "--csv run.csv\n  gpu-tpu-probe run --backend torch --kernel matmul --dtype bfloat16 --wide\n"
+        "  gpu-tpu-probe run --suite full --budget-s 900 --format json > run.json",
+    )  # fmt: skip
     run.add_argument("--suite", choices=SUITES, default="quick",
-                     help="smoke: seconds; quick: about a minute; full: up to 10 minutes")  # fmt: skip
+                     help="smoke: seconds, a functional check; quick: about a minute; full: up to 10 minutes")  # fmt: skip
     run.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
     run.add_argument("--kernel", action="extend", nargs="+", metavar="K", choices=allowed_kernels(),
                      help=f"only these kernels ({', '.join(KERNELS)})")  # fmt: skip
@@ -70,8 +92,17 @@ def build_parser() -> OneLineParser:
     run.add_argument("--out", metavar="FILE.json", help="save the run file here")
     run.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     run.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
+    run.add_argument("--wide", action="store_true",
+                     help="one line per result with its notes in full (the table is 100 columns wide otherwise, "
+                     "notes wrapped under their row)")  # fmt: skip
 
-    cmp_ = sub.add_parser("compare", help="print several run files side by side")
+    cmp_ = sub.add_parser(
+        "compare", help="print several run files side by side", formatter_class=raw,
+        description=paragraphs("Print several run files side by side: one row per kernel, dtype and size, one "
+                               "column per run and device. A value that is not trusted ends in '*'."),
+        epilog="examples:\n  gpu-tpu-probe compare laptop.json tpu-vm.json\n"
+        "  gpu-tpu-probe compare before.json after.json --format json",
+    )  # fmt: skip
     cmp_.add_argument("runs", nargs="+", metavar="RUN.json")
     cmp_.add_argument("--format", choices=("table", "json"), default="table")
     return parser
@@ -80,27 +111,8 @@ def build_parser() -> OneLineParser:
 # ---------------------------------------------------------------- tables
 
 
-def _table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> str:  # type: ignore[assignment]
-    widths = [len(h) for h in headers]
-    for row in rows:
-        widths = [max(w, len(c)) for w, c in zip(widths, row)]
-
-    def fmt(row: list[str]) -> str:
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        return "  ".join(cells).rstrip()
-
-    return "\n".join([fmt(headers), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
-
-
 def _gib(n: int | None) -> str:
     return MISSING if n is None else f"{n / 1024**3:.1f} GiB"
-
-
-def _cell(r: ProbeResult) -> str:
-    if r.status in ("ok", "suspect") and r.value is not None:
-        text = format_value(r.value, r.metric)
-        return text + " (suspect)" if r.status == "suspect" else text
-    return r.status
 
 
 def devices_table(devices: list, backends: list) -> str:
@@ -110,7 +122,7 @@ def devices_table(devices: list, backends: list) -> str:
         versions = " ".join(f"{k} {v}" for k, v in d.versions.items())
         memory = _gib(d.memory_bytes) + (" *" if d.memory_note and d.memory_bytes else "")
         rows.append([d.key, d.name, str(d.count), memory, d.catalog_id or MISSING, versions])
-    lines = [_table(["device", "name", "count", "memory", "catalogue", "versions"], rows)] if rows else ["no devices"]
+    lines = [table(["device", "name", "count", "memory", "catalogue", "versions"], rows)] if rows else ["no devices"]
     cpu = next((d.cpu for d in devices if d.cpu), None)
     if cpu:
         caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
@@ -125,105 +137,6 @@ def devices_table(devices: list, backends: list) -> str:
         elif b.reason:
             lines.append(f"{b.backend}: note: {b.reason}")
     return "\n".join(lines)
-
-
-def results_table(run: RunFile) -> str:
-    """The `run` result listing: one row per result with its spread and percentages."""
-    rows = []
-    for r in run.results:
-        cv = MISSING if r.stats is None else f"{100 * r.stats.cv:.1f}%"
-        note = r.message or r.math_mode or ""
-        rows.append([r.device, r.kernel, r.variant or MISSING, r.dtype or MISSING, format_size(r.size),
-                     _cell(r), cv, format_pct(r.pct_ceiling), format_pct(r.pct_spec), note])  # fmt: skip
-    headers = ["device", "kernel", "variant", "dtype", "size", "value", "cv", "%best", "%spec", "note"]
-    return _table(headers, rows, right={4, 5, 6, 7, 8}) if rows else "no results"
-
-
-def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[str]], list[dict[str, Any]]]:
-    """Headers, table rows and JSON rows of matching results: one row per kernel/variant/dtype/size,
-    one column per (run, device)."""
-    columns: list[tuple[int, str]] = []
-    labels: list[str] = []
-    for i, (_name, run) in enumerate(runs):
-        for key in dict.fromkeys(r.device for r in run.results):
-            columns.append((i, key))
-            dev = run.device(key)
-            # numbered by run, so two runs of one host stay apart (also as JSON keys)
-            labels.append(f"[{i + 1}] {run.host} {key.split(':')[0]} {dev.name if dev else key}")
-    order = {k: n for n, k in enumerate(KERNELS)}
-    cells: dict[tuple, dict[int, ProbeResult]] = {}
-    for c, (i, key) in enumerate(columns):
-        for r in runs[i][1].results:
-            if r.device == key:
-                cells.setdefault((r.kernel, r.variant or "", r.dtype or "", r.size or 0), {})[c] = r
-    keys = sorted(cells, key=lambda k: (order.get(k[0], len(order)), k[0], k[1], k[2], k[3]))
-    table, data = [], []
-    for k in keys:
-        row = cells[k]
-        table.append([k[0], k[1] or MISSING, k[2] or MISSING, str(k[3]) if k[3] else MISSING,
-                      *(_cell(row[c]) if c in row else "" for c in range(len(columns)))])  # fmt: skip
-        data.append({
-            "kernel": k[0], "variant": k[1] or None, "dtype": k[2] or None, "size": k[3] or None,
-            "values": {labels[c]: (None if c not in row else {"value": row[c].value, "metric": row[c].metric,
-                                                             "status": row[c].status}) for c in range(len(columns))},
-        })  # fmt: skip
-    return ["kernel", "variant", "dtype", "size", *labels], table, data
-
-
-# ---------------------------------------------------------------- progress
-
-
-class ProgressPrinter:
-    """Shows progress on stderr: a redrawn bar on a terminal, one plain line per event otherwise.
-
-    Progress is best effort: once the stream is gone (a closed terminal or pipe) it stays quiet,
-    and the run goes on to be saved.
-    """
-
-    def __init__(self, stream: IO[str], tty: bool | None = None) -> None:
-        self.stream = stream
-        self.tty = stream.isatty() if tty is None else tty
-        self._bar = False
-        self.gone = False
-
-    def __call__(self, msg: Message) -> None:
-        if self.gone:
-            return
-        try:
-            self._show(msg)
-        except (OSError, ValueError):
-            self.gone = True
-
-    def _show(self, msg: Message) -> None:
-        if isinstance(msg, Progress):
-            label = point_label(msg)
-            eta = "" if msg.eta_s is None else f"  eta {msg.eta_s:.0f} s"
-            if self.tty:
-                width = 24
-                filled = int(width * msg.done / max(1, msg.total))
-                bar = "#" * filled + "." * (width - filled)
-                line = f"\r{msg.backend or ''} [{bar}] {msg.done}/{msg.total} {label}{eta}"
-                self.stream.write(line[:120].ljust(100))
-                self._bar = True
-            else:
-                self.stream.write(f"{msg.backend or ''} {msg.done + 1}/{msg.total}: {label}\n")
-        elif isinstance(msg, ResultMsg):
-            r = msg.result
-            if not self.tty or r.status not in ("ok",):
-                self._clear()
-                extra = f" ({r.message})" if r.message and r.status != "ok" else ""
-                self.stream.write(f"  {r.device} {r.label()}: {_cell(r)}{extra}\n")
-        elif isinstance(msg, ErrorMsg):
-            self._clear()
-            self.stream.write(f"{msg.backend or ''}: {msg.message}\n")
-        elif isinstance(msg, Done):
-            self._clear()
-        self.stream.flush()
-
-    def _clear(self) -> None:
-        if self._bar:
-            self.stream.write("\r" + " " * 100 + "\r")
-            self._bar = False
 
 
 # ---------------------------------------------------------------- commands
@@ -378,9 +291,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     # Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what was measured; one that comes while
     # printing or saving waits for the save, then sets the exit code (128 + its number).
     with stop_on_signals(cancel, escalate=False):
-        run = run_probe(request, on_message=ProgressPrinter(sys.stderr), cancel_event=cancel)
+        printer = ProgressPrinter(sys.stderr, backends=request.backends, budget_s=request.total_budget_s)
+        run = run_probe(request, on_message=printer, cancel_event=cancel)
         # the table first: whatever happens to the files below, the measurements have been shown
-        _say(run.model_dump_json(indent=2) if args.format == "json" else results_table(run), sys.stdout)
+        text = run.model_dump_json(indent=2) if args.format == "json" else results_table(run, wide=args.wide)
+        _say(text, sys.stdout)
         errors, written = _save_outputs(run, args)
     for line in errors:
         _say(f"error: {line}")
@@ -416,11 +331,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(json.dumps({"runs": [{"file": n, "host": r.host, "started": r.started.isoformat(), "suite": r.suite}
                                    for n, r in runs], "columns": headers[4:], "rows": data}, indent=2, allow_nan=False))  # fmt: skip
         return 0
-    for number, (name, run) in enumerate(runs, 1):
-        print(f"[{number}] {name}: {run.host}, {run.suite} suite, {run.started:%Y-%m-%d %H:%M}"
-              + ("" if run.complete else " (incomplete)"))  # fmt: skip
-    print()
-    print(_table(headers, rows, right=set(range(3, len(headers)))) if rows else "no results to compare")
+    print(compare_text(runs))
     return 0
 
 

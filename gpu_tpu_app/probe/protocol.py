@@ -41,6 +41,7 @@ from gpu_tpu_app.core.runs import (
     with_ceilings,
 )
 from gpu_tpu_app.core.terms import BACKENDS, SUITES, metric_for
+from gpu_tpu_app.core.wording import point_words
 from gpu_tpu_app.probe import lifeline
 
 #: Whole-run time budget per suite in seconds, shared by all backends of the run.
@@ -111,9 +112,8 @@ def _now() -> datetime:
 
 
 def point_label(p: Progress) -> str:
-    """'matmul float32 4096' for the point a Progress message announced."""
-    parts = [p.kernel, p.variant, p.dtype, None if p.size is None else str(p.size)]
-    return " ".join(x for x in parts if x)
+    """'matmul float32 4096×4096', 'copy float32 512 Mi elements' for the point a Progress message announced."""
+    return point_words(p.kernel, p.variant, p.dtype, p.size)
 
 
 class RunAssembler:
@@ -138,7 +138,7 @@ class RunAssembler:
         self.current_results = 0
         self.done: Done | None = None
         self.aborted = False
-        self._tracker = CeilingTracker()
+        self._tracker = CeilingTracker(self.devices)
 
     # -- per worker
     def start_worker(self, backend: str) -> None:
@@ -276,7 +276,7 @@ class RunAssembler:
             started=self.started,
             ended=ended or _now(),
             complete=not cancelled and not self.aborted,
-            results=with_ceilings(self.results),
+            results=with_ceilings(self.results, list(self.devices.values())),
             errors=errors,
         )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import faulthandler
+import math
 import os
 import platform
 import signal
@@ -18,6 +19,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from typing import IO, Any
 
 from gpu_tpu_app import __version__
@@ -35,9 +37,11 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     dump_message,
 )
+from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.probe import detect, lifeline, nvml, testkernels
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S
+from gpu_tpu_app.safe_read import TEXT_CHARS
 
 #: After a stop signal, the running point gets this long before the worker says done and exits.
 CANCEL_GRACE_S = 0.3
@@ -173,6 +177,38 @@ def _failed(point: Any, status: str, message: str) -> ProbeResult:
     )
 
 
+def remeasure_noisy(results: list[ProbeResult], again: Callable[[], list[ProbeResult]], time_left_s: float,
+                    est_s: float, announce: Callable[[], None] = lambda: None) -> list[ProbeResult]:  # fmt: skip
+    """Measure a point once more when one of its results is too noisy to trust (core.trust) and the time
+    left holds another try; per result, keep the try with the smaller spread and say it was measured twice."""
+    noisy = [r for r in results if trust.noise(r)]
+    if not noisy or time_left_s < est_s:
+        return results
+    announce()
+    try:
+        second = {(r.kernel, r.variant, r.dtype, r.size, r.metric): r for r in again()}
+    except Exception:
+        traceback.print_exc()
+        return results
+    out = []
+    for r in results:
+        other = second.get((r.kernel, r.variant, r.dtype, r.size, r.metric))
+        why = trust.noise(r)
+        if why is None or other is None or other.value is None or other.stats is None:
+            out.append(r)
+            continue
+        spread = trust.iqr_ratio(other)
+        if trust.noise(other) is None:
+            keep, note = other, f"measured twice: the first try was {why}"
+        elif (spread if spread is not None else math.inf) < (trust.iqr_ratio(r) or math.inf):
+            keep, note = other, "measured twice, too noisy both times; the steadier try is kept"
+        else:
+            keep, note = r, "measured twice, too noisy both times; the steadier try is kept"
+        message = "; ".join(m for m in (keep.message, note) if m)
+        out.append(keep.model_copy(update={"message": message[:TEXT_CHARS]}))
+    return out
+
+
 def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) -> list[Any]:
     requested = list(dict.fromkeys(args.kernel)) if args.kernel else None
     tests = [k for k in requested or [] if k in testkernels.TEST_KERNELS]
@@ -242,7 +278,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
 
     by_key = {d.key: d for d in devices}
     telemetry = nvml.Nvml.open() if any(d.platform == "cuda" for d in devices) else None
-    tracker = CeilingTracker()
+    tracker = CeilingTracker(by_key)
     best: dict[str, dict[tuple[str, str | None], float]] = {}
     total = len(points)
     spent = estimated = 0.0
@@ -270,33 +306,39 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
         remaining = sum(p.est_s for p in points[i:])
         scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
-        em.emit(
-            Progress(done=i, total=total, kernel=point.kernel, eta_s=round(remaining * scale, 2), point=point.id,
-                     backend=args.backend, device=point.device, dtype=point.dtype, size=point.size,
-                     variant=point.variant, cap_s=announced)  # fmt: skip
-        )
+        progress = Progress(done=i, total=total, kernel=point.kernel, eta_s=round(remaining * scale, 2),
+                            point=point.id, backend=args.backend, device=point.device, dtype=point.dtype,
+                            size=point.size, variant=point.variant, cap_s=announced)  # fmt: skip
+        em.emit(progress)
         device = by_key.get(point.device) or devices[0]
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
         started = time.monotonic()
         before = telemetry.sample(device.index) if telemetry and device.platform == "cuda" else None
-        try:
-            if getattr(point, "skip", None):  # left out by the plan (budget, memory): said, never measured
-                results = [_failed(point, "skipped", point.skip)]
-            elif point.kernel in testkernels.TEST_KERNELS:
-                results = testkernels.run_point(point, ctx)
-            else:
+
+        def measure(point: Any = point, ctx: WorkerContext = ctx) -> list[ProbeResult]:
+            try:
+                if getattr(point, "skip", None):  # left out by the plan (budget, memory): said, never measured
+                    return [_failed(point, "skipped", point.skip)]
+                if point.kernel in testkernels.TEST_KERNELS:
+                    return list(testkernels.run_point(point, ctx))
                 from gpu_tpu_app.probe import kernels
 
-                results = kernels.run_point(point, ctx)
-        except Exception as exc:
-            traceback.print_exc()
-            results = [_failed(point, "error", describe(exc))]
+                return list(kernels.run_point(point, ctx))
+            except Exception as exc:
+                traceback.print_exc()
+                return [_failed(point, "error", describe(exc))]
+
+        results = measure()
+        if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
+            # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
+            results = remeasure_noisy(results, measure, deadline - time.monotonic(), point.est_s,
+                                      announce=lambda p=progress: em.emit(p))  # fmt: skip
         spent += time.monotonic() - started
         estimated += point.est_s
         after = telemetry.sample(device.index) if telemetry and device.platform == "cuda" else None
         for r in results:
             r = tracker.add(with_device_state(r, before, after))
-            if r.status == "ok" and r.value and r.metric != "seconds":
+            if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:
                 mine = best.setdefault(r.device, {})
                 mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
             em.emit(ResultMsg(result=r))

@@ -45,7 +45,7 @@ from gpu_tpu_app.core.machine import is_this_machine
 from gpu_tpu_app.core.runs import DeviceInfo, ErrorMsg, Message, Progress, ResultMsg, RunFile, load_run, save_run, to_csv
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
-from gpu_tpu_app.core.wording import format_seconds
+from gpu_tpu_app.core.wording import format_eta, format_seconds
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
 from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView
@@ -517,7 +517,7 @@ class ProbePanel(QWidget):
         frac = (backend_index + (p.done / p.total if p.total else 0.0)) / max(1, backend_count)
         self.progress.setValue(int(1000 * min(1.0, frac)))
         backend = p.backend or (self._probe.request.backends[backend_index] if self._probe else "")
-        eta = f" · ETA {format_seconds(p.eta_s)}" if p.eta_s is not None else ""
+        eta = f" · {format_eta(p.eta_s)}" if p.eta_s is not None else ""
         then = ""
         if self._probe is not None and backend_index + 1 < backend_count:
             then = f", then {', '.join(self._probe.request.backends[backend_index + 1:])}"

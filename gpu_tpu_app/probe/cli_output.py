@@ -1,0 +1,308 @@
+"""What `gpu-tpu-probe` prints: result tables that fit 100 columns, the compare table, progress on stderr.
+
+Trust flags (too noisy, in cache, above a roof) come from core.trust and show in a column of their
+own, with the reasons in the notes under each row (or in a last column with --wide).
+"""
+
+from __future__ import annotations
+
+import textwrap
+import time
+from collections.abc import Sequence
+from typing import IO, Any
+
+from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
+from gpu_tpu_app.core.terms import KERNELS
+from gpu_tpu_app.core.trust import (
+    FLAG_WORDS,
+    LLC_FACTOR,
+    MIN_REPS,
+    NOISE_CV,
+    NOISE_IQR_RATIO,
+    Flags,
+    is_functional_check,
+    run_flags,
+)
+from gpu_tpu_app.core.wording import (
+    FUNCTIONAL_CHECK,
+    MISSING,
+    binary_count,
+    format_eta,
+    format_pct,
+    format_size,
+    format_value,
+    point_words,
+)
+
+#: Printed tables and progress lines fit this many columns (unless --wide).
+WIDTH = 100
+#: Short words of the trust flags for the table's "trust" column.
+FLAG_CODES = {"noisy": "noisy", "in_cache": "cache", "above_roof": "roof"}
+TRUST_LEGEND = (
+    f"trust: noisy = too noisy to trust (fewer than {MIN_REPS} repetitions, IQR over "
+    f"{format_pct(100 * NOISE_IQR_RATIO)} of the median, or CV over {format_pct(100 * NOISE_CV)}); cache = copy or "
+    f"triad arrays under {LLC_FACTOR:.0f}x the last-level cache (the cache, not memory); roof = above the chip's "
+    "published peak or this machine's measured roof. Flagged points are shown but never used as a best value, a "
+    "ceiling or an estimator row."
+)
+
+
+def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> str:  # type: ignore[assignment]
+    """Columns padded to their widest cell, two spaces apart; `right` columns right-aligned."""
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, row)]
+
+    def fmt(row: list[str]) -> str:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        return "  ".join(cells).rstrip()
+
+    return "\n".join([fmt(headers), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
+
+
+def value_cell(r: ProbeResult) -> str:
+    """The value of a measured point, or its status when it has none."""
+    if r.status in ("ok", "suspect") and r.value is not None:
+        return format_value(r.value, r.metric)
+    return r.status
+
+
+def size_cell(r: ProbeResult) -> str:
+    """A point's size for the table: N of a matmul, '512 Mi' elements of copy/triad, '256 MiB' of a transfer."""
+    if r.size is None:
+        return MISSING
+    if r.kernel in ("copy", "triad"):
+        return binary_count(r.size)
+    if r.kernel in ("transfer", "collective"):
+        text = binary_count(r.size)
+        return f"{text}B" if text != str(r.size) else format_size(r.size) + " B"
+    return format_size(r.size)
+
+
+def trust_cell(flags: Flags) -> str:
+    """'noisy,cache' style short codes of a point's flags; '' when trusted."""
+    return ",".join(FLAG_CODES[k] for k in ("noisy", "in_cache", "above_roof") if getattr(flags, k))
+
+
+def _notes(r: ProbeResult, flags: Flags) -> str:
+    parts = [*flags.notes()]
+    if r.message:
+        parts.append(r.message)
+    if r.math_mode and (not r.message or r.math_mode not in r.message):
+        parts.append(f"math: {r.math_mode}")
+    return "; ".join(parts)
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    """Wrap at spaces only: a word is never broken, even a long one."""
+    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False)  # fmt: skip
+
+
+def _fit(rows: list[list[str]], headers: list[str], shrink: int, width: int) -> None:
+    """Shorten column `shrink` (with '…') until the table fits `width` columns."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    over = sum(widths) + 2 * (len(widths) - 1) - width
+    if over <= 0:
+        return
+    keep = max(len(headers[shrink]), widths[shrink] - over)
+    for row in rows:
+        if len(row[shrink]) > keep:
+            row[shrink] = row[shrink][: keep - 1] + "…"
+
+
+def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
+    """The `run` listing: per device a heading, one row per result, and its notes wrapped under the row.
+
+    With `wide`, every row is one line with the notes in full in a last column (no width limit).
+    """
+    if not run.results:
+        return "no results"
+    flags = run_flags(run)
+    lines: list[str] = []
+    if is_functional_check(run):
+        lines += _wrap(f"{run.suite} suite: {FUNCTIONAL_CHECK.split(': ', 1)[1]}; its numbers show that the kernels "
+                       "run, not how fast this machine is (use --suite quick or full to measure)", width, "")  # fmt: skip
+        lines.append("")
+    headers = ["kernel", "dtype", "size", "value", "cv", "%best", "%spec", "trust"] + (["note"] if wide else [])
+    right = {2, 3, 4, 5, 6}
+    devices = list(dict.fromkeys(r.device for r in run.results))
+    any_flag = False
+    for n, key in enumerate(devices):
+        dev = run.device(key)
+        if n:
+            lines.append("")
+        lines.append(f"{key}: {dev.name}" if dev else key)
+        rows: list[list[str]] = []
+        notes: list[str] = []
+        for r, f in zip(run.results, flags):
+            if r.device != key:
+                continue
+            any_flag = any_flag or f.flagged
+            cv = MISSING if r.stats is None else f"{100 * r.stats.cv:.1f}%"
+            point = " ".join(x for x in (r.kernel, r.variant) if x)
+            rows.append([point, r.dtype or MISSING, size_cell(r), value_cell(r), cv, format_pct(r.pct_ceiling),
+                         format_pct(r.pct_spec), trust_cell(f)] + ([_notes(r, f)] if wide else []))  # fmt: skip
+            notes.append(_notes(r, f))
+        if not wide:
+            full = [row[0] for row in rows]
+            _fit(rows, headers, 0, width)
+            notes = [n if row[0] == p else "; ".join(x for x in (p, n) if x) for row, p, n in zip(rows, full, notes)]
+        body = table(headers, rows, right).splitlines()
+        lines += body[:2]
+        for line, note in zip(body[2:], notes):
+            lines.append(line)
+            if note and not wide:
+                lines += _wrap(note, width, "    ")
+    if any_flag:
+        lines.append("")
+        lines += [TRUST_LEGEND] if wide else _wrap(TRUST_LEGEND, width, "")
+    return "\n".join(lines)
+
+
+def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[str]], list[dict[str, Any]]]:
+    """Headers, table rows and JSON rows of matching results: one row per kernel/variant/dtype/size,
+    one column per (run, device). A point that is not trusted (core.trust) ends in '*' in the table and
+    carries its flags in the JSON."""
+    columns: list[tuple[int, str]] = []
+    labels: list[str] = []
+    for i, (_name, run) in enumerate(runs):
+        for key in dict.fromkeys(r.device for r in run.results):
+            columns.append((i, key))
+            dev = run.device(key)
+            # numbered by run, so two runs of one host stay apart (also as JSON keys)
+            labels.append(f"[{i + 1}] {run.host} {key.split(':')[0]} {dev.name if dev else key}")
+    order = {k: n for n, k in enumerate(KERNELS)}
+    cells: dict[tuple, dict[int, tuple[ProbeResult, Flags]]] = {}
+    judged = [list(zip(run.results, run_flags(run))) for _name, run in runs]
+    for c, (i, key) in enumerate(columns):
+        for r, f in judged[i]:
+            if r.device == key:
+                cells.setdefault((r.kernel, r.variant or "", r.dtype or "", r.size or 0), {})[c] = (r, f)
+    keys = sorted(cells, key=lambda k: (order.get(k[0], len(order)), k[0], k[1], k[2], k[3]))
+    rows, data = [], []
+    for k in keys:
+        row = cells[k]
+
+        def cell(c: int) -> str:
+            if c not in row:
+                return ""
+            r, f = row[c]
+            return value_cell(r) + ("*" if f.flagged else "")
+
+        rows.append([k[0], k[1] or MISSING, k[2] or MISSING, str(k[3]) if k[3] else MISSING,
+                     *(cell(c) for c in range(len(columns)))])  # fmt: skip
+        data.append({
+            "kernel": k[0], "variant": k[1] or None, "dtype": k[2] or None, "size": k[3] or None,
+            "values": {labels[c]: (None if c not in row else {
+                "value": row[c][0].value, "metric": row[c][0].metric, "status": row[c][0].status,
+                "flags": [FLAG_WORDS[n] for n in ("noisy", "in_cache", "above_roof") if getattr(row[c][1], n)],
+            }) for c in range(len(columns))},
+        })  # fmt: skip
+    return ["kernel", "variant", "dtype", "size", *labels], rows, data
+
+
+def compare_text(runs: list[tuple[str, RunFile]]) -> str:
+    """The `compare` listing: the runs numbered, the table, and what '*' means when a cell has it."""
+    headers, rows, _data = compare_runs(runs)
+    lines = []
+    for number, (name, run) in enumerate(runs, 1):
+        check = f" ({FUNCTIONAL_CHECK.split(': ', 1)[1]})" if is_functional_check(run) else ""
+        lines.append(f"[{number}] {name}: {run.host}, {run.suite} suite{check}, {run.started:%Y-%m-%d %H:%M}"
+                     + ("" if run.complete else " (incomplete)"))  # fmt: skip
+    lines.append("")
+    lines.append(table(headers, rows, right=set(range(3, len(headers)))) if rows else "no results to compare")
+    if any(c.endswith("*") for row in rows for c in row[4:]):
+        lines.append("")
+        lines += _wrap("* not trusted (too noisy, in cache or above a roof; `gpu-tpu-probe run` prints why): never "
+                       "used as a best value", WIDTH, "")  # fmt: skip
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- progress
+
+
+class ProgressPrinter:
+    """Shows progress on stderr: one overall bar across all backends on a terminal, one plain line per
+    point otherwise; points in plain words ('copy float32 512 Mi elements'), the time left in whole seconds.
+
+    Progress is best effort: once the stream is gone (a closed terminal or pipe) it stays quiet,
+    and the run goes on to be saved.
+    """
+
+    def __init__(self, stream: IO[str], tty: bool | None = None, backends: Sequence[str] | None = None,
+                 budget_s: float | None = None, width: int = WIDTH, clock: Any = time.monotonic) -> None:  # fmt: skip
+        self.stream = stream
+        self.tty = stream.isatty() if tty is None else tty
+        self.backends = list(backends or [])
+        self.budget_s = budget_s
+        self.width = width
+        self._clock = clock
+        self._t0 = clock()
+        self._backend_t0: dict[str, float] = {}
+        self._bar = False
+        self.fraction = 0.0
+        self.gone = False
+
+    def overall(self, msg: Progress) -> tuple[float, float | None]:
+        """(fraction of the whole run done, seconds left in the whole run) when point `msg` starts."""
+        backend = msg.backend or ""
+        now = self._clock()
+        self._backend_t0.setdefault(backend, now)
+        n = max(1, len(self.backends))
+        index = self.backends.index(backend) if backend in self.backends else 0
+        frac = (index + msg.done / max(1, msg.total)) / n
+        self.fraction = max(self.fraction, min(1.0, frac))
+        if msg.eta_s is None:
+            return self.fraction, None
+        # later backends: as long as this one is taking in all, within what is left of the budget
+        later = n - 1 - index
+        this_backend = (now - self._backend_t0[backend]) + msg.eta_s
+        left = msg.eta_s + later * this_backend
+        if self.budget_s is not None:
+            left = min(left, max(msg.eta_s, self.budget_s - (now - self._t0)))
+        return self.fraction, left
+
+    def __call__(self, msg: Message) -> None:
+        if self.gone:
+            return
+        try:
+            self._show(msg)
+        except (OSError, ValueError):
+            self.gone = True
+
+    def _show(self, msg: Message) -> None:
+        if isinstance(msg, Progress):
+            label = point_words(msg.kernel, msg.variant, msg.dtype, msg.size)
+            frac, left = self.overall(msg)
+            eta = format_eta(left)
+            where = f"{msg.backend or ''} {msg.done + 1}/{msg.total}".strip()
+            if self.tty:
+                bar_w = 20
+                filled = int(bar_w * frac)
+                bar = "#" * filled + "." * (bar_w - filled)
+                line = f"[{bar}] {100 * frac:3.0f}% {where}: {label}" + (f"  {eta}" if eta else "")
+                if len(line) > self.width - 1:
+                    line = line[: self.width - 2] + "…"
+                self.stream.write("\r" + line.ljust(self.width - 1))
+                self._bar = True
+            else:
+                self.stream.write(f"{where}: {label}" + (f" ({eta})" if eta else "") + "\n")
+        elif isinstance(msg, ResultMsg):
+            r = msg.result
+            if not self.tty or r.status not in ("ok",):
+                self._clear()
+                extra = f" ({r.message})" if r.message and r.status != "ok" else ""
+                text = point_words(r.kernel, r.variant, r.dtype, r.size)
+                self.stream.write(f"  {r.device} {text}: {value_cell(r)}{extra}\n")
+        elif isinstance(msg, ErrorMsg):
+            self._clear()
+            self.stream.write(f"{msg.backend or ''}: {msg.message}\n")
+        elif isinstance(msg, Done):
+            self._clear()
+        self.stream.flush()
+
+    def _clear(self) -> None:
+        if self._bar:
+            self.stream.write("\r" + " " * (self.width - 1) + "\r")
+            self._bar = False

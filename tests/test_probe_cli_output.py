@@ -1,0 +1,170 @@
+"""What gpu-tpu-probe prints: a table within 100 columns with notes wrapped under their row (or in full with
+--wide), trust flags, one overall progress bar in plain words, and --help with examples everywhere.
+
+The runs are hand-made test input; the numbers are not measurements."""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+import sys
+
+import pytest
+
+from gpu_tpu_app import cli as app_cli
+from gpu_tpu_app.core.runs import ProbeResult, Progress, ResultMsg
+from gpu_tpu_app.probe import cli
+from gpu_tpu_app.probe.cli_output import WIDTH, ProgressPrinter, compare_text, results_table
+from gpu_tpu_app.probe.worker import remeasure_noisy
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from test_trust import BUSY, CLEAN, DEV, res, run_of, stats  # noqa: E402
+
+LONG = ("a long note that says what this point did and why it may read slower than a plain matmul here, "
+        "with enough words to need three lines: supercalifragilisticexpialidocious-style-words stay whole")  # fmt: skip
+STEP = ProbeResult(kernel="model_step", backend="torch", device=DEV.key, dtype="bfloat16", size=512,
+                   variant="b8-s256-d512-h8", metric="flops", value=1.2e11, stats=stats(1.2e11),
+                   math_mode="bf16 (oneDNN, AVX512-BF16)", message=LONG)  # fmt: skip
+RUN = BUSY.model_copy(update={"results": [*BUSY.results, STEP]})
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def test_the_run_table_fits_100_columns_and_wraps_notes_under_their_row() -> None:
+    text = results_table(RUN)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= WIDTH
+    assert lines[0] == f"{DEV.key}: {DEV.name}" and lines[1].split()[:4] == ["kernel", "dtype", "size", "value"]
+    row = next(i for i, line in enumerate(lines) if line.startswith("model_step b8-s256-d512-h8"))
+    under = []
+    for line in lines[row + 1:]:
+        if not line.startswith("    "):
+            break
+        under.append(line.strip())
+    assert len(under) >= 2  # the note wrapped onto several indented lines right under its row
+    note = " ".join(under)
+    assert note.startswith(LONG) and note.endswith("math: bf16 (oneDNN, AVX512-BF16)")
+    assert "supercalifragilisticexpialidocious-style-words" in _words(text)  # never broken mid-word
+    # the noisy matmul is flagged in the trust column and says why under its row
+    noisy = next(i for i, line in enumerate(lines) if line.startswith("matmul") and "281 GFLOP/s" in line)
+    assert lines[noisy].split()[-1] == "noisy"
+    assert lines[noisy + 1].strip() == "too noisy: IQR 90 % of the median (over 10 %)"
+    cache = next(line for line in lines if line.startswith("triad") and "90 GB/s" in line)
+    assert cache.split()[-1] == "cache"
+    assert any(line.startswith("trust: noisy = too noisy to trust") for line in lines)
+    # the in-cache triad is no ceiling: the DRAM triad is 100 % of the best
+    dram = next(line for line in lines if line.startswith("triad") and "20 GB/s" in line)
+    assert "100 %" in dram
+
+
+def test_wide_shows_each_note_in_full_on_its_row() -> None:
+    lines = results_table(RUN, wide=True).splitlines()
+    row = next(line for line in lines if line.startswith("model_step"))
+    assert row.rstrip().endswith(LONG + "; math: bf16 (oneDNN, AVX512-BF16)")
+    assert not any(line.startswith("    ") for line in lines)
+    assert cli.build_parser().parse_args(["run", "--wide"]).wide
+
+
+def test_a_smoke_run_is_labelled_a_functional_check() -> None:
+    smoke = run_of(CLEAN, suite="smoke")
+    assert results_table(smoke).startswith("smoke suite: a functional check, not a benchmark")
+    text = compare_text([("smoke.json", smoke), ("busy.json", BUSY)])
+    assert "smoke suite (a functional check, not a benchmark)" in text
+    row = next(line for line in text.splitlines() if line.startswith("matmul") and "1024" in line)
+    assert row.rstrip().endswith("281 GFLOP/s*")  # the noisy point is starred in compare
+    assert "* not trusted" in text
+
+
+def test_progress_is_one_bar_across_backends_in_plain_words() -> None:
+    clock = iter([0.0, 0.0, 10.0, 10.0, 30.0, 30.0])
+    term = io.StringIO()
+    printer = ProgressPrinter(term, tty=True, backends=["torch", "jax"], budget_s=100.0, clock=lambda: next(clock))
+    printer(Progress(done=0, total=4, kernel="copy", backend="torch", dtype="float32", size=512 << 20, eta_s=11.6))
+    first = term.getvalue()
+    # the ETA is the whole run's: 11.6 s left on torch, and jax is expected to take as long as torch in all
+    assert first.startswith("\r[") and "  0% torch 1/4: copy float32 512 Mi elements  ETA 23 s" in first
+    # the second backend: the one bar continues from half way, the ETA is what is left of the whole run
+    printer(Progress(done=2, total=4, kernel="matmul", backend="jax", dtype="bfloat16", size=4096, eta_s=5.0))
+    second = term.getvalue()[len(first):]
+    assert " 75% jax 3/4: matmul bfloat16 4096×4096  ETA 5 s" in second
+    assert all(len(part) <= WIDTH for part in term.getvalue().split("\r"))
+    plain = io.StringIO()
+    printer = ProgressPrinter(plain, tty=False, backends=["torch"])
+    printer(Progress(done=0, total=2, kernel="transfer", variant="h2d-pinned", backend="torch", size=256 << 20,
+                     eta_s=3.2))  # fmt: skip
+    printer(ResultMsg(result=res("triad", 2e10, 32 << 20)))
+    out = plain.getvalue().splitlines()
+    assert out[0] == "torch 1/2: transfer h2d-pinned 256 MiB (ETA 3 s)"
+    assert out[1] == "  torch:cpu:0 triad float32 32 Mi elements: 20 GB/s"
+
+
+def _examples(help_text: str) -> list[list[str]]:
+    block = help_text.split("examples:\n", 1)[1].split("\n\n", 1)[0]
+    return [shlex.split(line.strip().split(" > ")[0]) for line in block.splitlines() if line.startswith("  ")]
+
+
+def _help(parser, argv: list[str], capsys) -> str:
+    with pytest.raises(SystemExit) as exc:
+        parser.parse_args([*argv, "--help"])
+    assert exc.value.code == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["devices", "run", "compare"])
+def test_every_probe_subcommand_help_has_a_description_and_examples_that_parse(command, capsys) -> None:
+    text = _help(cli.build_parser(), [command], capsys)
+    description = text.split("\n\n")[1]
+    assert len(description.split()) >= 10 and not description.startswith(("options", "positional"))
+    examples = _examples(text)
+    assert examples and all(e[:2] == ["gpu-tpu-probe", command] for e in examples)
+    for argv in examples:
+        assert cli.build_parser().parse_args(argv[1:]).command == command
+    assert max(len(line) for line in text.splitlines()) <= WIDTH
+
+
+@pytest.mark.parametrize("command", list(app_cli.COMMANDS))
+def test_every_app_subcommand_help_has_a_description_and_examples_that_parse(command, capsys) -> None:
+    text = _help(app_cli._headless_parser(command), [command], capsys)
+    description = text.split("\n\n")[1]
+    assert len(description.split()) >= 10 and not description.startswith(("options", "positional"))
+    examples = _examples(text)
+    assert examples and all(e[:2] == ["gpu-tpu-app", command] for e in examples)
+    for argv in examples:
+        assert app_cli._headless_parser(command).parse_args(argv[1:]).command == command
+
+
+def test_the_top_level_helps_have_examples(capsys) -> None:
+    assert app_cli.main(["--help"]) == 0
+    assert _examples(capsys.readouterr().out)[0] == ["gpu-tpu-app"]
+    text = _help(cli.build_parser(), [], capsys)
+    assert {e[1] for e in _examples(text)} == {"devices", "run", "compare"}
+
+
+# ---------------------------------------------------------------- one more try for a noisy point
+
+NOISY = res("matmul", 2.81e11, 1024, st=stats(2.81e11, iqr_ratio=0.9, cv=1.05))
+STEADY = res("matmul", 3.3e10, 1024)
+SHAKY = res("matmul", 5e10, 1024, st=stats(5e10, iqr_ratio=0.3, cv=0.4))
+
+
+def test_a_noisy_point_is_measured_once_more_and_the_steady_try_kept() -> None:
+    tries: list[str] = []
+    kept = remeasure_noisy([NOISY], lambda: tries.append("again") or [STEADY], time_left_s=10.0, est_s=1.0,
+                           announce=lambda: tries.append("announce"))  # fmt: skip
+    assert tries == ["announce", "again"]  # said again (the parent's hang timer restarts), then measured once more
+    assert kept[0].value == STEADY.value
+    assert re.search(r"measured twice: the first try was too noisy: IQR 90 %", kept[0].message or "")
+    # both noisy: the steadier try is kept, and said
+    [both] = remeasure_noisy([NOISY], lambda: [SHAKY], time_left_s=10.0, est_s=1.0)
+    assert both.value == SHAKY.value and "too noisy both times" in (both.message or "")
+
+
+def test_no_second_try_without_time_or_noise() -> None:
+    def never() -> list[ProbeResult]:
+        raise AssertionError("measured again")
+
+    assert remeasure_noisy([NOISY], never, time_left_s=0.5, est_s=1.0) == [NOISY]  # over the budget
+    assert remeasure_noisy([STEADY], never, time_left_s=100.0, est_s=1.0) == [STEADY]  # trusted already
