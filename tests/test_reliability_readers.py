@@ -652,3 +652,19 @@ def test_a_session_price_that_would_overflow_the_cost_is_refused(tmp_path: Path,
     path.write_text(json.dumps(raw), encoding="utf-8")
     bad = Bad(path, "estimate", "USD per chip-hour", snapshot(path))
     check_line(_cli_line(["--session", str(path)], capsys), bad)
+
+
+def test_recent_files_from_a_hand_edited_settings_file(qtbot) -> None:
+    from gpu_tpu_app.ui.main_window import MainWindow
+
+    w = MainWindow(persist=True)
+    qtbot.addWidget(w)
+    settings = w._settings()
+    try:
+        settings.setValue("recent", 5)
+        assert w.recent_files() == []
+        settings.setValue("recent", ["/a/session.json", "x" * 5000, "", "/b/other.json"])
+        assert w.recent_files() == ["/a/session.json", "/b/other.json"]
+        w._update_recent_menu()
+    finally:
+        settings.remove("recent")

@@ -743,7 +743,9 @@ class MainWindow(QMainWindow):
         value = self._settings().value("recent", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        if not isinstance(value, (list, tuple)):  # a settings file edited by hand: ignore what is not a list
+            return []
+        return [v for v in value if isinstance(v, str) and 0 < len(v) <= 4096][:MAX_RECENT]
 
     def _add_recent(self, path: Path) -> None:
         if not self._persist:
