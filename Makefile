@@ -57,6 +57,8 @@ screenshots: $(STAMP)
 	  QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --screenshot docs/screenshots/$$page.png --page $$page \
 	    --session docs/screenshots/example-session.json || exit 1; \
 	done
+	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/model_check.py examples/models/torch_data_dependent.py \
+	  docs/screenshots/model-check.png dynamic_shapes xla_verified
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
 # checked here; the spec's Windows and macOS branches are not built here.

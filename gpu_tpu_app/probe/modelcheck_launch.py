@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from gpu_tpu_app.core.modelcheck import CheckSession, ModelCheck, WorkerStage
+from gpu_tpu_app.core.modelcheck import CheckSession, Findings, ModelCheck, WorkerStage
 from gpu_tpu_app.probe.protocol import frozen
 
 #: seconds a check may take before it is stopped (the CLI's --timeout overrides it).
@@ -62,9 +62,16 @@ def run_check(file: str | Path, timeout_s: float = DEFAULT_TIMEOUT_S,
               memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
               on_stage: Callable[[WorkerStage], None] | None = None) -> ModelCheck | str:
     """Check one model file in a worker process; the ModelCheck, or the one-line error as a str."""
+    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage)[0]
+
+
+def run_check_detailed(file: str | Path, timeout_s: float = DEFAULT_TIMEOUT_S,
+                       memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+                       on_stage: Callable[[WorkerStage], None] | None = None) -> tuple[ModelCheck | str, Findings | None]:
+    """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
     bad = precheck(file)
     if bad:
-        return bad
+        return bad, None
     session = CheckSession(str(file), timeout_s, memory_limit_mb)
     start = time.monotonic()
     proc = subprocess.Popen(worker_command(file, memory_limit_mb), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -108,5 +115,6 @@ def run_check(file: str | Path, timeout_s: float = DEFAULT_TIMEOUT_S,
         sel.close()
         proc.stdout.close()
         proc.stderr.close()
-    return session.finish(proc.returncode, time.monotonic() - start, timed_out=timed_out,
-                          stderr_tail=err_tail.decode("utf-8", "replace"))
+    result = session.finish(proc.returncode, time.monotonic() - start, timed_out=timed_out,
+                            stderr_tail=err_tail.decode("utf-8", "replace"))
+    return result, session.findings
