@@ -133,3 +133,28 @@ def test_decide_with_model_measured_fills_unset_and_stated_wins(tmp_path: Path,
     out, _err = capsys.readouterr()
     assert "custom_ops = none: stated over measured some" in out
     assert "framework = pytorch: measured" in out
+
+
+def test_jax_float64_eigh_lowers_for_tpu_with_its_own_eigh_and_finds_float64() -> None:
+    c = check("jax_eigh_float64.py")
+    assert c.level == "lowered_for_tpu"
+    assert "custom calls in the TPU module: Eigh" in details(c, "xla_verified")
+    assert c.answers.high_precision == HIGH_PRECISION_FP64
+    assert line_of("jax_eigh_float64.py", "cov = centred.T") in details(c, "high_precision")
+
+
+def test_jax_host_callback_and_float64_asked_for_without_x64(tmp_path: Path) -> None:
+    model = tmp_path / "callback.py"
+    model.write_text("import jax\nimport jax.numpy as jnp\n\n"
+                     "def params():\n    return {'w': jnp.ones((8, 8))}\n\n"
+                     "def forward(p, x):\n"
+                     "    jax.debug.callback(print, x.sum())\n"
+                     "    return (x @ p['w']).astype(jnp.float64)\n\n"
+                     "def example_inputs():\n    return (jnp.ones((4, 8)),)\n")
+    c = run_check(model, timeout_s=300)
+    assert isinstance(c, ModelCheck), c
+    assert c.answers.xla_verified == "no"
+    text = details(c, "xla_verified")
+    assert "host callback" in text and "callback.py:8" in text
+    assert c.answers.high_precision == HIGH_PRECISION_FP64  # asked for, though JAX computes it in float32 here
+    assert "jax_enable_x64 is off" in details(c, "high_precision")

@@ -85,7 +85,10 @@ def render_sources(check, sources: dict[str, str], answers) -> str:  # type: ign
         value = getattr(answers, name)
         first = next((e for e in check.evidence_for(name)), None)
         why = f" ({first.finding})" if first is not None and source != "stated" else ""
-        lines.append(f"  - {name} = {value if value is not None else 'unknown'}: {source}{why}")
+        if source == "unknown":
+            lines.append(f"  - {name}: neither stated nor decided by the check{why}")
+        else:
+            lines.append(f"  - {name} = {value}: {source}{why}")
     return "\n".join(lines)
 
 

@@ -276,8 +276,14 @@ def _xla_verified(f: Findings) -> Evidence:
     if tpu is not None and tpu.status == "ok":
         calls = f"; custom calls in the TPU module: {', '.join(tpu.custom_calls)}" if tpu.custom_calls else \
             "; no custom calls in the TPU module"
+        cuda = f.cuda_lowering
+        also = ""
+        if cuda is not None and cuda.status == "ok":
+            also = "; it also lowers for CUDA GPUs"
+        elif cuda is not None and cuda.status == "failed":
+            also = f"; lowering for CUDA GPUs failed: {cuda.detail}"
         return Evidence(answer="xla_verified", value="yes", finding=f"lowered for TPU with {tpu.route}",
-                        detail=f"{tpu.detail}{calls}")
+                        detail=f"{tpu.detail}{calls}{also}")
     if tpu is not None and tpu.status == "failed":
         return Evidence(answer="xla_verified", value="no", finding=f"lowering for TPU failed ({tpu.route})",
                         detail=f"{tpu.detail}{_at(tpu.location)}")

@@ -504,7 +504,7 @@ class JaxWalk:
         try:
             from jax._src import source_info_util
 
-            frames = list(source_info_util.user_frames(eqn.source_info))
+            frames = list(source_info_util.user_frames(eqn.source_info.traceback))
         except Exception:  # noqa: BLE001 (private API; a location is a nicety)
             return None
         for frame in frames:
@@ -663,7 +663,7 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     # 2. lowering for TPU and for CUDA GPUs with jax.export: works without either chip
     specs = (_jax_specs(params), *_jax_specs(inputs))
     for platform, key in (("tpu", "tpu_lowering"), ("cuda", "cuda_lowering")):
-        route = f'jax.export with platforms=["{platform}"]'
+        route = f'jax.export, platforms=["{platform}"]'
         if trace_error is not None:
             findings[key] = {"status": "failed", "route": route, "detail": trace_error["detail"],
                              "location": trace_error["location"], "custom_calls": []}
