@@ -44,6 +44,7 @@ def test_custom_operator_is_named_with_its_line() -> None:
     text = details(c, "custom_ops")
     assert "demo.fused_bias_gelu" in text
     assert line_of("torch_custom_op.py", "fused_bias_gelu(self.up(x)") in text
+    assert "torch_custom_op.StraightThroughRound" in text and "torch.autograd.Function" in text
     assert c.answers.matmul_share == "dominant"
 
 

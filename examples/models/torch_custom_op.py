@@ -1,5 +1,6 @@
 """A PyTorch MLP whose activation is a custom operator registered with torch.library, as a hand-written
-CUDA or C++ kernel would be. XLA has no lowering for it: on a TPU it needs a rewrite or a CPU fallback."""
+CUDA or C++ kernel would be, followed by a straight-through rounding written as a torch.autograd.Function.
+XLA has no lowering for the custom operator: on a TPU it needs a rewrite or a CPU fallback."""
 
 import torch
 from torch import nn
@@ -16,6 +17,18 @@ def _(x, bias):
     return torch.empty_like(x)
 
 
+class StraightThroughRound(torch.autograd.Function):
+    """Rounds in the forward pass, passes the gradient through unchanged."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return torch.round(x * 16) / 16
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
 class CustomMLP(nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -24,7 +37,8 @@ class CustomMLP(nn.Module):
         self.down = nn.Linear(1024, 256)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.down(fused_bias_gelu(self.up(x), self.bias))
+        h = fused_bias_gelu(self.up(x), self.bias)
+        return self.down(StraightThroughRound.apply(h))
 
 
 def model() -> nn.Module:
