@@ -693,7 +693,11 @@ def check_jax(loader: Loader) -> dict[str, Any]:
         signatures = [_jax_signature(inputs)]
         failed = None
         for o in others:
-            signatures.append(_jax_signature(o))
+            signature = _jax_signature(o)
+            seen = signature in signatures
+            signatures.append(signature)
+            if seen:  # jax.jit reuses the program it compiled for this signature
+                continue
             try:
                 jax.make_jaxpr(forward)(params, *o)
             except Exception as exc:  # noqa: BLE001

@@ -207,6 +207,8 @@ class ModelCheckBar(QWidget):
         """Check `path` in a worker process; returns at once."""
         if self.process is not None and self.process.is_running():
             return
+        if self.process is not None:
+            self.process.deleteLater()
         self.process = ModelCheckProcess(path, self.timeout_s, parent=self)
         self.process.sig_stage.connect(self.stage_label.setText)
         self.process.sig_finished.connect(self._finished)
