@@ -332,10 +332,10 @@ def _signature(inputs: tuple) -> str:
 
 
 def check_torch(loader: Loader) -> dict[str, Any]:
+    model = loader.call("model")  # before importing torch here: a file that never imports it fails fast
     import torch
 
     findings: dict[str, Any] = {"framework": "pytorch", "versions": {"torch": torch.__version__}, "notes": []}
-    model = loader.call("model")
     if not isinstance(model, torch.nn.Module):
         raise UserError("contract", f"model() must return a torch.nn.Module, got {type(model).__name__}", "model()")
     inputs = _check_torch_inputs(loader.call("example_inputs"), "example_inputs()")
