@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the file and print the result; exit 0 when the check ran, whatever it found."""
     check = measure(args.file, args.timeout, args.memory_limit)
     if args.format == "json":
-        print(json.dumps(check.model_dump(mode="json"), indent=2))
+        print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))
     else:
         print(render_text(check))
     return 0
