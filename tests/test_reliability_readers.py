@@ -668,3 +668,33 @@ def test_recent_files_from_a_hand_edited_settings_file(qtbot) -> None:
         w._update_recent_menu()
     finally:
         settings.remove("recent")
+
+
+def test_every_json_dump_in_the_app_refuses_nan() -> None:
+    """json.dumps writes NaN and Infinity unless told not to: every call that writes JSON says allow_nan=False.
+
+    Exempt: calls that quote a value inside an error message, and what worker processes hand
+    back to the app (the model-check stream, a timing file), which the app validates on its
+    side (finite numbers only) before anything is kept.
+    """
+    import ast
+
+    import gpu_tpu_app
+
+    root = Path(gpu_tpu_app.__file__).parent
+    missing = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        quoting: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("quoted", "shown")):
+                quoting.update(id(n) for n in ast.walk(node))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("dumps", "dump")
+                    and getattr(node.func.value, "id", "") == "json" and id(node) not in quoting):
+                strict = any(k.arg == "allow_nan" and isinstance(k.value, ast.Constant) and k.value.value is False
+                             for k in node.keywords)
+                where = f"{path.relative_to(root)}:{node.lineno}"
+                if not strict and where.split(":")[0] not in ("probe/modelcheck.py", "probe/kernels/torch_kernels.py"):
+                    missing.append(where)
+    assert missing == []
