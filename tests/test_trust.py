@@ -159,3 +159,25 @@ def test_the_results_table_colours_and_explains_a_flagged_row(qtbot) -> None:
     assert model.data(model.index(clean, COL["Status"]), Qt.ItemDataRole.BackgroundRole) is None
     cache = model.index(rows[("triad", 1 << 20)], COL["Status"])
     assert model.data(cache) == "ok, not trusted: in cache"
+
+
+def test_the_summary_card_shows_best_trusted_figures_as_ratios_to_picked_chips(qtbot) -> None:
+    from gpu_tpu_app.ui.summary_card import SummaryCard
+
+    card = SummaryCard()
+    qtbot.addWidget(card)
+    card.set_runs([BUSY])
+    assert "Matmul: 33.6 GFLOP/s float32" in card.figures.text()  # not the noisy 281 GFLOP/s
+    assert "Memory bandwidth: 20 GB/s" in card.figures.text()  # not the in-cache 90 GB/s
+    assert "Pick chips" in card.note.text() and card.cells() == [["", "Matmul", "Memory bandwidth"]]
+    catalog = load_catalog()
+    h100 = catalog.chip("h100-sxm")
+    card.set_chips([h100])
+    matmul = trust.format_ratio(3.36e10 / h100.peak_flops("float32"))
+    bandwidth = trust.format_ratio(2.0e10 / h100.mem_bw_bytes_per_s())
+    assert matmul.startswith("1/") and bandwidth.startswith("1/")
+    assert card.cells()[1] == [h100.name, matmul, bandwidth]
+    card.set_runs([run_of(CLEAN, suite="smoke")])
+    assert FUNCTIONAL_CHECK in card.note.text()
+    card.set_runs([run_of([NOISY])])
+    assert "No trusted matmul" in card.figures.text() and card.cells() == [[""]]

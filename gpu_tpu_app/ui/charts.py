@@ -648,6 +648,10 @@ class RooflineChart(_Chart):
         """Ids of the catalogue chips drawn."""
         return [cid for cid, act in self._actions.items() if act.isChecked()]
 
+    def selected_chip_models(self) -> list[Any]:
+        """The catalogue chips drawn (core.catalog.Chip), in menu order."""
+        return [self._chips[cid] for cid in self.selected_chips()]
+
     def set_selected_chips(self, ids: Iterable[str]) -> None:
         """Draw exactly these catalogue chips (unknown ids are ignored)."""
         wanted = set(ids)

@@ -52,6 +52,7 @@ from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView
 from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, now_label
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
+from gpu_tpu_app.ui.summary_card import SummaryCard
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import message_box, plain_tip
 
@@ -281,6 +282,13 @@ class ProbePanel(QWidget):
         tl.setContentsMargins(0, 0, 0, 0)
         tl.addWidget(self.filter)
         tl.addWidget(self.table)
+        # this machine's best trusted figures as ratios to the chips picked for the roofline
+        self.summary = SummaryCard()
+        self.summary.set_chip_menu(self.charts.roofline.chip_menu)
+        self.charts.roofline.sig_chips_changed.connect(
+            lambda _ids: self.summary.set_chips(self.charts.roofline.selected_chip_models()))
+        left.insertWidget(0, self.summary)
+        left.setSizes([150, 180, 110, 210])
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.charts)
         right.addWidget(table_box)
@@ -610,6 +618,7 @@ class ProbePanel(QWidget):
         if self.runs_list.count():
             self.runs_list.setCurrentRow(self.runs_list.count() - 1)
         self._devices_from_runs()
+        self.summary.set_runs(e.run for e in self._entries if not e.imported and not e.live)
         self.charts.schedule()
         self._update_buttons()
 
