@@ -698,3 +698,17 @@ def test_every_json_dump_in_the_app_refuses_nan() -> None:
                 if not strict and where.split(":")[0] not in ("probe/modelcheck.py", "probe/kernels/torch_kernels.py"):
                     missing.append(where)
     assert missing == []
+
+
+def test_a_host_name_from_a_file_never_points_the_export_dialog_elsewhere(probe_panel, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    path = tmp_path / "odd-host.json"
+    save_run(make_run(host="../../etc/<b>x</b>\n"), path)
+    assert probe_panel.import_run(path)
+    probe_panel.runs_list.setCurrentRow(probe_panel.runs_list.count() - 1)
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda _p, _t, name, _f: (asked.append(name), ("", ""))[1])
+    probe_panel._export_run_dialog("json")
+    assert asked == ["probe-etc-b-x-b-20250301-0000.json"]

@@ -8,6 +8,7 @@ list; the panel keeps working and keeps every result that arrived.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -691,7 +692,8 @@ class ProbePanel(QWidget):
         run = self._selected_run()
         if run is None:
             return
-        stem = f"probe-{run.host}-{run.started.strftime('%Y%m%d-%H%M')}"
+        host = re.sub(r"[^\w.-]+", "-", run.host).strip(".-")[:64] or "host"  # from a file: no folders in it
+        stem = f"probe-{host}-{run.started.strftime('%Y%m%d-%H%M')}"
         flt = "JSON run file (*.json)" if kind == "json" else "CSV table (*.csv)"
         self._save_via_dialog("Export the run", f"{stem}.{kind}", flt, kind, lambda path: self.export_run(path, run))
 
