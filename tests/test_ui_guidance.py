@@ -208,3 +208,34 @@ def test_a_next_step_action_link_does_what_it_says(window, monkeypatch):
     window.result_page.steps_label.linkActivated.emit("action:compare_chips")
     assert panel.charts.currentWidget() is panel.charts.roofline
     window.shutdown()
+
+
+def _tab_through(window, presses: int) -> list[tuple[object, str]]:
+    from PySide6.QtTest import QTest
+
+    app = QApplication.instance()
+    seen = []
+    for _ in range(presses):
+        widget = app.focusWidget()
+        seen.append((widget, widget.selectedText() if isinstance(widget, QLabel) else ""))
+        QTest.keyClick(widget, Qt.Key.Key_Tab)
+    return seen
+
+
+def test_tab_on_the_result_page_follows_reading_order_and_leaves_the_table(window):
+    window.set_session(window.session().with_answers(
+        Answers(framework="jax", stage="production", batch="large", deployment="on_premises", team="cuda")))  # fmt: skip
+    window.show_result()
+    page = window.result_page
+    rec = window.recommendation()
+    assert rec.blockers and len(rec.reasons) >= 2
+    seen = _tab_through(window, 80)
+    learn_links = [text for _w, text in seen if text.startswith("Open in Learn")]
+    expected = [f"Open in Learn: {page._topic_title(x.topic)}" for x in [*rec.blockers, *rec.reasons[:4]]]
+    assert learn_links[: len(expected)] == expected  # blockers first, then reasons, in reading order
+    widgets = [w for w, _t in seen]
+    first_learn = next(i for i, (_w, t) in enumerate(seen) if t.startswith("Open in Learn"))
+    assert first_learn < widgets.index(page.flips_label) < widgets.index(page.notes_edit)
+    table_at = widgets.index(page.estimator.table)
+    assert widgets[table_at + 1] is not page.estimator.table  # Tab leaves the table at once
+    assert widgets.count(page.estimator.table) <= 2

@@ -201,6 +201,7 @@ class EstimatorCard(Card):
         header.setSortIndicator(EST_COLUMNS.index("Time"), Qt.SortOrder.AscendingOrder)  # fastest first
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.itemChanged.connect(self._price_edited)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.body.addWidget(self.table)
         self.rules = label("", "muted")
         self.body.addWidget(self.rules)
@@ -493,7 +494,7 @@ class ResultPage(QWidget):
         right.addWidget(self.flips_card)
 
         self.steps_card = Card("Next steps")
-        self.steps_label = label("", rich=True)
+        self.steps_label = link_label("")
         self.steps_label.linkActivated.connect(self._link)
         self.steps_card.body.addWidget(self.steps_label)
         right.addWidget(self.steps_card)
@@ -670,6 +671,28 @@ class ResultPage(QWidget):
                 "each one answered makes the verdict firmer."
                 "<ul style='margin-left:-20px'>" + "".join(items) + "</ul>"
             )
+
+        self._reading_order()
+
+    def _reading_order(self) -> None:
+        """Tab follows reading order: the buttons, the left column (blockers, reasons), the right column
+        (flips, next steps, open questions, notes), then the estimator's inputs and its table."""
+        def links(box: QVBoxLayout) -> list[QWidget]:
+            return [w for i in range(box.count()) if isinstance(w := box.itemAt(i).widget(), QLabel)
+                    and w.focusPolicy() != Qt.FocusPolicy.NoFocus]  # fmt: skip
+
+        chain: list[QWidget] = [self.edit_button, self.export_button, *links(self.blockers_box),
+                                *links(self.reasons_box), self.more_link, self.flips_label, self.steps_label,
+                                self.open_label, self.notes_edit]  # fmt: skip
+        estimator: list[QWidget] = []
+        w = self.estimator.params_edit
+        while w is not None and w not in estimator and self.estimator.isAncestorOf(w):
+            if w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                estimator.append(w)
+            w = w.nextInFocusChain()
+        chain += estimator
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
 
     def _toggle_all(self, _href: str) -> None:
         self._show_all = not self._show_all
