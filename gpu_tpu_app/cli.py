@@ -75,6 +75,16 @@ def _headless_parser(command: str) -> OneLineParser:
     return parser
 
 
+def _size(text: str) -> tuple[int, int]:
+    """'1024x640' -> (1024, 640), each side 320 to 7680."""
+    import argparse
+
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or not (320 <= int(w) <= 7680 and 320 <= int(h) <= 7680):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1024x640 (320 to 7680 each side)")
+    return int(w), int(h)
+
+
 def _gui_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="gpu-tpu-app",
@@ -86,6 +96,7 @@ def _gui_parser() -> OneLineParser:
     )
     parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
     parser.add_argument("--screenshot", metavar="PATH", help="render the window offscreen at 1280x800 to PATH and exit")
+    parser.add_argument("--size", type=_size, metavar="WxH", help="window size for --screenshot (default 1280x800)")
     parser.add_argument("--page", choices=["welcome", "decide", "result", "probe", "learn"], help="page to show (with --screenshot)")
     parser.add_argument("--session", metavar="FILE", help="open this session file")
     parser.add_argument("--results", metavar="FILE", help="open this probe run file")

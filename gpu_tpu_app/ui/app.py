@@ -183,15 +183,15 @@ def show_page(window, page: str | None) -> None:
             window.show_page("learn")
 
 
-def screenshot(app, window, path: str | Path, page: str | None) -> None:
-    """Render the window at 1280×800 and save it as PNG at `path`."""
-    window.resize(*SCREENSHOT_SIZE)
+def screenshot(app, window, path: str | Path, page: str | None, size: tuple[int, int] = SCREENSHOT_SIZE) -> None:
+    """Render the window at `size` (1280×800 unless asked) and save it as PNG at `path`."""
+    window.resize(*size)
     window.show()
     show_page(window, page)
     _settle(app)
     if page == "probe":
         _run_timers(app, 150)
-    window.resize(*SCREENSHOT_SIZE)
+    window.resize(*size)
     _settle(app)
     image = window.grab().toImage()
     # encoded in memory, then written atomically: a path that cannot be written leaves no empty file
@@ -260,7 +260,7 @@ def main(args: argparse.Namespace | None = None) -> int:
 
     if shot:
         try:
-            screenshot(app, window, shot, page)
+            screenshot(app, window, shot, page, getattr(args, "size", None) or SCREENSHOT_SIZE)
         finally:
             window.shutdown()  # no unsaved-changes prompt here: nothing was edited
             window.hide()
