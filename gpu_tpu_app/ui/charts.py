@@ -8,6 +8,7 @@ per ~33 ms, and only the visible chart is redrawn.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections import defaultdict
@@ -20,12 +21,14 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter on pg.exporters)
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QPainter, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QMenu,
     QTabWidget,
     QToolButton,
@@ -45,6 +48,10 @@ REDRAW_INTERVAL_MS = 33  # at most ~30 redraws a second
 
 #: Colour-blind-safe series colours (Okabe & Ito), after the theme's accent.
 SERIES_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#8C6D31", "#7F7F7F")
+
+#: one hue per compile phase, none of them shared with a neighbour in the waterfall
+PHASE_COLORS = {"first_call_cold": "#7F7F7F", "trace": "#56B4E9", "lower": "#CC79A7", "compile": "#D55E00",
+                "first_call": "#8C6D31", "run": "#E69F00", "steady": "#009E73"}  # fmt: skip
 
 PHASE_LABELS = {"first_call_cold": "cold first call", "trace": "trace", "lower": "trace + lower", "compile": "compile",
                 "first_call": "first call",
@@ -289,6 +296,19 @@ class LogAxis(pg.AxisItem):
         return [self._fmt(10.0**v) for v in values]
 
 
+def _item_color(item: Any, fallback: str) -> str:
+    """The colour a plot item is drawn in (its pen, else its brush), for its entry in the side list."""
+    opts = getattr(item, "opts", {}) or {}
+    for key, make in (("pen", pg.mkPen), ("brush", pg.mkBrush)):
+        value = opts.get(key)
+        if value is not None:
+            try:
+                return str(make(value).color().name())
+            except (TypeError, ValueError):
+                continue
+    return fallback
+
+
 def _pen(color: str, width: float = 2.0, dashed: bool = False) -> QPen:
     pen = pg.mkPen(color=color, width=width)
     if dashed:
@@ -296,11 +316,33 @@ def _pen(color: str, width: float = 2.0, dashed: bool = False) -> QPen:
     return pen
 
 
+#: With more series than this, the legend moves from under the plot to a side list with toggles.
+MAX_LEGEND_ENTRIES = 2
+#: The plot (title, axes and data) never gets shorter than this.
+MIN_PLOT_HEIGHT = 280
+
+
 class _Chart(QWidget):
-    """A titled pyqtgraph plot with theme colours and PNG / SVG export."""
+    """A titled pyqtgraph plot with theme colours and PNG / SVG export.
+
+    Every subclass's `redraw` is followed by `_sync_series` (wrapped in `__init_subclass__`), so the
+    legend / side list always matches what was just drawn, whichever chart drew it.
+    """
 
     title = ""
     slug = "chart"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        draw = cls.__dict__.get("redraw")
+        if draw is not None:
+
+            @functools.wraps(draw)
+            def redraw(self: _Chart, data: ChartData) -> None:
+                draw(self, data)
+                self._sync_series()
+
+            cls.redraw = redraw  # type: ignore[method-assign]
 
     def __init__(self, axis_items: dict[str, pg.AxisItem] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -312,6 +354,21 @@ class _Chart(QWidget):
         self.legend = pg.LegendItem(labelTextSize="8pt", colCount=2)
         self.plot.addItem(self.legend, row=1, col=0)
         self.item.legend = self.legend  # PlotItem.addItem registers named items here
+        self.item.getViewBox().setDefaultPadding(0.06)  # room for the first and last tick labels
+        for name in ("bottom", "left"):
+            self.item.getAxis(name).setStyle(hideOverlappingLabels=False)
+        self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
+        # many series: a side list whose check boxes show and hide each one
+        self.series_list = QListWidget()
+        self.series_list.setAccessibleName("Series shown")
+        self.series_list.setToolTip("Untick a series to hide it")
+        self.series_list.setMaximumWidth(190)
+        self.series_list.setMinimumWidth(120)
+        self.series_list.setWordWrap(True)
+        self.series_list.hide()
+        self.series_list.itemChanged.connect(self._series_toggled)
+        self._hidden_series: set[str] = set()
+        self._series_items: dict[str, list[Any]] = {}
         self.controls = QHBoxLayout()
         self.controls.setContentsMargins(0, 0, 0, 0)
         self.empty = QLabel("", self)
@@ -320,7 +377,11 @@ class _Chart(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.controls)
-        layout.addWidget(self.plot, 1)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.plot, 1)
+        row.addWidget(self.series_list)
+        layout.addLayout(row, 1)
         self._colors = theme_manager().colors()
         self._series_colors: dict[Any, str] = {}
         self._items: list[Any] = []
@@ -338,12 +399,68 @@ class _Chart(QWidget):
             axis.setPen(pg.mkPen(colors["muted"]))
             axis.setTextPen(pg.mkPen(fg))
             axis.setStyle(tickFont=QFont(self.font().family(), 8))
-        self.item.setTitle(self.title, color=colors["foreground"], size="11pt")
+        self._set_title()
         self.legend.setLabelTextColor(fg)
         self.legend.setBrush(pg.mkBrush(None))
         self.legend.setPen(pg.mkPen(None))
         self.empty.setStyleSheet(f"color: {colors['muted']};")
         self._series_colors.clear()
+
+    def _set_title(self) -> None:
+        """The title, elided to the plot's width (the full title is the chart's tooltip)."""
+        font = QFont(self.font().family())
+        font.setPointSize(11)
+        room = max(80, self.plot.width() - 60)
+        text = QFontMetrics(font).elidedText(self.title, Qt.TextElideMode.ElideRight, room)
+        self.item.setTitle(html.escape(text), color=self._colors["foreground"], size="11pt")
+        self.shown_title = text
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._set_title()
+
+    # -- series shown
+    def _sync_series(self) -> None:
+        """After a redraw: legend under the plot for a few series, a side list with toggles for more."""
+        self._series_items = {}
+        for sample, lab in self.legend.items:
+            self._series_items.setdefault(html.unescape(lab.text), []).append(sample.item)
+        many = len(self._series_items) > MAX_LEGEND_ENTRIES
+        self._show_legend(not many)
+        self.series_list.setVisible(many)
+        self.series_list.blockSignals(True)
+        self.series_list.clear()
+        if many:
+            for name, items in self._series_items.items():
+                entry = QListWidgetItem(name)
+                entry.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+                hidden = name in self._hidden_series
+                entry.setCheckState(Qt.CheckState.Unchecked if hidden else Qt.CheckState.Checked)
+                entry.setForeground(QColor(_item_color(items[0], self._colors["foreground"])))
+                entry.setToolTip(name)
+                self.series_list.addItem(entry)
+        self.series_list.blockSignals(False)
+        for name, items in self._series_items.items():
+            for it in items:
+                it.setVisible(not (many and name in self._hidden_series))
+
+    def _show_legend(self, shown: bool) -> None:
+        """The legend under the plot, in the layout only while shown (a hidden item still takes room)."""
+        in_layout = self.legend in self.plot.ci.items
+        if shown and not in_layout:
+            self.plot.addItem(self.legend, row=1, col=0)
+        elif not shown and in_layout:
+            self.plot.ci.removeItem(self.legend)
+        self.legend.setVisible(shown)
+
+    def _series_toggled(self, entry: QListWidgetItem) -> None:
+        name = entry.text()
+        if entry.checkState() == Qt.CheckState.Checked:
+            self._hidden_series.discard(name)
+        else:
+            self._hidden_series.add(name)
+        for it in self._series_items.get(name, []):
+            it.setVisible(name not in self._hidden_series)
 
     def series_color(self, key: Any) -> str:
         """A stable colour for one series: the theme accent first, then the fixed palette."""
@@ -384,7 +501,14 @@ class _Chart(QWidget):
 
     # -- export
     def export_png(self, path: str | Path, width: int = 1600) -> None:
-        """Write the chart as a PNG image (atomic write)."""
+        """Write the chart as a PNG image (atomic write); the legend is always in the file."""
+        self._show_legend(True)
+        try:
+            self._export_png(path, width)
+        finally:
+            self._show_legend(not self.series_list.isVisible())
+
+    def _export_png(self, path: str | Path, width: int) -> None:
         exporter = pg.exporters.ImageExporter(self.plot.ci)
         exporter.parameters()["width"] = int(width)
         image = exporter.export(toBytes=True)
@@ -397,11 +521,18 @@ class _Chart(QWidget):
         write_bytes(path, bytes(buf.data()))
 
     def export_svg(self, path: str | Path) -> None:
-        """Write the chart as an SVG drawing (atomic write).
+        """Write the chart as an SVG drawing (atomic write); the legend is always in the file.
 
         Drawn with Qt's own QSvgGenerator: pyqtgraph's SVGExporter cannot parse the path data
         that Qt 6.12 writes and fails on every item.
         """
+        self._show_legend(True)
+        try:
+            self._export_svg(path)
+        finally:
+            self._show_legend(not self.series_list.isVisible())
+
+    def _export_svg(self, path: str | Path) -> None:
         from PySide6.QtSvg import QSvgGenerator
 
         source = self.plot.ci.sceneBoundingRect()
@@ -763,10 +894,9 @@ class CompileWaterfall(_Chart):
         self.item.invertY(True)
 
     def phase_color(self, phase: str) -> str:
-        """Colour of one phase; compile in the TPU colour, since it is the factory line's set-up cost."""
-        fixed = {"trace": SERIES_COLORS[5], "lower": SERIES_COLORS[0], "compile": self._colors["tpu"],
-                 "run": SERIES_COLORS[1], "steady": self._colors["gpu"]}  # fmt: skip
-        return fixed.get(phase, SERIES_COLORS[7])
+        """Colour of one phase: each phase a clearly different hue (Okabe-Ito palette), so adjacent
+        segments never look alike."""
+        return PHASE_COLORS.get(phase, SERIES_COLORS[7])
 
     def redraw(self, data: ChartData) -> None:
         """One horizontal bar per phase, laid end to end, one row per run / device / size."""

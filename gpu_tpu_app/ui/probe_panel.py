@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor
+from PySide6.QtGui import QAction, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -193,7 +193,18 @@ class ProbePanel(QWidget):
         self.act_svg = menu.addAction("This chart as SVG…", lambda: self._export_chart_dialog("svg"))
         self.export_button.setMenu(menu)
 
+        self.side_button = QToolButton()
+        self.side_button.setText("Side panel")
+        self.side_button.setCheckable(True)
+        self.side_button.setChecked(True)
+        self.side_button.setToolTip("Show or hide devices, runs and messages (hidden by itself in a narrow window)")
+        self.side_button.setAccessibleName("Show the side panel")
+        self.side_button.clicked.connect(self._side_toggled_by_user)
+        self._side_chosen: bool | None = None  # the user's own choice, once made
+
         bar = QHBoxLayout()
+        bar.addWidget(self.side_button)
+        bar.addSpacing(4)
         bar.addWidget(QLabel("Suite"))
         bar.addWidget(self.suite)
         bar.addSpacing(8)
@@ -275,9 +286,14 @@ class ProbePanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for name, width in {"Run": 170, "Kernel": 110, "Backend": 56, "Device": 110, "Dtype": 64, "Size": 56,
-                            "Median": 96, "CV / IQR": 96, "% ceiling": 66, "% spec": 56}.items():  # fmt: skip
+        for name, width in {"Run": 130, "Kernel": 96, "Backend": 56, "Device": 100, "Dtype": 64, "Size": 56,
+                            "Median": 96, "Status": 76, "CV / IQR": 84, "% ceiling": 66, "% spec": 56}.items():  # fmt: skip
             self.table.setColumnWidth(COLUMNS.index(name), width)
+        # what matters most stays in view in a narrow window: the value and its status come right
+        # after what was measured; the rest follows and elides or scrolls
+        header.setStretchLastSection(False)
+        header.moveSection(header.visualIndex(COLUMNS.index("Status")), header.visualIndex(COLUMNS.index("Median")) + 1)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         table_box = QWidget()
         tl = QVBoxLayout(table_box)
         tl.setContentsMargins(0, 0, 0, 0)
@@ -296,6 +312,7 @@ class ProbePanel(QWidget):
         right.setSizes([430, 260])
         right.setChildrenCollapsible(False)
 
+        self.side = left
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
         main.addWidget(right)
@@ -467,6 +484,20 @@ class ProbePanel(QWidget):
             raise ValueError(f"unknown chart {which!r} (choose from {', '.join(c.slug for c in self.charts.charts())})")
         self.charts.export_chart(chart, path)
         self.log("info", f"Saved the {which} chart to {path}.")
+
+    #: below this width the side panel hides itself, unless the user chose otherwise
+    NARROW_WIDTH = 1000
+
+    def _side_toggled_by_user(self, shown: bool) -> None:
+        self._side_chosen = shown
+        self.side.setVisible(shown)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        shown = self._side_chosen if self._side_chosen is not None else self.width() >= self.NARROW_WIDTH
+        if shown != self.side.isVisible() or shown != self.side_button.isChecked():
+            self.side.setVisible(shown)
+            self.side_button.setChecked(shown)
 
     def shutdown(self) -> None:
         """Stop every worker now (the window is closing)."""
