@@ -97,6 +97,7 @@ def _gui_parser() -> OneLineParser:
     parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
     parser.add_argument("--screenshot", metavar="PATH", help="render the window offscreen at 1280x800 to PATH and exit")
     parser.add_argument("--size", type=_size, metavar="WxH", help="window size for --screenshot (default 1280x800)")
+    parser.add_argument("--theme", choices=["light", "dark"], help="colour theme for this start (with --screenshot: instead of light)")
     parser.add_argument("--page", choices=["welcome", "decide", "result", "probe", "learn"], help="page to show (with --screenshot)")
     parser.add_argument("--session", metavar="FILE", help="open this session file")
     parser.add_argument("--results", metavar="FILE", help="open this probe run file")

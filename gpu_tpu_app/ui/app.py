@@ -252,7 +252,7 @@ def main(args: argparse.Namespace | None = None) -> int:
     from gpu_tpu_app.ui.main_window import MainWindow
     from gpu_tpu_app.ui.theme import theme_manager
 
-    theme_manager().apply(prefs.theme)
+    theme_manager().apply(getattr(args, "theme", None) or prefs.theme)
     window = MainWindow(prefs, persist=not shot)
     window.set_session(session, path, modified=modified)
     if path is not None and not shot:

@@ -288,7 +288,8 @@ class ProbePanel(QWidget):
         header.setStretchLastSection(True)
         for name, width in {"Run": 130, "Kernel": 96, "Backend": 56, "Device": 100, "Dtype": 64, "Size": 56,
                             "Median": 96, "Status": 76, "CV / IQR": 84, "% ceiling": 66, "% spec": 56}.items():  # fmt: skip
-            self.table.setColumnWidth(COLUMNS.index(name), width)
+            label_room = header.fontMetrics().horizontalAdvance(name) + 18  # the header text and sort arrow
+            self.table.setColumnWidth(COLUMNS.index(name), max(width, label_room))
         # what matters most stays in view in a narrow window: the value and its status come right
         # after what was measured; the rest follows and elides or scrolls
         header.setStretchLastSection(False)

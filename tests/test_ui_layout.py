@@ -1,0 +1,116 @@
+"""Every page fits the window sizes people use: no clipped table column or chart title, charts tall
+enough to read, at 1024x640, 1280x800, 1920x1080, and at 2x scale (in a separate process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QHeaderView
+
+from gpu_tpu_app.core.session import load_session
+from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.results_model import COL
+
+EXAMPLE = next(p / "docs" / "screenshots" / "example-session.json" for p in Path(__file__).resolve().parents
+               if (p / "docs" / "screenshots" / "example-session.json").is_file())
+SIZES = [(1024, 640), (1280, 800), (1920, 1080)]
+MIN_CHART_HEIGHT = 250
+
+
+def layout_problems(window: MainWindow) -> list[str]:
+    """What is clipped or too small on the Probe page and the Result page, as readable lines."""
+    app = QApplication.instance()
+    problems: list[str] = []
+    window.show_page("probe")
+    panel = window.ensure_probe_panel()
+    for _ in range(3):
+        app.processEvents()
+    panel.charts.flush_all()
+    app.processEvents()
+    for chart in panel.charts.charts():
+        panel.charts.setCurrentWidget(chart)
+        app.processEvents()
+        if chart.plot.height() < MIN_CHART_HEIGHT:
+            problems.append(f"{chart.slug}: plot {chart.plot.height()} px tall")
+        font = chart.font()
+        font.setPointSize(11)
+        shown = chart.shown_title
+        if QFontMetrics(font).horizontalAdvance(shown) > chart.plot.width():
+            problems.append(f"{chart.slug}: title wider than the plot")
+        if shown != chart.title and not shown.endswith("…"):
+            problems.append(f"{chart.slug}: title cut without an ellipsis")
+        if shown != chart.title and chart.toolTip() != chart.title:
+            problems.append(f"{chart.slug}: elided title without the full text in a tooltip")
+    header = panel.table.horizontalHeader()
+    viewport = panel.table.viewport().width()
+    for name in ("Kernel", "Median", "Status"):
+        col = COL[name]
+        right = header.sectionViewportPosition(col) + header.sectionSize(col)
+        if header.isSectionHidden(col) or right > viewport:
+            problems.append(f"results table: {name} column not fully in view ({right} > {viewport})")
+    metrics = QFontMetrics(header.font())
+    for col in range(header.count()):
+        if header.isSectionHidden(col) or header.sectionResizeMode(col) == QHeaderView.ResizeMode.Stretch:
+            continue
+        text = str(panel.table.model().headerData(col, header.orientation()))
+        if header.sectionSize(col) < metrics.horizontalAdvance(text) + 8:
+            problems.append(f"results table: header {text!r} clipped")
+    window.show_result()
+    app.processEvents()
+    table = window.result_page.estimator.table
+    est_header = table.horizontalHeader()
+    metrics = QFontMetrics(est_header.font())
+    for col in range(est_header.count()):
+        text = str(table.model().headerData(col, est_header.orientation()))
+        if est_header.sectionSize(col) < metrics.horizontalAdvance(text.split("\n")[0]) + 8:
+            problems.append(f"estimator: header {text!r} clipped")
+    return problems
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_nothing_is_clipped(qtbot, size):
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    window.set_session(load_session(EXAMPLE))
+    window.resize(*size)
+    window.show()
+    try:
+        assert layout_problems(window) == []
+    finally:
+        window.set_session(window.session(), window.path())
+        window.shutdown()
+
+
+SCALED = r"""
+import json, sys
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gpu_tpu_app.core.session import load_session
+from gpu_tpu_app.ui.main_window import MainWindow
+sys.path.insert(0, sys.argv[2])
+from test_ui_layout import layout_problems
+w = MainWindow(persist=False)
+w.set_session(load_session(sys.argv[1]))
+w.resize(1280, 800)
+w.show()
+print(json.dumps({"ratio": w.devicePixelRatioF(), "problems": layout_problems(w)}))
+w.set_session(w.session(), w.path())
+w.shutdown()
+"""
+
+
+@pytest.mark.slow
+def test_nothing_is_clipped_at_2x_scale(tmp_path):
+    env = {**os.environ, "QT_SCALE_FACTOR": "2", "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-c", SCALED, str(EXAMPLE), str(Path(__file__).parent)], env=env,
+                          capture_output=True, text=True, timeout=180, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["ratio"] == 2.0
+    assert report["problems"] == []
