@@ -52,13 +52,20 @@ system-deps:
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py $(BENCH)
 
+# The README's screenshots, made by the app itself (--screenshot) from a session with a real quick run:
+# every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet.
+SHOT := QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --session docs/screenshots/example-session.json
 screenshots: $(STAMP)
-	for page in decide result probe learn; do \
-	  QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --screenshot docs/screenshots/$$page.png --page $$page \
-	    --session docs/screenshots/example-session.json || exit 1; \
+	for page in welcome decide result probe learn; do \
+	  $(SHOT) --screenshot docs/screenshots/$$page.png --page $$page || exit 1; \
 	done
-	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/model_check.py examples/models/torch_data_dependent.py \
-	  docs/screenshots/model-check.png dynamic_shapes xla_verified
+	for page in result probe learn; do \
+	  $(SHOT) --screenshot docs/screenshots/$$page-1024x640.png --page $$page --size 1024x640 || exit 1; \
+	  $(SHOT) --screenshot docs/screenshots/$$page-dark.png --page $$page --theme dark || exit 1; \
+	done
+	$(SHOT) --screenshot docs/screenshots/probe-1920x1080.png --page probe --size 1920x1080
+	QT_SCALE_FACTOR=2 $(SHOT) --screenshot docs/screenshots/probe-2x.png --page probe
+	QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --screenshot docs/screenshots/result-no-verdict.png --page result
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
 # checked here; the spec's Windows and macOS branches are not built here.
