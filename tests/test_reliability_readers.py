@@ -712,3 +712,22 @@ def test_a_host_name_from_a_file_never_points_the_export_dialog_elsewhere(probe_
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda _p, _t, name, _f: (asked.append(name), ("", ""))[1])
     probe_panel._export_run_dialog("json")
     assert asked == ["probe-etc-b-x-b-20250301-0000.json"]
+
+
+def test_a_broken_preferences_file_is_said_in_the_window(qapp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from gpu_tpu_app.ui import app as app_module
+
+    boxes = Boxes(monkeypatch)
+    prefs = tmp_path / "gpu-tpu-app" / "preferences.json"
+    prefs.parent.mkdir()
+    prefs.write_text('{"schema_version": 1, "theme": "<b>neon</b>"}')
+    before = snapshot(prefs)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv(app_module.STARTUP_ENV, "1")  # the window closes after its first paint
+    args = argparse.Namespace(screenshot=None, page=None, session=None, results=None)
+    assert app_module.main(args) == 0
+    assert len(boxes.texts) == 1 and boxes.texts[0].startswith(f"{prefs}: theme: ")
+    assert boxes.texts[0].endswith("; using default preferences. The file stays as it is until you change a preference.")
+    assert snapshot(prefs) == before

@@ -232,11 +232,13 @@ def main(args: argparse.Namespace | None = None) -> int:
     from gpu_tpu_app.core.settings import Preferences, load_preferences
 
     prefs = Preferences()
+    prefs_problem = None
     if not shot:  # screenshots do not depend on the user's own preferences
         try:
             prefs = load_preferences()
         except InputError as exc:
-            print(f"warning: {exc}; using default preferences", file=sys.stderr)
+            prefs_problem = f"{exc}; using default preferences"
+            print(f"warning: {prefs_problem}", file=sys.stderr)
 
     from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
@@ -288,4 +290,13 @@ def main(args: argparse.Namespace | None = None) -> int:
 
     show_page(window, page)
     window.show()
+    if prefs_problem:  # said in the window too, where a user started from the menu sees it
+        from PySide6.QtWidgets import QMessageBox
+
+        from gpu_tpu_app.ui.widgets import message_box
+
+        box = message_box(window, QMessageBox.Icon.Warning, "Preferences not read",
+                          f"{prefs_problem}. The file stays as it is until you change a preference.")  # fmt: skip
+        box.setModal(False)
+        QTimer.singleShot(0, box.open)
     return int(app.exec())
