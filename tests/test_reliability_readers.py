@@ -114,14 +114,14 @@ def mutate(kind: str, case: str) -> tuple[object, str | None]:
 EDIT_CASES = ("future_schema_version", "unknown_field", "html_key", "control_characters_key", "wrong_types",
               "oversized_string", "html_value", "nan", "infinity", "negative", "overflowing_number")  # fmt: skip
 FILE_CASES = ("empty", "truncated", "binary", "non_utf8", "json_array", "deep_nesting", "folder", "missing",
-              "no_read_permission", "symlink_loop", "device", "fifo", "oversized_file")  # fmt: skip
+              "no_read_permission", "symlink_loop", "device", "fifo", "oversized_file", "huge_integer")  # fmt: skip
 CASES = FILE_CASES + EDIT_CASES
 #: what the line must say for the cases that have no field.
 SAYS = {
     "empty": "not valid JSON", "truncated": "not valid JSON", "binary": "not UTF-8", "non_utf8": "not UTF-8",
     "json_array": "(top level)", "deep_nesting": "nested too deeply", "folder": "is a folder",
     "missing": "no such file", "no_read_permission": "Permission denied", "symlink_loop": "loops",
-    "device": "is a device", "fifo": "named pipe", "oversized_file": "limit",
+    "device": "is a device", "fifo": "named pipe", "oversized_file": "limit", "huge_integer": "not valid JSON (Exceeds",
 }  # fmt: skip
 
 
@@ -186,6 +186,9 @@ def make_bad(kind: str, case: str, folder: Path) -> Bad:
         limit = MAX_DATA_FILE_BYTES if kind in ("run", "session") else MAX_SMALL_FILE_BYTES
         path.write_bytes(text)
         os.truncate(path, limit + 1)  # sparse: no disk space used
+    elif case == "huge_integer":  # more digits than Python converts
+        raw, _field = mutate(kind, "nan")
+        path.write_text(json.dumps(raw).replace("NaN", "1" * 5000), encoding="utf-8")
     elif case == "overflowing_number":  # 1e999 parses as Infinity
         raw, field = mutate(kind, "nan")
         path.write_text(json.dumps(raw).replace("NaN", "1e999"), encoding="utf-8")
