@@ -114,3 +114,21 @@ def test_nothing_is_clipped_at_2x_scale(tmp_path):
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["ratio"] == 2.0
     assert report["problems"] == []
+
+
+def test_learn_topic_list_gives_way_before_the_text(qtbot):
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    window.show()
+    page = window.ensure_learn_page()
+    window.show_page("learn")
+    widths = {}
+    for size in ((1024, 640), (1920, 1080)):
+        window.resize(*size)
+        QApplication.instance().processEvents()
+        widths[size[0]] = (page.tree.width(), page.browser.width())
+    narrow_list, narrow_text = widths[1024]
+    wide_list, _wide_text = widths[1920]
+    assert narrow_list < wide_list
+    assert narrow_text > 2 * narrow_list
+    window.shutdown()

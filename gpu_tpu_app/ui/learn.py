@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from urllib.parse import quote, unquote
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QHelpEvent
+from PySide6.QtGui import QDesktopServices, QHelpEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -287,12 +287,29 @@ class LearnPage(QWidget):
         split.setStretchFactor(1, 1)
         split.setSizes([340, 940])
         split.setChildrenCollapsible(False)
+        left.setMinimumWidth(190)
+        self._split = split
+        self._list_width_chosen = False  # set once the user drags the divider
+        split.splitterMoved.connect(self._divider_moved)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
 
         theme_manager().sig_theme_changed.connect(self._on_theme)
         self.show_topic(lesson.topics[0].id)
+
+    def _divider_moved(self, _pos: int, _index: int) -> None:
+        self._list_width_chosen = True
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        """The topic list gives way before the text does: about a quarter of the width, 190 to 340 px."""
+        super().resizeEvent(event)
+        if not self._list_width_chosen:
+            total = sum(self._split.sizes()) or self.width()
+            left = max(190, min(340, round(total * 0.26)))
+            self._split.blockSignals(True)
+            self._split.setSizes([left, max(1, total - left)])
+            self._split.blockSignals(False)
 
     # -- public API
     def show_topic(self, topic_id: str) -> None:
