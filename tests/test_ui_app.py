@@ -323,6 +323,12 @@ def test_report_export_in_three_formats(qtbot, window: MainWindow, tmp_path: Pat
     assert pdf.startswith(b"%PDF") and len(pdf) > 2000
     assert format_for("x.htm") == "html" and format_for("x.PDF") == "pdf" and format_for("x.txt") == "markdown"
     assert html_to_pdf("<p>hi</p>").startswith(b"%PDF")
+    # the window's PDF is laid out from the report data, with the gauge (tests/test_report_pdf.py checks the layout)
+    dialog = ReportDialog(md, html_text, tmp_path / "r", pdf=window.report_pdf)
+    qtbot.addWidget(dialog)
+    assert dialog.save_to(tmp_path / "window.pdf")
+    laid_out = (tmp_path / "window.pdf").read_bytes()
+    assert laid_out.startswith(b"%PDF") and laid_out != pdf
 
 
 def test_reason_link_opens_the_topic_in_learn(qtbot, window: MainWindow) -> None:

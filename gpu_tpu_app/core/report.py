@@ -329,7 +329,8 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{e(data.title)}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
-        f"table{{border-collapse:collapse}}td,th{{border:1px solid {c['border']};padding:3px 6px;text-align:left}}"
+        "table{border-collapse:collapse;width:100%}"
+        f"td,th{{border:1px solid {c['border']};padding:3px 6px;text-align:left}}"
         f".muted{{color:{c['muted']}}}.blocker{{color:{c['warning']}}}</style>",
         "</head><body>",
         f"<h1>{e(data.title)}</h1>",
@@ -365,13 +366,13 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
         parts.append("<h2>Next steps</h2><ol>" + "".join(f"<li>{e(s)}</li>" for s in data.next_steps) + "</ol>")
     if data.unanswered:
         parts.append("<h2>Open questions</h2><ul>" + "".join(f"<li>{e(u)}</li>" for u in data.unanswered) + "</ul>")
-    parts.append('<h2>Answers</h2><table cellspacing="0" cellpadding="3" border="1">')
+    parts.append('<h2>Answers</h2><table width="100%" cellspacing="0" cellpadding="3" border="1">')
     parts.append("<tr><th>Step</th><th>Question</th><th>Answer</th></tr>")
     parts += [f"<tr><td>{e(p)}</td><td>{e(q)}</td><td>{e(a)}</td></tr>" for p, q, a in data.answers]
     parts.append("</table>")
     if data.estimate_rows:
         parts.append(f"<h2>Estimate</h2><p>{e(data.estimate_intro)}</p>")
-        parts.append('<table cellspacing="0" cellpadding="3" border="1"><tr>')
+        parts.append('<table width="100%" cellspacing="0" cellpadding="3" border="1"><tr>')
         parts += [f"<th>{e(h)}</th>" for h in ESTIMATE_HEADER]
         parts.append("</tr>")
         parts += ["<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in data.estimate_rows]

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app import APP_NAME, __version__
 from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
-from gpu_tpu_app.core.report import build_html, build_markdown, session_estimate
+from gpu_tpu_app.core.report import build_html, build_markdown, collect, session_estimate
 from gpu_tpu_app.core.runs import RunFile, load_run
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
@@ -688,17 +688,27 @@ class MainWindow(QMainWindow):
         html_text = build_html(self._session, self.lesson, self.catalog, est, name)
         return md, html_text
 
+    def report_pdf(self) -> bytes:
+        """The report as PDF pages, with the verdict gauge as the Result page draws it."""
+        from gpu_tpu_app.core.decision import has_verdict
+        from gpu_tpu_app.ui.report_pdf import Gauge, report_pdf
+
+        est = session_estimate(self._session, self.catalog)
+        rec = self._session.recommendation()
+        data = collect(self._session, self.lesson, self.catalog, est, self._path.stem if self._path else None, rec=rec)
+        gauge = Gauge(rec.score, rec.verdict, rec.confidence) if has_verdict(rec) else None
+        return report_pdf(data, gauge)
+
     def export_report(self) -> None:
         """Preview the report and save it as Markdown, HTML or PDF."""
-        from gpu_tpu_app.ui.report_dialog import ReportDialog
+        from gpu_tpu_app.ui.report_dialog import ReportDialog, report_stem
 
         try:
             md, html_text = self.report_texts()
         except InputError as exc:
             show_error(self, "Cannot build the report", str(exc))
             return
-        base = self._path.with_suffix("") if self._path else Path.home() / "gpu-tpu-report"
-        dialog = ReportDialog(md, html_text, base.with_name(base.name + "-report"), self)
+        dialog = ReportDialog(md, html_text, report_stem(self._path), self, pdf=self.report_pdf)
         if dialog.exec() and dialog.saved_path is not None:
             self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
 

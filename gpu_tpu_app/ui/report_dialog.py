@@ -1,11 +1,13 @@
 """Export the session as a report: preview it, then save Markdown, HTML or PDF.
 
-Markdown and HTML come from `core.report`; the PDF is the same HTML laid out by
-QTextDocument and written by Qt's own QPdfWriter. Every file is written atomically.
+Markdown and HTML come from `core.report`; the PDF is laid out page by page from the same
+report data (ui/report_pdf.py: full-width tables, whole words, rows kept together, the window's
+gauge), or from the HTML when only that is given. Every file is written atomically.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
@@ -66,14 +68,23 @@ def html_to_pdf(html_text: str) -> bytes:
     return bytes(data.data())
 
 
-def write_report(path: str | Path, fmt: str, markdown: str, html_text: str) -> None:
-    """Write the report in `fmt` ('markdown', 'html' or 'pdf') to `path`, atomically."""
+def report_stem(session_path: Path | None, home: Path | None = None) -> Path:
+    """Where a report is suggested, without suffix: 'plans/jax-prod-report' next to a saved session
+    'plans/jax-prod.json', else 'gpu-tpu-report' in the home folder."""
+    if session_path is None:
+        return (home or Path.home()) / "gpu-tpu-report"
+    return session_path.with_name(session_path.stem + "-report")
+
+
+def write_report(path: str | Path, fmt: str, markdown: str, html_text: str,
+                 pdf: Callable[[], bytes] | None = None) -> None:  # fmt: skip
+    """Write the report in `fmt` ('markdown', 'html' or 'pdf') to `path`, atomically; `pdf` makes the PDF."""
     if fmt == "markdown":
         write_text(path, markdown)
     elif fmt == "html":
         write_text(path, html_text)
     elif fmt == "pdf":
-        write_bytes(path, html_to_pdf(html_text))
+        write_bytes(path, pdf() if pdf is not None else html_to_pdf(html_text))
     else:
         raise ValueError(f"unknown report format {fmt!r}")
 
@@ -82,14 +93,16 @@ class ReportDialog(QDialog):
     """Shows the report and saves it in the chosen format."""
 
     def __init__(
-        self, markdown: str, html_text: str, suggested: Path | None = None, parent: QWidget | None = None
+        self, markdown: str, html_text: str, suggested: Path | None = None, parent: QWidget | None = None,
+        pdf: Callable[[], bytes] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export report")
         self.resize(760, 680)
         self.markdown = markdown
         self.html = html_text
-        self.suggested = suggested or Path.home() / "gpu-tpu-report"
+        self.suggested = suggested or report_stem(None)
+        self.pdf = pdf
         self.saved_path: Path | None = None
 
         root = QVBoxLayout(self)
@@ -142,7 +155,7 @@ class ReportDialog(QDialog):
     def save_to(self, path: Path, fmt: str | None = None) -> bool:
         """Write the report to `path` (format from `fmt` or the suffix); shows a dialog on failure."""
         try:
-            write_report(path, fmt or format_for(path), self.markdown, self.html)
+            write_report(path, fmt or format_for(path), self.markdown, self.html, self.pdf)
         except OSError as exc:
             show_error(self, "Cannot save report", f"{path}: {exc.strerror or exc}")
             return False
