@@ -1,0 +1,52 @@
+"""Screenshots of the Help dialogs and the quit question (`make screenshots` runs it).
+
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/dialogs.py SESSION.json OUT_DIR
+Saves guide.png, shortcuts.png, about.png and quit-during-probe.png: each dialog on its own, as the
+window shows it, with the session's runs (for the versions in About).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+
+def _save(widget: QWidget, path: Path) -> None:
+    widget.show()
+    for _ in range(4):
+        QApplication.processEvents()
+    if not widget.grab().save(str(path)):
+        raise SystemExit(f"error: {path}: could not save the screenshot")
+    widget.hide()
+
+
+def main(argv: list[str]) -> int:
+    session_file, out_dir = Path(argv[0]), Path(argv[1])
+    app = QApplication([])
+    from gpu_tpu_app import APP_NAME
+    from gpu_tpu_app.core.session import load_session
+    from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
+    from gpu_tpu_app.ui.main_window import MainWindow
+    from gpu_tpu_app.ui.theme import theme_manager
+
+    theme_manager().apply("light")
+    window = MainWindow(persist=False)
+    window.set_session(load_session(session_file))
+    window.resize(1280, 800)
+    _save(GuideDialog(window), out_dir / "guide.png")
+    _save(ShortcutsDialog(shortcut_rows(window.findChildren(type(window.act_back))), window), out_dir / "shortcuts.png")
+    about = QMessageBox(QMessageBox.Icon.NoIcon, f"About {APP_NAME}", about_html(list(window.session().runs)),
+                        QMessageBox.StandardButton.Ok, window)  # fmt: skip
+    _save(about, out_dir / "about.png")
+    ask = QMessageBox(QMessageBox.Icon.Question, f"Quit {APP_NAME}", "A probe is running: stop it and quit?",
+                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, window)  # fmt: skip
+    _save(ask, out_dir / "quit-during-probe.png")
+    window.shutdown()
+    app.processEvents()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
