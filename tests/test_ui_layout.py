@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QHeaderView
+from PySide6.QtWidgets import QAbstractButton, QApplication, QHeaderView, QWidget
 
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.ui.main_window import MainWindow
@@ -47,6 +47,12 @@ def layout_problems(window: MainWindow) -> list[str]:
             problems.append(f"{chart.slug}: title cut without an ellipsis")
         if shown != chart.title and chart.toolTip() != chart.title:
             problems.append(f"{chart.slug}: elided title without the full text in a tooltip")
+    bar = panel.top_bar
+    for w in (*panel.top_bar.first.findChildren(QWidget), *panel.top_bar.second.findChildren(QWidget)):
+        if w.isVisible() and isinstance(w, QAbstractButton) and w.width() < w.sizeHint().width():
+            problems.append(f"probe bar: {w.text()!r} squeezed to {w.width()} px (needs {w.sizeHint().width()})")
+    if bar.wrapped() == bar.wide_enough(bar.width()):
+        problems.append(f"probe bar: wrapped={bar.wrapped()} at {bar.width()} px")
     header = panel.table.horizontalHeader()
     viewport = panel.table.viewport().width()
     for name in ("Kernel", "Median", "Status"):
@@ -82,6 +88,8 @@ def test_nothing_is_clipped(qtbot, size):
     window.show()
     try:
         assert layout_problems(window) == []
+        # one row where there is room for it, two rows (nothing squeezed) in a small window
+        assert window.ensure_probe_panel().top_bar.wrapped() == (size[0] < 1280)
     finally:
         window.set_session(window.session(), window.path())
         window.shutdown()

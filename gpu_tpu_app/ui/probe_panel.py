@@ -55,7 +55,7 @@ from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, now_label
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
 from gpu_tpu_app.ui.summary_card import SummaryCard
 from gpu_tpu_app.ui.theme import theme_manager
-from gpu_tpu_app.ui.widgets import message_box, plain_tip
+from gpu_tpu_app.ui.widgets import WrapBar, message_box, plain_tip
 
 LIVE_REFRESH_MS = 33
 SUITE_HELP = {
@@ -213,12 +213,15 @@ class ProbePanel(QWidget):
             bar.addWidget(box)
         bar.addWidget(self.kernels)
         bar.addWidget(self.dtypes)
-        bar.addSpacing(8)
-        bar.addWidget(self.run_button)
-        bar.addWidget(self.cancel_button)
-        bar.addStretch(1)
-        bar.addWidget(self.import_button)
-        bar.addWidget(self.export_button)
+        actions = QHBoxLayout()
+        actions.addSpacing(8)
+        actions.addWidget(self.run_button)
+        actions.addWidget(self.cancel_button)
+        actions.addStretch(1)
+        actions.addWidget(self.import_button)
+        actions.addWidget(self.export_button)
+        # below the width of both rows the run / import / export buttons move under the settings
+        self.top_bar = WrapBar(bar, actions)
 
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
@@ -323,7 +326,7 @@ class ProbePanel(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
-        layout.addLayout(bar)
+        layout.addWidget(self.top_bar)
         layout.addWidget(self.progress)
         layout.addWidget(main, 1)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 
 from PySide6 import QtGui
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
     QLabel,
     QLayout,
@@ -146,3 +147,46 @@ def human_list(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class WrapBar(QWidget):
+    """A tool bar of two groups side by side that puts the second group under the first when the
+    window is too narrow for both, so no button is ever squeezed below its text."""
+
+    def __init__(self, first: QBoxLayout, second: QBoxLayout, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.first = QWidget()
+        self.first.setLayout(first)
+        self.second = QWidget()
+        self.second.setLayout(second)
+        for group in (first, second):
+            group.setContentsMargins(0, 0, 0, 0)
+            for i in range(group.count()):
+                w = group.itemAt(i).widget()
+                if w is not None:  # a button never gets narrower than its text (and icon), whatever it says
+                    w.setSizePolicy(QSizePolicy.Policy.Minimum, w.sizePolicy().verticalPolicy())
+        first.addStretch(1)  # wrapped, the first row keeps its widgets together on the left
+        self.box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.box.addWidget(self.first)
+        self.box.addWidget(self.second, 1)
+
+    def wide_enough(self, width: int) -> bool:
+        """Whether both groups fit side by side in `width` pixels."""
+        return width >= self.first.sizeHint().width() + self.second.sizeHint().width() + self.box.spacing()
+
+    def wrapped(self) -> bool:
+        """True while the second group sits under the first."""
+        return self.box.direction() == QBoxLayout.Direction.TopToBottom
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        """As narrow as the wider group: below the width of both, the bar wraps."""
+        hint = super().minimumSizeHint()
+        return QSize(max(self.first.minimumSizeHint().width(), self.second.minimumSizeHint().width()), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        direction = (QBoxLayout.Direction.LeftToRight if self.wide_enough(event.size().width())
+                     else QBoxLayout.Direction.TopToBottom)  # fmt: skip
+        if direction != self.box.direction():
+            self.box.setDirection(direction)
+        super().resizeEvent(event)
