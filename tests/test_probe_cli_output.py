@@ -96,9 +96,12 @@ def test_progress_is_one_bar_across_backends_in_plain_words() -> None:
     printer(Progress(done=0, total=2, kernel="transfer", variant="h2d-pinned", backend="torch", size=256 << 20,
                      eta_s=3.2))  # fmt: skip
     printer(ResultMsg(result=res("triad", 2e10, 32 << 20)))
+    printer(Progress(done=1, total=2, kernel="triad", dtype="float32", backend="torch", size=32 << 20, eta_s=2.0))
+    printer(Progress(done=1, total=2, kernel="triad", dtype="float32", backend="torch", size=32 << 20, eta_s=1.0))
     out = plain.getvalue().splitlines()
     assert out[0] == "torch 1/2: transfer h2d-pinned 256 MiB (ETA 3 s)"
     assert out[1] == "  torch:cpu:0 triad float32 32 Mi elements: 20 GB/s"
+    assert out[3] == "torch 2/2: triad float32 32 Mi elements again (the first try was too noisy) (ETA 1 s)"
 
 
 def _examples(help_text: str) -> list[list[str]]:

@@ -181,3 +181,12 @@ def test_the_summary_card_shows_best_trusted_figures_as_ratios_to_picked_chips(q
     assert FUNCTIONAL_CHECK in card.note.text()
     card.set_runs([run_of([NOISY])])
     assert "No trusted matmul" in card.figures.text() and card.cells() == [[""]]
+
+
+def test_the_estimate_command_labels_a_smoke_run(tmp_path) -> None:
+    from gpu_tpu_app.core.runs import load_run, save_run
+
+    path = tmp_path / "smoke.json"
+    save_run(run_of(CLEAN, suite="smoke"), path)
+    [device] = measured_from_run(load_run(path))
+    assert device.name == f"Test CPU ({FUNCTIONAL_CHECK})" and device.flops == pytest.approx(3.36e10)

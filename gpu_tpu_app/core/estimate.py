@@ -20,8 +20,8 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
-from gpu_tpu_app.core.trust import trusted_results
-from gpu_tpu_app.core.wording import SECONDS_PER_DAY
+from gpu_tpu_app.core.trust import is_functional_check, trusted_results
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, SECONDS_PER_DAY
 from gpu_tpu_app.errors import InputError
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
@@ -245,9 +245,12 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
     devices = []
     for key, flops in best.items():
         info = run.device(key)
+        name = info.name if info is not None else key
+        if is_functional_check(run):
+            name += f" ({FUNCTIONAL_CHECK})"
         devices.append(
             MeasuredDevice(
-                name=info.name if info is not None else key,
+                name=name,
                 flops=flops,
                 memory_bytes=getattr(info, "memory_bytes", None),
                 key=key,

@@ -95,8 +95,11 @@ def _notes(r: ProbeResult, flags: Flags) -> str:
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:
     """Wrap at spaces only: a word is never broken, even a long one."""
-    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent,
-                         break_long_words=False, break_on_hyphens=False)  # fmt: skip
+    # a number and its unit stay on one line: '10 %', '3.5 %' (textwrap breaks at ASCII spaces only)
+    kept = text.replace(" %", "\u00a0%")
+    lines = textwrap.wrap(kept, width=width, initial_indent=indent, subsequent_indent=indent,
+                          break_long_words=False, break_on_hyphens=False)  # fmt: skip
+    return [line.replace("\u00a0", " ") for line in lines]
 
 
 def _fit(rows: list[list[str]], headers: list[str], shrink: int, width: int) -> None:
@@ -243,6 +246,7 @@ class ProgressPrinter:
         self._bar = False
         self.fraction = 0.0
         self.gone = False
+        self._last: tuple[str | None, int] | None = None
 
     def overall(self, msg: Progress) -> tuple[float, float | None]:
         """(fraction of the whole run done, seconds left in the whole run) when point `msg` starts."""
@@ -274,6 +278,9 @@ class ProgressPrinter:
     def _show(self, msg: Message) -> None:
         if isinstance(msg, Progress):
             label = point_words(msg.kernel, msg.variant, msg.dtype, msg.size)
+            if (msg.backend, msg.done) == self._last:  # the worker announces a point again to measure it once more
+                label += " again (the first try was too noisy)"
+            self._last = (msg.backend, msg.done)
             frac, left = self.overall(msg)
             eta = format_eta(left)
             where = f"{msg.backend or ''} {msg.done + 1}/{msg.total}".strip()

@@ -180,7 +180,8 @@ def _failed(point: Any, status: str, message: str) -> ProbeResult:
 def remeasure_noisy(results: list[ProbeResult], again: Callable[[], list[ProbeResult]], time_left_s: float,
                     est_s: float, announce: Callable[[], None] = lambda: None) -> list[ProbeResult]:  # fmt: skip
     """Measure a point once more when one of its results is too noisy to trust (core.trust) and the time
-    left holds another try; per result, keep the try with the smaller spread and say it was measured twice."""
+    left (`time_left_s`: what the budget has to spare beyond the points still to come) holds another try;
+    per result, keep the try with the smaller spread and say it was measured twice."""
     noisy = [r for r in results if trust.noise(r)]
     if not noisy or time_left_s < est_s:
         return results
@@ -331,7 +332,9 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         results = measure()
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
             # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
-            results = remeasure_noisy(results, measure, deadline - time.monotonic(), point.est_s,
+            # only with slack: the points still to come keep their share of the budget
+            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1:])
+            results = remeasure_noisy(results, measure, slack, point.est_s,
                                       announce=lambda p=progress: em.emit(p))  # fmt: skip
         spent += time.monotonic() - started
         estimated += point.est_s
