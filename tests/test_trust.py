@@ -96,7 +96,7 @@ def test_a_noisy_point_never_becomes_the_best_value_anywhere() -> None:
     # pct_ceiling: the ceiling is the best trusted point; the noisy one reads above 100 %
     ceilings = {r.size: r.pct_ceiling for r in BUSY.results if r.kernel == "matmul"}
     assert ceilings[2048] == pytest.approx(100.0) and ceilings[1024] > 100
-    # the estimator's "this machine" row
+    # the estimator's "measured" row
     [measured] = measured_from_run(BUSY)
     assert measured.flops == pytest.approx(best_clean)
     [device] = measured_devices([BUSY])

@@ -303,7 +303,7 @@ def test_import_run_good_and_broken(window: MainWindow, tmp_path: Path, monkeypa
     assert window.session().runs == [make_run()] and window.is_modified()
     table = window.result_page.estimator.table
     kinds = [table.item(r, 1).text() for r in range(table.rowCount())]
-    assert kinds.count("this machine") == 1
+    assert kinds.count("measured") == 1
     assert not window.import_run(good)  # the same run twice is not added again
     assert len(window.session().runs) == 1
 

@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyleOptionViewItem
 
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
@@ -14,7 +15,10 @@ from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.report import factor_label
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
-from gpu_tpu_app.ui.result_page import PRICE_COLUMN, TOP_REASONS, ResultPage
+from gpu_tpu_app.core.report import collect
+from gpu_tpu_app.core.session import new_session
+from gpu_tpu_app.core.wording import MISSING
+from gpu_tpu_app.ui.result_page import MEMORY_COLUMN, PRICE_COLUMN, PRICE_PLACEHOLDER, TOP_REASONS, ResultPage
 
 BLOCKED = Answers(framework="pytorch", deployment="on_premises", stage="exploring", team="cuda")
 TPU = Answers(framework="jax", xla_verified="yes", custom_ops="none", stage="production", architecture_changes="locked",
@@ -141,7 +145,7 @@ def test_estimator_table_across_the_catalogue(qtbot, page: ResultPage) -> None:
     assert "140B training tokens (default: 20 per parameter" in card.message.text()  # 20 x N, shown as an input
     assert "6 x N x D" in card.rules.text() and "attention" in card.rules.text()
     assert [card.table.horizontalHeaderItem(c).text() for c in range(card.table.columnCount())][4:8] == [
-        "Time", "Bound", "Memory per copy", "Chips per copy"]
+        "Time", "Bound", "Memory\nneeded / available", "Chips per\ncopy"]
 
     # chips and mode
     with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
@@ -214,10 +218,69 @@ def test_measured_devices_become_rows(page: ResultPage) -> None:
     page.set_runs([run])
     page.set_estimate_request(EstimateRequest(params=1e9))
     card = page.estimator
-    rows = [r for r in range(card.table.rowCount()) if card.table.item(r, 1).text() == "this machine"]
+    rows = [r for r in range(card.table.rowCount()) if card.table.item(r, 1).text() == "measured"]
     assert len(rows) == 1
     assert "Example CPU" in card.table.item(rows[0], 0).text()
     assert card.table.item(rows[0], PRICE_COLUMN).flags() & Qt.ItemFlag.ItemIsEditable == Qt.ItemFlag.NoItemFlags
+    assert card.table.item(rows[0], PRICE_COLUMN).text() == MISSING  # no field to type in: not a placeholder
+    # the report says it in the same words
+    report = collect(new_session().with_runs([run]), estimate=card.result)
+    assert [row[1] for row in report.estimate_rows].count("measured") == 1
+    assert not any("this machine" in cell for row in report.estimate_rows for cell in row)
+
+
+def test_memory_shows_needed_over_available_in_decimal_gb(page: ResultPage) -> None:
+    page.set_estimate_request(EstimateRequest(params=70e9, mode="inference", tokens=1e9))
+    card = page.estimator
+    catalog = load_catalog()
+    by_name = {card.table.item(r, 0).text(): r for r in range(card.table.rowCount())}
+    shown = {}
+    for chip_id in ("h100-sxm", "tpu-v5e"):
+        chip = catalog.chip(chip_id)
+        row = next(x for x in card.result.rows if x.chip_id == chip_id)
+        item = card.table.item(by_name[chip.name], MEMORY_COLUMN)
+        needed, available = (float(part.split()[0]) for part in item.text().split(",")[0].split(" / "))
+        # the numbers are the estimate's, in decimal GB (10^9 bytes)
+        assert item.text().startswith(f"{row.memory_needed_bytes / 1e9:.3g} GB / ")
+        assert needed == pytest.approx(row.memory_needed_bytes / 1e9, rel=5e-3)
+        assert available == pytest.approx(row.memory_available_bytes / 1e9, rel=5e-3)
+        assert item.text().endswith("does not fit") == (row.fits is False)
+        shown[chip_id] = item
+    # a chip published in GiB says so in the tooltip, next to the decimal figure
+    v5e = catalog.chip("tpu-v5e")
+    assert v5e.memory.unit == "GiB"
+    assert f"{v5e.memory.value:g} GiB as published" in shown["tpu-v5e"].toolTip()
+    assert "GB = 10^9 bytes" in shown["h100-sxm"].toolTip()
+    assert "GiB as published" not in shown["h100-sxm"].toolTip()  # NVIDIA publishes GB
+    header = card.table.horizontalHeaderItem(MEMORY_COLUMN)
+    assert "needed / available" in header.text() and "decimal GB" in header.toolTip()
+    assert "decimal GB" in card.rules.text()
+
+
+def test_price_cells_look_editable(page: ResultPage) -> None:
+    page.set_estimate_request(EstimateRequest(params=7e9))
+    card = page.estimator
+    delegate = card.table.itemDelegateForColumn(PRICE_COLUMN)
+    assert "Editable" in card.table.horizontalHeaderItem(PRICE_COLUMN).toolTip()
+    plain = card.table.item(0, PRICE_COLUMN - 1).background().color()
+    for r in range(card.table.rowCount()):
+        item = card.table.item(r, PRICE_COLUMN)
+        assert item.flags() & Qt.ItemFlag.ItemIsEditable  # catalogue chips only here
+        assert item.text() == "" and "Editable" in item.toolTip()
+        assert item.background().color() != plain and item.background().style() != Qt.BrushStyle.NoBrush
+        option = QStyleOptionViewItem()
+        delegate.initStyleOption(option, card.table.indexFromItem(item))
+        assert option.text == PRICE_PLACEHOLDER and option.font.italic()
+    # a typed price shows as itself, not as the placeholder
+    item = card.table.item(0, PRICE_COLUMN)
+    chip = item.data(Qt.ItemDataRole.UserRole)
+    page.set_estimate_request(EstimateRequest(params=7e9, prices={chip: 2.5}))
+    row = next(r for r in range(card.table.rowCount()) if card.table.item(r, PRICE_COLUMN).text())
+    option = QStyleOptionViewItem()
+    delegate.initStyleOption(option, card.table.indexFromItem(card.table.item(row, PRICE_COLUMN)))
+    assert option.text == "2.5"
+    editor = delegate.createEditor(card.table.viewport(), option, card.table.indexFromItem(card.table.item(row, PRICE_COLUMN)))
+    assert "USD per chip-hour" in editor.placeholderText()
 
 
 def test_notes_round_trip_without_echo(qtbot, page: ResultPage) -> None:

@@ -21,7 +21,7 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.wording import estimate_cells, estimate_inputs, format_bytes
+from gpu_tpu_app.core.wording import MEMORY_HEADER, MEMORY_UNITS_NOTE, estimate_cells, estimate_inputs, format_bytes
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -188,14 +188,14 @@ def format_table(result: Estimate) -> str:
         lines.append(f"Training state: {format_bytes(result.rows[0].memory_needed_bytes)} (sharded over the chips it needs).")
     lines.append("")
     priced = any(row.cost_usd is not None for row in result.rows)
-    header = ["chip", "kind", "peak used", "MFU", "time", "bound", "memory per copy", "chips per copy", "fits"]
+    header = ["chip", "kind", "peak used", "MFU", "time", "bound", MEMORY_HEADER.lower(), "chips per copy", "fits"]
     if priced:
         header.append("cost")
     table = [header]
     notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
-        cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.needed, c.chips_per_copy, c.fits]
+        cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory, c.chips_per_copy, c.fits]
         if priced:
             cells.append(c.cost)
         table.append(cells)
@@ -212,7 +212,7 @@ def format_table(result: Estimate) -> str:
         lines += [f"  - {note}" for note in notes]
         lines.append("")
     lines.append(f"Time: {result.rule}.")
-    lines.append(f"Memory: {result.memory_rule}.")
+    lines.append(f"Memory: {result.memory_rule}; {MEMORY_UNITS_NOTE}.")
     if req.mfu is not None:
         lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
     else:

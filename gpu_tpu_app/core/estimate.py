@@ -192,6 +192,7 @@ class ChipEstimate(BaseModel):
     memory_needed_bytes: float  # per model copy (training: the whole sharded state)
     memory_available_bytes: float | None  # on the chips one copy uses
     chip_memory_bytes: float | None = None
+    chip_memory_stated: str | None = None  # per chip as the vendor publishes it: "80 GB", "16 GiB"
     chips_per_copy: int | None = None
     copies: int | None = None
     mem_bw: float | None = None  # B/s per chip used for the decode step
@@ -421,6 +422,8 @@ def estimate(
                       chip.mem_bw_bytes_per_s(), chip.memory_bytes(), chip.domain_chips(),
                       chip.domain.note if chip.domain is not None else None)
         devices.append((dev, low, high, mfu_source, req.prices.get(chip.id)))
+    stated = {chip.id: f"{chip.memory.value:g} {chip.memory.unit}" for chip in catalog.chips
+              if chip.memory.value is not None}  # fmt: skip
     for device in measured or []:
         dev = _Device(f"measured:{device.key or device.name}", f"{device.name} (measured)", "measured",
                       device.flops, "measured", device.bandwidth, device.memory_bytes, None, None)
@@ -461,6 +464,7 @@ def estimate(
                 memory_needed_bytes=needed,
                 memory_available_bytes=available,
                 chip_memory_bytes=dev.memory,
+                chip_memory_stated=stated.get(dev.chip_id),
                 chips_per_copy=per_copy,
                 copies=at_mid["copies"] if req.mode == "inference" else (1 if fits else None),
                 mem_bw=dev.mem_bw,

@@ -20,6 +20,8 @@ from gpu_tpu_app.core.wording import (
     FUNCTIONAL_CHECK,
     HEADLINES,
     VERDICT_WORDS,
+    MEMORY_HEADER,
+    MEMORY_UNITS_NOTE,
     estimate_cells,
     estimate_inputs,
     estimate_warnings,
@@ -143,7 +145,7 @@ class ReportData:
     sources: list[tuple[int, str, str, str | None]]  # (number, id, title, url)
 
 
-ESTIMATE_HEADER = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", "Memory per copy", "Chips per copy", "Cost"]
+ESTIMATE_HEADER = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", MEMORY_HEADER, "Chips per copy", "Cost"]
 
 
 def collect(
@@ -208,11 +210,11 @@ def collect(
         )
         for row in estimate.rows:
             c = estimate_cells(row)
-            est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, f"{c.needed}, {c.fits}",
+            est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory_fit,
                              c.chips_per_copy, c.cost])
         est_rules = [
             f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
-            f"Memory: {estimate.memory_rule}",
+            f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
             *[f"Warning: {w}" for w in estimate_warnings(estimate)],
             "Costs appear only for chips given a price per chip-hour; the app ships no prices.",
         ]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -51,9 +53,12 @@ from gpu_tpu_app.core.wording import (
     VERDICT_WORDS,
     estimate_cells,
     estimate_inputs,
+    MEMORY_HEADER,
+    MEMORY_UNITS_NOTE,
+    MISSING,
     estimate_warnings,
-    format_bytes,
     format_quantity,
+    memory_tip,
     verdict_summary,
 )
 from gpu_tpu_app.errors import InputError
@@ -67,9 +72,14 @@ if TYPE_CHECKING:
 
 #: reasons shown before "show all".
 TOP_REASONS = 6
-EST_COLUMNS = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", "Memory per copy", "Chips per copy",
+EST_COLUMNS = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", MEMORY_HEADER.replace(" needed", "\nneeded"),
+               "Chips per\ncopy",
                "$/chip-hour", "Cost"]
 PRICE_COLUMN = EST_COLUMNS.index("$/chip-hour")
+MEMORY_COLUMN = 6  # what one copy needs / what its chips hold
+#: What an empty price cell shows, so it reads as a field to type in.
+PRICE_PLACEHOLDER = "✎ type $/h"
+PRICE_TIP = "Editable: type the USD price of one {chip} per hour (double-click or start typing); empty: no cost"
 PROMPT = "Type the number of model parameters to see the estimate."
 
 
@@ -86,6 +96,27 @@ class SortItem(QTableWidgetItem):
         if a is not None or b is not None:
             return b is None  # empty cells last
         return self.text() < other.text()
+
+
+class PriceDelegate(QStyledItemDelegate):
+    """Draws an editable price cell as a field: a placeholder where it is empty, and an editor that says
+    what to type."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802
+        super().initStyleOption(option, index)
+        if index.flags() & Qt.ItemFlag.ItemIsEditable and not option.text:
+            option.text = PRICE_PLACEHOLDER
+            option.font.setItalic(True)
+            muted = QColor(theme_manager().colors()["muted"])
+            for role in (QPalette.ColorRole.Text, QPalette.ColorRole.HighlightedText):
+                option.palette.setColor(role, muted)
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,  # noqa: N802
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget:  # fmt: skip
+        editor = super().createEditor(parent, option, index)
+        if isinstance(editor, QLineEdit):
+            editor.setPlaceholderText("USD per chip-hour, e.g. 2.5")
+        return editor
 
 
 class EstimatorCard(Card):
@@ -105,8 +136,8 @@ class EstimatorCard(Card):
         self.body.addWidget(
             label(
                 "Type your model's size; time, memory and cost follow for every chip in the catalogue and for "
-                "the devices probed on this machine. Type a price per chip-hour in the table to see costs: "
-                "the app ships no prices.",
+                "each device measured in this session's probe runs. Type a price per chip-hour in the table's "
+                "✎ cells to see costs: the app ships no prices.",
                 "muted",
             )
         )
@@ -195,6 +226,13 @@ class EstimatorCard(Card):
             | QAbstractItemView.EditTrigger.AnyKeyPressed
         )
         self.table.setAlternatingRowColors(True)
+        self.price_delegate = PriceDelegate(self.table)
+        self.table.setItemDelegateForColumn(PRICE_COLUMN, self.price_delegate)
+        self.table.horizontalHeaderItem(PRICE_COLUMN).setToolTip(
+            "Editable: type your own price per chip-hour in USD for any catalogue chip (the app ships no prices)")
+        self.table.horizontalHeaderItem(MEMORY_COLUMN).setToolTip(
+            "What one model copy needs (training: the whole state, sharded) / what the chips it uses hold; "
+            + MEMORY_UNITS_NOTE)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -346,9 +384,9 @@ class EstimatorCard(Card):
                 (c.mfu, row.mfu),
                 (c.time, row.days),
                 (c.bound, None),
-                (f"{c.needed}, {c.fits}", row.memory_needed_bytes),
+                (c.memory_fit, row.memory_needed_bytes),
                 (c.chips_per_copy, row.chips_per_copy),
-                ("" if price is None else f"{price:g}", price),
+                (MISSING if row.family == "measured" else "" if price is None else f"{price:g}", price),
                 (c.cost, row.cost_usd),
             ]
             for col, (text, key) in enumerate(cells):
@@ -360,7 +398,10 @@ class EstimatorCard(Card):
                 if editable:
                     flags |= Qt.ItemFlag.ItemIsEditable
                     item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
-                    item.setToolTip(plain_tip(f"Type the USD price of one {row.chip_name} per hour"))
+                    item.setToolTip(plain_tip(PRICE_TIP.format(chip=row.chip_name)))
+                    item.setBackground(QColor(colors["selection"]))  # a field to type in, not a figure
+                elif col == PRICE_COLUMN:
+                    item.setToolTip("A measured device has no price here: costs are for catalogue chips")
                 item.setFlags(flags)
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
@@ -372,8 +413,7 @@ class EstimatorCard(Card):
                     item.setToolTip("what limits a decode step: compute, or reading weights and KV cache from memory"
                                     if est and est.request.mode == "inference" else "training is compute-bound")
                 if col == 6:
-                    item.setToolTip(plain_tip(f"one copy needs {c.needed}; one {row.chip_name} holds "
-                                              f"{format_bytes(row.chip_memory_bytes)}; the copy's chips hold {c.available}"))
+                    item.setToolTip(plain_tip(memory_tip(row, training=est is not None and est.request.mode == "training")))
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
                 if col in (2, 3, 4, 6, 7, 8, 9):
@@ -387,7 +427,8 @@ class EstimatorCard(Card):
             self.message.setText(f"{estimate_inputs(est)}: {est.flops:.3g} FLOPs in all. Fastest first; times run "
                                  "from the high to the low MFU.")
             warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
-            self.rules.setText(f"Compute: {est.rule}.\nMemory: {est.memory_rule}.{warnings}\nSources: {sources}.")
+            self.rules.setText(f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{warnings}"
+                               f"\nSources: {sources}.")
         else:
             self.rules.setText("")
             if not self.params_edit.text().strip():
