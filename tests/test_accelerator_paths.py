@@ -378,3 +378,30 @@ def test_the_memory_label_reaches_the_devices_table_and_tooltip() -> None:
     assert "60.0 GiB *" in table and "* jax:gpu:0: memory is the XLA allocator limit" in table
     tip = device_tooltip(dev)
     assert "XLA allocator limit" in tip and "50 MiB" in tip and "1.25 s" in tip
+
+
+def test_device_sampler_reads_nvml_for_nvidia_devices_of_either_engine() -> None:
+    from gpu_tpu_app.probe.worker import device_sampler, is_nvidia
+
+    torch_gpu = DeviceInfo(backend="torch", platform="cuda", name="NVIDIA H100 80GB HBM3", index=1, count=2)
+    cpu = DeviceInfo(backend="torch", platform="cpu", name="CPU")
+    fake = nvml.Nvml(FakeNvml(mask=0x1), {})
+    sample = device_sampler("torch", [cpu, torch_gpu], telemetry=fake)
+    assert sample(cpu) is None
+    state = sample(torch_gpu)
+    assert state and state["sm_clock_mhz"] == 1980.0 and fake.api.handles[-1] == ("index", 1)
+    assert is_nvidia(jax_gpu()[0])
+    assert not is_nvidia(DeviceInfo(backend="jax", platform="gpu", name="AMD Instinct MI300X"))
+    assert not is_nvidia(DeviceInfo(backend="jax", platform="tpu", name="TPU v5 lite"))
+    # without nvidia-ml-py (absent here) and without an NVIDIA device, nothing is opened or sampled
+    assert device_sampler("torch", [cpu])(cpu) is None
+
+
+def test_the_tpu_runtimes_memory_figures_are_kept() -> None:
+    from gpu_tpu_app.probe.worker import with_device_state
+
+    r = ProbeResult(kernel="matmul", backend="jax", device="jax:tpu:0", dtype="bfloat16", size=4096, metric="flops")
+    kept = with_device_state(r, {"memory_in_use_bytes": 3 * GIB, "peak_memory_bytes": 4 * GIB},
+                             {"memory_in_use_bytes": 3 * GIB, "peak_memory_bytes": 5 * GIB})  # fmt: skip
+    assert kept.before and kept.before.memory_in_use_bytes == 3 * GIB
+    assert kept.after and kept.after.peak_memory_bytes == 5 * GIB and kept.message is None

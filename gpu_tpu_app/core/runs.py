@@ -100,13 +100,17 @@ class Stats(_Model):
 
 
 class DeviceState(_Model):
-    """An NVIDIA device's clocks, temperature, power and throttle reasons at one moment (NVML)."""
+    """A device's state at one moment: clocks, temperature, power and throttle reasons (NVML on
+    NVIDIA), memory in use (the JAX runtime on a TPU or GPU); what is not exposed stays None."""
 
     sm_clock_mhz: NonNegative | None = None
     mem_clock_mhz: NonNegative | None = None
     temperature_c: float | None = None
     power_w: NonNegative | None = None
     throttle: list[str] = []
+    #: what the framework's runtime says of the device's memory (JAX memory_stats on a TPU or GPU)
+    memory_in_use_bytes: Count | None = None
+    peak_memory_bytes: Count | None = None
 
 
 class ProbeResult(_Model):

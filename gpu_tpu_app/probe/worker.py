@@ -152,6 +152,35 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def is_nvidia(dev: DeviceInfo) -> bool:
+    """A device NVML can describe: torch's CUDA devices, and JAX GPUs on the NVIDIA driver."""
+    return dev.platform == "cuda" or (dev.platform == "gpu" and ("nvidia_driver" in dev.versions
+                                                                  or dev.name.upper().startswith("NVIDIA")))  # fmt: skip
+
+
+def device_sampler(backend: str, devices: list[DeviceInfo], telemetry: Any = None) -> Any:
+    """A function device -> its state now (NVML clocks, temperature, power, throttle; the JAX runtime's
+    memory in use on a TPU or GPU), or None where nothing is exposed. NVML is opened only when an
+    NVIDIA device is present; `telemetry` replaces it in tests."""
+    if telemetry is None and any(is_nvidia(d) for d in devices):
+        telemetry = nvml.Nvml.open()
+    runtime = None
+    if backend == "jax" and any(d.platform in ("tpu", "gpu") for d in devices):
+        from gpu_tpu_app.probe.kernels import jax_kernels
+
+        runtime = jax_kernels.memory_state
+
+    def sample(dev: DeviceInfo) -> dict[str, Any] | None:
+        state: dict[str, Any] = {}
+        if telemetry is not None and is_nvidia(dev):
+            state.update(telemetry.sample(dev.index) or {})
+        if runtime is not None and dev.platform in ("tpu", "gpu"):
+            state.update(runtime(dev) or {})
+        return state or None
+
+    return sample
+
+
 def with_device_state(r: ProbeResult, before: dict[str, Any] | None, after: dict[str, Any] | None) -> ProbeResult:
     """`r` with the device's state around its point, and a note when the GPU was throttling."""
     if before is None and after is None:
@@ -278,7 +307,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         return 1
 
     by_key = {d.key: d for d in devices}
-    telemetry = nvml.Nvml.open() if any(d.platform == "cuda" for d in devices) else None
+    sample = device_sampler(args.backend, devices)
     tracker = CeilingTracker(by_key)
     best: dict[str, dict[tuple[str, str | None], float]] = {}
     total = len(points)
@@ -314,7 +343,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         device = by_key.get(point.device) or devices[0]
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
         started = time.monotonic()
-        before = telemetry.sample(device.index) if telemetry and device.platform == "cuda" else None
+        before = sample(device)
 
         def measure(point: Any = point, ctx: WorkerContext = ctx) -> list[ProbeResult]:
             try:
@@ -338,7 +367,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
                                       announce=lambda p=progress: em.emit(p))  # fmt: skip
         spent += time.monotonic() - started
         estimated += point.est_s
-        after = telemetry.sample(device.index) if telemetry and device.platform == "cuda" else None
+        after = sample(device)
         for r in results:
             r = tracker.add(with_device_state(r, before, after))
             if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:

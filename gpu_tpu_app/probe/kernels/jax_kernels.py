@@ -414,6 +414,17 @@ _KERNELS = {
 }
 
 
+def memory_state(info: DeviceInfo) -> dict[str, int] | None:
+    """What the runtime exposes of a TPU's or GPU's memory now: bytes in use and the peak so far."""
+    try:
+        stats = jax_device(info).memory_stats() or {}
+    except Exception:
+        return None
+    out = {key: int(stats[name]) for key, name in (("memory_in_use_bytes", "bytes_in_use"),
+                                                     ("peak_memory_bytes", "peak_bytes_in_use")) if stats.get(name) is not None}  # fmt: skip
+    return out or None
+
+
 def warm_up(info: DeviceInfo) -> float:
     """Start the device's runtime with a first transfer, random draw and jitted product; returns seconds.
 
