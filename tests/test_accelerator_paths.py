@@ -366,6 +366,8 @@ def test_a_result_measured_while_throttling_says_so() -> None:
     assert throttled.after and "hw_thermal_slowdown" in throttled.after.throttle
     assert "sw_power_cap" in (throttled.message or "") and "hw_thermal_slowdown" in (throttled.message or "")
     assert with_device_state(r, None, None) is r
+    odd = with_device_state(r, {"power_w": -1.0}, calm)  # a driver's odd reading is dropped, not fatal
+    assert odd.before is None and odd.after is not None
 
 
 def test_the_memory_label_reaches_the_devices_table_and_tooltip() -> None:

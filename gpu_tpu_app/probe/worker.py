@@ -181,12 +181,21 @@ def device_sampler(backend: str, devices: list[DeviceInfo], telemetry: Any = Non
     return sample
 
 
+def _state(sample: dict[str, Any] | None) -> DeviceState | None:
+    """A sample as a DeviceState; a driver's odd reading (negative power, say) is dropped, not fatal."""
+    if not sample:
+        return None
+    try:
+        return DeviceState(**sample)
+    except ValueError:
+        return None
+
+
 def with_device_state(r: ProbeResult, before: dict[str, Any] | None, after: dict[str, Any] | None) -> ProbeResult:
     """`r` with the device's state around its point, and a note when the GPU was throttling."""
     if before is None and after is None:
         return r
-    update: dict[str, Any] = {"before": DeviceState(**before) if before else None,
-                              "after": DeviceState(**after) if after else None}  # fmt: skip
+    update: dict[str, Any] = {"before": _state(before), "after": _state(after)}
     if r.status in ("ok", "suspect") and (note := nvml.throttle_note(before, after)):
         update["message"] = f"{r.message}; {note}" if r.message else note
     return r.model_copy(update=update)
