@@ -98,3 +98,12 @@ def test_bad_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "m.py", "")
     assert "--timeout" in _fails([str(path), "--timeout", "0"], capsys)
     assert "--memory-limit" in _fails([str(path), "--memory-limit", "10"], capsys)
+
+
+def test_jax_error_in_params_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "jbad.py", "import jax.numpy as jnp\n\ndef params():\n"
+                                       "    return {'w': jnp.ones((4, 4)) @ jnp.ones((5, 5))}\n\n"
+                                       "def forward(p, x):\n    return x\n\n"
+                                       "def example_inputs():\n    return (jnp.ones(3),)\n")
+    line = _fails([str(path)], capsys)
+    assert line.startswith(f"error: {path}:4 in params(): TypeError: dot_general requires contracting dimensions")

@@ -421,7 +421,17 @@ def check_torch(loader: Loader) -> dict[str, Any]:
         findings["graph_breaks"] = {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
 
     # 4. recompiles across the shapes other_inputs() gives, with static shapes as XLA compiles them
-    findings["programs"] = _torch_programs(model, inputs, others, loader)
+    whole = (graph["status"] == "ok" and not findings["data_dependent"]
+             and findings["graph_breaks"].get("status") == "ok" and not findings["graph_breaks"].get("breaks"))
+    signatures = {_signature(inputs)} | {_signature(o) for o in others}
+    if others and whole and len(signatures) == 1:
+        # one whole static graph, and every input has its signature: the compiled program is reused as is
+        findings["programs"] = {"status": "ok", "input_sets": 1 + len(others), "shapes": 1, "programs_first": 1,
+                                "programs": 1, "method": "every input set has the example's shapes and dtypes, and "
+                                "torch.export and torch._dynamo.explain captured one graph without data-dependent "
+                                "operations, so the one compiled program serves them all"}
+    else:
+        findings["programs"] = _torch_programs(model, inputs, others, loader)
 
     # 5. the routes onto a TPU that exist for PyTorch, where installed here
     findings["tpu_lowering"] = _torch_tpu_routes(findings)
@@ -599,19 +609,43 @@ def _jax_signature(inputs: tuple) -> str:
     return ", ".join(f"{x.dtype}{list(x.shape)}" for x in jax.tree.leaves(inputs))
 
 
+def _jax_shapes(loader: Loader, name: str) -> Any:
+    """What the user's function returns, as shapes and dtypes only (jax.eval_shape computes nothing: no
+    random initialisation of large weights); a function it cannot follow (numpy, files) is called for real."""
+    import jax
+
+    fn = getattr(loader.module, name)
+    _stage(f"calling {name}()", f"{name}()")
+    try:
+        return jax.eval_shape(fn)
+    except Exception:  # noqa: BLE001 (the real call reports the user's error with its line)
+        return loader.call(name)
+
+
 def check_jax(loader: Loader) -> dict[str, Any]:
     import jax
     from jax import export
 
     findings: dict[str, Any] = {"framework": "jax", "versions": {"jax": jax.__version__}, "notes": [],
                                 "non_core_ops": [], "graph_breaks": None}
-    params = loader.call("params")
-    _jax_leaves_ok(params, "params()")
-    inputs = _as_tuple(loader.call("example_inputs"), "example_inputs()")
-    _jax_leaves_ok(inputs, "example_inputs()")
-    others = [_as_tuple(o, "other_inputs()") for o in _other_inputs(loader)]
-    for o in others:
-        _jax_leaves_ok(o, "other_inputs()")
+    recorder = warnings.catch_warnings(record=True)
+    caught = recorder.__enter__()
+    warnings.simplefilter("always")
+    try:
+        params = _jax_shapes(loader, "params")
+        _jax_leaves_ok(params, "params()")
+        inputs = _as_tuple(_jax_shapes(loader, "example_inputs"), "example_inputs()")
+        _jax_leaves_ok(inputs, "example_inputs()")
+        others = _jax_shapes(loader, "other_inputs") if loader.has("other_inputs") else []
+        if not isinstance(others, (list, tuple)):
+            raise UserError("contract", f"other_inputs() must return a list of input tuples, got "
+                            f"{type(others).__name__}", "other_inputs()")
+        others = [_as_tuple(o, "other_inputs()") for o in others][:32]
+        for o in others:
+            _jax_leaves_ok(o, "other_inputs()")
+    except BaseException:
+        recorder.__exit__(None, None, None)
+        raise
     leaves = jax.tree.leaves(params)
     findings["parameters"] = sum(int(x.size) for x in leaves)
     findings["parameter_bytes"] = sum(int(x.size) * x.dtype.itemsize for x in leaves)
@@ -624,19 +658,19 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     _stage("trace with jax.make_jaxpr", "forward()")
     jaxpr = None
     trace_error = None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            jaxpr = jax.make_jaxpr(forward)(params, *inputs)
-        except Exception as exc:  # noqa: BLE001
-            if type(exc).__name__ in _DATA_DEPENDENT_JAX:
-                line = loader.user_line(exc.__traceback__)
-                where = f"{os.path.basename(loader.path)}:{line}" if line else None
-                trace_error = {"detail": f"{type(exc).__name__}: {_first_line(exc)}", "location": where}
-                findings["data_dependent"].append({"what": f"a shape or Python branch that depends on array values "
-                                                           f"({type(exc).__name__})", "location": where})
-            else:
-                loader._run(lambda: (_ for _ in ()).throw(exc), "forward()")
+    try:
+        jaxpr = jax.make_jaxpr(forward)(params, *inputs)
+    except Exception as exc:  # noqa: BLE001
+        if type(exc).__name__ in _DATA_DEPENDENT_JAX:
+            line = loader.user_line(exc.__traceback__)
+            where = f"{os.path.basename(loader.path)}:{line}" if line else None
+            trace_error = {"detail": f"{type(exc).__name__}: {_first_line(exc)}", "location": where}
+            findings["data_dependent"].append({"what": f"a shape or Python branch that depends on array values "
+                                                       f"({type(exc).__name__})", "location": where})
+        else:
+            recorder.__exit__(None, None, None)
+            loader._run(lambda: (_ for _ in ()).throw(exc), "forward()")
+    recorder.__exit__(None, None, None)
     for w in caught:
         if "float64" in str(w.message) and "not available" in str(w.message):
             where = f"{os.path.basename(w.filename)}:{w.lineno}" if os.path.abspath(w.filename) == loader.path else None
