@@ -19,7 +19,7 @@ from gpu_tpu_app.probe.cli_output import WIDTH, ProgressPrinter, compare_text, r
 from gpu_tpu_app.probe.worker import remeasure_noisy
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_trust import BUSY, CLEAN, DEV, res, run_of, stats  # noqa: E402
+from test_trust import BUSY, CLEAN, DEV, res, run_of, stats
 
 LONG = ("a long note that says what this point did and why it may read slower than a plain matmul here, "
         "with enough words to need three lines: supercalifragilisticexpialidocious-style-words stay whole")  # fmt: skip

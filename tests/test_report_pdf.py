@@ -23,7 +23,7 @@ from gpu_tpu_app.ui.report_dialog import report_stem
 from gpu_tpu_app.ui.report_pdf import DPI, MARGIN_MM, Gauge, _fit_columns, report_pdf
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_trust import BUSY  # noqa: E402
+from test_trust import BUSY
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or shutil.which("pdftotext") is None,
                                 reason="poppler-utils is not installed (make test installs it)")  # fmt: skip

@@ -6,7 +6,7 @@ CV 105 % far above its neighbours); the numbers are not measurements."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -44,7 +44,7 @@ CACHE_TRIAD = res("triad", 9.0e10, 1 << 20)  # 4 MiB per array: half the L3
 
 def run_of(results: list[ProbeResult], suite: str = "quick") -> RunFile:
     return RunFile(app_version="0", host="box", os="Linux", python="3.11", cpu=CPU, devices=[DEV], suite=suite,
-                   started=datetime(2026, 1, 1, tzinfo=timezone.utc), complete=True,
+                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True,
                    results=with_ceilings(results, [DEV]))  # fmt: skip
 
 

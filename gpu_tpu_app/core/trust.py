@@ -48,8 +48,21 @@ TRUST_RULE = (
     "measured roof (memory bandwidth x arithmetic intensity), are timing errors or cache effects. Flagged "
     "points are shown but never used as a best value, an estimator row, a roofline ceiling or evidence."
 )
-__all__ = ["FUNCTIONAL_CHECK", "Flags", "Best", "Ratio", "run_flags", "point_flags", "trusted", "trusted_results",
-           "machine_best", "ratios", "format_ratio", "is_functional_check", "matmul_intensity"]
+__all__ = [
+    "FUNCTIONAL_CHECK",
+    "Best",
+    "Flags",
+    "Ratio",
+    "format_ratio",
+    "is_functional_check",
+    "machine_best",
+    "matmul_intensity",
+    "point_flags",
+    "ratios",
+    "run_flags",
+    "trusted",
+    "trusted_results",
+]
 
 #: Short words for each flag, for narrow cells (CLI column, chart legend).
 FLAG_WORDS = {"noisy": "noisy", "in_cache": "in cache", "above_roof": "above roof"}

@@ -25,7 +25,7 @@ from gpu_tpu_app.core.runs import CSV_COLUMNS, RunFile, load_run, to_csv
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
 from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe.cli_output import (  # noqa: F401  (results_table and compare_runs: this module's API too)
+from gpu_tpu_app.probe.cli_output import (  # results_table and compare_runs: this module's API too
     ProgressPrinter,
     compare_runs,
     compare_text,
@@ -326,7 +326,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     runs = [(name, load_run(name)) for name in args.runs]
-    headers, rows, data = compare_runs(runs)
+    headers, _rows, data = compare_runs(runs)
     if args.format == "json":
         print(json.dumps({"runs": [{"file": n, "host": r.host, "started": r.started.isoformat(), "suite": r.suite}
                                    for n, r in runs], "columns": headers[4:], "rows": data}, indent=2, allow_nan=False))  # fmt: skip

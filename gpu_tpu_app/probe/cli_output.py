@@ -186,15 +186,9 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
     rows, data = [], []
     for k in keys:
         row = cells[k]
-
-        def cell(c: int) -> str:
-            if c not in row:
-                return ""
-            r, f = row[c]
-            return value_cell(r) + ("*" if f.flagged else "")
-
-        rows.append([k[0], k[1] or MISSING, k[2] or MISSING, str(k[3]) if k[3] else MISSING,
-                     *(cell(c) for c in range(len(columns)))])  # fmt: skip
+        shown = [value_cell(row[c][0]) + ("*" if row[c][1].flagged else "") if c in row else ""
+                 for c in range(len(columns))]  # fmt: skip
+        rows.append([k[0], k[1] or MISSING, k[2] or MISSING, str(k[3]) if k[3] else MISSING, *shown])
         data.append({
             "kernel": k[0], "variant": k[1] or None, "dtype": k[2] or None, "size": k[3] or None,
             "values": {labels[c]: (None if c not in row else {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import faulthandler
+import functools
 import math
 import os
 import platform
@@ -24,6 +25,7 @@ from typing import IO, Any
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.runs import (
     CeilingTracker,
     DeviceInfo,
@@ -37,7 +39,6 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     dump_message,
 )
-from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.probe import detect, lifeline, nvml, testkernels
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S
@@ -373,7 +374,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
             # only with slack: the points still to come keep their share of the budget
             slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1:])
             results = remeasure_noisy(results, measure, slack, point.est_s,
-                                      announce=lambda p=progress: em.emit(p))  # fmt: skip
+                                      announce=functools.partial(em.emit, progress))  # fmt: skip
         spent += time.monotonic() - started
         estimated += point.est_s
         after = sample(device)

@@ -35,9 +35,8 @@ from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import COMPILE_PHASES
 from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_seconds, format_value
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html, term_from_href, tooltip_html
-from gpu_tpu_app.core.wording import format_pct, format_seconds, format_value
 from gpu_tpu_app.ui.results_model import device_name
 from gpu_tpu_app.ui.theme import theme_manager
 

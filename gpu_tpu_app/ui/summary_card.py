@@ -100,8 +100,9 @@ class SummaryCard(QFrame):
         self.ratios = ratios(self.best, self._chips)
         while self.grid.count():
             item = self.grid.takeAt(0)
-            if item is not None and item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         if not self.best:
             self.figures.setText("No trusted matmul or memory bandwidth measured on this machine yet: run the quick "
                                  "or full suite.")  # fmt: skip
@@ -124,14 +125,14 @@ class SummaryCard(QFrame):
             name = QLabel(next(iter(cells.values())).chip_name)
             self.grid.addWidget(name, row, 0)
             for col, kind in enumerate(kinds, 1):
-                r = cells.get(kind)
-                label = QLabel(format_ratio(r.ratio) if r else "")
-                label.setMinimumHeight(label.fontMetrics().height() if r is None else QFontMetrics(big).height())
+                cell = cells.get(kind)
+                label = QLabel(format_ratio(cell.ratio) if cell else "")
+                label.setMinimumHeight(QFontMetrics(big).height())
                 label.setFont(big)
                 label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if r is not None:
-                    label.setToolTip(plain_tip(f"{best_text(self.best[kind])} over {r.chip_name}'s {r.basis}"
-                                               + ("" if r.ratio is not None else ": no ratio")))
+                if cell is not None:
+                    label.setToolTip(plain_tip(f"{best_text(self.best[kind])} over {cell.chip_name}'s {cell.basis}"
+                                               + ("" if cell.ratio is not None else ": no ratio")))
                 self.grid.addWidget(label, row, col)
         notes = []
         if not self._chips:
