@@ -13,13 +13,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from gpu_tpu_app.core.catalog import load_catalog
-from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
+from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, Stats
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_value
 from gpu_tpu_app.ui.charts import (
     Ceiling,
     ChartData,
     ChartRun,
     ChartsView,
     LogAxis,
+    PointInfo,
     bandwidth_bars,
     compile_rows,
     matmul_intensity,
@@ -27,6 +29,7 @@ from gpu_tpu_app.ui.charts import (
     measured_ceilings,
     roofline_segments,
     phase_order,
+    point_readout,
     waterfall_segments,
 )
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
@@ -200,3 +203,62 @@ def test_theme_change_recolours_charts(view, qtbot):
 def test_empty_charts_say_why(view):
     view.flush_all()
     assert not any(c.has_data for c in view.charts())
+
+
+def _with_stats(r: ProbeResult, cv: float, reps: int) -> ProbeResult:
+    v = r.value or 0.0
+    return r.model_copy(update={"stats": Stats(median=v, min=v * 0.9, max=v * 1.1, q1=v * 0.95, q3=v * 1.05,
+                                               iqr=v * 0.1, cv=cv, reps=reps, seconds=0.5)})  # fmt: skip
+
+
+def _hover_items(view) -> list[pg.ScatterPlotItem]:
+    """Every scatter of drawn points in the throughput, bandwidth and roofline charts (bar markers included)."""
+    out = []
+    for chart in (view.throughput, view.bandwidth, view.roofline):
+        for it in chart._items:
+            for sc in (it, getattr(it, "scatter", None), *it.childItems()):
+                if isinstance(sc, pg.ScatterPlotItem) and len(sc.points()) and sc not in out:
+                    out.append(sc)
+    return out
+
+
+def test_every_measured_point_reads_out_its_value_size_dtype_cv_and_reps_on_hover(view):
+    stats = [_with_stats(r, cv=0.01 * (i + 1), reps=10 + i) if r.value else r for i, r in enumerate(RESULTS)]
+    view.holder["data"] = _data(_run(stats))
+    view.flush_all()
+    scatters = _hover_items(view)
+    drawn = 0
+    for sc in scatters:
+        assert sc.opts["hoverable"]
+        for p in sc.points():
+            info = p.data()
+            assert isinstance(info, PointInfo), f"a point without hover data in {sc}"
+            r = info.result
+            assert r.stats is not None and r.value is not None
+            text = point_readout(info)
+            for part in (format_value(r.value, r.metric), f"Dtype: {r.dtype}", f"CV: {format_pct(100 * r.stats.cv)}",
+                         f"Reps: {r.stats.reps}", "Size: ", "Test CPU"):  # fmt: skip
+                assert part in text
+            drawn += 1
+        # hovering sets the plot's tooltip to the readout; leaving clears it
+        sc.sigHovered.emit(sc, sc.points()[:1], None)
+        assert point_readout(sc.points()[0].data()) in sc.getViewBox().toolTip()
+        sc.sigHovered.emit(sc, [], None)
+        assert sc.getViewBox().toolTip() == ""
+    # throughput: 3 trusted matmul points and 1 hollow; bandwidth: copy and triad; roofline (float32): 2 and 1 hollow
+    assert drawn == 4 + 2 + 3
+    sizes = {p.data().result.size: point_readout(p.data()) for sc in scatters for p in sc.points()}
+    assert "Size: 2048×2048" in sizes[2048] and "Not trusted" in sizes[2048]  # the suspect point, drawn hollow
+    assert "Size: 16 Mi elements" in sizes[1 << 24]
+    assert all(FUNCTIONAL_CHECK in t for t in sizes.values())  # a smoke run says what its numbers are
+
+
+def test_hover_readout_is_plain_text(view):
+    odd = DeviceInfo(backend="torch", platform="cpu", name="<b>Odd</b> & CPU")
+    run = _run([_with_stats(RESULTS[0], 0.02, 7)]).model_copy(update={"devices": [odd]})
+    view.holder["data"] = _data(run)
+    view.flush_all()
+    [sc] = [sc for sc in _hover_items(view) if sc.getViewBox() is view.throughput.item.getViewBox()]
+    sc.sigHovered.emit(sc, sc.points(), None)
+    tip = sc.getViewBox().toolTip()
+    assert "<b>" not in tip and "&lt;b&gt;Odd&lt;/b&gt; &amp; CPU" in tip

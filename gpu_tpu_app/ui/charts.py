@@ -39,10 +39,19 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app.atomic import write_bytes
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import COMPILE_PHASES
-from gpu_tpu_app.core.trust import Flags, matmul_intensity, run_flags, trusted
-from gpu_tpu_app.core.wording import compact, format_seconds, format_value
+from gpu_tpu_app.core.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
+from gpu_tpu_app.core.wording import (
+    FUNCTIONAL_CHECK,
+    MISSING,
+    binary_count,
+    compact,
+    format_pct,
+    format_seconds,
+    format_value,
+)
 from gpu_tpu_app.ui.results_model import device_name
 from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.widgets import plain_tip
 
 REDRAW_INTERVAL_MS = 33  # at most ~30 redraws a second
 
@@ -149,6 +158,87 @@ def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[in
     order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
     cats.sort(key=lambda c: (order.get(c.split(" ")[0], 9), c))
     return cats, dict(series)
+
+
+@dataclass(frozen=True)
+class PointInfo:
+    """What a hover over one drawn point reads out: the result itself (with its stats), its series and run,
+    and why it is not trusted (empty when it is)."""
+
+    series: str
+    result: ProbeResult
+    why: str = ""
+    functional_check: bool = False
+
+
+def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
+    """The hover data of one result of one run."""
+    series = f"{device_name(cr.run, r.device)} · {r.backend} [{cr.label}]"
+    return PointInfo(series, r, f.short() if f.flagged else "", is_functional_check(cr.run))
+
+
+def _point_size(r: ProbeResult) -> str:
+    if r.size is None:
+        return MISSING
+    if r.kernel in ("matmul", "compile"):
+        return f"{r.size}×{r.size}"
+    if r.kernel in ("copy", "triad", "dispatch"):
+        return f"{binary_count(r.size)} elements"
+    if r.metric == "bytes_per_s":
+        return f"{binary_count(r.size)}B" if binary_count(r.size) != str(r.size) else f"{r.size} B"
+    return str(r.size)
+
+
+def point_readout(info: PointInfo) -> str:
+    """A point's hover text, plain: series, kernel, value, size, dtype, CV and repetitions from the run file's
+    stats, and whether it is trusted."""
+    r = info.result
+    stats = r.stats
+    lines = [
+        info.series,
+        f"{r.kernel} {r.variant}" if r.variant else r.kernel,
+        f"Value: {format_value(r.value, r.metric)}" + (" (median)" if stats is not None else ""),
+        f"Size: {_point_size(r)}",
+        f"Dtype: {r.dtype or MISSING}",
+        f"CV: {format_pct(100 * stats.cv) if stats is not None else MISSING}",
+        f"Reps: {stats.reps if stats is not None else MISSING}",
+    ]
+    if info.why:
+        lines.append(f"Not trusted: {info.why}")
+    if info.functional_check:
+        lines.append(FUNCTIONAL_CHECK)
+    return "\n".join(lines)
+
+
+def hover_readout(scatter: pg.ScatterPlotItem, points: Any, _event: Any = None) -> None:
+    """sigHovered: the readout of the points under the pointer (at most three) as the plot's tooltip,
+    plain text whatever a device name holds; no tooltip once the pointer leaves them."""
+    infos = [p.data() for p in list(points)[:3] if isinstance(p.data(), PointInfo)]
+    text = "\n\n".join(point_readout(i) for i in infos)
+    if len(points) > 3:
+        text += f"\n\n(and {len(points) - 3} more)"
+    view = scatter.getViewBox()
+    if view is not None:
+        view.setToolTip(plain_tip(text) if infos else "")
+
+
+def make_hoverable(scatter: pg.ScatterPlotItem) -> pg.ScatterPlotItem:
+    """Let the points of `scatter` (their data: PointInfo) answer a hover with their readout."""
+    scatter.opts["hoverable"] = True
+    scatter.opts["tip"] = None  # the readout comes from hover_readout, as plain text
+    scatter.setAcceptHoverEvents(True)
+    scatter.sigHovered.connect(hover_readout)
+    return scatter
+
+
+def _infos(data: ChartData) -> dict[tuple[int, str, str, str | None, str, int | None, float], PointInfo]:
+    """(run index, device, backend, dtype, kernel, size, value) -> PointInfo of every drawable point."""
+    out = {}
+    for cr in data.visible():
+        for r, f in _judged(cr.run):
+            if _drawable(r):
+                out[(cr.index, r.device, r.backend, r.dtype, r.kernel, r.size, float(r.value))] = point_info(cr, r, f)  # type: ignore[arg-type]
+    return out
 
 
 @dataclass(frozen=True)
@@ -597,6 +687,7 @@ class ThroughputChart(_Chart):
         log_y = self.log_y.isChecked()
         multi = len(data.visible()) > 1
         runs = {cr.index: cr for cr in data.runs}
+        infos = _infos(data)
         xs_all: list[float] = []
         ys_all: list[float] = []
         for key, pts in series.items():
@@ -610,14 +701,15 @@ class ThroughputChart(_Chart):
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
             curve = pg.PlotDataItem(
+                x=x, y=y, data=[infos.get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts],
                 name=html.escape(name, quote=False), pen=_pen(color, 2, dashed=cr.imported), symbol="o", symbolSize=6,
-                symbolBrush=color, symbolPen=None,
+                symbolBrush=color, symbolPen=None, skipFiniteCheck=True,
             )  # fmt: skip
-            curve.setData(x, y, skipFiniteCheck=True)
+            make_hoverable(curve.scatter)
             self.add(curve)
             xs_all.extend(x)
             ys_all.extend(y)
-        xs_all_f, ys_all_f = self._draw_flagged(flagged, log_y, runs, multi)
+        xs_all_f, ys_all_f = self._draw_flagged(flagged, log_y, runs, multi, infos)
         xs_all.extend(xs_all_f)
         ys_all.extend(ys_all_f)
         x_pad = 0.08
@@ -629,7 +721,8 @@ class ThroughputChart(_Chart):
 
 
     def _draw_flagged(self, flagged: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]], log_y: bool,
-                      runs: dict[int, ChartRun], multi: bool) -> tuple[list[float], list[float]]:  # fmt: skip
+                      runs: dict[int, ChartRun], multi: bool, infos: dict[Any, PointInfo] | None = None,
+                      ) -> tuple[list[float], list[float]]:  # fmt: skip
         """Flagged points as hollow markers in their series' colour, one legend entry for all of them."""
         xs_all: list[float] = []
         ys_all: list[float] = []
@@ -640,8 +733,11 @@ class ThroughputChart(_Chart):
             vals = np.array([p[1] for p in pts], dtype=float)
             y = np.log10(vals) if log_y else vals
             name = "not trusted (too noisy, in cache or above a roof): hollow" if first else None
+            run_i, dev, backend, dtype = key
+            data = [(infos or {}).get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts]
             sc = pg.ScatterPlotItem(x=x, y=y, size=9, symbol="o", brush=pg.mkBrush(None), pen=pg.mkPen(color, width=1.6),
-                                    name=name)  # fmt: skip
+                                    name=name, data=data)  # fmt: skip
+            make_hoverable(sc)
             self.add(sc)
             first = False
             xs_all.extend(x)
@@ -700,6 +796,7 @@ class BandwidthChart(_Chart):
                 bars = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=brush, pen=pg.mkPen(color),
                                        name=html.escape(name, quote=False))  # the legend reads names as HTML
                 self.add(bars)
+                self._hover_marks(bars, cr, key, list(values), xs, hs, color)
                 labels.extend((x, h, format_value(h, "bytes_per_s")) for x, h in zip(xs, hs))
             # a flagged point is drawn hollow where nothing trusted was measured, or where it reads higher
             bad = {c: v for c, v in flagged.get(key, {}).items() if v > values.get(c, 0.0)}
@@ -713,6 +810,7 @@ class BandwidthChart(_Chart):
                                          name="not trusted (dashed, hollow)" if legend_hollow else None)  # fmt: skip
                 legend_hollow = False
                 self.add(hollow)
+                self._hover_marks(hollow, cr, key, list(bad), xs, hs, color)
                 labels.extend((x, h, format_value(h, "bytes_per_s") + " (not trusted)")
                               for c, x, h in zip(bad, xs, hs) if c not in values)  # fmt: skip
         for x, h, text in labels:
@@ -721,6 +819,26 @@ class BandwidthChart(_Chart):
             t.setPos(x, h)
         bottom.setTicks([[(i, c) for i, c in enumerate(cats)]])
         self.item.setRange(xRange=(-0.6, len(cats) - 0.4), yRange=(0, top * 1.2), padding=0)
+
+
+    def _hover_marks(self, bars: pg.BarGraphItem, cr: ChartRun, key: tuple[int, str, str], cats: list[str],
+                     xs: list[float], hs: list[float], color: QColor) -> None:  # fmt: skip
+        """A small marker on top of each bar that reads out the point the bar shows when hovered; a child of
+        the bars, so it hides and goes with them."""
+        infos = []
+        for cat, h in zip(cats, hs):
+            found = None
+            for r, f in _judged(cr.run):
+                name = f"{r.kernel} {r.variant}" if r.variant else r.kernel
+                if (r.device, r.backend) == key[1:] and name == cat and r.metric == "bytes_per_s" and _drawable(r) \
+                        and float(r.value) == h:  # type: ignore[arg-type]
+                    found = point_info(cr, r, f)
+                    break
+            infos.append(found)
+        marks = pg.ScatterPlotItem(x=xs, y=hs, size=7, symbol="o", brush=pg.mkBrush(self._colors.get("surface", self._colors["background"])),
+                                   pen=pg.mkPen(color, width=1.4), data=infos)  # fmt: skip
+        make_hoverable(marks)
+        marks.setParentItem(bars)
 
 
 class RooflineChart(_Chart):
@@ -844,7 +962,7 @@ class RooflineChart(_Chart):
             # flagged ones hollow (never a ceiling).
             for hollow in (False, True):
                 pts = [
-                    (matmul_intensity(r.size, r.dtype), float(r.value))  # type: ignore[arg-type]
+                    (matmul_intensity(r.size, r.dtype), float(r.value), point_info(cr, r, f))  # type: ignore[arg-type]
                     for r, f in _judged(cr.run)
                     if r.kernel == "matmul" and r.dtype == dtype and r.device == key[1] and r.size
                     and (_drawable(r) and f.flagged if hollow else _good(r, f))
@@ -855,8 +973,9 @@ class RooflineChart(_Chart):
                     x=np.log10([p[0] for p in pts]), y=np.log10([p[1] for p in pts]), size=9 if hollow else 7,
                     brush=pg.mkBrush(None) if hollow else pg.mkBrush(color),
                     pen=pg.mkPen(color, width=1.6) if hollow else pg.mkPen(self._colors["foreground"], width=0.5),
-                    name="not trusted (hollow): never a ceiling" if hollow else None,
+                    name="not trusted (hollow): never a ceiling" if hollow else None, data=[p[2] for p in pts],
                 )  # fmt: skip
+                make_hoverable(sc)
                 self.add(sc)
                 y_vals.extend(np.log10([p[1] for p in pts]))
         fam_count: dict[str, int] = defaultdict(int)
