@@ -61,7 +61,10 @@ def test_a_disabled_backend_is_reported_not_raised() -> None:
     assert [d.backend for d in devices] == ["torch"]
 
 
-def test_catalogue_match_uses_the_catalogue() -> None:
+def test_catalogue_match_uses_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpu_tpu_app.probe.envs import catalog_digest
+
+    monkeypatch.setenv(detect.CATALOG_ENV, catalog_digest())  # what the app hands every worker
     chip = load_catalog().match_device("NVIDIA H100 80GB HBM3")
     assert chip is not None
     assert detect.catalog_match("NVIDIA H100 80GB HBM3") == chip.id

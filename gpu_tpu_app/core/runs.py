@@ -17,13 +17,13 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from gpu_tpu_app.atomic import write_text
+from gpu_tpu_app.core.environments import EnvironmentInfo, HostInfo
+from gpu_tpu_app.core.terms import Backend, Metric
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, TEXT_CHARS, read_json_object
 
 SCHEMA_VERSION = 1
 
-Backend = Literal["torch", "jax"]
-Metric = Literal["flops", "bytes_per_s", "seconds"]
 Status = Literal["ok", "timeout", "error", "skipped", "suspect"]
 
 
@@ -113,6 +113,23 @@ class DeviceState(_Model):
     peak_memory_bytes: Count | None = None
 
 
+class CollectiveInfo(_Model):
+    """A collective across processes (and hosts): op, who took part, and the three figures people quote.
+
+    time_s is the median time of one operation (the latency, for small messages); algbw is the
+    message size over that time; busbw is algbw scaled as nccl-tests do (all-reduce x 2(n-1)/n,
+    all-gather and reduce-scatter x (n-1)/n), comparable with a link's bandwidth.
+    """
+
+    op: Literal["all_reduce", "all_gather", "reduce_scatter"]
+    ranks: int = Field(ge=1)
+    hosts: int = Field(ge=1)
+    transport: str
+    time_s: float = Field(gt=0, allow_inf_nan=False)
+    algbw: float = Field(ge=0, allow_inf_nan=False)
+    busbw: float = Field(ge=0, allow_inf_nan=False)
+
+
 class ProbeResult(_Model):
     """One measured (or failed, timed out, skipped) point."""
 
@@ -134,6 +151,7 @@ class ProbeResult(_Model):
     #: the device's state just before and just after the point (NVIDIA with nvidia-ml-py installed)
     before: DeviceState | None = None
     after: DeviceState | None = None
+    collective: CollectiveInfo | None = None
 
     def label(self) -> str:
         """Short human label: 'matmul float32 4096'."""
@@ -207,8 +225,15 @@ class Done(_Msg):
     message: Text | None = None
 
 
+class HostsMsg(_Msg):
+    """A run across processes: every host with its ranks and provenance (sent once, by rank 0)."""
+
+    type: Literal["hosts"] = "hosts"
+    hosts: list[HostInfo] = Field(max_length=4096)
+
+
 Message = Annotated[
-    Union[Hello, DeviceMsg, Progress, ResultMsg, ErrorMsg, Done],
+    Union[Hello, DeviceMsg, Progress, ResultMsg, ErrorMsg, Done, HostsMsg],
     Field(discriminator="type"),
 ]
 _MESSAGE = TypeAdapter(Message)
@@ -267,6 +292,10 @@ class RunFile(_Model):
     complete: bool = False
     results: list[ProbeResult] = []
     errors: list[Text] = []
+    #: the interpreter the workers ran in (files written before it was recorded have none)
+    environment: EnvironmentInfo | None = None
+    #: a run across processes: each host with its ranks and provenance (empty for one process)
+    hosts: list[HostInfo] = []
 
     def device(self, key: str) -> DeviceInfo | None:
         """The device with this key ('torch:cpu:0'), or None."""

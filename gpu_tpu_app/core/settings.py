@@ -39,6 +39,20 @@ class Preferences(BaseModel):
         description="The probe suite selected when the Probe page opens: smoke takes seconds, "
         "quick about a minute, full several minutes.",
     )
+    probe_python: str | None = Field(
+        None,
+        max_length=4096,
+        json_schema_extra={"hidden": True},
+        title="Probe environment",
+        description="The Python interpreter the probe workers run in; empty: the app's own.",
+    )
+    python_envs: list[str] = Field(
+        [],
+        max_length=64,
+        json_schema_extra={"hidden": True},
+        title="Added environments",
+        description="Python interpreters added by path on the Probe page.",
+    )
 
 
 def config_dir() -> Path:

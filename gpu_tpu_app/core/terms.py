@@ -1,8 +1,9 @@
 """The probe's vocabulary in one place: backends, suites, kernels, dtypes and what they imply.
 
-The backend names come from the run-file model (`core.runs.Backend`), so a backend added
-there is known to the CLI, the worker, the planner and the window at once. Pure Python: the
-window, the headless commands and the worker all import it.
+The run-file model takes its backend and metric names from here (`core.runs.Backend`), so a
+backend added here is known to the run files, the CLI, the worker, the planner and the window at
+once. Standard library only: the window, the headless commands and the worker all import it, and
+the worker may run in the user's own interpreter, which has no pydantic.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import Literal, get_args
 
-from gpu_tpu_app.core.runs import Backend, Metric
-
+Backend = Literal["torch", "jax"]
+Metric = Literal["flops", "bytes_per_s", "seconds"]
 Suite = Literal["smoke", "quick", "full"]
 Kernel = Literal["matmul", "copy", "triad", "transfer", "dispatch", "compile", "collective", "model_step"]
 Dtype = Literal["float32", "bfloat16", "float16"]
@@ -37,6 +38,10 @@ KERNEL_METRIC: dict[str, Metric] = {
 DTYPE_BYTES: dict[str, int] = {
     "float64": 8, "float32": 4, "tf32": 4, "bfloat16": 2, "float16": 2, "int8": 1, "float8": 1, "fp8": 1,
 }  # fmt: skip
+#: How a smoke-suite run is labelled wherever its numbers show (CLI, window, report, estimator rows).
+FUNCTIONAL_CHECK = "smoke suite: a functional check, not a benchmark"
+#: Whole-run time budget per suite in seconds, shared by all backends of the run.
+SUITE_BUDGET_S: dict[str, float] = {"smoke": 20.0, "quick": 55.0, "full": 570.0}
 #: Bytes per element of each probe dtype.
 ELEM_BYTES: dict[str, int] = {d: DTYPE_BYTES[d] for d in DTYPES}
 #: JAX compile phases (variants of the "compile" kernel) in the order they happen.

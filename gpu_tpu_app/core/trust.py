@@ -10,7 +10,8 @@ A point is flagged when it is
   machine's own measured roof (trusted memory bandwidth x the matmul's arithmetic intensity).
 
 Flagged points are still shown (marked), but never become a "best measured" value, an estimator
-row, a roofline ceiling, evidence in Learn or a summary-card figure. Pure Python: no Qt.
+row, a roofline ceiling, evidence in Learn or a summary-card figure. Standard library only: the probe
+worker uses it too, in interpreters without pydantic.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.terms import DTYPE_BYTES
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, format_pct, format_value
+from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK
+from gpu_tpu_app.core.units import MISSING, format_pct, format_value
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile

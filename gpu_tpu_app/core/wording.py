@@ -11,85 +11,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app.core.decision import QUESTIONS, Recommendation
+from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK  # noqa: F401  (re-exported)
+from gpu_tpu_app.core.units import (  # noqa: F401  (the numbers live there, for the worker too; re-exported)
+    MISSING,
+    _known,
+    compact,
+    format_pct,
+    format_seconds,
+    format_size,
+    format_value,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.core.estimate import Estimate, EstimateRow  # estimate imports this module
 
-#: What every front end shows where a value is unknown or was not measured.
-MISSING = "–"
-#: How a smoke-suite run is labelled wherever its numbers show (CLI, window, report, estimator rows).
-FUNCTIONAL_CHECK = "smoke suite: a functional check, not a benchmark"
 
 SECONDS_PER_DAY = 86_400.0
 DAYS_PER_YEAR = 365.25
-
-_SI = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
-_METRIC_UNIT = {"flops": "FLOP/s", "bytes_per_s": "B/s"}
-
-
-def _known(value: float | None) -> bool:
-    return value is not None and math.isfinite(value)
-
-
-# ---------------------------------------------------------------- numbers
-
-
-def format_seconds(value: float | None) -> str:
-    """Seconds with a readable unit: '1.74 s', '12.3 ms', '38.2 µs', '410 ns'."""
-    if value is None or not math.isfinite(value):
-        return MISSING
-    v = abs(value)
-    if v >= 1.0:
-        return f"{value:.3g} s"
-    if v >= 1e-3:
-        return f"{value * 1e3:.3g} ms"
-    if v >= 1e-6:
-        return f"{value * 1e6:.3g} µs"
-    return f"{value * 1e9:.3g} ns"
-
-
-def format_value(value: float | None, metric: str) -> str:
-    """A probe value in SI units as people read it: '312 GFLOP/s', '27.9 GB/s', '1.74 s', '38.2 µs'."""
-    if value is None or not math.isfinite(value):
-        return MISSING
-    if metric == "seconds":
-        return format_seconds(value)
-    unit = _METRIC_UNIT.get(metric)
-    if unit is None:
-        return f"{value:.4g}"
-    for factor, prefix in _SI:
-        if abs(value) >= factor:
-            return f"{value / factor:.3g} {prefix}{unit}"
-    return f"{value:.3g} {unit}"
-
-
-def format_pct(value: float | None) -> str:
-    """A percentage with sensible precision: '87 %', '4.2 %'."""
-    if value is None or not math.isfinite(value):
-        return MISSING
-    return f"{value:.0f} %" if value >= 10 else f"{value:.1f} %"
-
-
-def compact(value: float, unit: str = "") -> str:
-    """Compact SI label, e.g. for axis ticks: 312G, 1.5T, 0.25."""
-    for factor, prefix in _SI:
-        if abs(value) >= factor:
-            return f"{value / factor:.3g}{prefix}{unit}"
-    if abs(value) >= 1 or value == 0:
-        return f"{value:g}{unit}"
-    return f"{value:.3g}{unit}"
-
-
-def format_size(size: int | None) -> str:
-    """A probe point's size: matrix sizes as they are (4096), element or byte counts compactly (1.05M)."""
-    if size is None:
-        return MISSING
-    if size < 100_000:
-        return str(size)
-    for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if size >= factor:
-            return f"{size / factor:.3g}{prefix}"
-    return str(size)
 
 
 def binary_count(n: int) -> str:

@@ -25,6 +25,7 @@ from gpu_tpu_app.core.runs import CSV_COLUMNS, RunFile, load_run, to_csv
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
 from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.cli_output import (  # results_table and compare_runs: this module's API too
     ProgressPrinter,
     compare_runs,
@@ -67,6 +68,7 @@ def build_parser() -> OneLineParser:
     )  # fmt: skip
     dev.add_argument("--format", choices=("table", "json"), default="table")
     dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
+    dev.add_argument("--python", metavar="PATH", help="detect in this Python interpreter (a venv or conda env)")
 
     run = sub.add_parser(
         "run", help="run the probe kernels and print (and save) the results", formatter_class=raw,
@@ -95,6 +97,15 @@ def build_parser() -> OneLineParser:
     run.add_argument("--wide", action="store_true",
                      help="one line per result with its notes in full (the table is 100 columns wide otherwise, "
                      "notes wrapped under their row)")  # fmt: skip
+    run.add_argument("--python", metavar="PATH",
+                     help="run the workers in this Python interpreter (a venv or conda env with its own torch/JAX)")  # fmt: skip
+
+    env = sub.add_parser("envs", help="list the Python environments found here and what each can measure")
+    env.add_argument("extra", nargs="*", metavar="PYTHON", help="also look at these interpreters")
+    env.add_argument("--format", choices=("table", "json"), default="table")
+    env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
+    env.add_argument("--timeout-s", type=float, default=envs.QUERY_TIMEOUT_S, metavar="SECONDS",
+                     help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})")  # fmt: skip
 
     cmp_ = sub.add_parser(
         "compare", help="print several run files side by side", formatter_class=raw,
@@ -260,9 +271,53 @@ def _run_json(run: RunFile) -> str:
     return run.model_dump_json(indent=2) + "\n"
 
 
+def _check_python(path: str | None) -> str | None:
+    """The interpreter --python names, after asking it what it has; InputError (one line) when it cannot run a probe."""
+    if not path or envs.is_own(path):
+        return None
+    found = envs.lookup(path)
+    if not found.usable:
+        raise InputError(f"--python: {found.problem or f'{path}: not usable'}")
+    return found.interpreter
+
+
+def _added_envs() -> list[str]:
+    from gpu_tpu_app.core.settings import load_preferences
+
+    try:
+        return list(load_preferences().python_envs)
+    except InputError as exc:
+        print(f"note: environments added in the window not listed: {exc}", file=sys.stderr)
+        return []
+
+
+def envs_table(found: list) -> str:
+    """The `envs` listing: one row per interpreter, with what each framework sees."""
+    rows = []
+    for e in found:
+        mark = "yes" if e.usable and not e.problem else ("partly" if e.usable else "no")
+        versions = " ".join(f"{k} {e.versions[k]}" for k in ("torch", "jax", "jaxlib", "torch_xla") if k in e.versions)
+        rows.append([e.name, e.kind, e.python or "-", mark, versions or "-", e.flavour or "-", e.summary(), e.interpreter])
+    return table(["name", "kind", "python", "usable", "versions", "build", "sees", "interpreter"], rows)
+
+
+def cmd_envs(args: argparse.Namespace) -> int:
+    if args.timeout_s <= 0:
+        raise InputError("--timeout-s: must be more than 0")
+    found = envs.list_envs([*_added_envs(), *args.extra], refresh=args.refresh, timeout_s=args.timeout_s)
+    if args.format == "json":
+        print(json.dumps({"environments": [e.model_dump(mode="json") for e in found]}, indent=2))
+    else:
+        print(envs_table(found))
+    for e in found:
+        if e.problem and e.kind == "added":
+            print(e.problem, file=sys.stderr)
+    return 0
+
+
 def cmd_devices(args: argparse.Namespace) -> int:
     backends = BACKENDS if args.backend == "all" else (args.backend,)
-    devices, statuses = list_devices(backends)
+    devices, statuses = list_devices(backends, python=_check_python(args.python))
     if args.format == "json":
         print(json.dumps({"devices": [d.model_dump(mode="json") | {"key": d.key} for d in devices],
                           "backends": [b.model_dump(mode="json") for b in statuses]}, indent=2, allow_nan=False))  # fmt: skip
@@ -280,7 +335,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise InputError(f"{args.csv}: --csv: the same file as --out")
     if args.budget_s is not None and args.budget_s <= 0:
         raise InputError("--budget-s: must be more than 0")
+    python = _check_python(args.python)
     request = ProbeRequest(
+        python=python,
         suite=args.suite,
         backends=BACKENDS if args.backend == "all" else (args.backend,),
         kernels=args.kernel,
@@ -339,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of gpu-tpu-probe; returns the exit code."""
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        return {"devices": cmd_devices, "run": cmd_run, "compare": cmd_compare}[args.command](args)
+        commands = {"devices": cmd_devices, "run": cmd_run, "compare": cmd_compare, "envs": cmd_envs}
+        return commands[args.command](args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -12,6 +12,8 @@ it to leave a backend out of every run.
 from __future__ import annotations
 
 import ctypes
+import json
+import math
 import os
 import platform
 import re
@@ -19,8 +21,8 @@ import sys
 from pathlib import Path
 
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
-from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo
 from gpu_tpu_app.core.terms import BACKENDS
+from gpu_tpu_app.probe.wire import BackendStatus, CpuInfo, DeviceInfo
 from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
 
 DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
@@ -82,37 +84,49 @@ def host_memory_bytes() -> int | None:
 # ---------------------------------------------------------------- catalogue
 
 
+#: Set by the app for every worker: the catalogue's match patterns and peaks as JSON
+#: ([{"id", "match": [regex], "peaks": {dtype: FLOP/s}, "bw": B/s}], probe.envs.catalog_digest), so
+#: the worker, which may run in the user's own interpreter, needs neither pydantic nor the catalogue files.
+CATALOG_ENV = "GPU_TPU_APP_CATALOG"
+
+
+def _catalog_digest() -> list[dict]:
+    """The chips of CATALOG_ENV; none when it is unset or not a list of chips."""
+    try:
+        chips = json.loads(os.environ.get(CATALOG_ENV) or "[]")
+    except ValueError:
+        return []
+    return [c for c in chips if isinstance(c, dict) and isinstance(c.get("id"), str)] if isinstance(chips, list) else []
+
+
 def catalog_match(name: str) -> str | None:
-    """The catalogue chip id for a device name ('NVIDIA H100 80GB HBM3' -> 'h100-sxm'), or None."""
-    try:
-        from gpu_tpu_app.core.catalog import load_catalog
-    except ImportError:
-        return None
-    try:
-        chip = load_catalog().match_device(name)
-    except Exception as exc:  # a broken catalogue must not stop a probe run
-        print(f"catalogue not usable: {exc}", file=sys.stderr)
-        return None
-    return chip.id if chip is not None else None
+    """The catalogue chip id for a device name ('NVIDIA H100 80GB HBM3' -> 'h100-sxm'), or None.
+
+    The same rule as core.catalog.Catalog.match_device: case-insensitive patterns over the name with
+    underscores as spaces and whitespace collapsed; the longest matched text wins.
+    """
+    text = " ".join(name.replace("_", " ").lower().split())
+    best: tuple[int, int, str] | None = None
+    for chip in _catalog_digest() if text else []:
+        for pattern in chip.get("match") or []:
+            try:
+                found = re.search(str(pattern), text, re.IGNORECASE)
+            except re.error:
+                continue
+            if found is not None and (best is None or (found.end() - found.start(), len(pattern)) > best[:2]):
+                best = (found.end() - found.start(), len(pattern), chip["id"])
+    return best[2] if best else None
 
 
 def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | None]:
     """Dense peak FLOP/s per dtype and memory bandwidth in B/s for a catalogue chip ({} and None if unknown)."""
-    if not catalog_id:
+    chip = next((c for c in _catalog_digest() if c["id"] == catalog_id), None) if catalog_id else None
+    if chip is None:
         return {}, None
-    try:
-        from gpu_tpu_app.core.catalog import load_catalog
-
-        chip = load_catalog().chip(catalog_id)
-    except Exception:
-        return {}, None
-    peaks: dict[str, float] = {}
-    for dtype in ("float32", "tf32", "bfloat16", "float16"):
-        value = chip.peak_flops(dtype)
-        if value:
-            peaks[dtype] = float(value)
-    bw = chip.mem_bw_bytes_per_s()  # in the figure's own unit (GB/s or TB/s)
-    return peaks, (float(bw) if bw else None)
+    raw = chip.get("peaks") if isinstance(chip.get("peaks"), dict) else {}
+    peaks = {str(k): float(v) for k, v in raw.items() if isinstance(v, (int, float)) and math.isfinite(v) and v > 0}
+    bw = chip.get("bw")
+    return peaks, (float(bw) if isinstance(bw, (int, float)) and math.isfinite(bw) and bw > 0 else None)
 
 
 #: Last-level caches of accelerators whose runtime does not report the one that matters, by

@@ -25,12 +25,13 @@ from gpu_tpu_app import __version__
 from gpu_tpu_app.core.machine import this_machine
 from gpu_tpu_app.core.runs import (
     BackendStatus,
-    CpuInfo,
     CeilingTracker,
+    CpuInfo,
     DeviceInfo,
     Done,
     ErrorMsg,
     Hello,
+    HostsMsg,
     Message,
     ProbeResult,
     Progress,
@@ -40,12 +41,11 @@ from gpu_tpu_app.core.runs import (
     parse_message,
     with_ceilings,
 )
-from gpu_tpu_app.core.terms import BACKENDS, SUITES, metric_for
+from gpu_tpu_app.core.terms import BACKENDS, SUITE_BUDGET_S, SUITES, metric_for  # noqa: F401  (SUITE_BUDGET_S re-exported)
 from gpu_tpu_app.core.wording import point_words
-from gpu_tpu_app.probe import lifeline
+from gpu_tpu_app.probe import envs, lifeline
+from gpu_tpu_app.probe.envs import CATALOG_ENV
 
-#: Whole-run time budget per suite in seconds, shared by all backends of the run.
-SUITE_BUDGET_S = {"smoke": 20.0, "quick": 55.0, "full": 570.0}
 #: A point may run this long past its cap (plus GRACE_FACTOR x cap) before its worker is killed.
 GRACE_S = 2.0
 GRACE_FACTOR = 0.5
@@ -123,8 +123,10 @@ class RunAssembler:
     `worker_exited(...)` when its process ends; `finish()` returns the RunFile.
     """
 
-    def __init__(self, suite: str, started: datetime | None = None) -> None:
+    def __init__(self, suite: str, started: datetime | None = None, python: str | None = None) -> None:
         self.suite = suite
+        self.python = python  # the interpreter the workers run in (None: the app's own)
+        self.hosts: list = []  # HostInfo of a run across processes
         self.started = started or _now()
         self.results: list[ProbeResult] = []
         self.devices: dict[str, DeviceInfo] = {}
@@ -191,6 +193,8 @@ class RunAssembler:
         elif isinstance(msg, Done):
             self.done = msg
             self.current = None
+        elif isinstance(msg, HostsMsg):
+            self.hosts = list(msg.hosts)
         return msg
 
     def worker_exited(self, returncode: int | None, *, timed_out: bool = False, cancelled: bool = False,
@@ -278,6 +282,8 @@ class RunAssembler:
             complete=not cancelled and not self.aborted,
             results=with_ceilings(self.results, list(self.devices.values())),
             errors=errors,
+            environment=envs.environment_info(self.python, versions, self.versions.get("python")),
+            hosts=self.hosts,
         )
 
 
@@ -295,6 +301,7 @@ class ProbeRequest:
     budget_s: float | None = None  # whole run; None: the suite's budget
     point_cap_s: float | None = None  # lowers every point's cap
     env: Mapping[str, str] = field(default_factory=dict)  # extra environment for the workers
+    python: str | None = None  # run the workers in this interpreter (None: the app's own)
 
     def __post_init__(self) -> None:
         if self.suite not in SUITES:
@@ -322,7 +329,12 @@ def frozen() -> bool:
 def worker_command(backend: str, request: ProbeRequest, *, skip_points: int = 0, budget_s: float | None = None,
                    time_left_s: float | None = None, list_devices: bool = False) -> list[str]:  # fmt: skip
     """argv that starts one worker: this same program with the hidden probe-worker subcommand."""
-    base = [sys.executable, "probe-worker"] if frozen() else [sys.executable, "-m", "gpu_tpu_app", "probe-worker"]
+    if not envs.is_own(request.python):  # the user's interpreter: only the worker-side modules (envs.staged_source)
+        base = [os.path.abspath(str(request.python)), "-m", "gpu_tpu_app.probe.worker"]
+    elif frozen():
+        base = [sys.executable, "probe-worker"]
+    else:
+        base = [sys.executable, "-m", "gpu_tpu_app", "probe-worker"]
     argv = [*base, "--backend", backend, "--suite", request.suite]
     for k in request.kernels or ():
         argv += ["--kernel", k]
@@ -341,12 +353,16 @@ def worker_command(backend: str, request: ProbeRequest, *, skip_points: int = 0,
 
 
 def worker_env(backend: str, request: ProbeRequest | None = None, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Environment for a worker: the caller's, the request's extras, no JAX GPU preallocation."""
+    """Environment for a worker: the caller's, the request's extras, the catalogue digest, no JAX GPU
+    preallocation; for another interpreter, the staged worker sources on PYTHONPATH."""
     env = dict(os.environ if base is None else base)
     if request is not None:
         env.update(request.env)
     env["PYTHONUNBUFFERED"] = "1"
     env[lifeline.PARENT_ENV] = str(os.getpid())  # the worker ends when this process does
+    env[CATALOG_ENV] = envs.catalog_digest()
+    if request is not None and not envs.is_own(request.python):
+        env = envs.foreign_env(env)
     if backend == "jax":
         env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     return env
@@ -368,7 +384,7 @@ class ProbeSession:
 
     def __init__(self, request: ProbeRequest, clock=time.monotonic) -> None:  # type: ignore[no-untyped-def]
         self.request = request
-        self.assembler = RunAssembler(request.suite)
+        self.assembler = RunAssembler(request.suite, python=request.python)
         self.clock = clock
         self.cancelled = False
         self._t0 = clock()

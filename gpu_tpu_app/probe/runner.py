@@ -205,10 +205,10 @@ def run_probe(request: ProbeRequest, on_message: OnMessage | None = None,
 
 
 def list_devices(backends: tuple[str, ...] = BACKENDS, env: dict[str, str] | None = None,
-                 timeout_s: float = 180.0) -> tuple[list[DeviceInfo], list]:  # fmt: skip
-    """Devices and BackendStatus of each backend, each detected in its own worker."""
-    request = ProbeRequest(suite="smoke", backends=backends, env=env or {})
-    assembler = RunAssembler("smoke")
+                 timeout_s: float = 180.0, python: str | None = None) -> tuple[list[DeviceInfo], list]:  # fmt: skip
+    """Devices and BackendStatus of each backend, each detected in its own worker (in `python` if given)."""
+    request = ProbeRequest(suite="smoke", backends=backends, env=env or {}, python=python)
+    assembler = RunAssembler("smoke", python=python)
     for backend in backends:
         assembler.start_worker(backend)
         argv = worker_command(backend, request, list_devices=True)

@@ -1,6 +1,9 @@
 """The probe worker: one backend in its own process, streaming JSON lines on stdout.
 
-Started as `gpu-tpu-app probe-worker --backend torch|jax ...` by the CLI or the window.
+Started as `gpu-tpu-app probe-worker --backend torch|jax ...` by the CLI or the window, or as
+`python -m gpu_tpu_app.probe.worker ...` in another interpreter (a user's environment), where only
+the standard library and the frameworks are needed: messages are plain records (wire.py) that the
+app validates when it reads them.
 Stdout carries only Messages (one JSON object per line, flushed each); everything the
 libraries print goes to stderr. SIGINT / SIGTERM stop it within a fraction of a second:
 it finishes or abandons the running point and says done.
@@ -26,8 +29,9 @@ from typing import IO, Any
 from gpu_tpu_app import __version__
 from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.core import trust
-from gpu_tpu_app.core.runs import (
-    CeilingTracker,
+from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
+from gpu_tpu_app.probe import detect, lifeline, nvml, testkernels
+from gpu_tpu_app.probe.wire import (
     DeviceInfo,
     DeviceMsg,
     DeviceState,
@@ -39,11 +43,9 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     dump_message,
 )
-from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITES, allowed_kernels, metric_for
-from gpu_tpu_app.probe import detect, lifeline, nvml, testkernels
-from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S
-from gpu_tpu_app.safe_read import TEXT_CHARS
 
+#: Longest message a result carries (the run file's limit, safe_read.TEXT_CHARS; a test holds them equal).
+TEXT_CHARS = 65_536
 #: After a stop signal, the running point gets this long before the worker says done and exits.
 CANCEL_GRACE_S = 0.3
 
@@ -210,8 +212,8 @@ def _failed(point: Any, status: str, message: str) -> ProbeResult:
         dtype=point.dtype,
         size=point.size,
         variant=point.variant,
-        metric=metric_for(point.kernel),  # type: ignore[arg-type]
-        status=status,  # type: ignore[arg-type]
+        metric=metric_for(point.kernel),
+        status=status,
         message=message,
     )
 
@@ -286,6 +288,11 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
     t0 = time.monotonic()
     if args.backend == "jax":
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    if args.kernel == ["collective"] and not args.list_devices:
+        from gpu_tpu_app.probe import collective
+
+        if collective.requested(args.backend):  # one rank of a group that torchrun or jax.distributed joins
+            return collective.worker_main(args, em.emit, stop.is_set, t0)
     status, devices = detect.detect(args.backend)
     versions = {"app": __version__, "python": platform.python_version(), **status.versions}
     em.emit(Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid(),
@@ -318,7 +325,6 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
 
     by_key = {d.key: d for d in devices}
     sample = device_sampler(args.backend, devices)
-    tracker = CeilingTracker(by_key)
     best: dict[str, dict[tuple[str, str | None], float]] = {}
     total = len(points)
     spent = estimated = 0.0
@@ -379,7 +385,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         estimated += point.est_s
         after = sample(device)
         for r in results:
-            r = tracker.add(with_device_state(r, before, after))
+            r = with_device_state(r, before, after)
             if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:
                 mine = best.setdefault(r.device, {})
                 mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)

@@ -19,7 +19,7 @@ from gpu_tpu_app.probe.kernels.common import MODEL_SHAPES
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
+    from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
 
 __all__ = ["BACKENDS", "DTYPES", "KERNELS", "SUITES", "Context", "Point", "plan", "run_point", "estimate_total",
            "warm_up", "targets"]

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.runs import ProbeResult
-from gpu_tpu_app.core.wording import format_value
+from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.probe.wire import ProbeResult
 from gpu_tpu_app.probe.kernels.stats import Timing, rates, summarize
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -25,7 +25,7 @@ from gpu_tpu_app.probe.kernels.common import BlockShape  # noqa: E402
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, measure  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
+    from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
     from gpu_tpu_app.probe.kernels import Context, Point
 
 

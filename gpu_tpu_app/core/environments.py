@@ -1,0 +1,118 @@
+"""Python environments the probe can run in, and the provenance a run file keeps of them.
+
+`PythonEnv` is one row of `gpu-tpu-probe envs` (and of the Probe page's environment list): an
+interpreter, where it was found, and what its query reported. `EnvironmentInfo` is what a run
+file records of the interpreter its workers ran in; `HostInfo` is one host of a collective run.
+Pure Python + pydantic: no Qt, no torch, no jax.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Where an environment was found, in the order the list shows them.
+EnvKind = Literal["app", "active", "conda", "pyenv", "venv", "added"]
+#: The frameworks whose versions the query reports.
+FRAMEWORKS = ("torch", "jax", "jaxlib", "torch_xla")
+#: Oldest Python the worker code runs on (its syntax and the frameworks' own floor).
+MIN_PYTHON = (3, 10)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FrameworkDevices(_Model):
+    """What one framework sees in an environment: its devices, or why it sees none."""
+
+    framework: Literal["torch", "jax"]
+    devices: list[str] = Field(default=[], max_length=256)
+    error: str | None = Field(default=None, max_length=500)
+
+
+class PythonEnv(_Model):
+    """One interpreter: where it is, how it was found, and what it can measure."""
+
+    interpreter: str = Field(max_length=4096)
+    name: str = Field(max_length=200)
+    kind: EnvKind
+    usable: bool = False
+    problem: str | None = Field(default=None, max_length=500)
+    python: str | None = Field(default=None, max_length=40)
+    versions: dict[str, str] = {}
+    frameworks: list[FrameworkDevices] = []
+    flavour: str | None = Field(default=None, max_length=100)
+
+    def summary(self) -> str:
+        """'torch 2.13.0+cpu (cpu); jax 0.10.2 (cpu)' or the problem."""
+        if not self.usable:
+            return self.problem or "not usable"
+        parts = []
+        for fw in self.frameworks:
+            version = self.versions.get(fw.framework, "?")
+            seen = ", ".join(fw.devices) if fw.devices else (fw.error or "no devices")
+            parts.append(f"{fw.framework} {version} ({seen})")
+        return "; ".join(parts)
+
+
+class EnvironmentInfo(_Model):
+    """The interpreter a run's workers ran in: path, name, Python, framework versions, build flavour."""
+
+    interpreter: str = Field(max_length=4096)
+    name: str = Field(max_length=200)
+    kind: str = Field(default="app", max_length=20)
+    python: str | None = Field(default=None, max_length=40)
+    versions: dict[str, str] = {}
+    flavour: str | None = Field(default=None, max_length=100)
+
+
+class HostInfo(_Model):
+    """One host of a run across processes: its name, the ranks it ran, and its provenance."""
+
+    host: str = Field(max_length=255)
+    ranks: list[int] = Field(min_length=1)
+    os: str | None = Field(default=None, max_length=300)
+    python: str | None = Field(default=None, max_length=40)
+    cpu: str | None = Field(default=None, max_length=300)
+    cores: int | None = None
+    devices: list[str] = Field(default=[], max_length=256)
+    versions: dict[str, str] = {}
+
+
+_CUDA_TAG = re.compile(r"\+cu(\d+?)(\d)$")
+_ROCM_TAG = re.compile(r"\+rocm([0-9.]+)$")
+
+
+def build_flavour(versions: dict[str, str]) -> str | None:
+    """The build a framework version names: '+cpu', 'CUDA 12.8', 'ROCm 6.2', 'TPU', from versions or tags.
+
+    Reads torch's local version tag (2.13.0+cpu, 2.13.0+cu128, 2.5.1+rocm6.2), torch.version.cuda /
+    hip, JAX's CUDA plugin and libtpu; None when nothing says.
+    """
+    parts: list[str] = []
+    torch = versions.get("torch", "")
+    if versions.get("torch_cuda") or versions.get("cuda_runtime"):
+        parts.append(f"torch CUDA {versions.get('torch_cuda') or versions.get('cuda_runtime')}")
+    elif versions.get("torch_hip") or versions.get("hip"):
+        parts.append(f"torch ROCm {versions.get('torch_hip') or versions.get('hip')}")
+    elif m := _CUDA_TAG.search(torch):
+        parts.append(f"torch CUDA {m.group(1)}.{m.group(2)}")
+    elif m := _ROCM_TAG.search(torch):
+        parts.append(f"torch ROCm {m.group(1)}")
+    elif torch.endswith("+cpu"):
+        parts.append("torch +cpu")
+    elif torch:
+        parts.append(f"torch {torch}")
+    for key, label in (("jax_cuda_plugin", "jax CUDA"), ("jax_rocm_plugin", "jax ROCm"), ("libtpu", "jax TPU")):
+        if versions.get(key):
+            parts.append(f"{label} ({key} {versions[key]})")
+            break
+    else:
+        if versions.get("jaxlib"):
+            parts.append("jax cpu")
+    if versions.get("torch_xla"):
+        parts.append(f"torch_xla {versions['torch_xla']}")
+    return ", ".join(parts) or None

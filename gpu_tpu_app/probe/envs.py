@@ -1,0 +1,461 @@
+"""Find the user's Python environments, ask each what it can measure, and run workers in them.
+
+App side (pydantic allowed, no Qt): discovery of interpreters (this app's, the active venv or
+conda env, conda's own list or its environments file, pyenv versions, common virtualenv folders,
+ones added by path), a query per interpreter (envquery.py run in it with a timeout), a cache by
+interpreter path and modification times, and what a worker in another interpreter needs: the
+worker-side sources staged in a folder of their own (put on that process's PYTHONPATH only) and
+the catalogue's match patterns and peaks as JSON.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app.core.environments import (
+    FRAMEWORKS,
+    MIN_PYTHON,
+    EnvironmentInfo,
+    FrameworkDevices,
+    PythonEnv,
+    build_flavour,
+)
+
+#: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
+QUERY_TIMEOUT_S = 60.0
+#: A cache file larger than this is ignored (it is rebuilt).
+CACHE_MAX_BYTES = 4 * 1024 * 1024
+CACHE_SCHEMA = 1
+#: Folders where people keep virtualenvs, relative to the home folder.
+VENV_FOLDERS = (".virtualenvs", ".venvs", "venvs", "envs", ".local/share/virtualenvs", ".cache/pypoetry/virtualenvs")
+#: The worker-side modules, which need only the standard library and the frameworks.
+WORKER_MODULES = (
+    "__init__.py",
+    "cliutil.py",
+    "core/__init__.py",
+    "core/terms.py",
+    "core/machine.py",
+    "core/units.py",
+    "core/trust.py",
+    "probe/__init__.py",
+    "probe/wire.py",
+    "probe/worker.py",
+    "probe/lifeline.py",
+    "probe/nvml.py",
+    "probe/detect.py",
+    "probe/testkernels.py",
+    "probe/collective.py",
+    "probe/envquery.py",
+    "probe/kernels/__init__.py",
+    "probe/kernels/common.py",
+    "probe/kernels/stats.py",
+    "probe/kernels/torch_kernels.py",
+    "probe/kernels/jax_kernels.py",
+)
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+#: The variable that carries the catalogue digest to the workers (read by probe.detect, which the
+#: app side does not import).
+CATALOG_ENV = "GPU_TPU_APP_CATALOG"
+
+
+def cache_dir() -> Path:
+    """The user's cache folder for this app."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+# ---------------------------------------------------------------- interpreters
+
+
+def _bin_python(prefix: Path) -> Path | None:
+    for rel in ("bin/python", "bin/python3", "Scripts/python.exe", "python.exe"):
+        p = prefix / rel
+        if p.is_file():
+            return p
+    return None
+
+
+def env_name(interpreter: str | Path, kind: str | None = None) -> str:
+    """A short name for an interpreter's environment: the venv or conda env folder, 'pyenv 3.12.1', the path."""
+    path = Path(os.path.abspath(interpreter))
+    prefix = path.parent.parent if path.parent.name in ("bin", "Scripts") else path.parent
+    if (prefix / "conda-meta").is_dir() or kind == "conda":
+        return "base" if (prefix / "envs").is_dir() and (prefix / "condabin").exists() else prefix.name
+    if "pyenv" in str(prefix) and prefix.parent.name == "versions":
+        return f"pyenv {prefix.name}"
+    if (prefix / "pyvenv.cfg").is_file():
+        return prefix.name if prefix.name not in (".venv", "venv") else f"{prefix.parent.name}/{prefix.name}"
+    return str(path)
+
+
+def _add(found: dict[str, tuple[str, str]], interpreter: Path | str | None, kind: str) -> None:
+    if interpreter is None:
+        return
+    key = os.path.abspath(os.path.expanduser(str(interpreter)))
+    if key not in found:
+        found[key] = (kind, env_name(key, kind))
+
+
+def _conda_prefixes(home: Path, environ: Mapping[str, str], timeout_s: float = 20.0) -> list[Path]:
+    """conda's environments: from `conda env list --json` when conda is present, else its environments file."""
+    conda = environ.get("CONDA_EXE") or shutil.which("conda", path=environ.get("PATH"))
+    if conda:
+        try:
+            proc = subprocess.run([conda, "env", "list", "--json"], capture_output=True, timeout=timeout_s,
+                                  stdin=subprocess.DEVNULL)  # fmt: skip
+            data = json.loads(proc.stdout.decode("utf-8", "replace")[:CACHE_MAX_BYTES])
+            envs = data.get("envs") if isinstance(data, dict) else None
+            if isinstance(envs, list):
+                return [Path(e) for e in envs if isinstance(e, str)]
+        except (OSError, subprocess.SubprocessError, ValueError):
+            pass
+    listing = home / ".conda" / "environments.txt"
+    try:
+        text = listing.read_text(encoding="utf-8", errors="replace")[:CACHE_MAX_BYTES]
+    except OSError:
+        return []
+    return [Path(line.strip()) for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def discover(added: Iterable[str] = (), *, home: Path | None = None, environ: Mapping[str, str] | None = None,
+             cwd: Path | None = None, include_app: bool = True) -> list[tuple[str, str, str]]:  # fmt: skip
+    """(interpreter, kind, name) of every environment found, this app's first, without duplicates."""
+    environ = os.environ if environ is None else environ
+    home = Path(environ.get("HOME") or Path.home()) if home is None else home
+    cwd = Path.cwd() if cwd is None else cwd
+    found: dict[str, tuple[str, str]] = {}
+    if include_app and not getattr(sys, "frozen", False):
+        found[os.path.abspath(sys.executable)] = ("app", "this app")
+    for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        if environ.get(var):
+            _add(found, _bin_python(Path(environ[var])), "active")
+    for prefix in _conda_prefixes(home, environ):
+        _add(found, _bin_python(prefix), "conda")
+    pyenv_root = Path(environ.get("PYENV_ROOT") or home / ".pyenv")
+    for version in sorted((pyenv_root / "versions").glob("*")):
+        _add(found, _bin_python(version), "pyenv")
+        for venv in sorted((version / "envs").glob("*")):
+            _add(found, _bin_python(venv), "pyenv")
+    for folder in VENV_FOLDERS:
+        for prefix in sorted((home / folder).glob("*")):
+            if (prefix / "pyvenv.cfg").is_file():
+                _add(found, _bin_python(prefix), "venv")
+    for local in (".venv", "venv"):
+        if (cwd / local / "pyvenv.cfg").is_file():
+            _add(found, _bin_python(cwd / local), "venv")
+    for path in added:
+        _add(found, path, "added")
+    return [(path, kind, name) for path, (kind, name) in found.items()]
+
+
+# ---------------------------------------------------------------- the query
+
+
+def _stat_key(interpreter: str) -> tuple[float, float] | None:
+    """(interpreter's mtime, its site-packages' mtime): installing or removing a package changes the second."""
+    try:
+        exe = os.stat(interpreter).st_mtime
+    except OSError:
+        return None
+    path = Path(interpreter)
+    prefix = path.parent.parent if path.parent.name in ("bin", "Scripts") else path.parent
+    site = 0.0
+    for sp in list(prefix.glob("lib/python3*/site-packages")) + [prefix / "Lib" / "site-packages"]:
+        try:
+            site = max(site, sp.stat().st_mtime)
+        except OSError:
+            pass
+    return exe, site
+
+
+def query_env(interpreter: str, kind: str = "added", name: str | None = None,
+              timeout_s: float = QUERY_TIMEOUT_S) -> PythonEnv:  # fmt: skip
+    """Run envquery.py in `interpreter` and describe what it reported; never raises, never waits past timeout_s."""
+    name = name or env_name(interpreter)
+    base = {"interpreter": interpreter, "name": name[:200], "kind": kind}
+    path = Path(interpreter)
+    if not path.exists():
+        return PythonEnv(**base, problem=f"{interpreter}: no such file")
+    if path.is_dir():
+        return PythonEnv(**base, problem=f"{interpreter}: is a folder, not a Python interpreter")
+    if not os.access(path, os.X_OK):
+        return PythonEnv(**base, problem=f"{interpreter}: not executable, not a Python interpreter")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    argv = [str(path), str(PACKAGE_DIR / "probe" / "envquery.py")]
+    stdout = b""
+    err = ""
+    verdict: str | None = None
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env, start_new_session=True)  # fmt: skip
+    except OSError as exc:
+        return PythonEnv(**base, problem=f"{interpreter}: cannot run it ({exc.strerror or exc}), not a Python interpreter")
+    try:
+        out, errb = proc.communicate(timeout=timeout_s)
+        stdout, err = out, errb.decode("utf-8", "replace")
+        if proc.returncode < 0:
+            verdict = f"crashed ({_signal(proc.returncode)})"
+        elif proc.returncode:
+            verdict = f"exited with status {proc.returncode}"
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        out, errb = proc.communicate()
+        stdout, err = out, errb.decode("utf-8", "replace")
+        verdict = f"did not answer within {timeout_s:.0f} s"
+    return _read_answer(base, stdout[:CACHE_MAX_BYTES], err, verdict, interpreter)
+
+
+def _signal(code: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    import signal
+
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, interpreter: str) -> PythonEnv:
+    parts: dict[str, dict] = {}
+    started: str | None = None
+    for line in stdout.decode("utf-8", "replace").splitlines():
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("part"), str):
+            if obj["part"] == "start":
+                started = str(obj.get("framework"))
+            else:
+                parts[obj["part"]] = obj
+                if obj["part"] == started:
+                    started = None
+    meta = parts.get("meta")
+    if meta is None:
+        why = verdict or "gave no answer"
+        last = [x for x in stderr.strip().splitlines() if x.strip()][-1:]
+        hint = f": {last[0][:200]}" if last else ""
+        if "SyntaxError" in stderr or "invalid syntax" in stderr:
+            why, hint = "too old to run the query (Python 2?)", ""
+        return PythonEnv(**base, problem=f"{interpreter}: not a usable Python interpreter: {why}{hint}")
+    python = str(meta.get("python", ""))[:40] or None
+    if meta.get("too_old"):
+        need = ".".join(map(str, MIN_PYTHON))
+        return PythonEnv(**base, python=python, problem=f"{interpreter}: Python {python} is too old (the probe needs {need} or newer)")
+    versions = {str(k)[:40]: str(v)[:80] for k, v in (meta.get("versions") or {}).items() if isinstance(v, str)}
+    frameworks: list[FrameworkDevices] = []
+    for fw in ("torch", "jax"):
+        part = parts.get(fw)
+        if part is None and started == fw:
+            frameworks.append(FrameworkDevices(framework=fw, error=f"importing {fw} {verdict or 'never finished'}"))
+            continue
+        if part is None:
+            continue
+        for k, v in (part.get("versions") or {}).items():
+            if isinstance(v, str):
+                versions[str(k)[:40]] = v[:80]
+        devices = [str(d)[:200] for d in (part.get("devices") or []) if isinstance(d, str)][:256]
+        error = part.get("error")
+        frameworks.append(FrameworkDevices(framework=fw, devices=devices,
+                                           error=str(error)[:500] if error else None))  # fmt: skip
+    versions = {k: v for k, v in versions.items() if k in FRAMEWORKS or k.startswith(("jax_", "libtpu", "torch_"))}
+    importable = [fw for fw in frameworks if fw.devices]
+    problem = None
+    if not any(k in versions for k in ("torch", "jax")):
+        problem = f"{interpreter}: has neither torch nor jax installed"
+    elif not importable:
+        problem = f"{interpreter}: " + "; ".join(fw.error or f"{fw.framework}: no devices" for fw in frameworks)
+    elif verdict and parts.get("end") is None:
+        problem = f"{interpreter}: the query {verdict}"
+    return PythonEnv(**base, usable=problem is None or bool(importable), problem=problem, python=python,
+                     versions=versions, frameworks=frameworks, flavour=build_flavour(versions))  # fmt: skip
+
+
+# ---------------------------------------------------------------- cache
+
+
+class _CacheEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mtime: float
+    site_mtime: float
+    app_version: str
+    env: PythonEnv
+
+
+class _CacheFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    schema_version: int
+    entries: dict[str, _CacheEntry] = {}
+
+
+_cache_lock = threading.Lock()
+
+
+def cache_path() -> Path:
+    """The query cache: one JSON file in the user cache folder."""
+    return cache_dir() / "environments.json"
+
+
+def _read_cache(path: Path) -> dict[str, _CacheEntry]:
+    try:
+        if path.stat().st_size > CACHE_MAX_BYTES:
+            return {}
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        data = _CacheFile.model_validate(raw)
+    except (OSError, ValueError, ValidationError):
+        return {}  # missing, unreadable or not ours: queries run again and the file is rewritten
+    return data.entries if data.schema_version == CACHE_SCHEMA else {}
+
+
+def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
+    from gpu_tpu_app.atomic import write_text
+
+    try:
+        write_text(path, _CacheFile(schema_version=CACHE_SCHEMA, entries=entries).model_dump_json() + "\n")
+    except OSError as exc:
+        print(f"{path}: could not write the environment cache: {exc.strerror or exc}", file=sys.stderr)
+
+
+def list_envs(added: Iterable[str] = (), *, refresh: bool = False, timeout_s: float = QUERY_TIMEOUT_S,
+              cache: Path | None = None, **discover_kw) -> list[PythonEnv]:  # fmt: skip
+    """Every environment found, each queried (or read from the cache when its interpreter has not changed)."""
+    return resolve(discover(added, **discover_kw), refresh=refresh, timeout_s=timeout_s, cache=cache)
+
+
+def lookup(interpreter: str, *, timeout_s: float = QUERY_TIMEOUT_S, cache: Path | None = None) -> PythonEnv:
+    """One interpreter, queried or from the cache."""
+    path = os.path.abspath(os.path.expanduser(interpreter))
+    kind, name = ("app", "this app") if is_own(path) else ("added", env_name(path))
+    return resolve([(path, kind, name)], timeout_s=timeout_s, cache=cache)[0]
+
+
+def resolve(found: list[tuple[str, str, str]], *, refresh: bool = False, timeout_s: float = QUERY_TIMEOUT_S,
+            cache: Path | None = None) -> list[PythonEnv]:  # fmt: skip
+    """Query (interpreter, kind, name) triples, several at once, through the cache."""
+    path = cache if cache is not None else cache_path()
+    with _cache_lock:
+        entries = _read_cache(path)
+    out: dict[str, PythonEnv] = {}
+    todo: list[tuple[str, str, str]] = []
+    keys: dict[str, tuple[float, float] | None] = {}
+    for interpreter, kind, name in found:
+        keys[interpreter] = key = _stat_key(interpreter)
+        entry = None if refresh else entries.get(interpreter)
+        if key and entry and (entry.mtime, entry.site_mtime) == key and entry.app_version == __version__:
+            out[interpreter] = entry.env.model_copy(update={"kind": kind, "name": name[:200]})
+        else:
+            todo.append((interpreter, kind, name))
+    if todo:
+        with ThreadPoolExecutor(max_workers=min(4, len(todo))) as pool:
+            done = list(pool.map(lambda t: query_env(t[0], t[1], t[2], timeout_s), todo))
+        with _cache_lock:
+            entries = _read_cache(path)  # another process may have written meanwhile
+            for (interpreter, _kind, _name), env in zip(todo, done):
+                out[interpreter] = env
+                key = keys[interpreter]
+                # a hang is not cached: the next look asks again
+                if key and not (env.problem and "did not answer" in env.problem):
+                    entries[interpreter] = _CacheEntry(mtime=key[0], site_mtime=key[1], app_version=__version__,
+                                                       env=env)  # fmt: skip
+            _write_cache(path, entries)
+    return [out[i] for i, _k, _n in found]
+
+
+# ---------------------------------------------------------------- running workers elsewhere
+
+
+def is_own(python: str | None) -> bool:
+    """True when `python` is this app's own interpreter (or not given)."""
+    # a venv's python is often a link to the same binary as ours, yet another environment: compare paths
+    return not python or os.path.abspath(python) == os.path.abspath(sys.executable)
+
+
+def staged_source(root: Path | None = None) -> Path:
+    """A folder holding only the worker-side modules, for another interpreter's PYTHONPATH.
+
+    Putting this package's parent folder there instead would also put the app's own dependencies
+    (pydantic, numpy, its CPU torch) ahead of the user's. Keyed by a hash of the sources.
+    """
+    digest = hashlib.sha256()
+    sources = {}
+    for rel in WORKER_MODULES:
+        data = (PACKAGE_DIR / rel).read_bytes()
+        sources[rel] = data
+        digest.update(rel.encode() + b"\0" + data)
+    base = (root or cache_dir() / "worker-src") / digest.hexdigest()[:16]
+    if (base / "gpu_tpu_app" / "probe" / "worker.py").is_file():
+        return base
+    base.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".stage-", dir=base.parent))
+    for rel, data in sources.items():
+        target = tmp / "gpu_tpu_app" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    try:
+        os.replace(tmp, base)
+    except OSError:  # another process staged it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return base
+
+
+@functools.lru_cache(maxsize=1)
+def catalog_digest() -> str:
+    """The catalogue's match patterns and peaks as JSON, for the workers (detect.CATALOG_ENV)."""
+    try:
+        from gpu_tpu_app.core.catalog import load_catalog
+
+        catalog = load_catalog()
+    except Exception:
+        return "[]"
+    chips = []
+    for chip in catalog.chips:
+        peaks = {d: float(v) for d in ("float32", "tf32", "bfloat16", "float16") if (v := chip.peak_flops(d))}
+        chips.append({"id": chip.id, "match": list(chip.match), "peaks": peaks, "bw": chip.mem_bw_bytes_per_s()})
+    return json.dumps(chips, separators=(",", ":"))
+
+
+def foreign_env(base: Mapping[str, str]) -> dict[str, str]:
+    """Environment for a worker in another interpreter: only the staged worker sources on PYTHONPATH."""
+    env = {k: v for k, v in base.items() if k != "PYTHONHOME"}
+    env["PYTHONPATH"] = str(staged_source())  # only ours: the app's own site-packages must not shadow the user's
+    return env
+
+
+def environment_info(python: str | None, versions: Mapping[str, str], python_version: str | None) -> EnvironmentInfo:
+    """What a run file records of the interpreter its workers ran in."""
+    own = is_own(python)
+    interpreter = sys.executable if own else os.path.abspath(str(python))
+    if own and getattr(sys, "frozen", False):
+        name, kind = "this app (bundle)", "app"
+    elif own:
+        name, kind = "this app", "app"
+    else:
+        name, kind = env_name(interpreter), "added"
+    keep = {k: str(v) for k, v in versions.items()
+            if k in FRAMEWORKS or k in ("cuda_runtime", "hip", "cudnn", "default_backend") or k.endswith("_runtime")}  # fmt: skip
+    return EnvironmentInfo(interpreter=interpreter, name=name[:200], kind=kind, python=python_version,
+                           versions=keep, flavour=build_flavour(dict(versions)))  # fmt: skip

@@ -1,0 +1,225 @@
+"""The worker's side of the JSON-lines protocol: plain records, standard library only.
+
+Workers may run in the user's own interpreter (a conda env or venv with CUDA, ROCm or TPU builds),
+which has the frameworks but not this app's dependencies. So what runs there builds these
+dataclasses and writes them as JSON; the app's side parses every line with the pydantic models in
+core/runs.py (protocol.LineDecoder), where validation lives. Field names and defaults match
+those models; `model_copy(update=...)` matches pydantic's so kernel code reads the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+
+class _Record:
+    """Shared helpers: a copy with some fields changed, and a JSON-ready dict."""
+
+    def model_copy(self, update: dict[str, Any] | None = None) -> Any:
+        """A copy with the fields in `update` replaced."""
+        return dataclasses.replace(self, **(update or {}))  # type: ignore[type-var]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, nested records as dicts, non-finite floats as None."""
+        return _clean(dataclasses.asdict(self))  # type: ignore[call-overload]
+
+    def model_dump(self, mode: str = "python") -> dict[str, Any]:
+        """The same as to_dict (pydantic's name, for code that reads both kinds of record)."""
+        return self.to_dict()
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class CpuInfo(_Record):
+    model: str
+    cores: int | None = None
+    threads_used: int | None = None
+    flags: list[str] = field(default_factory=list)
+    caches: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DeviceInfo(_Record):
+    backend: str
+    platform: str
+    name: str
+    index: int = 0
+    count: int = 1
+    memory_bytes: int | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    catalog_id: str | None = None
+    cpu: CpuInfo | None = None
+
+    @property
+    def key(self) -> str:
+        """Stable id used by results: 'torch:cuda:0'."""
+        return f"{self.backend}:{self.platform}:{self.index}"
+
+
+@dataclass(frozen=True)
+class BackendStatus(_Record):
+    backend: str
+    available: bool
+    reason: str | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stats(_Record):
+    median: float
+    min: float
+    max: float
+    q1: float
+    q3: float
+    iqr: float
+    cv: float
+    reps: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class DeviceState(_Record):
+    """An NVIDIA device's clocks, temperature, power and throttle reasons at one moment (NVML)."""
+
+    sm_clock_mhz: float | None = None
+    mem_clock_mhz: float | None = None
+    temperature_c: float | None = None
+    power_w: float | None = None
+    throttle: list[str] = field(default_factory=list)
+    memory_in_use_bytes: int | None = None
+    peak_memory_bytes: int | None = None
+
+    def __post_init__(self) -> None:
+        # the run file's rules (core.runs.DeviceState): a driver's odd reading is refused here, as there
+        for name in ("sm_clock_mhz", "mem_clock_mhz", "power_w", "memory_in_use_bytes", "peak_memory_bytes"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise ValueError(f"{name}: {value!r} is not a finite number of at least 0")
+        if self.temperature_c is not None and not math.isfinite(self.temperature_c):
+            raise ValueError(f"temperature_c: {self.temperature_c!r} is not finite")
+
+
+@dataclass(frozen=True)
+class CollectiveInfo(_Record):
+    """One collective point across processes: see core.runs.CollectiveInfo."""
+
+    op: str
+    ranks: int
+    hosts: int
+    transport: str
+    time_s: float
+    algbw: float
+    busbw: float
+
+
+@dataclass(frozen=True)
+class ProbeResult(_Record):
+    kernel: str
+    backend: str
+    device: str
+    dtype: str | None = None
+    size: int | None = None
+    variant: str | None = None
+    metric: str = "seconds"
+    value: float | None = None
+    unit: str = ""
+    stats: Stats | None = None
+    math_mode: str | None = None
+    status: str = "ok"
+    message: str | None = None
+    pct_spec: float | None = None
+    pct_ceiling: float | None = None
+    before: DeviceState | None = None
+    after: DeviceState | None = None
+    collective: CollectiveInfo | None = None
+
+    def label(self) -> str:
+        """Short human label: 'matmul float32 4096'."""
+        parts = [self.kernel, self.variant, self.dtype, None if self.size is None else str(self.size)]
+        return " ".join(p for p in parts if p)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for key in ("before", "after", "collective"):  # newer fields: apps that predate them still read the line
+            if out.get(key) is None:
+                out.pop(key, None)
+        return out
+
+
+# ---------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True)
+class Hello(_Record):
+    type: str = "hello"
+    backend: str | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    pid: int | None = None
+    cpu: CpuInfo | None = None
+
+
+@dataclass(frozen=True)
+class DeviceMsg(_Record):
+    device: DeviceInfo
+    type: str = "device"
+
+
+@dataclass(frozen=True)
+class Progress(_Record):
+    done: int
+    total: int
+    kernel: str
+    eta_s: float | None = None
+    point: str | None = None
+    backend: str | None = None
+    device: str | None = None
+    dtype: str | None = None
+    size: int | None = None
+    variant: str | None = None
+    cap_s: float | None = None
+    type: str = "progress"
+
+
+@dataclass(frozen=True)
+class ResultMsg(_Record):
+    result: ProbeResult
+    type: str = "result"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "result": self.result.to_dict()}
+
+
+@dataclass(frozen=True)
+class ErrorMsg(_Record):
+    message: str
+    backend: str | None = None
+    kernel: str | None = None
+    type: str = "error"
+
+
+@dataclass(frozen=True)
+class Done(_Record):
+    ok: bool
+    message: str | None = None
+    type: str = "done"
+
+
+def dump_message(msg: _Record) -> str:
+    """One line of JSON for a message, without the trailing newline."""
+    return json.dumps({"schema_version": SCHEMA_VERSION, **msg.to_dict()}, separators=(",", ":"), allow_nan=False)
