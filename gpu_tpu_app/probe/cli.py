@@ -23,7 +23,7 @@ from gpu_tpu_app.atomic import resolve_target, write_text
 from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
 from gpu_tpu_app.core.runs import CSV_COLUMNS, RunFile, load_run, to_csv
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
-from gpu_tpu_app.core.wording import MISSING
+from gpu_tpu_app.core.wording import MISSING, format_value
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.cli_output import (  # results_table and compare_runs: this module's API too
@@ -33,6 +33,7 @@ from gpu_tpu_app.probe.cli_output import (  # results_table and compare_runs: th
     results_table,
     table,
 )
+from gpu_tpu_app.probe.collective import this_rank as collective_rank
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, list_devices, run_probe, stop_on_signals
 
@@ -106,6 +107,27 @@ def build_parser() -> OneLineParser:
     env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
     env.add_argument("--timeout-s", type=float, default=envs.QUERY_TIMEOUT_S, metavar="SECONDS",
                      help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})")  # fmt: skip
+
+    col = sub.add_parser("collective", help="all-reduce, all-gather and reduce-scatter across N local processes",
+                         description="Start N local processes through torch.distributed and/or jax.distributed and "
+                         "measure collectives between them (rank 0 writes the run). Across hosts, run "
+                         "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.")  # fmt: skip
+    col.add_argument("--processes", type=int, required=True, metavar="N", help="ranks to start (2 to 64)")
+    col.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
+    col.add_argument("--out", metavar="FILE.json", help="save the run file here")
+    col.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    col.add_argument("--timeout-s", type=float, default=60.0, metavar="SECONDS",
+                     help="how long to wait for the ranks to join, and for any collective to progress (default 60)")  # fmt: skip
+    col.add_argument("--budget-s", type=float, default=60.0, metavar="SECONDS",
+                     help="measuring time per engine (default 60); sizes not reached are reported as skipped")  # fmt: skip
+    col.add_argument("--max-bytes", metavar="SIZE", help="largest message, e.g. 256K, 64M, 1G (default: 64M on CPU, "
+                     "1G on accelerators)")  # fmt: skip
+    col.add_argument("--dtype", action="extend", nargs="+", metavar="D", choices=DTYPES,
+                     help="dtypes (default: float32 on CPU, float32 and bfloat16 on accelerators)")  # fmt: skip
+    col.add_argument("--accelerator", action="store_true",
+                     help="one accelerator per rank (NCCL / JAX GPU) instead of the CPU over gloo")  # fmt: skip
+    col.add_argument("--python", metavar="PATH", help="run the ranks in this Python interpreter")
+    col.add_argument("--format", choices=("table", "json"), default="table")
 
     cmp_ = sub.add_parser(
         "compare", help="print several run files side by side", formatter_class=raw,
@@ -345,11 +367,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         budget_s=args.budget_s,
     )
     cancel = CancelEvent()
+    grouped = list(args.kernel or []) == ["collective"]
+    rank = collective_rank() if grouped else None
     # Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what was measured; one that comes while
     # printing or saving waits for the save, then sets the exit code (128 + its number).
     with stop_on_signals(cancel, escalate=False):
         printer = ProgressPrinter(sys.stderr, backends=request.backends, budget_s=request.total_budget_s)
         run = run_probe(request, on_message=printer, cancel_event=cancel)
+        if rank:  # one rank of a group under torchrun / jax.distributed: rank 0 writes and prints
+            if run.errors or not run.complete:
+                return 1  # the problem was printed as it came
+            _say(f"rank {rank}: done; rank 0 writes the run file and prints the results")
+            return 0
         # the table first: whatever happens to the files below, the measurements have been shown
         text = run.model_dump_json(indent=2) if args.format == "json" else results_table(run, wide=args.wide)
         _say(text, sys.stdout)
@@ -378,7 +407,87 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_CANCELLED
     if errors:
         return EXIT_USAGE
+    if grouped and rank is not None and run.errors:
+        return 1  # rank 0 of a group that failed
     return 0 if run.complete else 1
+
+
+def parse_bytes(text: str) -> int:
+    """'64M' -> 67108864 (K, M, G are powers of 1024); InputError naming --max-bytes otherwise."""
+    scale = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+    raw = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = raw[-1:] if raw[-1:] in scale else ""
+    number = raw[: len(raw) - len(unit)]
+    try:
+        value = int(float(number) * scale[unit])
+    except ValueError:
+        raise InputError(f"--max-bytes: {text!r} is not a size (examples: 256K, 64M, 1G)") from None
+    if not 4096 <= value <= 64 * 1024**3:
+        raise InputError(f"--max-bytes: {text!r} must be between 4K and 64G")
+    return value
+
+
+def collective_table(run: RunFile) -> str:
+    """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth."""
+    rows = []
+    for r in run.results:
+        if r.kernel != "collective":
+            continue
+        c = r.collective
+        size = "-" if r.size is None else (f"{r.size // 1024**2} MiB" if r.size >= 1024**2 else f"{r.size // 1024} KiB")
+        if c is None:
+            rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", r.message or ""])
+            continue
+        rows.append([r.backend, c.op, r.dtype or "-", size, format_value(c.time_s, "seconds"),
+                     format_value(c.algbw, "bytes_per_s"), format_value(c.busbw, "bytes_per_s"), str(c.ranks),
+                     str(c.hosts), c.transport])  # fmt: skip
+    headers = ["engine", "op", "dtype", "size", "time/op", "algbw", "busbw", "ranks", "hosts", "transport"]
+    return table(headers, rows, right={3, 4, 5, 6, 7, 8}) if rows else "no results"
+
+
+def cmd_collective(args: argparse.Namespace) -> int:
+    from gpu_tpu_app.probe.group import GroupRequest, run_group
+
+    if args.out:
+        out_target = _check_output(args.out, "--out")
+    if args.csv:
+        csv_target = _check_output(args.csv, "--csv")
+        if args.out and os.path.abspath(csv_target) == os.path.abspath(out_target):
+            raise InputError(f"{args.csv}: --csv: the same file as --out")
+    if args.budget_s <= 0:
+        raise InputError("--budget-s: must be more than 0")
+    try:
+        request = GroupRequest(processes=args.processes, backends=BACKENDS if args.backend == "all" else (args.backend,),
+                               timeout_s=args.timeout_s, budget_s=args.budget_s, dtypes=args.dtype,
+                               max_bytes=parse_bytes(args.max_bytes) if args.max_bytes else None,
+                               python=_check_python(args.python), accelerator=args.accelerator)  # fmt: skip
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    cancel = CancelEvent()
+    with stop_on_signals(cancel, escalate=False):
+        printer = ProgressPrinter(sys.stderr, backends=request.backends, budget_s=request.budget_s * len(request.backends))
+        run = run_group(request, on_message=printer, cancel_event=cancel)
+        if args.format == "json":
+            _say(run.model_dump_json(indent=2), sys.stdout)
+        else:
+            lines = [collective_table(run)]
+            for host in run.hosts:
+                lines.append(f"host {host.host}: ranks {', '.join(map(str, host.ranks))}; {host.cpu or '?'}; "
+                             f"{host.os or '?'}; Python {host.python or '?'}; "
+                             + " ".join(f"{k} {v}" for k, v in host.versions.items()))  # fmt: skip
+            _say("\n".join(lines), sys.stdout)
+        errors, written = _save_outputs(run, args)
+    for line in [*run.errors, *errors]:
+        _say(f"error: {line}")
+    if cancel.is_set():
+        _say("cancelled" + (f": partial run saved to {written['--out']}" if "--out" in written else ""))
+        return 128 + int(cancel.signum) if cancel.signum not in (None, signal.SIGINT) else EXIT_CANCELLED
+    if "--out" in written and not errors:
+        _say(f"saved {written['--out']}")
+    if errors:
+        return EXIT_USAGE
+    ok = any(r.status == "ok" for r in run.results)
+    return 0 if run.complete and ok and not run.errors else 1
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -396,7 +505,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of gpu-tpu-probe; returns the exit code."""
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        commands = {"devices": cmd_devices, "run": cmd_run, "compare": cmd_compare, "envs": cmd_envs}
+        commands = {"devices": cmd_devices, "run": cmd_run, "compare": cmd_compare, "envs": cmd_envs,
+                    "collective": cmd_collective}
         return commands[args.command](args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import platform
+import signal
 import socket
 import sys
 import threading
@@ -31,6 +32,7 @@ from datetime import timedelta
 from typing import Any, Callable
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.core.terms import TEST_KERNELS_ENV
 from gpu_tpu_app.probe import detect
 from gpu_tpu_app.probe.kernels.stats import summarize
 from gpu_tpu_app.probe.wire import (
@@ -53,6 +55,8 @@ CPU_MAX_BYTES = 64 * 1024**2
 ACCEL_MAX_BYTES = 1024**3
 #: Default seconds to wait for all ranks to join, and for any collective to make progress.
 TIMEOUT_S = 60.0
+#: The watchdog waits this much longer than the engines' own timeouts, whose messages say more.
+WATCHDOG_MARGIN_S = 10.0
 DISTRIBUTED_ENV = "GPU_TPU_APP_DISTRIBUTED"
 ELEM_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 
@@ -258,7 +262,9 @@ class _JaxGroup:
             jax.config.update("jax_cpu_collectives_implementation", "gloo")
         except Exception as exc:  # older JAX: CPU collectives across processes are not there
             print(f"jax_cpu_collectives_implementation: {exc}", file=sys.stderr)
-        kwargs: dict[str, Any] = {"initialization_timeout": max(1, int(timeout_s))}
+        # JAX ends the process (abort) when these run out; the watchdog's clearer line comes first
+        late = max(1, int(timeout_s + 2 * WATCHDOG_MARGIN_S))
+        kwargs: dict[str, Any] = {"initialization_timeout": late}
         if os.environ.get("JAX_COORDINATOR_ADDRESS"):
             kwargs.update(coordinator_address=os.environ["JAX_COORDINATOR_ADDRESS"],
                           num_processes=int(os.environ.get("JAX_NUM_PROCESSES", "1")),
@@ -266,7 +272,7 @@ class _JaxGroup:
             if cpu_only or os.environ.get("GPU_TPU_APP_COLLECTIVE_CPU") == "1":
                 kwargs["local_device_ids"] = [0]
         try:
-            jax.distributed.initialize(heartbeat_timeout_seconds=max(10, int(timeout_s)), **kwargs)
+            jax.distributed.initialize(heartbeat_timeout_seconds=late, **kwargs)
         except TypeError:  # a JAX without heartbeat_timeout_seconds
             jax.distributed.initialize(**kwargs)
         self.rank, self.size = jax.process_index(), jax.process_count()
@@ -408,7 +414,8 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
         dtypes: list[str] | None, timeout_s: float = TIMEOUT_S, max_bytes: int | None = None,
         target_s: float = 0.15) -> int:  # fmt: skip
     """Join the group, measure, report (rank 0); the worker's exit code."""
-    dog = Watchdog(emit, backend, timeout_s)
+    # torch's own timeout errors say more, so they come first; JAX aborts instead, so the watchdog does
+    dog = Watchdog(emit, backend, timeout_s + (WATCHDOG_MARGIN_S if backend == "torch" else 0.0))
     group: Any = None
     try:
         group = _TorchGroup(timeout_s) if backend == "torch" else _JaxGroup(timeout_s)
@@ -421,15 +428,20 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
     rank, procs = group.rank, group.size
     ranks = getattr(group, "ranks", procs)
     versions = group.versions()
-    infos = group.gather_objects(_host_info(rank, group.devices(), versions))
-    hosts = merge_hosts(infos)
+    try:
+        hosts = merge_hosts(group.gather_objects(_host_info(rank, group.devices(), versions)))
+        wrong = group.check_sum()
+    except Exception as exc:  # a peer that went away right after joining
+        msg = f"rank {rank}: after joining the {backend} group: {_one_line(exc)}"
+        emit(ErrorMsg(backend=backend, kernel="collective", message=msg))
+        emit(Done(ok=False, message=msg))
+        return 1
     lead = rank == 0
     key = f"{backend}:{group.platform}:0"
     if lead:
         emit(_HostsMsg(hosts=hosts))
         emit(DeviceMsg(device=DeviceInfo(backend=backend, platform=group.platform, name=group.device_name, index=0,
                                           count=ranks, versions=versions)))  # fmt: skip
-    wrong = group.check_sum()
     if wrong:
         if lead:
             emit(ErrorMsg(backend=backend, kernel="collective", message=f"wrong result: {wrong}"))
@@ -443,8 +455,17 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
     transport = group.transport
     n_hosts = len(hosts)
     code = 0
+    crash_at = _test_crash_point(rank)
     for i, (size, op, dtype) in enumerate(points):
-        stop = group.max_floats([1.0 if cancelled() or time.monotonic() > deadline else 0.0])[0]
+        if i == crash_at:
+            os.kill(os.getpid(), signal.SIGKILL)  # the tests' stand-in for a rank that dies mid-run
+        label = f"{OP_LABEL[op]} {dtype} {size} B"
+        try:  # every rank stops at the same point: cancelled or out of time anywhere means everywhere
+            stop = group.max_floats([1.0 if cancelled() or time.monotonic() > deadline else 0.0])[0]
+        except Exception as exc:  # a peer that went away between points
+            emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: before {label}: {_one_line(exc)}"))
+            code = 1
+            break
         if stop:
             if lead:
                 why = "cancelled" if cancelled() else "the time budget was used up"
@@ -452,7 +473,6 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
                     emit(ResultMsg(result=_result(backend, key, op2, dt2, size2, status="skipped",
                                                   message=f"not run: {why}")))  # fmt: skip
             break
-        label = f"{OP_LABEL[op]} {dtype} {size} B"
         dog.beat(f"measuring {label}")
         if lead:
             emit(Progress(done=i, total=len(points), kernel="collective", point=f"{key}/collective/{op}/{dtype}/{size}",
@@ -494,6 +514,17 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
     else:
         emit(Done(ok=False, message="a rank failed"))
     return code
+
+
+def _test_crash_point(rank: int) -> int | None:
+    """With the test kernels switched on, GPU_TPU_APP_TEST_CRASH_RANK=R:I makes rank R die before point I."""
+    if os.environ.get(TEST_KERNELS_ENV) != "1":
+        return None
+    spec = os.environ.get("GPU_TPU_APP_TEST_CRASH_RANK", "")
+    who, _, when = spec.partition(":")
+    if who.isdigit() and when.isdigit() and int(who) == rank:
+        return int(when)
+    return None
 
 
 def _size(nbytes: int) -> str:

@@ -193,8 +193,12 @@ class RunAssembler:
         elif isinstance(msg, Done):
             self.done = msg
             self.current = None
-        elif isinstance(msg, HostsMsg):
-            self.hosts = list(msg.hosts)
+        elif isinstance(msg, HostsMsg):  # one per engine of a run across processes: merged by host name
+            known = {h.host: h for h in self.hosts}
+            for h in msg.hosts:
+                old = known.get(h.host)
+                known[h.host] = h if old is None else old.model_copy(update={"versions": {**old.versions, **h.versions}})
+            self.hosts = list(known.values())
         return msg
 
     def worker_exited(self, returncode: int | None, *, timed_out: bool = False, cancelled: bool = False,

@@ -35,6 +35,8 @@ class _Record:
 
 
 def _clean(value: Any) -> Any:
+    if hasattr(value, "model_dump"):  # a pydantic model handed in by in-process callers (tests)
+        value = value.model_dump(mode="json")
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
