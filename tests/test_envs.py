@@ -8,7 +8,6 @@ import os
 import stat
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -16,11 +15,9 @@ import pytest
 from gpu_tpu_app.core.environments import build_flavour
 from gpu_tpu_app.core.runs import load_run
 from gpu_tpu_app.probe import envs
+from venv_helpers import TORCH_DEPS, link_frameworks, plain_venv, site_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-#: torch and what `import torch` needs, linked from this venv into the second one.
-TORCH_DEPS = ("torch", "torchgen", "typing_extensions", "sympy", "mpmath", "networkx", "jinja2", "markupsafe",
-              "fsspec", "filelock")  # fmt: skip
 
 
 def _fake_prefix(root: Path, name: str, *, venv: bool = True) -> Path:
@@ -106,32 +103,9 @@ def test_too_old_python_is_named(tmp_path: Path) -> None:
     assert not env.usable and "is too old (the probe needs 3.10 or newer)" in env.problem
 
 
-def _plain_venv(path: Path) -> Path:
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True, timeout=120)
-    return path / "bin" / "python"
-
-
-def _site(python: Path) -> Path:
-    out = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                         capture_output=True, text=True, check=True, timeout=60)  # fmt: skip
-    return Path(out.stdout.strip())
-
-
-def _link_frameworks(python: Path, names: tuple[str, ...]) -> None:
-    """Give a plain venv these packages (and their metadata) from ours, through a .pth to a folder of links."""
-    ours = Path(sysconfig.get_paths()["purelib"])
-    linked = python.parent.parent / "linked"
-    linked.mkdir()
-    for entry in ours.iterdir():
-        stem = entry.name.split("-")[0].removesuffix(".py")
-        if stem.lower() in names:
-            (linked / entry.name).symlink_to(entry)
-    (_site(python) / "linked.pth").write_text(str(linked) + "\n")
-
-
 def _fake_framework(python: Path, body: str) -> None:
     """A 'torch' whose import does `body` (crash, hang), with metadata so the query tries to import it."""
-    site = _site(python)
+    site = site_dir(python)
     (site / "torch").mkdir()
     (site / "torch" / "__init__.py").write_text(body)
     meta = site / "torch-9.9.9.dist-info"
@@ -140,22 +114,22 @@ def _fake_framework(python: Path, body: str) -> None:
 
 
 def test_python_without_frameworks_and_ones_that_crash_or_hang_at_import(tmp_path: Path) -> None:
-    plain = _plain_venv(tmp_path / "plain")
+    plain = plain_venv(tmp_path / "plain")
     env = envs.query_env(str(plain), timeout_s=30)
     assert not env.usable and "has neither torch nor jax installed" in env.problem
     assert env.python == f"{sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}"
 
-    crash = _plain_venv(tmp_path / "crash")
+    crash = plain_venv(tmp_path / "crash")
     _fake_framework(crash, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
     env = envs.query_env(str(crash), timeout_s=30)
     assert not env.usable and "importing torch crashed (SIGSEGV)" in env.problem
 
-    hang = _plain_venv(tmp_path / "hang")
+    hang = plain_venv(tmp_path / "hang")
     _fake_framework(hang, "import time\ntime.sleep(60)\n")
     env = envs.query_env(str(hang), timeout_s=3)
     assert not env.usable and "importing torch did not answer within 3 s" in env.problem
 
-    broken = _plain_venv(tmp_path / "broken")
+    broken = plain_venv(tmp_path / "broken")
     _fake_framework(broken, "raise ImportError('libcudart.so.12: cannot open shared object file')\n")
     env = envs.query_env(str(broken), timeout_s=30)
     assert not env.usable and "libcudart.so.12" in env.problem
@@ -205,8 +179,8 @@ def test_catalogue_digest_matches_like_the_catalogue(monkeypatch: pytest.MonkeyP
 
 
 def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path: Path) -> None:
-    python = _plain_venv(tmp_path / "torch-only")
-    _link_frameworks(python, TORCH_DEPS)
+    python = plain_venv(tmp_path / "torch-only")
+    link_frameworks(python, TORCH_DEPS)
     check = subprocess.run([str(python), "-c", "import pydantic"], capture_output=True, timeout=60)
     assert check.returncode != 0  # the second interpreter really has no pydantic
 

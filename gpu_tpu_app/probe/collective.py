@@ -414,6 +414,11 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
         dtypes: list[str] | None, timeout_s: float = TIMEOUT_S, max_bytes: int | None = None,
         target_s: float = 0.15) -> int:  # fmt: skip
     """Join the group, measure, report (rank 0); the worker's exit code."""
+    # the framework's import (seconds on a busy machine) does not count against the joining timeout
+    if backend == "torch":
+        import torch.distributed  # noqa: F401
+    else:
+        import jax  # noqa: F401
     # torch's own timeout errors say more, so they come first; JAX aborts instead, so the watchdog does
     dog = Watchdog(emit, backend, timeout_s + (WATCHDOG_MARGIN_S if backend == "torch" else 0.0))
     group: Any = None

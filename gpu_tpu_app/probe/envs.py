@@ -459,3 +459,28 @@ def environment_info(python: str | None, versions: Mapping[str, str], python_ver
             if k in FRAMEWORKS or k in ("cuda_runtime", "hip", "cudnn", "default_backend") or k.endswith("_runtime")}  # fmt: skip
     return EnvironmentInfo(interpreter=interpreter, name=name[:200], kind=kind, python=python_version,
                            versions=keep, flavour=build_flavour(dict(versions)))  # fmt: skip
+
+
+def envs_command(added: Iterable[str] = (), *, refresh: bool = False) -> list[str]:
+    """argv that lists the environments as JSON (`gpu-tpu-probe envs --format json`), for callers that run it
+    in a process of their own (the window, with QProcess)."""
+    if getattr(sys, "frozen", False):
+        base = [sys.executable, "probe"]
+    else:
+        base = [sys.executable, "-m", "gpu_tpu_app", "probe"]
+    return [*base, "envs", "--format", "json", *(["--refresh"] if refresh else []), "--", *added]
+
+
+def parse_envs_json(data: bytes) -> list[PythonEnv]:
+    """The environments in `envs --format json` output; ValueError (one line) when it is not that."""
+    if len(data) > CACHE_MAX_BYTES:
+        raise ValueError(f"the environment list is larger than {CACHE_MAX_BYTES // 1024**2} MiB")
+    try:
+        raw = json.loads(data.decode("utf-8", "replace"))
+        items = raw["environments"]
+        if not isinstance(items, list):
+            raise TypeError("environments is not a list")
+        return [PythonEnv.model_validate(item) for item in items[:256]]
+    except (ValueError, KeyError, TypeError, ValidationError) as exc:
+        text = " ".join(str(exc).split())[:200]
+        raise ValueError(f"the environment list could not be read: {text}") from None

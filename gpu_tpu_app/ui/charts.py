@@ -1,4 +1,4 @@
-"""The probe page's charts: matmul throughput, bandwidth, roofline and the JAX compile waterfall.
+"""The probe page's charts: matmul throughput, bandwidth, roofline, the JAX compile waterfall and collectives.
 
 Drawn with pyqtgraph. Log axes are computed here (log10 of the data plus an axis that labels
 10**v), because pyqtgraph's own log mode mishandles bars and infinite lines. Charts never
@@ -158,6 +158,21 @@ def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[in
     order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
     cats.sort(key=lambda c: (order.get(c.split(" ")[0], 9), c))
     return cats, dict(series)
+
+
+#: The collectives a run across processes measures, in the order the chart offers them.
+COLLECTIVE_OPS = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter"}
+
+
+def collective_series(data: ChartData, op: str) -> dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]]:
+    """(run index, engine, ranks, hosts, transport, dtype) -> sorted [(message bytes, bus bandwidth B/s)] for `op`."""
+    out: dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]] = defaultdict(list)
+    for cr in data.visible():
+        for r in cr.run.results:
+            c = r.collective
+            if r.kernel == "collective" and c is not None and c.op == op and r.size and _usable(r) and c.busbw > 0:
+                out[(cr.index, r.backend, c.ranks, c.hosts, c.transport, r.dtype)].append((r.size, float(c.busbw)))
+    return {k: sorted(v) for k, v in out.items()}
 
 
 @dataclass(frozen=True)
@@ -1060,8 +1075,96 @@ class CompileWaterfall(_Chart):
 # ---------------------------------------------------------------- the tabbed view
 
 
+class CollectiveChart(_Chart):
+    """Bus bandwidth against message size for one collective, one line per (engine, ranks, hosts) and run."""
+
+    title = "Collectives across processes: bus bandwidth"
+    slug = "collective"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__({"bottom": _BytesAxis("bottom", fmt=_bytes_label), "left": LogAxis("left")}, parent)
+        self.op = QComboBox()
+        for op, label in COLLECTIVE_OPS.items():
+            self.op.addItem(label, op)
+        self.op.setToolTip("Which collective to draw")
+        self.op.currentIndexChanged.connect(self._again)
+        self.controls.addWidget(QLabel("Operation"))
+        self.controls.addWidget(self.op)
+        self.controls.addStretch(1)
+        note = QLabel("bus bandwidth = message size ÷ time × 2(n−1)/n (all-reduce) or (n−1)/n, as nccl-tests")
+        note.setProperty("role", "muted")
+        self.controls.addWidget(note)
+        self.item.setLabel("bottom", "message size (log scale)")
+        self.item.setLabel("left", "bus bandwidth, B/s (log scale)")
+        self._last: ChartData | None = None
+
+    def set_op(self, op: str) -> None:
+        """Draw this collective ('all_reduce', 'all_gather', 'reduce_scatter')."""
+        self.op.setCurrentIndex(max(0, self.op.findData(op)))
+
+    def _again(self, *_args: Any) -> None:
+        if self._last is not None:
+            self.redraw(self._last)
+
+    def redraw(self, data: ChartData) -> None:
+        """One line per series; x is log10(bytes) labelled in KiB/MiB, y is log10(bus bandwidth)."""
+        self._last = data
+        self.clear_items()
+        op = self.op.currentData() or "all_reduce"
+        series = collective_series(data, op)
+        self.has_data = bool(series)
+        if not series:
+            self.show_empty("No collectives across processes yet: gpu-tpu-probe collective --processes 2 "
+                            "--out run.json, then import the run.")  # fmt: skip
+            return
+        runs = {cr.index: cr for cr in data.runs}
+        multi = len(data.visible()) > 1
+        xs_all: list[float] = []
+        ys_all: list[float] = []
+        for key, pts in series.items():
+            run_i, engine, ranks, hosts, transport, dtype = key
+            cr = runs[run_i]
+            x = np.log10(np.array([p[0] for p in pts], dtype=float))
+            y = np.log10(np.array([p[1] for p in pts], dtype=float))
+            name = (f"{engine} {transport} · {ranks} ranks on {hosts} host{'s' if hosts > 1 else ''}"
+                    f" · {dtype or '?'}")  # fmt: skip
+            if multi:
+                name += f"  [{cr.label}]"
+            color = self.series_color(key)
+            curve = pg.PlotDataItem(name=html.escape(name, quote=False), pen=_pen(color, 2, dashed=cr.imported),
+                                    symbol="o", symbolSize=6, symbolBrush=color, symbolPen=None)  # fmt: skip
+            curve.setData(x, y, skipFiniteCheck=True)
+            self.add(curve)
+            xs_all.extend(x)
+            ys_all.extend(y)
+        self.item.setRange(xRange=(min(xs_all) - 0.1, max(xs_all) + 0.1),
+                           yRange=(min(ys_all) - 0.2, max(ys_all) + 0.2), padding=0)  # fmt: skip
+
+
+class _BytesAxis(LogAxis):
+    """Message sizes over log10(bytes): ticks at powers of two, every second or fourth one when crowded."""
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
+        if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
+            return []
+        l2 = math.log2(10.0)
+        lo, hi = math.ceil(minVal * l2), math.floor(maxVal * l2)
+        step = 1
+        while (hi - lo) // step > 10:
+            step *= 2
+        return [(1.0, [k / l2 for k in range(lo, hi + 1) if k % step == 0])]
+
+
+def _bytes_label(value: float) -> str:
+    """4096 -> '4 KiB', 67108864 -> '64 MiB' (axis ticks of the collective chart)."""
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if value >= scale * 0.999:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value:.0f} B"
+
+
 class ChartsView(QTabWidget):
-    """The four charts in tabs, redrawn at most ~30 times a second from a data callback."""
+    """The charts in tabs, redrawn at most ~30 times a second from a data callback."""
 
     sig_redrawn = Signal()
 
@@ -1072,11 +1175,13 @@ class ChartsView(QTabWidget):
         self.bandwidth = BandwidthChart()
         self.roofline = RooflineChart()
         self.compile = CompileWaterfall()
+        self.collective = CollectiveChart()
         for chart, label in (
             (self.throughput, "Matmul"),
             (self.bandwidth, "Bandwidth"),
             (self.roofline, "Roofline"),
             (self.compile, "Compile (JAX)"),
+            (self.collective, "Collectives"),
         ):
             self.addTab(chart, label)
             chart.setToolTip(chart.title)

@@ -375,6 +375,7 @@ class MainWindow(QMainWindow):
             panel = ProbePanel(self.prefs)
             panel.set_runs(list(self._session.runs))
             panel.sig_runs_changed.connect(self._panel_runs_changed)
+            panel.sig_preferences_changed.connect(self.set_preferences)
             self.stack.insertWidget(1, panel)
             self.stack.removeWidget(self._probe_slot)
             self._probe_slot.deleteLater()

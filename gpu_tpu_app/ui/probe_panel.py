@@ -51,6 +51,7 @@ from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
 from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView
 from gpu_tpu_app.ui.devices_view import DevicesView
+from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, now_label
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
 from gpu_tpu_app.ui.summary_card import SummaryCard
@@ -124,6 +125,7 @@ class ProbePanel(QWidget):
     sig_message = Signal(str, str)  # level, text: every line added to the message list
     sig_result = Signal(object)  # each ProbeResult as it arrives from a worker
     sig_devices_listed = Signal()  # every backend's device-listing worker has answered
+    sig_preferences_changed = Signal(object)  # Preferences: the probe environment was chosen or added here
 
     def __init__(self, prefs: Preferences | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -245,6 +247,11 @@ class ProbePanel(QWidget):
         head.addWidget(self.devices_note, 1)
         head.addWidget(self.refresh_button)
         dl.addLayout(head)
+        self.envs = EnvsView(self.prefs.probe_python, list(self.prefs.python_envs))
+        self.envs.sig_selected.connect(self._on_env_selected)
+        self.envs.sig_added.connect(self._on_env_added)
+        self.envs.sig_message.connect(self.log)
+        dl.addWidget(self.envs)
         dl.addWidget(self.devices)
 
         self.runs_list = QListWidget()
@@ -384,6 +391,7 @@ class ProbePanel(QWidget):
             self.log("warning", "Choose at least one backend (torch or jax) to run a probe.")
             return False
         request = ProbeRequest(
+            python=self.envs.selected(),
             suite=self.suite.currentText(),
             backends=backends,
             kernels=self.kernels.checked() or None,
@@ -464,7 +472,7 @@ class ProbePanel(QWidget):
         self._listed_backends.clear()
         self.devices_note.setText("Looking for devices (each backend in its own worker)…")
         self.devices.set_searching(backends)
-        self._lister = DeviceLister(backends, self)
+        self._lister = DeviceLister(backends, self, python=self.envs.selected())
         self._lister.sig_backend.connect(self._on_listed)
         self._lister.sig_finished.connect(self._on_listing_done)
         self._lister.start()
@@ -509,6 +517,7 @@ class ProbePanel(QWidget):
             self._probe.kill()
         if self._lister is not None:
             self._lister.stop()
+        self.envs.stop()
 
     # ---------------------------------------------------------------- running
     def _start_request(self, request: ProbeRequest) -> None:
@@ -767,6 +776,22 @@ class ProbePanel(QWidget):
         known = all(self.devices.backend_status(b) is not None for b in BACKENDS)
         if not self._listed and not known:
             QTimer.singleShot(0, self.list_devices)
+        if not self.envs.environments() and not self.envs.is_listing():
+            QTimer.singleShot(0, self.envs.refresh)
+
+    def _on_env_selected(self, python: str | None) -> None:
+        """Another probe environment: remember it, and list what it sees."""
+        self.prefs = self.prefs.model_copy(update={"probe_python": python})
+        self.sig_preferences_changed.emit(self.prefs)
+        self.log("info", f"Probes now run in {python or 'this app’s own Python'}.")
+        if self._lister is not None and self._lister.is_running():
+            self._lister.stop()
+        self.list_devices()
+
+    def _on_env_added(self, path: str) -> None:
+        added = [*self.prefs.python_envs, path][-64:]
+        self.prefs = self.prefs.model_copy(update={"python_envs": added})
+        self.sig_preferences_changed.emit(self.prefs)
 
 
 def _preview() -> int:  # pragma: no cover - manual check: python -m gpu_tpu_app.ui.probe_panel [run.json]

@@ -312,9 +312,11 @@ class DeviceLister(QObject):
     sig_backend = Signal(object, object)
     sig_finished = Signal()
 
-    def __init__(self, backends: tuple[str, ...] = BACKENDS, parent: QObject | None = None) -> None:
+    def __init__(self, backends: tuple[str, ...] = BACKENDS, parent: QObject | None = None,
+                 python: str | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.backends = backends
+        self.python = python  # the interpreter to ask (None: the app's own)
         self._procs: dict[str, QProcess] = {}
         self._decoders: dict[str, LineDecoder] = {}
         self._assemblers: dict[str, RunAssembler] = {}
@@ -326,7 +328,7 @@ class DeviceLister(QObject):
 
     def start(self) -> None:
         """Start one listing worker per backend."""
-        request = ProbeRequest(suite="smoke", backends=self.backends)
+        request = ProbeRequest(suite="smoke", backends=self.backends, python=self.python)
         for backend in self.backends:
             argv = worker_command(backend, request, list_devices=True)
             proc = QProcess(self)

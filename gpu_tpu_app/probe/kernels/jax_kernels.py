@@ -19,7 +19,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 from gpu_tpu_app.core.terms import ELEM_BYTES  # noqa: E402
-from gpu_tpu_app.core.wording import format_value  # noqa: E402
+from gpu_tpu_app.core.units import format_value  # noqa: E402
 from gpu_tpu_app.probe.kernels import common  # noqa: E402
 from gpu_tpu_app.probe.kernels.common import BlockShape  # noqa: E402
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, measure  # noqa: E402

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from gpu_tpu_app.core.terms import ELEM_BYTES
-from gpu_tpu_app.core.wording import format_value
+from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.probe.kernels import common
 from gpu_tpu_app.probe.kernels.common import BlockShape
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure

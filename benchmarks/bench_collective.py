@@ -1,0 +1,131 @@
+"""Does the collective probe report what torch.distributed itself achieves? Bus bandwidth, probe vs direct.
+
+For 2 and 4 local processes over loopback (gloo, CPU): the probe's all-reduce bus bandwidth from
+`gpu-tpu-probe collective` (run_group), and the same all-reduce timed directly with
+torch.distributed in N processes started here: a plain loop of dist.all_reduce on a float32
+tensor, warm-up first, each sample the slowest rank's time, median over samples. Bus bandwidth
+as nccl-tests: size / time x 2(n-1)/n. The probe also measures all-gather and reduce-scatter,
+listed after. Goal: probe / direct >= 0.9 for messages of 1 MiB and more (smaller messages are
+latency-bound and noisier on a shared machine).
+
+Run: .venv/bin/python benchmarks/bench_collective.py [--max-bytes 16M] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+DIRECT = r"""
+import json, os, sys, time
+import torch, torch.distributed as dist
+rank, size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+torch.set_num_threads(max(1, (os.cpu_count() or 1) // size))
+dist.init_process_group("gloo", init_method="env://")
+out = {}
+for nbytes in json.loads(sys.argv[1]):
+    x = torch.ones(nbytes // 4, dtype=torch.float32)
+    for _ in range(3):
+        dist.all_reduce(x)
+    t0 = time.perf_counter(); dist.all_reduce(x); first = time.perf_counter() - t0
+    inner = max(1, min(64, int(2e-3 / max(first, 1e-7)) + 1))
+    reps = max(5, min(25, int(0.3 / max(first * inner, 1e-7))))
+    flag = torch.tensor([float(inner), float(reps)])
+    dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+    inner, reps = int(flag[0]), int(flag[1])
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            dist.all_reduce(x)
+        times.append((time.perf_counter() - t0) / inner)
+    t = torch.tensor(times, dtype=torch.float64)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    out[str(nbytes)] = sorted(t.tolist())[len(times) // 2]
+dist.destroy_process_group()
+if rank == 0:
+    print(json.dumps(out))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def direct(ranks: int, sizes: list[int]) -> dict[int, float]:
+    """Median seconds per all-reduce for each size, timed with torch.distributed directly."""
+    port = free_port()
+    procs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "direct.py")
+        with open(script, "w", encoding="utf-8") as fh:
+            fh.write(DIRECT)
+        for rank in range(ranks):
+            env = {**os.environ, "RANK": str(rank), "WORLD_SIZE": str(ranks), "MASTER_ADDR": "127.0.0.1",
+                   "MASTER_PORT": str(port), "GLOO_SOCKET_IFNAME": "lo"}  # fmt: skip
+            procs.append(subprocess.Popen([sys.executable, script, json.dumps(sizes)], env=env,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))  # fmt: skip
+        outs = [p.communicate(timeout=600)[0] for p in procs]
+    return {int(k): v for k, v in json.loads(outs[0]).items()}
+
+
+def probe(ranks: int, max_bytes: int) -> list:
+    from gpu_tpu_app.probe.group import GroupRequest, run_group
+
+    run = run_group(GroupRequest(processes=ranks, backends=("torch",), max_bytes=max_bytes, budget_s=240, timeout_s=60))
+    if run.errors:
+        raise SystemExit(f"probe run failed: {run.errors[0]}")
+    return [r for r in run.results if r.status == "ok" and r.collective is not None]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--max-bytes", default="16M", help="largest message (K/M suffixes; default 16M)")
+    ap.add_argument("--json", metavar="FILE")
+    args = ap.parse_args(argv)
+    from gpu_tpu_app.probe.cli import parse_bytes
+
+    max_bytes = parse_bytes(args.max_bytes)
+    rows = []
+    missed = False
+    t0 = time.monotonic()
+    for ranks in (2, 4):
+        results = probe(ranks, max_bytes)
+        reduce = {r.size: r for r in results if r.collective.op == "all_reduce"}
+        timed = direct(ranks, sorted(reduce))
+        factor = 2 * (ranks - 1) / ranks
+        print(f"\n{ranks} processes, gloo over loopback, float32 all-reduce (bus bandwidth = size / time x {factor:g})")
+        print(f"{'size':>10}  {'probe time':>11}  {'probe busbw':>12}  {'direct time':>11}  {'direct busbw':>12}  ratio")
+        for size, r in sorted(reduce.items()):
+            d_time = timed[size]
+            d_bus = size / d_time * factor
+            ratio = r.collective.busbw / d_bus
+            if size >= 1024**2 and ratio < 0.9:
+                missed = True
+            rows.append({"ranks": ranks, "size": size, "probe_time_s": r.collective.time_s,
+                         "probe_busbw": r.collective.busbw, "direct_time_s": d_time, "direct_busbw": d_bus,
+                         "ratio": ratio})  # fmt: skip
+            print(f"{size:>10}  {r.collective.time_s * 1e6:>9.1f}µs  {r.collective.busbw / 1e6:>8.1f} MB/s  "
+                  f"{d_time * 1e6:>9.1f}µs  {d_bus / 1e6:>8.1f} MB/s  {ratio:5.2f}")  # fmt: skip
+        others = [r for r in results if r.collective.op != "all_reduce"]
+        for op in ("all_gather", "reduce_scatter"):
+            best = max((r for r in others if r.collective.op == op), key=lambda r: r.collective.busbw, default=None)
+            if best is not None:
+                print(f"probe {op}: best bus bandwidth {best.collective.busbw / 1e6:.1f} MB/s at {best.size} bytes")
+    print(f"\n({time.monotonic() - t0:.0f} s; goal probe / direct >= 0.9 from 1 MiB: {'missed' if missed else 'met'})")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(rows, fh, indent=2)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
