@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import NoReturn
 
-from gpu_tpu_app.errors import one_line
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """`text` with line breaks and other control characters written as escapes: it stays on one line.
+
+    Standard library only (the probe worker uses it, in interpreters without pydantic); errors.py re-exports it.
+    """
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
 
 EXIT_OK = 0
 EXIT_FAILURE = 1

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+
+from gpu_tpu_app.cliutil import one_line  # noqa: F401  (re-exported; it lives where the worker can reach it)
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -17,14 +18,8 @@ M = TypeVar("M", bound=BaseModel)
 PROBLEM = "file_problem"
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: the longest field name or key quoted from a file in a message.
 SHOWN_CHARS = 80
-
-
-def one_line(text: str) -> str:
-    """`text` with line breaks and other control characters written as escapes: it stays on one line."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def shown(text: object, limit: int = SHOWN_CHARS) -> str:

@@ -209,3 +209,34 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
                                      timeout=120, env=env).stdout)  # fmt: skip
     assert not {"pydantic", "pydantic_core", "PySide6", "pyqtgraph", "platformdirs", "numpy"} & set(mods)
     assert "torch" in mods and "gpu_tpu_app" in mods
+
+
+def test_worker_records_carry_the_same_fields_as_the_run_file_models() -> None:
+    """probe/wire.py mirrors core/runs.py for interpreters without pydantic: a field added to one must reach both."""
+    import dataclasses
+
+    from gpu_tpu_app.core import runs
+    from gpu_tpu_app.probe import wire
+
+    names = ("CpuInfo", "DeviceInfo", "BackendStatus", "Stats", "DeviceState", "CollectiveInfo", "ProbeResult",
+             "Hello", "DeviceMsg", "Progress", "ResultMsg", "ErrorMsg", "Done")  # fmt: skip
+    drift = {}
+    for name in names:
+        model = set(getattr(runs, name).model_fields) - {"schema_version"}
+        record = {f.name for f in dataclasses.fields(getattr(wire, name))}
+        if model != record:
+            drift[name] = {"only in core.runs": sorted(model - record), "only in wire": sorted(record - model)}
+    assert drift == {}
+
+
+def test_the_digest_knows_amd_parts_by_gfx_target_like_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpu_tpu_app.core.catalog import ROCM_PARTS, load_catalog
+    from gpu_tpu_app.probe import detect
+
+    monkeypatch.setenv(detect.CATALOG_ENV, envs.catalog_digest())
+    catalog = load_catalog()
+    for arch, cus, low, high, _chip in ROCM_PARTS:
+        for memory in (low, (low + high) / 2, high + 1):
+            want = catalog.match_rocm(arch, cus, int(memory))
+            assert detect._rocm_match(f"{arch}:sramecc+:xnack-", cus, int(memory)) == (want.id if want else None)
+    assert detect._rocm_match("gfx942", 228, 200e9) is None  # an MI300A fits no row

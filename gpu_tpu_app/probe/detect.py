@@ -85,7 +85,8 @@ def host_memory_bytes() -> int | None:
 
 
 #: Set by the app for every worker: the catalogue's match patterns and peaks as JSON
-#: ([{"id", "match": [regex], "peaks": {dtype: FLOP/s}, "bw": B/s}], probe.envs.catalog_digest), so
+#: ([{"id", "match": [regex], "peaks": {dtype: FLOP/s}, "bw": B/s, "rocm": [[gfx, CUs, low, high]]}],
+#: probe.envs.catalog_digest), so
 #: the worker, which may run in the user's own interpreter, needs neither pydantic nor the catalogue files.
 CATALOG_ENV = "GPU_TPU_APP_CATALOG"
 
@@ -228,14 +229,17 @@ def gpu_device(props, index: int, count: int, platform_name: str, versions: dict
 
 
 def _rocm_match(arch: str, compute_units: int | None, memory: int | None) -> str | None:
-    try:
-        from gpu_tpu_app.core.catalog import load_catalog
-
-        chip = load_catalog().match_rocm(arch, compute_units, memory)
-    except Exception as exc:  # a broken catalogue must not stop a probe run
-        print(f"catalogue not usable: {exc}", file=sys.stderr)
-        return None
-    return chip.id if chip is not None else None
+    """The chip an AMD device is by gfx target, compute units and memory (core.catalog.Catalog.match_rocm's
+    rule, over the digest's "rocm" rows: [gfx target, compute units, lowest bytes, highest bytes])."""
+    target = (arch or "").split(":")[0].strip().lower()
+    for chip in _catalog_digest():
+        for row in chip.get("rocm") or []:
+            if not (isinstance(row, list) and len(row) == 4):
+                continue
+            part_arch, cus, low, high = row
+            if target == part_arch and compute_units == cus and memory and low <= memory <= high:
+                return str(chip["id"])
+    return None
 
 
 def _torch_gpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]

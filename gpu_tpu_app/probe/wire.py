@@ -66,6 +66,9 @@ class DeviceInfo(_Record):
     versions: dict[str, str] = field(default_factory=dict)
     catalog_id: str | None = None
     cpu: CpuInfo | None = None
+    cache_bytes: int | None = None
+    memory_note: str | None = None
+    first_use_s: float | None = None
 
     @property
     def key(self) -> str:
