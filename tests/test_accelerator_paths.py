@@ -28,6 +28,14 @@ GIB = 1024**3
 NAMES = tomllib.loads((Path(__file__).parent / "data" / "device_names.toml").read_text())["name"]
 
 
+@pytest.fixture(autouse=True)
+def _catalogue_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Detection reads the catalogue from the digest the app hands every worker (probe.envs.catalog_digest)."""
+    from gpu_tpu_app.probe.envs import catalog_digest
+
+    monkeypatch.setenv(detect.CATALOG_ENV, catalog_digest())
+
+
 # ---------------------------------------------------------------- names and catalogue rows
 
 
@@ -99,10 +107,16 @@ def test_catalogue_bandwidth_is_read_in_its_own_unit(monkeypatch: pytest.MonkeyP
     chips = [c.model_copy(update={"mem_bw": c.mem_bw.model_copy(update={"value": 5.3, "unit": "TB/s"})})
              if c.id == "mi300x" else c for c in real.chips]  # fmt: skip
     fake = real.model_copy(update={"chips": chips})
+    from gpu_tpu_app.probe.envs import catalog_digest
+
     monkeypatch.setattr("gpu_tpu_app.core.catalog.load_catalog", lambda *a, **k: fake)
+    catalog_digest.cache_clear()  # the digest the workers get is built from the catalogue once
+    monkeypatch.setenv(detect.CATALOG_ENV, catalog_digest())
     _peaks, bw = detect.catalog_peaks("mi300x")
     assert bw == pytest.approx(5.3e12)
     monkeypatch.undo()
+    catalog_digest.cache_clear()
+    monkeypatch.setenv(detect.CATALOG_ENV, catalog_digest())
     assert detect.catalog_peaks("mi300x")[1] == pytest.approx(5300e9)  # GB/s in the packaged file
 
 

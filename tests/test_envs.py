@@ -201,6 +201,12 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
     assert run.environment.interpreter == str(python) and run.environment.name == "torch-only"
     assert run.environment.versions["torch"] == found.versions["torch"] and run.environment.flavour
 
+    dev = subprocess.run([sys.executable, "-m", "gpu_tpu_app.probe.cli", "devices", "--python", str(python),
+                          "--backend", "torch", "--format", "json"], capture_output=True, text=True, timeout=300,
+                         env=env, cwd=tmp_path)  # fmt: skip
+    assert dev.returncode == 0, dev.stderr
+    assert [d["key"] for d in json.loads(dev.stdout)["devices"]] == ["torch:cpu:0"]
+
     # what the worker imported there: the standard library, torch and what torch brings; nothing of the app's
     probe = ("import json, sys; import gpu_tpu_app.probe.worker, gpu_tpu_app.probe.kernels.torch_kernels, "
              "gpu_tpu_app.probe.collective; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")  # fmt: skip
@@ -240,3 +246,13 @@ def test_the_digest_knows_amd_parts_by_gfx_target_like_the_catalogue(monkeypatch
             want = catalog.match_rocm(arch, cus, int(memory))
             assert detect._rocm_match(f"{arch}:sramecc+:xnack-", cus, int(memory)) == (want.id if want else None)
     assert detect._rocm_match("gfx942", 228, 200e9) is None  # an MI300A fits no row
+
+
+@pytest.mark.parametrize("command", ["run", "devices"])
+def test_python_flag_names_a_bad_interpreter_in_one_line(tmp_path: Path, command: str) -> None:
+    not_python = tmp_path / "notes.txt"
+    not_python.write_text("hello")
+    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app.probe.cli", command, "--python", str(not_python)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == f"error: --python: {not_python}: not executable, not a Python interpreter\n"

@@ -15,6 +15,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from gpu_tpu_app.core.devicematch import (  # noqa: F401  (is_partition, normalize_device_name, ROCM_PARTS re-exported)
+    ROCM_PARTS,
+    is_partition,
+    match_device_name,
+    match_rocm_part,
+    normalize_device_name,
+)
 from gpu_tpu_app.errors import problem_error, read_toml_model
 
 SCHEMA_VERSION = 1
@@ -250,11 +257,6 @@ class Chip(BaseModel):
         return list(dict.fromkeys(ids))
 
 
-def normalize_device_name(name: str) -> str:
-    """Lower case, underscores as spaces, runs of whitespace collapsed: what match patterns see."""
-    return " ".join(name.replace("_", " ").lower().split())
-
-
 class Catalog(BaseModel):
     """All chips, their sources and the estimator's default MFU per family."""
 
@@ -310,51 +312,14 @@ class Catalog(BaseModel):
         ('NVIDIA H100 80GB HBM3 MIG 1g.10gb') is a fraction of the chip: it matches no row,
         so it is never judged against whole-chip peaks.
         """
-        text = normalize_device_name(name)
-        if not text or is_partition(text):
-            return None
-        best: tuple[int, int, Chip] | None = None
-        for chip in self.chips:
-            for pattern in chip.match:
-                found = re.search(pattern, text, re.IGNORECASE)
-                if found is None:
-                    continue
-                score = (found.end() - found.start(), len(pattern))
-                if best is None or score > best[:2]:
-                    best = (*score, chip)
-        return best[2] if best else None
-
+        chip_id = match_device_name(name, ((chip.id, chip.match) for chip in self.chips))
+        return self.chip(chip_id) if chip_id is not None else None
 
     def match_rocm(self, arch: str | None, compute_units: int | None, memory_bytes: int | None) -> Chip | None:
         """The chip an AMD device is by its gfx target, compute units and memory, for stacks that
         name it generically ('AMD Radeon Graphics' or nothing); None unless all three fit one part."""
-        target = (arch or "").split(":")[0].strip().lower()
-        for part_arch, cus, low, high, chip_id in ROCM_PARTS:
-            if target == part_arch and compute_units == cus and memory_bytes and low <= memory_bytes <= high:
-                return self.chip(chip_id) if any(c.id == chip_id for c in self.chips) else None
-        return None
-
-
-#: A partition of a chip, not the chip: NVIDIA MIG slices name themselves so.
-_PARTITION = re.compile(r"\bmig\b|\b\d+g\.\d+gb\b")
-
-#: AMD parts that some ROCm stacks report without a product name: (gfx target, compute units,
-#: memory range in bytes as torch reports it, chip id). gfx targets: LLVM AMDGPU processor table
-#: (https://llvm.org/docs/AMDGPUUsage.html). MI300X: 304 compute units, 192 GB HBM3 (AMD Instinct
-#: MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html);
-#: MI325X: 304 CUs, 256 GB HBM3E (https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html);
-#: MI355X: gfx950, 256 CUs, 288 GB HBM3E (https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html).
-#: An MI300A (228 CUs) or a partitioned GPU (fewer CUs, less memory) fits no row.
-ROCM_PARTS: tuple[tuple[str, int, float, float, str], ...] = (
-    ("gfx942", 304, 180e9, 215e9, "mi300x"),
-    ("gfx942", 304, 240e9, 290e9, "mi325x"),
-    ("gfx950", 256, 270e9, 330e9, "mi355x"),
-)
-
-
-def is_partition(name: str) -> bool:
-    """True for the name of a slice of a chip (MIG), which no whole-chip row describes."""
-    return _PARTITION.search(normalize_device_name(name)) is not None
+        chip_id = match_rocm_part(arch, compute_units, memory_bytes)
+        return self.chip(chip_id) if chip_id is not None and any(c.id == chip_id for c in self.chips) else None
 
 
 def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:

@@ -20,6 +20,7 @@ import re
 import sys
 from pathlib import Path
 
+from gpu_tpu_app.core.devicematch import match_device_name, match_rocm_part
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
 from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.probe.wire import BackendStatus, CpuInfo, DeviceInfo
@@ -85,8 +86,7 @@ def host_memory_bytes() -> int | None:
 
 
 #: Set by the app for every worker: the catalogue's match patterns and peaks as JSON
-#: ([{"id", "match": [regex], "peaks": {dtype: FLOP/s}, "bw": B/s, "rocm": [[gfx, CUs, low, high]]}],
-#: probe.envs.catalog_digest), so
+#: ([{"id", "match": [regex], "peaks": {dtype: FLOP/s}, "bw": B/s}], probe.envs.catalog_digest), so
 #: the worker, which may run in the user's own interpreter, needs neither pydantic nor the catalogue files.
 CATALOG_ENV = "GPU_TPU_APP_CATALOG"
 
@@ -103,20 +103,9 @@ def _catalog_digest() -> list[dict]:
 def catalog_match(name: str) -> str | None:
     """The catalogue chip id for a device name ('NVIDIA H100 80GB HBM3' -> 'h100-sxm'), or None.
 
-    The same rule as core.catalog.Catalog.match_device: case-insensitive patterns over the name with
-    underscores as spaces and whitespace collapsed; the longest matched text wins.
+    The catalogue's own rule (core.devicematch), over the rows of the digest the app handed over.
     """
-    text = " ".join(name.replace("_", " ").lower().split())
-    best: tuple[int, int, str] | None = None
-    for chip in _catalog_digest() if text else []:
-        for pattern in chip.get("match") or []:
-            try:
-                found = re.search(str(pattern), text, re.IGNORECASE)
-            except re.error:
-                continue
-            if found is not None and (best is None or (found.end() - found.start(), len(pattern)) > best[:2]):
-                best = (found.end() - found.start(), len(pattern), chip["id"])
-    return best[2] if best else None
+    return match_device_name(name, ((c["id"], [str(p) for p in c.get("match") or []]) for c in _catalog_digest()))
 
 
 def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | None]:
@@ -229,17 +218,9 @@ def gpu_device(props, index: int, count: int, platform_name: str, versions: dict
 
 
 def _rocm_match(arch: str, compute_units: int | None, memory: int | None) -> str | None:
-    """The chip an AMD device is by gfx target, compute units and memory (core.catalog.Catalog.match_rocm's
-    rule, over the digest's "rocm" rows: [gfx target, compute units, lowest bytes, highest bytes])."""
-    target = (arch or "").split(":")[0].strip().lower()
-    for chip in _catalog_digest():
-        for row in chip.get("rocm") or []:
-            if not (isinstance(row, list) and len(row) == 4):
-                continue
-            part_arch, cus, low, high = row
-            if target == part_arch and compute_units == cus and memory and low <= memory <= high:
-                return str(chip["id"])
-    return None
+    """The chip an AMD device is by gfx target, compute units and memory, when the catalogue has that row."""
+    chip_id = match_rocm_part(arch, compute_units, memory)
+    return chip_id if chip_id is not None and any(c["id"] == chip_id for c in _catalog_digest()) else None
 
 
 def _torch_gpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]

@@ -51,6 +51,7 @@ WORKER_MODULES = (
     "core/machine.py",
     "core/units.py",
     "core/trust.py",
+    "core/devicematch.py",
     "probe/__init__.py",
     "probe/wire.py",
     "probe/worker.py",
@@ -426,7 +427,7 @@ def staged_source(root: Path | None = None) -> Path:
 def catalog_digest() -> str:
     """The catalogue's match patterns and peaks as JSON, for the workers (detect.CATALOG_ENV)."""
     try:
-        from gpu_tpu_app.core.catalog import ROCM_PARTS, load_catalog
+        from gpu_tpu_app.core.catalog import load_catalog
 
         catalog = load_catalog()
     except Exception:
@@ -434,9 +435,7 @@ def catalog_digest() -> str:
     chips = []
     for chip in catalog.chips:
         peaks = {d: float(v) for d in ("float32", "tf32", "bfloat16", "float16") if (v := chip.peak_flops(d))}
-        rocm = [[arch, cus, low, high] for arch, cus, low, high, chip_id in ROCM_PARTS if chip_id == chip.id]
-        chips.append({"id": chip.id, "match": list(chip.match), "peaks": peaks, "bw": chip.mem_bw_bytes_per_s(),
-                      "rocm": rocm})  # fmt: skip
+        chips.append({"id": chip.id, "match": list(chip.match), "peaks": peaks, "bw": chip.mem_bw_bytes_per_s()})
     return json.dumps(chips, separators=(",", ":"))
 
 
