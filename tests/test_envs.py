@@ -256,3 +256,10 @@ def test_python_flag_names_a_bad_interpreter_in_one_line(tmp_path: Path, command
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == f"error: --python: {not_python}: not executable, not a Python interpreter\n"
+
+
+def test_the_workers_message_limit_is_the_run_files() -> None:
+    from gpu_tpu_app.probe import worker
+    from gpu_tpu_app.safe_read import TEXT_CHARS
+
+    assert worker.TEXT_CHARS == TEXT_CHARS

@@ -328,7 +328,7 @@ def cmd_envs(args: argparse.Namespace) -> int:
         raise InputError("--timeout-s: must be more than 0")
     found = envs.list_envs([*_added_envs(), *args.extra], refresh=args.refresh, timeout_s=args.timeout_s)
     if args.format == "json":
-        print(json.dumps({"environments": [e.model_dump(mode="json") for e in found]}, indent=2))
+        print(json.dumps({"environments": [e.model_dump(mode="json") for e in found]}, indent=2, allow_nan=False))
     else:
         print(envs_table(found))
     for e in found:

@@ -317,7 +317,7 @@ class _JaxGroup:
     def gather_objects(self, obj: Any) -> list[Any]:
         from jax.experimental import multihost_utils
 
-        raw = json.dumps(obj).encode()[:65536]
+        raw = json.dumps(obj, allow_nan=False).encode()[:65536]
         length = multihost_utils.process_allgather(self.np.array([len(raw)], dtype=self.np.int32))
         width = int(self.np.max(length))
         buf = self.np.zeros(width, dtype=self.np.uint8)

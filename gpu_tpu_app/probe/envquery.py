@@ -26,7 +26,7 @@ DISTRIBUTIONS = {
 
 
 def say(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.write(json.dumps(obj, allow_nan=False) + "\n")
     sys.stdout.flush()
 
 

@@ -436,7 +436,7 @@ def catalog_digest() -> str:
     for chip in catalog.chips:
         peaks = {d: float(v) for d in ("float32", "tf32", "bfloat16", "float16") if (v := chip.peak_flops(d))}
         chips.append({"id": chip.id, "match": list(chip.match), "peaks": peaks, "bw": chip.mem_bw_bytes_per_s()})
-    return json.dumps(chips, separators=(",", ":"))
+    return json.dumps(chips, separators=(",", ":"), allow_nan=False)
 
 
 def foreign_env(base: Mapping[str, str]) -> dict[str, str]:
