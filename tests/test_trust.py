@@ -152,13 +152,13 @@ def test_the_results_table_colours_and_explains_a_flagged_row(qtbot) -> None:
     rows = {(model.row(i).result.kernel, model.row(i).result.size): i for i in range(model.rowCount())}
     noisy, clean = rows[("matmul", 1024)], rows[("matmul", 2048)]
     status = model.index(noisy, COL["Status"])
-    assert model.data(status) == "ok, not trusted: noisy"
+    assert model.data(status) == "noisy"
     assert "IQR 90 % of the median" in model.data(status, Qt.ItemDataRole.ToolTipRole)
     assert model.data(status, Qt.ItemDataRole.BackgroundRole) is not None
     assert model.data(model.index(clean, COL["Status"])) == "ok"
     assert model.data(model.index(clean, COL["Status"]), Qt.ItemDataRole.BackgroundRole) is None
     cache = model.index(rows[("triad", 1 << 20)], COL["Status"])
-    assert model.data(cache) == "ok, not trusted: in cache"
+    assert model.data(cache) == "in cache"
 
 
 def test_the_summary_card_shows_best_trusted_figures_as_ratios_to_picked_chips(qtbot) -> None:
@@ -190,3 +190,24 @@ def test_the_estimate_command_labels_a_smoke_run(tmp_path) -> None:
     save_run(run_of(CLEAN, suite="smoke"), path)
     [device] = measured_from_run(load_run(path))
     assert device.name == f"Test CPU ({FUNCTIONAL_CHECK})" and device.flops == pytest.approx(3.36e10)
+
+
+def test_charts_draw_flagged_points_hollow_and_spread_as_error_bars(qtbot) -> None:
+    import pyqtgraph as pg
+    from PySide6.QtCore import Qt
+
+    from gpu_tpu_app.ui.charts import ChartData, ChartRun, ThroughputChart, matmul_series, matmul_spread
+
+    data = ChartData([ChartRun(BUSY, "busy", 0)])
+    key = (0, DEV.key, "torch", "float32")
+    assert [size for size, _v in matmul_series(data)[key]] == [512, 2048]  # the noisy 1024 is no part of the line
+    assert matmul_spread(data)[key] == [(512, CLEAN[0].stats.q1, CLEAN[0].stats.q3),  # type: ignore[union-attr]
+                                        (2048, CLEAN[1].stats.q1, CLEAN[1].stats.q3)]  # type: ignore[union-attr]
+    chart = ThroughputChart()
+    qtbot.addWidget(chart)
+    chart.redraw(data)
+    items = chart.item.items
+    assert any(isinstance(it, pg.ErrorBarItem) for it in items)
+    [hollow] = [it for it in items if isinstance(it, pg.ScatterPlotItem) and it.name()]
+    assert hollow.opts["brush"].style() == Qt.BrushStyle.NoBrush
+    assert [round(v) for v in hollow.getData()[1]] == [round(NOISY.value)]  # type: ignore[arg-type]

@@ -229,7 +229,7 @@ def test_import_a_run_file_and_overlay_it(panel, qtbot, tmp_path):
     # importing the same run again changes nothing
     assert panel.import_run(path) and len(panel.runs()) == 1
     # the suspect point is flagged
-    i = next(i for i, row in enumerate(rows) if row[COL["Status"]] == "suspect, not trusted: above roof")
+    i = next(i for i, row in enumerate(rows) if row[COL["Status"]] == "above roof")
     assert panel.proxy.index(i, COL["Status"]).data(Qt.ItemDataRole.DecorationRole) is not None
     for col in ("Median", "Status"):
         assert "Suspect" in panel.proxy.index(i, COL[col]).data(Qt.ItemDataRole.ToolTipRole)

@@ -123,6 +123,17 @@ def matmul_series(data: ChartData) -> dict[tuple[int, str, str, str | None], lis
     return {k: sorted(v) for k, v in out.items()}
 
 
+def matmul_spread(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float, float]]]:
+    """(run index, device key, backend, dtype) -> sorted [(size, q1, q3)] of trusted matmul results with statistics:
+    the interquartile range of the repetitions, drawn as error bars."""
+    out: dict[tuple[int, str, str, str | None], list[tuple[int, float, float]]] = defaultdict(list)
+    for cr in data.visible():
+        for r, f in _judged(cr.run):
+            if r.kernel == "matmul" and r.metric == "flops" and r.size and r.stats and _good(r, f) and r.stats.q1 > 0:
+                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, r.stats.q1, r.stats.q3))
+    return {k: sorted(v) for k, v in out.items()}
+
+
 def matmul_flagged(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]]:
     """(run index, device key, backend, dtype) -> [(size, FLOP/s, why)] of flagged matmul results (drawn hollow)."""
     out: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]] = defaultdict(list)
@@ -724,6 +735,16 @@ class ThroughputChart(_Chart):
             self.add(curve)
             xs_all.extend(x)
             ys_all.extend(y)
+        for key, spread in matmul_spread(data).items():  # the middle half of the repetitions, as error bars
+            x = np.log10(np.array([p[0] for p in spread], dtype=float))
+            med = dict(series.get(key, []))
+            mid = np.array([med.get(p[0], p[1]) for p in spread], dtype=float)
+            q1 = np.array([p[1] for p in spread], dtype=float)
+            q3 = np.array([p[2] for p in spread], dtype=float)
+            y, lo, hi = (np.log10(mid), np.log10(q1), np.log10(q3)) if log_y else (mid, q1, q3)
+            bars = pg.ErrorBarItem(x=x, y=y, top=np.maximum(hi - y, 0), bottom=np.maximum(y - lo, 0), beam=0.02,
+                                   pen=pg.mkPen(self.series_color(key), width=1))  # fmt: skip
+            self.add(bars)
         xs_all_f, ys_all_f = self._draw_flagged(flagged, log_y, runs, multi, infos)
         xs_all.extend(xs_all_f)
         ys_all.extend(ys_all_f)

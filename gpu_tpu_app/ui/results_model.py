@@ -88,9 +88,10 @@ class Row:
 
 
 def status_text(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
-    """The Status cell: the status, and for a measured point that is not trusted, why in short words."""
+    """The Status cell: the status, or for a measured point that is not trusted, why in short words
+    ('noisy', 'in cache', 'above roof'; the tooltip says it in full)."""
     if flags.flagged and r.status in ("ok", "suspect"):
-        return f"{r.status}, not trusted: {flags.short()}"
+        return flags.short()
     return r.status
 
 
