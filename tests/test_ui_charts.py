@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from gpu_tpu_app.core.catalog import load_catalog
-from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, Stats
+from gpu_tpu_app.core.runs import CollectiveInfo, DeviceInfo, ProbeResult, RunFile, Stats
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_value
 from gpu_tpu_app.ui.charts import (
     Ceiling,
@@ -262,3 +262,22 @@ def test_hover_readout_is_plain_text(view):
     sc.sigHovered.emit(sc, sc.points(), None)
     tip = sc.getViewBox().toolTip()
     assert "<b>" not in tip and "&lt;b&gt;Odd&lt;/b&gt; &amp; CPU" in tip
+
+
+def test_collective_points_read_out_their_bus_bandwidth_and_stats(view):
+    results = []
+    for size in (4096, 1 << 20):
+        busbw = size / 1e-4
+        info = CollectiveInfo(op="all_reduce", ranks=2, hosts=1, transport="gloo", time_s=1e-4, algbw=busbw,
+                              busbw=busbw)  # fmt: skip
+        results.append(_with_stats(ProbeResult(kernel="collective", backend="torch", device="torch:cpu:0",
+                                               dtype="float32", size=size, variant="all_reduce",
+                                               metric="bytes_per_s", value=busbw, collective=info), 0.03, 9))
+    view.holder["data"] = _data(_run(results))
+    view.flush_all()
+    [curve] = [it for it in view.collective._items if isinstance(it, pg.PlotDataItem)]
+    texts = [point_readout(p.data()) for p in curve.scatter.points()]
+    assert len(texts) == 2 and curve.scatter.opts["hoverable"]
+    assert "Size: 4 KiB" in texts[0] and "Size: 1 MiB" in texts[1]
+    assert all("Bus bandwidth: " in t and "2 ranks on 1 host" in t and "CV: 3.0 %" in t and "Reps: 9" in t
+               for t in texts)

@@ -13,7 +13,7 @@ import html
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +195,7 @@ class PointInfo:
     result: ProbeResult
     why: str = ""
     functional_check: bool = False
+    extra: str = ""  # a line of its own, e.g. the bus bandwidth a collective point is drawn at
 
 
 def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
@@ -229,6 +230,8 @@ def point_readout(info: PointInfo) -> str:
         f"CV: {format_pct(100 * stats.cv) if stats is not None else MISSING}",
         f"Reps: {stats.reps if stats is not None else MISSING}",
     ]
+    if info.extra:
+        lines.insert(3, info.extra)
     if info.why:
         lines.append(f"Not trusted: {info.why}")
     if info.functional_check:
@@ -1139,6 +1142,7 @@ class CollectiveChart(_Chart):
                             "--out run.json, then import the run.")  # fmt: skip
             return
         runs = {cr.index: cr for cr in data.runs}
+        judged = {cr.index: _judged(cr.run) for cr in data.visible()}
         multi = len(data.visible()) > 1
         xs_all: list[float] = []
         ys_all: list[float] = []
@@ -1152,9 +1156,19 @@ class CollectiveChart(_Chart):
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
-            curve = pg.PlotDataItem(name=html.escape(name, quote=False), pen=_pen(color, 2, dashed=cr.imported),
-                                    symbol="o", symbolSize=6, symbolBrush=color, symbolPen=None)  # fmt: skip
-            curve.setData(x, y, skipFiniteCheck=True)
+            where = f"{ranks} ranks on {hosts} host{'s' if hosts > 1 else ''}"
+            found = {}
+            for r, f in judged[run_i]:
+                c = r.collective
+                if r.kernel == "collective" and c is not None and c.op == op \
+                        and (r.backend, c.ranks, c.hosts, c.transport, r.dtype) == key[1:]:
+                    found[(r.size, float(c.busbw))] = point_info(cr, r, f)
+            infos = [replace(found[p], extra=f"Bus bandwidth: {format_value(p[1], 'bytes_per_s')} ({where})")
+                     if p in found else None for p in pts]  # fmt: skip
+            curve = pg.PlotDataItem(x=x, y=y, data=infos, name=html.escape(name, quote=False),
+                                    pen=_pen(color, 2, dashed=cr.imported), symbol="o", symbolSize=6,
+                                    symbolBrush=color, symbolPen=None, skipFiniteCheck=True)  # fmt: skip
+            make_hoverable(curve.scatter)
             self.add(curve)
             xs_all.extend(x)
             ys_all.extend(y)
