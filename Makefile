@@ -18,7 +18,7 @@ DISPLAY_PACKAGES := libxcb1 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 li
 DEB_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core \
                 desktop-file-utils appstream binutils $(DISPLAY_PACKAGES) xvfb xauth poppler-utils
 
-.PHONY: run test venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
+.PHONY: run test lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
 
 run: $(STAMP) $(VENV)/.desktop-entry
 	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 \
@@ -30,8 +30,18 @@ run: $(STAMP) $(VENV)/.desktop-entry
 $(VENV)/.desktop-entry: $(STAMP)
 	-$(PY) -m gpu_tpu_app --install-desktop-entry && touch $@
 
-test: $(STAMP) system-deps
+test: lint system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+# Files already in the formatter's style; the whole tree joins once it has been formatted in one go.
+FORMATTED := gpu_tpu_app/core/terms.py gpu_tpu_app/core/wording.py tests/test_terms.py tests/test_wording.py
+
+# Lint (ruff), format check (ruff format, FORMATTED only) and type check (mypy), configured in pyproject.toml.
+# The layer contracts (import-linter) run in the tests: tests/test_core_purity.py.
+lint: $(STAMP)
+	$(PY) -m ruff check gpu_tpu_app tests benchmarks packaging
+	$(PY) -m ruff format --check $(FORMATTED)
+	$(PY) -m mypy
 
 venv: $(STAMP)
 
@@ -94,4 +104,4 @@ install-desktop-entry: $(STAMP)
 	$(PY) -m gpu_tpu_app --install-desktop-entry
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -69,7 +69,7 @@ def probe_child(suite: str) -> int:
     from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    _app = QApplication.instance() or QApplication([sys.argv[0]])  # kept alive for the whole run
     from gpu_tpu_app.core.settings import Preferences
     from gpu_tpu_app.ui.theme import theme_manager
 

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC
 from pathlib import Path
 
 CHILD = r"""
@@ -42,13 +43,13 @@ print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUS
 
 def write_run(path: Path, count: int) -> None:
     """A run file shaped like the probe's own (indented JSON, full stats), written result by result."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from gpu_tpu_app.core.runs import DeviceInfo, RunFile
 
     dev = DeviceInfo(backend="torch", platform="cuda", name="NVIDIA H100 80GB HBM3", memory_bytes=85_520_809_984)
     head = RunFile(app_version="0.1.0", host="bench-host", os="Linux-6.8-x86_64", python="3.11.9", devices=[dev],
-                   suite="full", started=datetime(2025, 3, 1, tzinfo=timezone.utc), complete=True)  # fmt: skip
+                   suite="full", started=datetime(2025, 3, 1, tzinfo=UTC), complete=True)  # fmt: skip
     text = head.model_dump_json(indent=2)
     before, after = text.split('"results": []')
     with open(path, "w", encoding="utf-8") as fh:

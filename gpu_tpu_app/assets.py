@@ -10,7 +10,7 @@ from pathlib import Path
 def resource_root() -> Path:
     """The folder that holds the packaged resources (also inside a frozen bundle)."""
     if getattr(sys, "frozen", False) and hasattr(sys, "_MEIPASS"):
-        return Path(sys._MEIPASS) / "gpu_tpu_app" / "resources"  # type: ignore[attr-defined]
+        return Path(sys._MEIPASS) / "gpu_tpu_app" / "resources"
     return Path(str(resources.files("gpu_tpu_app.resources")))
 
 

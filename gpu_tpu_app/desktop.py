@@ -14,9 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gpu_tpu_app import APP_ID, APP_NAME
+from gpu_tpu_app import APP_ID, APP_NAME, atomic
 from gpu_tpu_app.assets import resource_path
-from gpu_tpu_app import atomic
 
 #: PNG sizes installed into the hicolor theme (the files in resources/icons/png/).
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)

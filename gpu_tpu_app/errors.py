@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from gpu_tpu_app.cliutil import one_line  # noqa: F401  (re-exported; it lives where the worker can reach it)
+from gpu_tpu_app.cliutil import one_line
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -42,7 +42,7 @@ def _loc(loc: tuple) -> str:
 def from_validation(source: str | Path, exc: ValidationError) -> InputError:
     """Turn a pydantic ValidationError into one InputError line: '<file>: <field>: <problem>'."""
     errors = exc.errors(include_url=False)
-    first = errors[0] if errors else {"loc": (), "msg": str(exc)}
+    first: dict[str, Any] = dict(errors[0]) if errors else {"loc": (), "msg": str(exc)}
     msg = shown(first.get("msg", "invalid value"), 300)
     if first.get("type") == "extra_forbidden":
         msg = "unknown field"
@@ -77,7 +77,7 @@ def read_toml_model(path: Path, model: type[M], what: str) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
-        first = errors[0] if errors else {}
+        first: dict[str, Any] = dict(errors[0]) if errors else {}
         if first.get("type") == PROBLEM:
             ctx = first.get("ctx") or {}
             more = int(ctx.get("count", 1)) - 1

@@ -92,7 +92,7 @@ def _cites_known(topic: str, sources: list[str] | tuple[str, ...]) -> bool:
 
 
 def test_answers_fields_and_values_match_the_issue_table() -> None:
-    assert FACTORS == tuple(ISSUE_TABLE)
+    assert tuple(ISSUE_TABLE) == FACTORS
     for factor, values in ISSUE_TABLE.items():
         assert choices(factor) == values
     assert Answers().model_dump() == dict.fromkeys(FACTORS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -211,7 +211,7 @@ def test_measured_from_run_takes_the_best_ok_matmul() -> None:
     run = runs.RunFile.model_validate(
         {
             "app_version": "0.1.0", "host": "box", "os": "Linux", "python": "3.11", "suite": "quick",
-            "started": datetime(2025, 1, 1, tzinfo=timezone.utc).isoformat(),
+            "started": datetime(2025, 1, 1, tzinfo=UTC).isoformat(),
             "devices": [{"backend": "torch", "platform": "cpu", "name": "Some CPU", "memory_bytes": 8_000_000_000}],
             "results": [
                 {"kernel": "matmul", "backend": "torch", "device": "torch:cpu:0", "dtype": "float32", "size": 512,
@@ -289,7 +289,7 @@ def test_estimate_with_results_file(run_cli, tmp_path: Path) -> None:
     runs = pytest.importorskip("gpu_tpu_app.core.runs")
     run = runs.RunFile(
         app_version="0.1.0", host="box", os="Linux", python="3.11", suite="quick",
-        started=datetime(2025, 1, 1, tzinfo=timezone.utc),
+        started=datetime(2025, 1, 1, tzinfo=UTC),
         devices=[runs.DeviceInfo(backend="torch", platform="cpu", name="Some CPU")],
         results=[runs.ProbeResult(kernel="matmul", backend="torch", device="torch:cpu:0", dtype="float32",
                                   size=1024, metric="flops", value=2.5e11, status="ok")],

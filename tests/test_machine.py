@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import socket
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gpu_tpu_app.core import machine
 from gpu_tpu_app.core.machine import is_this_machine, machine_id
 from gpu_tpu_app.core.runs import CpuInfo, RunFile, load_run
 
-WHEN = datetime(2026, 3, 4, 5, 6, tzinfo=timezone.utc)
+WHEN = datetime(2026, 3, 4, 5, 6, tzinfo=UTC)
 
 
 def run_of(host: str, cpu: str | None, machine_field: str | None) -> RunFile:

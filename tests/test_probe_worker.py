@@ -60,7 +60,7 @@ def test_skip_points_starts_after_the_failed_point() -> None:
 
 
 def test_no_time_left_reports_every_point_as_skipped() -> None:
-    msgs, proc = worker("--backend", "torch", "--suite", "smoke", "--kernel", "test_oom", "test_sleep",
+    msgs, _proc = worker("--backend", "torch", "--suite", "smoke", "--kernel", "test_oom", "test_sleep",
                         "--time-left-s", "0", env=TEST_ENV)  # fmt: skip
     results = [m.result for m in msgs if isinstance(m, ResultMsg)]
     assert [(r.kernel, r.status) for r in results] == [("test_oom", "skipped"), ("test_sleep", "skipped")]

@@ -10,9 +10,9 @@ import os
 import shutil
 import subprocess
 import sys
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -27,7 +27,7 @@ def a_run() -> RunFile:
     results = [ProbeResult(kernel="dispatch", backend="torch", device="torch:cpu:0", metric="seconds",
                            value=1.5e-5, unit="s")]  # fmt: skip
     return RunFile(app_version="0.1.0", host="box", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc), complete=True,
+                   started=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), complete=True,
                    results=results)  # fmt: skip
 
 
@@ -81,12 +81,12 @@ def _setups(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     return {
         "csv folder": (["--csv", str(tmp_path / "folder")], "--csv: is a folder"),
         "csv under a file": (["--csv", str(tmp_path / "a-file" / "r.csv")],
-                             "--csv: cannot write there (Not a directory)"),  # fmt: skip
+                             "--csv: cannot write there (Not a directory)"),
         "csv symlink loop": (["--csv", str(tmp_path / "loop.csv")], "--csv: cannot write there"),
         "csv device": (["--csv", str(tmp_path / "null.csv")], "--csv: not a regular file"),
         "csv foreign file": (["--csv", str(tmp_path / "budget.csv")], "not a probe CSV file; not overwriting it"),
         "csv same as out": (["--out", str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.json")],
-                            "--csv: the same file as --out"),  # fmt: skip
+                            "--csv: the same file as --out"),
         "out symlink loop": (["--out", str(tmp_path / "loop.json")], "--out: cannot write there"),
         "out under a file": (["--out", str(tmp_path / "a-file" / "sub" / "r.json")], "--out: cannot write there"),
     }

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -54,7 +54,7 @@ def make_run(host: str = "tpu-vm-1", results: int = 2) -> RunFile:
     res = [ProbeResult(kernel="matmul", backend="jax", device=dev.key, dtype="bfloat16", size=1024 * (i + 1),
                        metric="flops", value=1e14 + i, unit="FLOP/s", stats=stats) for i in range(results)]  # fmt: skip
     return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11.9", devices=[dev], suite="quick",
-                   started=datetime(2025, 3, 1, tzinfo=timezone.utc), complete=True, results=res)  # fmt: skip
+                   started=datetime(2025, 3, 1, tzinfo=UTC), complete=True, results=res)  # fmt: skip
 
 
 def valid(kind: str) -> dict:
@@ -468,7 +468,7 @@ def _rich_texts(root: QWidget) -> list[str]:
     return found
 
 
-def _item_tips(model, parent) -> Iterator[str]:  # noqa: ANN001
+def _item_tips(model, parent) -> Iterator[str]:
     """The tooltips of every item of a list, table or tree model."""
     for row in range(model.rowCount(parent)):
         for col in range(1000):  # columnCount is private on list models: walk until there is no such cell
@@ -487,7 +487,6 @@ def test_html_in_a_valid_run_is_shown_as_text(qtbot, tmp_path: Path, monkeypatch
     import pyqtgraph as pg
 
     from gpu_tpu_app.ui.main_window import MainWindow
-
     from gpu_tpu_app.ui.probe_panel import ProbePanel
 
     Boxes(monkeypatch)

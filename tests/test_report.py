@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 
 from gpu_tpu_app.core.catalog import load_catalog
@@ -32,7 +32,7 @@ def run() -> RunFile:
     res = ProbeResult(kernel="matmul", backend="torch", device=dev.key, dtype="float32", size=1024,
                       metric="flops", value=2e11, unit="FLOP/s")  # fmt: skip
     return RunFile(app_version="0.1.0", host="box", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2025, 1, 1, tzinfo=timezone.utc), complete=True, results=[res])  # fmt: skip
+                   started=datetime(2025, 1, 1, tzinfo=UTC), complete=True, results=[res])  # fmt: skip
 
 
 def session(answers: Answers = TPU_ANSWERS, **extra: object):
@@ -95,7 +95,7 @@ def test_no_estimate_without_inputs() -> None:
 
 def test_html_is_well_formed() -> None:
     class Checker(HTMLParser):
-        VOID = {"meta", "br"}
+        VOID = frozenset({"meta", "br"})
 
         def __init__(self) -> None:
             super().__init__()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -44,7 +44,7 @@ def make_run(host: str = "box", results: list[ProbeResult] | None = None) -> Run
             ProbeResult(kernel="copy", backend="torch", device="torch:cpu:0", metric="bytes_per_s", value=2e10),
         ]
     return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11", devices=devices, suite="smoke",
-                   started=datetime(2025, 3, 4, 5, 6, 7, tzinfo=timezone.utc), complete=True,
+                   started=datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC), complete=True,
                    results=results)  # fmt: skip
 
 

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from gpu_tpu_app.core.settings import (
     Preferences,
@@ -74,5 +75,5 @@ def test_broken_file_is_one_line_error_and_untouched(tmp_path: Path, content: st
 
 
 def test_preferences_are_frozen() -> None:
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         Preferences().theme = "dark"  # type: ignore[misc]

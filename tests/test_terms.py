@@ -39,8 +39,14 @@ def test_each_backend_measures_exactly_the_kernels(module: str) -> None:
 
 
 def test_the_full_suite_plans_every_kernel_in_order() -> None:
-    dev = DeviceInfo(backend="torch", platform="cpu", name="Test CPU", count=2, memory_bytes=16 << 30,
-                     cpu=CpuInfo(model="Test CPU", cores=2, caches={"L2": 1 << 20}))  # fmt: skip
+    dev = DeviceInfo(
+        backend="torch",
+        platform="cpu",
+        name="Test CPU",
+        count=2,
+        memory_bytes=16 << 30,
+        cpu=CpuInfo(model="Test CPU", cores=2, caches={"L2": 1 << 20}),
+    )
     kernels = list(dict.fromkeys(p.kernel for p in plan("torch", [dev], "full")))
     assert tuple(kernels) == terms.KERNELS
 

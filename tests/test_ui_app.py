@@ -4,7 +4,7 @@ importing runs, report export, and links between Decide and Learn."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -31,7 +31,7 @@ def make_run(host: str = "tpu-vm") -> RunFile:
     res = ProbeResult(kernel="matmul", backend="jax", device=dev.key, dtype="float32", size=2048, metric="flops",
                       value=4e11, unit="FLOP/s")  # fmt: skip
     return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2025, 2, 3, tzinfo=timezone.utc), complete=True, results=[res])  # fmt: skip
+                   started=datetime(2025, 2, 3, tzinfo=UTC), complete=True, results=[res])  # fmt: skip
 
 
 @pytest.fixture(autouse=True)

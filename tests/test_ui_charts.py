@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 import pyqtgraph as pg
@@ -27,9 +27,9 @@ from gpu_tpu_app.ui.charts import (
     matmul_intensity,
     matmul_series,
     measured_ceilings,
-    roofline_segments,
     phase_order,
     point_readout,
+    roofline_segments,
     waterfall_segments,
 )
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
@@ -46,7 +46,7 @@ def _run(results, host="testhost") -> RunFile:
     """Hand-made test input for drawing; these numbers are not measurements."""
     devs = [DEV, DeviceInfo(backend="jax", platform="cpu", name="Test CPU")]
     return RunFile(app_version="0", host=host, os="Linux", python="3.11", devices=devs, suite="smoke",
-                   started=datetime(2026, 1, 1, tzinfo=timezone.utc), complete=True, results=results)  # fmt: skip
+                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True, results=results)  # fmt: skip
 
 
 RESULTS = [

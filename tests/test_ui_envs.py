@@ -6,17 +6,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from venv_helpers import TORCH_DEPS, link_frameworks, plain_venv
 
 from gpu_tpu_app.core.runs import CollectiveInfo, ProbeResult, RunFile
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.probe.envs import parse_envs_json
 from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView, collective_series
 from gpu_tpu_app.ui.theme import theme_manager
-from venv_helpers import TORCH_DEPS, link_frameworks, plain_venv  # noqa: E402
 
 PROBE_TIMEOUT_MS = 240_000
 
@@ -106,7 +106,7 @@ def _collective_run() -> RunFile:
                                        dtype="float32", size=size, variant="all_reduce", metric="bytes_per_s",
                                        value=busbw, collective=info))  # fmt: skip
     return RunFile(app_version="0.1.0", host="testhost", os="Linux", python="3.11", suite="collective",
-                   started=datetime(2026, 1, 1, tzinfo=timezone.utc), complete=True, results=results)  # fmt: skip
+                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True, results=results)  # fmt: skip
 
 
 def test_collective_chart_one_line_per_engine_ranks_and_hosts(qtbot) -> None:

@@ -3,7 +3,7 @@ during a probe, empty charts."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
@@ -116,7 +116,7 @@ def test_help_menu_guide_shortcuts_and_about(window):
 def test_about_names_the_versions_and_escapes_what_came_from_a_file():
     dev = DeviceInfo(backend="torch", platform="cpu", name="cpu")
     run = RunFile(app_version="0.1.0", host="<b>vm</b>", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                  started=datetime(2026, 11, 1, tzinfo=timezone.utc), complete=True, results=[],
+                  started=datetime(2026, 11, 1, tzinfo=UTC), complete=True, results=[],
                   versions={"torch": "2.13.0+cpu", "jax": "0.10.2"})  # fmt: skip
     text = about_html([run])
     for name in ("Qt", "PySide6", "pyqtgraph", "PyTorch", "JAX"):

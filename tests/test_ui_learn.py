@@ -7,7 +7,7 @@ import re
 import socket
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QUrl
@@ -238,7 +238,7 @@ def _run_with_compile_and_matmul() -> RunFile:
                     value=2.5e11, unit="FLOP/s", stats=stats),
     ]  # fmt: skip
     return RunFile(app_version="0", host="testhost", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2026, 1, 1, tzinfo=timezone.utc), complete=True, results=results)  # fmt: skip
+                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True, results=results)  # fmt: skip
 
 
 def test_topic_shows_evidence_from_runs_next_to_the_matching_claim(page, lesson):

@@ -7,7 +7,7 @@ import io
 import json
 import socket
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from PySide6.QtCore import Qt
@@ -48,7 +48,7 @@ def _hand_made_run(host: str = "tpu-vm-test") -> RunFile:
                     value=7e11, unit="B/s", pct_spec=85.0, pct_ceiling=100.0),
     ]  # fmt: skip
     return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11", devices=[dev], suite="quick",
-                   started=datetime(2026, 2, 3, 4, 5, tzinfo=timezone.utc), complete=True, results=results)  # fmt: skip
+                   started=datetime(2026, 2, 3, 4, 5, tzinfo=UTC), complete=True, results=results)  # fmt: skip
 
 
 GUI_PROBE_SCRIPT = r"""
@@ -96,11 +96,13 @@ def test_real_smoke_probe_on_cpu_fills_the_table_and_charts(panel, qtbot):
     panel.set_selection(backends=["torch"], suite="smoke", kernels=[], dtypes=[])
     progress_texts: list[str] = []
     panel.sig_result.connect(lambda _r: progress_texts.append(panel.progress.format()))
-    with qtbot.waitSignal(panel.sig_runs_changed, timeout=PROBE_TIMEOUT_MS):
-        with qtbot.waitSignal(panel.sig_finished, timeout=PROBE_TIMEOUT_MS) as done:
-            assert panel.start()
-            assert panel.is_running()
-            assert not panel.run_button.isEnabled() and panel.cancel_button.isEnabled()
+    with (
+        qtbot.waitSignal(panel.sig_runs_changed, timeout=PROBE_TIMEOUT_MS),
+        qtbot.waitSignal(panel.sig_finished, timeout=PROBE_TIMEOUT_MS) as done,
+    ):
+        assert panel.start()
+        assert panel.is_running()
+        assert not panel.run_button.isEnabled() and panel.cancel_button.isEnabled()
     run: RunFile = done.args[0]
     assert not panel.is_running()
     assert run.complete and run.suite == "smoke"
@@ -346,7 +348,7 @@ def test_a_run_from_another_machine_with_this_host_name_is_listed_as_imported(pa
     other_cpu = "AMD EPYC 7B13" if "EPYC" not in cpu_model() else "Intel Xeon Platinum 8481C"
     other = _hand_made_run(host=here).model_copy(update={"cpu": CpuInfo(model=other_cpu), "machine": None})
     mine = _hand_made_run(host=here).model_copy(update={"cpu": CpuInfo(model=cpu_model()), "machine": this_machine(),
-                                                        "started": datetime(2026, 2, 3, 5, 5, tzinfo=timezone.utc)})  # fmt: skip
+                                                        "started": datetime(2026, 2, 3, 5, 5, tzinfo=UTC)})  # fmt: skip
     panel.set_runs([other, mine])
     labels = [panel.runs_list.item(i).text() for i in range(panel.runs_list.count())]
     assert labels[0].startswith("imported · ") and not labels[1].startswith("imported")

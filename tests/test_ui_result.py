@@ -3,7 +3,7 @@ open questions, the gauge, and the estimator table."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from PySide6.QtCore import Qt
@@ -13,9 +13,8 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
-from gpu_tpu_app.core.report import factor_label
+from gpu_tpu_app.core.report import collect, factor_label
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
-from gpu_tpu_app.core.report import collect
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.ui.result_page import MEMORY_COLUMN, PRICE_COLUMN, PRICE_PLACEHOLDER, TOP_REASONS, ResultPage
@@ -214,7 +213,7 @@ def test_measured_devices_become_rows(page: ResultPage) -> None:
     res = ProbeResult(kernel="matmul", backend="torch", device=dev.key, dtype="float32", size=2048, metric="flops",
                       value=3e11, unit="FLOP/s")  # fmt: skip
     run = RunFile(app_version="0.1.0", host="box", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                  started=datetime(2025, 1, 1, tzinfo=timezone.utc), results=[res])  # fmt: skip
+                  started=datetime(2025, 1, 1, tzinfo=UTC), results=[res])  # fmt: skip
     page.set_runs([run])
     page.set_estimate_request(EstimateRequest(params=1e9))
     card = page.estimator

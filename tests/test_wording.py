@@ -36,8 +36,14 @@ def test_format_value_uses_decimal_prefixes() -> None:
 
 @pytest.mark.parametrize("value", [None, math.nan, math.inf])
 def test_every_format_shows_a_missing_value_the_same_way(value: float | None) -> None:
-    for text in (format_value(value, "flops"), format_value(value, "seconds"), format_pct(value), tflops(value),
-                 format_duration(value), format_bytes(value)):  # fmt: skip
+    for text in (
+        format_value(value, "flops"),
+        format_value(value, "seconds"),
+        format_pct(value),
+        tflops(value),
+        format_duration(value),
+        format_bytes(value),
+    ):
         assert text == MISSING
     assert format_size(None) == MISSING
 
@@ -54,9 +60,16 @@ def test_compact_labels_and_sizes() -> None:
 
 @pytest.mark.parametrize(
     ("days", "text"),
-    [(30 / 86_400, "30 s"), (0.01, "14.4 min"), (0.5, "12 hours"), (1.0, "1 day"),
-     (2.6879880069655093, "2.69 days"), (730.5, "2 years"), (1e12, "2.74e+09 years")],
-)  # fmt: skip
+    [
+        (30 / 86_400, "30 s"),
+        (0.01, "14.4 min"),
+        (0.5, "12 hours"),
+        (1.0, "1 day"),
+        (2.6879880069655093, "2.69 days"),
+        (730.5, "2 years"),
+        (1e12, "2.74e+09 years"),
+    ],
+)
 def test_format_duration(days: float, text: str) -> None:
     assert format_duration(days) == text
 
@@ -68,8 +81,9 @@ def test_estimate_cells_say_kind_peak_fit_and_cost_in_one_set_of_words() -> None
     # 6ND plus the attention term (12 x L x c x d x D) at MFU 0.4: 2.89 days
     assert cells.kind == "GPU" and cells.time == "2.89 days" and cells.fits == "fits"
     assert cells.bound == "compute" and cells.chips_per_copy == "2" and cells.mfu == "0.40"
-    ranged = estimate_cells(next(r for r in estimate(EstimateRequest(params=7e9, chips=64)).rows
-                                 if r.chip_id == "h100-sxm"))
+    ranged = estimate_cells(
+        next(r for r in estimate(EstimateRequest(params=7e9, chips=64)).rows if r.chip_id == "h100-sxm")
+    )
     assert ranged.mfu == "0.38-0.48" and " - " in ranged.time
     assert cells.peak.endswith(f"TFLOP/s {h100.peak_dtype}")
     assert cells.cost.startswith("$")

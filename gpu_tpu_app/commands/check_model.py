@@ -38,7 +38,7 @@ def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False) -
         raise InputError(f"--memory-limit: {memory_limit} MiB is too small (at least 512)")
     progress = None
     if not quiet and sys.stderr.isatty():
-        def progress(msg):  # type: ignore[no-untyped-def]
+        def progress(msg):
             print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
     result = run_check(file, timeout, memory_limit, on_stage=progress)
     if isinstance(result, str):

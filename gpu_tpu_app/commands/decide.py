@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def render_sources(check, sources: dict[str, str], answers) -> str:  # type: ignore[no-untyped-def]
+def render_sources(check, sources: dict[str, str], answers) -> str:
     """Which answers came from the model check and which from the answers file."""
     from gpu_tpu_app.core.modelcheck import LEVEL_TEXT
 

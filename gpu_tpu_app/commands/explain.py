@@ -7,8 +7,8 @@ import json
 import shutil
 import sys
 import textwrap
-from itertools import zip_longest
 from collections.abc import Iterable
+from itertools import zip_longest
 from typing import Any
 
 from gpu_tpu_app.cliutil import fail

@@ -331,7 +331,7 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
             problems.append((f"sources.{i}.id", f"duplicate source id {source.id!r}"))
         source_ids.add(source.id)
     for family in ("gpu", "tpu"):
-        default = catalog.mfu.get(family)  # type: ignore[call-overload]
+        default = catalog.mfu.get(family)
         if default is None:
             problems.append((f"mfu.{family}", "field required"))
             continue

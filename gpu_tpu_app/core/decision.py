@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Literal, NamedTuple, Optional, get_args
+from typing import Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -66,31 +66,39 @@ BLOCKED_SCORE = -0.5
 UNKNOWN = "unknown"
 
 
+#: Answer values that a framework check can also measure (core.modelcheck.MeasuredAnswers shares them).
+Framework = Literal["pytorch", "jax", "tensorflow", "other"]
+YesNo = Literal["yes", "no"]
+CustomOps = Literal["none", "some", "essential"]
+HighPrecision = Literal["fp64", "fp32", "no"]
+MatmulShare = Literal["low", "mixed", "dominant"]
+
+
 class Answers(BaseModel):
     """What the user knows about the workload; None means "unknown"."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    framework: Optional[Literal["pytorch", "jax", "tensorflow", "other"]] = None
-    xla_verified: Optional[Literal["yes", "no"]] = None
-    custom_ops: Optional[Literal["none", "some", "essential"]] = None
-    dynamic_shapes: Optional[Literal["yes", "no"]] = None
-    high_precision: Optional[Literal["fp64", "fp32", "no"]] = None
-    stage: Optional[Literal["exploring", "stabilizing", "production"]] = None
-    architecture_changes: Optional[Literal["weekly", "monthly", "locked"]] = None
-    workload: Optional[Literal["training", "inference", "both"]] = None
-    scale: Optional[Literal["small", "medium", "large", "massive"]] = None
-    batch: Optional[Literal["small", "large"]] = None
-    duration: Optional[Literal["hours", "days", "weeks"]] = None
-    matmul_share: Optional[Literal["low", "mixed", "dominant"]] = None
-    embeddings: Optional[Literal["ultra_large", "ordinary"]] = None
-    team: Optional[Literal["cuda", "xla", "general"]] = None
-    porting_budget: Optional[Literal["none", "some", "ample"]] = None
-    deployment: Optional[Literal["google_cloud", "any_cloud", "other_cloud", "on_premises"]] = None
-    burst_capacity: Optional[Literal["yes", "no"]] = None
-    utilization: Optional[Literal["sporadic", "steady"]] = None
-    data_pipeline: Optional[Literal["slow", "fast"]] = None
-    cost_focus: Optional[Literal["hardware", "engineering"]] = None
+    framework: Framework | None = None
+    xla_verified: YesNo | None = None
+    custom_ops: CustomOps | None = None
+    dynamic_shapes: YesNo | None = None
+    high_precision: HighPrecision | None = None
+    stage: Literal["exploring", "stabilizing", "production"] | None = None
+    architecture_changes: Literal["weekly", "monthly", "locked"] | None = None
+    workload: Literal["training", "inference", "both"] | None = None
+    scale: Literal["small", "medium", "large", "massive"] | None = None
+    batch: Literal["small", "large"] | None = None
+    duration: Literal["hours", "days", "weeks"] | None = None
+    matmul_share: MatmulShare | None = None
+    embeddings: Literal["ultra_large", "ordinary"] | None = None
+    team: Literal["cuda", "xla", "general"] | None = None
+    porting_budget: Literal["none", "some", "ample"] | None = None
+    deployment: Literal["google_cloud", "any_cloud", "other_cloud", "on_premises"] | None = None
+    burst_capacity: Literal["yes", "no"] | None = None
+    utilization: Literal["sporadic", "steady"] | None = None
+    data_pipeline: Literal["slow", "fast"] | None = None
+    cost_focus: Literal["hardware", "engineering"] | None = None
 
 
 #: field names in wizard order.
@@ -792,7 +800,7 @@ def check_answers_version(version: object, source_name: str) -> int:
         known = " and ".join(str(v) for v in ANSWERS_SCHEMA_VERSIONS)
         raise InputError(f"{source_name}: schema_version: {quoted(json.dumps(version))} is not supported "
                          f"(this app reads {known})")
-    return int(version)  # type: ignore[call-overload]
+    return int(version)
 
 
 def migrate_answers(data: dict[str, object], version: int | None) -> dict[str, object]:

@@ -86,8 +86,11 @@ def this_machine() -> str | None:
 
 
 class _RunLike(Protocol):
-    host: str
-    machine: str | None
+    @property
+    def host(self) -> str: ...
+
+    @property
+    def machine(self) -> str | None: ...
 
     @property
     def cpu(self) -> object: ...

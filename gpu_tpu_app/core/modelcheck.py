@@ -9,11 +9,11 @@ rules in `MAPPING_RULES` (`check_from_findings`), and combines measured with sta
 from __future__ import annotations
 
 import json
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gpu_tpu_app.core.decision import Answers
+from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 
 __all__ = [
     "ANSWER_FIELDS",
@@ -80,13 +80,13 @@ class Located(_Model):
     """One thing found, where it is in the user's file (file:line) when known."""
 
     name: str = Field(max_length=500)
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class CustomOp(_Model):
     name: str = Field(max_length=500)
     kind: str = Field(max_length=200)
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class Flops(_Model):
@@ -98,25 +98,25 @@ class Flops(_Model):
 class Stage(_Model):
     status: Literal["ok", "failed"]
     detail: str = _Text
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class Lowering(_Model):
     status: Literal["ok", "failed", "unavailable"]
-    route: Optional[str] = Field(default=None, max_length=200)
+    route: str | None = Field(default=None, max_length=200)
     detail: str = _Text
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
     custom_calls: list[str] = Field(default_factory=list, max_length=50)
 
 
 class GraphBreak(_Model):
     reason: str = _Text
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class GraphBreaks(_Model):
     status: Literal["ok", "failed"]
-    graphs: Optional[int] = Field(default=None, ge=0)
+    graphs: int | None = Field(default=None, ge=0)
     breaks: list[GraphBreak] = Field(default_factory=list, max_length=50)
     detail: str = _Text
 
@@ -133,17 +133,17 @@ class Programs(_Model):
 
 class Float64Use(_Model):
     op: str = Field(max_length=200)
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class DataDependent(_Model):
     what: str = _Text
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class HostCallback(_Model):
     name: str = Field(max_length=200)
-    location: Optional[str] = Field(default=None, max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class Findings(_Model):
@@ -155,39 +155,39 @@ class Findings(_Model):
     parameters: int = Field(default=0, ge=0)
     parameter_bytes: int = Field(default=0, ge=0)
     inputs: str = _Text
-    flops: Optional[Flops] = None
+    flops: Flops | None = None
     custom_ops: list[CustomOp] = Field(default_factory=list, max_length=50)
     float64: list[Float64Use] = Field(default_factory=list, max_length=50)
-    float64_requested: Optional[list[Optional[str]]] = Field(default=None, max_length=50)
+    float64_requested: list[str | None] | None = Field(default=None, max_length=50)
     data_dependent: list[DataDependent] = Field(default_factory=list, max_length=50)
     non_core_ops: list[str] = Field(default_factory=list, max_length=50)
-    static_graph: Optional[Stage] = None
-    graph_breaks: Optional[GraphBreaks] = None
-    programs: Optional[Programs] = None
-    tpu_lowering: Optional[Lowering] = None
-    cuda_lowering: Optional[Lowering] = None
+    static_graph: Stage | None = None
+    graph_breaks: GraphBreaks | None = None
+    programs: Programs | None = None
+    tpu_lowering: Lowering | None = None
+    cuda_lowering: Lowering | None = None
     host_callbacks: list[HostCallback] = Field(default_factory=list, max_length=50)
     worker_seconds: float = Field(default=0.0, ge=0, allow_inf_nan=False)
-    peak_rss_mb: Optional[float] = Field(default=None, ge=0, allow_inf_nan=False)
+    peak_rss_mb: float | None = Field(default=None, ge=0, allow_inf_nan=False)
 
 
 class MeasuredAnswers(_Model):
     """The framework-check answers the measurements support; None where they cannot decide."""
 
     # the same types as the answer model's fields, so a measured value is always a valid answer
-    framework: Answers.model_fields["framework"].annotation = None  # type: ignore[name-defined]
-    xla_verified: Answers.model_fields["xla_verified"].annotation = None  # type: ignore[name-defined]
-    custom_ops: Answers.model_fields["custom_ops"].annotation = None  # type: ignore[name-defined]
-    dynamic_shapes: Answers.model_fields["dynamic_shapes"].annotation = None  # type: ignore[name-defined]
-    high_precision: Answers.model_fields["high_precision"].annotation = None  # type: ignore[name-defined]
-    matmul_share: Answers.model_fields["matmul_share"].annotation = None  # type: ignore[name-defined]
+    framework: Framework | None = None
+    xla_verified: YesNo | None = None
+    custom_ops: CustomOps | None = None
+    dynamic_shapes: YesNo | None = None
+    high_precision: HighPrecision | None = None
+    matmul_share: MatmulShare | None = None
 
 
 class Evidence(_Model):
     """Why one answer has its value (or none): the finding and its detail, with file:line where known."""
 
     answer: str = Field(max_length=40)
-    value: Optional[str] = Field(default=None, max_length=40)
+    value: str | None = Field(default=None, max_length=40)
     finding: str = Field(max_length=2000)
     detail: str = _Text
 
@@ -213,15 +213,15 @@ class ModelCheck(_Model):
 class WorkerStage(_Model):
     type: Literal["stage"]
     stage: str = Field(max_length=200)
-    function: Optional[str] = Field(default=None, max_length=200)
+    function: str | None = Field(default=None, max_length=200)
 
 
 class WorkerError(_Model):
     type: Literal["error"]
     kind: str = Field(max_length=40)
     message: str = Field(max_length=2000)
-    function: Optional[str] = Field(default=None, max_length=200)
-    line: Optional[int] = Field(default=None, ge=0)
+    function: str | None = Field(default=None, max_length=200)
+    line: int | None = Field(default=None, ge=0)
 
 
 class WorkerFindings(_Model):
@@ -236,8 +236,11 @@ def parse_worker_line(text: str) -> WorkerStage | WorkerError | WorkerFindings |
         return None
     try:
         raw = json.loads(text)
-        kind = raw.get("type") if isinstance(raw, dict) else None
-        model = {"stage": WorkerStage, "error": WorkerError, "findings": WorkerFindings}.get(kind)
+        kind = str(raw.get("type")) if isinstance(raw, dict) else ""
+        models: dict[str, type[WorkerStage] | type[WorkerError] | type[WorkerFindings]] = {
+            "stage": WorkerStage, "error": WorkerError, "findings": WorkerFindings,
+        }  # fmt: skip
+        model = models.get(kind)
         return model.model_validate(raw) if model is not None else None
     except (ValueError, RecursionError, ValidationError):
         return None
@@ -253,7 +256,7 @@ def error_line(file: str, err: WorkerError) -> str:
 # --------------------------------------------------------------------------- mapping
 
 
-def _at(location: Optional[str]) -> str:
+def _at(location: str | None) -> str:
     return f" at {location}" if location else ""
 
 
@@ -388,7 +391,7 @@ def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelC
                                  finding=f"{len(breaks.breaks)} graph break(s) under torch._dynamo.explain "
                                          f"({breaks.graphs} graphs)",
                                  detail="; ".join(f"{b.reason}{_at(b.location)}" for b in breaks.breaks[:6])))
-    firsts: dict[str, Optional[str]] = {}
+    firsts: dict[str, str | None] = {}
     for e in evidence:
         if e.answer not in firsts:
             firsts[e.answer] = e.value

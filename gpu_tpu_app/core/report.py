@@ -19,9 +19,9 @@ from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted
 from gpu_tpu_app.core.wording import (
     FUNCTIONAL_CHECK,
     HEADLINES,
-    VERDICT_WORDS,
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
+    VERDICT_WORDS,
     estimate_cells,
     estimate_inputs,
     estimate_warnings,

@@ -12,7 +12,7 @@ import io
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -233,7 +233,7 @@ class HostsMsg(_Msg):
 
 
 Message = Annotated[
-    Union[Hello, DeviceMsg, Progress, ResultMsg, ErrorMsg, Done, HostsMsg],
+    Hello | DeviceMsg | Progress | ResultMsg | ErrorMsg | Done | HostsMsg,
     Field(discriminator="type"),
 ]
 _MESSAGE = TypeAdapter(Message)

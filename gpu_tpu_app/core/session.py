@@ -7,7 +7,7 @@ and ignores it on load. Files are versioned JSON, written atomically. Pure Pytho
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -32,7 +32,7 @@ SUFFIX = ".json"
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 class Session(BaseModel):

@@ -36,8 +36,15 @@ KERNEL_METRIC: dict[str, Metric] = {
 }
 #: Bytes per element of the number formats the app speaks of (catalogue figures name more than the probe measures).
 DTYPE_BYTES: dict[str, int] = {
-    "float64": 8, "float32": 4, "tf32": 4, "bfloat16": 2, "float16": 2, "int8": 1, "float8": 1, "fp8": 1,
-}  # fmt: skip
+    "float64": 8,
+    "float32": 4,
+    "tf32": 4,
+    "bfloat16": 2,
+    "float16": 2,
+    "int8": 1,
+    "float8": 1,
+    "fp8": 1,
+}
 #: How a smoke-suite run is labelled wherever its numbers show (CLI, window, report, estimator rows).
 FUNCTIONAL_CHECK = "smoke suite: a functional check, not a benchmark"
 #: Whole-run time budget per suite in seconds, shared by all backends of the run.

@@ -217,13 +217,17 @@ def memory_tip(row: EstimateRow, training: bool) -> str:
         chip += f" ({row.chip_memory_stated} as published)"
     n = row.chips_per_copy
     if training:
-        text = (f"Needed / available: the training state needs {format_bytes(row.memory_needed_bytes)}, sharded "
-                f"over {n if n else MISSING} chip{'' if n == 1 else 's'}; the chips given hold "
-                f"{format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}.")
+        text = (
+            f"Needed / available: the training state needs {format_bytes(row.memory_needed_bytes)}, sharded "
+            f"over {n if n else MISSING} chip{'' if n == 1 else 's'}; the chips given hold "
+            f"{format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}."
+        )
     else:
         where = f"the {n} chips one copy uses hold" if n and n > 1 else "the chip one copy uses holds"
-        text = (f"Needed / available: one model copy needs {format_bytes(row.memory_needed_bytes)}; {where} "
-                f"{format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}.")
+        text = (
+            f"Needed / available: one model copy needs {format_bytes(row.memory_needed_bytes)}; {where} "
+            f"{format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}."
+        )
     if row.fits is not None:
         text += " It fits." if row.fits else " It does not fit in the chips given."
     return text + " GB = 10^9 bytes."
@@ -234,8 +238,11 @@ def estimate_inputs(result: Estimate) -> str:
     req = result.request
     parts = [f"{format_quantity(req.params)} parameters"]
     if req.mode == "training":
-        default = (" (default: 20 per parameter, compute-optimal; modern runs train on 10-100x more)"
-                   if result.tokens_default else "")
+        default = (
+            " (default: 20 per parameter, compute-optimal; modern runs train on 10-100x more)"
+            if result.tokens_default
+            else ""
+        )
         parts.append(f"{format_quantity(result.tokens)} training tokens{default}")
     else:
         parts.append(f"{format_quantity(result.tokens)} tokens to generate")
@@ -246,8 +253,9 @@ def estimate_inputs(result: Estimate) -> str:
         parts.append(f"context {result.context}")
     if result.shape is not None:
         sh = result.shape
-        parts.append(f"shape {sh.layers} layers x width {sh.width}, {sh.heads} heads, {sh.kv_heads} KV heads "
-                     f"({sh.origin})")
+        parts.append(
+            f"shape {sh.layers} layers x width {sh.width}, {sh.heads} heads, {sh.kv_heads} KV heads ({sh.origin})"
+        )
     parts.append(f"{req.chips} chip{'s' if req.chips != 1 else ''} of each kind")
     return "; ".join(parts)
 

@@ -231,7 +231,7 @@ def save_fallback(data: str, wanted: str, dirs: list[Path] | None = None) -> tup
     suffix = Path(name).suffix if Path(name).suffix in (".json", ".csv") else ".json"
     stamp = time.strftime("%Y%m%d-%H%M%S")
     why = "no fallback folder"
-    for n, folder in enumerate(fallback_dirs() if dirs is None else dirs):
+    for folder in fallback_dirs() if dirs is None else dirs:
         try:
             if folder == Path(tempfile.gettempdir()):
                 # shared and world-writable: a private folder, so no one can plant a link at a guessed name

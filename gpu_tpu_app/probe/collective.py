@@ -28,8 +28,9 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.terms import TEST_KERNELS_ENV
@@ -282,10 +283,9 @@ class _JaxGroup:
         self.transport = "gloo" if self.platform == "cpu" else {"gpu": "nccl", "tpu": "ici/dcn"}.get(self.platform,
                                                                                                     self.platform)
         self.device_name = detect.cpu_model() if self.platform == "cpu" else str(self.local_devices[0].device_kind)
+        import numpy as np
         from jax.sharding import Mesh, NamedSharding
         from jax.sharding import PartitionSpec as P
-
-        import numpy as np
 
         self.np, self.P = np, P
         self.mesh = Mesh(np.array(self.global_devices), ("i",))

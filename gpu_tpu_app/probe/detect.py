@@ -17,14 +17,13 @@ import math
 import os
 import platform
 import re
-import sys
 from pathlib import Path
 
 from gpu_tpu_app.core.devicematch import match_device_name, match_rocm_part
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
 from gpu_tpu_app.core.terms import BACKENDS
-from gpu_tpu_app.probe.wire import BackendStatus, CpuInfo, DeviceInfo
 from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
+from gpu_tpu_app.probe.wire import BackendStatus, CpuInfo, DeviceInfo
 
 DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
 
@@ -113,7 +112,8 @@ def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | Non
     chip = next((c for c in _catalog_digest() if c["id"] == catalog_id), None) if catalog_id else None
     if chip is None:
         return {}, None
-    raw = chip.get("peaks") if isinstance(chip.get("peaks"), dict) else {}
+    peaks_raw = chip.get("peaks")
+    raw = peaks_raw if isinstance(peaks_raw, dict) else {}
     peaks = {str(k): float(v) for k, v in raw.items() if isinstance(v, (int, float)) and math.isfinite(v) and v > 0}
     bw = chip.get("bw")
     return peaks, (float(bw) if isinstance(bw, (int, float)) and math.isfinite(bw) and bw > 0 else None)
@@ -164,7 +164,7 @@ def _nvidia_driver() -> str | None:
         return None
 
 
-def _torch_cpu_libs(torch) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _torch_cpu_libs(torch) -> dict[str, str]:
     """oneDNN and BLAS versions and the SIMD level torch's CPU kernels use."""
     out: dict[str, str] = {}
     try:
@@ -184,14 +184,14 @@ def _torch_cpu_libs(torch) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return out
 
 
-def _torch_cpu_device(torch, versions: dict[str, str]) -> DeviceInfo:  # type: ignore[no-untyped-def]
+def _torch_cpu_device(torch, versions: dict[str, str]) -> DeviceInfo:
     cpu_versions = {**versions, **_torch_cpu_libs(torch)}
     return DeviceInfo(backend="torch", platform="cpu", name=cpu_model(), index=0, count=1,
                       memory_bytes=host_memory_bytes(), versions=cpu_versions, catalog_id=catalog_match(cpu_model()),
                       cpu=cpu_info(int(torch.get_num_threads())))  # fmt: skip
 
 
-def gpu_device(props, index: int, count: int, platform_name: str, versions: dict[str, str]) -> DeviceInfo:  # type: ignore[no-untyped-def]
+def gpu_device(props, index: int, count: int, platform_name: str, versions: dict[str, str]) -> DeviceInfo:
     """A CUDA or ROCm device from torch's device properties (`props` may be a stand-in in tests).
 
     ROCm: some stacks name an MI300X 'AMD Radeon Graphics' or nothing; then the gfx target,
@@ -223,7 +223,7 @@ def _rocm_match(arch: str, compute_units: int | None, memory: int | None) -> str
     return chip_id if chip_id is not None and any(c["id"] == chip_id for c in _catalog_digest()) else None
 
 
-def _torch_gpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]
+def _torch_gpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:
     if not torch.cuda.is_available():
         return []
     hip = getattr(torch.version, "hip", None)
@@ -263,7 +263,7 @@ def _mac_brand() -> str | None:
     return out.stdout.strip()[:200] or None
 
 
-def _torch_mps_device(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]
+def _torch_mps_device(torch, versions: dict[str, str]) -> list[DeviceInfo]:
     mps = getattr(torch.backends, "mps", None)
     if mps is None or not mps.is_available():
         return []
@@ -278,7 +278,7 @@ def _torch_mps_device(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # t
                        versions={**versions, "macos": platform.mac_ver()[0]}, catalog_id=catalog_match(name))]  # fmt: skip
 
 
-def _torch_xpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:  # type: ignore[no-untyped-def]
+def _torch_xpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:
     xpu = getattr(torch, "xpu", None)
     if xpu is None or not xpu.is_available():
         return []
@@ -330,7 +330,7 @@ def jax_memory(stats: dict | None, platform_name: str, environ: dict[str, str] |
     return limit, f"XLA allocator limit ({share}), not the device's total memory"
 
 
-def _jax_memory(dev) -> tuple[int | None, str | None]:  # type: ignore[no-untyped-def]
+def _jax_memory(dev) -> tuple[int | None, str | None]:
     try:
         stats = dev.memory_stats()
     except Exception:

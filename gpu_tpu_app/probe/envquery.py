@@ -122,7 +122,7 @@ def main():
         say({"part": "start", "framework": name})
         try:
             say(torch_part() if name == "torch" else jax_part())
-        except BaseException as exc:  # noqa: BLE001 - a broken install is what we report
+        except BaseException as exc:
             say({"part": name, "devices": [], "error": first_line(exc)})
     say({"part": "end"})
     return 0

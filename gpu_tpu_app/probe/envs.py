@@ -19,9 +19,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -176,7 +176,7 @@ def _stat_key(interpreter: str) -> tuple[float, float] | None:
     path = Path(interpreter)
     prefix = path.parent.parent if path.parent.name in ("bin", "Scripts") else path.parent
     site = 0.0
-    for sp in list(prefix.glob("lib/python3*/site-packages")) + [prefix / "Lib" / "site-packages"]:
+    for sp in [*prefix.glob("lib/python3*/site-packages"), prefix / "Lib" / "site-packages"]:
         try:
             site = max(site, sp.stat().st_mtime)
         except OSError:

@@ -17,8 +17,8 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, ResultMsg, RunFile
 from gpu_tpu_app.probe.protocol import (
@@ -162,7 +162,7 @@ def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_messa
                 if code not in (None, 0) and not said_done[rank] and first_failure is None:
                     first_failure = now
                     if rank != 0:
-                        on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",  # type: ignore[arg-type]
+                        on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",
                                                     message=f"rank {rank} {_how(code)}")))  # fmt: skip
             if first_failure is not None and now - first_failure > RANK_GRACE_S:
                 break  # the others had their chance to report: end them
@@ -192,10 +192,10 @@ def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_messa
                 proc.stdout.close()
     for rank in range(1, size):
         if not said_done[rank] and procs[rank].returncode not in (0, None) and first_failure is None:
-            on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",  # type: ignore[arg-type]
+            on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",
                                         message=f"rank {rank} {_how(procs[rank].returncode)}")))  # fmt: skip
     if stopped and stopped != "cancelled":
-        on_message(asm.add(ErrorMsg(backend=backend, kernel="collective", message=stopped)))  # type: ignore[arg-type]
+        on_message(asm.add(ErrorMsg(backend=backend, kernel="collective", message=stopped)))
     if said_done[0]:
         return
     code = procs[0].returncode
@@ -203,14 +203,15 @@ def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_messa
     point = asm.current
     if ended_by_us and point is not None and asm.current_results == 0:
         # rank 0 was stopped because another rank failed: say so, not "crashed"
-        result = ProbeResult(kernel="collective", backend=backend, device=point.device or "",  # type: ignore[arg-type]
+        result = ProbeResult(kernel="collective", backend=backend, device=point.device or "",
                              dtype=point.dtype, size=point.size, variant=point.variant, metric="bytes_per_s",
                              status="error", message=f"stopped: another rank failed during {point_label(point)}")  # fmt: skip
         on_message(asm.add(ResultMsg(result=result)))
         asm.aborted = True
     elif not ended_by_us:
-        for msg in asm.worker_exited(code, timed_out=bool(stopped and stopped != "cancelled"),
-                                     cancelled=stopped == "cancelled", stderr_tail=logs[0].tail()):  # fmt: skip
+        made, _restart = asm.worker_exited(code, timed_out=bool(stopped and stopped != "cancelled"),
+                                           cancelled=stopped == "cancelled", stderr_tail=logs[0].tail())  # fmt: skip
+        for msg in made:  # worker_exited returns (messages, restart point): iterate the messages only
             on_message(msg)
     else:
         asm.aborted = True

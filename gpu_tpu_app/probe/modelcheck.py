@@ -25,7 +25,8 @@ import time
 import traceback
 import types
 import warnings
-from typing import IO, Any, Callable
+from collections.abc import Callable
+from typing import IO, Any, NoReturn
 
 #: how many items of one kind (ops, locations, breaks) a finding lists at most.
 MAX_ITEMS = 20
@@ -49,6 +50,15 @@ def _stage(stage: str, function: str | None = None) -> None:
 def _short(text: object, limit: int = MAX_TEXT) -> str:
     s = " ".join(str(text).split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _raising(exc: BaseException) -> Callable[[], NoReturn]:
+    """A callable that raises `exc` again, so loader._run reports it as the user's error."""
+
+    def again() -> NoReturn:
+        raise exc
+
+    return again
 
 
 def _first_line(text: object) -> str:
@@ -143,7 +153,7 @@ class Loader:
                             function, self.user_line(sys.exc_info()[2])) from None
         except RecursionError as exc:
             raise UserError("user", f"RecursionError: {_short(exc)}", function, self.user_line(exc.__traceback__)) from None
-        except BaseException as exc:  # noqa: BLE001 (user code may raise anything, SystemExit included)
+        except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
             text = _first_line(exc) or "(no message)"
@@ -249,7 +259,7 @@ class TorchObserver:
         self.data_dependent: dict[str, str | None] = {}
         self.autograd_functions: dict[str, str | None] = {}
 
-    def mode(self):  # type: ignore[no-untyped-def]
+    def mode(self):
         import torch
         from torch.utils._python_dispatch import TorchDispatchMode
         from torch.utils.flop_counter import flop_registry
@@ -257,7 +267,7 @@ class TorchObserver:
         observer = self
 
         class Mode(TorchDispatchMode):
-            def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
                 out = func(*args, **kwargs)
                 observer.record(func, args, kwargs, out, flop_registry, torch)
@@ -265,24 +275,23 @@ class TorchObserver:
 
         return Mode()
 
-    def record(self, func, args, kwargs, out, registry, torch) -> None:  # type: ignore[no-untyped-def]
+    def record(self, func, args, kwargs, out, registry, torch) -> None:
         namespace = getattr(func, "namespace", "aten")
         packet = func.overloadpacket
         base = packet.__name__
         name = f"{namespace}.{base}"
         self.ops[name] = self.ops.get(name, 0) + 1
-        if namespace not in ("aten", "prim", "prims"):
-            if name not in self.custom_ops:
-                self.custom_ops[name] = {"name": name, "kind": "custom operator (torch.library or extension)",
-                                         "location": self.loader.user_location()}
+        if namespace not in ("aten", "prim", "prims") and name not in self.custom_ops:
+            self.custom_ops[name] = {"name": name, "kind": "custom operator (torch.library or extension)",
+                                     "location": self.loader.user_location()}
         if packet in registry:
             try:
                 self.matmul_flops += int(registry[packet](*args, **kwargs, out_val=out))
-            except Exception:  # noqa: BLE001 (a formula that does not fit this call: count it as other work)
+            except Exception:
                 self.other_flops += _numel_of(out)
         elif base.startswith("_scaled_dot_product") and "backward" not in base:
             self.matmul_flops += _sdpa_cpu_flops(args)
-        elif base in _VIEW_OPS or base.endswith("_copy") and base[:-5] in _VIEW_OPS:
+        elif base in _VIEW_OPS or (base.endswith("_copy") and base[:-5] in _VIEW_OPS):
             pass
         else:
             out_n = _numel_of(out)
@@ -297,20 +306,20 @@ class TorchObserver:
             if any(isinstance(o, torch.Tensor) and o.dtype in (torch.float64, torch.complex128) for o in outs):
                 self.float64[name] = self.loader.user_location()
 
-    def watch_autograd_functions(self):  # type: ignore[no-untyped-def]
+    def watch_autograd_functions(self):
         """Record every torch.autograd.Function subclass applied while the model runs."""
         import torch
 
-        original = torch.autograd.Function.apply.__func__
+        original = torch.autograd.Function.apply.__func__  # type: ignore[attr-defined]  # a classmethod's function
         observer = self
 
-        def apply(cls, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def apply(cls, *args, **kwargs):
             key = f"{cls.__module__.replace('gpu_tpu_app_user_model', os.path.basename(observer.loader.path)[:-3])}.{cls.__qualname__}"
             if key not in observer.autograd_functions:
                 observer.autograd_functions[key] = observer.loader.user_location()
             return original(cls, *args, **kwargs)
 
-        torch.autograd.Function.apply = classmethod(apply)
+        torch.autograd.Function.apply = classmethod(apply)  # type: ignore[method-assign,assignment]  # restored after the run
         return lambda: setattr(torch.autograd.Function, "apply", classmethod(original))
 
 
@@ -383,12 +392,12 @@ def check_torch(loader: Loader) -> dict[str, Any]:
                     tags = getattr(target, "tags", ())
                     if torch.Tag.core not in tags and not target.name().startswith("aten::_assert"):
                         non_core.add(str(target))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             findings["notes"].append(f"core ATen decomposition failed: {_first_line(exc)}")
         graph = {"status": "ok", "detail": f"one graph of {sum(1 for n in exported.graph.nodes if n.op == 'call_function')} "
                  f"operators", "location": None}
         findings["non_core_ops"] = sorted(non_core)[:MAX_ITEMS]
-    except Exception as exc:  # noqa: BLE001 (every export failure is a finding)
+    except Exception as exc:
         text = str(exc)
         graph = {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(text)}",
                  "location": loader.location_in(text) or loader.location_in("".join(traceback.format_tb(exc.__traceback__)))}
@@ -417,7 +426,7 @@ def check_torch(loader: Loader) -> dict[str, Any]:
                     break
             breaks.append({"reason": _first_line(reason.reason), "location": where})
         findings["graph_breaks"] = {"status": "ok", "graphs": int(explained.graph_count), "breaks": breaks}
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         findings["graph_breaks"] = {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
 
     # 4. recompiles across the shapes other_inputs() gives, with static shapes as XLA compiles them
@@ -456,13 +465,13 @@ def _torch_programs(model: Any, inputs: tuple, others: list[tuple], loader: Load
             compiled(*inputs)
             first = counter.frame_count
             for o in others:
-                loader._run(lambda o=o: compiled(*o), "model().forward")
+                loader._run(lambda o=o: compiled(*o), "model().forward")  # type: ignore[misc]  # default binds the loop value  # type: ignore[misc]  # default binds the loop value
         return {"status": "ok", "input_sets": len(signatures), "shapes": len(set(signatures)),
                 "programs_first": int(first), "programs": int(counter.frame_count),
                 "method": "torch.compile with static shapes (as XLA compiles), counting compiled frames"}
     except UserError:
         raise
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
     finally:
         dynamo.reset()
@@ -480,7 +489,7 @@ def _torch_tpu_routes(findings: dict[str, Any]) -> dict[str, Any]:
                 warnings.simplefilter("ignore")
                 importlib.import_module(name)
             routes.append(f"{name}: importable, but this app does not yet drive it")
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             routes.append(f"{name}: installed but fails to import ({type(exc).__name__}: {_first_line(exc)[:160]})")
     return {"status": "unavailable", "route": None, "detail": "; ".join(routes), "custom_calls": []}
 
@@ -515,7 +524,7 @@ class JaxWalk:
             from jax._src import source_info_util
 
             frames = list(source_info_util.user_frames(eqn.source_info.traceback))
-        except Exception:  # noqa: BLE001 (private API; a location is a nicety)
+        except Exception:
             return None
         for frame in frames:
             if os.path.abspath(frame.file_name) == self.loader.path:
@@ -618,7 +627,7 @@ def _jax_shapes(loader: Loader, name: str) -> Any:
     _stage(f"calling {name}()", f"{name}()")
     try:
         return jax.eval_shape(fn)
-    except Exception:  # noqa: BLE001 (the real call reports the user's error with its line)
+    except Exception:
         return loader.call(name)
 
 
@@ -660,7 +669,7 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     trace_error = None
     try:
         jaxpr = jax.make_jaxpr(forward)(params, *inputs)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         if type(exc).__name__ in _DATA_DEPENDENT_JAX:
             line = loader.user_line(exc.__traceback__)
             where = f"{os.path.basename(loader.path)}:{line}" if line else None
@@ -669,7 +678,7 @@ def check_jax(loader: Loader) -> dict[str, Any]:
                                                        f"({type(exc).__name__})", "location": where})
         else:
             recorder.__exit__(None, None, None)
-            loader._run(lambda: (_ for _ in ()).throw(exc), "forward()")
+            loader._run(_raising(exc), "forward()")
     recorder.__exit__(None, None, None)
     for w in caught:
         if "float64" in str(w.message) and "not available" in str(w.message):
@@ -711,7 +720,7 @@ def check_jax(loader: Loader) -> dict[str, Any]:
             calls = sorted(set(re.findall(r"stablehlo\.custom_call @([\w.$-]+)", text)))
             findings[key] = {"status": "ok", "route": route, "detail": f"StableHLO module of {len(text) // 1024} KiB",
                              "location": None, "custom_calls": calls[:MAX_ITEMS]}
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             detail = f"{type(exc).__name__}: {_first_line(exc)}"
             if walk.callbacks and "platform" in str(exc):
                 detail = (f"host callback ({', '.join(walk.callbacks)}) runs Python on the host CPU; "
@@ -734,11 +743,11 @@ def check_jax(loader: Loader) -> dict[str, Any]:
                 continue
             try:
                 jax.make_jaxpr(forward)(params, *o)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 if type(exc).__name__ in _DATA_DEPENDENT_JAX:
                     failed = f"{type(exc).__name__}: {_first_line(exc)}"
                 else:
-                    loader._run(lambda exc=exc: (_ for _ in ()).throw(exc), "forward()")
+                    loader._run(_raising(exc), "forward()")
         distinct = len(set(signatures))
         findings["programs"] = {"status": "ok" if failed is None else "failed", "input_sets": len(signatures),
                                 "shapes": distinct, "programs_first": 1, "programs": distinct,
@@ -813,7 +822,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # noqa: BLE001 (our own failure: one line, the traceback to stderr)
+    except Exception as exc:
         traceback.print_exc()
         _emit({"type": "error", "kind": "internal", "message": f"the check itself failed: {type(exc).__name__}: "
                f"{_first_line(exc)}", "function": None, "line": loader.user_line(exc.__traceback__)})

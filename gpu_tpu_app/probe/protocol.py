@@ -17,9 +17,9 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Mapping, Sequence
+from datetime import UTC, datetime
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.machine import this_machine
@@ -41,7 +41,7 @@ from gpu_tpu_app.core.runs import (
     parse_message,
     with_ceilings,
 )
-from gpu_tpu_app.core.terms import BACKENDS, SUITE_BUDGET_S, SUITES, metric_for  # noqa: F401  (SUITE_BUDGET_S re-exported)
+from gpu_tpu_app.core.terms import BACKENDS, SUITE_BUDGET_S, SUITES, metric_for
 from gpu_tpu_app.core.wording import point_words
 from gpu_tpu_app.probe import envs, lifeline
 from gpu_tpu_app.probe.envs import CATALOG_ENV
@@ -108,7 +108,7 @@ class LineDecoder:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc).astimezone()
+    return datetime.now(UTC).astimezone()
 
 
 def point_label(p: Progress) -> str:
@@ -231,23 +231,23 @@ class RunAssembler:
             message = f"{what} during {point_label(point)}" + (f" (last log line: {last[0][:200]})" if last else "")
             result = ProbeResult(
                 kernel=point.kernel,
-                backend=point.backend or backend,  # type: ignore[arg-type]
+                backend=point.backend or backend,
                 device=point.device or "",
                 dtype=point.dtype,
                 size=point.size,
                 variant=point.variant,
-                metric=metric_for(point.kernel),  # type: ignore[arg-type]
+                metric=metric_for(point.kernel),
                 status="timeout" if timed_out else "error",
                 message=message,
             )
             out.append(self.add(ResultMsg(result=result)))
             return out, point.done + 1
         if point is not None:  # died between points: the announced point already reported
-            err = ErrorMsg(backend=backend, kernel=point.kernel, message=f"{what} after {point_label(point)}")  # type: ignore[arg-type]
+            err = ErrorMsg(backend=backend, kernel=point.kernel, message=f"{what} after {point_label(point)}")
             out.append(self.add(err))
             return out, point.done + 1
         reason = what + (f": {last[0][:200]}" if last else "")
-        out.append(self.add(ErrorMsg(backend=backend, kernel=None, message=reason)))  # type: ignore[arg-type]
+        out.append(self.add(ErrorMsg(backend=backend, kernel=None, message=reason)))
         self.aborted = True
         return out, None
 
@@ -386,7 +386,7 @@ class ProbeSession:
     on a timer, report `worker_exited()`, repeat until next_launch() is None, then `finish()`.
     """
 
-    def __init__(self, request: ProbeRequest, clock=time.monotonic) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, request: ProbeRequest, clock=time.monotonic) -> None:
         self.request = request
         self.assembler = RunAssembler(request.suite, python=request.python)
         self.clock = clock

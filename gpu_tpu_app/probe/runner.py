@@ -14,7 +14,7 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from gpu_tpu_app.core.runs import DeviceInfo, Message, RunFile
 from gpu_tpu_app.core.terms import BACKENDS
@@ -33,8 +33,8 @@ from gpu_tpu_app.probe.protocol import (
 __all__ = [
     "BACKENDS",
     "STOP_SIGNALS",
-    "CancelEvent",
     "SUITE_BUDGET_S",
+    "CancelEvent",
     "LineDecoder",
     "ProbeRequest",
     "ProbeSession",
@@ -93,13 +93,13 @@ def stop_on_signals(cancel: threading.Event, *, escalate: bool = True) -> Iterat
 class _Stderr:
     """Drains a worker's stderr on a thread, keeping the last lines for crash messages."""
 
-    def __init__(self, stream, echo: bool) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, stream, echo: bool) -> None:
         self.lines: collections.deque[str] = collections.deque(maxlen=40)
         self._echo = echo
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self._thread.start()
 
-    def _read(self, stream) -> None:  # type: ignore[no-untyped-def]
+    def _read(self, stream) -> None:
         with stream:
             for raw in iter(stream.readline, b""):
                 line = raw.decode("utf-8", "replace").rstrip()

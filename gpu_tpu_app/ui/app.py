@@ -246,7 +246,8 @@ def main(args: argparse.Namespace | None = None) -> int:
     QCoreApplication.setOrganizationName(APP_NAME)
     QCoreApplication.setApplicationName(APP_NAME)
     QCoreApplication.setApplicationVersion(__version__)
-    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else APP_NAME])
     app.setApplicationDisplayName(APP_NAME)
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(_icon())
@@ -272,7 +273,7 @@ def main(args: argparse.Namespace | None = None) -> int:
     if os.environ.get(STARTUP_ENV):
 
         class _FirstPaint(QObject):
-            def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+            def eventFilter(self, obj: QObject, event: QEvent) -> bool:
                 if event.type() == QEvent.Type.Paint:
                     window.removeEventFilter(self)
                     QTimer.singleShot(0, self._done)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter on pg.exporters)
+import pyqtgraph.exporters
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QPainter, QPen, QResizeEvent
 from PySide6.QtWidgets import (
@@ -262,7 +262,7 @@ def make_hoverable(scatter: pg.ScatterPlotItem) -> pg.ScatterPlotItem:
 
 def _infos(data: ChartData) -> dict[tuple[int, str, str, str | None, str, int | None, float], PointInfo]:
     """(run index, device, backend, dtype, kernel, size, value) -> PointInfo of every drawable point."""
-    out = {}
+    out: dict[tuple[int, str, str, str | None, str, int | None, float], PointInfo] = {}
     for cr in data.visible():
         for r, f in _judged(cr.run):
             if _drawable(r):
@@ -363,11 +363,11 @@ def waterfall_segments(times: dict[str, float]) -> list[tuple[str, float, float]
         if rest > 0:
             segs.append(("run", t, rest))
             t += rest
-    for p in phase_order(times):
-        if p in ("trace", "lower", "compile", "first_call", "first_call_cold"):
+    for phase in phase_order(times):
+        if phase in ("trace", "lower", "compile", "first_call", "first_call_cold"):
             continue
-        segs.append((p, t, times[p]))
-        t += times[p]
+        segs.append((phase, t, times[phase]))
+        t += times[phase]
     return segs
 
 
@@ -534,7 +534,7 @@ class _Chart(QWidget):
         self.item.setTitle(html.escape(text), color=self._colors["foreground"], size="11pt")
         self.shown_title = text
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._set_title()
 
@@ -752,10 +752,7 @@ class ThroughputChart(_Chart):
         xs_all.extend(xs_all_f)
         ys_all.extend(ys_all_f)
         x_pad = 0.08
-        if log_y:
-            y_range = (min(ys_all) - 0.15, max(ys_all) + 0.15)
-        else:
-            y_range = (0.0, max(ys_all) * 1.18)
+        y_range = (min(ys_all) - 0.15, max(ys_all) + 0.15) if log_y else (0.0, max(ys_all) * 1.18)
         self.item.setRange(xRange=(min(xs_all) - x_pad, max(xs_all) + x_pad), yRange=y_range, padding=0)
 
 
@@ -1085,10 +1082,10 @@ class CompileWaterfall(_Chart):
             if p not in starts:
                 continue
             ys = [s[0] for s in starts[p]]
-            x0 = [s[1] for s in starts[p]]
-            w = [s[2] for s in starts[p]]
+            lefts = [s[1] for s in starts[p]]
+            widths = [s[2] for s in starts[p]]
             color = QColor(self.phase_color(p))
-            bar = pg.BarGraphItem(x0=x0, y=ys, width=w, height=0.5, brush=color, pen=pg.mkPen(color),
+            bar = pg.BarGraphItem(x0=lefts, y=ys, width=widths, height=0.5, brush=color, pen=pg.mkPen(color),
                                   name=html.escape(PHASE_LABELS.get(p, p), quote=False))  # fmt: skip
             self.add(bar)
         left.setTicks([[(i, label) for i, (label, _t) in enumerate(rows)]])

@@ -86,7 +86,7 @@ class DevicesView(QTreeWidget):
 
     def add_device(self, dev: DeviceInfo) -> None:
         """A device reported by a probe run (kept next to the listed ones, without duplicates)."""
-        status, devices, note = self._state.get(dev.backend, (None, [], None))
+        status, devices, _note = self._state.get(dev.backend, (None, [], None))
         if any(d.key == dev.key for d in devices):
             return
         if status is None or not status.available:

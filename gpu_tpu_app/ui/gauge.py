@@ -58,7 +58,7 @@ class VerdictGauge(QWidget):
         )
         self.setToolTip(self.accessibleDescription())
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, event: QPaintEvent) -> None:
         tm = theme_manager()
         gpu, tpu = tm.color("gpu"), tm.color("tpu")
         fg, muted, grid = tm.color("foreground"), tm.color("muted"), tm.color("grid")

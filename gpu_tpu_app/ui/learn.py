@@ -113,12 +113,12 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
         for r in results:
             if id(r) not in good:
                 continue
-            key = (r.device, r.backend, r.dtype, r.variant if kernel in ("transfer", "dispatch") else None)
-            keep = by_key.get(key)
+            best_key = (r.device, r.backend, r.dtype, r.variant if kernel in ("transfer", "dispatch") else None)
+            keep = by_key.get(best_key)
             if keep is None:
-                by_key[key] = r
+                by_key[best_key] = r
             elif (r.value < keep.value) if r.metric == "seconds" else (r.value > keep.value):  # type: ignore[operator]
-                by_key[key] = r  # the best: fastest time, highest rate
+                by_key[best_key] = r  # the best: fastest time, highest rate
         for (_dev, _b, dtype, variant), r in by_key.items():
             extra = [x for x in (variant, dtype, f"N={r.size}" if kernel == "matmul" and r.size else None) if x]
             text = format_value(r.value, r.metric)
@@ -192,7 +192,7 @@ class LessonBrowser(QTextBrowser):
             return True
         return super().viewportEvent(event)
 
-    def loadResource(self, type_: int, name: QUrl) -> object:  # noqa: D401 - Qt override
+    def loadResource(self, type_: int, name: QUrl | str) -> object:
         # Only resources inside the document itself: never the network, never local files by URL.
         return None
 
@@ -300,7 +300,7 @@ class LearnPage(QWidget):
     def _divider_moved(self, _pos: int, _index: int) -> None:
         self._list_width_chosen = True
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         """The topic list gives way before the text does: about a quarter of the width, 190 to 340 px."""
         super().resizeEvent(event)
         if not self._list_width_chosen:
@@ -433,7 +433,7 @@ class LearnPage(QWidget):
                 groups.append(item)
             it += 1
         for g in groups:
-            g.setHidden(all(g.child(i).isHidden() for i in range(g.childCount())))
+            g.setHidden(all(c.isHidden() for i in range(g.childCount()) if (c := g.child(i)) is not None))
         if query.strip():
             more = f", {shown - topics} more pages" if shown > topics else ""
             self.match_label.setText(f"{topics} topic{'s' if topics != 1 else ''} match{more}" if shown else "Nothing matches.")

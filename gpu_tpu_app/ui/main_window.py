@@ -42,12 +42,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app import APP_NAME
 from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
+from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.report import build_html, build_markdown, collect, session_estimate
 from gpu_tpu_app.core.runs import RunFile, load_run
-from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.wording import VERDICT_WORDS
@@ -57,8 +57,8 @@ from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortc
 from gpu_tpu_app.ui.history import History
 from gpu_tpu_app.ui.result_page import ResultPage
 from gpu_tpu_app.ui.theme import theme_manager
-from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
 from gpu_tpu_app.ui.welcome import WelcomeCard
+from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ menus
 
-    def _action(self, text: str, slot: Any, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:
+    def _action(self, text: str, slot: Any, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None, tip: str = "") -> QAction:
         act = QAction(text, self)
         act.triggered.connect(slot)
         if shortcut is not None:
@@ -452,7 +452,7 @@ class MainWindow(QMainWindow):
         with self._one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.result_page)
-        self.result_page.scroll.verticalScrollBar().setValue(0)
+        self.result_page.scroll_area.verticalScrollBar().setValue(0)
         self.result_page.setFocus(Qt.FocusReason.OtherFocusReason)
         self.result_page.edit_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
@@ -800,7 +800,7 @@ class MainWindow(QMainWindow):
         if self._persist:
             self._settings().setValue("window/geometry", self.saveGeometry())
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+    def closeEvent(self, event: QCloseEvent) -> None:
         if not self.confirm_stop_probe() or not self.maybe_save():
             event.ignore()
             return

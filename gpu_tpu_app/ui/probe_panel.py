@@ -43,7 +43,17 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.machine import is_this_machine
-from gpu_tpu_app.core.runs import DeviceInfo, ErrorMsg, Message, Progress, ResultMsg, RunFile, load_run, save_run, to_csv
+from gpu_tpu_app.core.runs import (
+    DeviceInfo,
+    ErrorMsg,
+    Message,
+    Progress,
+    ResultMsg,
+    RunFile,
+    load_run,
+    save_run,
+    to_csv,
+)
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
 from gpu_tpu_app.core.wording import format_eta, format_seconds
@@ -504,7 +514,7 @@ class ProbePanel(QWidget):
         self._side_chosen = shown
         self.side.setVisible(shown)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         shown = self._side_chosen if self._side_chosen is not None else self.width() >= self.NARROW_WIDTH
         if shown != self.side.isVisible() or shown != self.side_button.isChecked():
@@ -769,7 +779,7 @@ class ProbePanel(QWidget):
         for i in range(self.message_list.count()):
             self._restyle_item(self.message_list.item(i))
 
-    def showEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event: object) -> None:
         super().showEvent(event)  # type: ignore[arg-type]
         # Look for devices the first time the page is shown, unless a run measured on this host
         # already says what every backend found (the refresh button looks again).

@@ -406,7 +406,7 @@ class DeviceLister(QObject):
         status = asm.backends.get(backend)
         if status is None or (problem and not devices):
             reason = problem or "the worker reported no device"
-            status = BackendStatus(backend=backend, available=False, reason=reason)  # type: ignore[arg-type]
+            status = BackendStatus(backend=backend, available=False, reason=reason)
         self.results[backend] = (status, devices)
         self.sig_backend.emit(status, devices)
         if not self._procs:

@@ -4,6 +4,7 @@ change the verdict, next steps, open questions, and the estimator for the user's
 from __future__ import annotations
 
 import html
+import itertools
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
@@ -34,7 +35,6 @@ from gpu_tpu_app.core.decision import (
     answered_count,
     has_verdict,
 )
-from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
@@ -45,17 +45,18 @@ from gpu_tpu_app.core.estimate import (
     parse_quantity,
 )
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
+from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
 from gpu_tpu_app.core.wording import (
     HEADLINES,
-    VERDICT_WORDS,
-    estimate_cells,
-    estimate_inputs,
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     MISSING,
+    VERDICT_WORDS,
+    estimate_cells,
+    estimate_inputs,
     estimate_warnings,
     format_quantity,
     memory_tip,
@@ -102,7 +103,7 @@ class PriceDelegate(QStyledItemDelegate):
     """Draws an editable price cell as a field: a placeholder where it is empty, and an editor that says
     what to type."""
 
-    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         if index.flags() & Qt.ItemFlag.ItemIsEditable and not option.text:
             option.text = PRICE_PLACEHOLDER
@@ -111,7 +112,7 @@ class PriceDelegate(QStyledItemDelegate):
             for role in (QPalette.ColorRole.Text, QPalette.ColorRole.HighlightedText):
                 option.palette.setColor(role, muted)
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,  # noqa: N802
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: QModelIndex | QPersistentModelIndex) -> QWidget:  # fmt: skip
         editor = super().createEditor(parent, option, index)
         if isinstance(editor, QLineEdit):
@@ -228,11 +229,15 @@ class EstimatorCard(Card):
         self.table.setAlternatingRowColors(True)
         self.price_delegate = PriceDelegate(self.table)
         self.table.setItemDelegateForColumn(PRICE_COLUMN, self.price_delegate)
-        self.table.horizontalHeaderItem(PRICE_COLUMN).setToolTip(
-            "Editable: type your own price per chip-hour in USD for any catalogue chip (the app ships no prices)")
-        self.table.horizontalHeaderItem(MEMORY_COLUMN).setToolTip(
-            "What one model copy needs (training: the whole state, sharded) / what the chips it uses hold; "
-            + MEMORY_UNITS_NOTE)
+        header_tips = {
+            PRICE_COLUMN: "Editable: type your own price per chip-hour in USD for any catalogue chip "
+            "(the app ships no prices)",
+            MEMORY_COLUMN: "What one model copy needs (training: the whole state, sharded) / what the chips it uses "
+            "hold; " + MEMORY_UNITS_NOTE,
+        }
+        for col, tip in header_tips.items():
+            if (head := self.table.horizontalHeaderItem(col)) is not None:
+                head.setToolTip(tip)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -561,8 +566,8 @@ class ResultPage(QWidget):
         self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
         col.addWidget(self.estimator)
         col.addStretch(1)
-        self.scroll = scroll_page(body)
-        outer.addWidget(self.scroll, 1)
+        self.scroll_area = scroll_page(body)
+        outer.addWidget(self.scroll_area, 1)
         theme_manager().sig_theme_changed.connect(self._rerender)
 
     # ------------------------------------------------------------------ data in
@@ -693,12 +698,12 @@ class ResultPage(QWidget):
         else:
             self.flips_label.setText("No single answer change would change this verdict.")
 
-        steps = []
+        step_items = []
         for step in rec.next_steps:
-            shown = window_step(step)
-            link = f"<br>{anchor('action:' + shown.action, ACTION_TEXT[shown.action])} →" if shown.action else ""
-            steps.append(f"<li>{html.escape(shown.text)}{link}</li>")
-        self.steps_label.setText("<ol style='margin-left:-20px'>" + "".join(steps) + "</ol>")
+            ws = window_step(step)
+            link = f"<br>{anchor('action:' + ws.action, ACTION_TEXT[ws.action])} →" if ws.action else ""
+            step_items.append(f"<li>{html.escape(ws.text)}{link}</li>")
+        self.steps_label.setText("<ol style='margin-left:-20px'>" + "".join(step_items) + "</ol>")
 
         self.open_card.setVisible(bool(rec.unanswered))
         if rec.unanswered:
@@ -719,20 +724,20 @@ class ResultPage(QWidget):
         """Tab follows reading order: the buttons, the left column (blockers, reasons), the right column
         (flips, next steps, open questions, notes), then the estimator's inputs and its table."""
         def links(box: QVBoxLayout) -> list[QWidget]:
-            return [w for i in range(box.count()) if isinstance(w := box.itemAt(i).widget(), QLabel)
+            return [w for i in range(box.count()) if (it := box.itemAt(i)) is not None and isinstance(w := it.widget(), QLabel)
                     and w.focusPolicy() != Qt.FocusPolicy.NoFocus]  # fmt: skip
 
         chain: list[QWidget] = [self.edit_button, self.export_button, *links(self.blockers_box),
                                 *links(self.reasons_box), self.more_link, self.flips_label, self.steps_label,
                                 self.open_label, self.notes_edit]  # fmt: skip
         estimator: list[QWidget] = []
-        w = self.estimator.params_edit
+        w: QWidget | None = self.estimator.params_edit
         while w is not None and w not in estimator and self.estimator.isAncestorOf(w):
             if w.focusPolicy() & Qt.FocusPolicy.TabFocus:
                 estimator.append(w)
             w = w.nextInFocusChain()
         chain += estimator
-        for first, second in zip(chain, chain[1:]):
+        for first, second in itertools.pairwise(chain):
             QWidget.setTabOrder(first, second)
 
     def _toggle_all(self, _href: str) -> None:
@@ -752,7 +757,7 @@ class ResultPage(QWidget):
 
     def focus_estimator(self) -> None:
         """Scroll to the estimator and put the cursor in its first input."""
-        self.scroll.ensureWidgetVisible(self.estimator, 0, 0)
+        self.scroll_area.ensureWidgetVisible(self.estimator, 0, 0)
         self.estimator.params_edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def links(self) -> list[QLabel]:

@@ -90,7 +90,7 @@ class LinkButton(QPushButton):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt name)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.click()
             event.accept()
@@ -134,12 +134,14 @@ def clear_layout(layout: QLayout) -> None:
     """Remove and delete every item of a layout (widgets and nested layouts)."""
     while layout.count():
         item = layout.takeAt(0)
-        widget = item.widget()
+        if item is None:
+            break
+        widget, child = item.widget(), item.layout()
         if widget is not None:
             widget.setParent(None)
             widget.deleteLater()
-        elif item.layout() is not None:
-            clear_layout(item.layout())
+        elif child is not None:
+            clear_layout(child)
 
 
 def human_list(items: list[str]) -> str:
@@ -162,7 +164,8 @@ class WrapBar(QWidget):
         for group in (first, second):
             group.setContentsMargins(0, 0, 0, 0)
             for i in range(group.count()):
-                w = group.itemAt(i).widget()
+                item = group.itemAt(i)
+                w = item.widget() if item is not None else None
                 if w is not None:  # a button never gets narrower than its text (and icon), whatever it says
                     w.setSizePolicy(QSizePolicy.Policy.Minimum, w.sizePolicy().verticalPolicy())
         first.addStretch(1)  # wrapped, the first row keeps its widgets together on the left
@@ -179,12 +182,12 @@ class WrapBar(QWidget):
         """True while the second group sits under the first."""
         return self.box.direction() == QBoxLayout.Direction.TopToBottom
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+    def minimumSizeHint(self) -> QSize:
         """As narrow as the wider group: below the width of both, the bar wraps."""
         hint = super().minimumSizeHint()
         return QSize(max(self.first.minimumSizeHint().width(), self.second.minimumSizeHint().width()), hint.height())
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         direction = (QBoxLayout.Direction.LeftToRight if self.wide_enough(event.size().width())
                      else QBoxLayout.Direction.TopToBottom)  # fmt: skip
         if direction != self.box.direction():

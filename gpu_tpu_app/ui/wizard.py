@@ -49,7 +49,7 @@ class StepLabel(QLabel):
         self.index = index
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.index)
         super().mousePressEvent(event)
@@ -58,7 +58,7 @@ class StepLabel(QLabel):
 class ChoiceButton(QRadioButton):
     """A radio button that passes Tab focus on to the checked choice of its group."""
 
-    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt name)
+    def focusInEvent(self, event: QFocusEvent) -> None:
         group = self.group()
         checked = group.checkedButton() if group is not None else None
         reasons = (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason)
@@ -212,8 +212,8 @@ class QuestionPage(QWidget):
         self.grid.setVerticalSpacing(12)
         self.body_layout.addLayout(self.grid)
         self.body_layout.addStretch(1)
-        self.scroll: QScrollArea = scroll_page(body)
-        outer.addWidget(self.scroll)
+        self.scroll_area: QScrollArea = scroll_page(body)
+        outer.addWidget(self.scroll_area)
         self._arrange(2)
 
     def _arrange(self, columns: int) -> None:
@@ -227,7 +227,7 @@ class QuestionPage(QWidget):
         for c in range(2):
             self.grid.setColumnStretch(c, 1 if c < columns else 0)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self._arrange(2 if event.size().width() >= TWO_COLUMN_MIN_WIDTH else 1)
         super().resizeEvent(event)
 
@@ -415,11 +415,11 @@ class DecideWizard(QWidget):
         for i, page in enumerate(self.pages):
             if card in page.cards:
                 self._show(i)
-                page.scroll.ensureWidgetVisible(card, 0, 40)
+                page.scroll_area.ensureWidgetVisible(card, 0, 40)
                 break
         card.focus_choice()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt name)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter goes to the next page, unless a focused link or button took the key already."""
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
             event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier

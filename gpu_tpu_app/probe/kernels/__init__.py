@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITES
 from gpu_tpu_app.probe.kernels import common
@@ -21,8 +21,19 @@ from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
 
-__all__ = ["BACKENDS", "DTYPES", "KERNELS", "SUITES", "Context", "Point", "plan", "run_point", "estimate_total",
-           "warm_up", "targets"]
+__all__ = [
+    "BACKENDS",
+    "DTYPES",
+    "KERNELS",
+    "SUITES",
+    "Context",
+    "Point",
+    "estimate_total",
+    "plan",
+    "run_point",
+    "targets",
+    "warm_up",
+]
 
 
 @dataclass
@@ -223,7 +234,7 @@ class _Planner:
               cap_s: float | None = None, note: str | None = None) -> Point:  # fmt: skip
         """A point; est_s is the nominal loop (warm-up + one round), the cap leaves room for CV-driven rounds."""
         parts = [self.device.key, kernel] + [str(p) for p in (variant, dtype, size) if p is not None]
-        base = {"id": "/".join(parts), "kernel": kernel, "backend": self.backend, "device": self.device.key,
+        base: dict[str, Any] = {"id": "/".join(parts), "kernel": kernel, "backend": self.backend, "device": self.device.key,
                 "dtype": dtype, "size": size, "variant": variant, "target_s": self.target, "note": note,
                 "setup_s": self.setup_s(kernel) if est_s > 0 else 0.0}  # fmt: skip
         if est_s <= 0:  # answered without measuring (skipped)

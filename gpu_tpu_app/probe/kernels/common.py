@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpu_tpu_app.core.units import format_value
-from gpu_tpu_app.probe.wire import ProbeResult
 from gpu_tpu_app.probe.kernels.stats import Timing, rates, summarize
+from gpu_tpu_app.probe.wire import ProbeResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.probe.kernels import Context, Point
@@ -384,7 +384,7 @@ def result(
         value=value,
         stats=stats,
         math_mode=math_mode,
-        status=status,  # type: ignore[arg-type]
+        status=status,
         message="; ".join(notes) or None,
         pct_spec=pct_spec,
     )

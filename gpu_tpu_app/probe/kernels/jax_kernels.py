@@ -14,19 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
-import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
+import jax
+import jax.numpy as jnp
+import numpy as np
 
-from gpu_tpu_app.core.terms import ELEM_BYTES  # noqa: E402
-from gpu_tpu_app.core.units import format_value  # noqa: E402
-from gpu_tpu_app.probe.kernels import common  # noqa: E402
-from gpu_tpu_app.probe.kernels.common import BlockShape  # noqa: E402
-from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, measure  # noqa: E402
+from gpu_tpu_app.core.terms import ELEM_BYTES
+from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.probe.kernels import common
+from gpu_tpu_app.probe.kernels.common import BlockShape
+from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, measure
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
     from gpu_tpu_app.probe.kernels import Context, Point
+    from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
 
 
 def jax_platform(info: DeviceInfo) -> str:
@@ -61,10 +61,7 @@ def _block(x: Any) -> Any:
 
 
 def _precision_setting() -> str | None:
-    try:
-        value = jax.config.jax_default_matmul_precision
-    except AttributeError:
-        return None
+    value = getattr(jax.config, "jax_default_matmul_precision", None)
     return str(value) if value else None
 
 
@@ -314,9 +311,11 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     # the data is made on the devices, already sharded: nothing crosses the host
     make = jax.jit(lambda key: jax.random.normal(key, (ranks * per,), jnp.float32), out_shardings=sharding)
     x = make(jax.random.key(common.SEED)).block_until_ready()
-    shard_map = getattr(jax, "shard_map", None)
+    shard_map: Any = getattr(jax, "shard_map", None)
     if shard_map is None:  # older JAX
-        from jax.experimental.shard_map import shard_map
+        from jax.experimental.shard_map import shard_map as experimental_shard_map
+
+        shard_map = experimental_shard_map
     f, _ = compile_ahead(jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"),
                                            out_specs=P("i"))), x)  # fmt: skip
     f(x).block_until_ready()  # one all-reduce before the clock: the communicator (NCCL, ICI) is built here
