@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
 from gpu_tpu_app.errors import InputError
 
 #: subcommand -> (module, one-line help). Each module has configure(parser) and run(args).
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        return 130
+        return EXIT_CANCELLED
     except BrokenPipeError:
         return 0
 

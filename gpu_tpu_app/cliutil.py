@@ -18,9 +18,9 @@ def one_line(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-EXIT_OK = 0
-EXIT_FAILURE = 1
 EXIT_USAGE = 2
+#: Stopped by the user (Ctrl+C): 128 + SIGINT, as shells report it.
+EXIT_CANCELLED = 130
 
 
 class OneLineParser(argparse.ArgumentParser):

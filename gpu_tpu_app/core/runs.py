@@ -301,11 +301,6 @@ class RunFile(_Model):
         """The device with this key ('torch:cpu:0'), or None."""
         return next((d for d in self.devices if d.key == key), None)
 
-    def device_label(self, key: str) -> str:
-        """'host / device name' for column headers."""
-        dev = self.device(key)
-        return f"{self.host} / {dev.name if dev else key}"
-
 
 def load_run(path: str | Path) -> RunFile:
     """Read and validate a run file; InputError '<file>: <field>: <problem>' when it is not one we can read."""

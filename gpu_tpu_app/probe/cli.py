@@ -20,7 +20,7 @@ from typing import IO
 
 from gpu_tpu_app import APP_NAME, __version__
 from gpu_tpu_app.atomic import resolve_target, write_text
-from gpu_tpu_app.cliutil import EXIT_USAGE, OneLineParser
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
 from gpu_tpu_app.core.runs import CSV_COLUMNS, RunFile, load_run, to_csv
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
 from gpu_tpu_app.core.wording import MISSING, format_value
@@ -37,7 +37,6 @@ from gpu_tpu_app.probe.collective import this_rank as collective_rank
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, list_devices, run_probe, stop_on_signals
 
-EXIT_CANCELLED = 130
 CSV_HEADER = ",".join(CSV_COLUMNS).encode()
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, OneLineParser
 from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.probe import detect, lifeline, nvml, testkernels
@@ -392,7 +392,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
             em.emit(ResultMsg(result=r))
     if stop.is_set():
         em.emit(Done(ok=False, message="cancelled"))
-        return 130
+        return EXIT_CANCELLED
     em.emit(Done(ok=True, message=f"{skipped} points skipped: time budget used up" if skipped else None))
     return 0
 

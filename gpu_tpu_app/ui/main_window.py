@@ -1,21 +1,8 @@
 """The main window: navigation (Decide, Probe, Learn), one session, the File / View / Help menus.
 
-Contract between the window shell and the Probe / Learn pages:
-
-- `gpu_tpu_app.ui.learn.LearnPage(lesson: LessonPack, parent=None)` with
-  `show_topic(topic_id: str)` and `set_runs(runs: list[RunFile])` (evidence measured here).
-- `gpu_tpu_app.ui.probe_panel.ProbePanel(prefs: Preferences, parent=None)` with
-  `runs() -> list[RunFile]`, `set_runs(runs)`, `import_run(path) -> bool`,
-  `sig_runs_changed = Signal()`, `sig_finished = Signal(object)`,
-  `start(suite: str | None = None)`, `cancel()`, `is_running() -> bool`,
-  `set_preferences(prefs)` (the window passes on new preferences).
-  This window builds both pages the first time they are shown (Learn also when a link
-  opens a topic), so pyqtgraph is not imported at start-up unless Probe is the first page.
-  The session owns the runs: the window pushes them with `set_runs` and pulls them back
-  with `runs()` on `sig_runs_changed`.
-- `gpu_tpu_app.ui.theme.theme_manager()`: `sig_theme_changed(str)`, `current()`, `colors()`,
-  `apply(mode)`; pages read colours from it and redraw on the signal.
-- `gpu_tpu_app.core.settings`: `Preferences`, `load_preferences()`, `save_preferences()`.
+The Probe and Learn pages are built the first time they are shown, so pyqtgraph is not
+imported at start-up unless Probe is the first page. The session owns the runs: the window
+pushes them to the Probe page with `set_runs` and reads them back on `sig_runs_changed`.
 """
 
 from __future__ import annotations

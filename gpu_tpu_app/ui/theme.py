@@ -1,23 +1,7 @@
 """Light and dark themes for the whole window, charts included.
 
-Contract between the window shell and the Probe / Learn pages:
-
-- `gpu_tpu_app.ui.learn.LearnPage(lesson: LessonPack, parent=None)` with
-  `show_topic(topic_id: str)` and `set_runs(runs: list[RunFile])` (evidence measured here).
-- `gpu_tpu_app.ui.probe_panel.ProbePanel(prefs: Preferences, parent=None)` with
-  `runs() -> list[RunFile]`, `set_runs(runs)`, `import_run(path) -> bool`,
-  `sig_runs_changed = Signal()`, `sig_finished = Signal(object)`,
-  `start(suite: str | None = None)`, `cancel()`, `is_running() -> bool`.
-  The window builds it the first time the Probe page is shown, so pyqtgraph is not
-  imported at start-up unless Probe is the first page.
-- This module: `theme_manager()` returns the one `ThemeManager(QObject)`, with
-  `sig_theme_changed = Signal(str)` ("light" or "dark"), `current() -> str`,
-  `colors() -> dict[str, str]` (keys: background, surface, foreground, muted, border,
-  accent, accent_text, gpu, tpu, grid, warning, error, ok, selection) and
-  `apply(mode)` with mode "system" (the desktop's colour scheme, followed live),
-  "light" or "dark". Charts read `colors()` and redraw on `sig_theme_changed`.
-- `gpu_tpu_app.core.settings`: `Preferences` (theme, default_suite; fields with title and
-  description), `load_preferences()`, `save_preferences()`.
+`theme_manager()` returns the one ThemeManager: `apply(mode)` ("system" follows the desktop
+live, or "light" / "dark"), `colors()` for painting, and `sig_theme_changed` to redraw on.
 """
 
 from __future__ import annotations

@@ -144,13 +144,6 @@ def clear_layout(layout: QLayout) -> None:
             clear_layout(child)
 
 
-def human_list(items: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 class WrapBar(QWidget):
     """A tool bar of two groups side by side that puts the second group under the first when the
     window is too narrow for both, so no button is ever squeezed below its text."""

@@ -368,10 +368,6 @@ class DecideWizard(QWidget):
         """Index of the page shown (0 = framework check)."""
         return self.stack.currentIndex()
 
-    def page_count(self) -> int:
-        """Number of question pages."""
-        return len(self.pages)
-
     def go_to_page(self, index: int) -> None:
         """Show question page `index` and focus its first question."""
         self._show(max(0, min(index, len(self.pages) - 1)))
