@@ -34,7 +34,7 @@ test: lint system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 # Files already in the formatter's style; the whole tree joins once it has been formatted in one go.
-FORMATTED := gpu_tpu_app/core/terms.py gpu_tpu_app/core/wording.py tests/test_terms.py tests/test_wording.py
+FORMATTED := gpu_tpu_app/core/terms.py gpu_tpu_app/core/wording.py tests/core/test_terms.py tests/core/test_wording.py
 
 # Lint (ruff), format check (ruff format, FORMATTED only) and type check (mypy), configured in pyproject.toml.
 # The layer contracts (import-linter) run in the tests: tests/test_core_purity.py.

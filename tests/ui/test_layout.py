@@ -102,7 +102,7 @@ app = QApplication([])
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.ui.main_window import MainWindow
 sys.path.insert(0, sys.argv[2])
-from test_ui_layout import layout_problems
+from test_layout import layout_problems
 w = MainWindow(persist=False)
 w.set_session(load_session(sys.argv[1]))
 w.resize(1280, 800)

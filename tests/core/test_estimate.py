@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from gpu_tpu_app import cli
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     Estimate,
@@ -26,20 +24,6 @@ from gpu_tpu_app.errors import InputError
 @pytest.fixture
 def catalog() -> Catalog:
     return load_catalog()
-
-
-@pytest.fixture
-def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    """cli.main with the subcommands whose modules exist (each command is tested in its own module)."""
-    present = {name: spec for name, spec in cli.COMMANDS.items() if importlib.util.find_spec(spec[0]) is not None}
-    monkeypatch.setattr(cli, "COMMANDS", present)
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        code = cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 def _row(result: Estimate, chip_id: str):

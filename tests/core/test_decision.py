@@ -28,7 +28,7 @@ from gpu_tpu_app.core.decision import (
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.errors import InputError
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 # The lesson pack's topic ids and source ids (interfaces: "Decision rules cite topic ids and lesson
 # source ids from these lists only").
@@ -429,7 +429,7 @@ def test_load_answers_names_file_field_and_allowed_values(text: str, message: st
     assert str(exc.value) == message
 
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def test_version_1_answers_files_load_with_yes_as_fp64() -> None:

@@ -11,7 +11,7 @@ import pytest
 from gpu_tpu_app import cli
 from gpu_tpu_app.core.decision import FACTORS, Recommendation, decide, read_answers
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PRETRAINING = EXAMPLES / "answers-jax-llm-pretraining.json"
 PROTOTYPE = EXAMPLES / "answers-research-prototype.json"
 MIXED = EXAMPLES / "answers-mixed-unknowns.json"

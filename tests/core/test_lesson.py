@@ -194,7 +194,7 @@ def test_web_sources_are_public_https_pages(pack: LessonPack) -> None:
 
 # -- the incidental URL -------------------------------------------------------------------
 def test_incidental_url_is_in_no_resource_file() -> None:
-    roots = {resource_root(), Path(__file__).resolve().parents[1] / "resources"}
+    roots = {resource_root(), Path(__file__).resolve().parents[2] / "resources"}
     checked = 0
     for root in roots:
         if not root.is_dir():

@@ -14,13 +14,12 @@ import pytest
 
 jax = pytest.importorskip("jax")
 
-from kernel_helpers import check_rate, cpu_device, make_ctx_class, make_point, spy_measure  # noqa: E402
-
 from gpu_tpu_app.core.runs import ProbeResult  # noqa: E402
 from gpu_tpu_app.probe.kernels import jax_kernels as jk  # noqa: E402
 from gpu_tpu_app.probe.kernels import run_point  # noqa: E402
 from gpu_tpu_app.probe.kernels.common import BlockShape  # noqa: E402
 from gpu_tpu_app.probe.kernels.stats import Timing  # noqa: E402
+from tests.probe.kernels.kernel_helpers import check_rate, cpu_device, make_ctx_class, make_point, spy_measure  # noqa: E402
 
 Ctx = make_ctx_class(cpu_device("jax"))
 point = functools.partial(make_point, "jax")

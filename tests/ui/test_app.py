@@ -380,7 +380,7 @@ def test_session_runs_reach_learn_and_come_back_from_the_panel(qtbot, window: Ma
 
 
 def test_example_session_file_loads(window: MainWindow) -> None:
-    path = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "example-session.json"
+    path = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json"
     assert window.open_session(path)
     raw = json.loads(path.read_text())
     assert raw["answers"]["framework"] == "jax" and raw["answers"]["deployment"] == "google_cloud"

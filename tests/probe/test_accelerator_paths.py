@@ -25,7 +25,7 @@ from gpu_tpu_app.probe.kernels import JAX_SETUP_S, plan
 from gpu_tpu_app.probe.kernels.common import jax_math_mode, peak_for, torch_math_mode
 
 GIB = 1024**3
-NAMES = tomllib.loads((Path(__file__).parent / "data" / "device_names.toml").read_text())["name"]
+NAMES = tomllib.loads((Path(__file__).resolve().parents[1] / "data" / "device_names.toml").read_text())["name"]
 
 
 @pytest.fixture(autouse=True)

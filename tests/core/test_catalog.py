@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-from gpu_tpu_app import cli
 from gpu_tpu_app.core.catalog import Catalog, Figure, load_catalog
 from gpu_tpu_app.errors import InputError
 
@@ -21,20 +19,6 @@ EXPECTED_IDS = {
 @pytest.fixture
 def catalog() -> Catalog:
     return load_catalog()
-
-
-@pytest.fixture
-def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    """cli.main with the subcommands whose modules exist (each command is tested in its own module)."""
-    present = {name: spec for name, spec in cli.COMMANDS.items() if importlib.util.find_spec(spec[0]) is not None}
-    monkeypatch.setattr(cli, "COMMANDS", present)
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        code = cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 # ------------------------------------------------------------------ packaged content

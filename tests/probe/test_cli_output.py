@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import re
 import shlex
-import sys
 
 import pytest
 
@@ -17,9 +16,7 @@ from gpu_tpu_app.core.runs import ProbeResult, Progress, ResultMsg
 from gpu_tpu_app.probe import cli
 from gpu_tpu_app.probe.cli_output import WIDTH, ProgressPrinter, compare_text, results_table
 from gpu_tpu_app.probe.worker import remeasure_noisy
-
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_trust import BUSY, CLEAN, DEV, res, run_of, stats
+from tests.core.test_trust import BUSY, CLEAN, DEV, res, run_of, stats
 
 LONG = ("a long note that says what this point did and why it may read slower than a plain matmul here, "
         "with enough words to need three lines: supercalifragilisticexpialidocious-style-words stay whole")  # fmt: skip

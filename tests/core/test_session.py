@@ -186,7 +186,7 @@ def test_measured_devices_name_the_host_when_runs_come_from_several() -> None:
     assert measured_devices([]) == []
 
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.mark.parametrize("name", ["session-v1.json", "session-v1-training.json"])

@@ -11,7 +11,7 @@ from gpu_tpu_app import cli
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, HIGH_PRECISION_FP64, ModelCheck
 from gpu_tpu_app.probe.modelcheck_launch import run_check
 
-MODELS = Path(__file__).resolve().parent.parent / "examples" / "models"
+MODELS = Path(__file__).resolve().parents[2] / "examples" / "models"
 _CACHE: dict[str, ModelCheck] = {}
 
 pytestmark = pytest.mark.slow

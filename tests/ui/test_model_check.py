@@ -19,7 +19,7 @@ from gpu_tpu_app.core.session import load_session, save_session
 from gpu_tpu_app.ui.main_window import MainWindow
 from gpu_tpu_app.ui.wizard import DecideWizard
 
-MODELS = Path(__file__).resolve().parent.parent / "examples" / "models"
+MODELS = Path(__file__).resolve().parents[2] / "examples" / "models"
 CHECK_MS = 300_000  # a generous cap for a loaded machine; the tests wait on signals, never sleep
 
 pytestmark = pytest.mark.slow
