@@ -301,6 +301,11 @@ class RunFile(_Model):
         """The device with this key ('torch:cpu:0'), or None."""
         return next((d for d in self.devices if d.key == key), None)
 
+    def device_name(self, key: str) -> str:
+        """The device's own name when this run describes it, else its key."""
+        dev = self.device(key)
+        return dev.name if dev else key
+
 
 def load_run(path: str | Path) -> RunFile:
     """Read and validate a run file; InputError '<file>: <field>: <problem>' when it is not one we can read."""

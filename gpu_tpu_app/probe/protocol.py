@@ -465,6 +465,10 @@ class ProbeSession:
         self._restart_from = restart
         return msgs + made
 
+    def backend_status(self, backend: str) -> BackendStatus | None:
+        """What this run has learnt about `backend` so far (available or why not), or None."""
+        return self.assembler.backends.get(backend)
+
     def cancel(self) -> None:
         """Stop after the running worker: the caller signals it (SIGINT / terminate) and kills it after CANCEL_WAIT_S."""
         self.cancelled = True

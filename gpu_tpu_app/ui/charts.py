@@ -49,7 +49,6 @@ from gpu_tpu_app.core.wording import (
     format_seconds,
     format_value,
 )
-from gpu_tpu_app.ui.results_model import device_name
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
 
@@ -200,7 +199,7 @@ class PointInfo:
 
 def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
     """The hover data of one result of one run."""
-    series = f"{device_name(cr.run, r.device)} · {r.backend} [{cr.label}]"
+    series = f"{cr.run.device_name(r.device)} · {r.backend} [{cr.label}]"
     return PointInfo(series, r, f.short() if f.flagged else "", is_functional_check(cr.run))
 
 
@@ -290,7 +289,7 @@ def measured_ceilings(data: ChartData, dtype: str) -> dict[tuple[int, str, str],
             if not _good(r, f):
                 continue
             key = (cr.index, r.device, r.backend)
-            labels[key] = f"{device_name(cr.run, r.device)} · {r.backend}"
+            labels[key] = f"{cr.run.device_name(r.device)} · {r.backend}"
             if r.kernel == "matmul" and r.metric == "flops" and r.dtype == dtype:
                 best_f[key] = max(best_f.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
             elif r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s":
@@ -330,7 +329,7 @@ def compile_rows(data: ChartData) -> list[tuple[str, dict[str, float]]]:
                 continue
             key = (cr.index, r.device, r.dtype, r.size)
             rows.setdefault(key, {})[r.variant] = float(r.value)  # type: ignore[arg-type]
-            bits = [device_name(cr.run, r.device), r.backend, r.dtype or "", str(r.size) if r.size else ""]
+            bits = [cr.run.device_name(r.device), r.backend, r.dtype or "", str(r.size) if r.size else ""]
             labels[key] = " · ".join(b for b in bits if b)
             if len(data.visible()) > 1:
                 labels[key] += f"  [{cr.label}]"
@@ -725,7 +724,7 @@ class ThroughputChart(_Chart):
             x = np.log10(np.array([p[0] for p in pts], dtype=float))
             vals = np.array([p[1] for p in pts], dtype=float)
             y = np.log10(vals) if log_y else vals
-            name = f"{device_name(cr.run, dev)} · {backend} · {dtype or '?'}"
+            name = f"{cr.run.device_name(dev)} · {backend} · {dtype or '?'}"
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
@@ -818,7 +817,7 @@ class BandwidthChart(_Chart):
             run_i, dev, backend = key
             cr = runs[run_i]
             color = QColor(self.series_color(key))
-            name = f"{device_name(cr.run, dev)} · {backend}"
+            name = f"{cr.run.device_name(dev)} · {backend}"
             if multi:
                 name += f"  [{cr.label}]"
             values = series.get(key, {})

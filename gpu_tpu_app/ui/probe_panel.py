@@ -563,7 +563,7 @@ class ProbePanel(QWidget):
             dev: DeviceInfo = msg.device
             self.devices.add_device(dev)
         elif isinstance(msg, ErrorMsg) and msg.kernel is None and msg.backend:
-            status = self._probe.session.assembler.backends.get(msg.backend) if self._probe else None
+            status = self._probe.backend_status(msg.backend) if self._probe else None
             if status is not None and not status.available:
                 self.devices.set_backend(status, [])
 

@@ -151,6 +151,10 @@ class ProbeProcess(QObject):
         else:
             self._finish()
 
+    def backend_status(self, backend: str) -> BackendStatus | None:
+        """What the run has learnt about `backend` so far, or None."""
+        return self.session.backend_status(backend)
+
     def is_running(self) -> bool:
         """True from start() until sig_finished."""
         return self._running

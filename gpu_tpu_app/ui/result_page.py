@@ -133,6 +133,7 @@ class EstimatorCard(Card):
         self._prices: dict[str, float] = {}
         self._filling = False
         self.result: Estimate | None = None
+        theme_manager().sig_theme_changed.connect(self._on_theme)
 
         self.body.addWidget(
             label(
@@ -372,6 +373,9 @@ class EstimatorCard(Card):
                 self.message.setText(str(exc))
         self._fill_table()
 
+    def _on_theme(self, _name: str) -> None:
+        self._fill_table()  # the kind and fit columns are coloured
+
     def _fill_table(self) -> None:
         colors = theme_manager().colors()
         self._filling = True
@@ -600,7 +604,6 @@ class ResultPage(QWidget):
 
     def _rerender(self, *_args: object) -> None:
         self._render()
-        self.estimator._fill_table()
 
     def _source_titles(self, ids: list[str]) -> list[str]:
         if self._lesson is None:

@@ -64,12 +64,6 @@ def run_label(run: RunFile, index: int | None = None) -> str:
     return label
 
 
-def device_name(run: RunFile, key: str) -> str:
-    """The device's own name when the run describes it, else its key."""
-    dev = run.device(key)
-    return dev.name if dev else key
-
-
 # ---------------------------------------------------------------- model
 
 COLUMNS = ("Run", "Kernel", "Backend", "Device", "Dtype", "Size", "Median", "CV / IQR", "% ceiling", "% spec", "Status")
@@ -256,7 +250,7 @@ class ResultsModel(QAbstractTableModel):
         if col == "Backend":
             return r.backend
         if col == "Device":
-            return device_name(run, r.device)
+            return run.device_name(r.device)
         if col == "Dtype":
             return r.dtype or MISSING
         if col == "Size":

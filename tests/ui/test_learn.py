@@ -7,7 +7,6 @@ import re
 import socket
 import subprocess
 import sys
-from datetime import UTC, datetime
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QUrl
@@ -16,9 +15,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QSplitter, QToolTip
 
 from gpu_tpu_app.core.lesson import load_lesson
-from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, Stats
+from gpu_tpu_app.core.runs import ProbeResult
 from gpu_tpu_app.ui.glossary import GlossaryLinker
-from gpu_tpu_app.ui.learn import GLOSSARY, GPU_LABEL, ITEM_PAD_X, TPU_LABEL, LearnPage, evidence_lines
+from gpu_tpu_app.ui.learn import ITEM_PAD_X, LearnPage
+from gpu_tpu_app.ui.lesson_html import GLOSSARY, GPU_LABEL, TPU_LABEL, evidence_lines
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
 
 
@@ -225,27 +225,11 @@ def test_faq_quotes_and_glossary_pages(page, lesson):
         assert g.term in text
 
 
-def _run_with_compile_and_matmul() -> RunFile:
-    """A small hand-made run file: test input for rendering, not a measurement."""
-    dev = DeviceInfo(backend="jax", platform="cpu", name="Test CPU")
-    stats = Stats(median=1.0, min=1.0, max=1.0, q1=1.0, q3=1.0, iqr=0.0, cv=0.0, reps=3, seconds=0.1)
-    results = [
-        ProbeResult(kernel="compile", backend="jax", device=dev.key, size=1024, variant=v, metric="seconds",
-                    value=t, unit="s", stats=stats)
-        for v, t in (("lower", 0.012), ("compile", 0.25), ("first_call", 0.27), ("steady", 0.0004))
-    ] + [
-        ProbeResult(kernel="matmul", backend="jax", device=dev.key, dtype="float32", size=2048, metric="flops",
-                    value=2.5e11, unit="FLOP/s", stats=stats),
-    ]  # fmt: skip
-    return RunFile(app_version="0", host="testhost", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True, results=results)  # fmt: skip
-
-
-def test_topic_shows_evidence_from_runs_next_to_the_matching_claim(page, lesson):
+def test_topic_shows_evidence_from_runs_next_to_the_matching_claim(page, lesson, compile_and_matmul_run):
     page.show_topic("workflow")
     assert "MEASURED ON THIS MACHINE" not in _text(page)
     assert "open the Probe page" in _text(page)
-    page.set_runs([_run_with_compile_and_matmul()])
+    page.set_runs([compile_and_matmul_run])
     text = _text(page)
     assert "MEASURED ON THIS MACHINE" in text
     assert "compile 250 ms" in text
@@ -259,8 +243,8 @@ def test_topic_shows_evidence_from_runs_next_to_the_matching_claim(page, lesson)
     assert "MEASURED ON THIS MACHINE" not in _text(page)
 
 
-def test_evidence_lines_say_when_nothing_usable_was_measured():
-    run = _run_with_compile_and_matmul()
+def test_evidence_lines_say_when_nothing_usable_was_measured(compile_and_matmul_run):
+    run = compile_and_matmul_run
     skipped = ProbeResult(kernel="transfer", backend="jax", device="jax:cpu:0", variant="h2d", metric="bytes_per_s",
                           status="skipped", message="no accelerator: host and device share memory")  # fmt: skip
     run = run.model_copy(update={"results": [*run.results, skipped]})
@@ -305,8 +289,8 @@ def test_learn_module_does_not_import_pyqtgraph():
     assert out.stdout.split() == ["False", "False", "False"]
 
 
-def test_evidence_uses_the_newest_run_of_each_device():
-    old = _run_with_compile_and_matmul()
+def test_evidence_uses_the_newest_run_of_each_device(compile_and_matmul_run):
+    old = compile_and_matmul_run
     newer = old.model_copy(update={"results": [
         r.model_copy(update={"value": r.value * 2}) if r.kernel == "matmul" else r for r in old.results
     ]})  # fmt: skip
@@ -328,7 +312,7 @@ def test_the_lessons_notes_are_one_citation_named_as_the_lesson_lists_them(page,
 def test_evidence_sits_beside_the_claim_the_lesson_pack_names(page, lesson, monkeypatch):
     """Placement comes from each claim's `evidence` list, never from matching words."""
     for topic in lesson.topics:
-        placed, left = page._attach_evidence(topic)
+        placed, left = page.content.attach_evidence(topic)
         claims = {id(c): c for c in [*topic.gpu.claims, *topic.tpu.claims]}
         for key, kernels in placed.items():
             assert kernels == claims[key].evidence

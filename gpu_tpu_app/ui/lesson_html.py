@@ -1,0 +1,361 @@
+"""The Learn page's content as HTML: topics side by side, FAQ, quotes, sources, measured evidence.
+
+Built from the lesson pack and the probe runs alone, for Qt's rich-text subset; no Qt here,
+so it is tested and reused without a window. The page widget (ui/learn.py) shows it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from urllib.parse import quote
+
+from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
+from gpu_tpu_app.core.runs import ProbeResult, RunFile
+from gpu_tpu_app.core.terms import COMPILE_PHASES
+from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_seconds, format_value
+from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html
+
+# Page keys in the topic list besides topics.
+OVERVIEW, FAQ, QUOTES, GLOSSARY, SOURCES = "page:overview", "page:faq", "page:quotes", "page:glossary", "page:sources"
+PAGE_TITLES = {OVERVIEW: "Overview", FAQ: "FAQ", QUOTES: "Two quotes", GLOSSARY: "Glossary", SOURCES: "All sources"}
+
+GPU_LABEL = "GPU · the workshop"
+TPU_LABEL = "TPU · the factory line"
+
+#: Which claim a piece of measured evidence sits next to: a pattern on the claim text and the side to look at first.
+KERNEL_WORDS = {
+    "matmul": "matmul throughput",
+    "compile": "JAX compile step",
+    "dispatch": "dispatch latency",
+    "triad": "memory bandwidth (triad)",
+    "copy": "memory bandwidth (copy)",
+    "transfer": "host-device transfer",
+    "collective": "all-reduce bandwidth",
+    "model_step": "transformer block step",
+}
+
+_WORD = re.compile(r"\w[\w/+.-]*", re.UNICODE)
+
+# ---------------------------------------------------------------- evidence from probe runs
+
+
+def _where(run: RunFile, r: ProbeResult, many_hosts: bool) -> str:
+    where = f"{run.device_name(r.device)} · {r.backend}"
+    return f"{where} on {run.host}" if many_hosts else where
+
+
+def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str]:
+    """Plain-text lines of what the runs measured for one evidence kernel (empty when nothing was).
+
+    Runs are oldest first; for each device only its newest run that measured the kernel is used.
+    """
+    many = len({r.host for r in runs}) > 1
+    lines: list[str] = []
+    seen: set[tuple[str, str]] = set()  # (host, device): the newest run of a device speaks for it
+    for run in reversed(runs):
+        # flagged points (too noisy, in cache, above a roof) are never evidence
+        flags = {id(r): f for r, f in zip(run.results, run_flags(run))}
+        good = {id(r) for r in run.results if trusted(r, flags[id(r)])}
+        check = f"; {FUNCTIONAL_CHECK}" if is_functional_check(run) else ""
+
+        results = [r for r in run.results if r.kernel == kernel and (run.host, r.device) not in seen]
+        if not results:
+            continue
+        seen.update((run.host, r.device) for r in results if r.status != "skipped")
+        if kernel == "compile":
+            groups: dict[tuple[str, str | None, int | None], dict[str, float]] = {}
+            for r in results:
+                if id(r) in good and r.variant:
+                    groups.setdefault((r.device, r.dtype, r.size), {})[r.variant] = float(r.value)  # type: ignore[arg-type]
+            # The biggest function measured per device says most about the compile step.
+            best: dict[str, tuple[tuple[str, str | None, int | None], dict[str, float]]] = {}
+            for key, phases in groups.items():
+                if key[0] not in best or (key[2] or 0) > (best[key[0]][0][2] or 0):
+                    best[key[0]] = (key, phases)
+            for (dev, dtype, size), phases in best.values():
+                order = [p for p in COMPILE_PHASES if p in phases]
+                steps = ", ".join(f"{p.replace('_', ' ')} {format_seconds(phases[p])}" for p in order)
+                shape = " ".join(x for x in (dtype, f"N={size}" if size else None) if x)
+                r0 = next(r for r in results if r.device == dev)
+                where = _where(run, r0, many) + check
+                lines.append(f"{steps} ({shape}; {where})" if shape else f"{steps} ({where})")
+            continue
+        by_key: dict[tuple[str, str, str | None, str | None], ProbeResult] = {}
+        for r in results:
+            if id(r) not in good:
+                continue
+            best_key = (r.device, r.backend, r.dtype, r.variant if kernel in ("transfer", "dispatch") else None)
+            keep = by_key.get(best_key)
+            if keep is None:
+                by_key[best_key] = r
+            elif (r.value < keep.value) if r.metric == "seconds" else (r.value > keep.value):  # type: ignore[operator]
+                by_key[best_key] = r  # the best: fastest time, highest rate
+        for (_dev, _b, dtype, variant), r in by_key.items():
+            extra = [x for x in (variant, dtype, f"N={r.size}" if kernel == "matmul" and r.size else None) if x]
+            text = format_value(r.value, r.metric)
+            if kernel == "matmul":
+                text = f"best {text}"
+            if r.pct_spec is not None:
+                text += f" ({format_pct(r.pct_spec)} of spec)"
+            lines.append(f"{text} ({', '.join([*extra, _where(run, r, many)])}{check})")
+        if not by_key:
+            skipped = next((r for r in results if r.status == "skipped"), None)
+            failed = next((r for r in results if r.status in ("error", "timeout", "suspect")), None)
+            untrusted = next((r for r in results if r.status == "ok" and r.value), None)
+            if untrusted is not None:
+                why = flags[id(untrusted)].note() or "flagged"
+                lines.append(f"measured on {run.device_name(untrusted.device)} but not trusted: {why}")
+            elif skipped is not None:
+                lines.append(f"not measured on {run.device_name(skipped.device)}: {skipped.message or 'not applicable'}")
+            elif failed is not None:
+                lines.append(f"{failed.status} on {run.device_name(failed.device)}: {failed.message or ''}".rstrip(": "))
+    return lines[:limit]
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def topic_text(topic: Topic) -> str:
+    """All words of a topic, for search."""
+    parts = [topic.id, topic.title, topic.gpu.headline, topic.tpu.headline]
+    parts += [c.text for c in topic.gpu.claims] + [c.text for c in topic.tpu.claims]
+    return " ".join(parts)
+
+
+def matches(query: str, text: str) -> bool:
+    """True when every word of the query starts a word of the text (case-insensitive)."""
+    wanted = [w.casefold() for w in _WORD.findall(query)]
+    if not wanted:
+        return True
+    have = _words(text)
+    return all(any(h.startswith(w) for h in have) for w in wanted)
+
+
+def css(c: dict[str, str]) -> str:
+    """The style sheet of a Learn page in the theme's colours."""
+    return f"""
+body {{ color: {c['foreground']}; }}
+h1 {{ font-size: 20pt; font-weight: 600; margin: 0; }}
+h2 {{ font-size: 16pt; font-weight: 600; margin-top: 4px; margin-bottom: 2px; }}
+h3 {{ font-size: 12pt; font-weight: 600; margin-top: 14px; margin-bottom: 2px; }}
+a {{ color: {c['accent']}; }}
+a.term {{ color: {c['foreground']}; text-decoration: none; }}
+a.src {{ color: {c['muted']}; }}
+.muted {{ color: {c['muted']}; }}
+.src {{ color: {c['muted']}; font-size: small; }}
+.kicker {{ color: {c['muted']}; font-size: small; }}
+.gpu {{ color: {c['gpu']}; font-weight: 600; }}
+.tpu {{ color: {c['tpu']}; font-weight: 600; }}
+.evidence {{ color: {c['foreground']}; }}
+li {{ margin-bottom: 6px; }}
+"""
+
+
+# ---------------------------------------------------------------- pages
+
+
+class LessonHtml:
+    """HTML for each page of the Learn list; `runs` add measured evidence next to the claims."""
+
+    def __init__(self, lesson: LessonPack, linker: GlossaryLinker) -> None:
+        self.lesson = lesson
+        self.linker = linker
+        self.runs: list[RunFile] = []
+        self._cite_numbers: dict[str, int] = {}  # citation key -> its number on the page being built
+
+    def page(self, key: str, c: dict[str, str]) -> str:
+        """The body of one page (a topic id or a page key) in the theme's colours `c`."""
+        self._cite_numbers = {}
+        if key == OVERVIEW:
+            return self._overview_html(c)
+        if key == FAQ:
+            return self._faq_html(c)
+        if key == QUOTES:
+            return self._quotes_html(c)
+        if key == GLOSSARY:
+            return glossary_html(self.lesson, c, self.source_link)
+        if key == SOURCES:
+            return self._sources_html(c, [s.id for s in self.lesson.sources], heading="All sources")
+        return self._topic_html(self.lesson.topic(key), c)
+
+    def searchable(self, key: str) -> str:
+        """All words of one page of the topic list, for search."""
+        if key == OVERVIEW:
+            e = self.lesson.episode
+            return " ".join([e.title, e.question, e.summary, *(i.title for i in self.lesson.insights)])
+        if key == FAQ:
+            return " ".join(f"{f.question} {f.answer}" for f in self.lesson.faq)
+        if key == QUOTES:
+            return " ".join(q.text for q in self.lesson.quotes)
+        if key == GLOSSARY:
+            return " ".join(f"{g.term} {' '.join(g.aliases)} {g.definition}" for g in self.lesson.glossary)
+        if key == SOURCES:
+            return " ".join(s.label() for s in self.lesson.sources)
+        return topic_text(self.lesson.topic(key))
+
+    def _number(self, sid: str) -> tuple[int, str]:
+        """(number on this page, citation key) of a source id; numbers follow first use."""
+        key = self.lesson.citation_key(sid)
+        numbers = self._cite_numbers
+        if key not in numbers:
+            numbers[key] = len(numbers) + 1
+        return numbers[key], key
+
+    def source_link(self, sid: str) -> str:
+        """A source as its numbered link on this page."""
+        n, key = self._number(sid)
+        return f'<a class="src" href="source:{quote(key, safe="")}">{n}</a>'
+
+    def _sources_inline(self, ids: Iterable[str]) -> str:
+        links = list(dict.fromkeys(self.source_link(sid) for sid in ids))
+        return f'<span class="src">[{", ".join(links)}]</span>'
+
+    def _sources_html(self, c: dict[str, str], ids: Iterable[str], heading: str = "Sources") -> str:
+        numbered = sorted({self._number(sid) for sid in ids})
+        rows = []
+        for n, key in numbered:
+            text, url = self.lesson.citation(key)
+            link = (
+                f'<br><a href="{html.escape(url, quote=True)}">{html.escape(url)}</a>'
+                if url
+                else '<br><span class="muted">on the lesson page itself; no web link</span>'
+            )
+            rows.append(
+                f"<tr><td valign='top' width='5%'><a name='src-{quote(key, safe='')}'></a><b>{n}.</b></td>"
+                f"<td valign='top'>{html.escape(text)}{link}</td></tr>"
+            )
+        return (
+            f"<h3>{html.escape(heading)}</h3><p class='muted'>Web links open in your browser only when you click "
+            "them; the app itself downloads nothing.</p>"
+            f"<table width='100%' cellspacing='0' cellpadding='4'>{''.join(rows)}</table>"
+        )
+
+    def _evidence_block(self, kernels: list[str], c: dict[str, str]) -> str:
+        rows = []
+        for k in kernels:
+            lines = evidence_lines(k, self.runs)
+            if not lines:
+                continue
+            items = "<br>".join(html.escape(line) for line in lines)
+            rows.append(f"<b>{html.escape(KERNEL_WORDS.get(k, k))}</b>: {items}")
+        if not rows:
+            return ""
+        return (
+            f"<table width='100%' cellspacing='0' cellpadding='6' style='margin-top:4px'>"
+            f"<tr><td bgcolor='{c['selection'] if 'selection' in c else c['background']}' class='evidence'>"
+            f"<span class='kicker'>MEASURED ON THIS MACHINE</span><br>{'<br>'.join(rows)}</td></tr></table>"
+        )
+
+    def attach_evidence(self, topic: Topic) -> tuple[dict[int, list[str]], list[str]]:
+        """Which claim each evidence kernel sits next to, as the lesson pack says claim by claim:
+        ({id(claim): kernels}, the topic's kernels no claim names)."""
+        placed: dict[int, list[str]] = {}
+        for side in (topic.gpu, topic.tpu):
+            for claim in side.claims:
+                if claim.evidence:
+                    placed[id(claim)] = list(claim.evidence)
+        named = {k for kernels in placed.values() for k in kernels}
+        return placed, [k for k in topic.evidence if k not in named]
+
+    def _claims_html(self, claims: list[Claim], seen: set[str], placed: dict[int, list[str]], c: dict[str, str]) -> str:
+        out = []
+        for claim in claims:
+            ev = self._evidence_block(placed.get(id(claim), []), c) if self.runs else ""
+            out.append(f"<li>{self.linker.link(claim.text, seen)} {self._sources_inline(claim.sources)}{ev}</li>")
+        return f"<ul style='margin-left: 0px; -qt-list-indent: 1'>{''.join(out)}</ul>"
+
+    def _topic_html(self, topic: Topic, c: dict[str, str]) -> str:
+        insight = self.lesson.insight(topic.insight)
+        seen: set[str] = set()
+        placed, left = self.attach_evidence(topic)
+        head = (
+            f"<p class='kicker'>INSIGHT {insight.number} · {html.escape(insight.title.upper())}</p>"
+            f"<h2>{html.escape(topic.title)}</h2>"
+        )
+        evidence = ""
+        if topic.evidence and self.runs:
+            evidence = self._evidence_block(left, c)
+        elif topic.evidence:
+            words = ", ".join(KERNEL_WORDS.get(k, k) for k in topic.evidence)
+            evidence = (
+                f"<p class='muted'>Measured evidence for this topic ({html.escape(words)}) appears here once this "
+                "machine has been probed: <a href='app:probe'>open the Probe page</a>.</p>"
+            )
+        gpu_head = self.linker.link(topic.gpu.headline, seen)
+        tpu_head = self.linker.link(topic.tpu.headline, seen)
+        gpu_claims = self._claims_html(topic.gpu.claims, seen, placed, c)
+        tpu_claims = self._claims_html(topic.tpu.claims, seen, placed, c)
+        table = (
+            "<table width='100%' cellspacing='0' cellpadding='8'>"
+            f"<tr><td width='50%' valign='top' style='border-bottom: 2px solid {c['gpu']}'>"
+            f"<span class='gpu'>{GPU_LABEL}</span></td>"
+            f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['tpu']}'>"
+            f"<span class='tpu'>{TPU_LABEL}</span></td></tr>"
+            f"<tr><td valign='top'><b>{gpu_head}</b></td><td valign='top'><b>{tpu_head}</b></td></tr>"
+            f"<tr><td valign='top'>{gpu_claims}</td><td valign='top'>{tpu_claims}</td></tr></table>"
+        )
+        ids = [t.id for t in self.lesson.topics]
+        i = ids.index(topic.id)
+        nav = []
+        if i > 0:
+            nav.append(f"<a href='topic:{ids[i - 1]}'>← {html.escape(self.lesson.topics[i - 1].title)}</a>")
+        if i + 1 < len(ids):
+            nav.append(f"<a href='topic:{ids[i + 1]}'>{html.escape(self.lesson.topics[i + 1].title)} →</a>")
+        return head + evidence + table + self._sources_html(c, topic.source_ids()) + f"<p>{' &nbsp;·&nbsp; '.join(nav)}</p>"
+
+    def _overview_html(self, c: dict[str, str]) -> str:
+        e = self.lesson.episode
+        parts = [
+            f"<p class='kicker'>{html.escape(e.plan.upper())} · {e.minutes} MIN AUDIO LESSON · {e.date.isoformat()}</p>",
+            f"<h1>{html.escape(e.title)}</h1>",
+            f"<p>{self.linker.link(e.summary or e.overview, set())}</p>" if (e.summary or e.overview) else "",
+            "<table width='100%' cellspacing='0' cellpadding='8'><tr>"
+            f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['gpu']}'><span class='gpu'>{GPU_LABEL}</span><br>"
+            "Flexible, general and everywhere: the place to try new ideas and change them tomorrow.</td>"
+            f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['tpu']}'><span class='tpu'>{TPU_LABEL}</span><br>"
+            "Built for one kind of work, tensor arithmetic, and efficient when that work is stable and large.</td>"
+            "</tr></table>",
+        ]
+        for insight in self.lesson.insights:
+            links = " · ".join(
+                f"<a href='topic:{t.id}'>{html.escape(t.title)}</a>" for t in self.lesson.topics_for(insight.number)
+            )
+            parts.append(f"<h3>{insight.number}. {html.escape(insight.title)}</h3><p>{links}</p>")
+        parts.append("<h3>In the lesson's words</h3>")
+        parts.append(self._quotes_body(c))
+        parts.append(
+            "<p class='muted'>Also: <a href='page:faq'>FAQ</a> · <a href='page:glossary'>Glossary</a> · "
+            "<a href='page:sources'>All sources</a></p>"
+        )
+        return "".join(parts)
+
+    def _quotes_body(self, c: dict[str, str]) -> str:
+        out = []
+        for q in self.lesson.quotes:
+            out.append(
+                f"<table width='100%' cellspacing='0' cellpadding='10' style='margin-bottom:8px'><tr>"
+                f"<td bgcolor='{c.get('surface', c['background'])}' style='border-left: 4px solid {c['accent']}'>"
+                f"<i>“{html.escape(q.text)}”</i><br><span class='muted'>{html.escape(q.attribution)}</span> "
+                f"{self._sources_inline(q.sources)}</td></tr></table>"
+            )
+        return "".join(out)
+
+    def _quotes_html(self, c: dict[str, str]) -> str:
+        ids = [s for q in self.lesson.quotes for s in q.sources]
+        return "<h2>Two quotes from the lesson</h2>" + self._quotes_body(c) + self._sources_html(c, ids)
+
+    def _faq_html(self, c: dict[str, str]) -> str:
+        out = ["<h2>Frequently asked</h2>"]
+        ids: list[str] = []
+        for f in self.lesson.faq:
+            seen: set[str] = set()
+            mark = " <span class='muted'>(added by this app, not from the lesson)</span>" if f.origin == "app" else ""
+            out.append(
+                f"<h3>{html.escape(f.question)}{mark}</h3><p>{self.linker.link(f.answer, seen)} {self._sources_inline(f.sources)}</p>"
+            )
+            ids.extend(f.sources)
+        return "".join(out) + self._sources_html(c, ids)
