@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from venv_helpers import TORCH_DEPS, link_frameworks, plain_venv, site_dir
 
 from gpu_tpu_app.core.environments import build_flavour
 from gpu_tpu_app.core.runs import load_run
 from gpu_tpu_app.probe import envs
+from tests.venv_helpers import TORCH_DEPS, link_frameworks, plain_venv, site_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 

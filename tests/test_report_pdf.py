@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -21,9 +20,7 @@ from gpu_tpu_app.core.report import ESTIMATE_HEADER, collect, session_estimate
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.ui.report_dialog import report_stem
 from gpu_tpu_app.ui.report_pdf import DPI, MARGIN_MM, Gauge, _fit_columns, report_pdf
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_trust import BUSY
+from tests.core.test_trust import BUSY
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or shutil.which("pdftotext") is None,
                                 reason="poppler-utils is not installed (make test installs it)")  # fmt: skip

@@ -10,13 +10,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from venv_helpers import TORCH_DEPS, link_frameworks, plain_venv
 
 from gpu_tpu_app.core.runs import CollectiveInfo, ProbeResult, RunFile
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.probe.envs import parse_envs_json
 from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView, collective_series
 from gpu_tpu_app.ui.theme import theme_manager
+from tests.venv_helpers import TORCH_DEPS, link_frameworks, plain_venv
 
 PROBE_TIMEOUT_MS = 240_000
 
