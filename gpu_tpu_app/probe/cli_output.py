@@ -135,7 +135,8 @@ def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
         dev = run.device(key)
         if n:
             lines.append("")
-        lines.append(f"{key}: {dev.name}" if dev else key)
+        heading = f"{key}: {dev.name}" if dev else key
+        lines += [heading] if wide else _wrap(heading, width, "")
         rows: list[list[str]] = []
         notes: list[str] = []
         for r, f in zip(run.results, flags):
