@@ -512,12 +512,14 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
             emit(ResultMsg(result=ProbeResult(kernel="collective", backend=backend, device=key, dtype=dtype, size=size,
                                               variant=op, metric="bytes_per_s", value=busbw, unit="B/s", stats=stats,
                                               message=msg, collective=info)))  # fmt: skip
-    dog.stop()
-    group.close()
     if code == 0:
+        dog.beat("leaving the group")
+        group.close()  # with every peer still there; after a failure the process just ends (a shutdown
+        #                that waits for a dead peer could take minutes)
         emit(Done(ok=True, message=None if lead else f"rank {rank}: rank 0 reports the results"))
     else:
         emit(Done(ok=False, message="a rank failed"))
+    dog.stop()
     return code
 
 
