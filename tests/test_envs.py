@@ -46,7 +46,8 @@ def test_discovery_over_fake_layouts(tmp_path: Path) -> None:
     gone = tmp_path / "miniconda" / "envs" / "deleted"  # listed but removed: ignored
     (home / ".conda").mkdir()
     (home / ".conda" / "environments.txt").write_text(f"{conda_a}\n{gone}\n\n")
-    _fake_prefix(home / ".pyenv" / "versions", "3.12.1", venv=False)
+    for version in ("3.12.1", "3.9.18", "3.10.13"):
+        _fake_prefix(home / ".pyenv" / "versions", version, venv=False)
     active = _fake_prefix(tmp_path, "active-venv")
     project = tmp_path / "project"
     _fake_prefix(project, ".venv")
@@ -58,7 +59,7 @@ def test_discovery_over_fake_layouts(tmp_path: Path) -> None:
     assert found[0][1:] == ("app", "this app")
     assert ("active", "active-venv") in rows
     assert ("conda", "cuda12") in rows
-    assert ("pyenv", "pyenv 3.12.1") in rows
+    assert [n for _p, k, n in found if k == "pyenv"] == ["pyenv 3.9.18", "pyenv 3.10.13", "pyenv 3.12.1"]
     assert ("venv", "train") in rows and ("venv", "infer") in rows
     assert ("venv", "project/.venv") in rows
     assert ("added", "mine") in rows

@@ -318,7 +318,8 @@ def envs_table(found: list) -> str:
     for e in found:
         mark = "yes" if e.usable and not e.problem else ("partly" if e.usable else "no")
         versions = " ".join(f"{k} {e.versions[k]}" for k in ("torch", "jax", "jaxlib", "torch_xla") if k in e.versions)
-        rows.append([e.name, e.kind, e.python or "-", mark, versions or "-", e.flavour or "-", e.summary(), e.interpreter])
+        sees = e.summary().removeprefix(f"{e.interpreter}: ")  # the path has its own column
+        rows.append([e.name, e.kind, e.python or "-", mark, versions or "-", e.flavour or "-", sees, e.interpreter])
     return table(["name", "kind", "python", "usable", "versions", "build", "sees", "interpreter"], rows)
 
 

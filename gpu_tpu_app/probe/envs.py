@@ -112,6 +112,12 @@ def _add(found: dict[str, tuple[str, str]], interpreter: Path | str | None, kind
         found[key] = (kind, env_name(key, kind))
 
 
+def _version_order(path: Path) -> tuple:
+    """'3.9.18' before '3.10.13': numbers compared as numbers, other names after them by name."""
+    parts = path.name.split(".")
+    return (0, tuple(int(x) for x in parts), "") if all(x.isdigit() for x in parts) else (1, (), path.name)
+
+
 def _conda_prefixes(home: Path, environ: Mapping[str, str], timeout_s: float = 20.0) -> list[Path]:
     """conda's environments: from `conda env list --json` when conda is present, else its environments file."""
     conda = environ.get("CONDA_EXE") or shutil.which("conda", path=environ.get("PATH"))
@@ -148,7 +154,7 @@ def discover(added: Iterable[str] = (), *, home: Path | None = None, environ: Ma
     for prefix in _conda_prefixes(home, environ):
         _add(found, _bin_python(prefix), "conda")
     pyenv_root = Path(environ.get("PYENV_ROOT") or home / ".pyenv")
-    for version in sorted((pyenv_root / "versions").glob("*")):
+    for version in sorted((pyenv_root / "versions").glob("*"), key=_version_order):
         _add(found, _bin_python(version), "pyenv")
         for venv in sorted((version / "envs").glob("*")):
             _add(found, _bin_python(venv), "pyenv")
