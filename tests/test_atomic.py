@@ -176,33 +176,10 @@ def test_the_folder_is_fsynced_after_the_rename(tmp_path: Path, monkeypatch: pyt
 # ---------------------------------------------------------------- full disk
 
 
-def _fail_writes_after(limit: int, monkeypatch: pytest.MonkeyPatch, err: int = errno.ENOSPC) -> None:
-    """os.write to one of atomic's temporary files writes `limit` bytes in all, then fails with `err`."""
-    real = os.write
-    written = {"n": 0}
-
-    def write(fd: int, data: bytes) -> int:
-        try:
-            ours = os.readlink(f"/proc/self/fd/{fd}").endswith(atomic.TEMP_SUFFIX)
-        except OSError:
-            ours = False
-        if not ours:
-            return real(fd, data)
-        room = limit - written["n"]
-        if room <= 0:
-            raise OSError(err, os.strerror(err))
-        n = real(fd, bytes(data[:room]))
-        written["n"] += n
-        return n
-
-    monkeypatch.setattr(os, "write", write)
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd to tell the temporary file apart")
-def test_a_full_disk_keeps_the_old_file_and_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_disk_keeps_the_old_file_and_leaves_nothing(tmp_path: Path, full_disk) -> None:
     target = tmp_path / "run.json"
     target.write_text("the measured run")
-    _fail_writes_after(4096, monkeypatch)
+    full_disk(4096)
     with pytest.raises(OSError) as info:
         atomic.write_bytes(target, b"x" * 100_000)
     assert info.value.errno == errno.ENOSPC and info.value.filename == str(target)
@@ -229,20 +206,9 @@ def test_a_failed_fsync_is_a_failed_save(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 @pytest.fixture
-def small_tmpfs(tmp_path: Path):  # type: ignore[no-untyped-def]
-    """A real 64 KiB tmpfs mounted for one test (needs mount rights: root or CAP_SYS_ADMIN)."""
-    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
-        pytest.skip("mounting a tmpfs needs Linux and mount(8)")
-    mnt = tmp_path / "tiny"
-    mnt.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0777", "tmpfs", str(mnt)],
-                          capture_output=True, text=True)  # fmt: skip
-    if proc.returncode != 0:
-        pytest.skip(f"mount -t tmpfs is not permitted here: {proc.stderr.strip() or proc.returncode}")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", str(mnt)], check=False)
+def small_tmpfs(mount_tmpfs) -> Path:
+    """A real 64 KiB tmpfs mounted for one test."""
+    return mount_tmpfs("64k")
 
 
 def test_a_real_full_tmpfs_keeps_the_old_file_and_frees_the_space(small_tmpfs: Path) -> None:

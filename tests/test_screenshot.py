@@ -4,7 +4,6 @@ give one line and exit 2."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -113,15 +112,8 @@ def test_a_path_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Path, ca
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # no empty file, no temporary file
 
 
-def test_a_full_disk_leaves_no_empty_file(tmp_path: Path) -> None:
-    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
-        pytest.skip("mounting a tmpfs needs Linux and mount(8)")
-    tiny = tmp_path / "tiny"
-    tiny.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32k", "tmpfs", str(tiny)], capture_output=True,
-                             text=True)  # fmt: skip
-    if mounted.returncode != 0:
-        pytest.skip(f"mount -t tmpfs is not permitted here: {mounted.stderr.strip() or mounted.returncode}")
+def test_a_full_disk_leaves_no_empty_file(tmp_path: Path, mount_tmpfs) -> None:
+    tiny = mount_tmpfs("32k")
     try:
         proc = run_app("--screenshot", str(tiny / "decide.png"), "--page", "decide")  # a PNG of ~100 KB
         assert proc.returncode == 2, proc.stderr
@@ -132,28 +124,13 @@ def test_a_full_disk_leaves_no_empty_file(tmp_path: Path) -> None:
         subprocess.run(["umount", str(tiny)], check=False)
 
 
-def test_an_injected_full_disk_is_an_input_error_and_leaves_nothing(tmp_path: Path, qapp, monkeypatch) -> None:
+def test_an_injected_full_disk_is_an_input_error_and_leaves_nothing(tmp_path: Path, qapp, full_disk) -> None:
     import argparse
-    import errno
 
-    from gpu_tpu_app import atomic
     from gpu_tpu_app.errors import InputError
     from gpu_tpu_app.ui import app
 
-    real = os.write
-
-    def write(fd: int, data: bytes) -> int:
-        try:
-            ours = os.readlink(f"/proc/self/fd/{fd}").endswith(atomic.TEMP_SUFFIX)
-        except OSError:
-            ours = False
-        if ours:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real(fd, data)
-
-    if not os.path.isdir("/proc/self/fd"):
-        pytest.skip("the injected full disk tells the temporary file apart through /proc/self/fd")
-    monkeypatch.setattr(os, "write", write)
+    full_disk()
     target = tmp_path / "shots" / "decide.png"
     args = argparse.Namespace(screenshot=str(target), page="decide", session=None, results=None)
     with pytest.raises(InputError) as info:

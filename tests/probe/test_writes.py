@@ -264,15 +264,8 @@ def test_fallback_in_the_shared_temp_folder_is_private(tmp_path: Path, monkeypat
 
 
 @pytest.mark.slow
-def test_a_real_run_onto_a_full_tmpfs_is_kept_and_exits_2(tmp_path: Path) -> None:
-    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
-        pytest.skip("mounting a tmpfs needs Linux and mount(8)")
-    tiny = tmp_path / "tiny"
-    tiny.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(tiny)], capture_output=True,
-                             text=True)  # fmt: skip
-    if mounted.returncode != 0:
-        pytest.skip(f"mount -t tmpfs is not permitted here: {mounted.stderr.strip() or mounted.returncode}")
+def test_a_real_run_onto_a_full_tmpfs_is_kept_and_exits_2(tmp_path: Path, mount_tmpfs) -> None:
+    tiny = mount_tmpfs("64k")
     try:
         fd = os.open(tiny / "filler", os.O_WRONLY | os.O_CREAT, 0o644)  # fill it, as a disk that ran full
         try:

@@ -3,7 +3,6 @@ dialog, the file on disk and the window's state are unchanged, and no temporary 
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
@@ -11,7 +10,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from gpu_tpu_app import atomic
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.ui.main_window import MainWindow
 
@@ -56,27 +54,16 @@ def test_saving_through_a_symlink_writes_its_target(window: MainWindow, tmp_path
     assert link.is_symlink() and load_session(real).notes == "second"
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the injected error finds the file via /proc/self/fd")
-def test_a_full_disk_is_a_dialog_and_keeps_the_saved_file(window: MainWindow, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_a_full_disk_is_a_dialog_and_keeps_the_saved_file(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_disk
+) -> None:
     path = tmp_path / "plan.json"
     _edit(window, "saved before")
     assert window.save_as(path)
     before = path.read_bytes()
     _edit(window, "not saved")
     errors = Errors(monkeypatch)
-    real = os.write
-
-    def write(fd: int, data: bytes) -> int:
-        try:
-            ours = os.readlink(f"/proc/self/fd/{fd}").endswith(atomic.TEMP_SUFFIX)
-        except OSError:
-            ours = False
-        if ours:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real(fd, data)
-
-    monkeypatch.setattr(os, "write", write)
+    full_disk()
     assert not window.save()
     assert errors.shown == [("Cannot save session", f"{path}: No space left on device")]
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["plan.json"]
