@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
     from gpu_tpu_app.core.estimate import Estimate
     from gpu_tpu_app.core.lesson import LessonPack
+    from gpu_tpu_app.core.runs import RunFile
     from gpu_tpu_app.core.session import Session
 
 #: short names of the answer fields, for "what would change this", open questions and reports.
@@ -148,6 +149,58 @@ class ReportData:
 ESTIMATE_HEADER = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", MEMORY_HEADER, "Chips per copy", "Cost"]
 
 
+def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, list[list[str]], list[str]]:
+    """The estimate's introduction, table rows and rules (empty when there is no estimate)."""
+    if estimate is None:
+        return "", [], []
+    req = estimate.request
+    est_intro = (
+        f"{'Serving' if req.mode == 'inference' else 'Training'}: {estimate_inputs(estimate)}; "
+        f"{estimate.flops:.3g} FLOPs in all. Fastest first; times run from the high to the low MFU."
+    )
+    est_rows: list[list[str]] = []
+    for row in estimate.rows:
+        c = estimate_cells(row)
+        est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory_fit,
+                         c.chips_per_copy, c.cost])
+    est_rules = [
+        f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
+        f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
+        *[f"Warning: {w}" for w in estimate_warnings(estimate)],
+        "Costs appear only for chips given a price per chip-hour; the app ships no prices.",
+    ]
+    return est_intro, est_rows, est_rules
+
+
+def _run_line(run: RunFile) -> str:
+    """One line on a measured run: host, time, suite, devices with their best trusted matmul."""
+    best: dict[str, float] = {}
+    for r in trusted_results(run):  # flagged points (too noisy, in cache, above a roof) never count
+        if r.kernel == "matmul" and r.metric == "flops" and r.value:
+            best[r.device] = max(best.get(r.device, 0.0), r.value)
+    devices = ", ".join(
+        f"{d.name} ({d.backend}{'' if d.key not in best else f', best trusted matmul {tflops(best[d.key])}'})"
+        for d in run.devices
+    )
+    check = f" ({FUNCTIONAL_CHECK})" if is_functional_check(run) else ""
+    flagged = flagged_summary(run)
+    return (
+        f"{run.host}, {run.started:%Y-%m-%d %H:%M}, suite {run.suite}{check}, {len(run.results)} results"
+        f"{'' if run.complete else ' (incomplete)'}: {devices or 'no devices'}"
+        + (f". {flagged[0].upper()}{flagged[1:]}." if flagged else "")
+    )
+
+
+def _topic_title(lesson: LessonPack | None, topic: str) -> str:
+    """The explainer topic's title from the lesson, or its id when there is no such topic."""
+    if lesson is not None:
+        try:
+            return lesson.topic(topic).title
+        except KeyError:
+            pass
+    return topic
+
+
 def collect(
     session: Session,
     lesson: LessonPack | None = None,
@@ -161,14 +214,6 @@ def collect(
     rec = rec or session.recommendation()
     cited = _Cited(lesson, catalog)
     summary = f"Verdict {VERDICT_WORDS[rec.verdict]}. {verdict_summary(rec)}"
-
-    def topic_title(topic: str) -> str:
-        if lesson is not None:
-            try:
-                return lesson.topic(topic).title
-            except KeyError:
-                pass
-        return topic
 
     blockers = [
         (b.message, f"{factor_label(b.factor)}: {answer_label(b.factor, b.answer)}", cited.refs(b.sources))
@@ -184,7 +229,7 @@ def collect(
             VERDICT_WORDS[r.leans],
             r.message,
             f"{factor_label(r.factor)}: {answer_label(r.factor, r.answer)}{measured(r.factor)}; explainer topic: "
-            f"{topic_title(r.topic)}",
+            f"{_topic_title(lesson, r.topic)}",
             cited.refs(r.sources),
         )
         for r in rec.reasons
@@ -201,41 +246,8 @@ def collect(
         for f in page.fields
     ]
 
-    est_intro, est_rows, est_rules = "", [], []
-    if estimate is not None:
-        req = estimate.request
-        est_intro = (
-            f"{'Serving' if req.mode == 'inference' else 'Training'}: {estimate_inputs(estimate)}; "
-            f"{estimate.flops:.3g} FLOPs in all. Fastest first; times run from the high to the low MFU."
-        )
-        for row in estimate.rows:
-            c = estimate_cells(row)
-            est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory_fit,
-                             c.chips_per_copy, c.cost])
-        est_rules = [
-            f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
-            f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
-            *[f"Warning: {w}" for w in estimate_warnings(estimate)],
-            "Costs appear only for chips given a price per chip-hour; the app ships no prices.",
-        ]
-
-    runs = []
-    for run in session.runs:
-        best: dict[str, float] = {}
-        for r in trusted_results(run):  # flagged points (too noisy, in cache, above a roof) never count
-            if r.kernel == "matmul" and r.metric == "flops" and r.value:
-                best[r.device] = max(best.get(r.device, 0.0), r.value)
-        devices = ", ".join(
-            f"{d.name} ({d.backend}{'' if d.key not in best else f', best trusted matmul {tflops(best[d.key])}'})"
-            for d in run.devices
-        )
-        check = f" ({FUNCTIONAL_CHECK})" if is_functional_check(run) else ""
-        flagged = flagged_summary(run)
-        runs.append(
-            f"{run.host}, {run.started:%Y-%m-%d %H:%M}, suite {run.suite}{check}, {len(run.results)} results"
-            f"{'' if run.complete else ' (incomplete)'}: {devices or 'no devices'}"
-            + (f". {flagged[0].upper()}{flagged[1:]}." if flagged else "")
-        )
+    est_intro, est_rows, est_rules = _estimate_section(estimate, cited)
+    runs = [_run_line(run) for run in session.runs]
 
     sources = []
     for i, sid in enumerate(cited.order, 1):
