@@ -386,6 +386,64 @@ def _warnings(req: EstimateRequest, dev: _Device, per_copy: int | None, copies: 
     return found
 
 
+def _chip_row(
+    req: EstimateRequest,
+    dev: _Device,
+    low: float,
+    high: float,
+    mfu_source: str,
+    price: float | None,
+    shape: Shape,
+    needed: float,
+    stated: dict[str, str],
+) -> ChipEstimate:
+    """One device's row: times at the middle, high and low MFU, whether it fits, and the cost."""
+    mid = (low + high) / 2.0
+    at_mid = _row_times(req, dev, shape, needed, mid)
+    at_high = _row_times(req, dev, shape, needed, high)
+    at_low = _row_times(req, dev, shape, needed, low)
+    days = _days(at_mid["seconds"])
+    per_copy = at_mid["per_copy"]
+    if req.mode == "training":
+        fits = (per_copy <= req.chips) if per_copy is not None else None
+        available = dev.memory * req.chips if dev.memory is not None else None
+    else:
+        fits = (needed <= dev.memory) if dev.memory is not None else None
+        available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
+        if per_copy is not None and per_copy > req.chips:
+            fits = False
+    cost = days * 24.0 * req.chips * price if (price is not None and days is not None) else None
+    return ChipEstimate(
+        chip_id=dev.chip_id,
+        chip_name=dev.name,
+        family=dev.family,
+        peak_flops=dev.peak,
+        peak_dtype=dev.peak_dtype,
+        mfu=round(mid, 4),
+        mfu_low=low,
+        mfu_high=high,
+        mfu_source=mfu_source,
+        days=days,
+        days_low=_days(at_high["seconds"]),
+        days_high=_days(at_low["seconds"]),
+        bound=at_mid["bound"],
+        fits=fits,
+        memory_needed_bytes=needed,
+        memory_available_bytes=available,
+        chip_memory_bytes=dev.memory,
+        chip_memory_stated=stated.get(dev.chip_id),
+        chips_per_copy=per_copy,
+        copies=at_mid["copies"] if req.mode == "inference" else (1 if fits else None),
+        mem_bw=dev.mem_bw,
+        prefill_days=_days(at_mid["prefill"]),
+        decode_days=_days(at_mid["decode"]),
+        step_seconds=at_mid["step"],
+        tokens_per_second=at_mid["tps"],
+        warnings=_warnings(req, dev, per_copy, at_mid["copies"]),
+        cost_usd=cost,
+    )
+
+
 def estimate(
     req: EstimateRequest,
     catalog: Catalog | None = None,
@@ -406,7 +464,6 @@ def estimate(
     used_sources = list(RULE_SOURCES[req.mode])
     if req.mode == "training":
         used_sources.append(SHAPE_SOURCE)  # the attention term uses the model's shape
-    rows: list[ChipEstimate] = []
     devices: list[tuple[_Device, float, float, str, float | None]] = []
     for chip in catalog.chips:
         peak, dtype = chip.peak_flops("bfloat16"), "bfloat16"
@@ -429,53 +486,10 @@ def estimate(
                       device.flops, "measured", device.bandwidth, device.memory_bytes, None, None)
         where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
         devices.append((dev, 1.0, 1.0, where, None))
-    for dev, low, high, mfu_source, price in devices:
-        mid = (low + high) / 2.0
-        at_mid = _row_times(req, dev, shape, needed, mid)
-        at_high = _row_times(req, dev, shape, needed, high)
-        at_low = _row_times(req, dev, shape, needed, low)
-        days = _days(at_mid["seconds"])
-        per_copy = at_mid["per_copy"]
-        if req.mode == "training":
-            fits = (per_copy <= req.chips) if per_copy is not None else None
-            available = dev.memory * req.chips if dev.memory is not None else None
-        else:
-            fits = (needed <= dev.memory) if dev.memory is not None else None
-            available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
-            if per_copy is not None and per_copy > req.chips:
-                fits = False
-        cost = days * 24.0 * req.chips * price if (price is not None and days is not None) else None
-        rows.append(
-            ChipEstimate(
-                chip_id=dev.chip_id,
-                chip_name=dev.name,
-                family=dev.family,
-                peak_flops=dev.peak,
-                peak_dtype=dev.peak_dtype,
-                mfu=round(mid, 4),
-                mfu_low=low,
-                mfu_high=high,
-                mfu_source=mfu_source,
-                days=days,
-                days_low=_days(at_high["seconds"]),
-                days_high=_days(at_low["seconds"]),
-                bound=at_mid["bound"],
-                fits=fits,
-                memory_needed_bytes=needed,
-                memory_available_bytes=available,
-                chip_memory_bytes=dev.memory,
-                chip_memory_stated=stated.get(dev.chip_id),
-                chips_per_copy=per_copy,
-                copies=at_mid["copies"] if req.mode == "inference" else (1 if fits else None),
-                mem_bw=dev.mem_bw,
-                prefill_days=_days(at_mid["prefill"]),
-                decode_days=_days(at_mid["decode"]),
-                step_seconds=at_mid["step"],
-                tokens_per_second=at_mid["tps"],
-                warnings=_warnings(req, dev, per_copy, at_mid["copies"]),
-                cost_usd=cost,
-            )
-        )
+    rows = [
+        _chip_row(req, dev, low, high, mfu_source, price, shape, needed, stated)
+        for dev, low, high, mfu_source, price in devices
+    ]
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))
     return Estimate(
         request=req,
