@@ -103,6 +103,65 @@ def _noop() -> None:
     return None
 
 
+def _timed_call(
+    fn: Callable[..., Any],
+    prepare: Callable[[], Any] | None,
+    sync: Callable[[], Any],
+    clock: Callable[[], float],
+) -> float:
+    """Seconds for one call of fn up to the device sync; with prepare, its value is made untimed first."""
+    if prepare is not None:
+        arg = prepare()
+        sync()
+        t0 = clock()
+        fn(arg)
+        sync()
+        return clock() - t0
+    t0 = clock()
+    fn()
+    sync()
+    return clock() - t0
+
+
+def _sample_rounds(
+    timing: Timing,
+    sample: Callable[[], float],
+    per_sample: float,
+    *,
+    clock: Callable[[], float],
+    cancelled: Callable[[], bool],
+    target_s: float,
+    deadline: float,
+    min_reps: int,
+    max_reps: int,
+    cv_target: float,
+) -> None:
+    """Add samples to timing in rounds of target_s while the CV stays above cv_target, up to the deadline."""
+    inner = timing.inner
+    round_end = clock() + target_s
+    while len(timing.times) < max_reps:
+        if cancelled():
+            timing.cancelled = True
+            break
+        now = clock()
+        if len(timing.times) >= min_reps and now >= round_end:
+            if cv(timing.times) <= cv_target:
+                break
+            if now + per_sample > deadline:
+                timing.capped = True
+                break
+            round_end = now + target_s  # CV still high: another round
+        if timing.times and now + per_sample > deadline:
+            timing.capped = len(timing.times) < min_reps or cv(timing.times) > cv_target
+            break
+        t = sample()
+        timing.times.append(t)
+        per_sample = 0.5 * per_sample + 0.5 * t * inner  # follows drift without chasing one outlier
+    else:
+        if cv(timing.times) > cv_target:
+            timing.capped, timing.limit = True, f"limit of {max_reps} samples"
+
+
 def measure(
     fn: Callable[..., Any],
     *,
@@ -136,17 +195,7 @@ def measure(
     timing = Timing()
 
     def run_once() -> float:
-        if prepare is not None:
-            arg = prepare()
-            sync()
-            t0 = clock()
-            fn(arg)
-            sync()
-            return clock() - t0
-        t0 = clock()
-        fn()
-        sync()
-        return clock() - t0
+        return _timed_call(fn, prepare, sync, clock)
 
     # Warm-up: the first call carries one-off costs (allocation, autotuning, compilation).
     for _ in range(max(1, warmup)):
@@ -180,28 +229,7 @@ def measure(
         sync()
         return (clock() - t0) / inner
 
-    per_sample = t_one * inner
-    round_end = clock() + target_s
-    while len(timing.times) < max_reps:
-        if cancelled():
-            timing.cancelled = True
-            break
-        now = clock()
-        if len(timing.times) >= min_reps and now >= round_end:
-            if cv(timing.times) <= cv_target:
-                break
-            if now + per_sample > deadline:
-                timing.capped = True
-                break
-            round_end = now + target_s  # CV still high: another round
-        if timing.times and now + per_sample > deadline:
-            timing.capped = len(timing.times) < min_reps or cv(timing.times) > cv_target
-            break
-        t = sample()
-        timing.times.append(t)
-        per_sample = 0.5 * per_sample + 0.5 * t * inner  # follows drift without chasing one outlier
-    else:
-        if cv(timing.times) > cv_target:
-            timing.capped, timing.limit = True, f"limit of {max_reps} samples"
+    _sample_rounds(timing, sample, t_one * inner, clock=clock, cancelled=cancelled, target_s=target_s,
+                   deadline=deadline, min_reps=min_reps, max_reps=max_reps, cv_target=cv_target)
     timing.seconds = clock() - begun
     return timing
