@@ -45,9 +45,12 @@ MATMUL_LOW = 0.30
 ANSWER_FIELDS: tuple[str, ...] = ("framework", "xla_verified", "custom_ops", "dynamic_shapes", "high_precision",
                                   "matmul_share")
 
-Level = Literal["lowered_for_tpu", "static_graph_captured", "failed"]
+Level = Literal["lowered_for_tpu", "lowered_for_tpu_torchax", "ran_under_torch_xla", "static_graph_captured",
+                "failed"]
 LEVEL_TEXT: dict[str, str] = {
     "lowered_for_tpu": "lowered for TPU",
+    "lowered_for_tpu_torchax": "lowered for TPU through torchax",
+    "ran_under_torch_xla": "ran under torch_xla (CPU device)",
     "static_graph_captured": "static graph captured (not lowered for TPU)",
     "failed": "failed (no static graph)",
 }
@@ -56,10 +59,15 @@ LEVEL_TEXT: dict[str, str] = {
 MAPPING_RULES: tuple[str, ...] = (
     "framework: the entry points the file defines (model() + example_inputs() is PyTorch; params() + "
     "forward() + example_inputs() is JAX).",
-    "xla_verified: lowering for TPU succeeded -> yes; lowering for TPU or torch.export failed -> no, with the "
-    "reason; a static graph without a working TPU route here -> unknown.",
-    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls) "
-    "-> some (raise it to essential yourself when they carry the main loop); none in a full forward pass -> none.",
+    "xla_verified, the first rule that applies: lowering for TPU succeeded (jax.export, or torchax then "
+    "jax.export) -> yes; one step under "
+    "torch_xla on XLA's CPU device with no CPU fallback -> yes; that step with operators falling back to the CPU "
+    "-> unknown (choose no yourself when they sit in the main loop, yes when they do not); lowering for TPU, the "
+    "torch_xla step or torch.export failed -> no, with the reason; a static graph without a working TPU route "
+    "here -> unknown.",
+    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls), "
+    "or operators that fell back to the CPU under torch_xla -> some (raise it to essential yourself when they "
+    "carry the main loop); none in a full forward pass -> none.",
     "dynamic_shapes: data-dependent shapes or control flow, or more compiled programs than the first input "
     "needed across other_inputs() -> yes; one program for all shapes given -> no; without other_inputs() and "
     "without data-dependent operations -> unknown.",
@@ -131,6 +139,23 @@ class Programs(_Model):
     detail: str = _Text
 
 
+class Fallback(_Model):
+    name: str = Field(max_length=200)
+    count: int = Field(default=0, ge=0)
+
+
+class XlaRun(_Model):
+    """One step under torch_xla on XLA's CPU device: the operators that fell back to the CPU, compiles."""
+
+    status: Literal["ok", "failed", "unavailable"]
+    detail: str = _Text
+    location: str | None = Field(default=None, max_length=500)
+    device: str | None = Field(default=None, max_length=100)
+    fallbacks: list[Fallback] = Field(default_factory=list, max_length=50)
+    compiles: int | None = Field(default=None, ge=0)
+    compile_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+
+
 class Float64Use(_Model):
     op: str = Field(max_length=200)
     location: str | None = Field(default=None, max_length=500)
@@ -166,6 +191,7 @@ class Findings(_Model):
     programs: Programs | None = None
     tpu_lowering: Lowering | None = None
     cuda_lowering: Lowering | None = None
+    xla_run: XlaRun | None = None
     host_callbacks: list[HostCallback] = Field(default_factory=list, max_length=50)
     worker_seconds: float = Field(default=0.0, ge=0, allow_inf_nan=False)
     peak_rss_mb: float | None = Field(default=None, ge=0, allow_inf_nan=False)
@@ -287,9 +313,27 @@ def _xla_verified(f: Findings) -> Evidence:
             also = f"; lowering for CUDA GPUs failed: {cuda.detail}"
         return Evidence(answer="xla_verified", value="yes", finding=f"lowered for TPU with {tpu.route}",
                         detail=f"{tpu.detail}{calls}{also}")
+    run = f.xla_run
+    if run is not None and run.status == "ok":
+        compiled = (f"; {run.compiles} compile(s), {run.compile_seconds:g} s compiling"
+                    if run.compiles is not None and run.compile_seconds is not None else "")
+        if tpu is not None and tpu.status == "unavailable":
+            compiled += f"; {tpu.detail}"
+        if not run.fallbacks:
+            return Evidence(answer="xla_verified", value="yes",
+                            finding="one step ran under torch_xla on XLA's CPU device; no operator fell back to the CPU",
+                            detail=f"{run.detail}{compiled}")
+        return Evidence(answer="xla_verified", value=None,
+                        finding=f"ran on XLA's CPU device; {len(run.fallbacks)} operator(s) fell back to the CPU: "
+                                f"{_names(run.fallbacks)}",
+                        detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
+                               f"main loop, yes if not{compiled}")
     if tpu is not None and tpu.status == "failed":
         return Evidence(answer="xla_verified", value="no", finding=f"lowering for TPU failed ({tpu.route})",
                         detail=f"{tpu.detail}{_at(tpu.location)}")
+    if run is not None and run.status == "failed":
+        return Evidence(answer="xla_verified", value="no", finding="one step under torch_xla failed",
+                        detail=f"{run.detail}{_at(run.location)}")
     graph = f.static_graph
     route = tpu.detail if tpu is not None else "no TPU route was tried"
     if graph is not None and graph.status == "failed":
@@ -301,6 +345,17 @@ def _xla_verified(f: Findings) -> Evidence:
                         detail=f"a static graph ({graph.detail}) is necessary for XLA, not sufficient; TPU routes "
                                f"here: {route}")
     return Evidence(answer="xla_verified", value=None, finding="nothing was lowered", detail=route)
+
+
+def _fallback_ops(f: Findings) -> list[Evidence]:
+    run = f.xla_run
+    if run is None or run.status != "ok" or not run.fallbacks:
+        return []
+    return [Evidence(answer="custom_ops", value="some",
+                     finding=f"{len(run.fallbacks)} operator(s) fell back to the CPU under torch_xla: "
+                             f"{', '.join(f'{x.name} ({x.count}x)' for x in run.fallbacks[:8])}",
+                     detail="torch_xla has no XLA lowering for them; on a TPU each runs on the host CPU. Choose "
+                            "essential if they carry the main loop.")]
 
 
 def _custom_ops(f: Findings) -> Evidence:
@@ -372,7 +427,9 @@ def _matmul_share(f: Findings) -> Evidence:
 
 def _level(f: Findings) -> Level:
     if f.tpu_lowering is not None and f.tpu_lowering.status == "ok":
-        return "lowered_for_tpu"
+        return "lowered_for_tpu_torchax" if (f.tpu_lowering.route or "").startswith("torchax") else "lowered_for_tpu"
+    if f.xla_run is not None and f.xla_run.status == "ok":
+        return "ran_under_torch_xla"
     if f.static_graph is not None and f.static_graph.status == "ok":
         return "static_graph_captured"
     return "failed"
@@ -380,7 +437,8 @@ def _level(f: Findings) -> Level:
 
 def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelCheck:
     """Map the worker's findings to answers and evidence by the rules in MAPPING_RULES."""
-    evidence = [_framework(findings), _xla_verified(findings), _custom_ops(findings), *_dynamic_shapes(findings),
+    evidence = [_framework(findings), _xla_verified(findings), *_fallback_ops(findings), _custom_ops(findings),
+                *_dynamic_shapes(findings),
                 _high_precision(findings), _matmul_share(findings)]
     for cb in findings.host_callbacks:
         evidence.append(Evidence(answer="xla_verified", value=None, finding="host callback",

@@ -442,8 +442,12 @@ def check_torch(loader: Loader) -> dict[str, Any]:
     else:
         findings["programs"] = _torch_programs(model, inputs, others, loader)
 
-    # 5. the routes onto a TPU that exist for PyTorch, where installed here
-    findings["tpu_lowering"] = _torch_tpu_routes(findings)
+    # 5. the routes onto a TPU that exist for PyTorch, where installed here: torchax first (it copies the
+    # weights out of the model), then torch_xla (it moves the model onto its device)
+    findings["tpu_lowering"] = _torchax_route(model, inputs, loader, findings)
+    findings["xla_run"] = _torch_xla_route(model, inputs, loader, findings)
+    if findings["tpu_lowering"]["status"] == "unavailable" and findings["xla_run"]["status"] != "ok":
+        findings["tpu_lowering"]["detail"] = f"{findings['xla_run']['detail']}; {findings['tpu_lowering']['detail']}"
     findings["cuda_lowering"] = None
     return findings
 
@@ -477,21 +481,103 @@ def _torch_programs(model: Any, inputs: tuple, others: list[tuple], loader: Load
         dynamo.reset()
 
 
-def _torch_tpu_routes(findings: dict[str, Any]) -> dict[str, Any]:
-    """torch_xla and torchax are the two ways PyTorch reaches a TPU; report what this interpreter has."""
-    routes = []
-    for name in ("torch_xla", "torchax"):
-        if importlib.util.find_spec(name) is None:
-            routes.append(f"{name}: not installed")
-            continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                importlib.import_module(name)
-            routes.append(f"{name}: importable, but this app does not yet drive it")
-        except Exception as exc:
-            routes.append(f"{name}: installed but fails to import ({type(exc).__name__}: {_first_line(exc)[:160]})")
-    return {"status": "unavailable", "route": None, "detail": "; ".join(routes), "custom_calls": []}
+def _import_route(name: str) -> tuple[Any, str | None]:
+    """Import `name` for a TPU route: (the module, None), or (None, the one-line reason it is not usable)."""
+    if importlib.util.find_spec(name) is None:
+        return None, f"{name}: not installed"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return importlib.import_module(name), None
+    except Exception as exc:
+        return None, f"{name}: installed but fails to import ({type(exc).__name__}: {_first_line(exc)[:160]})"
+
+
+def _route_error(name: str, exc: BaseException, loader: Loader) -> tuple[str, str | None]:
+    line = loader.user_line(exc.__traceback__)
+    where = f"{os.path.basename(loader.path)}:{line}" if line else None
+    return f"{name}: {type(exc).__name__}: {_first_line(exc)[:240] or '(no message)'}", where
+
+
+def _torch_xla_route(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> dict[str, Any]:
+    """One forward step on XLA's CPU device under torch_xla, the official route; the operators that fell back
+    to the CPU are read from its metrics.
+
+    API used (pytorch/xla docs, "Troubleshoot" and torch_xla/debug/metrics.py): PJRT_DEVICE=CPU before the
+    import; `torch_xla.device()` and `torch_xla.sync()` (torch_xla >= 2.5), else
+    `torch_xla.core.xla_model.xla_device()` and `xm.mark_step()`; `torch_xla.debug.metrics.counter_names()` /
+    `counter_value(name)`, where a counter named "aten::..." counts an operator run through the CPU fallback,
+    and `metric_data("CompileTime")` -> (total samples, accumulator in ns, samples).
+    """
+    os.environ.setdefault("PJRT_DEVICE", "CPU")  # no TPU needed; a PJRT_DEVICE the user set is kept
+    _stage("import torch_xla", "model().forward")
+    xla, reason = _import_route("torch_xla")
+    if xla is None:
+        return {"status": "unavailable", "detail": reason, "fallbacks": []}
+    findings["versions"]["torch_xla"] = str(getattr(xla, "__version__", "?"))
+    _stage("one step under torch_xla (XLA's CPU device)", "model().forward")
+    try:
+        import torch
+
+        met = importlib.import_module("torch_xla.debug.metrics")
+        if callable(getattr(xla, "device", None)) and callable(getattr(xla, "sync", None)):
+            device, sync = xla.device(), xla.sync
+        else:
+            xm = importlib.import_module("torch_xla.core.xla_model")
+            device, sync = xm.xla_device(), xm.mark_step
+        before = {n: int(met.counter_value(n)) for n in met.counter_names() if str(n).startswith("aten::")}
+        model.to(device)
+        moved = tuple(t.to(device) for t in inputs)
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model(*moved)
+            sync()
+        fallbacks: list[dict[str, Any]] = []
+        for n in met.counter_names():
+            name = str(n)
+            count = int(met.counter_value(n)) - before.get(name, 0)
+            if name.startswith("aten::") and count > 0:
+                fallbacks.append({"name": name, "count": count})
+        compiles, compile_s = None, None
+        if "CompileTime" in list(met.metric_names()):
+            total, accumulator, _ = met.metric_data("CompileTime")
+            compiles, compile_s = int(total), round(float(accumulator) / 1e9, 3)
+    except Exception as exc:
+        detail, where = _route_error("torch_xla", exc, loader)
+        return {"status": "failed", "detail": detail, "location": where, "fallbacks": []}
+    names = ", ".join(f["name"] for f in fallbacks[:MAX_ITEMS])
+    detail = (f"ran on XLA's device {_short(device, 40)} (PJRT_DEVICE={_short(os.environ.get('PJRT_DEVICE'), 20)}); "
+              + (f"{len(fallbacks)} operator(s) fell back to the CPU: {names}" if fallbacks
+                 else "no operator fell back to the CPU"))
+    return {"status": "ok", "detail": _short(detail, 1900), "device": _short(device, 60),
+            "fallbacks": fallbacks[:MAX_ITEMS], "compiles": compiles, "compile_seconds": compile_s}
+
+
+def _torchax_route(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> dict[str, Any]:
+    """Lower the model through torchax to a JAX function and export it for TPU as the JAX check does.
+
+    API used (google/torchax, torchax/__init__.py): `torchax.extract_jax(module)` returns (states, jax_func),
+    the weights as a pytree of jax arrays and a function called as `jax_func(states, args)`.
+    """
+    _stage("import torchax", "model().forward")
+    tx, reason = _import_route("torchax")
+    if tx is None:
+        return {"status": "unavailable", "route": None, "detail": reason, "custom_calls": []}
+    findings["versions"]["torchax"] = str(getattr(tx, "__version__", "?"))
+    _stage("lower through torchax", "model().forward")
+    try:
+        import jax
+        import jax.numpy as jnp
+
+        states, jax_func = tx.extract_jax(model)
+        specs = (_jax_specs(states), *(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch.")))
+                                       for t in inputs))
+    except Exception as exc:
+        detail, where = _route_error("torchax.extract_jax", exc, loader)
+        return {"status": "failed", "route": "torchax.extract_jax", "detail": detail, "location": where,
+                "custom_calls": []}
+    return _export_for(lambda w, *xs: jax_func(w, xs), specs, "tpu", loader, {},
+                       route='torchax.extract_jax, then jax.export, platforms=["tpu"]', function="model().forward")
 
 
 # =========================================================================== JAX
@@ -631,9 +717,33 @@ def _jax_shapes(loader: Loader, name: str) -> Any:
         return loader.call(name)
 
 
-def check_jax(loader: Loader) -> dict[str, Any]:
+def _export_for(fn: Callable[..., Any], specs: tuple, platform: str, loader: Loader,
+                callbacks: dict[str, str | None], route: str, function: str = "forward()") -> dict[str, Any]:
+    """Lower `fn` ahead of time for `platform` with jax.export: the StableHLO module's custom calls, or why not."""
     import jax
     from jax import export
+
+    _stage(f"lower for {platform.upper()} ({route})", function)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exp = export.export(jax.jit(fn), platforms=[platform])(*specs)
+            text = exp.mlir_module()
+        calls = sorted(set(re.findall(r"stablehlo\.custom_call @([\w.$-]+)", text)))
+        return {"status": "ok", "route": route, "detail": f"StableHLO module of {len(text) // 1024} KiB",
+                "location": None, "custom_calls": calls[:MAX_ITEMS]}
+    except Exception as exc:
+        detail = f"{type(exc).__name__}: {_first_line(exc)}"
+        if callbacks and "platform" in str(exc):
+            detail = (f"host callback ({', '.join(callbacks)}) runs Python on the host CPU; "
+                      f"it cannot be lowered ahead of time for {platform.upper()} ({detail})")
+        line = loader.user_line(exc.__traceback__)
+        return {"status": "failed", "route": route, "detail": detail,
+                "location": f"{os.path.basename(loader.path)}:{line}" if line else None, "custom_calls": []}
+
+
+def check_jax(loader: Loader) -> dict[str, Any]:
+    import jax
 
     findings: dict[str, Any] = {"framework": "jax", "versions": {"jax": jax.__version__}, "notes": [],
                                 "non_core_ops": [], "graph_breaks": None}
@@ -711,24 +821,7 @@ def check_jax(loader: Loader) -> dict[str, Any]:
             findings[key] = {"status": "failed", "route": route, "detail": trace_error["detail"],
                              "location": trace_error["location"], "custom_calls": []}
             continue
-        _stage(f"lower for {platform.upper()} ({route})", "forward()")
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                exp = export.export(jax.jit(forward), platforms=[platform])(*specs)
-                text = exp.mlir_module()
-            calls = sorted(set(re.findall(r"stablehlo\.custom_call @([\w.$-]+)", text)))
-            findings[key] = {"status": "ok", "route": route, "detail": f"StableHLO module of {len(text) // 1024} KiB",
-                             "location": None, "custom_calls": calls[:MAX_ITEMS]}
-        except Exception as exc:
-            detail = f"{type(exc).__name__}: {_first_line(exc)}"
-            if walk.callbacks and "platform" in str(exc):
-                detail = (f"host callback ({', '.join(walk.callbacks)}) runs Python on the host CPU; "
-                          f"it cannot be lowered ahead of time for {platform.upper()} ({detail})")
-            line = loader.user_line(exc.__traceback__)
-            findings[key] = {"status": "failed", "route": route, "detail": detail,
-                             "location": f"{os.path.basename(loader.path)}:{line}" if line else None,
-                             "custom_calls": []}
+        findings[key] = _export_for(forward, specs, platform, loader, walk.callbacks, route)
 
     # 3. recompiles: jax.jit compiles one program per distinct input signature
     if others:

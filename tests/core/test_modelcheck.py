@@ -127,3 +127,24 @@ def test_session_builds_the_check_from_findings() -> None:
     s.feed((json.dumps({"type": "findings", "findings": findings().model_dump()}) + "\n").encode())
     result = s.finish(0, 3.0)
     assert isinstance(result, ModelCheck) and result.answers.matmul_share == "dominant"
+
+
+def test_torch_xla_and_torchax_route_rules() -> None:
+    run = {"status": "ok", "detail": "ran", "fallbacks": [{"name": "aten::nonzero", "count": 2}], "compiles": 1,
+           "compile_seconds": 0.5}
+    c = check_from_findings("m.py", findings(xla_run=run), 1)
+    assert c.level == "ran_under_torch_xla"
+    assert c.answers.xla_verified is None and c.answers.custom_ops == "some"
+    assert "fell back to the CPU: aten::nonzero" in c.evidence_for("xla_verified")[0].finding
+    clean = findings(xla_run={**run, "fallbacks": []})
+    assert check_from_findings("m.py", clean, 1).answers.xla_verified == "yes"
+    assert check_from_findings("m.py", clean, 1).answers.custom_ops == "none"
+    broke = findings(xla_run={"status": "failed", "detail": "torch_xla: RuntimeError: boom", "location": "m.py:9"})
+    c = check_from_findings("m.py", broke, 1)
+    assert c.answers.xla_verified == "no" and c.level == "static_graph_captured"
+    assert "boom at m.py:9" in c.evidence_for("xla_verified")[0].detail
+    lowered = findings(tpu_lowering={"status": "ok", "route": 'torchax.extract_jax, then jax.export, platforms=["tpu"]'},
+                       xla_run=run)
+    c = check_from_findings("m.py", lowered, 1)
+    assert c.level == "lowered_for_tpu_torchax" and c.answers.xla_verified == "yes"
+    assert c.answers.custom_ops == "some"  # the torch_xla fallbacks still need a lowering there
