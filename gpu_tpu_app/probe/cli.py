@@ -70,6 +70,31 @@ def build_parser() -> OneLineParser:
     dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
     dev.add_argument("--python", metavar="PATH", help="detect in this Python interpreter (a venv or conda env)")
 
+    _add_run_command(sub, raw)
+
+    env = sub.add_parser("envs", help="list the Python environments found here and what each can measure")
+    env.add_argument("extra", nargs="*", metavar="PYTHON", help="also look at these interpreters")
+    env.add_argument("--format", choices=("table", "json"), default="table")
+    env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
+    env.add_argument("--timeout-s", type=float, default=envs.QUERY_TIMEOUT_S, metavar="SECONDS",
+                     help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})")  # fmt: skip
+
+    _add_collective_command(sub)
+
+    cmp_ = sub.add_parser(
+        "compare", help="print several run files side by side", formatter_class=raw,
+        description=paragraphs("Print several run files side by side: one row per kernel, dtype and size, one "
+                               "column per run and device. A value that is not trusted ends in '*'."),
+        epilog="examples:\n  gpu-tpu-probe compare laptop.json tpu-vm.json\n"
+        "  gpu-tpu-probe compare before.json after.json --format json",
+    )  # fmt: skip
+    cmp_.add_argument("runs", nargs="+", metavar="RUN.json")
+    cmp_.add_argument("--format", choices=("table", "json"), default="table")
+    return parser
+
+
+def _add_run_command(sub: argparse._SubParsersAction[OneLineParser], raw: type[argparse.HelpFormatter]) -> None:
+    """The `run` subcommand: suite, backends, kernels, dtypes, budget and where the results go."""
     run = sub.add_parser(
         "run", help="run the probe kernels and print (and save) the results", formatter_class=raw,
         description=paragraphs("Run the probe kernels (matmul, memory bandwidth, transfers, dispatch, JAX "
@@ -100,13 +125,9 @@ def build_parser() -> OneLineParser:
     run.add_argument("--python", metavar="PATH",
                      help="run the workers in this Python interpreter (a venv or conda env with its own torch/JAX)")  # fmt: skip
 
-    env = sub.add_parser("envs", help="list the Python environments found here and what each can measure")
-    env.add_argument("extra", nargs="*", metavar="PYTHON", help="also look at these interpreters")
-    env.add_argument("--format", choices=("table", "json"), default="table")
-    env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
-    env.add_argument("--timeout-s", type=float, default=envs.QUERY_TIMEOUT_S, metavar="SECONDS",
-                     help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})")  # fmt: skip
 
+def _add_collective_command(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    """The `collective` subcommand: N local ranks, engines, sizes, dtypes and time limits."""
     col = sub.add_parser("collective", help="all-reduce, all-gather and reduce-scatter across N local processes",
                          description="Start N local processes through torch.distributed and/or jax.distributed and "
                          "measure collectives between them (rank 0 writes the run). Across hosts, run "
@@ -127,17 +148,6 @@ def build_parser() -> OneLineParser:
                      help="one accelerator per rank (NCCL / JAX GPU) instead of the CPU over gloo")  # fmt: skip
     col.add_argument("--python", metavar="PATH", help="run the ranks in this Python interpreter")
     col.add_argument("--format", choices=("table", "json"), default="table")
-
-    cmp_ = sub.add_parser(
-        "compare", help="print several run files side by side", formatter_class=raw,
-        description=paragraphs("Print several run files side by side: one row per kernel, dtype and size, one "
-                               "column per run and device. A value that is not trusted ends in '*'."),
-        epilog="examples:\n  gpu-tpu-probe compare laptop.json tpu-vm.json\n"
-        "  gpu-tpu-probe compare before.json after.json --format json",
-    )  # fmt: skip
-    cmp_.add_argument("runs", nargs="+", metavar="RUN.json")
-    cmp_.add_argument("--format", choices=("table", "json"), default="table")
-    return parser
 
 
 # ---------------------------------------------------------------- tables
