@@ -283,6 +283,86 @@ def _warm_up(args: argparse.Namespace, devices: list[DeviceInfo], em: Emitter) -
     return out
 
 
+def _measure_point(point: Any, ctx: WorkerContext) -> list[ProbeResult]:
+    """The point's results; a point the plan left out, or one that raises, gives one failed result."""
+    try:
+        if getattr(point, "skip", None):  # left out by the plan (budget, memory): said, never measured
+            return [_failed(point, "skipped", point.skip)]
+        if point.kernel in testkernels.TEST_KERNELS:
+            return list(testkernels.run_point(point, ctx))
+        from gpu_tpu_app.probe import kernels
+
+        return list(kernels.run_point(point, ctx))
+    except Exception as exc:
+        traceback.print_exc()
+        return [_failed(point, "error", describe(exc))]
+
+
+def _capped(args: argparse.Namespace, point: Any, time_left: float) -> Any:
+    """The point, its cap lowered to the budget left (never below its own estimate) and to --point-cap-s."""
+    cap = min(point.cap_s, max(point.est_s, time_left))
+    if args.point_cap_s is not None:
+        cap = min(cap, args.point_cap_s)
+    if cap < point.cap_s:
+        point = dataclasses.replace(point, cap_s=round(cap, 3))
+    return point
+
+
+def _run_points(args: argparse.Namespace, em: Emitter, stop: StopWatch, devices: list[DeviceInfo],
+                points: list[Any], budget: float, deadline: float) -> int:  # fmt: skip
+    """Measure the points in order, each within its share of the budget; returns how many were skipped."""
+    by_key = {d.key: d for d in devices}
+    sample = device_sampler(args.backend, devices)
+    best: dict[str, dict[tuple[str, str | None], float]] = {}
+    total = len(points)
+    spent = estimated = 0.0
+    skipped = 0
+    for i, point in enumerate(points):
+        if i < args.skip_points:
+            continue
+        if stop.is_set():
+            return skipped
+        now = time.monotonic()
+        if now + point.est_s > deadline:
+            for rest in points[i:]:
+                em.emit(ResultMsg(result=_failed(rest, "skipped", f"not run: the {args.suite} suite's time budget "
+                                                 f"({budget:.0f} s for {args.backend}) was used up; a larger "
+                                                 "--budget-s includes it")))  # fmt: skip
+                skipped += 1
+            return skipped
+        point = _capped(args, point, deadline - now)
+        # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
+        announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
+        remaining = sum(p.est_s for p in points[i:])
+        scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
+        progress = Progress(done=i, total=total, kernel=point.kernel, eta_s=round(remaining * scale, 2),
+                            point=point.id, backend=args.backend, device=point.device, dtype=point.dtype,
+                            size=point.size, variant=point.variant, cap_s=announced)  # fmt: skip
+        em.emit(progress)
+        device = by_key.get(point.device) or devices[0]
+        ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
+        started = time.monotonic()
+        before = sample(device)
+        measure = functools.partial(_measure_point, point, ctx)
+        results = measure()
+        if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
+            # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
+            # only with slack: the points still to come keep their share of the budget
+            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1:])
+            results = remeasure_noisy(results, measure, slack, point.est_s,
+                                      announce=functools.partial(em.emit, progress))  # fmt: skip
+        spent += time.monotonic() - started
+        estimated += point.est_s
+        after = sample(device)
+        for r in results:
+            r = with_device_state(r, before, after)
+            if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:
+                mine = best.setdefault(r.device, {})
+                mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
+            em.emit(ResultMsg(result=r))
+    return skipped
+
+
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
     """Detect, plan and measure; every outcome is a message. Returns the exit code."""
     t0 = time.monotonic()
@@ -323,73 +403,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         em.emit(Done(ok=False, message=message))
         return 1
 
-    by_key = {d.key: d for d in devices}
-    sample = device_sampler(args.backend, devices)
-    best: dict[str, dict[tuple[str, str | None], float]] = {}
-    total = len(points)
-    spent = estimated = 0.0
-    skipped = 0
-    for i, point in enumerate(points):
-        if i < args.skip_points:
-            continue
-        if stop.is_set():
-            break
-        now = time.monotonic()
-        if now + point.est_s > deadline:
-            for rest in points[i:]:
-                em.emit(ResultMsg(result=_failed(rest, "skipped", f"not run: the {args.suite} suite's time budget "
-                                                 f"({budget:.0f} s for {args.backend}) was used up; a larger "
-                                                 "--budget-s includes it")))  # fmt: skip
-                skipped += 1
-            break
-        # the point's cap also keeps the run inside its budget (never below the point's own estimate)
-        cap = min(point.cap_s, max(point.est_s, deadline - now))
-        if args.point_cap_s is not None:
-            cap = min(cap, args.point_cap_s)
-        if cap < point.cap_s:
-            point = dataclasses.replace(point, cap_s=round(cap, 3))
-        # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
-        announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
-        remaining = sum(p.est_s for p in points[i:])
-        scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
-        progress = Progress(done=i, total=total, kernel=point.kernel, eta_s=round(remaining * scale, 2),
-                            point=point.id, backend=args.backend, device=point.device, dtype=point.dtype,
-                            size=point.size, variant=point.variant, cap_s=announced)  # fmt: skip
-        em.emit(progress)
-        device = by_key.get(point.device) or devices[0]
-        ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
-        started = time.monotonic()
-        before = sample(device)
-
-        def measure(point: Any = point, ctx: WorkerContext = ctx) -> list[ProbeResult]:
-            try:
-                if getattr(point, "skip", None):  # left out by the plan (budget, memory): said, never measured
-                    return [_failed(point, "skipped", point.skip)]
-                if point.kernel in testkernels.TEST_KERNELS:
-                    return list(testkernels.run_point(point, ctx))
-                from gpu_tpu_app.probe import kernels
-
-                return list(kernels.run_point(point, ctx))
-            except Exception as exc:
-                traceback.print_exc()
-                return [_failed(point, "error", describe(exc))]
-
-        results = measure()
-        if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
-            # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
-            # only with slack: the points still to come keep their share of the budget
-            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1:])
-            results = remeasure_noisy(results, measure, slack, point.est_s,
-                                      announce=functools.partial(em.emit, progress))  # fmt: skip
-        spent += time.monotonic() - started
-        estimated += point.est_s
-        after = sample(device)
-        for r in results:
-            r = with_device_state(r, before, after)
-            if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:
-                mine = best.setdefault(r.device, {})
-                mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
-            em.emit(ResultMsg(result=r))
+    skipped = _run_points(args, em, stop, devices, points, budget, deadline)
     if stop.is_set():
         em.emit(Done(ok=False, message="cancelled"))
         return EXIT_CANCELLED
