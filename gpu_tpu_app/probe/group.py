@@ -104,8 +104,8 @@ def _kill(procs: list[subprocess.Popen], sig: int) -> None:
                 pass
 
 
-def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_message: Callable[[Message], None],
-                cancel: threading.Event) -> None:  # fmt: skip
+def _start_ranks(backend: str, request: GroupRequest) -> tuple[list[subprocess.Popen], list[_Stderr]]:
+    """Start the group's worker processes, one per rank, each in its own session; their stderr is drained."""
     size = request.processes
     port = free_port()
     probe = ProbeRequest(suite="quick", backends=(backend,), kernels=("collective",), dtypes=request.dtypes,
@@ -120,6 +120,59 @@ def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_messa
                                 env=env, start_new_session=True)  # fmt: skip
         procs.append(proc)
         logs.append(_Stderr(proc.stderr, os.environ.get("GPU_TPU_APP_PROBE_LOG") == "1"))
+    return procs, logs
+
+
+def _end_ranks(procs: list[subprocess.Popen], sel: selectors.BaseSelector, cancelled: bool) -> None:
+    """End every rank (SIGTERM after a cancel, else SIGKILL), reap them and close their pipes."""
+    _kill(procs, signal.SIGKILL if not cancelled else signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            _kill([proc], signal.SIGKILL)
+            proc.wait()
+    sel.close()
+    for proc in procs:
+        if proc.stdout:
+            proc.stdout.close()
+
+
+def _report_end(backend: str, asm: RunAssembler, on_message: Callable[[Message], None],
+                procs: list[subprocess.Popen], log0: _Stderr, said_done: list[bool], first_failure: float | None,
+                stopped: str | None) -> None:  # fmt: skip
+    """Say how the group ended: failed ranks, a time-out, and rank 0's end when it did not say it was done."""
+    for rank in range(1, len(procs)):
+        if not said_done[rank] and procs[rank].returncode not in (0, None) and first_failure is None:
+            on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",
+                                        message=f"rank {rank} {_how(procs[rank].returncode)}")))  # fmt: skip
+    if stopped and stopped != "cancelled":
+        on_message(asm.add(ErrorMsg(backend=backend, kernel="collective", message=stopped)))
+    if said_done[0]:
+        return
+    code = procs[0].returncode
+    ended_by_us = first_failure is not None and code == -signal.SIGKILL and asm.done is None
+    point = asm.current
+    if ended_by_us and point is not None and asm.current_results == 0:
+        # rank 0 was stopped because another rank failed: say so, not "crashed"
+        result = ProbeResult(kernel="collective", backend=backend, device=point.device or "",
+                             dtype=point.dtype, size=point.size, variant=point.variant, metric="bytes_per_s",
+                             status="error", message=f"stopped: another rank failed during {point_label(point)}")  # fmt: skip
+        on_message(asm.add(ResultMsg(result=result)))
+        asm.aborted = True
+    elif not ended_by_us:
+        made, _restart = asm.worker_exited(code, timed_out=bool(stopped and stopped != "cancelled"),
+                                           cancelled=stopped == "cancelled", stderr_tail=log0.tail())  # fmt: skip
+        for msg in made:  # worker_exited returns (messages, restart point): iterate the messages only
+            on_message(msg)
+    else:
+        asm.aborted = True
+
+
+def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_message: Callable[[Message], None],
+                cancel: threading.Event) -> None:  # fmt: skip
+    size = request.processes
+    procs, logs = _start_ranks(backend, request)
     asm.start_worker(backend)
     decoders = [LineDecoder() for _ in procs]
     said_done = [False] * size
@@ -179,42 +232,8 @@ def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_messa
                     continue
                 take(rank, decoders[rank].feed(data))
     finally:
-        _kill(procs, signal.SIGKILL if stopped != "cancelled" else signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                _kill([proc], signal.SIGKILL)
-                proc.wait()
-        sel.close()
-        for proc in procs:
-            if proc.stdout:
-                proc.stdout.close()
-    for rank in range(1, size):
-        if not said_done[rank] and procs[rank].returncode not in (0, None) and first_failure is None:
-            on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",
-                                        message=f"rank {rank} {_how(procs[rank].returncode)}")))  # fmt: skip
-    if stopped and stopped != "cancelled":
-        on_message(asm.add(ErrorMsg(backend=backend, kernel="collective", message=stopped)))
-    if said_done[0]:
-        return
-    code = procs[0].returncode
-    ended_by_us = first_failure is not None and code == -signal.SIGKILL and asm.done is None
-    point = asm.current
-    if ended_by_us and point is not None and asm.current_results == 0:
-        # rank 0 was stopped because another rank failed: say so, not "crashed"
-        result = ProbeResult(kernel="collective", backend=backend, device=point.device or "",
-                             dtype=point.dtype, size=point.size, variant=point.variant, metric="bytes_per_s",
-                             status="error", message=f"stopped: another rank failed during {point_label(point)}")  # fmt: skip
-        on_message(asm.add(ResultMsg(result=result)))
-        asm.aborted = True
-    elif not ended_by_us:
-        made, _restart = asm.worker_exited(code, timed_out=bool(stopped and stopped != "cancelled"),
-                                           cancelled=stopped == "cancelled", stderr_tail=logs[0].tail())  # fmt: skip
-        for msg in made:  # worker_exited returns (messages, restart point): iterate the messages only
-            on_message(msg)
-    else:
-        asm.aborted = True
+        _end_ranks(procs, sel, cancelled=stopped == "cancelled")
+    _report_end(backend, asm, on_message, procs, logs[0], said_done, first_failure, stopped)
 
 
 def run_group(request: GroupRequest, on_message: Callable[[Message], None] | None = None,
