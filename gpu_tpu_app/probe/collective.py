@@ -410,6 +410,73 @@ def _measure(group: Any, call: Callable[[], None], target_s: float, dog: Watchdo
     return slowest, time.perf_counter() - t_start
 
 
+def _measured_result(backend: str, key: str, op: str, dtype: str, size: int, ranks: int, n_hosts: int,
+                     transport: str, times: list[float], seconds: float) -> ProbeResult:  # fmt: skip
+    """One collective point's result: bus bandwidth (median of the slowest rank's times), algorithm bandwidth, time."""
+    stats = summarize([size / t * bus_factor(op, ranks) for t in times], seconds)
+    busbw = stats.median
+    algbw = busbw / bus_factor(op, ranks)
+    med = size / algbw
+    info = CollectiveInfo(op=op, ranks=ranks, hosts=n_hosts, transport=transport, time_s=med, algbw=algbw,
+                          busbw=busbw)  # fmt: skip
+    msg = (f"{OP_LABEL[op]} of {_size(size)} across {ranks} ranks on {n_hosts} host{'s' if n_hosts > 1 else ''} "
+           f"({backend} {transport}); {med * 1e6:.1f} µs per operation; algorithm bandwidth {algbw / 1e9:.3g} GB/s; "
+           f"bus bandwidth = algbw × {bus_factor(op, ranks):.3g}")  # fmt: skip
+    return ProbeResult(kernel="collective", backend=backend, device=key, dtype=dtype, size=size, variant=op,
+                       metric="bytes_per_s", value=busbw, unit="B/s", stats=stats, message=msg, collective=info)
+
+
+def _run_points(group: Any, points: list[tuple[int, str, str]], emit: Callable[[Any], None],
+                cancelled: Callable[[], bool], dog: Watchdog, *, backend: str, key: str, ranks: int, n_hosts: int,
+                deadline: float, timeout_s: float, target_s: float) -> int:  # fmt: skip
+    """Measure every point on this rank (rank 0 reports); all ranks stop together. Returns the exit code."""
+    rank, lead, transport = group.rank, group.rank == 0, group.transport
+    code = 0
+    crash_at = _test_crash_point(rank)
+    for i, (size, op, dtype) in enumerate(points):
+        if i == crash_at:
+            os.kill(os.getpid(), signal.SIGKILL)  # the tests' stand-in for a rank that dies mid-run
+        label = f"{OP_LABEL[op]} {dtype} {size} B"
+        try:  # every rank stops at the same point: cancelled or out of time anywhere means everywhere
+            stop = group.max_floats([1.0 if cancelled() or time.monotonic() > deadline else 0.0])[0]
+        except Exception as exc:  # a peer that went away between points
+            emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: before {label}: {_one_line(exc)}"))
+            code = 1
+            break
+        if stop:
+            if lead:
+                why = "cancelled" if cancelled() else "the time budget was used up"
+                for size2, op2, dt2 in points[i:]:
+                    emit(ResultMsg(result=_result(backend, key, op2, dt2, size2, status="skipped",
+                                                  message=f"not run: {why}")))  # fmt: skip
+            break
+        dog.beat(f"measuring {label}")
+        if lead:
+            emit(Progress(done=i, total=len(points), kernel="collective", point=f"{key}/collective/{op}/{dtype}/{size}",
+                          backend=backend, device=key, dtype=dtype, size=size, variant=op, cap_s=timeout_s))  # fmt: skip
+        if not group.dtype_ok(dtype):
+            if lead:
+                emit(ResultMsg(result=_result(backend, key, op, dtype, size, status="skipped",
+                                              message=f"{transport} on {group.platform} does not reduce {dtype}")))  # fmt: skip
+            continue
+        try:
+            call = group.prepare(op, size, dtype)
+            times, seconds = _measure(group, call, target_s, dog)
+        except Exception as exc:  # a peer that went away, an op the transport lacks, out of memory
+            msg = _one_line(exc)
+            if lead:
+                emit(ResultMsg(result=_result(backend, key, op, dtype, size, status="error", message=msg)))
+            if "not supported" in msg.lower() or "unsupported" in msg.lower():
+                continue  # the group is still whole: go on with the next point
+            emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: {label}: {msg}"))
+            code = 1
+            break
+        if lead:
+            emit(ResultMsg(result=_measured_result(backend, key, op, dtype, size, ranks, n_hosts, transport, times,
+                                                   seconds)))  # fmt: skip
+    return code
+
+
 def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool], *, deadline: float,
         dtypes: list[str] | None, timeout_s: float = TIMEOUT_S, max_bytes: int | None = None,
         target_s: float = 0.15) -> int:  # fmt: skip
@@ -457,61 +524,9 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
     sizes = message_sizes(limit, ranks)
     wanted = [d for d in (dtypes or (["float32", "bfloat16"] if accel else ["float32"])) if d in ELEM_BYTES]
     points = [(size, op, dt) for dt in wanted for size in sizes for op in OPS]
-    transport = group.transport
     n_hosts = len(hosts)
-    code = 0
-    crash_at = _test_crash_point(rank)
-    for i, (size, op, dtype) in enumerate(points):
-        if i == crash_at:
-            os.kill(os.getpid(), signal.SIGKILL)  # the tests' stand-in for a rank that dies mid-run
-        label = f"{OP_LABEL[op]} {dtype} {size} B"
-        try:  # every rank stops at the same point: cancelled or out of time anywhere means everywhere
-            stop = group.max_floats([1.0 if cancelled() or time.monotonic() > deadline else 0.0])[0]
-        except Exception as exc:  # a peer that went away between points
-            emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: before {label}: {_one_line(exc)}"))
-            code = 1
-            break
-        if stop:
-            if lead:
-                why = "cancelled" if cancelled() else "the time budget was used up"
-                for size2, op2, dt2 in points[i:]:
-                    emit(ResultMsg(result=_result(backend, key, op2, dt2, size2, status="skipped",
-                                                  message=f"not run: {why}")))  # fmt: skip
-            break
-        dog.beat(f"measuring {label}")
-        if lead:
-            emit(Progress(done=i, total=len(points), kernel="collective", point=f"{key}/collective/{op}/{dtype}/{size}",
-                          backend=backend, device=key, dtype=dtype, size=size, variant=op, cap_s=timeout_s))  # fmt: skip
-        if not group.dtype_ok(dtype):
-            if lead:
-                emit(ResultMsg(result=_result(backend, key, op, dtype, size, status="skipped",
-                                              message=f"{transport} on {group.platform} does not reduce {dtype}")))  # fmt: skip
-            continue
-        try:
-            call = group.prepare(op, size, dtype)
-            times, seconds = _measure(group, call, target_s, dog)
-        except Exception as exc:  # a peer that went away, an op the transport lacks, out of memory
-            msg = _one_line(exc)
-            if lead:
-                emit(ResultMsg(result=_result(backend, key, op, dtype, size, status="error", message=msg)))
-            if "not supported" in msg.lower() or "unsupported" in msg.lower():
-                continue  # the group is still whole: go on with the next point
-            emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: {label}: {msg}"))
-            code = 1
-            break
-        stats = summarize([size / t * bus_factor(op, ranks) for t in times], seconds)
-        busbw = stats.median
-        algbw = busbw / bus_factor(op, ranks)
-        med = size / algbw
-        info = CollectiveInfo(op=op, ranks=ranks, hosts=n_hosts, transport=transport, time_s=med, algbw=algbw,
-                              busbw=busbw)  # fmt: skip
-        msg = (f"{OP_LABEL[op]} of {_size(size)} across {ranks} ranks on {n_hosts} host{'s' if n_hosts > 1 else ''} "
-               f"({backend} {transport}); {med * 1e6:.1f} µs per operation; algorithm bandwidth {algbw / 1e9:.3g} GB/s; "
-               f"bus bandwidth = algbw × {bus_factor(op, ranks):.3g}")  # fmt: skip
-        if lead:
-            emit(ResultMsg(result=ProbeResult(kernel="collective", backend=backend, device=key, dtype=dtype, size=size,
-                                              variant=op, metric="bytes_per_s", value=busbw, unit="B/s", stats=stats,
-                                              message=msg, collective=info)))  # fmt: skip
+    code = _run_points(group, points, emit, cancelled, dog, backend=backend, key=key, ranks=ranks, n_hosts=n_hosts,
+                       deadline=deadline, timeout_s=timeout_s, target_s=target_s)  # fmt: skip
     if code == 0:
         dog.beat("leaving the group")
         group.close()  # with every peer still there; after a failure the process just ends (a shutdown
