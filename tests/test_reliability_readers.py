@@ -667,7 +667,7 @@ def test_recent_files_from_a_hand_edited_settings_file(qtbot) -> None:
         assert w.recent_files() == []
         settings.setValue("recent", ["/a/session.json", "x" * 5000, "", "/b/other.json"])
         assert w.recent_files() == ["/a/session.json", "/b/other.json"]
-        w._update_recent_menu()
+        w.files.update_recent_menu()
     finally:
         settings.remove("recent")
 

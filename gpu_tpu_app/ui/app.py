@@ -259,7 +259,7 @@ def main(args: argparse.Namespace | None = None) -> int:
     window = MainWindow(prefs, persist=not shot)
     window.set_session(session, path, modified=modified)
     if path is not None and not shot:
-        window._add_recent(path)
+        window.files.add_recent(path)
 
     if shot:
         try:

@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QStackedWidget,
     QStyle,
@@ -34,18 +32,18 @@ from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.report import build_html, build_markdown, collect, session_estimate
-from gpu_tpu_app.core.runs import RunFile, load_run
-from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
+from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.core.session import Session, new_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.wording import VERDICT_WORDS
-from gpu_tpu_app.errors import InputError, shown
-from gpu_tpu_app.safe_read import NOTES_CHARS
+from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
 from gpu_tpu_app.ui.history import History
 from gpu_tpu_app.ui.result_page import ResultPage
+from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.welcome import WelcomeCard
-from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
+from gpu_tpu_app.ui.widgets import show_error
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -59,9 +57,6 @@ PAGE_HINTS = {
     "probe": "Measure this machine",
     "learn": "GPU and TPU side by side",
 }
-MAX_RECENT = 8
-SESSION_FILTER = "gpu-tpu-app session (*.json);;All files (*)"
-RUN_FILTER = "Probe run (*.json);;All files (*)"
 
 
 class MainWindow(QMainWindow):
@@ -99,7 +94,28 @@ class MainWindow(QMainWindow):
         self.learn_page: Any = None
         self.setMinimumSize(900, 600)
 
-        # navigation
+        nav = self._build_nav()
+        self._build_pages(lesson, catalog)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(nav)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self._connect_pages()
+
+        self._build_menus()
+        self._build_toolbar()
+        self.statusBar().setSizeGripEnabled(True)
+        self.nav.setCurrentRow(0)
+        self._load_state()
+        self._apply_session(self._session)
+        if self._persist and not self._settings().value("welcome/seen", False, bool):
+            self.show_welcome()  # first start: once, then from Help › Welcome
+
+    def _build_nav(self) -> QWidget:
+        """The navigation column: app title, the page list and the verdict so far."""
         nav = QWidget()
         nav.setObjectName("NavBar")
         nav_col = QVBoxLayout(nav)
@@ -126,8 +142,10 @@ class MainWindow(QMainWindow):
         self.nav_status.setContentsMargins(16, 0, 12, 0)
         nav_col.addWidget(self.nav_status)
         nav.setFixedWidth(196)
+        return nav
 
-        # pages
+    def _build_pages(self, lesson: LessonPack, catalog: Catalog) -> None:
+        """Decide (wizard, result, welcome) and the slots where Probe and Learn are built on first use."""
         self.wizard = DecideWizard(lesson)
         self.result_page = ResultPage(lesson, catalog)
         self.welcome = WelcomeCard()
@@ -144,14 +162,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self._probe_slot)
         self.stack.addWidget(self._learn_slot)
 
-        central = QWidget()
-        row = QHBoxLayout(central)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(0)
-        row.addWidget(nav)
-        row.addWidget(self.stack, 1)
-        self.setCentralWidget(central)
-
+    def _connect_pages(self) -> None:
         self.wizard.sig_answers_changed.connect(self._answers_changed)
         self.wizard.sig_show_result.connect(self.show_result)
         self.wizard.sig_learn_more.connect(self.open_topic)
@@ -171,15 +182,6 @@ class MainWindow(QMainWindow):
         self.decide_stack.currentChanged.connect(self._note_place)
         self.wizard.sig_page_changed.connect(self._note_place)
 
-        self._build_menus()
-        self._build_toolbar()
-        self.statusBar().setSizeGripEnabled(True)
-        self.nav.setCurrentRow(0)
-        self._load_state()
-        self._apply_session(self._session)
-        if self._persist and not self._settings().value("welcome/seen", False, bool):
-            self.show_welcome()  # first start: once, then from Help › Welcome
-
     # ------------------------------------------------------------------ menus
 
     def _action(self, text: str, slot: Any, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None, tip: str = "") -> QAction:
@@ -197,7 +199,8 @@ class MainWindow(QMainWindow):
         self.act_new = self._action("&New", self.new_session, QKeySequence.StandardKey.New, "Start a new session")
         self.act_open = self._action("&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open,
                                      "Open a saved session")
-        self.recent_menu = QMenu("Open &Recent", self)
+        self.files = SessionFiles(self, self._persist)
+        self.recent_menu = self.files.recent_menu
         self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
         self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S",
                                         "Save the session under a new name")
@@ -257,7 +260,7 @@ class MainWindow(QMainWindow):
         help_menu.addActions([self.act_guide, self.act_shortcuts, self.act_welcome])
         help_menu.addSeparator()
         help_menu.addAction(self.act_about)
-        self._update_recent_menu()
+        self.files.update_recent_menu()
 
     def _build_toolbar(self) -> None:
         bar = self.addToolBar("Navigation")
@@ -542,131 +545,56 @@ class MainWindow(QMainWindow):
         if self.learn_page is not None:
             self.learn_page.set_runs(list(runs))
 
+    def mark_saved(self, session: Session, path: Path) -> None:
+        """`session` was written to `path`: it is the session now, and its clean copy."""
+        self._path = path
+        self._session = session
+        self._clean = session
+        self._update_title()
+
+    def show_runs(self, runs: list[RunFile]) -> None:
+        """Make `runs` the session's runs, shown on every page.
+
+        All or nothing: when a page cannot show them, every page goes back to the session's runs
+        and the error is raised.
+        """
+        try:
+            self._runs_pushed(runs)
+        except Exception:
+            self._runs_pushed(self._session.runs)
+            raise
+        self._set(self._session.with_runs(runs))
+
     def _update_title(self) -> None:
         name = self._path.name if self._path else "Untitled"
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
         self.setWindowModified(self.is_modified())
 
-    # ------------------------------------------------------------------ file actions
+    # ------------------------------------------------------------------ file actions (SessionFiles)
 
     def maybe_save(self) -> bool:
         """Ask to save unsaved changes; False when the user cancels."""
-        if not self.is_modified():
-            return True
-        name = self._path.name if self._path else "Untitled"
-        answer = message_box(
-            self,
-            QMessageBox.Icon.Warning,
-            "Unsaved changes",
-            f"The session “{name}” has changes that are not saved. Save them first?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        ).exec()
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        return self.files.maybe_save()
 
     def new_session(self) -> bool:
         """Start over with an empty session (after the unsaved-changes prompt)."""
-        if self.probe_panel is not None and self.probe_panel.is_running():
-            self.statusBar().showMessage("A probe is running: cancel it before starting a new session.", 6000)
-            return False
-        if not self.maybe_save():
-            return False
-        self.set_session(new_session())
-        self.show_wizard(0)
-        self.statusBar().showMessage("New session", 3000)
-        return True
+        return self.files.new_session()
 
     def open_session(self, path: str | Path | None = None) -> bool:
         """Open a session file (asks for one when `path` is None); a broken file is reported, never changed."""
-        if not self.maybe_save():
-            return False
-        if path is None:
-            start = str(self._path.parent) if self._path else str(Path.home())
-            chosen, _f = QFileDialog.getOpenFileName(self, "Open session", start, SESSION_FILTER)
-            if not chosen:
-                return False
-            path = chosen
-        path = Path(path)
-        try:
-            session = load_session(path)
-        except InputError as exc:
-            show_error(self, "Cannot open session", str(exc))
-            return False
-        try:
-            self.set_session(session, path)
-        except Exception as exc:  # valid, yet it cannot be shown: the previous session stays, unchanged
-            show_error(self, "Cannot open session", f"{path}: cannot be shown ({shown(exc, 300)})")
-            return False
-        self._add_recent(path)
-        if any(v is not None for v in session.answers.model_dump().values()):
-            self.show_result()
-        else:
-            self.show_wizard(0)
-        self.statusBar().showMessage(f"Opened {path}", 4000)
-        return True
+        return self.files.open_session(path)
 
     def save(self) -> bool:
         """Save to the current file, or ask for one."""
-        if self._path is None:
-            return self.save_as()
-        return self._write(self._path)
+        return self.files.save()
 
     def save_as(self, path: str | Path | None = None) -> bool:
         """Save under a new name (asks for it when `path` is None)."""
-        if path is None:
-            start = str(self._path) if self._path else str(Path.home() / "gpu-tpu-session.json")
-            chosen, _f = QFileDialog.getSaveFileName(self, "Save session as", start, SESSION_FILTER)
-            if not chosen:
-                return False
-            path = chosen if Path(chosen).suffix else chosen + ".json"
-        return self._write(Path(path))
-
-    def _write(self, path: Path) -> bool:
-        if len(self._session.notes) > NOTES_CHARS:  # a file this app could not open again
-            show_error(self, "Cannot save session", f"{path}: notes: {len(self._session.notes):,} characters, "
-                       f"over the {NOTES_CHARS:,} a session keeps; shorten them and save again")  # fmt: skip
-            return False
-        try:
-            saved = save_session(self._session, path)
-        except OSError as exc:
-            show_error(self, "Cannot save session", f"{path}: {exc.strerror or exc}")
-            return False
-        self._path = path
-        self._session = saved
-        self._clean = saved
-        self._update_title()
-        self._add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
+        return self.files.save_as(path)
 
     def import_run(self, path: str | Path | None = None) -> bool:
         """Add a probe run file (e.g. measured on a TPU VM with gpu-tpu-probe) to the session."""
-        if path is None:
-            start = str(self._path.parent) if self._path else str(Path.home())
-            chosen, _f = QFileDialog.getOpenFileName(self, "Import probe run", start, RUN_FILTER)
-            if not chosen:
-                return False
-            path = chosen
-        try:
-            run = load_run(path)
-        except InputError as exc:
-            show_error(self, "Cannot import run", str(exc))
-            return False
-        if run in self._session.runs:
-            self.statusBar().showMessage(f"{path}: this run is already in the session", 5000)
-            return False
-        runs = [*self._session.runs, run]
-        try:
-            self._runs_pushed(runs)
-        except Exception as exc:  # valid, yet it cannot be shown: the session keeps its runs, unchanged
-            self._runs_pushed(self._session.runs)
-            show_error(self, "Cannot import run", f"{path}: cannot be shown ({shown(exc, 300)})")
-            return False
-        self._set(self._session.with_runs(runs))
-        self.statusBar().showMessage(f"Imported the run from {run.host} ({len(run.results)} results)", 5000)
-        return True
+        return self.files.import_run(path)
 
     def report_texts(self) -> tuple[str, str]:
         """(Markdown, HTML) of the report for the session as it is now."""
@@ -736,42 +664,7 @@ class MainWindow(QMainWindow):
 
     def recent_files(self) -> list[str]:
         """Recently opened or saved sessions, newest first."""
-        if not self._persist:
-            return []
-        value = self._settings().value("recent", [])
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, (list, tuple)):  # a settings file edited by hand: ignore what is not a list
-            return []
-        return [v for v in value if isinstance(v, str) and 0 < len(v) <= 4096][:MAX_RECENT]
-
-    def _add_recent(self, path: Path) -> None:
-        if not self._persist:
-            return
-        entry = str(Path(path).resolve())
-        files = [f for f in self.recent_files() if f != entry]
-        self._settings().setValue("recent", [entry, *files][:MAX_RECENT])
-        self._update_recent_menu()
-
-    def _update_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = self.recent_files()
-        for i, f in enumerate(files, 1):
-            act = self.recent_menu.addAction(f"&{i} {Path(f).name}")
-            act.setToolTip(plain_tip(f))
-            act.setStatusTip(f)
-            act.triggered.connect(lambda _c=False, p=f: self.open_session(p))
-        if not files:
-            empty = self.recent_menu.addAction("No recent sessions")
-            empty.setEnabled(False)
-        else:
-            self.recent_menu.addSeparator()
-            clear = self.recent_menu.addAction("&Clear List")
-            clear.triggered.connect(self._clear_recent)
-
-    def _clear_recent(self) -> None:
-        self._settings().remove("recent")
-        self._update_recent_menu()
+        return self.files.recent_files()
 
     def _load_state(self) -> None:
         if not self._persist:

@@ -1,0 +1,208 @@
+"""The window's session file actions: New, Open, Open Recent, Save, Save As, Import Run.
+
+`SessionFiles` asks for files, reads and writes them and keeps the recent-files list; the
+window keeps the session itself and shows it (`set_session`, `mark_saved`, `show_runs`).
+A file that cannot be read or shown is reported in a dialog and the session stays as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QSettings
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+
+from gpu_tpu_app.core.runs import load_run
+from gpu_tpu_app.core.session import load_session, new_session, save_session
+from gpu_tpu_app.errors import InputError, shown
+from gpu_tpu_app.safe_read import NOTES_CHARS
+from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.ui.main_window import MainWindow
+
+MAX_RECENT = 8
+SESSION_FILTER = "gpu-tpu-app session (*.json);;All files (*)"
+RUN_FILTER = "Probe run (*.json);;All files (*)"
+
+
+class SessionFiles(QObject):
+    """File actions for one window's session, and its Open Recent menu."""
+
+    def __init__(self, window: MainWindow, persist: bool = True) -> None:
+        super().__init__(window)
+        self._window = window
+        self._persist = persist
+        self.recent_menu = QMenu("Open &Recent", window)
+
+    def _status(self, text: str, ms: int) -> None:
+        self._window.statusBar().showMessage(text, ms)
+
+    def _start_dir(self) -> str:
+        path = self._window.path()
+        return str(path.parent) if path else str(Path.home())
+
+    # ------------------------------------------------------------------ file actions
+
+    def maybe_save(self) -> bool:
+        """Ask to save unsaved changes; False when the user cancels."""
+        if not self._window.is_modified():
+            return True
+        path = self._window.path()
+        name = path.name if path else "Untitled"
+        answer = message_box(
+            self._window,
+            QMessageBox.Icon.Warning,
+            "Unsaved changes",
+            f"The session “{name}” has changes that are not saved. Save them first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        ).exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_session(self) -> bool:
+        """Start over with an empty session (after the unsaved-changes prompt)."""
+        window = self._window
+        if window.probe_panel is not None and window.probe_panel.is_running():
+            self._status("A probe is running: cancel it before starting a new session.", 6000)
+            return False
+        if not self.maybe_save():
+            return False
+        window.set_session(new_session())
+        window.show_wizard(0)
+        self._status("New session", 3000)
+        return True
+
+    def open_session(self, path: str | Path | None = None) -> bool:
+        """Open a session file (asks for one when `path` is None); a broken file is reported, never changed."""
+        if not self.maybe_save():
+            return False
+        window = self._window
+        if path is None:
+            chosen, _f = QFileDialog.getOpenFileName(window, "Open session", self._start_dir(), SESSION_FILTER)
+            if not chosen:
+                return False
+            path = chosen
+        path = Path(path)
+        try:
+            session = load_session(path)
+        except InputError as exc:
+            show_error(window, "Cannot open session", str(exc))
+            return False
+        try:
+            window.set_session(session, path)
+        except Exception as exc:  # valid, yet it cannot be shown: the previous session stays, unchanged
+            show_error(window, "Cannot open session", f"{path}: cannot be shown ({shown(exc, 300)})")
+            return False
+        self.add_recent(path)
+        if any(v is not None for v in session.answers.model_dump().values()):
+            window.show_result()
+        else:
+            window.show_wizard(0)
+        self._status(f"Opened {path}", 4000)
+        return True
+
+    def save(self) -> bool:
+        """Save to the current file, or ask for one."""
+        path = self._window.path()
+        if path is None:
+            return self.save_as()
+        return self._write(path)
+
+    def save_as(self, path: str | Path | None = None) -> bool:
+        """Save under a new name (asks for it when `path` is None)."""
+        if path is None:
+            current = self._window.path()
+            start = str(current) if current else str(Path.home() / "gpu-tpu-session.json")
+            chosen, _f = QFileDialog.getSaveFileName(self._window, "Save session as", start, SESSION_FILTER)
+            if not chosen:
+                return False
+            path = chosen if Path(chosen).suffix else chosen + ".json"
+        return self._write(Path(path))
+
+    def _write(self, path: Path) -> bool:
+        session = self._window.session()
+        if len(session.notes) > NOTES_CHARS:  # a file this app could not open again
+            show_error(self._window, "Cannot save session", f"{path}: notes: {len(session.notes):,} characters, "
+                       f"over the {NOTES_CHARS:,} a session keeps; shorten them and save again")  # fmt: skip
+            return False
+        try:
+            saved = save_session(session, path)
+        except OSError as exc:
+            show_error(self._window, "Cannot save session", f"{path}: {exc.strerror or exc}")
+            return False
+        self._window.mark_saved(saved, path)
+        self.add_recent(path)
+        self._status(f"Saved {path}", 4000)
+        return True
+
+    def import_run(self, path: str | Path | None = None) -> bool:
+        """Add a probe run file (e.g. measured on a TPU VM with gpu-tpu-probe) to the session."""
+        window = self._window
+        if path is None:
+            chosen, _f = QFileDialog.getOpenFileName(window, "Import probe run", self._start_dir(), RUN_FILTER)
+            if not chosen:
+                return False
+            path = chosen
+        try:
+            run = load_run(path)
+        except InputError as exc:
+            show_error(window, "Cannot import run", str(exc))
+            return False
+        runs = window.session().runs
+        if run in runs:
+            self._status(f"{path}: this run is already in the session", 5000)
+            return False
+        try:
+            window.show_runs([*runs, run])
+        except Exception as exc:  # valid, yet it cannot be shown: the session keeps its runs, unchanged
+            show_error(window, "Cannot import run", f"{path}: cannot be shown ({shown(exc, 300)})")
+            return False
+        self._status(f"Imported the run from {run.host} ({len(run.results)} results)", 5000)
+        return True
+
+    # ------------------------------------------------------------------ recent files
+
+    def recent_files(self) -> list[str]:
+        """Recently opened or saved sessions, newest first."""
+        if not self._persist:
+            return []
+        value = QSettings().value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, (list, tuple)):  # a settings file edited by hand: ignore what is not a list
+            return []
+        return [v for v in value if isinstance(v, str) and 0 < len(v) <= 4096][:MAX_RECENT]
+
+    def add_recent(self, path: Path) -> None:
+        """Put `path` first in the recent-files list (kept in QSettings)."""
+        if not self._persist:
+            return
+        entry = str(Path(path).resolve())
+        files = [f for f in self.recent_files() if f != entry]
+        QSettings().setValue("recent", [entry, *files][:MAX_RECENT])
+        self.update_recent_menu()
+
+    def update_recent_menu(self) -> None:
+        """Fill File › Open Recent from the recent-files list."""
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, f in enumerate(files, 1):
+            act = self.recent_menu.addAction(f"&{i} {Path(f).name}")
+            act.setToolTip(plain_tip(f))
+            act.setStatusTip(f)
+            act.triggered.connect(lambda _c=False, p=f: self.open_session(p))
+        if not files:
+            empty = self.recent_menu.addAction("No recent sessions")
+            empty.setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            clear = self.recent_menu.addAction("&Clear List")
+            clear.triggered.connect(self._clear_recent)
+
+    def _clear_recent(self) -> None:
+        QSettings().remove("recent")
+        self.update_recent_menu()
