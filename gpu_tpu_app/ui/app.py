@@ -11,9 +11,15 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpu_tpu_app import APP_ID, APP_NAME, __version__
 from gpu_tpu_app.errors import InputError
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from gpu_tpu_app.core.settings import Preferences
 
 SCREENSHOT_SIZE = (1280, 800)
 #: set to 1 to print the seconds from process start to the first painted window, then quit.
@@ -212,6 +218,73 @@ def screenshot(app, window, path: str | Path, page: str | None, size: tuple[int,
         raise InputError(f"{path}: cannot write the screenshot there ({exc.strerror or exc})") from None
 
 
+def _read_preferences(shot: str | None) -> tuple[Preferences, str | None]:
+    """The user's preferences (defaults for a screenshot), and a problem reading them, if any."""
+    from gpu_tpu_app.core.settings import Preferences, load_preferences
+
+    prefs = Preferences()
+    prefs_problem = None
+    if not shot:  # screenshots do not depend on the user's own preferences
+        try:
+            prefs = load_preferences()
+        except InputError as exc:
+            prefs_problem = f"{exc}; using default preferences"
+            print(f"warning: {prefs_problem}", file=sys.stderr)
+    return prefs, prefs_problem
+
+
+def _application() -> QApplication:
+    """The QApplication (the one running already, if any), named for QSettings and the desktop."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.setOrganizationName(APP_NAME)
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    app.setApplicationDisplayName(APP_NAME)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(_icon())
+    return app
+
+
+def _close_after_first_paint(window) -> None:
+    """Start-up timing: print the seconds to the first paint and the platform, then close the window."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    class _FirstPaint(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                window.removeEventFilter(self)
+                QTimer.singleShot(0, self._done)
+            return False
+
+        def _done(self) -> None:
+            print(f"first-paint-seconds {seconds_since_process_start():.3f}", flush=True)
+            print(f"platform {QApplication.platformName()}", flush=True)
+            window.setWindowModified(False)
+            window._clean = window.session()
+            window.close()
+
+    watcher = _FirstPaint(window)
+    window.installEventFilter(watcher)
+
+
+def _say_preferences_problem(window, prefs_problem: str) -> None:
+    """The preferences problem in the window too, where a user started from the menu sees it."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMessageBox
+
+    from gpu_tpu_app.ui.widgets import message_box
+
+    box = message_box(window, QMessageBox.Icon.Warning, "Preferences not read",
+                      f"{prefs_problem}. The file stays as it is until you change a preference.")  # fmt: skip
+    box.setModal(False)
+    QTimer.singleShot(0, box.open)
+
+
 def main(args: argparse.Namespace | None = None) -> int:
     """Open the window (or render a screenshot); returns the exit code."""
     if args is None:
@@ -228,29 +301,8 @@ def main(args: argparse.Namespace | None = None) -> int:
             raise InputError(problem)  # one line, exit 2, instead of Qt's abort
 
     session, path, modified = _load_inputs(args)  # bad files: InputError -> one line, exit 2
-
-    from gpu_tpu_app.core.settings import Preferences, load_preferences
-
-    prefs = Preferences()
-    prefs_problem = None
-    if not shot:  # screenshots do not depend on the user's own preferences
-        try:
-            prefs = load_preferences()
-        except InputError as exc:
-            prefs_problem = f"{exc}; using default preferences"
-            print(f"warning: {prefs_problem}", file=sys.stderr)
-
-    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication
-
-    QCoreApplication.setOrganizationName(APP_NAME)
-    QCoreApplication.setApplicationName(APP_NAME)
-    QCoreApplication.setApplicationVersion(__version__)
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else APP_NAME])
-    app.setApplicationDisplayName(APP_NAME)
-    app.setDesktopFileName(APP_ID)
-    app.setWindowIcon(_icon())
+    prefs, prefs_problem = _read_preferences(shot)
+    app = _application()
 
     from gpu_tpu_app.ui.main_window import MainWindow
     from gpu_tpu_app.ui.theme import theme_manager
@@ -271,33 +323,9 @@ def main(args: argparse.Namespace | None = None) -> int:
         return 0
 
     if os.environ.get(STARTUP_ENV):
-
-        class _FirstPaint(QObject):
-            def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-                if event.type() == QEvent.Type.Paint:
-                    window.removeEventFilter(self)
-                    QTimer.singleShot(0, self._done)
-                return False
-
-            def _done(self) -> None:
-                print(f"first-paint-seconds {seconds_since_process_start():.3f}", flush=True)
-                print(f"platform {QApplication.platformName()}", flush=True)
-                window.setWindowModified(False)
-                window._clean = window.session()
-                window.close()
-
-        watcher = _FirstPaint(window)
-        window.installEventFilter(watcher)
-
+        _close_after_first_paint(window)
     show_page(window, page)
     window.show()
     if prefs_problem:  # said in the window too, where a user started from the menu sees it
-        from PySide6.QtWidgets import QMessageBox
-
-        from gpu_tpu_app.ui.widgets import message_box
-
-        box = message_box(window, QMessageBox.Icon.Warning, "Preferences not read",
-                          f"{prefs_problem}. The file stays as it is until you change a preference.")  # fmt: skip
-        box.setModal(False)
-        QTimer.singleShot(0, box.open)
+        _say_preferences_problem(window, prefs_problem)
     return int(app.exec())

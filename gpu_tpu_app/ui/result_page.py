@@ -143,8 +143,18 @@ class EstimatorCard(Card):
                 "muted",
             )
         )
-        form = QGridLayout()
-        form.setHorizontalSpacing(10)
+        self._add_input_grid(self._make_inputs())
+        self.message = label("", "muted")
+        self.body.addWidget(self.message)
+        self._build_table()
+        self.body.addWidget(self.table)
+        self.rules = label("", "muted")
+        self.body.addWidget(self.rules)
+        self._connect_inputs()
+        self._refresh()
+
+    def _make_inputs(self) -> list[tuple[str, QWidget]]:
+        """The workload's input widgets, as (label text with its mnemonic, widget) in grid order."""
         self.params_edit = QLineEdit()
         self.params_edit.setPlaceholderText("e.g. 7B or 7e9")
         self.params_edit.setAccessibleName("Model parameters")
@@ -207,6 +217,12 @@ class EstimatorCard(Card):
             ("H&eads", self.shape_edits["heads"]),
             ("&KV heads", self.shape_edits["kv_heads"]),
         ]
+        return inputs
+
+    def _add_input_grid(self, inputs: list[tuple[str, QWidget]]) -> None:
+        """The inputs in rows of five, each under its label."""
+        form = QGridLayout()
+        form.setHorizontalSpacing(10)
         for n, (text, widget) in enumerate(inputs):
             row, col = divmod(n, 5)
             lab = QLabel(text)
@@ -215,9 +231,9 @@ class EstimatorCard(Card):
             form.addWidget(widget, 2 * row + 1, col)
             form.setColumnStretch(col, 1)
         self.body.addLayout(form)
-        self.message = label("", "muted")
-        self.body.addWidget(self.message)
 
+    def _build_table(self) -> None:
+        """The estimate table: one row per chip, sortable, with an editable price column."""
         self.table = QTableWidget(0, len(EST_COLUMNS))
         self.table.setHorizontalHeaderLabels(EST_COLUMNS)
         self.table.verticalHeader().setVisible(False)
@@ -246,10 +262,8 @@ class EstimatorCard(Card):
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.itemChanged.connect(self._price_edited)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
-        self.body.addWidget(self.table)
-        self.rules = label("", "muted")
-        self.body.addWidget(self.rules)
 
+    def _connect_inputs(self) -> None:
         for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, self.prompt_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
         self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
@@ -257,7 +271,6 @@ class EstimatorCard(Card):
         self.chips_spin.valueChanged.connect(self._inputs_changed)
         self.batch_spin.valueChanged.connect(self._inputs_changed)
         self.context_spin.valueChanged.connect(self._inputs_changed)
-        self._refresh()
 
     # ------------------------------------------------------------------ inputs
 
@@ -487,16 +500,7 @@ class ResultPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 18, 24, 14)
         outer.setSpacing(10)
-        top = QHBoxLayout()
-        top.addWidget(label("Recommendation", "title", wrap=False))
-        top.addStretch(1)
-        self.edit_button = QPushButton("&Change answers")
-        self.edit_button.clicked.connect(self.sig_edit_answers)
-        self.export_button = QPushButton("&Export report…")
-        self.export_button.clicked.connect(self.sig_export)
-        top.addWidget(self.edit_button)
-        top.addWidget(self.export_button)
-        outer.addLayout(top)
+        outer.addLayout(self._build_top_bar())
 
         body = QWidget()
         col = QVBoxLayout(body)
@@ -511,8 +515,32 @@ class ResultPage(QWidget):
         columns.addLayout(left, 3)
         columns.addLayout(right, 2)
         col.addLayout(columns)
+        self._build_left_column(left)
+        self._build_right_column(right)
 
-        # verdict
+        self.estimator = EstimatorCard(catalog)
+        self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
+        col.addWidget(self.estimator)
+        col.addStretch(1)
+        self.scroll_area = scroll_page(body)
+        outer.addWidget(self.scroll_area, 1)
+        theme_manager().sig_theme_changed.connect(self._rerender)
+
+    def _build_top_bar(self) -> QHBoxLayout:
+        """The page title and its two buttons: Change answers, Export report."""
+        top = QHBoxLayout()
+        top.addWidget(label("Recommendation", "title", wrap=False))
+        top.addStretch(1)
+        self.edit_button = QPushButton("&Change answers")
+        self.edit_button.clicked.connect(self.sig_edit_answers)
+        self.export_button = QPushButton("&Export report…")
+        self.export_button.clicked.connect(self.sig_export)
+        top.addWidget(self.edit_button)
+        top.addWidget(self.export_button)
+        return top
+
+    def _build_left_column(self, left: QVBoxLayout) -> None:
+        """Verdict and gauge, hard constraints, strongest reasons."""
         self.verdict_card = Card()
         self.headline = label("", "heading")
         self.summary = label("", "muted")
@@ -537,6 +565,8 @@ class ResultPage(QWidget):
         left.addWidget(self.reasons_card)
         left.addStretch(1)
 
+    def _build_right_column(self, right: QVBoxLayout) -> None:
+        """What would change this, next steps, open questions, notes."""
         self.flips_card = Card("What would change this")
         self.flips_label = link_label("")
         self.flips_label.linkActivated.connect(self._link)
@@ -565,14 +595,6 @@ class ResultPage(QWidget):
         self.notes_card.body.addWidget(self.notes_edit)
         right.addWidget(self.notes_card)
         right.addStretch(1)
-
-        self.estimator = EstimatorCard(catalog)
-        self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
-        col.addWidget(self.estimator)
-        col.addStretch(1)
-        self.scroll_area = scroll_page(body)
-        outer.addWidget(self.scroll_area, 1)
-        theme_manager().sig_theme_changed.connect(self._rerender)
 
     # ------------------------------------------------------------------ data in
 
@@ -644,7 +666,19 @@ class ResultPage(QWidget):
         rec = self._rec
         if rec is None:
             return
-        c = theme_manager().colors()
+        ready = self._render_verdict(rec)
+        self.gauge.setVisible(ready)
+        self.flips_card.setVisible(ready)
+        self.steps_card.setVisible(ready and bool(rec.next_steps))
+        self._render_blockers(rec)
+        self._render_reasons(rec)
+        self._render_flips(rec)
+        self._render_steps(rec)
+        self._render_open_questions(rec)
+        self._reading_order()
+
+    def _render_verdict(self, rec: Recommendation) -> bool:
+        """Headline, summary and gauge; False while there are too few answers for a verdict."""
         ready = has_verdict(rec)
         if ready:
             self.headline.setText(HEADLINES[rec.verdict])
@@ -657,10 +691,9 @@ class ResultPage(QWidget):
                 f"{n} of {len(QUESTIONS)} questions answered: answer at least {MIN_ANSWERS_FOR_VERDICT} "
                 "(any of them; every one can be skipped) and the verdict appears here."
             )
-        self.gauge.setVisible(ready)
-        self.flips_card.setVisible(ready)
-        self.steps_card.setVisible(ready and bool(rec.next_steps))
+        return ready
 
+    def _render_blockers(self, rec: Recommendation) -> None:
         clear_layout(self.blockers_box)
         self.blockers_card.setVisible(bool(rec.blockers))
         for b in rec.blockers:
@@ -668,6 +701,8 @@ class ResultPage(QWidget):
             lab.linkActivated.connect(self._link)
             self.blockers_box.addWidget(lab)
 
+    def _render_reasons(self, rec: Recommendation) -> None:
+        """The strongest reasons (all of them after Show more)."""
         clear_layout(self.reasons_box)
         shown = rec.reasons if self._show_all else rec.reasons[:TOP_REASONS]
         if not rec.reasons:
@@ -686,7 +721,10 @@ class ResultPage(QWidget):
         else:
             self.more_link.hide()
 
+    def _render_flips(self, rec: Recommendation) -> None:
+        """The single answer changes that would change the verdict."""
         if rec.flips:
+            c = theme_manager().colors()
             items = []
             for f in rec.flips:
                 verdict = VERDICT_WORDS.get(f.verdict, f.verdict)
@@ -701,6 +739,8 @@ class ResultPage(QWidget):
         else:
             self.flips_label.setText("No single answer change would change this verdict.")
 
+    def _render_steps(self, rec: Recommendation) -> None:
+        """Next steps, each with its in-app action when it has one."""
         step_items = []
         for step in rec.next_steps:
             ws = window_step(step)
@@ -708,8 +748,10 @@ class ResultPage(QWidget):
             step_items.append(f"<li>{html.escape(ws.text)}{link}</li>")
         self.steps_label.setText("<ol style='margin-left:-20px'>" + "".join(step_items) + "</ol>")
 
+    def _render_open_questions(self, rec: Recommendation) -> None:
         self.open_card.setVisible(bool(rec.unanswered))
         if rec.unanswered:
+            c = theme_manager().colors()
             items = [
                 f"<li>{anchor('question:' + f, factor_label(f))} "
                 f'<span style="color:{c["muted"]}">({html.escape(page_of(f))})</span></li>'
@@ -720,8 +762,6 @@ class ResultPage(QWidget):
                 "each one answered makes the verdict firmer."
                 "<ul style='margin-left:-20px'>" + "".join(items) + "</ul>"
             )
-
-        self._reading_order()
 
     def _reading_order(self) -> None:
         """Tab follows reading order: the buttons, the left column (blockers, reasons), the right column

@@ -201,8 +201,9 @@ class SessionFiles(QObject):
         else:
             self.recent_menu.addSeparator()
             clear = self.recent_menu.addAction("&Clear List")
-            clear.triggered.connect(self._clear_recent)
+            clear.triggered.connect(self.clear_recent)
 
-    def _clear_recent(self) -> None:
+    def clear_recent(self) -> None:
+        """File › Open Recent › Clear List."""
         QSettings().remove("recent")
         self.update_recent_menu()

@@ -220,7 +220,7 @@ def test_recent_files_and_geometry_persist_in_qsettings(qtbot, tmp_path: Path, s
     # the offscreen screen is 800 px wide, so Qt clamps the width on restore; the height comes back
     assert again.size().height() == 640  # without saved geometry a new window opens at 1280 x 800
     assert again.recent_files()[0] == str(paths[-1].resolve())
-    again._clear_recent()
+    again.files.clear_recent()
     assert again.recent_files() == []
     QSettings().clear()
 
