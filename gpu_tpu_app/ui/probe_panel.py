@@ -11,24 +11,19 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QResizeEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QCheckBox,
-    QComboBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QMenu,
     QMessageBox,
     QProgressBar,
@@ -42,7 +37,6 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_text
-from gpu_tpu_app.core.machine import is_this_machine
 from gpu_tpu_app.core.runs import (
     DeviceInfo,
     ErrorMsg,
@@ -55,70 +49,23 @@ from gpu_tpu_app.core.runs import (
     to_csv,
 )
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
+from gpu_tpu_app.core.terms import BACKENDS, SUITES
 from gpu_tpu_app.core.wording import format_eta, format_seconds
 from gpu_tpu_app.errors import InputError, shown
-from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest, point_label
-from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView
+from gpu_tpu_app.probe.protocol import ProbeRequest, point_label
+from gpu_tpu_app.ui.charts import ChartData, ChartsView
 from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
-from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, now_label
+from gpu_tpu_app.ui.message_log import MessageLog
+from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
+from gpu_tpu_app.ui.run_controls import RunControls
+from gpu_tpu_app.ui.runs_list import RunsList
 from gpu_tpu_app.ui.summary_card import SummaryCard
 from gpu_tpu_app.ui.theme import theme_manager
-from gpu_tpu_app.ui.widgets import WrapBar, message_box, plain_tip
+from gpu_tpu_app.ui.widgets import WrapBar, message_box
 
 LIVE_REFRESH_MS = 33
-SUITE_HELP = {
-    "smoke": "smoke: a few points per kernel, seconds; checks that everything works",
-    "quick": f"quick: the main sweep within about {SUITE_BUDGET_S['quick']:.0f} s",
-    "full": f"full: every kernel and size, up to about {SUITE_BUDGET_S['full'] / 60:.0f} minutes",
-}
-
-
-@dataclass
-class _Entry:
-    run: RunFile
-    imported: bool
-    visible: bool = True
-    live: bool = False
-
-
-class _CheckMenuButton(QToolButton):
-    """A tool button with a menu of checkable choices; none checked means 'all'."""
-
-    def __init__(self, title: str, choices: list[str], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._title = title
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.menu_ = QMenu(self)
-        self.setMenu(self.menu_)
-        self.actions_: dict[str, QAction] = {}
-        for c in choices:
-            act = QAction(c, self.menu_, checkable=True)
-            act.toggled.connect(self._update)
-            self.menu_.addAction(act)
-            self.actions_[c] = act
-        self.menu_.addSeparator()
-        clear = self.menu_.addAction("All (clear the choice)")
-        clear.triggered.connect(lambda: self.set_checked([]))
-        self._update()
-
-    def checked(self) -> list[str]:
-        """The chosen values; empty means all."""
-        return [c for c, a in self.actions_.items() if a.isChecked()]
-
-    def set_checked(self, values: list[str]) -> None:
-        """Choose exactly these values (unknown ones ignored)."""
-        for c, a in self.actions_.items():
-            a.blockSignals(True)
-            a.setChecked(c in values)
-            a.blockSignals(False)
-        self._update()
-
-    def _update(self, *_a: object) -> None:
-        chosen = self.checked()
-        self.setText(f"{self._title}: {', '.join(chosen) if 0 < len(chosen) <= 2 else (len(chosen) or 'all')}")
 
 
 class ProbePanel(QWidget):
@@ -140,14 +87,12 @@ class ProbePanel(QWidget):
     def __init__(self, prefs: Preferences | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.prefs = prefs or Preferences()
-        self._entries: list[_Entry] = []
         self._probe: ProbeProcess | None = None
         self._pending: ProbeRequest | None = None
         self._lister: DeviceLister | None = None
         self._listed = False
         self._listed_backends: set[str] = set()
         self._t0 = 0.0
-        self._messages: list[tuple[str, str]] = []
         self._error_box: QMessageBox | None = None
 
         self.model = ResultsModel(self)
@@ -167,30 +112,47 @@ class ProbePanel(QWidget):
 
     # ---------------------------------------------------------------- layout
     def _build_ui(self) -> None:
-        self.suite = QComboBox()
-        for s in SUITES:
-            self.suite.addItem(s)
-            self.suite.setItemData(self.suite.count() - 1, SUITE_HELP[s], Qt.ItemDataRole.ToolTipRole)
-        self.suite.setCurrentText(self.prefs.default_suite)
-        self.suite.setToolTip("How thorough the probe is: " + "; ".join(SUITE_HELP.values()))
-        self.backend_boxes: dict[str, QCheckBox] = {}
-        for b in BACKENDS:
-            box = QCheckBox(b)
-            box.setChecked(True)
-            box.setToolTip(f"Probe with {b} (in its own worker process)")
-            box.toggled.connect(self._update_buttons)
-            self.backend_boxes[b] = box
-        self.kernels = _CheckMenuButton("Kernels", list(allowed_kernels()))
-        self.kernels.setToolTip("Limit the run to some kernels (default: every kernel of the suite)")
-        self.dtypes = _CheckMenuButton("Dtypes", list(DTYPES))
-        self.dtypes.setToolTip("Limit matmul and friends to some dtypes (default: every dtype the device supports)")
+        self.top_bar = self._build_top_bar()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("Ready: choose a suite and press Run.")
+
+        left = self._build_side()
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.charts)
+        right.addWidget(self._build_table())
+        right.setSizes([430, 260])
+        right.setChildrenCollapsible(False)
+
+        self.side = left
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(left)
+        main.addWidget(right)
+        main.setStretchFactor(1, 1)
+        main.setSizes([330, 950])
+        main.setChildrenCollapsible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.top_bar)
+        layout.addWidget(self.progress)
+        layout.addWidget(main, 1)
+
+    def _build_top_bar(self) -> WrapBar:
+        """The side-panel toggle and the run controls, then Run / Cancel and Import / Export."""
         style = self.style()
-        self.run_button = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay), "Run")
-        self.run_button.setToolTip("Measure this machine with the chosen suite")
-        self.run_button.clicked.connect(lambda: self.start())
-        self.cancel_button = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_MediaStop), "Cancel")
-        self.cancel_button.setToolTip("Stop now and keep the results measured so far")
-        self.cancel_button.clicked.connect(self.cancel)
+        self.controls = RunControls(self.prefs.default_suite, style, self)
+        self.controls.sig_run_requested.connect(lambda: self.start())
+        self.controls.sig_cancel_requested.connect(self.cancel)
+        self.controls.sig_backends_changed.connect(self._update_buttons)
+        self.suite = self.controls.suite
+        self.backend_boxes = self.controls.backend_boxes
+        self.kernels = self.controls.kernels
+        self.dtypes = self.controls.dtypes
+        self.run_button = self.controls.run_button
+        self.cancel_button = self.controls.cancel_button
         self.import_button = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton), "Import run…")
         self.import_button.setToolTip("Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it")
         self.import_button.clicked.connect(self._import_dialog)
@@ -217,34 +179,20 @@ class ProbePanel(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.side_button)
         bar.addSpacing(4)
-        bar.addWidget(QLabel("Suite"))
-        bar.addWidget(self.suite)
-        bar.addSpacing(8)
-        bar.addWidget(QLabel("Backends"))
-        for box in self.backend_boxes.values():
-            bar.addWidget(box)
-        bar.addWidget(self.kernels)
-        bar.addWidget(self.dtypes)
+        self.controls.add_settings(bar)
         actions = QHBoxLayout()
         actions.addSpacing(8)
-        actions.addWidget(self.run_button)
-        actions.addWidget(self.cancel_button)
+        self.controls.add_buttons(actions)
         actions.addStretch(1)
         actions.addWidget(self.import_button)
         actions.addWidget(self.export_button)
         # below the width of both rows the run / import / export buttons move under the settings
-        self.top_bar = WrapBar(bar, actions)
+        return WrapBar(bar, actions)
 
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setValue(0)
-        self.progress.setTextVisible(True)
-        self.progress.setFormat("Ready: choose a suite and press Run.")
-
-        # left column: devices, runs, messages
+    def _build_devices_box(self) -> QGroupBox:
         self.devices = DevicesView()
         self.refresh_button = QToolButton()
-        self.refresh_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        self.refresh_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
         self.refresh_button.setToolTip("Look for devices again")
         self.refresh_button.clicked.connect(self.list_devices)
         dev_box = QGroupBox("Devices on this machine")
@@ -263,34 +211,43 @@ class ProbePanel(QWidget):
         self.envs.sig_message.connect(self.log)
         dl.addWidget(self.envs)
         dl.addWidget(self.devices)
+        return dev_box
 
-        self.runs_list = QListWidget()
-        self.runs_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.runs_list.customContextMenuRequested.connect(self._runs_menu)
-        self.runs_list.itemChanged.connect(self._on_run_item_changed)
-        self.runs_list.setToolTip("Tick to show a run in the charts; right-click to remove it from the page")
-        runs_box = QGroupBox("Runs shown")
-        rl = QVBoxLayout(runs_box)
-        rl.setContentsMargins(6, 6, 6, 6)
-        rl.addWidget(self.runs_list)
+    @staticmethod
+    def _group(title: str, content: QWidget) -> QGroupBox:
+        box = QGroupBox(title)
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addWidget(content)
+        return box
 
-        self.message_list = QListWidget()
-        self.message_list.setWordWrap(True)
-        self.message_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        msg_box = QGroupBox("Messages")
-        ml = QVBoxLayout(msg_box)
-        ml.setContentsMargins(6, 6, 6, 6)
-        ml.addWidget(self.message_list)
+    def _build_side(self) -> QSplitter:
+        """The left column: summary card, devices, runs shown, messages (makes the charts too)."""
+        dev_box = self._build_devices_box()
+        self.runs_list = RunsList()
+        self.runs_list.sig_visibility_changed.connect(lambda: self.charts.schedule())
+        self.runs_list.sig_remove_requested.connect(self.remove_run)
+        self.message_list = MessageLog()
 
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(dev_box)
-        left.addWidget(runs_box)
-        left.addWidget(msg_box)
+        left.addWidget(self._group("Runs shown", self.runs_list))
+        left.addWidget(self._group("Messages", self.message_list))
         left.setSizes([200, 140, 310])
         left.setChildrenCollapsible(False)
 
-        # right column: charts over the table
-        self.charts = ChartsView(self._chart_data)
+        self.charts: ChartsView = ChartsView(self._chart_data)
+        # this machine's best trusted figures as ratios to the chips picked for the roofline
+        self.summary = SummaryCard()
+        self.summary.set_chip_menu(self.charts.roofline.chip_menu)
+        self.charts.roofline.sig_chips_changed.connect(
+            lambda _ids: self.summary.set_chips(self.charts.roofline.selected_chip_models()))
+        left.insertWidget(0, self.summary)
+        left.setSizes([150, 180, 110, 210])
+        return left
+
+    def _build_table(self) -> QWidget:
+        """The results table under its filter box."""
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter results (kernel, device, dtype, status…)")
         self.filter.setClearButtonEnabled(True)
@@ -320,47 +277,22 @@ class ProbePanel(QWidget):
         tl.setContentsMargins(0, 0, 0, 0)
         tl.addWidget(self.filter)
         tl.addWidget(self.table)
-        # this machine's best trusted figures as ratios to the chips picked for the roofline
-        self.summary = SummaryCard()
-        self.summary.set_chip_menu(self.charts.roofline.chip_menu)
-        self.charts.roofline.sig_chips_changed.connect(
-            lambda _ids: self.summary.set_chips(self.charts.roofline.selected_chip_models()))
-        left.insertWidget(0, self.summary)
-        left.setSizes([150, 180, 110, 210])
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.charts)
-        right.addWidget(table_box)
-        right.setSizes([430, 260])
-        right.setChildrenCollapsible(False)
-
-        self.side = left
-        main = QSplitter(Qt.Orientation.Horizontal)
-        main.addWidget(left)
-        main.addWidget(right)
-        main.setStretchFactor(1, 1)
-        main.setSizes([330, 950])
-        main.setChildrenCollapsible(False)
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self.top_bar)
-        layout.addWidget(self.progress)
-        layout.addWidget(main, 1)
+        return table_box
 
     def _apply_theme(self, _name: str = "") -> None:
         c = theme_manager().colors()
         self.model.set_colors(c["warning"], c["error"])
-        self._restyle_messages()
+        self.message_list.restyle()
 
     # ---------------------------------------------------------------- public API
     def runs(self) -> list[RunFile]:
         """Every finished run on the page (measured here or imported), oldest first."""
-        return [e.run for e in self._entries if not e.live]
+        return self.runs_list.runs()
 
     def set_runs(self, runs: list[RunFile]) -> None:
-        """Show exactly these runs (e.g. from an opened session); a run in progress stays. Emits nothing."""
-        live = [e for e in self._entries if e.live]
-        self._entries = [_Entry(r, imported=not is_this_machine(r)) for r in runs] + live
+        """Show exactly these runs (e.g. from an opened session; a run already shown once is not shown
+        twice); a run in progress stays. Emits nothing."""
+        self.runs_list.set_runs(runs)
         self._rebuild()
 
     def import_run(self, path: str | Path) -> bool:
@@ -371,15 +303,14 @@ class ProbePanel(QWidget):
             self._show_error("Cannot open this run file", str(exc))
             self.log("error", str(exc))
             return False
-        for e in self._entries:
-            if not e.live and e.run.host == run.host and e.run.started == run.started:
-                self.log("info", f"{Path(path).name}: this run is already shown.")
-                return True
-        self._entries.append(_Entry(run, imported=not is_this_machine(run)))
+        index = self.runs_list.add(run)
+        if index is None:
+            self.log("info", f"{Path(path).name}: this run is already shown.")
+            return True
         try:
             self._rebuild()
         except Exception as exc:  # valid, yet it cannot be shown: the page keeps what it had
-            self._entries.pop()
+            self.runs_list.remove(index)
             self._rebuild()
             self._show_error("Cannot open this run file", f"{path}: cannot be shown ({shown(exc, 300)})")
             return False
@@ -396,17 +327,10 @@ class ProbePanel(QWidget):
             if suite not in SUITES:
                 raise ValueError(f"unknown suite {suite!r} (choose from {', '.join(SUITES)})")
             self.suite.setCurrentText(suite)
-        backends = [b for b, box in self.backend_boxes.items() if box.isChecked()]
-        if not backends:
+        request = self.controls.request(self.envs.selected())
+        if request is None:
             self.log("warning", "Choose at least one backend (torch or jax) to run a probe.")
             return False
-        request = ProbeRequest(
-            python=self.envs.selected(),
-            suite=self.suite.currentText(),
-            backends=backends,
-            kernels=self.kernels.checked() or None,
-            dtypes=self.dtypes.checked() or None,
-        )
         if self._lister is not None and self._lister.is_running():
             # Device detection imports torch and jax in the background: measuring next to it would
             # report noise. Start as soon as it is done.
@@ -444,33 +368,15 @@ class ProbePanel(QWidget):
     def set_selection(self, backends: list[str] | None = None, kernels: list[str] | None = None,
                       dtypes: list[str] | None = None, suite: str | None = None) -> None:  # fmt: skip
         """Set the run controls as a user would (None leaves a control as it is; [] means all kernels / dtypes)."""
-        if suite is not None:
-            self.suite.setCurrentText(suite)
-        if backends is not None:
-            for b, box in self.backend_boxes.items():
-                box.setChecked(b in backends)
-        if kernels is not None:
-            self.kernels.set_checked(kernels)
-        if dtypes is not None:
-            self.dtypes.set_checked(dtypes)
+        self.controls.set_selection(backends, kernels, dtypes, suite)
 
     def messages(self) -> list[tuple[str, str]]:
         """(level, text) of every line in the message list, oldest first."""
-        return list(self._messages)
+        return self.message_list.messages()
 
     def log(self, level: str, text: str) -> None:
         """Add a line to the message list: level is info, warning or error."""
-        self._messages.append((level, text))
-        icon = {
-            "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
-            "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
-        }.get(level, QStyle.StandardPixmap.SP_MessageBoxInformation)
-        item = QListWidgetItem(self.style().standardIcon(icon), f"{now_label()}  {text}")
-        item.setData(Qt.ItemDataRole.UserRole, level)
-        item.setToolTip(plain_tip(text))
-        self.message_list.addItem(item)
-        self._restyle_item(item)
-        self.message_list.scrollToBottom()
+        self.message_list.add(level, text, self.style())
         self.sig_message.emit(level, text)
 
     def list_devices(self) -> None:
@@ -489,7 +395,7 @@ class ProbePanel(QWidget):
 
     def export_run(self, path: str | Path, run: RunFile | None = None) -> None:
         """Write a run (default: the one selected, else the latest) as JSON or CSV, by the file's suffix."""
-        run = run or self._selected_run()
+        run = run or self.runs_list.selected_run()
         if run is None:
             raise ValueError("there is no run to export yet")
         path = Path(path)
@@ -536,7 +442,7 @@ class ProbePanel(QWidget):
         self._probe.sig_progress.connect(self._on_progress)
         self._probe.sig_log.connect(self.log)
         self._probe.sig_finished.connect(self._on_finished)
-        self._entries.append(_Entry(self._probe.snapshot(), imported=False, live=True))
+        self.runs_list.add_live(self._probe.snapshot())
         self._rebuild()
         self._t0 = time.monotonic()
         what = ", ".join(request.backends)
@@ -550,9 +456,6 @@ class ProbePanel(QWidget):
         self.progress.setFormat(f"Starting the {request.backends[0]} worker…")
         self._probe.start()
         self._update_buttons()
-
-    def _live_index(self) -> int | None:
-        return next((i for i, e in enumerate(self._entries) if e.live), None)
 
     def _on_message(self, msg: Message) -> None:
         if isinstance(msg, ResultMsg):
@@ -568,13 +471,13 @@ class ProbePanel(QWidget):
                 self.devices.set_backend(status, [])
 
     def _refresh_live(self) -> None:
-        i = self._live_index()
-        if i is None or self._probe is None:
+        if self.runs_list.live_index() is None or self._probe is None:
             return
         snap = self._probe.snapshot()
-        self._entries[i].run = snap
-        self.model.update_run(i, snap, self._entry_label(self._entries[i]))
-        self.charts.schedule()
+        i = self.runs_list.update_live(snap)
+        if i is not None:
+            self.model.update_run(i, snap, self.runs_list.label(i))
+            self.charts.schedule()
 
     def _on_progress(self, p: Progress, backend_index: int, backend_count: int) -> None:
         frac = (backend_index + (p.done / p.total if p.total else 0.0)) / max(1, backend_count)
@@ -588,12 +491,7 @@ class ProbePanel(QWidget):
 
     def _on_finished(self, run: RunFile) -> None:
         self._live_timer.stop()
-        i = self._live_index()
-        entry = _Entry(run, imported=False)
-        if i is None:
-            self._entries.append(entry)
-        else:
-            self._entries[i] = entry
+        self.runs_list.finish_live(run)
         self._rebuild()
         took = time.monotonic() - self._t0
         counts: dict[str, int] = {}
@@ -633,53 +531,28 @@ class ProbePanel(QWidget):
             self._start_request(request)
 
     def _update_buttons(self) -> None:
-        running = self.is_running()
-        any_backend = any(b.isChecked() for b in self.backend_boxes.values())
-        self.run_button.setEnabled(not running and any_backend)
-        self.cancel_button.setEnabled(running)
-        for w in (self.suite, self.kernels, self.dtypes, *self.backend_boxes.values()):
-            w.setEnabled(not running)
+        self.controls.set_running(self.is_running())
         has_run = bool(self.runs())
         self.act_json.setEnabled(has_run)
         self.act_csv.setEnabled(has_run)
 
     # ---------------------------------------------------------------- runs list, table, charts
     def _chart_data(self) -> ChartData:
-        return ChartData(
-            [ChartRun(e.run, self._entry_label(e), i, e.imported, e.visible) for i, e in enumerate(self._entries)]
-        )
-
-    def _entry_label(self, e: _Entry) -> str:
-        label = run_label(e.run)
-        if e.live:
-            return "this machine · running"
-        return f"imported · {label}" if e.imported else label
+        return ChartData(self.runs_list.chart_runs())
 
     def _rebuild(self) -> None:
-        labels = [self._entry_label(e) for e in self._entries]
-        self.model.set_runs([e.run for e in self._entries], labels)
-        self.table.setColumnHidden(COLUMNS.index("Run"), len(self._entries) <= 1)
-        self.runs_list.blockSignals(True)
-        self.runs_list.clear()
-        for i, e in enumerate(self._entries):
-            item = QListWidgetItem(labels[i])
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if e.visible else Qt.CheckState.Unchecked)
-            item.setData(Qt.ItemDataRole.UserRole, i)
-            devs = ", ".join(sorted({d.name for d in e.run.devices})) or "no devices"
-            item.setToolTip(plain_tip(f"{e.run.host} · {e.run.os}\n{devs}\n{len(e.run.results)} results · suite {e.run.suite}"))
-            self.runs_list.addItem(item)
-        self.runs_list.blockSignals(False)
-        if self.runs_list.count():
-            self.runs_list.setCurrentRow(self.runs_list.count() - 1)
+        runs = self.runs_list.all_runs()
+        self.model.set_runs(runs, self.runs_list.labels())
+        self.table.setColumnHidden(COLUMNS.index("Run"), len(runs) <= 1)
+        self.runs_list.refresh()
         self._devices_from_runs()
-        self.summary.set_runs(e.run for e in self._entries if not e.imported and not e.live)
+        self.summary.set_runs(self.runs_list.local_runs())
         self.charts.schedule()
         self._update_buttons()
 
     def _devices_from_runs(self) -> None:
         """Until the workers have answered, show the devices of the latest run measured on this machine."""
-        local = [e.run for e in self._entries if not e.live and not e.imported]
+        local = self.runs_list.local_runs()
         if not local:
             return
         run = local[-1]
@@ -693,38 +566,11 @@ class ProbePanel(QWidget):
             self.devices_note.setText(f"As found by the run of {run.started.strftime('%Y-%m-%d %H:%M')}; "
                                       "press the button to look again.")  # fmt: skip
 
-    def _on_run_item_changed(self, item: QListWidgetItem) -> None:
-        i = item.data(Qt.ItemDataRole.UserRole)
-        if isinstance(i, int) and 0 <= i < len(self._entries):
-            self._entries[i].visible = item.checkState() == Qt.CheckState.Checked
-            self.charts.schedule()
-
-    def _runs_menu(self, pos: QPoint) -> None:
-        item = self.runs_list.itemAt(pos)
-        if item is None:
-            return
-        i = item.data(Qt.ItemDataRole.UserRole)
-        menu = QMenu(self)
-        remove = menu.addAction("Remove from the page")
-        remove.setEnabled(not self._entries[i].live)
-        remove.triggered.connect(lambda: self.remove_run(i))
-        menu.popup(self.runs_list.viewport().mapToGlobal(pos))
-
     def remove_run(self, index: int) -> None:
         """Take a finished run off the page (its file, if any, is untouched)."""
-        if 0 <= index < len(self._entries) and not self._entries[index].live:
-            del self._entries[index]
+        if self.runs_list.remove(index):
             self._rebuild()
             self.sig_runs_changed.emit()
-
-    def _selected_run(self) -> RunFile | None:
-        item = self.runs_list.currentItem()
-        if item is not None:
-            e = self._entries[item.data(Qt.ItemDataRole.UserRole)]
-            if not e.live:
-                return e.run
-        finished = self.runs()
-        return finished[-1] if finished else None
 
     # ---------------------------------------------------------------- dialogs
     def _show_error(self, title: str, text: str) -> None:
@@ -743,7 +589,7 @@ class ProbePanel(QWidget):
             self.import_run(path)
 
     def _export_run_dialog(self, kind: str) -> None:
-        run = self._selected_run()
+        run = self.runs_list.selected_run()
         if run is None:
             return
         host = re.sub(r"[^\w.-]+", "-", run.host).strip(".-")[:64] or "host"  # from a file: no folders in it
@@ -769,16 +615,6 @@ class ProbePanel(QWidget):
             self._show_error("Cannot save", f"{path}: {exc.strerror or exc}")
 
     # ---------------------------------------------------------------- misc
-    def _restyle_item(self, item: QListWidgetItem) -> None:
-        c = theme_manager().colors()
-        level = item.data(Qt.ItemDataRole.UserRole)
-        color = {"error": c["error"], "warning": c["warning"]}.get(level, c["foreground"])
-        item.setForeground(QColor(color))
-
-    def _restyle_messages(self) -> None:
-        for i in range(self.message_list.count()):
-            self._restyle_item(self.message_list.item(i))
-
     def showEvent(self, event: object) -> None:
         super().showEvent(event)  # type: ignore[arg-type]
         # Look for devices the first time the page is shown, unless a run measured on this host
