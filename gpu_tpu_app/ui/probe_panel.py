@@ -75,6 +75,10 @@ class ProbePanel(QWidget):
     is_running(), set_preferences(prefs); signals sig_runs_changed() when the list of runs changes
     (a run finished, one was imported or removed) and sig_finished(RunFile) when a probe run ends
     (complete, cancelled or failed).
+
+    It wires three parts that each do one job: RunControls (what to measure; asks for a run),
+    RunsList (the one owner of the runs shown) and MessageLog (the message list); it runs the
+    workers and keeps the table, charts, devices and summary card in step with the runs.
     """
 
     sig_runs_changed = Signal()
