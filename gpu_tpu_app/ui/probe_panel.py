@@ -116,7 +116,9 @@ class ProbePanel(QWidget):
 
     # ---------------------------------------------------------------- layout
     def _build_ui(self) -> None:
-        self.top_bar = self._build_top_bar()
+        bar, actions = self._build_top_bar()
+        # below the width of both rows the run / import / export buttons move under the settings
+        self.top_bar = WrapBar(bar, actions)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
@@ -144,8 +146,8 @@ class ProbePanel(QWidget):
         layout.addWidget(self.progress)
         layout.addWidget(main, 1)
 
-    def _build_top_bar(self) -> WrapBar:
-        """The side-panel toggle and the run controls, then Run / Cancel and Import / Export."""
+    def _build_top_bar(self) -> tuple[QHBoxLayout, QHBoxLayout]:
+        """The tool bar's two rows: the side-panel toggle and the run settings; Run / Cancel and Import / Export."""
         style = self.style()
         self.controls = RunControls(self.prefs.default_suite, style, self)
         self.controls.sig_run_requested.connect(lambda: self.start())
@@ -190,8 +192,7 @@ class ProbePanel(QWidget):
         actions.addStretch(1)
         actions.addWidget(self.import_button)
         actions.addWidget(self.export_button)
-        # below the width of both rows the run / import / export buttons move under the settings
-        return WrapBar(bar, actions)
+        return bar, actions
 
     def _build_devices_box(self) -> QGroupBox:
         self.devices = DevicesView()
