@@ -33,13 +33,13 @@ $(VENV)/.desktop-entry: $(STAMP)
 test: lint system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-# Files already in the formatter's style; the whole tree joins once it has been formatted in one go.
-FORMATTED := gpu_tpu_app/core/terms.py gpu_tpu_app/core/wording.py tests/core/test_terms.py tests/core/test_wording.py
+# Everything the formatter checks (the whole tree is in its style).
+FORMATTED := gpu_tpu_app tests benchmarks packaging docs
 
 # Lint (ruff), format check (ruff format, FORMATTED only) and type check (mypy), configured in pyproject.toml.
 # The layer contracts (import-linter) run in the tests: tests/test_core_purity.py.
 lint: $(STAMP)
-	$(PY) -m ruff check gpu_tpu_app tests benchmarks packaging
+	$(PY) -m ruff check gpu_tpu_app tests benchmarks packaging docs
 	$(PY) -m ruff format --check $(FORMATTED)
 	$(PY) -m mypy
 

@@ -71,10 +71,22 @@ def direct(ranks: int, sizes: list[int]) -> dict[int, float]:
         with open(script, "w", encoding="utf-8") as fh:
             fh.write(DIRECT)
         for rank in range(ranks):
-            env = {**os.environ, "RANK": str(rank), "WORLD_SIZE": str(ranks), "MASTER_ADDR": "127.0.0.1",
-                   "MASTER_PORT": str(port), "GLOO_SOCKET_IFNAME": "lo"}  # fmt: skip
-            procs.append(subprocess.Popen([sys.executable, script, json.dumps(sizes)], env=env,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))  # fmt: skip
+            env = {
+                **os.environ,
+                "RANK": str(rank),
+                "WORLD_SIZE": str(ranks),
+                "MASTER_ADDR": "127.0.0.1",
+                "MASTER_PORT": str(port),
+                "GLOO_SOCKET_IFNAME": "lo",
+            }
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, script, json.dumps(sizes)],
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         outs = [p.communicate(timeout=600)[0] for p in procs]
     return {int(k): v for k, v in json.loads(outs[0]).items()}
 
@@ -114,22 +126,30 @@ def main(argv: list[str] | None = None) -> int:
                     others[r.collective.op] = max(others.get(r.collective.op, 0.0), r.collective.busbw)
             for size, seconds in direct(ranks, sorted(probe_bw)).items():
                 direct_bw.setdefault(size, []).append(size / seconds * factor)
-        print(f"\n{ranks} processes, gloo over loopback, float32 all-reduce, bus bandwidth = size / time x {factor:g}, "
-              f"{args.rounds} alternating rounds")
-        print(f"{'size':>10}  {'probe median':>13}  {'direct median':>13}  {'ratio':>5}  {'probe best':>11}  "
-              f"{'direct best':>11}  {'ratio':>5}")
+        print(
+            f"\n{ranks} processes, gloo over loopback, float32 all-reduce, bus bandwidth = size / time x {factor:g}, "
+            f"{args.rounds} alternating rounds"
+        )
+        print(
+            f"{'size':>10}  {'probe median':>13}  {'direct median':>13}  {'ratio':>5}  {'probe best':>11}  "
+            f"{'direct best':>11}  {'ratio':>5}"
+        )
         for size in sorted(probe_bw):
             p_med, d_med = statistics.median(probe_bw[size]), statistics.median(direct_bw[size])
             p_best, d_best = max(probe_bw[size]), max(direct_bw[size])
             if size >= 1024**2 and p_best / d_best < 0.9:
                 missed = True
             rows.append({"ranks": ranks, "size": size, "probe_busbw": probe_bw[size], "direct_busbw": direct_bw[size]})
-            print(f"{size:>10}  {p_med / 1e6:>8.1f} MB/s  {d_med / 1e6:>8.1f} MB/s  {p_med / d_med:5.2f}  "
-                  f"{p_best / 1e6:>6.1f} MB/s  {d_best / 1e6:>6.1f} MB/s  {p_best / d_best:5.2f}")  # fmt: skip
+            print(
+                f"{size:>10}  {p_med / 1e6:>8.1f} MB/s  {d_med / 1e6:>8.1f} MB/s  {p_med / d_med:5.2f}  "
+                f"{p_best / 1e6:>6.1f} MB/s  {d_best / 1e6:>6.1f} MB/s  {p_best / d_best:5.2f}"
+            )
         for op, bw in sorted(others.items()):
             print(f"probe {op}: best bus bandwidth {bw / 1e6:.1f} MB/s")
-    print(f"\n({time.monotonic() - t0:.0f} s; goal best probe / best direct >= 0.9 from 1 MiB: "
-          f"{'missed' if missed else 'met'})")
+    print(
+        f"\n({time.monotonic() - t0:.0f} s; goal best probe / best direct >= 0.9 from 1 MiB: "
+        f"{'missed' if missed else 'met'})"
+    )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(rows, fh, indent=2, allow_nan=False)

@@ -46,8 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     median = statistics.median(times)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     print(f"decide with flip analysis: {args.runs} runs over {len(sets)} answer sets")
-    print(f"  median {median * 1e3:.3f} ms   p95 {p95 * 1e3:.3f} ms   min {times[0] * 1e3:.3f} ms   "
-          f"max {times[-1] * 1e3:.3f} ms")
+    print(
+        f"  median {median * 1e3:.3f} ms   p95 {p95 * 1e3:.3f} ms   min {times[0] * 1e3:.3f} ms   "
+        f"max {times[-1] * 1e3:.3f} ms"
+    )
     print(f"  goal: median under {GOAL_S * 1e3:.0f} ms -> {'met' if median < GOAL_S else 'NOT met'}")
     return 0 if median < GOAL_S else 1
 

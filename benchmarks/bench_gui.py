@@ -47,8 +47,11 @@ def measure_start(runs: int, env: dict[str, str]) -> list[float]:
         proc = subprocess.run(
             [sys.executable, "-m", "gpu_tpu_app"],
             env={**env, "GPU_TPU_APP_QUIT_AFTER_PAINT": "1"},
-            capture_output=True, text=True, timeout=120, cwd=ROOT,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
         line = next((x for x in proc.stdout.splitlines() if x.startswith("first-paint-seconds")), None)
         if line is None:
             raise RuntimeError(f"the app did not report its first paint (exit {proc.returncode}): {proc.stderr[-400:]}")
@@ -172,28 +175,58 @@ def main(argv: list[str] | None = None) -> int:
     cold = measure_start(1, env)[0]
     warm = measure_start(max(1, args.starts), env)
     med = statistics.median(warm)
-    rows.append(("(a) start -> first painted window", f"median {med:.2f} s (min {min(warm):.2f}, max {max(warm):.2f}, "
-                 f"{len(warm)} runs; first run {cold:.2f} s)", f"<= {GOAL_START_S} s", med <= GOAL_START_S))  # fmt: skip
+    rows.append(
+        (
+            "(a) start -> first painted window",
+            f"median {med:.2f} s (min {min(warm):.2f}, max {max(warm):.2f}, {len(warm)} runs; first run {cold:.2f} s)",
+            f"<= {GOAL_START_S} s",
+            med <= GOAL_START_S,
+        )
+    )
 
     if not args.skip_probe:
-        proc = subprocess.run([sys.executable, __file__, "--probe-child", "--suite", args.suite], env=env,
-                              capture_output=True, text=True, timeout=900, cwd=ROOT)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, __file__, "--probe-child", "--suite", args.suite],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            cwd=ROOT,
+        )
         line = next((x for x in proc.stdout.splitlines() if x.startswith("BENCH-JSON ")), None)
         if line is None:
             print(proc.stdout[-2000:], proc.stderr[-2000:], file=sys.stderr)
             raise SystemExit("the probe run did not report (see above)")
         r = json.loads(line.split(" ", 1)[1])
-        print(f"probe: {r['suite']} suite in the {r['host']}, {r['seconds']:.1f} s, {r['results']} results "
-              f"({r['ok']} ok), backends {', '.join(r['backends'])}")  # fmt: skip
-        rows.append(("(b) 10 ms timer lateness during the probe",
-                     f"p99 {r['p99_ms']:.1f} ms (p50 {r['p50_ms']:.2f}, max {r['max_ms']:.1f}; {r['ticks']} ticks)",
-                     f"p99 < {GOAL_P99_MS:.0f} ms", r["p99_ms"] < GOAL_P99_MS))  # fmt: skip
-        rows.append(("(c) GUI process peak RSS (VmHWM)",
-                     f"{r['peak_rss_mb']:.0f} MB (before the probe {r['rss_before_mb']:.0f} MB)",
-                     f"< {GOAL_RSS_MB:.0f} MB", r["peak_rss_mb"] < GOAL_RSS_MB))  # fmt: skip
+        print(
+            f"probe: {r['suite']} suite in the {r['host']}, {r['seconds']:.1f} s, {r['results']} results "
+            f"({r['ok']} ok), backends {', '.join(r['backends'])}"
+        )
+        rows.append(
+            (
+                "(b) 10 ms timer lateness during the probe",
+                f"p99 {r['p99_ms']:.1f} ms (p50 {r['p50_ms']:.2f}, max {r['max_ms']:.1f}; {r['ticks']} ticks)",
+                f"p99 < {GOAL_P99_MS:.0f} ms",
+                r["p99_ms"] < GOAL_P99_MS,
+            )
+        )
+        rows.append(
+            (
+                "(c) GUI process peak RSS (VmHWM)",
+                f"{r['peak_rss_mb']:.0f} MB (before the probe {r['rss_before_mb']:.0f} MB)",
+                f"< {GOAL_RSS_MB:.0f} MB",
+                r["peak_rss_mb"] < GOAL_RSS_MB,
+            )
+        )
         leaked = [m for m, hit in (("torch", r["torch_imported"]), ("jax", r["jax_imported"])) if hit]
-        rows.append(("(d) torch / jax in the GUI process", "imported: " + (", ".join(leaked) if leaked else "none"),
-                     "none", not leaked))  # fmt: skip
+        rows.append(
+            (
+                "(d) torch / jax in the GUI process",
+                "imported: " + (", ".join(leaked) if leaked else "none"),
+                "none",
+                not leaked,
+            )
+        )
 
     print()
     print("| measure | result | goal | met |")

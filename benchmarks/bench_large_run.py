@@ -48,8 +48,16 @@ def write_run(path: Path, count: int) -> None:
     from gpu_tpu_app.core.runs import DeviceInfo, RunFile
 
     dev = DeviceInfo(backend="torch", platform="cuda", name="NVIDIA H100 80GB HBM3", memory_bytes=85_520_809_984)
-    head = RunFile(app_version="0.1.0", host="bench-host", os="Linux-6.8-x86_64", python="3.11.9", devices=[dev],
-                   suite="full", started=datetime(2025, 3, 1, tzinfo=UTC), complete=True)  # fmt: skip
+    head = RunFile(
+        app_version="0.1.0",
+        host="bench-host",
+        os="Linux-6.8-x86_64",
+        python="3.11.9",
+        devices=[dev],
+        suite="full",
+        started=datetime(2025, 3, 1, tzinfo=UTC),
+        complete=True,
+    )
     text = head.model_dump_json(indent=2)
     before, after = text.split('"results": []')
     with open(path, "w", encoding="utf-8") as fh:
@@ -57,12 +65,32 @@ def write_run(path: Path, count: int) -> None:
         for i in range(count):
             value = 1e14 + i
             result = {
-                "kernel": "matmul", "backend": "torch", "device": dev.key, "dtype": "bfloat16", "size": 1024 + i,
-                "variant": None, "metric": "flops", "value": value, "unit": "FLOP/s",
-                "stats": {"median": value, "min": value * 0.97, "max": value * 1.02, "q1": value * 0.99,
-                          "q3": value * 1.01, "iqr": value * 0.02, "cv": 0.012, "reps": 7, "seconds": 0.41},
-                "math_mode": "bf16", "status": "ok", "message": None, "pct_spec": 10.1, "pct_ceiling": 99.5,
-            }  # fmt: skip
+                "kernel": "matmul",
+                "backend": "torch",
+                "device": dev.key,
+                "dtype": "bfloat16",
+                "size": 1024 + i,
+                "variant": None,
+                "metric": "flops",
+                "value": value,
+                "unit": "FLOP/s",
+                "stats": {
+                    "median": value,
+                    "min": value * 0.97,
+                    "max": value * 1.02,
+                    "q1": value * 0.99,
+                    "q3": value * 1.01,
+                    "iqr": value * 0.02,
+                    "cv": 0.012,
+                    "reps": 7,
+                    "seconds": 0.41,
+                },
+                "math_mode": "bf16",
+                "status": "ok",
+                "message": None,
+                "pct_spec": 10.1,
+                "pct_ceiling": 99.5,
+            }
             chunk = json.dumps(result, indent=2).replace("\n", "\n    ")
             fh.write("    " + chunk + (",\n" if i + 1 < count else "\n"))
         fh.write("  ]" + after)
@@ -82,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         status = 0
         print(f"{'reader':<22} {'seconds':>8} {'peak MB':>8}")
         for what in ("read", "load_run", "estimate --results"):
-            proc = subprocess.run([sys.executable, "-c", CHILD, str(path), what.split()[0]],
-                                  capture_output=True, text=True)  # fmt: skip
+            proc = subprocess.run(
+                [sys.executable, "-c", CHILD, str(path), what.split()[0]], capture_output=True, text=True
+            )
             if proc.returncode != 0:
                 print(f"{what:<22} failed: {proc.stderr.strip().splitlines()[-1:]}")
                 status = 1

@@ -54,8 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         if not (ok_time and ok_mem):
             missed.append(path.stem)
         flags = ("" if ok_time else f" (over {goal_s:g} s)") + ("" if ok_mem else " (over the memory goal)")
-        print(f"{path.stem:<28} {findings.parameters:>10,} {weights_mb:>7.1f}M {result.seconds:>8.1f} {peak:>9.0f} "
-              f"{mem_goal if kind != 'base' else float('nan'):>9.0f}  {result.level}{flags}", flush=True)
+        print(
+            f"{path.stem:<28} {findings.parameters:>10,} {weights_mb:>7.1f}M {result.seconds:>8.1f} {peak:>9.0f} "
+            f"{mem_goal if kind != 'base' else float('nan'):>9.0f}  {result.level}{flags}",
+            flush=True,
+        )
     if missed:
         print("goal missed: " + ", ".join(missed))
         return 1

@@ -48,11 +48,23 @@ def _cases() -> list[tuple[str, int]]:
 def _probe(backend: str, device: Any, kernel: str, size: int) -> tuple[float, str]:
     from gpu_tpu_app.probe.kernels import Point, run_point
 
-    p = Point(id=f"bench/{kernel}/{size}", kernel=kernel, backend=backend, device=device.key, dtype="float32",
-              size=size, variant=None, est_s=1.0, cap_s=8.0, target_s=1.0)  # fmt: skip
+    p = Point(
+        id=f"bench/{kernel}/{size}",
+        kernel=kernel,
+        backend=backend,
+        device=device.key,
+        dtype="float32",
+        size=size,
+        variant=None,
+        est_s=1.0,
+        cap_s=8.0,
+        target_s=1.0,
+    )
     [res] = run_point(p, Ctx(device))
     assert res.status == "ok" and res.value, res.message
-    return float(res.value), f"reps={res.stats.reps if res.stats else 0} cv={100 * (res.stats.cv if res.stats else 0):.1f}%"
+    return float(
+        res.value
+    ), f"reps={res.stats.reps if res.stats else 0} cv={100 * (res.stats.cv if res.stats else 0):.1f}%"
 
 
 def _direct_torch(kernel: str, size: int, threads: int) -> dict[str, float]:
@@ -63,13 +75,15 @@ def _direct_torch(kernel: str, size: int, threads: int) -> dict[str, float]:
     if kernel == "matmul":
         a, b = torch.randn(size, size, generator=g), torch.randn(size, size, generator=g)
         c = torch.empty(size, size)
-        t = tb.Timer("torch.matmul(a, b, out=c)", globals={"torch": torch, "a": a, "b": b, "c": c},
-                     num_threads=threads).blocked_autorange(min_run_time=2.0)  # fmt: skip
+        t = tb.Timer(
+            "torch.matmul(a, b, out=c)", globals={"torch": torch, "a": a, "b": b, "c": c}, num_threads=threads
+        ).blocked_autorange(min_run_time=2.0)
         return {"timer": 2.0 * size**3 / t.median}
     b, c = torch.randn(size, generator=g), torch.randn(size, generator=g)
     a = torch.empty(size)
-    t = tb.Timer("torch.add(b, c, alpha=3.0, out=a)", globals={"torch": torch, "a": a, "b": b, "c": c},
-                 num_threads=threads).blocked_autorange(min_run_time=1.0)  # fmt: skip
+    t = tb.Timer(
+        "torch.add(b, c, alpha=3.0, out=a)", globals={"torch": torch, "a": a, "b": b, "c": c}, num_threads=threads
+    ).blocked_autorange(min_run_time=1.0)
     return {"timer": 12.0 * size / t.median}
 
 
@@ -167,12 +181,19 @@ def run_backend(backend: str, rounds: int) -> dict[str, Any]:
             got = _direct_torch(kernel, size, threads) if backend == "torch" else _direct_jax(kernel, size)
             for name, v in got.items():
                 direct.setdefault(name, []).append(v)
-        row = {"backend": backend, "kernel": kernel, "size": size, "probe": statistics.median(probe),
-               "probe_rounds": probe, "notes": notes,
-               "direct": {k: statistics.median(v) for k, v in direct.items()},
-               "direct_best": {k: max(v) for k, v in direct.items()},
-               "paired": {k: statistics.median(p / d for p, d in zip(probe, v)) for k, v in direct.items()},
-               "direct_rounds": direct, "threads": threads}  # fmt: skip
+        row = {
+            "backend": backend,
+            "kernel": kernel,
+            "size": size,
+            "probe": statistics.median(probe),
+            "probe_rounds": probe,
+            "notes": notes,
+            "direct": {k: statistics.median(v) for k, v in direct.items()},
+            "direct_best": {k: max(v) for k, v in direct.items()},
+            "paired": {k: statistics.median(p / d for p, d in zip(probe, v)) for k, v in direct.items()},
+            "direct_rounds": direct,
+            "threads": threads,
+        }
         if backend == "torch":
             row["numpy"] = _numpy(kernel, size)
         rows.append(row)
@@ -195,18 +216,26 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     for backend in ("torch", "jax"):
-        proc = subprocess.run([sys.executable, __file__, "--backend", backend, "--rounds", str(args.rounds)],
-                              capture_output=True, text=True, env=dict(os.environ))  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, __file__, "--backend", backend, "--rounds", str(args.rounds)],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ),
+        )
         if proc.returncode != 0:
             print(f"{backend}: failed\n{proc.stderr[-3000:]}", file=sys.stderr)
             return 1
         rows += json.loads(proc.stdout.strip().splitlines()[-1])["rows"]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"probe vs direct, float32, {rows[0]['threads']} threads, {args.rounds} alternating rounds; figures are "
-          f"medians of rounds; ratio = probe/direct of those medians, paired = median of each round's own "
-          f"ratio, best = ratio of the best rounds (load average: {load0:.2f} at start, {load:.2f} at end)")  # fmt: skip
-    head = (f"{'backend':7} {'kernel':7} {'size':>9}  {'probe':>16}  {'direct':>16}  {'ratio':>6}  {'paired':>6}  "
-            f"{'best':>6}  direct method")  # fmt: skip
+    print(
+        f"probe vs direct, float32, {rows[0]['threads']} threads, {args.rounds} alternating rounds; figures are "
+        f"medians of rounds; ratio = probe/direct of those medians, paired = median of each round's own "
+        f"ratio, best = ratio of the best rounds (load average: {load0:.2f} at start, {load:.2f} at end)"
+    )
+    head = (
+        f"{'backend':7} {'kernel':7} {'size':>9}  {'probe':>16}  {'direct':>16}  {'ratio':>6}  {'paired':>6}  "
+        f"{'best':>6}  direct method"
+    )
     print(head)
     print("-" * len(head))
     worst = float("inf")
@@ -216,17 +245,23 @@ def main(argv: list[str] | None = None) -> int:
         ratio = r["probe"] / direct[main_key]
         best = max(r["probe_rounds"]) / r["direct_best"][main_key]
         worst = min(worst, ratio)
-        print(f"{r['backend']:7} {r['kernel']:7} {r['size']:>9}  {_fmt(r['kernel'], r['probe'])}  "
-              f"{_fmt(r['kernel'], direct[main_key])}  {ratio:6.3f}  {r['paired'][main_key]:6.3f}  {best:6.3f}  "
-              f"{'torch.utils.benchmark.Timer' if main_key == 'timer' else main_key}")  # fmt: skip
+        print(
+            f"{r['backend']:7} {r['kernel']:7} {r['size']:>9}  {_fmt(r['kernel'], r['probe'])}  "
+            f"{_fmt(r['kernel'], direct[main_key])}  {ratio:6.3f}  {r['paired'][main_key]:6.3f}  {best:6.3f}  "
+            f"{'torch.utils.benchmark.Timer' if main_key == 'timer' else main_key}"
+        )
         for other, v in direct.items():
             if other != main_key:
                 b = max(r["probe_rounds"]) / r["direct_best"][other]
-                print(f"{'':7} {'':7} {'':>9}  {'':>16}  {_fmt(r['kernel'], v)}  {r['probe'] / v:6.3f}  "
-                      f"{r['paired'][other]:6.3f}  {b:6.3f}  {other}")  # fmt: skip
+                print(
+                    f"{'':7} {'':7} {'':>9}  {'':>16}  {_fmt(r['kernel'], v)}  {r['probe'] / v:6.3f}  "
+                    f"{r['paired'][other]:6.3f}  {b:6.3f}  {other}"
+                )
         if "numpy" in r:
-            print(f"{'':7} {'':7} {'':>9}  {'':>16}  {_fmt(r['kernel'], r['numpy'])}  {r['probe'] / r['numpy']:6.3f}"
-                  f"  {'':>6}  {'':>6}  numpy loop, one round (reference only)")  # fmt: skip
+            print(
+                f"{'':7} {'':7} {'':>9}  {'':>16}  {_fmt(r['kernel'], r['numpy'])}  {r['probe'] / r['numpy']:6.3f}"
+                f"  {'':>6}  {'':>6}  numpy loop, one round (reference only)"
+            )
     worst_paired = min(r["paired"]["timer" if r["backend"] == "torch" else "jit loop, donated out"] for r in rows)
     print(f"worst probe/direct ratio: {worst:.3f} of medians, {worst_paired:.3f} paired (goal >= 0.95)")
     if args.json:

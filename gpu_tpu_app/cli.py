@@ -26,24 +26,41 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 #: subcommand -> (what it does, in a few sentences; examples), shown by its --help.
 DETAILS: dict[str, tuple[str, list[str]]] = {
-    "explain": ("Print one explainer topic of the lesson, the GPU side (the workshop) next to the TPU side (the "
-                "factory line), with its sources. Without a topic, print the contents.",
-                ["gpu-tpu-app explain", "gpu-tpu-app explain flexibility", "gpu-tpu-app explain history --format json"]),
-    "catalog": ("Print the accelerator catalogue: each GPU and TPU with its dense peaks per number format, memory "
-                "and bandwidth, and the source of every figure.",
-                ["gpu-tpu-app catalog", "gpu-tpu-app catalog --format json"]),
-    "decide": ("Turn an answers file (the wizard's questions as JSON) into a GPU or TPU recommendation with its "
-               "reasons, sources and what would change it. Unknown answers lower the confidence.",
-               ["gpu-tpu-app decide --answers examples/answers-jax-llm-pretraining.json",
-                "gpu-tpu-app decide --answers answers.json --model my_model.py --format json"]),
-    "estimate": ("Estimate the time, memory and (with prices you give) cost of training or serving a model on "
-                 "every catalogue chip, fastest first.",
-                 ["gpu-tpu-app estimate --params 7e9", "gpu-tpu-app estimate --params 70B --tokens 1.4T --chips 256",
-                  "gpu-tpu-app estimate --params 8B --inference --tokens 1e9 --batch 8"]),
-    "check-model": ("Run a model file in a separate worker and check what it needs from the framework: a static "
-                    "graph, custom operators, changing shapes, float64, and whether it lowers to XLA.",
-                    ["gpu-tpu-app check-model examples/models/torch_transformer.py",
-                     "gpu-tpu-app check-model my_model.py --format json"]),
+    "explain": (
+        "Print one explainer topic of the lesson, the GPU side (the workshop) next to the TPU side (the "
+        "factory line), with its sources. Without a topic, print the contents.",
+        ["gpu-tpu-app explain", "gpu-tpu-app explain flexibility", "gpu-tpu-app explain history --format json"],
+    ),
+    "catalog": (
+        "Print the accelerator catalogue: each GPU and TPU with its dense peaks per number format, memory "
+        "and bandwidth, and the source of every figure.",
+        ["gpu-tpu-app catalog", "gpu-tpu-app catalog --format json"],
+    ),
+    "decide": (
+        "Turn an answers file (the wizard's questions as JSON) into a GPU or TPU recommendation with its "
+        "reasons, sources and what would change it. Unknown answers lower the confidence.",
+        [
+            "gpu-tpu-app decide --answers examples/answers-jax-llm-pretraining.json",
+            "gpu-tpu-app decide --answers answers.json --model my_model.py --format json",
+        ],
+    ),
+    "estimate": (
+        "Estimate the time, memory and (with prices you give) cost of training or serving a model on "
+        "every catalogue chip, fastest first.",
+        [
+            "gpu-tpu-app estimate --params 7e9",
+            "gpu-tpu-app estimate --params 70B --tokens 1.4T --chips 256",
+            "gpu-tpu-app estimate --params 8B --inference --tokens 1e9 --batch 8",
+        ],
+    ),
+    "check-model": (
+        "Run a model file in a separate worker and check what it needs from the framework: a static "
+        "graph, custom operators, changing shapes, float64, and whether it lowers to XLA.",
+        [
+            "gpu-tpu-app check-model examples/models/torch_transformer.py",
+            "gpu-tpu-app check-model my_model.py --format json",
+        ],
+    ),
 }
 #: subcommands that take their own argv (their own parser).
 PASSTHROUGH: dict[str, tuple[str, str]] = {
@@ -63,9 +80,13 @@ def _headless_parser(command: str) -> OneLineParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         text, examples = DETAILS.get(name, (help_text, []))
-        p = sub.add_parser(name, help=help_text, description=textwrap.fill(text, 78),
-                           epilog="examples:\n" + "\n".join(f"  {e}" for e in examples) if examples else None,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=textwrap.fill(text, 78),
+            epilog="examples:\n" + "\n".join(f"  {e}" for e in examples) if examples else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         p.__class__ = OneLineParser
         if name == command:
             importlib.import_module(module).configure(p)
@@ -97,12 +118,20 @@ def _gui_parser() -> OneLineParser:
     parser.add_argument("--version", action="version", version=f"gpu-tpu-app {__version__}")
     parser.add_argument("--screenshot", metavar="PATH", help="render the window offscreen at 1280x800 to PATH and exit")
     parser.add_argument("--size", type=_size, metavar="WxH", help="window size for --screenshot (default 1280x800)")
-    parser.add_argument("--theme", choices=["light", "dark"], help="colour theme for this start (with --screenshot: instead of light)")
-    parser.add_argument("--page", choices=["welcome", "decide", "result", "probe", "learn"], help="page to show (with --screenshot)")
+    parser.add_argument(
+        "--theme", choices=["light", "dark"], help="colour theme for this start (with --screenshot: instead of light)"
+    )
+    parser.add_argument(
+        "--page", choices=["welcome", "decide", "result", "probe", "learn"], help="page to show (with --screenshot)"
+    )
     parser.add_argument("--session", metavar="FILE", help="open this session file")
     parser.add_argument("--results", metavar="FILE", help="open this probe run file")
-    parser.add_argument("--install-desktop-entry", action="store_true", help="add the app to your desktop menu and exit")
-    parser.add_argument("--uninstall-desktop-entry", action="store_true", help="remove the app from your desktop menu and exit")
+    parser.add_argument(
+        "--install-desktop-entry", action="store_true", help="add the app to your desktop menu and exit"
+    )
+    parser.add_argument(
+        "--uninstall-desktop-entry", action="store_true", help="remove the app from your desktop menu and exit"
+    )
     return parser
 
 

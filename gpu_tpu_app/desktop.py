@@ -20,6 +20,7 @@ from gpu_tpu_app.assets import resource_path
 #: PNG sizes installed into the hicolor theme (the files in resources/icons/png/).
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
+
 def desktop_template() -> str:
     """The packaged desktop entry (resources/desktop/), with a plain `gpu-tpu-app` launcher."""
     return resource_path("desktop", f"{APP_ID}.desktop").read_text(encoding="utf-8")
@@ -88,11 +89,15 @@ def check_launcher(command: list[str]) -> None:
     cannot find (its loader looks up the program before expanding '%%' to '%') and would drop."""
     for arg in command:
         if any(not c.isprintable() and c != " " for c in arg):
-            raise LauncherError(f"{_shown(arg)}: the launcher path has control characters or bytes that are "
-                                "not UTF-8; a desktop entry cannot hold it (install the app under a plain path)")
+            raise LauncherError(
+                f"{_shown(arg)}: the launcher path has control characters or bytes that are "
+                "not UTF-8; a desktop entry cannot hold it (install the app under a plain path)"
+            )
     if "%" in command[0]:
-        raise LauncherError(f"{_shown(command[0])}: a '%' in the launcher path makes GLib-based desktop menus drop "
-                            "the entry; install the app under a path without '%'")  # fmt: skip
+        raise LauncherError(
+            f"{_shown(command[0])}: a '%' in the launcher path makes GLib-based desktop menus drop "
+            "the entry; install the app under a path without '%'"
+        )
 
 
 def desktop_entry(command: list[str]) -> str:
@@ -226,8 +231,10 @@ def uninstall_entry(root: Path | None = None) -> list[Path]:
 def main(install: bool) -> int:
     """--install-desktop-entry (install=True) or --uninstall-desktop-entry; prints what it did."""
     if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
-        print("error: desktop entries are a Linux desktop feature; on this system start the app bundle instead",
-              file=sys.stderr)
+        print(
+            "error: desktop entries are a Linux desktop feature; on this system start the app bundle instead",
+            file=sys.stderr,
+        )
         return 1
     root = data_home()
     try:
@@ -250,4 +257,3 @@ def main(install: bool) -> int:
         print(f"error: {_shown(str(exc.filename or root))}: {exc.strerror or exc}{undone}", file=sys.stderr)
         return 1
     return 0
-

@@ -106,4 +106,6 @@ def json_object(text: str, source: str | Path, expected: str = "a JSON object") 
 def check_schema_version(version: object, source: str | Path, supported: int) -> None:
     """InputError unless `version` is the file format version this app reads."""
     if version != supported or isinstance(version, bool):
-        raise InputError(f"{source}: schema_version: {shown(json.dumps(version))} is not supported (this app reads {supported})")
+        raise InputError(
+            f"{source}: schema_version: {shown(json.dumps(version))} is not supported (this app reads {supported})"
+        )

@@ -34,11 +34,16 @@ def test_message_sizes_from_4_kib_in_steps_of_4_up_to_the_limit() -> None:
 
 
 def test_merge_hosts_keeps_each_hosts_ranks() -> None:
-    infos = [{"host": "b", "rank": 2, "devices": ["cuda:0"]}, {"host": "a", "rank": 0, "devices": ["cuda:0"]},
-             {"host": "a", "rank": 1, "devices": ["cuda:1"]}]  # fmt: skip
+    infos = [
+        {"host": "b", "rank": 2, "devices": ["cuda:0"]},
+        {"host": "a", "rank": 0, "devices": ["cuda:0"]},
+        {"host": "a", "rank": 1, "devices": ["cuda:1"]},
+    ]
     hosts = collective.merge_hosts(infos)
-    assert [(h["host"], h["ranks"], h["devices"]) for h in hosts] == [("a", [0, 1], ["cuda:0", "cuda:1"]),
-                                                                      ("b", [2], ["cuda:0"])]  # fmt: skip
+    assert [(h["host"], h["ranks"], h["devices"]) for h in hosts] == [
+        ("a", [0, 1], ["cuda:0", "cuda:1"]),
+        ("b", [2], ["cuda:0"]),
+    ]
 
 
 @pytest.mark.parametrize("backend", ["torch", "jax"])
@@ -51,7 +56,9 @@ def test_local_group_measures_three_collectives(backend: str, ranks: int, tmp_pa
     for r in ok:
         c = r.collective
         assert c is not None and c.ranks == ranks and c.hosts == 1 and c.transport == "gloo"
-        assert r.value == pytest.approx(c.busbw) and c.busbw == pytest.approx(c.algbw * collective.bus_factor(c.op, ranks))
+        assert r.value == pytest.approx(c.busbw) and c.busbw == pytest.approx(
+            c.algbw * collective.bus_factor(c.op, ranks)
+        )
         assert c.time_s == pytest.approx(r.size / c.algbw) and c.time_s > 0
     [host] = run.hosts
     assert host.ranks == list(range(ranks)) and host.python and host.versions.get("transport") == "gloo"
@@ -63,13 +70,29 @@ def test_local_group_measures_three_collectives(backend: str, ranks: int, tmp_pa
 
 def test_cli_collective_writes_a_run_that_compare_opens(tmp_path: Path) -> None:
     out = tmp_path / "c.json"
-    cmd = [sys.executable, "-m", "gpu_tpu_app.probe.cli", "collective", "--processes", "2", "--backend", "torch",
-           "--max-bytes", "4K", "--out", str(out)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "gpu_tpu_app.probe.cli",
+        "collective",
+        "--processes",
+        "2",
+        "--backend",
+        "torch",
+        "--max-bytes",
+        "4K",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "all_reduce" in proc.stdout and "busbw" in proc.stdout and f"saved {out}" in proc.stderr
-    cmp_ = subprocess.run([sys.executable, "-m", "gpu_tpu_app.probe.cli", "compare", str(out), "--format", "json"],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    cmp_ = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app.probe.cli", "compare", str(out), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert cmp_.returncode == 0, cmp_.stderr
     rows = json.loads(cmp_.stdout)["rows"]
     assert {r["variant"] for r in rows if r["kernel"] == "collective"} == set(collective.OPS)
@@ -83,10 +106,29 @@ def test_bad_max_bytes_is_one_line() -> None:
 
 def test_torchrun_launches_the_run_command_once_per_process(tmp_path: Path) -> None:
     out = tmp_path / "torchrun.json"
-    env = {**os.environ, "GPU_TPU_APP_COLLECTIVE_MAX_BYTES": "4096", "GPU_TPU_APP_COLLECTIVE_CPU": "1",
-           "GLOO_SOCKET_IFNAME": "lo"}  # fmt: skip
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
-           "-m", "gpu_tpu_app.probe.cli", "run", "--kernel", "collective", "--backend", "torch", "--out", str(out)]  # fmt: skip
+    env = {
+        **os.environ,
+        "GPU_TPU_APP_COLLECTIVE_MAX_BYTES": "4096",
+        "GPU_TPU_APP_COLLECTIVE_CPU": "1",
+        "GLOO_SOCKET_IFNAME": "lo",
+    }
+    cmd = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc-per-node",
+        "2",
+        "-m",
+        "gpu_tpu_app.probe.cli",
+        "run",
+        "--kernel",
+        "collective",
+        "--backend",
+        "torch",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "rank 1: done; rank 0 writes the run file" in proc.stderr
@@ -101,8 +143,12 @@ def _rank_alone(backend: str, rank: int, port: int) -> subprocess.CompletedProce
     if backend == "torch":
         env.update(RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     else:
-        env.update(JAX_PROCESS_ID=str(rank), JAX_NUM_PROCESSES="2", JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}",
-                   JAX_PLATFORMS="cpu")  # fmt: skip
+        env.update(
+            JAX_PROCESS_ID=str(rank),
+            JAX_NUM_PROCESSES="2",
+            JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}",
+            JAX_PLATFORMS="cpu",
+        )
     cmd = [sys.executable, "-m", "gpu_tpu_app.probe.cli", "run", "--kernel", "collective", "--backend", backend]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
 

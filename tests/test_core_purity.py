@@ -18,8 +18,7 @@ HEAVY = ("PySide6", "shiboken6", "pyqtgraph", "torch", "jax", "jaxlib")
 
 def run_python(code: str) -> dict:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180, env=env,
-                          cwd=ROOT)  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180, env=env, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -102,7 +101,9 @@ sys.meta_path.insert(0, _NoQt())
 def test_core_and_headless_commands_run_without_qt(tmp_path: Path) -> None:
     """Every core module, and each headless command, works where PySide6 and pyqtgraph are not installed."""
     run_file = tmp_path / "run.json"
-    code = _NO_QT + f"""
+    code = (
+        _NO_QT
+        + f"""
 import contextlib, importlib, io, json, pkgutil
 import gpu_tpu_app.core as core
 for m in pkgutil.iter_modules(core.__path__):
@@ -129,6 +130,7 @@ except ModuleNotFoundError:
     blocked = True
 print(json.dumps({{"codes": codes, "outs": outs, "blocked": blocked}}))
 """
+    )
     result = run_python(code)
     assert result["blocked"]
     assert result["codes"] == {"explain": 0, "catalog": 0, "decide": 0, "estimate": 0, "probe": 0}

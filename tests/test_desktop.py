@@ -91,7 +91,7 @@ def exec_argv(raw: str) -> list[str]:
                 i += 1
             elif ch == '"':
                 quoted = False
-            elif ch in '`$' or ch == "\\":
+            elif ch in "`$" or ch == "\\":
                 raise SpecError(f"unescaped {ch!r} inside quotes in {text!r}")
             else:
                 cur += ch
@@ -315,8 +315,12 @@ def _glib():  # type: ignore[no-untyped-def]
     gio.g_app_info_get_commandline.restype = ctypes.c_char_p
     gio.g_app_info_get_commandline.argtypes = [ctypes.c_void_p]
     gio.g_shell_parse_argv.restype = ctypes.c_int
-    gio.g_shell_parse_argv.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int),
-                                       ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)), ctypes.c_void_p]  # fmt: skip
+    gio.g_shell_parse_argv.argtypes = [
+        ctypes.c_char_p,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)),
+        ctypes.c_void_p,
+    ]
     gio.g_strfreev.argtypes = [ctypes.POINTER(ctypes.c_char_p)]
     gio.g_object_unref.argtypes = [ctypes.c_void_p]
     return gio
@@ -373,7 +377,8 @@ def test_glib_accepts_the_entry_for_an_install_path_that_needs_quoting(awkward_l
     quoted = desktop.exec_quote(str(awkward_launcher))
     if quoted != str(awkward_launcher):
         old = entry.read_text(encoding="utf-8").replace(
-            f"TryExec={desktop.string_escape(str(awkward_launcher))}\n", f"TryExec={quoted}\n")
+            f"TryExec={desktop.string_escape(str(awkward_launcher))}\n", f"TryExec={quoted}\n"
+        )
         assert old != entry.read_text(encoding="utf-8")
         entry.write_text(old, encoding="utf-8")
         assert glib_argv(gio, entry) is None
@@ -388,9 +393,16 @@ def test_glib_accepts_the_installed_entry(data_home: Path) -> None:
     assert glib_argv(_glib(), entry) == desktop.launcher_command()
 
 
-@pytest.mark.parametrize("launcher", ["/opt/new\nline/gpu-tpu-app", "/opt/tab\there/gpu-tpu-app",
-                                      "/opt/esc\x1b[31m/gpu-tpu-app", "/opt/bad\udcffbyte/gpu-tpu-app",
-                                      "/opt/100%/gpu-tpu-app"])  # fmt: skip
+@pytest.mark.parametrize(
+    "launcher",
+    [
+        "/opt/new\nline/gpu-tpu-app",
+        "/opt/tab\there/gpu-tpu-app",
+        "/opt/esc\x1b[31m/gpu-tpu-app",
+        "/opt/bad\udcffbyte/gpu-tpu-app",
+        "/opt/100%/gpu-tpu-app",
+    ],
+)
 def test_a_launcher_path_a_desktop_entry_cannot_hold_is_refused_in_one_line(
     launcher: str, data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -433,8 +445,10 @@ def test_a_full_disk_during_install_leaves_nothing_and_names_the_file(
     assert desktop.main(install=True) == 1
     err = capsys.readouterr().err
     failed = data_home / "icons" / "hicolor" / "256x256" / "apps" / f"{APP_ID}.png"
-    assert err == f"error: {failed}: No space left on device (nothing was installed: the files written before it " \
-        "were removed)\n"  # fmt: skip
+    assert (
+        err == f"error: {failed}: No space left on device (nothing was installed: the files written before it "
+        "were removed)\n"
+    )
     assert not data_home.exists()  # not a file, not a temporary file, not a folder
 
 

@@ -73,8 +73,7 @@ def test_conda_itself_is_asked_first(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / ".conda").mkdir(parents=True)
     (home / ".conda" / "environments.txt").write_text(str(_fake_prefix(tmp_path, "from-file", venv=False)) + "\n")
-    found = envs.discover(home=home, environ={"HOME": str(home), "CONDA_EXE": conda}, cwd=tmp_path,
-                          include_app=False)  # fmt: skip
+    found = envs.discover(home=home, environ={"HOME": str(home), "CONDA_EXE": conda}, cwd=tmp_path, include_app=False)
     assert [(k, n) for _p, k, n in found] == [("conda", "from-conda")]
 
 
@@ -140,7 +139,9 @@ def test_cache_by_interpreter_and_mtime_validated_on_read(tmp_path: Path) -> Non
     calls = tmp_path / "calls"
     meta = json.dumps({"part": "meta", "python": "3.12.0", "versions": {"torch": "2.0.0+cpu"}})
     torch = json.dumps({"part": "torch", "devices": ["cpu"]})
-    fake = _script(tmp_path / "python", f"echo x >> {calls}\necho '{meta}'\necho '{torch}'\necho '{{\"part\": \"end\"}}'\n")
+    fake = _script(
+        tmp_path / "python", f"echo x >> {calls}\necho '{meta}'\necho '{torch}'\necho '{{\"part\": \"end\"}}'\n"
+    )
     cache = tmp_path / "cache.json"
     first = envs.lookup(fake, cache=cache)
     second = envs.lookup(fake, cache=cache)
@@ -191,9 +192,30 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
 
     out = tmp_path / "run.json"
     env = {**os.environ, "PYTHONPATH": ""}
-    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app.probe.cli", "run", "--python", str(python), "--suite",
-                           "smoke", "--kernel", "matmul", "dispatch", "--backend", "torch", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)  # fmt: skip
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gpu_tpu_app.probe.cli",
+            "run",
+            "--python",
+            str(python),
+            "--suite",
+            "smoke",
+            "--kernel",
+            "matmul",
+            "dispatch",
+            "--backend",
+            "torch",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     run = load_run(out)
     ok = [r for r in run.results if r.status in ("ok", "suspect")]
@@ -202,18 +224,39 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
     assert run.environment.interpreter == str(python) and run.environment.name == "torch-only"
     assert run.environment.versions["torch"] == found.versions["torch"] and run.environment.flavour
 
-    dev = subprocess.run([sys.executable, "-m", "gpu_tpu_app.probe.cli", "devices", "--python", str(python),
-                          "--backend", "torch", "--format", "json"], capture_output=True, text=True, timeout=300,
-                         env=env, cwd=tmp_path)  # fmt: skip
+    dev = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gpu_tpu_app.probe.cli",
+            "devices",
+            "--python",
+            str(python),
+            "--backend",
+            "torch",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
     assert dev.returncode == 0, dev.stderr
     assert [d["key"] for d in json.loads(dev.stdout)["devices"]] == ["torch:cpu:0"]
 
     # what the worker imported there: the standard library, torch and what torch brings; nothing of the app's
-    probe = ("import json, sys; import gpu_tpu_app.probe.worker, gpu_tpu_app.probe.kernels.torch_kernels, "
-             "gpu_tpu_app.probe.collective; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")  # fmt: skip
+    probe = (
+        "import json, sys; import gpu_tpu_app.probe.worker, gpu_tpu_app.probe.kernels.torch_kernels, "
+        "gpu_tpu_app.probe.collective; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
     env = envs.foreign_env(dict(os.environ))
-    mods = json.loads(subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True,
-                                     timeout=120, env=env).stdout)  # fmt: skip
+    mods = json.loads(
+        subprocess.run(
+            [str(python), "-c", probe], capture_output=True, text=True, check=True, timeout=120, env=env
+        ).stdout
+    )
     assert not {"pydantic", "pydantic_core", "PySide6", "pyqtgraph", "platformdirs", "numpy"} & set(mods)
     assert "torch" in mods and "gpu_tpu_app" in mods
 
@@ -225,8 +268,21 @@ def test_worker_records_carry_the_same_fields_as_the_run_file_models() -> None:
     from gpu_tpu_app.core import runs
     from gpu_tpu_app.probe import wire
 
-    names = ("CpuInfo", "DeviceInfo", "BackendStatus", "Stats", "DeviceState", "CollectiveInfo", "ProbeResult",
-             "Hello", "DeviceMsg", "Progress", "ResultMsg", "ErrorMsg", "Done")  # fmt: skip
+    names = (
+        "CpuInfo",
+        "DeviceInfo",
+        "BackendStatus",
+        "Stats",
+        "DeviceState",
+        "CollectiveInfo",
+        "ProbeResult",
+        "Hello",
+        "DeviceMsg",
+        "Progress",
+        "ResultMsg",
+        "ErrorMsg",
+        "Done",
+    )
     drift = {}
     for name in names:
         model = set(getattr(runs, name).model_fields) - {"schema_version"}
@@ -253,8 +309,12 @@ def test_the_digest_knows_amd_parts_by_gfx_target_like_the_catalogue(monkeypatch
 def test_python_flag_names_a_bad_interpreter_in_one_line(tmp_path: Path, command: str) -> None:
     not_python = tmp_path / "notes.txt"
     not_python.write_text("hello")
-    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app.probe.cli", command, "--python", str(not_python)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app.probe.cli", command, "--python", str(not_python)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == f"error: --python: {not_python}: not executable, not a Python interpreter\n"
 

@@ -52,8 +52,12 @@ def test_fresh_venv_loads_lesson_and_catalog_from_the_wheel(wheel: Path, tmp_pat
     # (a .pth line does not run the editable finder), so only the wheel provides gpu_tpu_app.
     site = Path(sysconfig.get_paths()["purelib"])
     target_site = Path(
-        subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                       capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run(
+            [py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     )
     (target_site / "deps.pth").write_text(f"{site}\n")
     subprocess.run(

@@ -23,8 +23,9 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
 
 
 def test_no_display_is_one_line_and_exit_2(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app"], env=_env(tmp_path), capture_output=True,
-                          text=True, timeout=60)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app"], env=_env(tmp_path), capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
@@ -71,8 +72,12 @@ def test_a_platform_plugin_with_a_missing_library_is_named(tmp_path):
     _compile(libdir, "libgtpgone.so.7", "int gtp_gone(void) { return 7; }\n", "-Wl,-soname,libgtpgone.so.7")
     plugins = tmp_path / "platforms"
     plugins.mkdir()
-    _compile(plugins, "libqxcb.so", "int gtp_gone(void);\nint probe(void) { return gtp_gone(); }\n",
-             str(libdir / "libgtpgone.so.7"))  # fmt: skip
+    _compile(
+        plugins,
+        "libqxcb.so",
+        "int gtp_gone(void);\nint probe(void) { return gtp_gone(); }\n",
+        str(libdir / "libgtpgone.so.7"),
+    )
     (libdir / "libgtpgone.so.7").unlink()
     problem = display_problem({"DISPLAY": ":0"}, plugins_dir=plugins)
     assert problem is not None
@@ -95,8 +100,12 @@ def xvfb_display():
     xvfb = shutil.which("Xvfb")
     assert xvfb, "Xvfb is missing: `make test` installs the Debian package xvfb"
     read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write_fd)
     with os.fdopen(read_fd) as fh:
         number = fh.readline().strip()
@@ -112,8 +121,7 @@ def xvfb_display():
 def test_the_window_comes_up_on_a_real_x_display(xvfb_display, tmp_path):
     """The README's main command on an X server: the xcb platform loads and the window paints."""
     env = _env(tmp_path, DISPLAY=xvfb_display, GPU_TPU_APP_QUIT_AFTER_PAINT="1")
-    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app"], env=env, capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
+    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app"], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "first-paint-seconds" in proc.stdout
     assert "platform xcb" in proc.stdout

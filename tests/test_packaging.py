@@ -123,23 +123,31 @@ def test_installed_entry_is_the_packaged_one_with_this_launcher() -> None:
     custom = desktop.desktop_entry(["/opt/my apps/gpu-tpu-app"])
     assert 'Exec="/opt/my apps/gpu-tpu-app"\n' in custom
     assert "TryExec=/opt/my apps/gpu-tpu-app\n" in custom  # a plain path: the spec does not unquote TryExec
-    same = custom.replace('"/opt/my apps/gpu-tpu-app"', "gpu-tpu-app").replace("/opt/my apps/gpu-tpu-app", "gpu-tpu-app")
+    same = custom.replace('"/opt/my apps/gpu-tpu-app"', "gpu-tpu-app").replace(
+        "/opt/my apps/gpu-tpu-app", "gpu-tpu-app"
+    )
     assert same == entry
 
 
-@pytest.mark.skipif(shutil.which("desktop-file-validate") is None,
-                    reason="desktop-file-validate is not installed (make system-deps installs desktop-file-utils)")  # fmt: skip
+@pytest.mark.skipif(
+    shutil.which("desktop-file-validate") is None,
+    reason="desktop-file-validate is not installed (make system-deps installs desktop-file-utils)",
+)
 def test_desktop_entry_validates() -> None:
-    result = subprocess.run(["desktop-file-validate", str(DESKTOP / f"{APP_ID}.desktop")], capture_output=True, text=True)
+    result = subprocess.run(
+        ["desktop-file-validate", str(DESKTOP / f"{APP_ID}.desktop")], capture_output=True, text=True
+    )
     assert result.returncode == 0 and result.stdout.strip() == "", result.stdout + result.stderr
 
 
-@pytest.mark.skipif(shutil.which("appstreamcli") is None,
-                    reason="appstreamcli is not installed (make system-deps installs appstream)")  # fmt: skip
+@pytest.mark.skipif(
+    shutil.which("appstreamcli") is None, reason="appstreamcli is not installed (make system-deps installs appstream)"
+)
 def test_metainfo_validates() -> None:
     path = DESKTOP / f"{APP_ID}.metainfo.xml"
-    result = subprocess.run(["appstreamcli", "validate", "--no-net", "--strict", str(path)],
-                            capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        ["appstreamcli", "validate", "--no-net", "--strict", str(path)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -168,9 +176,27 @@ def test_spec_names_entry_icons_resources_and_excludes() -> None:
     text = SPEC.read_text()
     ast.parse(text)
     excludes = _spec_list("EXCLUDES")
-    for module in ("scipy", "matplotlib", "OpenGL", "pyqtgraph.opengl", "h5py", "cupy", "numba", "IPython",
-                   "tkinter", "PyQt5", "PyQt6", "PySide2", "pytest", "hypothesis", "PySide6.QtQml",
-                   "PySide6.QtQuick", "PySide6.QtWebEngineCore", "PySide6.Qt3DCore", "PySide6.QtMultimedia"):  # fmt: skip
+    for module in (
+        "scipy",
+        "matplotlib",
+        "OpenGL",
+        "pyqtgraph.opengl",
+        "h5py",
+        "cupy",
+        "numba",
+        "IPython",
+        "tkinter",
+        "PyQt5",
+        "PyQt6",
+        "PySide2",
+        "pytest",
+        "hypothesis",
+        "PySide6.QtQml",
+        "PySide6.QtQuick",
+        "PySide6.QtWebEngineCore",
+        "PySide6.Qt3DCore",
+        "PySide6.QtMultimedia",
+    ):
         assert module in excludes
     for needed in ("torch", "jax", "numpy", "pydantic", "pyqtgraph", "PySide6", "gpu_tpu_app"):
         assert not any(needed == e or needed.startswith(e + ".") for e in excludes), needed
@@ -190,8 +216,14 @@ def test_app_never_imports_an_excluded_module() -> None:
         "    importlib.import_module(m.name)\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                            env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=240)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+        timeout=240,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     loaded = set(json.loads(result.stdout.strip().splitlines()[-1]))
     hits = sorted(m for m in loaded for e in excludes if m == e or m.startswith(e + "."))

@@ -51,10 +51,31 @@ ROOT = os.geteuid() == 0
 def make_run(host: str = "tpu-vm-1", results: int = 2) -> RunFile:
     dev = DeviceInfo(backend="jax", platform="tpu", name="TPU v5 lite", memory_bytes=16 << 30)
     stats = Stats(median=1e14, min=9e13, max=1.1e14, q1=9.5e13, q3=1.05e14, iqr=1e13, cv=0.05, reps=5, seconds=0.5)
-    res = [ProbeResult(kernel="matmul", backend="jax", device=dev.key, dtype="bfloat16", size=1024 * (i + 1),
-                       metric="flops", value=1e14 + i, unit="FLOP/s", stats=stats) for i in range(results)]  # fmt: skip
-    return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11.9", devices=[dev], suite="quick",
-                   started=datetime(2025, 3, 1, tzinfo=UTC), complete=True, results=res)  # fmt: skip
+    res = [
+        ProbeResult(
+            kernel="matmul",
+            backend="jax",
+            device=dev.key,
+            dtype="bfloat16",
+            size=1024 * (i + 1),
+            metric="flops",
+            value=1e14 + i,
+            unit="FLOP/s",
+            stats=stats,
+        )
+        for i in range(results)
+    ]
+    return RunFile(
+        app_version="0.1.0",
+        host=host,
+        os="Linux",
+        python="3.11.9",
+        devices=[dev],
+        suite="quick",
+        started=datetime(2025, 3, 1, tzinfo=UTC),
+        complete=True,
+        results=res,
+    )
 
 
 def valid(kind: str) -> dict:
@@ -111,18 +132,53 @@ def mutate(kind: str, case: str) -> tuple[object, str | None]:
     return raw, sfield
 
 
-EDIT_CASES = ("future_schema_version", "unknown_field", "html_key", "control_characters_key", "wrong_types",
-              "oversized_string", "html_value", "nan", "infinity", "negative", "overflowing_number")  # fmt: skip
-FILE_CASES = ("empty", "truncated", "binary", "non_utf8", "json_array", "deep_nesting", "folder", "missing",
-              "no_read_permission", "symlink_loop", "device", "fifo", "oversized_file", "huge_integer")  # fmt: skip
+EDIT_CASES = (
+    "future_schema_version",
+    "unknown_field",
+    "html_key",
+    "control_characters_key",
+    "wrong_types",
+    "oversized_string",
+    "html_value",
+    "nan",
+    "infinity",
+    "negative",
+    "overflowing_number",
+)
+FILE_CASES = (
+    "empty",
+    "truncated",
+    "binary",
+    "non_utf8",
+    "json_array",
+    "deep_nesting",
+    "folder",
+    "missing",
+    "no_read_permission",
+    "symlink_loop",
+    "device",
+    "fifo",
+    "oversized_file",
+    "huge_integer",
+)
 CASES = FILE_CASES + EDIT_CASES
 #: what the line must say for the cases that have no field.
 SAYS = {
-    "empty": "not valid JSON", "truncated": "not valid JSON", "binary": "not UTF-8", "non_utf8": "not UTF-8",
-    "json_array": "(top level)", "deep_nesting": "nested too deeply", "folder": "is a folder",
-    "missing": "no such file", "no_read_permission": "Permission denied", "symlink_loop": "loops",
-    "device": "is a device", "fifo": "named pipe", "oversized_file": "limit", "huge_integer": "not valid JSON (Exceeds",
-}  # fmt: skip
+    "empty": "not valid JSON",
+    "truncated": "not valid JSON",
+    "binary": "not UTF-8",
+    "non_utf8": "not UTF-8",
+    "json_array": "(top level)",
+    "deep_nesting": "nested too deeply",
+    "folder": "is a folder",
+    "missing": "no such file",
+    "no_read_permission": "Permission denied",
+    "symlink_loop": "loops",
+    "device": "is a device",
+    "fifo": "named pipe",
+    "oversized_file": "limit",
+    "huge_integer": "not valid JSON (Exceeds",
+}
 
 
 @dataclass
@@ -272,9 +328,14 @@ COMMANDS: dict[str, tuple[str, Callable[[Path], list[str]]]] = {
 
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_command_line_readers_refuse_with_one_line(command: str, case: str, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                                                   unblock_fifos: None) -> None:  # fmt: skip
+def test_command_line_readers_refuse_with_one_line(
+    command: str,
+    case: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    unblock_fifos: None,
+) -> None:
     monkeypatch.setenv("GPU_TPU_APP_QUIT_AFTER_PAINT", "1")  # were a file ever accepted, the window would close itself
     kind, argv = COMMANDS[command]
     bad = make_bad(kind, case, tmp_path)
@@ -295,8 +356,12 @@ def test_preferences_reader_refuses_with_one_line(case: str, tmp_path: Path, unb
 
 
 def test_a_broken_preferences_file_is_one_warning_at_start_and_defaults(tmp_path: Path) -> None:
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "GPU_TPU_APP_QUIT_AFTER_PAINT": "1",
-           "QT_QPA_PLATFORM": "offscreen"}  # fmt: skip
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "GPU_TPU_APP_QUIT_AFTER_PAINT": "1",
+        "QT_QPA_PLATFORM": "offscreen",
+    }
     prefs = tmp_path / "gpu-tpu-app" / "preferences.json"
     prefs.parent.mkdir()
     prefs.write_text(json.dumps({"schema_version": 1, "theme": "x" * 5000}))
@@ -312,18 +377,22 @@ def test_a_broken_preferences_file_is_one_warning_at_start_and_defaults(tmp_path
 # ---------------------------------------------------------------- real processes: nothing reaches stderr but the line
 
 
-@pytest.mark.parametrize(("argv", "kind", "case"), [
-    (["decide", "--answers"], "answers", "device"),
-    (["--session"], "session", "fifo"),
-    (["probe", "compare"], "run", "nan"),
-    (["estimate", "--params", "7e9", "--results"], "run", "deep_nesting"),
-    (["--results"], "run", "html_key"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("argv", "kind", "case"),
+    [
+        (["decide", "--answers"], "answers", "device"),
+        (["--session"], "session", "fifo"),
+        (["probe", "compare"], "run", "nan"),
+        (["estimate", "--params", "7e9", "--results"], "run", "deep_nesting"),
+        (["--results"], "run", "html_key"),
+    ],
+)
 def test_real_processes_print_one_line_and_exit_2(argv: list[str], kind: str, case: str, tmp_path: Path) -> None:
     bad = make_bad(kind, case, tmp_path)
     env = {**os.environ, "GPU_TPU_APP_QUIT_AFTER_PAINT": "1", "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app", *argv, str(bad.path)], env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", *argv, str(bad.path)], env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == ""
     assert len(proc.stderr.splitlines()) == 1, proc.stderr
@@ -332,8 +401,13 @@ def test_real_processes_print_one_line_and_exit_2(argv: list[str], kind: str, ca
 
 def test_answers_on_stdin_are_bounded(tmp_path: Path) -> None:
     with open("/dev/zero", "rb") as zero:
-        proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app", "decide", "--answers", "-"], stdin=zero,
-                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-m", "gpu_tpu_app", "decide", "--answers", "-"],
+            stdin=zero,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert proc.returncode == 2
     assert proc.stderr == "error: <stdin>: over the 1 MiB limit for an answers file; not reading it\n"
 
@@ -382,8 +456,9 @@ def probe_panel(qapp) -> Iterator[QWidget]:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_window_open_is_all_or_nothing(case: str, window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                       unblock_fifos: None) -> None:  # fmt: skip
+def test_window_open_is_all_or_nothing(
+    case: str, window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unblock_fifos: None
+) -> None:
     boxes = Boxes(monkeypatch)
     good = tmp_path / "good.json"
     window.set_session(new_session().with_notes(f"before {case}"))
@@ -403,8 +478,9 @@ def test_window_open_is_all_or_nothing(case: str, window, tmp_path: Path, monkey
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_window_import_is_all_or_nothing(case: str, window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         unblock_fifos: None) -> None:  # fmt: skip
+def test_window_import_is_all_or_nothing(
+    case: str, window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unblock_fifos: None
+) -> None:
     boxes = Boxes(monkeypatch)
     window.set_session(new_session().with_runs([make_run("kept")]))
     before = window.session()
@@ -417,8 +493,9 @@ def test_window_import_is_all_or_nothing(case: str, window, tmp_path: Path, monk
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_probe_page_import_refuses(case: str, probe_panel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                   unblock_fifos: None) -> None:  # fmt: skip
+def test_probe_page_import_refuses(
+    case: str, probe_panel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unblock_fifos: None
+) -> None:
     boxes = Boxes(monkeypatch)
     runs = list(probe_panel.runs())
     bad = make_bad("run", case, tmp_path)
@@ -429,8 +506,9 @@ def test_probe_page_import_refuses(case: str, probe_panel, tmp_path: Path, monke
     assert list(probe_panel.runs()) == runs
 
 
-def test_a_session_that_cannot_be_shown_leaves_the_window_as_it_was(window, tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_session_that_cannot_be_shown_leaves_the_window_as_it_was(
+    window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Defence in depth: even an unexpected failure while showing a valid file changes nothing."""
     boxes = Boxes(monkeypatch)
     good, other = tmp_path / "good.json", tmp_path / "other.json"
@@ -463,8 +541,11 @@ def _rich_texts(root: QWidget) -> list[str]:
         if HTML in tip and QtGui.Qt.mightBeRichText(tip):
             found.append(f"tooltip {tip[:80]}")
         if isinstance(w, QAbstractItemView) and w.model() is not None:
-            found += [f"item tooltip {tip[:80]}" for tip in _item_tips(w.model(), QModelIndex())
-                      if HTML in tip and QtGui.Qt.mightBeRichText(tip)]  # fmt: skip
+            found += [
+                f"item tooltip {tip[:80]}"
+                for tip in _item_tips(w.model(), QModelIndex())
+                if HTML in tip and QtGui.Qt.mightBeRichText(tip)
+            ]
     return found
 
 
@@ -534,7 +615,9 @@ def test_reader_never_opens_a_fifo(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert opened == []
 
 
-def test_a_file_that_grows_past_the_limit_while_read_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_that_grows_past_the_limit_while_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "grows.json"
     path.write_bytes(b"x" * 10)
     real_read = os.read
@@ -559,8 +642,9 @@ def test_notes_at_the_cap_save_and_open_again(tmp_path: Path) -> None:
     assert load_session(path).notes == session.notes
 
 
-def test_window_refuses_to_save_notes_it_could_not_open_again(window, tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_window_refuses_to_save_notes_it_could_not_open_again(
+    window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     boxes = Boxes(monkeypatch)
     path = tmp_path / "too-long.json"
     window.set_session(new_session())
@@ -607,10 +691,12 @@ def test_json_the_app_writes_is_strict_json(tmp_path: Path, capsys: pytest.Captu
     _strict(prefs_path.read_text())
     answers = tmp_path / "a.json"
     answers.write_text('{"stage": "production"}')
-    for argv in (["probe", "compare", "--format", "json", str(path_ok), str(path_ok)],
-                 ["decide", "--answers", str(answers), "--format", "json"],
-                 ["estimate", "--params", "7e9", "--results", str(path_ok), "--format", "json"],
-                 ["explain", "--format", "json"]):  # fmt: skip
+    for argv in (
+        ["probe", "compare", "--format", "json", str(path_ok), str(path_ok)],
+        ["decide", "--answers", str(answers), "--format", "json"],
+        ["estimate", "--params", "7e9", "--results", str(path_ok), "--format", "json"],
+        ["explain", "--format", "json"],
+    ):
         assert cli.main(argv) == 0
         _strict(capsys.readouterr().out)
 
@@ -621,8 +707,9 @@ def test_estimate_request_bounds_keep_the_estimate_finite(capsys: pytest.Capture
     assert err.startswith("error: --params: ") and len(err.splitlines()) == 1
 
 
-def test_a_run_the_probe_page_cannot_show_leaves_the_page_as_it_was(probe_panel, tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_the_probe_page_cannot_show_leaves_the_page_as_it_was(
+    probe_panel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     boxes = Boxes(monkeypatch)
     path = tmp_path / "elsewhere.json"
     save_run(make_run("elsewhere"), path)
@@ -647,7 +734,9 @@ def test_a_byte_order_mark_is_not_content(tmp_path: Path, capsys: pytest.Capture
     assert json.loads(capsys.readouterr().out)["verdict"]
 
 
-def test_a_session_price_that_would_overflow_the_cost_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_session_price_that_would_overflow_the_cost_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     raw = valid("session")
     raw["estimate"] = {"params": 7e9, "prices": {"h100-sxm": 1e308}}
     path = tmp_path / "s.json"
@@ -689,21 +778,31 @@ def test_every_json_dump_in_the_app_refuses_nan() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         quoting: set[int] = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("quoted", "shown")):
+            if isinstance(node, ast.JoinedStr) or (
+                isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("quoted", "shown")
+            ):
                 quoting.update(id(n) for n in ast.walk(node))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("dumps", "dump")
-                    and getattr(node.func.value, "id", "") == "json" and id(node) not in quoting):
-                strict = any(k.arg == "allow_nan" and isinstance(k.value, ast.Constant) and k.value.value is False
-                             for k in node.keywords)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("dumps", "dump")
+                and getattr(node.func.value, "id", "") == "json"
+                and id(node) not in quoting
+            ):
+                strict = any(
+                    k.arg == "allow_nan" and isinstance(k.value, ast.Constant) and k.value.value is False
+                    for k in node.keywords
+                )
                 where = f"{path.relative_to(root)}:{node.lineno}"
                 if not strict and where.split(":")[0] not in ("probe/modelcheck.py", "probe/kernels/torch_kernels.py"):
                     missing.append(where)
     assert missing == []
 
 
-def test_a_host_name_from_a_file_never_points_the_export_dialog_elsewhere(probe_panel, tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_host_name_from_a_file_never_points_the_export_dialog_elsewhere(
+    probe_panel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from PySide6.QtWidgets import QFileDialog
 
     path = tmp_path / "odd-host.json"
@@ -731,5 +830,7 @@ def test_a_broken_preferences_file_is_said_in_the_window(qapp, tmp_path: Path, m
     args = argparse.Namespace(screenshot=None, page=None, session=None, results=None)
     assert app_module.main(args) == 0
     assert len(boxes.texts) == 1 and boxes.texts[0].startswith(f"{prefs}: theme: ")
-    assert boxes.texts[0].endswith("; using default preferences. The file stays as it is until you change a preference.")
+    assert boxes.texts[0].endswith(
+        "; using default preferences. The file stays as it is until you change a preference."
+    )
     assert snapshot(prefs) == before

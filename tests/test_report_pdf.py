@@ -22,11 +22,19 @@ from gpu_tpu_app.ui.report_dialog import report_stem
 from gpu_tpu_app.ui.report_pdf import DPI, MARGIN_MM, Gauge, _fit_columns, report_pdf
 from tests.core.test_trust import BUSY
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or shutil.which("pdftotext") is None,
-                                reason="poppler-utils is not installed (make test installs it)")  # fmt: skip
+pytestmark = pytest.mark.skipif(
+    shutil.which("pdftoppm") is None or shutil.which("pdftotext") is None,
+    reason="poppler-utils is not installed (make test installs it)",
+)
 
-ANSWERS = Answers(framework="jax", xla_verified="yes", stage="production", deployment="google_cloud",
-                  matmul_share="dominant", scale="large")  # fmt: skip
+ANSWERS = Answers(
+    framework="jax",
+    xla_verified="yes",
+    stage="production",
+    deployment="google_cloud",
+    matmul_share="dominant",
+    scale="large",
+)
 A4_MM = (210.0, 297.0)
 RENDER_DPI = 50
 
@@ -41,15 +49,23 @@ def pdf(tmp_path_factory, qapp) -> dict:
     folder = tmp_path_factory.mktemp("pdf")
     path = folder / "report.pdf"
     path.write_bytes(report_pdf(data, Gauge(rec.score, rec.verdict, rec.confidence)))
-    subprocess.run(["pdftoppm", "-r", str(RENDER_DPI), "-gray", str(path), str(folder / "page")], check=True,
-                   timeout=120)  # fmt: skip
+    subprocess.run(
+        ["pdftoppm", "-r", str(RENDER_DPI), "-gray", str(path), str(folder / "page")], check=True, timeout=120
+    )
     pages = sorted(folder.glob("page-*.pgm"))
     texts = [
-        unicodedata.normalize("NFKC", subprocess.run(
-            ["pdftotext", "-layout", "-f", str(n), "-l", str(n), str(path), "-"], check=True, capture_output=True,
-            text=True, timeout=60).stdout)
+        unicodedata.normalize(
+            "NFKC",
+            subprocess.run(
+                ["pdftotext", "-layout", "-f", str(n), "-l", str(n), str(path), "-"],
+                check=True,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            ).stdout,
+        )
         for n in range(1, len(pages) + 1)
-    ]  # fmt: skip
+    ]
     return {"data": data, "path": path, "pages": pages, "texts": texts}
 
 
@@ -63,7 +79,7 @@ def _pgm(path: Path) -> tuple[int, int, bytes]:
 def _longest_dark_run(width: int, height: int, pixels: bytes, below: int = 235) -> int:
     best = 0
     for y in range(height):
-        row = pixels[y * width:(y + 1) * width]
+        row = pixels[y * width : (y + 1) * width]
         run = 0
         for v in row:
             run = run + 1 if v < below else 0
@@ -93,8 +109,14 @@ def _tokens(text: str) -> set[str]:
 
 def test_no_word_in_a_table_is_broken(pdf) -> None:
     data = pdf["data"]
-    cells = [*ESTIMATE_HEADER, *(c for row in data.estimate_rows for c in row),
-             "Step", "Question", "Answer", *(c for row in data.answers for c in row)]  # fmt: skip
+    cells = [
+        *ESTIMATE_HEADER,
+        *(c for row in data.estimate_rows for c in row),
+        "Step",
+        "Question",
+        "Answer",
+        *(c for row in data.answers for c in row),
+    ]
     tokens = set().union(*(_tokens(t) for t in pdf["texts"]))
     words = {w for c in cells for w in c.split()}
     missing = sorted(w for w in words if w not in tokens)
@@ -120,12 +142,15 @@ def test_no_table_row_is_split_across_pages(pdf) -> None:
 def test_the_gauge_is_drawn_on_the_first_page(pdf, tmp_path) -> None:
     from gpu_tpu_app.ui.theme import theme_manager
 
-    subprocess.run(["pdftoppm", "-r", str(RENDER_DPI), "-f", "1", "-l", "1", str(pdf["path"]), str(tmp_path / "c")],
-                   check=True, timeout=60)  # fmt: skip
+    subprocess.run(
+        ["pdftoppm", "-r", str(RENDER_DPI), "-f", "1", "-l", "1", str(pdf["path"]), str(tmp_path / "c")],
+        check=True,
+        timeout=60,
+    )
     raw = next(tmp_path.glob("c-*.ppm")).read_bytes()
     magic, w, h, _max, pixels = raw.split(maxsplit=4)
     assert magic == b"P6"
-    rgb = [tuple(pixels[i:i + 3]) for i in range(0, int(w) * int(h) * 3, 3)]
+    rgb = [tuple(pixels[i : i + 3]) for i in range(0, int(w) * int(h) * 3, 3)]
 
     def near(color: str) -> int:
         c = theme_manager().color(color)

@@ -17,8 +17,9 @@ EXAMPLE = ROOT / "docs" / "screenshots" / "example-session.json"
 
 def run_app(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    return subprocess.run([sys.executable, "-m", "gpu_tpu_app", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", *args], capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT
+    )
 
 
 def pixel_spread(image: QImage) -> tuple[float, int]:

@@ -100,13 +100,32 @@ def _collective_run() -> RunFile:
     for backend, ranks in (("torch", 2), ("jax", 4)):
         for size in (4096, 65536, 1 << 20):
             busbw = size / 1e-4 * (2 * (ranks - 1) / ranks)
-            info = CollectiveInfo(op="all_reduce", ranks=ranks, hosts=1, transport="gloo", time_s=1e-4,
-                                  algbw=size / 1e-4, busbw=busbw)  # fmt: skip
-            results.append(ProbeResult(kernel="collective", backend=backend, device=f"{backend}:cpu:0",
-                                       dtype="float32", size=size, variant="all_reduce", metric="bytes_per_s",
-                                       value=busbw, collective=info))  # fmt: skip
-    return RunFile(app_version="0.1.0", host="testhost", os="Linux", python="3.11", suite="collective",
-                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True, results=results)  # fmt: skip
+            info = CollectiveInfo(
+                op="all_reduce", ranks=ranks, hosts=1, transport="gloo", time_s=1e-4, algbw=size / 1e-4, busbw=busbw
+            )
+            results.append(
+                ProbeResult(
+                    kernel="collective",
+                    backend=backend,
+                    device=f"{backend}:cpu:0",
+                    dtype="float32",
+                    size=size,
+                    variant="all_reduce",
+                    metric="bytes_per_s",
+                    value=busbw,
+                    collective=info,
+                )
+            )
+    return RunFile(
+        app_version="0.1.0",
+        host="testhost",
+        os="Linux",
+        python="3.11",
+        suite="collective",
+        started=datetime(2026, 1, 1, tzinfo=UTC),
+        complete=True,
+        results=results,
+    )
 
 
 def test_collective_chart_one_line_per_engine_ranks_and_hosts(qtbot) -> None:
@@ -126,8 +145,15 @@ def test_collective_chart_one_line_per_engine_ranks_and_hosts(qtbot) -> None:
 
 def test_envs_view_runs_alone_without_the_frameworks(qtbot) -> None:
     """The selector's module is part of the window: it must not pull in torch or jax."""
-    code = ("import sys; import gpu_tpu_app.ui.envs_view; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'jax', 'jaxlib'}))")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})  # fmt: skip
+    code = (
+        "import sys; import gpu_tpu_app.ui.envs_view; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'jax', 'jaxlib'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr

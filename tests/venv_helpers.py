@@ -8,8 +8,18 @@ import sysconfig
 from pathlib import Path
 
 #: torch and what `import torch` needs, linked from this venv into the second one.
-TORCH_DEPS = ("torch", "torchgen", "typing_extensions", "sympy", "mpmath", "networkx", "jinja2", "markupsafe",
-              "fsspec", "filelock")  # fmt: skip
+TORCH_DEPS = (
+    "torch",
+    "torchgen",
+    "typing_extensions",
+    "sympy",
+    "mpmath",
+    "networkx",
+    "jinja2",
+    "markupsafe",
+    "fsspec",
+    "filelock",
+)
 
 
 def plain_venv(path: Path) -> Path:
@@ -18,8 +28,13 @@ def plain_venv(path: Path) -> Path:
 
 
 def site_dir(python: Path) -> Path:
-    out = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                         capture_output=True, text=True, check=True, timeout=60)  # fmt: skip
+    out = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     return Path(out.stdout.strip())
 
 

@@ -37,11 +37,21 @@ def main(argv: list[str]) -> int:
     window.resize(1280, 800)
     _save(GuideDialog(window), out_dir / "guide.png")
     _save(ShortcutsDialog(shortcut_rows(window.findChildren(type(window.act_back))), window), out_dir / "shortcuts.png")
-    about = QMessageBox(QMessageBox.Icon.NoIcon, f"About {APP_NAME}", about_html(list(window.session().runs)),
-                        QMessageBox.StandardButton.Ok, window)  # fmt: skip
+    about = QMessageBox(
+        QMessageBox.Icon.NoIcon,
+        f"About {APP_NAME}",
+        about_html(list(window.session().runs)),
+        QMessageBox.StandardButton.Ok,
+        window,
+    )
     _save(about, out_dir / "about.png")
-    ask = QMessageBox(QMessageBox.Icon.Question, f"Quit {APP_NAME}", "A probe is running: stop it and quit?",
-                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, window)  # fmt: skip
+    ask = QMessageBox(
+        QMessageBox.Icon.Question,
+        f"Quit {APP_NAME}",
+        "A probe is running: stop it and quit?",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        window,
+    )
     _save(ask, out_dir / "quit-during-probe.png")
     window.shutdown()
     app.processEvents()

@@ -10,7 +10,12 @@ from gpu_tpu_app.core.wording import MISSING
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the catalog options to its subparser."""
-    p.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json (every figure with unit, source and reason)")
+    p.add_argument(
+        "--format",
+        choices=["table", "json"],
+        default="table",
+        help="table (default) or json (every figure with unit, source and reason)",
+    )
 
 
 def _cell(chip: Chip, field: str) -> str:
@@ -22,8 +27,22 @@ def _cell(chip: Chip, field: str) -> str:
 
 def rows(catalog: Catalog) -> list[list[str]]:
     """The table's header and one row of display strings per chip (dense figures only)."""
-    table = [["id", "chip", "family", "BF16", "FP8", "FP32", "FP64", "FP64 matrix", "memory", "mem BW GB/s",
-              "fast-link group", "year"]]
+    table = [
+        [
+            "id",
+            "chip",
+            "family",
+            "BF16",
+            "FP8",
+            "FP32",
+            "FP64",
+            "FP64 matrix",
+            "memory",
+            "mem BW GB/s",
+            "fast-link group",
+            "year",
+        ]
+    ]
     for chip in catalog.chips:
         bf16 = _cell(chip, "bf16")
         if chip.bf16.value is None and chip.fp16 is not None and chip.fp16.value is not None:
@@ -69,7 +88,9 @@ def format_table(catalog: Catalog) -> str:
     lines.append("Dense peaks in TFLOP/s (no sparsity); (=BF16): FP8 runs at the BF16 rate on this chip.")
     lines.append("n/p = not published by the vendor, n/s = not supported by the chip. Fast-link group: the most chips")
     lines.append("joined by the chip's fastest link (an NVLink domain, a TPU slice or pod).")
-    lines.append("Memory as the vendor states it (GB = 10^9 bytes, GiB = 2^30 bytes). Sources and reasons: --format json.")
+    lines.append(
+        "Memory as the vendor states it (GB = 10^9 bytes, GiB = 2^30 bytes). Sources and reasons: --format json."
+    )
     return "\n".join(lines)
 
 

@@ -14,19 +14,33 @@ from gpu_tpu_app.probe.modelcheck_launch import DEFAULT_MEMORY_LIMIT_MB, DEFAULT
 
 def add_check_flags(p: argparse.ArgumentParser) -> None:
     """--timeout and --memory-limit, shared by check-model and decide --model."""
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
-                   help=f"stop the check after S seconds (default {DEFAULT_TIMEOUT_S:g})")
-    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT_MB, metavar="MIB",
-                   help=f"address-space limit of the worker process in MiB (default {DEFAULT_MEMORY_LIMIT_MB})")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"stop the check after S seconds (default {DEFAULT_TIMEOUT_S:g})",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=int,
+        default=DEFAULT_MEMORY_LIMIT_MB,
+        metavar="MIB",
+        help=f"address-space limit of the worker process in MiB (default {DEFAULT_MEMORY_LIMIT_MB})",
+    )
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the check-model flags to the subcommand's parser."""
-    p.add_argument("file", metavar="FILE",
-                   help="Python file defining model() + example_inputs() (PyTorch) or params() + forward() + "
-                        "example_inputs() (JAX); optional other_inputs()")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default), json for tools")
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help="Python file defining model() + example_inputs() (PyTorch) or params() + forward() + "
+        "example_inputs() (JAX); optional other_inputs()",
+    )
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text for people (default), json for tools"
+    )
     add_check_flags(p)
 
 
@@ -38,8 +52,10 @@ def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False) -
         raise InputError(f"--memory-limit: {memory_limit} MiB is too small (at least 512)")
     progress = None
     if not quiet and sys.stderr.isatty():
+
         def progress(msg):
             print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
+
     result = run_check(file, timeout, memory_limit, on_stage=progress)
     if isinstance(result, str):
         raise InputError(result)

@@ -26,15 +26,26 @@ _VERDICT_WORDS = {
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the decide flags to the subcommand's parser."""
-    p.add_argument("--answers", required=True, metavar="FILE",
-                   help="JSON answers file ('-' reads standard input); missing or null answers count as unknown. "
-                        "Fields: " + ", ".join(FACTORS))
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default), json for tools: the Recommendation model (with --model, "
-                        "plus answer_sources and model_check)")
-    p.add_argument("--model", metavar="FILE",
-                   help="also check this model file (as check-model does); measured answers fill the ones the "
-                        "answers file leaves unset, stated answers win")
+    p.add_argument(
+        "--answers",
+        required=True,
+        metavar="FILE",
+        help="JSON answers file ('-' reads standard input); missing or null answers count as unknown. "
+        "Fields: " + ", ".join(FACTORS),
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text for people (default), json for tools: the Recommendation model (with --model, "
+        "plus answer_sources and model_check)",
+    )
+    p.add_argument(
+        "--model",
+        metavar="FILE",
+        help="also check this model file (as check-model does); measured answers fill the ones the "
+        "answers file leaves unset, stated answers win",
+    )
     from gpu_tpu_app.commands.check_model import add_check_flags
 
     add_check_flags(p)
@@ -79,8 +90,10 @@ def render_sources(check, sources: dict[str, str], answers) -> str:
     """Which answers came from the model check and which from the answers file."""
     from gpu_tpu_app.core.modelcheck import LEVEL_TEXT
 
-    lines = [f"Model check of {check.file}: {LEVEL_TEXT[check.level]}, {check.seconds:.1f} s",
-             "Answers it could measure (measured values fill unset answers; stated ones win):"]
+    lines = [
+        f"Model check of {check.file}: {LEVEL_TEXT[check.level]}, {check.seconds:.1f} s",
+        "Answers it could measure (measured values fill unset answers; stated ones win):",
+    ]
     for name, source in sources.items():
         value = getattr(answers, name)
         first = next((e for e in check.evidence_for(name)), None)
@@ -109,8 +122,10 @@ def render_text(rec: Recommendation) -> str:
     lines += ["", "Reasons, strongest first:"]
     if rec.reasons:
         for r in rec.reasons:
-            lines.append(f"  - [{r.leans.upper()} {r.weight:.2f}] {r.factor} = {r.answer}: {r.message} "
-                         f"{_cite(r.topic, r.sources)}")
+            lines.append(
+                f"  - [{r.leans.upper()} {r.weight:.2f}] {r.factor} = {r.answer}: {r.message} "
+                f"{_cite(r.topic, r.sources)}"
+            )
     else:
         lines.append("  - none: no answer leans either way yet")
     lines += ["", "What would flip it:"]

@@ -27,24 +27,45 @@ from gpu_tpu_app.core.wording import MEMORY_HEADER, MEMORY_UNITS_NOTE, estimate_
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the estimate options to its subparser."""
     p.add_argument("--params", required=True, metavar="N", help="model parameters, e.g. 7e9, 7B or 70M")
-    p.add_argument("--tokens", metavar="D",
-                   help="training tokens (default 20 x params, compute-optimal; modern runs use 10-100x more), "
-                        "or tokens to generate with --inference")
-    p.add_argument("--inference", action="store_true",
-                   help="estimate serving: compute-bound prefill plus decode steps bound by compute or memory bandwidth")
+    p.add_argument(
+        "--tokens",
+        metavar="D",
+        help="training tokens (default 20 x params, compute-optimal; modern runs use 10-100x more), "
+        "or tokens to generate with --inference",
+    )
+    p.add_argument(
+        "--inference",
+        action="store_true",
+        help="estimate serving: compute-bound prefill plus decode steps bound by compute or memory bandwidth",
+    )
     p.add_argument("--chips", default="1", metavar="K", help="number of chips working together (default 1)")
-    p.add_argument("--batch", metavar="B", help=f"serving: sequences decoded together per model copy (default {DEFAULT_BATCH})")
-    p.add_argument("--context", metavar="C",
-                   help=f"tokens per sequence: the KV-cache length when serving, the attention span when training "
-                        f"(default {DEFAULT_CONTEXT})")
+    p.add_argument(
+        "--batch", metavar="B", help=f"serving: sequences decoded together per model copy (default {DEFAULT_BATCH})"
+    )
+    p.add_argument(
+        "--context",
+        metavar="C",
+        help=f"tokens per sequence: the KV-cache length when serving, the attention span when training "
+        f"(default {DEFAULT_CONTEXT})",
+    )
     p.add_argument("--prompt-tokens", metavar="P", help="serving: prompt tokens to prefill in all (default 0)")
     p.add_argument("--layers", metavar="L", help="model shape: layers (default: the nearest Llama 3 shape)")
     p.add_argument("--width", metavar="D", help="model shape: model width d (default: the nearest Llama 3 shape)")
     p.add_argument("--heads", metavar="H", help="model shape: attention heads (default: the nearest Llama 3 shape)")
-    p.add_argument("--kv-heads", metavar="H", help="model shape: KV heads, fewer than heads with grouped-query attention")
-    p.add_argument("--dtype", choices=sorted(DTYPE_BYTES), default="bfloat16",
-                   help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1; default bfloat16)")
-    p.add_argument("--mfu", metavar="F", help="model FLOPs utilisation in (0, 1]; default a low-high range per chip, from reported runs")
+    p.add_argument(
+        "--kv-heads", metavar="H", help="model shape: KV heads, fewer than heads with grouped-query attention"
+    )
+    p.add_argument(
+        "--dtype",
+        choices=sorted(DTYPE_BYTES),
+        default="bfloat16",
+        help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1; default bfloat16)",
+    )
+    p.add_argument(
+        "--mfu",
+        metavar="F",
+        help="model FLOPs utilisation in (0, 1]; default a low-high range per chip, from reported runs",
+    )
     p.add_argument(
         "--price",
         action="append",
@@ -182,10 +203,14 @@ def format_table(result: Estimate) -> str:
     head = "Serving" if serving else "Training"
     lines = [f"{head}: {result.flops:.3g} FLOPs in all.", "Inputs: " + estimate_inputs(result) + "."]
     if serving and result.shape is not None:
-        lines.append(f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "
-                     f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (1.2 x weights + KV cache).")
+        lines.append(
+            f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "
+            f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (1.2 x weights + KV cache)."
+        )
     elif result.rows:
-        lines.append(f"Training state: {format_bytes(result.rows[0].memory_needed_bytes)} (sharded over the chips it needs).")
+        lines.append(
+            f"Training state: {format_bytes(result.rows[0].memory_needed_bytes)} (sharded over the chips it needs)."
+        )
     lines.append("")
     priced = any(row.cost_usd is not None for row in result.rows)
     header = ["chip", "kind", "peak used", "MFU", "time", "bound", MEMORY_HEADER.lower(), "chips per copy", "fits"]
@@ -203,7 +228,11 @@ def format_table(result: Estimate) -> str:
     right = {2, 3, 4, 6, 7, 9}
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     for n, cells in enumerate(table):
-        lines.append("  ".join(c.rjust(widths[i]) if (i in right and n) else c.ljust(widths[i]) for i, c in enumerate(cells)).rstrip())
+        lines.append(
+            "  ".join(
+                c.rjust(widths[i]) if (i in right and n) else c.ljust(widths[i]) for i, c in enumerate(cells)
+            ).rstrip()
+        )
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
@@ -216,8 +245,10 @@ def format_table(result: Estimate) -> str:
     if req.mfu is not None:
         lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
     else:
-        lines.append("MFU: a low-high range per chip; the time runs from the high to the low end (memory-bound "
-                     "steps do not depend on it).")
+        lines.append(
+            "MFU: a low-high range per chip; the time runs from the high to the low end (memory-bound "
+            "steps do not depend on it)."
+        )
         for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
             lines.append(f"  - {note}.")
     if not priced:

@@ -25,10 +25,15 @@ _MAX_WIDTH = 160
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the explain arguments to the subcommand's parser."""
-    p.add_argument("topic", nargs="?", metavar="TOPIC",
-                   help="topic id (see the contents without one), or one of: " + ", ".join(EXTRAS))
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default), json for tools")
+    p.add_argument(
+        "topic",
+        nargs="?",
+        metavar="TOPIC",
+        help="topic id (see the contents without one), or one of: " + ", ".join(EXTRAS),
+    )
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text for people (default), json for tools"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,8 +68,13 @@ def toc_data(pack: LessonPack) -> dict[str, Any]:
         "schema_version": pack.schema_version,
         "episode": pack.episode.model_dump(mode="json"),
         "insights": [
-            {"number": i.number, "title": i.title,
-             "topics": [{"id": t.id, "title": t.title, "evidence": list(t.evidence)} for t in pack.topics_for(i.number)]}
+            {
+                "number": i.number,
+                "title": i.title,
+                "topics": [
+                    {"id": t.id, "title": t.title, "evidence": list(t.evidence)} for t in pack.topics_for(i.number)
+                ],
+            }
             for i in pack.insights
         ],
         "extras": list(EXTRAS),
@@ -81,8 +91,10 @@ def extra_data(pack: LessonPack, name: str) -> dict[str, Any]:
     if name == "sources":
         return {"sources": [s.model_dump(mode="json") for s in pack.sources]}
     items = getattr(pack, name)
-    return {name: [item.model_dump(mode="json") for item in items],
-            "sources": _sources(pack, [sid for item in items for sid in item.sources])}
+    return {
+        name: [item.model_dump(mode="json") for item in items],
+        "sources": _sources(pack, [sid for item in items for sid in item.sources]),
+    }
 
 
 # -- text ---------------------------------------------------------------------------------
@@ -117,8 +129,9 @@ class _Cite:
 
 
 def _wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
-    return textwrap.wrap(text, width=max(width, 8), initial_indent=first, subsequent_indent=rest,
-                         break_on_hyphens=False) or [first.rstrip()]
+    return textwrap.wrap(
+        text, width=max(width, 8), initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    ) or [first.rstrip()]
 
 
 def _side_lines(side: Side, width: int, cite: _Cite) -> list[str]:
@@ -163,8 +176,7 @@ def render_toc(pack: LessonPack) -> str:
     for insight in pack.insights:
         out += ["", f"{insight.number}. {insight.title}"]
         out += [f"   {t.id:<{pad}}{t.title}" for t in pack.topics_for(insight.number)]
-    out += ["", f"Also: {', '.join(EXTRAS)}",
-            "Show one: gpu-tpu-app explain TOPIC [--format text|json]"]
+    out += ["", f"Also: {', '.join(EXTRAS)}", "Show one: gpu-tpu-app explain TOPIC [--format text|json]"]
     return "\n".join(out)
 
 
@@ -173,8 +185,11 @@ def render_faq(pack: LessonPack, width: int) -> str:
     cite = _Cite(pack, (s for e in pack.faq for s in e.sources))
     for entry in pack.faq:
         question = entry.question + (" (added by this app, not from the lesson)" if entry.origin == "app" else "")
-        out += ["", *_wrap(question, width, "Q: ", "   "),
-                *_wrap(f"{entry.answer} {cite.markers(entry.sources)}", width, "A: ", "   ")]
+        out += [
+            "",
+            *_wrap(question, width, "Q: ", "   "),
+            *_wrap(f"{entry.answer} {cite.markers(entry.sources)}", width, "A: ", "   "),
+        ]
     out += ["", *cite.lines(width)]
     return "\n".join(out)
 
@@ -194,8 +209,11 @@ def render_quotes(pack: LessonPack, width: int) -> str:
     out = ["Quotes from the lesson"]
     cite = _Cite(pack, (s for q in pack.quotes for s in q.sources))
     for quote in pack.quotes:
-        out += ["", *_wrap(f"\"{quote.text}\"", width, "  ", "   "),
-                *_wrap(f"-- {quote.attribution} {cite.markers(quote.sources)}", width, "     ", "        ")]
+        out += [
+            "",
+            *_wrap(f'"{quote.text}"', width, "  ", "   "),
+            *_wrap(f"-- {quote.attribution} {cite.markers(quote.sources)}", width, "     ", "        "),
+        ]
     out += ["", *cite.lines(width)]
     return "\n".join(out)
 

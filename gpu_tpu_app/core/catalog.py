@@ -57,12 +57,24 @@ FIELD_UNITS: dict[str, dict[str, float]] = {
 
 #: dtype names (as torch / jax / users write them) -> dense Chip field.
 DTYPE_FIELDS: dict[str, str] = {
-    "float32": "fp32", "fp32": "fp32", "f32": "fp32", "float": "fp32",
-    "bfloat16": "bf16", "bf16": "bf16",
-    "float16": "fp16", "fp16": "fp16", "f16": "fp16", "half": "fp16",
-    "tf32": "tf32", "tensorfloat32": "tf32",
-    "float8": "fp8", "fp8": "fp8",
-    "float64": "fp64", "fp64": "fp64", "f64": "fp64", "double": "fp64",
+    "float32": "fp32",
+    "fp32": "fp32",
+    "f32": "fp32",
+    "float": "fp32",
+    "bfloat16": "bf16",
+    "bf16": "bf16",
+    "float16": "fp16",
+    "fp16": "fp16",
+    "f16": "fp16",
+    "half": "fp16",
+    "tf32": "tf32",
+    "tensorfloat32": "tf32",
+    "float8": "fp8",
+    "fp8": "fp8",
+    "float64": "fp64",
+    "fp64": "fp64",
+    "f64": "fp64",
+    "double": "fp64",
 }
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
@@ -105,7 +117,9 @@ class Figure(BaseModel):
     @model_validator(mode="after")
     def _reason_iff_null(self) -> Figure:
         if self.value is None and not (self.reason and self.reason.strip()):
-            raise PydanticCustomError("figure_reason", "a figure that is {missing} needs a reason", {"missing": self.missing})
+            raise PydanticCustomError(
+                "figure_reason", "a figure that is {missing} needs a reason", {"missing": self.missing}
+            )
         if self.value is not None and self.reason is not None:
             raise PydanticCustomError("figure_reason", "reason is only for a null value (use note to qualify a value)")
         if self.value is not None and self.missing is not None:
@@ -221,7 +235,9 @@ class Chip(BaseModel):
             try:
                 re.compile(pattern, re.IGNORECASE)
             except re.error as exc:
-                raise PydanticCustomError("pattern", "bad pattern {pattern!r}: {error}", {"pattern": pattern, "error": str(exc)}) from None
+                raise PydanticCustomError(
+                    "pattern", "bad pattern {pattern!r}: {error}", {"pattern": pattern, "error": str(exc)}
+                ) from None
         return patterns
 
     def figures(self) -> dict[str, Figure]:
@@ -271,7 +287,11 @@ class Catalog(BaseModel):
     @classmethod
     def _known_schema(cls, version: int) -> int:
         if version != SCHEMA_VERSION:
-            raise PydanticCustomError("schema_version", "unsupported schema version {got} (this app reads {want})", {"got": version, "want": SCHEMA_VERSION})
+            raise PydanticCustomError(
+                "schema_version",
+                "unsupported schema version {got} (this app reads {want})",
+                {"got": version, "want": SCHEMA_VERSION},
+            )
         return version
 
     @model_validator(mode="after")
@@ -349,7 +369,12 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
         for field, figure in chip.figures().items():
             allowed = FIELD_UNITS[field]
             if figure.unit not in allowed:
-                problems.append((f"chips.{i}.{field}.unit", f"unit {figure.unit!r} not allowed here (allowed: {', '.join(allowed)})"))
+                problems.append(
+                    (
+                        f"chips.{i}.{field}.unit",
+                        f"unit {figure.unit!r} not allowed here (allowed: {', '.join(allowed)})",
+                    )
+                )
             if figure.source not in source_ids:
                 problems.append((f"chips.{i}.{field}.source", f"unknown source id {figure.source!r}"))
         if chip.mfu is not None:
@@ -360,7 +385,12 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
                     problems.append((f"chips.{i}.mfu.sources.{j}", f"unknown source id {sid!r}"))
         sparse, dense = chip.bf16_sparse, chip.bf16
         if sparse is not None and sparse.value is not None and dense.value is not None and sparse.value <= dense.value:
-            problems.append((f"chips.{i}.bf16_sparse.value", "sparse figure must exceed the dense bf16 figure (is a sparse figure in bf16?)"))
+            problems.append(
+                (
+                    f"chips.{i}.bf16_sparse.value",
+                    "sparse figure must exceed the dense bf16 figure (is a sparse figure in bf16?)",
+                )
+            )
         if chip.family == "tpu" and chip.memory.unit not in ("GiB", "TiB"):
             problems.append((f"chips.{i}.memory.unit", "Google states TPU memory in GiB"))
     return problems

@@ -275,8 +275,15 @@ def model_shape(req: EstimateRequest) -> Shape:
     origin = "given" if given else ref.name
     if given and not all(v is not None for v in (req.layers, req.width, req.kv_heads)):
         origin = f"given, the rest from {ref.name}"
-    return Shape(layers=layers, width=width, heads=heads, kv_heads=kv_heads, head_size=head_size,
-                 kv_bytes_per_token=kv_per_token, origin=origin)
+    return Shape(
+        layers=layers,
+        width=width,
+        heads=heads,
+        kv_heads=kv_heads,
+        head_size=head_size,
+        kv_bytes_per_token=kv_per_token,
+        origin=origin,
+    )
 
 
 def _attention_flops_per_token(shape: Shape, context: int) -> float:
@@ -336,8 +343,16 @@ def _row_times(req: EstimateRequest, dev: _Device, shape: Shape, needed: float, 
     chips = req.chips
     context = req.context or DEFAULT_CONTEXT
     attention = _attention_flops_per_token(shape, context)
-    out: dict[str, Any] = {"seconds": None, "bound": None, "prefill": None, "decode": None, "step": None,
-                           "tps": None, "per_copy": None, "copies": None}
+    out: dict[str, Any] = {
+        "seconds": None,
+        "bound": None,
+        "prefill": None,
+        "decode": None,
+        "step": None,
+        "tps": None,
+        "per_copy": None,
+        "copies": None,
+    }
     if dev.memory is not None and dev.memory > 0:
         out["per_copy"] = max(1, math.ceil(needed / dev.memory))
     if dev.peak is None or dev.peak <= 0:
@@ -364,8 +379,14 @@ def _row_times(req: EstimateRequest, dev: _Device, shape: Shape, needed: float, 
     step = max(step_compute, step_memory)
     tps = copies * batch / step
     decode = req.tokens / tps
-    out.update(seconds=prefill + decode, bound="memory" if step_memory >= step_compute else "compute",
-               prefill=prefill, decode=decode, step=step, tps=tps)
+    out.update(
+        seconds=prefill + decode,
+        bound="memory" if step_memory >= step_compute else "compute",
+        prefill=prefill,
+        decode=decode,
+        step=step,
+        tps=tps,
+    )
     return out
 
 
@@ -376,11 +397,15 @@ def _warnings(req: EstimateRequest, dev: _Device, per_copy: int | None, copies: 
     if dev.domain is not None:
         where = f" ({dev.domain_note})" if dev.domain_note else ""
         if req.mode == "training" and req.chips > dev.domain:
-            found.append(f"{req.chips} chips exceed the largest fast-link group of {dev.domain}{where}; the "
-                         "slower network between groups is not modelled")
+            found.append(
+                f"{req.chips} chips exceed the largest fast-link group of {dev.domain}{where}; the "
+                "slower network between groups is not modelled"
+            )
         elif req.mode == "inference" and per_copy is not None and per_copy > dev.domain:
-            found.append(f"one copy spans {per_copy} chips, more than the largest fast-link group of "
-                         f"{dev.domain}{where}; the slower links between them are not modelled")
+            found.append(
+                f"one copy spans {per_copy} chips, more than the largest fast-link group of "
+                f"{dev.domain}{where}; the slower links between them are not modelled"
+            )
     if req.mode == "inference" and copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
         found.append(f"{req.chips % per_copy} chip(s) left idle: {req.chips} is not a multiple of {per_copy}")
     return found
@@ -475,15 +500,33 @@ def estimate(
         else:
             low, high, mfu_source, mfu_sources = catalog.mfu_for(chip)
             used_sources.extend(mfu_sources)
-        dev = _Device(chip.id, chip.name, chip.family, peak, dtype if peak is not None else None,
-                      chip.mem_bw_bytes_per_s(), chip.memory_bytes(), chip.domain_chips(),
-                      chip.domain.note if chip.domain is not None else None)
+        dev = _Device(
+            chip.id,
+            chip.name,
+            chip.family,
+            peak,
+            dtype if peak is not None else None,
+            chip.mem_bw_bytes_per_s(),
+            chip.memory_bytes(),
+            chip.domain_chips(),
+            chip.domain.note if chip.domain is not None else None,
+        )
         devices.append((dev, low, high, mfu_source, req.prices.get(chip.id)))
-    stated = {chip.id: f"{chip.memory.value:g} {chip.memory.unit}" for chip in catalog.chips
-              if chip.memory.value is not None}  # fmt: skip
+    stated = {
+        chip.id: f"{chip.memory.value:g} {chip.memory.unit}" for chip in catalog.chips if chip.memory.value is not None
+    }
     for device in measured or []:
-        dev = _Device(f"measured:{device.key or device.name}", f"{device.name} (measured)", "measured",
-                      device.flops, "measured", device.bandwidth, device.memory_bytes, None, None)
+        dev = _Device(
+            f"measured:{device.key or device.name}",
+            f"{device.name} (measured)",
+            "measured",
+            device.flops,
+            "measured",
+            device.bandwidth,
+            device.memory_bytes,
+            None,
+            None,
+        )
         where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
         devices.append((dev, 1.0, 1.0, where, None))
     rows = [

@@ -236,9 +236,14 @@ class LessonPack(_Content):
             names = [s.chunk for s in chunks if s.chunk]
             passages = names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}" if names else ""
             pages = list(_unique(s.page for s in chunks if s.page))
-            where = ", ".join(x for x in (f"passages {passages}" if passages else "",
-                                          f"pages {' and '.join(pages)}" if pages else "") if x)  # fmt: skip
-            text = f"The lesson's notes, {document}" + (f" ({where})" if where else "") + ", as the lesson page lists them"
+            where = ", ".join(
+                x
+                for x in (f"passages {passages}" if passages else "", f"pages {' and '.join(pages)}" if pages else "")
+                if x
+            )
+            text = (
+                f"The lesson's notes, {document}" + (f" ({where})" if where else "") + ", as the lesson page lists them"
+            )
             return text, next((s.url for s in chunks if s.url), None)
         src = self.source(key)
         where = f" ({src.document}, {src.page})" if src.kind == "notes" else f" ({src.note})" if src.note else ""
@@ -313,9 +318,13 @@ def lesson_problems(pack: LessonPack) -> list[tuple[str, str]]:
         if topic.insight not in numbers:
             problems.append((f"topics[{t}].insight", f"no insight numbered {topic.insight}"))
         elif topic.insight < previous:
-            problems.append((f"topics[{t}].insight",
-                             f"topic {topic.id!r} (insight {topic.insight}) comes after a topic of insight "
-                             f"{previous}; list topics in insight order"))
+            problems.append(
+                (
+                    f"topics[{t}].insight",
+                    f"topic {topic.id!r} (insight {topic.insight}) comes after a topic of insight "
+                    f"{previous}; list topics in insight order",
+                )
+            )
         previous = max(previous, topic.insight)
 
     known = {s.id: s for s in pack.sources}
@@ -333,8 +342,13 @@ def lesson_problems(pack: LessonPack) -> list[tuple[str, str]]:
         for document, group in chunks.items():
             if cited & group and not group <= cited:
                 missing = ", ".join(sorted(group - cited))
-                problems.append((path, f"cites some chunks of {document} but not {missing}; "
-                                       "the notes chunks are cited together or not at all"))
+                problems.append(
+                    (
+                        path,
+                        f"cites some chunks of {document} but not {missing}; "
+                        "the notes chunks are cited together or not at all",
+                    )
+                )
     return problems
 
 

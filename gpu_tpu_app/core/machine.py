@@ -70,7 +70,9 @@ def _raw_machine_id(files: tuple[str, ...] = MACHINE_ID_FILES) -> str | None:
     return None
 
 
-def machine_id(raw_id: str | None = None, cpu: str | None = None, *, files: tuple[str, ...] = MACHINE_ID_FILES) -> str | None:
+def machine_id(
+    raw_id: str | None = None, cpu: str | None = None, *, files: tuple[str, ...] = MACHINE_ID_FILES
+) -> str | None:
     """'m1-<16 hex>': the OS machine id hashed with the CPU model; None where the OS has no machine id."""
     raw = raw_id if raw_id is not None else _raw_machine_id(files)
     if not raw:
@@ -96,8 +98,7 @@ class _RunLike(Protocol):
     def cpu(self) -> object: ...
 
 
-def is_this_machine(run: _RunLike, *, here: str | None = None, host: str | None = None,
-                    cpu: str | None = None) -> bool:  # fmt: skip
+def is_this_machine(run: _RunLike, *, here: str | None = None, host: str | None = None, cpu: str | None = None) -> bool:
     """Whether `run` was measured on this machine.
 
     With a machine id on both sides they decide. Otherwise (an old file, or an OS without a

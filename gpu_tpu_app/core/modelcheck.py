@@ -42,11 +42,16 @@ HIGH_PRECISION_FP64 = "fp64"
 MATMUL_DOMINANT = 0.70
 MATMUL_LOW = 0.30
 #: the answers the check can measure, in wizard order.
-ANSWER_FIELDS: tuple[str, ...] = ("framework", "xla_verified", "custom_ops", "dynamic_shapes", "high_precision",
-                                  "matmul_share")
+ANSWER_FIELDS: tuple[str, ...] = (
+    "framework",
+    "xla_verified",
+    "custom_ops",
+    "dynamic_shapes",
+    "high_precision",
+    "matmul_share",
+)
 
-Level = Literal["lowered_for_tpu", "lowered_for_tpu_torchax", "ran_under_torch_xla", "static_graph_captured",
-                "failed"]
+Level = Literal["lowered_for_tpu", "lowered_for_tpu_torchax", "ran_under_torch_xla", "static_graph_captured", "failed"]
 LEVEL_TEXT: dict[str, str] = {
     "lowered_for_tpu": "lowered for TPU",
     "lowered_for_tpu_torchax": "lowered for TPU through torchax",
@@ -264,8 +269,10 @@ def parse_worker_line(text: str) -> WorkerStage | WorkerError | WorkerFindings |
         raw = json.loads(text)
         kind = str(raw.get("type")) if isinstance(raw, dict) else ""
         models: dict[str, type[WorkerStage] | type[WorkerError] | type[WorkerFindings]] = {
-            "stage": WorkerStage, "error": WorkerError, "findings": WorkerFindings,
-        }  # fmt: skip
+            "stage": WorkerStage,
+            "error": WorkerError,
+            "findings": WorkerFindings,
+        }
         model = models.get(kind)
         return model.model_validate(raw) if model is not None else None
     except (ValueError, RecursionError, ValidationError):
@@ -293,57 +300,94 @@ def _names(items: list, attr: str = "name", limit: int = 6) -> str:
 
 
 def _framework(f: Findings) -> Evidence:
-    entry = ("model() and example_inputs()" if f.framework == "pytorch"
-             else "params(), forward(params, *inputs) and example_inputs()")
+    entry = (
+        "model() and example_inputs()"
+        if f.framework == "pytorch"
+        else "params(), forward(params, *inputs) and example_inputs()"
+    )
     versions = ", ".join(f"{k} {v}" for k, v in f.versions.items())
-    return Evidence(answer="framework", value=f.framework, finding=f"the file defines {entry}",
-                    detail=f"checked with {versions}; {f.parameters:,} parameters; inputs {f.inputs}")
+    return Evidence(
+        answer="framework",
+        value=f.framework,
+        finding=f"the file defines {entry}",
+        detail=f"checked with {versions}; {f.parameters:,} parameters; inputs {f.inputs}",
+    )
 
 
 def _xla_verified(f: Findings) -> Evidence:
     tpu = f.tpu_lowering
     if tpu is not None and tpu.status == "ok":
-        calls = f"; custom calls in the TPU module: {', '.join(tpu.custom_calls)}" if tpu.custom_calls else \
-            "; no custom calls in the TPU module"
+        calls = (
+            f"; custom calls in the TPU module: {', '.join(tpu.custom_calls)}"
+            if tpu.custom_calls
+            else "; no custom calls in the TPU module"
+        )
         cuda = f.cuda_lowering
         also = ""
         if cuda is not None and cuda.status == "ok":
             also = "; it also lowers for CUDA GPUs"
         elif cuda is not None and cuda.status == "failed":
             also = f"; lowering for CUDA GPUs failed: {cuda.detail}"
-        return Evidence(answer="xla_verified", value="yes", finding=f"lowered for TPU with {tpu.route}",
-                        detail=f"{tpu.detail}{calls}{also}")
+        return Evidence(
+            answer="xla_verified",
+            value="yes",
+            finding=f"lowered for TPU with {tpu.route}",
+            detail=f"{tpu.detail}{calls}{also}",
+        )
     run = f.xla_run
     if run is not None and run.status == "ok":
-        compiled = (f"; {run.compiles} compile(s), {run.compile_seconds:g} s compiling"
-                    if run.compiles is not None and run.compile_seconds is not None else "")
+        compiled = (
+            f"; {run.compiles} compile(s), {run.compile_seconds:g} s compiling"
+            if run.compiles is not None and run.compile_seconds is not None
+            else ""
+        )
         if tpu is not None and tpu.status == "unavailable":
             compiled += f"; {tpu.detail}"
         if not run.fallbacks:
-            return Evidence(answer="xla_verified", value="yes",
-                            finding="one step ran under torch_xla on XLA's CPU device; no operator fell back to the CPU",
-                            detail=f"{run.detail}{compiled}")
-        return Evidence(answer="xla_verified", value=None,
-                        finding=f"ran on XLA's CPU device; {len(run.fallbacks)} operator(s) fell back to the CPU: "
-                                f"{_names(run.fallbacks)}",
-                        detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
-                               f"main loop, yes if not{compiled}")
+            return Evidence(
+                answer="xla_verified",
+                value="yes",
+                finding="one step ran under torch_xla on XLA's CPU device; no operator fell back to the CPU",
+                detail=f"{run.detail}{compiled}",
+            )
+        return Evidence(
+            answer="xla_verified",
+            value=None,
+            finding=f"ran on XLA's CPU device; {len(run.fallbacks)} operator(s) fell back to the CPU: "
+            f"{_names(run.fallbacks)}",
+            detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
+            f"main loop, yes if not{compiled}",
+        )
     if tpu is not None and tpu.status == "failed":
-        return Evidence(answer="xla_verified", value="no", finding=f"lowering for TPU failed ({tpu.route})",
-                        detail=f"{tpu.detail}{_at(tpu.location)}")
+        return Evidence(
+            answer="xla_verified",
+            value="no",
+            finding=f"lowering for TPU failed ({tpu.route})",
+            detail=f"{tpu.detail}{_at(tpu.location)}",
+        )
     if run is not None and run.status == "failed":
-        return Evidence(answer="xla_verified", value="no", finding="one step under torch_xla failed",
-                        detail=f"{run.detail}{_at(run.location)}")
+        return Evidence(
+            answer="xla_verified",
+            value="no",
+            finding="one step under torch_xla failed",
+            detail=f"{run.detail}{_at(run.location)}",
+        )
     graph = f.static_graph
     route = tpu.detail if tpu is not None else "no TPU route was tried"
     if graph is not None and graph.status == "failed":
-        return Evidence(answer="xla_verified", value="no", finding="torch.export could not capture one static graph",
-                        detail=f"{graph.detail}{_at(graph.location)}; TPU routes here: {route}")
+        return Evidence(
+            answer="xla_verified",
+            value="no",
+            finding="torch.export could not capture one static graph",
+            detail=f"{graph.detail}{_at(graph.location)}; TPU routes here: {route}",
+        )
     if graph is not None:
-        return Evidence(answer="xla_verified", value=None,
-                        finding="static graph captured, but no route onto a TPU works here",
-                        detail=f"a static graph ({graph.detail}) is necessary for XLA, not sufficient; TPU routes "
-                               f"here: {route}")
+        return Evidence(
+            answer="xla_verified",
+            value=None,
+            finding="static graph captured, but no route onto a TPU works here",
+            detail=f"a static graph ({graph.detail}) is necessary for XLA, not sufficient; TPU routes here: {route}",
+        )
     return Evidence(answer="xla_verified", value=None, finding="nothing was lowered", detail=route)
 
 
@@ -351,78 +395,142 @@ def _fallback_ops(f: Findings) -> list[Evidence]:
     run = f.xla_run
     if run is None or run.status != "ok" or not run.fallbacks:
         return []
-    return [Evidence(answer="custom_ops", value="some",
-                     finding=f"{len(run.fallbacks)} operator(s) fell back to the CPU under torch_xla: "
-                             f"{', '.join(f'{x.name} ({x.count}x)' for x in run.fallbacks[:8])}",
-                     detail="torch_xla has no XLA lowering for them; on a TPU each runs on the host CPU. Choose "
-                            "essential if they carry the main loop.")]
+    return [
+        Evidence(
+            answer="custom_ops",
+            value="some",
+            finding=f"{len(run.fallbacks)} operator(s) fell back to the CPU under torch_xla: "
+            f"{', '.join(f'{x.name} ({x.count}x)' for x in run.fallbacks[:8])}",
+            detail="torch_xla has no XLA lowering for them; on a TPU each runs on the host CPU. Choose "
+            "essential if they carry the main loop.",
+        )
+    ]
 
 
 def _custom_ops(f: Findings) -> Evidence:
     if f.custom_ops:
         kinds = sorted({c.kind for c in f.custom_ops})
-        return Evidence(answer="custom_ops", value="some", finding=f"{len(f.custom_ops)} custom operator(s): "
-                        f"{_names(f.custom_ops)}",
-                        detail=f"kinds: {', '.join(kinds)}; each needs an XLA lowering, a rewrite in standard "
-                               "operators or a CPU fallback on a TPU. Choose essential if they carry the main loop.")
+        return Evidence(
+            answer="custom_ops",
+            value="some",
+            finding=f"{len(f.custom_ops)} custom operator(s): {_names(f.custom_ops)}",
+            detail=f"kinds: {', '.join(kinds)}; each needs an XLA lowering, a rewrite in standard "
+            "operators or a CPU fallback on a TPU. Choose essential if they carry the main loop.",
+        )
     if f.flops is not None:
-        extra = (f"; operators outside the core ATen set (they decompose): {', '.join(f.non_core_ops[:8])}"
-                 if f.non_core_ops else "")
-        return Evidence(answer="custom_ops", value="none",
-                        finding="only the framework's own operators in one full forward pass", detail=extra.lstrip("; "))
-    return Evidence(answer="custom_ops", value=None, finding="the forward pass could not be traced",
-                    detail="without a complete pass the operators are not all known")
+        extra = (
+            f"; operators outside the core ATen set (they decompose): {', '.join(f.non_core_ops[:8])}"
+            if f.non_core_ops
+            else ""
+        )
+        return Evidence(
+            answer="custom_ops",
+            value="none",
+            finding="only the framework's own operators in one full forward pass",
+            detail=extra.lstrip("; "),
+        )
+    return Evidence(
+        answer="custom_ops",
+        value=None,
+        finding="the forward pass could not be traced",
+        detail="without a complete pass the operators are not all known",
+    )
 
 
 def _dynamic_shapes(f: Findings) -> list[Evidence]:
     rows: list[Evidence] = []
     for d in f.data_dependent:
-        rows.append(Evidence(answer="dynamic_shapes", value="yes", finding="data-dependent shape or control flow",
-                             detail=f"{d.what}{_at(d.location)}"))
+        rows.append(
+            Evidence(
+                answer="dynamic_shapes",
+                value="yes",
+                finding="data-dependent shape or control flow",
+                detail=f"{d.what}{_at(d.location)}",
+            )
+        )
     p = f.programs
     if p is not None and p.status == "ok" and p.programs > p.programs_first:
-        rows.append(Evidence(answer="dynamic_shapes", value="yes", finding="recompiles across other_inputs()",
-                             detail=f"{p.programs} compiled programs for {p.input_sets} input sets "
-                                    f"({p.shapes} distinct shapes; the first input needed {p.programs_first}); "
-                                    f"{p.method}"))
+        rows.append(
+            Evidence(
+                answer="dynamic_shapes",
+                value="yes",
+                finding="recompiles across other_inputs()",
+                detail=f"{p.programs} compiled programs for {p.input_sets} input sets "
+                f"({p.shapes} distinct shapes; the first input needed {p.programs_first}); "
+                f"{p.method}",
+            )
+        )
     if rows:
         return rows
     if p is not None and p.status == "ok":
-        return [Evidence(answer="dynamic_shapes", value="no", finding="one program for every input shape given",
-                         detail=f"{p.input_sets} input sets, {p.shapes} distinct shape(s), {p.programs} "
-                                f"program(s); {p.method}")]
+        return [
+            Evidence(
+                answer="dynamic_shapes",
+                value="no",
+                finding="one program for every input shape given",
+                detail=f"{p.input_sets} input sets, {p.shapes} distinct shape(s), {p.programs} program(s); {p.method}",
+            )
+        ]
     if p is not None:
-        return [Evidence(answer="dynamic_shapes", value=None, finding="the other inputs could not be compiled",
-                         detail=p.detail)]
-    return [Evidence(answer="dynamic_shapes", value=None, finding="no data-dependent operations in one pass",
-                     detail="the file defines no other_inputs(), so whether shapes change in real use is not "
-                            "measured; add other_inputs() with the shapes the model sees")]
+        return [
+            Evidence(
+                answer="dynamic_shapes", value=None, finding="the other inputs could not be compiled", detail=p.detail
+            )
+        ]
+    return [
+        Evidence(
+            answer="dynamic_shapes",
+            value=None,
+            finding="no data-dependent operations in one pass",
+            detail="the file defines no other_inputs(), so whether shapes change in real use is not "
+            "measured; add other_inputs() with the shapes the model sees",
+        )
+    ]
 
 
 def _high_precision(f: Findings) -> Evidence:
     if f.float64:
-        return Evidence(answer="high_precision", value=HIGH_PRECISION_FP64, finding="float64 values in the forward pass",
-                        detail=f"{_names(f.float64, 'op')}; TPUs have no float64 arithmetic")
+        return Evidence(
+            answer="high_precision",
+            value=HIGH_PRECISION_FP64,
+            finding="float64 values in the forward pass",
+            detail=f"{_names(f.float64, 'op')}; TPUs have no float64 arithmetic",
+        )
     if f.float64_requested:
         where = ", ".join(x for x in f.float64_requested if x) or "in the model file"
-        return Evidence(answer="high_precision", value=HIGH_PRECISION_FP64, finding="the code asks for float64",
-                        detail=f"{where}; jax_enable_x64 is off, so JAX silently computes these in float32")
-    return Evidence(answer="high_precision", value=None, finding="no float64 values found",
-                    detail="whether the math needs strict fp32 or tolerates bfloat16 cannot be measured from one pass")
+        return Evidence(
+            answer="high_precision",
+            value=HIGH_PRECISION_FP64,
+            finding="the code asks for float64",
+            detail=f"{where}; jax_enable_x64 is off, so JAX silently computes these in float32",
+        )
+    return Evidence(
+        answer="high_precision",
+        value=None,
+        finding="no float64 values found",
+        detail="whether the math needs strict fp32 or tolerates bfloat16 cannot be measured from one pass",
+    )
 
 
 def _matmul_share(f: Findings) -> Evidence:
     fl = f.flops
     total = (fl.matmul + fl.other) if fl is not None else 0
     if fl is None or total <= 0:
-        return Evidence(answer="matmul_share", value=None, finding="work could not be counted",
-                        detail="the forward pass could not be traced" if fl is None else "no work counted")
+        return Evidence(
+            answer="matmul_share",
+            value=None,
+            finding="work could not be counted",
+            detail="the forward pass could not be traced" if fl is None else "no work counted",
+        )
     share = fl.matmul / total
     value = "dominant" if share >= MATMUL_DOMINANT else "low" if share < MATMUL_LOW else "mixed"
-    return Evidence(answer="matmul_share", value=value,
-                    finding=f"{share:.1%} of counted operations are matrix multiplies or convolutions",
-                    detail=f"{fl.matmul:.3g} of {total:.3g} operations per forward pass (thresholds: >= "
-                           f"{MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low); {fl.method}")
+    return Evidence(
+        answer="matmul_share",
+        value=value,
+        finding=f"{share:.1%} of counted operations are matrix multiplies or convolutions",
+        detail=f"{fl.matmul:.3g} of {total:.3g} operations per forward pass (thresholds: >= "
+        f"{MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low); {fl.method}",
+    )
 
 
 def _level(f: Findings) -> Level:
@@ -437,18 +545,34 @@ def _level(f: Findings) -> Level:
 
 def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelCheck:
     """Map the worker's findings to answers and evidence by the rules in MAPPING_RULES."""
-    evidence = [_framework(findings), _xla_verified(findings), *_fallback_ops(findings), _custom_ops(findings),
-                *_dynamic_shapes(findings),
-                _high_precision(findings), _matmul_share(findings)]
+    evidence = [
+        _framework(findings),
+        _xla_verified(findings),
+        *_fallback_ops(findings),
+        _custom_ops(findings),
+        *_dynamic_shapes(findings),
+        _high_precision(findings),
+        _matmul_share(findings),
+    ]
     for cb in findings.host_callbacks:
-        evidence.append(Evidence(answer="xla_verified", value=None, finding="host callback",
-                                 detail=f"{cb.name}{_at(cb.location)} runs Python on the host CPU in every step"))
+        evidence.append(
+            Evidence(
+                answer="xla_verified",
+                value=None,
+                finding="host callback",
+                detail=f"{cb.name}{_at(cb.location)} runs Python on the host CPU in every step",
+            )
+        )
     breaks = findings.graph_breaks
     if breaks is not None and breaks.status == "ok" and breaks.breaks:
-        evidence.append(Evidence(answer="xla_verified", value=None,
-                                 finding=f"{len(breaks.breaks)} graph break(s) under torch._dynamo.explain "
-                                         f"({breaks.graphs} graphs)",
-                                 detail="; ".join(f"{b.reason}{_at(b.location)}" for b in breaks.breaks[:6])))
+        evidence.append(
+            Evidence(
+                answer="xla_verified",
+                value=None,
+                finding=f"{len(breaks.breaks)} graph break(s) under torch._dynamo.explain ({breaks.graphs} graphs)",
+                detail="; ".join(f"{b.reason}{_at(b.location)}" for b in breaks.breaks[:6]),
+            )
+        )
     firsts: dict[str, str | None] = {}
     for e in evidence:
         if e.answer not in firsts:
@@ -457,8 +581,14 @@ def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelC
     # supporting rows carry the value of the answer they support; rows stay in wizard order
     evidence = [e if e.value is not None else e.model_copy(update={"value": firsts.get(e.answer)}) for e in evidence]
     evidence.sort(key=lambda e: ANSWER_FIELDS.index(e.answer))
-    return ModelCheck(file=file, framework=findings.framework, level=_level(findings), answers=answers,
-                      evidence=evidence, seconds=round(seconds, 2))
+    return ModelCheck(
+        file=file,
+        framework=findings.framework,
+        level=_level(findings),
+        answers=answers,
+        evidence=evidence,
+        seconds=round(seconds, 2),
+    )
 
 
 # --------------------------------------------------------------------------- combining with stated answers
@@ -490,8 +620,12 @@ def combine(stated: Answers, check: ModelCheck) -> tuple[Answers, dict[str, str]
 
 def render_text(check: ModelCheck, with_rules: bool = True) -> str:
     """The check as plain text: level, each answer with its evidence, then the rules."""
-    lines = [f"Model check: {check.file} ({check.framework}), {check.seconds:.1f} s",
-             f"Evidence level: {LEVEL_TEXT[check.level]}", "", "Answers (from what was measured):"]
+    lines = [
+        f"Model check: {check.file} ({check.framework}), {check.seconds:.1f} s",
+        f"Evidence level: {LEVEL_TEXT[check.level]}",
+        "",
+        "Answers (from what was measured):",
+    ]
     for name in ANSWER_FIELDS:
         value = getattr(check.answers, name)
         lines.append(f"  {name:<15} {value if value is not None else 'unknown'}")
@@ -547,14 +681,17 @@ class CheckSession:
             return "(starting the check)"
         return self.stage.function or "(module level)"
 
-    def finish(self, returncode: int | None, seconds: float, *, timed_out: bool = False,
-               stderr_tail: str = "") -> ModelCheck | str:
+    def finish(
+        self, returncode: int | None, seconds: float, *, timed_out: bool = False, stderr_tail: str = ""
+    ) -> ModelCheck | str:
         """The result, or the one-line error: bad file, exception, timeout, memory, crash."""
         self.feed(b"\n")
         if timed_out:
             during = f" (during {self.stage.stage})" if self.stage is not None else ""
-            return (f"{self.file} in {self._function()}: did not finish within {self.timeout_s:g} s{during}; "
-                    "stopped (raise --timeout if the model is large)")
+            return (
+                f"{self.file} in {self._function()}: did not finish within {self.timeout_s:g} s{during}; "
+                "stopped (raise --timeout if the model is large)"
+            )
         if self.error is not None:
             line = error_line(self.file, self.error)
             if self.error.kind == "memory":
@@ -563,13 +700,17 @@ class CheckSession:
         if self.findings is not None:
             return check_from_findings(self.file, self.findings, seconds)
         if returncode is not None and returncode < 0 and -returncode == 9:
-            return (f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
-                    f"limit is {self.memory_limit_mb} MiB)")
+            return (
+                f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
+                f"limit is {self.memory_limit_mb} MiB)"
+            )
         tail = stderr_tail.strip().splitlines()[-1] if stderr_tail.strip() else ""
         how = f"signal {-returncode}" if returncode is not None and returncode < 0 else f"exit code {returncode}"
         if tail and len(tail) > 300:
             tail = tail[:299] + "…"
-        return f"{self.file} in {self._function()}: the check's process ended with {how}" + (f" ({tail})" if tail else "")
+        return f"{self.file} in {self._function()}: the check's process ended with {how}" + (
+            f" ({tail})" if tail else ""
+        )
 
 
 # --------------------------------------------------------------------------- notes for the wizard, result and report

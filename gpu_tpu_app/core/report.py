@@ -61,7 +61,6 @@ FACTOR_LABELS: dict[str, str] = {
 }
 
 
-
 def factor_label(factor: str) -> str:
     """Short display name of an answer field."""
     return FACTOR_LABELS.get(factor, factor.replace("_", " ").capitalize())
@@ -161,8 +160,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
     est_rows: list[list[str]] = []
     for row in estimate.rows:
         c = estimate_cells(row)
-        est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory_fit,
-                         c.chips_per_copy, c.cost])
+        est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory_fit, c.chips_per_copy, c.cost])
     est_rules = [
         f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
         f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
@@ -219,6 +217,7 @@ def collect(
         (b.message, f"{factor_label(b.factor)}: {answer_label(b.factor, b.answer)}", cited.refs(b.sources))
         for b in rec.blockers
     ]
+
     def measured(factor: str) -> str:
         note = measured_note(session.model_check, factor, getattr(session.answers, factor, None))
         return f"; {note}" if note else ""
@@ -296,8 +295,10 @@ def to_markdown(data: ReportData) -> str:
         out.append("")
     out += ["## Reasons, strongest first", ""]
     if data.reasons:
-        out += [f"{i}. **{lean}**: {_md(m)} (your answer: {_md(a)}) {refs}" for i, (lean, m, a, refs) in
-                enumerate(data.reasons, 1)]
+        out += [
+            f"{i}. **{lean}**: {_md(m)} (your answer: {_md(a)}) {refs}"
+            for i, (lean, m, a, refs) in enumerate(data.reasons, 1)
+        ]
     else:
         out.append("No answer leans either way yet.")
     out.append("")
@@ -405,15 +406,25 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
     return "\n".join(parts) + "\n"
 
 
-def build_markdown(session: Session, lesson: LessonPack | None = None, catalog: Catalog | None = None,
-                   estimate: Estimate | None = None, name: str | None = None) -> str:
+def build_markdown(
+    session: Session,
+    lesson: LessonPack | None = None,
+    catalog: Catalog | None = None,
+    estimate: Estimate | None = None,
+    name: str | None = None,
+) -> str:
     """Markdown report of a session."""
     return to_markdown(collect(session, lesson, catalog, estimate, name))
 
 
-def build_html(session: Session, lesson: LessonPack | None = None, catalog: Catalog | None = None,
-               estimate: Estimate | None = None, name: str | None = None,
-               colors: dict[str, str] | None = None) -> str:
+def build_html(
+    session: Session,
+    lesson: LessonPack | None = None,
+    catalog: Catalog | None = None,
+    estimate: Estimate | None = None,
+    name: str | None = None,
+    colors: dict[str, str] | None = None,
+) -> str:
     """HTML report of a session."""
     return to_html(collect(session, lesson, catalog, estimate, name), colors)
 

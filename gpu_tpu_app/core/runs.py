@@ -326,10 +326,32 @@ def save_run(run: RunFile, path: str | Path) -> None:
 
 
 CSV_COLUMNS = (
-    "host", "backend", "device", "device_name", "kernel", "variant", "dtype", "size", "metric", "value", "unit",
-    "status", "message", "math_mode", "pct_spec", "pct_ceiling",
-    "median", "min", "max", "q1", "q3", "iqr", "cv", "reps", "seconds",
-)  # fmt: skip
+    "host",
+    "backend",
+    "device",
+    "device_name",
+    "kernel",
+    "variant",
+    "dtype",
+    "size",
+    "metric",
+    "value",
+    "unit",
+    "status",
+    "message",
+    "math_mode",
+    "pct_spec",
+    "pct_ceiling",
+    "median",
+    "min",
+    "max",
+    "q1",
+    "q3",
+    "iqr",
+    "cv",
+    "reps",
+    "seconds",
+)
 
 
 def to_csv(run: RunFile) -> str:
@@ -342,9 +364,24 @@ def to_csv(run: RunFile) -> str:
         s = r.stats
         stats = [None] * 9 if s is None else [s.median, s.min, s.max, s.q1, s.q3, s.iqr, s.cv, s.reps, s.seconds]
         row = [
-            run.host, r.backend, r.device, dev.name if dev else "", r.kernel, r.variant, r.dtype, r.size, r.metric,
-            r.value, r.unit, r.status, r.message, r.math_mode, r.pct_spec, r.pct_ceiling, *stats,
-        ]  # fmt: skip
+            run.host,
+            r.backend,
+            r.device,
+            dev.name if dev else "",
+            r.kernel,
+            r.variant,
+            r.dtype,
+            r.size,
+            r.metric,
+            r.value,
+            r.unit,
+            r.status,
+            r.message,
+            r.math_mode,
+            r.pct_spec,
+            r.pct_ceiling,
+            *stats,
+        ]
         writer.writerow(["" if v is None else v for v in row])
     return out.getvalue()
 

@@ -108,8 +108,11 @@ def measured_devices(runs: list[RunFile]) -> list[MeasuredDevice]:
         where = f" on {host}" if len(hosts) > 1 else ""
         memory = float(dev.memory_bytes) if dev is not None and dev.memory_bytes else None
         check = f"; {FUNCTIONAL_CHECK}" if is_functional_check(run) else ""
-        out.append(MeasuredDevice(name=f"{name} ({detail}{check}){where}", flops=flops, memory_bytes=memory,
-                                  key=f"{host}/{dev_key}"))
+        out.append(
+            MeasuredDevice(
+                name=f"{name} ({detail}{check}){where}", flops=flops, memory_bytes=memory, key=f"{host}/{dev_key}"
+            )
+        )
     return out
 
 

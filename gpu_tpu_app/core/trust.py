@@ -151,8 +151,10 @@ def in_cache(r: ProbeResult, device: DeviceInfo | None = None) -> str | None:
     if llc and r.size:
         per_array = r.size * DTYPE_BYTES.get(r.dtype or "float32", 4)
         if per_array < LLC_FACTOR * llc:
-            return (f"in cache: each array is {_mib(per_array)}, {per_array / llc:.1f}x the {_mib(llc)} last-level "
-                    f"cache (under {LLC_FACTOR:.0f}x): not a memory bandwidth")  # fmt: skip
+            return (
+                f"in cache: each array is {_mib(per_array)}, {per_array / llc:.1f}x the {_mib(llc)} last-level "
+                f"cache (under {LLC_FACTOR:.0f}x): not a memory bandwidth"
+            )
         return None
     if r.message and "in cache" in r.message:  # the kernel's own note, where the cache size is not in the file
         return "in cache: the arrays fit partly in the cache (see the note): not a memory bandwidth"
@@ -199,10 +201,12 @@ def results_flags(results: Sequence[ProbeResult], device: Callable[[str], Device
             continue
         roof = bw * matmul_intensity(r.size, r.dtype)
         if float(r.value) > roof:  # type: ignore[arg-type]
-            flags[i] = Flags(above_roof=(
-                f"above this machine's measured roof: {format_value(bw, 'bytes_per_s')} x "
-                f"{matmul_intensity(r.size, r.dtype):.3g} FLOP/byte = {format_value(roof, 'flops')}"
-            ))  # fmt: skip
+            flags[i] = Flags(
+                above_roof=(
+                    f"above this machine's measured roof: {format_value(bw, 'bytes_per_s')} x "
+                    f"{matmul_intensity(r.size, r.dtype):.3g} FLOP/byte = {format_value(roof, 'flops')}"
+                )
+            )
     return flags
 
 
@@ -274,8 +278,15 @@ def machine_best(runs: Iterable[RunFile]) -> dict[str, Best]:
                 continue
             if kind not in best or float(r.value) > best[kind].value:  # type: ignore[arg-type]
                 dev = run.device(r.device)
-                best[kind] = Best(kind, float(r.value), r.metric, r.dtype,  # type: ignore[arg-type]
-                                  dev.name if dev else r.device, r.backend, run.suite)  # fmt: skip
+                best[kind] = Best(
+                    kind,
+                    float(r.value),  # type: ignore[arg-type]
+                    r.metric,
+                    r.dtype,
+                    dev.name if dev else r.device,
+                    r.backend,
+                    run.suite,
+                )
     return best
 
 

@@ -60,12 +60,16 @@ def build_parser() -> OneLineParser:
     sub.required = True
 
     dev = sub.add_parser(
-        "devices", help="list the devices torch and JAX can measure here", formatter_class=raw,
-        description=paragraphs("List the devices torch and JAX can measure on this machine, with memory, the "
-                               "catalogue chip each matches and library versions. Each backend is asked in its own "
-                               "worker process."),
+        "devices",
+        help="list the devices torch and JAX can measure here",
+        formatter_class=raw,
+        description=paragraphs(
+            "List the devices torch and JAX can measure on this machine, with memory, the "
+            "catalogue chip each matches and library versions. Each backend is asked in its own "
+            "worker process."
+        ),
         epilog="examples:\n  gpu-tpu-probe devices\n  gpu-tpu-probe devices --backend jax --format json",
-    )  # fmt: skip
+    )
     dev.add_argument("--format", choices=("table", "json"), default="table")
     dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
     dev.add_argument("--python", metavar="PATH", help="detect in this Python interpreter (a venv or conda env)")
@@ -76,18 +80,27 @@ def build_parser() -> OneLineParser:
     env.add_argument("extra", nargs="*", metavar="PYTHON", help="also look at these interpreters")
     env.add_argument("--format", choices=("table", "json"), default="table")
     env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
-    env.add_argument("--timeout-s", type=float, default=envs.QUERY_TIMEOUT_S, metavar="SECONDS",
-                     help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})")  # fmt: skip
+    env.add_argument(
+        "--timeout-s",
+        type=float,
+        default=envs.QUERY_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})",
+    )
 
     _add_collective_command(sub)
 
     cmp_ = sub.add_parser(
-        "compare", help="print several run files side by side", formatter_class=raw,
-        description=paragraphs("Print several run files side by side: one row per kernel, dtype and size, one "
-                               "column per run and device. A value that is not trusted ends in '*'."),
+        "compare",
+        help="print several run files side by side",
+        formatter_class=raw,
+        description=paragraphs(
+            "Print several run files side by side: one row per kernel, dtype and size, one "
+            "column per run and device. A value that is not trusted ends in '*'."
+        ),
         epilog="examples:\n  gpu-tpu-probe compare laptop.json tpu-vm.json\n"
         "  gpu-tpu-probe compare before.json after.json --format json",
-    )  # fmt: skip
+    )
     cmp_.add_argument("runs", nargs="+", metavar="RUN.json")
     cmp_.add_argument("--format", choices=("table", "json"), default="table")
     return parser
@@ -96,56 +109,112 @@ def build_parser() -> OneLineParser:
 def _add_run_command(sub: argparse._SubParsersAction[OneLineParser], raw: type[argparse.HelpFormatter]) -> None:
     """The `run` subcommand: suite, backends, kernels, dtypes, budget and where the results go."""
     run = sub.add_parser(
-        "run", help="run the probe kernels and print (and save) the results", formatter_class=raw,
-        description=paragraphs("Run the probe kernels (matmul, memory bandwidth, transfers, dispatch, JAX "
-                               "compile, ...) on every backend in turn and print one table, 100 columns wide.\n\n"
-                               "Points too noisy to trust, bandwidth measured in the cache and points above a roof "
-                               "are flagged in the trust column and never count as best values. The smoke suite is "
-                               "a functional check, not a benchmark."),
+        "run",
+        help="run the probe kernels and print (and save) the results",
+        formatter_class=raw,
+        description=paragraphs(
+            "Run the probe kernels (matmul, memory bandwidth, transfers, dispatch, JAX "
+            "compile, ...) on every backend in turn and print one table, 100 columns wide.\n\n"
+            "Points too noisy to trust, bandwidth measured in the cache and points above a roof "
+            "are flagged in the trust column and never count as best values. The smoke suite is "
+            "a functional check, not a benchmark."
+        ),
         epilog="examples:\n  gpu-tpu-probe run --suite smoke\n  gpu-tpu-probe run --suite quick --out run.json "
         "--csv run.csv\n  gpu-tpu-probe run --backend torch --kernel matmul --dtype bfloat16 --wide\n"
         "  gpu-tpu-probe run --suite full --budget-s 900 --format json > run.json",
-    )  # fmt: skip
-    run.add_argument("--suite", choices=SUITES, default="quick",
-                     help="smoke: seconds, a functional check; quick: about a minute; full: up to 10 minutes")  # fmt: skip
+    )
+    run.add_argument(
+        "--suite",
+        choices=SUITES,
+        default="quick",
+        help="smoke: seconds, a functional check; quick: about a minute; full: up to 10 minutes",
+    )
     run.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
-    run.add_argument("--kernel", action="extend", nargs="+", metavar="K", choices=allowed_kernels(),
-                     help=f"only these kernels ({', '.join(KERNELS)})")  # fmt: skip
-    run.add_argument("--dtype", action="extend", nargs="+", metavar="D", choices=DTYPES,
-                     help=f"only these dtypes ({', '.join(DTYPES)})")  # fmt: skip
-    run.add_argument("--budget-s", type=float, metavar="SECONDS",
-                     help="whole-run time budget (default: the suite's: "
-                     + ", ".join(f"{k} {v:.0f}" for k, v in SUITE_BUDGET_S.items()) + ")")  # fmt: skip
+    run.add_argument(
+        "--kernel",
+        action="extend",
+        nargs="+",
+        metavar="K",
+        choices=allowed_kernels(),
+        help=f"only these kernels ({', '.join(KERNELS)})",
+    )
+    run.add_argument(
+        "--dtype",
+        action="extend",
+        nargs="+",
+        metavar="D",
+        choices=DTYPES,
+        help=f"only these dtypes ({', '.join(DTYPES)})",
+    )
+    run.add_argument(
+        "--budget-s",
+        type=float,
+        metavar="SECONDS",
+        help="whole-run time budget (default: the suite's: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in SUITE_BUDGET_S.items())
+        + ")",
+    )
     run.add_argument("--out", metavar="FILE.json", help="save the run file here")
     run.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     run.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
-    run.add_argument("--wide", action="store_true",
-                     help="one line per result with its notes in full (the table is 100 columns wide otherwise, "
-                     "notes wrapped under their row)")  # fmt: skip
-    run.add_argument("--python", metavar="PATH",
-                     help="run the workers in this Python interpreter (a venv or conda env with its own torch/JAX)")  # fmt: skip
+    run.add_argument(
+        "--wide",
+        action="store_true",
+        help="one line per result with its notes in full (the table is 100 columns wide otherwise, "
+        "notes wrapped under their row)",
+    )
+    run.add_argument(
+        "--python",
+        metavar="PATH",
+        help="run the workers in this Python interpreter (a venv or conda env with its own torch/JAX)",
+    )
 
 
 def _add_collective_command(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     """The `collective` subcommand: N local ranks, engines, sizes, dtypes and time limits."""
-    col = sub.add_parser("collective", help="all-reduce, all-gather and reduce-scatter across N local processes",
-                         description="Start N local processes through torch.distributed and/or jax.distributed and "
-                         "measure collectives between them (rank 0 writes the run). Across hosts, run "
-                         "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.")  # fmt: skip
+    col = sub.add_parser(
+        "collective",
+        help="all-reduce, all-gather and reduce-scatter across N local processes",
+        description="Start N local processes through torch.distributed and/or jax.distributed and "
+        "measure collectives between them (rank 0 writes the run). Across hosts, run "
+        "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.",
+    )
     col.add_argument("--processes", type=int, required=True, metavar="N", help="ranks to start (2 to 64)")
     col.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
     col.add_argument("--out", metavar="FILE.json", help="save the run file here")
     col.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
-    col.add_argument("--timeout-s", type=float, default=60.0, metavar="SECONDS",
-                     help="how long to wait for the ranks to join, and for any collective to progress (default 60)")  # fmt: skip
-    col.add_argument("--budget-s", type=float, default=60.0, metavar="SECONDS",
-                     help="measuring time per engine (default 60); sizes not reached are reported as skipped")  # fmt: skip
-    col.add_argument("--max-bytes", metavar="SIZE", help="largest message, e.g. 256K, 64M, 1G (default: 64M on CPU, "
-                     "1G on accelerators)")  # fmt: skip
-    col.add_argument("--dtype", action="extend", nargs="+", metavar="D", choices=DTYPES,
-                     help="dtypes (default: float32 on CPU, float32 and bfloat16 on accelerators)")  # fmt: skip
-    col.add_argument("--accelerator", action="store_true",
-                     help="one accelerator per rank (NCCL / JAX GPU) instead of the CPU over gloo")  # fmt: skip
+    col.add_argument(
+        "--timeout-s",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for the ranks to join, and for any collective to progress (default 60)",
+    )
+    col.add_argument(
+        "--budget-s",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="measuring time per engine (default 60); sizes not reached are reported as skipped",
+    )
+    col.add_argument(
+        "--max-bytes",
+        metavar="SIZE",
+        help="largest message, e.g. 256K, 64M, 1G (default: 64M on CPU, 1G on accelerators)",
+    )
+    col.add_argument(
+        "--dtype",
+        action="extend",
+        nargs="+",
+        metavar="D",
+        choices=DTYPES,
+        help="dtypes (default: float32 on CPU, float32 and bfloat16 on accelerators)",
+    )
+    col.add_argument(
+        "--accelerator",
+        action="store_true",
+        help="one accelerator per rank (NCCL / JAX GPU) instead of the CPU over gloo",
+    )
     col.add_argument("--python", metavar="PATH", help="run the ranks in this Python interpreter")
     col.add_argument("--format", choices=("table", "json"), default="table")
 
@@ -168,8 +237,10 @@ def devices_table(devices: list, backends: list) -> str:
     cpu = next((d.cpu for d in devices if d.cpu), None)
     if cpu:
         caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
-        lines.append(f"\nCPU: {cpu.model}; {cpu.cores} cores, {cpu.threads_used} threads used; "
-                     f"ISA: {' '.join(cpu.flags) or MISSING}; caches: {caches or MISSING}")  # fmt: skip
+        lines.append(
+            f"\nCPU: {cpu.model}; {cpu.cores} cores, {cpu.threads_used} threads used; "
+            f"ISA: {' '.join(cpu.flags) or MISSING}; caches: {caches or MISSING}"
+        )
     for d in devices:
         if d.memory_note:
             lines.append(f"* {d.key}: memory is the {d.memory_note}")
@@ -293,8 +364,10 @@ def _save_outputs(run: RunFile, args: argparse.Namespace) -> tuple[list[str], di
             written[flag] = str(kept)
             errors.append(f"{wanted}: {flag}: cannot write ({problem}); the results are saved in {kept} instead")
         else:
-            errors.append(f"{wanted}: {flag}: cannot write ({problem}); no fallback file could be written either "
-                          f"({why}); the table printed above is all that is kept")  # fmt: skip
+            errors.append(
+                f"{wanted}: {flag}: cannot write ({problem}); no fallback file could be written either "
+                f"({why}); the table printed above is all that is kept"
+            )
     return errors, written
 
 
@@ -351,8 +424,16 @@ def cmd_devices(args: argparse.Namespace) -> int:
     backends = BACKENDS if args.backend == "all" else (args.backend,)
     devices, statuses = list_devices(backends, python=_check_python(args.python))
     if args.format == "json":
-        print(json.dumps({"devices": [d.model_dump(mode="json") | {"key": d.key} for d in devices],
-                          "backends": [b.model_dump(mode="json") for b in statuses]}, indent=2, allow_nan=False))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "devices": [d.model_dump(mode="json") | {"key": d.key} for d in devices],
+                    "backends": [b.model_dump(mode="json") for b in statuses],
+                },
+                indent=2,
+                allow_nan=False,
+            )
+        )
     else:
         print(devices_table(devices, statuses))
     return 0 if devices else 1
@@ -446,11 +527,24 @@ def collective_table(run: RunFile) -> str:
         c = r.collective
         size = "-" if r.size is None else (f"{r.size // 1024**2} MiB" if r.size >= 1024**2 else f"{r.size // 1024} KiB")
         if c is None:
-            rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", r.message or ""])
+            rows.append(
+                [r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", r.message or ""]
+            )
             continue
-        rows.append([r.backend, c.op, r.dtype or "-", size, format_value(c.time_s, "seconds"),
-                     format_value(c.algbw, "bytes_per_s"), format_value(c.busbw, "bytes_per_s"), str(c.ranks),
-                     str(c.hosts), c.transport])  # fmt: skip
+        rows.append(
+            [
+                r.backend,
+                c.op,
+                r.dtype or "-",
+                size,
+                format_value(c.time_s, "seconds"),
+                format_value(c.algbw, "bytes_per_s"),
+                format_value(c.busbw, "bytes_per_s"),
+                str(c.ranks),
+                str(c.hosts),
+                c.transport,
+            ]
+        )
     headers = ["engine", "op", "dtype", "size", "time/op", "algbw", "busbw", "ranks", "hosts", "transport"]
     return table(headers, rows, right={3, 4, 5, 6, 7, 8}) if rows else "no results"
 
@@ -467,24 +561,34 @@ def cmd_collective(args: argparse.Namespace) -> int:
     if args.budget_s <= 0:
         raise InputError("--budget-s: must be more than 0")
     try:
-        request = GroupRequest(processes=args.processes, backends=BACKENDS if args.backend == "all" else (args.backend,),
-                               timeout_s=args.timeout_s, budget_s=args.budget_s, dtypes=args.dtype,
-                               max_bytes=parse_bytes(args.max_bytes) if args.max_bytes else None,
-                               python=_check_python(args.python), accelerator=args.accelerator)  # fmt: skip
+        request = GroupRequest(
+            processes=args.processes,
+            backends=BACKENDS if args.backend == "all" else (args.backend,),
+            timeout_s=args.timeout_s,
+            budget_s=args.budget_s,
+            dtypes=args.dtype,
+            max_bytes=parse_bytes(args.max_bytes) if args.max_bytes else None,
+            python=_check_python(args.python),
+            accelerator=args.accelerator,
+        )
     except ValueError as exc:
         raise InputError(str(exc)) from None
     cancel = CancelEvent()
     with stop_on_signals(cancel, escalate=False):
-        printer = ProgressPrinter(sys.stderr, backends=request.backends, budget_s=request.budget_s * len(request.backends))
+        printer = ProgressPrinter(
+            sys.stderr, backends=request.backends, budget_s=request.budget_s * len(request.backends)
+        )
         run = run_group(request, on_message=printer, cancel_event=cancel)
         if args.format == "json":
             _say(run.model_dump_json(indent=2), sys.stdout)
         else:
             lines = [collective_table(run)]
             for host in run.hosts:
-                lines.append(f"host {host.host}: ranks {', '.join(map(str, host.ranks))}; {host.cpu or '?'}; "
-                             f"{host.os or '?'}; Python {host.python or '?'}; "
-                             + " ".join(f"{k} {v}" for k, v in host.versions.items()))  # fmt: skip
+                lines.append(
+                    f"host {host.host}: ranks {', '.join(map(str, host.ranks))}; {host.cpu or '?'}; "
+                    f"{host.os or '?'}; Python {host.python or '?'}; "
+                    + " ".join(f"{k} {v}" for k, v in host.versions.items())
+                )
             _say("\n".join(lines), sys.stdout)
         errors, written = _save_outputs(run, args)
     for line in [*run.errors, *errors]:
@@ -504,8 +608,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
     runs = [(name, load_run(name)) for name in args.runs]
     headers, _rows, data = compare_runs(runs)
     if args.format == "json":
-        print(json.dumps({"runs": [{"file": n, "host": r.host, "started": r.started.isoformat(), "suite": r.suite}
-                                   for n, r in runs], "columns": headers[4:], "rows": data}, indent=2, allow_nan=False))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "runs": [
+                        {"file": n, "host": r.host, "started": r.started.isoformat(), "suite": r.suite} for n, r in runs
+                    ],
+                    "columns": headers[4:],
+                    "rows": data,
+                },
+                indent=2,
+                allow_nan=False,
+            )
+        )
         return 0
     print(compare_text(runs))
     return 0
@@ -515,8 +630,13 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of gpu-tpu-probe; returns the exit code."""
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        commands = {"devices": cmd_devices, "run": cmd_run, "compare": cmd_compare, "envs": cmd_envs,
-                    "collective": cmd_collective}
+        commands = {
+            "devices": cmd_devices,
+            "run": cmd_run,
+            "compare": cmd_compare,
+            "envs": cmd_envs,
+            "collective": cmd_collective,
+        }
         return commands[args.command](args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -97,8 +97,14 @@ def _wrap(text: str, width: int, indent: str) -> list[str]:
     """Wrap at spaces only: a word is never broken, even a long one."""
     # a number and its unit stay on one line: '10 %', '3.5 %' (textwrap breaks at ASCII spaces only)
     kept = text.replace(" %", "\u00a0%")
-    lines = textwrap.wrap(kept, width=width, initial_indent=indent, subsequent_indent=indent,
-                          break_long_words=False, break_on_hyphens=False)  # fmt: skip
+    lines = textwrap.wrap(
+        kept,
+        width=width,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
     return [line.replace("\u00a0", " ") for line in lines]
 
 
@@ -124,8 +130,12 @@ def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
     flags = run_flags(run)
     lines: list[str] = []
     if is_functional_check(run):
-        lines += _wrap(f"{run.suite} suite: {FUNCTIONAL_CHECK.split(': ', 1)[1]}; its numbers show that the kernels "
-                       "run, not how fast this machine is (use --suite quick or full to measure)", width, "")  # fmt: skip
+        lines += _wrap(
+            f"{run.suite} suite: {FUNCTIONAL_CHECK.split(': ', 1)[1]}; its numbers show that the kernels "
+            "run, not how fast this machine is (use --suite quick or full to measure)",
+            width,
+            "",
+        )
         lines.append("")
     headers = ["kernel", "dtype", "size", "value", "cv", "%best", "%spec", "trust"] + (["note"] if wide else [])
     right = {2, 3, 4, 5, 6}
@@ -145,8 +155,19 @@ def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
             any_flag = any_flag or f.flagged
             cv = MISSING if r.stats is None else f"{100 * r.stats.cv:.1f}%"
             point = " ".join(x for x in (r.kernel, r.variant) if x)
-            rows.append([point, r.dtype or MISSING, size_cell(r), value_cell(r), cv, format_pct(r.pct_ceiling),
-                         format_pct(r.pct_spec), trust_cell(f)] + ([_notes(r, f)] if wide else []))  # fmt: skip
+            rows.append(
+                [
+                    point,
+                    r.dtype or MISSING,
+                    size_cell(r),
+                    value_cell(r),
+                    cv,
+                    format_pct(r.pct_ceiling),
+                    format_pct(r.pct_spec),
+                    trust_cell(f),
+                ]
+                + ([_notes(r, f)] if wide else [])
+            )
             notes.append(_notes(r, f))
         if not wide:
             full = [row[0] for row in rows]
@@ -187,16 +208,33 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
     rows, data = [], []
     for k in keys:
         row = cells[k]
-        shown = [value_cell(row[c][0]) + ("*" if row[c][1].flagged else "") if c in row else ""
-                 for c in range(len(columns))]  # fmt: skip
+        shown = [
+            value_cell(row[c][0]) + ("*" if row[c][1].flagged else "") if c in row else "" for c in range(len(columns))
+        ]
         rows.append([k[0], k[1] or MISSING, k[2] or MISSING, str(k[3]) if k[3] else MISSING, *shown])
-        data.append({
-            "kernel": k[0], "variant": k[1] or None, "dtype": k[2] or None, "size": k[3] or None,
-            "values": {labels[c]: (None if c not in row else {
-                "value": row[c][0].value, "metric": row[c][0].metric, "status": row[c][0].status,
-                "flags": [FLAG_WORDS[n] for n in ("noisy", "in_cache", "above_roof") if getattr(row[c][1], n)],
-            }) for c in range(len(columns))},
-        })  # fmt: skip
+        data.append(
+            {
+                "kernel": k[0],
+                "variant": k[1] or None,
+                "dtype": k[2] or None,
+                "size": k[3] or None,
+                "values": {
+                    labels[c]: (
+                        None
+                        if c not in row
+                        else {
+                            "value": row[c][0].value,
+                            "metric": row[c][0].metric,
+                            "status": row[c][0].status,
+                            "flags": [
+                                FLAG_WORDS[n] for n in ("noisy", "in_cache", "above_roof") if getattr(row[c][1], n)
+                            ],
+                        }
+                    )
+                    for c in range(len(columns))
+                },
+            }
+        )
     return ["kernel", "variant", "dtype", "size", *labels], rows, data
 
 
@@ -206,14 +244,20 @@ def compare_text(runs: list[tuple[str, RunFile]]) -> str:
     lines = []
     for number, (name, run) in enumerate(runs, 1):
         check = f" ({FUNCTIONAL_CHECK.split(': ', 1)[1]})" if is_functional_check(run) else ""
-        lines.append(f"[{number}] {name}: {run.host}, {run.suite} suite{check}, {run.started:%Y-%m-%d %H:%M}"
-                     + ("" if run.complete else " (incomplete)"))  # fmt: skip
+        lines.append(
+            f"[{number}] {name}: {run.host}, {run.suite} suite{check}, {run.started:%Y-%m-%d %H:%M}"
+            + ("" if run.complete else " (incomplete)")
+        )
     lines.append("")
     lines.append(table(headers, rows, right=set(range(3, len(headers)))) if rows else "no results to compare")
     if any(c.endswith("*") for row in rows for c in row[4:]):
         lines.append("")
-        lines += _wrap("* not trusted (too noisy, in cache or above a roof; `gpu-tpu-probe run` prints why): never "
-                       "used as a best value", WIDTH, "")  # fmt: skip
+        lines += _wrap(
+            "* not trusted (too noisy, in cache or above a roof; `gpu-tpu-probe run` prints why): never "
+            "used as a best value",
+            WIDTH,
+            "",
+        )
     return "\n".join(lines)
 
 
@@ -228,8 +272,15 @@ class ProgressPrinter:
     and the run goes on to be saved.
     """
 
-    def __init__(self, stream: IO[str], tty: bool | None = None, backends: Sequence[str] | None = None,
-                 budget_s: float | None = None, width: int = WIDTH, clock: Any = time.monotonic) -> None:  # fmt: skip
+    def __init__(
+        self,
+        stream: IO[str],
+        tty: bool | None = None,
+        backends: Sequence[str] | None = None,
+        budget_s: float | None = None,
+        width: int = WIDTH,
+        clock: Any = time.monotonic,
+    ) -> None:
         self.stream = stream
         self.tty = stream.isatty() if tty is None else tty
         self.backends = list(backends or [])

@@ -127,8 +127,10 @@ class Watchdog:
     def _watch(self) -> None:
         while not self._stop.wait(0.5):
             if time.monotonic() - self._last > self.timeout_s:
-                msg = (f"no progress for {self.timeout_s:.0f} s while {self.what}: a rank is missing, has stopped "
-                       "answering, or the coordinator cannot be reached")  # fmt: skip
+                msg = (
+                    f"no progress for {self.timeout_s:.0f} s while {self.what}: a rank is missing, has stopped "
+                    "answering, or the coordinator cannot be reached"
+                )
                 self.emit(ErrorMsg(backend=self.backend, kernel="collective", message=msg))
                 self.emit(Done(ok=False, message=msg))
                 sys.stderr.flush()
@@ -137,10 +139,15 @@ class Watchdog:
 
 def _host_info(rank: int, devices: list[str], versions: dict[str, str]) -> dict[str, Any]:
     return {
-        "host": socket.gethostname(), "rank": rank, "os": platform.platform(),
-        "python": platform.python_version(), "cpu": detect.cpu_model(), "cores": os.cpu_count(),
-        "devices": devices, "versions": versions,
-    }  # fmt: skip
+        "host": socket.gethostname(),
+        "rank": rank,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "cpu": detect.cpu_model(),
+        "cores": os.cpu_count(),
+        "devices": devices,
+        "versions": versions,
+    }
 
 
 def merge_hosts(infos: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -148,10 +155,19 @@ def merge_hosts(infos: list[dict[str, Any]]) -> list[dict[str, Any]]:
     hosts: dict[str, dict[str, Any]] = {}
     for info in sorted(infos, key=lambda i: int(i.get("rank", 0))):
         name = str(info.get("host", "?"))[:255]
-        entry = hosts.setdefault(name, {
-            "host": name, "ranks": [], "os": info.get("os"), "python": info.get("python"), "cpu": info.get("cpu"),
-            "cores": info.get("cores"), "devices": [], "versions": dict(info.get("versions") or {}),
-        })  # fmt: skip
+        entry = hosts.setdefault(
+            name,
+            {
+                "host": name,
+                "ranks": [],
+                "os": info.get("os"),
+                "python": info.get("python"),
+                "cpu": info.get("cpu"),
+                "cores": info.get("cores"),
+                "devices": [],
+                "versions": dict(info.get("versions") or {}),
+            },
+        )
         entry["ranks"].append(int(info.get("rank", 0)))
         entry["devices"] += [str(d) for d in info.get("devices") or []]
     return list(hosts.values())
@@ -267,9 +283,11 @@ class _JaxGroup:
         late = max(1, int(timeout_s + 2 * WATCHDOG_MARGIN_S))
         kwargs: dict[str, Any] = {"initialization_timeout": late}
         if os.environ.get("JAX_COORDINATOR_ADDRESS"):
-            kwargs.update(coordinator_address=os.environ["JAX_COORDINATOR_ADDRESS"],
-                          num_processes=int(os.environ.get("JAX_NUM_PROCESSES", "1")),
-                          process_id=int(os.environ.get("JAX_PROCESS_ID", "0")))  # fmt: skip
+            kwargs.update(
+                coordinator_address=os.environ["JAX_COORDINATOR_ADDRESS"],
+                num_processes=int(os.environ.get("JAX_NUM_PROCESSES", "1")),
+                process_id=int(os.environ.get("JAX_PROCESS_ID", "0")),
+            )
             if cpu_only or os.environ.get("GPU_TPU_APP_COLLECTIVE_CPU") == "1":
                 kwargs["local_device_ids"] = [0]
         try:
@@ -280,8 +298,9 @@ class _JaxGroup:
         self.global_devices = jax.devices()
         self.local_devices = jax.local_devices()
         self.platform = self.local_devices[0].platform
-        self.transport = "gloo" if self.platform == "cpu" else {"gpu": "nccl", "tpu": "ici/dcn"}.get(self.platform,
-                                                                                                    self.platform)
+        self.transport = (
+            "gloo" if self.platform == "cpu" else {"gpu": "nccl", "tpu": "ici/dcn"}.get(self.platform, self.platform)
+        )
         self.device_name = detect.cpu_model() if self.platform == "cpu" else str(self.local_devices[0].device_kind)
         import numpy as np
         from jax.sharding import Mesh, NamedSharding
@@ -333,8 +352,11 @@ class _JaxGroup:
         return [float(v) for v in arr.reshape(self.size, len(values)).max(axis=0)]
 
     def check_sum(self) -> str | None:
-        f = self.jax.jit(self.shard_map(lambda s: self.jax.lax.psum(s, "i"), mesh=self.mesh, in_specs=self.P("i"),
-                                        out_specs=self.P("i")))  # fmt: skip
+        f = self.jax.jit(
+            self.shard_map(
+                lambda s: self.jax.lax.psum(s, "i"), mesh=self.mesh, in_specs=self.P("i"), out_specs=self.P("i")
+            )
+        )
         first = self.local_devices[0].id
         ids = [d.id for d in self.global_devices]
         x = self._global(self.np.full(8, float(ids.index(first) + 1), dtype=self.np.float32))
@@ -410,25 +432,60 @@ def _measure(group: Any, call: Callable[[], None], target_s: float, dog: Watchdo
     return slowest, time.perf_counter() - t_start
 
 
-def _measured_result(backend: str, key: str, op: str, dtype: str, size: int, ranks: int, n_hosts: int,
-                     transport: str, times: list[float], seconds: float) -> ProbeResult:  # fmt: skip
+def _measured_result(
+    backend: str,
+    key: str,
+    op: str,
+    dtype: str,
+    size: int,
+    ranks: int,
+    n_hosts: int,
+    transport: str,
+    times: list[float],
+    seconds: float,
+) -> ProbeResult:
     """One collective point's result: bus bandwidth (median of the slowest rank's times), algorithm bandwidth, time."""
     stats = summarize([size / t * bus_factor(op, ranks) for t in times], seconds)
     busbw = stats.median
     algbw = busbw / bus_factor(op, ranks)
     med = size / algbw
-    info = CollectiveInfo(op=op, ranks=ranks, hosts=n_hosts, transport=transport, time_s=med, algbw=algbw,
-                          busbw=busbw)  # fmt: skip
-    msg = (f"{OP_LABEL[op]} of {_size(size)} across {ranks} ranks on {n_hosts} host{'s' if n_hosts > 1 else ''} "
-           f"({backend} {transport}); {med * 1e6:.1f} µs per operation; algorithm bandwidth {algbw / 1e9:.3g} GB/s; "
-           f"bus bandwidth = algbw × {bus_factor(op, ranks):.3g}")  # fmt: skip
-    return ProbeResult(kernel="collective", backend=backend, device=key, dtype=dtype, size=size, variant=op,
-                       metric="bytes_per_s", value=busbw, unit="B/s", stats=stats, message=msg, collective=info)
+    info = CollectiveInfo(op=op, ranks=ranks, hosts=n_hosts, transport=transport, time_s=med, algbw=algbw, busbw=busbw)
+    msg = (
+        f"{OP_LABEL[op]} of {_size(size)} across {ranks} ranks on {n_hosts} host{'s' if n_hosts > 1 else ''} "
+        f"({backend} {transport}); {med * 1e6:.1f} µs per operation; algorithm bandwidth {algbw / 1e9:.3g} GB/s; "
+        f"bus bandwidth = algbw × {bus_factor(op, ranks):.3g}"
+    )
+    return ProbeResult(
+        kernel="collective",
+        backend=backend,
+        device=key,
+        dtype=dtype,
+        size=size,
+        variant=op,
+        metric="bytes_per_s",
+        value=busbw,
+        unit="B/s",
+        stats=stats,
+        message=msg,
+        collective=info,
+    )
 
 
-def _run_points(group: Any, points: list[tuple[int, str, str]], emit: Callable[[Any], None],
-                cancelled: Callable[[], bool], dog: Watchdog, *, backend: str, key: str, ranks: int, n_hosts: int,
-                deadline: float, timeout_s: float, target_s: float) -> int:  # fmt: skip
+def _run_points(
+    group: Any,
+    points: list[tuple[int, str, str]],
+    emit: Callable[[Any], None],
+    cancelled: Callable[[], bool],
+    dog: Watchdog,
+    *,
+    backend: str,
+    key: str,
+    ranks: int,
+    n_hosts: int,
+    deadline: float,
+    timeout_s: float,
+    target_s: float,
+) -> int:
     """Measure every point on this rank (rank 0 reports); all ranks stop together. Returns the exit code."""
     rank, lead, transport = group.rank, group.rank == 0, group.transport
     code = 0
@@ -440,24 +497,52 @@ def _run_points(group: Any, points: list[tuple[int, str, str]], emit: Callable[[
         try:  # every rank stops at the same point: cancelled or out of time anywhere means everywhere
             stop = group.max_floats([1.0 if cancelled() or time.monotonic() > deadline else 0.0])[0]
         except Exception as exc:  # a peer that went away between points
-            emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: before {label}: {_one_line(exc)}"))
+            emit(
+                ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: before {label}: {_one_line(exc)}")
+            )
             code = 1
             break
         if stop:
             if lead:
                 why = "cancelled" if cancelled() else "the time budget was used up"
                 for size2, op2, dt2 in points[i:]:
-                    emit(ResultMsg(result=_result(backend, key, op2, dt2, size2, status="skipped",
-                                                  message=f"not run: {why}")))  # fmt: skip
+                    emit(
+                        ResultMsg(
+                            result=_result(backend, key, op2, dt2, size2, status="skipped", message=f"not run: {why}")
+                        )
+                    )
             break
         dog.beat(f"measuring {label}")
         if lead:
-            emit(Progress(done=i, total=len(points), kernel="collective", point=f"{key}/collective/{op}/{dtype}/{size}",
-                          backend=backend, device=key, dtype=dtype, size=size, variant=op, cap_s=timeout_s))  # fmt: skip
+            emit(
+                Progress(
+                    done=i,
+                    total=len(points),
+                    kernel="collective",
+                    point=f"{key}/collective/{op}/{dtype}/{size}",
+                    backend=backend,
+                    device=key,
+                    dtype=dtype,
+                    size=size,
+                    variant=op,
+                    cap_s=timeout_s,
+                )
+            )
         if not group.dtype_ok(dtype):
             if lead:
-                emit(ResultMsg(result=_result(backend, key, op, dtype, size, status="skipped",
-                                              message=f"{transport} on {group.platform} does not reduce {dtype}")))  # fmt: skip
+                emit(
+                    ResultMsg(
+                        result=_result(
+                            backend,
+                            key,
+                            op,
+                            dtype,
+                            size,
+                            status="skipped",
+                            message=f"{transport} on {group.platform} does not reduce {dtype}",
+                        )
+                    )
+                )
             continue
         try:
             call = group.prepare(op, size, dtype)
@@ -472,14 +557,25 @@ def _run_points(group: Any, points: list[tuple[int, str, str]], emit: Callable[[
             code = 1
             break
         if lead:
-            emit(ResultMsg(result=_measured_result(backend, key, op, dtype, size, ranks, n_hosts, transport, times,
-                                                   seconds)))  # fmt: skip
+            emit(
+                ResultMsg(
+                    result=_measured_result(backend, key, op, dtype, size, ranks, n_hosts, transport, times, seconds)
+                )
+            )
     return code
 
 
-def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool], *, deadline: float,
-        dtypes: list[str] | None, timeout_s: float = TIMEOUT_S, max_bytes: int | None = None,
-        target_s: float = 0.15) -> int:  # fmt: skip
+def run(
+    backend: str,
+    emit: Callable[[Any], None],
+    cancelled: Callable[[], bool],
+    *,
+    deadline: float,
+    dtypes: list[str] | None,
+    timeout_s: float = TIMEOUT_S,
+    max_bytes: int | None = None,
+    target_s: float = 0.15,
+) -> int:
     """Join the group, measure, report (rank 0); the worker's exit code."""
     # the framework's import (seconds on a busy machine) does not count against the joining timeout
     if backend == "torch":
@@ -512,8 +608,18 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
     key = f"{backend}:{group.platform}:0"
     if lead:
         emit(_HostsMsg(hosts=hosts))
-        emit(DeviceMsg(device=DeviceInfo(backend=backend, platform=group.platform, name=group.device_name, index=0,
-                                          count=ranks, versions=versions)))  # fmt: skip
+        emit(
+            DeviceMsg(
+                device=DeviceInfo(
+                    backend=backend,
+                    platform=group.platform,
+                    name=group.device_name,
+                    index=0,
+                    count=ranks,
+                    versions=versions,
+                )
+            )
+        )
     if wrong:
         if lead:
             emit(ErrorMsg(backend=backend, kernel="collective", message=f"wrong result: {wrong}"))
@@ -525,8 +631,20 @@ def run(backend: str, emit: Callable[[Any], None], cancelled: Callable[[], bool]
     wanted = [d for d in (dtypes or (["float32", "bfloat16"] if accel else ["float32"])) if d in ELEM_BYTES]
     points = [(size, op, dt) for dt in wanted for size in sizes for op in OPS]
     n_hosts = len(hosts)
-    code = _run_points(group, points, emit, cancelled, dog, backend=backend, key=key, ranks=ranks, n_hosts=n_hosts,
-                       deadline=deadline, timeout_s=timeout_s, target_s=target_s)  # fmt: skip
+    code = _run_points(
+        group,
+        points,
+        emit,
+        cancelled,
+        dog,
+        backend=backend,
+        key=key,
+        ranks=ranks,
+        n_hosts=n_hosts,
+        deadline=deadline,
+        timeout_s=timeout_s,
+        target_s=target_s,
+    )
     if code == 0:
         dog.beat("leaving the group")
         group.close()  # with every peer still there; after a failure the process just ends (a shutdown
@@ -557,8 +675,18 @@ def _size(nbytes: int) -> str:
 
 
 def _result(backend: str, key: str, op: str, dtype: str, size: int, *, status: str, message: str) -> ProbeResult:
-    return ProbeResult(kernel="collective", backend=backend, device=key, dtype=dtype, size=size, variant=op,
-                       metric="bytes_per_s", unit="B/s", status=status, message=message[:500])  # fmt: skip
+    return ProbeResult(
+        kernel="collective",
+        backend=backend,
+        device=key,
+        dtype=dtype,
+        size=size,
+        variant=op,
+        metric="bytes_per_s",
+        unit="B/s",
+        status=status,
+        message=message[:500],
+    )
 
 
 class _HostsMsg:
@@ -579,5 +707,12 @@ def worker_main(args: Any, emit: Callable[[Any], None], cancelled: Callable[[], 
     time_left = args.time_left_s if args.time_left_s is not None else budget
     timeout = float(os.environ.get("GPU_TPU_APP_COLLECTIVE_TIMEOUT_S", TIMEOUT_S))
     max_bytes = int(os.environ.get("GPU_TPU_APP_COLLECTIVE_MAX_BYTES", "0") or 0) or None
-    return run(args.backend, emit, cancelled, deadline=t0 + time_left, dtypes=args.dtype, timeout_s=timeout,
-               max_bytes=max_bytes)  # fmt: skip
+    return run(
+        args.backend,
+        emit,
+        cancelled,
+        deadline=t0 + time_left,
+        dtypes=args.dtype,
+        timeout_s=timeout,
+        max_bytes=max_bytes,
+    )

@@ -29,20 +29,58 @@ DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
 
 #: ISA flags worth recording, in display order (x86 names from /proc/cpuinfo, ARM from "Features").
 INTERESTING_FLAGS = (
-    "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16",
-    "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8", "amx_fp16", "asimd", "asimdhp", "sve", "sve2", "bf16", "i8mm",
-)  # fmt: skip
+    "sse4_2",
+    "avx",
+    "avx2",
+    "fma",
+    "f16c",
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512_vnni",
+    "avx512_bf16",
+    "avx512_fp16",
+    "amx_tile",
+    "amx_bf16",
+    "amx_int8",
+    "amx_fp16",
+    "asimd",
+    "asimdhp",
+    "sve",
+    "sve2",
+    "bf16",
+    "i8mm",
+)
 
 #: Environment variables that change which kernels the libraries pick; recorded with every run.
 KERNEL_ENV = (
-    "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-    "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "XLA_FLAGS", "JAX_PLATFORMS",
-    "JAX_ENABLE_X64", "JAX_DEFAULT_MATMUL_PRECISION", "XLA_PYTHON_CLIENT_PREALLOCATE",
-    "XLA_PYTHON_CLIENT_MEM_FRACTION", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-    "TPU_VISIBLE_CHIPS", "TPU_PROCESS_BOUNDS", "NVIDIA_TF32_OVERRIDE", "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE",
-    "TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ENABLE_MPS_FALLBACK",
+    "OPENBLAS_CORETYPE",
+    "OPENBLAS_L2_SIZE",
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "MKL_ENABLE_INSTRUCTIONS",
+    "ONEDNN_MAX_CPU_ISA",
+    "DNNL_MAX_CPU_ISA",
+    "XLA_FLAGS",
+    "JAX_PLATFORMS",
+    "JAX_ENABLE_X64",
+    "JAX_DEFAULT_MATMUL_PRECISION",
+    "XLA_PYTHON_CLIENT_PREALLOCATE",
+    "XLA_PYTHON_CLIENT_MEM_FRACTION",
+    "CUDA_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "TPU_VISIBLE_CHIPS",
+    "TPU_PROCESS_BOUNDS",
+    "NVIDIA_TF32_OVERRIDE",
+    "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE",
+    "TF_CPP_MIN_LOG_LEVEL",
+    "TF_CPP_MAX_VLOG_LEVEL",
+    "PYTORCH_CUDA_ALLOC_CONF",
+    "PYTORCH_ENABLE_MPS_FALLBACK",
     DISABLE_ENV,
-)  # fmt: skip
+)
 
 
 def kernel_env(environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -125,10 +163,16 @@ def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | Non
 #: L4: 48 MB L2 (NVIDIA Ada GPU Architecture whitepaper); MI300X, MI325X: 256 MB Infinity Cache,
 #: behind the 4 MB L2 of each XCD that torch reports (AMD Instinct MI300X / MI325X data sheets).
 DEVICE_LLC_BYTES = {
-    "h100-sxm": 50 * 1024**2, "h100-pcie": 50 * 1024**2, "h100-nvl": 50 * 1024**2, "h200": 50 * 1024**2,
-    "a100-40gb": 40 * 1024**2, "a100-80gb": 40 * 1024**2, "l4": 48 * 1024**2, "mi300x": 256 * 1024**2,
+    "h100-sxm": 50 * 1024**2,
+    "h100-pcie": 50 * 1024**2,
+    "h100-nvl": 50 * 1024**2,
+    "h200": 50 * 1024**2,
+    "a100-40gb": 40 * 1024**2,
+    "a100-80gb": 40 * 1024**2,
+    "l4": 48 * 1024**2,
+    "mi300x": 256 * 1024**2,
     "mi325x": 256 * 1024**2,
-}  # fmt: skip
+}
 
 
 def device_llc(reported: int | None, catalog_id: str | None) -> int | None:
@@ -186,9 +230,17 @@ def _torch_cpu_libs(torch) -> dict[str, str]:
 
 def _torch_cpu_device(torch, versions: dict[str, str]) -> DeviceInfo:
     cpu_versions = {**versions, **_torch_cpu_libs(torch)}
-    return DeviceInfo(backend="torch", platform="cpu", name=cpu_model(), index=0, count=1,
-                      memory_bytes=host_memory_bytes(), versions=cpu_versions, catalog_id=catalog_match(cpu_model()),
-                      cpu=cpu_info(int(torch.get_num_threads())))  # fmt: skip
+    return DeviceInfo(
+        backend="torch",
+        platform="cpu",
+        name=cpu_model(),
+        index=0,
+        count=1,
+        memory_bytes=host_memory_bytes(),
+        versions=cpu_versions,
+        catalog_id=catalog_match(cpu_model()),
+        cpu=cpu_info(int(torch.get_num_threads())),
+    )
 
 
 def gpu_device(props, index: int, count: int, platform_name: str, versions: dict[str, str]) -> DeviceInfo:
@@ -212,9 +264,17 @@ def gpu_device(props, index: int, count: int, platform_name: str, versions: dict
             catalog_id = _rocm_match(arch, cus, memory)
     else:
         v["compute_capability"] = f"{props.major}.{props.minor}"
-    return DeviceInfo(backend="torch", platform=platform_name, name=name or f"unnamed {platform_name} device",
-                      index=index, count=count, memory_bytes=memory, versions=v, catalog_id=catalog_id,
-                      cache_bytes=device_llc(getattr(props, "L2_cache_size", None), catalog_id))  # fmt: skip
+    return DeviceInfo(
+        backend="torch",
+        platform=platform_name,
+        name=name or f"unnamed {platform_name} device",
+        index=index,
+        count=count,
+        memory_bytes=memory,
+        versions=v,
+        catalog_id=catalog_id,
+        cache_bytes=device_llc(getattr(props, "L2_cache_size", None), catalog_id),
+    )
 
 
 def _rocm_match(arch: str, compute_units: int | None, memory: int | None) -> str | None:
@@ -242,8 +302,10 @@ def _torch_gpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:
     except Exception:
         pass
     count = torch.cuda.device_count()
-    return [gpu_device(torch.cuda.get_device_properties(i), i, count, "rocm" if hip else "cuda", dev_versions)
-            for i in range(count)]  # fmt: skip
+    return [
+        gpu_device(torch.cuda.get_device_properties(i), i, count, "rocm" if hip else "cuda", dev_versions)
+        for i in range(count)
+    ]
 
 
 def mps_name(brand: str | None, machine: str) -> str:
@@ -273,9 +335,19 @@ def _torch_mps_device(torch, versions: dict[str, str]) -> list[DeviceInfo]:
     except Exception:
         pass
     name = mps_name(_mac_brand(), platform.machine())
-    return [DeviceInfo(backend="torch", platform="mps", name=name, index=0, count=1, memory_bytes=mem,
-                       memory_note="Metal's recommended working-set limit, not the unified memory total",
-                       versions={**versions, "macos": platform.mac_ver()[0]}, catalog_id=catalog_match(name))]  # fmt: skip
+    return [
+        DeviceInfo(
+            backend="torch",
+            platform="mps",
+            name=name,
+            index=0,
+            count=1,
+            memory_bytes=mem,
+            memory_note="Metal's recommended working-set limit, not the unified memory total",
+            versions={**versions, "macos": platform.mac_ver()[0]},
+            catalog_id=catalog_match(name),
+        )
+    ]
 
 
 def _torch_xpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:
@@ -287,10 +359,18 @@ def _torch_xpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:
     for i in range(count):
         props = xpu.get_device_properties(i)
         name = str(getattr(props, "name", None) or xpu.get_device_name(i))
-        out.append(DeviceInfo(backend="torch", platform="xpu", name=name, index=i, count=count,
-                              memory_bytes=int(getattr(props, "total_memory", 0)) or None,
-                              versions={**versions, "xpu_driver": str(getattr(props, "driver_version", "") or "")},
-                              catalog_id=catalog_match(name)))  # fmt: skip
+        out.append(
+            DeviceInfo(
+                backend="torch",
+                platform="xpu",
+                name=name,
+                index=i,
+                count=count,
+                memory_bytes=int(getattr(props, "total_memory", 0)) or None,
+                versions={**versions, "xpu_driver": str(getattr(props, "driver_version", "") or "")},
+                catalog_id=catalog_match(name),
+            )
+        )
     return out
 
 
@@ -315,7 +395,9 @@ def detect_torch() -> tuple[BackendStatus, list[DeviceInfo]]:
 # ---------------------------------------------------------------- JAX
 
 
-def jax_memory(stats: dict | None, platform_name: str, environ: dict[str, str] | None = None) -> tuple[int | None, str | None]:
+def jax_memory(
+    stats: dict | None, platform_name: str, environ: dict[str, str] | None = None
+) -> tuple[int | None, str | None]:
     """Memory JAX reports for a device, and what it is: on GPUs the XLA allocator's limit, not the total."""
     if not stats or not stats.get("bytes_limit"):
         return None, None
@@ -357,8 +439,9 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
     try:
         default = jax.default_backend()
     except Exception as exc:
-        return BackendStatus(backend="jax", available=False, reason=f"jax failed to initialise: {exc}",
-                             versions=versions), []  # fmt: skip
+        return BackendStatus(
+            backend="jax", available=False, reason=f"jax failed to initialise: {exc}", versions=versions
+        ), []
     for plat in ("cpu", "gpu", "tpu"):
         try:
             found = jax.devices(plat)
@@ -385,10 +468,21 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
                 name, cpu = str(dev.device_kind), None
                 memory, note = _jax_memory(dev)
             catalog_id = catalog_match(name)
-            devices.append(DeviceInfo(backend="jax", platform=plat, name=name, index=i, count=len(found),
-                                      memory_bytes=memory, memory_note=note, versions=dev_versions,
-                                      catalog_id=catalog_id, cpu=cpu,
-                                      cache_bytes=None if plat == "cpu" else device_llc(None, catalog_id)))  # fmt: skip
+            devices.append(
+                DeviceInfo(
+                    backend="jax",
+                    platform=plat,
+                    name=name,
+                    index=i,
+                    count=len(found),
+                    memory_bytes=memory,
+                    memory_note=note,
+                    versions=dev_versions,
+                    catalog_id=catalog_id,
+                    cpu=cpu,
+                    cache_bytes=None if plat == "cpu" else device_llc(None, catalog_id),
+                )
+            )
     if not devices:
         reason = "; ".join(problems) or "jax found no devices"
         return BackendStatus(backend="jax", available=False, reason=reason, versions=versions), []
@@ -401,8 +495,9 @@ def detect(backend: str) -> tuple[BackendStatus, list[DeviceInfo]]:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}")
     if backend in disabled_backends():
-        return BackendStatus(backend=backend, available=False, reason=f"{backend} is not installed "
-                             f"(switched off by {DISABLE_ENV})"), []  # fmt: skip
+        return BackendStatus(
+            backend=backend, available=False, reason=f"{backend} is not installed (switched off by {DISABLE_ENV})"
+        ), []
     try:
         return detect_torch() if backend == "torch" else detect_jax()
     except Exception as exc:

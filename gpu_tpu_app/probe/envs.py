@@ -123,8 +123,9 @@ def _conda_prefixes(home: Path, environ: Mapping[str, str], timeout_s: float = 2
     conda = environ.get("CONDA_EXE") or shutil.which("conda", path=environ.get("PATH"))
     if conda:
         try:
-            proc = subprocess.run([conda, "env", "list", "--json"], capture_output=True, timeout=timeout_s,
-                                  stdin=subprocess.DEVNULL)  # fmt: skip
+            proc = subprocess.run(
+                [conda, "env", "list", "--json"], capture_output=True, timeout=timeout_s, stdin=subprocess.DEVNULL
+            )
             data = json.loads(proc.stdout.decode("utf-8", "replace")[:CACHE_MAX_BYTES])
             envs = data.get("envs") if isinstance(data, dict) else None
             if isinstance(envs, list):
@@ -139,8 +140,14 @@ def _conda_prefixes(home: Path, environ: Mapping[str, str], timeout_s: float = 2
     return [Path(line.strip()) for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-def discover(added: Iterable[str] = (), *, home: Path | None = None, environ: Mapping[str, str] | None = None,
-             cwd: Path | None = None, include_app: bool = True) -> list[tuple[str, str, str]]:  # fmt: skip
+def discover(
+    added: Iterable[str] = (),
+    *,
+    home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    include_app: bool = True,
+) -> list[tuple[str, str, str]]:
     """(interpreter, kind, name) of every environment found, this app's first, without duplicates."""
     environ = os.environ if environ is None else environ
     home = Path(environ.get("HOME") or Path.home()) if home is None else home
@@ -190,8 +197,9 @@ def _stat_key(interpreter: str) -> tuple[float, float] | None:
     return exe, site
 
 
-def query_env(interpreter: str, kind: str = "added", name: str | None = None,
-              timeout_s: float = QUERY_TIMEOUT_S) -> PythonEnv:  # fmt: skip
+def query_env(
+    interpreter: str, kind: str = "added", name: str | None = None, timeout_s: float = QUERY_TIMEOUT_S
+) -> PythonEnv:
     """Run envquery.py in `interpreter` and describe what it reported; never raises, never waits past timeout_s."""
     name = name or env_name(interpreter)
     base = {"interpreter": interpreter, "name": name[:200], "kind": kind}
@@ -209,10 +217,18 @@ def query_env(interpreter: str, kind: str = "added", name: str | None = None,
     err = ""
     verdict: str | None = None
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                env=env, start_new_session=True)  # fmt: skip
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+        )
     except OSError as exc:
-        return PythonEnv(**base, problem=f"{interpreter}: cannot run it ({exc.strerror or exc}), not a Python interpreter")
+        return PythonEnv(
+            **base, problem=f"{interpreter}: cannot run it ({exc.strerror or exc}), not a Python interpreter"
+        )
     try:
         out, errb = proc.communicate(timeout=timeout_s)
         stdout, err = out, errb.decode("utf-8", "replace")
@@ -272,7 +288,11 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
     python = str(meta.get("python", ""))[:40] or None
     if meta.get("too_old"):
         need = ".".join(map(str, MIN_PYTHON))
-        return PythonEnv(**base, python=python, problem=f"{interpreter}: Python {python} is too old (the probe needs {need} or newer)")
+        return PythonEnv(
+            **base,
+            python=python,
+            problem=f"{interpreter}: Python {python} is too old (the probe needs {need} or newer)",
+        )
     versions = {str(k)[:40]: str(v)[:80] for k, v in (meta.get("versions") or {}).items() if isinstance(v, str)}
     frameworks: list[FrameworkDevices] = []
     for fw in ("torch", "jax"):
@@ -287,8 +307,7 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
                 versions[str(k)[:40]] = v[:80]
         devices = [str(d)[:200] for d in (part.get("devices") or []) if isinstance(d, str)][:256]
         error = part.get("error")
-        frameworks.append(FrameworkDevices(framework=fw, devices=devices,
-                                           error=str(error)[:500] if error else None))  # fmt: skip
+        frameworks.append(FrameworkDevices(framework=fw, devices=devices, error=str(error)[:500] if error else None))
     versions = {k: v for k, v in versions.items() if k in FRAMEWORKS or k.startswith(("jax_", "libtpu", "torch_"))}
     importable = [fw for fw in frameworks if fw.devices]
     problem = None
@@ -298,8 +317,15 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
         problem = f"{interpreter}: " + "; ".join(fw.error or f"{fw.framework}: no devices" for fw in frameworks)
     elif verdict and parts.get("end") is None:
         problem = f"{interpreter}: the query {verdict}"
-    return PythonEnv(**base, usable=problem is None or bool(importable), problem=problem, python=python,
-                     versions=versions, frameworks=frameworks, flavour=build_flavour(versions))  # fmt: skip
+    return PythonEnv(
+        **base,
+        usable=problem is None or bool(importable),
+        problem=problem,
+        python=python,
+        versions=versions,
+        frameworks=frameworks,
+        flavour=build_flavour(versions),
+    )
 
 
 # ---------------------------------------------------------------- cache
@@ -347,8 +373,14 @@ def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
         print(f"{path}: could not write the environment cache: {exc.strerror or exc}", file=sys.stderr)
 
 
-def list_envs(added: Iterable[str] = (), *, refresh: bool = False, timeout_s: float = QUERY_TIMEOUT_S,
-              cache: Path | None = None, **discover_kw) -> list[PythonEnv]:  # fmt: skip
+def list_envs(
+    added: Iterable[str] = (),
+    *,
+    refresh: bool = False,
+    timeout_s: float = QUERY_TIMEOUT_S,
+    cache: Path | None = None,
+    **discover_kw,
+) -> list[PythonEnv]:
     """Every environment found, each queried (or read from the cache when its interpreter has not changed)."""
     return resolve(discover(added, **discover_kw), refresh=refresh, timeout_s=timeout_s, cache=cache)
 
@@ -360,8 +392,13 @@ def lookup(interpreter: str, *, timeout_s: float = QUERY_TIMEOUT_S, cache: Path 
     return resolve([(path, kind, name)], timeout_s=timeout_s, cache=cache)[0]
 
 
-def resolve(found: list[tuple[str, str, str]], *, refresh: bool = False, timeout_s: float = QUERY_TIMEOUT_S,
-            cache: Path | None = None) -> list[PythonEnv]:  # fmt: skip
+def resolve(
+    found: list[tuple[str, str, str]],
+    *,
+    refresh: bool = False,
+    timeout_s: float = QUERY_TIMEOUT_S,
+    cache: Path | None = None,
+) -> list[PythonEnv]:
     """Query (interpreter, kind, name) triples, several at once, through the cache."""
     path = cache if cache is not None else cache_path()
     with _cache_lock:
@@ -386,8 +423,9 @@ def resolve(found: list[tuple[str, str, str]], *, refresh: bool = False, timeout
                 key = keys[interpreter]
                 # a hang is not cached: the next look asks again
                 if key and not (env.problem and "did not answer" in env.problem):
-                    entries[interpreter] = _CacheEntry(mtime=key[0], site_mtime=key[1], app_version=__version__,
-                                                       env=env)  # fmt: skip
+                    entries[interpreter] = _CacheEntry(
+                        mtime=key[0], site_mtime=key[1], app_version=__version__, env=env
+                    )
             _write_cache(path, entries)
     return [out[i] for i, _k, _n in found]
 
@@ -462,10 +500,19 @@ def environment_info(python: str | None, versions: Mapping[str, str], python_ver
         name, kind = "this app", "app"
     else:
         name, kind = env_name(interpreter), "added"
-    keep = {k: str(v) for k, v in versions.items()
-            if k in FRAMEWORKS or k in ("cuda_runtime", "hip", "cudnn", "default_backend") or k.endswith("_runtime")}  # fmt: skip
-    return EnvironmentInfo(interpreter=interpreter, name=name[:200], kind=kind, python=python_version,
-                           versions=keep, flavour=build_flavour(dict(versions)))  # fmt: skip
+    keep = {
+        k: str(v)
+        for k, v in versions.items()
+        if k in FRAMEWORKS or k in ("cuda_runtime", "hip", "cudnn", "default_backend") or k.endswith("_runtime")
+    }
+    return EnvironmentInfo(
+        interpreter=interpreter,
+        name=name[:200],
+        kind=kind,
+        python=python_version,
+        versions=keep,
+        flavour=build_flavour(dict(versions)),
+    )
 
 
 def envs_command(added: Iterable[str] = (), *, refresh: bool = False) -> list[str]:

@@ -71,8 +71,9 @@ def rank_env(backend: str, rank: int, size: int, port: int, request: GroupReques
     """The launcher's variables for one local rank."""
     env = {
         "GPU_TPU_APP_COLLECTIVE_TIMEOUT_S": f"{request.timeout_s:g}",
-        "LOCAL_RANK": str(rank), "LOCAL_WORLD_SIZE": str(size),
-    }  # fmt: skip
+        "LOCAL_RANK": str(rank),
+        "LOCAL_WORLD_SIZE": str(size),
+    }
     if request.max_bytes:
         env["GPU_TPU_APP_COLLECTIVE_MAX_BYTES"] = str(int(request.max_bytes))
     if not request.accelerator:
@@ -108,16 +109,28 @@ def _start_ranks(backend: str, request: GroupRequest) -> tuple[list[subprocess.P
     """Start the group's worker processes, one per rank, each in its own session; their stderr is drained."""
     size = request.processes
     port = free_port()
-    probe = ProbeRequest(suite="quick", backends=(backend,), kernels=("collective",), dtypes=request.dtypes,
-                         budget_s=request.budget_s, python=request.python)  # fmt: skip
+    probe = ProbeRequest(
+        suite="quick",
+        backends=(backend,),
+        kernels=("collective",),
+        dtypes=request.dtypes,
+        budget_s=request.budget_s,
+        python=request.python,
+    )
     argv = worker_command(backend, probe, budget_s=request.budget_s)
     procs: list[subprocess.Popen] = []
     logs: list[_Stderr] = []
     for rank in range(size):
         env = worker_env(backend, probe)
         env.update(rank_env(backend, rank, size, port, request))
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                env=env, start_new_session=True)  # fmt: skip
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+        )
         procs.append(proc)
         logs.append(_Stderr(proc.stderr, os.environ.get("GPU_TPU_APP_PROBE_LOG") == "1"))
     return procs, logs
@@ -138,14 +151,26 @@ def _end_ranks(procs: list[subprocess.Popen], sel: selectors.BaseSelector, cance
             proc.stdout.close()
 
 
-def _report_end(backend: str, asm: RunAssembler, on_message: Callable[[Message], None],
-                procs: list[subprocess.Popen], log0: _Stderr, said_done: list[bool], first_failure: float | None,
-                stopped: str | None) -> None:  # fmt: skip
+def _report_end(
+    backend: str,
+    asm: RunAssembler,
+    on_message: Callable[[Message], None],
+    procs: list[subprocess.Popen],
+    log0: _Stderr,
+    said_done: list[bool],
+    first_failure: float | None,
+    stopped: str | None,
+) -> None:
     """Say how the group ended: failed ranks, a time-out, and rank 0's end when it did not say it was done."""
     for rank in range(1, len(procs)):
         if not said_done[rank] and procs[rank].returncode not in (0, None) and first_failure is None:
-            on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",
-                                        message=f"rank {rank} {_how(procs[rank].returncode)}")))  # fmt: skip
+            on_message(
+                asm.add(
+                    ErrorMsg(
+                        backend=backend, kernel="collective", message=f"rank {rank} {_how(procs[rank].returncode)}"
+                    )
+                )
+            )
     if stopped and stopped != "cancelled":
         on_message(asm.add(ErrorMsg(backend=backend, kernel="collective", message=stopped)))
     if said_done[0]:
@@ -155,22 +180,39 @@ def _report_end(backend: str, asm: RunAssembler, on_message: Callable[[Message],
     point = asm.current
     if ended_by_us and point is not None and asm.current_results == 0:
         # rank 0 was stopped because another rank failed: say so, not "crashed"
-        result = ProbeResult(kernel="collective", backend=backend, device=point.device or "",
-                             dtype=point.dtype, size=point.size, variant=point.variant, metric="bytes_per_s",
-                             status="error", message=f"stopped: another rank failed during {point_label(point)}")  # fmt: skip
+        result = ProbeResult(
+            kernel="collective",
+            backend=backend,
+            device=point.device or "",
+            dtype=point.dtype,
+            size=point.size,
+            variant=point.variant,
+            metric="bytes_per_s",
+            status="error",
+            message=f"stopped: another rank failed during {point_label(point)}",
+        )
         on_message(asm.add(ResultMsg(result=result)))
         asm.aborted = True
     elif not ended_by_us:
-        made, _restart = asm.worker_exited(code, timed_out=bool(stopped and stopped != "cancelled"),
-                                           cancelled=stopped == "cancelled", stderr_tail=log0.tail())  # fmt: skip
+        made, _restart = asm.worker_exited(
+            code,
+            timed_out=bool(stopped and stopped != "cancelled"),
+            cancelled=stopped == "cancelled",
+            stderr_tail=log0.tail(),
+        )
         for msg in made:  # worker_exited returns (messages, restart point): iterate the messages only
             on_message(msg)
     else:
         asm.aborted = True
 
 
-def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_message: Callable[[Message], None],
-                cancel: threading.Event) -> None:  # fmt: skip
+def _run_engine(
+    backend: str,
+    request: GroupRequest,
+    asm: RunAssembler,
+    on_message: Callable[[Message], None],
+    cancel: threading.Event,
+) -> None:
     size = request.processes
     procs, logs = _start_ranks(backend, request)
     asm.start_worker(backend)
@@ -215,8 +257,9 @@ def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_messa
                 if code not in (None, 0) and not said_done[rank] and first_failure is None:
                     first_failure = now
                     if rank != 0:
-                        on_message(asm.add(ErrorMsg(backend=backend, kernel="collective",
-                                                    message=f"rank {rank} {_how(code)}")))  # fmt: skip
+                        on_message(
+                            asm.add(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank} {_how(code)}"))
+                        )
             if first_failure is not None and now - first_failure > RANK_GRACE_S:
                 break  # the others had their chance to report: end them
             for key, _ in sel.select(0.05):
@@ -236,8 +279,11 @@ def _run_engine(backend: str, request: GroupRequest, asm: RunAssembler, on_messa
     _report_end(backend, asm, on_message, procs, logs[0], said_done, first_failure, stopped)
 
 
-def run_group(request: GroupRequest, on_message: Callable[[Message], None] | None = None,
-              cancel_event: threading.Event | None = None) -> RunFile:  # fmt: skip
+def run_group(
+    request: GroupRequest,
+    on_message: Callable[[Message], None] | None = None,
+    cancel_event: threading.Event | None = None,
+) -> RunFile:
     """Run the collective probe with N local ranks for each engine in turn; rank 0's run, with every rank's problems."""
     cancel = cancel_event or threading.Event()
     callback = on_message or (lambda _m: None)

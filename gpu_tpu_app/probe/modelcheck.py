@@ -149,10 +149,16 @@ class Loader:
         except UserError:
             raise
         except MemoryError:
-            raise UserError("memory", "ran out of memory (MemoryError) under the check's memory limit",
-                            function, self.user_line(sys.exc_info()[2])) from None
+            raise UserError(
+                "memory",
+                "ran out of memory (MemoryError) under the check's memory limit",
+                function,
+                self.user_line(sys.exc_info()[2]),
+            ) from None
         except RecursionError as exc:
-            raise UserError("user", f"RecursionError: {_short(exc)}", function, self.user_line(exc.__traceback__)) from None
+            raise UserError(
+                "user", f"RecursionError: {_short(exc)}", function, self.user_line(exc.__traceback__)
+            ) from None
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
@@ -167,8 +173,17 @@ class Loader:
 
 def _is_oom(text: str) -> bool:
     low = text.lower()
-    return any(s in low for s in ("can't allocate memory", "cannot allocate memory", "out of memory",
-                                  "resource_exhausted", "bad_alloc", "failed to allocate"))
+    return any(
+        s in low
+        for s in (
+            "can't allocate memory",
+            "cannot allocate memory",
+            "out of memory",
+            "resource_exhausted",
+            "bad_alloc",
+            "failed to allocate",
+        )
+    )
 
 
 def _framework(loader: Loader) -> str:
@@ -178,9 +193,12 @@ def _framework(loader: Loader) -> str:
     if has("params") and has("forward") and has("example_inputs"):
         return "jax"
     found = [n for n in ("model", "params", "forward", "example_inputs") if has(n)]
-    raise UserError("entry", "defines neither model() and example_inputs() (PyTorch) nor params(), "
-                    "forward(params, *inputs) and example_inputs() (JAX)"
-                    + (f"; found only {', '.join(n + '()' for n in found)}" if found else ""))
+    raise UserError(
+        "entry",
+        "defines neither model() and example_inputs() (PyTorch) nor params(), "
+        "forward(params, *inputs) and example_inputs() (JAX)"
+        + (f"; found only {', '.join(n + '()' for n in found)}" if found else ""),
+    )
 
 
 def _other_inputs(loader: Loader) -> list[Any]:
@@ -188,11 +206,15 @@ def _other_inputs(loader: Loader) -> list[Any]:
         return []
     value = loader.call("other_inputs")
     if not isinstance(value, (list, tuple)):
-        raise UserError("contract", f"other_inputs() must return a list of input tuples, got {type(value).__name__}",
-                        "other_inputs()")
+        raise UserError(
+            "contract",
+            f"other_inputs() must return a list of input tuples, got {type(value).__name__}",
+            "other_inputs()",
+        )
     if len(value) > 32:
-        raise UserError("contract", f"other_inputs() returned {len(value)} input tuples; at most 32 are checked",
-                        "other_inputs()")
+        raise UserError(
+            "contract", f"other_inputs() returned {len(value)} input tuples; at most 32 are checked", "other_inputs()"
+        )
     return list(value)
 
 
@@ -207,12 +229,47 @@ def _as_tuple(value: Any, function: str) -> tuple:
 # =========================================================================== PyTorch
 
 
-_VIEW_OPS = {"view", "_unsafe_view", "reshape", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
-             "detach", "alias", "slice", "select", "as_strided", "split", "split_with_sizes", "unbind", "chunk",
-             "flatten", "unflatten", "view_as", "expand_as", "narrow", "_reshape_alias", "lift_fresh"}
+_VIEW_OPS = {
+    "view",
+    "_unsafe_view",
+    "reshape",
+    "permute",
+    "transpose",
+    "t",
+    "expand",
+    "squeeze",
+    "unsqueeze",
+    "detach",
+    "alias",
+    "slice",
+    "select",
+    "as_strided",
+    "split",
+    "split_with_sizes",
+    "unbind",
+    "chunk",
+    "flatten",
+    "unflatten",
+    "view_as",
+    "expand_as",
+    "narrow",
+    "_reshape_alias",
+    "lift_fresh",
+}
 #: ops whose output shape depends on the values of their input.
-_DATA_DEPENDENT_TORCH = {"nonzero", "masked_select", "unique", "_unique", "_unique2", "unique_consecutive",
-                         "unique_dim", "bincount", "repeat_interleave", "_local_scalar_dense", "item"}
+_DATA_DEPENDENT_TORCH = {
+    "nonzero",
+    "masked_select",
+    "unique",
+    "_unique",
+    "_unique2",
+    "unique_consecutive",
+    "unique_dim",
+    "bincount",
+    "repeat_interleave",
+    "_local_scalar_dense",
+    "item",
+}
 
 
 _DD_TEXT = {
@@ -282,8 +339,11 @@ class TorchObserver:
         name = f"{namespace}.{base}"
         self.ops[name] = self.ops.get(name, 0) + 1
         if namespace not in ("aten", "prim", "prims") and name not in self.custom_ops:
-            self.custom_ops[name] = {"name": name, "kind": "custom operator (torch.library or extension)",
-                                     "location": self.loader.user_location()}
+            self.custom_ops[name] = {
+                "name": name,
+                "kind": "custom operator (torch.library or extension)",
+                "location": self.loader.user_location(),
+            }
         if packet in registry:
             try:
                 self.matmul_flops += int(registry[packet](*args, **kwargs, out_val=out))
@@ -296,9 +356,29 @@ class TorchObserver:
         else:
             out_n = _numel_of(out)
             in_n = max((_numel_of(a) for a in args if isinstance(a, torch.Tensor)), default=0)
-            self.other_flops += max(out_n, in_n if base in ("sum", "mean", "amax", "amin", "max", "min", "prod",
-                                                             "var", "std", "norm", "logsumexp", "argmax",
-                                                             "argmin", "any", "all") else 0)
+            self.other_flops += max(
+                out_n,
+                in_n
+                if base
+                in (
+                    "sum",
+                    "mean",
+                    "amax",
+                    "amin",
+                    "max",
+                    "min",
+                    "prod",
+                    "var",
+                    "std",
+                    "norm",
+                    "logsumexp",
+                    "argmax",
+                    "argmin",
+                    "any",
+                    "all",
+                )
+                else 0,
+            )
         if base in _DATA_DEPENDENT_TORCH and base not in self.data_dependent:
             self.data_dependent[base] = self.loader.user_location()
         if name not in self.float64 and len(self.float64) < MAX_ITEMS:
@@ -331,8 +411,9 @@ def _check_torch_inputs(value: Any, function: str) -> tuple:
         raise UserError("contract", f"{function} returned {len(inputs)} inputs", function)
     for i, t in enumerate(inputs):
         if not isinstance(t, torch.Tensor):
-            raise UserError("contract", f"{function} must return a tuple of tensors; item {i} is "
-                            f"{type(t).__name__}", function)
+            raise UserError(
+                "contract", f"{function} must return a tuple of tensors; item {i} is {type(t).__name__}", function
+            )
     return inputs
 
 
@@ -363,18 +444,24 @@ def check_torch(loader: Loader) -> dict[str, Any]:
             loader._run(lambda: model(*inputs), "model().forward")
     finally:
         restore()
-    findings["flops"] = {"matmul": observer.matmul_flops, "other": observer.other_flops,
-                         "method": "one eager forward on the CPU under a dispatch mode: matrix multiplies, "
-                                   "convolutions and attention by torch's FLOP formulas; every other operator "
-                                   "1 operation per output element (per input element for reductions); "
-                                   "views count 0"}
+    findings["flops"] = {
+        "matmul": observer.matmul_flops,
+        "other": observer.other_flops,
+        "method": "one eager forward on the CPU under a dispatch mode: matrix multiplies, "
+        "convolutions and attention by torch's FLOP formulas; every other operator "
+        "1 operation per output element (per input element for reductions); "
+        "views count 0",
+    }
     custom = list(observer.custom_ops.values())
-    custom += [{"name": k, "kind": "torch.autograd.Function", "location": v} for k, v in
-               observer.autograd_functions.items()]
+    custom += [
+        {"name": k, "kind": "torch.autograd.Function", "location": v} for k, v in observer.autograd_functions.items()
+    ]
     findings["custom_ops"] = custom[:MAX_ITEMS]
     findings["float64"] = [{"op": k, "location": v} for k, v in observer.float64.items()][:MAX_ITEMS]
-    findings["data_dependent"] = [{"what": _DD_TEXT.get(k, f"aten.{k}: its output shape depends on the data"),
-                                   "location": v} for k, v in observer.data_dependent.items()][:MAX_ITEMS]
+    findings["data_dependent"] = [
+        {"what": _DD_TEXT.get(k, f"aten.{k}: its output shape depends on the data"), "location": v}
+        for k, v in observer.data_dependent.items()
+    ][:MAX_ITEMS]
 
     # 2. torch.export: a whole static graph, or the reason there is none
     _stage("torch.export", "model().forward")
@@ -394,18 +481,28 @@ def check_torch(loader: Loader) -> dict[str, Any]:
                         non_core.add(str(target))
         except Exception as exc:
             findings["notes"].append(f"core ATen decomposition failed: {_first_line(exc)}")
-        graph = {"status": "ok", "detail": f"one graph of {sum(1 for n in exported.graph.nodes if n.op == 'call_function')} "
-                 f"operators", "location": None}
+        graph = {
+            "status": "ok",
+            "detail": f"one graph of {sum(1 for n in exported.graph.nodes if n.op == 'call_function')} operators",
+            "location": None,
+        }
         findings["non_core_ops"] = sorted(non_core)[:MAX_ITEMS]
     except Exception as exc:
         text = str(exc)
-        graph = {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(text)}",
-                 "location": loader.location_in(text) or loader.location_in("".join(traceback.format_tb(exc.__traceback__)))}
+        graph = {
+            "status": "failed",
+            "detail": f"{type(exc).__name__}: {_first_line(text)}",
+            "location": loader.location_in(text) or loader.location_in("".join(traceback.format_tb(exc.__traceback__))),
+        }
         findings["non_core_ops"] = []
         if "data-dependent" in text or "GuardOnDataDependent" in type(exc).__name__:
-            findings["data_dependent"].append({"what": "control flow or shape that depends on tensor values "
-                                                       "(torch.export: " + _first_line(text)[:160] + ")",
-                                               "location": graph["location"]})
+            findings["data_dependent"].append(
+                {
+                    "what": "control flow or shape that depends on tensor values "
+                    "(torch.export: " + _first_line(text)[:160] + ")",
+                    "location": graph["location"],
+                }
+            )
     findings["static_graph"] = graph
 
     # 3. graph breaks under torch.compile's tracer
@@ -430,15 +527,25 @@ def check_torch(loader: Loader) -> dict[str, Any]:
         findings["graph_breaks"] = {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
 
     # 4. recompiles across the shapes other_inputs() gives, with static shapes as XLA compiles them
-    whole = (graph["status"] == "ok" and not findings["data_dependent"]
-             and findings["graph_breaks"].get("status") == "ok" and not findings["graph_breaks"].get("breaks"))
+    whole = (
+        graph["status"] == "ok"
+        and not findings["data_dependent"]
+        and findings["graph_breaks"].get("status") == "ok"
+        and not findings["graph_breaks"].get("breaks")
+    )
     signatures = {_signature(inputs)} | {_signature(o) for o in others}
     if others and whole and len(signatures) == 1:
         # one whole static graph, and every input has its signature: the compiled program is reused as is
-        findings["programs"] = {"status": "ok", "input_sets": 1 + len(others), "shapes": 1, "programs_first": 1,
-                                "programs": 1, "method": "every input set has the example's shapes and dtypes, and "
-                                "torch.export and torch._dynamo.explain captured one graph without data-dependent "
-                                "operations, so the one compiled program serves them all"}
+        findings["programs"] = {
+            "status": "ok",
+            "input_sets": 1 + len(others),
+            "shapes": 1,
+            "programs_first": 1,
+            "programs": 1,
+            "method": "every input set has the example's shapes and dtypes, and "
+            "torch.export and torch._dynamo.explain captured one graph without data-dependent "
+            "operations, so the one compiled program serves them all",
+        }
     else:
         findings["programs"] = _torch_programs(model, inputs, others, loader)
 
@@ -470,9 +577,14 @@ def _torch_programs(model: Any, inputs: tuple, others: list[tuple], loader: Load
             first = counter.frame_count
             for o in others:
                 loader._run(lambda o=o: compiled(*o), "model().forward")  # type: ignore[misc]  # default binds the loop value  # type: ignore[misc]  # default binds the loop value
-        return {"status": "ok", "input_sets": len(signatures), "shapes": len(set(signatures)),
-                "programs_first": int(first), "programs": int(counter.frame_count),
-                "method": "torch.compile with static shapes (as XLA compiles), counting compiled frames"}
+        return {
+            "status": "ok",
+            "input_sets": len(signatures),
+            "shapes": len(set(signatures)),
+            "programs_first": int(first),
+            "programs": int(counter.frame_count),
+            "method": "torch.compile with static shapes (as XLA compiles), counting compiled frames",
+        }
     except UserError:
         raise
     except Exception as exc:
@@ -546,11 +658,19 @@ def _torch_xla_route(model: Any, inputs: tuple, loader: Loader, findings: dict[s
         detail, where = _route_error("torch_xla", exc, loader)
         return {"status": "failed", "detail": detail, "location": where, "fallbacks": []}
     names = ", ".join(f["name"] for f in fallbacks[:MAX_ITEMS])
-    detail = (f"ran on XLA's device {_short(device, 40)} (PJRT_DEVICE={_short(os.environ.get('PJRT_DEVICE'), 20)}); "
-              + (f"{len(fallbacks)} operator(s) fell back to the CPU: {names}" if fallbacks
-                 else "no operator fell back to the CPU"))
-    return {"status": "ok", "detail": _short(detail, 1900), "device": _short(device, 60),
-            "fallbacks": fallbacks[:MAX_ITEMS], "compiles": compiles, "compile_seconds": compile_s}
+    detail = f"ran on XLA's device {_short(device, 40)} (PJRT_DEVICE={_short(os.environ.get('PJRT_DEVICE'), 20)}); " + (
+        f"{len(fallbacks)} operator(s) fell back to the CPU: {names}"
+        if fallbacks
+        else "no operator fell back to the CPU"
+    )
+    return {
+        "status": "ok",
+        "detail": _short(detail, 1900),
+        "device": _short(device, 60),
+        "fallbacks": fallbacks[:MAX_ITEMS],
+        "compiles": compiles,
+        "compile_seconds": compile_s,
+    }
 
 
 def _torchax_route(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> dict[str, Any]:
@@ -570,14 +690,28 @@ def _torchax_route(model: Any, inputs: tuple, loader: Loader, findings: dict[str
         import jax.numpy as jnp
 
         states, jax_func = tx.extract_jax(model)
-        specs = (_jax_specs(states), *(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch.")))
-                                       for t in inputs))
+        specs = (
+            _jax_specs(states),
+            *(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in inputs),
+        )
     except Exception as exc:
         detail, where = _route_error("torchax.extract_jax", exc, loader)
-        return {"status": "failed", "route": "torchax.extract_jax", "detail": detail, "location": where,
-                "custom_calls": []}
-    return _export_for(lambda w, *xs: jax_func(w, xs), specs, "tpu", loader, {},
-                       route='torchax.extract_jax, then jax.export, platforms=["tpu"]', function="model().forward")
+        return {
+            "status": "failed",
+            "route": "torchax.extract_jax",
+            "detail": detail,
+            "location": where,
+            "custom_calls": [],
+        }
+    return _export_for(
+        lambda w, *xs: jax_func(w, xs),
+        specs,
+        "tpu",
+        loader,
+        {},
+        route='torchax.extract_jax, then jax.export, platforms=["tpu"]',
+        function="model().forward",
+    )
 
 
 # =========================================================================== JAX
@@ -586,10 +720,35 @@ def _torchax_route(model: Any, inputs: tuple, loader: Loader, findings: dict[str
 _CALLBACKS = {"pure_callback", "io_callback", "debug_callback", "callback", "host_callback"}
 #: primitives that are custom kernels or foreign functions rather than XLA operations.
 _CUSTOM_JAX = {"pallas_call", "ffi_call", "custom_call", "mosaic_gpu_call", "triton_kernel_call"}
-_ZERO_WORK = {"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose", "convert_element_type",
-              "slice", "dynamic_slice", "concatenate", "pjit", "jit", "closed_call", "custom_jvp_call",
-              "custom_vjp_call", "custom_vjp_call_jaxpr", "remat", "checkpoint", "copy", "copy_p", "iota",
-              "stop_gradient", "select_n", "pad", "rev", "gather", "dynamic_update_slice", "device_put"}
+_ZERO_WORK = {
+    "reshape",
+    "broadcast_in_dim",
+    "squeeze",
+    "expand_dims",
+    "transpose",
+    "convert_element_type",
+    "slice",
+    "dynamic_slice",
+    "concatenate",
+    "pjit",
+    "jit",
+    "closed_call",
+    "custom_jvp_call",
+    "custom_vjp_call",
+    "custom_vjp_call_jaxpr",
+    "remat",
+    "checkpoint",
+    "copy",
+    "copy_p",
+    "iota",
+    "stop_gradient",
+    "select_n",
+    "pad",
+    "rev",
+    "gather",
+    "dynamic_update_slice",
+    "device_put",
+}
 
 
 class JaxWalk:
@@ -646,8 +805,20 @@ class JaxWalk:
                 in_feat = rhs[spec[1]]
                 spatial = int(np.prod([rhs[d] for d in spec[2:]]))
                 self.matmul += times * 2 * out_n * int(in_feat) * spatial
-            elif name in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "argmax", "argmin",
-                          "reduce_and", "reduce_or", "cumsum", "cumprod", "cummax", "cumlogsumexp"):
+            elif name in (
+                "reduce_sum",
+                "reduce_max",
+                "reduce_min",
+                "reduce_prod",
+                "argmax",
+                "argmin",
+                "reduce_and",
+                "reduce_or",
+                "cumsum",
+                "cumprod",
+                "cummax",
+                "cumlogsumexp",
+            ):
                 self.other += times * int(np.prod(eqn.invars[0].aval.shape))
             elif name not in _ZERO_WORK:
                 self.other += times * out_n
@@ -677,8 +848,13 @@ class JaxWalk:
                             self.walk(sub, times)
 
 
-_DATA_DEPENDENT_JAX = ("NonConcreteBooleanIndexError", "ConcretizationTypeError", "TracerBoolConversionError",
-                       "TracerIntegerConversionError", "TracerArrayConversionError")
+_DATA_DEPENDENT_JAX = (
+    "NonConcreteBooleanIndexError",
+    "ConcretizationTypeError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "TracerArrayConversionError",
+)
 
 
 def _jax_specs(tree: Any) -> Any:
@@ -717,8 +893,15 @@ def _jax_shapes(loader: Loader, name: str) -> Any:
         return loader.call(name)
 
 
-def _export_for(fn: Callable[..., Any], specs: tuple, platform: str, loader: Loader,
-                callbacks: dict[str, str | None], route: str, function: str = "forward()") -> dict[str, Any]:
+def _export_for(
+    fn: Callable[..., Any],
+    specs: tuple,
+    platform: str,
+    loader: Loader,
+    callbacks: dict[str, str | None],
+    route: str,
+    function: str = "forward()",
+) -> dict[str, Any]:
     """Lower `fn` ahead of time for `platform` with jax.export: the StableHLO module's custom calls, or why not."""
     import jax
     from jax import export
@@ -730,23 +913,40 @@ def _export_for(fn: Callable[..., Any], specs: tuple, platform: str, loader: Loa
             exp = export.export(jax.jit(fn), platforms=[platform])(*specs)
             text = exp.mlir_module()
         calls = sorted(set(re.findall(r"stablehlo\.custom_call @([\w.$-]+)", text)))
-        return {"status": "ok", "route": route, "detail": f"StableHLO module of {len(text) // 1024} KiB",
-                "location": None, "custom_calls": calls[:MAX_ITEMS]}
+        return {
+            "status": "ok",
+            "route": route,
+            "detail": f"StableHLO module of {len(text) // 1024} KiB",
+            "location": None,
+            "custom_calls": calls[:MAX_ITEMS],
+        }
     except Exception as exc:
         detail = f"{type(exc).__name__}: {_first_line(exc)}"
         if callbacks and "platform" in str(exc):
-            detail = (f"host callback ({', '.join(callbacks)}) runs Python on the host CPU; "
-                      f"it cannot be lowered ahead of time for {platform.upper()} ({detail})")
+            detail = (
+                f"host callback ({', '.join(callbacks)}) runs Python on the host CPU; "
+                f"it cannot be lowered ahead of time for {platform.upper()} ({detail})"
+            )
         line = loader.user_line(exc.__traceback__)
-        return {"status": "failed", "route": route, "detail": detail,
-                "location": f"{os.path.basename(loader.path)}:{line}" if line else None, "custom_calls": []}
+        return {
+            "status": "failed",
+            "route": route,
+            "detail": detail,
+            "location": f"{os.path.basename(loader.path)}:{line}" if line else None,
+            "custom_calls": [],
+        }
 
 
 def check_jax(loader: Loader) -> dict[str, Any]:
     import jax
 
-    findings: dict[str, Any] = {"framework": "jax", "versions": {"jax": jax.__version__}, "notes": [],
-                                "non_core_ops": [], "graph_breaks": None}
+    findings: dict[str, Any] = {
+        "framework": "jax",
+        "versions": {"jax": jax.__version__},
+        "notes": [],
+        "non_core_ops": [],
+        "graph_breaks": None,
+    }
     recorder = warnings.catch_warnings(record=True)
     caught = recorder.__enter__()
     warnings.simplefilter("always")
@@ -757,8 +957,11 @@ def check_jax(loader: Loader) -> dict[str, Any]:
         _jax_leaves_ok(inputs, "example_inputs()")
         others = _jax_shapes(loader, "other_inputs") if loader.has("other_inputs") else []
         if not isinstance(others, (list, tuple)):
-            raise UserError("contract", f"other_inputs() must return a list of input tuples, got "
-                            f"{type(others).__name__}", "other_inputs()")
+            raise UserError(
+                "contract",
+                f"other_inputs() must return a list of input tuples, got {type(others).__name__}",
+                "other_inputs()",
+            )
         others = [_as_tuple(o, "other_inputs()") for o in others][:32]
         for o in others:
             _jax_leaves_ok(o, "other_inputs()")
@@ -784,8 +987,12 @@ def check_jax(loader: Loader) -> dict[str, Any]:
             line = loader.user_line(exc.__traceback__)
             where = f"{os.path.basename(loader.path)}:{line}" if line else None
             trace_error = {"detail": f"{type(exc).__name__}: {_first_line(exc)}", "location": where}
-            findings["data_dependent"].append({"what": f"a shape or Python branch that depends on array values "
-                                                       f"({type(exc).__name__})", "location": where})
+            findings["data_dependent"].append(
+                {
+                    "what": f"a shape or Python branch that depends on array values ({type(exc).__name__})",
+                    "location": where,
+                }
+            )
         else:
             recorder.__exit__(None, None, None)
             loader._run(_raising(exc), "forward()")
@@ -797,12 +1004,14 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     walk = JaxWalk(loader)
     if jaxpr is not None:
         walk.walk(jaxpr.jaxpr)
-        findings["flops"] = {"matmul": walk.matmul, "other": walk.other,
-                             "method": "counted from the traced jaxpr: dot_general and convolutions as 2 x "
-                                       "multiply-adds; every other primitive 1 operation per output element "
-                                       "(per input element for reductions); reshapes and copies 0; scan bodies "
-                                       "x their length" + ("; while-loop bodies once (trip count unknown)"
-                                                           if walk.loops_counted_once else "")}
+        findings["flops"] = {
+            "matmul": walk.matmul,
+            "other": walk.other,
+            "method": "counted from the traced jaxpr: dot_general and convolutions as 2 x "
+            "multiply-adds; every other primitive 1 operation per output element "
+            "(per input element for reductions); reshapes and copies 0; scan bodies "
+            "x their length" + ("; while-loop bodies once (trip count unknown)" if walk.loops_counted_once else ""),
+        }
     else:
         findings["flops"] = None
     findings["float64"] = [{"op": k, "location": v} for k, v in walk.float64.items()][:MAX_ITEMS]
@@ -810,16 +1019,22 @@ def check_jax(loader: Loader) -> dict[str, Any]:
         findings["float64_requested"] = [loc or None for loc in requested64][:MAX_ITEMS]
         findings["notes"].append("the code asks for float64, but jax_enable_x64 is off, so JAX computes in float32")
     findings["host_callbacks"] = [{"name": k, "location": v} for k, v in walk.callbacks.items()]
-    findings["custom_ops"] = [{"name": k, "kind": "custom kernel or foreign function", "location": v}
-                              for k, v in walk.custom.items()]
+    findings["custom_ops"] = [
+        {"name": k, "kind": "custom kernel or foreign function", "location": v} for k, v in walk.custom.items()
+    ]
 
     # 2. lowering for TPU and for CUDA GPUs with jax.export: works without either chip
     specs = (_jax_specs(params), *_jax_specs(inputs))
     for platform, key in (("tpu", "tpu_lowering"), ("cuda", "cuda_lowering")):
         route = f'jax.export, platforms=["{platform}"]'
         if trace_error is not None:
-            findings[key] = {"status": "failed", "route": route, "detail": trace_error["detail"],
-                             "location": trace_error["location"], "custom_calls": []}
+            findings[key] = {
+                "status": "failed",
+                "route": route,
+                "detail": trace_error["detail"],
+                "location": trace_error["location"],
+                "custom_calls": [],
+            }
             continue
         findings[key] = _export_for(forward, specs, platform, loader, walk.callbacks, route)
 
@@ -842,16 +1057,26 @@ def check_jax(loader: Loader) -> dict[str, Any]:
                 else:
                     loader._run(_raising(exc), "forward()")
         distinct = len(set(signatures))
-        findings["programs"] = {"status": "ok" if failed is None else "failed", "input_sets": len(signatures),
-                                "shapes": distinct, "programs_first": 1, "programs": distinct,
-                                "method": "jax.jit compiles one program per distinct input shape and dtype",
-                                **({"detail": failed} if failed else {})}
+        findings["programs"] = {
+            "status": "ok" if failed is None else "failed",
+            "input_sets": len(signatures),
+            "shapes": distinct,
+            "programs_first": 1,
+            "programs": distinct,
+            "method": "jax.jit compiles one program per distinct input shape and dtype",
+            **({"detail": failed} if failed else {}),
+        }
     else:
         findings["programs"] = None
-    findings["static_graph"] = ({"status": "ok", "detail": f"one jaxpr of {sum(walk.primitives.values())} "
-                                 "primitives", "location": None} if jaxpr is not None else
-                                {"status": "failed", "detail": trace_error["detail"] if trace_error else "",
-                                 "location": trace_error["location"] if trace_error else None})
+    findings["static_graph"] = (
+        {"status": "ok", "detail": f"one jaxpr of {sum(walk.primitives.values())} primitives", "location": None}
+        if jaxpr is not None
+        else {
+            "status": "failed",
+            "detail": trace_error["detail"] if trace_error else "",
+            "location": trace_error["location"] if trace_error else None,
+        }
+    )
     return findings
 
 
@@ -906,19 +1131,32 @@ def main(argv: list[str] | None = None) -> int:
         _emit({"type": "findings", "findings": findings})
         return 0
     except UserError as err:
-        _emit({"type": "error", "kind": err.kind, "message": err.message, "function": err.function,
-               "line": err.line})
+        _emit({"type": "error", "kind": err.kind, "message": err.message, "function": err.function, "line": err.line})
         return 0
     except MemoryError:
-        _emit({"type": "error", "kind": "memory", "message": "ran out of memory under the check's memory limit",
-               "function": None, "line": None})
+        _emit(
+            {
+                "type": "error",
+                "kind": "memory",
+                "message": "ran out of memory under the check's memory limit",
+                "function": None,
+                "line": None,
+            }
+        )
         return 0
     except KeyboardInterrupt:
         return 130
     except Exception as exc:
         traceback.print_exc()
-        _emit({"type": "error", "kind": "internal", "message": f"the check itself failed: {type(exc).__name__}: "
-               f"{_first_line(exc)}", "function": None, "line": loader.user_line(exc.__traceback__)})
+        _emit(
+            {
+                "type": "error",
+                "kind": "internal",
+                "message": f"the check itself failed: {type(exc).__name__}: {_first_line(exc)}",
+                "function": None,
+                "line": loader.user_line(exc.__traceback__),
+            }
+        )
         return 0
 
 

@@ -26,8 +26,11 @@ DEFAULT_MEMORY_LIMIT_MB = 8192
 
 def worker_command(file: str | Path, memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB) -> list[str]:
     """argv that checks one model file: this same program with the hidden model-check-worker subcommand."""
-    base = [sys.executable, "model-check-worker"] if frozen() else [sys.executable, "-m", "gpu_tpu_app",
-                                                                      "model-check-worker"]
+    base = (
+        [sys.executable, "model-check-worker"]
+        if frozen()
+        else [sys.executable, "-m", "gpu_tpu_app", "model-check-worker"]
+    )
     return [*base, str(file), "--memory-limit-mb", str(int(memory_limit_mb))]
 
 
@@ -58,24 +61,36 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_check(file: str | Path, timeout_s: float = DEFAULT_TIMEOUT_S,
-              memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
-              on_stage: Callable[[WorkerStage], None] | None = None) -> ModelCheck | str:
+def run_check(
+    file: str | Path,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+    on_stage: Callable[[WorkerStage], None] | None = None,
+) -> ModelCheck | str:
     """Check one model file in a worker process; the ModelCheck, or the one-line error as a str."""
     return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage)[0]
 
 
-def run_check_detailed(file: str | Path, timeout_s: float = DEFAULT_TIMEOUT_S,
-                       memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
-                       on_stage: Callable[[WorkerStage], None] | None = None) -> tuple[ModelCheck | str, Findings | None]:
+def run_check_detailed(
+    file: str | Path,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+    on_stage: Callable[[WorkerStage], None] | None = None,
+) -> tuple[ModelCheck | str, Findings | None]:
     """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
     bad = precheck(file)
     if bad:
         return bad, None
     session = CheckSession(str(file), timeout_s, memory_limit_mb)
     start = time.monotonic()
-    proc = subprocess.Popen(worker_command(file, memory_limit_mb), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=worker_env(), start_new_session=True)
+    proc = subprocess.Popen(
+        worker_command(file, memory_limit_mb),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=worker_env(),
+        start_new_session=True,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, "out")
@@ -115,6 +130,7 @@ def run_check_detailed(file: str | Path, timeout_s: float = DEFAULT_TIMEOUT_S,
         sel.close()
         proc.stdout.close()
         proc.stderr.close()
-    result = session.finish(proc.returncode, time.monotonic() - start, timed_out=timed_out,
-                            stderr_tail=err_tail.decode("utf-8", "replace"))
+    result = session.finish(
+        proc.returncode, time.monotonic() - start, timed_out=timed_out, stderr_tail=err_tail.decode("utf-8", "replace")
+    )
     return result, session.findings

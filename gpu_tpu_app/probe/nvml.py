@@ -12,10 +12,16 @@ from typing import Any
 
 #: nvmlClocksEventReasons bits (nvml.h; called ClocksThrottleReasons before driver 535).
 REASONS = {
-    0x1: "gpu_idle", 0x2: "applications_clocks_setting", 0x4: "sw_power_cap", 0x8: "hw_slowdown",
-    0x10: "sync_boost", 0x20: "sw_thermal_slowdown", 0x40: "hw_thermal_slowdown", 0x80: "hw_power_brake_slowdown",
+    0x1: "gpu_idle",
+    0x2: "applications_clocks_setting",
+    0x4: "sw_power_cap",
+    0x8: "hw_slowdown",
+    0x10: "sync_boost",
+    0x20: "sw_thermal_slowdown",
+    0x40: "hw_thermal_slowdown",
+    0x80: "hw_power_brake_slowdown",
     0x100: "display_clock_setting",
-}  # fmt: skip
+}
 #: The reasons that mean the clocks were held below what the workload asked for.
 SLOWDOWN = ("sw_power_cap", "hw_slowdown", "sw_thermal_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown")
 
@@ -74,7 +80,8 @@ class Nvml:
             except Exception:
                 continue
         events = getattr(api, "nvmlDeviceGetCurrentClocksEventReasons", None) or getattr(
-            api, "nvmlDeviceGetCurrentClocksThrottleReasons", None)  # fmt: skip
+            api, "nvmlDeviceGetCurrentClocksThrottleReasons", None
+        )
         if events is not None:
             try:
                 out["throttle"] = reasons(int(events(h)))

@@ -159,16 +159,18 @@ class RunAssembler:
             if self.cpu is None:
                 self.cpu = msg.cpu
             if msg.backend and msg.backend not in self.backends:
-                self.backends[msg.backend] = BackendStatus(backend=msg.backend, available=False,
-                                                           reason="no device reported", versions=msg.versions)  # fmt: skip
+                self.backends[msg.backend] = BackendStatus(
+                    backend=msg.backend, available=False, reason="no device reported", versions=msg.versions
+                )
         elif msg.type == "device":
             dev = msg.device
             self.devices[dev.key] = dev
             old = self.backends.get(dev.backend)
             versions = old.versions if old else {}
             note = old.reason if old and old.available else None
-            self.backends[dev.backend] = BackendStatus(backend=dev.backend, available=True, reason=note,
-                                                       versions=versions)  # fmt: skip
+            self.backends[dev.backend] = BackendStatus(
+                backend=dev.backend, available=True, reason=note, versions=versions
+            )
         elif isinstance(msg, ErrorMsg):
             where = f"{backend}" + (f" {msg.kernel}" if msg.kernel else "")
             text = f"{where}: {msg.message}"
@@ -177,8 +179,9 @@ class RunAssembler:
             if backend in BACKENDS and msg.kernel is None:
                 old = self.backends.get(backend)
                 if old is None or not old.available:
-                    self.backends[backend] = BackendStatus(backend=backend, available=False, reason=msg.message,
-                                                           versions=old.versions if old else {})  # fmt: skip
+                    self.backends[backend] = BackendStatus(
+                        backend=backend, available=False, reason=msg.message, versions=old.versions if old else {}
+                    )
                 elif old.reason is None:
                     self.backends[backend] = old.model_copy(update={"reason": msg.message})
         elif isinstance(msg, Progress):
@@ -197,12 +200,15 @@ class RunAssembler:
             known = {h.host: h for h in self.hosts}
             for h in msg.hosts:
                 old = known.get(h.host)
-                known[h.host] = h if old is None else old.model_copy(update={"versions": {**old.versions, **h.versions}})
+                known[h.host] = (
+                    h if old is None else old.model_copy(update={"versions": {**old.versions, **h.versions}})
+                )
             self.hosts = list(known.values())
         return msg
 
-    def worker_exited(self, returncode: int | None, *, timed_out: bool = False, cancelled: bool = False,
-                      stderr_tail: str = "") -> tuple[list[Message], int | None]:  # fmt: skip
+    def worker_exited(
+        self, returncode: int | None, *, timed_out: bool = False, cancelled: bool = False, stderr_tail: str = ""
+    ) -> tuple[list[Message], int | None]:
         """The worker process ended. Returns (messages this made, point index to restart from or None).
 
         A worker that ended before saying done failed: the point it was running becomes an
@@ -330,8 +336,15 @@ def frozen() -> bool:
     return bool(getattr(sys, "frozen", False))
 
 
-def worker_command(backend: str, request: ProbeRequest, *, skip_points: int = 0, budget_s: float | None = None,
-                   time_left_s: float | None = None, list_devices: bool = False) -> list[str]:  # fmt: skip
+def worker_command(
+    backend: str,
+    request: ProbeRequest,
+    *,
+    skip_points: int = 0,
+    budget_s: float | None = None,
+    time_left_s: float | None = None,
+    list_devices: bool = False,
+) -> list[str]:
     """argv that starts one worker: this same program with the hidden probe-worker subcommand."""
     if not envs.is_own(request.python):  # the user's interpreter: only the worker-side modules (envs.staged_source)
         base = [os.path.abspath(str(request.python)), "-m", "gpu_tpu_app.probe.worker"]
@@ -356,7 +369,9 @@ def worker_command(backend: str, request: ProbeRequest, *, skip_points: int = 0,
     return argv
 
 
-def worker_env(backend: str, request: ProbeRequest | None = None, base: Mapping[str, str] | None = None) -> dict[str, str]:
+def worker_env(
+    backend: str, request: ProbeRequest | None = None, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """Environment for a worker: the caller's, the request's extras, the catalogue digest, no JAX GPU
     preallocation; for another interpreter, the staged worker sources on PYTHONPATH."""
     env = dict(os.environ if base is None else base)
@@ -430,8 +445,9 @@ class ProbeSession:
         self._worker_t0 = now
         self.assembler.start_worker(backend)
         time_left = self._share - (now - self._backend_t0)
-        argv = worker_command(backend, self.request, skip_points=self._skip, budget_s=self._share,
-                              time_left_s=time_left)  # fmt: skip
+        argv = worker_command(
+            backend, self.request, skip_points=self._skip, budget_s=self._share, time_left_s=time_left
+        )
         return WorkerLaunch(backend=backend, argv=argv, env=worker_env(backend, self.request))
 
     def feed(self, data: bytes) -> list[Message]:
@@ -460,8 +476,9 @@ class ProbeSession:
     def worker_exited(self, returncode: int | None, *, timed_out: bool = False, stderr_tail: str = "") -> list[Message]:
         """The worker process ended; returns the messages this produced (a crash or timeout result)."""
         msgs = [self._record(m) for m in self._decoder.flush()]
-        made, restart = self.assembler.worker_exited(returncode, timed_out=timed_out, cancelled=self.cancelled,
-                                                     stderr_tail=stderr_tail)  # fmt: skip
+        made, restart = self.assembler.worker_exited(
+            returncode, timed_out=timed_out, cancelled=self.cancelled, stderr_tail=stderr_tail
+        )
         self._restart_from = restart
         return msgs + made
 

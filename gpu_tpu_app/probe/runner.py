@@ -112,8 +112,11 @@ class _Stderr:
         """The last few ordinary log lines, once the stream has ended (or after 0.5 s)."""
         self._thread.join(timeout=0.5)
         # faulthandler's dump is noise for the one-line message; keep the last ordinary line
-        useful = [x for x in self.lines if not x.startswith(("  File ", "Extension modules", "Current thread",
-                                                               "Thread 0x", "Fatal Python error"))]  # fmt: skip
+        useful = [
+            x
+            for x in self.lines
+            if not x.startswith(("  File ", "Extension modules", "Current thread", "Thread 0x", "Fatal Python error"))
+        ]
         return "\n".join(useful[-3:])
 
 
@@ -181,8 +184,9 @@ def _run_worker(session: ProbeSession, launch: WorkerLaunch, on_message: OnMessa
         on_message(msg)
 
 
-def run_probe(request: ProbeRequest, on_message: OnMessage | None = None,
-              cancel_event: threading.Event | None = None) -> RunFile:  # fmt: skip
+def run_probe(
+    request: ProbeRequest, on_message: OnMessage | None = None, cancel_event: threading.Event | None = None
+) -> RunFile:
     """Probe every requested backend in turn and return the run, partial when cancelled.
 
     `on_message` sees every message as it arrives (results with pct_ceiling filled).
@@ -204,8 +208,12 @@ def run_probe(request: ProbeRequest, on_message: OnMessage | None = None,
     return session.finish()
 
 
-def list_devices(backends: tuple[str, ...] = BACKENDS, env: dict[str, str] | None = None,
-                 timeout_s: float = 180.0, python: str | None = None) -> tuple[list[DeviceInfo], list]:  # fmt: skip
+def list_devices(
+    backends: tuple[str, ...] = BACKENDS,
+    env: dict[str, str] | None = None,
+    timeout_s: float = 180.0,
+    python: str | None = None,
+) -> tuple[list[DeviceInfo], list]:
     """Devices and BackendStatus of each backend, each detected in its own worker (in `python` if given)."""
     request = ProbeRequest(suite="smoke", backends=backends, env=env or {}, python=python)
     assembler = RunAssembler("smoke", python=python)
@@ -213,8 +221,9 @@ def list_devices(backends: tuple[str, ...] = BACKENDS, env: dict[str, str] | Non
         assembler.start_worker(backend)
         argv = worker_command(backend, request, list_devices=True)
         try:
-            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s,
-                                  env=worker_env(backend, request))  # fmt: skip
+            proc = subprocess.run(
+                argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout_s, env=worker_env(backend, request)
+            )
         except subprocess.TimeoutExpired:
             assembler.worker_exited(None, timed_out=True)
             continue

@@ -49,7 +49,9 @@ def plan(backend: str, devices: list[DeviceInfo], kernels: list[str]) -> list[Te
     if not enabled() or not devices:
         return []
     device = devices[0].key
-    return [TestPoint(id=f"{device}/{k}", kernel=k, backend=backend, device=device) for k in kernels if k in TEST_KERNELS]
+    return [
+        TestPoint(id=f"{device}/{k}", kernel=k, backend=backend, device=device) for k in kernels if k in TEST_KERNELS
+    ]
 
 
 def _vm_size() -> int:

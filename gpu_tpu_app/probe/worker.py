@@ -157,8 +157,9 @@ def describe(exc: BaseException) -> str:
 
 def is_nvidia(dev: DeviceInfo) -> bool:
     """A device NVML can describe: torch's CUDA devices, and JAX GPUs on the NVIDIA driver."""
-    return dev.platform == "cuda" or (dev.platform == "gpu" and ("nvidia_driver" in dev.versions
-                                                                  or dev.name.upper().startswith("NVIDIA")))  # fmt: skip
+    return dev.platform == "cuda" or (
+        dev.platform == "gpu" and ("nvidia_driver" in dev.versions or dev.name.upper().startswith("NVIDIA"))
+    )
 
 
 def device_sampler(backend: str, devices: list[DeviceInfo], telemetry: Any = None) -> Any:
@@ -218,8 +219,13 @@ def _failed(point: Any, status: str, message: str) -> ProbeResult:
     )
 
 
-def remeasure_noisy(results: list[ProbeResult], again: Callable[[], list[ProbeResult]], time_left_s: float,
-                    est_s: float, announce: Callable[[], None] = lambda: None) -> list[ProbeResult]:  # fmt: skip
+def remeasure_noisy(
+    results: list[ProbeResult],
+    again: Callable[[], list[ProbeResult]],
+    time_left_s: float,
+    est_s: float,
+    announce: Callable[[], None] = lambda: None,
+) -> list[ProbeResult]:
     """Measure a point once more when one of its results is too noisy to trust (core.trust) and the time
     left (`time_left_s`: what the budget has to spare beyond the points still to come) holds another try;
     per result, keep the try with the smaller spread and say it was measured twice."""
@@ -308,8 +314,15 @@ def _capped(args: argparse.Namespace, point: Any, time_left: float) -> Any:
     return point
 
 
-def _run_points(args: argparse.Namespace, em: Emitter, stop: StopWatch, devices: list[DeviceInfo],
-                points: list[Any], budget: float, deadline: float) -> int:  # fmt: skip
+def _run_points(
+    args: argparse.Namespace,
+    em: Emitter,
+    stop: StopWatch,
+    devices: list[DeviceInfo],
+    points: list[Any],
+    budget: float,
+    deadline: float,
+) -> int:
     """Measure the points in order, each within its share of the budget; returns how many were skipped."""
     by_key = {d.key: d for d in devices}
     sample = device_sampler(args.backend, devices)
@@ -325,9 +338,17 @@ def _run_points(args: argparse.Namespace, em: Emitter, stop: StopWatch, devices:
         now = time.monotonic()
         if now + point.est_s > deadline:
             for rest in points[i:]:
-                em.emit(ResultMsg(result=_failed(rest, "skipped", f"not run: the {args.suite} suite's time budget "
-                                                 f"({budget:.0f} s for {args.backend}) was used up; a larger "
-                                                 "--budget-s includes it")))  # fmt: skip
+                em.emit(
+                    ResultMsg(
+                        result=_failed(
+                            rest,
+                            "skipped",
+                            f"not run: the {args.suite} suite's time budget "
+                            f"({budget:.0f} s for {args.backend}) was used up; a larger "
+                            "--budget-s includes it",
+                        )
+                    )
+                )
                 skipped += 1
             return skipped
         point = _capped(args, point, deadline - now)
@@ -335,9 +356,19 @@ def _run_points(args: argparse.Namespace, em: Emitter, stop: StopWatch, devices:
         announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
         remaining = sum(p.est_s for p in points[i:])
         scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
-        progress = Progress(done=i, total=total, kernel=point.kernel, eta_s=round(remaining * scale, 2),
-                            point=point.id, backend=args.backend, device=point.device, dtype=point.dtype,
-                            size=point.size, variant=point.variant, cap_s=announced)  # fmt: skip
+        progress = Progress(
+            done=i,
+            total=total,
+            kernel=point.kernel,
+            eta_s=round(remaining * scale, 2),
+            point=point.id,
+            backend=args.backend,
+            device=point.device,
+            dtype=point.dtype,
+            size=point.size,
+            variant=point.variant,
+            cap_s=announced,
+        )
         em.emit(progress)
         device = by_key.get(point.device) or devices[0]
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
@@ -348,9 +379,10 @@ def _run_points(args: argparse.Namespace, em: Emitter, stop: StopWatch, devices:
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
             # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
             # only with slack: the points still to come keep their share of the budget
-            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1:])
-            results = remeasure_noisy(results, measure, slack, point.est_s,
-                                      announce=functools.partial(em.emit, progress))  # fmt: skip
+            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1 :])
+            results = remeasure_noisy(
+                results, measure, slack, point.est_s, announce=functools.partial(em.emit, progress)
+            )
         spent += time.monotonic() - started
         estimated += point.est_s
         after = sample(device)
@@ -375,8 +407,9 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
             return collective.worker_main(args, em.emit, stop.is_set, t0)
     status, devices = detect.detect(args.backend)
     versions = {"app": __version__, "python": platform.python_version(), **status.versions}
-    em.emit(Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid(),
-                   cpu=detect.cpu_info()))
+    em.emit(
+        Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid(), cpu=detect.cpu_info())
+    )
     if not status.available:
         em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason or "not available"))
         em.emit(Done(ok=False, message=status.reason))

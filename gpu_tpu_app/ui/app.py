@@ -279,8 +279,12 @@ def _say_preferences_problem(window, prefs_problem: str) -> None:
 
     from gpu_tpu_app.ui.widgets import message_box
 
-    box = message_box(window, QMessageBox.Icon.Warning, "Preferences not read",
-                      f"{prefs_problem}. The file stays as it is until you change a preference.")  # fmt: skip
+    box = message_box(
+        window,
+        QMessageBox.Icon.Warning,
+        "Preferences not read",
+        f"{prefs_problem}. The file stays as it is until you change a preference.",
+    )
     box.setModal(False)
     QTimer.singleShot(0, box.open)
 

@@ -58,12 +58,25 @@ REDRAW_INTERVAL_MS = 33  # at most ~30 redraws a second
 SERIES_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#8C6D31", "#7F7F7F")
 
 #: one hue per compile phase, none of them shared with a neighbour in the waterfall
-PHASE_COLORS = {"first_call_cold": "#7F7F7F", "trace": "#56B4E9", "lower": "#CC79A7", "compile": "#D55E00",
-                "first_call": "#8C6D31", "run": "#E69F00", "steady": "#009E73"}  # fmt: skip
+PHASE_COLORS = {
+    "first_call_cold": "#7F7F7F",
+    "trace": "#56B4E9",
+    "lower": "#CC79A7",
+    "compile": "#D55E00",
+    "first_call": "#8C6D31",
+    "run": "#E69F00",
+    "steady": "#009E73",
+}
 
-PHASE_LABELS = {"first_call_cold": "cold first call", "trace": "trace", "lower": "trace + lower", "compile": "compile",
-                "first_call": "first call",
-                "run": "rest of the first call (run)", "steady": "steady call"}  # fmt: skip
+PHASE_LABELS = {
+    "first_call_cold": "cold first call",
+    "trace": "trace",
+    "lower": "trace + lower",
+    "compile": "compile",
+    "first_call": "first call",
+    "run": "rest of the first call (run)",
+    "steady": "steady call",
+}
 
 #: Kernels whose bandwidth measures device memory (the roofline's slope).
 MEMORY_KERNELS = ("copy", "triad")
@@ -174,7 +187,9 @@ def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[in
 COLLECTIVE_OPS = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter"}
 
 
-def collective_series(data: ChartData, op: str) -> dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]]:
+def collective_series(
+    data: ChartData, op: str
+) -> dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]]:
     """(run index, engine, ranks, hosts, transport, dtype) -> sorted [(message bytes, bus bandwidth B/s)] for `op`."""
     out: dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]] = defaultdict(list)
     for cr in data.visible():
@@ -298,7 +313,9 @@ def measured_ceilings(data: ChartData, dtype: str) -> dict[tuple[int, str, str],
     return {k: Ceiling(labels[k], best_f.get(k), best_b.get(k), True) for k in keys}
 
 
-def roofline_segments(c: Ceiling, x_min: float, x_max: float, y_cap: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def roofline_segments(
+    c: Ceiling, x_min: float, x_max: float, y_cap: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The roofline min(peak, bw·I) between intensities x_min..x_max, as log10 x and log10 y arrays.
 
     A ceiling without a compute peak is only a bandwidth slope; it stops at `y_cap` (a FLOP/s
@@ -381,7 +398,9 @@ def catalogue_ceiling(chip: Any, dtype: str) -> Ceiling:
 class LogAxis(pg.AxisItem):
     """An axis over log10(data) that labels ticks with the real values (decades, plus 2 and 5 between)."""
 
-    def __init__(self, orientation: str, fmt: Callable[[float], str] = compact, pow2: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, orientation: str, fmt: Callable[[float], str] = compact, pow2: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(orientation, **kwargs)
         self._fmt = fmt
         self.log = True
@@ -729,10 +748,17 @@ class ThroughputChart(_Chart):
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
             curve = pg.PlotDataItem(
-                x=x, y=y, data=[infos.get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts],
-                name=html.escape(name, quote=False), pen=_pen(color, 2, dashed=cr.imported), symbol="o", symbolSize=6,
-                symbolBrush=color, symbolPen=None, skipFiniteCheck=True,
-            )  # fmt: skip
+                x=x,
+                y=y,
+                data=[infos.get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts],
+                name=html.escape(name, quote=False),
+                pen=_pen(color, 2, dashed=cr.imported),
+                symbol="o",
+                symbolSize=6,
+                symbolBrush=color,
+                symbolPen=None,
+                skipFiniteCheck=True,
+            )
             make_hoverable(curve.scatter)
             self.add(curve)
             xs_all.extend(x)
@@ -744,8 +770,14 @@ class ThroughputChart(_Chart):
             q1 = np.array([p[1] for p in spread], dtype=float)
             q3 = np.array([p[2] for p in spread], dtype=float)
             y, lo, hi = (np.log10(mid), np.log10(q1), np.log10(q3)) if log_y else (mid, q1, q3)
-            bars = pg.ErrorBarItem(x=x, y=y, top=np.maximum(hi - y, 0), bottom=np.maximum(y - lo, 0), beam=0.02,
-                                   pen=pg.mkPen(self.series_color(key), width=1))  # fmt: skip
+            bars = pg.ErrorBarItem(
+                x=x,
+                y=y,
+                top=np.maximum(hi - y, 0),
+                bottom=np.maximum(y - lo, 0),
+                beam=0.02,
+                pen=pg.mkPen(self.series_color(key), width=1),
+            )
             self.add(bars)
         xs_all_f, ys_all_f = self._draw_flagged(flagged, log_y, runs, multi, infos)
         xs_all.extend(xs_all_f)
@@ -754,10 +786,14 @@ class ThroughputChart(_Chart):
         y_range = (min(ys_all) - 0.15, max(ys_all) + 0.15) if log_y else (0.0, max(ys_all) * 1.18)
         self.item.setRange(xRange=(min(xs_all) - x_pad, max(xs_all) + x_pad), yRange=y_range, padding=0)
 
-
-    def _draw_flagged(self, flagged: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]], log_y: bool,
-                      runs: dict[int, ChartRun], multi: bool, infos: dict[Any, PointInfo] | None = None,
-                      ) -> tuple[list[float], list[float]]:  # fmt: skip
+    def _draw_flagged(
+        self,
+        flagged: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]],
+        log_y: bool,
+        runs: dict[int, ChartRun],
+        multi: bool,
+        infos: dict[Any, PointInfo] | None = None,
+    ) -> tuple[list[float], list[float]]:
         """Flagged points as hollow markers in their series' colour, one legend entry for all of them."""
         xs_all: list[float] = []
         ys_all: list[float] = []
@@ -770,8 +806,16 @@ class ThroughputChart(_Chart):
             name = "not trusted (too noisy, in cache or above a roof): hollow" if first else None
             run_i, dev, backend, dtype = key
             data = [(infos or {}).get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts]
-            sc = pg.ScatterPlotItem(x=x, y=y, size=9, symbol="o", brush=pg.mkBrush(None), pen=pg.mkPen(color, width=1.6),
-                                    name=name, data=data)  # fmt: skip
+            sc = pg.ScatterPlotItem(
+                x=x,
+                y=y,
+                size=9,
+                symbol="o",
+                brush=pg.mkBrush(None),
+                pen=pg.mkPen(color, width=1.6),
+                name=name,
+                data=data,
+            )
             make_hoverable(sc)
             self.add(sc)
             first = False
@@ -828,8 +872,14 @@ class BandwidthChart(_Chart):
                 brush = QColor(color)
                 if cr.imported:
                     brush.setAlpha(150)
-                bars = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=brush, pen=pg.mkPen(color),
-                                       name=html.escape(name, quote=False))  # the legend reads names as HTML
+                bars = pg.BarGraphItem(
+                    x=xs,
+                    height=hs,
+                    width=width * 0.92,
+                    brush=brush,
+                    pen=pg.mkPen(color),
+                    name=html.escape(name, quote=False),
+                )  # the legend reads names as HTML
                 self.add(bars)
                 self._hover_marks(bars, cr, key, list(values), xs, hs, color)
                 labels.extend((x, h, format_value(h, "bytes_per_s")) for x, h in zip(xs, hs))
@@ -841,13 +891,22 @@ class BandwidthChart(_Chart):
                 top = max(top, *hs)
                 pen = pg.mkPen(color, width=1.6)
                 pen.setStyle(Qt.PenStyle.DashLine)
-                hollow = pg.BarGraphItem(x=xs, height=hs, width=width * 0.92, brush=pg.mkBrush(None), pen=pen,
-                                         name="not trusted (dashed, hollow)" if legend_hollow else None)  # fmt: skip
+                hollow = pg.BarGraphItem(
+                    x=xs,
+                    height=hs,
+                    width=width * 0.92,
+                    brush=pg.mkBrush(None),
+                    pen=pen,
+                    name="not trusted (dashed, hollow)" if legend_hollow else None,
+                )
                 legend_hollow = False
                 self.add(hollow)
                 self._hover_marks(hollow, cr, key, list(bad), xs, hs, color)
-                labels.extend((x, h, format_value(h, "bytes_per_s") + " (not trusted)")
-                              for c, x, h in zip(bad, xs, hs) if c not in values)  # fmt: skip
+                labels.extend(
+                    (x, h, format_value(h, "bytes_per_s") + " (not trusted)")
+                    for c, x, h in zip(bad, xs, hs)
+                    if c not in values
+                )
         for x, h, text in labels:
             t = pg.TextItem(text, color=self._colors["foreground"], anchor=(0.5, 1.0))
             self.add(t)
@@ -855,9 +914,16 @@ class BandwidthChart(_Chart):
         bottom.setTicks([[(i, c) for i, c in enumerate(cats)]])
         self.item.setRange(xRange=(-0.6, len(cats) - 0.4), yRange=(0, top * 1.2), padding=0)
 
-
-    def _hover_marks(self, bars: pg.BarGraphItem, cr: ChartRun, key: tuple[int, str, str], cats: list[str],
-                     xs: list[float], hs: list[float], color: QColor) -> None:  # fmt: skip
+    def _hover_marks(
+        self,
+        bars: pg.BarGraphItem,
+        cr: ChartRun,
+        key: tuple[int, str, str],
+        cats: list[str],
+        xs: list[float],
+        hs: list[float],
+        color: QColor,
+    ) -> None:
         """A small marker on top of each bar that reads out the point the bar shows when hovered; a child of
         the bars, so it hides and goes with them."""
         infos = []
@@ -865,13 +931,25 @@ class BandwidthChart(_Chart):
             found = None
             for r, f in _judged(cr.run):
                 name = f"{r.kernel} {r.variant}" if r.variant else r.kernel
-                if (r.device, r.backend) == key[1:] and name == cat and r.metric == "bytes_per_s" and _drawable(r) \
-                        and float(r.value) == h:  # type: ignore[arg-type]
+                if (
+                    (r.device, r.backend) == key[1:]
+                    and name == cat
+                    and r.metric == "bytes_per_s"
+                    and _drawable(r)
+                    and float(r.value) == h  # type: ignore[arg-type]
+                ):
                     found = point_info(cr, r, f)
                     break
             infos.append(found)
-        marks = pg.ScatterPlotItem(x=xs, y=hs, size=7, symbol="o", brush=pg.mkBrush(self._colors.get("surface", self._colors["background"])),
-                                   pen=pg.mkPen(color, width=1.4), data=infos)  # fmt: skip
+        marks = pg.ScatterPlotItem(
+            x=xs,
+            y=hs,
+            size=7,
+            symbol="o",
+            brush=pg.mkBrush(self._colors.get("surface", self._colors["background"])),
+            pen=pg.mkPen(color, width=1.4),
+            data=infos,
+        )
         make_hoverable(marks)
         marks.setParentItem(bars)
 
@@ -888,7 +966,8 @@ class RooflineChart(_Chart):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(
-            {"bottom": LogAxis("bottom", fmt=lambda v: compact(v)), "left": LogAxis("left", fmt=lambda v: compact(v))}, parent
+            {"bottom": LogAxis("bottom", fmt=lambda v: compact(v)), "left": LogAxis("left", fmt=lambda v: compact(v))},
+            parent,
         )
         self.item.setLabel("bottom", "arithmetic intensity (FLOP per byte, log scale)")
         self.item.setLabel("left", "FLOP/s (log scale)")
@@ -999,17 +1078,23 @@ class RooflineChart(_Chart):
                 pts = [
                     (matmul_intensity(r.size, r.dtype), float(r.value), point_info(cr, r, f))  # type: ignore[arg-type]
                     for r, f in _judged(cr.run)
-                    if r.kernel == "matmul" and r.dtype == dtype and r.device == key[1] and r.size
+                    if r.kernel == "matmul"
+                    and r.dtype == dtype
+                    and r.device == key[1]
+                    and r.size
                     and (_drawable(r) and f.flagged if hollow else _good(r, f))
-                ]  # fmt: skip
+                ]
                 if not pts:
                     continue
                 sc = pg.ScatterPlotItem(
-                    x=np.log10([p[0] for p in pts]), y=np.log10([p[1] for p in pts]), size=9 if hollow else 7,
+                    x=np.log10([p[0] for p in pts]),
+                    y=np.log10([p[1] for p in pts]),
+                    size=9 if hollow else 7,
                     brush=pg.mkBrush(None) if hollow else pg.mkBrush(color),
                     pen=pg.mkPen(color, width=1.6) if hollow else pg.mkPen(self._colors["foreground"], width=0.5),
-                    name="not trusted (hollow): never a ceiling" if hollow else None, data=[p[2] for p in pts],
-                )  # fmt: skip
+                    name="not trusted (hollow): never a ceiling" if hollow else None,
+                    data=[p[2] for p in pts],
+                )
                 make_hoverable(sc)
                 self.add(sc)
                 y_vals.extend(np.log10([p[1] for p in pts]))
@@ -1072,8 +1157,9 @@ class CompileWaterfall(_Chart):
             end = max(end, t)
             total = pg.TextItem(
                 " · ".join(f"{PHASE_LABELS.get(p, p)} {format_seconds(times[p])}" for p in phase_order(times)),
-                color=self._colors["foreground"], anchor=(0, 0),
-            )  # fmt: skip
+                color=self._colors["foreground"],
+                anchor=(0, 0),
+            )
             self.add(total)
             total.setPos(0, i + 0.3)
         first = ("trace", "lower", "compile", "run")
@@ -1084,8 +1170,15 @@ class CompileWaterfall(_Chart):
             lefts = [s[1] for s in starts[p]]
             widths = [s[2] for s in starts[p]]
             color = QColor(self.phase_color(p))
-            bar = pg.BarGraphItem(x0=lefts, y=ys, width=widths, height=0.5, brush=color, pen=pg.mkPen(color),
-                                  name=html.escape(PHASE_LABELS.get(p, p), quote=False))  # fmt: skip
+            bar = pg.BarGraphItem(
+                x0=lefts,
+                y=ys,
+                width=widths,
+                height=0.5,
+                brush=color,
+                pen=pg.mkPen(color),
+                name=html.escape(PHASE_LABELS.get(p, p), quote=False),
+            )
             self.add(bar)
         left.setTicks([[(i, label) for i, (label, _t) in enumerate(rows)]])
         # Each row: its bar, and the measured figures written under it.
@@ -1134,8 +1227,10 @@ class CollectiveChart(_Chart):
         series = collective_series(data, op)
         self.has_data = bool(series)
         if not series:
-            self.show_empty("No collectives across processes yet: gpu-tpu-probe collective --processes 2 "
-                            "--out run.json, then import the run.")  # fmt: skip
+            self.show_empty(
+                "No collectives across processes yet: gpu-tpu-probe collective --processes 2 "
+                "--out run.json, then import the run."
+            )
             return
         runs = {cr.index: cr for cr in data.runs}
         judged = {cr.index: _judged(cr.run) for cr in data.visible()}
@@ -1147,8 +1242,7 @@ class CollectiveChart(_Chart):
             cr = runs[run_i]
             x = np.log10(np.array([p[0] for p in pts], dtype=float))
             y = np.log10(np.array([p[1] for p in pts], dtype=float))
-            name = (f"{engine} {transport} · {ranks} ranks on {hosts} host{'s' if hosts > 1 else ''}"
-                    f" · {dtype or '?'}")  # fmt: skip
+            name = f"{engine} {transport} · {ranks} ranks on {hosts} host{'s' if hosts > 1 else ''} · {dtype or '?'}"
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
@@ -1156,20 +1250,38 @@ class CollectiveChart(_Chart):
             found = {}
             for r, f in judged[run_i]:
                 c = r.collective
-                if r.kernel == "collective" and c is not None and c.op == op \
-                        and (r.backend, c.ranks, c.hosts, c.transport, r.dtype) == key[1:]:
+                if (
+                    r.kernel == "collective"
+                    and c is not None
+                    and c.op == op
+                    and (r.backend, c.ranks, c.hosts, c.transport, r.dtype) == key[1:]
+                ):
                     found[(r.size, float(c.busbw))] = point_info(cr, r, f)
-            infos = [replace(found[p], extra=f"Bus bandwidth: {format_value(p[1], 'bytes_per_s')} ({where})")
-                     if p in found else None for p in pts]  # fmt: skip
-            curve = pg.PlotDataItem(x=x, y=y, data=infos, name=html.escape(name, quote=False),
-                                    pen=_pen(color, 2, dashed=cr.imported), symbol="o", symbolSize=6,
-                                    symbolBrush=color, symbolPen=None, skipFiniteCheck=True)  # fmt: skip
+            infos = [
+                replace(found[p], extra=f"Bus bandwidth: {format_value(p[1], 'bytes_per_s')} ({where})")
+                if p in found
+                else None
+                for p in pts
+            ]
+            curve = pg.PlotDataItem(
+                x=x,
+                y=y,
+                data=infos,
+                name=html.escape(name, quote=False),
+                pen=_pen(color, 2, dashed=cr.imported),
+                symbol="o",
+                symbolSize=6,
+                symbolBrush=color,
+                symbolPen=None,
+                skipFiniteCheck=True,
+            )
             make_hoverable(curve.scatter)
             self.add(curve)
             xs_all.extend(x)
             ys_all.extend(y)
-        self.item.setRange(xRange=(min(xs_all) - 0.1, max(xs_all) + 0.1),
-                           yRange=(min(ys_all) - 0.2, max(ys_all) + 0.2), padding=0)  # fmt: skip
+        self.item.setRange(
+            xRange=(min(xs_all) - 0.1, max(xs_all) + 0.1), yRange=(min(ys_all) - 0.2, max(ys_all) + 0.2), padding=0
+        )
 
 
 class _BytesAxis(LogAxis):

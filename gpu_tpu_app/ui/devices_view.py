@@ -136,13 +136,16 @@ class DevicesView(QTreeWidget):
             top.setFirstColumnSpanned(True)
             for dev in devices:
                 chip = _chip_name(dev.catalog_id)
-                item = QTreeWidgetItem(top, [f"{dev.name} ({dev.platform})", chip or "no catalogue entry",
-                                             memory_text(dev.memory_bytes)])  # fmt: skip
+                item = QTreeWidgetItem(
+                    top, [f"{dev.name} ({dev.platform})", chip or "no catalogue entry", memory_text(dev.memory_bytes)]
+                )
                 if chip is None:
                     item.setForeground(1, QBrush(QColor(colors["muted"])))
                     item.setToolTip(1, "No catalogue chip matches this device name, so % of spec is not shown.")
                 else:
-                    item.setToolTip(1, plain_tip(f"Catalogue entry {dev.catalog_id}: % of spec uses its published peaks."))
+                    item.setToolTip(
+                        1, plain_tip(f"Catalogue entry {dev.catalog_id}: % of spec uses its published peaks.")
+                    )
                 tip = device_tooltip(dev)
                 item.setToolTip(0, plain_tip(tip))
                 item.setData(0, Qt.ItemDataRole.UserRole, dev.key)

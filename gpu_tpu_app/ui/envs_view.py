@@ -71,7 +71,9 @@ class EnvsView(QWidget):
     sig_listed = Signal()
     sig_message = Signal(str, str)
 
-    def __init__(self, selected: str | None = None, added: list[str] | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, selected: str | None = None, added: list[str] | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._selected = selected
         self._added = list(added or [])
@@ -85,8 +87,10 @@ class EnvsView(QWidget):
         self.combo = QComboBox()
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.setMinimumContentsLength(18)
-        self.combo.setToolTip("The Python the probe workers run in: this app's own, or one of your environments "
-                              "with its own torch / JAX builds")  # fmt: skip
+        self.combo.setToolTip(
+            "The Python the probe workers run in: this app's own, or one of your environments "
+            "with its own torch / JAX builds"
+        )
         self.combo.activated.connect(self._on_activated)
         self.add_button = QPushButton("Add…")
         self.add_button.setToolTip("Add a Python interpreter by path (e.g. ~/venvs/train/bin/python)")
@@ -205,15 +209,17 @@ class EnvsView(QWidget):
                 model.item(i).setEnabled(False)
         index = self._index_of(self._selected)
         if index < 0 and self._selected is not None and self._envs:
-            self.sig_message.emit("warning", f"The probe environment {self._selected} was not found; "
-                                  "using this app's own Python.")  # fmt: skip
+            self.sig_message.emit(
+                "warning", f"The probe environment {self._selected} was not found; using this app's own Python."
+            )
             self._selected = None
             self.sig_selected.emit(None)
             index = 0
         elif index >= 0 and not self._enabled(index):
             env = next(e for e in self._envs if e.interpreter == self._selected)
-            self.sig_message.emit("warning", f"The probe environment cannot be used ({env.problem}); "
-                                  "using this app's own Python.")  # fmt: skip
+            self.sig_message.emit(
+                "warning", f"The probe environment cannot be used ({env.problem}); using this app's own Python."
+            )
             self._selected = None
             self.sig_selected.emit(None)
             index = 0
@@ -301,6 +307,7 @@ class EnvsView(QWidget):
         self._proc.kill()
         self._proc.waitForFinished(2000)
         self._done()
-        self.sig_message.emit("error", f"Listing the Python environments took longer than {LIST_TIMEOUT_S:.0f} s; "
-                              "stopped it.")  # fmt: skip
+        self.sig_message.emit(
+            "error", f"Listing the Python environments took longer than {LIST_TIMEOUT_S:.0f} s; stopped it."
+        )
         self.sig_listed.emit()

@@ -300,7 +300,9 @@ class LearnPage(QWidget):
             g.setHidden(all(c.isHidden() for i in range(g.childCount()) if (c := g.child(i)) is not None))
         if query.strip():
             more = f", {shown - topics} more pages" if shown > topics else ""
-            self.match_label.setText(f"{topics} topic{'s' if topics != 1 else ''} match{more}" if shown else "Nothing matches.")
+            self.match_label.setText(
+                f"{topics} topic{'s' if topics != 1 else ''} match{more}" if shown else "Nothing matches."
+            )
         else:
             self.match_label.setText("")
 
@@ -373,7 +375,6 @@ class LearnPage(QWidget):
             block = block.next()
 
 
-
 def _preview() -> int:  # pragma: no cover - manual check: python -m gpu_tpu_app.ui.learn
     import sys
 
@@ -391,4 +392,3 @@ def _preview() -> int:  # pragma: no cover - manual check: python -m gpu_tpu_app
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(_preview())
-

@@ -109,9 +109,13 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
                 why = flags[id(untrusted)].note() or "flagged"
                 lines.append(f"measured on {run.device_name(untrusted.device)} but not trusted: {why}")
             elif skipped is not None:
-                lines.append(f"not measured on {run.device_name(skipped.device)}: {skipped.message or 'not applicable'}")
+                lines.append(
+                    f"not measured on {run.device_name(skipped.device)}: {skipped.message or 'not applicable'}"
+                )
             elif failed is not None:
-                lines.append(f"{failed.status} on {run.device_name(failed.device)}: {failed.message or ''}".rstrip(": "))
+                lines.append(
+                    f"{failed.status} on {run.device_name(failed.device)}: {failed.message or ''}".rstrip(": ")
+                )
     return lines[:limit]
 
 
@@ -138,19 +142,19 @@ def matches(query: str, text: str) -> bool:
 def css(c: dict[str, str]) -> str:
     """The style sheet of a Learn page in the theme's colours."""
     return f"""
-body {{ color: {c['foreground']}; }}
+body {{ color: {c["foreground"]}; }}
 h1 {{ font-size: 20pt; font-weight: 600; margin: 0; }}
 h2 {{ font-size: 16pt; font-weight: 600; margin-top: 4px; margin-bottom: 2px; }}
 h3 {{ font-size: 12pt; font-weight: 600; margin-top: 14px; margin-bottom: 2px; }}
-a {{ color: {c['accent']}; }}
-a.term {{ color: {c['foreground']}; text-decoration: none; }}
-a.src {{ color: {c['muted']}; }}
-.muted {{ color: {c['muted']}; }}
-.src {{ color: {c['muted']}; font-size: small; }}
-.kicker {{ color: {c['muted']}; font-size: small; }}
-.gpu {{ color: {c['gpu']}; font-weight: 600; }}
-.tpu {{ color: {c['tpu']}; font-weight: 600; }}
-.evidence {{ color: {c['foreground']}; }}
+a {{ color: {c["accent"]}; }}
+a.term {{ color: {c["foreground"]}; text-decoration: none; }}
+a.src {{ color: {c["muted"]}; }}
+.muted {{ color: {c["muted"]}; }}
+.src {{ color: {c["muted"]}; font-size: small; }}
+.kicker {{ color: {c["muted"]}; font-size: small; }}
+.gpu {{ color: {c["gpu"]}; font-weight: 600; }}
+.tpu {{ color: {c["tpu"]}; font-weight: 600; }}
+.evidence {{ color: {c["foreground"]}; }}
 li {{ margin-bottom: 6px; }}
 """
 
@@ -305,7 +309,13 @@ class LessonHtml:
             nav.append(f"<a href='topic:{ids[i - 1]}'>← {html.escape(self.lesson.topics[i - 1].title)}</a>")
         if i + 1 < len(ids):
             nav.append(f"<a href='topic:{ids[i + 1]}'>{html.escape(self.lesson.topics[i + 1].title)} →</a>")
-        return head + evidence + table + self._sources_html(c, topic.source_ids()) + f"<p>{' &nbsp;·&nbsp; '.join(nav)}</p>"
+        return (
+            head
+            + evidence
+            + table
+            + self._sources_html(c, topic.source_ids())
+            + f"<p>{' &nbsp;·&nbsp; '.join(nav)}</p>"
+        )
 
     def _overview_html(self, c: dict[str, str]) -> str:
         e = self.lesson.episode

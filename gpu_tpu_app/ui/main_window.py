@@ -184,7 +184,9 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ menus
 
-    def _action(self, text: str, slot: Any, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None, tip: str = "") -> QAction:
+    def _action(
+        self, text: str, slot: Any, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None, tip: str = ""
+    ) -> QAction:
         act = QAction(text, self)
         act.triggered.connect(slot)
         if shortcut is not None:
@@ -197,20 +199,25 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
         self.act_new = self._action("&New", self.new_session, QKeySequence.StandardKey.New, "Start a new session")
-        self.act_open = self._action("&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open,
-                                     "Open a saved session")
+        self.act_open = self._action(
+            "&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open, "Open a saved session"
+        )
         self.files = SessionFiles(self, self._persist)
         self.recent_menu = self.files.recent_menu
         self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
-        self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S",
-                                        "Save the session under a new name")
-        self.act_import = self._action("&Import Run…", lambda: self.import_run(), "Ctrl+I",
-                                       "Add a probe run file measured here or elsewhere")
-        self.act_export = self._action("&Export Report…", self.export_report, "Ctrl+E",
-                                       "Save the recommendation as Markdown, HTML or PDF")
+        self.act_save_as = self._action(
+            "Save &As…", lambda: self.save_as(), "Ctrl+Shift+S", "Save the session under a new name"
+        )
+        self.act_import = self._action(
+            "&Import Run…", lambda: self.import_run(), "Ctrl+I", "Add a probe run file measured here or elsewhere"
+        )
+        self.act_export = self._action(
+            "&Export Report…", self.export_report, "Ctrl+E", "Save the recommendation as Markdown, HTML or PDF"
+        )
         prefs_key = QKeySequence(QKeySequence.StandardKey.Preferences)
-        self.act_prefs = self._action("&Preferences…", self.edit_preferences,
-                                      prefs_key if not prefs_key.isEmpty() else "Ctrl+,")
+        self.act_prefs = self._action(
+            "&Preferences…", self.edit_preferences, prefs_key if not prefs_key.isEmpty() else "Ctrl+,"
+        )
         self.act_prefs.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.act_quit.setMenuRole(QAction.MenuRole.QuitRole)
@@ -250,10 +257,12 @@ class MainWindow(QMainWindow):
         view.addActions([self.act_back, self.act_forward])
 
         help_menu = bar.addMenu("&Help")
-        self.act_guide = self._action("&User Guide", self.show_guide, QKeySequence.StandardKey.HelpContents,
-                                      "How to use the app")  # fmt: skip
-        self.act_shortcuts = self._action("&Keyboard Shortcuts", self.show_shortcuts, "Ctrl+/",
-                                          "Every shortcut of the window")  # fmt: skip
+        self.act_guide = self._action(
+            "&User Guide", self.show_guide, QKeySequence.StandardKey.HelpContents, "How to use the app"
+        )
+        self.act_shortcuts = self._action(
+            "&Keyboard Shortcuts", self.show_shortcuts, "Ctrl+/", "Every shortcut of the window"
+        )
         self.act_welcome = self._action("&Welcome", self.show_welcome, tip="What Decide, Probe and Learn do")
         self.act_about = self._action(f"&About {APP_NAME}", self.about)
         self.act_about.setMenuRole(QAction.MenuRole.AboutRole)

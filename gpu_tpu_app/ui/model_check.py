@@ -44,8 +44,13 @@ class ModelCheckProcess(QObject):
     sig_stage = Signal(str)
     sig_finished = Signal(object)
 
-    def __init__(self, file: str, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        file: str,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.file = file
         self.session = CheckSession(file, timeout_s, memory_limit_mb)
@@ -141,8 +146,14 @@ class ModelCheckProcess(QObject):
             self._finish(None)
             return
         rc = -int(signal.SIGKILL) if status == QProcess.ExitStatus.CrashExit else code
-        self._finish(self.session.finish(rc, time.monotonic() - self._start, timed_out=self._timed_out,
-                                         stderr_tail=bytes(self._stderr).decode("utf-8", "replace")))
+        self._finish(
+            self.session.finish(
+                rc,
+                time.monotonic() - self._start,
+                timed_out=self._timed_out,
+                stderr_tail=bytes(self._stderr).decode("utf-8", "replace"),
+            )
+        )
 
     def _finish(self, result: ModelCheck | str | None) -> None:
         if self._done:
@@ -171,12 +182,17 @@ class ModelCheckBar(QWidget):
         root.setSpacing(6)
         row = QHBoxLayout()
         self.button = QPushButton("Check my model…")
-        self.button.setToolTip("Pick your model's Python file; it runs in a separate process, and the answers "
-                               "on this page are filled from what is measured")
+        self.button.setToolTip(
+            "Pick your model's Python file; it runs in a separate process, and the answers "
+            "on this page are filled from what is measured"
+        )
         self.button.clicked.connect(self.choose_file)
         row.addWidget(self.button)
-        self.hint = label("Measure these answers from your own model file (PyTorch: model() and example_inputs(); "
-                          "JAX: params(), forward() and example_inputs()).", "muted")
+        self.hint = label(
+            "Measure these answers from your own model file (PyTorch: model() and example_inputs(); "
+            "JAX: params(), forward() and example_inputs()).",
+            "muted",
+        )
         row.addWidget(self.hint, 1)
         root.addLayout(row)
         self.progress_view = QWidget()
@@ -235,15 +251,18 @@ class ModelCheckBar(QWidget):
         elif isinstance(result, str):
             self.status.setText("The check did not run: " + result)
             self.status.show()
-            box = QMessageBox(QMessageBox.Icon.Warning, "The model check did not run", result,
-                              QMessageBox.StandardButton.Ok, self)
+            box = QMessageBox(
+                QMessageBox.Icon.Warning, "The model check did not run", result, QMessageBox.StandardButton.Ok, self
+            )
             box.setTextFormat(Qt.TextFormat.PlainText)
             self.error_box = box
             box.open()
         else:
-            self.status.setText(f"Checked {Path(result.file).name} in {result.seconds:.1f} s: evidence level "
-                                f"{LEVEL_TEXT[result.level]}. Measured answers are marked; each stays yours to "
-                                "change.")
+            self.status.setText(
+                f"Checked {Path(result.file).name} in {result.seconds:.1f} s: evidence level "
+                f"{LEVEL_TEXT[result.level]}. Measured answers are marked; each stays yours to "
+                "change."
+            )
             self.status.show()
             self.sig_checked.emit(result)
         self.sig_finished.emit(result)

@@ -160,7 +160,9 @@ class ProbePanel(QWidget):
         self.run_button = self.controls.run_button
         self.cancel_button = self.controls.cancel_button
         self.import_button = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton), "Import run…")
-        self.import_button.setToolTip("Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it")
+        self.import_button.setToolTip(
+            "Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it"
+        )
         self.import_button.clicked.connect(self._import_dialog)
         self.export_button = QToolButton()
         self.export_button.setText("Export")
@@ -246,7 +248,8 @@ class ProbePanel(QWidget):
         self.summary = SummaryCard()
         self.summary.set_chip_menu(self.charts.roofline.chip_menu)
         self.charts.roofline.sig_chips_changed.connect(
-            lambda _ids: self.summary.set_chips(self.charts.roofline.selected_chip_models()))
+            lambda _ids: self.summary.set_chips(self.charts.roofline.selected_chip_models())
+        )
         left.insertWidget(0, self.summary)
         left.setSizes([150, 180, 110, 210])
         return left
@@ -268,8 +271,19 @@ class ProbePanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for name, width in {"Run": 130, "Kernel": 96, "Backend": 56, "Device": 100, "Dtype": 64, "Size": 56,
-                            "Median": 96, "Status": 76, "CV / IQR": 84, "% ceiling": 66, "% spec": 56}.items():  # fmt: skip
+        for name, width in {
+            "Run": 130,
+            "Kernel": 96,
+            "Backend": 56,
+            "Device": 100,
+            "Dtype": 64,
+            "Size": 56,
+            "Median": 96,
+            "Status": 76,
+            "CV / IQR": 84,
+            "% ceiling": 66,
+            "% spec": 56,
+        }.items():
             label_room = header.fontMetrics().horizontalAdvance(name) + 18  # the header text and sort arrow
             self.table.setColumnWidth(COLUMNS.index(name), max(width, label_room))
         # what matters most stays in view in a narrow window: the value and its status come right
@@ -370,8 +384,13 @@ class ProbePanel(QWidget):
             self.suite.setCurrentText(prefs.default_suite)
 
     # -- extras for the window and tests
-    def set_selection(self, backends: list[str] | None = None, kernels: list[str] | None = None,
-                      dtypes: list[str] | None = None, suite: str | None = None) -> None:  # fmt: skip
+    def set_selection(
+        self,
+        backends: list[str] | None = None,
+        kernels: list[str] | None = None,
+        dtypes: list[str] | None = None,
+        suite: str | None = None,
+    ) -> None:
         """Set the run controls as a user would (None leaves a control as it is; [] means all kernels / dtypes)."""
         self.controls.set_selection(backends, kernels, dtypes, suite)
 
@@ -456,7 +475,9 @@ class ProbePanel(QWidget):
             filt.append("kernels " + ", ".join(request.kernels))
         if request.dtypes:
             filt.append("dtypes " + ", ".join(request.dtypes))
-        self.log("info", f"Started the {request.suite} suite on {what}" + (f" ({'; '.join(filt)})" if filt else "") + ".")
+        self.log(
+            "info", f"Started the {request.suite} suite on {what}" + (f" ({'; '.join(filt)})" if filt else "") + "."
+        )
         self.progress.setValue(0)
         self.progress.setFormat(f"Starting the {request.backends[0]} worker…")
         self._probe.start()
@@ -491,7 +512,7 @@ class ProbePanel(QWidget):
         eta = f" · {format_eta(p.eta_s)}" if p.eta_s is not None else ""
         then = ""
         if self._probe is not None and backend_index + 1 < backend_count:
-            then = f", then {', '.join(self._probe.request.backends[backend_index + 1:])}"
+            then = f", then {', '.join(self._probe.request.backends[backend_index + 1 :])}"
         self.progress.setFormat(f"{backend}: {point_label(p)} · point {p.done + 1} of {p.total}{eta}{then}")
 
     def _on_finished(self, run: RunFile) -> None:
@@ -568,8 +589,9 @@ class ProbePanel(QWidget):
             self.devices.set_backend(status, [d for d in run.devices if d.backend == status.backend])
             shown = True
         if shown and not self._listed_backends:
-            self.devices_note.setText(f"As found by the run of {run.started.strftime('%Y-%m-%d %H:%M')}; "
-                                      "press the button to look again.")  # fmt: skip
+            self.devices_note.setText(
+                f"As found by the run of {run.started.strftime('%Y-%m-%d %H:%M')}; press the button to look again."
+            )
 
     def remove_run(self, index: int) -> None:
         """Take a finished run off the page (its file, if any, is untouched)."""
@@ -604,8 +626,13 @@ class ProbePanel(QWidget):
 
     def _export_chart_dialog(self, kind: str) -> None:
         slug = self.charts.charts()[self.charts.currentIndex()].slug
-        self._save_via_dialog("Export the chart", f"{slug}.{kind}", f"{kind.upper()} (*.{kind})", kind,
-                              lambda path: self.export_chart(slug, path))  # fmt: skip
+        self._save_via_dialog(
+            "Export the chart",
+            f"{slug}.{kind}",
+            f"{kind.upper()} (*.{kind})",
+            kind,
+            lambda path: self.export_chart(slug, path),
+        )
 
     def _save_via_dialog(self, title: str, name: str, flt: str, ext: str, write: Callable[[str], object]) -> None:
         """Ask where to save (adding .ext when missing), then write; a failed write is a message, not a crash."""

@@ -316,8 +316,9 @@ class DeviceLister(QObject):
     sig_backend = Signal(object, object)
     sig_finished = Signal()
 
-    def __init__(self, backends: tuple[str, ...] = BACKENDS, parent: QObject | None = None,
-                 python: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, backends: tuple[str, ...] = BACKENDS, parent: QObject | None = None, python: str | None = None
+    ) -> None:
         super().__init__(parent)
         self.backends = backends
         self.python = python  # the interpreter to ask (None: the app's own)
@@ -426,5 +427,3 @@ class DeviceLister(QObject):
 def now_label(dt: datetime | None = None) -> str:
     """'14:02:07' for the message list."""
     return (dt or datetime.now()).strftime("%H:%M:%S")
-
-

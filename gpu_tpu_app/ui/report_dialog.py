@@ -76,8 +76,9 @@ def report_stem(session_path: Path | None, home: Path | None = None) -> Path:
     return session_path.with_name(session_path.stem + "-report")
 
 
-def write_report(path: str | Path, fmt: str, markdown: str, html_text: str,
-                 pdf: Callable[[], bytes] | None = None) -> None:  # fmt: skip
+def write_report(
+    path: str | Path, fmt: str, markdown: str, html_text: str, pdf: Callable[[], bytes] | None = None
+) -> None:
     """Write the report in `fmt` ('markdown', 'html' or 'pdf') to `path`, atomically; `pdf` makes the PDF."""
     if fmt == "markdown":
         write_text(path, markdown)
@@ -93,7 +94,11 @@ class ReportDialog(QDialog):
     """Shows the report and saves it in the chosen format."""
 
     def __init__(
-        self, markdown: str, html_text: str, suggested: Path | None = None, parent: QWidget | None = None,
+        self,
+        markdown: str,
+        html_text: str,
+        suggested: Path | None = None,
+        parent: QWidget | None = None,
         pdf: Callable[[], bytes] | None = None,
     ) -> None:
         super().__init__(parent)

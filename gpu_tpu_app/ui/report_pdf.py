@@ -32,8 +32,15 @@ from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData
 MARGIN_MM = 18.0
 DPI = 300
 BODY_PT = 9.5
-COLORS = {"gpu": "#1f8a4c", "tpu": "#2f66d0", "muted": "#5a6376", "warning": "#a85a00", "border": "#b9bfcb",
-          "head": "#eef1f6", "text": "#1b1f27"}  # fmt: skip
+COLORS = {
+    "gpu": "#1f8a4c",
+    "tpu": "#2f66d0",
+    "muted": "#5a6376",
+    "warning": "#a85a00",
+    "border": "#b9bfcb",
+    "head": "#eef1f6",
+    "text": "#1b1f27",
+}
 
 
 @dataclass(frozen=True)
@@ -117,8 +124,15 @@ class _Layout:
         d.drawContents(self.p)
         self.p.restore()
 
-    def paragraph(self, rich: str, font: QFont | None = None, indent: float = 0.0, prefix: str = "",
-                  after: float = 4.0, keep: float = 0.0) -> None:  # fmt: skip
+    def paragraph(
+        self,
+        rich: str,
+        font: QFont | None = None,
+        indent: float = 0.0,
+        prefix: str = "",
+        after: float = 4.0,
+        keep: float = 0.0,
+    ) -> None:
         """A paragraph (optionally a list item with `prefix` hanging left of the text)."""
         d = self.doc(rich, self.width - indent, font)
         h = d.size().height()
@@ -162,8 +176,10 @@ class _Layout:
             return max((fm.horizontalAdvance(w) for w in text.split()), default=0.0)
 
         least = [max(words(header[c], fm_head), *(words(r[c], fm_cell) for r in rows)) + 2 * pad for c in range(n)]
-        ideal = [max(fm_head.horizontalAdvance(header[c]), *(fm_cell.horizontalAdvance(r[c]) for r in rows)) + 2 * pad
-                 for c in range(n)]  # fmt: skip
+        ideal = [
+            max(fm_head.horizontalAdvance(header[c]), *(fm_cell.horizontalAdvance(r[c]) for r in rows)) + 2 * pad
+            for c in range(n)
+        ]
         if weights:
             ideal = [max(i, w * self.width) for i, w in zip(ideal, weights)]
         widths = _fit_columns(least, ideal, self.width)
@@ -259,9 +275,14 @@ def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
     writer.setResolution(DPI)
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
-                                     QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
-                                     QPageLayout.Unit.Millimeter))  # fmt: skip
+    writer.setPageLayout(
+        QPageLayout(
+            QPageSize(QPageSize.PageSizeId.A4),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
     writer.setTitle(data.title)
     writer.setCreator("gpu-tpu-app")
     out = _Layout(writer, data.title)
@@ -294,12 +315,23 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
     out.paragraph(plain(data.summary))
     if data.blockers:
         out.heading("Hard constraints")
-        out.items([f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">(your answer: '
-                   f"{plain(a)}) {plain(refs)}</span>" for m, a, refs in data.blockers])  # fmt: skip
+        out.items(
+            [
+                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">(your answer: '
+                f"{plain(a)}) {plain(refs)}</span>"
+                for m, a, refs in data.blockers
+            ]
+        )
     out.heading("Reasons, strongest first")
     if data.reasons:
-        out.items([f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>: {plain(m)} <span style="color:{muted}">'
-                   f"(your answer: {plain(a)}) {plain(refs)}</span>" for w, m, a, refs in data.reasons], numbered=True)  # fmt: skip
+        out.items(
+            [
+                f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>: {plain(m)} <span style="color:{muted}">'
+                f"(your answer: {plain(a)}) {plain(refs)}</span>"
+                for w, m, a, refs in data.reasons
+            ],
+            numbered=True,
+        )
     else:
         out.paragraph("No answer leans either way yet.")
     out.heading("What would change this")
@@ -329,5 +361,10 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
             out.paragraph(plain(para))
     if data.sources:
         out.heading("Sources")
-        out.items([plain(title) + (f' <span style="color:{muted}">{e(url)}</span>' if url else "")
-                   for _n, _sid, title, url in data.sources], numbered=True)  # fmt: skip
+        out.items(
+            [
+                plain(title) + (f' <span style="color:{muted}">{e(url)}</span>' if url else "")
+                for _n, _sid, title, url in data.sources
+            ],
+            numbered=True,
+        )

@@ -73,9 +73,18 @@ if TYPE_CHECKING:
 
 #: reasons shown before "show all".
 TOP_REASONS = 6
-EST_COLUMNS = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", MEMORY_HEADER.replace(" needed", "\nneeded"),
-               "Chips per\ncopy",
-               "$/chip-hour", "Cost"]
+EST_COLUMNS = [
+    "Chip",
+    "Kind",
+    "Peak used",
+    "MFU",
+    "Time",
+    "Bound",
+    MEMORY_HEADER.replace(" needed", "\nneeded"),
+    "Chips per\ncopy",
+    "$/chip-hour",
+    "Cost",
+]
 PRICE_COLUMN = EST_COLUMNS.index("$/chip-hour")
 MEMORY_COLUMN = 6  # what one copy needs / what its chips hold
 #: What an empty price cell shows, so it reads as a field to type in.
@@ -112,8 +121,9 @@ class PriceDelegate(QStyledItemDelegate):
             for role in (QPalette.ColorRole.Text, QPalette.ColorRole.HighlightedText):
                 option.palette.setColor(role, muted)
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
-                     index: QModelIndex | QPersistentModelIndex) -> QWidget:  # fmt: skip
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget:
         editor = super().createEditor(parent, option, index)
         if isinstance(editor, QLineEdit):
             editor.setPlaceholderText("USD per chip-hour, e.g. 2.5")
@@ -161,8 +171,10 @@ class EstimatorCard(Card):
         self.tokens_edit = QLineEdit()
         self.tokens_edit.setPlaceholderText("20 × parameters")
         self.tokens_edit.setAccessibleName("Tokens")
-        self.tokens_edit.setToolTip("Training tokens; empty: 20 per parameter (compute-optimal; modern runs train "
-                                    "on 10-100x more). With inference: the tokens to generate.")
+        self.tokens_edit.setToolTip(
+            "Training tokens; empty: 20 per parameter (compute-optimal; modern runs train "
+            "on 10-100x more). With inference: the tokens to generate."
+        )
         self.mode_combo = QComboBox()
         self.mode_combo.addItem("Training", "training")
         self.mode_combo.addItem("Inference", "inference")
@@ -184,8 +196,9 @@ class EstimatorCard(Card):
         self.context_spin.setRange(1, 100_000_000)
         self.context_spin.setValue(DEFAULT_CONTEXT)
         self.context_spin.setAccessibleName("Context length in tokens")
-        self.context_spin.setToolTip("Tokens per sequence: the KV-cache length when serving, the attention span "
-                                     "when training.")
+        self.context_spin.setToolTip(
+            "Tokens per sequence: the KV-cache length when serving, the attention span when training."
+        )
         self.prompt_edit = QLineEdit()
         self.prompt_edit.setPlaceholderText("0")
         self.prompt_edit.setAccessibleName("Prompt tokens to prefill")
@@ -292,8 +305,12 @@ class EstimatorCard(Card):
             for key, edit in self.shape_edits.items():
                 value = getattr(request, key) if request else None
                 edit.setText(str(value) if value else "")
-            self.prompt_edit.setText(format_quantity(request.prompt_tokens) if request and request.prompt_tokens else "")
-            self.dtype_combo.setCurrentIndex(max(0, self.dtype_combo.findData(request.dtype if request else "bfloat16")))
+            self.prompt_edit.setText(
+                format_quantity(request.prompt_tokens) if request and request.prompt_tokens else ""
+            )
+            self.dtype_combo.setCurrentIndex(
+                max(0, self.dtype_combo.findData(request.dtype if request else "bfloat16"))
+            )
             self._prices = dict(request.prices) if request else {}
             self._request = request
         finally:
@@ -331,10 +348,17 @@ class EstimatorCard(Card):
             prompt = parse_quantity(prompt_text) if (prompt_text and mode == "inference") else None
             context = self.context_spin.value()
             request = EstimateRequest(
-                params=params, tokens=tokens, mode=mode, chips=self.chips_spin.value(), mfu=mfu, prices=self._prices,
+                params=params,
+                tokens=tokens,
+                mode=mode,
+                chips=self.chips_spin.value(),
+                mfu=mfu,
+                prices=self._prices,
                 batch=None if batch == DEFAULT_BATCH else batch,
-                context=None if context == DEFAULT_CONTEXT else context, prompt_tokens=prompt or None,
-                dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16", **shape,
+                context=None if context == DEFAULT_CONTEXT else context,
+                prompt_tokens=prompt or None,
+                dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16",
+                **shape,
             )
         except ValueError as exc:  # pydantic's ValidationError is a ValueError too
             first = str(exc).splitlines()
@@ -432,10 +456,15 @@ class EstimatorCard(Card):
                 if col == 4 and row.warnings:
                     item.setToolTip(plain_tip("\n".join(row.warnings)))
                 if col == 5:
-                    item.setToolTip("what limits a decode step: compute, or reading weights and KV cache from memory"
-                                    if est and est.request.mode == "inference" else "training is compute-bound")
+                    item.setToolTip(
+                        "what limits a decode step: compute, or reading weights and KV cache from memory"
+                        if est and est.request.mode == "inference"
+                        else "training is compute-bound"
+                    )
                 if col == 6:
-                    item.setToolTip(plain_tip(memory_tip(row, training=est is not None and est.request.mode == "training")))
+                    item.setToolTip(
+                        plain_tip(memory_tip(row, training=est is not None and est.request.mode == "training"))
+                    )
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
                 if col in (2, 3, 4, 6, 7, 8, 9):
@@ -446,11 +475,14 @@ class EstimatorCard(Card):
         self._filling = False
         if est is not None:
             sources = self._source_titles(est.sources)
-            self.message.setText(f"{estimate_inputs(est)}: {est.flops:.3g} FLOPs in all. Fastest first; times run "
-                                 "from the high to the low MFU.")
+            self.message.setText(
+                f"{estimate_inputs(est)}: {est.flops:.3g} FLOPs in all. Fastest first; times run "
+                "from the high to the low MFU."
+            )
             warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
-            self.rules.setText(f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{warnings}"
-                               f"\nSources: {sources}.")
+            self.rules.setText(
+                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{warnings}\nSources: {sources}."
+            )
         else:
             self.rules.setText("")
             if not self.params_edit.text().strip():
@@ -766,13 +798,27 @@ class ResultPage(QWidget):
     def _reading_order(self) -> None:
         """Tab follows reading order: the buttons, the left column (blockers, reasons), the right column
         (flips, next steps, open questions, notes), then the estimator's inputs and its table."""
-        def links(box: QVBoxLayout) -> list[QWidget]:
-            return [w for i in range(box.count()) if (it := box.itemAt(i)) is not None and isinstance(w := it.widget(), QLabel)
-                    and w.focusPolicy() != Qt.FocusPolicy.NoFocus]  # fmt: skip
 
-        chain: list[QWidget] = [self.edit_button, self.export_button, *links(self.blockers_box),
-                                *links(self.reasons_box), self.more_link, self.flips_label, self.steps_label,
-                                self.open_label, self.notes_edit]  # fmt: skip
+        def links(box: QVBoxLayout) -> list[QWidget]:
+            return [
+                w
+                for i in range(box.count())
+                if (it := box.itemAt(i)) is not None
+                and isinstance(w := it.widget(), QLabel)
+                and w.focusPolicy() != Qt.FocusPolicy.NoFocus
+            ]
+
+        chain: list[QWidget] = [
+            self.edit_button,
+            self.export_button,
+            *links(self.blockers_box),
+            *links(self.reasons_box),
+            self.more_link,
+            self.flips_label,
+            self.steps_label,
+            self.open_label,
+            self.notes_edit,
+        ]
         estimator: list[QWidget] = []
         w: QWidget | None = self.estimator.params_edit
         while w is not None and w not in estimator and self.estimator.isAncestorOf(w):

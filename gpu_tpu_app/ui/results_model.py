@@ -44,6 +44,7 @@ def stats_tooltip(r: ProbeResult) -> str:
     s = r.stats
     if s is None:
         return ""
+
     def f(v: float) -> str:
         return format_value(v, r.metric)
 
@@ -101,7 +102,8 @@ def status_tooltip(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
     }.get(r.status, r.status)
     if flags.flagged:
         why = "Not trusted, so never a best value, a ceiling, an estimator row or evidence:\n" + "\n".join(
-            f"• {n}" for n in flags.notes())
+            f"• {n}" for n in flags.notes()
+        )
         base = f"{base}\n{why}" if base else why
     if r.message:
         base = f"{base}\n{r.message}" if base else r.message

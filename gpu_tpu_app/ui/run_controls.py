@@ -137,8 +137,13 @@ class RunControls(QObject):
             dtypes=self.dtypes.checked() or None,
         )
 
-    def set_selection(self, backends: list[str] | None = None, kernels: list[str] | None = None,
-                      dtypes: list[str] | None = None, suite: str | None = None) -> None:  # fmt: skip
+    def set_selection(
+        self,
+        backends: list[str] | None = None,
+        kernels: list[str] | None = None,
+        dtypes: list[str] | None = None,
+        suite: str | None = None,
+    ) -> None:
         """Set the controls as a user would (None leaves a control as it is; [] means all kernels / dtypes)."""
         if suite is not None:
             self.suite.setCurrentText(suite)

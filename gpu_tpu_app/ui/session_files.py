@@ -126,8 +126,12 @@ class SessionFiles(QObject):
     def _write(self, path: Path) -> bool:
         session = self._window.session()
         if len(session.notes) > NOTES_CHARS:  # a file this app could not open again
-            show_error(self._window, "Cannot save session", f"{path}: notes: {len(session.notes):,} characters, "
-                       f"over the {NOTES_CHARS:,} a session keeps; shorten them and save again")  # fmt: skip
+            show_error(
+                self._window,
+                "Cannot save session",
+                f"{path}: notes: {len(session.notes):,} characters, "
+                f"over the {NOTES_CHARS:,} a session keeps; shorten them and save again",
+            )
             return False
         try:
             saved = save_session(session, path)

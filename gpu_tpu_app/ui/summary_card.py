@@ -92,7 +92,9 @@ class SummaryCard(QFrame):
             by_chip.setdefault(r.chip_id, {})[r.kind] = r
             names[r.chip_id] = r.chip_name
         for chip_id, kinds in by_chip.items():
-            rows.append([names[chip_id], *[format_ratio(kinds[k].ratio) for k in ("matmul", "bandwidth") if k in kinds]])
+            rows.append(
+                [names[chip_id], *[format_ratio(kinds[k].ratio) for k in ("matmul", "bandwidth") if k in kinds]]
+            )
         return rows
 
     def _refresh(self) -> None:
@@ -104,8 +106,9 @@ class SummaryCard(QFrame):
             if widget is not None:
                 widget.deleteLater()
         if not self.best:
-            self.figures.setText("No trusted matmul or memory bandwidth measured on this machine yet: run the quick "
-                                 "or full suite.")  # fmt: skip
+            self.figures.setText(
+                "No trusted matmul or memory bandwidth measured on this machine yet: run the quick or full suite."
+            )
             self.note.setText("")
             self.setToolTip("")
             return
@@ -131,8 +134,12 @@ class SummaryCard(QFrame):
                 label.setFont(big)
                 label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if cell is not None:
-                    label.setToolTip(plain_tip(f"{best_text(self.best[kind])} over {cell.chip_name}'s {cell.basis}"
-                                               + ("" if cell.ratio is not None else ": no ratio")))
+                    label.setToolTip(
+                        plain_tip(
+                            f"{best_text(self.best[kind])} over {cell.chip_name}'s {cell.basis}"
+                            + ("" if cell.ratio is not None else ": no ratio")
+                        )
+                    )
                 self.grid.addWidget(label, row, col)
         notes = []
         if not self._chips:

@@ -13,15 +13,24 @@ from gpu_tpu_app.ui.widgets import Card, label
 SECONDS_PER_QUESTION = 10
 
 PARTS = (
-    ("Decide", "Answer short questions about your framework, project, workload, team and cloud. The verdict "
-               "explains itself: hard constraints, the strongest reasons with sources, what would change it, "
-               "and how long and how much your run would take on real chips."),
-    ("Probe", "Measure this machine: matrix throughput, memory bandwidth and compile times, through PyTorch "
-              "and JAX in separate processes, charted as the numbers arrive. Runs from a cloud GPU or TPU VM "
-              "open beside your own."),
-    ("Learn", "GPUs and TPUs side by side, topic by topic, every claim with its source, with your own "
-              "measurements next to the claims they illustrate."),
-)  # fmt: skip
+    (
+        "Decide",
+        "Answer short questions about your framework, project, workload, team and cloud. The verdict "
+        "explains itself: hard constraints, the strongest reasons with sources, what would change it, "
+        "and how long and how much your run would take on real chips.",
+    ),
+    (
+        "Probe",
+        "Measure this machine: matrix throughput, memory bandwidth and compile times, through PyTorch "
+        "and JAX in separate processes, charted as the numbers arrive. Runs from a cloud GPU or TPU VM "
+        "open beside your own.",
+    ),
+    (
+        "Learn",
+        "GPUs and TPUs side by side, topic by topic, every claim with its source, with your own "
+        "measurements next to the claims they illustrate.",
+    ),
+)
 
 
 class WelcomeCard(QWidget):
@@ -44,8 +53,9 @@ class WelcomeCard(QWidget):
             "TPUs are the factory line: built for large, steady matrix work once the design is settled.",
         )
         minutes = max(1, round(len(QUESTIONS) * SECONDS_PER_QUESTION / 60))
-        timing = label(f"About {minutes} minutes for {len(QUESTIONS)} questions, and every one can be skipped.",
-                       "muted")  # fmt: skip
+        timing = label(
+            f"About {minutes} minutes for {len(QUESTIONS)} questions, and every one can be skipped.", "muted"
+        )
         card.body.addWidget(title)
         card.body.addWidget(idea)
         grid = QGridLayout()

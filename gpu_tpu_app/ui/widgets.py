@@ -181,8 +181,11 @@ class WrapBar(QWidget):
         return QSize(max(self.first.minimumSizeHint().width(), self.second.minimumSizeHint().width()), hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        direction = (QBoxLayout.Direction.LeftToRight if self.wide_enough(event.size().width())
-                     else QBoxLayout.Direction.TopToBottom)  # fmt: skip
+        direction = (
+            QBoxLayout.Direction.LeftToRight
+            if self.wide_enough(event.size().width())
+            else QBoxLayout.Direction.TopToBottom
+        )
         if direction != self.box.direction():
             self.box.setDirection(direction)
         super().resizeEvent(event)

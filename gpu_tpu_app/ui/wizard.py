@@ -193,8 +193,9 @@ class QuestionCard(Card):
 class QuestionPage(QWidget):
     """One wizard page: its title, intro and question cards in one or two columns."""
 
-    def __init__(self, page: Page, cards: list[QuestionCard], parent: QWidget | None = None,
-                 header: QWidget | None = None) -> None:
+    def __init__(
+        self, page: Page, cards: list[QuestionCard], parent: QWidget | None = None, header: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.page = page
         self.cards = cards

@@ -29,12 +29,35 @@ from gpu_tpu_app import APP_ID, __version__  # noqa: E402
 
 SCREENSHOT_SIZE = (1280, 800)
 #: Top-level packages the spec excludes; finding one in the bundle means an exclude stopped working.
-MUST_BE_ABSENT = ("scipy", "matplotlib", "IPython", "tkinter", "PyQt5", "PyQt6", "PySide2", "OpenGL", "pytest",
-                  "hypothesis", "h5py", "numba", "cupy")  # fmt: skip
+MUST_BE_ABSENT = (
+    "scipy",
+    "matplotlib",
+    "IPython",
+    "tkinter",
+    "PyQt5",
+    "PyQt6",
+    "PySide2",
+    "OpenGL",
+    "pytest",
+    "hypothesis",
+    "h5py",
+    "numba",
+    "cupy",
+)
 #: Modules the bundle cannot work without (the window, the worker, both probe backends).
-MUST_BE_PRESENT = ("gpu_tpu_app.ui.app", "gpu_tpu_app.ui.main_window", "gpu_tpu_app.probe.worker",
-                   "gpu_tpu_app.probe.kernels.torch_kernels", "gpu_tpu_app.probe.kernels.jax_kernels",
-                   "gpu_tpu_app.desktop", "torch", "jax", "jaxlib", "PySide6.QtSvg", "pyqtgraph")  # fmt: skip
+MUST_BE_PRESENT = (
+    "gpu_tpu_app.ui.app",
+    "gpu_tpu_app.ui.main_window",
+    "gpu_tpu_app.probe.worker",
+    "gpu_tpu_app.probe.kernels.torch_kernels",
+    "gpu_tpu_app.probe.kernels.jax_kernels",
+    "gpu_tpu_app.desktop",
+    "torch",
+    "jax",
+    "jaxlib",
+    "PySide6.QtSvg",
+    "pyqtgraph",
+)
 
 
 class Checker:
@@ -119,15 +142,19 @@ def check_contents(c: Checker, bundle: Path, exe: Path) -> None:
         c.fail(f"cannot read the executable's module archive: {type(exc).__name__}: {exc}")
         return
     missing = [m for m in MUST_BE_PRESENT if m not in modules and not extension_on_disk(internal, m)]
-    c.check(not missing, f"{len(modules)} modules in the archive, including the window, worker and backends",
-            f"missing {missing}")
+    c.check(
+        not missing,
+        f"{len(modules)} modules in the archive, including the window, worker and backends",
+        f"missing {missing}",
+    )
     on_disk = {p.name for p in internal.iterdir()} if internal.is_dir() else set()
     present = sorted(
         {m for m in MUST_BE_ABSENT if m in on_disk}
         | {m.split(".")[0] for m in modules if m.split(".")[0] in MUST_BE_ABSENT}
     )
-    c.check(not present, "excluded packages are absent (" + ", ".join(MUST_BE_ABSENT[:6]) + ", ...)",
-            f"found {present}")
+    c.check(
+        not present, "excluded packages are absent (" + ", ".join(MUST_BE_ABSENT[:6]) + ", ...)", f"found {present}"
+    )
     dropped = [p for p in ("torch/test", "torch/include", "torch/bin/test_api") if (internal / p).exists()]
     c.check(not dropped, "torch's test and header files are trimmed", f"found {dropped}")
     check_platform_plugins(c, internal)
@@ -160,9 +187,14 @@ def check_platform_plugins(c: Checker, internal: Path) -> None:
                 continue
             where = parts[2]
             if where == "not" or not Path(where).resolve().is_relative_to(internal.resolve()):
-                problems.append(f"{name} needs {parts[0]}, not in the bundle ({'not found' if where == 'not' else where})")
-    c.check(not problems, "Qt's xcb, wayland and offscreen platform plugins find their libraries in the bundle",
-            "; ".join(sorted(set(problems))))  # fmt: skip
+                problems.append(
+                    f"{name} needs {parts[0]}, not in the bundle ({'not found' if where == 'not' else where})"
+                )
+    c.check(
+        not problems,
+        "Qt's xcb, wayland and offscreen platform plugins find their libraries in the bundle",
+        "; ".join(sorted(set(problems))),
+    )
 
 
 def check_png(c: Checker, path: Path) -> None:
@@ -185,9 +217,11 @@ def check_png(c: Checker, path: Path) -> None:
             counts[rgb] = counts.get(rgb, 0) + 1
     total = sum(counts.values()) or 1
     top = max(counts.values(), default=0) / total
-    c.check(len(counts) >= 32 and top < 0.9,
-            f"screenshot has content: {len(counts)} colours, the commonest covers {top:.0%}",
-            "looks blank")  # fmt: skip
+    c.check(
+        len(counts) >= 32 and top < 0.9,
+        f"screenshot has content: {len(counts)} colours, the commonest covers {top:.0%}",
+        "looks blank",
+    )
 
 
 def check_run_file(c: Checker, path: Path, backend: str) -> None:
@@ -212,8 +246,12 @@ def check_run_file(c: Checker, path: Path, backend: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check a built gpu-tpu-app bundle.")
     parser.add_argument("bundle", nargs="?", default=str(ROOT / "dist" / "gpu-tpu-app"), help="the bundle folder")
-    parser.add_argument("--backend", action="append", choices=["torch", "jax"],
-                        help="probe backends to run through the bundle (default: torch and jax)")  # fmt: skip
+    parser.add_argument(
+        "--backend",
+        action="append",
+        choices=["torch", "jax"],
+        help="probe backends to run through the bundle (default: torch and jax)",
+    )
     args = parser.parse_args(argv)
     bundle = Path(args.bundle).absolute()
     exe = bundle / "gpu-tpu-app"
@@ -233,9 +271,11 @@ def main(argv: list[str] | None = None) -> int:
         # A double-click runs the launcher with no arguments: the window must open and paint.
         code, out, secs = run([str(exe)], bare_env(home, GPU_TPU_APP_QUIT_AFTER_PAINT="1"), work, 120)
         painted = re.search(r"first-paint-seconds ([0-9.]+)", out)
-        c.check(code == 0 and painted is not None,
-                f"plain launch opens and paints the window (first paint {painted.group(1) if painted else '?'} s)",
-                f"exit {code}\n{tail(out)}")  # fmt: skip
+        c.check(
+            code == 0 and painted is not None,
+            f"plain launch opens and paints the window (first paint {painted.group(1) if painted else '?'} s)",
+            f"exit {code}\n{tail(out)}",
+        )
 
         shot = work / "learn.png"
         code, out, secs = run([str(exe), "--screenshot", str(shot), "--page", "learn"], env, work, 180)
@@ -246,8 +286,11 @@ def main(argv: list[str] | None = None) -> int:
             out_file = work / f"smoke-{backend}.json"
             cmd = [str(exe), "probe", "run", "--suite", "smoke", "--backend", backend, "--out", str(out_file)]
             code, out, secs = run(cmd, env, work, 600)
-            if c.check(code == 0 and out_file.is_file(), f"smoke probe ({backend}) through the bundle ({secs:.1f} s)",
-                       f"exit {code}\n{tail(out)}"):  # fmt: skip
+            if c.check(
+                code == 0 and out_file.is_file(),
+                f"smoke probe ({backend}) through the bundle ({secs:.1f} s)",
+                f"exit {code}\n{tail(out)}",
+            ):
                 check_run_file(c, out_file, backend)
 
         data = work / "data"
@@ -255,12 +298,18 @@ def main(argv: list[str] | None = None) -> int:
         entry = data / "applications" / f"{APP_ID}.desktop"
         if c.check(code == 0 and entry.is_file(), "--install-desktop-entry from the bundle", tail(out)):
             text = entry.read_text()
-            c.check(f"Exec={exe}\n" in text, f"desktop entry starts the bundle: Exec={exe}",
-                    next((line for line in text.splitlines() if line.startswith("Exec=")), "no Exec line"))
+            c.check(
+                f"Exec={exe}\n" in text,
+                f"desktop entry starts the bundle: Exec={exe}",
+                next((line for line in text.splitlines() if line.startswith("Exec=")), "no Exec line"),
+            )
             if shutil.which("desktop-file-validate"):
                 proc = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
-                c.check(proc.returncode == 0 and not proc.stdout.strip(), "installed desktop entry validates",
-                        proc.stdout + proc.stderr)
+                c.check(
+                    proc.returncode == 0 and not proc.stdout.strip(),
+                    "installed desktop entry validates",
+                    proc.stdout + proc.stderr,
+                )
             else:
                 c.fail("desktop-file-validate is not installed (make system-deps installs it)")
         code, out, _ = run([str(exe), "--uninstall-desktop-entry"], bare_env(home, XDG_DATA_HOME=str(data)), work, 60)

@@ -52,8 +52,11 @@ def test_json_verdicts_of_the_examples(capsys: pytest.CaptureFixture[str]) -> No
     for path in (PRETRAINING, PROTOTYPE, MIXED):
         _code, out, _err = _run(["--answers", str(path), "--format", "json"], capsys)
         verdicts[path.stem] = json.loads(out)["verdict"]
-    assert verdicts == {"answers-jax-llm-pretraining": "tpu", "answers-research-prototype": "gpu",
-                        "answers-mixed-unknowns": "either"}
+    assert verdicts == {
+        "answers-jax-llm-pretraining": "tpu",
+        "answers-research-prototype": "gpu",
+        "answers-mixed-unknowns": "either",
+    }
 
 
 def test_text_output_explains_a_tpu_verdict(capsys: pytest.CaptureFixture[str]) -> None:

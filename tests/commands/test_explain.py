@@ -39,9 +39,9 @@ def columns(out: str) -> tuple[str, str, str]:
     start = next(i for i, line in enumerate(lines) if line.startswith("GPU (workshop)"))
     cut = lines[start].index(" | ")
     end = next(i for i in range(start, len(lines)) if " | " not in lines[i] and not lines[i].strip())
-    table = lines[start + 2:end]
+    table = lines[start + 2 : end]
     left = "\n".join(line[:cut] for line in table)
-    right = "\n".join(line[cut + 3:] for line in table)
+    right = "\n".join(line[cut + 3 :] for line in table)
     return left, right, "\n".join(lines[end:])
 
 
@@ -70,8 +70,9 @@ def test_contents_lists_insights_and_topics_in_order(capsys: pytest.CaptureFixtu
     assert "faq, glossary, quotes, sources" in out
 
 
-def test_topic_text_is_side_by_side_with_markers_and_sources(capsys: pytest.CaptureFixture[str],
-                                                             pack: LessonPack) -> None:
+def test_topic_text_is_side_by_side_with_markers_and_sources(
+    capsys: pytest.CaptureFixture[str], pack: LessonPack
+) -> None:
     code, out, err = run(capsys, "architecture")
     assert (code, err) == (0, "")
     topic = pack.topic("architecture")
@@ -87,7 +88,7 @@ def test_topic_text_is_side_by_side_with_markers_and_sources(capsys: pytest.Capt
     for text in expected_side(topic.tpu, pack, topic.source_ids()):
         assert squash(text) in squash(right)
     assert "matmul, model_step" in rest
-    sources = rest[rest.index("Sources:"):]
+    sources = rest[rest.index("Sources:") :]
     for n, (_key, words, url) in enumerate(pack.citations_for(topic.source_ids()), 1):
         assert squash(f"{n}. {words}") in squash(sources)
         if url:
@@ -95,8 +96,9 @@ def test_topic_text_is_side_by_side_with_markers_and_sources(capsys: pytest.Capt
     assert not any(sid in out for sid in topic.source_ids())  # numbers, never internal ids
 
 
-def test_narrow_terminal_stacks_the_two_sides(capsys: pytest.CaptureFixture[str], pack: LessonPack,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_narrow_terminal_stacks_the_two_sides(
+    capsys: pytest.CaptureFixture[str], pack: LessonPack, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "44")
     code, out, _err = run(capsys, "workflow")
     assert code == 0
@@ -128,16 +130,21 @@ def test_contents_json(capsys: pytest.CaptureFixture[str], pack: LessonPack) -> 
     data = json.loads(out)
     assert data["episode"]["date"] == "2026-04-22"
     assert [[t["id"] for t in i["topics"]] for i in data["insights"]] == [
-        ["history", "flexibility", "software"], ["architecture", "workload", "utilization"],
-        ["cost", "workflow", "playbook"]]
+        ["history", "flexibility", "software"],
+        ["architecture", "workload", "utilization"],
+        ["cost", "workflow", "playbook"],
+    ]
 
 
 def test_unknown_topic_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], pack: LessonPack) -> None:
     code, out, err = run(capsys, "nope")
     assert code == 2
     assert out == ""
-    assert err == ("error: unknown topic 'nope' (choose from: " + ", ".join(pack.topic_ids())
-                   + ", faq, glossary, quotes, sources)\n")
+    assert err == (
+        "error: unknown topic 'nope' (choose from: "
+        + ", ".join(pack.topic_ids())
+        + ", faq, glossary, quotes, sources)\n"
+    )
 
 
 def test_bad_format_flag_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

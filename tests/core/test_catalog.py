@@ -11,8 +11,19 @@ from gpu_tpu_app.core.catalog import Catalog, Figure, load_catalog
 from gpu_tpu_app.errors import InputError
 
 EXPECTED_IDS = {
-    "t4", "l4", "a100-40gb", "a100-80gb", "h100-sxm", "h200", "b200", "mi300x",
-    "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x",
+    "t4",
+    "l4",
+    "a100-40gb",
+    "a100-80gb",
+    "h100-sxm",
+    "h200",
+    "b200",
+    "mi300x",
+    "tpu-v4",
+    "tpu-v5e",
+    "tpu-v5p",
+    "tpu-v6e",
+    "tpu7x",
 }
 
 
@@ -45,8 +56,18 @@ def test_every_source_id_resolves(catalog: Catalog) -> None:
     for family, default in catalog.mfu.items():
         for sid in default.sources:
             assert sid in source_ids, (family, sid)
-    for needed in ("palm-2022", "maxtext-tiering", "megatron-lm", "llama3-2024", "eleuther-transformer-math",
-                   "hoffmann-2022", "ml-engineering-mamf", "gce-gpus", "nvidia-h100", "google-tpu-v5e"):
+    for needed in (
+        "palm-2022",
+        "maxtext-tiering",
+        "megatron-lm",
+        "llama3-2024",
+        "eleuther-transformer-math",
+        "hoffmann-2022",
+        "ml-engineering-mamf",
+        "gce-gpus",
+        "nvidia-h100",
+        "google-tpu-v5e",
+    ):
         assert needed in source_ids
     assert all(s.url.startswith("https://") and s.title for s in catalog.sources)
 
@@ -185,7 +206,7 @@ def test_chip_lookup_names_known_ids(catalog: Catalog) -> None:
 
 # ------------------------------------------------------------------ loader errors
 
-SMALL = '''\
+SMALL = """\
 schema_version = 1
 
 [mfu.gpu]
@@ -233,7 +254,7 @@ fp32 = { value = "not published", unit = "TFLOP/s", source = "src-a", reason = "
 power = { value = "not published", unit = "W", source = "src-a", reason = "no power figure is published" }
 interconnect = "ICI"
 match = ['^chip b$']
-'''
+"""
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -261,25 +282,51 @@ def test_small_valid_file_loads_uncached(tmp_path: Path) -> None:
         ('id = "chip-b"', 'id = "chip-a"', "chips.1.id", "duplicate chip id"),
         ("bf16 = { value = 989,", "bf16 = { value = -989,", "chips.0.bf16.value", "greater than or equal to 0"),
         ('bf16 = { value = 989, unit = "TFLOP/s", ', "bf16 = { value = 989, ", "chips.0.bf16.unit", "required"),
-        ('bf16 = { value = 989, unit = "TFLOP/s", ', 'bf16 = { value = 989, unit = "", ', "chips.0.bf16.unit", "at least 1"),
+        (
+            'bf16 = { value = 989, unit = "TFLOP/s", ',
+            'bf16 = { value = 989, unit = "", ',
+            "chips.0.bf16.unit",
+            "at least 1",
+        ),
         (', reason = "no FP32 peak is published" }', " }", "chips.1.fp32", "needs a reason"),
-        ('fp32 = { value = 67, unit = "TFLOP/s", source = "src-a" }', 'fp32 = { value = 67, unit = "TFLOP/s", source = "src-z" }',
-         "chips.0.fp32.source", "unknown source id 'src-z'"),
-        ('sources = ["src-a"]\n\n[mfu.tpu]', 'sources = ["src-q"]\n\n[mfu.tpu]', "mfu.gpu.sources.0", "unknown source id"),
-        ('memory = { value = 80, unit = "GB"', 'memory = { value = 80, unit = "GFLOP"', "chips.0.memory.unit", "not allowed"),
+        (
+            'fp32 = { value = 67, unit = "TFLOP/s", source = "src-a" }',
+            'fp32 = { value = 67, unit = "TFLOP/s", source = "src-z" }',
+            "chips.0.fp32.source",
+            "unknown source id 'src-z'",
+        ),
+        (
+            'sources = ["src-a"]\n\n[mfu.tpu]',
+            'sources = ["src-q"]\n\n[mfu.tpu]',
+            "mfu.gpu.sources.0",
+            "unknown source id",
+        ),
+        (
+            'memory = { value = 80, unit = "GB"',
+            'memory = { value = 80, unit = "GFLOP"',
+            "chips.0.memory.unit",
+            "not allowed",
+        ),
         ("bf16_sparse = { value = 1979,", "bf16_sparse = { value = 989,", "chips.0.bf16_sparse.value", "must exceed"),
-        ('fp32 = { value = 67,', 'fp32 = { value = "unknown",', "chips.0.fp32", "not published"),
-        ('fp32 = { value = 67,', 'fp32 = { value = true,', "chips.0.fp32", "not true or false"),
-        ('fp32 = { value = 67,', 'fp32 = { value = inf,', "chips.0.fp32.value", "finite"),
+        ("fp32 = { value = 67,", 'fp32 = { value = "unknown",', "chips.0.fp32", "not published"),
+        ("fp32 = { value = 67,", "fp32 = { value = true,", "chips.0.fp32", "not true or false"),
+        ("fp32 = { value = 67,", "fp32 = { value = inf,", "chips.0.fp32.value", "finite"),
         ('fp32 = { value = 67, unit = "TFLOP/s", ', 'fp32 = { unit = "TFLOP/s", ', "chips.0.fp32.value", "required"),
-        ("fp32 = { value = 67, unit", "fp32 = { value = 67, reason = \"x\", unit", "chips.0.fp32", "only for a null value"),
+        (
+            "fp32 = { value = 67, unit",
+            'fp32 = { value = 67, reason = "x", unit',
+            "chips.0.fp32",
+            "only for a null value",
+        ),
         ('family = "gpu"', 'family = "fpga"', "chips.0.family", "gpu"),
         ("match = ['chip a']", "match = ['chip (a']", "chips.0.match", "bad pattern"),
         ("schema_version = 1", "schema_version = 2", "schema_version", "unsupported schema version"),
         ('url = "https://example.org/a"', 'url = "ftp://example.org/a"', "sources.0.url", "pattern"),
     ],
 )
-def test_broken_file_gives_one_line_naming_file_and_field(tmp_path: Path, old: str, new: str, field: str, problem: str) -> None:
+def test_broken_file_gives_one_line_naming_file_and_field(
+    tmp_path: Path, old: str, new: str, field: str, problem: str
+) -> None:
     assert old in SMALL
     path = _write(tmp_path, SMALL.replace(old, new, 1))
     with pytest.raises(InputError) as info:

@@ -32,13 +32,30 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 # The lesson pack's topic ids and source ids (interfaces: "Decision rules cite topic ids and lesson
 # source ids from these lists only").
-TOPIC_IDS = ["history", "flexibility", "software", "architecture", "workload", "utilization", "cost", "workflow",
-             "playbook"]
+TOPIC_IDS = [
+    "history",
+    "flexibility",
+    "software",
+    "architecture",
+    "workload",
+    "utilization",
+    "cost",
+    "workflow",
+    "playbook",
+]
 SOURCE_IDS = (
     [f"lesson-ch{i}" for i in range(1, 9)]
     + ["lesson-guide", "lesson-faq", "lesson-faq-extended", "lesson-quote-1", "lesson-quote-2"]
     + [f"notes-c000{i}" for i in range(4)]
-    + ["google-tpu-intro", "jax-matmul-precision", "jax-sharp-bits", "pytorch-xla-3356", "pytorch-xla-6614", "google-tpu7x", "gce-gpus"]
+    + [
+        "google-tpu-intro",
+        "jax-matmul-precision",
+        "jax-sharp-bits",
+        "pytorch-xla-3356",
+        "pytorch-xla-6614",
+        "google-tpu7x",
+        "gce-gpus",
+    ]
 )
 
 ISSUE_TABLE = {
@@ -84,8 +101,13 @@ def _lesson_ids() -> tuple[frozenset[str], frozenset[str]]:
 def _cites_known(topic: str, sources: list[str] | tuple[str, ...]) -> bool:
     """Topic and sources exist in the lesson pack and stay within the decision rules' agreed lists."""
     topics, lesson_sources = _lesson_ids()
-    return (topic in topics and topic in TOPIC_IDS and bool(sources)
-            and set(sources) <= lesson_sources and set(sources) <= set(SOURCE_IDS))
+    return (
+        topic in topics
+        and topic in TOPIC_IDS
+        and bool(sources)
+        and set(sources) <= lesson_sources
+        and set(sources) <= set(SOURCE_IDS)
+    )
 
 
 # --------------------------------------------------------------------------- the model
@@ -99,8 +121,17 @@ def test_answers_fields_and_values_match_the_issue_table() -> None:
 
 
 def test_ordered_factors_follow_the_table_toward_the_factory_end() -> None:
-    assert set(ORDERED) == {"stage", "architecture_changes", "scale", "batch", "duration", "matmul_share",
-                            "porting_budget", "utilization", "data_pipeline"}
+    assert set(ORDERED) == {
+        "stage",
+        "architecture_changes",
+        "scale",
+        "batch",
+        "duration",
+        "matmul_share",
+        "porting_budget",
+        "utilization",
+        "data_pipeline",
+    }
     for factor, order in ORDERED.items():
         assert order == ISSUE_TABLE[factor]
 
@@ -160,8 +191,11 @@ def test_flips_are_complete_and_smallest(answers: Answers) -> None:
     flippable = []
     for factor in FACTORS:
         current = getattr(answers, factor)
-        flipping = [v for v in choices(factor)
-                    if v != current and decide(_with(answers, **{factor: v}), flips=False).verdict != rec.verdict]
+        flipping = [
+            v
+            for v in choices(factor)
+            if v != current and decide(_with(answers, **{factor: v}), flips=False).verdict != rec.verdict
+        ]
         if current is None:
             assert factor not in flips
             continue
@@ -254,9 +288,14 @@ def test_no_answers_gives_either_with_low_confidence() -> None:
 
 @pytest.mark.parametrize(
     ("factor", "value"),
-    [("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "fp64"), ("deployment", "on_premises"),
-     ("deployment", "other_cloud"),
-     ("framework", "other")],
+    [
+        ("xla_verified", "no"),
+        ("custom_ops", "essential"),
+        ("high_precision", "fp64"),
+        ("deployment", "on_premises"),
+        ("deployment", "other_cloud"),
+        ("framework", "other"),
+    ],
 )
 def test_each_blocker_decides_alone_even_against_everything_else(factor: str, value: str) -> None:
     alone = decide(Answers(**{factor: value}))
@@ -305,7 +344,11 @@ def test_jax_llm_pretraining_example_is_tpu_with_high_confidence() -> None:
     assert all(r.leans == "tpu" for r in rec.reasons)
     # only the hard constraints can turn such a run around
     assert {(f.factor, f.to) for f in rec.flips} == {
-        ("xla_verified", "no"), ("custom_ops", "essential"), ("high_precision", "fp64"), ("deployment", "other_cloud")}
+        ("xla_verified", "no"),
+        ("custom_ops", "essential"),
+        ("high_precision", "fp64"),
+        ("deployment", "other_cloud"),
+    }
     assert not any(step.startswith("Framework check") for step in rec.next_steps)
 
 
@@ -370,9 +413,16 @@ def test_no_high_confidence_tpu_verdict_without_the_framework_check(answers: Ans
 
 
 def test_small_batch_serving_is_not_pushed_to_the_factory_line() -> None:
-    answers = Answers(workload="inference", scale="small", batch="small", deployment="google_cloud",
-                      stage="production", architecture_changes="locked", utilization="steady",
-                      matmul_share="dominant")
+    answers = Answers(
+        workload="inference",
+        scale="small",
+        batch="small",
+        deployment="google_cloud",
+        stage="production",
+        architecture_changes="locked",
+        utilization="steady",
+        matmul_share="dominant",
+    )
     rec = decide(answers)
     assert rec.verdict != "tpu"
     reasons = {r.factor: r for r in rec.reasons}
@@ -413,14 +463,16 @@ def test_load_answers_accepts_partial_and_null_answers() -> None:
         ('{"stage": "prod"}', "answers.json: stage: 'prod' is not one of exploring, stabilizing, production"),
         ('{"scale": 3}', "answers.json: scale: 3 is not one of small, medium, large, massive"),
         ('{"batch": true}', "answers.json: batch: true is not one of small, large"),
-        ('{"duration": ["weeks"]}', "answers.json: duration: [\"weeks\"] is not one of hours, days, weeks"),
+        ('{"duration": ["weeks"]}', 'answers.json: duration: ["weeks"] is not one of hours, days, weeks'),
         ('{"team": "' + "x" * 100 + '"}', "answers.json: team: '" + "x" * 58 + "… is not one of cuda, xla, general"),
         ('{"colour": "red"}', "answers.json: colour: unknown field (known: " + ", ".join(ISSUE_TABLE) + ")"),
         ('["jax"]', "answers.json: (top level): expected a JSON object of answers, got a list"),
         ('{"schema_version": 3}', "answers.json: schema_version: 3 is not supported (this app reads 1 and 2)"),
         ('{"schema_version": "1"}', 'answers.json: schema_version: "1" is not supported (this app reads 1 and 2)'),
-        ('{"schema_version": 2, "high_precision": "yes"}',
-         "answers.json: high_precision: 'yes' is not one of fp64, fp32, no"),
+        (
+            '{"schema_version": 2, "high_precision": "yes"}',
+            "answers.json: high_precision: 'yes' is not one of fp64, fp32, no",
+        ),
     ],
 )
 def test_load_answers_names_file_field_and_allowed_values(text: str, message: str) -> None:
@@ -541,9 +593,17 @@ def test_tpu_next_steps_name_generation_capacity_and_the_software_route() -> Non
     text = "\n".join(big.next_steps)
     assert "TPU v5p" in text and "TPU7x" in text and "consumption-options" in text
     assert "Software route for JAX" in text
-    torch_serving = Answers(framework="pytorch", xla_verified="yes", workload="inference", scale="medium",
-                            batch="large", stage="production", matmul_share="dominant", deployment="google_cloud",
-                            utilization="steady")
+    torch_serving = Answers(
+        framework="pytorch",
+        xla_verified="yes",
+        workload="inference",
+        scale="medium",
+        batch="large",
+        stage="production",
+        matmul_share="dominant",
+        deployment="google_cloud",
+        utilization="steady",
+    )
     rec = decide(torch_serving)
     assert rec.verdict == "tpu"
     steps = "\n".join(rec.next_steps)

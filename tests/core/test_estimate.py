@@ -167,8 +167,18 @@ def test_price_for_unknown_chip_is_an_input_error(catalog: Catalog) -> None:
         EstimateRequest(params=7e9, prices={"h100-sxm": -1.0})
 
 
-@pytest.mark.parametrize("bad", [{"params": 0}, {"params": -1e9}, {"params": 1e9, "mfu": 0}, {"params": 1e9, "mfu": 1.2},
-                                 {"params": 1e9, "chips": 0}, {"params": 1e9, "tokens": -5}, {"params": float("nan")}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"params": 0},
+        {"params": -1e9},
+        {"params": 1e9, "mfu": 0},
+        {"params": 1e9, "mfu": 1.2},
+        {"params": 1e9, "chips": 0},
+        {"params": 1e9, "tokens": -5},
+        {"params": float("nan")},
+    ],
+)
 def test_request_rejects_bad_values(bad: dict) -> None:
     with pytest.raises(ValidationError):
         EstimateRequest(**bad)
@@ -194,18 +204,54 @@ def test_measured_from_run_takes_the_best_ok_matmul() -> None:
     runs = pytest.importorskip("gpu_tpu_app.core.runs")
     run = runs.RunFile.model_validate(
         {
-            "app_version": "0.1.0", "host": "box", "os": "Linux", "python": "3.11", "suite": "quick",
+            "app_version": "0.1.0",
+            "host": "box",
+            "os": "Linux",
+            "python": "3.11",
+            "suite": "quick",
             "started": datetime(2025, 1, 1, tzinfo=UTC).isoformat(),
             "devices": [{"backend": "torch", "platform": "cpu", "name": "Some CPU", "memory_bytes": 8_000_000_000}],
             "results": [
-                {"kernel": "matmul", "backend": "torch", "device": "torch:cpu:0", "dtype": "float32", "size": 512,
-                 "metric": "flops", "value": 1.0e11, "status": "ok"},
-                {"kernel": "matmul", "backend": "torch", "device": "torch:cpu:0", "dtype": "float32", "size": 2048,
-                 "metric": "flops", "value": 3.0e11, "status": "ok"},
-                {"kernel": "matmul", "backend": "torch", "device": "torch:cpu:0", "dtype": "bfloat16", "size": 2048,
-                 "metric": "flops", "value": 9.0e14, "status": "suspect"},
-                {"kernel": "triad", "backend": "torch", "device": "torch:cpu:0", "dtype": "float32", "size": 2048,
-                 "metric": "bytes_per_s", "value": 5.0e12, "status": "ok"},
+                {
+                    "kernel": "matmul",
+                    "backend": "torch",
+                    "device": "torch:cpu:0",
+                    "dtype": "float32",
+                    "size": 512,
+                    "metric": "flops",
+                    "value": 1.0e11,
+                    "status": "ok",
+                },
+                {
+                    "kernel": "matmul",
+                    "backend": "torch",
+                    "device": "torch:cpu:0",
+                    "dtype": "float32",
+                    "size": 2048,
+                    "metric": "flops",
+                    "value": 3.0e11,
+                    "status": "ok",
+                },
+                {
+                    "kernel": "matmul",
+                    "backend": "torch",
+                    "device": "torch:cpu:0",
+                    "dtype": "bfloat16",
+                    "size": 2048,
+                    "metric": "flops",
+                    "value": 9.0e14,
+                    "status": "suspect",
+                },
+                {
+                    "kernel": "triad",
+                    "backend": "torch",
+                    "device": "torch:cpu:0",
+                    "dtype": "float32",
+                    "size": 2048,
+                    "metric": "bytes_per_s",
+                    "value": 5.0e12,
+                    "status": "ok",
+                },
             ],
         }
     )
@@ -219,8 +265,19 @@ def test_measured_from_run_takes_the_best_ok_matmul() -> None:
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("7e9", 7e9), ("7B", 7e9), ("7b", 7e9), ("70M", 7e7), ("1.4T", 1.4e12), ("1.4e11", 1.4e11),
-     ("7,000,000", 7e6), ("7_000", 7e3), ("1.5k", 1500.0), (" 13B ", 13e9), ("-5", -5.0)],
+    [
+        ("7e9", 7e9),
+        ("7B", 7e9),
+        ("7b", 7e9),
+        ("70M", 7e7),
+        ("1.4T", 1.4e12),
+        ("1.4e11", 1.4e11),
+        ("7,000,000", 7e6),
+        ("7_000", 7e3),
+        ("1.5k", 1500.0),
+        (" 13B ", 13e9),
+        ("-5", -5.0),
+    ],
 )
 def test_parse_quantity(text: str, value: float) -> None:
     assert parse_quantity(text) == pytest.approx(value)
@@ -241,7 +298,7 @@ def test_estimate_table(run_cli, catalog: Catalog) -> None:
     assert "6.33e+21 FLOPs" in out and "64 chips" in out
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("chip "))
-    body = lines[header + 2: header + 2 + len(catalog.chips)]
+    body = lines[header + 2 : header + 2 + len(catalog.chips)]
     expected = estimate(EstimateRequest(params=7e9, tokens=1.4e11, chips=64, mfu=0.4), catalog)
     assert [line.split("  ")[0] for line in body] == [row.chip_name for row in expected.rows]
     h100 = next(line for line in body if line.startswith("NVIDIA H100 SXM"))
@@ -251,7 +308,9 @@ def test_estimate_table(run_cli, catalog: Catalog) -> None:
 
 
 def test_estimate_table_with_price_and_units(run_cli) -> None:
-    code, out, _err = run_cli("estimate", "--params", "7B", "--chips", "8", "--price", "h100-sxm=2.5", "--price", "TPU-V5P=4")
+    code, out, _err = run_cli(
+        "estimate", "--params", "7B", "--chips", "8", "--price", "h100-sxm=2.5", "--price", "TPU-V5P=4"
+    )
     assert code == 0
     lines = out.splitlines()
     header = next(line for line in lines if line.startswith("chip "))
@@ -272,11 +331,25 @@ def test_estimate_json_is_the_estimate_model(run_cli, catalog: Catalog) -> None:
 def test_estimate_with_results_file(run_cli, tmp_path: Path) -> None:
     runs = pytest.importorskip("gpu_tpu_app.core.runs")
     run = runs.RunFile(
-        app_version="0.1.0", host="box", os="Linux", python="3.11", suite="quick",
+        app_version="0.1.0",
+        host="box",
+        os="Linux",
+        python="3.11",
+        suite="quick",
         started=datetime(2025, 1, 1, tzinfo=UTC),
         devices=[runs.DeviceInfo(backend="torch", platform="cpu", name="Some CPU")],
-        results=[runs.ProbeResult(kernel="matmul", backend="torch", device="torch:cpu:0", dtype="float32",
-                                  size=1024, metric="flops", value=2.5e11, status="ok")],
+        results=[
+            runs.ProbeResult(
+                kernel="matmul",
+                backend="torch",
+                device="torch:cpu:0",
+                dtype="float32",
+                size=1024,
+                metric="flops",
+                value=2.5e11,
+                status="ok",
+            )
+        ],
     )
     path = tmp_path / "run.json"
     runs.save_run(run, path)
@@ -420,8 +493,22 @@ def test_old_estimator_inputs_still_load() -> None:
 
 
 def test_cli_inference_json_has_bound_and_memory_per_copy(run_cli, catalog: Catalog) -> None:
-    code, out, err = run_cli("estimate", "--inference", "--params", "7e9", "--tokens", "1e12", "--chips", "64",
-                             "--batch", "64", "--context", "2048", "--format", "json")
+    code, out, err = run_cli(
+        "estimate",
+        "--inference",
+        "--params",
+        "7e9",
+        "--tokens",
+        "1e12",
+        "--chips",
+        "64",
+        "--batch",
+        "64",
+        "--context",
+        "2048",
+        "--format",
+        "json",
+    )
     assert code == 0 and err == ""
     raw = json.loads(out)
     for row in raw["rows"]:

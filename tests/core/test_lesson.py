@@ -17,22 +17,56 @@ from gpu_tpu_app.errors import InputError
 # The lesson's incidental URL, built so that the literal appears nowhere in the repository.
 INCIDENTAL = "not-" + "a-source"
 
-TOPIC_IDS = ["history", "flexibility", "software", "architecture", "workload", "utilization",
-             "cost", "workflow", "playbook"]
-TOPIC_INSIGHT = {"history": 1, "flexibility": 1, "software": 1, "architecture": 2, "workload": 2,
-                 "utilization": 2, "cost": 3, "workflow": 3, "playbook": 3}
+TOPIC_IDS = [
+    "history",
+    "flexibility",
+    "software",
+    "architecture",
+    "workload",
+    "utilization",
+    "cost",
+    "workflow",
+    "playbook",
+]
+TOPIC_INSIGHT = {
+    "history": 1,
+    "flexibility": 1,
+    "software": 1,
+    "architecture": 2,
+    "workload": 2,
+    "utilization": 2,
+    "cost": 3,
+    "workflow": 3,
+    "playbook": 3,
+}
 REQUIRED_SOURCES = [
     *(f"lesson-ch{n}" for n in range(1, 9)),
-    "lesson-guide", "lesson-faq", "lesson-faq-extended", "lesson-quote-1", "lesson-quote-2",
-    "notes-c0000", "notes-c0001", "notes-c0002", "notes-c0003",
-    "google-tpu-intro", "jax-sharp-bits", "pytorch-xla-3356", "pytorch-xla-6614", "google-tpu7x", "gce-gpus",
+    "lesson-guide",
+    "lesson-faq",
+    "lesson-faq-extended",
+    "lesson-quote-1",
+    "lesson-quote-2",
+    "notes-c0000",
+    "notes-c0001",
+    "notes-c0002",
+    "notes-c0003",
+    "google-tpu-intro",
+    "jax-sharp-bits",
+    "pytorch-xla-3356",
+    "pytorch-xla-6614",
+    "google-tpu7x",
+    "gce-gpus",
 ]
-QUOTE_1 = ("The more stable and tensor-heavy your work becomes, the more the TPU\u2019s factory-like efficiency "
-           "begins to outweigh the GPU\u2019s workshop-like versatility. It is a balance between the freedom "
-           "to pivot and the power to scale.")
-QUOTE_2 = ("If you are building a one-of-a-kind piece of furniture with unique joints and hand-carved details, "
-           "you want the workshop of the GPU; if you are producing ten thousand identical chairs, you want the "
-           "factory line of the TPU.")
+QUOTE_1 = (
+    "The more stable and tensor-heavy your work becomes, the more the TPU\u2019s factory-like efficiency "
+    "begins to outweigh the GPU\u2019s workshop-like versatility. It is a balance between the freedom "
+    "to pivot and the power to scale."
+)
+QUOTE_2 = (
+    "If you are building a one-of-a-kind piece of furniture with unique joints and hand-carved details, "
+    "you want the workshop of the GPU; if you are producing ten thousand identical chairs, you want the "
+    "factory line of the TPU."
+)
 
 
 @pytest.fixture(scope="module")
@@ -109,8 +143,23 @@ def test_faq_quotes_and_glossary_counts(pack: LessonPack) -> None:
     assert len(pack.faq) >= 8
     assert len({e.question for e in pack.faq}) == len(pack.faq)
     assert len(pack.quotes) == 2
-    for name in ("CUDA", "XLA", "ASIC", "MXU", "HBM", "ICI", "JAX", "bf16", "TF32", "MFU", "TPU", "GPU",
-                 "ROCm", "tensor core", "systolic array"):
+    for name in (
+        "CUDA",
+        "XLA",
+        "ASIC",
+        "MXU",
+        "HBM",
+        "ICI",
+        "JAX",
+        "bf16",
+        "TF32",
+        "MFU",
+        "TPU",
+        "GPU",
+        "ROCm",
+        "tensor core",
+        "systolic array",
+    ):
         assert pack.term(name).definition, name
     assert pack.term("bfloat16").term == "bf16"
     assert pack.term("tensorfloat-32").term == "TF32"
@@ -253,7 +302,7 @@ def error_for(tmp_path: Path, data: dict[str, Any]) -> str:
     message = str(info.value)
     assert message.startswith(f"{path}: ")
     assert "\n" not in message
-    return message[len(f"{path}: "):]
+    return message[len(f"{path}: ") :]
 
 
 def test_rewritten_copy_loads_like_the_original(tmp_path: Path, data: dict[str, Any]) -> None:
@@ -272,13 +321,16 @@ def test_unknown_top_level_field_is_rejected(tmp_path: Path, data: dict[str, Any
     assert error_for(tmp_path, data) == "speakers: unknown field"
 
 
-@pytest.mark.parametrize(("where", "expected"), [
-    (lambda d: d["topics"][3]["tpu"]["claims"][1], "topics[3].tpu.claims[1].sources"),
-    (lambda d: d["topics"][0]["gpu"]["claims"][0], "topics[0].gpu.claims[0].sources"),
-    (lambda d: d["faq"][2], "faq[2].sources"),
-    (lambda d: d["quotes"][1], "quotes[1].sources"),
-    (lambda d: d["glossary"][4], "glossary[4].sources"),
-])
+@pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        (lambda d: d["topics"][3]["tpu"]["claims"][1], "topics[3].tpu.claims[1].sources"),
+        (lambda d: d["topics"][0]["gpu"]["claims"][0], "topics[0].gpu.claims[0].sources"),
+        (lambda d: d["faq"][2], "faq[2].sources"),
+        (lambda d: d["quotes"][1], "quotes[1].sources"),
+        (lambda d: d["glossary"][4], "glossary[4].sources"),
+    ],
+)
 def test_dangling_source_id_names_the_field(tmp_path: Path, data: dict[str, Any], where: Any, expected: str) -> None:
     where(data)["sources"] = ["lesson-ch1", "x"]
     assert error_for(tmp_path, data) == f"{expected}: unknown source id 'x'"

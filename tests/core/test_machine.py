@@ -16,8 +16,16 @@ WHEN = datetime(2026, 3, 4, 5, 6, tzinfo=UTC)
 
 def run_of(host: str, cpu: str | None, machine_field: str | None) -> RunFile:
     """A hand-written run header (no results): what the panel reads to sort local from imported runs."""
-    return RunFile(app_version="0.1.0", host=host, machine=machine_field, os="Linux", python="3.11",
-                   cpu=CpuInfo(model=cpu) if cpu else None, suite="quick", started=WHEN)  # fmt: skip
+    return RunFile(
+        app_version="0.1.0",
+        host=host,
+        machine=machine_field,
+        os="Linux",
+        python="3.11",
+        cpu=CpuInfo(model=cpu) if cpu else None,
+        suite="quick",
+        started=WHEN,
+    )
 
 
 def test_machine_id_is_a_hash_of_the_os_id_and_the_cpu_model() -> None:

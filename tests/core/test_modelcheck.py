@@ -22,16 +22,26 @@ from gpu_tpu_app.core.modelcheck import (
 
 
 def findings(**kw) -> Findings:  # type: ignore[no-untyped-def]
-    base = {"framework": "pytorch", "flops": {"matmul": 90, "other": 10, "method": "m"},
-            "static_graph": {"status": "ok", "detail": "one graph"},
-            "tpu_lowering": {"status": "unavailable", "detail": "torch_xla: not installed"}}
+    base = {
+        "framework": "pytorch",
+        "flops": {"matmul": 90, "other": 10, "method": "m"},
+        "static_graph": {"status": "ok", "detail": "one graph"},
+        "tpu_lowering": {"status": "unavailable", "detail": "torch_xla: not installed"},
+    }
     base.update(kw)
     return Findings.model_validate(base)
 
 
-@pytest.mark.parametrize(("matmul", "other", "expected"), [
-    (70, 30, "dominant"), (69, 31, "mixed"), (30, 70, "mixed"), (29, 71, "low"), (0, 5, "low"),
-])
+@pytest.mark.parametrize(
+    ("matmul", "other", "expected"),
+    [
+        (70, 30, "dominant"),
+        (69, 31, "mixed"),
+        (30, 70, "mixed"),
+        (29, 71, "low"),
+        (0, 5, "low"),
+    ],
+)
 def test_matmul_share_thresholds(matmul: int, other: int, expected: str) -> None:
     c = check_from_findings("m.py", findings(flops={"matmul": matmul, "other": other, "method": "m"}), 1.0)
     assert (MATMUL_DOMINANT, MATMUL_LOW) == (0.70, 0.30)
@@ -60,10 +70,15 @@ def test_xla_verified_rules() -> None:
 
 
 def test_custom_ops_and_float64_and_dynamic_shapes() -> None:
-    c = check_from_findings("m.py", findings(
-        custom_ops=[{"name": "demo.op", "kind": "custom operator", "location": "m.py:9"}],
-        float64=[{"op": "aten.mul", "location": "m.py:4"}],
-        data_dependent=[{"what": "nonzero", "location": "m.py:5"}]), 1)
+    c = check_from_findings(
+        "m.py",
+        findings(
+            custom_ops=[{"name": "demo.op", "kind": "custom operator", "location": "m.py:9"}],
+            float64=[{"op": "aten.mul", "location": "m.py:4"}],
+            data_dependent=[{"what": "nonzero", "location": "m.py:5"}],
+        ),
+        1,
+    )
     assert c.answers.custom_ops == "some"
     assert c.answers.high_precision == HIGH_PRECISION_FP64
     assert c.answers.dynamic_shapes == "yes"
@@ -102,9 +117,19 @@ def test_combine_measured_fills_unset_and_stated_wins() -> None:
     assert combined.stage == "production"
 
 
-@pytest.mark.parametrize("line", ["", "hello", "{not json", "[1, 2]", '{"type": "findings", "findings": {}}',
-                                  '{"type": "stage"}', '{"type": "error", "kind": "user", "message": 5}',
-                                  '{"type": "findings", "findings": {"framework": "pytorch", "parameters": -1}}'])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "",
+        "hello",
+        "{not json",
+        "[1, 2]",
+        '{"type": "findings", "findings": {}}',
+        '{"type": "stage"}',
+        '{"type": "error", "kind": "user", "message": 5}',
+        '{"type": "findings", "findings": {"framework": "pytorch", "parameters": -1}}',
+    ],
+)
 def test_worker_lines_that_are_not_messages_are_ignored(line: str) -> None:
     assert parse_worker_line(line) is None
 
@@ -113,13 +138,20 @@ def test_session_messages_timeout_and_crash() -> None:
     s = CheckSession("m.py", 30, 2048)
     s.feed(b'{"type": "stage", "stage": "calling model()", "function": "model()"}\n{"type": "sta')
     assert s.stage is not None and s.stage.function == "model()"
-    assert s.finish(None, 30, timed_out=True) == \
-        "m.py in model(): did not finish within 30 s (during calling model()); stopped (raise --timeout if the model is large)"
+    assert (
+        s.finish(None, 30, timed_out=True)
+        == "m.py in model(): did not finish within 30 s (during calling model()); stopped (raise --timeout if the model is large)"
+    )
     assert "killed (out of memory? the limit is 2048 MiB)" in str(s.finish(-9, 1))
-    assert s.finish(1, 1, stderr_tail="x\nSegfault here") == \
-        "m.py in model(): the check's process ended with exit code 1 (Segfault here)"
+    assert (
+        s.finish(1, 1, stderr_tail="x\nSegfault here")
+        == "m.py in model(): the check's process ended with exit code 1 (Segfault here)"
+    )
     s.feed(b'{"type": "error", "kind": "memory", "message": "ran out of memory", "function": "model()", "line": 4}\n')
-    assert s.finish(0, 1) == "m.py:4 in model(): ran out of memory (2048 MiB; raise --memory-limit if the model needs more)"
+    assert (
+        s.finish(0, 1)
+        == "m.py:4 in model(): ran out of memory (2048 MiB; raise --memory-limit if the model needs more)"
+    )
 
 
 def test_session_builds_the_check_from_findings() -> None:
@@ -130,8 +162,13 @@ def test_session_builds_the_check_from_findings() -> None:
 
 
 def test_torch_xla_and_torchax_route_rules() -> None:
-    run = {"status": "ok", "detail": "ran", "fallbacks": [{"name": "aten::nonzero", "count": 2}], "compiles": 1,
-           "compile_seconds": 0.5}
+    run = {
+        "status": "ok",
+        "detail": "ran",
+        "fallbacks": [{"name": "aten::nonzero", "count": 2}],
+        "compiles": 1,
+        "compile_seconds": 0.5,
+    }
     c = check_from_findings("m.py", findings(xla_run=run), 1)
     assert c.level == "ran_under_torch_xla"
     assert c.answers.xla_verified is None and c.answers.custom_ops == "some"
@@ -143,8 +180,9 @@ def test_torch_xla_and_torchax_route_rules() -> None:
     c = check_from_findings("m.py", broke, 1)
     assert c.answers.xla_verified == "no" and c.level == "static_graph_captured"
     assert "boom at m.py:9" in c.evidence_for("xla_verified")[0].detail
-    lowered = findings(tpu_lowering={"status": "ok", "route": 'torchax.extract_jax, then jax.export, platforms=["tpu"]'},
-                       xla_run=run)
+    lowered = findings(
+        tpu_lowering={"status": "ok", "route": 'torchax.extract_jax, then jax.export, platforms=["tpu"]'}, xla_run=run
+    )
     c = check_from_findings("m.py", lowered, 1)
     assert c.level == "lowered_for_tpu_torchax" and c.answers.xla_verified == "yes"
     assert c.answers.custom_ops == "some"  # the torch_xla fallbacks still need a lowering there

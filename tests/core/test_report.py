@@ -22,17 +22,40 @@ from gpu_tpu_app.core.report import (
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
 from gpu_tpu_app.core.session import new_session
 
-TPU_ANSWERS = Answers(framework="jax", xla_verified="yes", stage="production", deployment="google_cloud",
-                      matmul_share="dominant", scale="large")  # fmt: skip
+TPU_ANSWERS = Answers(
+    framework="jax",
+    xla_verified="yes",
+    stage="production",
+    deployment="google_cloud",
+    matmul_share="dominant",
+    scale="large",
+)
 BLOCKED = Answers(framework="pytorch", deployment="on_premises")
 
 
 def run() -> RunFile:
     dev = DeviceInfo(backend="torch", platform="cpu", name="Example CPU")
-    res = ProbeResult(kernel="matmul", backend="torch", device=dev.key, dtype="float32", size=1024,
-                      metric="flops", value=2e11, unit="FLOP/s")  # fmt: skip
-    return RunFile(app_version="0.1.0", host="box", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2025, 1, 1, tzinfo=UTC), complete=True, results=[res])  # fmt: skip
+    res = ProbeResult(
+        kernel="matmul",
+        backend="torch",
+        device=dev.key,
+        dtype="float32",
+        size=1024,
+        metric="flops",
+        value=2e11,
+        unit="FLOP/s",
+    )
+    return RunFile(
+        app_version="0.1.0",
+        host="box",
+        os="Linux",
+        python="3.11",
+        devices=[dev],
+        suite="smoke",
+        started=datetime(2025, 1, 1, tzinfo=UTC),
+        complete=True,
+        results=[res],
+    )
 
 
 def session(answers: Answers = TPU_ANSWERS, **extra: object):
@@ -48,7 +71,7 @@ def test_markdown_has_verdict_reasons_sources_flips() -> None:
     assert md.startswith("# GPU or TPU: jax-prod\n")
     assert "TPUs fit this work better" in md
     assert "## Reasons, strongest first" in md
-    sources = md[md.index("## Sources"):]
+    sources = md[md.index("## Sources") :]
     for r in rec.reasons:
         assert r.message in plain
         for _key, words, _url in lesson.citations_for(r.sources):
@@ -71,8 +94,11 @@ def test_blockers_come_first_in_both_formats() -> None:
 
 def test_estimate_and_runs_and_notes() -> None:
     catalog = load_catalog()
-    s = session(runs=[run()], notes="Ask finance about <reserved> capacity.",
-                estimate=EstimateRequest(params=7e9, chips=8, prices={"tpu-v5e": 1.5}))  # fmt: skip
+    s = session(
+        runs=[run()],
+        notes="Ask finance about <reserved> capacity.",
+        estimate=EstimateRequest(params=7e9, chips=8, prices={"tpu-v5e": 1.5}),
+    )
     est = session_estimate(s, catalog)
     assert est is not None
     assert any(r.family == "measured" for r in est.rows)

@@ -35,33 +35,68 @@ from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe.protocol import LineDecoder, RunAssembler
 
 CPU = CpuInfo(model="Example CPU", cores=2, threads_used=2, flags=["avx2"], caches={"L2": 1 << 20})
-DEV = DeviceInfo(backend="torch", platform="cpu", name="Example CPU", memory_bytes=8 << 30, cpu=CPU,
-                 versions={"torch": "2.0"})  # fmt: skip
+DEV = DeviceInfo(
+    backend="torch", platform="cpu", name="Example CPU", memory_bytes=8 << 30, cpu=CPU, versions={"torch": "2.0"}
+)
 STATS = Stats(median=2e11, min=1.9e11, max=2.1e11, q1=1.95e11, q3=2.05e11, iqr=1e10, cv=0.02, reps=9, seconds=0.3)
 
 
 def result(value: float | None = 2e11, size: int = 1024, status: str = "ok", **kw) -> ProbeResult:
-    base = dict(kernel="matmul", backend="torch", device=DEV.key, dtype="float32", size=size, metric="flops",
-                value=value, unit="FLOP/s", stats=STATS if value else None, math_mode="fp32", status=status)  # fmt: skip
+    base = dict(
+        kernel="matmul",
+        backend="torch",
+        device=DEV.key,
+        dtype="float32",
+        size=size,
+        metric="flops",
+        value=value,
+        unit="FLOP/s",
+        stats=STATS if value else None,
+        math_mode="fp32",
+        status=status,
+    )
     base.update(kw)
     return ProbeResult(**base)
 
 
 def run_file(results: list[ProbeResult] | None = None) -> RunFile:
-    return RunFile(app_version="0.1.0", host="box", os="Linux", python="CPython 3.11", cpu=CPU, devices=[DEV],
-                   backends=[BackendStatus(backend="torch", available=True, versions={"torch": "2.0"}),
-                             BackendStatus(backend="jax", available=False, reason="jax is not installed")],
-                   versions={"torch": "2.0"}, threads=2, env={"OMP_NUM_THREADS": "2"}, suite="smoke",
-                   started=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
-                   ended=datetime(2025, 1, 2, 3, 5, 0, tzinfo=UTC), complete=True,
-                   results=results if results is not None else [result(), result(1e11, 512)])  # fmt: skip
+    return RunFile(
+        app_version="0.1.0",
+        host="box",
+        os="Linux",
+        python="CPython 3.11",
+        cpu=CPU,
+        devices=[DEV],
+        backends=[
+            BackendStatus(backend="torch", available=True, versions={"torch": "2.0"}),
+            BackendStatus(backend="jax", available=False, reason="jax is not installed"),
+        ],
+        versions={"torch": "2.0"},
+        threads=2,
+        env={"OMP_NUM_THREADS": "2"},
+        suite="smoke",
+        started=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
+        ended=datetime(2025, 1, 2, 3, 5, 0, tzinfo=UTC),
+        complete=True,
+        results=results if results is not None else [result(), result(1e11, 512)],
+    )
 
 
 MESSAGES = [
     Hello(backend="jax", versions={"jax": "0.4"}, env={"XLA_FLAGS": "--x"}, pid=12),
     runs.DeviceMsg(device=DEV),
-    Progress(done=3, total=10, kernel="matmul", eta_s=4.5, point="torch:cpu:0/matmul/float32/1024",
-             backend="torch", device=DEV.key, dtype="float32", size=1024, cap_s=3.0),
+    Progress(
+        done=3,
+        total=10,
+        kernel="matmul",
+        eta_s=4.5,
+        point="torch:cpu:0/matmul/float32/1024",
+        backend="torch",
+        device=DEV.key,
+        dtype="float32",
+        size=1024,
+        cap_s=3.0,
+    ),
     ResultMsg(result=result()),
     ErrorMsg(backend="torch", kernel=None, message="CUDA: driver too old"),
     Done(ok=False, message="cancelled"),
@@ -164,7 +199,12 @@ def test_missing_and_unreadable_files(tmp_path) -> None:
 
 
 def test_csv_has_a_row_per_result_in_si_units() -> None:
-    run = run_file([result(), result(None, 4096, status="timeout", message="timed out"), ])
+    run = run_file(
+        [
+            result(),
+            result(None, 4096, status="timeout", message="timed out"),
+        ]
+    )
     rows = list(csv.DictReader(io.StringIO(to_csv(run))))
     assert [r["size"] for r in rows] == ["1024", "4096"]
     assert float(rows[0]["value"]) == 2e11 and rows[0]["metric"] == "flops"
@@ -175,9 +215,14 @@ def test_csv_has_a_row_per_result_in_si_units() -> None:
 
 
 def test_ceilings_are_per_kernel_device_and_dtype() -> None:
-    results = [result(1e11, 256), result(2e11, 512), result(5e10, 1024, dtype="bfloat16"),
-               result(None, 2048, status="error"), result(9e11, 4096, status="suspect"),
-               result(3e-6, 1, kernel="dispatch", metric="seconds", dtype=None)]  # fmt: skip
+    results = [
+        result(1e11, 256),
+        result(2e11, 512),
+        result(5e10, 1024, dtype="bfloat16"),
+        result(None, 2048, status="error"),
+        result(9e11, 4096, status="suspect"),
+        result(3e-6, 1, kernel="dispatch", metric="seconds", dtype=None),
+    ]
     tracker = runs.CeilingTracker()
     streamed = [tracker.add(r).pct_ceiling for r in results]
     assert streamed == [100.0, 100.0, 100.0, None, None, None]  # best so far, as they arrive
@@ -240,8 +285,10 @@ def test_assembler_takes_cpu_and_environment_from_the_workers_hello() -> None:
 
 
 def test_core_runs_imports_neither_qt_nor_frameworks() -> None:
-    code = ("import sys, gpu_tpu_app.core.runs, gpu_tpu_app.probe.runner, gpu_tpu_app.probe.cli; "
-            "bad = [m for m in ('torch', 'jax', 'PySide6') if m in sys.modules]; print(bad); sys.exit(bool(bad))")  # fmt: skip
+    code = (
+        "import sys, gpu_tpu_app.core.runs, gpu_tpu_app.probe.runner, gpu_tpu_app.probe.cli; "
+        "bad = [m for m in ('torch', 'jax', 'PySide6') if m in sys.modules]; print(bad); sys.exit(bool(bad))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

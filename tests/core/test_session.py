@@ -26,8 +26,17 @@ ANSWERS = Answers(framework="jax", xla_verified="yes", stage="production", deplo
 
 
 def matmul(device: str, value: float, dtype: str = "float32", status: str = "ok", size: int = 1024) -> ProbeResult:
-    return ProbeResult(kernel="matmul", backend=device.split(":")[0], device=device, dtype=dtype, size=size,
-                       metric="flops", value=value, unit="FLOP/s", status=status)  # fmt: skip
+    return ProbeResult(
+        kernel="matmul",
+        backend=device.split(":")[0],
+        device=device,
+        dtype=dtype,
+        size=size,
+        metric="flops",
+        value=value,
+        unit="FLOP/s",
+        status=status,
+    )
 
 
 def make_run(host: str = "box", results: list[ProbeResult] | None = None) -> RunFile:
@@ -43,9 +52,17 @@ def make_run(host: str = "box", results: list[ProbeResult] | None = None) -> Run
             matmul("jax:cpu:0", 1.5e11, dtype="bfloat16"),
             ProbeResult(kernel="copy", backend="torch", device="torch:cpu:0", metric="bytes_per_s", value=2e10),
         ]
-    return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11", devices=devices, suite="smoke",
-                   started=datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC), complete=True,
-                   results=results)  # fmt: skip
+    return RunFile(
+        app_version="0.1.0",
+        host=host,
+        os="Linux",
+        python="3.11",
+        devices=devices,
+        suite="smoke",
+        started=datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC),
+        complete=True,
+        results=results,
+    )
 
 
 def full_session() -> Session:

@@ -24,16 +24,44 @@ DEV = DeviceInfo(backend="torch", platform="cpu", name="Test CPU", memory_bytes=
 
 def stats(median: float, iqr_ratio: float = 0.02, cv: float = 0.02, reps: int = 9) -> Stats:
     iqr = iqr_ratio * median
-    return Stats(median=median, min=median * 0.9, max=median * 1.1, q1=median - iqr / 2, q3=median + iqr / 2,
-                 iqr=iqr, cv=cv, reps=reps, seconds=0.3)  # fmt: skip
+    return Stats(
+        median=median,
+        min=median * 0.9,
+        max=median * 1.1,
+        q1=median - iqr / 2,
+        q3=median + iqr / 2,
+        iqr=iqr,
+        cv=cv,
+        reps=reps,
+        seconds=0.3,
+    )
 
 
-def res(kernel: str, value: float, size: int, *, dtype: str = "float32", st: Stats | None = None,
-        status: str = "ok", pct_spec: float | None = None, message: str | None = None) -> ProbeResult:  # fmt: skip
+def res(
+    kernel: str,
+    value: float,
+    size: int,
+    *,
+    dtype: str = "float32",
+    st: Stats | None = None,
+    status: str = "ok",
+    pct_spec: float | None = None,
+    message: str | None = None,
+) -> ProbeResult:
     metric = "flops" if kernel == "matmul" else "bytes_per_s"
-    return ProbeResult(kernel=kernel, backend="torch", device=DEV.key, dtype=dtype, size=size, metric=metric,
-                       value=value, stats=st or stats(value), status=status, pct_spec=pct_spec,
-                       message=message)  # fmt: skip
+    return ProbeResult(
+        kernel=kernel,
+        backend="torch",
+        device=DEV.key,
+        dtype=dtype,
+        size=size,
+        metric=metric,
+        value=value,
+        stats=st or stats(value),
+        status=status,
+        pct_spec=pct_spec,
+        message=message,
+    )
 
 
 NOISY = res("matmul", 2.81e11, 1024, st=stats(2.81e11, iqr_ratio=0.9, cv=1.05))
@@ -43,9 +71,18 @@ CACHE_TRIAD = res("triad", 9.0e10, 1 << 20)  # 4 MiB per array: half the L3
 
 
 def run_of(results: list[ProbeResult], suite: str = "quick") -> RunFile:
-    return RunFile(app_version="0", host="box", os="Linux", python="3.11", cpu=CPU, devices=[DEV], suite=suite,
-                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True,
-                   results=with_ceilings(results, [DEV]))  # fmt: skip
+    return RunFile(
+        app_version="0",
+        host="box",
+        os="Linux",
+        python="3.11",
+        cpu=CPU,
+        devices=[DEV],
+        suite=suite,
+        started=datetime(2026, 1, 1, tzinfo=UTC),
+        complete=True,
+        results=with_ceilings(results, [DEV]),
+    )
 
 
 BUSY = run_of([CLEAN[0], NOISY, CLEAN[1], DRAM_TRIAD, CACHE_TRIAD])
@@ -201,8 +238,10 @@ def test_charts_draw_flagged_points_hollow_and_spread_as_error_bars(qtbot) -> No
     data = ChartData([ChartRun(BUSY, "busy", 0)])
     key = (0, DEV.key, "torch", "float32")
     assert [size for size, _v in matmul_series(data)[key]] == [512, 2048]  # the noisy 1024 is no part of the line
-    assert matmul_spread(data)[key] == [(512, CLEAN[0].stats.q1, CLEAN[0].stats.q3),  # type: ignore[union-attr]
-                                        (2048, CLEAN[1].stats.q1, CLEAN[1].stats.q3)]  # type: ignore[union-attr]
+    assert matmul_spread(data)[key] == [
+        (512, CLEAN[0].stats.q1, CLEAN[0].stats.q3),  # type: ignore[union-attr]
+        (2048, CLEAN[1].stats.q1, CLEAN[1].stats.q3),
+    ]  # type: ignore[union-attr]
     chart = ThroughputChart()
     qtbot.addWidget(chart)
     chart.redraw(data)

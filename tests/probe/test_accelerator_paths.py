@@ -62,8 +62,13 @@ MI300X_MEMORY = 205_822_885_888  # what torch reports for 192 GB of HBM3 on ROCm
 
 @pytest.mark.parametrize("name", ["AMD Radeon Graphics", "", "AMD Instinct MI300X"])
 def test_rocm_generic_names_fall_back_to_arch_compute_units_and_memory(name: str) -> None:
-    p = props(name=name, gcnArchName="gfx942:sramecc+:xnack-", multi_processor_count=304, total_memory=MI300X_MEMORY,
-              L2_cache_size=4 * 1024**2)  # fmt: skip
+    p = props(
+        name=name,
+        gcnArchName="gfx942:sramecc+:xnack-",
+        multi_processor_count=304,
+        total_memory=MI300X_MEMORY,
+        L2_cache_size=4 * 1024**2,
+    )
     dev = detect.gpu_device(p, 0, 8, "rocm", {"torch": "2.5", "hip": "6.2"})
     assert dev.catalog_id == "mi300x"
     assert dev.versions["gcn_arch"] == "gfx942:sramecc+:xnack-" and dev.versions["compute_units"] == "304"
@@ -76,23 +81,41 @@ def test_rocm_generic_names_fall_back_to_arch_compute_units_and_memory(name: str
     [(228, 128 * 10**9, "MI300A"), (38, 24 * 10**9, "CPX partition of an MI300X"), (304, 100 * 10**9, "unknown part")],
 )
 def test_other_gfx942_parts_do_not_borrow_the_mi300x_row(cus: int, memory: int, why: str) -> None:
-    dev = detect.gpu_device(props(name="AMD Radeon Graphics", gcnArchName="gfx942", multi_processor_count=cus,
-                                  total_memory=memory), 0, 1, "rocm", {})  # fmt: skip
+    dev = detect.gpu_device(
+        props(name="AMD Radeon Graphics", gcnArchName="gfx942", multi_processor_count=cus, total_memory=memory),
+        0,
+        1,
+        "rocm",
+        {},
+    )
     assert dev.catalog_id is None, why
 
 
 def test_an_mi325x_with_a_generic_name_finds_its_own_row() -> None:
-    dev = detect.gpu_device(props(name="AMD Radeon Graphics", gcnArchName="gfx942", multi_processor_count=304,
-                                  total_memory=274_877_906_944), 0, 1, "rocm", {})  # fmt: skip
+    dev = detect.gpu_device(
+        props(
+            name="AMD Radeon Graphics", gcnArchName="gfx942", multi_processor_count=304, total_memory=274_877_906_944
+        ),
+        0,
+        1,
+        "rocm",
+        {},
+    )
     assert dev.catalog_id == "mi325x"
 
 
 def test_cuda_device_records_capability_and_its_l2() -> None:
-    dev = detect.gpu_device(props(name="NVIDIA H100 80GB HBM3", major=9, minor=0, total_memory=80 * GIB,
-                                  L2_cache_size=50 * 1024**2), 0, 1, "cuda", {})  # fmt: skip
+    dev = detect.gpu_device(
+        props(name="NVIDIA H100 80GB HBM3", major=9, minor=0, total_memory=80 * GIB, L2_cache_size=50 * 1024**2),
+        0,
+        1,
+        "cuda",
+        {},
+    )
     assert (dev.catalog_id, dev.versions["compute_capability"], dev.cache_bytes) == ("h100-sxm", "9.0", 50 * 1024**2)
-    mig = detect.gpu_device(props(name="NVIDIA H100 80GB HBM3 MIG 1g.10gb", major=9, total_memory=10 * GIB), 0, 1,
-                            "cuda", {})  # fmt: skip
+    mig = detect.gpu_device(
+        props(name="NVIDIA H100 80GB HBM3 MIG 1g.10gb", major=9, total_memory=10 * GIB), 0, 1, "cuda", {}
+    )
     assert mig.catalog_id is None
 
 
@@ -104,8 +127,12 @@ def test_mac_names_come_from_the_cpu_brand_string() -> None:
 
 def test_catalogue_bandwidth_is_read_in_its_own_unit(monkeypatch: pytest.MonkeyPatch) -> None:
     real = load_catalog()
-    chips = [c.model_copy(update={"mem_bw": c.mem_bw.model_copy(update={"value": 5.3, "unit": "TB/s"})})
-             if c.id == "mi300x" else c for c in real.chips]  # fmt: skip
+    chips = [
+        c.model_copy(update={"mem_bw": c.mem_bw.model_copy(update={"value": 5.3, "unit": "TB/s"})})
+        if c.id == "mi300x"
+        else c
+        for c in real.chips
+    ]
     fake = real.model_copy(update={"chips": chips})
     from gpu_tpu_app.probe.envs import catalog_digest
 
@@ -129,10 +156,20 @@ def test_catalogue_bandwidth_is_read_in_its_own_unit(monkeypatch: pytest.MonkeyP
         ("cuda", "float32", {"capability": (9, 0)}, "fp32", "full"),
         ("cuda", "float32", {"capability": (9, 0), "allow_tf32": True}, "tf32", "allow_tf32"),
         ("cuda", "float32", {"capability": (8, 0), "precision": "high"}, "tf32", "'high'"),
-        ("cuda", "float32", {"capability": (9, 0), "env": {"TORCH_ALLOW_TF32_CUBLAS_OVERRIDE": "1"}}, "tf32",
-         "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1"),
-        ("cuda", "float32", {"capability": (9, 0), "allow_tf32": True, "env": {"NVIDIA_TF32_OVERRIDE": "0"}}, "fp32",
-         "NVIDIA_TF32_OVERRIDE=0"),
+        (
+            "cuda",
+            "float32",
+            {"capability": (9, 0), "env": {"TORCH_ALLOW_TF32_CUBLAS_OVERRIDE": "1"}},
+            "tf32",
+            "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1",
+        ),
+        (
+            "cuda",
+            "float32",
+            {"capability": (9, 0), "allow_tf32": True, "env": {"NVIDIA_TF32_OVERRIDE": "0"}},
+            "fp32",
+            "NVIDIA_TF32_OVERRIDE=0",
+        ),
         ("cuda", "float32", {"capability": (7, 5), "allow_tf32": True}, "fp32", "8.0"),  # T4: no TF32
         ("cuda", "bfloat16", {"capability": (7, 5)}, "bf16", "no bf16 tensor cores"),  # T4
         ("cuda", "bfloat16", {"capability": (7, 0)}, "bf16", "no bf16 tensor cores"),  # V100
@@ -143,7 +180,7 @@ def test_catalogue_bandwidth_is_read_in_its_own_unit(monkeypatch: pytest.MonkeyP
         ("mps", "float16", {}, "fp16", "mps"),
         ("xpu", "bfloat16", {}, "bf16", "xpu"),
     ],
-)  # fmt: skip
+)
 def test_torch_math_mode_labels(plat: str, dtype: str, kw: dict, first_word: str, says: str) -> None:
     label = torch_math_mode(plat, dtype, **kw)
     assert label.split()[0] == first_word and says in label
@@ -153,31 +190,53 @@ def test_torch_math_mode_labels(plat: str, dtype: str, kw: dict, first_word: str
 @pytest.mark.parametrize(
     ("plat", "setting", "cc", "first_word"),
     [
-        ("tpu", None, None, "bf16"), ("tpu", "default", None, "bf16"), ("tpu", "bfloat16", None, "bf16"),
-        ("tpu", "high", None, "bf16x3"), ("tpu", "bfloat16_3x", None, "bf16x3"), ("tpu", "tensorfloat32", None, "bf16x3"),
-        ("tpu", "highest", None, "bf16x6"), ("tpu", "float32", None, "bf16x6"),
-        ("gpu", None, "9.0", "tf32"), ("gpu", "high", "8.0", "tf32"), ("gpu", "highest", "9.0", "fp32"),
-        ("gpu", None, "7.0", "fp32"), ("gpu", "high", "7.5", "fp32"), ("gpu", None, "gfx942", "fp32"),
-        ("gpu", "BF16_BF16_F32_X3", "9.0", "bf16x3"), ("gpu", "TF32_TF32_F32", "9.0", "tf32"),
+        ("tpu", None, None, "bf16"),
+        ("tpu", "default", None, "bf16"),
+        ("tpu", "bfloat16", None, "bf16"),
+        ("tpu", "high", None, "bf16x3"),
+        ("tpu", "bfloat16_3x", None, "bf16x3"),
+        ("tpu", "tensorfloat32", None, "bf16x3"),
+        ("tpu", "highest", None, "bf16x6"),
+        ("tpu", "float32", None, "bf16x6"),
+        ("gpu", None, "9.0", "tf32"),
+        ("gpu", "high", "8.0", "tf32"),
+        ("gpu", "highest", "9.0", "fp32"),
+        ("gpu", None, "7.0", "fp32"),
+        ("gpu", "high", "7.5", "fp32"),
+        ("gpu", None, "gfx942", "fp32"),
+        ("gpu", "BF16_BF16_F32_X3", "9.0", "bf16x3"),
+        ("gpu", "TF32_TF32_F32", "9.0", "tf32"),
         ("cpu", "default", None, "fp32"),
     ],
-)  # fmt: skip
-def test_jax_precision_settings_map_per_platform(plat: str, setting: str | None, cc: str | None, first_word: str) -> None:
+)
+def test_jax_precision_settings_map_per_platform(
+    plat: str, setting: str | None, cc: str | None, first_word: str
+) -> None:
     assert jax_math_mode(plat, "float32", setting, cc).split()[0] == first_word
 
 
 def test_each_mode_is_held_against_the_peak_of_what_ran() -> None:
-    ctx = SimpleNamespace(peak_flops={"float32": 67e12, "tf32": 495e12, "bfloat16": 990e12, "float16": 990e12},
-                          peak_bw=None)  # fmt: skip
+    ctx = SimpleNamespace(
+        peak_flops={"float32": 67e12, "tf32": 495e12, "bfloat16": 990e12, "float16": 990e12}, peak_bw=None
+    )
     peak = lambda mode, dtype="float32": peak_for(ctx, "flops", "matmul", dtype, mode)  # noqa: E731
-    assert peak(torch_math_mode("cuda", "float32", capability=(9, 0), env={"TORCH_ALLOW_TF32_CUBLAS_OVERRIDE": "1"})) == 495e12
-    assert peak(torch_math_mode("cuda", "float32", capability=(9, 0), allow_tf32=True,
-                                env={"NVIDIA_TF32_OVERRIDE": "0"})) == 67e12  # fmt: skip
+    assert (
+        peak(torch_math_mode("cuda", "float32", capability=(9, 0), env={"TORCH_ALLOW_TF32_CUBLAS_OVERRIDE": "1"}))
+        == 495e12
+    )
+    assert (
+        peak(torch_math_mode("cuda", "float32", capability=(9, 0), allow_tf32=True, env={"NVIDIA_TF32_OVERRIDE": "0"}))
+        == 67e12
+    )
     assert peak(torch_math_mode("cuda", "float32", capability=(7, 5), allow_tf32=True)) == 67e12
     tpu = SimpleNamespace(peak_flops={"bfloat16": 197e12}, peak_bw=None)
-    assert peak_for(tpu, "flops", "matmul", "float32", jax_math_mode("tpu", "float32", "bfloat16_3x")) == pytest.approx(197e12 / 3)
+    assert peak_for(tpu, "flops", "matmul", "float32", jax_math_mode("tpu", "float32", "bfloat16_3x")) == pytest.approx(
+        197e12 / 3
+    )
     assert peak_for(tpu, "flops", "matmul", "float32", jax_math_mode("tpu", "float32", None)) == 197e12
-    assert peak_for(tpu, "flops", "matmul", "float32", jax_math_mode("tpu", "float32", "highest")) == pytest.approx(197e12 / 6)
+    assert peak_for(tpu, "flops", "matmul", "float32", jax_math_mode("tpu", "float32", "highest")) == pytest.approx(
+        197e12 / 6
+    )
 
 
 # ---------------------------------------------------------------- memory
@@ -271,8 +330,19 @@ def test_collective_reasons_per_device_kind() -> None:
 
 
 def jax_gpu(n: int = 1, memory: int = 80 * GIB) -> list[DeviceInfo]:
-    return [DeviceInfo(backend="jax", platform="gpu", name="NVIDIA H100 80GB HBM3", index=i, count=n,
-                       memory_bytes=memory, catalog_id="h100-sxm", cache_bytes=50 * 1024**2) for i in range(n)]  # fmt: skip
+    return [
+        DeviceInfo(
+            backend="jax",
+            platform="gpu",
+            name="NVIDIA H100 80GB HBM3",
+            index=i,
+            count=n,
+            memory_bytes=memory,
+            catalog_id="h100-sxm",
+            cache_bytes=50 * 1024**2,
+        )
+        for i in range(n)
+    ]
 
 
 def test_jax_accelerator_points_get_their_compile_outside_the_cap() -> None:
@@ -284,8 +354,17 @@ def test_jax_accelerator_points_get_their_compile_outside_the_cap() -> None:
     assert coll[0].setup_s == JAX_SETUP_S["collective"]
     tpu = DeviceInfo(backend="jax", platform="tpu", name="TPU v5 lite", memory_bytes=16 * GIB)
     assert all(p.setup_s > 0 for p in plan("jax", [tpu], "smoke", None, None, None) if p.kernel != "compile")
-    assert all(p.setup_s == 0 for p in plan("torch", [DeviceInfo(backend="torch", platform="cuda", name="x",
-                                                                 memory_bytes=80 * GIB)], "quick", ["copy"], None, None))  # fmt: skip
+    assert all(
+        p.setup_s == 0
+        for p in plan(
+            "torch",
+            [DeviceInfo(backend="torch", platform="cuda", name="x", memory_bytes=80 * GIB)],
+            "quick",
+            ["copy"],
+            None,
+            None,
+        )
+    )
 
 
 def test_worker_warms_up_before_point_one_and_announces_cap_plus_setup(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -297,8 +376,9 @@ def test_worker_warms_up_before_point_one_and_announces_cap_plus_setup(monkeypat
     monkeypatch.setattr(detect, "detect", lambda backend: (BackendStatus(backend="jax", available=True), devices))
     monkeypatch.setattr(kernels, "warm_up", lambda backend, dev: order.append(f"warm {dev.key}") or 2.5)
     monkeypatch.setattr(kernels, "run_point", lambda point, ctx: order.append(point.id) or [])
-    args = worker._parser().parse_args(["--backend", "jax", "--suite", "quick", "--kernel", "matmul", "--dtype",
-                                        "bfloat16", "--budget-s", "600"])  # fmt: skip
+    args = worker._parser().parse_args(
+        ["--backend", "jax", "--suite", "quick", "--kernel", "matmul", "--dtype", "bfloat16", "--budget-s", "600"]
+    )
     out = io.StringIO()
     stop = SimpleNamespace(is_set=lambda: False, event=threading.Event())
     assert worker.run(args, worker.Emitter(out), stop) == 0  # type: ignore[arg-type]
@@ -350,8 +430,7 @@ class FakeNvml:
 
 
 def test_nvml_is_optional_and_imported_only_when_used() -> None:
-    code = ("import sys; import gpu_tpu_app.probe.nvml, gpu_tpu_app.probe.worker; "
-            "print('pynvml' in sys.modules)")  # fmt: skip
+    code = "import sys; import gpu_tpu_app.probe.nvml, gpu_tpu_app.probe.worker; print('pynvml' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False", out.stderr
     assert nvml.Nvml.open(FakeNvml(fail_init=True)) is None
@@ -360,8 +439,13 @@ def test_nvml_is_optional_and_imported_only_when_used() -> None:
 def test_nvml_sample_follows_cuda_visible_devices() -> None:
     api = FakeNvml(mask=0x1)
     s = nvml.Nvml(api, {"CUDA_VISIBLE_DEVICES": "3,5"}).sample(1)
-    assert s == {"sm_clock_mhz": 1980.0, "mem_clock_mhz": 2619.0, "temperature_c": 71.0, "power_w": 612.0,
-                 "throttle": ["gpu_idle"]}  # fmt: skip
+    assert s == {
+        "sm_clock_mhz": 1980.0,
+        "mem_clock_mhz": 2619.0,
+        "temperature_c": 71.0,
+        "power_w": 612.0,
+        "throttle": ["gpu_idle"],
+    }
     assert api.handles == [("index", 5)]
     nvml.Nvml(api, {"CUDA_VISIBLE_DEVICES": "GPU-8d3c"}).sample(0)
     assert api.handles[-1] == ("uuid", "GPU-8d3c")
@@ -372,8 +456,15 @@ def test_a_result_measured_while_throttling_says_so() -> None:
 
     calm = nvml.Nvml(FakeNvml(mask=0x1), {}).sample(0)
     hot = nvml.Nvml(FakeNvml(mask=0x40 | 0x4), {}).sample(0)
-    r = ProbeResult(kernel="matmul", backend="torch", device="torch:cuda:0", dtype="bfloat16", size=8192,
-                    metric="flops", message="a note")  # fmt: skip  (no value: this is a record, not a measurement)
+    r = ProbeResult(
+        kernel="matmul",
+        backend="torch",
+        device="torch:cuda:0",
+        dtype="bfloat16",
+        size=8192,
+        metric="flops",
+        message="a note",
+    )  # no value: this is a record, not a measurement
     quiet = with_device_state(r, calm, calm)
     assert quiet.before and quiet.before.temperature_c == 71.0 and quiet.message == "a note"
     throttled = with_device_state(r, calm, hot)
@@ -417,7 +508,10 @@ def test_the_tpu_runtimes_memory_figures_are_kept() -> None:
     from gpu_tpu_app.probe.worker import with_device_state
 
     r = ProbeResult(kernel="matmul", backend="jax", device="jax:tpu:0", dtype="bfloat16", size=4096, metric="flops")
-    kept = with_device_state(r, {"memory_in_use_bytes": 3 * GIB, "peak_memory_bytes": 4 * GIB},
-                             {"memory_in_use_bytes": 3 * GIB, "peak_memory_bytes": 5 * GIB})  # fmt: skip
+    kept = with_device_state(
+        r,
+        {"memory_in_use_bytes": 3 * GIB, "peak_memory_bytes": 4 * GIB},
+        {"memory_in_use_bytes": 3 * GIB, "peak_memory_bytes": 5 * GIB},
+    )
     assert kept.before and kept.before.memory_in_use_bytes == 3 * GIB
     assert kept.after and kept.after.peak_memory_bytes == 5 * GIB and kept.message is None

@@ -21,9 +21,28 @@ def measured(tmp_path_factory) -> dict:
     """One real smoke run of the dispatch kernel on both backends, saved with --out and --csv."""
     folder = tmp_path_factory.mktemp("probe-cli")
     out, table = folder / "run.json", folder / "run.csv"
-    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--kernel",
-                           "dispatch", "--out", str(out), "--csv", str(table), "--format", "json"],
-                          capture_output=True, text=True, timeout=240)  # fmt: skip
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gpu_tpu_app",
+            "probe",
+            "run",
+            "--suite",
+            "smoke",
+            "--kernel",
+            "dispatch",
+            "--out",
+            str(out),
+            "--csv",
+            str(table),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     return {"proc": proc, "out": out, "csv": table}
 
 
@@ -33,7 +52,10 @@ def test_run_json_out_and_csv_agree(measured) -> None:
     printed = RunFile.model_validate_json(proc.stdout)
     saved = load_run(measured["out"])
     assert printed == saved and saved.complete and saved.suite == "smoke"
-    assert [(r.backend, r.kernel, r.status) for r in saved.results] == [("torch", "dispatch", "ok"), ("jax", "dispatch", "ok")]
+    assert [(r.backend, r.kernel, r.status) for r in saved.results] == [
+        ("torch", "dispatch", "ok"),
+        ("jax", "dispatch", "ok"),
+    ]
     for r in saved.results:
         assert r.metric == "seconds" and 0 < r.value < 0.1 and r.stats and r.stats.reps >= 3
     assert {d.key for d in saved.devices} >= {"torch:cpu:0", "jax:cpu:0"}
@@ -145,8 +167,11 @@ def test_main_reads_sys_argv_when_given_none(monkeypatch, capsys) -> None:
 
 def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise(measured) -> None:
     result = load_run(measured["out"]).results[0]
-    msgs = [Progress(done=0, total=2, kernel="dispatch", backend="torch", size=1, eta_s=3.0),
-            ResultMsg(result=result), Done(ok=True)]  # fmt: skip
+    msgs = [
+        Progress(done=0, total=2, kernel="dispatch", backend="torch", size=1, eta_s=3.0),
+        ResultMsg(result=result),
+        Done(ok=True),
+    ]
     plain = io.StringIO()
     printer = cli.ProgressPrinter(plain, tty=False)
     for m in msgs:
@@ -163,6 +188,11 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise(measured) -> None:
 
 def test_gpu_tpu_app_probe_is_the_same_command() -> None:
     env = {**os.environ}
-    proc = subprocess.run([sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "nope"],
-                          capture_output=True, text=True, timeout=60, env=env)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert proc.returncode == 2 and proc.stderr.startswith("gpu-tpu-probe run: error: argument --suite")

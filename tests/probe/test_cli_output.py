@@ -18,11 +18,23 @@ from gpu_tpu_app.probe.cli_output import WIDTH, ProgressPrinter, compare_text, r
 from gpu_tpu_app.probe.worker import remeasure_noisy
 from tests.core.test_trust import BUSY, CLEAN, DEV, res, run_of, stats
 
-LONG = ("a long note that says what this point did and why it may read slower than a plain matmul here, "
-        "with enough words to need three lines: supercalifragilisticexpialidocious-style-words stay whole")  # fmt: skip
-STEP = ProbeResult(kernel="model_step", backend="torch", device=DEV.key, dtype="bfloat16", size=512,
-                   variant="b8-s256-d512-h8", metric="flops", value=1.2e11, stats=stats(1.2e11),
-                   math_mode="bf16 (oneDNN, AVX512-BF16)", message=LONG)  # fmt: skip
+LONG = (
+    "a long note that says what this point did and why it may read slower than a plain matmul here, "
+    "with enough words to need three lines: supercalifragilisticexpialidocious-style-words stay whole"
+)
+STEP = ProbeResult(
+    kernel="model_step",
+    backend="torch",
+    device=DEV.key,
+    dtype="bfloat16",
+    size=512,
+    variant="b8-s256-d512-h8",
+    metric="flops",
+    value=1.2e11,
+    stats=stats(1.2e11),
+    math_mode="bf16 (oneDNN, AVX512-BF16)",
+    message=LONG,
+)
 RUN = BUSY.model_copy(update={"results": [*BUSY.results, STEP]})
 
 
@@ -37,7 +49,7 @@ def test_the_run_table_fits_100_columns_and_wraps_notes_under_their_row() -> Non
     assert lines[0] == f"{DEV.key}: {DEV.name}" and lines[1].split()[:4] == ["kernel", "dtype", "size", "value"]
     row = next(i for i, line in enumerate(lines) if line.startswith("model_step b8-s256-d512-h8"))
     under = []
-    for line in lines[row + 1:]:
+    for line in lines[row + 1 :]:
         if not line.startswith("    "):
             break
         under.append(line.strip())
@@ -85,13 +97,14 @@ def test_progress_is_one_bar_across_backends_in_plain_words() -> None:
     assert first.startswith("\r[") and "  0% torch 1/4: copy float32 512 Mi elements  ETA 23 s" in first
     # the second backend: the one bar continues from half way, the ETA is what is left of the whole run
     printer(Progress(done=2, total=4, kernel="matmul", backend="jax", dtype="bfloat16", size=4096, eta_s=5.0))
-    second = term.getvalue()[len(first):]
+    second = term.getvalue()[len(first) :]
     assert " 75% jax 3/4: matmul bfloat16 4096×4096  ETA 5 s" in second
     assert all(len(part) <= WIDTH for part in term.getvalue().split("\r"))
     plain = io.StringIO()
     printer = ProgressPrinter(plain, tty=False, backends=["torch"])
-    printer(Progress(done=0, total=2, kernel="transfer", variant="h2d-pinned", backend="torch", size=256 << 20,
-                     eta_s=3.2))  # fmt: skip
+    printer(
+        Progress(done=0, total=2, kernel="transfer", variant="h2d-pinned", backend="torch", size=256 << 20, eta_s=3.2)
+    )
     printer(ResultMsg(result=res("triad", 2e10, 32 << 20)))
     printer(Progress(done=1, total=2, kernel="triad", dtype="float32", backend="torch", size=32 << 20, eta_s=2.0))
     printer(Progress(done=1, total=2, kernel="triad", dtype="float32", backend="torch", size=32 << 20, eta_s=1.0))
@@ -152,8 +165,13 @@ SHAKY = res("matmul", 5e10, 1024, st=stats(5e10, iqr_ratio=0.3, cv=0.4))
 
 def test_a_noisy_point_is_measured_once_more_and_the_steady_try_kept() -> None:
     tries: list[str] = []
-    kept = remeasure_noisy([NOISY], lambda: tries.append("again") or [STEADY], time_left_s=10.0, est_s=1.0,
-                           announce=lambda: tries.append("announce"))  # fmt: skip
+    kept = remeasure_noisy(
+        [NOISY],
+        lambda: tries.append("again") or [STEADY],
+        time_left_s=10.0,
+        est_s=1.0,
+        announce=lambda: tries.append("announce"),
+    )
     assert tries == ["announce", "again"]  # said again (the parent's hang timer restarts), then measured once more
     assert kept[0].value == STEADY.value
     assert re.search(r"measured twice: the first try was too noisy: IQR 90 %", kept[0].message or "")

@@ -25,7 +25,9 @@ def test_torch_and_jax_cpu_are_detected_with_real_names(found) -> None:
     model = detect.cpu_model()
     proc = Path("/proc/cpuinfo")
     if proc.exists():
-        names = {line.split(":", 1)[1].strip() for line in proc.read_text().splitlines() if line.startswith("model name")}
+        names = {
+            line.split(":", 1)[1].strip() for line in proc.read_text().splitlines() if line.startswith("model name")
+        }
         assert model in names
     for key in ("torch:cpu:0", "jax:cpu:0"):
         dev = by_key[key]

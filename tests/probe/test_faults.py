@@ -20,15 +20,35 @@ TEST_ENV = {testkernels.ENV: "1"}
 
 
 def cli(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "gpu_tpu_app", "probe", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={**os.environ, **(env or {})}, **kw)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "gpu_tpu_app", "probe", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+        **kw,
+    )
 
 
 def test_segfault_hang_and_oom_become_results_and_both_backends_finish(tmp_path) -> None:
     out = tmp_path / "run.json"
     # a roomy budget: restarts after the faults must not crowd the second backend's points out
-    proc = cli("run", "--suite", "smoke", "--backend", "all", "--kernel", "dispatch", "test_segfault",
-               "test_sleep", "test_oom", "--budget-s", "120", "--out", str(out), env=TEST_ENV)  # fmt: skip
+    proc = cli(
+        "run",
+        "--suite",
+        "smoke",
+        "--backend",
+        "all",
+        "--kernel",
+        "dispatch",
+        "test_segfault",
+        "test_sleep",
+        "test_oom",
+        "--budget-s",
+        "120",
+        "--out",
+        str(out),
+        env=TEST_ENV,
+    )
     stdout, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 0, stderr.decode()
     run = load_run(out)
@@ -71,8 +91,19 @@ def test_cancel_keeps_results_and_returns_within_a_second() -> None:
 
 def test_ctrl_c_writes_the_partial_run_and_exits_130(tmp_path) -> None:
     out = tmp_path / "partial.json"
-    proc = cli("run", "--suite", "smoke", "--backend", "all", "--kernel", "dispatch", "test_sleep", "--out", str(out),
-               env=TEST_ENV)  # fmt: skip
+    proc = cli(
+        "run",
+        "--suite",
+        "smoke",
+        "--backend",
+        "all",
+        "--kernel",
+        "dispatch",
+        "test_sleep",
+        "--out",
+        str(out),
+        env=TEST_ENV,
+    )
     assert proc.stderr is not None
     for line in proc.stderr:  # plain progress lines: stderr is not a terminal
         if b"test_sleep" in line:
@@ -103,8 +134,18 @@ def test_ctrl_c_without_out_says_nothing_was_saved() -> None:
 
 def test_missing_backend_is_reported_and_the_run_goes_on(tmp_path) -> None:
     out = tmp_path / "run.json"
-    proc = cli("run", "--suite", "smoke", "--backend", "all", "--kernel", "test_oom", "--out", str(out),
-               env={**TEST_ENV, detect.DISABLE_ENV: "jax"})  # fmt: skip
+    proc = cli(
+        "run",
+        "--suite",
+        "smoke",
+        "--backend",
+        "all",
+        "--kernel",
+        "test_oom",
+        "--out",
+        str(out),
+        env={**TEST_ENV, detect.DISABLE_ENV: "jax"},
+    )
     _stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr.decode()
     assert "jax: jax is not installed" in stderr.decode()

@@ -47,16 +47,18 @@ def test_neither_entry_point(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert str(path) in line and "defines neither model()" in line and "found only forward()" in line
 
 
-def test_exception_in_user_code_names_function_and_line(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_exception_in_user_code_names_function_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pid_file = tmp_path / "pid"
-    path = _write(tmp_path, "raises.py",
-                  "import os\n\n"
-                  "def model():\n"
-                  f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
-                  "    sizes = {'small': 1}\n"
-                  "    return sizes['large']\n\n"
-                  "def example_inputs():\n    return ()\n")
+    path = _write(
+        tmp_path,
+        "raises.py",
+        "import os\n\n"
+        "def model():\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "    sizes = {'small': 1}\n"
+        "    return sizes['large']\n\n"
+        "def example_inputs():\n    return ()\n",
+    )
     line = _fails([str(path)], capsys)
     assert line == f"error: {path}:6 in model(): KeyError: 'large'"
     # the user's code ran, but in another process than the CLI's
@@ -64,32 +66,38 @@ def test_exception_in_user_code_names_function_and_line(tmp_path: Path,
 
 
 def test_exception_inside_forward(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, "fwd.py",
-                  "import torch\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
-                  "        return x @ torch.ones(5, 5)\n\n"
-                  "def model():\n    return M()\n\ndef example_inputs():\n    return (torch.ones(2, 3),)\n")
+    path = _write(
+        tmp_path,
+        "fwd.py",
+        "import torch\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
+        "        return x @ torch.ones(5, 5)\n\n"
+        "def model():\n    return M()\n\ndef example_inputs():\n    return (torch.ones(2, 3),)\n",
+    )
     line = _fails([str(path)], capsys)
     assert line.startswith(f"error: {path}:5 in model().forward: RuntimeError:")
 
 
 def test_hang_is_stopped_by_the_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, "hang.py", "def model():\n    while True:\n        pass\n\n"
-                                       "def example_inputs():\n    return ()\n")
+    path = _write(
+        tmp_path, "hang.py", "def model():\n    while True:\n        pass\n\ndef example_inputs():\n    return ()\n"
+    )
     line = _fails([str(path), "--timeout", "20"], capsys)
     assert line.startswith(f"error: {path} in model(): did not finish within 20 s")
 
 
 def test_too_much_memory_is_stopped_by_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, "hog.py", "def model():\n    return bytearray(64 * 2**30)\n\n"
-                                      "def example_inputs():\n    return ()\n")
+    path = _write(
+        tmp_path, "hog.py", "def model():\n    return bytearray(64 * 2**30)\n\ndef example_inputs():\n    return ()\n"
+    )
     line = _fails([str(path), "--memory-limit", "1024"], capsys)
     assert line.startswith(f"error: {path}:2 in model(): ran out of memory")
     assert "1024 MiB" in line
 
 
 def test_wrong_return_types_name_the_function(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, "wrong.py", "import torch\n\ndef model():\n    return 42\n\n"
-                                        "def example_inputs():\n    return ()\n")
+    path = _write(
+        tmp_path, "wrong.py", "import torch\n\ndef model():\n    return 42\n\ndef example_inputs():\n    return ()\n"
+    )
     line = _fails([str(path)], capsys)
     assert "in model(): model() must return a torch.nn.Module, got int" in line
 
@@ -101,9 +109,13 @@ def test_bad_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_jax_error_in_params_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, "jbad.py", "import jax.numpy as jnp\n\ndef params():\n"
-                                       "    return {'w': jnp.ones((4, 4)) @ jnp.ones((5, 5))}\n\n"
-                                       "def forward(p, x):\n    return x\n\n"
-                                       "def example_inputs():\n    return (jnp.ones(3),)\n")
+    path = _write(
+        tmp_path,
+        "jbad.py",
+        "import jax.numpy as jnp\n\ndef params():\n"
+        "    return {'w': jnp.ones((4, 4)) @ jnp.ones((5, 5))}\n\n"
+        "def forward(p, x):\n    return x\n\n"
+        "def example_inputs():\n    return (jnp.ones(3),)\n",
+    )
     line = _fails([str(path)], capsys)
     assert line.startswith(f"error: {path}:4 in params(): TypeError: dot_general requires contracting dimensions")

@@ -116,12 +116,24 @@ def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert {row["answer"] for row in data["evidence"]} == set(ANSWER_FIELDS)
 
 
-def test_decide_with_model_measured_fills_unset_and_stated_wins(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_decide_with_model_measured_fills_unset_and_stated_wins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     answers = tmp_path / "a.json"
     answers.write_text(json.dumps({"custom_ops": "none", "stage": "production"}))
-    code = cli.main(["decide", "--answers", str(answers), "--model", str(MODELS / "torch_custom_op.py"),
-                     "--format", "json", "--timeout", "300"])
+    code = cli.main(
+        [
+            "decide",
+            "--answers",
+            str(answers),
+            "--model",
+            str(MODELS / "torch_custom_op.py"),
+            "--format",
+            "json",
+            "--timeout",
+            "300",
+        ]
+    )
     out, _err = capsys.readouterr()
     assert code == 0
     data = json.loads(out)
@@ -129,8 +141,9 @@ def test_decide_with_model_measured_fills_unset_and_stated_wins(tmp_path: Path,
     assert data["answer_sources"]["framework"] == "measured"
     assert data["model_check"]["answers"]["custom_ops"] == "some"
     assert "framework" not in data["unanswered"] and "custom_ops" not in data["unanswered"]
-    code = cli.main(["decide", "--answers", str(answers), "--model", str(MODELS / "torch_custom_op.py"),
-                     "--timeout", "300"])
+    code = cli.main(
+        ["decide", "--answers", str(answers), "--model", str(MODELS / "torch_custom_op.py"), "--timeout", "300"]
+    )
     out, _err = capsys.readouterr()
     assert "custom_ops = none: stated over measured some" in out
     assert "framework = pytorch: measured" in out
@@ -146,12 +159,14 @@ def test_jax_float64_eigh_lowers_for_tpu_with_its_own_eigh_and_finds_float64() -
 
 def test_jax_host_callback_and_float64_asked_for_without_x64(tmp_path: Path) -> None:
     model = tmp_path / "callback.py"
-    model.write_text("import jax\nimport jax.numpy as jnp\n\n"
-                     "def params():\n    return {'w': jnp.ones((8, 8))}\n\n"
-                     "def forward(p, x):\n"
-                     "    jax.debug.callback(print, x.sum())\n"
-                     "    return (x @ p['w']).astype(jnp.float64)\n\n"
-                     "def example_inputs():\n    return (jnp.ones((4, 8)),)\n")
+    model.write_text(
+        "import jax\nimport jax.numpy as jnp\n\n"
+        "def params():\n    return {'w': jnp.ones((8, 8))}\n\n"
+        "def forward(p, x):\n"
+        "    jax.debug.callback(print, x.sum())\n"
+        "    return (x @ p['w']).astype(jnp.float64)\n\n"
+        "def example_inputs():\n    return (jnp.ones((4, 8)),)\n"
+    )
     c = run_check(model, timeout_s=300)
     assert isinstance(c, ModelCheck), c
     assert c.answers.xla_verified == "no"

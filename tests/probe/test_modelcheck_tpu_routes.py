@@ -97,8 +97,14 @@ def extract_jax(mod):
 """
 
 
-def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, xla: str | None = None, torchax: str | None = None,
-           fallbacks: str = "aten::nonzero") -> Path:
+def _setup(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    xla: str | None = None,
+    torchax: str | None = None,
+    fallbacks: str = "aten::nonzero",
+) -> Path:
     fakes = tmp_path / "fakes"
     if xla is not None:
         (fakes / "torch_xla" / "debug").mkdir(parents=True)
@@ -128,7 +134,8 @@ def _text(c: ModelCheck, answer: str) -> str:
 
 
 def test_fake_torch_xla_fallback_counters_become_findings_and_leave_xla_verified_to_the_user(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     c = _check(_setup(tmp_path, monkeypatch, xla=FAKE_XLA_INIT))
     assert c.level == "ran_under_torch_xla"
     assert "Evidence level: ran under torch_xla (CPU device)" in render_text(c)
@@ -143,7 +150,8 @@ def test_fake_torch_xla_fallback_counters_become_findings_and_leave_xla_verified
 
 
 def test_fake_torch_xla_without_fallbacks_maps_to_verified_and_sets_the_cpu_device(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     c = _check(_setup(tmp_path, monkeypatch, xla=FAKE_XLA_INIT, fallbacks=""))
     assert c.level == "ran_under_torch_xla"
     assert c.answers.xla_verified == "yes"
@@ -153,7 +161,8 @@ def test_fake_torch_xla_without_fallbacks_maps_to_verified_and_sets_the_cpu_devi
 
 
 def test_fake_torch_xla_that_raises_at_import_gives_a_one_line_reason(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     broken = "raise RuntimeError('this torch_xla was built for torch 2.9\\nsecond line')\n"
     c = _check(_setup(tmp_path, monkeypatch, xla=broken))
     assert c.level == "static_graph_captured"
@@ -163,8 +172,7 @@ def test_fake_torch_xla_that_raises_at_import_gives_a_one_line_reason(
     assert "second line" not in xla
 
 
-def test_fake_torchax_route_exports_for_tpu_and_sets_its_level(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_torchax_route_exports_for_tpu_and_sets_its_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = _check(_setup(tmp_path, monkeypatch, torchax=FAKE_TORCHAX))
     assert c.level == "lowered_for_tpu_torchax"
     assert "Evidence level: lowered for TPU through torchax" in render_text(c)
@@ -173,9 +181,11 @@ def test_fake_torchax_route_exports_for_tpu_and_sets_its_level(
 
 
 def test_fake_torchax_whose_function_fails_gives_no_with_the_reason(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    failing = FAKE_TORCHAX.replace("return jnp.maximum(", "raise NotImplementedError('aten::fancy has no lowering')\n"
-                                   "        return jnp.maximum(")
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failing = FAKE_TORCHAX.replace(
+        "return jnp.maximum(", "raise NotImplementedError('aten::fancy has no lowering')\n        return jnp.maximum("
+    )
     c = _check(_setup(tmp_path, monkeypatch, torchax=failing))
     assert c.level == "static_graph_captured"
     assert c.answers.xla_verified == "no"

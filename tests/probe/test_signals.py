@@ -27,8 +27,12 @@ GONE_WITHIN_S = 10.0
 
 
 def cli(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "gpu_tpu_app", "probe", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={**os.environ, **TEST_ENV})  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "gpu_tpu_app", "probe", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **TEST_ENV},
+    )
 
 
 def wait_for_line(proc: subprocess.Popen, needle: bytes) -> None:
@@ -74,8 +78,20 @@ def gone_within(pids: list[int], limit_s: float) -> list[int]:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_sigterm_and_sighup_write_the_partial_run_and_exit_128_plus_signal(sig: int, tmp_path: Path) -> None:
     out, table = tmp_path / "partial.json", tmp_path / "partial.csv"
-    proc = cli("run", "--suite", "smoke", "--backend", "torch", "--kernel", "dispatch", "test_sleep",
-               "--out", str(out), "--csv", str(table))  # fmt: skip
+    proc = cli(
+        "run",
+        "--suite",
+        "smoke",
+        "--backend",
+        "torch",
+        "--kernel",
+        "dispatch",
+        "test_sleep",
+        "--out",
+        str(out),
+        "--csv",
+        str(table),
+    )
     wait_for_line(proc, b"test_sleep")
     workers = children(proc.pid)
     proc.send_signal(sig)
@@ -91,8 +107,9 @@ def test_sigterm_and_sighup_write_the_partial_run_and_exit_128_plus_signal(sig: 
 
 
 def test_kill_9_of_the_cli_ends_its_worker(tmp_path: Path) -> None:
-    proc = cli("run", "--suite", "smoke", "--backend", "torch", "--kernel", "test_sleep", "--out",
-               str(tmp_path / "never.json"))  # fmt: skip
+    proc = cli(
+        "run", "--suite", "smoke", "--backend", "torch", "--kernel", "test_sleep", "--out", str(tmp_path / "never.json")
+    )
     wait_for_line(proc, b"test_sleep")  # the worker sits in a point that would sleep for 10 minutes
     workers = children(proc.pid)
     assert workers and all(running(p) for p in workers)
@@ -153,8 +170,11 @@ def test_a_worker_behind_a_launcher_ends_with_the_program_that_asked_for_it() ->
 
 
 def test_a_worker_whose_parent_is_alive_keeps_running() -> None:
-    child = subprocess.Popen([sys.executable, "-c", CHILD, "--no-prctl"], stdout=subprocess.PIPE,
-                             env={**os.environ, lifeline.PARENT_ENV: str(os.getpid())})  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, "--no-prctl"],
+        stdout=subprocess.PIPE,
+        env={**os.environ, lifeline.PARENT_ENV: str(os.getpid())},
+    )
     try:
         assert child.stdout is not None and child.stdout.readline() == b"tied\n"
         # several watcher polls later it still runs (the watcher never mistakes a live parent for a dead one)
@@ -183,8 +203,12 @@ app.exec()
 
 def test_kill_9_of_the_window_ends_its_worker() -> None:
     # the window's way of running workers (QProcess), in a process that is then killed without warning
-    proc = subprocess.Popen([sys.executable, "-c", WINDOW_SIDE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, **TEST_ENV, "QT_QPA_PLATFORM": "offscreen"})  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WINDOW_SIDE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **TEST_ENV, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     assert line.strip().isdigit(), proc.stderr.read() if proc.poll() is not None else line  # type: ignore[union-attr]
@@ -214,12 +238,31 @@ def test_a_closed_terminal_still_gets_the_partial_run_saved(tmp_path: Path) -> N
 
 def test_under_nohup_sighup_does_not_stop_the_run(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
-    argv = [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--backend", "torch",
-            "--kernel", "dispatch", "test_sleep", "--out", str(out)]  # fmt: skip
+    argv = [
+        sys.executable,
+        "-m",
+        "gpu_tpu_app",
+        "probe",
+        "run",
+        "--suite",
+        "smoke",
+        "--backend",
+        "torch",
+        "--kernel",
+        "dispatch",
+        "test_sleep",
+        "--out",
+        str(out),
+    ]
     if shutil.which("nohup") is None:
         pytest.skip("nohup(1) is not installed")
-    proc = subprocess.Popen(["nohup", *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, **TEST_ENV})  # fmt: skip
+    proc = subprocess.Popen(
+        ["nohup", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **TEST_ENV},
+    )
     wait_for_line(proc, b"test_sleep")
     proc.send_signal(signal.SIGHUP)
     _stdout, stderr = proc.communicate(timeout=120)

@@ -17,7 +17,9 @@ from gpu_tpu_app.probe.protocol import ProbeRequest, worker_command, worker_env
 TEST_ENV = {testkernels.ENV: "1"}
 
 
-def worker(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> tuple[list, subprocess.CompletedProcess]:
+def worker(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> tuple[list, subprocess.CompletedProcess]:
     argv = [sys.executable, "-m", "gpu_tpu_app", "probe-worker", *args]
     proc = subprocess.run(argv, capture_output=True, timeout=timeout, env={**os.environ, **(env or {})})
     lines = proc.stdout.decode().splitlines()
@@ -51,8 +53,18 @@ def test_exception_in_a_point_becomes_an_error_result_and_the_run_goes_on() -> N
 
 
 def test_skip_points_starts_after_the_failed_point() -> None:
-    msgs, proc = worker("--backend", "torch", "--suite", "smoke", "--kernel", "test_segfault", "test_oom",
-                        "--skip-points", "1", env=TEST_ENV)  # fmt: skip
+    msgs, proc = worker(
+        "--backend",
+        "torch",
+        "--suite",
+        "smoke",
+        "--kernel",
+        "test_segfault",
+        "test_oom",
+        "--skip-points",
+        "1",
+        env=TEST_ENV,
+    )
     progress = [m for m in msgs if isinstance(m, Progress)]
     assert [(p.done, p.total, p.kernel) for p in progress] == [(1, 2, "test_oom")]
     assert progress[0].point == "torch:cpu:0/test_oom" and progress[0].cap_s == testkernels.CAP_S
@@ -60,8 +72,18 @@ def test_skip_points_starts_after_the_failed_point() -> None:
 
 
 def test_no_time_left_reports_every_point_as_skipped() -> None:
-    msgs, _proc = worker("--backend", "torch", "--suite", "smoke", "--kernel", "test_oom", "test_sleep",
-                        "--time-left-s", "0", env=TEST_ENV)  # fmt: skip
+    msgs, _proc = worker(
+        "--backend",
+        "torch",
+        "--suite",
+        "smoke",
+        "--kernel",
+        "test_oom",
+        "test_sleep",
+        "--time-left-s",
+        "0",
+        env=TEST_ENV,
+    )
     results = [m.result for m in msgs if isinstance(m, ResultMsg)]
     assert [(r.kernel, r.status) for r in results] == [("test_oom", "skipped"), ("test_sleep", "skipped")]
     assert all("budget" in r.message for r in results)
@@ -78,8 +100,12 @@ def test_unknown_or_disabled_kernel_is_a_usage_error() -> None:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_signal_during_a_hung_point_ends_the_worker_quickly(sig: int) -> None:
     request = ProbeRequest(suite="smoke", backends=("torch",), kernels=("test_sleep",), env=TEST_ENV)
-    proc = subprocess.Popen(worker_command("torch", request), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env=worker_env("torch", request))  # fmt: skip
+    proc = subprocess.Popen(
+        worker_command("torch", request),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=worker_env("torch", request),
+    )
     with proc:
         assert proc.stdout is not None
         for raw in proc.stdout:
@@ -97,9 +123,11 @@ def test_signal_during_a_hung_point_ends_the_worker_quickly(sig: int) -> None:
 
 
 def test_claimed_stdout_keeps_library_prints_off_the_stream() -> None:
-    code = ("import os; from gpu_tpu_app.probe.worker import claim_stdout\n"
-            "out = claim_stdout()\nprint('library chatter')\nos.write(1, b'C-level chatter\\n')\n"
-            "out.write('{\"type\": \"done\", \"ok\": true}\\n')\n")  # fmt: skip
+    code = (
+        "import os; from gpu_tpu_app.probe.worker import claim_stdout\n"
+        "out = claim_stdout()\nprint('library chatter')\nos.write(1, b'C-level chatter\\n')\n"
+        'out.write(\'{"type": "done", "ok": true}\\n\')\n'
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == b'{"type": "done", "ok": true}\n'
@@ -125,13 +153,19 @@ def test_points_the_plan_leaves_out_reach_the_table_and_the_run_file_as_skipped(
     from gpu_tpu_app.probe.cli import results_table
     from gpu_tpu_app.probe.protocol import RunAssembler
 
-    vm = DeviceInfo(backend="torch", platform="cpu", name="Virtual CPU", memory_bytes=16 * 1024**3,
-                    cpu=CpuInfo(model="Virtual CPU", cores=2, caches={"L2": 1024**2, "L3": 260 * 1024**2}))  # fmt: skip
+    vm = DeviceInfo(
+        backend="torch",
+        platform="cpu",
+        name="Virtual CPU",
+        memory_bytes=16 * 1024**3,
+        cpu=CpuInfo(model="Virtual CPU", cores=2, caches={"L2": 1024**2, "L3": 260 * 1024**2}),
+    )
     monkeypatch.setattr(detect, "detect", lambda backend: (BackendStatus(backend="torch", available=True), [vm]))
     called: list[str] = []
     monkeypatch.setattr(kernels, "run_point", lambda point, ctx: called.append(point.id) or [])
-    args = worker._parser().parse_args(["--backend", "torch", "--suite", "quick", "--kernel", "matmul", "triad",
-                                        "--budget-s", "3"])  # fmt: skip
+    args = worker._parser().parse_args(
+        ["--backend", "torch", "--suite", "quick", "--kernel", "matmul", "triad", "--budget-s", "3"]
+    )
     out = io.StringIO()
     stop = SimpleNamespace(is_set=lambda: False, event=threading.Event())
     assert worker.run(args, worker.Emitter(out), stop) == 0  # type: ignore[arg-type]

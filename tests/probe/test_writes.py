@@ -24,11 +24,20 @@ from gpu_tpu_app.probe import cli
 def a_run() -> RunFile:
     """A run as the probe returns it (the save path is under test here, not the measuring)."""
     dev = DeviceInfo(backend="torch", platform="cpu", name="Example CPU")
-    results = [ProbeResult(kernel="dispatch", backend="torch", device="torch:cpu:0", metric="seconds",
-                           value=1.5e-5, unit="s")]  # fmt: skip
-    return RunFile(app_version="0.1.0", host="box", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), complete=True,
-                   results=results)  # fmt: skip
+    results = [
+        ProbeResult(kernel="dispatch", backend="torch", device="torch:cpu:0", metric="seconds", value=1.5e-5, unit="s")
+    ]
+    return RunFile(
+        app_version="0.1.0",
+        host="box",
+        os="Linux",
+        python="3.11",
+        devices=[dev],
+        suite="smoke",
+        started=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+        complete=True,
+        results=results,
+    )
 
 
 @pytest.fixture
@@ -80,20 +89,32 @@ def _setups(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     (tmp_path / "budget.csv").write_text("month,amount\n1,2\n")
     return {
         "csv folder": (["--csv", str(tmp_path / "folder")], "--csv: is a folder"),
-        "csv under a file": (["--csv", str(tmp_path / "a-file" / "r.csv")],
-                             "--csv: cannot write there (Not a directory)"),
+        "csv under a file": (
+            ["--csv", str(tmp_path / "a-file" / "r.csv")],
+            "--csv: cannot write there (Not a directory)",
+        ),
         "csv symlink loop": (["--csv", str(tmp_path / "loop.csv")], "--csv: cannot write there"),
         "csv device": (["--csv", str(tmp_path / "null.csv")], "--csv: not a regular file"),
         "csv foreign file": (["--csv", str(tmp_path / "budget.csv")], "not a probe CSV file; not overwriting it"),
-        "csv same as out": (["--out", str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.json")],
-                            "--csv: the same file as --out"),
+        "csv same as out": (
+            ["--out", str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.json")],
+            "--csv: the same file as --out",
+        ),
         "out symlink loop": (["--out", str(tmp_path / "loop.json")], "--out: cannot write there"),
         "out under a file": (["--out", str(tmp_path / "a-file" / "sub" / "r.json")], "--out: cannot write there"),
     }
 
 
-REFUSED = ["csv folder", "csv under a file", "csv symlink loop", "csv device", "csv foreign file", "csv same as out",
-           "out symlink loop", "out under a file"]  # fmt: skip
+REFUSED = [
+    "csv folder",
+    "csv under a file",
+    "csv symlink loop",
+    "csv device",
+    "csv foreign file",
+    "csv same as out",
+    "out symlink loop",
+    "out under a file",
+]
 
 
 @pytest.mark.parametrize("case", REFUSED)
@@ -159,10 +180,22 @@ def _full_disk(monkeypatch: pytest.MonkeyPatch, events: list[str], suffix: str) 
     monkeypatch.setattr(os, "write", write)
 
 
-@pytest.mark.parametrize("case", ["out full disk", "csv full disk", "out symlink loop made during the run",
-                                  "out folder gone during the run", "both full disk"])  # fmt: skip
+@pytest.mark.parametrize(
+    "case",
+    [
+        "out full disk",
+        "csv full disk",
+        "out symlink loop made during the run",
+        "out folder gone during the run",
+        "both full disk",
+    ],
+)
 def test_a_failed_write_keeps_the_run_in_a_fallback_file_and_exits_2(
-    case: str, tmp_path: Path, state_home: Path, probe: Probe, monkeypatch: pytest.MonkeyPatch,
+    case: str,
+    tmp_path: Path,
+    state_home: Path,
+    probe: Probe,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     if "full disk" in case and not os.path.isdir("/proc/self/fd"):
@@ -189,9 +222,13 @@ def test_a_failed_write_keeps_the_run_in_a_fallback_file_and_exits_2(
     err = capsys.readouterr().err
     assert "Traceback" not in err
     errors = [line for line in err.splitlines() if line.startswith("error: ")]
-    failed = {"out full disk": ["--out"], "csv full disk": ["--csv"], "both full disk": ["--out", "--csv"],
-              "out symlink loop made during the run": ["--out"],
-              "out folder gone during the run": ["--out", "--csv"]}[case]  # fmt: skip
+    failed = {
+        "out full disk": ["--out"],
+        "csv full disk": ["--csv"],
+        "both full disk": ["--out", "--csv"],
+        "out symlink loop made during the run": ["--out"],
+        "out folder gone during the run": ["--out", "--csv"],
+    }[case]
     assert [e.split(": ")[2] for e in errors] == failed, err
     kept = fallback_files(state_home)
     assert len(kept) == len(failed)
@@ -277,8 +314,23 @@ def test_a_real_run_onto_a_full_tmpfs_is_kept_and_exits_2(tmp_path: Path, mount_
             os.close(fd)
         state = tmp_path / "state"
         env = {**os.environ, "XDG_STATE_HOME": str(state)}
-        argv = [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--backend", "torch",
-                "--kernel", "dispatch", "--out", str(tiny / "run.json"), "--csv", str(tiny / "run.csv")]  # fmt: skip
+        argv = [
+            sys.executable,
+            "-m",
+            "gpu_tpu_app",
+            "probe",
+            "run",
+            "--suite",
+            "smoke",
+            "--backend",
+            "torch",
+            "--kernel",
+            "dispatch",
+            "--out",
+            str(tiny / "run.json"),
+            "--csv",
+            str(tiny / "run.csv"),
+        ]
         proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=240)
         assert proc.returncode == 2, proc.stderr
         assert "dispatch" in proc.stdout and "Traceback" not in proc.stderr

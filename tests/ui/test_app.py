@@ -22,16 +22,34 @@ from gpu_tpu_app.ui.prefs_dialog import PreferencesDialog
 from gpu_tpu_app.ui.report_dialog import ReportDialog, format_for, html_to_pdf
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
 
-ANSWERS = Answers(framework="jax", xla_verified="yes", stage="production", deployment="google_cloud",
-                  matmul_share="dominant")  # fmt: skip
+ANSWERS = Answers(
+    framework="jax", xla_verified="yes", stage="production", deployment="google_cloud", matmul_share="dominant"
+)
 
 
 def make_run(host: str = "tpu-vm") -> RunFile:
     dev = DeviceInfo(backend="jax", platform="cpu", name="Example CPU", memory_bytes=64 << 30)
-    res = ProbeResult(kernel="matmul", backend="jax", device=dev.key, dtype="float32", size=2048, metric="flops",
-                      value=4e11, unit="FLOP/s")  # fmt: skip
-    return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11", devices=[dev], suite="smoke",
-                   started=datetime(2025, 2, 3, tzinfo=UTC), complete=True, results=[res])  # fmt: skip
+    res = ProbeResult(
+        kernel="matmul",
+        backend="jax",
+        device=dev.key,
+        dtype="float32",
+        size=2048,
+        metric="flops",
+        value=4e11,
+        unit="FLOP/s",
+    )
+    return RunFile(
+        app_version="0.1.0",
+        host=host,
+        os="Linux",
+        python="3.11",
+        devices=[dev],
+        suite="smoke",
+        started=datetime(2025, 2, 3, tzinfo=UTC),
+        complete=True,
+        results=[res],
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -99,9 +117,17 @@ def test_title_shows_file_name_and_modified_marker(window: MainWindow, tmp_path:
 
 
 def test_save_then_open_round_trip(qtbot, window: MainWindow, tmp_path: Path) -> None:
-    window.set_session(window.session().model_copy(update={
-        "answers": ANSWERS, "notes": "check quotas", "runs": [make_run()],
-        "estimate": EstimateRequest(params=7e9, chips=16, prices={"tpu-v5p": 4.2})}), modified=True)  # fmt: skip
+    window.set_session(
+        window.session().model_copy(
+            update={
+                "answers": ANSWERS,
+                "notes": "check quotas",
+                "runs": [make_run()],
+                "estimate": EstimateRequest(params=7e9, chips=16, prices={"tpu-v5p": 4.2}),
+            }
+        ),
+        modified=True,
+    )
     assert window.is_modified()
     path = tmp_path / "session.json"
     assert window.save_as(path)
@@ -268,8 +294,9 @@ def test_preferences_dialog_is_generated_from_the_model(qtbot) -> None:
     assert dialog.preferences() == Preferences(theme="dark", default_suite="full")
 
 
-def test_preferences_dialog_default_suite_reaches_a_built_probe_page(window: MainWindow, qtbot,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_preferences_dialog_default_suite_reaches_a_built_probe_page(
+    window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     window.set_preferences(Preferences(default_suite="smoke"))
     window.show_page("probe")
     panel = window.probe_panel
@@ -309,8 +336,11 @@ def test_import_run_good_and_broken(window: MainWindow, tmp_path: Path, monkeypa
 
 
 def test_report_export_in_three_formats(qtbot, window: MainWindow, tmp_path: Path) -> None:
-    window.set_session(window.session().model_copy(update={
-        "answers": ANSWERS, "runs": [make_run()], "estimate": EstimateRequest(params=7e9)}))  # fmt: skip
+    window.set_session(
+        window.session().model_copy(
+            update={"answers": ANSWERS, "runs": [make_run()], "estimate": EstimateRequest(params=7e9)}
+        )
+    )
     md, html_text = window.report_texts()
     assert "TPUs fit this work better" in md and "TPUs fit this work better" in html_text
     for name in ("r.md", "r.html", "r.pdf"):

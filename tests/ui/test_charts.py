@@ -38,15 +38,33 @@ DEV = DeviceInfo(backend="torch", platform="cpu", name="Test CPU")
 
 
 def _r(kernel, value, metric, size=None, dtype=None, variant=None, status="ok", backend="torch", device=None):
-    return ProbeResult(kernel=kernel, backend=backend, device=device or f"{backend}:cpu:0", dtype=dtype, size=size,
-                       variant=variant, metric=metric, value=value, status=status)  # fmt: skip
+    return ProbeResult(
+        kernel=kernel,
+        backend=backend,
+        device=device or f"{backend}:cpu:0",
+        dtype=dtype,
+        size=size,
+        variant=variant,
+        metric=metric,
+        value=value,
+        status=status,
+    )
 
 
 def _run(results, host="testhost") -> RunFile:
     """Hand-made test input for drawing; these numbers are not measurements."""
     devs = [DEV, DeviceInfo(backend="jax", platform="cpu", name="Test CPU")]
-    return RunFile(app_version="0", host=host, os="Linux", python="3.11", devices=devs, suite="smoke",
-                   started=datetime(2026, 1, 1, tzinfo=UTC), complete=True, results=results)  # fmt: skip
+    return RunFile(
+        app_version="0",
+        host=host,
+        os="Linux",
+        python="3.11",
+        devices=devs,
+        suite="smoke",
+        started=datetime(2026, 1, 1, tzinfo=UTC),
+        complete=True,
+        results=results,
+    )
 
 
 RESULTS = [
@@ -207,8 +225,13 @@ def test_empty_charts_say_why(view):
 
 def _with_stats(r: ProbeResult, cv: float, reps: int) -> ProbeResult:
     v = r.value or 0.0
-    return r.model_copy(update={"stats": Stats(median=v, min=v * 0.9, max=v * 1.1, q1=v * 0.95, q3=v * 1.05,
-                                               iqr=v * 0.1, cv=cv, reps=reps, seconds=0.5)})  # fmt: skip
+    return r.model_copy(
+        update={
+            "stats": Stats(
+                median=v, min=v * 0.9, max=v * 1.1, q1=v * 0.95, q3=v * 1.05, iqr=v * 0.1, cv=cv, reps=reps, seconds=0.5
+            )
+        }
+    )
 
 
 def _hover_items(view) -> list[pg.ScatterPlotItem]:
@@ -236,8 +259,14 @@ def test_every_measured_point_reads_out_its_value_size_dtype_cv_and_reps_on_hove
             r = info.result
             assert r.stats is not None and r.value is not None
             text = point_readout(info)
-            for part in (format_value(r.value, r.metric), f"Dtype: {r.dtype}", f"CV: {format_pct(100 * r.stats.cv)}",
-                         f"Reps: {r.stats.reps}", "Size: ", "Test CPU"):  # fmt: skip
+            for part in (
+                format_value(r.value, r.metric),
+                f"Dtype: {r.dtype}",
+                f"CV: {format_pct(100 * r.stats.cv)}",
+                f"Reps: {r.stats.reps}",
+                "Size: ",
+                "Test CPU",
+            ):
                 assert part in text
             drawn += 1
         # hovering sets the plot's tooltip to the readout; leaving clears it
@@ -268,16 +297,32 @@ def test_collective_points_read_out_their_bus_bandwidth_and_stats(view):
     results = []
     for size in (4096, 1 << 20):
         busbw = size / 1e-4
-        info = CollectiveInfo(op="all_reduce", ranks=2, hosts=1, transport="gloo", time_s=1e-4, algbw=busbw,
-                              busbw=busbw)  # fmt: skip
-        results.append(_with_stats(ProbeResult(kernel="collective", backend="torch", device="torch:cpu:0",
-                                               dtype="float32", size=size, variant="all_reduce",
-                                               metric="bytes_per_s", value=busbw, collective=info), 0.03, 9))
+        info = CollectiveInfo(
+            op="all_reduce", ranks=2, hosts=1, transport="gloo", time_s=1e-4, algbw=busbw, busbw=busbw
+        )
+        results.append(
+            _with_stats(
+                ProbeResult(
+                    kernel="collective",
+                    backend="torch",
+                    device="torch:cpu:0",
+                    dtype="float32",
+                    size=size,
+                    variant="all_reduce",
+                    metric="bytes_per_s",
+                    value=busbw,
+                    collective=info,
+                ),
+                0.03,
+                9,
+            )
+        )
     view.holder["data"] = _data(_run(results))
     view.flush_all()
     [curve] = [it for it in view.collective._items if isinstance(it, pg.PlotDataItem)]
     texts = [point_readout(p.data()) for p in curve.scatter.points()]
     assert len(texts) == 2 and curve.scatter.opts["hoverable"]
     assert "Size: 4 KiB" in texts[0] and "Size: 1 MiB" in texts[1]
-    assert all("Bus bandwidth: " in t and "2 ranks on 1 host" in t and "CV: 3.0 %" in t and "Reps: 9" in t
-               for t in texts)
+    assert all(
+        "Bus bandwidth: " in t and "2 ranks on 1 host" in t and "CV: 3.0 %" in t and "Reps: 9" in t for t in texts
+    )

@@ -115,9 +115,18 @@ def test_help_menu_guide_shortcuts_and_about(window):
 
 def test_about_names_the_versions_and_escapes_what_came_from_a_file():
     dev = DeviceInfo(backend="torch", platform="cpu", name="cpu")
-    run = RunFile(app_version="0.1.0", host="<b>vm</b>", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                  started=datetime(2026, 11, 1, tzinfo=UTC), complete=True, results=[],
-                  versions={"torch": "2.13.0+cpu", "jax": "0.10.2"})  # fmt: skip
+    run = RunFile(
+        app_version="0.1.0",
+        host="<b>vm</b>",
+        os="Linux",
+        python="3.11",
+        devices=[dev],
+        suite="smoke",
+        started=datetime(2026, 11, 1, tzinfo=UTC),
+        complete=True,
+        results=[],
+        versions={"torch": "2.13.0+cpu", "jax": "0.10.2"},
+    )
     text = about_html([run])
     for name in ("Qt", "PySide6", "pyqtgraph", "PyTorch", "JAX"):
         assert f"<td>{name}</td>" in text
@@ -134,8 +143,9 @@ class _RunningPanel:
         pass
 
 
-@pytest.mark.parametrize(("answer", "closes"), [(QMessageBox.StandardButton.No, False),
-                                                (QMessageBox.StandardButton.Yes, True)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("answer", "closes"), [(QMessageBox.StandardButton.No, False), (QMessageBox.StandardButton.Yes, True)]
+)
 def test_quitting_during_a_probe_asks_first(window, monkeypatch, answer, closes):
     asked: list[str] = []
 
@@ -223,8 +233,11 @@ def _tab_through(window, presses: int) -> list[tuple[object, str]]:
 
 
 def test_tab_on_the_result_page_follows_reading_order_and_leaves_the_table(window):
-    window.set_session(window.session().with_answers(
-        Answers(framework="jax", stage="production", batch="large", deployment="on_premises", team="cuda")))  # fmt: skip
+    window.set_session(
+        window.session().with_answers(
+            Answers(framework="jax", stage="production", batch="large", deployment="on_premises", team="cuda")
+        )
+    )
     window.show_result()
     page = window.result_page
     rec = window.recommendation()

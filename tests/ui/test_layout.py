@@ -17,8 +17,11 @@ from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.ui.main_window import MainWindow
 from gpu_tpu_app.ui.results_model import COL
 
-EXAMPLE = next(p / "docs" / "screenshots" / "example-session.json" for p in Path(__file__).resolve().parents
-               if (p / "docs" / "screenshots" / "example-session.json").is_file())
+EXAMPLE = next(
+    p / "docs" / "screenshots" / "example-session.json"
+    for p in Path(__file__).resolve().parents
+    if (p / "docs" / "screenshots" / "example-session.json").is_file()
+)
 SIZES = [(1024, 640), (1280, 800), (1920, 1080)]
 MIN_CHART_HEIGHT = 250
 
@@ -116,8 +119,14 @@ w.shutdown()
 @pytest.mark.slow
 def test_nothing_is_clipped_at_2x_scale(tmp_path):
     env = {**os.environ, "QT_SCALE_FACTOR": "2", "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run([sys.executable, "-c", SCALED, str(EXAMPLE), str(Path(__file__).parent)], env=env,
-                          capture_output=True, text=True, timeout=180, cwd=tmp_path)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", SCALED, str(EXAMPLE), str(Path(__file__).parent)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["ratio"] == 2.0

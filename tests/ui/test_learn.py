@@ -134,8 +134,15 @@ def test_long_topic_titles_wrap_in_the_list_instead_of_being_cut_off(page, qtbot
 
 def test_search_box_filters_topics(page, qtbot, lesson):
     qtbot.keyClicks(page.search, "compil")
-    expected = [t.id for t in lesson.topics if re.search(r"\bcompil", " ".join(
-        [t.title, t.gpu.headline, t.tpu.headline, *(c.text for c in t.gpu.claims + t.tpu.claims)]), re.I)]
+    expected = [
+        t.id
+        for t in lesson.topics
+        if re.search(
+            r"\bcompil",
+            " ".join([t.title, t.gpu.headline, t.tpu.headline, *(c.text for c in t.gpu.claims + t.tpu.claims)]),
+            re.I,
+        )
+    ]
     assert expected and len(expected) < len(lesson.topics)
     assert page.visible_topics() == expected
     page.search.clear()
@@ -245,8 +252,15 @@ def test_topic_shows_evidence_from_runs_next_to_the_matching_claim(page, lesson,
 
 def test_evidence_lines_say_when_nothing_usable_was_measured(compile_and_matmul_run):
     run = compile_and_matmul_run
-    skipped = ProbeResult(kernel="transfer", backend="jax", device="jax:cpu:0", variant="h2d", metric="bytes_per_s",
-                          status="skipped", message="no accelerator: host and device share memory")  # fmt: skip
+    skipped = ProbeResult(
+        kernel="transfer",
+        backend="jax",
+        device="jax:cpu:0",
+        variant="h2d",
+        metric="bytes_per_s",
+        status="skipped",
+        message="no accelerator: host and device share memory",
+    )
     run = run.model_copy(update={"results": [*run.results, skipped]})
     assert evidence_lines("transfer", [run]) == [
         "not measured on Test CPU: no accelerator: host and device share memory"
@@ -291,10 +305,14 @@ def test_learn_module_does_not_import_pyqtgraph():
 
 def test_evidence_uses_the_newest_run_of_each_device(compile_and_matmul_run):
     old = compile_and_matmul_run
-    newer = old.model_copy(update={"results": [
-        r.model_copy(update={"value": r.value * 2}) if r.kernel == "matmul" else r for r in old.results
-    ]})  # fmt: skip
-    assert evidence_lines("matmul", [old, newer]) == ["best 500 GFLOP/s (float32, N=2048, Test CPU · jax; smoke suite: a functional check, not a benchmark)"]
+    newer = old.model_copy(
+        update={
+            "results": [r.model_copy(update={"value": r.value * 2}) if r.kernel == "matmul" else r for r in old.results]
+        }
+    )
+    assert evidence_lines("matmul", [old, newer]) == [
+        "best 500 GFLOP/s (float32, N=2048, Test CPU · jax; smoke suite: a functional check, not a benchmark)"
+    ]
 
 
 def test_the_lessons_notes_are_one_citation_named_as_the_lesson_lists_them(page, lesson):

@@ -62,14 +62,15 @@ def test_check_fills_marks_and_stays_changeable(qtbot, wizard: DecideWizard) -> 
     assert "you chose otherwise" in card.marker_text()
 
 
-def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: DecideWizard,
-                                                                 tmp_path: Path) -> None:
+def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: DecideWizard, tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
     model = tmp_path / "slow.py"
-    model.write_text("import os, time\n\ndef model():\n"
-                     f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
-                     "    while True:\n        time.sleep(0.05)\n\n"
-                     "def example_inputs():\n    return ()\n")
+    model.write_text(
+        "import os, time\n\ndef model():\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "    while True:\n        time.sleep(0.05)\n\n"
+        "def example_inputs():\n    return ()\n"
+    )
     bar = wizard.model_check_bar
     bar.check(str(model))
     qtbot.waitUntil(lambda: pid_file.exists() and pid_file.read_text() != "", timeout=CHECK_MS)

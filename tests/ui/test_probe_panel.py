@@ -40,15 +40,55 @@ def _hand_made_run(host: str = "tpu-vm-test") -> RunFile:
     dev = DeviceInfo(backend="jax", platform="tpu", name="TPU v5 lite", catalog_id="tpu-v5e")
     st = Stats(median=1e14, min=9e13, max=1.1e14, q1=9.5e13, q3=1.05e14, iqr=1e13, cv=0.02, reps=10, seconds=1.0)
     results = [
-        ProbeResult(kernel="matmul", backend="jax", device=dev.key, dtype="bfloat16", size=4096, metric="flops",
-                    value=1e14, unit="FLOP/s", stats=st, pct_spec=50.8, pct_ceiling=100.0),
-        ProbeResult(kernel="matmul", backend="jax", device=dev.key, dtype="bfloat16", size=8192, metric="flops",
-                    value=3e14, unit="FLOP/s", status="suspect", message="above the catalogue peak"),
-        ProbeResult(kernel="triad", backend="jax", device=dev.key, dtype="float32", size=1 << 26, metric="bytes_per_s",
-                    value=7e11, unit="B/s", pct_spec=85.0, pct_ceiling=100.0),
-    ]  # fmt: skip
-    return RunFile(app_version="0.1.0", host=host, os="Linux", python="3.11", devices=[dev], suite="quick",
-                   started=datetime(2026, 2, 3, 4, 5, tzinfo=UTC), complete=True, results=results)  # fmt: skip
+        ProbeResult(
+            kernel="matmul",
+            backend="jax",
+            device=dev.key,
+            dtype="bfloat16",
+            size=4096,
+            metric="flops",
+            value=1e14,
+            unit="FLOP/s",
+            stats=st,
+            pct_spec=50.8,
+            pct_ceiling=100.0,
+        ),
+        ProbeResult(
+            kernel="matmul",
+            backend="jax",
+            device=dev.key,
+            dtype="bfloat16",
+            size=8192,
+            metric="flops",
+            value=3e14,
+            unit="FLOP/s",
+            status="suspect",
+            message="above the catalogue peak",
+        ),
+        ProbeResult(
+            kernel="triad",
+            backend="jax",
+            device=dev.key,
+            dtype="float32",
+            size=1 << 26,
+            metric="bytes_per_s",
+            value=7e11,
+            unit="B/s",
+            pct_spec=85.0,
+            pct_ceiling=100.0,
+        ),
+    ]
+    return RunFile(
+        app_version="0.1.0",
+        host=host,
+        os="Linux",
+        python="3.11",
+        devices=[dev],
+        suite="quick",
+        started=datetime(2026, 2, 3, 4, 5, tzinfo=UTC),
+        complete=True,
+        results=results,
+    )
 
 
 GUI_PROBE_SCRIPT = r"""
@@ -83,8 +123,9 @@ def test_gui_process_never_imports_torch_or_jax_through_a_probe_run(tmp_path):
     """A real probe of both backends through the window: the GUI process itself never loads torch or jax."""
     import subprocess
 
-    proc = subprocess.run([sys.executable, "-c", GUI_PROBE_SCRIPT], capture_output=True, text=True, timeout=240,
-                          cwd=tmp_path)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", GUI_PROBE_SCRIPT], capture_output=True, text=True, timeout=240, cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["backends"] == ["jax", "torch"] and report["ok"] > 0
@@ -326,8 +367,9 @@ def test_export_dialogs_add_the_extension_and_report_a_failed_write(panel, tmp_p
 
     save_run(_hand_made_run(), tmp_path / "in.json")
     panel.import_run(tmp_path / "in.json")
-    answers = iter([(str(tmp_path / "run"), ""), (str(tmp_path / "chart"), ""),
-                    (str(tmp_path / "missing" / "dir" / "run"), "")])  # fmt: skip
+    answers = iter(
+        [(str(tmp_path / "run"), ""), (str(tmp_path / "chart"), ""), (str(tmp_path / "missing" / "dir" / "run"), "")]
+    )
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: next(answers))
     panel._export_run_dialog("json")
     assert load_run(tmp_path / "run.json") == _hand_made_run()
@@ -347,8 +389,13 @@ def test_a_run_from_another_machine_with_this_host_name_is_listed_as_imported(pa
     here = socket.gethostname()
     other_cpu = "AMD EPYC 7B13" if "EPYC" not in cpu_model() else "Intel Xeon Platinum 8481C"
     other = _hand_made_run(host=here).model_copy(update={"cpu": CpuInfo(model=other_cpu), "machine": None})
-    mine = _hand_made_run(host=here).model_copy(update={"cpu": CpuInfo(model=cpu_model()), "machine": this_machine(),
-                                                        "started": datetime(2026, 2, 3, 5, 5, tzinfo=UTC)})  # fmt: skip
+    mine = _hand_made_run(host=here).model_copy(
+        update={
+            "cpu": CpuInfo(model=cpu_model()),
+            "machine": this_machine(),
+            "started": datetime(2026, 2, 3, 5, 5, tzinfo=UTC),
+        }
+    )
     panel.set_runs([other, mine])
     labels = [panel.runs_list.item(i).text() for i in range(panel.runs_list.count())]
     assert labels[0].startswith("imported · ") and not labels[1].startswith("imported")

@@ -20,9 +20,19 @@ from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.ui.result_page import MEMORY_COLUMN, PRICE_COLUMN, PRICE_PLACEHOLDER, TOP_REASONS, ResultPage
 
 BLOCKED = Answers(framework="pytorch", deployment="on_premises", stage="exploring", team="cuda")
-TPU = Answers(framework="jax", xla_verified="yes", custom_ops="none", stage="production", architecture_changes="locked",
-              scale="large", batch="large", duration="weeks", matmul_share="dominant", deployment="google_cloud",
-              utilization="steady")  # fmt: skip
+TPU = Answers(
+    framework="jax",
+    xla_verified="yes",
+    custom_ops="none",
+    stage="production",
+    architecture_changes="locked",
+    scale="large",
+    batch="large",
+    duration="weeks",
+    matmul_share="dominant",
+    deployment="google_cloud",
+    utilization="steady",
+)
 
 
 @pytest.fixture
@@ -144,7 +154,11 @@ def test_estimator_table_across_the_catalogue(qtbot, page: ResultPage) -> None:
     assert "140B training tokens (default: 20 per parameter" in card.message.text()  # 20 x N, shown as an input
     assert "6 x N x D" in card.rules.text() and "attention" in card.rules.text()
     assert [card.table.horizontalHeaderItem(c).text() for c in range(card.table.columnCount())][4:8] == [
-        "Time", "Bound", "Memory\nneeded / available", "Chips per\ncopy"]
+        "Time",
+        "Bound",
+        "Memory\nneeded / available",
+        "Chips per\ncopy",
+    ]
 
     # chips and mode
     with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
@@ -210,10 +224,26 @@ def test_price_typed_in_the_table_gives_a_cost(qtbot, page: ResultPage) -> None:
 
 def test_measured_devices_become_rows(page: ResultPage) -> None:
     dev = DeviceInfo(backend="torch", platform="cpu", name="Example CPU", memory_bytes=32 << 30)
-    res = ProbeResult(kernel="matmul", backend="torch", device=dev.key, dtype="float32", size=2048, metric="flops",
-                      value=3e11, unit="FLOP/s")  # fmt: skip
-    run = RunFile(app_version="0.1.0", host="box", os="Linux", python="3.11", devices=[dev], suite="smoke",
-                  started=datetime(2025, 1, 1, tzinfo=UTC), results=[res])  # fmt: skip
+    res = ProbeResult(
+        kernel="matmul",
+        backend="torch",
+        device=dev.key,
+        dtype="float32",
+        size=2048,
+        metric="flops",
+        value=3e11,
+        unit="FLOP/s",
+    )
+    run = RunFile(
+        app_version="0.1.0",
+        host="box",
+        os="Linux",
+        python="3.11",
+        devices=[dev],
+        suite="smoke",
+        started=datetime(2025, 1, 1, tzinfo=UTC),
+        results=[res],
+    )
     page.set_runs([run])
     page.set_estimate_request(EstimateRequest(params=1e9))
     card = page.estimator
@@ -278,7 +308,9 @@ def test_price_cells_look_editable(page: ResultPage) -> None:
     option = QStyleOptionViewItem()
     delegate.initStyleOption(option, card.table.indexFromItem(card.table.item(row, PRICE_COLUMN)))
     assert option.text == "2.5"
-    editor = delegate.createEditor(card.table.viewport(), option, card.table.indexFromItem(card.table.item(row, PRICE_COLUMN)))
+    editor = delegate.createEditor(
+        card.table.viewport(), option, card.table.indexFromItem(card.table.item(row, PRICE_COLUMN))
+    )
     assert "USD per chip-hour" in editor.placeholderText()
 
 

@@ -76,6 +76,7 @@ def test_set_answers_shows_them_without_signalling(qtbot, wizard: DecideWizard) 
 def test_clicking_a_choice_emits_the_new_answers(qtbot, wizard: DecideWizard) -> None:
     with qtbot.waitExposed(wizard):
         wizard.show()
+
     def click(button) -> None:  # on the indicator: a radio button reacts only on its indicator and text
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=QPoint(8, button.height() // 2))
 

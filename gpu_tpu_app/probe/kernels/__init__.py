@@ -45,7 +45,9 @@ class Point:
     backend: str
     device: str  # DeviceInfo.key, e.g. "torch:cpu:0"
     dtype: str | None
-    size: int | None  # matmul/compile: N; copy/triad: elements per array; transfer/collective: bytes; model_step: d_model
+    size: (
+        int | None
+    )  # matmul/compile: N; copy/triad: elements per array; transfer/collective: bytes; model_step: d_model
     variant: str | None
     est_s: float  # rough expected seconds, for the ETA and the budget
     cap_s: float  # the measuring loop stops before this; the runner kills at cap_s + grace
@@ -60,7 +62,9 @@ class Context(Protocol):
     """State the worker hands to run_point (the Orange-style job state object)."""
 
     device: DeviceInfo  # the device being measured
-    peak_flops: dict[str, float]  # dense catalogue peak per dtype ("float32", "tf32", "bfloat16", "float16"); {} if none
+    peak_flops: dict[
+        str, float
+    ]  # dense catalogue peak per dtype ("float32", "tf32", "bfloat16", "float16"); {} if none
     peak_bw: float | None  # catalogue memory bandwidth in B/s
 
     def cancelled(self) -> bool:
@@ -145,15 +149,29 @@ def _speed(backend: str, device: DeviceInfo) -> _Speed:
             bw = min(12e9 * cores, 40e9)
         else:
             bf16, bw = fp32 * 0.6, 6e9
-        return _Speed({"float32": fp32, "bfloat16": bf16, "float16": fp32 * 0.05}, bw, bw, 5e-6 if backend == "torch"
-                      else 2e-5, 0.0 if backend == "torch" else 0.12, 1e-8, 4.0 + 1.5 * cores)  # fmt: skip
+        return _Speed(
+            {"float32": fp32, "bfloat16": bf16, "float16": fp32 * 0.05},
+            bw,
+            bw,
+            5e-6 if backend == "torch" else 2e-5,
+            0.0 if backend == "torch" else 0.12,
+            1e-8,
+            4.0 + 1.5 * cores,
+        )
     if plat == "tpu":
         return _Speed({"float32": 50e12, "bfloat16": 150e12, "float16": 150e12}, 800e9, 5e9, 3e-5, 1.0, 1e-10, 0.0)
     if plat == "mps":
         return _Speed({"float32": 3e12, "bfloat16": 5e12, "float16": 6e12}, 100e9, 50e9, 2e-5, 0.1, 1e-9, 0.0)
     # cuda, rocm, xpu, jax "gpu"
-    return _Speed({"float32": 15e12, "bfloat16": 150e12, "float16": 150e12}, 1e12, 10e9, 1e-5,
-                  0.4 if backend == "jax" else 0.1, 1e-10, 15.0)  # fmt: skip
+    return _Speed(
+        {"float32": 15e12, "bfloat16": 150e12, "float16": 150e12},
+        1e12,
+        10e9,
+        1e-5,
+        0.4 if backend == "jax" else 0.1,
+        1e-10,
+        15.0,
+    )
 
 
 def _loop_s(t_call: float, target_s: float, first_s: float) -> float:
@@ -230,13 +248,30 @@ class _Planner:
     def keep(self, dtype: str | None) -> bool:
         return dtype is None or dtype in self.allowed
 
-    def point(self, kernel: str, dtype: str | None, size: int | None, variant: str | None, est_s: float,
-              cap_s: float | None = None, note: str | None = None) -> Point:  # fmt: skip
+    def point(
+        self,
+        kernel: str,
+        dtype: str | None,
+        size: int | None,
+        variant: str | None,
+        est_s: float,
+        cap_s: float | None = None,
+        note: str | None = None,
+    ) -> Point:
         """A point; est_s is the nominal loop (warm-up + one round), the cap leaves room for CV-driven rounds."""
         parts = [self.device.key, kernel] + [str(p) for p in (variant, dtype, size) if p is not None]
-        base: dict[str, Any] = {"id": "/".join(parts), "kernel": kernel, "backend": self.backend, "device": self.device.key,
-                "dtype": dtype, "size": size, "variant": variant, "target_s": self.target, "note": note,
-                "setup_s": self.setup_s(kernel) if est_s > 0 else 0.0}  # fmt: skip
+        base: dict[str, Any] = {
+            "id": "/".join(parts),
+            "kernel": kernel,
+            "backend": self.backend,
+            "device": self.device.key,
+            "dtype": dtype,
+            "size": size,
+            "variant": variant,
+            "target_s": self.target,
+            "note": note,
+            "setup_s": self.setup_s(kernel) if est_s > 0 else 0.0,
+        }
         if est_s <= 0:  # answered without measuring (skipped)
             return Point(**base, est_s=0.0, cap_s=cap_s or 5.0)
         cap = cap_s if cap_s is not None else max(2.0 * est_s + 0.5, 6.0 * self.target)
@@ -271,9 +306,17 @@ def _matmul_points(pl: _Planner) -> list[Point]:
         for n in table[dt]:
             if not _matmul_fits(n, dt, pl.memory):
                 need = 3 * n * n * ELEM_BYTES[dt]
-                pts.append(pl.left_out("matmul", dt, n, None, f"needs {common.mib(need)} for three {n}×{n} "
-                                       f"matrices, more than {common.MATMUL_MEMORY_FRACTION:.0%} of the "
-                                       f"{common.mib(pl.memory or 0)} this device has"))  # fmt: skip
+                pts.append(
+                    pl.left_out(
+                        "matmul",
+                        dt,
+                        n,
+                        None,
+                        f"needs {common.mib(need)} for three {n}×{n} "
+                        f"matrices, more than {common.MATMUL_MEMORY_FRACTION:.0%} of the "
+                        f"{common.mib(pl.memory or 0)} this device has",
+                    )
+                )
                 continue
             t = common.matmul_flops(n) / pl.speed.flops[dt] + pl.speed.launch_s
             est = 2 * n * n * pl.speed.fill_s + _loop_s(t, pl.target, pl.speed.first_s)
@@ -318,12 +361,16 @@ def stream_plan(pl: _Planner) -> tuple[list[int], str | None]:
     if not why:
         return sizes, None
     target = 4 * (llc or common.DEVICE_STREAM_BYTES // 4)
-    reasons = {"time": f"the {pl.suite} suite's time budget",
-               "memory": f"{STREAM_MEMORY_SHARE:.1%} of the device's memory for all three arrays"}  # fmt: skip
+    reasons = {
+        "time": f"the {pl.suite} suite's time budget",
+        "memory": f"{STREAM_MEMORY_SHARE:.1%} of the device's memory for all three arrays",
+    }
     because = " and ".join(reasons[w] for w in sorted(why, reverse=True))
     cache = f"4× the {common.mib(llc)} last-level cache" if llc else "the planned working set"
-    return sizes, (f"arrays capped at {common.mib(sizes[0] * 4)} each to fit {because}; {cache} asks for "
-                   f"{common.mib(target)}: part of the data may be served from cache")  # fmt: skip
+    return sizes, (
+        f"arrays capped at {common.mib(sizes[0] * 4)} each to fit {because}; {cache} asks for "
+        f"{common.mib(target)}: part of the data may be served from cache"
+    )
 
 
 def _stream_points(pl: _Planner, kernel: str) -> list[Point]:
@@ -334,8 +381,15 @@ def _stream_points(pl: _Planner, kernel: str) -> list[Point]:
     for n in sizes:
         need = common.STREAM_ARRAYS[kernel] * n * 4
         if pl.memory is not None and need > 0.4 * pl.memory:
-            pts.append(pl.left_out(kernel, "float32", n, None, f"needs {common.mib(need)}, more than 40% of the "
-                                   f"{common.mib(pl.memory)} this device has"))  # fmt: skip
+            pts.append(
+                pl.left_out(
+                    kernel,
+                    "float32",
+                    n,
+                    None,
+                    f"needs {common.mib(need)}, more than 40% of the {common.mib(pl.memory)} this device has",
+                )
+            )
             continue
         pts.append(pl.point(kernel, "float32", n, None, _stream_est(pl, kernel, n), note=note))
     return pts
@@ -445,16 +499,24 @@ def _apply_budget(points: list[Point], budget_s: float | None, suite: str = "", 
             break
         worst = max(live, key=lambda i: (keep[i].est_s, i))
         p = keep[worst]
-        reason = (f"left out to fit the time budget: this point takes about {p.est_s:.1f} s, and "
-                  f"{backend or 'this backend'} had {budget_s:.0f} s of the {suite + ' suite' if suite else 'run'}'s "
-                  f"budget for {need:.0f} s of points; a larger --budget-s includes it (or fewer kernels with "
-                  "--kernel)")  # fmt: skip
+        reason = (
+            f"left out to fit the time budget: this point takes about {p.est_s:.1f} s, and "
+            f"{backend or 'this backend'} had {budget_s:.0f} s of the {suite + ' suite' if suite else 'run'}'s "
+            f"budget for {need:.0f} s of points; a larger --budget-s includes it (or fewer kernels with "
+            "--kernel)"
+        )
         keep[worst] = dataclasses.replace(p, est_s=0.0, skip=reason)
     return keep
 
 
-def plan(backend: str, devices: list[DeviceInfo], suite: str, kernels: list[str] | None = None,
-         dtypes: list[str] | None = None, budget_s: float | None = None) -> list[Point]:  # fmt: skip
+def plan(
+    backend: str,
+    devices: list[DeviceInfo],
+    suite: str,
+    kernels: list[str] | None = None,
+    dtypes: list[str] | None = None,
+    budget_s: float | None = None,
+) -> list[Point]:
     """The points to measure for `backend`, in a fixed order, filtered and fitted to `budget_s` seconds.
 
     kernels/dtypes: None means all; dtype-free points (transfer, dispatch, compile, collective) stay

@@ -227,6 +227,7 @@ def cpu_bf16_mode(flags: set[str] | None = None) -> str:
 
 # ---------------------------------------------------------------- results
 
+
 def best_measured(ctx: Context, kernel: str, dtype: str | None) -> float | None:
     """Best rate of `kernel`/`dtype` on ctx's device in this run (ctx.best_measured, kept by the worker), or None."""
     given = getattr(ctx, "best_measured", None) or {}
@@ -236,9 +237,15 @@ def best_measured(ctx: Context, kernel: str, dtype: str | None) -> float | None:
 
 #: A math-mode label's first word -> (the catalogue peak it is held against, passes per product).
 MODE_PEAKS = {
-    "fp32": ("float32", 1), "tf32": ("tf32", 1), "tf32x3": ("tf32", 3), "bf16": ("bfloat16", 1),
-    "bf16x3": ("bfloat16", 3), "bf16x6": ("bfloat16", 6), "bf16x9": ("bfloat16", 9), "fp16": ("float16", 1),
-}  # fmt: skip
+    "fp32": ("float32", 1),
+    "tf32": ("tf32", 1),
+    "tf32x3": ("tf32", 3),
+    "bf16": ("bfloat16", 1),
+    "bf16x3": ("bfloat16", 3),
+    "bf16x6": ("bfloat16", 6),
+    "bf16x9": ("bfloat16", 9),
+    "fp16": ("float16", 1),
+}
 
 
 def peak_for(ctx: Context, metric: str, kernel: str, dtype: str | None, math_mode: str | None) -> float | None:
@@ -263,8 +270,15 @@ def peak_for(ctx: Context, metric: str, kernel: str, dtype: str | None, math_mod
 # ---------------------------------------------------------------- math modes, per platform and setting
 
 
-def torch_math_mode(platform: str, dtype: str, *, allow_tf32: bool = False, precision: str = "highest",
-                    capability: tuple[int, int] | None = None, env: dict[str, str] | None = None) -> str:  # fmt: skip
+def torch_math_mode(
+    platform: str,
+    dtype: str,
+    *,
+    allow_tf32: bool = False,
+    precision: str = "highest",
+    capability: tuple[int, int] | None = None,
+    env: dict[str, str] | None = None,
+) -> str:
     """How torch multiplies `dtype` on a CUDA, ROCm, MPS or XPU device, from its settings and the environment.
 
     CUDA fp32 runs as TF32 when allow_tf32 is on, the float32 matmul precision is 'high' or 'medium',
@@ -278,9 +292,15 @@ def torch_math_mode(platform: str, dtype: str, *, allow_tf32: bool = False, prec
         if dtype == "float32":
             if env.get("NVIDIA_TF32_OVERRIDE") == "0":
                 return "fp32 (full: NVIDIA_TF32_OVERRIDE=0 keeps cuBLAS off TF32)"
-            why = ("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1" if env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1"
-                   else f"float32 matmul precision '{precision}'" if precision in ("high", "medium")
-                   else "torch.backends.cuda.matmul.allow_tf32" if allow_tf32 else None)  # fmt: skip
+            why = (
+                "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1"
+                if env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1"
+                else f"float32 matmul precision '{precision}'"
+                if precision in ("high", "medium")
+                else "torch.backends.cuda.matmul.allow_tf32"
+                if allow_tf32
+                else None
+            )
             if why is None:
                 return "fp32 (full)"
             if not ampere:
@@ -300,14 +320,27 @@ def torch_math_mode(platform: str, dtype: str, *, allow_tf32: bool = False, prec
 
 #: JAX's precision names, grouped as lax.Precision groups them (jax/_src/lax/lax.py).
 JAX_PRECISION = {
-    None: "DEFAULT", "": "DEFAULT", "default": "DEFAULT", "fastest": "DEFAULT", "bfloat16": "DEFAULT",
-    "high": "HIGH", "bfloat16_3x": "HIGH", "tensorfloat32": "HIGH", "highest": "HIGHEST", "float32": "HIGHEST",
-}  # fmt: skip
+    None: "DEFAULT",
+    "": "DEFAULT",
+    "default": "DEFAULT",
+    "fastest": "DEFAULT",
+    "bfloat16": "DEFAULT",
+    "high": "HIGH",
+    "bfloat16_3x": "HIGH",
+    "tensorfloat32": "HIGH",
+    "highest": "HIGHEST",
+    "float32": "HIGHEST",
+}
 #: Explicit dot algorithms (jax_default_matmul_precision accepts them too) -> the label's first word.
 JAX_ALGORITHMS = {
-    "BF16_BF16_F32": "bf16", "BF16_BF16_F32_X3": "bf16x3", "BF16_BF16_F32_X6": "bf16x6",
-    "BF16_BF16_F32_X9": "bf16x9", "TF32_TF32_F32": "tf32", "TF32_TF32_F32_X3": "tf32x3", "F32_F32_F32": "fp32",
-}  # fmt: skip
+    "BF16_BF16_F32": "bf16",
+    "BF16_BF16_F32_X3": "bf16x3",
+    "BF16_BF16_F32_X6": "bf16x6",
+    "BF16_BF16_F32_X9": "bf16x9",
+    "TF32_TF32_F32": "tf32",
+    "TF32_TF32_F32_X3": "tf32x3",
+    "F32_F32_F32": "fp32",
+}
 
 
 def jax_math_mode(platform: str, dtype: str, setting: str | None, capability: str | None = None) -> str:
@@ -329,8 +362,11 @@ def jax_math_mode(platform: str, dtype: str, setting: str | None, capability: st
     if group is None:
         return f"fp32? ({named} is not one this app maps)"
     if platform == "tpu":
-        return {"DEFAULT": f"bf16 (1 pass, {named})", "HIGH": f"bf16x3 (3 passes, {named})",
-                "HIGHEST": f"bf16x6 (6 passes, {named})"}[group]  # fmt: skip
+        return {
+            "DEFAULT": f"bf16 (1 pass, {named})",
+            "HIGH": f"bf16x3 (3 passes, {named})",
+            "HIGHEST": f"bf16x6 (6 passes, {named})",
+        }[group]
     try:
         major = int(str(capability).split(".")[0])
     except (TypeError, ValueError):
@@ -393,14 +429,20 @@ def result(
 def _point_fields(point: Point, metric: str, variant: str | None) -> dict[str, Any]:
     """The fields every result takes from the point it measures."""
     return {
-        "kernel": point.kernel, "backend": point.backend, "device": point.device, "dtype": point.dtype,
-        "size": point.size, "variant": variant if variant is not None else point.variant,
-        "metric": metric, "unit": UNITS[metric],
+        "kernel": point.kernel,
+        "backend": point.backend,
+        "device": point.device,
+        "dtype": point.dtype,
+        "size": point.size,
+        "variant": variant if variant is not None else point.variant,
+        "metric": metric,
+        "unit": UNITS[metric],
     }
 
 
-def skipped(point: Point, metric: str, reason: str, *, variant: str | None = None,
-            math_mode: str | None = None) -> ProbeResult:  # fmt: skip
+def skipped(
+    point: Point, metric: str, reason: str, *, variant: str | None = None, math_mode: str | None = None
+) -> ProbeResult:
     """A result that says why this point was not measured here."""
     return ProbeResult(
         **_point_fields(point, metric, variant),

@@ -124,8 +124,14 @@ def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     need = 3 * n * n * ELEM_BYTES[dtype]
     free = _free_bytes(dev)
     if free is not None and need > common.MATMUL_MEMORY_FRACTION * free:
-        return [common.skipped(point, "flops", f"needs {common.mib(need)}, more than 40% of the "
-                                               f"{common.mib(free)} free", math_mode=mode)]  # fmt: skip
+        return [
+            common.skipped(
+                point,
+                "flops",
+                f"needs {common.mib(need)}, more than 40% of the {common.mib(free)} free",
+                math_mode=mode,
+            )
+        ]
     a = _randn((n, n), dtype, dev, common.SEED)
     b = _randn((n, n), dtype, dev, common.SEED + 1)
     c = jax.device_put(jnp.empty((n, n), _dtype(dtype)), dev)
@@ -136,8 +142,17 @@ def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     if not timing.times:
         return []
     first = f"; first call {timing.first_call_s:.3f} s" if timing.first_call_s is not None else ""
-    return [common.result(point, ctx, metric="flops", timing=timing, work=common.matmul_flops(n), math_mode=mode,
-                          message=f"jit, default precision; {_ahead_note(clock)}{first}")]  # fmt: skip
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="flops",
+            timing=timing,
+            work=common.matmul_flops(n),
+            math_mode=mode,
+            message=f"jit, default precision; {_ahead_note(clock)}{first}",
+        )
+    ]
 
 
 def _stream(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
@@ -184,9 +199,11 @@ def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) ->
         kw = common.measure_kwargs(point, ctx, True, clock)
         # a new device array per sample: np.asarray caches the host copy of an array it has seen
         timing = measure(lambda x: np.asarray(x), prepare=lambda: bump(on_dev).block_until_ready(), **kw)
-        msg = (f"{common.mib(nbytes)} device array → numpy (np.asarray) into a new host buffer each sample: its "
-               "first-touch page faults are timed (JAX has no copy into an existing numpy array); torch's "
-               "d2h figures reuse one faulted-in buffer, so compare engines on h2d")  # fmt: skip
+        msg = (
+            f"{common.mib(nbytes)} device array → numpy (np.asarray) into a new host buffer each sample: its "
+            "first-touch page faults are timed (JAX has no copy into an existing numpy array); torch's "
+            "d2h figures reuse one faulted-in buffer, so compare engines on h2d"
+        )
     if not timing.times:
         return []
     return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), message=msg)]
@@ -207,9 +224,16 @@ def _dispatch(point: Point, ctx: Context, dev: Any, clock: common.PointClock) ->
     timing = measure(call, sync=sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
     if not timing.times:
         return []
-    return [common.result(point, ctx, metric="seconds", timing=timing,
-                          message=f"jitted x + 1 on 1 element (compiled ahead), bursts of {timing.inner} calls, "
-                          "then block_until_ready")]  # fmt: skip
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="seconds",
+            timing=timing,
+            message=f"jitted x + 1 on 1 element (compiled ahead), bursts of {timing.inner} calls, "
+            "then block_until_ready",
+        )
+    ]
 
 
 def _step_fn() -> Any:
@@ -273,25 +297,47 @@ def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> 
     phases.append(("steady", steady))
     analytic = common.matmul_flops(n)
     cost = _cost_flops(compiled)
-    check = (f"cost_analysis {cost / 1e9:.3f} GFLOP vs 2·N³ = {analytic / 1e9:.3f} GFLOP for the matmul "
-             f"(+ GELU)" if cost else "cost_analysis gave no FLOP count")  # fmt: skip
+    check = (
+        f"cost_analysis {cost / 1e9:.3f} GFLOP vs 2·N³ = {analytic / 1e9:.3f} GFLOP for the matmul (+ GELU)"
+        if cost
+        else "cost_analysis gave no FLOP count"
+    )
     what = {
         "lower": "trace + lower to StableHLO: jax.jit(f).lower(x, w)",
         "compile": "XLA compile of the lowered module: .compile(), warm (autotune results cached in this process)",
         "first_call": "first call of a new jitted function: trace + compile + run, warm: XLA's process-wide "
-                      "autotune and kernel caches already hold this shape",
+        "autotune and kernel caches already hold this shape",
         "steady": "later calls of the compiled function",
     }
-    out = [common.result(point, ctx, metric="seconds", samples=[cold], seconds=cold, variant="first_call_cold",
-                         message=f"matmul {n}×{n} + GELU, float32; the first call of the step in this worker, one "
-                         "sample: trace + compile (with GPU autotuning) + run; an earlier matmul of this shape in "
-                         "the run may already have filled the autotune cache")]  # fmt: skip
+    out = [
+        common.result(
+            point,
+            ctx,
+            metric="seconds",
+            samples=[cold],
+            seconds=cold,
+            variant="first_call_cold",
+            message=f"matmul {n}×{n} + GELU, float32; the first call of the step in this worker, one "
+            "sample: trace + compile (with GPU autotuning) + run; an earlier matmul of this shape in "
+            "the run may already have filled the autotune cache",
+        )
+    ]
     for variant, timing in phases:
         if not timing.times:
             continue
-        out.append(common.result(point, ctx, metric="seconds", timing=timing, variant=variant,
-                                 message=_join(f"matmul {n}×{n} + GELU, float32; {what[variant]}",
-                                               check if variant in ("compile", "steady") else None)))  # fmt: skip
+        out.append(
+            common.result(
+                point,
+                ctx,
+                metric="seconds",
+                timing=timing,
+                variant=variant,
+                message=_join(
+                    f"matmul {n}×{n} + GELU, float32; {what[variant]}",
+                    check if variant in ("compile", "steady") else None,
+                ),
+            )
+        )
     return out
 
 
@@ -302,8 +348,14 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     devices = jax.devices(dev.platform)
     ranks = len(devices)
     if ranks < 2:
-        return [common.skipped(point, "bytes_per_s", f"only one {dev.platform} device: nothing to all-reduce across "
-                               "(XLA_FLAGS=--xla_force_host_platform_device_count=N makes N CPU devices)")]  # fmt: skip
+        return [
+            common.skipped(
+                point,
+                "bytes_per_s",
+                f"only one {dev.platform} device: nothing to all-reduce across "
+                "(XLA_FLAGS=--xla_force_host_platform_device_count=N makes N CPU devices)",
+            )
+        ]
     nbytes = int(point.size or 0)
     per = nbytes // 4
     mesh = Mesh(np.array(devices), ("i",))
@@ -316,8 +368,9 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
         from jax.experimental.shard_map import shard_map as experimental_shard_map
 
         shard_map = experimental_shard_map
-    f, _ = compile_ahead(jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"),
-                                           out_specs=P("i"))), x)  # fmt: skip
+    f, _ = compile_ahead(
+        jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i"))), x
+    )
     f(x).block_until_ready()  # one all-reduce before the clock: the communicator (NCCL, ICI) is built here
     clock.restart()
     last: list[Any] = [None]
@@ -330,9 +383,12 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
         return []
     res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant="psum")
     bus = common.bus_bandwidth(res.value or 0.0, ranks)
-    msg = _join(f"all-reduce (psum in shard_map) of {common.mib(nbytes)} per device across {ranks} {dev.platform} "
-                f"devices; algorithm bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
-                _ahead_note(clock), res.message)  # fmt: skip
+    msg = _join(
+        f"all-reduce (psum in shard_map) of {common.mib(nbytes)} per device across {ranks} {dev.platform} "
+        f"devices; algorithm bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
+        _ahead_note(clock),
+        res.message,
+    )
     return [res.model_copy(update={"message": msg})]
 
 
@@ -369,8 +425,16 @@ def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     def vec(val: float) -> jax.Array:
         return jax.device_put(jnp.full((d,), val, _dtype(dtype)), dev)
 
-    params = {"ln1_w": vec(1.0), "ln1_b": vec(0.0), "w_qkv": w(d, 3 * d), "w_o": w(d, d),
-              "ln2_w": vec(1.0), "ln2_b": vec(0.0), "w_1": w(d, ff), "w_2": w(ff, d)}  # fmt: skip
+    params = {
+        "ln1_w": vec(1.0),
+        "ln1_b": vec(0.0),
+        "w_qkv": w(d, 3 * d),
+        "w_o": w(d, d),
+        "ln2_w": vec(1.0),
+        "ln2_b": vec(0.0),
+        "w_1": w(d, ff),
+        "w_2": w(ff, d),
+    }
     x = _randn((shape.batch, shape.seq, d), dtype, dev, common.SEED + 7)
 
     def loss(p: dict[str, jax.Array], inp: jax.Array) -> jax.Array:
@@ -389,11 +453,16 @@ def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     work = shape.step_flops()
     res = common.result(point, ctx, metric="flops", timing=timing, work=work, math_mode=math_mode(dev, dtype))
     best = common.best_measured(ctx, "matmul", dtype)
-    parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", "jitted forward + backward (jax.grad)",
-             _ahead_note(clock)]
+    parts = [
+        f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)",
+        "jitted forward + backward (jax.grad)",
+        _ahead_note(clock),
+    ]
     if best and res.value:
-        parts.append(f"{100 * res.value / best:.0f}% of the best {dtype} matmul measured in this run "
-                     f"({format_value(best, 'flops')})")  # fmt: skip
+        parts.append(
+            f"{100 * res.value / best:.0f}% of the best {dtype} matmul measured in this run "
+            f"({format_value(best, 'flops')})"
+        )
     else:
         parts.append(f"no {dtype} matmul measured in this run to compare with")
     if res.message:
@@ -419,8 +488,11 @@ def memory_state(info: DeviceInfo) -> dict[str, int] | None:
         stats = jax_device(info).memory_stats() or {}
     except Exception:
         return None
-    out = {key: int(stats[name]) for key, name in (("memory_in_use_bytes", "bytes_in_use"),
-                                                     ("peak_memory_bytes", "peak_bytes_in_use")) if stats.get(name) is not None}  # fmt: skip
+    out = {
+        key: int(stats[name])
+        for key, name in (("memory_in_use_bytes", "bytes_in_use"), ("peak_memory_bytes", "peak_bytes_in_use"))
+        if stats.get(name) is not None
+    }
     return out or None
 
 

@@ -229,7 +229,17 @@ def measure(
         sync()
         return (clock() - t0) / inner
 
-    _sample_rounds(timing, sample, t_one * inner, clock=clock, cancelled=cancelled, target_s=target_s,
-                   deadline=deadline, min_reps=min_reps, max_reps=max_reps, cv_target=cv_target)
+    _sample_rounds(
+        timing,
+        sample,
+        t_one * inner,
+        clock=clock,
+        cancelled=cancelled,
+        target_s=target_s,
+        deadline=deadline,
+        min_reps=min_reps,
+        max_reps=max_reps,
+        cv_target=cv_target,
+    )
     timing.seconds = clock() - begun
     return timing

@@ -88,10 +88,14 @@ def math_mode(dev: torch.device, dtype: str) -> str:
     if dev.type == "cuda":
         hip = bool(getattr(torch.version, "hip", None))
         capability = None if hip else tuple(torch.cuda.get_device_capability(dev))
-        return common.torch_math_mode("rocm" if hip else "cuda", dtype,
-                                      allow_tf32=bool(torch.backends.cuda.matmul.allow_tf32),
-                                      precision=torch.get_float32_matmul_precision(),
-                                      capability=capability, env=dict(os.environ))  # type: ignore[arg-type]  # fmt: skip
+        return common.torch_math_mode(
+            "rocm" if hip else "cuda",
+            dtype,
+            allow_tf32=bool(torch.backends.cuda.matmul.allow_tf32),
+            precision=torch.get_float32_matmul_precision(),
+            capability=capability,  # type: ignore[arg-type]
+            env=dict(os.environ),
+        )
     return common.torch_math_mode(dev.type, dtype)
 
 
@@ -154,17 +158,35 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     need = 3 * n * n * ELEM_BYTES[dtype]
     fits, free = _fits(dev, need, common.MATMUL_MEMORY_FRACTION)
     if not fits:
-        return [common.skipped(point, "flops", f"needs {common.mib(need)}, more than 40% of the "
-                                               f"{common.mib(free or 0)} free", math_mode=mode)]  # fmt: skip
+        return [
+            common.skipped(
+                point,
+                "flops",
+                f"needs {common.mib(need)}, more than 40% of the {common.mib(free or 0)} free",
+                math_mode=mode,
+            )
+        ]
     a = _randn((n, n), dtype, dev, common.SEED)
     b = _randn((n, n), dtype, dev, common.SEED + 1)
     c = torch.empty((n, n), dtype=_dtype(dtype), device=dev)
-    timing = measure(lambda: torch.matmul(a, b, out=c), sync=synchronizer(dev),
-                     **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))  # fmt: skip
+    timing = measure(
+        lambda: torch.matmul(a, b, out=c),
+        sync=synchronizer(dev),
+        **common.measure_kwargs(point, ctx, dev.type != "cpu", clock),
+    )
     if not timing.times:
         return []
-    return [common.result(point, ctx, metric="flops", timing=timing, work=common.matmul_flops(n), math_mode=mode,
-                          message=_threads_note(dev))]  # fmt: skip
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="flops",
+            timing=timing,
+            work=common.matmul_flops(n),
+            math_mode=mode,
+            message=_threads_note(dev),
+        )
+    ]
 
 
 def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
@@ -179,18 +201,24 @@ def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     a = torch.empty_like(b)
     scalar = 3.0
     if point.kernel == "copy":
+
         def fn() -> Any:
             return a.copy_(b)
     else:
+
         def fn() -> Any:
             return torch.add(b, c, alpha=scalar, out=a)  # a = b + s*c, one pass, no temporary
+
     timing = measure(fn, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
     note = common.stream_note(ctx, arrays, n)
-    return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=work,
-                          message=_join(note, _threads_note(dev)))]  # fmt: skip
+    return [
+        common.result(
+            point, ctx, metric="bytes_per_s", timing=timing, work=work, message=_join(note, _threads_note(dev))
+        )
+    ]
 
 
 def _transfer(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
@@ -206,33 +234,59 @@ def _transfer(point: Point, ctx: Context, dev: torch.device, clock: common.Point
     on_dev = torch.empty(n, device=dev)
     sync = synchronizer(dev)
     if variant.startswith("h2d"):
+
         def fn() -> Any:
             return on_dev.copy_(host, non_blocking=pinned)
     else:
         on_dev.copy_(host)
+
         def fn() -> Any:
             return host.copy_(on_dev, non_blocking=pinned)
+
     timing = measure(fn, sync=sync, **common.measure_kwargs(point, ctx, True, clock))
     if not timing.times:
         return []
     kind = "pinned (page-locked)" if pinned else "pageable"
-    return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(n * 4),
-                          message=f"{common.mib(n * 4)} from {kind} host memory" if variant.startswith("h2d")
-                          else f"{common.mib(n * 4)} into {kind} host memory")]  # fmt: skip
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="bytes_per_s",
+            timing=timing,
+            work=float(n * 4),
+            message=f"{common.mib(n * 4)} from {kind} host memory"
+            if variant.startswith("h2d")
+            else f"{common.mib(n * 4)} into {kind} host memory",
+        )
+    ]
 
 
 def _dispatch(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     x = _randn((1,), "float32", dev, common.SEED)
-    timing = measure(lambda: x + 1, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
+    timing = measure(
+        lambda: x + 1, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock)
+    )
     if not timing.times:
         return []
-    return [common.result(point, ctx, metric="seconds", timing=timing,
-                          message=f"eager x + 1 on 1 element, bursts of {timing.inner} calls between syncs")]  # fmt: skip
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="seconds",
+            timing=timing,
+            message=f"eager x + 1 on 1 element, bursts of {timing.inner} calls between syncs",
+        )
+    ]
 
 
 def _compile(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
-    return [common.skipped(point, "seconds", "torch runs eagerly here: nothing is compiled ahead of the first call "
-                           "(torch.compile is not measured)")]  # fmt: skip
+    return [
+        common.skipped(
+            point,
+            "seconds",
+            "torch runs eagerly here: nothing is compiled ahead of the first call (torch.compile is not measured)",
+        )
+    ]
 
 
 def _block_params(shape: BlockShape, dtype: str, dev: torch.device) -> dict[str, torch.Tensor]:
@@ -246,8 +300,16 @@ def _block_params(shape: BlockShape, dtype: str, dev: torch.device) -> dict[str,
     def vec(val: float) -> torch.Tensor:
         return torch.full((d,), val, device=dev, dtype=_dtype(dtype)).requires_grad_(True)
 
-    return {"ln1_w": vec(1.0), "ln1_b": vec(0.0), "w_qkv": w(d, 3 * d), "w_o": w(d, d),
-            "ln2_w": vec(1.0), "ln2_b": vec(0.0), "w_1": w(d, f), "w_2": w(f, d)}  # fmt: skip
+    return {
+        "ln1_w": vec(1.0),
+        "ln1_b": vec(0.0),
+        "w_qkv": w(d, 3 * d),
+        "w_o": w(d, d),
+        "ln2_w": vec(1.0),
+        "ln2_b": vec(0.0),
+        "w_1": w(d, f),
+        "w_2": w(f, d),
+    }
 
 
 def block_forward(x: torch.Tensor, p: dict[str, torch.Tensor], heads: int) -> torch.Tensor:
@@ -281,8 +343,9 @@ def _model_step(point: Point, ctx: Context, dev: torch.device, clock: common.Poi
     if not timing.times:
         return []
     work = shape.step_flops()
-    return [_model_result(point, ctx, timing, work, math_mode(dev, dtype), "eager forward + backward",
-                          _threads_note(dev))]  # fmt: skip
+    return [
+        _model_result(point, ctx, timing, work, math_mode(dev, dtype), "eager forward + backward", _threads_note(dev))
+    ]
 
 
 def _model_result(point: Point, ctx: Context, timing: Any, work: float, mode: str, *notes: str | None) -> ProbeResult:
@@ -290,8 +353,10 @@ def _model_result(point: Point, ctx: Context, timing: Any, work: float, mode: st
     best = common.best_measured(ctx, "matmul", point.dtype)
     parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", *notes]
     if best and res.value:
-        parts.append(f"{100 * res.value / best:.0f}% of the best {point.dtype} matmul measured in this run "
-                     f"({format_value(best, 'flops')})")  # fmt: skip
+        parts.append(
+            f"{100 * res.value / best:.0f}% of the best {point.dtype} matmul measured in this run "
+            f"({format_value(best, 'flops')})"
+        )
     else:
         parts.append(f"no {point.dtype} matmul measured in this run to compare with")
     if res.message:
@@ -308,8 +373,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _collective_rank(rank: int, world: int, port: int, backend: str, nbytes: int, target_s: float,
-                     deadline_wall: float, out_path: str) -> None:  # fmt: skip
+def _collective_rank(
+    rank: int, world: int, port: int, backend: str, nbytes: int, target_s: float, deadline_wall: float, out_path: str
+) -> None:
     """One all-reduce rank (run in its own process); rank 0 writes its timings as JSON to out_path.
 
     deadline_wall is a time.time() value shared by all ranks and the parent, which spawned them.
@@ -321,8 +387,13 @@ def _collective_rank(rank: int, world: int, port: int, backend: str, nbytes: int
         torch.set_num_threads(1)
     start = time.perf_counter()
     deadline = start + (deadline_wall - time.time())
-    dist.init_process_group(backend, init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world,
-                            timeout=timedelta(seconds=max(10.0, deadline - start)))  # fmt: skip
+    dist.init_process_group(
+        backend,
+        init_method=f"tcp://127.0.0.1:{port}",
+        rank=rank,
+        world_size=world,
+        timeout=timedelta(seconds=max(10.0, deadline - start)),
+    )
     try:
         dev = torch.device("cuda", rank) if backend == "nccl" else torch.device("cpu")
         if dev.type == "cuda":
@@ -379,8 +450,11 @@ def collective_choice(dev_type: str, variant: str | None, count: int, nccl: bool
         return "", 0, f"only one {dev_type} device: nothing to all-reduce across"
     if dev_type == "cuda":
         return ("nccl", count, None) if nccl else ("", 0, "torch.distributed was built without NCCL")
-    return "", 0, (f"{count} {dev_type} devices, but all-reduce across them (oneCCL / xccl on XPU) is not "
-                   "measured by this app")  # fmt: skip
+    return (
+        "",
+        0,
+        (f"{count} {dev_type} devices, but all-reduce across them (oneCCL / xccl on XPU) is not measured by this app"),
+    )
 
 
 def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
@@ -403,9 +477,14 @@ def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.Poi
     deadline_wall = time.time() + budget
     with tempfile.TemporaryDirectory(prefix="gpu-tpu-probe-") as tmp:
         out_path = os.path.join(tmp, "rank0.json")
-        procs = [ctx_mp.Process(target=_collective_rank, daemon=True,
-                                args=(r, world, port, backend, nbytes, point.target_s, deadline_wall, out_path))
-                 for r in range(world)]  # fmt: skip
+        procs = [
+            ctx_mp.Process(
+                target=_collective_rank,
+                daemon=True,
+                args=(r, world, port, backend, nbytes, point.target_s, deadline_wall, out_path),
+            )
+            for r in range(world)
+        ]
         for p in procs:
             p.start()
         stopped = None
@@ -439,8 +518,11 @@ def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.Poi
     res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant=backend)
     bus = common.bus_bandwidth(res.value or 0.0, world)
     where = "on loopback 127.0.0.1" if backend == "gloo" else "over the GPUs' links"
-    msg = _join(f"all-reduce (sum) of {common.mib(nbytes)} across {world} ranks ({backend} {where}); algorithm "
-                f"bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n", res.message)
+    msg = _join(
+        f"all-reduce (sum) of {common.mib(nbytes)} across {world} ranks ({backend} {where}); algorithm "
+        f"bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
+        res.message,
+    )
     return [res.model_copy(update={"message": msg})]
 
 

@@ -36,11 +36,27 @@ def make_ctx_class(device: DeviceInfo) -> type[Any]:
     return Ctx
 
 
-def make_point(backend: str, kernel: str, dtype: str | None = "float32", size: int | None = None,
-               variant: str | None = None, cap_s: float = 1.0) -> Point:  # fmt: skip
+def make_point(
+    backend: str,
+    kernel: str,
+    dtype: str | None = "float32",
+    size: int | None = None,
+    variant: str | None = None,
+    cap_s: float = 1.0,
+) -> Point:
     """A point of `kernel` on `backend`'s CPU device, with a short target time."""
-    return Point(id=f"{backend}:cpu:0/{kernel}", kernel=kernel, backend=backend, device=f"{backend}:cpu:0",
-                 dtype=dtype, size=size, variant=variant, est_s=0.1, cap_s=cap_s, target_s=0.03)  # fmt: skip
+    return Point(
+        id=f"{backend}:cpu:0/{kernel}",
+        kernel=kernel,
+        backend=backend,
+        device=f"{backend}:cpu:0",
+        dtype=dtype,
+        size=size,
+        variant=variant,
+        est_s=0.1,
+        cap_s=cap_s,
+        target_s=0.03,
+    )
 
 
 def spy_measure(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[Timing]:

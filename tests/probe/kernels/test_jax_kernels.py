@@ -140,15 +140,25 @@ def test_block_matches_torch_block() -> None:
     shape = BlockShape(2, 8, 16, 2)
     rng = np.random.default_rng(0)
     d, ff = shape.d_model, 4 * shape.d_model
-    arrays = {"ln1_w": 1 + 0.1 * rng.standard_normal(d), "ln1_b": 0.1 * rng.standard_normal(d),
-              "w_qkv": rng.standard_normal((d, 3 * d)) / 4, "w_o": rng.standard_normal((d, d)) / 4,
-              "ln2_w": 1 + 0.1 * rng.standard_normal(d), "ln2_b": 0.1 * rng.standard_normal(d),
-              "w_1": rng.standard_normal((d, ff)) / 4, "w_2": rng.standard_normal((ff, d)) / 8}  # fmt: skip
+    arrays = {
+        "ln1_w": 1 + 0.1 * rng.standard_normal(d),
+        "ln1_b": 0.1 * rng.standard_normal(d),
+        "w_qkv": rng.standard_normal((d, 3 * d)) / 4,
+        "w_o": rng.standard_normal((d, d)) / 4,
+        "ln2_w": 1 + 0.1 * rng.standard_normal(d),
+        "ln2_b": 0.1 * rng.standard_normal(d),
+        "w_1": rng.standard_normal((d, ff)) / 4,
+        "w_2": rng.standard_normal((ff, d)) / 8,
+    }
     x = rng.standard_normal((shape.batch, shape.seq, d))
-    out_j = np.asarray(jk.block_forward(jax.numpy.asarray(x, "float32"),
-                                        {k: jax.numpy.asarray(v, "float32") for k, v in arrays.items()}, 2))  # fmt: skip
-    out_t = tk.block_forward(torch.tensor(x, dtype=torch.float32),
-                             {k: torch.tensor(v, dtype=torch.float32) for k, v in arrays.items()}, 2).numpy()  # fmt: skip
+    out_j = np.asarray(
+        jk.block_forward(
+            jax.numpy.asarray(x, "float32"), {k: jax.numpy.asarray(v, "float32") for k, v in arrays.items()}, 2
+        )
+    )
+    out_t = tk.block_forward(
+        torch.tensor(x, dtype=torch.float32), {k: torch.tensor(v, dtype=torch.float32) for k, v in arrays.items()}, 2
+    ).numpy()
     assert np.allclose(out_j, out_t, rtol=1e-4, atol=1e-4)
 
 

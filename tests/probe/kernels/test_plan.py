@@ -25,10 +25,19 @@ GIB = 1024**3
 
 def cpu(backend: str = "torch", count: int = 1, index: int = 0, memory: int = 16 * GIB) -> DeviceInfo:
     return DeviceInfo(
-        backend=backend, platform="cpu", name="Test CPU", index=index, count=count, memory_bytes=memory,
-        cpu=CpuInfo(model="Test CPU", cores=2, flags=["avx2", "avx512f"], caches={"L1d": 32 * 1024, "L2": 1024**2,
-                                                                                  "L3": 32 * 1024**2}),
-    )  # fmt: skip
+        backend=backend,
+        platform="cpu",
+        name="Test CPU",
+        index=index,
+        count=count,
+        memory_bytes=memory,
+        cpu=CpuInfo(
+            model="Test CPU",
+            cores=2,
+            flags=["avx2", "avx512f"],
+            caches={"L1d": 32 * 1024, "L2": 1024**2, "L3": 32 * 1024**2},
+        ),
+    )
 
 
 def tpu(memory: int) -> DeviceInfo:
@@ -101,8 +110,9 @@ def test_quick_cpu_contents() -> None:
 def test_full_sweeps_further_than_quick() -> None:
     quick = plan("jax", [cpu("jax")], "quick", None, None, None)
     full = plan("jax", [cpu("jax")], "full", None, None, None)
-    assert max(p.size or 0 for p in full if p.kernel == "matmul") > max(p.size or 0 for p in quick
-                                                                        if p.kernel == "matmul")  # fmt: skip
+    assert max(p.size or 0 for p in full if p.kernel == "matmul") > max(
+        p.size or 0 for p in quick if p.kernel == "matmul"
+    )
     assert len([p for p in full if p.kernel == "triad"]) == 2
     assert estimate_total(full) > estimate_total(quick)
 
@@ -196,9 +206,14 @@ def test_stream_sizes_follow_the_cache() -> None:
 def vm(l3: int, memory: int = 16 * GIB, backend: str = "torch") -> DeviceInfo:
     """A VM's CPU as its guest OS describes it: the host's whole L3 (hundreds of MiB) may be reported."""
     return DeviceInfo(
-        backend=backend, platform="cpu", name="Virtual CPU", index=0, count=1, memory_bytes=memory,
+        backend=backend,
+        platform="cpu",
+        name="Virtual CPU",
+        index=0,
+        count=1,
+        memory_bytes=memory,
         cpu=CpuInfo(model="Virtual CPU", cores=2, flags=["avx2"], caches={"L1d": 32 * 1024, "L2": 1024**2, "L3": l3}),
-    )  # fmt: skip
+    )
 
 
 def test_a_vm_reporting_a_huge_l3_gets_capped_stream_arrays_and_no_silent_drop() -> None:
@@ -227,21 +242,34 @@ def test_stream_arrays_follow_4x_llc_when_it_fits() -> None:
 
 
 def test_stream_on_an_accelerator_is_sized_past_its_cache_even_in_smoke() -> None:
-    mi300x = DeviceInfo(backend="torch", platform="rocm", name="AMD Instinct MI300X", memory_bytes=192 * GIB,
-                        cache_bytes=256 * 1024**2)  # fmt: skip
+    mi300x = DeviceInfo(
+        backend="torch", platform="rocm", name="AMD Instinct MI300X", memory_bytes=192 * GIB, cache_bytes=256 * 1024**2
+    )
     for suite in ("smoke", "quick"):
         pts = plan("torch", [mi300x], suite, ["triad"], ["float32"], None)
         assert pts and all((p.size or 0) * 4 >= 4 * 256 * 1024**2 and not p.skip for p in pts)
-    h100 = DeviceInfo(backend="jax", platform="gpu", name="NVIDIA H100 80GB HBM3", memory_bytes=80 * GIB,
-                      cache_bytes=50 * 1024**2)  # fmt: skip
+    h100 = DeviceInfo(
+        backend="jax", platform="gpu", name="NVIDIA H100 80GB HBM3", memory_bytes=80 * GIB, cache_bytes=50 * 1024**2
+    )
     smoke = plan("jax", [h100], "smoke", ["triad"], None, None)
     assert smoke and (smoke[0].size or 0) * 4 >= 4 * 50 * 1024**2
 
 
 def test_collective_cap_is_one_rule_for_both_engines() -> None:
-    devices = {b: [DeviceInfo(backend=b, platform="cuda" if b == "torch" else "gpu", name="NVIDIA H100 80GB HBM3",
-                              index=i, count=8, memory_bytes=80 * GIB) for i in range(8)]
-               for b in ("torch", "jax")}  # fmt: skip
+    devices = {
+        b: [
+            DeviceInfo(
+                backend=b,
+                platform="cuda" if b == "torch" else "gpu",
+                name="NVIDIA H100 80GB HBM3",
+                index=i,
+                count=8,
+                memory_bytes=80 * GIB,
+            )
+            for i in range(8)
+        ]
+        for b in ("torch", "jax")
+    }
     caps = {}
     for backend, devs in devices.items():
         coll = [p for p in plan(backend, devs, "quick", ["collective"], None, None)]
