@@ -937,70 +937,67 @@ def _export_for(
         }
 
 
-def check_jax(loader: Loader) -> dict[str, Any]:
+def _jax_load(loader: Loader) -> tuple[Any, tuple, list[tuple]]:
+    """params(), example_inputs() and other_inputs() as shapes and dtypes, each checked against the contract."""
+    params = _jax_shapes(loader, "params")
+    _jax_leaves_ok(params, "params()")
+    inputs = _as_tuple(_jax_shapes(loader, "example_inputs"), "example_inputs()")
+    _jax_leaves_ok(inputs, "example_inputs()")
+    others = _jax_shapes(loader, "other_inputs") if loader.has("other_inputs") else []
+    if not isinstance(others, (list, tuple)):
+        raise UserError(
+            "contract",
+            f"other_inputs() must return a list of input tuples, got {type(others).__name__}",
+            "other_inputs()",
+        )
+    others = [_as_tuple(o, "other_inputs()") for o in others][:32]
+    for o in others:
+        _jax_leaves_ok(o, "other_inputs()")
+    return params, inputs, others
+
+
+def _jax_trace(
+    forward: Callable[..., Any],
+    params: Any,
+    inputs: tuple,
+    loader: Loader,
+    findings: dict[str, Any],
+    recorder: warnings.catch_warnings,
+) -> tuple[Any, dict[str, Any] | None]:
+    """Trace `forward` to a jaxpr: (the jaxpr, None), or (None, the error) when Python control flow depends on
+    array values; any other error is the user's and is raised (after closing `recorder`)."""
     import jax
 
-    findings: dict[str, Any] = {
-        "framework": "jax",
-        "versions": {"jax": jax.__version__},
-        "notes": [],
-        "non_core_ops": [],
-        "graph_breaks": None,
-    }
-    recorder = warnings.catch_warnings(record=True)
-    caught = recorder.__enter__()
-    warnings.simplefilter("always")
-    try:
-        params = _jax_shapes(loader, "params")
-        _jax_leaves_ok(params, "params()")
-        inputs = _as_tuple(_jax_shapes(loader, "example_inputs"), "example_inputs()")
-        _jax_leaves_ok(inputs, "example_inputs()")
-        others = _jax_shapes(loader, "other_inputs") if loader.has("other_inputs") else []
-        if not isinstance(others, (list, tuple)):
-            raise UserError(
-                "contract",
-                f"other_inputs() must return a list of input tuples, got {type(others).__name__}",
-                "other_inputs()",
-            )
-        others = [_as_tuple(o, "other_inputs()") for o in others][:32]
-        for o in others:
-            _jax_leaves_ok(o, "other_inputs()")
-    except BaseException:
-        recorder.__exit__(None, None, None)
-        raise
-    leaves = jax.tree.leaves(params)
-    findings["parameters"] = sum(int(x.size) for x in leaves)
-    findings["parameter_bytes"] = sum(int(x.size) * x.dtype.itemsize for x in leaves)
-    findings["inputs"] = _jax_signature(inputs)
-    forward = loader.module.forward  # type: ignore[union-attr]
-    findings["data_dependent"] = []
-    requested64: list[str] = []
-
-    # 1. trace to a jaxpr: primitives, work, float64, callbacks; data-dependent Python control flow fails here
     _stage("trace with jax.make_jaxpr", "forward()")
-    jaxpr = None
-    trace_error = None
     try:
-        jaxpr = jax.make_jaxpr(forward)(params, *inputs)
+        return jax.make_jaxpr(forward)(params, *inputs), None
     except Exception as exc:
-        if type(exc).__name__ in _DATA_DEPENDENT_JAX:
-            line = loader.user_line(exc.__traceback__)
-            where = f"{os.path.basename(loader.path)}:{line}" if line else None
-            trace_error = {"detail": f"{type(exc).__name__}: {_first_line(exc)}", "location": where}
-            findings["data_dependent"].append(
-                {
-                    "what": f"a shape or Python branch that depends on array values ({type(exc).__name__})",
-                    "location": where,
-                }
-            )
-        else:
+        if type(exc).__name__ not in _DATA_DEPENDENT_JAX:
             recorder.__exit__(None, None, None)
             loader._run(_raising(exc), "forward()")
-    recorder.__exit__(None, None, None)
+        line = loader.user_line(exc.__traceback__)
+        where = f"{os.path.basename(loader.path)}:{line}" if line else None
+        findings["data_dependent"].append(
+            {
+                "what": f"a shape or Python branch that depends on array values ({type(exc).__name__})",
+                "location": where,
+            }
+        )
+        return None, {"detail": f"{type(exc).__name__}: {_first_line(exc)}", "location": where}
+
+
+def _jax_float64_requested(caught: list[warnings.WarningMessage], loader: Loader) -> list[str]:
+    """Where the code asked for float64 while jax_enable_x64 is off ("" for a place outside the user's file)."""
+    requested64: list[str] = []
     for w in caught:
         if "float64" in str(w.message) and "not available" in str(w.message):
             where = f"{os.path.basename(w.filename)}:{w.lineno}" if os.path.abspath(w.filename) == loader.path else None
             requested64.append(where or "")
+    return requested64
+
+
+def _jax_scan(jaxpr: Any, loader: Loader, requested64: list[str], findings: dict[str, Any]) -> JaxWalk:
+    """Walk the traced jaxpr (when there is one): work, float64, host callbacks and custom kernels."""
     walk = JaxWalk(loader)
     if jaxpr is not None:
         walk.walk(jaxpr.jaxpr)
@@ -1022,9 +1019,18 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     findings["custom_ops"] = [
         {"name": k, "kind": "custom kernel or foreign function", "location": v} for k, v in walk.custom.items()
     ]
+    return walk
 
-    # 2. lowering for TPU and for CUDA GPUs with jax.export: works without either chip
-    specs = (_jax_specs(params), *_jax_specs(inputs))
+
+def _jax_lowerings(
+    forward: Callable[..., Any],
+    specs: tuple,
+    loader: Loader,
+    callbacks: dict[str, str | None],
+    trace_error: dict[str, Any] | None,
+    findings: dict[str, Any],
+) -> None:
+    """Lower for TPU and for CUDA GPUs with jax.export (works without either chip); a failed trace fails both."""
     for platform, key in (("tpu", "tpu_lowering"), ("cuda", "cuda_lowering")):
         route = f'jax.export, platforms=["{platform}"]'
         if trace_error is not None:
@@ -1036,38 +1042,81 @@ def check_jax(loader: Loader) -> dict[str, Any]:
                 "custom_calls": [],
             }
             continue
-        findings[key] = _export_for(forward, specs, platform, loader, walk.callbacks, route)
+        findings[key] = _export_for(forward, specs, platform, loader, callbacks, route)
+
+
+def _jax_programs(
+    forward: Callable[..., Any], params: Any, inputs: tuple, others: list[tuple], loader: Loader
+) -> dict[str, Any] | None:
+    """Recompiles: jax.jit compiles one program per distinct input signature; each new one is traced."""
+    if not others:
+        return None
+    import jax
+
+    _stage("trace other_inputs()", "forward()")
+    signatures = [_jax_signature(inputs)]
+    failed = None
+    for o in others:
+        signature = _jax_signature(o)
+        seen = signature in signatures
+        signatures.append(signature)
+        if seen:  # jax.jit reuses the program it compiled for this signature
+            continue
+        try:
+            jax.make_jaxpr(forward)(params, *o)
+        except Exception as exc:
+            if type(exc).__name__ in _DATA_DEPENDENT_JAX:
+                failed = f"{type(exc).__name__}: {_first_line(exc)}"
+            else:
+                loader._run(_raising(exc), "forward()")
+    distinct = len(set(signatures))
+    return {
+        "status": "ok" if failed is None else "failed",
+        "input_sets": len(signatures),
+        "shapes": distinct,
+        "programs_first": 1,
+        "programs": distinct,
+        "method": "jax.jit compiles one program per distinct input shape and dtype",
+        **({"detail": failed} if failed else {}),
+    }
+
+
+def check_jax(loader: Loader) -> dict[str, Any]:
+    import jax
+
+    findings: dict[str, Any] = {
+        "framework": "jax",
+        "versions": {"jax": jax.__version__},
+        "notes": [],
+        "non_core_ops": [],
+        "graph_breaks": None,
+    }
+    recorder = warnings.catch_warnings(record=True)
+    caught = recorder.__enter__()
+    warnings.simplefilter("always")
+    try:
+        params, inputs, others = _jax_load(loader)
+    except BaseException:
+        recorder.__exit__(None, None, None)
+        raise
+    leaves = jax.tree.leaves(params)
+    findings["parameters"] = sum(int(x.size) for x in leaves)
+    findings["parameter_bytes"] = sum(int(x.size) * x.dtype.itemsize for x in leaves)
+    findings["inputs"] = _jax_signature(inputs)
+    forward = loader.module.forward  # type: ignore[union-attr]
+    findings["data_dependent"] = []
+
+    # 1. trace to a jaxpr: primitives, work, float64, callbacks; data-dependent Python control flow fails here
+    jaxpr, trace_error = _jax_trace(forward, params, inputs, loader, findings, recorder)
+    recorder.__exit__(None, None, None)
+    walk = _jax_scan(jaxpr, loader, _jax_float64_requested(caught or [], loader), findings)
+
+    # 2. lowering for TPU and for CUDA GPUs with jax.export: works without either chip
+    specs = (_jax_specs(params), *_jax_specs(inputs))
+    _jax_lowerings(forward, specs, loader, walk.callbacks, trace_error, findings)
 
     # 3. recompiles: jax.jit compiles one program per distinct input signature
-    if others:
-        _stage("trace other_inputs()", "forward()")
-        signatures = [_jax_signature(inputs)]
-        failed = None
-        for o in others:
-            signature = _jax_signature(o)
-            seen = signature in signatures
-            signatures.append(signature)
-            if seen:  # jax.jit reuses the program it compiled for this signature
-                continue
-            try:
-                jax.make_jaxpr(forward)(params, *o)
-            except Exception as exc:
-                if type(exc).__name__ in _DATA_DEPENDENT_JAX:
-                    failed = f"{type(exc).__name__}: {_first_line(exc)}"
-                else:
-                    loader._run(_raising(exc), "forward()")
-        distinct = len(set(signatures))
-        findings["programs"] = {
-            "status": "ok" if failed is None else "failed",
-            "input_sets": len(signatures),
-            "shapes": distinct,
-            "programs_first": 1,
-            "programs": distinct,
-            "method": "jax.jit compiles one program per distinct input shape and dtype",
-            **({"detail": failed} if failed else {}),
-        }
-    else:
-        findings["programs"] = None
+    findings["programs"] = _jax_programs(forward, params, inputs, others, loader)
     findings["static_graph"] = (
         {"status": "ok", "detail": f"one jaxpr of {sum(walk.primitives.values())} primitives", "location": None}
         if jaxpr is not None
