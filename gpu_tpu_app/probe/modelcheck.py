@@ -421,21 +421,22 @@ def _signature(inputs: tuple) -> str:
     return ", ".join(f"{str(t.dtype).replace('torch.', '')}{list(t.shape)}" for t in inputs)
 
 
-def check_torch(loader: Loader) -> dict[str, Any]:
+def _torch_load(loader: Loader) -> tuple[Any, tuple, list[tuple]]:
+    """model(), example_inputs() and other_inputs(), each checked against the contract."""
     model = loader.call("model")  # before importing torch here: a file that never imports it fails fast
     import torch
 
-    findings: dict[str, Any] = {"framework": "pytorch", "versions": {"torch": torch.__version__}, "notes": []}
     if not isinstance(model, torch.nn.Module):
         raise UserError("contract", f"model() must return a torch.nn.Module, got {type(model).__name__}", "model()")
     inputs = _check_torch_inputs(loader.call("example_inputs"), "example_inputs()")
     others = [_check_torch_inputs(o, "other_inputs()") for o in _other_inputs(loader)]
-    params = sum(int(p.numel()) for p in model.parameters())
-    findings["parameters"] = params
-    findings["parameter_bytes"] = sum(int(p.numel()) * p.element_size() for p in model.parameters())
-    findings["inputs"] = _signature(inputs)
+    return model, inputs, others
 
-    # 1. one eager forward under a dispatch mode: operators, work, float64, custom ops, data-dependent ops
+
+def _torch_eager(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> None:
+    """One eager forward under a dispatch mode: operators, work, float64, custom ops, data-dependent ops."""
+    import torch
+
     _stage("eager forward (operators, work, float64)", "model().forward")
     observer = TorchObserver(loader)
     restore = observer.watch_autograd_functions()
@@ -463,7 +464,11 @@ def check_torch(loader: Loader) -> dict[str, Any]:
         for k, v in observer.data_dependent.items()
     ][:MAX_ITEMS]
 
-    # 2. torch.export: a whole static graph, or the reason there is none
+
+def _torch_export(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> dict[str, Any]:
+    """torch.export: a whole static graph and its non-core ATen operators, or the reason there is none."""
+    import torch
+
     _stage("torch.export", "model().forward")
     graph: dict[str, Any]
     try:
@@ -503,9 +508,13 @@ def check_torch(loader: Loader) -> dict[str, Any]:
                     "location": graph["location"],
                 }
             )
-    findings["static_graph"] = graph
+    return graph
 
-    # 3. graph breaks under torch.compile's tracer
+
+def _torch_graph_breaks(model: Any, inputs: tuple, loader: Loader) -> dict[str, Any]:
+    """Graph breaks under torch.compile's tracer (torch._dynamo.explain), each with its line in the user's file."""
+    import torch
+
     _stage("torch._dynamo.explain", "model().forward")
     try:
         import torch._dynamo as dynamo
@@ -522,13 +531,17 @@ def check_torch(loader: Loader) -> dict[str, Any]:
                     where = f"{os.path.basename(loader.path)}:{frame.lineno}"
                     break
             breaks.append({"reason": _first_line(reason.reason), "location": where})
-        findings["graph_breaks"] = {"status": "ok", "graphs": int(explained.graph_count), "breaks": breaks}
+        return {"status": "ok", "graphs": int(explained.graph_count), "breaks": breaks}
     except Exception as exc:
-        findings["graph_breaks"] = {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
+        return {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
 
-    # 4. recompiles across the shapes other_inputs() gives, with static shapes as XLA compiles them
+
+def _torch_recompiles(
+    model: Any, inputs: tuple, others: list[tuple], loader: Loader, findings: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Recompiles across the shapes other_inputs() gives, with static shapes as XLA compiles them."""
     whole = (
-        graph["status"] == "ok"
+        findings["static_graph"]["status"] == "ok"
         and not findings["data_dependent"]
         and findings["graph_breaks"].get("status") == "ok"
         and not findings["graph_breaks"].get("breaks")
@@ -536,7 +549,7 @@ def check_torch(loader: Loader) -> dict[str, Any]:
     signatures = {_signature(inputs)} | {_signature(o) for o in others}
     if others and whole and len(signatures) == 1:
         # one whole static graph, and every input has its signature: the compiled program is reused as is
-        findings["programs"] = {
+        return {
             "status": "ok",
             "input_sets": 1 + len(others),
             "shapes": 1,
@@ -546,15 +559,32 @@ def check_torch(loader: Loader) -> dict[str, Any]:
             "torch.export and torch._dynamo.explain captured one graph without data-dependent "
             "operations, so the one compiled program serves them all",
         }
-    else:
-        findings["programs"] = _torch_programs(model, inputs, others, loader)
+    return _torch_programs(model, inputs, others, loader)
 
-    # 5. the routes onto a TPU that exist for PyTorch, where installed here: torchax first (it copies the
-    # weights out of the model), then torch_xla (it moves the model onto its device)
+
+def _torch_tpu_routes(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> None:
+    """The routes onto a TPU that exist for PyTorch, where installed here: torchax first (it copies the weights
+    out of the model), then torch_xla (it moves the model onto its device)."""
     findings["tpu_lowering"] = _torchax_route(model, inputs, loader, findings)
     findings["xla_run"] = _torch_xla_route(model, inputs, loader, findings)
     if findings["tpu_lowering"]["status"] == "unavailable" and findings["xla_run"]["status"] != "ok":
         findings["tpu_lowering"]["detail"] = f"{findings['xla_run']['detail']}; {findings['tpu_lowering']['detail']}"
+
+
+def check_torch(loader: Loader) -> dict[str, Any]:
+    model, inputs, others = _torch_load(loader)
+    import torch
+
+    findings: dict[str, Any] = {"framework": "pytorch", "versions": {"torch": torch.__version__}, "notes": []}
+    params = sum(int(p.numel()) for p in model.parameters())
+    findings["parameters"] = params
+    findings["parameter_bytes"] = sum(int(p.numel()) * p.element_size() for p in model.parameters())
+    findings["inputs"] = _signature(inputs)
+    _torch_eager(model, inputs, loader, findings)  # 1. operators, work, float64, custom and data-dependent ops
+    findings["static_graph"] = _torch_export(model, inputs, loader, findings)  # 2. one whole static graph?
+    findings["graph_breaks"] = _torch_graph_breaks(model, inputs, loader)  # 3. breaks under torch.compile
+    findings["programs"] = _torch_recompiles(model, inputs, others, loader, findings)  # 4. recompiles
+    _torch_tpu_routes(model, inputs, loader, findings)  # 5. torchax, then torch_xla
     findings["cuda_lowering"] = None
     return findings
 
