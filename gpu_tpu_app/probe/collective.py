@@ -471,6 +471,64 @@ def _measured_result(
     )
 
 
+def _skip_rest(
+    emit: Callable[[Any], None], points: list[tuple[int, str, str]], backend: str, key: str, why: str
+) -> None:
+    """Report every point not run as skipped, with the reason."""
+    for size2, op2, dt2 in points:
+        emit(ResultMsg(result=_result(backend, key, op2, dt2, size2, status="skipped", message=f"not run: {why}")))
+
+
+def _measure_point(
+    group: Any,
+    point: tuple[int, str, str],
+    label: str,
+    emit: Callable[[Any], None],
+    dog: Watchdog,
+    *,
+    backend: str,
+    key: str,
+    ranks: int,
+    n_hosts: int,
+    target_s: float,
+) -> bool:
+    """Measure one point (rank 0 reports it). False when the group is no longer whole (this rank said why)."""
+    size, op, dtype = point
+    rank, lead, transport = group.rank, group.rank == 0, group.transport
+    if not group.dtype_ok(dtype):
+        if lead:
+            emit(
+                ResultMsg(
+                    result=_result(
+                        backend,
+                        key,
+                        op,
+                        dtype,
+                        size,
+                        status="skipped",
+                        message=f"{transport} on {group.platform} does not reduce {dtype}",
+                    )
+                )
+            )
+        return True
+    try:
+        call = group.prepare(op, size, dtype)
+        times, seconds = _measure(group, call, target_s, dog)
+    except Exception as exc:  # a peer that went away, an op the transport lacks, out of memory
+        msg = _one_line(exc)
+        if lead:
+            emit(ResultMsg(result=_result(backend, key, op, dtype, size, status="error", message=msg)))
+        if "not supported" in msg.lower() or "unsupported" in msg.lower():
+            return True  # the group is still whole: go on with the next point
+        emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: {label}: {msg}"))
+        return False
+    if lead:
+        emit(
+            ResultMsg(result=_measured_result(backend, key, op, dtype, size, ranks, n_hosts, transport, times, seconds))
+        )
+    return True
+
+
 def _run_points(
     group: Any,
     points: list[tuple[int, str, str]],
@@ -487,8 +545,7 @@ def _run_points(
     target_s: float,
 ) -> int:
     """Measure every point on this rank (rank 0 reports); all ranks stop together. Returns the exit code."""
-    rank, lead, transport = group.rank, group.rank == 0, group.transport
-    code = 0
+    rank, lead = group.rank, group.rank == 0
     crash_at = _test_crash_point(rank)
     for i, (size, op, dtype) in enumerate(points):
         if i == crash_at:
@@ -500,18 +557,13 @@ def _run_points(
             emit(
                 ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: before {label}: {_one_line(exc)}")
             )
-            code = 1
-            break
+            return 1
         if stop:
             if lead:
-                why = "cancelled" if cancelled() else "the time budget was used up"
-                for size2, op2, dt2 in points[i:]:
-                    emit(
-                        ResultMsg(
-                            result=_result(backend, key, op2, dt2, size2, status="skipped", message=f"not run: {why}")
-                        )
-                    )
-            break
+                _skip_rest(
+                    emit, points[i:], backend, key, "cancelled" if cancelled() else "the time budget was used up"
+                )
+            return 0
         dog.beat(f"measuring {label}")
         if lead:
             emit(
@@ -528,41 +580,20 @@ def _run_points(
                     cap_s=timeout_s,
                 )
             )
-        if not group.dtype_ok(dtype):
-            if lead:
-                emit(
-                    ResultMsg(
-                        result=_result(
-                            backend,
-                            key,
-                            op,
-                            dtype,
-                            size,
-                            status="skipped",
-                            message=f"{transport} on {group.platform} does not reduce {dtype}",
-                        )
-                    )
-                )
-            continue
-        try:
-            call = group.prepare(op, size, dtype)
-            times, seconds = _measure(group, call, target_s, dog)
-        except Exception as exc:  # a peer that went away, an op the transport lacks, out of memory
-            msg = _one_line(exc)
-            if lead:
-                emit(ResultMsg(result=_result(backend, key, op, dtype, size, status="error", message=msg)))
-            if "not supported" in msg.lower() or "unsupported" in msg.lower():
-                continue  # the group is still whole: go on with the next point
-            emit(ErrorMsg(backend=backend, kernel="collective", message=f"rank {rank}: {label}: {msg}"))
-            code = 1
-            break
-        if lead:
-            emit(
-                ResultMsg(
-                    result=_measured_result(backend, key, op, dtype, size, ranks, n_hosts, transport, times, seconds)
-                )
-            )
-    return code
+        if not _measure_point(
+            group,
+            (size, op, dtype),
+            label,
+            emit,
+            dog,
+            backend=backend,
+            key=key,
+            ranks=ranks,
+            n_hosts=n_hosts,
+            target_s=target_s,
+        ):
+            return 1
+    return 0
 
 
 def run(
