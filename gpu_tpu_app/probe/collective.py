@@ -596,6 +596,62 @@ def _run_points(
     return 0
 
 
+def _join(backend: str, emit: Callable[[Any], None], timeout_s: float) -> Any:
+    """This process's place in the torch or JAX group, or None after reporting why it could not join."""
+    try:
+        return _TorchGroup(timeout_s) if backend == "torch" else _JaxGroup(timeout_s)
+    except Exception as exc:
+        msg = f"could not join the {backend} group within {timeout_s:.0f} s: {_one_line(exc)}"
+        emit(ErrorMsg(backend=backend, kernel="collective", message=msg))
+        emit(Done(ok=False, message=msg))
+        return None
+
+
+def _introduce(group: Any, backend: str, ranks: int, emit: Callable[[Any], None]) -> list[dict[str, Any]] | None:
+    """Exchange host information and check a sum across the ranks; rank 0 reports the hosts and the device.
+    The hosts, or None after reporting what failed."""
+    rank = group.rank
+    versions = group.versions()
+    try:
+        hosts = merge_hosts(group.gather_objects(_host_info(rank, group.devices(), versions)))
+        wrong = group.check_sum()
+    except Exception as exc:  # a peer that went away right after joining
+        msg = f"rank {rank}: after joining the {backend} group: {_one_line(exc)}"
+        emit(ErrorMsg(backend=backend, kernel="collective", message=msg))
+        emit(Done(ok=False, message=msg))
+        return None
+    lead = rank == 0
+    if lead:
+        emit(_HostsMsg(hosts=hosts))
+        emit(
+            DeviceMsg(
+                device=DeviceInfo(
+                    backend=backend,
+                    platform=group.platform,
+                    name=group.device_name,
+                    index=0,
+                    count=ranks,
+                    versions=versions,
+                )
+            )
+        )
+    if wrong:
+        if lead:
+            emit(ErrorMsg(backend=backend, kernel="collective", message=f"wrong result: {wrong}"))
+        emit(Done(ok=False, message=wrong))
+        return None
+    return hosts
+
+
+def _points(group: Any, ranks: int, dtypes: list[str] | None, max_bytes: int | None) -> list[tuple[int, str, str]]:
+    """The (size, op, dtype) points to measure: bfloat16 too on an accelerator, and larger messages."""
+    accel = group.platform != "cpu"
+    limit = max_bytes or (ACCEL_MAX_BYTES if accel else CPU_MAX_BYTES)
+    sizes = message_sizes(limit, ranks)
+    wanted = [d for d in (dtypes or (["float32", "bfloat16"] if accel else ["float32"])) if d in ELEM_BYTES]
+    return [(size, op, dt) for dt in wanted for size in sizes for op in OPS]
+
+
 def run(
     backend: str,
     emit: Callable[[Any], None],
@@ -615,63 +671,26 @@ def run(
         import jax  # noqa: F401
     # torch's own timeout errors say more, so they come first; JAX aborts instead, so the watchdog does
     dog = Watchdog(emit, backend, timeout_s + (WATCHDOG_MARGIN_S if backend == "torch" else 0.0))
-    group: Any = None
-    try:
-        group = _TorchGroup(timeout_s) if backend == "torch" else _JaxGroup(timeout_s)
-    except Exception as exc:
-        msg = f"could not join the {backend} group within {timeout_s:.0f} s: {_one_line(exc)}"
-        emit(ErrorMsg(backend=backend, kernel="collective", message=msg))
-        emit(Done(ok=False, message=msg))
+    group = _join(backend, emit, timeout_s)
+    if group is None:
         return 1
     dog.beat("exchanging host information")
     rank, procs = group.rank, group.size
     ranks = getattr(group, "ranks", procs)
-    versions = group.versions()
-    try:
-        hosts = merge_hosts(group.gather_objects(_host_info(rank, group.devices(), versions)))
-        wrong = group.check_sum()
-    except Exception as exc:  # a peer that went away right after joining
-        msg = f"rank {rank}: after joining the {backend} group: {_one_line(exc)}"
-        emit(ErrorMsg(backend=backend, kernel="collective", message=msg))
-        emit(Done(ok=False, message=msg))
+    hosts = _introduce(group, backend, ranks, emit)
+    if hosts is None:
         return 1
-    lead = rank == 0
     key = f"{backend}:{group.platform}:0"
-    if lead:
-        emit(_HostsMsg(hosts=hosts))
-        emit(
-            DeviceMsg(
-                device=DeviceInfo(
-                    backend=backend,
-                    platform=group.platform,
-                    name=group.device_name,
-                    index=0,
-                    count=ranks,
-                    versions=versions,
-                )
-            )
-        )
-    if wrong:
-        if lead:
-            emit(ErrorMsg(backend=backend, kernel="collective", message=f"wrong result: {wrong}"))
-        emit(Done(ok=False, message=wrong))
-        return 1
-    accel = group.platform != "cpu"
-    limit = max_bytes or (ACCEL_MAX_BYTES if accel else CPU_MAX_BYTES)
-    sizes = message_sizes(limit, ranks)
-    wanted = [d for d in (dtypes or (["float32", "bfloat16"] if accel else ["float32"])) if d in ELEM_BYTES]
-    points = [(size, op, dt) for dt in wanted for size in sizes for op in OPS]
-    n_hosts = len(hosts)
     code = _run_points(
         group,
-        points,
+        _points(group, ranks, dtypes, max_bytes),
         emit,
         cancelled,
         dog,
         backend=backend,
         key=key,
         ranks=ranks,
-        n_hosts=n_hosts,
+        n_hosts=len(hosts),
         deadline=deadline,
         timeout_s=timeout_s,
         target_s=target_s,
@@ -680,7 +699,7 @@ def run(
         dog.beat("leaving the group")
         group.close()  # with every peer still there; after a failure the process just ends (a shutdown
         #                that waits for a dead peer could take minutes)
-        emit(Done(ok=True, message=None if lead else f"rank {rank}: rank 0 reports the results"))
+        emit(Done(ok=True, message=None if rank == 0 else f"rank {rank}: rank 0 reports the results"))
     else:
         emit(Done(ok=False, message="a rank failed"))
     dog.stop()
