@@ -13,7 +13,6 @@ import html
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,17 +36,32 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes
-from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES
-from gpu_tpu_app.core.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
-from gpu_tpu_app.core.wording import (
-    FUNCTIONAL_CHECK,
-    MISSING,
-    binary_count,
-    compact,
-    format_pct,
-    format_seconds,
-    format_value,
+from gpu_tpu_app.core.wording import compact, format_seconds, format_value
+from gpu_tpu_app.ui.chart_data import (
+    COLLECTIVE_OPS,
+    Ceiling,
+    ChartData,
+    ChartRun,
+    PointInfo,
+    bandwidth_bars,
+    bandwidth_flagged,
+    bar_point_infos,
+    bytes_label,
+    catalogue_ceiling,
+    collective_infos,
+    collective_series,
+    compile_rows,
+    matmul_flagged,
+    matmul_series,
+    matmul_spread,
+    measured_ceilings,
+    phase_order,
+    point_infos,
+    point_readout,
+    roofline_points,
+    roofline_segments,
+    sort_categories,
+    waterfall_segments,
 )
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
@@ -78,180 +92,6 @@ PHASE_LABELS = {
     "steady": "steady call",
 }
 
-#: Kernels whose bandwidth measures device memory (the roofline's slope).
-MEMORY_KERNELS = ("copy", "triad")
-
-
-@dataclass
-class ChartRun:
-    """One run as the charts see it: its results, legend label and whether it is shown."""
-
-    run: RunFile
-    label: str
-    index: int
-    imported: bool = False
-    visible: bool = True
-
-
-@dataclass
-class ChartData:
-    """Everything the charts draw from; the probe panel rebuilds it when results arrive."""
-
-    runs: list[ChartRun] = field(default_factory=list)
-
-    def visible(self) -> list[ChartRun]:
-        """Only the runs the user has not hidden."""
-        return [r for r in self.runs if r.visible]
-
-
-# ---------------------------------------------------------------- pure data extraction (testable)
-
-
-def _usable(r: ProbeResult) -> bool:
-    return r.status == "ok" and r.value is not None and r.value > 0 and math.isfinite(r.value)
-
-
-def _judged(run: RunFile) -> list[tuple[ProbeResult, Flags]]:
-    """Each result of a run with its trust flags (core.trust): flagged points are drawn hollow, never as ceilings."""
-    return list(zip(run.results, run_flags(run)))
-
-
-def _drawable(r: ProbeResult) -> bool:
-    """A point with a value to draw, trusted or not (suspect points too)."""
-    return r.status in ("ok", "suspect") and r.value is not None and r.value > 0 and math.isfinite(r.value)
-
-
-def _good(r: ProbeResult, f: Flags) -> bool:
-    return _usable(r) and trusted(r, f)
-
-
-def matmul_series(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float]]]:
-    """(run index, device key, backend, dtype) -> sorted [(size, FLOP/s)] of trusted matmul results."""
-    out: dict[tuple[int, str, str, str | None], list[tuple[int, float]]] = defaultdict(list)
-    for cr in data.visible():
-        for r, f in _judged(cr.run):
-            if r.kernel == "matmul" and r.metric == "flops" and r.size and _good(r, f):
-                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, float(r.value)))  # type: ignore[arg-type]
-    return {k: sorted(v) for k, v in out.items()}
-
-
-def matmul_spread(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float, float]]]:
-    """(run index, device key, backend, dtype) -> sorted [(size, q1, q3)] of trusted matmul results with statistics:
-    the interquartile range of the repetitions, drawn as error bars."""
-    out: dict[tuple[int, str, str, str | None], list[tuple[int, float, float]]] = defaultdict(list)
-    for cr in data.visible():
-        for r, f in _judged(cr.run):
-            if r.kernel == "matmul" and r.metric == "flops" and r.size and r.stats and _good(r, f) and r.stats.q1 > 0:
-                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, r.stats.q1, r.stats.q3))
-    return {k: sorted(v) for k, v in out.items()}
-
-
-def matmul_flagged(data: ChartData) -> dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]]:
-    """(run index, device key, backend, dtype) -> [(size, FLOP/s, why)] of flagged matmul results (drawn hollow)."""
-    out: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]] = defaultdict(list)
-    for cr in data.visible():
-        for r, f in _judged(cr.run):
-            if r.kernel == "matmul" and r.metric == "flops" and r.size and _drawable(r) and f.flagged:
-                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, float(r.value), f.short()))  # type: ignore[arg-type]
-    return {k: sorted(v) for k, v in out.items()}
-
-
-def bandwidth_bars(data: ChartData) -> tuple[list[str], dict[tuple[int, str, str], dict[str, float]]]:
-    """(categories, series): best B/s per (run, device, backend) and kernel variant ('copy', 'transfer h2d-pinned')."""
-    return _bandwidth(data, flagged=False)
-
-
-def bandwidth_flagged(data: ChartData) -> tuple[list[str], dict[tuple[int, str, str], dict[str, float]]]:
-    """Like bandwidth_bars, over the flagged points only (drawn as hollow bars)."""
-    return _bandwidth(data, flagged=True)
-
-
-def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[int, str, str], dict[str, float]]]:
-    cats: list[str] = []
-    series: dict[tuple[int, str, str], dict[str, float]] = defaultdict(dict)
-    for cr in data.visible():
-        for r, f in _judged(cr.run):
-            if r.metric != "bytes_per_s" or not _drawable(r) or not (f.flagged if flagged else _good(r, f)):
-                continue
-            cat = f"{r.kernel} {r.variant}" if r.variant else r.kernel
-            if cat not in cats:
-                cats.append(cat)
-            key = (cr.index, r.device, r.backend)
-            series[key][cat] = max(series[key].get(cat, 0.0), float(r.value))  # type: ignore[arg-type]
-    order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
-    cats.sort(key=lambda c: (order.get(c.split(" ")[0], 9), c))
-    return cats, dict(series)
-
-
-#: The collectives a run across processes measures, in the order the chart offers them.
-COLLECTIVE_OPS = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter"}
-
-
-def collective_series(
-    data: ChartData, op: str
-) -> dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]]:
-    """(run index, engine, ranks, hosts, transport, dtype) -> sorted [(message bytes, bus bandwidth B/s)] for `op`."""
-    out: dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]] = defaultdict(list)
-    for cr in data.visible():
-        for r in cr.run.results:
-            c = r.collective
-            if r.kernel == "collective" and c is not None and c.op == op and r.size and _usable(r) and c.busbw > 0:
-                out[(cr.index, r.backend, c.ranks, c.hosts, c.transport, r.dtype)].append((r.size, float(c.busbw)))
-    return {k: sorted(v) for k, v in out.items()}
-
-
-@dataclass(frozen=True)
-class PointInfo:
-    """What a hover over one drawn point reads out: the result itself (with its stats), its series and run,
-    and why it is not trusted (empty when it is)."""
-
-    series: str
-    result: ProbeResult
-    why: str = ""
-    functional_check: bool = False
-    extra: str = ""  # a line of its own, e.g. the bus bandwidth a collective point is drawn at
-
-
-def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
-    """The hover data of one result of one run."""
-    series = f"{cr.run.device_name(r.device)} · {r.backend} [{cr.label}]"
-    return PointInfo(series, r, f.short() if f.flagged else "", is_functional_check(cr.run))
-
-
-def _point_size(r: ProbeResult) -> str:
-    if r.size is None:
-        return MISSING
-    if r.kernel in ("matmul", "compile"):
-        return f"{r.size}×{r.size}"
-    if r.kernel in ("copy", "triad", "dispatch"):
-        return f"{binary_count(r.size)} elements"
-    if r.metric == "bytes_per_s":
-        return f"{binary_count(r.size)}B" if binary_count(r.size) != str(r.size) else f"{r.size} B"
-    return str(r.size)
-
-
-def point_readout(info: PointInfo) -> str:
-    """A point's hover text, plain: series, kernel, value, size, dtype, CV and repetitions from the run file's
-    stats, and whether it is trusted."""
-    r = info.result
-    stats = r.stats
-    lines = [
-        info.series,
-        f"{r.kernel} {r.variant}" if r.variant else r.kernel,
-        f"Value: {format_value(r.value, r.metric)}" + (" (median)" if stats is not None else ""),
-        f"Size: {_point_size(r)}",
-        f"Dtype: {r.dtype or MISSING}",
-        f"CV: {format_pct(100 * stats.cv) if stats is not None else MISSING}",
-        f"Reps: {stats.reps if stats is not None else MISSING}",
-    ]
-    if info.extra:
-        lines.insert(3, info.extra)
-    if info.why:
-        lines.append(f"Not trusted: {info.why}")
-    if info.functional_check:
-        lines.append(FUNCTIONAL_CHECK)
-    return "\n".join(lines)
-
 
 def hover_readout(scatter: pg.ScatterPlotItem, points: Any, _event: Any = None) -> None:
     """sigHovered: the readout of the points under the pointer (at most three) as the plot's tooltip,
@@ -272,124 +112,6 @@ def make_hoverable(scatter: pg.ScatterPlotItem) -> pg.ScatterPlotItem:
     scatter.setAcceptHoverEvents(True)
     scatter.sigHovered.connect(hover_readout)
     return scatter
-
-
-def _infos(data: ChartData) -> dict[tuple[int, str, str, str | None, str, int | None, float], PointInfo]:
-    """(run index, device, backend, dtype, kernel, size, value) -> PointInfo of every drawable point."""
-    out: dict[tuple[int, str, str, str | None, str, int | None, float], PointInfo] = {}
-    for cr in data.visible():
-        for r, f in _judged(cr.run):
-            if _drawable(r):
-                out[(cr.index, r.device, r.backend, r.dtype, r.kernel, r.size, float(r.value))] = point_info(cr, r, f)  # type: ignore[arg-type]
-    return out
-
-
-@dataclass(frozen=True)
-class Ceiling:
-    """A roofline: compute peak (FLOP/s) and memory bandwidth (B/s); either may be unknown."""
-
-    label: str
-    peak_flops: float | None
-    mem_bw: float | None
-    measured: bool
-
-
-def measured_ceilings(data: ChartData, dtype: str) -> dict[tuple[int, str, str], Ceiling]:
-    """Best measured matmul (this dtype) and best copy/triad bandwidth per (run, device, backend)."""
-    best_f: dict[tuple[int, str, str], float] = {}
-    best_b: dict[tuple[int, str, str], float] = {}
-    labels: dict[tuple[int, str, str], str] = {}
-    for cr in data.visible():
-        for r, f in _judged(cr.run):
-            if not _good(r, f):
-                continue
-            key = (cr.index, r.device, r.backend)
-            labels[key] = f"{cr.run.device_name(r.device)} · {r.backend}"
-            if r.kernel == "matmul" and r.metric == "flops" and r.dtype == dtype:
-                best_f[key] = max(best_f.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
-            elif r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s":
-                best_b[key] = max(best_b.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
-    keys = [k for k in labels if k in best_f or k in best_b]
-    return {k: Ceiling(labels[k], best_f.get(k), best_b.get(k), True) for k in keys}
-
-
-def roofline_segments(
-    c: Ceiling, x_min: float, x_max: float, y_cap: float | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """The roofline min(peak, bw·I) between intensities x_min..x_max, as log10 x and log10 y arrays.
-
-    A ceiling without a compute peak is only a bandwidth slope; it stops at `y_cap` (a FLOP/s
-    value, e.g. the highest peak drawn) rather than suggesting an unlimited roof.
-    """
-    lx0, lx1 = math.log10(x_min), math.log10(x_max)
-    if not c.peak_flops and c.mem_bw and y_cap:
-        lx1 = max(lx0, min(lx1, math.log10(y_cap) - math.log10(c.mem_bw)))
-    if c.peak_flops and c.mem_bw:
-        ridge = math.log10(c.peak_flops / c.mem_bw)
-        xs = [lx0, min(max(ridge, lx0), lx1), lx1]
-        ys = [min(math.log10(c.mem_bw) + x, math.log10(c.peak_flops)) for x in xs]
-        return np.array(xs), np.array(ys)
-    if c.peak_flops:
-        return np.array([lx0, lx1]), np.array([math.log10(c.peak_flops)] * 2)
-    if c.mem_bw:
-        return np.array([lx0, lx1]), np.array([math.log10(c.mem_bw) + lx0, math.log10(c.mem_bw) + lx1])
-    return np.array([]), np.array([])
-
-
-def compile_rows(data: ChartData) -> list[tuple[str, dict[str, float]]]:
-    """One row per (run, device, dtype, size) of JAX compile results: label -> {phase: seconds}."""
-    rows: dict[tuple[int, str, str | None, int | None], dict[str, float]] = {}
-    labels: dict[tuple[int, str, str | None, int | None], str] = {}
-    for cr in data.visible():
-        for r in cr.run.results:
-            if r.kernel != "compile" or r.metric != "seconds" or not _usable(r) or not r.variant:
-                continue
-            key = (cr.index, r.device, r.dtype, r.size)
-            rows.setdefault(key, {})[r.variant] = float(r.value)  # type: ignore[arg-type]
-            bits = [cr.run.device_name(r.device), r.backend, r.dtype or "", str(r.size) if r.size else ""]
-            labels[key] = " · ".join(b for b in bits if b)
-            if len(data.visible()) > 1:
-                labels[key] += f"  [{cr.label}]"
-    return [(labels[k], rows[k]) for k in rows]
-
-
-def phase_order(phases: Iterable[str]) -> list[str]:
-    """Compile phases in the order they happen; unknown ones last, alphabetically."""
-    known = [p for p in COMPILE_PHASES if p in phases]
-    return known + sorted(p for p in phases if p not in COMPILE_PHASES)
-
-
-def waterfall_segments(times: dict[str, float]) -> list[tuple[str, float, float]]:
-    """(phase, start, duration) laid end to end.
-
-    The first call of a new jitted function includes its trace, lower and compile, which are also
-    measured on their own: those are drawn first, then what is left of the first call ("run"),
-    then one steady call. Without a first-call figure the measured phases are simply stacked.
-    The cold first call (the first in its worker, before XLA's caches were warm) is a figure of
-    its own, written in the row's text and not stacked with the warm phases.
-    """
-    segs: list[tuple[str, float, float]] = []
-    t = 0.0
-    parts = [p for p in ("trace", "lower", "compile") if p in times]
-    for p in parts:
-        segs.append((p, t, times[p]))
-        t += times[p]
-    if "first_call" in times:
-        rest = times["first_call"] - t
-        if rest > 0:
-            segs.append(("run", t, rest))
-            t += rest
-    for phase in phase_order(times):
-        if phase in ("trace", "lower", "compile", "first_call", "first_call_cold"):
-            continue
-        segs.append((phase, t, times[phase]))
-        t += times[phase]
-    return segs
-
-
-def catalogue_ceiling(chip: Any, dtype: str) -> Ceiling:
-    """A catalogue chip's published dense peak for `dtype` and its memory bandwidth, in SI units."""
-    return Ceiling(chip.name, chip.peak_flops(dtype), chip.mem_bw_bytes_per_s(), False)
 
 
 # ---------------------------------------------------------------- axes and styling
@@ -734,7 +456,7 @@ class ThroughputChart(_Chart):
         log_y = self.log_y.isChecked()
         multi = len(data.visible()) > 1
         runs = {cr.index: cr for cr in data.runs}
-        infos = _infos(data)
+        infos = point_infos(data)
         xs_all: list[float] = []
         ys_all: list[float] = []
         for key, pts in series.items():
@@ -840,9 +562,7 @@ class BandwidthChart(_Chart):
         self.clear_items()
         cats, series = bandwidth_bars(data)
         flagged_cats, flagged = bandwidth_flagged(data)
-        cats += [c for c in flagged_cats if c not in cats]
-        order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
-        cats.sort(key=lambda c: (order.get(c.split(" ")[0], 9), c))
+        cats = sort_categories([*cats, *(c for c in flagged_cats if c not in cats)])
         keys = list(dict.fromkeys([*series, *flagged]))
         self.has_data = bool(keys)
         bottom = self.item.getAxis("bottom")
@@ -858,61 +578,81 @@ class BandwidthChart(_Chart):
         labels: list[tuple[float, float, str]] = []
         legend_hollow = True
         for j, key in enumerate(keys):
-            run_i, dev, backend = key
-            cr = runs[run_i]
-            color = QColor(self.series_color(key))
-            name = f"{cr.run.device_name(dev)} · {backend}"
-            if multi:
-                name += f"  [{cr.label}]"
+            cr = runs[key[0]]
             values = series.get(key, {})
-            if values:
-                xs = [cats.index(c) + width * (j - (n - 1) / 2) for c in values]
-                hs = list(values.values())
-                top = max(top, *hs)
-                brush = QColor(color)
-                if cr.imported:
-                    brush.setAlpha(150)
-                bars = pg.BarGraphItem(
-                    x=xs,
-                    height=hs,
-                    width=width * 0.92,
-                    brush=brush,
-                    pen=pg.mkPen(color),
-                    name=html.escape(name, quote=False),
-                )  # the legend reads names as HTML
-                self.add(bars)
-                self._hover_marks(bars, cr, key, list(values), xs, hs, color)
-                labels.extend((x, h, format_value(h, "bytes_per_s")) for x, h in zip(xs, hs))
             # a flagged point is drawn hollow where nothing trusted was measured, or where it reads higher
             bad = {c: v for c, v in flagged.get(key, {}).items() if v > values.get(c, 0.0)}
-            if bad:
-                xs = [cats.index(c) + width * (j - (n - 1) / 2) for c in bad]
-                hs = list(bad.values())
-                top = max(top, *hs)
-                pen = pg.mkPen(color, width=1.6)
-                pen.setStyle(Qt.PenStyle.DashLine)
-                hollow = pg.BarGraphItem(
-                    x=xs,
-                    height=hs,
-                    width=width * 0.92,
-                    brush=pg.mkBrush(None),
-                    pen=pen,
-                    name="not trusted (dashed, hollow)" if legend_hollow else None,
-                )
-                legend_hollow = False
-                self.add(hollow)
-                self._hover_marks(hollow, cr, key, list(bad), xs, hs, color)
-                labels.extend(
-                    (x, h, format_value(h, "bytes_per_s") + " (not trusted)")
-                    for c, x, h in zip(bad, xs, hs)
-                    if c not in values
-                )
+            xs_of = {c: i + width * (j - (n - 1) / 2) for i, c in enumerate(cats)}
+            group_top, group_labels = self._draw_group(cr, key, values, bad, xs_of, width, multi, legend_hollow)
+            top = max(top, group_top)
+            labels.extend(group_labels)
+            legend_hollow = legend_hollow and not bad
         for x, h, text in labels:
             t = pg.TextItem(text, color=self._colors["foreground"], anchor=(0.5, 1.0))
             self.add(t)
             t.setPos(x, h)
         bottom.setTicks([[(i, c) for i, c in enumerate(cats)]])
         self.item.setRange(xRange=(-0.6, len(cats) - 0.4), yRange=(0, top * 1.2), padding=0)
+
+    def _draw_group(
+        self,
+        cr: ChartRun,
+        key: tuple[int, str, str],
+        values: dict[str, float],
+        bad: dict[str, float],
+        xs_of: dict[str, float],
+        width: float,
+        multi: bool,
+        legend_hollow: bool,
+    ) -> tuple[float, list[tuple[float, float, str]]]:
+        """The bars of one device / backend / run at x positions `xs_of` (by category): trusted bests filled,
+        flagged ones (`bad`) dashed and hollow. Returns the highest bar and the value labels (x, height, text)."""
+        color = QColor(self.series_color(key))
+        name = f"{cr.run.device_name(key[1])} · {key[2]}"
+        if multi:
+            name += f"  [{cr.label}]"
+        top = 0.0
+        labels: list[tuple[float, float, str]] = []
+        if values:
+            xs = [xs_of[c] for c in values]
+            hs = list(values.values())
+            top = max(top, *hs)
+            brush = QColor(color)
+            if cr.imported:
+                brush.setAlpha(150)
+            bars = pg.BarGraphItem(
+                x=xs,
+                height=hs,
+                width=width * 0.92,
+                brush=brush,
+                pen=pg.mkPen(color),
+                name=html.escape(name, quote=False),
+            )  # the legend reads names as HTML
+            self.add(bars)
+            self._hover_marks(bars, cr, key, list(values), xs, hs, color)
+            labels.extend((x, h, format_value(h, "bytes_per_s")) for x, h in zip(xs, hs))
+        if bad:
+            xs = [xs_of[c] for c in bad]
+            hs = list(bad.values())
+            top = max(top, *hs)
+            pen = pg.mkPen(color, width=1.6)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            hollow = pg.BarGraphItem(
+                x=xs,
+                height=hs,
+                width=width * 0.92,
+                brush=pg.mkBrush(None),
+                pen=pen,
+                name="not trusted (dashed, hollow)" if legend_hollow else None,
+            )
+            self.add(hollow)
+            self._hover_marks(hollow, cr, key, list(bad), xs, hs, color)
+            labels.extend(
+                (x, h, format_value(h, "bytes_per_s") + " (not trusted)")
+                for c, x, h in zip(bad, xs, hs)
+                if c not in values
+            )
+        return top, labels
 
     def _hover_marks(
         self,
@@ -926,21 +666,7 @@ class BandwidthChart(_Chart):
     ) -> None:
         """A small marker on top of each bar that reads out the point the bar shows when hovered; a child of
         the bars, so it hides and goes with them."""
-        infos = []
-        for cat, h in zip(cats, hs):
-            found = None
-            for r, f in _judged(cr.run):
-                name = f"{r.kernel} {r.variant}" if r.variant else r.kernel
-                if (
-                    (r.device, r.backend) == key[1:]
-                    and name == cat
-                    and r.metric == "bytes_per_s"
-                    and _drawable(r)
-                    and float(r.value) == h  # type: ignore[arg-type]
-                ):
-                    found = point_info(cr, r, f)
-                    break
-            infos.append(found)
+        infos = bar_point_infos(cr, key, cats, hs)
         marks = pg.ScatterPlotItem(
             x=xs,
             y=hs,
@@ -1055,49 +781,56 @@ class RooflineChart(_Chart):
         peaks += [p for chip in chips if (p := chip.peak_flops(dtype))]
         y_cap = max(peaks) if peaks else None
         for key, c in measured.items():
-            color = self.series_color(key)
-            cr = runs[key[0]]
-            x, y = roofline_segments(c, self.X_MIN, self.X_MAX, y_cap)
-            if not len(x):
+            y_vals.extend(self._draw_measured(key, c, runs[key[0]], dtype, multi, y_cap))
+        y_vals.extend(self._draw_catalogue(chips, dtype, y_cap))
+        lx0, lx1 = math.log10(self.X_MIN), math.log10(self.X_MAX)
+        if y_vals:
+            self.item.setRange(xRange=(lx0, lx1), yRange=(min(y_vals) - 0.3, max(y_vals) + 0.4), padding=0)
+
+    def _draw_measured(
+        self, key: tuple[int, str, str], c: Ceiling, cr: ChartRun, dtype: str, multi: bool, y_cap: float | None
+    ) -> list[float]:
+        """One measured roof (solid; dashed for an imported run) and its matmul points; returns the y drawn."""
+        y_vals: list[float] = []
+        color = self.series_color(key)
+        x, y = roofline_segments(c, self.X_MIN, self.X_MAX, y_cap)
+        if not len(x):
+            return y_vals
+        parts = []
+        if c.peak_flops:
+            parts.append(format_value(c.peak_flops, "flops"))
+        if c.mem_bw:
+            parts.append(format_value(c.mem_bw, "bytes_per_s"))
+        name = f"measured: {c.label} ({', '.join(parts)})"
+        if multi:
+            name += f"  [{cr.label}]"
+        line = pg.PlotDataItem(name=html.escape(name, quote=False), pen=_pen(color, 2.5, dashed=cr.imported))
+        line.setData(x, y, skipFiniteCheck=True)
+        self.add(line)
+        y_vals.extend(y)
+        # The matmul points at their own intensity: trusted ones filled (they built the compute roof),
+        # flagged ones hollow (never a ceiling).
+        for hollow in (False, True):
+            pts = roofline_points(cr, key[1], dtype, hollow)
+            if not pts:
                 continue
-            parts = []
-            if c.peak_flops:
-                parts.append(format_value(c.peak_flops, "flops"))
-            if c.mem_bw:
-                parts.append(format_value(c.mem_bw, "bytes_per_s"))
-            name = f"measured: {c.label} ({', '.join(parts)})"
-            if multi:
-                name += f"  [{cr.label}]"
-            line = pg.PlotDataItem(name=html.escape(name, quote=False), pen=_pen(color, 2.5, dashed=cr.imported))
-            line.setData(x, y, skipFiniteCheck=True)
-            self.add(line)
-            y_vals.extend(y)
-            # The matmul points at their own intensity: trusted ones filled (they built the compute roof),
-            # flagged ones hollow (never a ceiling).
-            for hollow in (False, True):
-                pts = [
-                    (matmul_intensity(r.size, r.dtype), float(r.value), point_info(cr, r, f))  # type: ignore[arg-type]
-                    for r, f in _judged(cr.run)
-                    if r.kernel == "matmul"
-                    and r.dtype == dtype
-                    and r.device == key[1]
-                    and r.size
-                    and (_drawable(r) and f.flagged if hollow else _good(r, f))
-                ]
-                if not pts:
-                    continue
-                sc = pg.ScatterPlotItem(
-                    x=np.log10([p[0] for p in pts]),
-                    y=np.log10([p[1] for p in pts]),
-                    size=9 if hollow else 7,
-                    brush=pg.mkBrush(None) if hollow else pg.mkBrush(color),
-                    pen=pg.mkPen(color, width=1.6) if hollow else pg.mkPen(self._colors["foreground"], width=0.5),
-                    name="not trusted (hollow): never a ceiling" if hollow else None,
-                    data=[p[2] for p in pts],
-                )
-                make_hoverable(sc)
-                self.add(sc)
-                y_vals.extend(np.log10([p[1] for p in pts]))
+            sc = pg.ScatterPlotItem(
+                x=np.log10([p[0] for p in pts]),
+                y=np.log10([p[1] for p in pts]),
+                size=9 if hollow else 7,
+                brush=pg.mkBrush(None) if hollow else pg.mkBrush(color),
+                pen=pg.mkPen(color, width=1.6) if hollow else pg.mkPen(self._colors["foreground"], width=0.5),
+                name="not trusted (hollow): never a ceiling" if hollow else None,
+                data=[p[2] for p in pts],
+            )
+            make_hoverable(sc)
+            self.add(sc)
+            y_vals.extend(np.log10([p[1] for p in pts]))
+        return y_vals
+
+    def _draw_catalogue(self, chips: list[Any], dtype: str, y_cap: float | None) -> list[float]:
+        """The published roofs of the catalogue chips picked (dashed, GPU / TPU colours); returns the y drawn."""
+        y_vals: list[float] = []
         fam_count: dict[str, int] = defaultdict(int)
         styles = (Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DashDotDotLine)
         for chip in chips:
@@ -1114,9 +847,7 @@ class RooflineChart(_Chart):
             line.setData(x, y, skipFiniteCheck=True)
             self.add(line)
             y_vals.extend(y)
-        lx0, lx1 = math.log10(self.X_MIN), math.log10(self.X_MAX)
-        if y_vals:
-            self.item.setRange(xRange=(lx0, lx1), yRange=(min(y_vals) - 0.3, max(y_vals) + 0.4), padding=0)
+        return y_vals
 
 
 class CompileWaterfall(_Chart):
@@ -1195,7 +926,7 @@ class CollectiveChart(_Chart):
     slug = "collective"
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__({"bottom": _BytesAxis("bottom", fmt=_bytes_label), "left": LogAxis("left")}, parent)
+        super().__init__({"bottom": _BytesAxis("bottom", fmt=bytes_label), "left": LogAxis("left")}, parent)
         self.op = QComboBox()
         for op, label in COLLECTIVE_OPS.items():
             self.op.addItem(label, op)
@@ -1233,7 +964,6 @@ class CollectiveChart(_Chart):
             )
             return
         runs = {cr.index: cr for cr in data.runs}
-        judged = {cr.index: _judged(cr.run) for cr in data.visible()}
         multi = len(data.visible()) > 1
         xs_all: list[float] = []
         ys_all: list[float] = []
@@ -1246,23 +976,7 @@ class CollectiveChart(_Chart):
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
-            where = f"{ranks} ranks on {hosts} host{'s' if hosts > 1 else ''}"
-            found = {}
-            for r, f in judged[run_i]:
-                c = r.collective
-                if (
-                    r.kernel == "collective"
-                    and c is not None
-                    and c.op == op
-                    and (r.backend, c.ranks, c.hosts, c.transport, r.dtype) == key[1:]
-                ):
-                    found[(r.size, float(c.busbw))] = point_info(cr, r, f)
-            infos = [
-                replace(found[p], extra=f"Bus bandwidth: {format_value(p[1], 'bytes_per_s')} ({where})")
-                if p in found
-                else None
-                for p in pts
-            ]
+            infos = collective_infos(cr, op, key, pts)
             curve = pg.PlotDataItem(
                 x=x,
                 y=y,
@@ -1296,14 +1010,6 @@ class _BytesAxis(LogAxis):
         while (hi - lo) // step > 10:
             step *= 2
         return [(1.0, [k / l2 for k in range(lo, hi + 1) if k % step == 0])]
-
-
-def _bytes_label(value: float) -> str:
-    """4096 -> '4 KiB', 67108864 -> '64 MiB' (axis ticks of the collective chart)."""
-    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
-        if value >= scale * 0.999:
-            return f"{value / scale:.3g} {unit}"
-    return f"{value:.0f} B"
 
 
 class ChartsView(QTabWidget):

@@ -14,17 +14,15 @@ from PySide6.QtGui import QImage
 
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.runs import CollectiveInfo, DeviceInfo, ProbeResult, RunFile, Stats
+from gpu_tpu_app.core.trust import matmul_intensity
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_value
-from gpu_tpu_app.ui.charts import (
+from gpu_tpu_app.ui.chart_data import (
     Ceiling,
     ChartData,
     ChartRun,
-    ChartsView,
-    LogAxis,
     PointInfo,
     bandwidth_bars,
     compile_rows,
-    matmul_intensity,
     matmul_series,
     measured_ceilings,
     phase_order,
@@ -32,6 +30,7 @@ from gpu_tpu_app.ui.charts import (
     roofline_segments,
     waterfall_segments,
 )
+from gpu_tpu_app.ui.charts import ChartsView, LogAxis
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
 
 DEV = DeviceInfo(backend="torch", platform="cpu", name="Test CPU")
