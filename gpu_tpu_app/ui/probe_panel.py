@@ -97,7 +97,6 @@ class ProbePanel(QWidget):
         self._listed = False
         self._listed_backends: set[str] = set()
         self._t0 = 0.0
-        self._error_box: QMessageBox | None = None
 
         self.model = ResultsModel(self)
         self.proxy = ResultsProxy(self)
@@ -603,12 +602,7 @@ class ProbePanel(QWidget):
     def _show_error(self, title: str, text: str) -> None:
         box = message_box(self, QMessageBox.Icon.Warning, title, text)
         box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.open()  # not exec(): the window (and any running probe) keeps going
-        self._error_box = box
-
-    def last_error_box(self) -> QMessageBox | None:
-        """The last error dialog shown (tests read its text)."""
-        return self._error_box
+        box.open()  # not exec(): the window (and any running probe) keeps going; the panel owns the box
 
     def _import_dialog(self) -> None:
         path, _f = QFileDialog.getOpenFileName(self, "Import a probe run", "", "Probe runs (*.json);;All files (*)")

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
 from gpu_tpu_app.core.runs import CSV_COLUMNS, DeviceInfo, ProbeResult, RunFile, Stats, load_run, save_run
 from gpu_tpu_app.core.settings import Preferences
@@ -28,6 +29,20 @@ def panel(qtbot):
     qtbot.addWidget(p)
     yield p
     p.shutdown()
+
+
+@pytest.fixture
+def error_boxes(monkeypatch) -> list[QMessageBox]:
+    """The message boxes opened (the panel opens its error dialogs window-modal, without exec), in order."""
+    opened: list[QMessageBox] = []
+    original = QMessageBox.open
+
+    def record(box: QMessageBox) -> None:
+        opened.append(box)
+        original(box)
+
+    monkeypatch.setattr(QMessageBox, "open", record)
+    return opened
 
 
 def _rows(p: ProbePanel) -> list[list[str]]:
@@ -284,7 +299,7 @@ def test_import_a_run_file_and_overlay_it(panel, qtbot, tmp_path):
     "content, expected",
     [("{not json", "not valid JSON"), (json.dumps({"schema_version": 99, "results": []}), "schema_version")],
 )
-def test_broken_run_file_shows_one_line_and_changes_nothing(panel, tmp_path, content, expected):
+def test_broken_run_file_shows_one_line_and_changes_nothing(panel, error_boxes, tmp_path, content, expected):
     good = tmp_path / "good.json"
     save_run(_hand_made_run(), good)
     assert panel.import_run(good)
@@ -292,8 +307,9 @@ def test_broken_run_file_shows_one_line_and_changes_nothing(panel, tmp_path, con
     bad.write_text(content, encoding="utf-8")
     before = bad.read_bytes()
     assert panel.import_run(bad) is False
-    box = panel.last_error_box()
-    assert box is not None and box.isVisible()
+    assert len(error_boxes) == 1
+    box = error_boxes[0]
+    assert box.isVisible() and box.textFormat() == Qt.TextFormat.PlainText
     assert str(bad) in box.text() and expected in box.text()
     assert "\n" not in box.text() and "Traceback" not in box.text()
     assert len(panel.runs()) == 1
@@ -362,7 +378,7 @@ def test_suite_choice_follows_a_new_default_suite_unless_a_run_is_in_progress(pa
     assert panel.prefs.default_suite == "smoke"
 
 
-def test_export_dialogs_add_the_extension_and_report_a_failed_write(panel, tmp_path, monkeypatch):
+def test_export_dialogs_add_the_extension_and_report_a_failed_write(panel, error_boxes, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     save_run(_hand_made_run(), tmp_path / "in.json")
@@ -376,9 +392,11 @@ def test_export_dialogs_add_the_extension_and_report_a_failed_write(panel, tmp_p
     panel._export_chart_dialog("png")
     assert (tmp_path / "chart.png").read_bytes().startswith(b"\x89PNG")
     monkeypatch.setattr(panel, "export_run", lambda *_a: (_ for _ in ()).throw(OSError(13, "Permission denied")))
+    assert error_boxes == []
     panel._export_run_dialog("csv")
-    box = panel.last_error_box()
-    assert box is not None and "Permission denied" in box.text() and box.text().endswith("Permission denied")
+    assert len(error_boxes) == 1
+    box = error_boxes[0]
+    assert "Permission denied" in box.text() and box.text().endswith("Permission denied")
     assert str(tmp_path / "missing" / "dir" / "run.csv") in box.text()
 
 
