@@ -309,10 +309,10 @@ class _JaxGroup:
         self.np, self.P = np, P
         self.mesh = Mesh(np.array(self.global_devices), ("i",))
         self.sharded = NamedSharding(self.mesh, P("i"))
-        shard_map = getattr(jax, "shard_map", None)
-        if shard_map is None:
+        shard_map: Any = getattr(jax, "shard_map", None)
+        if shard_map is None:  # jax before 0.7 has it under experimental only
             from jax.experimental.shard_map import shard_map
-        self.shard_map = shard_map
+        self.shard_map: Any = shard_map
         self._max = None
 
     @property

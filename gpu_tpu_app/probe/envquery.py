@@ -31,7 +31,7 @@ def say(obj):
 
 
 def versions():
-    out = {}
+    out: dict[str, str] = {}
     try:
         from importlib import metadata
     except ImportError:
@@ -42,7 +42,7 @@ def versions():
         except Exception:
             pass
     if "jax_cuda13_plugin" in out or "jax_cuda12_plugin" in out:
-        out["jax_cuda_plugin"] = out.pop("jax_cuda13_plugin", None) or out.pop("jax_cuda12_plugin")
+        out["jax_cuda_plugin"] = out.pop("jax_cuda13_plugin", "") or out.pop("jax_cuda12_plugin", "")
         out.pop("jax_cuda12_plugin", None)
     return out
 
@@ -111,13 +111,14 @@ def main():
     if meta["too_old"]:
         say(meta)
         return 0
-    meta["versions"] = versions()
+    found = versions()
+    meta["versions"] = found
     say(meta)
     wanted = [a for a in sys.argv[1:] if a in ("torch", "jax")] or ["torch", "jax"]
     for name in wanted:
-        if name == "torch" and "torch" not in meta["versions"]:
+        if name == "torch" and "torch" not in found:
             continue
-        if name == "jax" and "jax" not in meta["versions"]:
+        if name == "jax" and "jax" not in found:
             continue
         say({"part": "start", "framework": name})
         try:

@@ -260,7 +260,7 @@ class EnvsView(QWidget):
     def _on_stdout(self) -> None:
         if self._proc is None:
             return
-        data = bytes(self._proc.readAllStandardOutput())
+        data = bytes(self._proc.readAllStandardOutput().data())
         if len(self._out) < MAX_OUTPUT:
             self._out += data[: MAX_OUTPUT - len(self._out)]
 
@@ -275,7 +275,7 @@ class EnvsView(QWidget):
         if self._proc is None:
             return
         self._on_stdout()
-        err = bytes(self._proc.readAllStandardError()).decode("utf-8", "replace").strip().splitlines()
+        err = bytes(self._proc.readAllStandardError().data()).decode("utf-8", "replace").strip().splitlines()
         self._done()
         try:
             self._envs = parse_envs_json(bytes(self._out))
