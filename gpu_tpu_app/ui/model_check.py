@@ -166,7 +166,7 @@ class ModelCheckProcess(QObject):
 class ModelCheckBar(QWidget):
     """The Check-my-model button, and while a check runs, its progress view with Cancel.
 
-    sig_checked(ModelCheck) after a check that ran; bad input shows a dialog (`error_box`).
+    sig_checked(ModelCheck) after a check that ran; bad input shows a dialog.
     """
 
     sig_checked = Signal(object)
@@ -175,7 +175,6 @@ class ModelCheckBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.process: ModelCheckProcess | None = None
-        self.error_box: QMessageBox | None = None
         self.timeout_s = DEFAULT_TIMEOUT_S
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 0, 0, 0)
@@ -255,7 +254,6 @@ class ModelCheckBar(QWidget):
                 QMessageBox.Icon.Warning, "The model check did not run", result, QMessageBox.StandardButton.Ok, self
             )
             box.setTextFormat(Qt.TextFormat.PlainText)
-            self.error_box = box
             box.open()
         else:
             self.status.setText(

@@ -162,10 +162,6 @@ class QuestionCard(Card):
         self.measured_label.setText(text)
         set_role(self.measured_label, "role", role)
 
-    def marker_text(self) -> str:
-        """The measured mark as shown ('' when the answer was not measured)."""
-        return self.measured_label.text() if self.measured_from is not None else ""
-
     def toggle_evidence(self) -> None:
         """Show or hide the evidence under the mark."""
         show = not self.evidence_label.isVisibleTo(self)

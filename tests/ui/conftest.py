@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from PySide6.QtWidgets import QMessageBox
 
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, Stats
 
@@ -51,3 +52,17 @@ def compile_and_matmul_run() -> RunFile:
         complete=True,
         results=results,
     )
+
+
+@pytest.fixture
+def error_boxes(monkeypatch) -> list[QMessageBox]:
+    """The message boxes opened without exec (window-modal error dialogs), in order; each still opens."""
+    opened: list[QMessageBox] = []
+    original = QMessageBox.open
+
+    def record(box: QMessageBox) -> None:
+        opened.append(box)
+        original(box)
+
+    monkeypatch.setattr(QMessageBox, "open", record)
+    return opened

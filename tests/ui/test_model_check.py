@@ -48,18 +48,18 @@ def test_check_fills_marks_and_stays_changeable(qtbot, wizard: DecideWizard) -> 
     assert (answers.framework, answers.xla_verified, answers.dynamic_shapes) == ("jax", "no", "yes")
     assert emitted and emitted[-1] == answers
     for field in ANSWER_FIELDS:  # every measurable answer is marked, decided or not
-        assert wizard.cards[field].marker_text(), field
+        assert wizard.cards[field].measured_label.text(), field
     card = wizard.cards["xla_verified"]
-    assert card.marker_text() == "✓ measured in jax_boolean_mask.py"
+    assert card.measured_label.text() == "✓ measured in jax_boolean_mask.py"
     assert not card.evidence_label.isVisible()
     qtbot.mouseClick(card.evidence_button, Qt.MouseButton.LeftButton)
     assert card.evidence_label.isVisible()
     assert "NonConcreteBooleanIndexError" in card.evidence_label.text()
-    assert "not decided" in wizard.cards["matmul_share"].marker_text()
+    assert "not decided" in wizard.cards["matmul_share"].measured_label.text()
     # the user still decides: choosing another value keeps the measurement visible beside it
     card.buttons["yes"].click()
     assert wizard.answers().xla_verified == "yes"
-    assert "you chose otherwise" in card.marker_text()
+    assert "you chose otherwise" in card.measured_label.text()
 
 
 def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: DecideWizard, tmp_path: Path) -> None:
@@ -96,16 +96,17 @@ def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: 
     assert wizard.answers().framework is None  # nothing was filled
 
 
-def test_bad_file_shows_a_dialog_with_one_line(qtbot, wizard: DecideWizard, tmp_path: Path) -> None:
+def test_bad_file_shows_a_dialog_with_one_line(qtbot, wizard: DecideWizard, tmp_path: Path, error_boxes) -> None:
     model = tmp_path / "broken.py"
     model.write_text("def model(:\n    pass\n")
     bar = wizard.model_check_bar
     with qtbot.waitSignal(bar.sig_finished, timeout=CHECK_MS) as blocker:
         bar.check(str(model))
     assert blocker.args[0] == f"{model}:1: SyntaxError: invalid syntax"
-    assert bar.error_box is not None and bar.error_box.isVisible()
-    assert bar.error_box.text() == blocker.args[0]
-    bar.error_box.close()
+    assert len(error_boxes) == 1 and error_boxes[0].isVisible()
+    assert error_boxes[0].text() == blocker.args[0]
+    assert error_boxes[0].textFormat() == Qt.TextFormat.PlainText
+    error_boxes[0].close()
     assert wizard.answers().framework is None
 
 
@@ -131,7 +132,7 @@ def test_window_keeps_the_check_in_the_session_result_and_report(qtbot, tmp_path
     qtbot.addWidget(other)
     other.set_session(load_session(path), path)
     assert other.session().model_check == session.model_check
-    assert other.wizard.cards["xla_verified"].marker_text() == "✓ measured in jax_boolean_mask.py"
+    assert other.wizard.cards["xla_verified"].measured_label.text() == "✓ measured in jax_boolean_mask.py"
     for window in (w, other):
         window.shutdown()
         window._clean = window.session()  # the test is over: close without the unsaved-changes prompt

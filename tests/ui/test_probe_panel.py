@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
 
 from gpu_tpu_app.core.runs import CSV_COLUMNS, DeviceInfo, ProbeResult, RunFile, Stats, load_run, save_run
 from gpu_tpu_app.core.settings import Preferences
@@ -29,20 +28,6 @@ def panel(qtbot):
     qtbot.addWidget(p)
     yield p
     p.shutdown()
-
-
-@pytest.fixture
-def error_boxes(monkeypatch) -> list[QMessageBox]:
-    """The message boxes opened (the panel opens its error dialogs window-modal, without exec), in order."""
-    opened: list[QMessageBox] = []
-    original = QMessageBox.open
-
-    def record(box: QMessageBox) -> None:
-        opened.append(box)
-        original(box)
-
-    monkeypatch.setattr(QMessageBox, "open", record)
-    return opened
 
 
 def _rows(p: ProbePanel) -> list[list[str]]:
