@@ -153,6 +153,13 @@ class ProbeResult(_Model):
     after: DeviceState | None = None
     collective: CollectiveInfo | None = None
 
+    @property
+    def measured(self) -> float:
+        """The measured value, for a result the caller already knows has one (else ValueError)."""
+        if self.value is None:
+            raise ValueError(f"{self.label()}: no measured value")
+        return float(self.value)
+
     def label(self) -> str:
         """Short human label: 'matmul float32 4096'."""
         parts = [self.kernel, self.variant, self.dtype, None if self.size is None else str(self.size)]
@@ -423,12 +430,12 @@ class CeilingTracker:
         """Record `r` and return it with pct_ceiling against the best so far."""
         if not _counts(r, self.devices.get(r.device)):
             top = self.best.get(ceiling_key(r)) if _rated(r) else None
-            pct = 100.0 * float(r.value) / top if top else None  # type: ignore[arg-type]
+            pct = 100.0 * r.measured / top if top else None
             return r if r.pct_ceiling == pct else r.model_copy(update={"pct_ceiling": pct})
         key = ceiling_key(r)
-        best = max(self.best.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
+        best = max(self.best.get(key, 0.0), r.measured)
         self.best[key] = best
-        return r.model_copy(update={"pct_ceiling": 100.0 * float(r.value) / best})  # type: ignore[arg-type]
+        return r.model_copy(update={"pct_ceiling": 100.0 * r.measured / best})
 
 
 def with_ceilings(results: list[ProbeResult], devices: list[DeviceInfo] | None = None) -> list[ProbeResult]:
@@ -441,10 +448,10 @@ def with_ceilings(results: list[ProbeResult], devices: list[DeviceInfo] | None =
     best: dict[tuple[str, str, str, str | None], float] = {}
     for r, f in zip(results, flags):
         if _rated(r) and not f.flagged:
-            best[ceiling_key(r)] = max(best.get(ceiling_key(r), 0.0), float(r.value))  # type: ignore[arg-type]
+            best[ceiling_key(r)] = max(best.get(ceiling_key(r), 0.0), r.measured)
     out = []
     for r in results:
         top = best.get(ceiling_key(r)) if _rated(r) else None
-        pct = 100.0 * float(r.value) / top if top else None  # type: ignore[arg-type]
+        pct = 100.0 * r.measured / top if top else None
         out.append(r if r.pct_ceiling == pct else r.model_copy(update={"pct_ceiling": pct}))
     return out

@@ -194,13 +194,13 @@ def results_flags(results: Sequence[ProbeResult], device: Callable[[str], Device
     bandwidth: dict[str, float] = {}
     for r, f in zip(results, flags):
         if r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s" and _trusted(r, f):
-            bandwidth[r.device] = max(bandwidth.get(r.device, 0.0), float(r.value))  # type: ignore[arg-type]
+            bandwidth[r.device] = max(bandwidth.get(r.device, 0.0), r.measured)
     for i, (r, f) in enumerate(zip(results, flags)):
         bw = bandwidth.get(r.device)
         if bw is None or f.flagged or r.kernel != "matmul" or r.metric != "flops" or not r.size or not _has_value(r):
             continue
         roof = bw * matmul_intensity(r.size, r.dtype)
-        if float(r.value) > roof:  # type: ignore[arg-type]
+        if r.measured > roof:
             flags[i] = Flags(
                 above_roof=(
                     f"above this machine's measured roof: {format_value(bw, 'bytes_per_s')} x "
@@ -276,11 +276,11 @@ def machine_best(runs: Iterable[RunFile]) -> dict[str, Best]:
                 kind = "bandwidth"
             else:
                 continue
-            if kind not in best or float(r.value) > best[kind].value:  # type: ignore[arg-type]
+            if kind not in best or r.measured > best[kind].value:
                 dev = run.device(r.device)
                 best[kind] = Best(
                     kind,
-                    float(r.value),  # type: ignore[arg-type]
+                    r.measured,
                     r.metric,
                     r.dtype,
                     dev.name if dev else r.device,

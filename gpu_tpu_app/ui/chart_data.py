@@ -68,7 +68,7 @@ def matmul_series(data: ChartData) -> dict[tuple[int, str, str, str | None], lis
     for cr in data.visible():
         for r, f in _judged(cr.run):
             if r.kernel == "matmul" and r.metric == "flops" and r.size and _good(r, f):
-                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, float(r.value)))  # type: ignore[arg-type]
+                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, r.measured))
     return {k: sorted(v) for k, v in out.items()}
 
 
@@ -89,7 +89,7 @@ def matmul_flagged(data: ChartData) -> dict[tuple[int, str, str, str | None], li
     for cr in data.visible():
         for r, f in _judged(cr.run):
             if r.kernel == "matmul" and r.metric == "flops" and r.size and _drawable(r) and f.flagged:
-                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, float(r.value), f.short()))  # type: ignore[arg-type]
+                out[(cr.index, r.device, r.backend, r.dtype)].append((r.size, r.measured, f.short()))
     return {k: sorted(v) for k, v in out.items()}
 
 
@@ -114,7 +114,7 @@ def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[in
             if cat not in cats:
                 cats.append(cat)
             key = (cr.index, r.device, r.backend)
-            series[key][cat] = max(series[key].get(cat, 0.0), float(r.value))  # type: ignore[arg-type]
+            series[key][cat] = max(series[key].get(cat, 0.0), r.measured)
     return sort_categories(cats), dict(series)
 
 
@@ -138,7 +138,7 @@ def bar_point_infos(
                 and name == cat
                 and r.metric == "bytes_per_s"
                 and _drawable(r)
-                and float(r.value) == h  # type: ignore[arg-type]
+                and r.measured == h
             ):
                 found = point_info(cr, r, f)
                 break
@@ -244,7 +244,7 @@ def point_infos(data: ChartData) -> dict[tuple[int, str, str, str | None, str, i
     for cr in data.visible():
         for r, f in _judged(cr.run):
             if _drawable(r):
-                out[(cr.index, r.device, r.backend, r.dtype, r.kernel, r.size, float(r.value))] = point_info(cr, r, f)  # type: ignore[arg-type]
+                out[(cr.index, r.device, r.backend, r.dtype, r.kernel, r.size, r.measured)] = point_info(cr, r, f)
     return out
 
 
@@ -270,9 +270,9 @@ def measured_ceilings(data: ChartData, dtype: str) -> dict[tuple[int, str, str],
             key = (cr.index, r.device, r.backend)
             labels[key] = f"{cr.run.device_name(r.device)} · {r.backend}"
             if r.kernel == "matmul" and r.metric == "flops" and r.dtype == dtype:
-                best_f[key] = max(best_f.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
+                best_f[key] = max(best_f.get(key, 0.0), r.measured)
             elif r.kernel in MEMORY_KERNELS and r.metric == "bytes_per_s":
-                best_b[key] = max(best_b.get(key, 0.0), float(r.value))  # type: ignore[arg-type]
+                best_b[key] = max(best_b.get(key, 0.0), r.measured)
     keys = [k for k in labels if k in best_f or k in best_b]
     return {k: Ceiling(labels[k], best_f.get(k), best_b.get(k), True) for k in keys}
 
@@ -304,7 +304,7 @@ def roofline_points(cr: ChartRun, device: str, dtype: str, hollow: bool) -> list
     """(intensity, FLOP/s, hover data) of one run's matmul points of `dtype` on `device`: the trusted ones
     (they build the compute roof), or with `hollow` the flagged ones (never a ceiling)."""
     return [
-        (matmul_intensity(r.size, r.dtype), float(r.value), point_info(cr, r, f))  # type: ignore[arg-type]
+        (matmul_intensity(r.size, r.dtype), r.measured, point_info(cr, r, f))
         for r, f in _judged(cr.run)
         if r.kernel == "matmul"
         and r.dtype == dtype
@@ -323,7 +323,7 @@ def compile_rows(data: ChartData) -> list[tuple[str, dict[str, float]]]:
             if r.kernel != "compile" or r.metric != "seconds" or not _usable(r) or not r.variant:
                 continue
             key = (cr.index, r.device, r.dtype, r.size)
-            rows.setdefault(key, {})[r.variant] = float(r.value)  # type: ignore[arg-type]
+            rows.setdefault(key, {})[r.variant] = r.measured
             bits = [cr.run.device_name(r.device), r.backend, r.dtype or "", str(r.size) if r.size else ""]
             labels[key] = " · ".join(b for b in bits if b)
             if len(data.visible()) > 1:

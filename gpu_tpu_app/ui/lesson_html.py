@@ -69,7 +69,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
             groups: dict[tuple[str, str | None, int | None], dict[str, float]] = {}
             for r in results:
                 if id(r) in good and r.variant:
-                    groups.setdefault((r.device, r.dtype, r.size), {})[r.variant] = float(r.value)  # type: ignore[arg-type]
+                    groups.setdefault((r.device, r.dtype, r.size), {})[r.variant] = r.measured
             # The biggest function measured per device says most about the compile step.
             best: dict[str, tuple[tuple[str, str | None, int | None], dict[str, float]]] = {}
             for key, phases in groups.items():
