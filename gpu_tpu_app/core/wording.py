@@ -65,9 +65,9 @@ def format_eta(seconds: float | None) -> str:
 
 def tflops(flops: float | None) -> str:
     """FLOP/s as TFLOP/s for tables: '2,307 TFLOP/s', '91.9 TFLOP/s', '0.279 TFLOP/s'."""
-    if not _known(flops):
+    if flops is None or not _known(flops):
         return MISSING
-    t = float(flops) / 1e12  # type: ignore[arg-type]  # _known() ruled out None
+    t = float(flops) / 1e12
     return f"{t:,.0f} TFLOP/s" if t >= 100 else f"{t:.3g} TFLOP/s"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 import time
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
@@ -47,7 +48,7 @@ TRUST_LEGEND = (
 )
 
 
-def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> str:  # type: ignore[assignment]
+def table(headers: list[str], rows: list[list[str]], right: AbstractSet[int] = frozenset()) -> str:
     """Columns padded to their widest cell, two spaces apart; `right` columns right-aligned."""
     widths = [len(h) for h in headers]
     for row in rows:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.runs import (
+    BackendStatus,
     DeviceInfo,
     ErrorMsg,
     Message,
@@ -541,13 +542,13 @@ class ProbePanel(QWidget):
         self.sig_runs_changed.emit()
         self.sig_finished.emit(run)
 
-    def _on_listed(self, status: object, devices: object) -> None:
-        self._listed_backends.add(status.backend)  # type: ignore[attr-defined]
-        self.devices.set_backend(status, devices)  # type: ignore[arg-type]
+    def _on_listed(self, status: BackendStatus, devices: list[DeviceInfo]) -> None:
+        self._listed_backends.add(status.backend)
+        self.devices.set_backend(status, devices)
         if self._listed_backends >= set(BACKENDS):
             self.devices_note.setText("Found by a worker process for each backend.")
-        if not status.available:  # type: ignore[attr-defined]
-            self.log("warning", f"{status.backend}: not usable here: {status.reason}")  # type: ignore[attr-defined]
+        if not status.available:
+            self.log("warning", f"{status.backend}: not usable here: {status.reason}")
 
     def _on_listing_done(self) -> None:
         self.sig_devices_listed.emit()
@@ -641,8 +642,8 @@ class ProbePanel(QWidget):
             self._show_error("Cannot save", f"{path}: {exc.strerror or exc}")
 
     # ---------------------------------------------------------------- misc
-    def showEvent(self, event: object) -> None:
-        super().showEvent(event)  # type: ignore[arg-type]
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
         # Look for devices the first time the page is shown, unless a run measured on this host
         # already says what every backend found (the refresh button looks again).
         known = all(self.devices.backend_status(b) is not None for b in BACKENDS)
