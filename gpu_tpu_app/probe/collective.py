@@ -666,9 +666,9 @@ def run(
     """Join the group, measure, report (rank 0); the worker's exit code."""
     # the framework's import (seconds on a busy machine) does not count against the joining timeout
     if backend == "torch":
-        import torch.distributed  # noqa: F401
+        import torch.distributed  # noqa: F401 (imported for its start-up cost, before the timeout starts)
     else:
-        import jax  # noqa: F401
+        import jax  # noqa: F401 (imported for its start-up cost, before the timeout starts)
     # torch's own timeout errors say more, so they come first; JAX aborts instead, so the watchdog does
     dog = Watchdog(emit, backend, timeout_s + (WATCHDOG_MARGIN_S if backend == "torch" else 0.0))
     group = _join(backend, emit, timeout_s)

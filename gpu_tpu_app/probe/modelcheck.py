@@ -1133,7 +1133,7 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     findings["parameters"] = sum(int(x.size) for x in leaves)
     findings["parameter_bytes"] = sum(int(x.size) * x.dtype.itemsize for x in leaves)
     findings["inputs"] = _jax_signature(inputs)
-    forward = loader.module.forward  # type: ignore[union-attr]
+    forward = loader.module.forward  # type: ignore[union-attr]  # the loader checked that forward exists
     findings["data_dependent"] = []
 
     # 1. trace to a jaxpr: primitives, work, float64, callbacks; data-dependent Python control flow fails here

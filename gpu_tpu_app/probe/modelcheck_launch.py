@@ -105,7 +105,7 @@ def run_check_detailed(
                 timed_out = True
                 break
             for key, _ in sel.select(min(left, 0.5)):
-                data = os.read(key.fileobj.fileno(), 1 << 16)  # type: ignore[union-attr]
+                data = os.read(key.fileobj.fileno(), 1 << 16)  # type: ignore[union-attr]  # only pipes are registered, never raw descriptors
                 if not data:
                     sel.unregister(key.fileobj)
                     open_streams -= 1

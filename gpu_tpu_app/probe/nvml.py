@@ -43,7 +43,7 @@ class Nvml:
         """NVML if nvidia-ml-py is installed and the driver answers, else None (never raises)."""
         try:
             if api is None:
-                import pynvml as api  # type: ignore[import-not-found, no-redef]
+                import pynvml as api  # type: ignore[import-not-found, no-redef]  # optional: nvidia-ml-py, present on GPU machines only
             api.nvmlInit()
         except Exception:
             return None

@@ -87,7 +87,7 @@ def stop_on_signals(cancel: threading.Event, *, escalate: bool = True) -> Iterat
     finally:
         for sig, old in previous.items():
             if old is not None:
-                signal.signal(sig, old)  # type: ignore[arg-type]
+                signal.signal(sig, old)  # type: ignore[arg-type]  # a handler signal.getsignal returned
 
 
 class _Stderr:

@@ -23,11 +23,11 @@ class _Record:
 
     def model_copy(self, update: dict[str, Any] | None = None) -> Any:
         """A copy with the fields in `update` replaced."""
-        return dataclasses.replace(self, **(update or {}))  # type: ignore[type-var]
+        return dataclasses.replace(self, **(update or {}))  # type: ignore[type-var]  # every record is a dataclass
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, nested records as dicts, non-finite floats as None."""
-        return _clean(dataclasses.asdict(self))  # type: ignore[call-overload]
+        return _clean(dataclasses.asdict(self))  # type: ignore[call-overload]  # every record is a dataclass
 
     def model_dump(self, mode: str = "python") -> dict[str, Any]:
         """The same as to_dict (pydantic's name, for code that reads both kinds of record)."""

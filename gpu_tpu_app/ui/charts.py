@@ -201,7 +201,7 @@ class _Chart(QWidget):
                 draw(self, data)
                 self._sync_series()
 
-            cls.redraw = redraw  # type: ignore[method-assign]
+            cls.redraw = redraw  # type: ignore[method-assign]  # wraps each subclass's redraw, see the class docstring
 
     def __init__(self, axis_items: dict[str, pg.AxisItem] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -1047,7 +1047,7 @@ class ChartsView(QTabWidget):
 
     def charts(self) -> list[_Chart]:
         """The charts, in tab order."""
-        return [self.widget(i) for i in range(self.count())]  # type: ignore[misc]
+        return [self.widget(i) for i in range(self.count())]  # type: ignore[misc]  # every tab is one of the charts
 
     def schedule(self) -> None:
         """Ask for a redraw; requests within ~33 ms collapse into one."""

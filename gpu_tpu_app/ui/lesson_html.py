@@ -91,7 +91,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
             keep = by_key.get(best_key)
             if keep is None:
                 by_key[best_key] = r
-            elif (r.value < keep.value) if r.metric == "seconds" else (r.value > keep.value):  # type: ignore[operator]
+            elif (r.value < keep.value) if r.metric == "seconds" else (r.value > keep.value):  # type: ignore[operator]  # only results with a value reach this loop
                 by_key[best_key] = r  # the best: fastest time, highest rate
         for (_dev, _b, dtype, variant), r in by_key.items():
             extra = [x for x in (variant, dtype, f"N={r.size}" if kernel == "matmul" and r.size else None) if x]

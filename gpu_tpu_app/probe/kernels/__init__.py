@@ -549,7 +549,7 @@ def warm_up(backend: str, device: DeviceInfo) -> float:
     if backend == "torch":
         from gpu_tpu_app.probe.kernels import torch_kernels as impl
     elif backend == "jax":
-        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]
+        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
     else:
         raise ValueError(f"unknown backend {backend!r}")
     return float(impl.warm_up(device))
@@ -571,7 +571,7 @@ def run_point(point: Point, ctx: Context) -> list[ProbeResult]:
     if point.backend == "torch":
         from gpu_tpu_app.probe.kernels import torch_kernels as impl
     elif point.backend == "jax":
-        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]
+        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
     else:
         raise ValueError(f"unknown backend {point.backend!r}")
     return impl.run(point, ctx)

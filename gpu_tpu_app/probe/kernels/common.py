@@ -399,7 +399,7 @@ def result(
     if samples is None:
         if timing is None or not timing.times:
             raise ValueError("a result needs timing samples")
-        samples = rates(work, timing.times) if metric != "seconds" else list(timing.times)  # type: ignore[arg-type]
+        samples = rates(work, timing.times) if metric != "seconds" else list(timing.times)  # type: ignore[arg-type]  # times are floats; Timing types them as a sequence of numbers
         seconds = timing.seconds if seconds is None else seconds
         if note := timing.note():
             notes.append(note)

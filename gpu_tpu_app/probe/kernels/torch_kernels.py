@@ -93,7 +93,7 @@ def math_mode(dev: torch.device, dtype: str) -> str:
             dtype,
             allow_tf32=bool(torch.backends.cuda.matmul.allow_tf32),
             precision=torch.get_float32_matmul_precision(),
-            capability=capability,  # type: ignore[arg-type]
+            capability=capability,  # type: ignore[arg-type]  # CUDA capabilities are (major, minor) pairs
             env=dict(os.environ),
         )
     return common.torch_math_mode(dev.type, dtype)
