@@ -341,6 +341,23 @@ class _Chart(QWidget):
             self.item.showAxis(name, visible)
         self.item.showGrid(x=visible, y=visible, alpha=0.35)
 
+    def add_series(self, x: Any, y: Any, data: list[Any], name: str, color: str, dashed: bool) -> Any:
+        """One measured series: a line with a marker per point whose hover shows that point's readout."""
+        curve = pg.PlotDataItem(
+            x=x,
+            y=y,
+            data=data,
+            name=html.escape(name, quote=False),  # the legend reads names as HTML
+            pen=_pen(color, 2, dashed=dashed),
+            symbol="o",
+            symbolSize=6,
+            symbolBrush=color,
+            symbolPen=None,
+            skipFiniteCheck=True,
+        )
+        make_hoverable(curve.scatter)
+        return self.add(curve)
+
     def add(self, it: Any) -> Any:
         """Add a plot item that the next redraw removes."""
         self.item.addItem(it)
@@ -469,20 +486,8 @@ class ThroughputChart(_Chart):
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
-            curve = pg.PlotDataItem(
-                x=x,
-                y=y,
-                data=[infos.get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts],
-                name=html.escape(name, quote=False),
-                pen=_pen(color, 2, dashed=cr.imported),
-                symbol="o",
-                symbolSize=6,
-                symbolBrush=color,
-                symbolPen=None,
-                skipFiniteCheck=True,
-            )
-            make_hoverable(curve.scatter)
-            self.add(curve)
+            point_data = [infos.get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts]
+            self.add_series(x, y, point_data, name, color, dashed=cr.imported)
             xs_all.extend(x)
             ys_all.extend(y)
         for key, spread in matmul_spread(data).items():  # the middle half of the repetitions, as error bars
@@ -977,20 +982,7 @@ class CollectiveChart(_Chart):
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
             infos = collective_infos(cr, op, key, pts)
-            curve = pg.PlotDataItem(
-                x=x,
-                y=y,
-                data=infos,
-                name=html.escape(name, quote=False),
-                pen=_pen(color, 2, dashed=cr.imported),
-                symbol="o",
-                symbolSize=6,
-                symbolBrush=color,
-                symbolPen=None,
-                skipFiniteCheck=True,
-            )
-            make_hoverable(curve.scatter)
-            self.add(curve)
+            self.add_series(x, y, infos, name, color, dashed=cr.imported)
             xs_all.extend(x)
             ys_all.extend(y)
         self.item.setRange(
