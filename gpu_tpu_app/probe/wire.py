@@ -153,13 +153,6 @@ class ProbeResult(_Record):
     after: DeviceState | None = None
     collective: CollectiveInfo | None = None
 
-    @property
-    def measured(self) -> float:
-        """The measured value, for a result the caller already knows has one (else ValueError)."""
-        if self.value is None:
-            raise ValueError(f"{self.label()}: no measured value")
-        return float(self.value)
-
     def label(self) -> str:
         """Short human label: 'matmul float32 4096'."""
         parts = [self.kernel, self.variant, self.dtype, None if self.size is None else str(self.size)]
