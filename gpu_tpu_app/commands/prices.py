@@ -8,7 +8,7 @@ import json
 from gpu_tpu_app.cliutil import fail
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.price_import import load_book
-from gpu_tpu_app.core.prices import STALE_DAYS, Kind, PriceBook, Quote, spreads
+from gpu_tpu_app.core.prices import STALE_DAYS, Kind, PriceBook, Quote, format_rate, spreads
 from gpu_tpu_app.errors import InputError
 
 
@@ -72,9 +72,9 @@ def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | N
         table.append(
             [
                 names.get(s.chip_id, s.chip_id),
-                f"${s.cheapest.usd:,.2f}",
+                format_rate(s.cheapest.usd),
                 s.cheapest.place(),
-                f"${s.dearest.usd:,.2f}",
+                format_rate(s.dearest.usd),
                 s.dearest.place(),
                 str(s.places),
                 s.cheapest.describe_age(),
@@ -89,7 +89,7 @@ def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | N
         rows = [["chip", "USD/chip-h", "where", "source", "note"]]
         for s in found:
             for q in book.select(s.chip_id, kind, cloud, region):
-                rows.append([s.chip_id, f"${q.usd:,.4g}", q.place(), q.describe_age(), q.note or ""])
+                rows.append([s.chip_id, format_rate(q.usd), q.place(), q.describe_age(), q.note or ""])
         lines += _align(rows, {1})
     priced = {s.chip_id for s in found}
     missing = [c for c in names if c not in priced and chip is None]

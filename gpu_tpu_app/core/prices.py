@@ -189,7 +189,7 @@ class Quote(BaseModel):
         """'shipped table, read 2026-11-20', 'SkyPilot catalogue, 3 h old', '... (stale: over 90 days)'."""
         label = ORIGIN_LABELS[self.origin]
         if self.origin == "user":
-            return "your price (wins over any table)"
+            return "your price, which wins over every table"
         if self.dated_by == "read":
             text = f"{label}, read {self.as_of.date().isoformat()}"
         else:
@@ -199,8 +199,20 @@ class Quote(BaseModel):
         return text
 
     def place(self) -> str:
-        """'Google Cloud us-central1'."""
+        """'Google Cloud us-central1'; '' for a price the user typed."""
+        if self.origin == "user":
+            return ""
         return f"{CLOUD_NAMES.get(self.cloud, self.cloud)} {self.region}"
+
+    def describe(self, now: dt.datetime | None = None) -> str:
+        """'$2.70/chip-hour, Google Cloud us-central1 (shipped table, read 2026-12-01)'."""
+        where = f", {self.place()}" if self.place() else ""
+        return f"{format_rate(self.usd)}/chip-hour{where} ({self.describe_age(now)})"
+
+
+def format_rate(usd: float) -> str:
+    """USD per chip-hour: '$2.70', '$0.363', '$12.45'."""
+    return f"${usd:,.2f}" if usd >= 1 else f"${usd:.3g}"
 
 
 def format_age(age: dt.timedelta) -> str:
@@ -274,7 +286,9 @@ class PriceBook(BaseModel):
             and (region is None or q.region == region.lower())
         ]
 
-    def cheapest(self, chip: str, kind: Kind = "on-demand", cloud: str | None = None, region: str | None = None):
+    def cheapest(
+        self, chip: str, kind: Kind = "on-demand", cloud: str | None = None, region: str | None = None
+    ) -> Quote | None:
         """The cheapest winning quote for a chip (optionally in one cloud / region), or None."""
         found = self.select(chip, kind, cloud, region)
         return min(found, key=lambda q: q.usd) if found else None
@@ -321,6 +335,32 @@ def spreads(book: PriceBook, kind: Kind = "on-demand", cloud: str | None = None,
                 )
             )
     return sorted(out, key=lambda s: (s.cheapest.usd, s.chip_id))
+
+
+def user_quote(chip_id: str, usd: float) -> Quote:
+    """The price a user typed for a chip: it wins over every table and says so."""
+    return Quote(
+        chip_id=chip_id,
+        cloud="",
+        region="",
+        kind="on-demand",
+        usd=usd,
+        origin="user",
+        where="typed by you",
+        as_of=dt.datetime.now(dt.UTC),
+    )
+
+
+def chip_quotes(
+    book: PriceBook | None, chip_id: str, user_usd: float | None, cloud: str | None = None, region: str | None = None
+) -> tuple[Quote | None, Quote | None]:
+    """(on-demand, spot) for one chip: the user's price else the cheapest known, and the cheapest spot."""
+    on_demand = user_quote(chip_id, user_usd) if user_usd is not None else None
+    if book is None:
+        return on_demand, None
+    if on_demand is None:
+        on_demand = book.cheapest(chip_id, "on-demand", cloud, region)
+    return on_demand, book.cheapest(chip_id, "spot", cloud, region)
 
 
 def shipped_book() -> PriceBook:
