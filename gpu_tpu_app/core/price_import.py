@@ -210,7 +210,7 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
             host: tuple[float | None, float | None] = (0.0, 0.0)
             note = f"{name} over its {chips} chips"
         else:
-            chip = table.chip_for(name)
+            chip = table.chip_for(name, rec["InstanceType"])
             try:
                 count = float(rec["AcceleratorCount"])
             except ValueError:
@@ -292,8 +292,8 @@ def read_gpuhunt(
         except ValueError:
             gib = None
         if gib is not None and math.isfinite(gib):
-            chip = table.chip_for(f"{rec['gpu_name']}-{round(gib)}GB")
-        chip = chip or table.chip_for(rec["gpu_name"])
+            chip = table.chip_for(f"{rec['gpu_name']}-{round(gib)}GB", rec["instance_name"])
+        chip = chip or table.chip_for(rec["gpu_name"], rec["instance_name"])
         if chip is None:
             reader.dropped["not a catalogue chip"] += 1
             continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -36,7 +37,10 @@ ORIGIN_LABELS = {
     "user": "your price",
 }
 #: cloud ids -> the name shown.
-CLOUD_NAMES = {"gcp": "Google Cloud", "aws": "AWS", "azure": "Azure"}
+CLOUD_NAMES = {"gcp": "Google Cloud", "aws": "AWS", "azure": "Azure", "lambda": "Lambda", "lambdalabs": "Lambda"}
+
+#: words in an instance name that say which form factor of an accelerator it carries.
+FORM_HINTS = {"PCIE": frozenset({"pcie"}), "NVL": frozenset({"nvl"}), "SXM": frozenset({"sxm", "sxm4", "sxm5"})}
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 _ID = r"^[a-z0-9][a-z0-9._-]*$"
@@ -118,12 +122,20 @@ class PriceTable(BaseModel):
                 return source
         raise KeyError(id)
 
-    def chip_for(self, name: str) -> str | None:
-        """The catalogue chip id a local catalogue's accelerator name denotes (any case), or None."""
-        folded = name.strip().casefold()
-        for key, chip in self.names.items():
-            if key.casefold() == folded:
-                return chip
+    def chip_for(self, name: str, instance: str = "") -> str | None:
+        """The catalogue chip id a local catalogue's accelerator name denotes (any case), or None.
+
+        The instance name settles a form factor the accelerator name leaves open: Lambda and gpuhunt
+        call both gpu_1x_h100_pcie and gpu_8x_h100_sxm5 "H100", so "pcie", "nvl" or "sxm" in the
+        instance name is tried first ("H100-PCIE").
+        """
+        words = set(re.split(r"[^a-z0-9]+", instance.casefold()))
+        forms = [form for form, hints in FORM_HINTS.items() if words & hints]
+        for candidate in [f"{name}-{form}" for form in forms] + [name]:
+            folded = candidate.strip().casefold()
+            for key, chip in self.names.items():
+                if key.casefold() == folded:
+                    return chip
         return None
 
 

@@ -55,9 +55,9 @@ def test_prices_reads_the_default_skypilot_folder_and_from_path(run_cli: Run, _n
     other = _write(_no_local_catalogues / "elsewhere" / "gcp" / "vms.csv", GCP_VMS, age_hours=1)
     code, out, _ = run_cli("prices", "--no-local", "--from", str(other.parent.parent), "--format", "json")
     assert code == 0
-    clouds = {r["cloud"] for c in json.loads(out)["chips"] for r in c["regions"]}
-    assert "aws" not in clouds  # --no-local left the default folder out
-    assert "gcp" in clouds
+    regions = [r for c in json.loads(out)["chips"] for r in c["regions"]]
+    assert not any(r["cloud"] == "aws" and r["origin"] == "skypilot" for r in regions)  # --no-local: not read
+    assert any(r["cloud"] == "gcp" and r["origin"] == "skypilot" and r["where"] == str(other) for r in regions)
 
 
 def test_prices_refuses_bad_flags_and_files_in_one_line(run_cli: Run, tmp_path: Path) -> None:

@@ -62,6 +62,14 @@ Standard_ND96isr_H100_v5,H100,8,96,1900,H100,eastus,98.32,,V2
 Standard_NC4as_T4_v3,T4,1,4,28,T4,eastus,0.526,0.0526,V2
 Standard_NV6ads_A10_v5,A10,0.167,6,55,A10,eastus,0.454,0.09,V2
 """
+# SkyPilot's Lambda catalogue: one more column order, no spot, and "H100" for both PCIe and SXM cards.
+LAMBDA_VMS = """\
+InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
+gpu_1x_h100_pcie,H100,1.0,26.0,200.0,3.29,us-east-1,"{'Gpus': [{'Name': 'H100', 'Count': 1.0}]}",
+gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,31.92,us-east-1,"{'Gpus': [{'Name': 'H100', 'Count': 8.0}]}",
+gpu_1x_h100_sxm5,H100,1.0,26.0,225.0,4.29,us-east-1,"{'Gpus': [{'Name': 'H100', 'Count': 1.0}]}",
+cpu_4x_general,,,4.0,16.0,0.2,us-east-1,,
+"""
 # dstack gpuhunt's v2 catalogue: one <provider>.csv per cloud, a price per offer, spot as a column.
 GPUHUNT_GCP = """\
 instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_size,gpu_vendor,flags
@@ -215,6 +223,13 @@ def test_the_skypilot_folder_reads_every_cloud_and_dates_by_file(sky: Path, tabl
     assert quote.describe_age() == "SkyPilot catalogue, 3 h old"
     assert default_skypilot_dir(sky.parents[2]) == sky
     assert read_path(sky.parents[1], table).clouds() == book.clouds()  # ~/.sky works too
+
+
+def test_the_instance_name_tells_pcie_from_sxm(tmp_path: Path, table: PriceTable) -> None:
+    got = _by(read_skypilot(_write(tmp_path / "lambda" / "vms.csv", LAMBDA_VMS), table))
+    assert got[("h100-pcie", "lambda", "us-east-1", "on-demand")].usd == pytest.approx(3.29)
+    assert got[("h100-sxm", "lambda", "us-east-1", "on-demand")].usd == pytest.approx(31.92 / 8)  # not the PCIe card
+    assert not any(kind == "spot" for (_, _, _, kind) in got)
 
 
 # ------------------------------------------------------------------ gpuhunt
