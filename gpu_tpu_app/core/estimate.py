@@ -10,8 +10,9 @@ out as tensor parallel inside a fast-link group and pipeline or sharded data par
 each decode step takes max(compute time, (weights read + KV-cache bytes) / (memory bandwidth x the
 share decode reaches)) at the user's batch and context, and each row says which bound applies.
 The shape follows the parameter count at a standard width-to-depth ratio unless the user gives it.
-Efficiency is a low-high MFU range per chip (catalogue). Prices are never shipped: cost appears
-only for chips the user prices.
+Efficiency is a low-high MFU range per chip (catalogue). Cost uses the price the user gives for a
+chip, else the cheapest known price (the shipped table or a local catalogue, core.prices), with spot
+beside it; serving also gets dollars per million tokens.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from gpu_tpu_app.core.estimate_models import (
     Moe,
     Shape,
 )
+from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
 from gpu_tpu_app.core.transformer import Checkpointing
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, SECONDS_PER_DAY
@@ -390,7 +392,7 @@ def _chip_row(
     low: float,
     high: float,
     mfu_source: str,
-    price: float | None,
+    prices: tuple[Quote | None, Quote | None],
     shape: Shape,
     stated: dict[str, str],
 ) -> ChipEstimate:
@@ -411,8 +413,11 @@ def _chip_row(
     if req.mode == "inference" and dev.memory is not None and per_copy is not None:
         fits = needed <= dev.memory and per_copy <= req.chips
     available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
-    used = (plan.copies or 0) * (per_copy or 0)
-    cost = days * 24.0 * used * price if (price is not None and days is not None) else None
+    price, spot = prices
+    cost, spot_cost = (
+        days * 24.0 * req.chips * q.usd if (q is not None and days is not None) else None for q in (price, spot)
+    )
+    per_mtok = req.mode == "inference" and req.tokens is not None and req.tokens > 0
     return ChipEstimate(
         chip_id=dev.chip_id,
         chip_name=dev.name,
@@ -448,6 +453,13 @@ def _chip_row(
         per_chip_bytes=layout.per_chip if layout else None,
         warnings=_warnings(req, dev, plan),
         cost_usd=cost,
+        price=price,
+        spot_price=spot,
+        spot_cost_usd=spot_cost,
+        usd_per_mtok=cost / (req.tokens / 1e6) if (per_mtok and cost is not None and req.tokens) else None,
+        spot_usd_per_mtok=spot_cost / (req.tokens / 1e6)
+        if (per_mtok and spot_cost is not None and req.tokens)
+        else None,
     )
 
 
@@ -471,9 +483,12 @@ def _peaks(chip: Chip, req: EstimateRequest) -> tuple[float | None, float | None
     return peak, peak, peak, dtype if peak is not None else None
 
 
+_Quotes = tuple[Quote | None, Quote | None]
+
+
 def _catalog_devices(
-    req: EstimateRequest, catalog: Catalog, used_sources: list[str]
-) -> list[tuple[_Device, float, float, str, float | None]]:
+    req: EstimateRequest, catalog: Catalog, used_sources: list[str], book: PriceBook | None
+) -> list[tuple[_Device, float, float, str, _Quotes]]:
     share_low, share_high = (req.bw_share, req.bw_share) if req.bw_share else catalog.decode_share()
     if req.mode == "inference" and req.bw_share is None and catalog.decode is not None:
         used_sources.extend(catalog.decode.sources)
@@ -501,7 +516,8 @@ def _catalog_devices(
             share_low,
             share_high,
         )
-        devices.append((dev, low, high, mfu_source, req.prices.get(chip.id)))
+        quotes = chip_quotes(book, chip.id, req.prices.get(chip.id), req.price_cloud, req.price_region)
+        devices.append((dev, low, high, mfu_source, quotes))
     return devices
 
 
@@ -509,9 +525,12 @@ def estimate(
     req: EstimateRequest,
     catalog: Catalog | None = None,
     measured: list[MeasuredDevice] | None = None,
+    book: PriceBook | None = None,
 ) -> Estimate:
     """Estimate the request on every catalogue chip (and each measured device); rows fastest first.
 
+    A chip's cost uses the user's price (req.prices), else the cheapest on-demand price in `book`
+    (in req.price_cloud / req.price_region when given), with the cheapest spot price beside it.
     Raises InputError when a price names a chip id the catalogue does not have.
     """
     catalog = catalog if catalog is not None else load_catalog()
@@ -524,7 +543,7 @@ def estimate(
     used_sources = list(RULE_SOURCES[req.mode]) + list(transformer.SHAPE_SOURCES)
     if req.strict_fp32:
         used_sources.extend(FP32_SOURCES)
-    devices = _catalog_devices(req, catalog, used_sources)
+    devices = _catalog_devices(req, catalog, used_sources, book)
     stated = {
         chip.id: f"{chip.memory.value:g} {chip.memory.unit}" for chip in catalog.chips if chip.memory.value is not None
     }
@@ -545,10 +564,10 @@ def estimate(
             1.0,
         )
         where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
-        devices.append((dev, 1.0, 1.0, where, None))
+        devices.append((dev, 1.0, 1.0, where, (None, None)))
     rows = [
-        _chip_row(req, dev, low, high, mfu_source, price, shape, stated)
-        for dev, low, high, mfu_source, price in devices
+        _chip_row(req, dev, low, high, mfu_source, quotes, shape, stated)
+        for dev, low, high, mfu_source, quotes in devices
     ]
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))
     share_source = None

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core import transformer
+from gpu_tpu_app.core.prices import Quote
 
 #: bytes per element of weights and KV cache, per serving dtype.
 DTYPE_BYTES: dict[str, float] = {"bfloat16": 2.0, "float8": 1.0, "int8": 1.0, "float32": 4.0}
@@ -62,6 +63,8 @@ class EstimateRequest(BaseModel):
     checkpointing: Literal["auto", "none", "selective", "full"] = "auto"
     strict_fp32: bool = False  # the workload needs full fp32 matmuls (no bf16 or TF32)
     bw_share: float | None = Field(default=None, gt=0, le=1)  # share of peak bandwidth decode reaches
+    price_cloud: str | None = Field(default=None, max_length=100)  # price in this cloud only (default: any)
+    price_region: str | None = Field(default=None, max_length=100)  # price in this region only (default: any)
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
@@ -190,6 +193,11 @@ class ChipEstimate(BaseModel):
     per_chip_bytes: float | None = None  # on the fullest chip of a copy
     warnings: list[str] = Field(default_factory=list)
     cost_usd: float | None
+    price: Quote | None = None  # the on-demand price the cost uses: the user's, else the cheapest known
+    spot_price: Quote | None = None  # the cheapest spot price known, shown beside
+    spot_cost_usd: float | None = None
+    usd_per_mtok: float | None = None  # serving: cost per million tokens generated
+    spot_usd_per_mtok: float | None = None
 
 
 #: the row type the shared wording module formats.
