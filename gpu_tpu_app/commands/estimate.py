@@ -12,7 +12,6 @@ from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
-    DTYPE_BYTES,
     MAX_PRICE,
     Estimate,
     EstimateRequest,
@@ -21,7 +20,9 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.wording import MEMORY_HEADER, MEMORY_UNITS_NOTE, estimate_cells, estimate_inputs, format_bytes
+from gpu_tpu_app.core.estimate_text import MEMORY_HEADER, MEMORY_UNITS_NOTE, estimate_cells, estimate_inputs
+from gpu_tpu_app.core.terms import SERVING_DTYPES
+from gpu_tpu_app.core.wording import format_bytes
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -57,7 +58,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--dtype",
-        choices=sorted(DTYPE_BYTES),
+        choices=sorted(SERVING_DTYPES),
         default="bfloat16",
         help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1; default bfloat16)",
     )
