@@ -13,7 +13,6 @@ from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
     DEFAULT_MICRO_BATCH,
-    DTYPE_BYTES,
     MAX_PRICE,
     Estimate,
     EstimateRequest,
@@ -22,19 +21,19 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.prices import format_rate
-from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
-from gpu_tpu_app.core.wording import (
+from gpu_tpu_app.core.estimate_text import (
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     estimate_cells,
     estimate_inputs,
-    format_bytes,
-    format_usd,
     layout_cell,
     moe_line,
     training_memory_line,
 )
+from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.terms import SERVING_DTYPES
+from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
+from gpu_tpu_app.core.wording import format_bytes, format_usd
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -104,7 +103,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--dtype",
-        choices=sorted(DTYPE_BYTES),
+        choices=sorted(SERVING_DTYPES),
         default="bfloat16",
         help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1, float32 4; default bfloat16)",
     )

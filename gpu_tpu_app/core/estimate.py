@@ -24,7 +24,6 @@ from typing import Any, NamedTuple
 from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.catalog import Catalog, Chip, load_catalog
 from gpu_tpu_app.core.estimate_models import (
-    DTYPE_BYTES,
     MAX_CHIPS,
     MAX_PARAMS,
     MAX_PRICE,
@@ -38,9 +37,10 @@ from gpu_tpu_app.core.estimate_models import (
     Shape,
 )
 from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
+from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
 from gpu_tpu_app.core.transformer import Checkpointing
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, SECONDS_PER_DAY
+from gpu_tpu_app.core.units import SECONDS_PER_DAY
 from gpu_tpu_app.errors import InputError
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
@@ -103,7 +103,6 @@ MEASURED_MFU_SOURCE = (
 )
 
 __all__ = [
-    "DTYPE_BYTES",
     "MAX_CHIPS",
     "MAX_PARAMS",
     "MAX_PRICE",
@@ -136,7 +135,7 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
             continue
         if result.kernel == "matmul" and result.metric == "flops":
             best[result.device] = max(best.get(result.device, 0.0), float(result.value))
-        elif result.metric == "bytes_per_s" and result.kernel in ("copy", "triad"):
+        elif result.metric == "bytes_per_s" and result.kernel in MEMORY_KERNELS:
             bandwidth[result.device] = max(bandwidth.get(result.device, 0.0), float(result.value))
     devices = []
     for key, flops in best.items():

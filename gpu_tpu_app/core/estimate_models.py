@@ -13,9 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.prices import Quote
-
-#: bytes per element of weights and KV cache, per serving dtype.
-DTYPE_BYTES: dict[str, float] = {"bfloat16": 2.0, "float8": 1.0, "int8": 1.0, "float32": 4.0}
+from gpu_tpu_app.core.terms import DTYPE_BYTES, ServingDtype
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 
@@ -52,7 +50,7 @@ class EstimateRequest(BaseModel):
     width: int | None = Field(default=None, ge=1, le=10_000_000)
     heads: int | None = Field(default=None, ge=1, le=100_000)
     kv_heads: int | None = Field(default=None, ge=1, le=100_000)
-    dtype: Literal["bfloat16", "float8", "int8", "float32"] = "bfloat16"
+    dtype: ServingDtype = "bfloat16"
     # mixture of experts: the parameters each token uses, the experts and how many serve a token
     active_params: float | None = Field(default=None, gt=0, le=MAX_PARAMS)
     experts: int | None = Field(default=None, ge=2, le=100_000)

@@ -15,20 +15,17 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
-from gpu_tpu_app.core.modelcheck import measured_note
-from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
-from gpu_tpu_app.core.wording import (
-    FUNCTIONAL_CHECK,
-    HEADLINES,
+from gpu_tpu_app.core.estimate_text import (
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
-    VERDICT_WORDS,
     estimate_cells,
     estimate_inputs,
     estimate_warnings,
-    tflops,
-    verdict_summary,
 )
+from gpu_tpu_app.core.modelcheck import measured_note
+from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
+from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, tflops
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog

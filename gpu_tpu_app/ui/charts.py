@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes
+from gpu_tpu_app.core.terms import DTYPES
 from gpu_tpu_app.core.wording import compact, format_seconds, format_value
 from gpu_tpu_app.ui.chart_data import (
     COLLECTIVE_OPS,
@@ -727,7 +728,7 @@ class RooflineChart(_Chart):
         self.item.setLabel("bottom", "arithmetic intensity (FLOP per byte, log scale)")
         self.item.setLabel("left", "FLOP/s (log scale)")
         self.dtype = QComboBox()
-        self.dtype.addItems(["float32", "bfloat16", "float16"])
+        self.dtype.addItems(list(DTYPES))
         self.dtype.setToolTip("Compute ceiling for this dtype (measured matmul and catalogue peak)")
         self.chip_button = QToolButton()
         self.chip_button.setText("Compare with chips")

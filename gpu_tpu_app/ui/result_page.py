@@ -44,24 +44,21 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
+from gpu_tpu_app.core.estimate_text import (
+    MEMORY_HEADER,
+    MEMORY_UNITS_NOTE,
+    estimate_cells,
+    estimate_inputs,
+    estimate_warnings,
+    memory_tip,
+)
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
-from gpu_tpu_app.core.wording import (
-    HEADLINES,
-    MEMORY_HEADER,
-    MEMORY_UNITS_NOTE,
-    MISSING,
-    VERDICT_WORDS,
-    estimate_cells,
-    estimate_inputs,
-    estimate_warnings,
-    format_quantity,
-    memory_tip,
-    verdict_summary,
-)
+from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.wording import MISSING, format_quantity
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
