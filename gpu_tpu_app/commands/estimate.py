@@ -12,7 +12,6 @@ from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
-    DTYPE_BYTES,
     MAX_PRICE,
     Estimate,
     EstimateRequest,
@@ -21,17 +20,17 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.prices import format_rate
-from gpu_tpu_app.core.wording import (
+from gpu_tpu_app.core.estimate_text import (
     COST_RULE,
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     cost_lines,
     estimate_cells,
     estimate_inputs,
-    format_bytes,
-    format_usd,
 )
+from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.terms import SERVING_DTYPES
+from gpu_tpu_app.core.wording import format_bytes, format_usd
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -67,7 +66,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--dtype",
-        choices=sorted(DTYPE_BYTES),
+        choices=sorted(SERVING_DTYPES),
         default="bfloat16",
         help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1; default bfloat16)",
     )

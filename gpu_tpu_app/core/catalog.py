@@ -22,7 +22,8 @@ from gpu_tpu_app.core.devicematch import (  # noqa: F401  (is_partition, normali
     match_rocm_part,
     normalize_device_name,
 )
-from gpu_tpu_app.errors import problem_error, read_toml_model
+from gpu_tpu_app.errors import problem_error
+from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
 

@@ -23,16 +23,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
+from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS, ServingDtype
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, SECONDS_PER_DAY
+from gpu_tpu_app.core.units import SECONDS_PER_DAY
 from gpu_tpu_app.errors import InputError
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
 TOKENS_PER_PARAM = 20.0
 #: Mixed-precision AdamW training state per parameter, before activations.
 TRAINING_BYTES_PER_PARAM = 16.0
-#: bytes per element of weights and KV cache, per serving dtype.
-DTYPE_BYTES: dict[str, float] = {"bfloat16": 2.0, "float8": 1.0, "int8": 1.0}
 #: serving: runtime buffers on top of the weights when checking whether a copy fits (research notes:
 #: inference memory is about 1.2 x the weight bytes); a decode step still reads weights + KV cache only.
 INFERENCE_OVERHEAD = 1.2
@@ -129,7 +128,7 @@ class EstimateRequest(BaseModel):
     width: int | None = Field(default=None, ge=1, le=10_000_000)
     heads: int | None = Field(default=None, ge=1, le=100_000)
     kv_heads: int | None = Field(default=None, ge=1, le=100_000)
-    dtype: Literal["bfloat16", "float8", "int8"] = "bfloat16"
+    dtype: ServingDtype = "bfloat16"
     price_cloud: str | None = Field(default=None, max_length=100)  # price in this cloud only (default: any)
     price_region: str | None = Field(default=None, max_length=100)  # price in this region only (default: any)
 
@@ -251,7 +250,7 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
             continue
         if result.kernel == "matmul" and result.metric == "flops":
             best[result.device] = max(best.get(result.device, 0.0), float(result.value))
-        elif result.metric == "bytes_per_s" and result.kernel in ("copy", "triad"):
+        elif result.metric == "bytes_per_s" and result.kernel in MEMORY_KERNELS:
             bandwidth[result.device] = max(bandwidth.get(result.device, 0.0), float(result.value))
     devices = []
     for key, flops in best.items():

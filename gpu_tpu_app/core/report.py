@@ -2,7 +2,8 @@
 
 Built as Markdown or as self-contained HTML from the core models; the window prints the
 HTML to PDF with Qt. Also holds the plain-words names of answers that the result page and
-the report share (numbers and verdict words are in core.wording). Pure Python: no Qt.
+the report share, from the questions' labels and choices (numbers and verdict words are in
+core.wording). Pure Python: no Qt.
 """
 
 from __future__ import annotations
@@ -14,24 +15,20 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
-from gpu_tpu_app.core.modelcheck import measured_note
-from gpu_tpu_app.core.prices import format_rate
-from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
-from gpu_tpu_app.core.wording import (
+from gpu_tpu_app.core.estimate_text import (
     COST_RULE,
-    FUNCTIONAL_CHECK,
-    HEADLINES,
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
-    VERDICT_WORDS,
     cost_lines,
     estimate_cells,
     estimate_inputs,
     estimate_warnings,
-    format_usd,
-    tflops,
-    verdict_summary,
 )
+from gpu_tpu_app.core.modelcheck import measured_note
+from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
+from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, tflops
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
@@ -41,34 +38,11 @@ if TYPE_CHECKING:
     from gpu_tpu_app.core.runs import RunFile
     from gpu_tpu_app.core.session import Session
 
-#: short names of the answer fields, for "what would change this", open questions and reports.
-FACTOR_LABELS: dict[str, str] = {
-    "framework": "Framework",
-    "xla_verified": "XLA check",
-    "custom_ops": "Custom kernels",
-    "dynamic_shapes": "Changing shapes",
-    "high_precision": "fp64 / strict fp32",
-    "stage": "Project stage",
-    "architecture_changes": "Architecture changes",
-    "workload": "Workload",
-    "scale": "Model and data size",
-    "batch": "Batch size",
-    "duration": "Run length",
-    "matmul_share": "Matrix-math share",
-    "embeddings": "Embedding tables",
-    "team": "Team skills",
-    "porting_budget": "Porting time",
-    "deployment": "Where it runs",
-    "burst_capacity": "Short-notice capacity",
-    "utilization": "Keeping chips busy",
-    "data_pipeline": "Input pipeline",
-    "cost_focus": "Cost that matters",
-}
-
 
 def factor_label(factor: str) -> str:
-    """Short display name of an answer field."""
-    return FACTOR_LABELS.get(factor, factor.replace("_", " ").capitalize())
+    """Short display name of an answer field (the question's label)."""
+    q = QUESTIONS.get(factor)
+    return q.label if q is not None else factor.replace("_", " ").capitalize()
 
 
 def answer_label(factor: str, value: str | None) -> str:

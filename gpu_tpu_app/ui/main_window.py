@@ -35,7 +35,7 @@ from gpu_tpu_app.core.report import build_html, build_markdown, collect, session
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import Session, new_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
-from gpu_tpu_app.core.wording import VERDICT_WORDS
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
 from gpu_tpu_app.ui.history import History
@@ -203,7 +203,7 @@ class MainWindow(QMainWindow):
         self.act_open = self._action(
             "&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open, "Open a saved session"
         )
-        self.files = SessionFiles(self, self._persist)
+        self.files = SessionFiles(self, self, self._persist)
         self.recent_menu = self.files.recent_menu
         self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
         self.act_save_as = self._action(
@@ -486,6 +486,10 @@ class MainWindow(QMainWindow):
     def session(self) -> Session:
         """The session as it is now (answers, notes, runs, estimator inputs)."""
         return self._session
+
+    def probe_running(self) -> bool:
+        """True while the probe panel is measuring."""
+        return self.probe_panel is not None and bool(self.probe_panel.is_running())
 
     def path(self) -> Path | None:
         """The file the session was opened from or last saved to."""

@@ -44,29 +44,25 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
+from gpu_tpu_app.core.estimate_text import (
+    COST_RULE,
+    MEMORY_HEADER,
+    MEMORY_UNITS_NOTE,
+    cost_lines,
+    estimate_cells,
+    estimate_inputs,
+    estimate_warnings,
+    memory_tip,
+    price_origins,
+)
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
 from gpu_tpu_app.core.prices import PriceBook, format_rate
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
-from gpu_tpu_app.core.wording import (
-    COST_RULE,
-    HEADLINES,
-    MEMORY_HEADER,
-    MEMORY_UNITS_NOTE,
-    MISSING,
-    VERDICT_WORDS,
-    cost_lines,
-    estimate_cells,
-    estimate_inputs,
-    estimate_warnings,
-    format_quantity,
-    format_usd,
-    memory_tip,
-    price_origins,
-    verdict_summary,
-)
+from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
@@ -745,7 +741,7 @@ class ResultPage(QWidget):
         ready = self._render_verdict(rec)
         self.gauge.setVisible(ready)
         self.flips_card.setVisible(ready)
-        self.steps_card.setVisible(ready and bool(rec.next_steps))
+        self.steps_card.setVisible(ready and bool(rec.steps))
         self._render_blockers(rec)
         self._render_reasons(rec)
         self._render_flips(rec)
@@ -818,7 +814,7 @@ class ResultPage(QWidget):
     def _render_steps(self, rec: Recommendation) -> None:
         """Next steps, each with its in-app action when it has one."""
         step_items = []
-        for step in rec.next_steps:
+        for step in rec.steps:
             ws = window_step(step)
             link = f"<br>{anchor('action:' + ws.action, ACTION_TEXT[ws.action])} →" if ws.action else ""
             step_items.append(f"<li>{html.escape(ws.text)}{link}</li>")
