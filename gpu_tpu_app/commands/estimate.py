@@ -20,7 +20,14 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.estimate_text import MEMORY_HEADER, MEMORY_UNITS_NOTE, estimate_cells, estimate_inputs
+from gpu_tpu_app.core.estimate_text import (
+    COST_RULE,
+    MEMORY_HEADER,
+    MEMORY_UNITS_NOTE,
+    cost_lines,
+    estimate_cells,
+    estimate_inputs,
+)
 from gpu_tpu_app.core.prices import format_rate
 from gpu_tpu_app.core.terms import SERVING_DTYPES
 from gpu_tpu_app.core.wording import format_bytes, format_usd
@@ -285,24 +292,12 @@ def format_table(result: Estimate) -> str:
 def price_lines(result: Estimate) -> list[str]:
     """Where each chip's price comes from, its age, and the chips without one."""
     req = result.request
-    rows = [r for r in result.rows if r.family != "measured"]
-    priced = [r for r in rows if r.price is not None or r.spot_price is not None]
     where = " in ".join(p for p in (req.price_cloud, req.price_region) if p)
-    lines = [
-        "Cost: chips x hours x USD per chip-hour"
-        + (" (serving: also per million tokens generated)" if req.mode == "inference" else "")
-        + "; your --price wins, else the cheapest on-demand price known"
-        + (f" in {where}" if where else "")
-        + ", with the cheapest spot price beside it:"
-    ]
-    for r in priced:
-        parts = []
-        if r.price is not None:
-            note = f" [{r.price.note}]" if r.price.note else ""
-            parts.append(("" if r.price.origin == "user" else "on-demand ") + r.price.describe() + note)
-        if r.spot_price is not None:
-            parts.append("spot " + r.spot_price.describe())
-        lines.append(f"  - {r.chip_id}: " + "; ".join(parts) + ".")
+    lines = [f"Cost: {COST_RULE}" + (f"; prices in {where} only" if where else "") + ":"]
+    rows = [r for r in result.rows if r.family != "measured"]
+    for r in rows:
+        if found := cost_lines(r):
+            lines.append(f"  - {r.chip_id}: " + "; ".join(found) + ".")
     missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
     if missing:
         lines.append(f"  No price for {', '.join(missing)}{' there' if where else ''}: give one with --price CHIP=USD.")

@@ -132,3 +132,46 @@ def estimate_inputs(result: Estimate) -> str:
 def estimate_warnings(result: Estimate) -> list[str]:
     """Each row's warnings as one line naming the chip."""
     return [f"{row.chip_name}: {w}." for row in result.rows for w in row.warnings]
+
+
+# ---------------------------------------------------------------- costs
+
+
+def cost_lines(row: EstimateRow) -> list[str]:
+    """Where one row's cost comes from, in words: the price used, its source and age, spot beside it."""
+    lines = []
+    if row.price is not None:
+        kind = "" if row.price.origin == "user" else "on-demand "
+        note = f" [{row.price.note}]" if row.price.note else ""
+        lines.append(f"{kind}{row.price.describe()}{note}: {format_usd(row.cost_usd) or MISSING} in all")
+    if row.spot_price is not None:
+        lines.append(f"spot {row.spot_price.describe()}: {format_usd(row.spot_cost_usd) or MISSING} in all")
+    if row.usd_per_mtok is not None:
+        spot = f" (spot {format_usd(row.spot_usd_per_mtok)})" if row.spot_usd_per_mtok is not None else ""
+        lines.append(f"{format_usd(row.usd_per_mtok)} per million tokens generated{spot}")
+    return lines
+
+
+#: how the estimate's costs are priced, said the same way in the window, the report and the CLI.
+COST_RULE = (
+    "chips x hours x USD per chip-hour: your own price for a chip wins; else the cheapest on-demand "
+    "price known (the price table shipped with the app, or a newer SkyPilot or gpuhunt catalogue on this "
+    "machine), with the cheapest spot price beside it"
+)
+
+
+def price_origins(result: Estimate) -> str:
+    """Where the estimate's prices come from, in one clause: 'prices: shipped table, read 2026-12-01; yours
+    for h100-sxm; none known for b300'."""
+    rows = [r for r in result.rows if r.family != "measured"]
+    origins = dict.fromkeys(
+        q.describe_age() for r in rows for q in (r.price, r.spot_price) if q is not None and q.origin != "user"
+    )
+    parts = ["prices: " + ("; ".join(origins) if origins else "none from a table")]
+    yours = [r.chip_id for r in rows if r.price is not None and r.price.origin == "user"]
+    if yours:
+        parts.append(f"yours for {', '.join(yours)}")
+    missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
+    if missing:
+        parts.append(f"none known for {', '.join(missing)}")
+    return "; ".join(parts)
