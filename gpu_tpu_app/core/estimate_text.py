@@ -13,7 +13,7 @@ from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
 
 #: A probed device's row is "measured" everywhere (window, report, CLI): its run may come from another machine.
-FAMILY_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "measured": "measured"}
+FAMILY_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "other": "other", "measured": "measured"}
 FITS_WORDS: dict[bool | None, str] = {True: "fits", False: "does not fit", None: MISSING}
 
 
@@ -75,7 +75,8 @@ MEMORY_HEADER = "Memory needed / available"
 #: How memory figures are counted, stated wherever they show (window, report, CLI).
 MEMORY_UNITS_NOTE = (
     "memory in decimal GB (1 GB = 10^9 bytes, as GPU vendors publish it); figures published in GiB "
-    "(1 GiB = 2^30 bytes = 1.074 GB, as Google does for TPUs) are converted, so 16 GiB reads 17.2 GB"
+    "(1 GiB = 2^30 bytes = 1.074 GB, as Google states TPU v4 and TPU7x memory and AWS its Neuron chips') are "
+    "converted, so 192 GiB reads 206 GB"
 )
 
 
@@ -86,10 +87,15 @@ def memory_tip(row: EstimateRow, training: bool) -> str:
         chip += f" ({row.chip_memory_stated} as published)"
     n = row.chips_per_copy
     if training:
+        acts = (
+            f" (with {format_bytes(row.activation_bytes)} of activations, {row.checkpointing} recomputation)"
+            if row.activation_bytes is not None
+            else ""
+        )
         text = (
-            f"Needed / available: the training state needs {format_bytes(row.memory_needed_bytes)}, sharded "
-            f"over {n if n else MISSING} chip{'' if n == 1 else 's'}; the chips given hold "
-            f"{format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}."
+            f"Needed / available: one copy of the training state needs {format_bytes(row.memory_needed_bytes)}"
+            f"{acts}, laid out over {n if n else MISSING} chip{'' if n == 1 else 's'} ({layout_cell(row)}); "
+            f"they hold {format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}."
         )
     else:
         where = f"the {n} chips one copy uses hold" if n and n > 1 else "the chip one copy uses holds"
@@ -120,13 +126,61 @@ def estimate_inputs(result: Estimate) -> str:
         parts.append(f"{req.dtype} weights and KV cache")
     if result.context is not None:
         parts.append(f"context {result.context}")
+    if req.mode == "training" and result.micro_batch is not None:
+        parts.append(f"micro-batch {result.micro_batch} per copy")
+        parts.append(f"checkpointing {req.checkpointing}")
+    if result.moe is not None:
+        parts.append(f"{format_quantity(result.moe.active)} active parameters per token")
+        if result.moe.experts is not None:
+            parts.append(f"{result.moe.experts} experts, top-{result.moe.top_k}")
     if result.shape is not None:
         sh = result.shape
         parts.append(
             f"shape {sh.layers} layers x width {sh.width}, {sh.heads} heads, {sh.kv_heads} KV heads ({sh.origin})"
         )
+    if req.strict_fp32:
+        parts.append("strict fp32 arithmetic")
     parts.append(f"{req.chips} chip{'s' if req.chips != 1 else ''} of each kind")
     return "; ".join(parts)
+
+
+def layout_cell(row: EstimateRow) -> str:
+    """How one training copy is laid out: 'TP 8 x 16, selective', or MISSING."""
+    if row.tensor_parallel is None or row.shards is None:
+        return MISSING
+    return f"TP {row.tensor_parallel} x {row.shards}, {row.checkpointing}"
+
+
+def training_memory_line(result: Estimate) -> str:
+    """The training state and one micro-batch's activations, in one sentence."""
+    state = 16.0 * result.request.params
+    acts = sorted({row.activation_bytes for row in result.rows if row.activation_bytes is not None})
+    if not acts:
+        return f"Training state: {format_bytes(state)} (16 B per parameter); activations: {MISSING}."
+    shown = format_bytes(acts[0]) if len(acts) == 1 else f"{format_bytes(acts[0])} to {format_bytes(acts[-1])}"
+    return (
+        f"Training state: {format_bytes(state)} (16 B per parameter) plus activations of one micro-batch: "
+        f"{shown} by the checkpointing each chip needs (layout column: tensor parallel x pipeline or "
+        "sharded data parallel)."
+    )
+
+
+def moe_line(result: Estimate) -> str:
+    """The mixture-of-experts split the estimate used."""
+    moe = result.moe
+    assert moe is not None
+    text = (
+        f"Mixture of experts: FLOPs from {format_quantity(moe.active)} active parameters, memory from all "
+        f"{format_quantity(moe.total)}"
+    )
+    if moe.shared is not None and moe.per_expert is not None:
+        text += (
+            f"; {format_quantity(moe.shared)} shared + {moe.experts} experts x {format_quantity(moe.per_expert)}, "
+            f"{moe.top_k} per token"
+        )
+    if result.request.mode == "inference":
+        text += f"; a decode step of the batch reads {format_quantity(moe.decode_params)} parameters"
+    return text + "."
 
 
 def estimate_warnings(result: Estimate) -> list[str]:

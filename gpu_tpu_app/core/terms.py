@@ -26,7 +26,7 @@ Kernel = Literal["matmul", "copy", "triad", "transfer", "dispatch", "compile", "
 #: The dtypes the probe kernels measure, as a type; `DTYPES` is derived from `DTYPE_SPECS` (a test holds them equal).
 Dtype = Literal["float32", "bfloat16", "float16"]
 #: The dtypes the estimator serves weights and KV cache in, as a type; `SERVING_DTYPES` is derived (a test holds it).
-ServingDtype = Literal["bfloat16", "int8", "float8"]
+ServingDtype = Literal["float32", "bfloat16", "int8", "float8"]
 #: What a point's size counts: N of an N×N matrix, elements per array, bytes, or a block's width (its variant names
 #: the whole shape).
 SizeKind = Literal["matrix", "elements", "bytes", "width"]
@@ -75,7 +75,7 @@ DTYPE_SPECS: dict[str, DtypeSpec] = {
     d.name: d
     for d in (
         DtypeSpec("float64", 8),
-        DtypeSpec("float32", 4, probed=True, peak=True),
+        DtypeSpec("float32", 4, probed=True, peak=True, serving=True),
         DtypeSpec("tf32", 4, peak=True),
         DtypeSpec("bfloat16", 2, probed=True, peak=True, serving=True),
         DtypeSpec("float16", 2, probed=True, peak=True),

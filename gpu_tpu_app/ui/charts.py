@@ -750,7 +750,11 @@ class RooflineChart(_Chart):
         from gpu_tpu_app.core.catalog import load_catalog
 
         catalog = load_catalog()
-        for family, heading in (("gpu", "GPUs (the workshop)"), ("tpu", "TPUs (the factory line)")):
+        for family, heading in (
+            ("gpu", "GPUs (the workshop)"),
+            ("tpu", "TPUs (the factory line)"),
+            ("other", "Other accelerators (AWS Trainium and Inferentia, Intel Gaudi)"),
+        ):
             self.chip_menu.addSection(heading)
             for chip in (c for c in catalog.chips if c.family == family):
                 act = QAction(chip.name, self.chip_menu, checkable=True)
