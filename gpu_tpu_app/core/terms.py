@@ -54,7 +54,7 @@ ELEM_BYTES: dict[str, int] = {d: DTYPE_BYTES[d] for d in DTYPES}
 #: JAX compile phases (variants of the "compile" kernel) in the order they happen.
 COMPILE_PHASES = ("first_call_cold", "trace", "lower", "compile", "first_call", "steady")
 
-#: Kernels that misbehave on purpose (probe/testkernels.py), offered only when this variable is "1".
+#: Kernels that misbehave on purpose (worker/testkernels.py), offered only when this variable is "1".
 TEST_KERNELS_ENV = "GPU_TPU_APP_TEST_KERNELS"
 TEST_KERNELS = ("test_segfault", "test_sleep", "test_oom")
 

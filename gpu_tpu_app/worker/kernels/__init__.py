@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITES
-from gpu_tpu_app.probe.kernels import common
-from gpu_tpu_app.probe.kernels.common import MODEL_SHAPES
-from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN
+from gpu_tpu_app.worker.kernels import common
+from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES
+from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
+    from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
 
 __all__ = [
     "BACKENDS",
@@ -191,7 +191,7 @@ def _torch_dtype_ok(device: DeviceInfo, dtype: str) -> bool:
     try:
         import torch
 
-        from gpu_tpu_app.probe.kernels.torch_kernels import torch_device
+        from gpu_tpu_app.worker.kernels.torch_kernels import torch_device
 
         dev = torch_device(device)
         x = torch.ones(16, 16, dtype=getattr(torch, dtype), device=dev)
@@ -547,9 +547,9 @@ def plan(
 def warm_up(backend: str, device: DeviceInfo) -> float:
     """Warm `device` up once before point 1 (context, BLAS handles, first compile); returns the seconds it took."""
     if backend == "torch":
-        from gpu_tpu_app.probe.kernels import torch_kernels as impl
+        from gpu_tpu_app.worker.kernels import torch_kernels as impl
     elif backend == "jax":
-        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
+        from gpu_tpu_app.worker.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
     else:
         raise ValueError(f"unknown backend {backend!r}")
     return float(impl.warm_up(device))
@@ -569,9 +569,9 @@ def run_point(point: Point, ctx: Context) -> list[ProbeResult]:
     if point.kernel not in KERNELS:
         raise ValueError(f"unknown kernel {point.kernel!r}")
     if point.backend == "torch":
-        from gpu_tpu_app.probe.kernels import torch_kernels as impl
+        from gpu_tpu_app.worker.kernels import torch_kernels as impl
     elif point.backend == "jax":
-        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
+        from gpu_tpu_app.worker.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
     else:
         raise ValueError(f"unknown backend {point.backend!r}")
     return impl.run(point, ctx)
