@@ -21,7 +21,15 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.wording import MEMORY_HEADER, MEMORY_UNITS_NOTE, estimate_cells, estimate_inputs, format_bytes
+from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.wording import (
+    MEMORY_HEADER,
+    MEMORY_UNITS_NOTE,
+    estimate_cells,
+    estimate_inputs,
+    format_bytes,
+    format_usd,
+)
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -71,7 +79,21 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="CHIP=USD",
-        help="your price per chip-hour for a catalogue chip id, e.g. h100-sxm=2.5 (repeatable; the app ships no prices)",
+        help="your price per chip-hour for a catalogue chip id, e.g. h100-sxm=2.5 (repeatable; wins over any table)",
+    )
+    p.add_argument("--cloud", metavar="ID", help="cost with prices in this cloud only (gcp, aws, azure, ...)")
+    p.add_argument("--region", metavar="NAME", help="cost with prices in this region only, e.g. us-central1")
+    p.add_argument(
+        "--prices-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a SkyPilot catalogue (~/.sky/catalogs/v8) or gpuhunt CSV to price from, besides the shipped table",
+    )
+    p.add_argument(
+        "--no-local-prices",
+        action="store_true",
+        help="ignore price catalogues in their default places (~/.sky/catalogs, $GPUHUNT_CATALOG_DIR)",
     )
     p.add_argument(
         "--results",
@@ -187,6 +209,8 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             context=context,
             prompt_tokens=prompt,
             dtype=args.dtype,
+            price_cloud=args.cloud.lower() if args.cloud else None,
+            price_region=args.region.lower() if args.region else None,
             **shape,
         )
     except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15)
@@ -212,20 +236,28 @@ def format_table(result: Estimate) -> str:
             f"Training state: {format_bytes(result.rows[0].memory_needed_bytes)} (sharded over the chips it needs)."
         )
     lines.append("")
-    priced = any(row.cost_usd is not None for row in result.rows)
+    priced = any(row.cost_usd is not None or row.spot_cost_usd is not None for row in result.rows)
     header = ["chip", "kind", "peak used", "MFU", "time", "bound", MEMORY_HEADER.lower(), "chips per copy", "fits"]
     if priced:
-        header.append("cost")
+        header += ["$/chip-h", "cost", "spot cost"]
+        if serving:
+            header += ["$/M tok", "spot $/M tok"]
     table = [header]
     notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
         cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory, c.chips_per_copy, c.fits]
         if priced:
-            cells.append(c.cost)
+            cells += [
+                "" if row.price is None else format_rate(row.price.usd),
+                c.cost,
+                format_usd(row.spot_cost_usd),
+            ]
+            if serving:
+                cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
         table.append(cells)
         notes += [f"{row.chip_name}: {w}." for w in row.warnings]
-    right = {2, 3, 4, 6, 7, 9}
+    right = {2, 3, 4, 6, 7, 9, 10, 11, 12, 13}
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     for n, cells in enumerate(table):
         lines.append(
@@ -251,10 +283,36 @@ def format_table(result: Estimate) -> str:
         )
         for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
             lines.append(f"  - {note}.")
-    if not priced:
-        lines.append("Cost: give your own price per chip-hour with --price CHIP=USD (the app ships no prices).")
+    lines += price_lines(result)
     lines.append(f"Sources: {', '.join(result.sources)} (see `gpu-tpu-app catalog --format json`).")
     return "\n".join(lines)
+
+
+def price_lines(result: Estimate) -> list[str]:
+    """Where each chip's price comes from, its age, and the chips without one."""
+    req = result.request
+    rows = [r for r in result.rows if r.family != "measured"]
+    priced = [r for r in rows if r.price is not None or r.spot_price is not None]
+    where = " in ".join(p for p in (req.price_cloud, req.price_region) if p)
+    lines = [
+        "Cost: chips x hours x USD per chip-hour"
+        + (" (serving: also per million tokens generated)" if req.mode == "inference" else "")
+        + "; your --price wins, else the cheapest on-demand price known"
+        + (f" in {where}" if where else "")
+        + ", with the cheapest spot price beside it:"
+    ]
+    for r in priced:
+        parts = []
+        if r.price is not None:
+            note = f" [{r.price.note}]" if r.price.note else ""
+            parts.append(("" if r.price.origin == "user" else "on-demand ") + r.price.describe() + note)
+        if r.spot_price is not None:
+            parts.append("spot " + r.spot_price.describe())
+        lines.append(f"  - {r.chip_id}: " + "; ".join(parts) + ".")
+    missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
+    if missing:
+        lines.append(f"  No price for {', '.join(missing)}{' there' if where else ''}: give one with --price CHIP=USD.")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -272,7 +330,16 @@ def run(args: argparse.Namespace) -> int:
         if not found:
             return fail(f"--results: {path}: no successful matmul result to estimate from")
         measured.extend(found)
-    result = estimate(req, catalog, measured)
+    from gpu_tpu_app.core.price_import import load_book
+    from gpu_tpu_app.errors import InputError
+
+    try:
+        book = load_book(args.prices_from, defaults=not args.no_local_prices)
+    except InputError as exc:
+        return fail(f"--prices-from: {exc}")
+    if req.price_cloud is not None and req.price_cloud not in book.clouds():
+        return fail(f"--cloud: no prices for {args.cloud!r} (known: {', '.join(book.clouds())})")
+    result = estimate(req, catalog, measured, book)
     if args.format == "json":
         print(result.model_dump_json(indent=2))
     else:

@@ -8,7 +8,9 @@ KV-cache bytes) / memory bandwidth) at the user's batch and context, and each ro
 applies. The KV cache follows from the model's shape (layers, width, KV heads, dtype), with
 defaults from the nearest published Llama 3 shape. Memory is checked per model copy against one
 chip, or against the chips the copy is split over. Efficiency is a low-high MFU range per chip
-(catalogue). Prices are never shipped: cost appears only for chips the user prices.
+(catalogue). Cost uses the price the user gives for a chip, else the cheapest known price (the
+shipped table or a local catalogue, core.prices), with spot beside it; serving also gets dollars per
+million tokens.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
+from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, SECONDS_PER_DAY
 from gpu_tpu_app.errors import InputError
@@ -127,6 +130,8 @@ class EstimateRequest(BaseModel):
     heads: int | None = Field(default=None, ge=1, le=100_000)
     kv_heads: int | None = Field(default=None, ge=1, le=100_000)
     dtype: Literal["bfloat16", "float8", "int8"] = "bfloat16"
+    price_cloud: str | None = Field(default=None, max_length=100)  # price in this cloud only (default: any)
+    price_region: str | None = Field(default=None, max_length=100)  # price in this region only (default: any)
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
@@ -202,6 +207,11 @@ class ChipEstimate(BaseModel):
     tokens_per_second: float | None = None  # all copies together
     warnings: list[str] = Field(default_factory=list)
     cost_usd: float | None
+    price: Quote | None = None  # the on-demand price the cost uses: the user's, else the cheapest known
+    spot_price: Quote | None = None  # the cheapest spot price known, shown beside
+    spot_cost_usd: float | None = None
+    usd_per_mtok: float | None = None  # serving: cost per million tokens generated
+    spot_usd_per_mtok: float | None = None
 
 
 #: the row type the shared wording module formats.
@@ -417,7 +427,7 @@ def _chip_row(
     low: float,
     high: float,
     mfu_source: str,
-    price: float | None,
+    prices: tuple[Quote | None, Quote | None],
     shape: Shape,
     needed: float,
     stated: dict[str, str],
@@ -437,7 +447,11 @@ def _chip_row(
         available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
         if per_copy is not None and per_copy > req.chips:
             fits = False
-    cost = days * 24.0 * req.chips * price if (price is not None and days is not None) else None
+    price, spot = prices
+    cost, spot_cost = (
+        days * 24.0 * req.chips * q.usd if (q is not None and days is not None) else None for q in (price, spot)
+    )
+    per_mtok = req.mode == "inference" and req.tokens is not None and req.tokens > 0
     return ChipEstimate(
         chip_id=dev.chip_id,
         chip_name=dev.name,
@@ -466,6 +480,13 @@ def _chip_row(
         tokens_per_second=at_mid["tps"],
         warnings=_warnings(req, dev, per_copy, at_mid["copies"]),
         cost_usd=cost,
+        price=price,
+        spot_price=spot,
+        spot_cost_usd=spot_cost,
+        usd_per_mtok=cost / (req.tokens / 1e6) if (per_mtok and cost is not None and req.tokens) else None,
+        spot_usd_per_mtok=spot_cost / (req.tokens / 1e6)
+        if (per_mtok and spot_cost is not None and req.tokens)
+        else None,
     )
 
 
@@ -473,9 +494,12 @@ def estimate(
     req: EstimateRequest,
     catalog: Catalog | None = None,
     measured: list[MeasuredDevice] | None = None,
+    book: PriceBook | None = None,
 ) -> Estimate:
     """Estimate the request on every catalogue chip (and each measured device); rows fastest first.
 
+    A chip's cost uses the user's price (req.prices), else the cheapest on-demand price in `book`
+    (in req.price_cloud / req.price_region when given), with the cheapest spot price beside it.
     Raises InputError when a price names a chip id the catalogue does not have.
     """
     catalog = catalog if catalog is not None else load_catalog()
@@ -489,7 +513,7 @@ def estimate(
     used_sources = list(RULE_SOURCES[req.mode])
     if req.mode == "training":
         used_sources.append(SHAPE_SOURCE)  # the attention term uses the model's shape
-    devices: list[tuple[_Device, float, float, str, float | None]] = []
+    devices: list[tuple[_Device, float, float, str, tuple[Quote | None, Quote | None]]] = []
     for chip in catalog.chips:
         peak, dtype = chip.peak_flops("bfloat16"), "bfloat16"
         if peak is None and chip.peak_flops("float16") is not None:
@@ -511,7 +535,8 @@ def estimate(
             chip.domain_chips(),
             chip.domain.note if chip.domain is not None else None,
         )
-        devices.append((dev, low, high, mfu_source, req.prices.get(chip.id)))
+        quotes = chip_quotes(book, chip.id, req.prices.get(chip.id), req.price_cloud, req.price_region)
+        devices.append((dev, low, high, mfu_source, quotes))
     stated = {
         chip.id: f"{chip.memory.value:g} {chip.memory.unit}" for chip in catalog.chips if chip.memory.value is not None
     }
@@ -528,10 +553,10 @@ def estimate(
             None,
         )
         where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
-        devices.append((dev, 1.0, 1.0, where, None))
+        devices.append((dev, 1.0, 1.0, where, (None, None)))
     rows = [
-        _chip_row(req, dev, low, high, mfu_source, price, shape, needed, stated)
-        for dev, low, high, mfu_source, price in devices
+        _chip_row(req, dev, low, high, mfu_source, quotes, shape, needed, stated)
+        for dev, low, high, mfu_source, quotes in devices
     ]
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))
     return Estimate(

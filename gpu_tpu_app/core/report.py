@@ -2,7 +2,8 @@
 
 Built as Markdown or as self-contained HTML from the core models; the window prints the
 HTML to PDF with Qt. Also holds the plain-words names of answers that the result page and
-the report share (numbers and verdict words are in core.wording). Pure Python: no Qt.
+the report share, from the questions' labels and choices (numbers and verdict words are in
+core.wording). Pure Python: no Qt.
 """
 
 from __future__ import annotations
@@ -36,34 +37,11 @@ if TYPE_CHECKING:
     from gpu_tpu_app.core.runs import RunFile
     from gpu_tpu_app.core.session import Session
 
-#: short names of the answer fields, for "what would change this", open questions and reports.
-FACTOR_LABELS: dict[str, str] = {
-    "framework": "Framework",
-    "xla_verified": "XLA check",
-    "custom_ops": "Custom kernels",
-    "dynamic_shapes": "Changing shapes",
-    "high_precision": "fp64 / strict fp32",
-    "stage": "Project stage",
-    "architecture_changes": "Architecture changes",
-    "workload": "Workload",
-    "scale": "Model and data size",
-    "batch": "Batch size",
-    "duration": "Run length",
-    "matmul_share": "Matrix-math share",
-    "embeddings": "Embedding tables",
-    "team": "Team skills",
-    "porting_budget": "Porting time",
-    "deployment": "Where it runs",
-    "burst_capacity": "Short-notice capacity",
-    "utilization": "Keeping chips busy",
-    "data_pipeline": "Input pipeline",
-    "cost_focus": "Cost that matters",
-}
-
 
 def factor_label(factor: str) -> str:
-    """Short display name of an answer field."""
-    return FACTOR_LABELS.get(factor, factor.replace("_", " ").capitalize())
+    """Short display name of an answer field (the question's label)."""
+    q = QUESTIONS.get(factor)
+    return q.label if q is not None else factor.replace("_", " ").capitalize()
 
 
 def answer_label(factor: str, value: str | None) -> str:

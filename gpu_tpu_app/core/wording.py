@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpu_tpu_app.core.decision import QUESTIONS, Recommendation
+from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict
 from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK  # noqa: F401  (re-exported)
 from gpu_tpu_app.core.units import (  # noqa: F401  (the numbers live there, for the worker too; re-exported)
     MISSING,
@@ -139,6 +139,21 @@ def verdict_summary(rec: Recommendation) -> str:
     if rec.blockers:
         summary = "A hard constraint decides this on its own. " + summary
     return summary
+
+
+def verdict_words(rec: Recommendation) -> str:
+    """The verdict and its confidence in a few words: 'GPU, high confidence', or 'no verdict yet'."""
+    if not has_verdict(rec):
+        return "no verdict yet"
+    return f"{VERDICT_WORDS[rec.verdict]}, {rec.confidence} confidence"
+
+
+def verdict_change(before: Recommendation, after: Recommendation) -> str:
+    """What a change of answers did to the verdict, in one sentence."""
+    old, new = verdict_words(before), verdict_words(after)
+    if old == new:
+        return f"Verdict unchanged: {new}."
+    return f"Verdict changed: {old} → {new}."
 
 
 # ---------------------------------------------------------------- estimate rows

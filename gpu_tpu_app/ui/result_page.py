@@ -701,7 +701,7 @@ class ResultPage(QWidget):
         ready = self._render_verdict(rec)
         self.gauge.setVisible(ready)
         self.flips_card.setVisible(ready)
-        self.steps_card.setVisible(ready and bool(rec.next_steps))
+        self.steps_card.setVisible(ready and bool(rec.steps))
         self._render_blockers(rec)
         self._render_reasons(rec)
         self._render_flips(rec)
@@ -774,7 +774,7 @@ class ResultPage(QWidget):
     def _render_steps(self, rec: Recommendation) -> None:
         """Next steps, each with its in-app action when it has one."""
         step_items = []
-        for step in rec.next_steps:
+        for step in rec.steps:
             ws = window_step(step)
             link = f"<br>{anchor('action:' + ws.action, ACTION_TEXT[ws.action])} →" if ws.action else ""
             step_items.append(f"<li>{html.escape(ws.text)}{link}</li>")

@@ -303,8 +303,13 @@ def test_estimate_table(run_cli, catalog: Catalog) -> None:
     assert [line.split("  ")[0] for line in body] == [row.chip_name for row in expected.rows]
     h100 = next(line for line in body if line.startswith("NVIDIA H100 SXM"))
     assert "2.89 days" in h100 and " fits" in h100 and " compute " in h100
-    assert "cost" not in lines[header]
-    assert "--price" in out  # says how to get a cost
+    # costs come from the shipped price table by default, each with its source and date
+    assert lines[header].rstrip().endswith("$/chip-h  cost     spot cost")
+    assert "$" in h100
+    assert "h100-sxm: on-demand $" in out and "(shipped table, read 20" in out
+    unpriced = next(line for line in body if line.startswith("NVIDIA B300"))
+    assert "$" not in unpriced  # no public list price is shipped for it
+    assert "No price for " in out and "--price CHIP=USD" in out  # says how to get a cost
 
 
 def test_estimate_table_with_price_and_units(run_cli) -> None:
@@ -314,10 +319,11 @@ def test_estimate_table_with_price_and_units(run_cli) -> None:
     assert code == 0
     lines = out.splitlines()
     header = next(line for line in lines if line.startswith("chip "))
-    assert header.rstrip().endswith("cost")
-    assert "$" in next(line for line in lines if line.startswith("NVIDIA H100 SXM"))
-    assert "$" in next(line for line in lines if line.startswith("Google TPU v5p"))
-    assert "$" not in next(line for line in lines if line.startswith("NVIDIA B200"))
+    assert header.rstrip().endswith("spot cost")
+    assert "$2.50" in next(line for line in lines if line.startswith("NVIDIA H100 SXM"))
+    assert "$4.00" in next(line for line in lines if line.startswith("Google TPU v5p"))
+    assert "$" not in next(line for line in lines if line.startswith("NVIDIA B300"))
+    assert "h100-sxm: $2.50/chip-hour (your price, which wins over every table)" in out
 
 
 def test_estimate_json_is_the_estimate_model(run_cli, catalog: Catalog) -> None:
@@ -325,7 +331,10 @@ def test_estimate_json_is_the_estimate_model(run_cli, catalog: Catalog) -> None:
     assert code == 0
     parsed = Estimate.model_validate(json.loads(out))
     assert parsed.request.mode == "inference" and parsed.request.params == 7e7
-    assert parsed == estimate(EstimateRequest(params=7e7, tokens=1e9, mode="inference"), catalog)
+    from gpu_tpu_app.core.price_import import load_book
+
+    book = load_book(defaults=False)  # the shipped table: the command prices from it by default
+    assert parsed == estimate(EstimateRequest(params=7e7, tokens=1e9, mode="inference"), catalog, book=book)
 
 
 def test_estimate_with_results_file(run_cli, tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from gpu_tpu_app.worker.kernels.common import BlockShape
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.worker.kernels import Context, Point
+    from gpu_tpu_app.worker.kernels.point import Context, Point
     from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
 
 _THREADS: int | None = None
