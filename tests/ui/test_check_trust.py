@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, MeasuredAnswers, ModelCheck
-from gpu_tpu_app.core.wording import verdict_words
+from gpu_tpu_app.core.verdict_text import verdict_words
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 

@@ -21,7 +21,8 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS
-from gpu_tpu_app.errors import InputError, problem_error, read_toml_model
+from gpu_tpu_app.errors import InputError, problem_error
+from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
 #: the language of the packaged file.
