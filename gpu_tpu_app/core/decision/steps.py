@@ -73,6 +73,7 @@ _STEPS: dict[str, _Spec] = {
     "gpu_quant": _Spec(None, None),
     "revisit": _Spec(None, None),
     "gpu_choice": _Spec("estimate", _CATALOG),
+    "aws_trainium": _Spec("estimate", _CATALOG),
     "answer": _Spec("answer", None),
 }
 #: steps whose words hold {step}: the framework check, in the workload's own terms.
@@ -184,6 +185,10 @@ def next_steps(
         if tpu_possible and not_settled:
             ids.append("revisit")
         ids.append("gpu_choice")
+    if values["deployment"] == "other_cloud":
+        # AWS, the cloud most teams mean here, rents its own accelerators beside GPUs: named as a step to
+        # weigh, never as a third verdict
+        ids.append("aws_trainium")
     if any(values[f] is None for f in FACTORS):
         ids.append("answer")
     return [steps.steps[(sid, inference)] for sid in ids]
