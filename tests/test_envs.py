@@ -167,11 +167,13 @@ def test_build_flavour() -> None:
 
 def test_catalogue_digest_matches_like_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.devicematch import match_device_name
     from gpu_tpu_app.probe import detect
 
     catalog = load_catalog()
     names = ["NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "TPU v5 lite", "NVIDIA GeForce RTX 4090", "Toaster"]
-    expected = {n: (c.id if (c := catalog.match_device(n)) else None) for n in names}
+    rows = [(c.id, c.match) for c in catalog.chips]
+    expected = {n: match_device_name(n, rows) for n in names}
     monkeypatch.setenv(detect.CATALOG_ENV, envs.catalog_digest())
     assert {n: detect.catalog_match(n) for n in names} == expected
     assert sum(v is not None for v in expected.values()) >= 2
@@ -292,17 +294,29 @@ def test_worker_records_carry_the_same_fields_as_the_run_file_models() -> None:
     assert drift == {}
 
 
-def test_the_digest_knows_amd_parts_by_gfx_target_like_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpu_tpu_app.core.catalog import ROCM_PARTS, load_catalog
+def test_the_digest_knows_amd_parts_and_caches_from_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.devicematch import ROCM_MEMORY_RANGE
     from gpu_tpu_app.probe import detect
 
     monkeypatch.setenv(detect.CATALOG_ENV, envs.catalog_digest())
     catalog = load_catalog()
-    for arch, cus, low, high, _chip in ROCM_PARTS:
-        for memory in (low, (low + high) / 2, high + 1):
-            want = catalog.match_rocm(arch, cus, int(memory))
-            assert detect._rocm_match(f"{arch}:sramecc+:xnack-", cus, int(memory)) == (want.id if want else None)
+    amd = [c for c in catalog.chips if c.rocm is not None]
+    assert {c.id for c in amd} >= {"mi300x", "mi325x"}
+    low, high = ROCM_MEMORY_RANGE
+    for chip in amd:
+        assert chip.rocm is not None
+        published = chip.memory_bytes()
+        assert published
+        arch, cus = f"{chip.rocm.target}:sramecc+:xnack-", chip.rocm.compute_units
+        assert detect._rocm_match(arch, cus, int(published)) == chip.id
+        assert detect._rocm_match(arch, cus, int(published * (high + 0.01))) != chip.id
+        assert detect._rocm_match(arch, cus, int(published * (low - 0.01))) != chip.id
+        assert detect._rocm_match(arch, cus + 1, int(published)) is None
     assert detect._rocm_match("gfx942", 228, 200e9) is None  # an MI300A fits no row
+    for chip in catalog.chips:
+        assert detect.device_llc(None, chip.id) == chip.llc_bytes()
+        assert detect.device_llc(1, chip.id) == (chip.llc_bytes() or 1)
 
 
 @pytest.mark.parametrize("command", ["run", "devices"])

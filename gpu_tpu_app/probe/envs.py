@@ -479,7 +479,17 @@ def catalog_digest() -> str:
     chips = []
     for chip in catalog.chips:
         peaks = {d: float(v) for d in PEAK_DTYPES if (v := chip.peak_flops(d))}
-        chips.append({"id": chip.id, "match": list(chip.match), "peaks": peaks, "bw": chip.mem_bw_bytes_per_s()})
+        row: dict[str, object] = {
+            "id": chip.id,
+            "match": list(chip.match),
+            "peaks": peaks,
+            "bw": chip.mem_bw_bytes_per_s(),
+        }
+        if (llc := chip.llc_bytes()) is not None:
+            row["llc"] = llc
+        if chip.rocm is not None:
+            row["rocm"] = [chip.rocm.target, chip.rocm.compute_units, chip.memory_bytes()]
+        chips.append(row)
     return json.dumps(chips, separators=(",", ":"), allow_nan=False)
 
 

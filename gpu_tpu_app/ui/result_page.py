@@ -59,7 +59,7 @@ from gpu_tpu_app.core.estimate_text import (
 )
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
-from gpu_tpu_app.core.prices import PriceBook, format_rate
+from gpu_tpu_app.core.prices import PriceBook, cheapest_step, format_rate
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
@@ -581,6 +581,8 @@ class ResultPage(QWidget):
         self._rec: Recommendation | None = None
         self._model_check: ModelCheck | None = None
         self._show_all = False
+        self._book: PriceBook | None = None
+        self._catalog = catalog
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 18, 24, 14)
@@ -707,6 +709,24 @@ class ResultPage(QWidget):
         """Estimator inputs from the session."""
         self.estimator.set_request(request)
 
+    def set_price_book(self, book: PriceBook | None) -> None:
+        """The prices the estimator costs with and the next steps name the cheapest places from."""
+        self._book = book
+        self.estimator.set_price_book(book)
+        if self._rec is not None:
+            self._render_steps(self._rec)
+
+    def _cheapest_step(self, rec: Recommendation) -> str | None:
+        if (
+            self._book is None
+            or self._catalog is None
+            or not has_verdict(rec)
+            or (rec.blockers and rec.verdict == "tpu")
+        ):
+            return None
+        chips = [(c.id, c.name, c.family) for c in self._catalog.chips]
+        return cheapest_step(self._book, chips, rec.verdict)
+
     # ------------------------------------------------------------------ rendering
 
     def _rerender(self, *_args: object) -> None:
@@ -825,12 +845,17 @@ class ResultPage(QWidget):
             self.flips_label.setText("No single answer change would change this verdict.")
 
     def _render_steps(self, rec: Recommendation) -> None:
-        """Next steps, each with its in-app action when it has one."""
+        """Next steps, each with its in-app action when it has one; the cheapest places to rent the
+        verdict's chips last, when prices are known."""
         step_items = []
         for step in rec.steps:
             ws = window_step(step)
             link = f"<br>{anchor('action:' + ws.action, ACTION_TEXT[ws.action])} →" if ws.action else ""
             step_items.append(f"<li>{html.escape(ws.text)}{link}</li>")
+        cheapest = self._cheapest_step(rec)
+        if cheapest is not None:
+            link = f"<br>{anchor('action:estimate', ACTION_TEXT['estimate'])} →"
+            step_items.append(f"<li>{html.escape(cheapest)}{link}</li>")
         self.steps_label.setText("<ol style='margin-left:-20px'>" + "".join(step_items) + "</ol>")
 
     def _render_open_questions(self, rec: Recommendation) -> None:

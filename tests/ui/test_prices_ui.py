@@ -111,3 +111,30 @@ def test_file_import_prices_adds_a_catalogue_and_refuses_a_hostile_one(
     assert dialogs.errors and dialogs.errors[-1][0] == "Cannot import prices"
     assert str(bad) in dialogs.errors[-1][1] and "\n" not in dialogs.errors[-1][1]
     assert w.prices.book is book  # nothing changed
+
+
+def test_next_steps_name_the_cheapest_place_for_the_verdicts_chips(page: ResultPage) -> None:
+    from gpu_tpu_app.core.decision import Answers, decide
+
+    rec = decide(
+        Answers(
+            framework="jax",
+            xla_verified="yes",
+            custom_ops="none",
+            stage="production",
+            architecture_changes="locked",
+            scale="large",
+            batch="large",
+            duration="weeks",
+            matmul_share="dominant",
+            deployment="google_cloud",
+            utilization="steady",
+        )
+    )
+    assert rec.verdict == "tpu"
+    page.set_recommendation(rec)
+    assert "Cheapest places" not in page.steps_label.text()  # no prices yet
+    page.set_price_book(shipped_book())
+    text = page.steps_label.text()
+    assert "Cheapest places to rent TPUs now: Google TPU v5e $1.20/chip-hour in Google Cloud" in text
+    assert "action:estimate" in text
