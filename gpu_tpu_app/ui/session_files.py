@@ -74,6 +74,7 @@ class SessionFiles(QObject):
         window.set_session(new_session())
         window.show_wizard(0)
         self._status("New session", 3000)
+        window.notice.show_text("New session: every answer, run, check and note of the last one is cleared.")
         return True
 
     def open_session(self, path: str | Path | None = None) -> bool:
@@ -141,6 +142,7 @@ class SessionFiles(QObject):
         self._window.mark_saved(saved, path)
         self.add_recent(path)
         self._status(f"Saved {path}", 4000)
+        self._window.notice.show_written("Saved the session", path)
         return True
 
     def import_run(self, path: str | Path | None = None) -> bool:
