@@ -19,7 +19,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.errors import InputError, problem_error, read_toml_model
+from gpu_tpu_app.errors import InputError, problem_error
+from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
 #: a price older than this is marked stale.

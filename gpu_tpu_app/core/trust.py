@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK
+from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS
 from gpu_tpu_app.core.units import MISSING, format_pct, format_value
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,8 +35,6 @@ NOISE_IQR_RATIO = 0.10
 NOISE_CV = 0.25
 #: STREAM's rule: each array at least 4x the last-level cache, or it measures the cache.
 LLC_FACTOR = 4.0
-#: Kernels whose bandwidth stands for the device's memory (the roofline's slope).
-MEMORY_KERNELS = ("copy", "triad")
 
 NOISE_RULE = (
     f"A point is too noisy to trust when it has fewer than {MIN_REPS} repetitions, when the middle half of "

@@ -15,12 +15,11 @@ from typing import Any
 import numpy as np
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES
+from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, size_words
 from gpu_tpu_app.core.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, binary_count, format_pct, format_value
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, format_pct, format_value
 
 #: Kernels whose bandwidth measures device memory (the roofline's slope).
-MEMORY_KERNELS = ("copy", "triad")
 
 
 @dataclass
@@ -120,8 +119,9 @@ def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[in
 
 
 def sort_categories(cats: Iterable[str]) -> list[str]:
-    """Bandwidth categories in the chart's order: copy, triad, transfer, collective, then the rest."""
-    order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
+    """Bandwidth categories in the chart's order: the bandwidth kernels as the registry lists them (copy, triad,
+    transfer, collective), then the rest."""
+    order = {k: i for i, k in enumerate(k for k, s in KERNEL_SPECS.items() if s.metric == "bytes_per_s")}
     return sorted(cats, key=lambda c: (order.get(c.split(" ")[0], 9), c))
 
 
@@ -206,18 +206,6 @@ def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
     return PointInfo(series, r, f.note() if f.flagged else "", is_functional_check(cr.run))
 
 
-def _point_size(r: ProbeResult) -> str:
-    if r.size is None:
-        return MISSING
-    if r.kernel in ("matmul", "compile"):
-        return f"{r.size}×{r.size}"
-    if r.kernel in ("copy", "triad", "dispatch"):
-        return f"{binary_count(r.size)} elements"
-    if r.metric == "bytes_per_s":
-        return f"{binary_count(r.size)}B" if binary_count(r.size) != str(r.size) else f"{r.size} B"
-    return str(r.size)
-
-
 def _cv_text(stats: Any) -> str:
     """The CV of a point's repetitions; with one repetition there is no spread to measure."""
     if stats is None:
@@ -236,7 +224,7 @@ def point_readout(info: PointInfo) -> str:
         info.series,
         f"{r.kernel} {r.variant}" if r.variant else r.kernel,
         f"Value: {format_value(r.value, r.metric)}" + (" (median)" if stats is not None else ""),
-        f"Size: {_point_size(r)}",
+        f"Size: {size_words(r.kernel, r.size) or MISSING}",
         f"Dtype: {r.dtype or MISSING}",
         f"CV: {_cv_text(stats)}",
         f"Reps: {stats.reps if stats is not None else MISSING}",

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes
+from gpu_tpu_app.core.terms import DTYPES
 from gpu_tpu_app.core.wording import compact, format_seconds, format_value
 from gpu_tpu_app.ui.chart_data import (
     COLLECTIVE_OPS,
@@ -727,7 +728,7 @@ class RooflineChart(_Chart):
         self.item.setLabel("bottom", "arithmetic intensity (FLOP per byte, log scale)")
         self.item.setLabel("left", "FLOP/s (log scale)")
         self.dtype = QComboBox()
-        self.dtype.addItems(["float32", "bfloat16", "float16"])
+        self.dtype.addItems(list(DTYPES))
         self.dtype.setToolTip("Compute ceiling for this dtype (measured matmul and catalogue peak)")
         self.chip_button = QToolButton()
         self.chip_button.setText("Compare with chips")
@@ -749,7 +750,11 @@ class RooflineChart(_Chart):
         from gpu_tpu_app.core.catalog import load_catalog
 
         catalog = load_catalog()
-        for family, heading in (("gpu", "GPUs (the workshop)"), ("tpu", "TPUs (the factory line)")):
+        for family, heading in (
+            ("gpu", "GPUs (the workshop)"),
+            ("tpu", "TPUs (the factory line)"),
+            ("other", "Other accelerators (AWS Trainium and Inferentia, Intel Gaudi)"),
+        ):
             self.chip_menu.addSection(heading)
             for chip in (c for c in catalog.chips if c.family == family):
                 act = QAction(chip.name, self.chip_menu, checkable=True)

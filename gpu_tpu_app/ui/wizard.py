@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers, Page, decide
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck, combine, differing, evidence_text
-from gpu_tpu_app.core.wording import verdict_change, verdict_words
+from gpu_tpu_app.core.verdict_text import verdict_change, verdict_words
 from gpu_tpu_app.ui.model_check import ModelCheckBar
 from gpu_tpu_app.ui.widgets import Card, LinkButton, label, scroll_page, set_role
 

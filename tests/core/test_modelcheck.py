@@ -199,7 +199,7 @@ def test_differing_names_each_stated_answer_the_check_measured_otherwise() -> No
 
 def test_verdict_change_says_both_verdicts_or_unchanged() -> None:
     from gpu_tpu_app.core.decision import decide
-    from gpu_tpu_app.core.wording import verdict_change
+    from gpu_tpu_app.core.verdict_text import verdict_change
 
     open_rec = decide(Answers())
     assert verdict_change(open_rec, open_rec) == "Verdict unchanged: no verdict yet."

@@ -12,9 +12,10 @@ import pytest
 
 from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.catalog import load_catalog
+from gpu_tpu_app.core.ceilings import with_ceilings
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate, measured_from_run
 from gpu_tpu_app.core.report import collect
-from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo, ProbeResult, RunFile, Stats, with_ceilings
+from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo, ProbeResult, RunFile, Stats
 from gpu_tpu_app.core.session import measured_devices, new_session
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK
 

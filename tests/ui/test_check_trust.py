@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, MeasuredAnswers, ModelCheck
-from gpu_tpu_app.core.wording import verdict_words
+from gpu_tpu_app.core.verdict_text import verdict_words
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 
@@ -51,12 +51,12 @@ def _check(measured: dict[str, str | None]) -> ModelCheck:
     )
 
 
-@pytest.fixture(scope="module")
-def wizard(qapp):
+@pytest.fixture
+def wizard(qtbot):
     w = DecideWizard(load_lesson())
+    qtbot.addWidget(w)
     w.resize(1100, 760)
-    yield w
-    w.deleteLater()
+    return w
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

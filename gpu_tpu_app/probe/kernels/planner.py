@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _SUITE_TARGET_S = {"smoke": 0.05, "quick": 0.15, "full": 0.5}
 
-_MATMUL_SIZES = {
+_MATMUL_SIZES: dict[tuple[str, str], dict[str, list[int]]] = {
     # (suite, "cpu" | "accel") -> dtype -> sizes; multiples of 256, launch-bound to saturated
     ("smoke", "cpu"): {"float32": [256, 512]},
     ("smoke", "accel"): {"float32": [256, 1024], "bfloat16": [1024]},
@@ -40,9 +40,7 @@ _MATMUL_SIZES = {
         "float32": [256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144],
         "bfloat16": [256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144],
     },
-    ("full", "accel"): {
-        dt: [256, 512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384] for dt in ("float32", "bfloat16", "float16")
-    },
+    ("full", "accel"): {dt: [256, 512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384] for dt in DTYPES},
 }
 
 _TRANSFER_BYTES = 256 * 1024**2
