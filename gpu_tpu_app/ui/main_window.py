@@ -222,8 +222,8 @@ class MainWindow(QMainWindow):
             "&Import Run…", lambda: self.import_run(), "Ctrl+I", "Add a probe run file measured here or elsewhere"
         )
         self.prices = PriceFiles(self, local=self._persist)
-        self.prices.sig_changed.connect(self.result_page.estimator.set_price_book)
-        self.result_page.estimator.set_price_book(self.prices.book)
+        self.prices.sig_changed.connect(self.result_page.set_price_book)
+        self.result_page.set_price_book(self.prices.book)
         if problems := self.prices.problems():
             self.statusBar().showMessage(problems[0], 15000)  # a catalogue in its default place was left out
         self.act_import_prices = self._action(

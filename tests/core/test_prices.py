@@ -361,3 +361,19 @@ def test_format_age() -> None:
     assert format_age(dt.timedelta(minutes=5)) == "5 min"
     assert format_age(dt.timedelta(hours=3, minutes=10)) == "3 h"
     assert format_age(dt.timedelta(days=12)) == "12 days"
+
+
+def test_cheapest_step_names_the_verdicts_chips_at_their_cheapest_place() -> None:
+    from gpu_tpu_app.core.prices import cheapest_step, shipped_book
+
+    chips = [(c.id, c.name, c.family) for c in load_catalog().chips]
+    book = shipped_book()
+    tpu = cheapest_step(book, chips, "tpu")
+    assert tpu is not None and tpu.startswith("Cheapest places to rent TPUs now: ")
+    v5e = book.cheapest("tpu-v5e", "on-demand")
+    assert v5e is not None
+    assert f"Google TPU v5e $1.20/chip-hour in {v5e.place()}" in tpu  # the cheapest TPU comes first
+    assert "NVIDIA" not in tpu and "shipped table, read 20" in tpu
+    gpu = cheapest_step(book, chips, "gpu")
+    assert gpu is not None and "NVIDIA" in gpu and "Google TPU" not in gpu
+    assert cheapest_step(PriceBook(), chips, "tpu") is None
