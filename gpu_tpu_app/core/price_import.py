@@ -29,7 +29,7 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
@@ -106,7 +106,10 @@ class _Reader:
                 raise InputError(f"{self.path}: header: no column {name!r}; this is not a {fmt} catalogue")
         return index
 
-    def records(self, index: dict[str, int], wanted: Iterable[str]) -> Iterable[dict[str, str]]:
+    def records(
+        self, index: dict[str, int], wanted: Iterable[str], keep: Callable[[list[str]], bool] | None = None
+    ) -> Iterable[dict[str, str]]:
+        """The wanted fields of each row, checked; rows `keep` says no to are counted as read and skipped."""
         wanted = [w for w in wanted if w in index]
         line = 1
         while True:
@@ -120,6 +123,9 @@ class _Reader:
             if line > MAX_PRICE_ROWS + 1:
                 raise InputError(f"{self.path}: more than {MAX_PRICE_ROWS:,} rows; not reading it")
             if not row or all(not c.strip() for c in row):
+                continue
+            if keep is not None and not keep(row):
+                self.read += 1
                 continue
             record = {}
             for name in wanted:
@@ -188,7 +194,13 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
     as_of = _mtime(path)
     hosts: dict[tuple[str, str], tuple[float | None, float | None]] = {}
     accelerator_rows: list[dict[str, str]] = []
-    for rec in reader.records(index, wanted):
+    acc, inst = index["AcceleratorName"], index["InstanceType"]
+    prefixes = tuple(p.split("{n}")[0] for p in table.gcp_hosts.values()) if cloud == "gcp" else ()
+
+    def keep(row: list[str]) -> bool:  # an accelerator row, or a host VM one a GPU row may need
+        return (acc < len(row) and bool(row[acc].strip())) or (inst < len(row) and row[inst].startswith(prefixes))
+
+    for rec in reader.records(index, wanted, keep):
         if rec["AcceleratorName"]:
             accelerator_rows.append(rec)
         elif rec["InstanceType"]:
