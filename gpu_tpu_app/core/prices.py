@@ -275,13 +275,17 @@ class PriceBook(BaseModel):
 
     def winners(self) -> list[Quote]:
         """One quote per chip, cloud, region and kind: the newest (a tie keeps the cheaper)."""
+        return list(self._winners)
+
+    @functools.cached_property
+    def _winners(self) -> tuple[Quote, ...]:
         best: dict[tuple[str, str, str, str], Quote] = {}
         for quote in self.quotes:
             key = (quote.chip_id, quote.cloud, quote.region, quote.kind)
             held = best.get(key)
             if held is None or (quote.as_of, -quote.usd) > (held.as_of, -held.usd):
                 best[key] = quote
-        return sorted(best.values(), key=lambda q: (q.chip_id, q.kind, q.usd, q.cloud, q.region))
+        return tuple(sorted(best.values(), key=lambda q: (q.chip_id, q.kind, q.usd, q.cloud, q.region)))
 
     def select(
         self,
@@ -293,7 +297,7 @@ class PriceBook(BaseModel):
         """The winning quotes that match, cheapest first."""
         return [
             q
-            for q in self.winners()
+            for q in self._winners
             if (chip is None or q.chip_id == chip)
             and (kind is None or q.kind == kind)
             and (cloud is None or q.cloud == cloud.lower())
