@@ -987,10 +987,6 @@ class ResultPage(QWidget):
         self.scroll_area.ensureWidgetVisible(self.estimator, 0, 0)
         self.estimator.params_edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def links(self) -> list[QLabel]:
-        """Labels with links (reasons, blockers, flips, open questions), for keyboard users and tests."""
-        return [w for w in self.findChildren(QLabel) if "<a href" in w.text()]
-
 
 if __name__ == "__main__":  # a page on its own: python -m gpu_tpu_app.ui.result_page
     import sys
