@@ -743,8 +743,11 @@ class ResultPage(QWidget):
     # ------------------------------------------------------------------ data in
 
     def set_recommendation(self, rec: Recommendation) -> None:
-        """Show a recommendation."""
+        """Show a recommendation; an answer that the work needs strict fp32 checks the estimator's box
+        (TPUs then run at 3-6 bf16 passes), unless the user set that box there."""
         self._rec = rec
+        strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
+        self.estimator.model_inputs.follow_answer(strict)
         self._render()
 
     def recommendation(self) -> Recommendation | None:
@@ -983,10 +986,6 @@ class ResultPage(QWidget):
         """Scroll to the estimator and put the cursor in its first input."""
         self.scroll_area.ensureWidgetVisible(self.estimator, 0, 0)
         self.estimator.params_edit.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def links(self) -> list[QLabel]:
-        """Labels with links (reasons, blockers, flips, open questions), for keyboard users and tests."""
-        return [w for w in self.findChildren(QLabel) if "<a href" in w.text()]
 
 
 if __name__ == "__main__":  # a page on its own: python -m gpu_tpu_app.ui.result_page
