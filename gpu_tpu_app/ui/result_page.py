@@ -57,7 +57,7 @@ from gpu_tpu_app.core.estimate_text import (
 )
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
-from gpu_tpu_app.core.prices import PriceBook, cheapest_step, format_rate
+from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, format_rate
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
@@ -98,6 +98,27 @@ PRICE_TIP = (
     "over the price tables; empty: the cheapest price known"
 )
 PROMPT = "Type the number of model parameters to see the estimate."
+#: the Price in choice that takes the cheapest price wherever it is.
+ANYWHERE = "Cheapest anywhere"
+
+
+def place_key(cloud: str | None, region: str | None) -> str:
+    """A Price in choice as the combo box keeps it: 'aws/us-east-1', 'aws/', '/'."""
+    return f"{cloud or ''}/{region or ''}"
+
+
+def place_of(key: object) -> tuple[str | None, str | None]:
+    """(cloud, region) of a place_key; (None, None) for anything else."""
+    cloud, _, region = str(key or "/").partition("/")
+    return cloud or None, region or None
+
+
+def place_words(cloud: str | None, region: str | None) -> str:
+    """'Cheapest anywhere', 'AWS (any region)', 'Google Cloud us-central1'."""
+    if cloud is None:
+        return ANYWHERE
+    name = CLOUD_NAMES.get(cloud, cloud)
+    return f"{name} {region}" if region else f"{name} (any region)"
 
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -217,6 +238,13 @@ class EstimatorCard(Card):
             self.dtype_combo.addItem(text, value)
         self.dtype_combo.setAccessibleName("Weights and KV-cache type")
         self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1).")
+        self.place_combo = QComboBox()
+        self.place_combo.addItem(ANYWHERE, place_key(None, None))
+        self.place_combo.setAccessibleName("Where the price is")
+        self.place_combo.setToolTip(
+            "Cost with the cheapest price anywhere, or in one cloud or region only (the clouds and regions "
+            "the price table and your catalogues know)."
+        )
         self.shape_edits: dict[str, QLineEdit] = {}
         for key, name in (("layers", "Layers"), ("width", "Model width"), ("heads", "Heads"), ("kv_heads", "KV heads")):
             edit = QLineEdit()
@@ -238,6 +266,7 @@ class EstimatorCard(Card):
             ("&Width", self.shape_edits["width"]),
             ("H&eads", self.shape_edits["heads"]),
             ("&KV heads", self.shape_edits["kv_heads"]),
+            ("Pr&ice in", self.place_combo),
         ]
         return inputs
 
@@ -291,6 +320,7 @@ class EstimatorCard(Card):
         for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, self.prompt_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
         self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
+        self.place_combo.currentIndexChanged.connect(self._inputs_changed)
         self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
         self.chips_spin.valueChanged.connect(self._inputs_changed)
         self.batch_spin.valueChanged.connect(self._inputs_changed)
@@ -323,6 +353,10 @@ class EstimatorCard(Card):
                 max(0, self.dtype_combo.findData(request.dtype if request else "bfloat16"))
             )
             self._prices = dict(request.prices) if request else {}
+            place = (request.price_cloud, request.price_region) if request else (None, None)
+            if self.place_combo.findData(place_key(*place)) < 0:
+                self.place_combo.addItem(place_words(*place), place_key(*place))
+            self.place_combo.setCurrentIndex(self.place_combo.findData(place_key(*place)))
             self._request = request
         finally:
             self._filling = False
@@ -331,7 +365,28 @@ class EstimatorCard(Card):
     def set_price_book(self, book: PriceBook | None) -> None:
         """The prices the costs use where the user typed none (shipped table, local catalogues)."""
         self._book = book
+        self._fill_places()
         self._refresh()
+
+    def _fill_places(self) -> None:
+        """The Price in choices: anywhere, each cloud, each cloud region the book prices; the chosen one kept."""
+        chosen = place_of(self.place_combo.currentData())
+        places: list[tuple[str | None, str | None]] = [(None, None)]
+        if self._book is not None:
+            winners = self._book.winners()
+            for cloud in sorted({q.cloud for q in winners}):
+                places.append((cloud, None))
+                places += [(cloud, r) for r in sorted({q.region for q in winners if q.cloud == cloud})]
+        if chosen not in places:
+            places.append(chosen)  # from a saved session: kept, even where no price is known now
+        self._filling, was = True, self._filling
+        try:
+            self.place_combo.clear()
+            for place in places:
+                self.place_combo.addItem(place_words(*place), place_key(*place))
+            self.place_combo.setCurrentIndex(places.index(chosen))
+        finally:
+            self._filling = was
 
     def set_measured(self, devices: list[MeasuredDevice]) -> None:
         """Rows for the devices probed on this machine (and imported runs)."""
@@ -374,6 +429,8 @@ class EstimatorCard(Card):
                 context=None if context == DEFAULT_CONTEXT else context,
                 prompt_tokens=prompt or None,
                 dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16",
+                price_cloud=place_of(self.place_combo.currentData())[0],
+                price_region=place_of(self.place_combo.currentData())[1],
                 **shape,
             )
         except ValueError as exc:  # pydantic's ValidationError is a ValueError too

@@ -138,3 +138,25 @@ def test_next_steps_name_the_cheapest_place_for_the_verdicts_chips(page: ResultP
     text = page.steps_label.text()
     assert "Cheapest places to rent TPUs now: Google TPU v5e $1.20/chip-hour in Google Cloud" in text
     assert "action:estimate" in text
+
+
+def test_price_in_one_cloud_or_region(qtbot, page: ResultPage) -> None:
+    card = page.estimator
+    card.set_price_book(shipped_book())
+    page.set_estimate_request(EstimateRequest(params=7e9, chips=8))
+    choices = [card.place_combo.itemText(i) for i in range(card.place_combo.count())]
+    assert choices[0] == "Cheapest anywhere"
+    assert "AWS (any region)" in choices and "Google Cloud europe-west4" in choices
+    with qtbot.waitSignal(card.sig_request_changed, timeout=3000) as blocker:
+        card.place_combo.setCurrentIndex(choices.index("Google Cloud europe-west4"))
+    request = blocker.args[0]
+    assert (request.price_cloud, request.price_region) == ("gcp", "europe-west4")
+    assert card.result is not None
+    v6e = next(r for r in card.result.rows if r.chip_id == "tpu-v6e")
+    assert v6e.price is not None and v6e.price.region == "europe-west4"
+    h100 = next(r for r in card.result.rows if r.chip_id == "h100-sxm")
+    assert h100.price is not None and h100.price.region == "europe-west4"
+    # a saved session's place is shown again, even one no table prices now
+    page.set_estimate_request(EstimateRequest(params=7e9, price_cloud="azure", price_region="eastus"))
+    assert card.place_combo.currentText() == "Azure eastus"
+    assert card.result is not None and all(r.cost_usd is None for r in card.result.rows)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app.core.catalog import load_catalog
-from gpu_tpu_app.probe import detect
 from gpu_tpu_app.probe.runner import list_devices
+from gpu_tpu_app.worker import detect
 
 
 @pytest.fixture(scope="module")

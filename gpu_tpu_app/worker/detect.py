@@ -22,8 +22,8 @@ from pathlib import Path
 from gpu_tpu_app.core.devicematch import match_device_name, match_rocm_part
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
 from gpu_tpu_app.core.terms import BACKENDS, CATALOG_ENV
-from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
-from gpu_tpu_app.probe.wire import BackendStatus, CpuInfo, DeviceInfo
+from gpu_tpu_app.worker.kernels.common import cache_sizes, usable_cores
+from gpu_tpu_app.worker.wire import BackendStatus, CpuInfo, DeviceInfo
 
 DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
 
