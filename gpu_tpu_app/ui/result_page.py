@@ -743,8 +743,11 @@ class ResultPage(QWidget):
     # ------------------------------------------------------------------ data in
 
     def set_recommendation(self, rec: Recommendation) -> None:
-        """Show a recommendation."""
+        """Show a recommendation; an answer that the work needs strict fp32 checks the estimator's box
+        (TPUs then run at 3-6 bf16 passes), unless the user set that box there."""
         self._rec = rec
+        strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
+        self.estimator.model_inputs.follow_answer(strict)
         self._render()
 
     def recommendation(self) -> Recommendation | None:
