@@ -95,7 +95,7 @@ def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | N
     missing = [c for c in names if c not in priced and chip is None]
     lines.append("")
     if missing:
-        lines.append("No price for: " + ", ".join(missing) + ".")
+        lines.append(f"No {'spot' if kind == 'spot' else 'on-demand'} price for: " + ", ".join(missing) + ".")
     lines.append(
         f"The newest source wins for each chip, cloud, region and kind; older than {STALE_DAYS} days is "
         "marked stale. Your own --price in `estimate` wins over all."

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck
@@ -122,7 +123,7 @@ def test_window_keeps_the_check_in_the_session_result_and_report(qtbot, tmp_path
     session = w.session()
     assert session.model_check is not None and session.answers.xla_verified == "no"
     w.show_result()
-    texts = [lab.text() for lab in w.result_page.links()]
+    texts = [lab.text() for lab in w.result_page.findChildren(QLabel) if "<a href" in lab.text()]
     assert any("Measured in jax_boolean_mask.py" in t and "NonConcreteBooleanIndexError" in t for t in texts)
     report = build_markdown(session, load_lesson())
     assert "Measured in jax\\_boolean\\_mask.py" in report
