@@ -21,7 +21,7 @@ DEB_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2
                 desktop-file-utils appstream shared-mime-info libglib2.0-bin binutils $(DISPLAY_PACKAGES) xvfb xauth \
                 openbox poppler-utils
 
-.PHONY: run test lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
+.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
 
 run: $(STAMP) $(VENV)/.desktop-entry
 	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 \
@@ -33,7 +33,12 @@ run: $(STAMP) $(VENV)/.desktop-entry
 $(VENV)/.desktop-entry: $(STAMP)
 	-$(PY) -m gpu_tpu_app --install-desktop-entry && touch $@
 
+# make test: lint and the fast tests (about 3-4 minutes on two cores); make test-all: every test, the slow ones
+# too (real probe runs, model checks, collectives, launches, builds). CI runs test-all.
 test: lint system-deps
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m "not slow"
+
+test-all: lint system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 # Everything the formatter checks (the whole tree is in its style).
