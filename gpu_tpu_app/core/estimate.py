@@ -61,7 +61,6 @@ DEFAULT_MICRO_BATCH = 1
 TPU_FP32_PASSES = (3, 6)
 FP32_SOURCES = ["jax-matmul-precision"]
 
-SHAPE_SOURCE = "kaplan-2020"
 
 TRAINING_RULE = (
     "training FLOPs = 6 x N x D + 12 x L x c x d x D: 6ND for the weights each token uses (forward 2ND, "
