@@ -475,7 +475,7 @@ def test_decode_share_is_sourced_and_checked() -> None:
     assert set(catalog.decode.sources) <= {s.id for s in catalog.sources}
     raw = catalog.model_dump()
     raw["decode"] = dict(raw["decode"], low=0.9, high=0.5)
-    with pytest.raises(ValidationError, match="decode.low: must not exceed high"):
+    with pytest.raises(ValidationError, match=r"decode\.low: must not exceed high"):
         Catalog.model_validate(raw)
     raw["decode"] = dict(catalog.decode.model_dump(), sources=["nowhere"])
     with pytest.raises(ValidationError, match="unknown source id 'nowhere'"):
