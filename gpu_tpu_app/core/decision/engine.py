@@ -184,7 +184,7 @@ def _variants(factor: str, value: str, rule: Rule, rules: RuleSet) -> dict[str, 
     if factor == "utilization":
         forms["serving"] = rules.steady_serving if value == "steady" else rule
     if factor == "matmul_share":
-        forms["embeddings"] = rules.embedding_lookups if value == "low" else rule
+        forms["embeddings"] = rules.embedding_lookups if value in ("irregular", "low") else rule
     if factor == "duration":
         forms["inference"] = rule._replace(
             weight=rule.weight * INFERENCE_DURATION_FACTOR, message=rule.message + rules.inference_note
@@ -439,6 +439,12 @@ MIN_ANSWERS_FOR_VERDICT = 3
 def answered_count(rec: Recommendation) -> int:
     """How many of the wizard's questions the recommendation was given."""
     return len(FACTORS) - len(rec.unanswered)
+
+
+def leans_only(rec: Recommendation) -> bool:
+    """True when the answers are too few to decide (rules.FULL_ENOUGH) and no blocker does: the verdict is
+    "either" at low confidence, whichever way the score leans."""
+    return not rec.blockers and answered_count(rec) < FULL_ENOUGH
 
 
 def has_verdict(rec: Recommendation) -> bool:
