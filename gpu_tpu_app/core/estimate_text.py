@@ -123,7 +123,7 @@ def estimate_inputs(result: Estimate) -> str:
         parts.append(f"{format_quantity(result.tokens)} tokens to generate")
         parts.append(f"{format_quantity(result.prompt_tokens or 0)} prompt tokens to prefill")
         parts.append(f"batch {result.batch} per model copy")
-        parts.append(f"{req.dtype} weights and KV cache")
+        parts.append(f"{'float32' if req.strict_fp32 else req.dtype} weights and KV cache")
     if result.context is not None:
         parts.append(f"context {result.context}")
     if req.mode == "training" and result.micro_batch is not None:
@@ -229,3 +229,17 @@ def price_origins(result: Estimate) -> str:
     if missing:
         parts.append(f"none known for {', '.join(missing)}")
     return "; ".join(parts)
+
+
+def estimate_model_lines(result: Estimate) -> list[str]:
+    """What the estimate assumed beyond its rules: training memory, experts, bandwidth share, fp32."""
+    lines = []
+    if result.request.mode == "training" and result.rows:
+        lines.append(training_memory_line(result))
+    if result.moe is not None:
+        lines.append(moe_line(result))
+    if result.bw_share_source:
+        lines.append(f"Bandwidth: {result.bw_share_source}.")
+    if result.fp32_note:
+        lines.append(f"Precision: {result.fp32_note}.")
+    return lines

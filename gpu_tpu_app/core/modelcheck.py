@@ -89,13 +89,6 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Located(_Model):
-    """One thing found, where it is in the user's file (file:line) when known."""
-
-    name: str = Field(max_length=500)
-    location: str | None = Field(default=None, max_length=500)
-
-
 class CustomOp(_Model):
     name: str = Field(max_length=500)
     kind: str = Field(max_length=200)

@@ -22,6 +22,7 @@ from gpu_tpu_app.core.estimate_text import (
     cost_lines,
     estimate_cells,
     estimate_inputs,
+    estimate_model_lines,
     estimate_warnings,
 )
 from gpu_tpu_app.core.modelcheck import measured_note
@@ -170,6 +171,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
     est_rules = [
         f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
         f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
+        *estimate_model_lines(estimate),
         *[f"Warning: {w}" for w in estimate_warnings(estimate)],
         f"Cost: {COST_RULE}.",
         *[

@@ -809,3 +809,23 @@ def test_new_estimate_flags_are_checked(run_cli, argv: list[str], flag: str) -> 
     code, out, err = run_cli("estimate", "--params", "7e9", *argv)
     assert code == 2 and out == ""
     assert f"{flag}:" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_largest_inputs_stay_finite(catalog: Catalog) -> None:
+    """Every bound at once (hostile but valid inputs) gives finite numbers or an honest no-fit, never inf/nan."""
+    import math
+
+    huge = EstimateRequest(
+        params=1e15, tokens=1e18, chips=10_000_000, context=100_000_000, micro_batch=100_000, aspect_ratio=1
+    )
+    serve = EstimateRequest(
+        params=1e15, active_params=1e14, experts=100_000, top_k=10_000, mode="inference", tokens=1e18,
+        batch=1_000_000, context=100_000_000, chips=10_000_000,
+    )  # fmt: skip
+    for req in (huge, serve):
+        result = estimate(req, catalog)
+        assert math.isfinite(result.flops)
+        for row in result.rows:
+            for value in (row.days, row.memory_needed_bytes, row.activation_bytes, row.step_seconds):
+                assert value is None or math.isfinite(value), row.chip_id
+            assert row.fits in (True, False, None)

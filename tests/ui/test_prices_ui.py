@@ -138,3 +138,53 @@ def test_next_steps_name_the_cheapest_place_for_the_verdicts_chips(page: ResultP
     text = page.steps_label.text()
     assert "Cheapest places to rent TPUs now: Google TPU v5e $1.20/chip-hour in Google Cloud" in text
     assert "action:estimate" in text
+
+
+def test_price_in_one_cloud_or_region(qtbot, page: ResultPage) -> None:
+    card = page.estimator
+    card.set_price_book(shipped_book())
+    page.set_estimate_request(EstimateRequest(params=7e9, chips=8))
+    choices = [card.place_combo.itemText(i) for i in range(card.place_combo.count())]
+    assert choices[0] == "Cheapest anywhere"
+    assert "AWS (any region)" in choices and "Google Cloud europe-west4" in choices
+    with qtbot.waitSignal(card.sig_request_changed, timeout=3000) as blocker:
+        card.place_combo.setCurrentIndex(choices.index("Google Cloud europe-west4"))
+    request = blocker.args[0]
+    assert (request.price_cloud, request.price_region) == ("gcp", "europe-west4")
+    assert card.result is not None
+    v6e = next(r for r in card.result.rows if r.chip_id == "tpu-v6e")
+    assert v6e.price is not None and v6e.price.region == "europe-west4"
+    h100 = next(r for r in card.result.rows if r.chip_id == "h100-sxm")
+    assert h100.price is not None and h100.price.region == "europe-west4"
+    # a saved session's place is shown again, even one no table prices now
+    page.set_estimate_request(EstimateRequest(params=7e9, price_cloud="azure", price_region="eastus"))
+    assert card.place_combo.currentText() == "Azure eastus"
+    assert card.result is not None and all(r.cost_usd is None for r in card.result.rows)
+
+
+def test_imported_catalogues_are_remembered_and_read_again(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox_home: str
+) -> None:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.setOrganizationName("gpu-tpu-app")
+    QApplication.setApplicationName("gpu-tpu-app")
+    QSettings().clear()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.sky of this machine
+    Dialogs(monkeypatch)
+    good = _write(tmp_path / "aws" / "vms.csv", AWS_VMS, age_hours=2)
+    w = add_window(qtbot, MainWindow(persist=True))
+    assert w.prices.import_prices(good)
+    w.close()
+    assert QSettings().fileName().startswith(sandbox_home)
+    _write(good, AWS_VMS, age_hours=1)  # refreshed since: read again, with its new age
+    again = add_window(qtbot, MainWindow(persist=True))
+    assert again.prices.imported == [good]
+    h100 = again.prices.book.cheapest("h100-sxm", "on-demand", "aws", "us-east-1")
+    assert h100 is not None and h100.describe_age() == "SkyPilot catalogue, 1 h old"
+    good.write_bytes(b"\x00broken")  # broken since: left out, named, nothing lost
+    third = add_window(qtbot, MainWindow(persist=True))
+    assert any(str(good) in note for note in third.prices.problems())
+    assert third.prices.book.cheapest("h100-sxm", "on-demand") is not None  # the shipped table still prices
+    QSettings().clear()
