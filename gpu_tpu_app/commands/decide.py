@@ -119,6 +119,11 @@ def render_text(rec: Recommendation) -> str:
         lines += ["", "Blockers (each decides on its own):"]
         for b in rec.blockers:
             lines.append(f"  - {b.factor} = {b.answer} -> {b.verdict.upper()}: {b.message} {_cite(b.topic, b.sources)}")
+    if rec.conflicts:
+        lines += ["", "Answers that contradict each other (the confidence is one level lower):"]
+        for c in rec.conflicts:
+            pair = " and ".join(f"{f} = {a}" for f, a in zip(c.factors, c.answers))
+            lines.append(f"  - {pair}: {c.message}")
     lines += ["", "Reasons, strongest first:"]
     if rec.reasons:
         for r in rec.reasons:

@@ -123,7 +123,7 @@ def estimate_inputs(result: Estimate) -> str:
         parts.append(f"{format_quantity(result.tokens)} tokens to generate")
         parts.append(f"{format_quantity(result.prompt_tokens or 0)} prompt tokens to prefill")
         parts.append(f"batch {result.batch} per model copy")
-        parts.append(f"{req.dtype} weights and KV cache")
+        parts.append(f"{'float32' if req.strict_fp32 else req.dtype} weights and KV cache")
     if result.context is not None:
         parts.append(f"context {result.context}")
     if req.mode == "training" and result.micro_batch is not None:

@@ -25,6 +25,10 @@ def verdict_summary(rec: Recommendation) -> str:
     )
     if rec.blockers:
         summary = "A hard constraint decides this on its own. " + summary
+    if rec.conflicts:
+        summary += " Some answers contradict each other, which lowers the confidence: " + " ".join(
+            c.message for c in rec.conflicts
+        )
     return summary
 
 

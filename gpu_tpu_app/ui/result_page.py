@@ -54,6 +54,7 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_inputs,
     estimate_model_lines,
     estimate_warnings,
+    layout_cell,
     memory_tip,
     price_origins,
 )
@@ -573,6 +574,13 @@ class EstimatorCard(Card):
                     )
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
+                if col == 7 and row.tensor_parallel is not None:
+                    item.setToolTip(
+                        plain_tip(
+                            f"One copy: {layout_cell(row)} (tensor parallel inside the fast-link group x pipeline "
+                            "stages or sharded data parallel across groups, checkpointing as shown)"
+                        )
+                    )
                 if col > PRICE_COLUMN and cost_tip:
                     item.setToolTip(cost_tip)
                 if col in (2, 3, 4, 6, 7, 8, 9, 10, 11):

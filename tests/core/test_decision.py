@@ -51,6 +51,8 @@ SOURCE_IDS = (
         "google-tpu-intro",
         "jax-matmul-precision",
         "jax-sharp-bits",
+        "jax-sparsecore",
+        "tf-tpu-embedding",
         "pytorch-xla-3356",
         "pytorch-xla-6614",
         "google-tpu7x",

@@ -97,3 +97,11 @@ def test_an_answer_of_strict_fp32_checks_the_box_until_the_user_sets_it(qtbot, p
     assert not inputs.fp32_check.isChecked() and card.request().strict_fp32 is False
     page.set_recommendation(decide(Answers(high_precision="fp32", framework="jax")))
     assert not inputs.fp32_check.isChecked()
+
+
+def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
+    page.set_estimate_request(EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384))
+    card = page.estimator
+    row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    assert card.table.item(row, 7).text() == "128"
+    assert "TP 8 x 16, selective" in card.table.item(row, 7).toolTip()
