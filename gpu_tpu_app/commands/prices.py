@@ -15,7 +15,9 @@ from gpu_tpu_app.errors import InputError
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the prices options to its subparser."""
     p.add_argument("--chip", metavar="ID", help="one catalogue chip id, e.g. tpu-v6e or h100-sxm")
-    p.add_argument("--cloud", metavar="ID", help="one cloud: gcp, aws, azure, or any cloud a local catalogue names")
+    p.add_argument(
+        "--cloud", metavar="ID", help="one cloud: gcp, aws, lambda, nebius, or any cloud a local catalogue names"
+    )
     p.add_argument("--region", metavar="NAME", help="one region, e.g. us-central1")
     p.add_argument("--spot", action="store_true", help="spot (preemptible) prices instead of on-demand")
     p.add_argument(

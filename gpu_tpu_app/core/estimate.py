@@ -40,7 +40,7 @@ from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
 from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
 from gpu_tpu_app.core.transformer import Checkpointing
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
-from gpu_tpu_app.core.units import SECONDS_PER_DAY
+from gpu_tpu_app.core.units import SECONDS_PER_DAY, count_words
 from gpu_tpu_app.errors import InputError
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
@@ -405,7 +405,9 @@ def _warnings(req: EstimateRequest, dev: _Device, plan: _Plan) -> list[str]:
                 f"{dev.domain}{where}; the slower links between them are not modelled"
             )
     if copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
-        found.append(f"{req.chips % per_copy} chip(s) left idle: {req.chips} is not a multiple of {per_copy}")
+        found.append(
+            f"{count_words(req.chips % per_copy, 'chip')} left idle: {req.chips} is not a multiple of {per_copy}"
+        )
     return found
 
 

@@ -397,3 +397,12 @@ def test_a_spot_only_row_prices_spot_and_leaves_on_demand_open(tmp_path: Path) -
     bad = _write(tmp_path / "prices.toml", text.replace("spot = 1.44144\n", ""))
     with pytest.raises(InputError, match="a row needs on_demand, spot or both"):
         load_price_table(bad)
+
+
+def test_a_local_catalogue_older_than_90_days_is_marked_stale(tmp_path: Path, table: PriceTable) -> None:
+    old = _write(tmp_path / "aws" / "vms.csv", AWS_VMS, age_hours=24 * 120)
+    quote = next(q for q in read_path(old, table).quotes if q.chip_id == "h100-sxm")
+    assert quote.stale()
+    assert quote.describe_age() == "SkyPilot catalogue, 120 days old (stale: over 90 days)"
+    fresh = _write(tmp_path / "new" / "aws" / "vms.csv", AWS_VMS, age_hours=24 * 89)
+    assert not next(q for q in read_path(fresh, table).quotes if q.chip_id == "h100-sxm").stale()

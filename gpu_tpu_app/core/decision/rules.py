@@ -117,6 +117,7 @@ _LEANS: dict[str, dict[str, Lean]] = {
         "weeks": _tpu(0.6, "workload", "lesson-ch3", "google-tpu-intro"),
     },
     "matmul_share": {
+        "irregular": _gpu(0.7, "architecture", "google-tpu-intro"),
         "low": _gpu(0.7, "architecture", "google-tpu-intro"),
         "mixed": _gpu(0.1, "architecture", "lesson-ch3"),
         "dominant": _tpu(0.7, "architecture", "google-tpu-intro", "lesson-guide", "lesson-faq"),

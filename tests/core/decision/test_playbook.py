@@ -236,3 +236,30 @@ def test_a_pytorch_recommender_reaches_sparsecore_only_by_a_rewrite() -> None:
     assert ids[0] == "rewrite_recommender" and "framework_check_pytorch" not in ids
     assert not any("torch_xla" in line for line in torch.next_steps)
     assert "JAX's SparseCore API" in torch.steps[0].text
+
+
+def test_fft_sparse_and_gather_heavy_work_is_said_to_use_the_matrix_units_poorly() -> None:
+    job = {**TPU_JOB, "framework": "jax", "duration": "weeks", "team": "xla"}
+    rec = decide(Answers(**{**job, "matmul_share": "irregular"}), flips=False)
+    reason = {r.factor: r for r in rec.reasons}["matmul_share"]
+    assert reason.leans == "gpu" and "matrix units poorly" in reason.message and "FFTs" in reason.message
+    assert rec.score < decide(Answers(**job), flips=False).score
+    # embedding lookups are gathers that SparseCores take on: with ultra-large tables they count little
+    tables = decide(Answers(**{**job, "matmul_share": "irregular", "embeddings": "ultra_large"}), flips=False)
+    assert {r.factor: r.weight for r in tables.reasons}["matmul_share"] < reason.weight
+
+
+def test_a_lean_without_enough_answers_says_so() -> None:
+    few = decide(Answers(framework="jax", scale="massive", matmul_share="dominant"))
+    assert "they lean but do not decide" in verdict_summary(few)
+    assert "decide nothing yet" in render_text(few)
+    full = decide(Answers(**TPU_JOB))
+    assert "lean but do not decide" not in verdict_summary(full) and "decide nothing yet" not in render_text(full)
+
+
+def test_the_headline_says_when_a_few_answers_only_lean() -> None:
+    from gpu_tpu_app.core.verdict_text import HEADLINES, LEANS_ONLY_HEADLINE, headline
+
+    assert headline(decide(Answers(framework="jax", scale="massive"))) == LEANS_ONLY_HEADLINE
+    assert headline(decide(Answers(framework="jax", custom_ops="essential"))) == HEADLINES["gpu"]
+    assert headline(decide(Answers(**TPU_JOB))) == HEADLINES["tpu"]
