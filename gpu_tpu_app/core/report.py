@@ -28,7 +28,7 @@ from gpu_tpu_app.core.estimate_text import (
 from gpu_tpu_app.core.modelcheck import measured_note
 from gpu_tpu_app.core.prices import format_rate
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
-from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, plain_number, tflops
 
 if TYPE_CHECKING:
@@ -274,7 +274,7 @@ def collect(
         title=f"GPU or TPU: {name}" if name else "GPU or TPU: recommendation",
         generated=f"Made with gpu-tpu-app {__version__} on {stamp}.",
         verdict=VERDICT_WORDS[rec.verdict],
-        headline=HEADLINES[rec.verdict],
+        headline=headline(rec),
         summary=summary,
         blockers=blockers,
         reasons=reasons,

@@ -64,7 +64,7 @@ from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, forma
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
-from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd, plain_number
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.estimator_inputs import EstimatorInputs
@@ -870,7 +870,7 @@ class ResultPage(QWidget):
         """Headline, summary and gauge; False while there are too few answers for a verdict."""
         ready = has_verdict(rec)
         if ready:
-            self.headline.setText(HEADLINES[rec.verdict])
+            self.headline.setText(headline(rec))
             self.summary.setText(verdict_summary(rec))
             self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
         else:
