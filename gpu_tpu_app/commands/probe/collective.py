@@ -85,7 +85,8 @@ def collective_table(run: RunFile) -> str:
     """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth, the CV
     of its repetitions and the trust rule's verdict (a flagged point is listed, marked, never a best value)."""
     rows = []
-    notes = []
+    notes: list[str] = []
+    not_run: list[str] = []
     for r, flags in zip(run.results, run_flags(run)):
         if r.kernel != "collective":
             continue
@@ -94,7 +95,7 @@ def collective_table(run: RunFile) -> str:
         if c is None:
             rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", "-", "-", ""])
             if r.message:
-                notes.append(f"  {r.backend} {r.variant or ''} {size}: {r.message}")
+                not_run.append(f"  {r.backend} {r.variant or ''} {size}: {r.message}")
             continue
         cv = MISSING if r.stats is None else format_pct(100 * r.stats.cv) if r.stats.reps > 1 else MISSING
         rows.append(
@@ -134,6 +135,8 @@ def collective_table(run: RunFile) -> str:
     text = table(headers, rows, right={3, 4, 5, 6, 7, 8, 9})
     if notes:
         text += "\n" + "\n".join(["not trusted (listed, never a best value):", *notes])
+    if not_run:
+        text += "\n" + "\n".join(["not measured:", *not_run])
     return text
 
 
