@@ -248,13 +248,15 @@ class _TorchGroup:
             torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))))
         rank, size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
         host, port = os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"])
-        # env:// would listen on every interface; rank 0 listens on MASTER_ADDR only
-        listen_fd = listen_on(host, port, "MASTER_ADDR/MASTER_PORT").detach() if rank == 0 else None
+        # env:// would listen on every interface; rank 0 listens on MASTER_ADDR only. Under torchrun the
+        # agent already serves the store there (TORCHELASTIC_USE_AGENT_STORE), and every rank is its client.
+        serve = rank == 0 and os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True"
+        listen_fd = listen_on(host, port, "MASTER_ADDR/MASTER_PORT").detach() if serve else None
         store = dist.TCPStore(
             host,
             port,
             size,
-            is_master=rank == 0,
+            is_master=serve,
             timeout=timedelta(seconds=timeout_s),
             wait_for_workers=False,
             master_listen_fd=listen_fd,
