@@ -324,3 +324,22 @@ def test_the_workers_message_limit_is_the_run_files() -> None:
     from gpu_tpu_app.safe_read import TEXT_CHARS
 
     assert worker.TEXT_CHARS == TEXT_CHARS
+
+
+def test_the_staged_worker_sources_hold_every_module_the_worker_imports() -> None:
+    import grimp
+
+    graph = grimp.build_graph("gpu_tpu_app", include_external_packages=False, exclude_type_checking_imports=True)
+
+    def rel(module: str) -> str:
+        path = "/".join(module.split(".")[1:])
+        if (ROOT / "gpu_tpu_app" / path).is_dir():
+            return f"{path}/__init__.py".lstrip("/")
+        return f"{path}.py"
+
+    staged = set(envs.WORKER_MODULES)
+    needed = {"gpu_tpu_app.probe.worker", "gpu_tpu_app.probe.collective", "gpu_tpu_app.probe.envquery"}
+    for module in list(needed):
+        needed |= graph.find_upstream_modules(module)
+    assert {"probe/kernels/planner.py", "probe/worker.py"} <= {rel(m) for m in needed}
+    assert sorted(rel(m) for m in needed if rel(m) not in staged) == []

@@ -22,7 +22,8 @@ from gpu_tpu_app.core.devicematch import (  # noqa: F401  (is_partition, normali
     match_rocm_part,
     normalize_device_name,
 )
-from gpu_tpu_app.errors import problem_error, read_toml_model
+from gpu_tpu_app.errors import problem_error
+from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
 
@@ -33,7 +34,7 @@ MISSING_WORDS = ("not published", "not supported")
 FLOPS_UNITS = {"TFLOP/s": 1e12, "PFLOP/s": 1e15}
 OPS_UNITS = {"TOPS": 1e12, "POPS": 1e15}
 MEMORY_UNITS = {"GB": 1e9, "GiB": float(2**30), "TB": 1e12, "TiB": float(2**40)}
-BANDWIDTH_UNITS = {"GB/s": 1e9, "TB/s": 1e12}
+BANDWIDTH_UNITS = {"GB/s": 1e9, "TB/s": 1e12, "GiB/s": float(2**30)}
 POWER_UNITS = {"W": 1.0}
 COUNT_UNITS = {"chips": 1.0}
 
@@ -209,6 +210,21 @@ class CompileTarget(BaseModel):
     dims: Literal[2, 3]
 
 
+class DecodeShare(BaseModel):
+    """The share of nominal memory bandwidth a decode step reaches, as a low-high range, with its evidence."""
+
+    model_config = _FROZEN
+
+    low: float = Field(gt=0, le=1)
+    high: float = Field(gt=0, le=1)
+    note: str = Field(min_length=1)
+    sources: list[str] = Field(min_length=1)
+
+    def describe(self) -> str:
+        shown = f"{self.low:.2f}-{self.high:.2f}" if self.low != self.high else f"{self.low:.2f}"
+        return f"decode at {shown} of nominal memory bandwidth ({self.note}; sources: {', '.join(self.sources)})"
+
+
 class Chip(BaseModel):
     """One accelerator as its vendor specifies it."""
 
@@ -217,7 +233,8 @@ class Chip(BaseModel):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     vendor: str = Field(min_length=1)
     name: str = Field(min_length=1)
-    family: Literal["gpu", "tpu"]
+    #: "other": accelerators that are neither (AWS Trainium and Inferentia, Intel Gaudi); they carry their own mfu.
+    family: Literal["gpu", "tpu", "other"]
     year: int = Field(ge=1990, le=2100)
     memory: Figure
     memory_type: str = Field(min_length=1)
@@ -295,6 +312,8 @@ class Catalog(BaseModel):
     mfu: dict[Literal["gpu", "tpu"], MfuDefault]
     sources: list[CatalogSource] = Field(min_length=1)
     chips: list[Chip] = Field(min_length=1)
+    #: the share of nominal bandwidth decode reaches; None: the nominal figure (a best case).
+    decode: DecodeShare | None = None
 
     @field_validator("schema_version")
     @classmethod
@@ -318,9 +337,13 @@ class Catalog(BaseModel):
         """(low, high, one-line description, source ids) of the MFU range the estimator uses for `chip`."""
         if chip.mfu is not None:
             return chip.mfu.low, chip.mfu.high, chip.mfu.describe(chip.name), list(chip.mfu.sources)
-        default = self.mfu[chip.family]
+        default = self.mfu["gpu" if chip.family == "other" else chip.family]
         low, high = default.bounds()
         return low, high, default.describe(chip.family), list(default.sources)
+
+    def decode_share(self) -> tuple[float, float]:
+        """(low, high) share of nominal memory bandwidth a decode step reaches; (1, 1) when not catalogued."""
+        return (self.decode.low, self.decode.high) if self.decode is not None else (1.0, 1.0)
 
     def chip(self, id: str) -> Chip:
         """The chip with this id; KeyError names the known ids otherwise."""
@@ -374,6 +397,12 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
         low, high = default.bounds()
         if not low <= default.value <= high:
             problems.append((f"mfu.{family}.value", "must lie between low and high"))
+    if catalog.decode is not None:
+        if catalog.decode.low > catalog.decode.high:
+            problems.append(("decode.low", "must not exceed high"))
+        for j, sid in enumerate(catalog.decode.sources):
+            if sid not in source_ids:
+                problems.append((f"decode.sources.{j}", f"unknown source id {sid!r}"))
     chip_ids: set[str] = set()
     for i, chip in enumerate(catalog.chips):
         if chip.id in chip_ids:
@@ -390,6 +419,8 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
                 )
             if figure.source not in source_ids:
                 problems.append((f"chips.{i}.{field}.source", f"unknown source id {figure.source!r}"))
+        if chip.family == "other" and chip.mfu is None:
+            problems.append((f"chips.{i}.mfu", "a chip of family 'other' needs its own mfu range"))
         if chip.mfu is not None:
             if chip.mfu.low > chip.mfu.high:
                 problems.append((f"chips.{i}.mfu.low", "must not exceed high"))
@@ -404,8 +435,6 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
                     "sparse figure must exceed the dense bf16 figure (is a sparse figure in bf16?)",
                 )
             )
-        if chip.family == "tpu" and chip.memory.unit not in ("GiB", "TiB"):
-            problems.append((f"chips.{i}.memory.unit", "Google states TPU memory in GiB"))
     return problems
 
 

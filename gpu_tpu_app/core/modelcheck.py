@@ -669,6 +669,19 @@ def combine(stated: Answers, check: ModelCheck) -> tuple[Answers, dict[str, str]
     return Answers.model_validate(values), sources
 
 
+def differing(stated: Answers, check: ModelCheck) -> dict[str, str]:
+    """The measurable answers the user stated otherwise than the check measured: field -> measured value.
+
+    These keep the user's value; the window shows both and changes nothing until the user chooses.
+    """
+    out: dict[str, str] = {}
+    for name in ANSWER_FIELDS:
+        mine, measured = getattr(stated, name), getattr(check.answers, name)
+        if mine is not None and measured is not None and mine != measured:
+            out[name] = measured
+    return out
+
+
 # --------------------------------------------------------------------------- text
 
 

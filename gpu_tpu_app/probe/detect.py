@@ -21,7 +21,7 @@ from pathlib import Path
 
 from gpu_tpu_app.core.devicematch import match_device_name, match_rocm_part
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
-from gpu_tpu_app.core.terms import BACKENDS
+from gpu_tpu_app.core.terms import BACKENDS, CATALOG_ENV
 from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
 from gpu_tpu_app.probe.wire import BackendStatus, CpuInfo, DeviceInfo
 
@@ -122,10 +122,7 @@ def host_memory_bytes() -> int | None:
 # ---------------------------------------------------------------- catalogue
 
 
-#: Set by the app for every worker: the catalogue's match patterns and peaks as JSON
-#: ([{"id", "match": [regex], "peaks": {dtype: FLOP/s}, "bw": B/s}], probe.envs.catalog_digest), so
-#: the worker, which may run in the user's own interpreter, needs neither pydantic nor the catalogue files.
-CATALOG_ENV = "GPU_TPU_APP_CATALOG"
+# CATALOG_ENV (core.terms): the catalogue digest the app hands every worker (probe.envs.catalog_digest).
 
 
 def _catalog_digest() -> list[dict]:

@@ -34,6 +34,7 @@ from gpu_tpu_app.core.environments import (
     PythonEnv,
     build_flavour,
 )
+from gpu_tpu_app.core.terms import PEAK_DTYPES
 
 #: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
 QUERY_TIMEOUT_S = 60.0
@@ -62,15 +63,14 @@ WORKER_MODULES = (
     "probe/collective.py",
     "probe/envquery.py",
     "probe/kernels/__init__.py",
+    "probe/kernels/planner.py",
+    "probe/kernels/point.py",
     "probe/kernels/common.py",
     "probe/kernels/stats.py",
     "probe/kernels/torch_kernels.py",
     "probe/kernels/jax_kernels.py",
 )
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-#: The variable that carries the catalogue digest to the workers (read by probe.detect, which the
-#: app side does not import).
-CATALOG_ENV = "GPU_TPU_APP_CATALOG"
 
 
 def cache_dir() -> Path:
@@ -478,7 +478,7 @@ def catalog_digest() -> str:
         return "[]"
     chips = []
     for chip in catalog.chips:
-        peaks = {d: float(v) for d in ("float32", "tf32", "bfloat16", "float16") if (v := chip.peak_flops(d))}
+        peaks = {d: float(v) for d in PEAK_DTYPES if (v := chip.peak_flops(d))}
         chips.append({"id": chip.id, "match": list(chip.match), "peaks": peaks, "bw": chip.mem_bw_bytes_per_s()})
     return json.dumps(chips, separators=(",", ":"), allow_nan=False)
 

@@ -186,3 +186,22 @@ def test_torch_xla_and_torchax_route_rules() -> None:
     c = check_from_findings("m.py", lowered, 1)
     assert c.level == "lowered_for_tpu_torchax" and c.answers.xla_verified == "yes"
     assert c.answers.custom_ops == "some"  # the torch_xla fallbacks still need a lowering there
+
+
+def test_differing_names_each_stated_answer_the_check_measured_otherwise() -> None:
+    from gpu_tpu_app.core.modelcheck import differing
+
+    c = check_from_findings("m.py", findings(custom_ops=[{"name": "x.y", "kind": "k"}]), 1.0)
+    stated = Answers(framework="pytorch", custom_ops="none", matmul_share=None)
+    assert differing(stated, c) == {"custom_ops": "some"}
+    assert differing(Answers(), c) == {}  # open answers are filled, never "differ"
+
+
+def test_verdict_change_says_both_verdicts_or_unchanged() -> None:
+    from gpu_tpu_app.core.decision import decide
+    from gpu_tpu_app.core.verdict_text import verdict_change
+
+    open_rec = decide(Answers())
+    assert verdict_change(open_rec, open_rec) == "Verdict unchanged: no verdict yet."
+    gpu = decide(Answers(custom_ops="essential", framework="pytorch", team="cuda", stage="exploring"))
+    assert verdict_change(open_rec, gpu).startswith("Verdict changed: no verdict yet → GPU, ")

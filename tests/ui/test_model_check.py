@@ -59,7 +59,8 @@ def test_check_fills_marks_and_stays_changeable(qtbot, wizard: DecideWizard) -> 
     # the user still decides: choosing another value keeps the measurement visible beside it
     card.buttons["yes"].click()
     assert wizard.answers().xla_verified == "yes"
-    assert "you chose otherwise" in card.measured_label.text()
+    assert "You: Yes, it compiles and runs cleanly" in card.measured_label.text()
+    assert card.use_measured_button.isVisible()
 
 
 def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: DecideWizard, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from gpu_tpu_app.probe.kernels.stats import Timing, rates, summarize
 from gpu_tpu_app.probe.wire import ProbeResult
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.kernels import Context, Point
+    from gpu_tpu_app.probe.kernels.point import Context, Point
 
 SEED = 20240611
 UNITS = {"flops": "FLOP/s", "bytes_per_s": "B/s", "seconds": "s"}
@@ -180,7 +180,7 @@ def stream_elements(platform: str, suite: str, llc: int | None = None) -> list[i
     Powers of two; `full` adds a second, larger size to show that the bandwidth has saturated.
     Smoke on a CPU uses one small in-cache array and says so in the result; on an accelerator
     even smoke uses arrays well past the device's cache (milliseconds there). The planner caps
-    these sizes to the suite's time and memory (kernels.stream_plan).
+    these sizes to the suite's time and memory (planner.stream_plan).
     """
     if suite == "smoke" and platform == "cpu":
         return [1 << 20]

@@ -25,7 +25,7 @@ from gpu_tpu_app.probe.kernels.common import BlockShape
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, measure
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.kernels import Context, Point
+    from gpu_tpu_app.probe.kernels.point import Context, Point
     from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
 
 

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from gpu_tpu_app.core.terms import ELEM_BYTES
+from gpu_tpu_app.core.terms import DTYPES, ELEM_BYTES
 from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.probe.kernels import common
 from gpu_tpu_app.probe.kernels.common import BlockShape
 from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.kernels import Context, Point
+    from gpu_tpu_app.probe.kernels.point import Context, Point
     from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
 
 _THREADS: int | None = None
@@ -540,7 +540,7 @@ _KERNELS = {
 }
 
 
-def warm_up(info: DeviceInfo, dtypes: tuple[str, ...] = ("float32", "bfloat16", "float16")) -> float:
+def warm_up(info: DeviceInfo, dtypes: tuple[str, ...] = DTYPES) -> float:
     """Create the device's context and BLAS handles with a first small product per dtype; returns seconds.
 
     The worker calls this once before point 1, outside every point's cap: CUDA/HIP context creation,
