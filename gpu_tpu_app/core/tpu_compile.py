@@ -23,6 +23,7 @@ from gpu_tpu_app.core.catalog import Catalog, Chip
 __all__ = [
     "FLOAT64_NOTE",
     "MAX_CHIPS",
+    "REPORT_HEADER",
     "TABLE_HEADERS",
     "CompiledProgram",
     "GenerationCompile",
@@ -33,6 +34,7 @@ __all__ = [
     "generation_name",
     "headline",
     "render_table",
+    "report_section",
     "roofline",
     "table_rows",
     "targets",
@@ -123,6 +125,8 @@ class TpuCompile(_Model):
     #: how the program reached the compiler, e.g. "jax.jit(forward).lower(...).compile()".
     route: str = Field(default="", max_length=300)
     libtpu: str | None = Field(default=None, max_length=60)
+    #: the TPU compiler's one-off start-up in the child process (a trivial program), not in any generation's time.
+    startup_seconds: float | None = _Count
     chips: int = Field(default=1, ge=1, le=MAX_CHIPS)
     generations: list[GenerationCompile] = Field(default_factory=list, max_length=20)
 
@@ -352,7 +356,13 @@ def render_table(tc: TpuCompile, catalog: Catalog | None, float64: bool = False)
         return [f"Compiled for TPU generations: {tc.status}", f"  {tc.detail}"]
     lines = [
         f"Compiled for TPU generations ({tc.route}; libtpu {tc.libtpu or '?'}; "
-        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} each):"
+        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} each"
+        + (
+            f"; compiler start-up {_seconds(tc.startup_seconds)}, not in the compile times"
+            if tc.startup_seconds
+            else ""
+        )
+        + "):"
     ]
     rows = table_rows(tc, catalog, float64)
     cols = [
@@ -388,3 +398,45 @@ def render_table(tc: TpuCompile, catalog: Catalog | None, float64: bool = False)
         "max(FLOPs / bf16 peak, bytes / memory bandwidth) at the catalogue's figures for that chip."
     )
     return lines
+
+
+#: the report's columns (fewer than the CLI's, so the table fits a PDF page).
+REPORT_HEADER: tuple[str, ...] = (
+    "Generation",
+    "Program",
+    "Outcome",
+    "Compile",
+    "Per chip: arguments / outputs / temporaries",
+    "Fits in HBM",
+    "FLOPs / chip",
+    "Bytes / chip",
+    "Roofline step",
+)
+
+
+def report_section(
+    tc: TpuCompile, catalog: Catalog | None, float64: bool = False
+) -> tuple[str, list[list[str]], list[str]]:
+    """The report's section: (intro, rows under REPORT_HEADER, notes: layouts, reasons, how it was computed)."""
+    if tc.status != "ok":
+        return f"Not compiled for TPU generations: {tc.detail}", [], []
+    intro = (
+        f"Compiled by the TPU compiler (libtpu {tc.libtpu or '?'}) on this computer, without a TPU, for "
+        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} of each generation; {tc.route}."
+    )
+    rows = [
+        [
+            f"{r.generation} ({r.topology})",
+            r.program,
+            r.outcome,
+            r.compile_time,
+            f"{r.arguments} / {r.outputs} / {r.temporaries}",
+            r.fits,
+            r.flops,
+            r.bytes_accessed,
+            r.step_time,
+        ]
+        for r in table_rows(tc, catalog, float64)
+    ]
+    notes = [line.strip().removeprefix("* ") for line in render_table(tc, catalog, float64)[len(rows) + 2 :]]
+    return intro, rows, notes

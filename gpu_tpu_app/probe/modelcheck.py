@@ -1204,7 +1204,8 @@ def _tpu_compile(
         targets = json.loads(args.tpu_targets)
     except ValueError:
         targets = []
-    left = (args.timeout - (time.monotonic() - start) - 3.0) if args.timeout > 0 else 600.0
+    # stop early enough that the findings still reach the parent before its own timeout
+    left = (args.timeout - (time.monotonic() - start) - max(5.0, 0.1 * args.timeout)) if args.timeout > 0 else 600.0
     return tpu_compile.compile_in_child(
         loader.path,
         findings["framework"],

@@ -209,6 +209,8 @@ def _take(
         on_stage(_short(msg.get("stage", ""), 200))
     elif kind == "start":
         result.update(status="ok", libtpu=msg.get("libtpu"), route=_short(msg.get("route", ""), 300))
+        if isinstance(msg.get("startup_seconds"), (int, float)):
+            result["startup_seconds"] = msg["startup_seconds"]
     elif kind == "generation" and isinstance(msg.get("generation"), dict) and len(generations) < 20:
         generations.append(msg["generation"])
     elif kind == "error":
@@ -457,6 +459,28 @@ def _generation(
     return row
 
 
+def _warm_up(targets: list[dict[str, Any]]) -> float | None:
+    """Start the TPU compiler once on a trivial program, so that no generation's compile time carries its
+    one-off start-up; the seconds it took (None when it failed: the generations then say why)."""
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import topologies
+
+    if not targets:
+        return None
+    start = time.monotonic()
+    try:
+        name, bounds = topology_name(str(targets[0]["topology"]), 1, int(targets[0]["dims"]))
+        devices = list(
+            topologies.get_topology_desc(platform="tpu", topology_name=name, chips_per_host_bounds=bounds).devices
+        )
+        _, placed, _ = _layout({}, (jax.ShapeDtypeStruct((8, 128), jnp.float32),), devices[:1])
+        jax.jit(lambda x: x + 1).lower(*placed).compile()
+    except Exception:
+        return None
+    return _since(start)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The child: compile the file's programs for each target and print one line per generation."""
     global _OUT
@@ -484,7 +508,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         _emit({"type": "error", "detail": f"could not build the programs to compile: {_compiler_reason(exc)}"})
         return 0
-    _emit({"type": "start", "libtpu": version, "route": f"{route}.lower(<shapes with shardings>).compile()"})
+    _emit(
+        {
+            "type": "start",
+            "libtpu": version,
+            "route": f"{route}.lower(<shapes with shardings>).compile()",
+            "startup_seconds": _warm_up(targets),
+        }
+    )
     for target in targets:
         _emit(
             {
