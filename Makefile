@@ -14,9 +14,10 @@ DISPLAY_PACKAGES := libxcb1 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 li
                 libwayland-egl1
 # Debian packages: Qt's offscreen/xcb platform libraries and the fonts the tests render with;
 # desktop-file-utils and appstream validate the desktop entry and metainfo; poppler-utils renders the
-# PDF report to images and text in its layout test.
+# PDF report to images and text in its layout test; openbox gives the real-display tests (Xvfb) a window
+# manager, so windows get real frames and placement.
 DEB_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core \
-                desktop-file-utils appstream binutils $(DISPLAY_PACKAGES) xvfb xauth poppler-utils
+                desktop-file-utils appstream binutils $(DISPLAY_PACKAGES) xvfb xauth openbox poppler-utils
 
 .PHONY: run test lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
 

@@ -78,8 +78,8 @@ DETAILS: dict[str, tuple[str, list[str]]] = {
 #: subcommands that take their own argv (their own parser).
 PASSTHROUGH: dict[str, tuple[str, str]] = {
     "probe": ("gpu_tpu_app.probe.cli", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
-    "probe-worker": ("gpu_tpu_app.probe.worker", ""),  # internal: one backend's worker process
-    "model-check-worker": ("gpu_tpu_app.probe.modelcheck", ""),  # internal: runs one model file
+    "probe-worker": ("gpu_tpu_app.worker.main", ""),  # internal: one backend's worker process
+    "model-check-worker": ("gpu_tpu_app.worker.modelcheck", ""),  # internal: runs one model file
     "tpu-compile-worker": ("gpu_tpu_app.worker.tpu_compile", ""),  # internal: the model check's TPU compiles
 }
 

@@ -15,13 +15,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.core.devicematch import (  # noqa: F401  (is_partition, normalize_device_name, ROCM_PARTS re-exported)
-    ROCM_PARTS,
-    is_partition,
-    match_device_name,
-    match_rocm_part,
-    normalize_device_name,
-)
 from gpu_tpu_app.errors import problem_error
 from gpu_tpu_app.safe_read import read_toml_model
 
@@ -37,6 +30,7 @@ MEMORY_UNITS = {"GB": 1e9, "GiB": float(2**30), "TB": 1e12, "TiB": float(2**40)}
 BANDWIDTH_UNITS = {"GB/s": 1e9, "TB/s": 1e12, "GiB/s": float(2**30)}
 POWER_UNITS = {"W": 1.0}
 COUNT_UNITS = {"chips": 1.0}
+CACHE_UNITS = {"MiB": float(2**20), "MB": 1e6}
 
 #: Chip field -> allowed units.
 FIELD_UNITS: dict[str, dict[str, float]] = {
@@ -54,6 +48,7 @@ FIELD_UNITS: dict[str, dict[str, float]] = {
     "int8": OPS_UNITS,
     "power": POWER_UNITS,
     "domain": COUNT_UNITS,
+    "llc": CACHE_UNITS,
 }
 
 #: dtype names (as torch / jax / users write them) -> dense Chip field.
@@ -184,6 +179,16 @@ class MfuDefault(BaseModel):
         return f"{family.upper()} default {shown} ({self.range}; sources: {', '.join(self.sources)})"
 
 
+class RocmPart(BaseModel):
+    """How an AMD chip is told apart when a ROCm stack names it generically: gfx target and compute units."""
+
+    model_config = _FROZEN
+
+    target: str = Field(pattern=r"^gfx[0-9a-f]+$")
+    compute_units: int = Field(ge=1, le=100_000)
+    sources: list[str] = Field(min_length=1)
+
+
 class ChipMfu(BaseModel):
     """A chip's own MFU range, from runs on that chip or derived from its measured matmul share."""
 
@@ -254,6 +259,9 @@ class Chip(BaseModel):
     #: the largest group of chips joined by the fast scale-up link: an NVLink domain, a TPU slice or pod.
     domain: Figure | None = None
     mfu: ChipMfu | None = None
+    #: the last-level cache the runtime does not report (see the file's header)
+    llc: Figure | None = None
+    rocm: RocmPart | None = None
     #: TPUs only: the target the model check compiles for with the TPU compiler (core.tpu_compile).
     compile_target: CompileTarget | None = None
     match: list[str] = Field(min_length=1)
@@ -287,6 +295,11 @@ class Chip(BaseModel):
         """Memory per chip in bytes (GB = 1e9, GiB = 2**30)."""
         return self.memory.si(MEMORY_UNITS)
 
+    def llc_bytes(self) -> int | None:
+        """The catalogued last-level cache in bytes, or None."""
+        value = self.llc.si(CACHE_UNITS) if self.llc is not None else None
+        return int(value) if value else None
+
     def mem_bw_bytes_per_s(self) -> float | None:
         """Memory bandwidth per chip in bytes per second."""
         return self.mem_bw.si(BANDWIDTH_UNITS)
@@ -300,6 +313,8 @@ class Chip(BaseModel):
         ids = [fig.source for fig in self.figures().values()]
         if self.mfu is not None:
             ids += self.mfu.sources
+        if self.rocm is not None:
+            ids += self.rocm.sources
         return list(dict.fromkeys(ids))
 
 
@@ -359,24 +374,6 @@ class Catalog(BaseModel):
                 return source
         raise KeyError(f"unknown source {id!r}")
 
-    def match_device(self, name: str) -> Chip | None:
-        """The catalogue chip a framework's device name denotes, or None.
-
-        Patterns are case-insensitive regular expressions; the longest matched text over all
-        chips wins, so 'NVIDIA A100-SXM4-80GB' picks the 80 GB row and an unlisted variant
-        (H100 PCIe, H100 NVL) matches nothing rather than a near neighbour. A MIG slice
-        ('NVIDIA H100 80GB HBM3 MIG 1g.10gb') is a fraction of the chip: it matches no row,
-        so it is never judged against whole-chip peaks.
-        """
-        chip_id = match_device_name(name, ((chip.id, chip.match) for chip in self.chips))
-        return self.chip(chip_id) if chip_id is not None else None
-
-    def match_rocm(self, arch: str | None, compute_units: int | None, memory_bytes: int | None) -> Chip | None:
-        """The chip an AMD device is by its gfx target, compute units and memory, for stacks that
-        name it generically ('AMD Radeon Graphics' or nothing); None unless all three fit one part."""
-        chip_id = match_rocm_part(arch, compute_units, memory_bytes)
-        return self.chip(chip_id) if chip_id is not None and any(c.id == chip_id for c in self.chips) else None
-
 
 def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
     """Cross-field problems as (field path, what is wrong): ids, sources, units, sparse vs dense."""
@@ -419,6 +416,9 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
                 )
             if figure.source not in source_ids:
                 problems.append((f"chips.{i}.{field}.source", f"unknown source id {figure.source!r}"))
+        for j, sid in enumerate(chip.rocm.sources if chip.rocm is not None else []):
+            if sid not in source_ids:
+                problems.append((f"chips.{i}.rocm.sources.{j}", f"unknown source id {sid!r}"))
         if chip.family == "other" and chip.mfu is None:
             problems.append((f"chips.{i}.mfu", "a chip of family 'other' needs its own mfu range"))
         if chip.mfu is not None:

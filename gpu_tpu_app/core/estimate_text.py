@@ -229,3 +229,17 @@ def price_origins(result: Estimate) -> str:
     if missing:
         parts.append(f"none known for {', '.join(missing)}")
     return "; ".join(parts)
+
+
+def estimate_model_lines(result: Estimate) -> list[str]:
+    """What the estimate assumed beyond its rules: training memory, experts, bandwidth share, fp32."""
+    lines = []
+    if result.request.mode == "training" and result.rows:
+        lines.append(training_memory_line(result))
+    if result.moe is not None:
+        lines.append(moe_line(result))
+    if result.bw_share_source:
+        lines.append(f"Bandwidth: {result.bw_share_source}.")
+    if result.fp32_note:
+        lines.append(f"Precision: {result.fp32_note}.")
+    return lines

@@ -1,6 +1,6 @@
 """The framework check, measured: what the model-check worker found, and the wizard answers it supports.
 
-The worker (gpu_tpu_app.probe.modelcheck) runs the user's model file in its own process and sends
+The worker (gpu_tpu_app.worker.modelcheck) runs the user's model file in its own process and sends
 plain JSON; this module validates it (`Findings`), maps it to the framework-check answers by the
 rules in `MAPPING_RULES` (`check_from_findings`), and combines measured with stated answers
 (`combine`). Pure: no Qt, no torch, no jax.
@@ -99,13 +99,6 @@ _Text = Field(default="", max_length=2000)
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Located(_Model):
-    """One thing found, where it is in the user's file (file:line) when known."""
-
-    name: str = Field(max_length=500)
-    location: str | None = Field(default=None, max_length=500)
 
 
 class CustomOp(_Model):

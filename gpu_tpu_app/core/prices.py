@@ -13,6 +13,7 @@ import datetime as dt
 import functools
 import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -274,13 +275,17 @@ class PriceBook(BaseModel):
 
     def winners(self) -> list[Quote]:
         """One quote per chip, cloud, region and kind: the newest (a tie keeps the cheaper)."""
+        return list(self._winners)
+
+    @functools.cached_property
+    def _winners(self) -> tuple[Quote, ...]:
         best: dict[tuple[str, str, str, str], Quote] = {}
         for quote in self.quotes:
             key = (quote.chip_id, quote.cloud, quote.region, quote.kind)
             held = best.get(key)
             if held is None or (quote.as_of, -quote.usd) > (held.as_of, -held.usd):
                 best[key] = quote
-        return sorted(best.values(), key=lambda q: (q.chip_id, q.kind, q.usd, q.cloud, q.region))
+        return tuple(sorted(best.values(), key=lambda q: (q.chip_id, q.kind, q.usd, q.cloud, q.region)))
 
     def select(
         self,
@@ -292,7 +297,7 @@ class PriceBook(BaseModel):
         """The winning quotes that match, cheapest first."""
         return [
             q
-            for q in self.winners()
+            for q in self._winners
             if (chip is None or q.chip_id == chip)
             and (kind is None or q.kind == kind)
             and (cloud is None or q.cloud == cloud.lower())
@@ -379,3 +384,26 @@ def chip_quotes(
 def shipped_book() -> PriceBook:
     """A book with the shipped table only."""
     return PriceBook(quotes=shipped_quotes(load_price_table()))
+
+
+def cheapest_step(book: PriceBook, chips: Sequence[tuple[str, str, str]], verdict: str, limit: int = 3) -> str | None:
+    """A next step naming the cheapest places to rent the verdict's chips, or None without prices.
+
+    chips: (id, name, family) of the catalogue's chips; a GPU verdict names GPUs, a TPU verdict TPUs,
+    "either" both. Each chip is named at its cheapest on-demand place, cheapest first, with its source.
+    """
+    families = {"gpu": {"gpu"}, "tpu": {"tpu"}}.get(verdict, {"gpu", "tpu"})
+    found = []
+    for chip_id, name, family in chips:
+        if family in families and (quote := book.cheapest(chip_id, "on-demand")) is not None:
+            found.append((quote.usd, name, quote))
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0])
+    what = {"gpu": "GPUs", "tpu": "TPUs"}.get(verdict, "GPUs and TPUs")
+    places = "; ".join(f"{name} {format_rate(q.usd)}/chip-hour in {q.place()}" for _, name, q in found[:limit])
+    origins = "; ".join(dict.fromkeys(q.describe_age() for _, _, q in found[:limit]))
+    return (
+        f"Cheapest places to rent {what} now: {places} ({origins}). A chip-hour is not a run: the "
+        "estimator sets each chip's speed against its price."
+    )

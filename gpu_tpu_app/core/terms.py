@@ -4,7 +4,7 @@ Every kernel is one `KernelSpec` in `KERNEL_SPECS`: the metric it reports, what 
 counts, its name in prose and whether it measures memory bandwidth. Everything else that
 depends on which kernels exist (the run-file models, the lesson's evidence, the trust rules,
 the charts' order, the CLI's choices) is derived from it, so adding a kernel means: its spec
-here, its points in `probe/kernels/planner.py`, its function in `torch_kernels.py` and/or
+here, its points in `worker/kernels/planner.py`, its function in `torch_kernels.py` and/or
 `jax_kernels.py`, its chart if it draws one (`ui/charts.py`) and its tests. The same holds for
 the dtypes (`DTYPE_SPECS`). Standard library only: the window, the headless commands and the
 worker all import it, and the worker may run in the user's own interpreter, which has no pydantic.
@@ -114,7 +114,7 @@ COMPILE_PHASES = ("first_call_cold", "trace", "lower", "compile", "first_call", 
 #: the worker, which may run in the user's own interpreter, needs neither pydantic nor the catalogue files.
 CATALOG_ENV = "GPU_TPU_APP_CATALOG"
 
-#: Kernels that misbehave on purpose (probe/testkernels.py), offered only when this variable is "1".
+#: Kernels that misbehave on purpose (worker/testkernels.py), offered only when this variable is "1".
 TEST_KERNELS_ENV = "GPU_TPU_APP_TEST_KERNELS"
 TEST_KERNELS = ("test_segfault", "test_sleep", "test_oom")
 

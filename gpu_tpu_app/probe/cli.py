@@ -35,9 +35,9 @@ from gpu_tpu_app.probe.cli_output import (  # results_table and compare_runs: th
     table,
     trust_cell,
 )
-from gpu_tpu_app.probe.collective import this_rank as collective_rank
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, list_devices, run_probe, stop_on_signals
+from gpu_tpu_app.worker.collective import this_rank as collective_rank
 
 CSV_HEADER = ",".join(CSV_COLUMNS).encode()
 

@@ -1,6 +1,6 @@
 """Start the model-check worker and read it: the light side, used by the CLI and the window.
 
-Nothing here imports torch, jax or the user's file: the worker (gpu_tpu_app.probe.modelcheck) runs
+Nothing here imports torch, jax or the user's file: the worker (gpu_tpu_app.worker.modelcheck) runs
 them in its own process group, under a memory limit, and is killed when it runs past the timeout.
 """
 

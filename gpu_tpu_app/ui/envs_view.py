@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QPushButton,
-    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.core.environments import PythonEnv
 from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json
+from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.widgets import label, plain_tip
 
 #: The whole listing may take this long (queries run four at a time, each with its own limit).
@@ -96,7 +96,7 @@ class EnvsView(QWidget):
         self.add_button.setToolTip("Add a Python interpreter by path (e.g. ~/venvs/train/bin/python)")
         self.add_button.clicked.connect(self._add_dialog)
         self.refresh_button = QToolButton()
-        self.refresh_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        set_themed_icon(self.refresh_button, "reload")
         self.refresh_button.setToolTip("Ask every environment again")
         self.refresh_button.clicked.connect(lambda: self.refresh(force=True))
         self.note = label("", "muted")

@@ -7,6 +7,7 @@ import html
 import itertools
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
@@ -51,13 +52,14 @@ from gpu_tpu_app.core.estimate_text import (
     cost_lines,
     estimate_cells,
     estimate_inputs,
+    estimate_model_lines,
     estimate_warnings,
     memory_tip,
     price_origins,
 )
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
-from gpu_tpu_app.core.prices import PriceBook, format_rate
+from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, format_rate
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
@@ -65,6 +67,7 @@ from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summ
 from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.compile_card import CompileCard
+from gpu_tpu_app.ui.estimator_inputs import EstimatorInputs
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import Card, anchor, clear_layout, label, link_label, plain_tip, scroll_page
@@ -99,6 +102,27 @@ PRICE_TIP = (
     "over the price tables; empty: the cheapest price known"
 )
 PROMPT = "Type the number of model parameters to see the estimate."
+#: the Price in choice that takes the cheapest price wherever it is.
+ANYWHERE = "Cheapest anywhere"
+
+
+def place_key(cloud: str | None, region: str | None) -> str:
+    """A Price in choice as the combo box keeps it: 'aws/us-east-1', 'aws/', '/'."""
+    return f"{cloud or ''}/{region or ''}"
+
+
+def place_of(key: object) -> tuple[str | None, str | None]:
+    """(cloud, region) of a place_key; (None, None) for anything else."""
+    cloud, _, region = str(key or "/").partition("/")
+    return cloud or None, region or None
+
+
+def place_words(cloud: str | None, region: str | None) -> str:
+    """'Cheapest anywhere', 'AWS (any region)', 'Google Cloud us-central1'."""
+    if cloud is None:
+        return ANYWHERE
+    name = CLOUD_NAMES.get(cloud, cloud)
+    return f"{name} {region}" if region else f"{name} (any region)"
 
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -175,6 +199,7 @@ class EstimatorCard(Card):
 
     def _make_inputs(self) -> list[tuple[str, QWidget]]:
         """The workload's input widgets, as (label text with its mnemonic, widget) in grid order."""
+        self.model_inputs = EstimatorInputs()
         self.params_edit = QLineEdit()
         self.params_edit.setPlaceholderText("e.g. 7B or 7e9")
         self.params_edit.setAccessibleName("Model parameters")
@@ -214,16 +239,23 @@ class EstimatorCard(Card):
         self.prompt_edit.setAccessibleName("Prompt tokens to prefill")
         self.prompt_edit.setToolTip("Serving: prompt tokens to prefill in all (compute-bound).")
         self.dtype_combo = QComboBox()
-        for value, text in (("bfloat16", "bf16"), ("float8", "fp8"), ("int8", "int8")):
+        for value, text in (("bfloat16", "bf16"), ("float8", "fp8"), ("int8", "int8"), ("float32", "fp32")):
             self.dtype_combo.addItem(text, value)
         self.dtype_combo.setAccessibleName("Weights and KV-cache type")
-        self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1).")
+        self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4).")
+        self.place_combo = QComboBox()
+        self.place_combo.addItem(ANYWHERE, place_key(None, None))
+        self.place_combo.setAccessibleName("Where the price is")
+        self.place_combo.setToolTip(
+            "Cost with the cheapest price anywhere, or in one cloud or region only (the clouds and regions "
+            "the price table and your catalogues know)."
+        )
         self.shape_edits: dict[str, QLineEdit] = {}
         for key, name in (("layers", "Layers"), ("width", "Model width"), ("heads", "Heads"), ("kv_heads", "KV heads")):
             edit = QLineEdit()
-            edit.setPlaceholderText("Llama 3 default")
+            edit.setPlaceholderText("from the size")
             edit.setAccessibleName(name)
-            edit.setToolTip(f"{name} of the model; empty: the nearest published Llama 3 shape.")
+            edit.setToolTip(f"{name} of the model; empty: from the parameter count at the shape ratio.")
             self.shape_edits[key] = edit
         inputs = [
             ("&Parameters", self.params_edit),
@@ -239,6 +271,8 @@ class EstimatorCard(Card):
             ("&Width", self.shape_edits["width"]),
             ("H&eads", self.shape_edits["heads"]),
             ("&KV heads", self.shape_edits["kv_heads"]),
+            ("Pr&ice in", self.place_combo),
+            *self.model_inputs.labelled(),
         ]
         return inputs
 
@@ -292,6 +326,8 @@ class EstimatorCard(Card):
         for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, self.prompt_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
         self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
+        self.model_inputs.connect(self._inputs_changed)
+        self.place_combo.currentIndexChanged.connect(self._inputs_changed)
         self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
         self.chips_spin.valueChanged.connect(self._inputs_changed)
         self.batch_spin.valueChanged.connect(self._inputs_changed)
@@ -323,7 +359,12 @@ class EstimatorCard(Card):
             self.dtype_combo.setCurrentIndex(
                 max(0, self.dtype_combo.findData(request.dtype if request else "bfloat16"))
             )
+            self.model_inputs.fill(request)
             self._prices = dict(request.prices) if request else {}
+            place = (request.price_cloud, request.price_region) if request else (None, None)
+            if self.place_combo.findData(place_key(*place)) < 0:
+                self.place_combo.addItem(place_words(*place), place_key(*place))
+            self.place_combo.setCurrentIndex(self.place_combo.findData(place_key(*place)))
             self._request = request
         finally:
             self._filling = False
@@ -332,7 +373,28 @@ class EstimatorCard(Card):
     def set_price_book(self, book: PriceBook | None) -> None:
         """The prices the costs use where the user typed none (shipped table, local catalogues)."""
         self._book = book
+        self._fill_places()
         self._refresh()
+
+    def _fill_places(self) -> None:
+        """The Price in choices: anywhere, each cloud, each cloud region the book prices; the chosen one kept."""
+        chosen = place_of(self.place_combo.currentData())
+        places: list[tuple[str | None, str | None]] = [(None, None)]
+        if self._book is not None:
+            winners = self._book.winners()
+            for cloud in sorted({q.cloud for q in winners}):
+                places.append((cloud, None))
+                places += [(cloud, r) for r in sorted({q.region for q in winners if q.cloud == cloud})]
+        if chosen not in places:
+            places.append(chosen)  # from a saved session: kept, even where no price is known now
+        self._filling, was = True, self._filling
+        try:
+            self.place_combo.clear()
+            for place in places:
+                self.place_combo.addItem(place_words(*place), place_key(*place))
+            self.place_combo.setCurrentIndex(places.index(chosen))
+        finally:
+            self._filling = was
 
     def set_measured(self, devices: list[MeasuredDevice]) -> None:
         """Rows for the devices probed on this machine (and imported runs)."""
@@ -375,12 +437,19 @@ class EstimatorCard(Card):
                 context=None if context == DEFAULT_CONTEXT else context,
                 prompt_tokens=prompt or None,
                 dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16",
+                price_cloud=place_of(self.place_combo.currentData())[0],
+                price_region=place_of(self.place_combo.currentData())[1],
+                **self.model_inputs.values(mode),
                 **shape,
             )
-        except ValueError as exc:  # pydantic's ValidationError is a ValueError too
-            first = str(exc).splitlines()
-            text = first[-1].strip() if len(first) > 1 else str(exc)
-            self.message.setText(f"Check the inputs: {text}")
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in err["loc"])
+            text = str(err["msg"]).removeprefix("Value error, ")
+            self.message.setText(f"Check the inputs: {where + ': ' if where else ''}{text}")
+            return None
+        except ValueError as exc:
+            self.message.setText(f"Check the inputs: {exc}")
             return None
         return request
 
@@ -517,11 +586,12 @@ class EstimatorCard(Card):
             sources = self._source_titles(est.sources)
             self.message.setText(
                 f"{estimate_inputs(est)}: {est.flops:.3g} FLOPs in all. Fastest first; times run "
-                "from the high to the low MFU."
+                "from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share)."
             )
             warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
+            model = "".join(f"\n{line}" for line in estimate_model_lines(est))
             self.rules.setText(
-                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.\nCost: {COST_RULE}; "
+                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{model}\nCost: {COST_RULE}; "
                 f"{price_origins(est)}.{warnings}\nSources: {sources}."
             )
         else:
@@ -569,6 +639,8 @@ class ResultPage(QWidget):
         self._rec: Recommendation | None = None
         self._model_check: ModelCheck | None = None
         self._show_all = False
+        self._book: PriceBook | None = None
+        self._catalog = catalog
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 18, 24, 14)
@@ -697,6 +769,24 @@ class ResultPage(QWidget):
         """Estimator inputs from the session."""
         self.estimator.set_request(request)
 
+    def set_price_book(self, book: PriceBook | None) -> None:
+        """The prices the estimator costs with and the next steps name the cheapest places from."""
+        self._book = book
+        self.estimator.set_price_book(book)
+        if self._rec is not None:
+            self._render_steps(self._rec)
+
+    def _cheapest_step(self, rec: Recommendation) -> str | None:
+        if (
+            self._book is None
+            or self._catalog is None
+            or not has_verdict(rec)
+            or (rec.blockers and rec.verdict == "tpu")
+        ):
+            return None
+        chips = [(c.id, c.name, c.family) for c in self._catalog.chips]
+        return cheapest_step(self._book, chips, rec.verdict)
+
     # ------------------------------------------------------------------ rendering
 
     def _rerender(self, *_args: object) -> None:
@@ -816,12 +906,17 @@ class ResultPage(QWidget):
             self.flips_label.setText("No single answer change would change this verdict.")
 
     def _render_steps(self, rec: Recommendation) -> None:
-        """Next steps, each with its in-app action when it has one."""
+        """Next steps, each with its in-app action when it has one; the cheapest places to rent the
+        verdict's chips last, when prices are known."""
         step_items = []
         for step in rec.steps:
             ws = window_step(step)
             link = f"<br>{anchor('action:' + ws.action, ACTION_TEXT[ws.action])} →" if ws.action else ""
             step_items.append(f"<li>{html.escape(ws.text)}{link}</li>")
+        cheapest = self._cheapest_step(rec)
+        if cheapest is not None:
+            link = f"<br>{anchor('action:estimate', ACTION_TEXT['estimate'])} →"
+            step_items.append(f"<li>{html.escape(cheapest)}{link}</li>")
         self.steps_label.setText("<ol style='margin-left:-20px'>" + "".join(step_items) + "</ol>")
 
     def _render_open_questions(self, rec: Recommendation) -> None:
@@ -892,10 +987,6 @@ class ResultPage(QWidget):
         """Scroll to the estimator and put the cursor in its first input."""
         self.scroll_area.ensureWidgetVisible(self.estimator, 0, 0)
         self.estimator.params_edit.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def links(self) -> list[QLabel]:
-        """Labels with links (reasons, blockers, flips, open questions), for keyboard users and tests."""
-        return [w for w in self.findChildren(QLabel) if "<a href" in w.text()]
 
 
 if __name__ == "__main__":  # a page on its own: python -m gpu_tpu_app.ui.result_page

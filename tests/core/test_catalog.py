@@ -9,23 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from gpu_tpu_app.core.catalog import Catalog, Figure, load_catalog
+from gpu_tpu_app.core.devicematch import match_device_name
 from gpu_tpu_app.errors import InputError
-
-EXPECTED_IDS = {
-    "t4",
-    "l4",
-    "a100-40gb",
-    "a100-80gb",
-    "h100-sxm",
-    "h200",
-    "b200",
-    "mi300x",
-    "tpu-v4",
-    "tpu-v5e",
-    "tpu-v5p",
-    "tpu-v6e",
-    "tpu7x",
-}
 
 
 @pytest.fixture
@@ -33,14 +18,18 @@ def catalog() -> Catalog:
     return load_catalog()
 
 
+def match(catalog: Catalog, name: str) -> str | None:
+    """The row a device name finds, by the rule the worker applies (core.devicematch) to this catalogue's rows."""
+    return match_device_name(name, ((chip.id, chip.match) for chip in catalog.chips))
+
+
 # ------------------------------------------------------------------ packaged content
 
 
-def test_packaged_catalog_has_the_thirteen_chips_with_unique_ids(catalog: Catalog) -> None:
+def test_packaged_catalog_has_gpus_and_tpus_with_unique_ids(catalog: Catalog) -> None:
     ids = [chip.id for chip in catalog.chips]
-    assert len(ids) >= 13
     assert len(ids) == len(set(ids))
-    assert set(ids) >= EXPECTED_IDS
+    assert {chip.family for chip in catalog.chips} >= {"gpu", "tpu"}
     assert catalog.schema_version == 1
 
 
@@ -181,8 +170,7 @@ def test_figure_display() -> None:
     ],
 )
 def test_match_device(catalog: Catalog, name: str, chip_id: str | None) -> None:
-    chip = catalog.match_device(name)
-    assert (chip.id if chip else None) == chip_id
+    assert match(catalog, name) == chip_id
 
 
 def _catalog_with_patterns(generic: list[str], specific: list[str]) -> Catalog:
@@ -196,11 +184,11 @@ def _catalog_with_patterns(generic: list[str], specific: list[str]) -> Catalog:
 def test_match_device_most_specific_pattern_wins() -> None:
     catalog = _catalog_with_patterns(["h100"], ["h100 pcie"])
     first, second = catalog.chips
-    assert catalog.match_device("NVIDIA H100 PCIe") is second
-    assert catalog.match_device("NVIDIA H100 80GB HBM3") is first
+    assert match(catalog, "NVIDIA H100 PCIe") == second.id
+    assert match(catalog, "NVIDIA H100 80GB HBM3") == first.id
     # Order of the chips in the file does not decide.
     flipped = _catalog_with_patterns(["h100 pcie"], ["h100"])
-    assert flipped.match_device("NVIDIA H100 PCIe") is flipped.chips[0]
+    assert match(flipped, "NVIDIA H100 PCIe") == flipped.chips[0].id
 
 
 def test_chip_lookup_names_known_ids(catalog: Catalog) -> None:
@@ -272,7 +260,7 @@ def test_small_valid_file_loads_uncached(tmp_path: Path) -> None:
     catalog = load_catalog(path)
     assert [c.id for c in catalog.chips] == ["chip-a", "chip-b"]
     assert catalog.chip("chip-b").fp32.value is None
-    assert catalog.match_device("Chip A") is catalog.chip("chip-a")
+    assert match(catalog, "Chip A") == "chip-a"
     other_path = tmp_path / "other.toml"
     other_path.write_text(SMALL.replace('name = "Chip A"', 'name = "Chip A2"'), encoding="utf-8")
     assert load_catalog(other_path).chip("chip-a").name == "Chip A2"
@@ -357,8 +345,9 @@ def test_catalog_table(run_cli) -> None:
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["id", "chip", "family"]
-    for chip_id in EXPECTED_IDS:
-        assert any(line.startswith(chip_id + " ") for line in lines), chip_id
+    assert [line.split()[0] for line in lines[2 : 2 + len(load_catalog().chips)]] == [
+        c.id for c in load_catalog().chips
+    ]
     h100 = next(line for line in lines if line.startswith("h100-sxm "))
     cells = h100.split()
     # dense figures only: BF16 989 (not the 1,979 sparsity figure), FP8 1,979 dense, FP64 34 and 67
@@ -389,20 +378,17 @@ def test_catalog_bad_format_flag(run_cli) -> None:
     assert info.value.code == 2
 
 
-# ------------------------------------------------------------------ issue 11 additions
-
-NEW_CHIPS = {"h100-pcie", "h100-nvl", "l40s", "a10g", "b300", "gb200-nvl72", "mi325x", "mi355x"}
+# ------------------------------------------------------------------ every chip
 
 
-def test_the_chips_people_rent_are_catalogued_with_sources(catalog: Catalog) -> None:
-    ids = {chip.id for chip in catalog.chips}
-    assert ids >= NEW_CHIPS
+def test_every_chip_has_sources_and_a_reason_for_each_missing_figure(catalog: Catalog) -> None:
     source_ids = {s.id for s in catalog.sources}
-    for cid in NEW_CHIPS:
-        chip = catalog.chip(cid)
+    for chip in catalog.chips:
         for field, figure in chip.figures().items():
-            assert figure.source in source_ids, (cid, field)
-            assert figure.value is not None or (figure.reason and figure.reason.strip()), (cid, field)
+            assert figure.source in source_ids, (chip.id, field)
+            assert figure.value is not None or (figure.reason and figure.reason.strip()), (chip.id, field)
+        for sid in chip.rocm.sources if chip.rocm is not None else []:
+            assert sid in source_ids, (chip.id, "rocm", sid)
 
 
 def test_fp64_columns_and_fp8_at_the_bf16_rate(catalog: Catalog) -> None:
@@ -473,7 +459,7 @@ def test_aws_and_intel_accelerators_with_their_published_figures(catalog: Catalo
     for chip in (trn2, trn3, inf2, gaudi):
         assert chip.family == "other" and chip.mfu is not None and "stand-in" in chip.mfu.note
         assert chip.power.value is None or chip.vendor == "Intel"
-    assert catalog.match_device("Trainium2").id == "trainium2"
+    assert match(catalog, "Trainium2") == "trainium2"
 
 
 def test_other_family_needs_its_own_mfu() -> None:

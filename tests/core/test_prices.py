@@ -76,7 +76,9 @@ instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_
 a2-ultragpu-1g,us-central1-a,5.07,12,170,1,A100,80.0,False,,nvidia,
 a2-ultragpu-1g,us-central1-a,1.6,12,170,1,A100,80.0,True,,nvidia,
 a2-highgpu-1g,us-central1-b,3.67,12,85,1,A100,40.0,False,,nvidia,
-v5litepod-4,us-west4-a,4.8,112,192,4,v5litepod,16.0,False,,google,
+v5litepod-4,us-west4-a,4.8,112,192,1,v5litepod-4,64,False,,google,
+v5p-8,us-east5-a,16.8,208,448,1,v5p-8,95,False,,google,
+v5p-8,us-east5-a,6.72,208,448,1,v5p-8,95,True,,google,
 n1-standard-4,us-central1-a,0.19,4,15,0,,,False,,,
 """
 GPUHUNT_LAMBDA = """\
@@ -241,7 +243,10 @@ def test_gpuhunt_offers_are_per_gpu_by_memory_and_spot_column(tmp_path: Path, ta
     assert got[("a100-80gb", "gcp", "us-central1", "on-demand")].usd == pytest.approx(5.07)
     assert got[("a100-80gb", "gcp", "us-central1", "spot")].usd == pytest.approx(1.6)
     assert got[("a100-40gb", "gcp", "us-central1", "on-demand")].usd == pytest.approx(3.67)  # zone -> region
+    # a TPU offer is one "GPU" named like its slice, priced per slice: over its chips (v5p-8 is 4 chips)
     assert got[("tpu-v5e", "gcp", "us-west4", "on-demand")].usd == pytest.approx(1.2)
+    assert got[("tpu-v5p", "gcp", "us-east5", "on-demand")].usd == pytest.approx(4.2)
+    assert got[("tpu-v5p", "gcp", "us-east5", "spot")].usd == pytest.approx(1.68)
     assert got[("a100-80gb", "gcp", "us-central1", "on-demand")].origin == "gpuhunt"
 
 
@@ -361,3 +366,19 @@ def test_format_age() -> None:
     assert format_age(dt.timedelta(minutes=5)) == "5 min"
     assert format_age(dt.timedelta(hours=3, minutes=10)) == "3 h"
     assert format_age(dt.timedelta(days=12)) == "12 days"
+
+
+def test_cheapest_step_names_the_verdicts_chips_at_their_cheapest_place() -> None:
+    from gpu_tpu_app.core.prices import cheapest_step, shipped_book
+
+    chips = [(c.id, c.name, c.family) for c in load_catalog().chips]
+    book = shipped_book()
+    tpu = cheapest_step(book, chips, "tpu")
+    assert tpu is not None and tpu.startswith("Cheapest places to rent TPUs now: ")
+    v5e = book.cheapest("tpu-v5e", "on-demand")
+    assert v5e is not None
+    assert f"Google TPU v5e $1.20/chip-hour in {v5e.place()}" in tpu  # the cheapest TPU comes first
+    assert "NVIDIA" not in tpu and "shipped table, read 20" in tpu
+    gpu = cheapest_step(book, chips, "gpu")
+    assert gpu is not None and "NVIDIA" in gpu and "Google TPU" not in gpu
+    assert cheapest_step(PriceBook(), chips, "tpu") is None

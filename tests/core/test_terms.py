@@ -9,7 +9,7 @@ import pytest
 from gpu_tpu_app.core import runs, terms
 from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo
 from gpu_tpu_app.probe import cli as probe_cli
-from gpu_tpu_app.probe.kernels import plan
+from gpu_tpu_app.worker.kernels import plan
 
 
 def test_backends_and_metrics_come_from_the_run_file_model() -> None:
@@ -95,7 +95,7 @@ def test_test_kernels_are_allowed_only_when_switched_on(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("module", ["torch_kernels", "jax_kernels"])
 def test_each_backend_measures_exactly_the_kernels(module: str) -> None:
-    impl = pytest.importorskip(f"gpu_tpu_app.probe.kernels.{module}")
+    impl = pytest.importorskip(f"gpu_tpu_app.worker.kernels.{module}")
     assert tuple(impl._KERNELS) == terms.KERNELS
 
 

@@ -15,7 +15,7 @@ from gpu_tpu_app import cli as app_cli
 from gpu_tpu_app.core.runs import ProbeResult, Progress, ResultMsg
 from gpu_tpu_app.probe import cli
 from gpu_tpu_app.probe.cli_output import WIDTH, ProgressPrinter, compare_text, results_table
-from gpu_tpu_app.probe.worker import remeasure_noisy
+from gpu_tpu_app.worker.main import remeasure_noisy
 from tests.core.test_trust import BUSY, CLEAN, DEV, res, run_of, stats
 
 LONG = (

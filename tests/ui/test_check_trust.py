@@ -51,12 +51,12 @@ def _check(measured: dict[str, str | None]) -> ModelCheck:
     )
 
 
-@pytest.fixture(scope="module")
-def wizard(qapp):
+@pytest.fixture
+def wizard(qtbot):
     w = DecideWizard(load_lesson())
+    qtbot.addWidget(w)
     w.resize(1100, 760)
-    yield w
-    w.deleteLater()
+    return w
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck
@@ -122,7 +123,7 @@ def test_window_keeps_the_check_in_the_session_result_and_report(qtbot, tmp_path
     session = w.session()
     assert session.model_check is not None and session.answers.xla_verified == "no"
     w.show_result()
-    texts = [lab.text() for lab in w.result_page.links()]
+    texts = [lab.text() for lab in w.result_page.findChildren(QLabel) if "<a href" in lab.text()]
     assert any("Measured in jax_boolean_mask.py" in t and "NonConcreteBooleanIndexError" in t for t in texts)
     report = build_markdown(session, load_lesson())
     assert "Measured in jax\\_boolean\\_mask.py" in report
@@ -157,7 +158,7 @@ loop.exec()
 code = cli.main(["check-model", {str(MODELS / "torch_elementwise.py")!r}, "--format", "json"])
 heavy = sorted({{k.split(".")[0] for k in sys.modules}} & {{"torch", "jax", "jaxlib"}})
 print(json.dumps({{"window": type(got[0]).__name__, "cli": code, "heavy": heavy,
-                  "worker_side": [k for k in sys.modules if k in ("gpu_tpu_app_user_model", "gpu_tpu_app.probe.modelcheck")]}}))
+                  "worker_side": [k for k in sys.modules if k in ("gpu_tpu_app_user_model", "gpu_tpu_app.worker.modelcheck")]}}))
 """
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)

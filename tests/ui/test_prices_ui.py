@@ -111,3 +111,52 @@ def test_file_import_prices_adds_a_catalogue_and_refuses_a_hostile_one(
     assert dialogs.errors and dialogs.errors[-1][0] == "Cannot import prices"
     assert str(bad) in dialogs.errors[-1][1] and "\n" not in dialogs.errors[-1][1]
     assert w.prices.book is book  # nothing changed
+
+
+def test_next_steps_name_the_cheapest_place_for_the_verdicts_chips(page: ResultPage) -> None:
+    from gpu_tpu_app.core.decision import Answers, decide
+
+    rec = decide(
+        Answers(
+            framework="jax",
+            xla_verified="yes",
+            custom_ops="none",
+            stage="production",
+            architecture_changes="locked",
+            scale="large",
+            batch="large",
+            duration="weeks",
+            matmul_share="dominant",
+            deployment="google_cloud",
+            utilization="steady",
+        )
+    )
+    assert rec.verdict == "tpu"
+    page.set_recommendation(rec)
+    assert "Cheapest places" not in page.steps_label.text()  # no prices yet
+    page.set_price_book(shipped_book())
+    text = page.steps_label.text()
+    assert "Cheapest places to rent TPUs now: Google TPU v5e $1.20/chip-hour in Google Cloud" in text
+    assert "action:estimate" in text
+
+
+def test_price_in_one_cloud_or_region(qtbot, page: ResultPage) -> None:
+    card = page.estimator
+    card.set_price_book(shipped_book())
+    page.set_estimate_request(EstimateRequest(params=7e9, chips=8))
+    choices = [card.place_combo.itemText(i) for i in range(card.place_combo.count())]
+    assert choices[0] == "Cheapest anywhere"
+    assert "AWS (any region)" in choices and "Google Cloud europe-west4" in choices
+    with qtbot.waitSignal(card.sig_request_changed, timeout=3000) as blocker:
+        card.place_combo.setCurrentIndex(choices.index("Google Cloud europe-west4"))
+    request = blocker.args[0]
+    assert (request.price_cloud, request.price_region) == ("gcp", "europe-west4")
+    assert card.result is not None
+    v6e = next(r for r in card.result.rows if r.chip_id == "tpu-v6e")
+    assert v6e.price is not None and v6e.price.region == "europe-west4"
+    h100 = next(r for r in card.result.rows if r.chip_id == "h100-sxm")
+    assert h100.price is not None and h100.price.region == "europe-west4"
+    # a saved session's place is shown again, even one no table prices now
+    page.set_estimate_request(EstimateRequest(params=7e9, price_cloud="azure", price_region="eastus"))
+    assert card.place_combo.currentText() == "Azure eastus"
+    assert card.result is not None and all(r.cost_usd is None for r in card.result.rows)

@@ -28,7 +28,7 @@ SCHEMA_VERSION = 1
 #: the language of the packaged file.
 DEFAULT_LANGUAGE = "en"
 #: the placeholders a text may hold; the modules that fill them say which each text needs.
-PLACEHOLDERS = frozenset({"factor", "answer", "step", "command"})
+PLACEHOLDERS = frozenset({"factor", "answer", "step", "command", "others", "times"})
 #: the longest text the file may hold (the longest shipped one is about 450 characters).
 MAX_TEXT_CHARS = 2000
 
@@ -93,6 +93,7 @@ class Notes(_Content):
     inference_duration: Text
     correlated: Text
     playbook_alone: Text
+    porting_cost: Text
 
 
 class StepWords(_Content):

@@ -29,9 +29,13 @@ from gpu_tpu_app.core.decision.rules import (
     CORRELATED,
     CORRELATED_SHARE,
     ENGLISH,
+    FULL_ENOUGH,
     INFERENCE_DURATION_FACTOR,
     MAX_WEIGHT,
+    NOT_XLA_NATIVE,
     PLAYBOOK_GROUP,
+    PORTING_COST,
+    PORTING_GROWTH,
     SCALE,
     THRESHOLD,
     TOTAL_WEIGHT,
@@ -125,6 +129,8 @@ def _blocked(values: dict[str, str | None], factor: str, rules: RuleSet) -> bool
         return False
     if factor == "framework":
         return values["xla_verified"] != "yes"
+    if factor == "porting_budget":
+        return values["framework"] in NOT_XLA_NATIVE and values["xla_verified"] != "yes"
     return True
 
 
@@ -231,6 +237,27 @@ def _combine(found: dict[str, tuple[float, Reason]], rules: RuleSet) -> dict[str
     return out
 
 
+def _porting_cost(
+    values: dict[str, str | None], found: dict[str, tuple[float, Reason]], rules: RuleSet
+) -> dict[str, tuple[float, Reason]]:
+    """While XLA is untested, the GPU-side parts of a port (custom operations, changing shapes, a CUDA
+    team) weigh as one cost that grows with each part. Monotone in every answer's signed weight."""
+    if values["xla_verified"] == "yes":
+        return found
+    parts = [f for f in PORTING_COST if f in found and found[f][0] < 0]
+    if len(parts) < 2:
+        return found
+    times = 1 + PORTING_GROWTH * (len(parts) - 1)
+    out = dict(found)
+    for f in parts:
+        signed, reason = found[f]
+        others = ", ".join(f"{o} = {found[o][1].answer}" for o in parts if o != f)
+        note = rules.porting_note.format(others=others, times=f"{times:g}")
+        grown = signed * times
+        out[f] = (grown, reason.model_copy(update={"weight": round(abs(grown), 3), "message": reason.message + note}))
+    return out
+
+
 def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation:
     """One pass over the answers: the score (tanh of the signed weighted sum, capped by blockers),
     the blockers that apply and the weighted reasons (correlated answers combined)."""
@@ -247,7 +274,7 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation
         rule = prepared.reasons.get((factor, value, _variant(values, factor, rules)))
         if rule is not None:
             found[factor] = rule
-    combined = _combine(found, rules)
+    combined = _combine(_porting_cost(values, found, rules), rules)
     total = sum(signed for signed, _r in combined.values())
     # a blocked factor's own lean still counts toward the (capped) score, as before
     for b in blockers:
@@ -266,6 +293,9 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation
     reasons = [(-reason.weight, index[factor], reason) for factor, (_s, reason) in combined.items()]
     if blockers:
         score = min(score, BLOCKED_SCORE)
+    elif sum(value is not None for value in values.values()) < FULL_ENOUGH:
+        # a few answers lean, but they are no verdict yet: the score stays in the "either" band
+        score = max(-BELOW_THRESHOLD, min(BELOW_THRESHOLD, score))
     return _Evaluation(round(score, 4), bool(blockers), blockers, reasons)
 
 

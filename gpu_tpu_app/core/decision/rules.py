@@ -197,9 +197,13 @@ CORRELATED_SHARE = 0.5
 #: when the only answers for the TPU are these, the verdict stays "either" (score just under the threshold).
 PLAYBOOK_GROUP = CORRELATED[0]
 BELOW_THRESHOLD = 0.14
+#: with fewer answers than this and no blocker, the answers lean but decide nothing: the verdict is
+#: "either" (score within the band) at low confidence.
+FULL_ENOUGH = 5
 
 #: (factor, answer) -> blocker (words: blockers.<factor>.<answer>). framework "other" blocks only while XLA
-#: is not verified.
+#: is not verified; porting_budget "none" only for code that is not XLA-native (NOT_XLA_NATIVE) while XLA
+#: is not verified: no time to port means the code runs on a TPU only if it already does.
 _BLOCKS: dict[tuple[str, str], Block] = {
     ("framework", "other"): Block("gpu", "software", ("lesson-faq-extended", "lesson-ch7")),
     ("xla_verified", "no"): Block("gpu", "software", ("lesson-ch7", "lesson-faq-extended")),
@@ -207,7 +211,18 @@ _BLOCKS: dict[tuple[str, str], Block] = {
     ("high_precision", "fp64"): Block("gpu", "architecture", ("google-tpu-intro",)),
     ("deployment", "on_premises"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     ("deployment", "other_cloud"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    # the playbook's order: can this code run on a TPU at all, before how big it is
+    ("porting_budget", "none"): Block("gpu", "software", ("lesson-ch7", "lesson-ch4", "pytorch-xla-3356")),
 }
+#: frameworks whose code reaches XLA only through a port (torch_xla, or no known route at all).
+NOT_XLA_NATIVE = ("pytorch", "other")
+
+#: With XLA untested, these GPU-side answers (custom operations, changing shapes, a CUDA team) are parts of
+#: one cost, the port: each makes it larger, so n of them each weigh 1 + PORTING_GROWTH x (n - 1) times
+#: their own weight rather than adding up as small leans that a big job outweighs (the lesson: a CUDA
+#: team's switching cost "might be higher than the hardware savings").
+PORTING_COST: tuple[str, ...] = ("custom_ops", "dynamic_shapes", "team")
+PORTING_GROWTH = 0.5
 
 
 def rule_ids() -> dict[str, list[str]]:
@@ -234,6 +249,8 @@ class RuleSet(NamedTuple):
     correlated_note: str
     #: added to the lead reason when a settled design is the only case for the TPU
     playbook_alone: str
+    #: added to each part of the porting cost, with {others} (the other parts) and {times}
+    porting_note: str
 
 
 def _grouped(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
@@ -268,6 +285,7 @@ def build_rules(text: DecisionText) -> RuleSet:
     ]:
         text.template(path, words, ())
     correlated = text.template("notes.correlated", text.notes.correlated, ("factor", "answer"))
+    porting = text.template("notes.porting_cost", text.notes.porting_cost, ("others", "times"))
 
     def rule(lean: Lean, message: str) -> Rule:
         return Rule(lean.leans, lean.weight, message, lean.topic, lean.sources)
@@ -288,6 +306,7 @@ def build_rules(text: DecisionText) -> RuleSet:
         inference_note=" " + text.notes.inference_duration,
         correlated_note=" " + correlated,
         playbook_alone=" " + text.notes.playbook_alone,
+        porting_note=" " + porting,
     )
 
 

@@ -73,6 +73,7 @@ _STEPS: dict[str, _Spec] = {
     "gpu_quant": _Spec(None, None),
     "revisit": _Spec(None, None),
     "gpu_choice": _Spec("estimate", _CATALOG),
+    "aws_trainium": _Spec("estimate", _CATALOG),
     "answer": _Spec("answer", None),
 }
 #: steps whose words hold {step}: the framework check, in the workload's own terms.
@@ -147,14 +148,17 @@ def next_steps(
     inference = values["workload"] == "inference"
     serving = values["workload"] in ("inference", "both")
     large = values["scale"] in ("large", "massive")
+    no_porting_time = values["porting_budget"] == "none"
+    # JAX code that already runs under XLA has no port to estimate
+    runs_under_xla = values["framework"] == "jax" and values["xla_verified"] == "yes"
     # an unfamiliar framework blocks only until the framework check says otherwise
     check_can_unblock = bool(blocker_factors) and all(f == "framework" for f in blocker_factors)
     if values["xla_verified"] is None and (check_can_unblock or (tpu_possible and verdict != "gpu")):
         ids.append(_FRAMEWORK_CHECK.get(values["framework"] or "", "framework_check"))
     if verdict == "tpu" and tpu_possible:
         ids.append("generation_large" if large and not inference else "generation_serving")
-        if values["framework"] in _ROUTE:
-            ids.append(_ROUTE[values["framework"] or ""])
+        if values["framework"] in _ROUTE and not (no_porting_time and values["framework"] == "pytorch"):
+            ids.append(_ROUTE[values["framework"] or ""])  # no torch_xla route for a team with no time to port
         ids.append("capacity")
     if tpu_possible and values["custom_ops"] == "some" and verdict != "gpu":
         ids.append("custom_ops")
@@ -166,7 +170,8 @@ def next_steps(
         ids.append("data_pipeline")
     if verdict == "either" and values["deployment"] != "on_premises":
         ids.append("queue")
-    if tpu_possible and verdict != "gpu" and not (values["team"] == "xla" and values["porting_budget"] == "ample"):
+    ported_easily = values["team"] == "xla" and values["porting_budget"] == "ample"
+    if tpu_possible and verdict != "gpu" and not (ported_easily or runs_under_xla or no_porting_time):
         ids.append("porting")
     if tpu_possible and verdict == "tpu" and values["utilization"] != "steady":
         ids.append("utilization")
@@ -184,6 +189,10 @@ def next_steps(
         if tpu_possible and not_settled:
             ids.append("revisit")
         ids.append("gpu_choice")
+    if values["deployment"] == "other_cloud":
+        # AWS, the cloud most teams mean here, rents its own accelerators beside GPUs: named as a step to
+        # weigh, never as a third verdict
+        ids.append("aws_trainium")
     if any(values[f] is None for f in FACTORS):
         ids.append("answer")
     return [steps.steps[(sid, inference)] for sid in ids]

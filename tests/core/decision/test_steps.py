@@ -101,3 +101,14 @@ def test_a_recommendation_read_back_from_json_has_its_steps_again() -> None:
     assert [(s.text, s.action) for s in other.steps] == [("A step another version wrote.", None)]
     with pytest.raises(ValidationError, match="next_steps must be the lines of steps"):
         Recommendation.model_validate({**dumped, "steps": [], "next_steps": ["Out of step."]})
+
+
+def test_another_cloud_names_aws_trainium_and_its_pytorch_route_not_a_third_verdict() -> None:
+    rec = decide(Answers(deployment="other_cloud", framework="pytorch", workload="training", scale="large"))
+    assert rec.verdict in ("gpu", "either", "tpu")  # the verdicts stay GPU / TPU / either
+    step = next(s for s in rec.steps if s.id == "aws_trainium")
+    assert "Trainium" in step.text and "TorchNeuron" in step.text and step.action == "estimate"
+    assert "gpu-tpu-app catalog" in step.line
+    for deployment in ("google_cloud", "any_cloud", "on_premises", None):
+        other = decide(Answers(deployment=deployment, framework="pytorch"))
+        assert all(s.id != "aws_trainium" for s in other.steps), deployment

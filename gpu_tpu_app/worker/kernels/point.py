@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.wire import DeviceInfo
+    from gpu_tpu_app.worker.wire import DeviceInfo
 
 
 @dataclass

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpu_tpu_app.core.units import format_value
-from gpu_tpu_app.probe.kernels.stats import Timing, rates, summarize
-from gpu_tpu_app.probe.wire import ProbeResult
+from gpu_tpu_app.worker.kernels.stats import Timing, rates, summarize
+from gpu_tpu_app.worker.wire import ProbeResult
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.kernels.point import Context, Point
+    from gpu_tpu_app.worker.kernels.point import Context, Point
 
 SEED = 20240611
 UNITS = {"flops": "FLOP/s", "bytes_per_s": "B/s", "seconds": "s"}

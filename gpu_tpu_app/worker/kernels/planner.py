@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITES
-from gpu_tpu_app.probe.kernels import common
-from gpu_tpu_app.probe.kernels.common import MODEL_SHAPES
-from gpu_tpu_app.probe.kernels.point import Point
-from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN
+from gpu_tpu_app.worker.kernels import common
+from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES
+from gpu_tpu_app.worker.kernels.point import Point
+from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.wire import DeviceInfo
+    from gpu_tpu_app.worker.wire import DeviceInfo
 
 
 # ---------------------------------------------------------------- suites
@@ -135,7 +135,7 @@ def _torch_dtype_ok(device: DeviceInfo, dtype: str) -> bool:
     try:
         import torch
 
-        from gpu_tpu_app.probe.kernels.torch_kernels import torch_device
+        from gpu_tpu_app.worker.kernels.torch_kernels import torch_device
 
         dev = torch_device(device)
         x = torch.ones(16, 16, dtype=getattr(torch, dtype), device=dev)

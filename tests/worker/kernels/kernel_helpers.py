@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
-from gpu_tpu_app.probe.kernels import Point
-from gpu_tpu_app.probe.kernels.stats import Timing
+from gpu_tpu_app.worker.kernels import Point
+from gpu_tpu_app.worker.kernels.stats import Timing
 
 
 def cpu_device(backend: str) -> DeviceInfo:

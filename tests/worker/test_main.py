@@ -11,8 +11,8 @@ import time
 import pytest
 
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Hello, Progress, ResultMsg, parse_message
-from gpu_tpu_app.probe import detect, testkernels
 from gpu_tpu_app.probe.protocol import ProbeRequest, worker_command, worker_env
+from gpu_tpu_app.worker import detect, testkernels
 
 TEST_ENV = {testkernels.ENV: "1"}
 
@@ -124,7 +124,7 @@ def test_signal_during_a_hung_point_ends_the_worker_quickly(sig: int) -> None:
 
 def test_claimed_stdout_keeps_library_prints_off_the_stream() -> None:
     code = (
-        "import os; from gpu_tpu_app.probe.worker import claim_stdout\n"
+        "import os; from gpu_tpu_app.worker.main import claim_stdout\n"
         "out = claim_stdout()\nprint('library chatter')\nos.write(1, b'C-level chatter\\n')\n"
         'out.write(\'{"type": "done", "ok": true}\\n\')\n'
     )
@@ -149,9 +149,10 @@ def test_points_the_plan_leaves_out_reach_the_table_and_the_run_file_as_skipped(
     from types import SimpleNamespace
 
     from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo, load_run, save_run
-    from gpu_tpu_app.probe import kernels, worker
     from gpu_tpu_app.probe.cli import results_table
     from gpu_tpu_app.probe.protocol import RunAssembler
+    from gpu_tpu_app.worker import kernels
+    from gpu_tpu_app.worker import main as worker
 
     vm = DeviceInfo(
         backend="torch",

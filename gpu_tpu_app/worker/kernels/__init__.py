@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES
-from gpu_tpu_app.probe.kernels.planner import (
+from gpu_tpu_app.worker.kernels.planner import (
     COLLECTIVE_MIN_CAP_S,
     JAX_SETUP_S,
     STREAM_BUDGET_SHARE,
@@ -23,10 +23,10 @@ from gpu_tpu_app.probe.kernels.planner import (
     stream_plan,
     targets,
 )
-from gpu_tpu_app.probe.kernels.point import Context, Point
+from gpu_tpu_app.worker.kernels.point import Context, Point
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
+    from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
 
 __all__ = [
     "BACKENDS",
@@ -53,9 +53,9 @@ __all__ = [
 def warm_up(backend: str, device: DeviceInfo) -> float:
     """Warm `device` up once before point 1 (context, BLAS handles, first compile); returns the seconds it took."""
     if backend == "torch":
-        from gpu_tpu_app.probe.kernels import torch_kernels as impl
+        from gpu_tpu_app.worker.kernels import torch_kernels as impl
     elif backend == "jax":
-        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
+        from gpu_tpu_app.worker.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
     else:
         raise ValueError(f"unknown backend {backend!r}")
     return float(impl.warm_up(device))
@@ -70,9 +70,9 @@ def run_point(point: Point, ctx: Context) -> list[ProbeResult]:
     if point.kernel not in KERNELS:
         raise ValueError(f"unknown kernel {point.kernel!r}")
     if point.backend == "torch":
-        from gpu_tpu_app.probe.kernels import torch_kernels as impl
+        from gpu_tpu_app.worker.kernels import torch_kernels as impl
     elif point.backend == "jax":
-        from gpu_tpu_app.probe.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
+        from gpu_tpu_app.worker.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
     else:
         raise ValueError(f"unknown backend {point.backend!r}")
     return impl.run(point, ctx)

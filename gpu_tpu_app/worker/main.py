@@ -1,7 +1,7 @@
 """The probe worker: one backend in its own process, streaming JSON lines on stdout.
 
 Started as `gpu-tpu-app probe-worker --backend torch|jax ...` by the CLI or the window, or as
-`python -m gpu_tpu_app.probe.worker ...` in another interpreter (a user's environment), where only
+`python -m gpu_tpu_app.worker.main ...` in another interpreter (a user's environment), where only
 the standard library and the frameworks are needed: messages are plain records (wire.py) that the
 app validates when it reads them.
 Stdout carries only Messages (one JSON object per line, flushed each); everything the
@@ -30,8 +30,8 @@ from gpu_tpu_app import __version__
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, OneLineParser
 from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
-from gpu_tpu_app.probe import detect, lifeline, nvml, testkernels
-from gpu_tpu_app.probe.wire import (
+from gpu_tpu_app.worker import detect, lifeline, nvml, testkernels
+from gpu_tpu_app.worker.wire import (
     DeviceInfo,
     DeviceMsg,
     DeviceState,
@@ -170,7 +170,7 @@ def device_sampler(backend: str, devices: list[DeviceInfo], telemetry: Any = Non
         telemetry = nvml.Nvml.open()
     runtime = None
     if backend == "jax" and any(d.platform in ("tpu", "gpu") for d in devices):
-        from gpu_tpu_app.probe.kernels import jax_kernels
+        from gpu_tpu_app.worker.kernels import jax_kernels
 
         runtime = jax_kernels.memory_state
 
@@ -263,7 +263,7 @@ def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) ->
     real = None if requested is None else [k for k in requested if k not in testkernels.TEST_KERNELS]
     points: list[Any] = []
     if real is None or real:
-        from gpu_tpu_app.probe import kernels
+        from gpu_tpu_app.worker import kernels
 
         points += kernels.plan(args.backend, devices, args.suite, real, args.dtype, budget)
     points += testkernels.plan(args.backend, devices, tests)
@@ -274,7 +274,7 @@ def _warm_up(args: argparse.Namespace, devices: list[DeviceInfo], em: Emitter) -
     """Warm each device the plan measures once, before point 1 and outside every cap; record the seconds."""
     if args.kernel and all(k in testkernels.TEST_KERNELS for k in args.kernel):
         return devices
-    from gpu_tpu_app.probe import kernels
+    from gpu_tpu_app.worker import kernels
 
     targets = {d.key for d in kernels.targets(args.backend, devices)}
     out = []
@@ -296,7 +296,7 @@ def _measure_point(point: Any, ctx: WorkerContext) -> list[ProbeResult]:
             return [_failed(point, "skipped", point.skip)]
         if point.kernel in testkernels.TEST_KERNELS:
             return list(testkernels.run_point(point, ctx))
-        from gpu_tpu_app.probe import kernels
+        from gpu_tpu_app.worker import kernels
 
         return list(kernels.run_point(point, ctx))
     except Exception as exc:
@@ -401,7 +401,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
     if args.backend == "jax":
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     if args.kernel == ["collective"] and not args.list_devices:
-        from gpu_tpu_app.probe import collective
+        from gpu_tpu_app.worker import collective
 
         if collective.requested(args.backend):  # one rank of a group that torchrun or jax.distributed joins
             return collective.worker_main(args, em.emit, stop.is_set, t0)

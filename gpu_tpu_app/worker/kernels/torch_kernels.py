@@ -19,13 +19,13 @@ import torch
 
 from gpu_tpu_app.core.terms import DTYPES, ELEM_BYTES
 from gpu_tpu_app.core.units import format_value
-from gpu_tpu_app.probe.kernels import common
-from gpu_tpu_app.probe.kernels.common import BlockShape
-from gpu_tpu_app.probe.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
+from gpu_tpu_app.worker.kernels import common
+from gpu_tpu_app.worker.kernels.common import BlockShape
+from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gpu_tpu_app.probe.kernels.point import Context, Point
-    from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
+    from gpu_tpu_app.worker.kernels.point import Context, Point
+    from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
 
 _THREADS: int | None = None
 

@@ -6,8 +6,8 @@ import statistics
 
 import pytest
 
-from gpu_tpu_app.probe.kernels import stats
-from gpu_tpu_app.probe.kernels.stats import CV_TARGET, measure, quantile, rates, summarize
+from gpu_tpu_app.worker.kernels import stats
+from gpu_tpu_app.worker.kernels.stats import CV_TARGET, measure, quantile, rates, summarize
 
 
 class FakeClock:

@@ -9,11 +9,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from gpu_tpu_app.probe.kernels import run_point  # noqa: E402
-from gpu_tpu_app.probe.kernels import torch_kernels as tk  # noqa: E402
-from gpu_tpu_app.probe.kernels.common import BlockShape, usable_cores  # noqa: E402
-from gpu_tpu_app.probe.kernels.stats import Timing  # noqa: E402
-from tests.probe.kernels.kernel_helpers import check_rate, cpu_device, make_ctx_class, make_point, spy_measure  # noqa: E402
+from gpu_tpu_app.worker.kernels import run_point  # noqa: E402
+from gpu_tpu_app.worker.kernels import torch_kernels as tk  # noqa: E402
+from gpu_tpu_app.worker.kernels.common import BlockShape, usable_cores  # noqa: E402
+from gpu_tpu_app.worker.kernels.stats import Timing  # noqa: E402
+from tests.worker.kernels.kernel_helpers import check_rate, cpu_device, make_ctx_class, make_point, spy_measure  # noqa: E402
 
 Ctx = make_ctx_class(cpu_device("torch"))
 point = functools.partial(make_point, "torch")

@@ -15,11 +15,11 @@ import pytest
 jax = pytest.importorskip("jax")
 
 from gpu_tpu_app.core.runs import ProbeResult  # noqa: E402
-from gpu_tpu_app.probe.kernels import jax_kernels as jk  # noqa: E402
-from gpu_tpu_app.probe.kernels import run_point  # noqa: E402
-from gpu_tpu_app.probe.kernels.common import BlockShape  # noqa: E402
-from gpu_tpu_app.probe.kernels.stats import Timing  # noqa: E402
-from tests.probe.kernels.kernel_helpers import check_rate, cpu_device, make_ctx_class, make_point, spy_measure  # noqa: E402
+from gpu_tpu_app.worker.kernels import jax_kernels as jk  # noqa: E402
+from gpu_tpu_app.worker.kernels import run_point  # noqa: E402
+from gpu_tpu_app.worker.kernels.common import BlockShape  # noqa: E402
+from gpu_tpu_app.worker.kernels.stats import Timing  # noqa: E402
+from tests.worker.kernels.kernel_helpers import check_rate, cpu_device, make_ctx_class, make_point, spy_measure  # noqa: E402
 
 Ctx = make_ctx_class(cpu_device("jax"))
 point = functools.partial(make_point, "jax")
@@ -135,7 +135,7 @@ def test_block_matches_torch_block() -> None:
     torch = pytest.importorskip("torch")
     import numpy as np
 
-    from gpu_tpu_app.probe.kernels import torch_kernels as tk
+    from gpu_tpu_app.worker.kernels import torch_kernels as tk
 
     shape = BlockShape(2, 8, 16, 2)
     rng = np.random.default_rng(0)
@@ -188,7 +188,7 @@ def test_collective_psum_over_four_forced_host_devices() -> None:
         import json
         from dataclasses import dataclass, field
         from gpu_tpu_app.core.runs import DeviceInfo
-        from gpu_tpu_app.probe.kernels import Point, run_point
+        from gpu_tpu_app.worker.kernels import Point, run_point
 
         @dataclass
         class Ctx:

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo
-from gpu_tpu_app.probe.kernels import (
+from gpu_tpu_app.worker.kernels import (
     COLLECTIVE_MIN_CAP_S,
     KERNELS,
     STREAM_BUDGET_SHARE,
@@ -18,7 +18,7 @@ from gpu_tpu_app.probe.kernels import (
     estimate_total,
     plan,
 )
-from gpu_tpu_app.probe.kernels.common import MODEL_SHAPES, BlockShape, matmul_flops, stream_elements
+from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES, BlockShape, matmul_flops, stream_elements
 
 GIB = 1024**3
 
@@ -50,7 +50,7 @@ def kinds(points: list[Point]) -> set[str]:
 
 def test_module_imports_without_torch_or_jax() -> None:
     code = (
-        "import sys; import gpu_tpu_app.probe.kernels as k; "
+        "import sys; import gpu_tpu_app.worker.kernels as k; "
         "assert k.KERNELS and k.SUITES; "
         "bad = [m for m in ('torch', 'jax') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"

@@ -34,9 +34,9 @@ from typing import Any
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.terms import TEST_KERNELS_ENV
-from gpu_tpu_app.probe import detect
-from gpu_tpu_app.probe.kernels.stats import summarize
-from gpu_tpu_app.probe.wire import (
+from gpu_tpu_app.worker import detect
+from gpu_tpu_app.worker.kernels.stats import summarize
+from gpu_tpu_app.worker.wire import (
     CollectiveInfo,
     DeviceInfo,
     DeviceMsg,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app.core.catalog import load_catalog
-from gpu_tpu_app.probe import detect
 from gpu_tpu_app.probe.runner import list_devices
+from gpu_tpu_app.worker import detect
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +67,7 @@ def test_catalogue_match_uses_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> 
     from gpu_tpu_app.probe.envs import catalog_digest
 
     monkeypatch.setenv(detect.CATALOG_ENV, catalog_digest())  # what the app hands every worker
-    chip = load_catalog().match_device("NVIDIA H100 80GB HBM3")
-    assert chip is not None
+    chip = load_catalog().chip("h100-sxm")
     assert detect.catalog_match("NVIDIA H100 80GB HBM3") == chip.id
     peaks, bw = detect.catalog_peaks(chip.id)
     assert peaks["bfloat16"] == chip.peak_flops("bfloat16")

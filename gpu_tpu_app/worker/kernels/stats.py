@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_tpu_app.probe.wire import Stats
+from gpu_tpu_app.worker.wire import Stats
 
 #: Extend a point while its coefficient of variation is above this.
 CV_TARGET = 0.035

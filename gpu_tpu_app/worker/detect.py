@@ -22,8 +22,8 @@ from pathlib import Path
 from gpu_tpu_app.core.devicematch import match_device_name, match_rocm_part
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
 from gpu_tpu_app.core.terms import BACKENDS, CATALOG_ENV
-from gpu_tpu_app.probe.kernels.common import cache_sizes, usable_cores
-from gpu_tpu_app.probe.wire import BackendStatus, CpuInfo, DeviceInfo
+from gpu_tpu_app.worker.kernels.common import cache_sizes, usable_cores
+from gpu_tpu_app.worker.wire import BackendStatus, CpuInfo, DeviceInfo
 
 DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
 
@@ -154,28 +154,11 @@ def catalog_peaks(catalog_id: str | None) -> tuple[dict[str, float], float | Non
     return peaks, (float(bw) if isinstance(bw, (int, float)) and math.isfinite(bw) and bw > 0 else None)
 
 
-#: Last-level caches of accelerators whose runtime does not report the one that matters, by
-#: catalogue id, in bytes. H100 (SXM, PCIe, NVL) and H200: 50 MB L2 (NVIDIA H100 Tensor Core GPU
-#: Architecture whitepaper); A100: 40 MB L2 (NVIDIA A100 Tensor Core GPU Architecture whitepaper);
-#: L4: 48 MB L2 (NVIDIA Ada GPU Architecture whitepaper); MI300X, MI325X: 256 MB Infinity Cache,
-#: behind the 4 MB L2 of each XCD that torch reports (AMD Instinct MI300X / MI325X data sheets).
-DEVICE_LLC_BYTES = {
-    "h100-sxm": 50 * 1024**2,
-    "h100-pcie": 50 * 1024**2,
-    "h100-nvl": 50 * 1024**2,
-    "h200": 50 * 1024**2,
-    "a100-40gb": 40 * 1024**2,
-    "a100-80gb": 40 * 1024**2,
-    "l4": 48 * 1024**2,
-    "mi300x": 256 * 1024**2,
-    "mi325x": 256 * 1024**2,
-}
-
-
 def device_llc(reported: int | None, catalog_id: str | None) -> int | None:
-    """The larger of the runtime's L2 figure and the catalogue chip's known last-level cache."""
-    known = DEVICE_LLC_BYTES.get(catalog_id or "")
-    values = [v for v in (reported, known) if v]
+    """The larger of the runtime's L2 figure and the catalogue chip's last-level cache (its `llc`)."""
+    chip = next((c for c in _catalog_digest() if c["id"] == catalog_id), None) if catalog_id else None
+    known = chip.get("llc") if chip is not None else None
+    values = [v for v in (reported, known) if isinstance(v, int) and not isinstance(v, bool) and v > 0]
     return max(values) if values else None
 
 
@@ -276,8 +259,13 @@ def gpu_device(props, index: int, count: int, platform_name: str, versions: dict
 
 def _rocm_match(arch: str, compute_units: int | None, memory: int | None) -> str | None:
     """The chip an AMD device is by gfx target, compute units and memory, when the catalogue has that row."""
-    chip_id = match_rocm_part(arch, compute_units, memory)
-    return chip_id if chip_id is not None and any(c["id"] == chip_id for c in _catalog_digest()) else None
+    parts = []
+    for c in _catalog_digest():
+        rocm = c.get("rocm")
+        if isinstance(rocm, list) and len(rocm) == 3 and isinstance(rocm[0], str) and isinstance(rocm[1], int):
+            published = rocm[2] if isinstance(rocm[2], (int, float)) and math.isfinite(rocm[2]) else None
+            parts.append((c["id"], rocm[0], rocm[1], published))
+    return match_rocm_part(arch, compute_units, memory, parts)
 
 
 def _torch_gpu_devices(torch, versions: dict[str, str]) -> list[DeviceInfo]:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 from gpu_tpu_app.core.terms import TEST_KERNELS, TEST_KERNELS_ENV, enabled_test_kernels
-from gpu_tpu_app.probe.wire import DeviceInfo, ProbeResult
+from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
 
 ENV = TEST_KERNELS_ENV
 #: The time cap of a test point; test_sleep sleeps far past it.
