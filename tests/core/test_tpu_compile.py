@@ -131,6 +131,7 @@ def test_table_rows_word_per_chip_figures_and_the_roofline() -> None:
     tc = TpuCompile.model_validate(_compile())
     row = table_rows(tc, CATALOG)[0]
     assert row.generation == "TPU v5e" and row.topology == "v5e:2x2 (4 chips)"
-    assert row.fits == "yes: 20 B of 16 GiB"
+    hbm = chip("tpu-v5e").memory_bytes()
+    assert row.fits == f"yes: 20 B of {hbm / 2**30:.3g} GiB"
     assert row.step_time.endswith("µs") and "compute-bound" in row.note
     assert table_rows(tc, CATALOG)[1].topology == "tpu7x:2x2x1 (4 chips, 8 devices)"
