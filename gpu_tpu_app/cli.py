@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import textwrap
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.commands import guarded
 
 #: subcommand -> (module, one-line help). Each module has configure(parser) and run(args).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -77,7 +78,7 @@ DETAILS: dict[str, tuple[str, list[str]]] = {
 }
 #: subcommands that take their own argv (their own parser).
 PASSTHROUGH: dict[str, tuple[str, str]] = {
-    "probe": ("gpu_tpu_app.probe.cli", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
+    "probe": ("gpu_tpu_app.commands.probe", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
     "probe-worker": ("gpu_tpu_app.worker.main", ""),  # internal: one backend's worker process
     "model-check-worker": ("gpu_tpu_app.worker.modelcheck", ""),  # internal: runs one model file
     "tpu-compile-worker": ("gpu_tpu_app.worker.tpu_compile", ""),  # internal: the model check's TPU compiles
@@ -124,7 +125,7 @@ def _gui_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="gpu-tpu-app",
         description="Open the gpu-tpu-app window. Subcommands: " + ", ".join([*COMMANDS, "probe"]) + ".",
-        epilog="examples:\n  gpu-tpu-app\n  gpu-tpu-app --session my-session.json\n"
+        epilog="examples:\n  gpu-tpu-app\n  gpu-tpu-app plan.json\n  gpu-tpu-app --session my-session.json\n"
         "  gpu-tpu-app --screenshot probe.png --page probe --results run.json\n"
         "  gpu-tpu-app decide --answers answers.json\n  gpu-tpu-app probe run --suite quick --out run.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -138,6 +139,9 @@ def _gui_parser() -> OneLineParser:
     parser.add_argument(
         "--page", choices=["welcome", "decide", "result", "probe", "learn"], help="page to show (with --screenshot)"
     )
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help="session or probe run files to open (what a file manager passes)"
+    )
     parser.add_argument("--session", metavar="FILE", help="open this session file")
     parser.add_argument("--results", metavar="FILE", help="open this probe run file")
     parser.add_argument(
@@ -149,41 +153,47 @@ def _gui_parser() -> OneLineParser:
     return parser
 
 
+def _looks_like_file(arg: str) -> bool:
+    """A first argument that names a file rather than a mistyped subcommand: it exists, or has a path
+    separator or a suffix (plan.json)."""
+    return os.path.exists(arg) or os.sep in arg or "." in os.path.basename(arg)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the app or one subcommand; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        if argv and argv[0] in PASSTHROUGH:
-            module = importlib.import_module(PASSTHROUGH[argv[0]][0])
-            return int(module.main(argv[1:]) or 0)
-        if argv and argv[0] in COMMANDS:
-            args = _headless_parser(argv[0]).parse_args(argv)
-            module = importlib.import_module(COMMANDS[args.command][0])
-            return int(module.run(args) or 0)
-        if argv and argv[0] in ("-h", "--help"):
-            _gui_parser().print_help()
-            print("\nheadless subcommands:")
-            for name, (_m, help_text) in {**COMMANDS, **PASSTHROUGH}.items():
-                if help_text:
-                    print(f"  {name:<12} {help_text}")
-            return 0
-        if argv and not argv[0].startswith("-"):
-            _gui_parser().error(f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])})")
-        args = _gui_parser().parse_args(argv)
-        if args.install_desktop_entry or args.uninstall_desktop_entry:
-            from gpu_tpu_app import desktop
+    return guarded(lambda: _main(argv))
 
-            return desktop.main(install=bool(args.install_desktop_entry))
-        from gpu_tpu_app.ui.app import main as gui_main
 
-        return int(gui_main(args) or 0)
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        return EXIT_CANCELLED
-    except BrokenPipeError:
+def _main(argv: list[str]) -> int:
+    """main without the error handling: a passthrough, a headless command or the window."""
+    if argv and argv[0] in PASSTHROUGH:
+        module = importlib.import_module(PASSTHROUGH[argv[0]][0])
+        return int(module.main(argv[1:]) or 0)
+    if argv and argv[0] in COMMANDS:
+        args = _headless_parser(argv[0]).parse_args(argv)
+        module = importlib.import_module(COMMANDS[args.command][0])
+        return int(module.run(args) or 0)
+    if argv and argv[0] in ("-h", "--help"):
+        _gui_parser().print_help()
+        print("\nheadless subcommands:")
+        for name, (_m, help_text) in {**COMMANDS, **PASSTHROUGH}.items():
+            if help_text:
+                print(f"  {name:<12} {help_text}")
         return 0
+    if argv and not argv[0].startswith("-") and not _looks_like_file(argv[0]):
+        _gui_parser().error(
+            f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])}, "
+            "or name a session or probe run file to open)"
+        )
+    args = _gui_parser().parse_args(argv)
+    if args.install_desktop_entry or args.uninstall_desktop_entry:
+        from gpu_tpu_app import desktop
+
+        return desktop.main(install=bool(args.install_desktop_entry))
+    from gpu_tpu_app.ui.app import main as gui_main
+
+    return int(gui_main(args) or 0)
 
 
 if __name__ == "__main__":

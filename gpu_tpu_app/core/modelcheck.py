@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.tpu_compile import TpuCompile, compiled_generations, generation_name, render_table
+from gpu_tpu_app.core.units import count_words
 
 __all__ = [
     "ANSWER_FIELDS",
@@ -369,7 +370,7 @@ def _xla_verified(f: Findings) -> Evidence:
     run = f.xla_run
     if run is not None and run.status == "ok":
         compiled = (
-            f"; {run.compiles} compile(s), {run.compile_seconds:g} s compiling"
+            f"; {count_words(run.compiles, 'compile')}, {run.compile_seconds:g} s compiling"
             if run.compiles is not None and run.compile_seconds is not None
             else ""
         )
@@ -385,7 +386,7 @@ def _xla_verified(f: Findings) -> Evidence:
         return Evidence(
             answer="xla_verified",
             value=None,
-            finding=f"ran on XLA's CPU device; {len(run.fallbacks)} operator(s) fell back to the CPU: "
+            finding=f"ran on XLA's CPU device; {count_words(len(run.fallbacks), 'operator')} fell back to the CPU: "
             f"{_names(run.fallbacks)}",
             detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
             f"main loop, yes if not{compiled}",
@@ -431,7 +432,7 @@ def _fallback_ops(f: Findings) -> list[Evidence]:
         Evidence(
             answer="custom_ops",
             value="some",
-            finding=f"{len(run.fallbacks)} operator(s) fell back to the CPU under torch_xla: "
+            finding=f"{count_words(len(run.fallbacks), 'operator')} fell back to the CPU under torch_xla: "
             f"{', '.join(f'{x.name} ({x.count}x)' for x in run.fallbacks[:8])}",
             detail="torch_xla has no XLA lowering for them; on a TPU each runs on the host CPU. Choose "
             "essential if they carry the main loop.",
@@ -445,7 +446,7 @@ def _custom_ops(f: Findings) -> Evidence:
         return Evidence(
             answer="custom_ops",
             value="some",
-            finding=f"{len(f.custom_ops)} custom operator(s): {_names(f.custom_ops)}",
+            finding=f"{count_words(len(f.custom_ops), 'custom operator')}: {_names(f.custom_ops)}",
             detail=f"kinds: {', '.join(kinds)}; each needs an XLA lowering, a rewrite in standard "
             "operators or a CPU fallback on a TPU. Choose essential if they carry the main loop.",
         )
@@ -500,7 +501,8 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
                 answer="dynamic_shapes",
                 value="no",
                 finding="one program for every input shape given",
-                detail=f"{p.input_sets} input sets, {p.shapes} distinct shape(s), {p.programs} program(s); {p.method}",
+                detail=f"{count_words(p.input_sets, 'input set')}, {count_words(p.shapes, 'distinct shape')}, "
+                f"{count_words(p.programs, 'program')}; {p.method}",
             )
         ]
     if p is not None:
@@ -615,7 +617,8 @@ def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelC
             Evidence(
                 answer="xla_verified",
                 value=None,
-                finding=f"{len(breaks.breaks)} graph break(s) under torch._dynamo.explain ({breaks.graphs} graphs)",
+                finding=f"{count_words(len(breaks.breaks), 'graph break')} under torch.compile's tracer"
+                + (f" ({count_words(breaks.graphs, 'graph')})" if breaks.graphs is not None else ""),
                 detail="; ".join(f"{b.reason}{_at(b.location)}" for b in breaks.breaks[:6]),
             )
         )

@@ -5,7 +5,8 @@ The same sentences in the window, the report and the CLI.
 
 from __future__ import annotations
 
-from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict
+from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict, leans_only
+from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
 
 HEADLINES: dict[str, str] = {
     "gpu": "The workshop: GPUs fit this work better",
@@ -13,6 +14,13 @@ HEADLINES: dict[str, str] = {
     "either": "Either can work: the answers do not lean clearly",
 }
 VERDICT_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "either": "Either"}
+#: the headline while a few answers lean but decide nothing (decision.leans_only).
+LEANS_ONLY_HEADLINE = "Either, for now: too few answers to decide"
+
+
+def headline(rec: Recommendation) -> str:
+    """The verdict's headline (window and report)."""
+    return LEANS_ONLY_HEADLINE if leans_only(rec) else HEADLINES[rec.verdict]
 
 
 def verdict_summary(rec: Recommendation) -> str:
@@ -25,6 +33,12 @@ def verdict_summary(rec: Recommendation) -> str:
     )
     if rec.blockers:
         summary = "A hard constraint decides this on its own. " + summary
+    elif leans_only(rec):
+        summary += f" With fewer than {FULL_ENOUGH} answers they lean but do not decide: answer more for a verdict."
+    if rec.conflicts:
+        summary += " Some answers contradict each other, which lowers the confidence: " + " ".join(
+            c.message for c in rec.conflicts
+        )
     return summary
 
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.core.environments import PythonEnv
+from gpu_tpu_app.core.wording import version_words
 from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json
 from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.widgets import label, plain_tip
@@ -37,7 +38,7 @@ MAX_OUTPUT = 8 * 1024 * 1024
 
 def env_text(env: PythonEnv) -> str:
     """The combo box line: name, Python, and what it has or why it cannot be used."""
-    what = ", ".join(f"{k} {env.versions[k]}" for k in ("torch", "jax") if k in env.versions)
+    what = ", ".join(f"{k} {version_words(env.versions[k])}" for k in ("torch", "jax") if k in env.versions)
     if not env.usable:
         return f"{env.name} (Python {env.python or '?'}): not usable"
     return f"{env.name} (Python {env.python or '?'}; {what or 'no frameworks'})"

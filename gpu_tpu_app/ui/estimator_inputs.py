@@ -69,6 +69,8 @@ class EstimatorInputs:
             "pass. auto: the least recomputation that reaches the fewest chips per copy."
         )
         self.fp32_check = QCheckBox("needs strict fp32")
+        self.fp32_touched = False  # the user toggled it here: a wizard answer no longer sets it
+        self.fp32_check.clicked.connect(self._fp32_clicked)
         self.fp32_check.setAccessibleName("The workload needs strict fp32 matmuls")
         self.fp32_check.setToolTip(
             "Full fp32 matrix products: GPUs at their FP32 peak (no TF32), TPUs at their bf16 peak over 3 to 6 "
@@ -81,6 +83,17 @@ class EstimatorInputs:
             "Serving: the share of a chip's nominal memory bandwidth a decode step reaches, 0 to 1. Empty: the "
             "catalogue's measured range."
         )
+
+    def _fp32_clicked(self, _checked: bool) -> None:
+        self.fp32_touched = True
+
+    def follow_answer(self, strict_fp32: bool) -> bool:
+        """Check strict fp32 when the wizard's answers say the workload needs it, unless the user set the box
+        here; True when the box changed."""
+        if self.fp32_touched or self.fp32_check.isChecked() == strict_fp32:
+            return False
+        self.fp32_check.setChecked(strict_fp32)
+        return True
 
     def labelled(self) -> list[tuple[str, QWidget]]:
         """(label with its mnemonic, widget) in grid order."""

@@ -54,6 +54,7 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_inputs,
     estimate_model_lines,
     estimate_warnings,
+    layout_cell,
     memory_tip,
     price_origins,
 )
@@ -63,8 +64,8 @@ from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, forma
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
-from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
-from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
+from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd, plain_number
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.compile_card import CompileCard
 from gpu_tpu_app.ui.estimator_inputs import EstimatorInputs
@@ -160,6 +161,10 @@ class PriceDelegate(QStyledItemDelegate):
         if isinstance(editor, QLineEdit):
             editor.setPlaceholderText("USD per chip-hour, e.g. 2.5")
         return editor
+
+
+#: How long the estimator waits after the last keystroke before it estimates again.
+TYPING_PAUSE_MS = 350
 
 
 class EstimatorCard(Card):
@@ -316,15 +321,23 @@ class EstimatorCard(Card):
                 head.setToolTip(tip)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the chip's name: as wide as the longest name after each fill, and the user may drag it wider or narrower
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
         header.setSortIndicator(EST_COLUMNS.index("Time"), Qt.SortOrder.AscendingOrder)  # fastest first
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.itemChanged.connect(self._price_edited)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
 
     def _connect_inputs(self) -> None:
+        # the estimate follows the typing (debounced: once the user pauses), and at once on Enter or leaving
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_PAUSE_MS)
+        self._typing.timeout.connect(self._inputs_changed)
         for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, self.prompt_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
+            edit.textEdited.connect(self._typing.start)
         self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
         self.model_inputs.connect(self._inputs_changed)
         self.place_combo.currentIndexChanged.connect(self._inputs_changed)
@@ -556,6 +569,8 @@ class EstimatorCard(Card):
                 elif col == PRICE_COLUMN:
                     item.setToolTip("A measured device has no price here: costs are for catalogue chips")
                 item.setFlags(flags)
+                if col == 0:
+                    item.setToolTip(plain_tip(f"{row.chip_name} ({c.kind})"))
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:
@@ -574,18 +589,27 @@ class EstimatorCard(Card):
                     )
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
+                if col == 7 and row.tensor_parallel is not None:
+                    item.setToolTip(
+                        plain_tip(
+                            f"One copy: {layout_cell(row)} (tensor parallel inside the fast-link group x pipeline "
+                            "stages or sharded data parallel across groups, checkpointing as shown)"
+                        )
+                    )
                 if col > PRICE_COLUMN and cost_tip:
                     item.setToolTip(cost_tip)
                 if col in (2, 3, 4, 6, 7, 8, 9, 10, 11):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, col, item)
         self.table.setSortingEnabled(True)
+        if rows:
+            self.table.resizeColumnToContents(0)  # full chip names, readable (the column stays resizable)
         self._fit_table_height()
         self._filling = False
         if est is not None:
             sources = self._source_titles(est.sources)
             self.message.setText(
-                f"{estimate_inputs(est)}: {est.flops:.3g} FLOPs in all. Fastest first; times run "
+                f"{estimate_inputs(est)}: {plain_number(est.flops)} FLOPs in all. Fastest first; times run "
                 "from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share)."
             )
             warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
@@ -746,8 +770,11 @@ class ResultPage(QWidget):
     # ------------------------------------------------------------------ data in
 
     def set_recommendation(self, rec: Recommendation) -> None:
-        """Show a recommendation."""
+        """Show a recommendation; an answer that the work needs strict fp32 checks the estimator's box
+        (TPUs then run at 3-6 bf16 passes), unless the user set that box there."""
         self._rec = rec
+        strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
+        self.estimator.model_inputs.follow_answer(strict)
         self._render()
 
     def recommendation(self) -> Recommendation | None:
@@ -847,7 +874,7 @@ class ResultPage(QWidget):
         """Headline, summary and gauge; False while there are too few answers for a verdict."""
         ready = has_verdict(rec)
         if ready:
-            self.headline.setText(HEADLINES[rec.verdict])
+            self.headline.setText(headline(rec))
             self.summary.setText(verdict_summary(rec))
             self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
         else:

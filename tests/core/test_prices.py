@@ -382,3 +382,27 @@ def test_cheapest_step_names_the_verdicts_chips_at_their_cheapest_place() -> Non
     gpu = cheapest_step(book, chips, "gpu")
     assert gpu is not None and "NVIDIA" in gpu and "Google TPU" not in gpu
     assert cheapest_step(PriceBook(), chips, "tpu") is None
+
+
+def test_a_spot_only_row_prices_spot_and_leaves_on_demand_open(tmp_path: Path) -> None:
+    from gpu_tpu_app.core.prices import shipped_book
+
+    book = shipped_book()
+    assert book.cheapest("trainium2", "on-demand") is None
+    spot = book.cheapest("trainium2", "spot")
+    assert spot is not None and spot.usd == pytest.approx(23.0631 / 16, abs=1e-5)
+    from gpu_tpu_app.assets import resource_path
+
+    text = resource_path("prices", "prices.toml").read_text(encoding="utf-8")
+    bad = _write(tmp_path / "prices.toml", text.replace("spot = 1.44144\n", ""))
+    with pytest.raises(InputError, match="a row needs on_demand, spot or both"):
+        load_price_table(bad)
+
+
+def test_a_local_catalogue_older_than_90_days_is_marked_stale(tmp_path: Path, table: PriceTable) -> None:
+    old = _write(tmp_path / "aws" / "vms.csv", AWS_VMS, age_hours=24 * 120)
+    quote = next(q for q in read_path(old, table).quotes if q.chip_id == "h100-sxm")
+    assert quote.stale()
+    assert quote.describe_age() == "SkyPilot catalogue, 120 days old (stale: over 90 days)"
+    fresh = _write(tmp_path / "new" / "aws" / "vms.csv", AWS_VMS, age_hours=24 * 89)
+    assert not next(q for q in read_path(fresh, table).quotes if q.chip_id == "h100-sxm").stale()

@@ -80,3 +80,28 @@ def test_bandwidth_share_is_a_serving_input(qtbot, page: ResultPage) -> None:
     assert "0.9 of nominal bandwidth, set by the user" in card.rules.text()
     _edit(qtbot, page, inputs.share_edit, "2")
     assert card.message.text().startswith("Check the inputs:")
+
+
+def test_an_answer_of_strict_fp32_checks_the_box_until_the_user_sets_it(qtbot, page: ResultPage) -> None:
+    from gpu_tpu_app.core.decision import Answers, decide
+
+    card, inputs = page.estimator, page.estimator.model_inputs
+    card.params_edit.setText("7B")
+    card.params_edit.editingFinished.emit()
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        page.set_recommendation(decide(Answers(high_precision="fp32", framework="jax")))
+    assert inputs.fp32_check.isChecked() and blocker.args[0].strict_fp32 is True
+    v5p = next(r for r in card.result.rows if r.chip_id == "tpu-v5p")
+    assert v5p.peak_flops == pytest.approx(459e12 / 4.5)  # bf16 peak over 3-6 passes
+    inputs.fp32_check.click()  # the user's own choice here wins over the answer from now on
+    assert not inputs.fp32_check.isChecked() and card.request().strict_fp32 is False
+    page.set_recommendation(decide(Answers(high_precision="fp32", framework="jax")))
+    assert not inputs.fp32_check.isChecked()
+
+
+def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
+    page.set_estimate_request(EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384))
+    card = page.estimator
+    row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    assert card.table.item(row, 7).text() == "128"
+    assert "TP 8 x 16, selective" in card.table.item(row, 7).toolTip()

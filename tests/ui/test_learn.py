@@ -351,3 +351,17 @@ def test_evidence_sits_beside_the_claim_the_lesson_pack_names(page, lesson, monk
         assert sorted({*left, *(k for ks in placed.values() for k in ks)}) == sorted(set(topic.evidence))
     playbook = lesson.topic("playbook")
     assert not any("compile" in c.evidence for c in playbook.gpu.claims)  # not beside the CUDA-team claim
+
+
+def test_glossary_tooltips_name_sources_by_title_never_by_id() -> None:
+    from gpu_tpu_app.core.lesson import load_lesson
+    from gpu_tpu_app.ui.glossary import tooltip_html
+
+    pack = load_lesson()
+    ids = {s.id for s in pack.sources}
+    for term in pack.glossary:
+        tip = tooltip_html(term, pack)
+        assert not any(f"{sid}," in tip or f"{sid}<" in tip or f" {sid};" in tip for sid in term.sources), tip
+        for sid in term.sources:
+            assert pack.source(sid).title.split()[0] in tip
+    assert ids

@@ -85,6 +85,17 @@ class Flip(BaseModel):
     verdict: Verdict
 
 
+class Conflict(BaseModel):
+    """Two answers that contradict each other: named on the result page, and the confidence drops a level."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    factors: list[str]
+    answers: list[str]
+    message: str
+
+
 class Recommendation(BaseModel):
     """The engine's answer: verdict, score, confidence and everything that explains them.
 
@@ -104,6 +115,7 @@ class Recommendation(BaseModel):
     flips: list[Flip]
     next_steps: list[str]
     unanswered: list[str]
+    conflicts: list[Conflict] = []
     steps: list[Step] = Field(default_factory=list, exclude=True)
 
     @model_validator(mode="before")
@@ -138,17 +150,26 @@ def _small_serving(values: dict[str, str | None]) -> bool:
     return values["workload"] == "inference" and values["batch"] == "small"
 
 
+def _short_finetune(values: dict[str, str | None]) -> bool:
+    """A short, small-batch fine-tune of a fixed base model (LoRA and the like): hours, a small batch, not serving."""
+    return values["workload"] != "inference" and values["duration"] == "hours" and values["batch"] == "small"
+
+
 def _variant(values: dict[str, str | None], factor: str, rules: RuleSet) -> str:
     """Which form of a factor's rule applies: a few answers shape how another one counts."""
     value = values[factor]
     if _small_serving(values) and (factor, value) in rules.small_serving:
         return "small_serving"
+    if _short_finetune(values) and (factor, value) in rules.short_finetune:
+        return "short_finetune"
+    if factor == "embeddings" and values["framework"] == "pytorch":
+        return "pytorch"
     if factor == "utilization" and values["workload"] in ("inference", "both"):
         return "serving"
     if factor == "duration" and values["workload"] == "inference":
         return "inference"
-    if factor == "matmul_share" and values["embeddings"] == "ultra_large":
-        return "embeddings"
+    if factor == "matmul_share" and values["embeddings"] == "ultra_large" and values["framework"] != "pytorch":
+        return "embeddings"  # SparseCore takes the lookups, where the framework reaches it
     return ""
 
 
@@ -156,10 +177,14 @@ def _variants(factor: str, value: str, rule: Rule, rules: RuleSet) -> dict[str, 
     forms = {"": rule}
     if (factor, value) in rules.small_serving:
         forms["small_serving"] = rules.small_serving[(factor, value)]
+    if (factor, value) in rules.short_finetune:
+        forms["short_finetune"] = rules.short_finetune[(factor, value)]
+    if factor == "embeddings":
+        forms["pytorch"] = rules.pytorch_embeddings if value == "ultra_large" else rule
     if factor == "utilization":
         forms["serving"] = rules.steady_serving if value == "steady" else rule
     if factor == "matmul_share":
-        forms["embeddings"] = rules.embedding_lookups if value == "low" else rule
+        forms["embeddings"] = rules.embedding_lookups if value in ("irregular", "low") else rule
     if factor == "duration":
         forms["inference"] = rule._replace(
             weight=rule.weight * INFERENCE_DURATION_FACTOR, message=rule.message + rules.inference_note
@@ -214,7 +239,9 @@ class _Evaluation(NamedTuple):
     reasons: list[tuple[float, int, Reason]]  # (-weight, wizard index, reason)
 
 
-def _combine(found: dict[str, tuple[float, Reason]], rules: RuleSet) -> dict[str, tuple[float, Reason]]:
+def _combine(
+    found: dict[str, tuple[float, Reason]], rules: RuleSet, explain: bool = True
+) -> dict[str, tuple[float, Reason]]:
     """Correlated answers: per group and direction the strongest keeps its weight, the others keep
     CORRELATED_SHARE of it, and their reasons say so. Monotone in every answer's signed weight."""
     out = dict(found)
@@ -232,13 +259,15 @@ def _combine(found: dict[str, tuple[float, Reason]], rules: RuleSet) -> dict[str
                 note = rules.correlated_note.format(factor=lead, answer=lead_reason.answer)
                 out[f] = (
                     shared,
-                    reason.model_copy(update={"weight": round(abs(shared), 3), "message": reason.message + note}),
+                    reason.model_copy(update={"weight": round(abs(shared), 3), "message": reason.message + note})
+                    if explain
+                    else reason,
                 )
     return out
 
 
 def _porting_cost(
-    values: dict[str, str | None], found: dict[str, tuple[float, Reason]], rules: RuleSet
+    values: dict[str, str | None], found: dict[str, tuple[float, Reason]], rules: RuleSet, explain: bool = True
 ) -> dict[str, tuple[float, Reason]]:
     """While XLA is untested, the GPU-side parts of a port (custom operations, changing shapes, a CUDA
     team) weigh as one cost that grows with each part. Monotone in every answer's signed weight."""
@@ -254,13 +283,16 @@ def _porting_cost(
         others = ", ".join(f"{o} = {found[o][1].answer}" for o in parts if o != f)
         note = rules.porting_note.format(others=others, times=f"{times:g}")
         grown = signed * times
-        out[f] = (grown, reason.model_copy(update={"weight": round(abs(grown), 3), "message": reason.message + note}))
+        if explain:
+            reason = reason.model_copy(update={"weight": round(abs(grown), 3), "message": reason.message + note})
+        out[f] = (grown, reason)
     return out
 
 
-def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation:
+def _evaluate(values: dict[str, str | None], prepared: _Prepared, explain: bool = True) -> _Evaluation:
     """One pass over the answers: the score (tanh of the signed weighted sum, capped by blockers),
-    the blockers that apply and the weighted reasons (correlated answers combined)."""
+    the blockers that apply and the weighted reasons (correlated answers combined). Without
+    `explain` the score and blockers are the same, and the reasons' notes are left out (flips)."""
     rules = prepared.rules
     blockers: list[Blocker] = []
     found: dict[str, tuple[float, Reason]] = {}
@@ -274,7 +306,7 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation
         rule = prepared.reasons.get((factor, value, _variant(values, factor, rules)))
         if rule is not None:
             found[factor] = rule
-    combined = _combine(_porting_cost(values, found, rules), rules)
+    combined = _combine(_porting_cost(values, found, rules, explain), rules, explain)
     total = sum(signed for signed, _r in combined.values())
     # a blocked factor's own lean still counts toward the (capped) score, as before
     for b in blockers:
@@ -288,7 +320,9 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation
         score = min(score, BELOW_THRESHOLD)
         lead = max(tpu_side, key=lambda f: (combined[f][0], -FACTORS.index(f)))
         signed, reason = combined[lead]
-        combined[lead] = (signed, reason.model_copy(update={"message": reason.message + rules.playbook_alone}))
+        if explain:
+            reason = reason.model_copy(update={"message": reason.message + rules.playbook_alone})
+        combined[lead] = (signed, reason)
     index = {factor: i for i, factor in enumerate(FACTORS)}
     reasons = [(-reason.weight, index[factor], reason) for factor, (_s, reason) in combined.items()]
     if blockers:
@@ -307,11 +341,27 @@ def _verdict(score: float, blocked: bool) -> Verdict:
     return "either"
 
 
-def _confidence(values: dict[str, str | None], score: float, verdict: Verdict, blocked: bool) -> Confidence:
+_LOWER: dict[Confidence, Confidence] = {"high": "medium", "medium": "low", "low": "low"}
+
+
+def _conflicts(values: dict[str, str | None], rules: RuleSet) -> list[Conflict]:
+    """The pairs of answers that contradict each other, in the rules' order."""
+    return [
+        Conflict(id=cid, factors=[f for f, _v in c.answers], answers=[v for _f, v in c.answers], message=c.message)
+        for cid, c in rules.conflicts.items()
+        if all(values[f] == v for f, v in c.answers)
+    ]
+
+
+def _confidence(
+    values: dict[str, str | None], score: float, verdict: Verdict, blocked: bool, conflicted: bool = False
+) -> Confidence:
     """Blockers decide with high confidence; otherwise the answered share and the margin both count.
 
     A TPU verdict stays at most "medium" until the framework check has passed (xla_verified = yes):
-    the lesson's rule is to verify rather than assume.
+    the lesson's rule is to verify rather than assume; and with strict fp32, which a TPU's matrix
+    units reach only in three to six bf16 passes, until a pilot has timed it. Answers that
+    contradict each other lower the confidence one level.
     """
     if blocked:
         return "high"
@@ -323,9 +373,9 @@ def _confidence(values: dict[str, str | None], score: float, verdict: Verdict, b
         level = "medium"
     else:
         level = "low"
-    if verdict == "tpu" and level == "high" and values["xla_verified"] != "yes":
+    if verdict == "tpu" and level == "high" and (values["xla_verified"] != "yes" or values["high_precision"] == "fp32"):
         level = "medium"
-    return level
+    return _LOWER[level] if conflicted else level
 
 
 #: at most this many flips are listed.
@@ -340,6 +390,7 @@ def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
     ordered by how far they move the score, largest first, and at most MAX_FLIPS are kept.
     """
     found: list[tuple[float, int, Flip]] = []
+    values = values_of(answers)
     for position, factor in enumerate(FACTORS):
         current = getattr(answers, factor)
         if current is None:
@@ -349,13 +400,15 @@ def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
         for index, candidate in enumerate(CHOICES[factor]):
             if candidate == current:
                 continue
-            rerun = decide(answers.model_copy(update={factor: candidate}), flips=False)
-            if rerun.verdict == verdict:
+            # only the score and the verdict matter here: decide() without its words and steps
+            rerun = _evaluate({**values, factor: candidate}, _ENGLISH, explain=False)
+            rerun_verdict = _verdict(rerun.score, rerun.blocked)
+            if rerun_verdict == verdict:
                 continue
             distance = abs(order.index(candidate) - order.index(current)) if order and current is not None else 0
             key = (distance, abs(rerun.score - score), index)
             if best is None or key < best[0]:
-                best = (key, candidate, rerun.verdict)
+                best = (key, candidate, rerun_verdict)
         if best is not None:
             flip = Flip(factor=factor, from_=current, to=best[1], verdict=best[2])
             found.append((-best[0][1], position, flip))
@@ -373,15 +426,17 @@ def decide(answers: Answers, flips: bool = True) -> Recommendation:
     verdict = _verdict(ev.score, ev.blocked)
     ev.reasons.sort(key=lambda item: (item[0], item[1]))
     steps = next_steps(values, verdict, [b.factor for b in ev.blockers])
+    conflicts = _conflicts(values, _ENGLISH.rules)
     return Recommendation(
         verdict=verdict,
         score=ev.score,
-        confidence=_confidence(values, ev.score, verdict, ev.blocked),
+        confidence=_confidence(values, ev.score, verdict, ev.blocked, bool(conflicts)),
         blockers=ev.blockers,
         reasons=[reason for _w, _i, reason in ev.reasons],
         flips=_flips(answers, verdict, ev.score) if flips else [],
         next_steps=[step.line for step in steps],
         unanswered=[factor for factor in FACTORS if values[factor] is None],
+        conflicts=conflicts,
         steps=steps,
     )
 
@@ -396,6 +451,12 @@ MIN_ANSWERS_FOR_VERDICT = 3
 def answered_count(rec: Recommendation) -> int:
     """How many of the wizard's questions the recommendation was given."""
     return len(FACTORS) - len(rec.unanswered)
+
+
+def leans_only(rec: Recommendation) -> bool:
+    """True when the answers are too few to decide (rules.FULL_ENOUGH) and no blocker does: the verdict is
+    "either" at low confidence, whichever way the score leans."""
+    return not rec.blockers and answered_count(rec) < FULL_ENOUGH
 
 
 def has_verdict(rec: Recommendation) -> bool:
