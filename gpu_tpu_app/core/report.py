@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
+from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate_text import (
     COST_RULE,
     MEMORY_HEADER,
@@ -26,7 +26,7 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_warnings,
 )
 from gpu_tpu_app.core.modelcheck import measured_note
-from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, plain_number, tflops
@@ -279,7 +279,7 @@ def collect(
         blockers=blockers,
         reasons=reasons,
         flips=flips,
-        next_steps=list(rec.next_steps),
+        next_steps=[*rec.next_steps, *_cheapest_places(rec, estimate)],
         unanswered=unanswered,
         answers=answers,
         estimate_intro=est_intro,
@@ -443,6 +443,16 @@ def build_html(
 ) -> str:
     """HTML report of a session."""
     return to_html(collect(session, lesson, catalog, estimate, name), colors)
+
+
+def _cheapest_places(rec: Recommendation, estimate: Estimate | None) -> list[str]:
+    """The next step naming the cheapest places for the verdict's chips, from the estimate's prices."""
+    if estimate is None or not has_verdict(rec):
+        return []
+    families = verdict_families(rec.verdict)
+    found = [(r.chip_name, r.price) for r in estimate.rows if r.family in families and r.price is not None]
+    text = cheapest_text(found, rec.verdict)
+    return [f"{text} (gpu-tpu-app prices lists every region.)"] if text else []
 
 
 def session_estimate(

@@ -9,7 +9,7 @@ import sys
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
 from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, save_outputs, say
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
 from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
@@ -85,16 +85,17 @@ def collective_table(run: RunFile) -> str:
     """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth, the CV
     of its repetitions and the trust rule's verdict (a flagged point is listed, marked, never a best value)."""
     rows = []
-    notes = []
+    notes: list[str] = []
+    not_run: list[str] = []
     for r, flags in zip(run.results, run_flags(run)):
         if r.kernel != "collective":
             continue
         c = r.collective
-        size = "-" if r.size is None else (f"{r.size // 1024**2} MiB" if r.size >= 1024**2 else f"{r.size // 1024} KiB")
+        size = size_words(r.kernel, r.size) or "-"
         if c is None:
             rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", "-", "-", ""])
             if r.message:
-                notes.append(f"  {r.backend} {r.variant or ''} {size}: {r.message}")
+                not_run.append(f"  {r.backend} {r.variant or ''} {size}: {r.message}")
             continue
         cv = MISSING if r.stats is None else format_pct(100 * r.stats.cv) if r.stats.reps > 1 else MISSING
         rows.append(
@@ -134,6 +135,8 @@ def collective_table(run: RunFile) -> str:
     text = table(headers, rows, right={3, 4, 5, 6, 7, 8, 9})
     if notes:
         text += "\n" + "\n".join(["not trusted (listed, never a best value):", *notes])
+    if not_run:
+        text += "\n" + "\n".join(["not measured:", *not_run])
     return text
 
 
