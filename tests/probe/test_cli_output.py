@@ -82,8 +82,9 @@ def test_a_smoke_run_is_labelled_a_functional_check() -> None:
     assert results_table(smoke).startswith("smoke suite: a functional check, not a benchmark")
     text = compare_text([("smoke.json", smoke), ("busy.json", BUSY)])
     assert "smoke suite (a functional check, not a benchmark)" in text
-    row = next(line for line in text.splitlines() if line.startswith("matmul") and "1024" in line)
+    row = next(line for line in text.splitlines() if line.startswith("matmul") and "1024×1024" in line)
     assert row.rstrip().endswith("281 GFLOP/s*")  # the noisy point is starred in compare
+    assert "2048×2048" in results_table(smoke) and "2048×2048" in text  # a size reads the same in both tables
     assert "* not trusted" in text
 
 

@@ -9,7 +9,7 @@ import sys
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
 from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, save_outputs, say
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
 from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
@@ -91,7 +91,7 @@ def collective_table(run: RunFile) -> str:
         if r.kernel != "collective":
             continue
         c = r.collective
-        size = "-" if r.size is None else (f"{r.size // 1024**2} MiB" if r.size >= 1024**2 else f"{r.size // 1024} KiB")
+        size = size_words(r.kernel, r.size) or "-"
         if c is None:
             rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", "-", "-", ""])
             if r.message:
