@@ -1,7 +1,8 @@
 """Time the model check of every shipped example and of ~100M-parameter transformers, with peak memory.
 
 Run: .venv/bin/python benchmarks/bench_modelcheck.py [--only NAME ...]
-Each check is one `run_check` as `gpu-tpu-app check-model` runs it: a fresh worker process (framework
+Each check is one `run_check` as `gpu-tpu-app check-model --tpu-chips 0` runs it (the TPU compile step is timed
+by bench_tpu_compile.py): a fresh worker process (framework
 import included), wall time measured in this process. Peak memory is the worker's own peak resident
 set (ru_maxrss). Goals: a shipped example <= 15 s, a 100M model <= 60 s, and worker peak memory
 <= 2 x the model's weights + the framework's own peak (a 4x4 model of the same framework).
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     base_mb: dict[str, float] = {}
     missed = []
     for path, kind in files:
-        result, findings = run_check_detailed(path, timeout_s=600)
+        result, findings = run_check_detailed(path, timeout_s=600, tpu_chips=0)  # the TPU compile: bench_tpu_compile
         if not isinstance(result, ModelCheck) or findings is None:
             print(f"{path.stem:<28} failed: {result}")
             missed.append(path.stem)

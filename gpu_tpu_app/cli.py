@@ -81,6 +81,7 @@ PASSTHROUGH: dict[str, tuple[str, str]] = {
     "probe": ("gpu_tpu_app.commands.probe", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
     "probe-worker": ("gpu_tpu_app.worker.main", ""),  # internal: one backend's worker process
     "model-check-worker": ("gpu_tpu_app.worker.modelcheck", ""),  # internal: runs one model file
+    "tpu-compile-worker": ("gpu_tpu_app.worker.tpu_compile", ""),  # internal: the model check's TPU compiles
 }
 
 

@@ -154,6 +154,22 @@ def _describe(w: Any) -> str:
     return f"{kind}({label or '-'})"
 
 
+# Widgets that module- or session-scoped fixtures made: they outlive the test that first asked for them on
+# purpose, and their fixture's own teardown ends them.
+_LONG_LIVED: set[int] = set()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest) -> Iterator[Any]:
+    if fixturedef.scope == "function":
+        return (yield)
+    before = set(_live_top_level()) if _qt_app() is not None else set()
+    result = yield
+    if _qt_app() is not None:
+        _LONG_LIVED.update(set(_live_top_level()) - before)
+    return result
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
     app = _qt_app()
@@ -172,7 +188,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if isinstance(funcargs, dict):
         funcargs.clear()
     _flush_deferred_deletes()
-    before = item.stash.get(_TOP_LEVEL_BEFORE, set())
+    before = item.stash.get(_TOP_LEVEL_BEFORE, set()) | _LONG_LIVED
     leaked = [w for address, w in _live_top_level().items() if address not in before]
     if leaked:  # what only garbage still holds is not a leak: collect, then look again
         del leaked

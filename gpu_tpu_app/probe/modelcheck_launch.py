@@ -6,6 +6,8 @@ them in its own process group, under a memory limit, and is killed when it runs 
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import selectors
 import signal
@@ -15,7 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.modelcheck import CheckSession, Findings, ModelCheck, WorkerStage
+from gpu_tpu_app.core.tpu_compile import targets
 from gpu_tpu_app.probe.protocol import frozen
 
 #: seconds a check may take before it is stopped (the CLI's --timeout overrides it).
@@ -24,23 +28,54 @@ DEFAULT_TIMEOUT_S = 180.0
 DEFAULT_MEMORY_LIMIT_MB = 8192
 
 
-def worker_command(file: str | Path, memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB) -> list[str]:
+#: chips per TPU generation the check compiles for unless the user picks another count.
+DEFAULT_TPU_CHIPS = 1
+
+
+@functools.lru_cache(maxsize=1)
+def tpu_targets_json() -> str:
+    """The catalogue's TPU compile targets (core.tpu_compile.targets) as the worker takes them."""
+    try:
+        return json.dumps(targets(load_catalog()), separators=(",", ":"))
+    except Exception:  # a broken catalogue is reported where it is shown; the check then compiles for none
+        return "[]"
+
+
+def worker_command(
+    file: str | Path,
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
+) -> list[str]:
     """argv that checks one model file: this same program with the hidden model-check-worker subcommand."""
     base = (
         [sys.executable, "model-check-worker"]
         if frozen()
         else [sys.executable, "-m", "gpu_tpu_app", "model-check-worker"]
     )
-    return [*base, str(file), "--memory-limit-mb", str(int(memory_limit_mb))]
+    return [
+        *base,
+        str(file),
+        "--memory-limit-mb",
+        str(int(memory_limit_mb)),
+        "--timeout",
+        f"{float(timeout_s):g}",
+        "--tpu-chips",
+        str(int(tpu_chips)),
+        "--tpu-targets",
+        tpu_targets_json(),
+    ]
 
 
 def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering for TPU needs no TPU)."""
+    """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering and compiling for TPU
+    need no TPU)."""
     env = dict(os.environ if base is None else base)
     env["PYTHONUNBUFFERED"] = "1"
     env.setdefault("JAX_PLATFORMS", "cpu")
     env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     env.setdefault("TORCHDYNAMO_VERBOSE", "0")
+    env.setdefault("TPU_SKIP_MDS_QUERY", "1")  # libtpu on a host without TPUs: no metadata-server query
     return env
 
 
@@ -66,9 +101,10 @@ def run_check(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
 ) -> ModelCheck | str:
     """Check one model file in a worker process; the ModelCheck, or the one-line error as a str."""
-    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage)[0]
+    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, tpu_chips)[0]
 
 
 def run_check_detailed(
@@ -76,6 +112,7 @@ def run_check_detailed(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
 ) -> tuple[ModelCheck | str, Findings | None]:
     """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
     bad = precheck(file)
@@ -84,7 +121,7 @@ def run_check_detailed(
     session = CheckSession(str(file), timeout_s, memory_limit_mb)
     start = time.monotonic()
     proc = subprocess.Popen(
-        worker_command(file, memory_limit_mb),
+        worker_command(file, memory_limit_mb, timeout_s, tpu_chips),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -26,7 +26,8 @@ from PySide6.QtGui import (
     QTextOption,
 )
 
-from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData
+from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData, inert
+from gpu_tpu_app.core.tpu_compile import REPORT_HEADER
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
 MARGIN_MM = 18.0
@@ -271,6 +272,7 @@ def gauge_image(gauge: Gauge, scale: float = 4.0) -> QImage:
 
 def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     """The report laid out on A4 pages; returns the PDF bytes."""
+    data = inert(data)  # every text from a file on one line, its control characters as visible escapes
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
@@ -352,6 +354,12 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
         out.paragraph(plain(data.estimate_intro))
         out.table(list(ESTIMATE_HEADER), data.estimate_rows)
         out.items([plain(r) for r in data.estimate_rules], muted=True)
+    if data.compile_intro:
+        out.heading("Compiled for TPU generations")
+        out.paragraph(plain(data.compile_intro))
+        if data.compile_rows:
+            out.table(list(REPORT_HEADER), data.compile_rows)
+        out.items([plain(n) for n in data.compile_notes], muted=True)
     if data.runs:
         out.heading("Probe runs")
         out.items([plain(r) for r in data.runs])
