@@ -35,6 +35,7 @@ from gpu_tpu_app.core.environments import (
     build_flavour,
 )
 from gpu_tpu_app.core.terms import PEAK_DTYPES
+from gpu_tpu_app.probe import guarded
 
 #: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
 QUERY_TIMEOUT_S = 60.0
@@ -207,14 +208,8 @@ def query_env(
     err = ""
     verdict: str | None = None
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
-        )
+        # under the process guard: the interpreter (and a conda wrapper's child) dies with this process
+        proc = guarded.start(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as exc:
         return PythonEnv(
             **base, problem=f"{interpreter}: cannot run it ({exc.strerror or exc}), not a Python interpreter"
@@ -244,12 +239,7 @@ def _signal(code: int) -> str:
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
-    import signal
-
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
+    guarded.stop(proc)  # the guard ends the interpreter and everything it started
 
 
 def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, interpreter: str) -> PythonEnv:
