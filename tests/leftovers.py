@@ -22,14 +22,15 @@ def marked(session: str = SESSION) -> dict[int, str]:
         if not name.isdigit() or int(name) == os.getpid():
             continue
         try:
-            environ = Path(f"/proc/{name}/environ").read_bytes()
+            with open(f"/proc/{name}/environ", "rb") as f:
+                environ = f.read()
+            if needle not in environ or not any(item.startswith(needle) for item in environ.split(b"\0")):
+                continue
             stat = Path(f"/proc/{name}/stat").read_text()
             cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
         except OSError:
             continue
-        if stat.rsplit(")", 1)[-1].split()[0] in ("Z", "X"):
-            continue
-        if any(item.startswith(needle) for item in environ.split(b"\0")):
+        if stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X"):
             found[int(name)] = cmdline.replace(b"\0", b" ").decode("utf-8", "replace")[:200]
     return found
 
