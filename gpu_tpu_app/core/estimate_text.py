@@ -269,5 +269,5 @@ def estimate_model_lines(result: Estimate) -> list[str]:
     if result.fp32_note:
         lines.append(f"Precision: {result.fp32_note}.")
     if result.compiled_rule:
-        lines.append(f"Your model: {result.compiled_rule}.")
+        lines.append(f"Your model, compiled: {result.compiled_rule}.")
     return lines
