@@ -7,7 +7,9 @@ import re
 import sys
 from typing import NoReturn
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: control characters, line and paragraph separators, and the marks that reorder text on screen (bidi
+#: embeddings, overrides and isolates), which make a quoted name read differently from what it holds.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def one_line(text: str) -> str:

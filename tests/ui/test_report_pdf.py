@@ -5,6 +5,7 @@ full text width, no word broken inside, no table row split across pages, the ver
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import unicodedata
@@ -175,3 +176,27 @@ def test_the_default_report_name_is_sensible(tmp_path) -> None:
     assert report_stem(None, home=tmp_path) == tmp_path / "gpu-tpu-report"
     assert report_stem(tmp_path / "jax-prod.json") == tmp_path / "jax-prod-report"
     assert report_stem(None, home=tmp_path).with_suffix(".md").name == "gpu-tpu-report.md"
+
+
+def test_a_files_text_stays_inert_and_on_one_line_in_the_pdf(tmp_path, qapp) -> None:
+    """Issue 22 §5: a run's host and the notes cannot add lines or headings to the PDF either."""
+    from tests.core.test_report_inert import FORGED_DEVICE, FORGED_HOST
+
+    forged = BUSY.model_copy(update={"host": FORGED_HOST})
+    forged = forged.model_copy(update={"devices": [forged.devices[0].model_copy(update={"name": FORGED_DEVICE})]})
+    session = new_session().model_copy(update={"answers": ANSWERS, "runs": [forged], "notes": "Line\x1b[2J one."})
+    data = collect(session, load_lesson(), load_catalog(), None, "name\n# Forged title")
+    path = tmp_path / "forged.pdf"
+    path.write_bytes(report_pdf(data))
+    text = subprocess.run(
+        ["pdftotext", "-raw", str(path), "-"], check=True, capture_output=True, text=True, timeout=60
+    ).stdout
+    lines = text.splitlines()
+    assert [ln for ln in lines if "vm\\n\\n# Verdict: TPU: the factory line" in ln]  # escaped, on the run's line
+    assert not [ln for ln in lines if ln.strip().startswith(("# Verdict", "Verdict: TPU: the factory line"))]
+    assert not [ln for ln in lines if ln.strip().startswith("| forged")]
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "Line\\x1b[2J one." in text
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True, timeout=60).stdout
+        assert re.search(r"^Title: +GPU or TPU: name\\n# Forged title$", info, re.M)

@@ -263,3 +263,11 @@ def test_the_headline_says_when_a_few_answers_only_lean() -> None:
     assert headline(decide(Answers(framework="jax", scale="massive"))) == LEANS_ONLY_HEADLINE
     assert headline(decide(Answers(framework="jax", custom_ops="essential"))) == HEADLINES["gpu"]
     assert headline(decide(Answers(**TPU_JOB))) == HEADLINES["tpu"]
+
+
+@PROPERTY
+@given(_answers(porting_budget=st.just("none")))
+def test_no_torch_xla_step_for_a_team_with_no_time_to_port(answers: Answers) -> None:
+    rec = decide(answers, flips=False)
+    assert not any("torch_xla" in line for line in rec.next_steps), rec.next_steps
+    assert "porting" not in {s.id for s in rec.steps}
