@@ -183,6 +183,7 @@ def _lows(window: MainWindow, qtbot) -> list[str]:
 
 
 @pytest.mark.parametrize("theme", ["dark", "light", "dark after light"])
+@pytest.mark.slow
 def test_every_text_on_every_page_reaches_4_5_to_1(qtbot, theme: str) -> None:
     theme_manager().apply(theme.split()[-1])
     try:
