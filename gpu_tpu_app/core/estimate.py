@@ -23,11 +23,13 @@ from typing import Any, NamedTuple
 
 from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.catalog import Catalog, Chip, load_catalog
+from gpu_tpu_app.core.estimate_compiled import COMPILED_RULE, compiled_rows
 from gpu_tpu_app.core.estimate_models import (
     MAX_CHIPS,
     MAX_PARAMS,
     MAX_PRICE,
     MAX_TOKENS,
+    OWN_FAMILIES,
     ChipEstimate,
     Estimate,
     EstimateRequest,
@@ -38,6 +40,7 @@ from gpu_tpu_app.core.estimate_models import (
 )
 from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
 from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
+from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.transformer import Checkpointing
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 from gpu_tpu_app.core.units import SECONDS_PER_DAY, count_words
@@ -106,6 +109,7 @@ __all__ = [
     "MAX_PARAMS",
     "MAX_PRICE",
     "MAX_TOKENS",
+    "OWN_FAMILIES",
     "ChipEstimate",
     "Estimate",
     "EstimateRequest",
@@ -551,11 +555,14 @@ def estimate(
     catalog: Catalog | None = None,
     measured: list[MeasuredDevice] | None = None,
     book: PriceBook | None = None,
+    compiled: TpuCompile | None = None,
 ) -> Estimate:
     """Estimate the request on every catalogue chip (and each measured device); rows fastest first.
 
     A chip's cost uses the user's price (req.prices), else the cheapest on-demand price in `book`
     (in req.price_cloud / req.price_region when given), with the cheapest spot price beside it.
+    `compiled`, a model check's TPU compile, adds a row per generation from the model's own compiled
+    memory, FLOPs and bytes (core.estimate_compiled).
     Raises InputError when a price names a chip id the catalogue does not have.
     """
     catalog = catalog if catalog is not None else load_catalog()
@@ -595,6 +602,8 @@ def estimate(
         _chip_row(req, dev, low, high, mfu_source, quotes, work, stated)
         for dev, low, high, mfu_source, quotes in devices
     ]
+    own = compiled_rows(compiled, catalog, req)
+    rows += own
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))
     share_source = None
     if req.mode == "inference":
@@ -628,6 +637,7 @@ def estimate(
         moe=moe_of(req),
         bw_share_source=share_source,
         fp32_note=fp32_note,
+        compiled_rule=COMPILED_RULE if own else None,
         rows=rows,
     )
 

@@ -8,12 +8,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gpu_tpu_app.core.estimate import Estimate, EstimateRow
+from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow
 from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
 
 #: A probed device's row is "measured" everywhere (window, report, CLI): its run may come from another machine.
-FAMILY_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "other": "other", "measured": "measured"}
+FAMILY_WORDS: dict[str, str] = {
+    "gpu": "GPU",
+    "tpu": "TPU",
+    "other": "other",
+    "measured": "measured",
+    "compiled": "your model",
+}
 FITS_WORDS: dict[bool | None, str] = {True: "fits", False: "does not fit", None: MISSING}
 
 
@@ -237,7 +243,7 @@ COST_RULE = (
 def price_origins(result: Estimate) -> str:
     """Where the estimate's prices come from, in one clause: 'prices: shipped table, read 2026-12-01; yours
     for h100-sxm; none known for b300'."""
-    rows = [r for r in result.rows if r.family != "measured"]
+    rows = [r for r in result.rows if r.family not in OWN_FAMILIES]
     origins = dict.fromkeys(
         q.describe_age() for r in rows for q in (r.price, r.spot_price) if q is not None and q.origin != "user"
     )
@@ -262,4 +268,6 @@ def estimate_model_lines(result: Estimate) -> list[str]:
         lines.append(f"Bandwidth: {result.bw_share_source}.")
     if result.fp32_note:
         lines.append(f"Precision: {result.fp32_note}.")
+    if result.compiled_rule:
+        lines.append(f"Your model: {result.compiled_rule}.")
     return lines

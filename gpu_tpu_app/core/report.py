@@ -20,6 +20,7 @@ from gpu_tpu_app import __version__
 from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
+from gpu_tpu_app.core.estimate_models import OWN_FAMILIES
 from gpu_tpu_app.core.estimate_text import (
     COST_RULE,
     MEMORY_HEADER,
@@ -190,7 +191,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
             if (lines := cost_lines(row))
         ],
     ]
-    unpriced = [row.chip_name for row in estimate.rows if row.family != "measured" and row.price is None]
+    unpriced = [row.chip_name for row in estimate.rows if row.family not in OWN_FAMILIES and row.price is None]
     if unpriced:
         est_rules.append(f"No price known for {', '.join(unpriced)}.")
     return est_intro, est_rows, est_rules

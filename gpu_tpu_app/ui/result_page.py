@@ -39,6 +39,7 @@ from gpu_tpu_app.core.decision import (
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
+    OWN_FAMILIES,
     Estimate,
     EstimateRequest,
     MeasuredDevice,
@@ -64,6 +65,7 @@ from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, forma
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd, plain_number
 from gpu_tpu_app.errors import InputError
@@ -176,6 +178,7 @@ class EstimatorCard(Card):
         super().__init__("How long would your run take?", parent=parent)
         self._catalog = catalog
         self._measured: list[MeasuredDevice] = []
+        self._compiled: TpuCompile | None = None  # a model check's TPU compile: rows from the model itself
         self._request: EstimateRequest | None = None
         self._prices: dict[str, float] = {}
         self._book: PriceBook | None = None
@@ -409,6 +412,11 @@ class EstimatorCard(Card):
         finally:
             self._filling = was
 
+    def set_compiled(self, compiled: TpuCompile | None) -> None:
+        """Rows from the user's own model as the TPU compiler compiled it (a model check), beside the others."""
+        self._compiled = compiled
+        self._refresh()
+
     def set_measured(self, devices: list[MeasuredDevice]) -> None:
         """Rows for the devices probed on this machine (and imported runs)."""
         self._measured = list(devices)
@@ -504,7 +512,7 @@ class EstimatorCard(Card):
         if request is not None:
             request = request.model_copy(update={"prices": dict(self._prices)})
             try:
-                self.result = estimate(request, self._catalog, self._measured, self._book)
+                self.result = estimate(request, self._catalog, self._measured, self._book, self._compiled)
             except (ValueError, InputError) as exc:  # e.g. a price for a chip the catalogue lacks
                 self.message.setText(str(exc))
         self._fill_table()
@@ -523,7 +531,7 @@ class EstimatorCard(Card):
             c = estimate_cells(row)
             price = self._prices.get(row.chip_id)
             known = row.price.usd if row.price is not None else None
-            if row.family == "measured":
+            if row.family in OWN_FAMILIES:
                 price_text = MISSING
             elif price is not None:
                 price_text = f"{price:g}"
@@ -548,7 +556,7 @@ class EstimatorCard(Card):
                 item = SortItem(text)
                 if key is not None:
                     item.setData(SORT_ROLE, float(key))
-                editable = col == PRICE_COLUMN and row.family != "measured"
+                editable = col == PRICE_COLUMN and row.family not in OWN_FAMILIES
                 flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
                 if editable:
                     flags |= Qt.ItemFlag.ItemIsEditable
@@ -841,6 +849,7 @@ class ResultPage(QWidget):
         """The model check whose evidence is shown beside the reasons it feeds."""
         self._model_check = check
         self.compile_card.set_check(check)
+        self.estimator.set_compiled(check.tpu_compile if check is not None else None)
         self._render()
 
     def _item_html(self, message: str, factor: str, answer: str, sources: list[str], topic: str, lean: str) -> str:
