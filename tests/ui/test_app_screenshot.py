@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "screenshots" / "example-session.json"
 
 
