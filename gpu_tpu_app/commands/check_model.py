@@ -6,16 +6,17 @@ import argparse
 import json
 import math
 import sys
+from typing import TYPE_CHECKING
 
-from gpu_tpu_app.core.modelcheck import ModelCheck, render_text
-from gpu_tpu_app.core.tpu_compile import MAX_CHIPS
+from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe.modelcheck_launch import (
-    DEFAULT_MEMORY_LIMIT_MB,
-    DEFAULT_TIMEOUT_S,
-    DEFAULT_TPU_CHIPS,
-    run_check,
-)
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.modelcheck import ModelCheck
+
+# The model check itself (core.modelcheck, the worker launcher, the catalogue) is imported by
+# measure() and run(), not here: `decide` builds its parser with add_check_flags and should not
+# pay for the model check unless it is given --model.
 
 
 def add_check_flags(p: argparse.ArgumentParser) -> None:
@@ -77,6 +78,8 @@ def measure(
         def progress(msg):
             print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
 
+    from gpu_tpu_app.probe.modelcheck_launch import run_check
+
     result = run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips)
     if isinstance(result, str):
         raise InputError(result)
@@ -85,6 +88,8 @@ def measure(
 
 def run(args: argparse.Namespace) -> int:
     """Check the file and print the result; exit 0 when the check ran, whatever it found."""
+    from gpu_tpu_app.core.modelcheck import render_text
+
     check = measure(args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips)
     if args.format == "json":
         print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))

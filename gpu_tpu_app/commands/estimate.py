@@ -390,7 +390,7 @@ def format_table(result: Estimate) -> str:
     if result.fp32_note:
         lines.append(f"Precision: {result.fp32_note}.")
     if result.compiled_rule:
-        lines.append(f"Your model: {result.compiled_rule}.")
+        lines.append(f"Your model, compiled: {result.compiled_rule}.")
     if req.mfu is not None:
         lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
     else:

@@ -23,7 +23,7 @@ COMPILED_SOURCE = (
     "FLOPs and bytes per chip at the catalogue's bf16 peak and bandwidth (a best case: no MFU applied)"
 )
 COMPILED_RULE = (
-    "your model, compiled: per chip, the compiled program's memory (arguments + outputs + temporaries + code, "
+    "per chip, the compiled program's memory (arguments + outputs + temporaries + code, "
     "less aliased buffers) against the chip's HBM, and max(FLOPs / bf16 peak, bytes accessed / bandwidth) a "
     "step; time = steps x that step"
 )

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_tpu_app.core.catalog import Catalog, Chip
+from gpu_tpu_app.core.check_limits import MAX_CHIPS
 
 __all__ = [
     "FLOAT64_NOTE",
@@ -40,8 +41,6 @@ __all__ = [
     "targets",
 ]
 
-#: the most chips a check compiles for (a v5e or v6e pod is 256 chips).
-MAX_CHIPS = 256
 
 _Text = Field(default="", max_length=2000)
 _Bytes = Field(default=None, ge=0)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -165,6 +165,10 @@ class PriceDelegate(QStyledItemDelegate):
         return editor
 
 
+#: The estimator's inputs: at most this many across, each column about this wide at the least.
+INPUT_COLUMNS = 5
+INPUT_COLUMN_WIDTH = 170
+INPUT_MIN_WIDTH = 120
 #: How long the estimator waits after the last keystroke before it estimates again.
 TYPING_PAUSE_MS = 350
 
@@ -285,17 +289,38 @@ class EstimatorCard(Card):
         return inputs
 
     def _add_input_grid(self, inputs: list[tuple[str, QWidget]]) -> None:
-        """The inputs in rows of five, each under its label."""
-        form = QGridLayout()
-        form.setHorizontalSpacing(10)
-        for n, (text, widget) in enumerate(inputs):
-            row, col = divmod(n, 5)
+        """The inputs in rows (five across where there is room, fewer on a narrow window), each under its
+        label, so the card never gets wider than the page."""
+        self._form = QGridLayout()
+        self._form.setHorizontalSpacing(10)
+        self._inputs: list[tuple[QLabel, QWidget]] = []
+        for text, widget in inputs:
             lab = QLabel(text)
             lab.setBuddy(widget)
-            form.addWidget(lab, 2 * row, col)
-            form.addWidget(widget, 2 * row + 1, col)
-            form.setColumnStretch(col, 1)
-        self.body.addLayout(form)
+            lab.setWordWrap(True)
+            widget.setMinimumWidth(min(widget.minimumSizeHint().width(), INPUT_MIN_WIDTH))
+            self._inputs.append((lab, widget))
+        self._input_columns = 0
+        self._arrange_inputs(INPUT_COLUMNS)
+        self.body.addLayout(self._form)
+
+    def _arrange_inputs(self, columns: int) -> None:
+        if columns == self._input_columns:
+            return
+        self._input_columns = columns
+        for lab, widget in self._inputs:
+            self._form.removeWidget(lab)
+            self._form.removeWidget(widget)
+        for n, (lab, widget) in enumerate(self._inputs):
+            row, col = divmod(n, columns)
+            self._form.addWidget(lab, 2 * row, col)
+            self._form.addWidget(widget, 2 * row + 1, col)
+        for col in range(INPUT_COLUMNS):
+            self._form.setColumnStretch(col, 1 if col < columns else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._arrange_inputs(max(2, min(INPUT_COLUMNS, event.size().width() // INPUT_COLUMN_WIDTH)))
+        super().resizeEvent(event)
 
     def _build_table(self) -> None:
         """The estimate table: one row per chip, sortable, with an editable price column."""

@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 import faulthandler
 import functools
+import json
 import math
 import os
 import platform
@@ -144,7 +145,55 @@ def _parser() -> OneLineParser:
     p.add_argument("--skip-points", type=int, default=0, help="start after this many planned points")
     p.add_argument("--point-cap-s", type=float, default=None, help="lower every point's time cap to this")
     p.add_argument("--list-devices", action="store_true", help="report devices and stop")
+    p.add_argument(
+        "--standby",
+        action="store_true",
+        help="load the backend now, then read the run's own arguments as one JSON line on stdin",
+    )
     return p
+
+
+#: Seconds of each device's first use, measured by a standby worker while it waited (device key -> s).
+WARMED: dict[str, float] = {}
+
+
+def _standby_warm(backend: str) -> None:
+    """What a worker does before its first point that needs no argument of the run: the framework's
+    import, device detection, the kernels' import and each measured device's first use (its seconds kept
+    for the run's record). Never raises: the run meets any problem again and reports it."""
+    try:
+        status, devices = detect.detect(backend)
+        if not status.available:
+            return
+        from gpu_tpu_app.worker import kernels
+
+        for dev in kernels.targets(backend, devices):
+            WARMED[dev.key] = kernels.warm_up(backend, dev)
+    except Exception:
+        WARMED.clear()
+
+
+def standby(args: argparse.Namespace) -> argparse.Namespace:
+    """A worker started ahead of its run (while the user reads the page): import the framework and find
+    its devices now, the slow part of a start, then wait for the run's arguments, one JSON list of strings
+    on stdin, and return them parsed. End of input (the window closed, or no run came) ends the worker."""
+    if args.backend == "jax":
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    _standby_warm(args.backend)
+    line = sys.stdin.readline()
+    if not line.strip():
+        sys.stderr.flush()
+        os._exit(0)
+    try:
+        argv = json.loads(line)
+    except ValueError:
+        argv = None
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        _parser().error("--standby: the run's arguments must come as one JSON list of strings")
+    real = _parser().parse_args(argv)
+    if real.backend != args.backend or real.standby:
+        _parser().error(f"--standby: this worker was started for {args.backend}, not {real.backend}")
+    return real
 
 
 def describe(exc: BaseException) -> str:
@@ -281,7 +330,10 @@ def _warm_up(args: argparse.Namespace, devices: list[DeviceInfo], em: Emitter) -
     for dev in devices:
         if dev.key in targets:
             try:
-                dev = dev.model_copy(update={"first_use_s": round(kernels.warm_up(args.backend, dev), 3)})
+                first_use = WARMED.pop(dev.key, None)  # measured in standby, before the run's arguments came
+                if first_use is None:
+                    first_use = kernels.warm_up(args.backend, dev)
+                dev = dev.model_copy(update={"first_use_s": round(first_use, 3)})
             except Exception as exc:  # the points will meet the same problem and report it one by one
                 traceback.print_exc()
                 em.emit(ErrorMsg(backend=args.backend, kernel=None, message=f"warm-up of {dev.key}: {describe(exc)}"))
@@ -448,13 +500,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of `gpu-tpu-app probe-worker`."""
     lifeline.tie_to_parent()  # never outlive the CLI or window that started this worker
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    em = Emitter(claim_stdout())
+    stop = StopWatch(em)
+    faulthandler.enable(file=sys.stderr)
+    if args.standby:
+        args = standby(args)
     allowed = allowed_kernels()
     for k in args.kernel or []:
         if k not in allowed:
             _parser().error(f"argument --kernel: unknown kernel {k!r} (choose from {', '.join(KERNELS)})")
-    em = Emitter(claim_stdout())
-    stop = StopWatch(em)
-    faulthandler.enable(file=sys.stderr)
     try:
         code = run(args, em, stop)
     except Exception as exc:  # a bug in the worker itself: still end the stream properly

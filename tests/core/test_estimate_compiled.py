@@ -64,7 +64,7 @@ def test_cli_model_check_rows(run_cli, tmp_path: Path) -> None:
     assert code == 0 and err == ""
     line = next(x for x in out.splitlines() if x.startswith("Google TPU v5p (your model, compiled)"))
     assert "7.77 s" in line and "your model" in line and " fits" in line
-    assert "Your model: your model, compiled:" in out
+    assert "Your model, compiled: per chip, the compiled program's memory" in out
     code, _out, err = run_cli("estimate", "--params", "5B", "--steps", "10")
     assert code == 2 and err.startswith("error: --steps:")
     bad = tmp_path / "check.json"

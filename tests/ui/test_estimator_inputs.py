@@ -126,6 +126,6 @@ def test_a_compiled_model_check_adds_rows_from_your_model(qtbot, page: ResultPag
         r for r in range(card.table.rowCount()) if card.table.item(r, 0).text().startswith("Google TPU v5p (your")
     )
     assert card.table.item(row, 1).text() == "your model" and card.table.item(row, 4).text() == "7.77 s"
-    assert "Your model: your model, compiled" in card.rules.text()
+    assert "Your model, compiled: per chip" in card.rules.text()
     page.set_model_check(None)
     assert not any("(your model" in card.table.item(r, 0).text() for r in range(card.table.rowCount()))
