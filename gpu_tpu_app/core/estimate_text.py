@@ -42,6 +42,18 @@ class EstimateCells:
     memory_fit: str = MISSING  # the same, with ", does not fit" where it does not
 
 
+def cost_range(row: EstimateRow) -> str:
+    """The cost over the same range as the time (the MFU's high to low end): '$1,210 - $1,530'; one
+    figure when both ends read the same; '' without a price."""
+    cost, mid, low, high = row.cost_usd, row.days, row.days_low, row.days_high
+    if cost is None:
+        return ""
+    if not (mid and low and high) or not all(math.isfinite(v) for v in (mid, low, high)):
+        return format_usd(cost)
+    lo, hi = format_usd(cost * low / mid), format_usd(cost * high / mid)
+    return lo if lo == hi else f"{lo} - {hi}"
+
+
 def time_range(low: float | None, mid: float | None, high: float | None) -> str:
     """A time with its range: '2.41 days - 3.05 days', one time when both ends read the same."""
     if mid is None or not math.isfinite(mid):
@@ -70,7 +82,7 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         needed=format_bytes(row.memory_needed_bytes),
         available=format_bytes(row.memory_available_bytes),
         chips_per_copy=MISSING if row.chips_per_copy is None else str(row.chips_per_copy),
-        cost=format_usd(row.cost_usd),
+        cost=cost_range(row),
         memory=memory,
         memory_fit=memory + (f", {FITS_WORDS[False]}" if row.fits is False else ""),
     )

@@ -290,6 +290,19 @@ def parse_worker_line(text: str) -> WorkerStage | WorkerError | WorkerFindings |
         return None
 
 
+def _findings_problem(raw: bytes) -> str:
+    """The first field problem of a findings line that does not validate, in one line."""
+    try:
+        WorkerFindings.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return f"{where}: {first.get('msg', 'invalid')}"[:300]
+    except ValueError as exc:
+        return str(exc)[:300]
+    return "unreadable"
+
+
 def error_line(file: str, err: WorkerError) -> str:
     """The one-line message for a bad model file: the file (with the line), the function, what happened."""
     where = f"{file}:{err.line}" if err.line else file
@@ -721,6 +734,8 @@ class CheckSession:
         self.stage: WorkerStage | None = None
         self.findings: Findings | None = None
         self.error: WorkerError | None = None
+        #: the first problem of a findings line that did not validate (a worker of another version, a bug)
+        self.malformed: str | None = None
         self._buffer = b""
 
     def feed(self, data: bytes) -> list[WorkerStage | WorkerError | WorkerFindings]:
@@ -740,6 +755,8 @@ class CheckSession:
                 self.error = msg
             if msg is not None:
                 out.append(msg)
+            elif raw.lstrip().startswith(b'{"type": "findings"') and self.malformed is None:
+                self.malformed = _findings_problem(raw)
         return out
 
     def _function(self) -> str:
@@ -765,6 +782,8 @@ class CheckSession:
             return line
         if self.findings is not None:
             return check_from_findings(self.file, self.findings, seconds)
+        if self.malformed is not None:
+            return f"{self.file}: the check's worker sent findings this app cannot read ({self.malformed})"
         if returncode is not None and returncode < 0 and -returncode == 9:
             return (
                 f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
