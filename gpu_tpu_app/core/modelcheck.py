@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.tpu_compile import TpuCompile, compiled_generations, generation_name, render_table
-from gpu_tpu_app.core.units import count_words
+from gpu_tpu_app.core.units import clip_words, count_words
 
 __all__ = [
     "ANSWER_FIELDS",
@@ -288,6 +288,19 @@ def parse_worker_line(text: str) -> WorkerStage | WorkerError | WorkerFindings |
         return model.model_validate(raw) if model is not None else None
     except (ValueError, RecursionError, ValidationError):
         return None
+
+
+def _findings_problem(raw: bytes) -> str:
+    """The first field problem of a findings line that does not validate, in one line."""
+    try:
+        WorkerFindings.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return f"{where}: {first.get('msg', 'invalid')}"[:300]
+    except ValueError as exc:
+        return str(exc)[:300]
+    return "unreadable"
 
 
 def error_line(file: str, err: WorkerError) -> str:
@@ -721,6 +734,8 @@ class CheckSession:
         self.stage: WorkerStage | None = None
         self.findings: Findings | None = None
         self.error: WorkerError | None = None
+        #: the first problem of a findings line that did not validate (a worker of another version, a bug)
+        self.malformed: str | None = None
         self._buffer = b""
 
     def feed(self, data: bytes) -> list[WorkerStage | WorkerError | WorkerFindings]:
@@ -740,6 +755,8 @@ class CheckSession:
                 self.error = msg
             if msg is not None:
                 out.append(msg)
+            elif raw.lstrip().startswith(b'{"type": "findings"') and self.malformed is None:
+                self.malformed = _findings_problem(raw)
         return out
 
     def _function(self) -> str:
@@ -765,6 +782,8 @@ class CheckSession:
             return line
         if self.findings is not None:
             return check_from_findings(self.file, self.findings, seconds)
+        if self.malformed is not None:
+            return f"{self.file}: the check's worker sent findings this app cannot read ({self.malformed})"
         if returncode is not None and returncode < 0 and -returncode == 9:
             return (
                 f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
@@ -802,7 +821,7 @@ def measured_note(check: ModelCheck | None, answer: str, current: str | None) ->
     first = rows[0]
     head = f"Measured in {name}: {first.finding}"
     if first.detail:
-        detail = first.detail if len(first.detail) <= 140 else first.detail[:139] + "…"
+        detail = clip_words(first.detail, 140)  # the whole of it: the wizard's Show evidence
         head += f" ({detail})"
     if measured is None:
         return f"{head}; the check could not decide this answer"

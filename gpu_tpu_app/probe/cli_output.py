@@ -257,7 +257,7 @@ def compare_text(runs: list[tuple[str, RunFile]]) -> str:
 
 class ProgressPrinter:
     """Shows progress on stderr: one overall bar across all backends on a terminal, one plain line per
-    point otherwise; points in plain words ('copy float32 512 Mi elements'), the time left in whole seconds.
+    point otherwise; each result on a line of its own as soon as it is measured (above the bar); points in plain words ('copy float32 512 Mi elements'), the time left in whole seconds.
 
     Progress is best effort: once the stream is gone (a closed terminal or pipe) it stays quiet,
     and the run goes on to be saved.
@@ -281,6 +281,7 @@ class ProgressPrinter:
         self._t0 = clock()
         self._backend_t0: dict[str, float] = {}
         self._bar = False
+        self._bar_line = ""
         self.fraction = 0.0
         self.gone = False
         self._last: tuple[str | None, int] | None = None
@@ -328,17 +329,22 @@ class ProgressPrinter:
                 line = f"[{bar}] {100 * frac:3.0f}% {where}: {label}" + (f"  {eta}" if eta else "")
                 if len(line) > self.width - 1:
                     line = line[: self.width - 2] + "…"
-                self.stream.write("\r" + line.ljust(self.width - 1))
+                self._bar_line = line.ljust(self.width - 1)
+                self.stream.write("\r" + self._bar_line)
                 self._bar = True
             else:
                 self.stream.write(f"{where}: {label}" + (f" ({eta})" if eta else "") + "\n")
         elif isinstance(msg, ResultMsg):
+            # every result as it comes, above the bar on a terminal (the bar is drawn again under it)
             r = msg.result
-            if not self.tty or r.status not in ("ok",):
-                self._clear()
-                extra = f" ({r.message})" if r.message and r.status != "ok" else ""
-                text = point_words(r.kernel, r.variant, r.dtype, r.size)
-                self.stream.write(f"  {r.device} {text}: {value_cell(r)}{extra}\n")
+            redraw = self._bar
+            self._clear()
+            extra = f" ({r.message})" if r.message and r.status != "ok" else ""
+            text = point_words(r.kernel, r.variant, r.dtype, r.size)
+            self.stream.write(f"  {r.device} {text}: {value_cell(r)}{extra}\n")
+            if redraw:
+                self.stream.write("\r" + self._bar_line)
+                self._bar = True
         elif isinstance(msg, ErrorMsg):
             self._clear()
             self.stream.write(f"{msg.backend or ''}: {msg.message}\n")

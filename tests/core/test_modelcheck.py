@@ -206,3 +206,12 @@ def test_verdict_change_says_both_verdicts_or_unchanged() -> None:
     assert verdict_change(open_rec, open_rec) == "Verdict unchanged: no verdict yet."
     gpu = decide(Answers(custom_ops="essential", framework="pytorch", team="cuda", stage="exploring"))
     assert verdict_change(open_rec, gpu).startswith("Verdict changed: no verdict yet → GPU, ")
+
+
+def test_findings_that_do_not_validate_name_the_field_instead_of_a_bare_exit_code() -> None:
+    session = CheckSession("m.py", 60, 1024)
+    line = json.dumps({"type": "findings", "findings": {"framework": "jax", "tpu_compile": {"status": "maybe"}}})
+    session.feed(line.encode() + b"\n")
+    result = session.finish(0, 1.0)
+    assert isinstance(result, str)
+    assert result.startswith("m.py: the check's worker sent findings this app cannot read (findings.tpu_compile.status")

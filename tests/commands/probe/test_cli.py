@@ -47,6 +47,7 @@ def measured(tmp_path_factory) -> dict:
     return {"proc": proc, "out": out, "csv": table}
 
 
+@pytest.mark.slow
 def test_run_json_out_and_csv_agree(measured) -> None:
     proc = measured["proc"]
     assert proc.returncode == 0, proc.stderr
@@ -70,6 +71,7 @@ def test_run_json_out_and_csv_agree(measured) -> None:
     assert "torch 1/1: dispatch 1 element" in proc.stderr and f"saved {measured['out']}" in proc.stderr
 
 
+@pytest.mark.slow
 def test_run_table_lists_each_result(measured) -> None:
     run = load_run(measured["out"])
     text = results_table(run)
@@ -82,6 +84,7 @@ def test_run_table_lists_each_result(measured) -> None:
     assert max(len(line) for line in lines) <= 100
 
 
+@pytest.mark.slow
 def test_compare_puts_runs_side_by_side(measured, tmp_path, capsys) -> None:
     run = load_run(measured["out"])
     other = tmp_path / "other.json"
@@ -116,6 +119,7 @@ def test_compare_with_a_broken_file_is_one_line_and_leaves_it_alone(measured, tm
     assert bad.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_devices_table_and_json(capsys) -> None:
     assert cli.main(["devices", "--backend", "torch"]) == 0
     table = capsys.readouterr().out
