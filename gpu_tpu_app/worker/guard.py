@@ -219,8 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     if status is not None:
         os.set_inheritable(status, False)  # for the launcher only, never the command
 
+    stopping: list[int] = []
+
     def stop(signum: int, _frame: object) -> None:
-        raise _Stop(signum)
+        # once only: the kernel's parent-death signal and the watcher's may both come, and a second
+        # _Stop raised inside the cleanup below would end the guard before it killed anything
+        if not stopping:
+            stopping.append(signum)
+            raise _Stop(signum)
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, stop)

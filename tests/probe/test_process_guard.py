@@ -70,16 +70,18 @@ def _model(tmp_path: Path, body: str) -> tuple[Path, Path]:
         "import os, subprocess, sys\n"
         f"PIDS = {str(pids)!r}\n"
         f"CHILD = [sys.executable, {str(child)!r}, PIDS]\n"
-        "open(os.path.join(PIDS, f'{os.getpid()}.pid'), 'w').close()\n" + textwrap.dedent(body)
+        "open(os.path.join(PIDS, f'{os.getpid()}.pid'), 'w').close()\n"
+        "def wait_for(count):  # until that many processes have written their pid (python starts slowly)\n"
+        "    import time\n"
+        "    while len([n for n in os.listdir(PIDS) if n.endswith('.pid')]) < count:\n"
+        "        time.sleep(0.02)\n" + textwrap.dedent(body)
     )
     return file, pids
 
 
 def test_a_setsid_grandchild_holding_the_pipes_ends_with_the_check_and_the_error_is_immediate(tmp_path: Path) -> None:
     # the grandchild inherits stdout and stderr, starts its own session, and would sleep for minutes
-    file, pids = _model(
-        tmp_path, "subprocess.Popen(CHILD)\nimport time\ntime.sleep(1)\nraise RuntimeError('at once')\n"
-    )
+    file, pids = _model(tmp_path, "subprocess.Popen(CHILD)\nwait_for(2)\nraise RuntimeError('at once')\n")
     start = time.monotonic()
     result = run_check(file, timeout_s=40)
     took = time.monotonic() - start
@@ -95,8 +97,7 @@ def test_a_double_forked_orphan_ends_with_the_check(tmp_path: Path) -> None:
     if os.fork() == 0:  # the middle process exits at once, so the grandchild is reparented
         subprocess.Popen(CHILD, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os._exit(0)
-    import time
-    time.sleep(1.5)
+    wait_for(2)
     raise SystemExit(0)
     """
     file, pids = _model(tmp_path, body)
@@ -107,6 +108,7 @@ def test_a_double_forked_orphan_ends_with_the_check(tmp_path: Path) -> None:
 
 KEEP_GOING = """
 subprocess.Popen(CHILD)
+wait_for(2)
 open(os.path.join(PIDS, 'ready'), 'w').close()
 import time
 time.sleep(300)
@@ -245,3 +247,38 @@ def test_cancel_in_the_window_ends_what_the_file_started(tmp_path: Path, qtbot) 
         check.cancel()
     assert finished.args == [None]
     assert _gone(started, within_s=1) == []
+
+
+def test_the_guard_cleans_up_when_told_to_stop_twice_at_once(tmp_path: Path) -> None:
+    # the parent-death signal and the lifeline watcher's can both arrive: the second must not cut the cleanup short
+    from gpu_tpu_app.probe import guarded
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    child = tmp_path / "child.py"
+    child.write_text(SETSID_CHILD)
+    parent = f"import subprocess, sys, time; subprocess.Popen([sys.executable, {str(child)!r}, {str(pids)!r}]); time.sleep(300)"
+    proc = guarded.start([sys.executable, "-c", parent], env=dict(os.environ), stderr=subprocess.PIPE)
+    try:
+        started = _pids(pids, 1)
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert b"Traceback" not in err
+    assert _gone(started, within_s=0.5) == []
+
+
+def test_a_command_that_cannot_be_executed_is_an_oserror_like_popen(tmp_path: Path) -> None:
+    from gpu_tpu_app.probe import guarded
+
+    text = tmp_path / "not-a-program"
+    text.write_text("just text\n")
+    text.chmod(0o755)
+    with pytest.raises(OSError) as err:
+        guarded.start([str(text)], env=dict(os.environ))
+    assert err.value.errno == 8  # ENOEXEC, as subprocess.Popen raises it
