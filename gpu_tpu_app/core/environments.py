@@ -9,9 +9,11 @@ Pure Python + pydantic: no Qt, no torch, no jax.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from gpu_tpu_app.cliutil import one_line
 
 #: Where an environment was found, in the order the list shows them.
 EnvKind = Literal["app", "active", "conda", "pyenv", "venv", "added"]
@@ -25,26 +27,53 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _shown(limit: int) -> BeforeValidator:
+    """Text shown in a list: on one line (control characters, line breaks and bytes that are not UTF-8
+    as escapes) and cut to `limit` characters, so no environment's answer can forge a row or a line."""
+
+    def fix(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        text = one_line(value.encode("utf-8", "backslashreplace").decode("utf-8"))
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    return BeforeValidator(fix)
+
+
+Line40 = Annotated[str, _shown(40), Field(max_length=40)]
+Line80 = Annotated[str, _shown(80), Field(max_length=80)]
+Line100 = Annotated[str, _shown(100), Field(max_length=100)]
+Line200 = Annotated[str, _shown(200), Field(max_length=200)]
+Line500 = Annotated[str, _shown(500), Field(max_length=500)]
+Path4096 = Annotated[str, _shown(4096), Field(max_length=4096)]
+
+
 class FrameworkDevices(_Model):
-    """What one framework sees in an environment: its devices, or why it sees none."""
+    """What one framework sees in an environment: its devices, or why it sees none (texts on one line)."""
 
     framework: Literal["torch", "jax"]
-    devices: list[str] = Field(default=[], max_length=256)
-    error: str | None = Field(default=None, max_length=500)
+    devices: list[Line200] = Field(default=[], max_length=256)
+    error: Line500 | None = None
 
 
 class PythonEnv(_Model):
-    """One interpreter: where it is, how it was found, and what it can measure."""
+    """One interpreter: where it is, how it was found, and what it can measure.
 
-    interpreter: str = Field(max_length=4096)
-    name: str = Field(max_length=200)
+    Every text is on one line and within its length (an interpreter's answer, a folder's name, a
+    cache file are untrusted): a longer or multi-line value is escaped and cut, never refused, so
+    one odd environment cannot take the list down."""
+
+    interpreter: Path4096
+    name: Line200
     kind: EnvKind
     usable: bool = False
-    problem: str | None = Field(default=None, max_length=500)
-    python: str | None = Field(default=None, max_length=40)
-    versions: dict[str, str] = {}
-    frameworks: list[FrameworkDevices] = []
-    flavour: str | None = Field(default=None, max_length=100)
+    problem: Line500 | None = None
+    #: what was wrong with its answer without making it unusable (lines dropped), one line
+    note: Line500 | None = None
+    python: Line40 | None = None
+    versions: dict[Line40, Line80] = Field(default={}, max_length=64)
+    frameworks: list[FrameworkDevices] = Field(default=[], max_length=2)
+    flavour: Line100 | None = None
 
     def summary(self) -> str:
         """'torch 2.13.0+cpu (cpu); jax 0.10.2 (cpu)' or the problem."""

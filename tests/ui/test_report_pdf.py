@@ -17,6 +17,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
+from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, collect, session_estimate
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.ui.report_dialog import report_stem
@@ -37,6 +38,7 @@ ANSWERS = Answers(
     scale="large",
 )
 A4_MM = (210.0, 297.0)
+DATA = Path(__file__).resolve().parents[1] / "data"
 RENDER_DPI = 50
 
 
@@ -44,6 +46,10 @@ RENDER_DPI = 50
 def pdf(tmp_path_factory, qapp) -> dict:
     session = new_session().model_copy(update={"answers": ANSWERS, "runs": [BUSY], "notes": "One.\n\nTwo."})
     session = session.with_estimate(EstimateRequest(params=7e9, chips=8, prices={"h100-sxm": 2.5}))
+    # a real check's TPU compile table (tests/data/model-check-tpu-compiled.json), so the layout rules cover it
+    session = session.with_model_check(
+        ModelCheck.model_validate_json((DATA / "model-check-tpu-compiled.json").read_text())
+    )
     catalog = load_catalog()
     rec = session.recommendation()
     data = collect(session, load_lesson(), catalog, session_estimate(session, catalog), "jax-prod", rec=rec)
@@ -200,3 +206,10 @@ def test_a_files_text_stays_inert_and_on_one_line_in_the_pdf(tmp_path, qapp) -> 
     if shutil.which("pdfinfo"):
         info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True, timeout=60).stdout
         assert re.search(r"^Title: +GPU or TPU: name\\n# Forged title$", info, re.M)
+
+
+def test_the_tpu_compile_table_is_in_the_pdf_with_the_compiler_s_no(pdf) -> None:
+    text = " ".join(" ".join(t.split()) for t in pdf["texts"])
+    assert "Compiled for TPU generations" in text
+    assert "RESOURCE_EXHAUSTED" in text and "TPU v6e" in text
+    assert pdf["data"].compile_rows and len(pdf["data"].compile_rows[0]) == 9
