@@ -255,27 +255,27 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
         cpu = device.split(":")[1:2] == ["cpu"]
         for pos, i in enumerate(idx):
             r = results[i]
-            n, rate = r.size or 0, r.measured
+            n, rate = r.size or 0, float(r.value)
             smaller = [results[j] for j in idx[:pos] if (results[j].size or 0) < n and references(j)]
             larger = [results[j] for j in idx[pos + 1 :] if (results[j].size or 0) > n and references(j)]
-            best_small = max(smaller, key=lambda x: x.measured, default=None)
-            if best_small is not None and rate < STALL_SHARE * best_small.measured:
+            best_small = max(smaller, key=lambda x: float(x.value), default=None)
+            if best_small is not None and rate < STALL_SHARE * float(best_small.value):
                 out[i] = _stall_words(r, best_small, f"under {format_pct(100 * STALL_SHARE)} of")
                 continue
             per_call = (n**3) / rate
-            slower = next((x for x in larger if per_call > ((x.size or 0) ** 3) / x.measured), None)
+            slower = next((x for x in larger if per_call > ((x.size or 0) ** 3) / float(x.value)), None)
             if slower is not None:
                 out[i] = _stall_words(r, slower, "each call slower than a larger product at")
                 continue
             nxt = min(larger, key=lambda x: x.size or 0, default=None)
-            if cpu and nxt is not None and rate < CPU_STALL_SHARE * nxt.measured:
+            if cpu and nxt is not None and rate < CPU_STALL_SHARE * float(nxt.value):
                 out[i] = _stall_words(r, nxt, f"under {format_pct(100 * CPU_STALL_SHARE)} of")
     return out
 
 
 def _stall_words(r: Any, other: Any, how: str) -> str:
     return (
-        f"stalled: {format_value(r.measured, 'flops')}, {how} the {format_value(other.measured, 'flops')} of "
+        f"stalled: {format_value(float(r.value), 'flops')}, {how} the {format_value(float(other.value), 'flops')} of "
         f"{other.size}×{other.size} (same dtype): the machine held this point back, however steady it looks"
     )
 

@@ -79,3 +79,20 @@ def test_of_a_fast_and_a_slow_try_the_faster_is_kept_unless_it_is_the_noisy_one(
 
 def test_the_device_of_the_helpers_is_a_cpu() -> None:
     assert DEV.platform == "cpu"  # the CPU rule (under a quarter of the next larger size) applies above
+
+
+def test_the_worker_checks_its_own_records_for_a_stall() -> None:
+    """The worker's results are the stdlib records of worker.wire, not the run file's models."""
+    from gpu_tpu_app.worker import wire
+    from gpu_tpu_app.worker.main import _retry_reason
+
+    def record(value: float, size: int) -> wire.ProbeResult:
+        st = wire.Stats(median=value, min=value, max=value, q1=value, q3=value, iqr=0.0, cv=0.01, reps=9, seconds=0.3)
+        return wire.ProbeResult(
+            kernel="matmul", backend="torch", device="torch:cpu:0", dtype="float32", size=size, metric="flops",
+            value=value, stats=st,
+        )  # fmt: skip
+
+    earlier = [record(9.0e10, 256)]
+    assert (_retry_reason(earlier, record(16.8e9, 512)) or "").startswith("stalled: ")
+    assert _retry_reason(earlier, record(9.1e10, 512)) is None
