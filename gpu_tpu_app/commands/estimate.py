@@ -27,6 +27,7 @@ from gpu_tpu_app.core.estimate_text import (
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     cost_lines,
+    cost_range,
     estimate_cells,
     estimate_inputs,
     layout_cell,
@@ -360,7 +361,7 @@ def format_table(result: Estimate) -> str:
             cells += [
                 "" if row.price is None else format_rate(row.price.usd),
                 c.cost,
-                format_usd(row.spot_cost_usd),
+                cost_range(row, spot=True),
             ]
             if serving:
                 cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]

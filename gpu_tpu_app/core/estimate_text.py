@@ -42,10 +42,11 @@ class EstimateCells:
     memory_fit: str = MISSING  # the same, with ", does not fit" where it does not
 
 
-def cost_range(row: EstimateRow) -> str:
-    """The cost over the same range as the time (the MFU's high to low end): '$1,210 - $1,530'; one
-    figure when both ends read the same; '' without a price."""
-    cost, mid, low, high = row.cost_usd, row.days, row.days_low, row.days_high
+def cost_range(row: EstimateRow, spot: bool = False) -> str:
+    """The cost (or with `spot` the spot cost) over the same range as the time (the MFU's high to low
+    end): '$1,210 - $1,530'; one figure when both ends read the same; '' without a price."""
+    cost = row.spot_cost_usd if spot else row.cost_usd
+    mid, low, high = row.days, row.days_low, row.days_high
     if cost is None:
         return ""
     if not (mid and low and high) or not all(math.isfinite(v) for v in (mid, low, high)):
@@ -237,7 +238,7 @@ def cost_lines(row: EstimateRow) -> list[str]:
         note = f" [{row.price.note}]" if row.price.note else ""
         lines.append(f"{kind}{row.price.describe()}{note}: {format_usd(row.cost_usd) or MISSING} in all")
     if row.spot_price is not None:
-        lines.append(f"spot {row.spot_price.describe()}: {format_usd(row.spot_cost_usd) or MISSING} in all")
+        lines.append(f"spot {row.spot_price.describe()}: {cost_range(row, spot=True) or MISSING} in all")
     if row.usd_per_mtok is not None:
         spot = f" (spot {format_usd(row.spot_usd_per_mtok)})" if row.spot_usd_per_mtok is not None else ""
         lines.append(f"{format_usd(row.usd_per_mtok)} per million tokens generated{spot}")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.tpu_compile import TpuCompile, compiled_generations, generation_name, render_table
-from gpu_tpu_app.core.units import count_words
+from gpu_tpu_app.core.units import clip_words, count_words
 from gpu_tpu_app.safe_read import NAME_CHARS
 
 __all__ = [
@@ -824,7 +824,7 @@ def measured_note(check: ModelCheck | None, answer: str, current: str | None) ->
     first = rows[0]
     head = f"Measured in {name}: {first.finding}"
     if first.detail:
-        detail = first.detail if len(first.detail) <= 140 else first.detail[:139] + "…"
+        detail = clip_words(first.detail, 140)  # the whole of it: the wizard's Show evidence
         head += f" ({detail})"
     if measured is None:
         return f"{head}; the check could not decide this answer"

@@ -26,6 +26,7 @@ from gpu_tpu_app.core.estimate_text import (
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     cost_lines,
+    cost_range,
     estimate_cells,
     estimate_inputs,
     estimate_model_lines,
@@ -36,7 +37,7 @@ from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER, report_section
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, plain_number, tflops
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, plain_number, tflops
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
@@ -176,7 +177,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
                 c.chips_per_copy,
                 rate,
                 c.cost,
-                format_usd(row.spot_cost_usd),
+                cost_range(row, spot=True),
             ]
         )
     est_rules = [

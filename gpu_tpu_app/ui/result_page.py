@@ -51,6 +51,7 @@ from gpu_tpu_app.core.estimate_text import (
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     cost_lines,
+    cost_range,
     estimate_cells,
     estimate_inputs,
     estimate_model_lines,
@@ -573,7 +574,7 @@ class EstimatorCard(Card):
                 (c.chips_per_copy, row.chips_per_copy),
                 (price_text, price if price is not None else known),
                 (c.cost, row.cost_usd),
-                (format_usd(row.spot_cost_usd), row.spot_cost_usd),
+                (cost_range(row, spot=True), row.spot_cost_usd),
                 (format_usd(row.usd_per_mtok), row.usd_per_mtok),
             ]
             cost_tip = plain_tip("\n".join(cost_lines(row))) if cost_lines(row) else ""

@@ -314,7 +314,13 @@ def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) ->
     if real is None or real:
         from gpu_tpu_app.worker import kernels
 
-        points += kernels.plan(args.backend, devices, args.suite, real, args.dtype, budget)
+        # one small product per dtype first: the plan sizes and orders the sweep from measured rates
+        try:
+            rates = kernels.calibrate(args.backend, devices, args.suite, real, args.dtype)
+        except Exception:  # no calibration: the plan uses its assumed rates, the points report any problem
+            traceback.print_exc()
+            rates = {}
+        points += kernels.plan(args.backend, devices, args.suite, real, args.dtype, budget, rates)
     points += testkernels.plan(args.backend, devices, tests)
     return points
 
