@@ -8,6 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
+from gpu_tpu_app.cliutil import positive_number
 from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
 from gpu_tpu_app.errors import InputError
 
@@ -23,7 +24,7 @@ def add_check_flags(p: argparse.ArgumentParser) -> None:
     """--timeout and --memory-limit, shared by check-model and decide --model."""
     p.add_argument(
         "--timeout",
-        type=float,
+        type=positive_number,
         default=DEFAULT_TIMEOUT_S,
         metavar="S",
         help=f"stop the check after S seconds (default {DEFAULT_TIMEOUT_S:g})",

@@ -14,17 +14,26 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from gpu_tpu_app.cliutil import one_line
+from gpu_tpu_app.safe_read import NAME_CHARS
 
 #: Where an environment was found, in the order the list shows them.
 EnvKind = Literal["app", "active", "conda", "pyenv", "venv", "added"]
 #: The frameworks whose versions the query reports.
 FRAMEWORKS = ("torch", "jax", "jaxlib", "torch_xla")
+#: The most framework and library versions one environment or host records.
+MAX_VERSIONS = 256
+#: Ranks of a run across processes are 0 .. MAX_RANK (a group of 65,536 processes).
+MAX_RANK = 65_535
+#: CPU cores of one host (today's largest machines have a few thousand).
+MAX_CORES = 1_000_000
 #: Oldest Python the worker code runs on (its syntax and the frameworks' own floor).
 MIN_PYTHON = (3, 10)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the README's limits on what the app reads (run files hold EnvironmentInfo and HostInfo): a text
+    # without its own limit is a name (NAME_CHARS), numbers are finite
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
 
 
 def _shown(limit: int) -> BeforeValidator:
@@ -94,7 +103,7 @@ class EnvironmentInfo(_Model):
     name: str = Field(max_length=200)
     kind: str = Field(default="app", max_length=20)
     python: str | None = Field(default=None, max_length=40)
-    versions: dict[str, str] = {}
+    versions: dict[str, str] = Field(default={}, max_length=MAX_VERSIONS)
     flavour: str | None = Field(default=None, max_length=100)
 
 
@@ -102,13 +111,13 @@ class HostInfo(_Model):
     """One host of a run across processes: its name, the ranks it ran, and its provenance."""
 
     host: str = Field(max_length=255)
-    ranks: list[int] = Field(min_length=1)
+    ranks: list[Annotated[int, Field(ge=0, le=MAX_RANK)]] = Field(min_length=1, max_length=MAX_RANK + 1)
     os: str | None = Field(default=None, max_length=300)
     python: str | None = Field(default=None, max_length=40)
     cpu: str | None = Field(default=None, max_length=300)
-    cores: int | None = None
+    cores: int | None = Field(default=None, ge=0, le=MAX_CORES)
     devices: list[str] = Field(default=[], max_length=256)
-    versions: dict[str, str] = {}
+    versions: dict[str, str] = Field(default={}, max_length=MAX_VERSIONS)
 
 
 _CUDA_TAG = re.compile(r"\+cu(\d+?)(\d)$")

@@ -9,7 +9,7 @@ rules in `MAPPING_RULES` (`check_from_findings`), and combines measured with sta
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -17,6 +17,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.tpu_compile import TpuCompile, compiled_generations, generation_name, render_table
 from gpu_tpu_app.core.units import clip_words, count_words
+from gpu_tpu_app.safe_read import NAME_CHARS
 
 __all__ = [
     "ANSWER_FIELDS",
@@ -99,7 +100,9 @@ _Text = Field(default="", max_length=2000)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the README's limits on what the app reads: a text without its own limit is a name (NAME_CHARS),
+    # numbers are finite
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
 
 
 class CustomOp(_Model):
@@ -187,7 +190,7 @@ class Findings(_Model):
 
     framework: Literal["pytorch", "jax"]
     versions: dict[str, str] = Field(default_factory=dict, max_length=10)
-    notes: list[str] = Field(default_factory=list, max_length=20)
+    notes: list[Annotated[str, Field(max_length=2000)]] = Field(default_factory=list, max_length=20)
     parameters: int = Field(default=0, ge=0)
     parameter_bytes: int = Field(default=0, ge=0)
     inputs: str = _Text

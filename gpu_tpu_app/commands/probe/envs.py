@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from gpu_tpu_app.cliutil import OneLineParser, one_line
+from gpu_tpu_app.cliutil import OneLineParser, one_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_positive
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
@@ -21,7 +21,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
     env.add_argument(
         "--timeout-s",
-        type=float,
+        type=positive_number,
         default=envs.QUERY_TIMEOUT_S,
         metavar="SECONDS",
         help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})",
