@@ -249,6 +249,7 @@ class ProbePanel(QWidget):
         self.charts: ChartsView = ChartsView(self._chart_data)
         self.charts.collective.run_button.clicked.connect(self.run_collective)
         self._standby = StandbyWorkers(self)  # the next run's workers, started while the user reads
+        self._closed = False
         self._collective: CollectiveRun | None = None
         # this machine's best trusted figures as ratios to the chips picked for the roofline
         self.summary = SummaryCard()
@@ -490,6 +491,7 @@ class ProbePanel(QWidget):
 
     def shutdown(self) -> None:
         """Stop every worker now (the window is closing)."""
+        self._closed = True  # and start no more
         self._standby.stop()
         if self._collective is not None:
             self._collective.cancel()
@@ -607,7 +609,7 @@ class ProbePanel(QWidget):
         """Start the workers of the next run now, while the user reads the page (beside device detection:
         neither measures anything yet), so Run skips their start-up: loading the framework, finding the
         devices, the first use of each. A no-op while a run is going on or for workers already waiting."""
-        if self._probe is not None and self._probe.is_running():
+        if self._closed or (self._probe is not None and self._probe.is_running()):
             return
         request = self.controls.request(self.envs.selected())
         if request is not None:

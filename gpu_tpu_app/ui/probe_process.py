@@ -178,6 +178,7 @@ class StandbyWorkers(QObject):
         for proc in self._procs.values():
             if proc.state() != QProcess.ProcessState.NotRunning:
                 _kill(proc)
+                proc.waitForFinished(STANDBY_START_MS)  # reaped here: gone before its QProcess is
         self._procs.clear()
 
 
