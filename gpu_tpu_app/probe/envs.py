@@ -37,7 +37,7 @@ from gpu_tpu_app.core.environments import (
 )
 from gpu_tpu_app.core.terms import PEAK_DTYPES
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe import envanswer
+from gpu_tpu_app.probe import envanswer, guarded
 from gpu_tpu_app.safe_read import read_text
 
 #: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
@@ -274,14 +274,8 @@ def query_env(
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     argv = [str(path), str(PACKAGE_DIR / "worker" / "envquery.py")]
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
-        )
+        # under the process guard: the interpreter (and a conda wrapper's child) dies with this process
+        proc = guarded.start(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except (OSError, ValueError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return PythonEnv(**base, problem=f"{shown_path(interpreter)}: cannot run it ({why}), not a Python interpreter")
