@@ -35,12 +35,13 @@ from gpu_tpu_app.core.wording import (
 #: Printed tables and progress lines fit this many columns (unless --wide).
 WIDTH = 100
 #: Short words of the trust flags for the table's "trust" column.
-FLAG_CODES = {"noisy": "noisy", "in_cache": "cache", "above_roof": "roof"}
+FLAG_CODES = {"noisy": "noisy", "in_cache": "cache", "above_roof": "roof", "stalled": "stall"}
 TRUST_LEGEND = (
     f"trust: noisy = too noisy to trust (fewer than {MIN_REPS} repetitions, IQR over "
     f"{format_pct(100 * NOISE_IQR_RATIO)} of the median, or CV over {format_pct(100 * NOISE_CV)}); cache = copy or "
     f"triad arrays under {LLC_FACTOR:.0f}x the last-level cache (the cache, not memory); roof = above the chip's "
-    "published peak or this machine's measured roof. Flagged points are shown but never used as a best value, a "
+    "published peak or this machine's measured roof; stall = a matmul far below its neighbours of the same dtype "
+    "(held back by a busy machine, however steady). Flagged points are shown but never used as a best value, a "
     "ceiling or an estimator row."
 )
 
@@ -72,7 +73,7 @@ def size_cell(r: ProbeResult) -> str:
 
 def trust_cell(flags: Flags) -> str:
     """'noisy,cache' style short codes of a point's flags; '' when trusted."""
-    return ",".join(FLAG_CODES[k] for k in ("noisy", "in_cache", "above_roof") if getattr(flags, k))
+    return ",".join(FLAG_CODES[k] for k in FLAG_CODES if getattr(flags, k))
 
 
 def _notes(r: ProbeResult, flags: Flags) -> str:
@@ -217,9 +218,7 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
                             "value": row[c][0].value,
                             "metric": row[c][0].metric,
                             "status": row[c][0].status,
-                            "flags": [
-                                FLAG_WORDS[n] for n in ("noisy", "in_cache", "above_roof") if getattr(row[c][1], n)
-                            ],
+                            "flags": [FLAG_WORDS[n] for n in FLAG_WORDS if getattr(row[c][1], n)],
                         }
                     )
                     for c in range(len(columns))

@@ -16,7 +16,6 @@ import dataclasses
 import faulthandler
 import functools
 import json
-import math
 import os
 import platform
 import signal
@@ -274,12 +273,15 @@ def remeasure_noisy(
     time_left_s: float,
     est_s: float,
     announce: Callable[[], None] = lambda: None,
+    why: Callable[[Any], str | None] = trust.noise,
 ) -> list[ProbeResult]:
-    """Measure a point once more when one of its results is too noisy to trust (core.trust) and the time
-    left (`time_left_s`: what the budget has to spare beyond the points still to come) holds another try;
-    per result, keep the try with the smaller spread and say it was measured twice."""
-    noisy = [r for r in results if trust.noise(r)]
-    if not noisy or time_left_s < est_s:
+    """Measure a point once more when one of its results needs it (`why`: too noisy by core.trust, or
+    stalled) and the time left (`time_left_s`: what the budget has to spare beyond the points still to
+    come) holds another try. Per result, between the two tries the faster is kept unless it is the
+    noisy one by the rule and the slower is not; the result says it was measured twice and which try
+    it keeps."""
+    reasons = {id(r): w for r in results if (w := why(r)) is not None}
+    if not reasons or time_left_s < est_s:
         return results
     announce()
     try:
@@ -290,20 +292,31 @@ def remeasure_noisy(
     out = []
     for r in results:
         other = second.get((r.kernel, r.variant, r.dtype, r.size, r.metric))
-        why = trust.noise(r)
-        if why is None or other is None or other.value is None or other.stats is None:
+        reason = reasons.get(id(r))
+        if reason is None or other is None or other.value is None or other.stats is None or r.value is None:
             out.append(r)
             continue
-        spread = trust.iqr_ratio(other)
-        if trust.noise(other) is None:
-            keep, note = other, f"measured twice: the first try was {why}"
-        elif (spread if spread is not None else math.inf) < (trust.iqr_ratio(r) or math.inf):
-            keep, note = other, "measured twice, too noisy both times; the steadier try is kept"
-        else:
-            keep, note = r, "measured twice, too noisy both times; the steadier try is kept"
+        keep, note = pick_try(r, other, reason)
         message = "; ".join(m for m in (keep.message, note) if m)
         out.append(keep.model_copy(update={"message": message[:TEXT_CHARS]}))
     return out
+
+
+def pick_try(first: ProbeResult, second: ProbeResult, reason: str) -> tuple[ProbeResult, str]:
+    """The try to keep of two of one point and the words that say so: the faster, unless it is the noisy
+    one by the rule and the other is not (for times, lower is faster; for rates, higher)."""
+    lower_is_faster = first.metric == "seconds"
+    a, b = float(first.value or 0.0), float(second.value or 0.0)
+    first_faster = a <= b if lower_is_faster else a >= b
+    faster, slower = (first, second) if first_faster else (second, first)
+    if trust.noise(faster) is not None and trust.noise(slower) is None:
+        keep, how = slower, "the steadier"
+    else:
+        keep, how = faster, "the faster"
+    which = "first" if keep is first else "second"
+    if trust.noise(first) is not None and trust.noise(second) is not None:
+        return keep, f"measured twice, too noisy both times; {how} ({which}) try is kept"
+    return keep, f"measured twice: the first try was {reason}; {how} ({which}) try is kept"
 
 
 def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) -> list[Any]:
@@ -385,6 +398,7 @@ def _run_points(
     by_key = {d.key: d for d in devices}
     sample = device_sampler(args.backend, devices)
     best: dict[str, dict[tuple[str, str | None], float]] = {}
+    measured: dict[str, list[ProbeResult]] = {}  # device key -> its results so far, for the stall rule
     total = len(points)
     spent = estimated = 0.0
     skipped = 0
@@ -434,23 +448,48 @@ def _run_points(
         before = sample(device)
         measure = functools.partial(_measure_point, point, ctx)
         results = measure()
+        earlier = measured.setdefault(device.key, [])
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
-            # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
-            # only with slack: the points still to come keep their share of the budget
+            # a noisy or stalled point gets one more try when the budget holds it; the parent's hang timer
+            # restarts only with slack: the points still to come keep their share of the budget
             slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1 :])
             results = remeasure_noisy(
-                results, measure, slack, point.est_s, announce=functools.partial(em.emit, progress)
+                results,
+                measure,
+                slack,
+                point.est_s,
+                announce=functools.partial(em.emit, progress),
+                why=functools.partial(_retry_reason, earlier),
             )
         spent += time.monotonic() - started
         estimated += point.est_s
         after = sample(device)
         for r in results:
             r = with_device_state(r, before, after)
-            if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:
+            stalled = _stalled(earlier, r) is not None
+            if (
+                r.status == "ok"
+                and r.value
+                and r.metric != "seconds"
+                and not stalled
+                and not trust.point_flags(r, device).flagged
+            ):
                 mine = best.setdefault(r.device, {})
                 mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
+            earlier.append(r)
             em.emit(ResultMsg(result=r))
     return skipped
+
+
+def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
+    """Why `r` is stalled against the points measured before it on its device (core.trust.stalls), or None."""
+    both = [*earlier, r]
+    return trust.stalls(both, lambda j: trust.noise(both[j]) is None).get(len(earlier))
+
+
+def _retry_reason(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
+    """Why a result gets one more try: too noisy, or stalled against the points before it."""
+    return trust.noise(r) or _stalled(earlier, r)
 
 
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
