@@ -32,7 +32,7 @@ from gpu_tpu_app.probe.protocol import frozen
 def tpu_targets_json() -> str:
     """The catalogue's TPU compile targets (core.tpu_compile.targets) as the worker takes them."""
     try:
-        return json.dumps(targets(load_catalog()), separators=(",", ":"))
+        return json.dumps(targets(load_catalog()), separators=(",", ":"), allow_nan=False)
     except Exception:  # a broken catalogue is reported where it is shown; the check then compiles for none
         return "[]"
 
