@@ -40,13 +40,13 @@ class Ctx:
 
 
 def _cases() -> list[tuple[str, int]]:
-    from gpu_tpu_app.probe.kernels.common import stream_elements
+    from gpu_tpu_app.worker.kernels.common import stream_elements
 
     return [("matmul", n) for n in MATMUL_SIZES] + [("triad", stream_elements("cpu", "quick")[0])]
 
 
 def _probe(backend: str, device: Any, kernel: str, size: int) -> tuple[float, str]:
-    from gpu_tpu_app.probe.kernels import Point, run_point
+    from gpu_tpu_app.worker.kernels import Point, run_point
 
     p = Point(
         id=f"bench/{kernel}/{size}",
@@ -156,17 +156,17 @@ def _numpy(kernel: str, size: int, seconds: float = 1.0) -> float:
 
 def run_backend(backend: str, rounds: int) -> dict[str, Any]:
     """All cases for one backend, in this process."""
-    from gpu_tpu_app.probe.kernels.common import usable_cores
+    from gpu_tpu_app.worker.kernels.common import usable_cores
 
     threads = usable_cores()
     if backend == "torch":
-        from gpu_tpu_app.probe.detect import detect_torch
-        from gpu_tpu_app.probe.kernels.torch_kernels import configure_threads
+        from gpu_tpu_app.worker.detect import detect_torch
+        from gpu_tpu_app.worker.kernels.torch_kernels import configure_threads
 
         threads = configure_threads()
         _status, devices = detect_torch()
     else:
-        from gpu_tpu_app.probe.detect import detect_jax
+        from gpu_tpu_app.worker.detect import detect_jax
 
         _status, devices = detect_jax()
     device = next(d for d in devices if d.platform == "cpu")

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from gpu_tpu_app.core.runs import RunFile, load_run
-from gpu_tpu_app.probe.kernels.common import MODE_PEAKS
+from gpu_tpu_app.worker.kernels.common import MODE_PEAKS
 
 
 def _accelerators(run: RunFile) -> list:

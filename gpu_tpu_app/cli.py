@@ -1,7 +1,7 @@
 """Entry point: the window by default, headless subcommands otherwise.
 
 `gpu-tpu-app` (or `python -m gpu_tpu_app`) with no arguments opens the window. A first
-argument naming a subcommand runs it without Qt: explain, catalog, decide, estimate,
+argument naming a subcommand runs it without Qt: explain, catalog, decide, estimate, prices,
 check-model, probe (the same as `gpu-tpu-probe`).
 """
 
@@ -14,7 +14,7 @@ import textwrap
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.errors import CheckFailed, InputError
 
 #: subcommand -> (module, one-line help). Each module has configure(parser) and run(args).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decide": ("gpu_tpu_app.commands.decide", "turn an answers file into a GPU / TPU recommendation"),
     "estimate": ("gpu_tpu_app.commands.estimate", "estimate training or inference time per chip"),
     "check-model": ("gpu_tpu_app.commands.check_model", "measure a model file's framework check (runs it in a worker)"),
+    "prices": ("gpu_tpu_app.commands.prices", "print the cheapest place per chip and the spread across regions"),
 }
 #: subcommand -> (what it does, in a few sentences; examples), shown by its --help.
 DETAILS: dict[str, tuple[str, list[str]]] = {
@@ -53,6 +54,18 @@ DETAILS: dict[str, tuple[str, list[str]]] = {
             "gpu-tpu-app estimate --params 8B --inference --tokens 1e9 --batch 8",
         ],
     ),
+    "prices": (
+        "Print what each catalogue chip costs per hour: the cheapest cloud region and the dearest, with the "
+        "source and age of each price. Prices come from the table shipped with the app and from local "
+        "catalogues (SkyPilot's ~/.sky/catalogs/v8, gpuhunt's $GPUHUNT_CATALOG_DIR, or --from PATH); the "
+        "newest source wins. Nothing is downloaded.",
+        [
+            "gpu-tpu-app prices",
+            "gpu-tpu-app prices --spot --cloud gcp",
+            "gpu-tpu-app prices --chip tpu-v6e --all",
+            "gpu-tpu-app prices --from ~/.sky/catalogs/v8 --format json",
+        ],
+    ),
     "check-model": (
         "Run a model file in a separate worker and check what it needs from the framework: a static "
         "graph, custom operators, changing shapes, float64, and whether it lowers to XLA.",
@@ -65,8 +78,8 @@ DETAILS: dict[str, tuple[str, list[str]]] = {
 #: subcommands that take their own argv (their own parser).
 PASSTHROUGH: dict[str, tuple[str, str]] = {
     "probe": ("gpu_tpu_app.probe.cli", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
-    "probe-worker": ("gpu_tpu_app.probe.worker", ""),  # internal: one backend's worker process
-    "model-check-worker": ("gpu_tpu_app.probe.modelcheck", ""),  # internal: runs one model file
+    "probe-worker": ("gpu_tpu_app.worker.main", ""),  # internal: one backend's worker process
+    "model-check-worker": ("gpu_tpu_app.worker.modelcheck", ""),  # internal: runs one model file
 }
 
 
@@ -166,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except CheckFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return EXIT_CANCELLED
     except BrokenPipeError:

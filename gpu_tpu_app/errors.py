@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from gpu_tpu_app.cliutil import one_line
-
-M = TypeVar("M", bound=BaseModel)
 
 #: pydantic error type that a model validator raises for a cross-reference problem; its
 #: context holds the field `path`, the `problem` and how many problems were found (`count`).
@@ -26,6 +23,13 @@ def shown(text: object, limit: int = SHOWN_CHARS) -> str:
     """A name or value quoted from a file, on one line and cut to `limit` characters."""
     out = one_line(str(text))
     return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+class CheckFailed(Exception):
+    """The app's own failure while checking (a bug in it, not in the user's input): exit status 1, not 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(str(message)))
 
 
 class InputError(Exception):
@@ -60,30 +64,6 @@ def problem_error(problems: list[tuple[str, str]]) -> Exception:
 
     path, problem = problems[0]
     return PydanticCustomError(PROBLEM, "{path}: {problem}", {"path": path, "problem": problem, "count": len(problems)})
-
-
-def read_toml_model(path: Path, model: type[M], what: str) -> M:
-    """Read a TOML content file into `model`; any problem is one InputError naming the file and field."""
-    from gpu_tpu_app.safe_read import MAX_CONTENT_FILE_BYTES, read_text
-
-    text = read_text(path, f"the {what}", MAX_CONTENT_FILE_BYTES)
-    try:
-        data = tomllib.loads(text)
-    except RecursionError:
-        raise InputError(f"{path}: not valid TOML (nested too deeply)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML: {exc}") from None
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        first: dict[str, Any] = dict(errors[0]) if errors else {}
-        if first.get("type") == PROBLEM:
-            ctx = first.get("ctx") or {}
-            more = int(ctx.get("count", 1)) - 1
-            tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-            raise InputError(f"{path}: {ctx.get('path')}: {ctx.get('problem')}{tail}") from None
-        raise from_validation(path, exc) from None
 
 
 def json_object(text: str, source: str | Path, expected: str = "a JSON object") -> dict[str, Any]:

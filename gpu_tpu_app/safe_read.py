@@ -1,7 +1,7 @@
 """The one way the app reads a user's file: bounded, regular files only, never blocking.
 
 Every reader (run files, sessions, answers, preferences, content packs) goes through
-`read_text` or `read_json_object`, so every one refuses the same things with one line
+`read_text`, `read_json_object` or (content packs) `read_toml_model`, so every one refuses the same things with one line
 naming the file: a folder, a device, a named pipe, a socket, a symlink loop, a file over
 its size cap, text that is not UTF-8, JSON nested too deeply. The caps are chosen so that
 no real file meets them (see README, "Limits on files the app reads").
@@ -12,10 +12,15 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from gpu_tpu_app.errors import InputError, json_object
+from pydantic import BaseModel, ValidationError
+
+from gpu_tpu_app.errors import PROBLEM, InputError, from_validation, json_object
+
+M = TypeVar("M", bound=BaseModel)
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -117,3 +122,25 @@ def read_text(path: str | Path, what: str, limit: int) -> str:
 def read_json_object(path: str | Path, what: str, limit: int) -> dict[str, Any]:
     """A file that must hold one JSON object, read with `read_text`; InputError otherwise."""
     return json_object(read_text(path, what, limit), Path(path), what)
+
+
+def read_toml_model(path: Path, model: type[M], what: str) -> M:
+    """Read a TOML content file into `model`; any problem is one InputError naming the file and field."""
+    text = read_text(path, f"the {what}", MAX_CONTENT_FILE_BYTES)
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise InputError(f"{path}: not valid TOML (nested too deeply)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        first: dict[str, Any] = dict(errors[0]) if errors else {}
+        if first.get("type") == PROBLEM:
+            ctx = first.get("ctx") or {}
+            more = int(ctx.get("count", 1)) - 1
+            tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+            raise InputError(f"{path}: {ctx.get('path')}: {ctx.get('problem')}{tail}") from None
+        raise from_validation(path, exc) from None

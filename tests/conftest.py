@@ -10,6 +10,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 # Both must happen before Qt, platformdirs or QSettings are imported anywhere.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -95,3 +96,86 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
         monkeypatch.setattr(os, "write", write)
 
     return fail
+
+
+# --- Qt widgets: deleted after each test, and none left behind ---------------------------------------------
+# pytest-qt closes the widgets a test registered and calls deleteLater() on them, but a deferred delete posted
+# outside a running event loop is never delivered: without the flush below every closed window stays alive,
+# and each later theme change or style polish walks all of them (a fixture that takes 0.1 s alone took 6-13 s
+# by the end of the UI tests). The leak check, after napari's conftest, fails a test that leaves a parentless
+# top-level widget alive after its teardown, so a leak is found where it starts.
+_TOP_LEVEL_BEFORE = pytest.StashKey[set[int]]()
+
+
+def _qt_app() -> object | None:
+    """The QApplication when a test has created one (Qt is never imported here for the others)."""
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    return None if widgets is None else widgets.QApplication.instance()
+
+
+def _flush_deferred_deletes() -> None:
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    gc.collect()  # pyqtgraph's parentless context menus die with their view boxes, which sit in cycles
+    for _ in range(3):  # a deletion can post further deletions (children, timers)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QCoreApplication.processEvents()
+
+
+def _live_top_level() -> dict[int, Any]:
+    """Parentless top-level widgets alive now, by the address of their C++ object (a Python wrapper can be
+    collected and made anew, so its id() is no identity)."""
+    import shiboken6
+    from PySide6.QtWidgets import QApplication
+
+    # Only widgets the Python side made count: Qt makes parentless helpers of its own (the tooltip label,
+    # hidden internal QWidgets) that live for the process. pyqtgraph's plot context menus are parentless QMenus
+    # that live as long as the Python side of their plot item does: not the test's either.
+    return {
+        shiboken6.getCppPointer(w)[0]: w
+        for w in QApplication.topLevelWidgets()
+        if w.parent() is None and shiboken6.createdByPython(w) and w.metaObject().className() != "QMenu"
+    }
+
+
+def _describe(w: Any) -> str:
+    """A leaked widget as a reader can find it: its class, object name, and title or first actions."""
+    label = w.objectName() or w.windowTitle() or ""
+    if hasattr(w, "actions") and not label:
+        label = "/".join(a.text() for a in w.actions()[:3])
+    kind = w.metaObject().className()
+    if not label:
+        label = "children: " + "/".join(c.metaObject().className() for c in w.children()[:4])
+    return f"{kind}({label or '-'})"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    app = _qt_app()
+    item.stash[_TOP_LEVEL_BEFORE] = set(_live_top_level()) if app is not None else set()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    result = yield
+    if _qt_app() is None:
+        return result
+    # The fixtures are torn down: drop the test's references to their values now (pytest does it only after
+    # this hook), so what only the test held is collected before the check.
+    funcargs = getattr(item, "funcargs", None)
+    if isinstance(funcargs, dict):
+        funcargs.clear()
+    _flush_deferred_deletes()
+    before = item.stash.get(_TOP_LEVEL_BEFORE, set())
+    leaked = [w for address, w in _live_top_level().items() if address not in before]
+    if leaked:
+        names = ", ".join(sorted(_describe(w) for w in leaked))
+        for w in leaked:  # end them, so one leak is reported once and does not slow the tests after it
+            w.close()
+            w.deleteLater()
+        _flush_deferred_deletes()
+        pytest.fail(f"{item.nodeid} left {len(leaked)} top-level widget(s) alive: {names} (use qtbot.addWidget)")
+    return result

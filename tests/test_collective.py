@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app.core.runs import load_run, save_run
-from gpu_tpu_app.probe import collective
 from gpu_tpu_app.probe.group import GroupRequest, free_port, run_group
+from gpu_tpu_app.worker import collective
 
 SMALL = 16 * 1024
 

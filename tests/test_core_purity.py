@@ -1,5 +1,6 @@
 """Dependencies point one way: core imports no Qt, pyqtgraph, torch or jax; the window never imports
-torch or jax, and it imports pyqtgraph only when the Probe page is first shown."""
+torch or jax, and it imports pyqtgraph only when the Probe page is first shown; no two files of the
+package import each other, directly or round a longer loop."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+
+import grimp
 
 import gpu_tpu_app.core
 
@@ -136,3 +139,53 @@ print(json.dumps({{"codes": codes, "outs": outs, "blocked": blocked}}))
     assert result["codes"] == {"explain": 0, "catalog": 0, "decide": 0, "estimate": 0, "probe": 0}
     assert all(out.strip() for out in result["outs"].values())
     assert "150 GFLOP/s" in result["outs"]["probe"]
+
+
+def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Every set of modules that import each other round a loop (strongly connected, two or more), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's algorithm; the package has about 100 modules
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in sorted(graph.find_modules_directly_imported_by(module)):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return sorted(found)
+
+
+def test_the_cycle_finder_finds_a_loop_of_two_and_of_three() -> None:
+    graph = grimp.ImportGraph()
+    for importer, imported in (("p.a", "p.b"), ("p.b", "p.a"), ("p.c", "p.d"), ("p.d", "p.e"), ("p.e", "p.c")):
+        graph.add_import(importer=importer, imported=imported)
+    graph.add_import(importer="p.f", imported="p.a")  # imports into a loop, is not part of it
+    assert import_cycles(graph) == [["p.a", "p.b"], ["p.c", "p.d", "p.e"]]
+
+
+def test_no_import_cycle_between_files() -> None:
+    # imports under TYPE_CHECKING and inside functions count too: a loop of either kind ties two files together
+    graph = grimp.build_graph("gpu_tpu_app", include_external_packages=False, exclude_type_checking_imports=False)
+    assert len(graph.modules) > 50
+    assert import_cycles(graph) == []

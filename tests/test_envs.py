@@ -167,11 +167,13 @@ def test_build_flavour() -> None:
 
 def test_catalogue_digest_matches_like_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.probe import detect
+    from gpu_tpu_app.core.devicematch import match_device_name
+    from gpu_tpu_app.worker import detect
 
     catalog = load_catalog()
     names = ["NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "TPU v5 lite", "NVIDIA GeForce RTX 4090", "Toaster"]
-    expected = {n: (c.id if (c := catalog.match_device(n)) else None) for n in names}
+    rows = [(c.id, c.match) for c in catalog.chips]
+    expected = {n: match_device_name(n, rows) for n in names}
     monkeypatch.setenv(detect.CATALOG_ENV, envs.catalog_digest())
     assert {n: detect.catalog_match(n) for n in names} == expected
     assert sum(v is not None for v in expected.values()) >= 2
@@ -248,8 +250,8 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
 
     # what the worker imported there: the standard library, torch and what torch brings; nothing of the app's
     probe = (
-        "import json, sys; import gpu_tpu_app.probe.worker, gpu_tpu_app.probe.kernels.torch_kernels, "
-        "gpu_tpu_app.probe.collective; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+        "import json, sys; import gpu_tpu_app.worker.main, gpu_tpu_app.worker.kernels.torch_kernels, "
+        "gpu_tpu_app.worker.collective; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
     )
     env = envs.foreign_env(dict(os.environ))
     mods = json.loads(
@@ -262,11 +264,11 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
 
 
 def test_worker_records_carry_the_same_fields_as_the_run_file_models() -> None:
-    """probe/wire.py mirrors core/runs.py for interpreters without pydantic: a field added to one must reach both."""
+    """worker/wire.py mirrors core/runs.py for interpreters without pydantic: a field added to one must reach both."""
     import dataclasses
 
     from gpu_tpu_app.core import runs
-    from gpu_tpu_app.probe import wire
+    from gpu_tpu_app.worker import wire
 
     names = (
         "CpuInfo",
@@ -292,17 +294,29 @@ def test_worker_records_carry_the_same_fields_as_the_run_file_models() -> None:
     assert drift == {}
 
 
-def test_the_digest_knows_amd_parts_by_gfx_target_like_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpu_tpu_app.core.catalog import ROCM_PARTS, load_catalog
-    from gpu_tpu_app.probe import detect
+def test_the_digest_knows_amd_parts_and_caches_from_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.devicematch import ROCM_MEMORY_RANGE
+    from gpu_tpu_app.worker import detect
 
     monkeypatch.setenv(detect.CATALOG_ENV, envs.catalog_digest())
     catalog = load_catalog()
-    for arch, cus, low, high, _chip in ROCM_PARTS:
-        for memory in (low, (low + high) / 2, high + 1):
-            want = catalog.match_rocm(arch, cus, int(memory))
-            assert detect._rocm_match(f"{arch}:sramecc+:xnack-", cus, int(memory)) == (want.id if want else None)
+    amd = [c for c in catalog.chips if c.rocm is not None]
+    assert {c.id for c in amd} >= {"mi300x", "mi325x"}
+    low, high = ROCM_MEMORY_RANGE
+    for chip in amd:
+        assert chip.rocm is not None
+        published = chip.memory_bytes()
+        assert published
+        arch, cus = f"{chip.rocm.target}:sramecc+:xnack-", chip.rocm.compute_units
+        assert detect._rocm_match(arch, cus, int(published)) == chip.id
+        assert detect._rocm_match(arch, cus, int(published * (high + 0.01))) != chip.id
+        assert detect._rocm_match(arch, cus, int(published * (low - 0.01))) != chip.id
+        assert detect._rocm_match(arch, cus + 1, int(published)) is None
     assert detect._rocm_match("gfx942", 228, 200e9) is None  # an MI300A fits no row
+    for chip in catalog.chips:
+        assert detect.device_llc(None, chip.id) == chip.llc_bytes()
+        assert detect.device_llc(1, chip.id) == (chip.llc_bytes() or 1)
 
 
 @pytest.mark.parametrize("command", ["run", "devices"])
@@ -320,7 +334,26 @@ def test_python_flag_names_a_bad_interpreter_in_one_line(tmp_path: Path, command
 
 
 def test_the_workers_message_limit_is_the_run_files() -> None:
-    from gpu_tpu_app.probe import worker
     from gpu_tpu_app.safe_read import TEXT_CHARS
+    from gpu_tpu_app.worker import main as worker
 
     assert worker.TEXT_CHARS == TEXT_CHARS
+
+
+def test_the_staged_worker_sources_hold_every_module_the_worker_imports() -> None:
+    import grimp
+
+    graph = grimp.build_graph("gpu_tpu_app", include_external_packages=False, exclude_type_checking_imports=True)
+
+    def rel(module: str) -> str:
+        path = "/".join(module.split(".")[1:])
+        if (ROOT / "gpu_tpu_app" / path).is_dir():
+            return f"{path}/__init__.py".lstrip("/")
+        return f"{path}.py"
+
+    staged = set(envs.WORKER_MODULES)
+    needed = {"gpu_tpu_app.worker.main", "gpu_tpu_app.worker.collective", "gpu_tpu_app.worker.envquery"}
+    for module in list(needed):
+        needed |= graph.find_upstream_modules(module)
+    assert {"worker/kernels/planner.py", "worker/main.py"} <= {rel(m) for m in needed}
+    assert sorted(rel(m) for m in needed if rel(m) not in staged) == []

@@ -35,6 +35,8 @@ def test_wheel_contains_resources_and_entry_points(wheel: Path) -> None:
         names = set(zf.namelist())
         assert "gpu_tpu_app/resources/lesson/lesson.toml" in names
         assert "gpu_tpu_app/resources/catalog/chips.toml" in names
+        assert "gpu_tpu_app/resources/decision/decision.en.toml" in names
+        assert "gpu_tpu_app/core/decision/engine.py" in names
         assert any(n.startswith("gpu_tpu_app/resources/icons/") and n.endswith(".svg") for n in names)
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = zf.read(entry_points).decode()
@@ -72,10 +74,13 @@ def test_fresh_venv_loads_lesson_and_catalog_from_the_wheel(wheel: Path, tmp_pat
         "from gpu_tpu_app.core.catalog import load_catalog\n"
         "print(json.dumps({'file': gpu_tpu_app.__file__, 'topics': len(load_lesson().topics),"
         " 'chips': len(load_catalog().chips)}))\n"
+        "from gpu_tpu_app.core.decision import Answers, decide\n"
+        "print(decide(Answers(framework='jax')).reasons[0].message)\n"
     )
     proc = subprocess.run([py, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    info = json.loads(proc.stdout)
+    info = json.loads(proc.stdout.splitlines()[0])
+    assert proc.stdout.splitlines()[1].startswith("JAX compiles through XLA")
     assert info["file"].startswith(str(target_site))
     assert info["topics"] >= 8 and info["chips"] >= 13
     script = env_dir / "bin" / "gpu-tpu-app"

@@ -7,8 +7,8 @@ import json
 import math
 import sys
 
-from gpu_tpu_app.core.modelcheck import ModelCheck, render_text
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE, ModelCheck, render_text
+from gpu_tpu_app.errors import CheckFailed, InputError
 from gpu_tpu_app.probe.modelcheck_launch import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_check
 
 
@@ -28,6 +28,12 @@ def add_check_flags(p: argparse.ArgumentParser) -> None:
         metavar="MIB",
         help=f"address-space limit of the worker process in MiB (default {DEFAULT_MEMORY_LIMIT_MB})",
     )
+    p.add_argument(
+        "--python",
+        metavar="PATH",
+        help="check the model in this Python interpreter (your venv or conda env, with your packages) "
+        "instead of the app's own; it needs only the model's framework",
+    )
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -44,7 +50,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_check_flags(p)
 
 
-def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False) -> ModelCheck:
+def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False, python: str | None = None) -> ModelCheck:
     """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2)."""
     if not math.isfinite(timeout) or timeout <= 0:
         raise InputError(f"--timeout: {timeout:g} is not a positive number of seconds")
@@ -56,15 +62,21 @@ def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False) -
         def progress(msg):
             print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
 
-    result = run_check(file, timeout, memory_limit, on_stage=progress)
+    result = run_check(file, timeout, memory_limit, on_stage=progress, python=python)
     if isinstance(result, str):
-        raise InputError(result)
+        raise CheckFailed(result) if INTERNAL_FAILURE in result else InputError(result)
     return result
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the file and print the result; exit 0 when the check ran, whatever it found."""
-    check = measure(args.file, args.timeout, args.memory_limit)
+    """Check the file and print the result; exit 0 when the check ran, whatever it found. With --format json a
+    bad file is a JSON object {"error": ..., "file": ...} on stdout as well as the line on stderr (exit 2)."""
+    try:
+        check = measure(args.file, args.timeout, args.memory_limit, python=args.python)
+    except (InputError, CheckFailed) as exc:
+        if args.format == "json":
+            print(json.dumps({"error": str(exc), "file": args.file}, indent=2))
+        raise
     if args.format == "json":
         print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))
     else:

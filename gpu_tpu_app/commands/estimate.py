@@ -12,7 +12,7 @@ from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
-    DTYPE_BYTES,
+    DEFAULT_MICRO_BATCH,
     MAX_PRICE,
     Estimate,
     EstimateRequest,
@@ -21,7 +21,21 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.wording import MEMORY_HEADER, MEMORY_UNITS_NOTE, estimate_cells, estimate_inputs, format_bytes
+from gpu_tpu_app.core.estimate_text import (
+    COST_RULE,
+    MEMORY_HEADER,
+    MEMORY_UNITS_NOTE,
+    cost_lines,
+    estimate_cells,
+    estimate_inputs,
+    layout_cell,
+    moe_line,
+    training_memory_line,
+)
+from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.terms import SERVING_DTYPES
+from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
+from gpu_tpu_app.core.wording import format_bytes, format_usd
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -49,17 +63,51 @@ def configure(p: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_CONTEXT})",
     )
     p.add_argument("--prompt-tokens", metavar="P", help="serving: prompt tokens to prefill in all (default 0)")
-    p.add_argument("--layers", metavar="L", help="model shape: layers (default: the nearest Llama 3 shape)")
-    p.add_argument("--width", metavar="D", help="model shape: model width d (default: the nearest Llama 3 shape)")
-    p.add_argument("--heads", metavar="H", help="model shape: attention heads (default: the nearest Llama 3 shape)")
+    p.add_argument("--layers", metavar="L", help="model shape: layers (default: from the parameter count)")
+    p.add_argument("--width", metavar="D", help="model shape: model width d (default: from the parameter count)")
+    p.add_argument("--heads", metavar="H", help="model shape: attention heads (default: width / 128)")
     p.add_argument(
         "--kv-heads", metavar="H", help="model shape: KV heads, fewer than heads with grouped-query attention"
     )
     p.add_argument(
+        "--aspect-ratio",
+        metavar="R",
+        help=f"width / layers of the default shape (default {DEFAULT_ASPECT_RATIO:g}, as GPT-3 and Llama 3 use)",
+    )
+    p.add_argument(
+        "--active-params",
+        metavar="A",
+        help="mixture of experts: parameters each token uses (FLOPs follow these; memory follows --params, all experts)",
+    )
+    p.add_argument("--experts", metavar="E", help="mixture of experts: experts per layer (with --top-k)")
+    p.add_argument("--top-k", metavar="K", help="mixture of experts: experts each token is routed to (with --experts)")
+    p.add_argument(
+        "--micro-batch",
+        metavar="B",
+        help=f"training: sequences per micro-step of one copy, for the activations (default {DEFAULT_MICRO_BATCH})",
+    )
+    p.add_argument(
+        "--checkpointing",
+        choices=["auto", "none", "selective", "full"],
+        default="auto",
+        help="training: activation recomputation (default auto: the least that reaches the fewest chips per copy)",
+    )
+    p.add_argument(
+        "--strict-fp32",
+        action="store_true",
+        help="the workload needs full fp32 matmuls: GPUs at their FP32 peak, TPUs at 3-6 bf16 passes",
+    )
+    p.add_argument(
+        "--bw-share",
+        metavar="F",
+        help="serving: share of nominal memory bandwidth decode reaches, in (0, 1] (default: the catalogue's "
+        "measured range)",
+    )
+    p.add_argument(
         "--dtype",
-        choices=sorted(DTYPE_BYTES),
+        choices=sorted(SERVING_DTYPES),
         default="bfloat16",
-        help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1; default bfloat16)",
+        help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1, float32 4; default bfloat16)",
     )
     p.add_argument(
         "--mfu",
@@ -71,7 +119,21 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="CHIP=USD",
-        help="your price per chip-hour for a catalogue chip id, e.g. h100-sxm=2.5 (repeatable; the app ships no prices)",
+        help="your price per chip-hour for a catalogue chip id, e.g. h100-sxm=2.5 (repeatable; wins over any table)",
+    )
+    p.add_argument("--cloud", metavar="ID", help="cost with prices in this cloud only (gcp, aws, azure, ...)")
+    p.add_argument("--region", metavar="NAME", help="cost with prices in this region only, e.g. us-central1")
+    p.add_argument(
+        "--prices-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a SkyPilot catalogue (~/.sky/catalogs/v8) or gpuhunt CSV to price from, besides the shipped table",
+    )
+    p.add_argument(
+        "--no-local-prices",
+        action="store_true",
+        help="ignore price catalogues in their default places (~/.sky/catalogs, $GPUHUNT_CATALOG_DIR)",
     )
     p.add_argument(
         "--results",
@@ -109,6 +171,35 @@ def _whole(flag: str, text: str | None, limit: int) -> int | None:
     if value > limit:
         raise FlagError(f"{flag}: at most {limit:,}, got {text!r}")
     return int(value)
+
+
+def _fraction(flag: str, text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise FlagError(f"{flag}: must be a number in (0, 1], got {text!r}") from None
+    if not (0 < value <= 1):
+        raise FlagError(f"{flag}: must be in (0, 1] (a fraction, e.g. 0.7), got {text!r}")
+    return value
+
+
+def _moe(args: argparse.Namespace, params: float) -> dict[str, float | int | None]:
+    active = _positive("--active-params", args.active_params) if args.active_params is not None else None
+    experts = _whole("--experts", args.experts, 100_000)
+    top_k = _whole("--top-k", args.top_k, 100_000)
+    if active is not None and active > params:
+        raise FlagError(f"--active-params: cannot exceed --params ({params:g}), got {args.active_params!r}")
+    if (experts is None) != (top_k is None):
+        flag = "--experts" if experts is None else "--top-k"
+        raise FlagError(f"{flag}: give --experts and --top-k together")
+    if experts is not None and top_k is not None:
+        if active is None:
+            raise FlagError("--active-params: required with --experts and --top-k")
+        if top_k >= experts:
+            raise FlagError(f"--top-k: must be fewer than --experts ({experts}), got {args.top_k!r}")
+    return {"active_params": active, "experts": experts, "top_k": top_k}
 
 
 def _prices(items: list[str], catalog: Catalog) -> dict[str, float]:
@@ -161,9 +252,25 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
         if prompt < 0:
             raise FlagError(f"--prompt-tokens: must be 0 or more, got {args.prompt_tokens!r}")
     if not args.inference:
-        for flag, value in (("--batch", batch), ("--prompt-tokens", prompt)):
+        for flag, value in (("--batch", batch), ("--prompt-tokens", prompt), ("--bw-share", args.bw_share)):
             if value is not None:
                 raise FlagError(f"{flag}: only with --inference (training uses 6 x N x D)")
+    micro = _whole("--micro-batch", args.micro_batch, 100_000)
+    if args.inference:
+        if micro is not None:
+            raise FlagError("--micro-batch: only for training (serving uses --batch)")
+        if args.checkpointing != "auto":
+            raise FlagError("--checkpointing: only for training (serving keeps no activations)")
+    aspect = None
+    if args.aspect_ratio is not None:
+        try:
+            aspect = float(args.aspect_ratio)
+        except ValueError:
+            raise FlagError(f"--aspect-ratio: must be a number, got {args.aspect_ratio!r}") from None
+        if not (math.isfinite(aspect) and 1 <= aspect <= 10_000):
+            raise FlagError(f"--aspect-ratio: must be 1 to 10,000 (width / layers), got {args.aspect_ratio!r}")
+    if args.strict_fp32 and args.dtype in ("float8", "int8"):
+        raise FlagError(f"--dtype: {args.dtype} contradicts --strict-fp32 (float32 weights)")
     shape = {
         "layers": _whole("--layers", args.layers, 100_000),
         "width": _whole("--width", args.width, 10_000_000),
@@ -187,6 +294,14 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             context=context,
             prompt_tokens=prompt,
             dtype=args.dtype,
+            aspect_ratio=aspect,
+            micro_batch=micro,
+            checkpointing=args.checkpointing,
+            strict_fp32=args.strict_fp32,
+            bw_share=_fraction("--bw-share", args.bw_share),
+            price_cloud=args.cloud.lower() if args.cloud else None,
+            price_region=args.region.lower() if args.region else None,
+            **_moe(args, params),
             **shape,
         )
     except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15)
@@ -208,24 +323,38 @@ def format_table(result: Estimate) -> str:
             f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (1.2 x weights + KV cache)."
         )
     elif result.rows:
-        lines.append(
-            f"Training state: {format_bytes(result.rows[0].memory_needed_bytes)} (sharded over the chips it needs)."
-        )
+        lines.append(training_memory_line(result))
+    if result.moe is not None:
+        lines.append(moe_line(result))
     lines.append("")
-    priced = any(row.cost_usd is not None for row in result.rows)
+    priced = any(row.cost_usd is not None or row.spot_cost_usd is not None for row in result.rows)
     header = ["chip", "kind", "peak used", "MFU", "time", "bound", MEMORY_HEADER.lower(), "chips per copy", "fits"]
+    if not serving:
+        header.insert(8, "layout")
     if priced:
-        header.append("cost")
+        header += ["$/chip-h", "cost", "spot cost"]
+        if serving:
+            header += ["$/M tok", "spot $/M tok"]
     table = [header]
     notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
         cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory, c.chips_per_copy, c.fits]
+        if not serving:
+            cells.insert(8, layout_cell(row))
         if priced:
-            cells.append(c.cost)
+            cells += [
+                "" if row.price is None else format_rate(row.price.usd),
+                c.cost,
+                format_usd(row.spot_cost_usd),
+            ]
+            if serving:
+                cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
         table.append(cells)
         notes += [f"{row.chip_name}: {w}." for w in row.warnings]
-    right = {2, 3, 4, 6, 7, 9}
+    numeric = ("peak used", "MFU", "time", "chips per copy", "$/chip-h", "cost", "spot cost", "$/M tok", "spot $/M tok")
+    right = {i for i, name in enumerate(header) if name in numeric}
+    right.add(header.index(MEMORY_HEADER.lower()))
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     for n, cells in enumerate(table):
         lines.append(
@@ -242,19 +371,37 @@ def format_table(result: Estimate) -> str:
         lines.append("")
     lines.append(f"Time: {result.rule}.")
     lines.append(f"Memory: {result.memory_rule}; {MEMORY_UNITS_NOTE}.")
+    if result.bw_share_source:
+        lines.append(f"Bandwidth: {result.bw_share_source}.")
+    if result.fp32_note:
+        lines.append(f"Precision: {result.fp32_note}.")
     if req.mfu is not None:
         lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
     else:
         lines.append(
             "MFU: a low-high range per chip; the time runs from the high to the low end (memory-bound "
-            "steps do not depend on it)."
+            "decode steps run from the high to the low bandwidth share instead)."
         )
         for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
             lines.append(f"  - {note}.")
-    if not priced:
-        lines.append("Cost: give your own price per chip-hour with --price CHIP=USD (the app ships no prices).")
+    lines += price_lines(result)
     lines.append(f"Sources: {', '.join(result.sources)} (see `gpu-tpu-app catalog --format json`).")
     return "\n".join(lines)
+
+
+def price_lines(result: Estimate) -> list[str]:
+    """Where each chip's price comes from, its age, and the chips without one."""
+    req = result.request
+    where = " in ".join(p for p in (req.price_cloud, req.price_region) if p)
+    lines = [f"Cost: {COST_RULE}" + (f"; prices in {where} only" if where else "") + ":"]
+    rows = [r for r in result.rows if r.family != "measured"]
+    for r in rows:
+        if found := cost_lines(r):
+            lines.append(f"  - {r.chip_id}: " + "; ".join(found) + ".")
+    missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
+    if missing:
+        lines.append(f"  No price for {', '.join(missing)}{' there' if where else ''}: give one with --price CHIP=USD.")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -272,7 +419,16 @@ def run(args: argparse.Namespace) -> int:
         if not found:
             return fail(f"--results: {path}: no successful matmul result to estimate from")
         measured.extend(found)
-    result = estimate(req, catalog, measured)
+    from gpu_tpu_app.core.price_import import load_book
+    from gpu_tpu_app.errors import InputError
+
+    try:
+        book = load_book(args.prices_from, defaults=not args.no_local_prices)
+    except InputError as exc:
+        return fail(f"--prices-from: {exc}")
+    if req.price_cloud is not None and req.price_cloud not in book.clouds():
+        return fail(f"--cloud: no prices for {args.cloud!r} (known: {', '.join(book.clouds())})")
+    result = estimate(req, catalog, measured, book)
     if args.format == "json":
         print(result.model_dump_json(indent=2))
     else:

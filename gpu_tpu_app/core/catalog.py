@@ -15,14 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.core.devicematch import (  # noqa: F401  (is_partition, normalize_device_name, ROCM_PARTS re-exported)
-    ROCM_PARTS,
-    is_partition,
-    match_device_name,
-    match_rocm_part,
-    normalize_device_name,
-)
-from gpu_tpu_app.errors import problem_error, read_toml_model
+from gpu_tpu_app.errors import problem_error
+from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
 
@@ -33,9 +27,10 @@ MISSING_WORDS = ("not published", "not supported")
 FLOPS_UNITS = {"TFLOP/s": 1e12, "PFLOP/s": 1e15}
 OPS_UNITS = {"TOPS": 1e12, "POPS": 1e15}
 MEMORY_UNITS = {"GB": 1e9, "GiB": float(2**30), "TB": 1e12, "TiB": float(2**40)}
-BANDWIDTH_UNITS = {"GB/s": 1e9, "TB/s": 1e12}
+BANDWIDTH_UNITS = {"GB/s": 1e9, "TB/s": 1e12, "GiB/s": float(2**30)}
 POWER_UNITS = {"W": 1.0}
 COUNT_UNITS = {"chips": 1.0}
+CACHE_UNITS = {"MiB": float(2**20), "MB": 1e6}
 
 #: Chip field -> allowed units.
 FIELD_UNITS: dict[str, dict[str, float]] = {
@@ -53,6 +48,7 @@ FIELD_UNITS: dict[str, dict[str, float]] = {
     "int8": OPS_UNITS,
     "power": POWER_UNITS,
     "domain": COUNT_UNITS,
+    "llc": CACHE_UNITS,
 }
 
 #: dtype names (as torch / jax / users write them) -> dense Chip field.
@@ -183,6 +179,16 @@ class MfuDefault(BaseModel):
         return f"{family.upper()} default {shown} ({self.range}; sources: {', '.join(self.sources)})"
 
 
+class RocmPart(BaseModel):
+    """How an AMD chip is told apart when a ROCm stack names it generically: gfx target and compute units."""
+
+    model_config = _FROZEN
+
+    target: str = Field(pattern=r"^gfx[0-9a-f]+$")
+    compute_units: int = Field(ge=1, le=100_000)
+    sources: list[str] = Field(min_length=1)
+
+
 class ChipMfu(BaseModel):
     """A chip's own MFU range, from runs on that chip or derived from its measured matmul share."""
 
@@ -198,6 +204,21 @@ class ChipMfu(BaseModel):
         return f"{name} {shown} ({self.note}; sources: {', '.join(self.sources)})"
 
 
+class DecodeShare(BaseModel):
+    """The share of nominal memory bandwidth a decode step reaches, as a low-high range, with its evidence."""
+
+    model_config = _FROZEN
+
+    low: float = Field(gt=0, le=1)
+    high: float = Field(gt=0, le=1)
+    note: str = Field(min_length=1)
+    sources: list[str] = Field(min_length=1)
+
+    def describe(self) -> str:
+        shown = f"{self.low:.2f}-{self.high:.2f}" if self.low != self.high else f"{self.low:.2f}"
+        return f"decode at {shown} of nominal memory bandwidth ({self.note}; sources: {', '.join(self.sources)})"
+
+
 class Chip(BaseModel):
     """One accelerator as its vendor specifies it."""
 
@@ -206,7 +227,8 @@ class Chip(BaseModel):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     vendor: str = Field(min_length=1)
     name: str = Field(min_length=1)
-    family: Literal["gpu", "tpu"]
+    #: "other": accelerators that are neither (AWS Trainium and Inferentia, Intel Gaudi); they carry their own mfu.
+    family: Literal["gpu", "tpu", "other"]
     year: int = Field(ge=1990, le=2100)
     memory: Figure
     memory_type: str = Field(min_length=1)
@@ -226,6 +248,9 @@ class Chip(BaseModel):
     #: the largest group of chips joined by the fast scale-up link: an NVLink domain, a TPU slice or pod.
     domain: Figure | None = None
     mfu: ChipMfu | None = None
+    #: the last-level cache the runtime does not report (see the file's header)
+    llc: Figure | None = None
+    rocm: RocmPart | None = None
     match: list[str] = Field(min_length=1)
 
     @field_validator("match")
@@ -257,6 +282,11 @@ class Chip(BaseModel):
         """Memory per chip in bytes (GB = 1e9, GiB = 2**30)."""
         return self.memory.si(MEMORY_UNITS)
 
+    def llc_bytes(self) -> int | None:
+        """The catalogued last-level cache in bytes, or None."""
+        value = self.llc.si(CACHE_UNITS) if self.llc is not None else None
+        return int(value) if value else None
+
     def mem_bw_bytes_per_s(self) -> float | None:
         """Memory bandwidth per chip in bytes per second."""
         return self.mem_bw.si(BANDWIDTH_UNITS)
@@ -270,6 +300,8 @@ class Chip(BaseModel):
         ids = [fig.source for fig in self.figures().values()]
         if self.mfu is not None:
             ids += self.mfu.sources
+        if self.rocm is not None:
+            ids += self.rocm.sources
         return list(dict.fromkeys(ids))
 
 
@@ -282,6 +314,8 @@ class Catalog(BaseModel):
     mfu: dict[Literal["gpu", "tpu"], MfuDefault]
     sources: list[CatalogSource] = Field(min_length=1)
     chips: list[Chip] = Field(min_length=1)
+    #: the share of nominal bandwidth decode reaches; None: the nominal figure (a best case).
+    decode: DecodeShare | None = None
 
     @field_validator("schema_version")
     @classmethod
@@ -305,9 +339,13 @@ class Catalog(BaseModel):
         """(low, high, one-line description, source ids) of the MFU range the estimator uses for `chip`."""
         if chip.mfu is not None:
             return chip.mfu.low, chip.mfu.high, chip.mfu.describe(chip.name), list(chip.mfu.sources)
-        default = self.mfu[chip.family]
+        default = self.mfu["gpu" if chip.family == "other" else chip.family]
         low, high = default.bounds()
         return low, high, default.describe(chip.family), list(default.sources)
+
+    def decode_share(self) -> tuple[float, float]:
+        """(low, high) share of nominal memory bandwidth a decode step reaches; (1, 1) when not catalogued."""
+        return (self.decode.low, self.decode.high) if self.decode is not None else (1.0, 1.0)
 
     def chip(self, id: str) -> Chip:
         """The chip with this id; KeyError names the known ids otherwise."""
@@ -322,24 +360,6 @@ class Catalog(BaseModel):
             if source.id == id:
                 return source
         raise KeyError(f"unknown source {id!r}")
-
-    def match_device(self, name: str) -> Chip | None:
-        """The catalogue chip a framework's device name denotes, or None.
-
-        Patterns are case-insensitive regular expressions; the longest matched text over all
-        chips wins, so 'NVIDIA A100-SXM4-80GB' picks the 80 GB row and an unlisted variant
-        (H100 PCIe, H100 NVL) matches nothing rather than a near neighbour. A MIG slice
-        ('NVIDIA H100 80GB HBM3 MIG 1g.10gb') is a fraction of the chip: it matches no row,
-        so it is never judged against whole-chip peaks.
-        """
-        chip_id = match_device_name(name, ((chip.id, chip.match) for chip in self.chips))
-        return self.chip(chip_id) if chip_id is not None else None
-
-    def match_rocm(self, arch: str | None, compute_units: int | None, memory_bytes: int | None) -> Chip | None:
-        """The chip an AMD device is by its gfx target, compute units and memory, for stacks that
-        name it generically ('AMD Radeon Graphics' or nothing); None unless all three fit one part."""
-        chip_id = match_rocm_part(arch, compute_units, memory_bytes)
-        return self.chip(chip_id) if chip_id is not None and any(c.id == chip_id for c in self.chips) else None
 
 
 def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
@@ -361,6 +381,12 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
         low, high = default.bounds()
         if not low <= default.value <= high:
             problems.append((f"mfu.{family}.value", "must lie between low and high"))
+    if catalog.decode is not None:
+        if catalog.decode.low > catalog.decode.high:
+            problems.append(("decode.low", "must not exceed high"))
+        for j, sid in enumerate(catalog.decode.sources):
+            if sid not in source_ids:
+                problems.append((f"decode.sources.{j}", f"unknown source id {sid!r}"))
     chip_ids: set[str] = set()
     for i, chip in enumerate(catalog.chips):
         if chip.id in chip_ids:
@@ -377,6 +403,11 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
                 )
             if figure.source not in source_ids:
                 problems.append((f"chips.{i}.{field}.source", f"unknown source id {figure.source!r}"))
+        for j, sid in enumerate(chip.rocm.sources if chip.rocm is not None else []):
+            if sid not in source_ids:
+                problems.append((f"chips.{i}.rocm.sources.{j}", f"unknown source id {sid!r}"))
+        if chip.family == "other" and chip.mfu is None:
+            problems.append((f"chips.{i}.mfu", "a chip of family 'other' needs its own mfu range"))
         if chip.mfu is not None:
             if chip.mfu.low > chip.mfu.high:
                 problems.append((f"chips.{i}.mfu.low", "must not exceed high"))
@@ -391,8 +422,6 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
                     "sparse figure must exceed the dense bf16 figure (is a sparse figure in bf16?)",
                 )
             )
-        if chip.family == "tpu" and chip.memory.unit not in ("GiB", "TiB"):
-            problems.append((f"chips.{i}.memory.unit", "Google states TPU memory in GiB"))
     return problems
 
 

@@ -1,8 +1,9 @@
 """How a framework's device name (or an AMD part's gfx target) finds its catalogue row.
 
-Standard library only: the catalogue (core/catalog.py) and the probe worker's detection use the
-same rules, and the worker may run in the user's own interpreter, which has no pydantic; it gets
-each row's id and match patterns from the app (probe.envs.catalog_digest).
+Standard library only: the probe worker's detection uses these rules over the rows of the
+catalogue (resources/catalog/chips.toml), which it gets from the app as a digest
+(probe.envs.catalog_digest), since it may run in the user's own interpreter, which has no pydantic.
+The facts (patterns, gfx targets, compute units, memory) live in the catalogue, not here.
 """
 
 from __future__ import annotations
@@ -19,18 +20,10 @@ def normalize_device_name(name: str) -> str:
 #: A partition of a chip, not the chip: NVIDIA MIG slices name themselves so.
 _PARTITION = re.compile(r"\bmig\b|\b\d+g\.\d+gb\b")
 
-#: AMD parts that some ROCm stacks report without a product name: (gfx target, compute units,
-#: memory range in bytes as torch reports it, chip id). gfx targets: LLVM AMDGPU processor table
-#: (https://llvm.org/docs/AMDGPUUsage.html). MI300X: 304 compute units, 192 GB HBM3 (AMD Instinct
-#: MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html);
-#: MI325X: 304 CUs, 256 GB HBM3E (https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html);
-#: MI355X: gfx950, 256 CUs, 288 GB HBM3E (https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html).
-#: An MI300A (228 CUs) or a partitioned GPU (fewer CUs, less memory) fits no row.
-ROCM_PARTS: tuple[tuple[str, int, float, float, str], ...] = (
-    ("gfx942", 304, 180e9, 215e9, "mi300x"),
-    ("gfx942", 304, 240e9, 290e9, "mi325x"),
-    ("gfx950", 256, 270e9, 330e9, "mi355x"),
-)
+#: A ROCm device's reported memory must lie within these multiples of its row's published memory: torch
+#: reports the usable bytes of a figure published in GB that is really GiB (an MI300X's "192 GB" reads
+#: 205.8e9), never far off, so a partitioned GPU (a fraction of the memory) fits no row.
+ROCM_MEMORY_RANGE = (0.9, 1.15)
 
 
 def is_partition(name: str) -> bool:
@@ -64,10 +57,22 @@ def match_device_name(name: str, rows: Iterable[tuple[str, Iterable[str]]]) -> s
     return best[2] if best else None
 
 
-def match_rocm_part(arch: str | None, compute_units: int | None, memory_bytes: int | None) -> str | None:
-    """The chip id an AMD device is by its gfx target, compute units and memory (ROCM_PARTS), or None."""
+def match_rocm_part(
+    arch: str | None,
+    compute_units: int | None,
+    memory_bytes: int | None,
+    parts: Iterable[tuple[str, str, int, float | None]],
+) -> str | None:
+    """The id of the row an AMD device is by gfx target, compute units and memory, or None.
+
+    `parts` are (row id, gfx target, compute units, published memory in bytes), from the catalogue's
+    `rocm` entries; all three must fit one row (ROCM_MEMORY_RANGE for the memory).
+    """
     target = (arch or "").split(":")[0].strip().lower()
-    for part_arch, cus, low, high, chip_id in ROCM_PARTS:
-        if target == part_arch and compute_units == cus and memory_bytes and low <= memory_bytes <= high:
-            return chip_id
+    low, high = ROCM_MEMORY_RANGE
+    for row_id, part_arch, cus, published in parts:
+        if target != part_arch or compute_units != cus or not memory_bytes or not published:
+            continue
+        if low * published <= memory_bytes <= high * published:
+            return row_id
     return None

@@ -1,35 +1,52 @@
 """Back-of-envelope time, memory and cost of a training run or a serving job, per chip.
 
-Training: 6·N·D FLOPs plus the attention term 12·L·c·d·D for context c (Hoffmann et al. 2022,
-appendix F: forward 4·L·c·d per token, times three with the backward pass), D = 20·N tokens by
-default (compute-optimal; modern runs train on 10-100x more). Serving is modelled in two parts:
-prefill (the prompt) is compute-bound; each decode step takes max(compute time, (weight bytes +
-KV-cache bytes) / memory bandwidth) at the user's batch and context, and each row says which bound
-applies. The KV cache follows from the model's shape (layers, width, KV heads, dtype), with
-defaults from the nearest published Llama 3 shape. Memory is checked per model copy against one
-chip, or against the chips the copy is split over. Efficiency is a low-high MFU range per chip
-(catalogue). Prices are never shipped: cost appears only for chips the user prices.
+Training: 6·A·D FLOPs plus the attention term 12·L·c·d·D for context c (Hoffmann et al. 2022,
+appendix F: forward 4·L·c·d per token, times three with the backward pass), A the parameters each
+token uses (all of them, or the active ones of a mixture of experts), D = 20·N tokens by default
+(compute-optimal; modern runs train on 10-100x more). Memory counts the training state (16 B per
+parameter, all experts) and the activations one micro-batch keeps (Korthikanti et al. 2022), laid
+out as tensor parallel inside a fast-link group and pipeline or sharded data parallel across
+(core/transformer.py). Serving is modelled in two parts: prefill (the prompt) is compute-bound;
+each decode step takes max(compute time, (weights read + KV-cache bytes) / (memory bandwidth x the
+share decode reaches)) at the user's batch and context, and each row says which bound applies.
+The shape follows the parameter count at a standard width-to-depth ratio unless the user gives it.
+Efficiency is a low-high MFU range per chip (catalogue). Cost uses the price the user gives for a
+chip, else the cheapest known price (the shipped table or a local catalogue, core.prices), with spot
+beside it; serving also gets dollars per million tokens.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from gpu_tpu_app.core.catalog import Catalog, load_catalog
+from gpu_tpu_app.core import transformer
+from gpu_tpu_app.core.catalog import Catalog, Chip, load_catalog
+from gpu_tpu_app.core.estimate_models import (
+    MAX_CHIPS,
+    MAX_PARAMS,
+    MAX_PRICE,
+    MAX_TOKENS,
+    ChipEstimate,
+    Estimate,
+    EstimateRequest,
+    EstimateRow,
+    MeasuredDevice,
+    Moe,
+    Shape,
+)
+from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
+from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
+from gpu_tpu_app.core.transformer import Checkpointing
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, SECONDS_PER_DAY
+from gpu_tpu_app.core.units import SECONDS_PER_DAY
 from gpu_tpu_app.errors import InputError
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
 TOKENS_PER_PARAM = 20.0
 #: Mixed-precision AdamW training state per parameter, before activations.
 TRAINING_BYTES_PER_PARAM = 16.0
-#: bytes per element of weights and KV cache, per serving dtype.
-DTYPE_BYTES: dict[str, float] = {"bfloat16": 2.0, "float8": 1.0, "int8": 1.0}
 #: serving: runtime buffers on top of the weights when checking whether a copy fits (research notes:
 #: inference memory is about 1.2 x the weight bytes); a decode step still reads weights + KV cache only.
 INFERENCE_OVERHEAD = 1.2
@@ -37,194 +54,71 @@ INFERENCE_OVERHEAD = 1.2
 DEFAULT_CONTEXT = 2048
 #: sequences decoded together per model copy when none is given.
 DEFAULT_BATCH = 1
+#: training sequences per micro-step of one copy when none is given (Megatron-LM and Llama 3 run 1).
+DEFAULT_MICRO_BATCH = 1
+#: strict fp32 on a TPU: the matrix units multiply in bf16, so an fp32 product takes 3 (bf16_3x,
+#: precision=HIGH) to 6 (precision=HIGHEST) bf16 passes (JAX matmul precision docs).
+TPU_FP32_PASSES = (3, 6)
+FP32_SOURCES = ["jax-matmul-precision"]
 
-
-class ModelShape(NamedTuple):
-    """A published transformer shape: what the KV cache and the attention term need."""
-
-    name: str
-    params: float
-    layers: int
-    width: int
-    heads: int
-    kv_heads: int
-
-
-#: Llama 3 shapes (The Llama 3 Herd of Models, arXiv:2407.21783, Table 3): grouped-query attention
-#: with 8 KV heads. A parameter count takes the nearest one (on a log scale) unless the user gives
-#: the shape.
-REFERENCE_SHAPES: tuple[ModelShape, ...] = (
-    ModelShape("Llama 3 8B", 8e9, 32, 4096, 32, 8),
-    ModelShape("Llama 3 70B", 70e9, 80, 8192, 64, 8),
-    ModelShape("Llama 3 405B", 405e9, 126, 16384, 128, 8),
-)
-SHAPE_SOURCE = "llama3-2024"
+SHAPE_SOURCE = "kaplan-2020"
 
 TRAINING_RULE = (
-    "training FLOPs = 6 x N x D + 12 x L x c x d x D: 6ND for the weights (forward 2ND, backward 4ND) plus "
-    "attention over a context of c tokens (forward 4 x L x c x d per token, three times with the backward "
-    "pass); D = 20 x N tokens when not given (compute-optimal; modern runs train on 10-100x more); "
-    "time = FLOPs / (chips x dense BF16 peak x MFU)"
+    "training FLOPs = 6 x N x D + 12 x L x c x d x D: 6ND for the weights each token uses (forward 2ND, "
+    "backward 4ND; N = the active parameters of a mixture of experts) plus attention over a context of c "
+    "tokens (forward 4 x L x c x d per token, three times with the backward pass); D = 20 x N tokens when "
+    "not given (compute-optimal, N the total parameters; modern runs train on 10-100x more); time = FLOPs "
+    "x recomputation / (chips in whole copies x peak x MFU), where selective recomputation repeats the "
+    "attention's forward pass and full checkpointing the whole forward pass"
 )
 INFERENCE_RULE = (
     "serving = prefill + decode. Prefill (the prompt tokens) is compute-bound: (2 x N + 4 x L x c x d) FLOPs "
-    "per token / (chips x peak x MFU). Each decode step of one model copy produces one token for each of the "
-    "batch's sequences and takes max(compute time, (weight bytes + KV-cache bytes) / memory bandwidth of the "
-    "chips the copy is split over), at the nominal bandwidth (a best case); copies work in parallel"
+    "per token (N the active parameters) / (chips x peak x MFU). Each decode step of one model copy produces "
+    "one token for each of the batch's sequences and takes max(compute time, (weight bytes read + KV-cache "
+    "bytes) / (memory bandwidth of the chips the copy is split over x the share of it decode reaches)); a "
+    "mixture of experts reads its shared weights and the experts the batch routes to; copies work in parallel"
 )
 TRAINING_MEMORY_RULE = (
-    "training memory = 16 bytes per parameter (mixed-precision AdamW: 2 B bf16 weights + 2 B gradients "
-    "+ 4 B fp32 master weights + 8 B Adam moments; 16-18 B is the usual range), activations not counted; "
-    "the state is sharded over as many chips as it needs"
+    "training memory per copy = 16 bytes per parameter, all experts counted (mixed-precision AdamW: 2 B bf16 "
+    "weights + 2 B gradients + 4 B fp32 master weights + 8 B Adam moments; 16-18 B is the usual range) + the "
+    "activations one micro-batch keeps for the backward pass (Korthikanti et al. 2022, with sequence "
+    "parallelism: s x b x h x (34 + 5 x a x s / h) bytes per layer without recomputation, 34 with selective "
+    "recomputation, 2 with full checkpointing plus one layer's working set). One copy is tensor parallel over "
+    "t chips inside a fast-link group (at most 8, dividing the heads) and pipeline stages or sharded data "
+    "parallel over p groups, both powers of two: the fullest chip holds state / (t x p) + activations / t; "
+    "checkpointing 'auto' takes the least recomputation that reaches the fewest chips"
 )
 INFERENCE_MEMORY_RULE = (
-    "memory per model copy = 1.2 x weight bytes (20% for runtime buffers) + KV cache (2 x L x KV heads x "
-    "head size x bytes per value, per token, for batch x context tokens); a copy that does not fit one chip "
-    "is split over the fewest chips that hold it; a decode step reads the weight bytes and the KV cache once"
+    "memory per model copy = 1.2 x weight bytes (20% for runtime buffers; all experts of a mixture) + KV cache "
+    "(2 x L x KV heads x head size x bytes per value, per token, for batch x context tokens); a copy that does "
+    "not fit one chip is split over the fewest chips that hold it"
 )
 RULE_SOURCES = {
-    "training": ["eleuther-transformer-math", "hoffmann-2022"],
-    "inference": ["eleuther-transformer-math", SHAPE_SOURCE],
+    "training": ["eleuther-transformer-math", "hoffmann-2022", transformer.ACTIVATION_SOURCE],
+    "inference": ["eleuther-transformer-math"],
 }
 MEASURED_MFU_SOURCE = (
     "measured matmul on {where}: the measured throughput is already achieved, so the efficiency "
     "factor is 1.0 (a best case: a full model step reaches less than a pure matmul)"
 )
 
-_FROZEN = ConfigDict(extra="forbid", frozen=True)
-
-
-#: upper bounds that keep every product of the estimate finite (6 x N x D stays far below 1e308)
-#: and are far beyond any real model: the largest published models have about 2e12 parameters
-#: and were trained on about 4e13 tokens.
-MAX_PARAMS = 1e15
-MAX_TOKENS = 1e18
-MAX_CHIPS = 10_000_000
-#: USD per chip-hour; rented accelerators cost a few dollars an hour.
-MAX_PRICE = 1_000_000.0
-
-
-class EstimateRequest(BaseModel):
-    """What to estimate: model size and shape, tokens, mode, chips, serving batch and context, MFU, prices.
-
-    Fields added after the first version all have defaults, so estimator inputs saved in older
-    sessions still load.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=1_000)
-
-    params: float = Field(gt=0, le=MAX_PARAMS)
-    tokens: float | None = Field(default=None, gt=0, le=MAX_TOKENS)
-    mode: Literal["training", "inference"] = "training"
-    chips: int = Field(default=1, ge=1, le=MAX_CHIPS)
-    mfu: float | None = Field(default=None, gt=0, le=1)
-    prices: dict[str, float] = Field(default_factory=dict)  # chip id -> USD per chip-hour
-    batch: int | None = Field(default=None, ge=1, le=1_000_000)  # sequences decoded together per copy
-    context: int | None = Field(default=None, ge=1, le=100_000_000)  # tokens per sequence (KV length)
-    prompt_tokens: float | None = Field(default=None, ge=0, le=MAX_TOKENS)  # total tokens to prefill
-    layers: int | None = Field(default=None, ge=1, le=100_000)
-    width: int | None = Field(default=None, ge=1, le=10_000_000)
-    heads: int | None = Field(default=None, ge=1, le=100_000)
-    kv_heads: int | None = Field(default=None, ge=1, le=100_000)
-    dtype: Literal["bfloat16", "float8", "int8"] = "bfloat16"
-
-    @model_validator(mode="after")
-    def _check(self) -> EstimateRequest:
-        if self.mode == "inference" and self.tokens is None:
-            raise ValueError("inference needs tokens: the number of tokens to serve")
-        for chip_id, price in self.prices.items():
-            if not (math.isfinite(price) and 0 <= price <= MAX_PRICE):
-                raise ValueError(f"price for {chip_id!r} must be 0 to {MAX_PRICE:,.0f} USD per chip-hour")
-        heads = self.heads
-        if self.kv_heads is not None and heads is not None and self.kv_heads > heads:
-            raise ValueError("kv_heads cannot exceed heads")
-        if self.width is not None and heads is not None and self.width % heads:
-            raise ValueError("width must be a multiple of heads")
-        return self
-
-
-class MeasuredDevice(BaseModel):
-    """A device probed on this machine: its best measured matmul throughput, shown as an extra row."""
-
-    model_config = _FROZEN
-
-    name: str = Field(min_length=1)
-    flops: float = Field(gt=0, allow_inf_nan=False)  # FLOP/s
-    memory_bytes: float | None = Field(default=None, ge=0)
-    key: str | None = None  # DeviceInfo.key, e.g. "torch:cuda:0"
-    host: str | None = None  # where it was measured; None means this machine
-    bandwidth: float | None = Field(default=None, gt=0, allow_inf_nan=False)  # best measured B/s, if any
-
-
-class Shape(BaseModel):
-    """The model shape the estimate used, and where each part came from."""
-
-    model_config = _FROZEN
-
-    layers: int
-    width: int
-    heads: int
-    kv_heads: int
-    head_size: float
-    kv_bytes_per_token: float
-    origin: str  # "given" or the reference shape's name
-
-
-class ChipEstimate(BaseModel):
-    """One row: time (with a range), bound, memory per copy and fit, and cost on one kind of chip."""
-
-    model_config = _FROZEN
-
-    chip_id: str
-    chip_name: str
-    family: str  # "gpu", "tpu", or "measured" for a probed device
-    peak_flops: float | None  # FLOP/s per chip used for the time
-    peak_dtype: str | None  # which peak: "bfloat16", "float16" where a chip has no bf16, "measured"
-    mfu: float  # midpoint of the range, orders the rows
-    mfu_low: float
-    mfu_high: float
-    mfu_source: str
-    days: float | None  # at the midpoint MFU
-    days_low: float | None  # at the high MFU
-    days_high: float | None  # at the low MFU
-    bound: Literal["compute", "memory"] | None  # what limits the (decode) step; None when unknown
-    fits: bool | None
-    memory_needed_bytes: float  # per model copy (training: the whole sharded state)
-    memory_available_bytes: float | None  # on the chips one copy uses
-    chip_memory_bytes: float | None = None
-    chip_memory_stated: str | None = None  # per chip as the vendor publishes it: "80 GB", "16 GiB"
-    chips_per_copy: int | None = None
-    copies: int | None = None
-    mem_bw: float | None = None  # B/s per chip used for the decode step
-    prefill_days: float | None = None
-    decode_days: float | None = None
-    step_seconds: float | None = None  # one decode step of one copy
-    tokens_per_second: float | None = None  # all copies together
-    warnings: list[str] = Field(default_factory=list)
-    cost_usd: float | None
-
-
-#: the row type the shared wording module formats.
-EstimateRow = ChipEstimate
-
-
-class Estimate(BaseModel):
-    """The result: total FLOPs, the rules used (with source ids) and one row per chip, fastest first."""
-
-    model_config = _FROZEN
-
-    request: EstimateRequest
-    tokens: float  # tokens used: given, or 20 x params for training
-    tokens_default: bool = False  # True when tokens is the compute-optimal 20 x N default
-    flops: float
-    rule: str
-    memory_rule: str
-    sources: list[str]
-    shape: Shape | None = None
-    batch: int | None = None
-    context: int | None = None
-    prompt_tokens: float | None = None
-    rows: list[ChipEstimate]
+__all__ = [
+    "MAX_CHIPS",
+    "MAX_PARAMS",
+    "MAX_PRICE",
+    "MAX_TOKENS",
+    "ChipEstimate",
+    "Estimate",
+    "EstimateRequest",
+    "EstimateRow",
+    "MeasuredDevice",
+    "Moe",
+    "Shape",
+    "estimate",
+    "measured_from_run",
+    "model_shape",
+    "parse_quantity",
+]
 
 
 def measured_from_run(run: Any) -> list[MeasuredDevice]:
@@ -241,7 +135,7 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
             continue
         if result.kernel == "matmul" and result.metric == "flops":
             best[result.device] = max(best.get(result.device, 0.0), float(result.value))
-        elif result.metric == "bytes_per_s" and result.kernel in ("copy", "triad"):
+        elif result.metric == "bytes_per_s" and result.kernel in MEMORY_KERNELS:
             bandwidth[result.device] = max(bandwidth.get(result.device, 0.0), float(result.value))
     devices = []
     for key, flops in best.items():
@@ -263,26 +157,25 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
 
 
 def model_shape(req: EstimateRequest) -> Shape:
-    """The shape used for the KV cache and the attention term: the user's, else the nearest Llama 3 shape."""
-    ref = min(REFERENCE_SHAPES, key=lambda s: abs(math.log(req.params / s.params)))
-    given = any(v is not None for v in (req.layers, req.width, req.heads, req.kv_heads))
-    layers = req.layers or ref.layers
-    width = req.width or ref.width
-    heads = req.heads or (ref.heads if width == ref.width else max(1, width // 128))
-    kv_heads = min(req.kv_heads or ref.kv_heads, heads)
-    head_size = width / heads
-    kv_per_token = 2.0 * layers * kv_heads * head_size * DTYPE_BYTES[req.dtype]
-    origin = "given" if given else ref.name
-    if given and not all(v is not None for v in (req.layers, req.width, req.kv_heads)):
-        origin = f"given, the rest from {ref.name}"
+    """The shape used for the KV cache, the attention term and the activations: the user's parts, the
+    rest from the parameter count (the active ones of a mixture of experts) at the width-to-depth ratio."""
+    ratio = req.aspect_ratio or transformer.DEFAULT_ASPECT_RATIO
+    dims = transformer.default_dims(req.active, ratio, req.layers, req.width, req.heads, req.kv_heads)
+    given = [v is not None for v in (req.layers, req.width, req.heads, req.kv_heads)]
+    head_size = dims.width / dims.heads
+    kv_per_token = 2.0 * dims.layers * dims.kv_heads * head_size * req.value_bytes
+    which = "active parameters" if req.active_params is not None else "parameter count"
+    derived = f"from the {which} at width / layers = {ratio:g}"
+    origin = "given" if all(given) else f"given, the rest {derived}" if any(given) else derived
     return Shape(
-        layers=layers,
-        width=width,
-        heads=heads,
-        kv_heads=kv_heads,
+        layers=dims.layers,
+        width=dims.width,
+        heads=dims.heads,
+        kv_heads=dims.kv_heads,
         head_size=head_size,
         kv_bytes_per_token=kv_per_token,
         origin=origin,
+        aspect_ratio=ratio,
     )
 
 
@@ -291,25 +184,76 @@ def _attention_flops_per_token(shape: Shape, context: int) -> float:
     return 4.0 * shape.layers * context * shape.width
 
 
+def training_tokens(req: EstimateRequest) -> float:
+    """Tokens to train on: given, or 20 per parameter (all experts counted)."""
+    return req.tokens if req.tokens is not None else TOKENS_PER_PARAM * req.params
+
+
 def total_flops(req: EstimateRequest) -> tuple[float, float]:
-    """(FLOPs, tokens): training (6N + 12·L·c·d)·D with D = 20·N by default; serving (2N + 4·L·c·d) per
-    token served (prompt and generated)."""
+    """(FLOPs, tokens): training (6A + 12·L·c·d)·D with D = 20·N by default; serving (2A + 4·L·c·d) per
+    token served (prompt and generated); A the parameters each token uses."""
     shape = model_shape(req)
     context = req.context or DEFAULT_CONTEXT
     attention = _attention_flops_per_token(shape, context)
     if req.mode == "training":
-        tokens = req.tokens if req.tokens is not None else TOKENS_PER_PARAM * req.params
-        return (6.0 * req.params + 3.0 * attention) * tokens, tokens
+        tokens = training_tokens(req)
+        return (6.0 * req.active + 3.0 * attention) * tokens, tokens
     assert req.tokens is not None
     served = req.tokens + (req.prompt_tokens or 0.0)
-    return (2.0 * req.params + attention) * served, req.tokens
+    return (2.0 * req.active + attention) * served, req.tokens
+
+
+def moe_of(req: EstimateRequest) -> Moe | None:
+    """The mixture of experts split, or None for a dense model."""
+    if req.active_params is None:
+        return None
+    split = None
+    if req.experts is not None and req.top_k is not None:
+        split = transformer.moe_split(req.params, req.active_params, req.experts, req.top_k)
+    batch = (req.batch or DEFAULT_BATCH) if req.mode == "inference" else 1
+    return Moe(
+        total=req.params,
+        active=req.active_params,
+        experts=req.experts,
+        top_k=req.top_k,
+        shared=split.shared if split else None,
+        per_expert=split.per_expert if split else None,
+        decode_params=transformer.decode_weights(req.params, req.active_params, split, batch),
+    )
+
+
+def activations(req: EstimateRequest, shape: Shape | None = None) -> dict[Checkpointing, float]:
+    """Activation bytes of one training micro-batch over all layers, per checkpointing mode offered."""
+    shape = shape or model_shape(req)
+    context = req.context or DEFAULT_CONTEXT
+    tokens = (req.micro_batch or DEFAULT_MICRO_BATCH) * context
+    modes = transformer.CHECKPOINTING_ORDER if req.checkpointing == "auto" else (req.checkpointing,)
+    return {
+        mode: transformer.activation_bytes(
+            mode,
+            shape.layers,
+            tokens,
+            shape.width,
+            shape.heads,
+            context,
+            top_k=req.top_k or 1,
+            value_bytes=4.0 if req.strict_fp32 else 2.0,
+        )
+        for mode in modes
+    }
+
+
+def training_state(req: EstimateRequest) -> float:
+    """Bytes of weights, gradients and optimizer state: 16 per parameter, all experts."""
+    return TRAINING_BYTES_PER_PARAM * req.params
 
 
 def memory_needed(req: EstimateRequest) -> float:
-    """Bytes per model copy: 16 B/param for training; weights plus KV cache (batch x context) for serving."""
+    """Bytes per model copy: the training state plus, for the least recomputation offered, one
+    micro-batch's activations; weights plus KV cache (batch x context) for serving."""
     if req.mode == "training":
-        return TRAINING_BYTES_PER_PARAM * req.params
-    return INFERENCE_OVERHEAD * req.params * DTYPE_BYTES[req.dtype] + _kv_bytes(req)
+        return training_state(req) + next(iter(activations(req).values()))
+    return INFERENCE_OVERHEAD * req.params * req.value_bytes + _kv_bytes(req)
 
 
 def _kv_bytes(req: EstimateRequest) -> float:
@@ -318,66 +262,90 @@ def _kv_bytes(req: EstimateRequest) -> float:
 
 
 def step_bytes(req: EstimateRequest) -> float:
-    """Bytes one decode step of one copy reads: every weight once and the whole KV cache."""
-    return req.params * DTYPE_BYTES[req.dtype] + _kv_bytes(req)
+    """Bytes one decode step of one copy reads: the weights it uses (all of a dense model; the shared
+    weights and the routed experts of a mixture) and the whole KV cache."""
+    moe = moe_of(req)
+    weights = moe.decode_params if moe is not None else req.params
+    return weights * req.value_bytes + _kv_bytes(req)
+
+
+def recompute_factor(mode: str | None, shape: Shape, req: EstimateRequest) -> float:
+    """Hardware FLOPs over model FLOPs: selective recomputation repeats the attention core's forward
+    pass, full checkpointing the whole forward pass."""
+    if mode not in ("selective", "full"):
+        return 1.0
+    attention = _attention_flops_per_token(shape, req.context or DEFAULT_CONTEXT)
+    model = 6.0 * req.active + 3.0 * attention
+    extra = attention if mode == "selective" else 2.0 * req.active + attention
+    return (model + extra) / model
 
 
 class _Device(NamedTuple):
     chip_id: str
     name: str
     family: str
-    peak: float | None
+    peak: float | None  # at the middle of the range
+    peak_low: float | None
+    peak_high: float | None
     peak_dtype: str | None
     mem_bw: float | None
     memory: float | None
     domain: int | None
     domain_note: str | None
+    share_low: float
+    share_high: float
 
 
 def _days(seconds: float | None) -> float | None:
     return None if seconds is None else seconds / SECONDS_PER_DAY
 
 
-def _row_times(req: EstimateRequest, dev: _Device, shape: Shape, needed: float, mfu: float) -> dict[str, Any]:
-    """Times, bound and copies of one device at one MFU."""
-    chips = req.chips
+class _Plan(NamedTuple):
+    """How one copy sits on a device: chips per copy, copies, and the training layout."""
+
+    per_copy: int | None
+    copies: int | None
+    layout: transformer.Layout | None
+
+
+def _plan(req: EstimateRequest, dev: _Device, shape: Shape, needed: float) -> _Plan:
+    if dev.memory is None or dev.memory <= 0:
+        return _Plan(None, None, None)
+    if req.mode == "training":
+        limit = transformer.tensor_limit(dev.domain, shape.heads)
+        layout = transformer.best_layout(training_state(req), activations(req, shape), dev.memory, limit)
+        if layout is None:
+            return _Plan(None, 0, None)
+        return _Plan(layout.chips, req.chips // layout.chips, layout)
+    per_copy = max(1, math.ceil(needed / dev.memory))
+    return _Plan(per_copy, req.chips // per_copy, None)
+
+
+def _row_times(
+    req: EstimateRequest, dev: _Device, shape: Shape, plan: _Plan, mfu: float, peak: float | None, share: float
+) -> dict[str, Any]:
+    """Times, bound and copies of one device at one MFU, one peak and one bandwidth share."""
     context = req.context or DEFAULT_CONTEXT
     attention = _attention_flops_per_token(shape, context)
-    out: dict[str, Any] = {
-        "seconds": None,
-        "bound": None,
-        "prefill": None,
-        "decode": None,
-        "step": None,
-        "tps": None,
-        "per_copy": None,
-        "copies": None,
-    }
-    if dev.memory is not None and dev.memory > 0:
-        out["per_copy"] = max(1, math.ceil(needed / dev.memory))
-    if dev.peak is None or dev.peak <= 0:
-        return out
+    out: dict[str, Any] = {"seconds": None, "bound": None, "prefill": None, "decode": None, "step": None, "tps": None}
+    if peak is None or peak <= 0 or plan.per_copy is None or not plan.copies:
+        return out  # no peak, no memory figure, or one copy needs more chips than there are
+    used = plan.copies * plan.per_copy
     if req.mode == "training":
-        tokens = req.tokens if req.tokens is not None else TOKENS_PER_PARAM * req.params
-        flops = (6.0 * req.params + 3.0 * attention) * tokens
-        out["seconds"] = flops / (chips * dev.peak * mfu)
-        out["bound"] = "compute"
+        mode = plan.layout.checkpointing if plan.layout is not None else None
+        flops = (6.0 * req.active + 3.0 * attention) * training_tokens(req) * recompute_factor(mode, shape, req)
+        out.update(seconds=flops / (used * peak * mfu), bound="compute")
         return out
     assert req.tokens is not None
-    per_copy = out["per_copy"] or 1
-    copies = chips // per_copy
-    out["copies"] = copies
-    if copies < 1:
-        return out  # one copy needs more chips than there are
-    prefill_flops = (req.prompt_tokens or 0.0) * (2.0 * req.params + attention)
-    prefill = prefill_flops / (copies * per_copy * dev.peak * mfu)
+    prefill_flops = (req.prompt_tokens or 0.0) * (2.0 * req.active + attention)
+    prefill = prefill_flops / (used * peak * mfu)
     batch = req.batch or DEFAULT_BATCH
-    step_compute = batch * (2.0 * req.params + attention) / (per_copy * dev.peak * mfu)
+    step_compute = batch * (2.0 * req.active + attention) / (plan.per_copy * peak * mfu)
     if dev.mem_bw is None or dev.mem_bw <= 0:
         return out  # no bandwidth figure: the decode bound cannot be told
-    step_memory = step_bytes(req) / (per_copy * dev.mem_bw)
+    step_memory = step_bytes(req) / (plan.per_copy * dev.mem_bw * share)
     step = max(step_compute, step_memory)
-    tps = copies * batch / step
+    tps = plan.copies * batch / step
     decode = req.tokens / tps
     out.update(
         seconds=prefill + decode,
@@ -390,8 +358,14 @@ def _row_times(req: EstimateRequest, dev: _Device, shape: Shape, needed: float, 
     return out
 
 
-def _warnings(req: EstimateRequest, dev: _Device, per_copy: int | None, copies: int | None) -> list[str]:
+def _warnings(req: EstimateRequest, dev: _Device, plan: _Plan) -> list[str]:
     found = []
+    per_copy, copies = plan.per_copy, plan.copies
+    if req.mode == "training" and dev.memory is not None and plan.layout is None:
+        found.append(
+            "one micro-batch's activations do not fit even spread over the largest tensor-parallel group: "
+            "shorten the context, use full checkpointing or a smaller micro-batch"
+        )
     if per_copy is not None and per_copy > req.chips:
         found.append(f"one copy needs {per_copy} chips, more than the {req.chips} given")
     if dev.domain is not None:
@@ -406,7 +380,7 @@ def _warnings(req: EstimateRequest, dev: _Device, per_copy: int | None, copies: 
                 f"one copy spans {per_copy} chips, more than the largest fast-link group of "
                 f"{dev.domain}{where}; the slower links between them are not modelled"
             )
-    if req.mode == "inference" and copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
+    if copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
         found.append(f"{req.chips % per_copy} chip(s) left idle: {req.chips} is not a multiple of {per_copy}")
     return found
 
@@ -417,27 +391,32 @@ def _chip_row(
     low: float,
     high: float,
     mfu_source: str,
-    price: float | None,
+    prices: tuple[Quote | None, Quote | None],
     shape: Shape,
-    needed: float,
     stated: dict[str, str],
 ) -> ChipEstimate:
-    """One device's row: times at the middle, high and low MFU, whether it fits, and the cost."""
+    """One device's row: times at the middle and both ends of the range, whether it fits, and the cost."""
+    needed_default = memory_needed(req)
+    plan = _plan(req, dev, shape, needed_default)
     mid = (low + high) / 2.0
-    at_mid = _row_times(req, dev, shape, needed, mid)
-    at_high = _row_times(req, dev, shape, needed, high)
-    at_low = _row_times(req, dev, shape, needed, low)
+    share_mid = (dev.share_low + dev.share_high) / 2.0
+    at_mid = _row_times(req, dev, shape, plan, mid, dev.peak, share_mid)
+    fast = _row_times(req, dev, shape, plan, high, dev.peak_high, dev.share_high)
+    slow = _row_times(req, dev, shape, plan, low, dev.peak_low, dev.share_low)
     days = _days(at_mid["seconds"])
-    per_copy = at_mid["per_copy"]
-    if req.mode == "training":
-        fits = (per_copy <= req.chips) if per_copy is not None else None
-        available = dev.memory * req.chips if dev.memory is not None else None
-    else:
-        fits = (needed <= dev.memory) if dev.memory is not None else None
-        available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
-        if per_copy is not None and per_copy > req.chips:
-            fits = False
-    cost = days * 24.0 * req.chips * price if (price is not None and days is not None) else None
+    per_copy, layout = plan.per_copy, plan.layout
+    needed = needed_default
+    if layout is not None:
+        needed = training_state(req) + layout.activations
+    fits = (per_copy <= req.chips) if per_copy is not None else (False if dev.memory is not None else None)
+    if req.mode == "inference" and dev.memory is not None and per_copy is not None:
+        fits = needed <= dev.memory and per_copy <= req.chips
+    available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
+    price, spot = prices
+    cost, spot_cost = (
+        days * 24.0 * req.chips * q.usd if (q is not None and days is not None) else None for q in (price, spot)
+    )
+    per_mtok = req.mode == "inference" and req.tokens is not None and req.tokens > 0
     return ChipEstimate(
         chip_id=dev.chip_id,
         chip_name=dev.name,
@@ -449,8 +428,8 @@ def _chip_row(
         mfu_high=high,
         mfu_source=mfu_source,
         days=days,
-        days_low=_days(at_high["seconds"]),
-        days_high=_days(at_low["seconds"]),
+        days_low=_days(fast["seconds"]),
+        days_high=_days(slow["seconds"]),
         bound=at_mid["bound"],
         fits=fits,
         memory_needed_bytes=needed,
@@ -458,42 +437,63 @@ def _chip_row(
         chip_memory_bytes=dev.memory,
         chip_memory_stated=stated.get(dev.chip_id),
         chips_per_copy=per_copy,
-        copies=at_mid["copies"] if req.mode == "inference" else (1 if fits else None),
+        copies=plan.copies,
         mem_bw=dev.mem_bw,
+        bw_share_low=dev.share_low if req.mode == "inference" else None,
+        bw_share_high=dev.share_high if req.mode == "inference" else None,
         prefill_days=_days(at_mid["prefill"]),
         decode_days=_days(at_mid["decode"]),
         step_seconds=at_mid["step"],
         tokens_per_second=at_mid["tps"],
-        warnings=_warnings(req, dev, per_copy, at_mid["copies"]),
+        tensor_parallel=layout.tensor if layout else None,
+        shards=layout.shards if layout else None,
+        checkpointing=layout.checkpointing if layout else None,
+        activation_bytes=layout.activations if layout else None,
+        per_chip_bytes=layout.per_chip if layout else None,
+        warnings=_warnings(req, dev, plan),
         cost_usd=cost,
+        price=price,
+        spot_price=spot,
+        spot_cost_usd=spot_cost,
+        usd_per_mtok=cost / (req.tokens / 1e6) if (per_mtok and cost is not None and req.tokens) else None,
+        spot_usd_per_mtok=spot_cost / (req.tokens / 1e6)
+        if (per_mtok and spot_cost is not None and req.tokens)
+        else None,
     )
 
 
-def estimate(
-    req: EstimateRequest,
-    catalog: Catalog | None = None,
-    measured: list[MeasuredDevice] | None = None,
-) -> Estimate:
-    """Estimate the request on every catalogue chip (and each measured device); rows fastest first.
+def _peaks(chip: Chip, req: EstimateRequest) -> tuple[float | None, float | None, float | None, str | None]:
+    """(middle, low, high) peak FLOP/s the time uses, and which peak it is.
 
-    Raises InputError when a price names a chip id the catalogue does not have.
-    """
-    catalog = catalog if catalog is not None else load_catalog()
-    known = {chip.id for chip in catalog.chips}
-    for chip_id in req.prices:
-        if chip_id not in known:
-            raise InputError(f"prices: unknown chip id {chip_id!r} (known: {', '.join(sorted(known))})")
-    flops, tokens = total_flops(req)
-    shape = model_shape(req)
-    needed = memory_needed(req)
-    used_sources = list(RULE_SOURCES[req.mode])
-    if req.mode == "training":
-        used_sources.append(SHAPE_SOURCE)  # the attention term uses the model's shape
-    devices: list[tuple[_Device, float, float, str, float | None]] = []
+    bf16 dense (fp16 where a chip has no bf16); with strict fp32, the chip's fp32 figure, or on a
+    TPU the bf16 peak over 3 to 6 passes."""
+    if req.strict_fp32:
+        if chip.family == "tpu":
+            bf16 = chip.peak_flops("bfloat16")
+            if bf16 is None:
+                return None, None, None, None
+            few, many = TPU_FP32_PASSES
+            return bf16 / ((few + many) / 2), bf16 / many, bf16 / few, f"float32 as {few}-{many} bf16 passes"
+        fp32 = chip.peak_flops("float32")
+        return fp32, fp32, fp32, "float32" if fp32 is not None else None
+    peak, dtype = chip.peak_flops("bfloat16"), "bfloat16"
+    if peak is None and chip.peak_flops("float16") is not None:
+        peak, dtype = chip.peak_flops("float16"), "float16"
+    return peak, peak, peak, dtype if peak is not None else None
+
+
+_Quotes = tuple[Quote | None, Quote | None]
+
+
+def _catalog_devices(
+    req: EstimateRequest, catalog: Catalog, used_sources: list[str], book: PriceBook | None
+) -> list[tuple[_Device, float, float, str, _Quotes]]:
+    share_low, share_high = (req.bw_share, req.bw_share) if req.bw_share else catalog.decode_share()
+    if req.mode == "inference" and req.bw_share is None and catalog.decode is not None:
+        used_sources.extend(catalog.decode.sources)
+    devices = []
     for chip in catalog.chips:
-        peak, dtype = chip.peak_flops("bfloat16"), "bfloat16"
-        if peak is None and chip.peak_flops("float16") is not None:
-            peak, dtype = chip.peak_flops("float16"), "float16"
+        peak, peak_low, peak_high, dtype = _peaks(chip, req)
         if req.mfu is not None:
             low = high = req.mfu
             mfu_source = "set by the user"
@@ -505,13 +505,44 @@ def estimate(
             chip.name,
             chip.family,
             peak,
-            dtype if peak is not None else None,
+            peak_low,
+            peak_high,
+            dtype,
             chip.mem_bw_bytes_per_s(),
             chip.memory_bytes(),
             chip.domain_chips(),
             chip.domain.note if chip.domain is not None else None,
+            share_low,
+            share_high,
         )
-        devices.append((dev, low, high, mfu_source, req.prices.get(chip.id)))
+        quotes = chip_quotes(book, chip.id, req.prices.get(chip.id), req.price_cloud, req.price_region)
+        devices.append((dev, low, high, mfu_source, quotes))
+    return devices
+
+
+def estimate(
+    req: EstimateRequest,
+    catalog: Catalog | None = None,
+    measured: list[MeasuredDevice] | None = None,
+    book: PriceBook | None = None,
+) -> Estimate:
+    """Estimate the request on every catalogue chip (and each measured device); rows fastest first.
+
+    A chip's cost uses the user's price (req.prices), else the cheapest on-demand price in `book`
+    (in req.price_cloud / req.price_region when given), with the cheapest spot price beside it.
+    Raises InputError when a price names a chip id the catalogue does not have.
+    """
+    catalog = catalog if catalog is not None else load_catalog()
+    known = {chip.id for chip in catalog.chips}
+    for chip_id in req.prices:
+        if chip_id not in known:
+            raise InputError(f"prices: unknown chip id {chip_id!r} (known: {', '.join(sorted(known))})")
+    flops, tokens = total_flops(req)
+    shape = model_shape(req)
+    used_sources = list(RULE_SOURCES[req.mode]) + list(transformer.SHAPE_SOURCES)
+    if req.strict_fp32:
+        used_sources.extend(FP32_SOURCES)
+    devices = _catalog_devices(req, catalog, used_sources, book)
     stated = {
         chip.id: f"{chip.memory.value:g} {chip.memory.unit}" for chip in catalog.chips if chip.memory.value is not None
     }
@@ -521,19 +552,39 @@ def estimate(
             f"{device.name} (measured)",
             "measured",
             device.flops,
+            device.flops,
+            device.flops,
             "measured",
             device.bandwidth,
             device.memory_bytes,
             None,
             None,
+            1.0,
+            1.0,
         )
         where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
-        devices.append((dev, 1.0, 1.0, where, None))
+        devices.append((dev, 1.0, 1.0, where, (None, None)))
     rows = [
-        _chip_row(req, dev, low, high, mfu_source, price, shape, needed, stated)
-        for dev, low, high, mfu_source, price in devices
+        _chip_row(req, dev, low, high, mfu_source, quotes, shape, stated)
+        for dev, low, high, mfu_source, quotes in devices
     ]
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))
+    share_source = None
+    if req.mode == "inference":
+        share_source = (
+            f"{req.bw_share:g} of nominal bandwidth, set by the user"
+            if req.bw_share
+            else catalog.decode.describe()
+            if catalog.decode is not None
+            else "nominal bandwidth (the catalogue gives no measured share)"
+        )
+    fp32_note = None
+    if req.strict_fp32:
+        few, many = TPU_FP32_PASSES
+        fp32_note = (
+            f"strict fp32: GPUs at their FP32 peak (no TF32); TPUs at the bf16 peak / {few}-{many}, the bf16 "
+            f"passes of one fp32 product (precision=HIGH to HIGHEST; sources: {', '.join(FP32_SOURCES)})"
+        )
     return Estimate(
         request=req,
         tokens=tokens,
@@ -546,6 +597,10 @@ def estimate(
         batch=(req.batch or DEFAULT_BATCH) if req.mode == "inference" else None,
         context=req.context or DEFAULT_CONTEXT,
         prompt_tokens=(req.prompt_tokens or 0.0) if req.mode == "inference" else None,
+        micro_batch=(req.micro_batch or DEFAULT_MICRO_BATCH) if req.mode == "training" else None,
+        moe=moe_of(req),
+        bw_share_source=share_source,
+        fp32_note=fp32_note,
         rows=rows,
     )
 

@@ -14,12 +14,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from gpu_tpu_app.errors import problem_error, read_toml_model
+from gpu_tpu_app.core.terms import Kernel
+from gpu_tpu_app.errors import problem_error
+from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
 
 #: Probe kernels a topic may point at as evidence measured on the user's own machine.
-EvidenceKernel = Literal["matmul", "triad", "copy", "compile", "dispatch", "transfer", "collective", "model_step"]
+EvidenceKernel = Kernel
 
 _ID = r"^[a-z0-9][a-z0-9-]*$"
 

@@ -1,6 +1,6 @@
 """The framework check, measured: what the model-check worker found, and the wizard answers it supports.
 
-The worker (gpu_tpu_app.probe.modelcheck) runs the user's model file in its own process and sends
+The worker (gpu_tpu_app.worker.modelcheck) runs the user's model file in its own process and sends
 plain JSON; this module validates it (`Findings`), maps it to the framework-check answers by the
 rules in `MAPPING_RULES` (`check_from_findings`), and combines measured with stated answers
 (`combine`). Pure: no Qt, no torch, no jax.
@@ -38,6 +38,8 @@ __all__ = [
 #: the value of `high_precision` that float64 in the model maps to. One place, so that the answer
 #: model's change of this field's values is a one-line change here.
 HIGH_PRECISION_FP64 = "fp64"
+#: how a failure of the check itself (not of the user's file) is said; such a check exits 1, never 2.
+INTERNAL_FAILURE = "the check itself failed (a problem in gpu-tpu-app, not in your file)"
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70
 MATMUL_LOW = 0.30
@@ -729,6 +731,19 @@ def combine(stated: Answers, check: ModelCheck) -> tuple[Answers, dict[str, str]
     return Answers.model_validate(values), sources
 
 
+def differing(stated: Answers, check: ModelCheck) -> dict[str, str]:
+    """The measurable answers the user stated otherwise than the check measured: field -> measured value.
+
+    These keep the user's value; the window shows both and changes nothing until the user chooses.
+    """
+    out: dict[str, str] = {}
+    for name in ANSWER_FIELDS:
+        mine, measured = getattr(stated, name), getattr(check.answers, name)
+        if mine is not None and measured is not None and mine != measured:
+            out[name] = measured
+    return out
+
+
 # --------------------------------------------------------------------------- text
 
 
@@ -811,6 +826,8 @@ class CheckSession:
             )
         if self.error is not None:
             line = error_line(self.file, self.error)
+            if self.error.kind == "internal":
+                return f"{self.file}: {INTERNAL_FAILURE}: {self.error.message}"
             if self.error.kind == "memory":
                 line += f" ({self.memory_limit_mb} MiB; raise --memory-limit if the model needs more)"
             elif self.error.kind == "module":

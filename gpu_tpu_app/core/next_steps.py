@@ -1,26 +1,15 @@
-"""Next steps as the window shows them: the same advice without command lines, plus the action
-inside the app that does what the command would (the CLI and the report keep the commands)."""
+"""Next steps as the window shows them: each step's words without command lines, and the action
+inside the app that does what the command would. Both are fields of the step (core.decision.Step);
+the CLI and the report print the step's `line`, which names its command."""
 
 from __future__ import annotations
 
-import re
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
-Action = Literal["estimate", "probe_quick", "compare_chips", "check_model", "answer"]
+from gpu_tpu_app.core.decision import ACTION_WORDS, Action, Step
 
-ACTION_TEXT: dict[Action, str] = {
-    "estimate": "Open the estimator",
-    "probe_quick": "Run the quick probe on this machine",
-    "compare_chips": "Compare with the catalogue's chips",
-    "check_model": "Check my model…",
-    "answer": "Answer the next open question",
-}
-
-#: command names as a step may mention them
-_COMMAND = r"gpu-tpu-(?:app|probe)\b"
-_PARENTHESES = re.compile(r"\s*\([^()]*" + _COMMAND + r"[^()]*\)")
-_CLAUSE = re.compile(r"\s*(?:;|,?\s+with)\s+[^.;]*" + _COMMAND + r"[^.;]*")
-_LEFTOVER = re.compile(_COMMAND + r"(?:\s+[a-z-]+)*")
+#: what each action's button says.
+ACTION_TEXT: dict[Action, str] = ACTION_WORDS
 
 
 class WindowStep(NamedTuple):
@@ -30,24 +19,6 @@ class WindowStep(NamedTuple):
     action: Action | None
 
 
-def _action(step: str) -> Action | None:
-    if step.startswith("Framework check:"):
-        return "check_model"
-    if step.startswith("Answer the open questions"):
-        return "answer"
-    if "gpu-tpu-app estimate" in step or "catalog and estimate" in step or "catalog, estimate" in step:
-        return "estimate"
-    if "gpu-tpu-probe" in step:
-        return "probe_quick"
-    if "gpu-tpu-app catalog" in step:
-        return "compare_chips"
-    return None
-
-
-def window_step(step: str) -> WindowStep:
+def window_step(step: Step) -> WindowStep:
     """A next step without command lines, with its action in the window."""
-    text = _PARENTHESES.sub("", step)
-    text = _CLAUSE.sub("", text)
-    text = _LEFTOVER.sub("this app", text)
-    text = re.sub(r"\s+([.,;:])", r"\1", text).strip()
-    return WindowStep(text=text, action=_action(step))
+    return WindowStep(text=step.text, action=step.action)

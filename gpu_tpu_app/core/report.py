@@ -2,7 +2,8 @@
 
 Built as Markdown or as self-contained HTML from the core models; the window prints the
 HTML to PDF with Qt. Also holds the plain-words names of answers that the result page and
-the report share (numbers and verdict words are in core.wording). Pure Python: no Qt.
+the report share, from the questions' labels and choices (numbers and verdict words are in
+core.wording). Pure Python: no Qt.
 """
 
 from __future__ import annotations
@@ -14,56 +15,34 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
-from gpu_tpu_app.core.modelcheck import measured_note
-from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
-from gpu_tpu_app.core.wording import (
-    FUNCTIONAL_CHECK,
-    HEADLINES,
+from gpu_tpu_app.core.estimate_text import (
+    COST_RULE,
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
-    VERDICT_WORDS,
+    cost_lines,
     estimate_cells,
     estimate_inputs,
     estimate_warnings,
-    tflops,
-    verdict_summary,
 )
+from gpu_tpu_app.core.modelcheck import measured_note
+from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
+from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, tflops
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
     from gpu_tpu_app.core.estimate import Estimate
     from gpu_tpu_app.core.lesson import LessonPack
+    from gpu_tpu_app.core.prices import PriceBook
     from gpu_tpu_app.core.runs import RunFile
     from gpu_tpu_app.core.session import Session
 
-#: short names of the answer fields, for "what would change this", open questions and reports.
-FACTOR_LABELS: dict[str, str] = {
-    "framework": "Framework",
-    "xla_verified": "XLA check",
-    "custom_ops": "Custom kernels",
-    "dynamic_shapes": "Changing shapes",
-    "high_precision": "fp64 / strict fp32",
-    "stage": "Project stage",
-    "architecture_changes": "Architecture changes",
-    "workload": "Workload",
-    "scale": "Model and data size",
-    "batch": "Batch size",
-    "duration": "Run length",
-    "matmul_share": "Matrix-math share",
-    "embeddings": "Embedding tables",
-    "team": "Team skills",
-    "porting_budget": "Porting time",
-    "deployment": "Where it runs",
-    "burst_capacity": "Short-notice capacity",
-    "utilization": "Keeping chips busy",
-    "data_pipeline": "Input pipeline",
-    "cost_focus": "Cost that matters",
-}
-
 
 def factor_label(factor: str) -> str:
-    """Short display name of an answer field."""
-    return FACTOR_LABELS.get(factor, factor.replace("_", " ").capitalize())
+    """Short display name of an answer field (the question's label)."""
+    q = QUESTIONS.get(factor)
+    return q.label if q is not None else factor.replace("_", " ").capitalize()
 
 
 def answer_label(factor: str, value: str | None) -> str:
@@ -145,7 +124,19 @@ class ReportData:
     sources: list[tuple[int, str, str, str | None]]  # (number, id, title, url)
 
 
-ESTIMATE_HEADER = ["Chip", "Kind", "Peak used", "MFU", "Time", "Bound", MEMORY_HEADER, "Chips per copy", "Cost"]
+ESTIMATE_HEADER = [
+    "Chip",
+    "Kind",
+    "Peak used",
+    "MFU",
+    "Time",
+    "Bound",
+    MEMORY_HEADER,
+    "Chips per copy",
+    "$/chip-hour",
+    "Cost",
+    "Spot cost",
+]
 
 
 def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, list[list[str]], list[str]]:
@@ -160,13 +151,36 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
     est_rows: list[list[str]] = []
     for row in estimate.rows:
         c = estimate_cells(row)
-        est_rows.append([c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory_fit, c.chips_per_copy, c.cost])
+        rate = format_rate(row.price.usd) if row.price is not None else ""
+        est_rows.append(
+            [
+                c.chip,
+                c.kind,
+                c.peak,
+                c.mfu,
+                c.time,
+                c.bound,
+                c.memory_fit,
+                c.chips_per_copy,
+                rate,
+                c.cost,
+                format_usd(row.spot_cost_usd),
+            ]
+        )
     est_rules = [
         f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
         f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
         *[f"Warning: {w}" for w in estimate_warnings(estimate)],
-        "Costs appear only for chips given a price per chip-hour; the app ships no prices.",
+        f"Cost: {COST_RULE}.",
+        *[
+            f"Price of {row.chip_name}: " + "; ".join(lines) + "."
+            for row in estimate.rows
+            if (lines := cost_lines(row))
+        ],
     ]
+    unpriced = [row.chip_name for row in estimate.rows if row.family != "measured" and row.price is None]
+    if unpriced:
+        est_rules.append(f"No price known for {', '.join(unpriced)}.")
     return est_intro, est_rows, est_rules
 
 
@@ -429,10 +443,16 @@ def build_html(
     return to_html(collect(session, lesson, catalog, estimate, name), colors)
 
 
-def session_estimate(session: Session, catalog: Catalog | None = None) -> Estimate | None:
-    """The estimate for the session's estimator inputs (with its measured devices), or None without inputs."""
+def session_estimate(
+    session: Session, catalog: Catalog | None = None, book: PriceBook | None = None
+) -> Estimate | None:
+    """The estimate for the session's estimator inputs (with its measured devices), or None without inputs.
+
+    Costs use `book`; without one, the shipped price table and the catalogues in their default places.
+    """
     if session.estimate is None:
         return None
     from gpu_tpu_app.core.estimate import estimate
+    from gpu_tpu_app.core.price_import import load_book
 
-    return estimate(session.estimate, catalog, session.measured_devices())
+    return estimate(session.estimate, catalog, session.measured_devices(), book if book is not None else load_book())

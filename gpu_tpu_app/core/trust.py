@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK
+from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS
 from gpu_tpu_app.core.units import MISSING, format_pct, format_value
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,8 +35,6 @@ NOISE_IQR_RATIO = 0.10
 NOISE_CV = 0.25
 #: STREAM's rule: each array at least 4x the last-level cache, or it measures the cache.
 LLC_FACTOR = 4.0
-#: Kernels whose bandwidth stands for the device's memory (the roofline's slope).
-MEMORY_KERNELS = ("copy", "triad")
 
 NOISE_RULE = (
     f"A point is too noisy to trust when it has fewer than {MIN_REPS} repetitions, when the middle half of "
@@ -65,6 +63,15 @@ __all__ = [
     "trusted_results",
 ]
 
+#: How the noise flag of a point with fewer than MIN_REPS repetitions begins (its spread is unknown).
+FEW_REPS = "too few repetitions to judge the noise: "
+
+
+def few_reps_words(reps: int) -> str:
+    """'only 1 repetition; 3 needed'."""
+    return f"only {reps} repetition{'s' if reps != 1 else ''}; {MIN_REPS} needed"
+
+
 #: Short words for each flag, for narrow cells (CLI column, chart legend).
 FLAG_WORDS = {"noisy": "noisy", "in_cache": "in cache", "above_roof": "above roof"}
 
@@ -87,8 +94,12 @@ class Flags:
         return [FLAG_WORDS[k] for k in ("noisy", "in_cache", "above_roof") if getattr(self, k)]
 
     def short(self) -> str:
-        """'noisy, in cache'; '' when trusted."""
-        return ", ".join(self.words())
+        """'noisy, in cache'; '' when trusted. A point flagged for too few repetitions says so:
+        'only 1 repetition; 3 needed' (its spread is unknown, not large)."""
+        words = self.words()
+        if self.noisy and self.noisy.startswith(FEW_REPS):
+            words[0] = self.noisy[len(FEW_REPS) :]
+        return ", ".join(words)
 
     def notes(self) -> list[str]:
         """The reasons, one sentence each."""
@@ -120,7 +131,7 @@ def noise(r: ProbeResult) -> str | None:
     if s is None or not _has_value(r):
         return None
     if s.reps < MIN_REPS:
-        return f"too noisy to judge: only {s.reps} repetition{'s' if s.reps != 1 else ''} (at least {MIN_REPS} needed)"
+        return FEW_REPS + few_reps_words(s.reps)
     ratio = iqr_ratio(r)
     if ratio is not None and ratio > NOISE_IQR_RATIO:
         return f"too noisy: IQR {format_pct(100 * ratio)} of the median (over {format_pct(100 * NOISE_IQR_RATIO)})"

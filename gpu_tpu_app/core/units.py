@@ -11,6 +11,9 @@ import math
 #: What every front end shows where a value is unknown or was not measured.
 MISSING = "–"
 
+SECONDS_PER_DAY = 86_400.0
+DAYS_PER_YEAR = 365.25
+
 
 _SI = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 _METRIC_UNIT = {"flops": "FLOP/s", "bytes_per_s": "B/s"}
@@ -79,3 +82,11 @@ def format_size(size: int | None) -> str:
         if size >= factor:
             return f"{size / factor:.3g}{prefix}"
     return str(size)
+
+
+def binary_count(n: int) -> str:
+    """A power-of-two-ish count with a binary prefix: 536870912 -> '512 Mi', 1536 -> '1.5 Ki', 1000 -> '1000'."""
+    for factor, prefix in ((1 << 40, "Ti"), (1 << 30, "Gi"), (1 << 20, "Mi"), (1 << 10, "Ki")):
+        if n >= factor and (n * 4) % factor == 0:
+            return f"{n / factor:g} {prefix}"
+    return str(n)

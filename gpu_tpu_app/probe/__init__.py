@@ -1,7 +1,8 @@
-"""Device detection and probe runs. torch and jax are imported only inside worker processes.
+"""Device detection and probe runs, the app's side: torch and jax run only in worker processes.
 
 - `runner.run_probe(request)`: headless run (the CLI), `runner.list_devices()`.
 - `protocol.ProbeSession`: the same run as a state machine for callers with their own process API
   (the window's QProcess); `protocol.LineDecoder` and `protocol.RunAssembler` underneath.
-- `worker`: the `probe-worker` process; `detect`: what it finds; `kernels`: what it measures.
+- `group`: local collective groups; `envs`: the interpreters to run workers in;
+  `modelcheck_launch`: starts the model-check worker. The workers themselves: gpu_tpu_app/worker/.
 """

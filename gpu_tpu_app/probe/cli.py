@@ -23,7 +23,8 @@ from gpu_tpu_app.atomic import resolve_target, write_text
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
 from gpu_tpu_app.core.runs import CSV_COLUMNS, RunFile, load_run, to_csv
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
-from gpu_tpu_app.core.wording import MISSING, format_value
+from gpu_tpu_app.core.trust import run_flags
+from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.cli_output import (  # results_table and compare_runs: this module's API too
@@ -32,10 +33,11 @@ from gpu_tpu_app.probe.cli_output import (  # results_table and compare_runs: th
     compare_text,
     results_table,
     table,
+    trust_cell,
 )
-from gpu_tpu_app.probe.collective import this_rank as collective_rank
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, list_devices, run_probe, stop_on_signals
+from gpu_tpu_app.worker.collective import this_rank as collective_rank
 
 CSV_HEADER = ",".join(CSV_COLUMNS).encode()
 
@@ -519,18 +521,21 @@ def parse_bytes(text: str) -> int:
 
 
 def collective_table(run: RunFile) -> str:
-    """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth."""
+    """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth, the CV
+    of its repetitions and the trust rule's verdict (a flagged point is listed, marked, never a best value)."""
     rows = []
-    for r in run.results:
+    notes = []
+    for r, flags in zip(run.results, run_flags(run)):
         if r.kernel != "collective":
             continue
         c = r.collective
         size = "-" if r.size is None else (f"{r.size // 1024**2} MiB" if r.size >= 1024**2 else f"{r.size // 1024} KiB")
         if c is None:
-            rows.append(
-                [r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", r.message or ""]
-            )
+            rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", "-", "-", ""])
+            if r.message:
+                notes.append(f"  {r.backend} {r.variant or ''} {size}: {r.message}")
             continue
+        cv = MISSING if r.stats is None else format_pct(100 * r.stats.cv) if r.stats.reps > 1 else MISSING
         rows.append(
             [
                 r.backend,
@@ -540,13 +545,35 @@ def collective_table(run: RunFile) -> str:
                 format_value(c.time_s, "seconds"),
                 format_value(c.algbw, "bytes_per_s"),
                 format_value(c.busbw, "bytes_per_s"),
+                cv,
                 str(c.ranks),
                 str(c.hosts),
                 c.transport,
+                trust_cell(flags) or "ok",
             ]
         )
-    headers = ["engine", "op", "dtype", "size", "time/op", "algbw", "busbw", "ranks", "hosts", "transport"]
-    return table(headers, rows, right={3, 4, 5, 6, 7, 8}) if rows else "no results"
+        if flags.flagged:
+            notes.append(f"  {r.backend} {c.op} {size}: not trusted: {flags.note()}")
+    headers = [
+        "engine",
+        "op",
+        "dtype",
+        "size",
+        "time/op",
+        "algbw",
+        "busbw",
+        "CV",
+        "ranks",
+        "hosts",
+        "transport",
+        "trust",
+    ]
+    if not rows:
+        return "no results"
+    text = table(headers, rows, right={3, 4, 5, 6, 7, 8, 9})
+    if notes:
+        text += "\n" + "\n".join(["not trusted (listed, never a best value):", *notes])
+    return text
 
 
 def cmd_collective(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
-from gpu_tpu_app.core.terms import KERNELS
+from gpu_tpu_app.core.terms import KERNELS, point_words, size_words
 from gpu_tpu_app.core.trust import (
     FLAG_WORDS,
     LLC_FACTOR,
@@ -27,12 +27,9 @@ from gpu_tpu_app.core.trust import (
 from gpu_tpu_app.core.wording import (
     FUNCTIONAL_CHECK,
     MISSING,
-    binary_count,
     format_eta,
     format_pct,
-    format_size,
     format_value,
-    point_words,
 )
 
 #: Printed tables and progress lines fit this many columns (unless --wide).
@@ -69,15 +66,8 @@ def value_cell(r: ProbeResult) -> str:
 
 
 def size_cell(r: ProbeResult) -> str:
-    """A point's size for the table: N of a matmul, '512 Mi' elements of copy/triad, '256 MiB' of a transfer."""
-    if r.size is None:
-        return MISSING
-    if r.kernel in ("copy", "triad"):
-        return binary_count(r.size)
-    if r.kernel in ("transfer", "collective"):
-        text = binary_count(r.size)
-        return f"{text}B" if text != str(r.size) else format_size(r.size) + " B"
-    return format_size(r.size)
+    """A point's size for the table, worded as everywhere else (core.terms.size_words)."""
+    return size_words(r.kernel, r.size) or MISSING
 
 
 def trust_cell(flags: Flags) -> str:

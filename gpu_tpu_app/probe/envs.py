@@ -34,6 +34,7 @@ from gpu_tpu_app.core.environments import (
     PythonEnv,
     build_flavour,
 )
+from gpu_tpu_app.core.terms import PEAK_DTYPES
 
 #: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
 QUERY_TIMEOUT_S = 60.0
@@ -42,8 +43,10 @@ CACHE_MAX_BYTES = 4 * 1024 * 1024
 CACHE_SCHEMA = 1
 #: Folders where people keep virtualenvs, relative to the home folder.
 VENV_FOLDERS = (".virtualenvs", ".venvs", "venvs", "envs", ".local/share/virtualenvs", ".cache/pypoetry/virtualenvs")
-#: The worker-side modules, which need only the standard library and the frameworks.
-WORKER_MODULES = (
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+#: The modules outside worker/ that the worker side imports: pure standard library (the import-linter
+#: contract "the worker side imports only the standard library and the frameworks" proves it).
+WORKER_SHARED_MODULES = (
     "__init__.py",
     "cliutil.py",
     "core/__init__.py",
@@ -52,25 +55,12 @@ WORKER_MODULES = (
     "core/units.py",
     "core/trust.py",
     "core/devicematch.py",
-    "probe/__init__.py",
-    "probe/wire.py",
-    "probe/worker.py",
-    "probe/lifeline.py",
-    "probe/nvml.py",
-    "probe/detect.py",
-    "probe/testkernels.py",
-    "probe/collective.py",
-    "probe/envquery.py",
-    "probe/kernels/__init__.py",
-    "probe/kernels/common.py",
-    "probe/kernels/stats.py",
-    "probe/kernels/torch_kernels.py",
-    "probe/kernels/jax_kernels.py",
 )
-PACKAGE_DIR = Path(__file__).resolve().parent.parent
-#: The variable that carries the catalogue digest to the workers (read by probe.detect, which the
-#: app side does not import).
-CATALOG_ENV = "GPU_TPU_APP_CATALOG"
+#: Everything a worker in another interpreter needs, relative to the package: the worker/ folder and
+#: the shared modules above.
+WORKER_MODULES = WORKER_SHARED_MODULES + tuple(
+    sorted(p.relative_to(PACKAGE_DIR).as_posix() for p in (PACKAGE_DIR / "worker").rglob("*.py"))
+)
 
 
 def cache_dir() -> Path:
@@ -212,7 +202,7 @@ def query_env(
         return PythonEnv(**base, problem=f"{interpreter}: not executable, not a Python interpreter")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    argv = [str(path), str(PACKAGE_DIR / "probe" / "envquery.py")]
+    argv = [str(path), str(PACKAGE_DIR / "worker" / "envquery.py")]
     stdout = b""
     err = ""
     verdict: str | None = None
@@ -452,7 +442,7 @@ def staged_source(root: Path | None = None) -> Path:
         sources[rel] = data
         digest.update(rel.encode() + b"\0" + data)
     base = (root or cache_dir() / "worker-src") / digest.hexdigest()[:16]
-    if (base / "gpu_tpu_app" / "probe" / "worker.py").is_file():
+    if (base / "gpu_tpu_app" / "worker" / "main.py").is_file():
         return base
     base.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".stage-", dir=base.parent))
@@ -478,8 +468,18 @@ def catalog_digest() -> str:
         return "[]"
     chips = []
     for chip in catalog.chips:
-        peaks = {d: float(v) for d in ("float32", "tf32", "bfloat16", "float16") if (v := chip.peak_flops(d))}
-        chips.append({"id": chip.id, "match": list(chip.match), "peaks": peaks, "bw": chip.mem_bw_bytes_per_s()})
+        peaks = {d: float(v) for d in PEAK_DTYPES if (v := chip.peak_flops(d))}
+        row: dict[str, object] = {
+            "id": chip.id,
+            "match": list(chip.match),
+            "peaks": peaks,
+            "bw": chip.mem_bw_bytes_per_s(),
+        }
+        if (llc := chip.llc_bytes()) is not None:
+            row["llc"] = llc
+        if chip.rocm is not None:
+            row["rocm"] = [chip.rocm.target, chip.rocm.compute_units, chip.memory_bytes()]
+        chips.append(row)
     return json.dumps(chips, separators=(",", ":"), allow_nan=False)
 
 

@@ -3,7 +3,7 @@
 Each rank is an ordinary probe worker asked for the `collective` kernel, given the variables the
 engines' launchers set (torchrun's RANK / WORLD_SIZE / MASTER_ADDR / MASTER_PORT; JAX's
 coordinator address, process count and id), so the measuring code is the one that runs under
-torchrun or on a TPU slice (probe/collective.py). Rank 0's messages make the run file; the other
+torchrun or on a TPU slice (worker/collective.py). Rank 0's messages make the run file; the other
 ranks' problems become its errors. A rank that dies ends the others after a short grace, and
 what rank 0 measured before that is kept.
 """

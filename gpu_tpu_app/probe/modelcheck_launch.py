@@ -1,6 +1,6 @@
 """Start the model-check worker and read it: the light side, used by the CLI and the window.
 
-Nothing here imports torch, jax or the user's file: the worker (gpu_tpu_app.probe.modelcheck) runs
+Nothing here imports torch, jax or the user's file: the worker (gpu_tpu_app.worker.modelcheck) runs
 them in its own process group, under a memory limit, and is killed when it runs past the timeout.
 """
 
@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gpu_tpu_app.core.modelcheck import CheckSession, Findings, ModelCheck, WorkerStage
+from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.protocol import frozen
 
 #: seconds a check may take before it is stopped (the CLI's --timeout overrides it).
@@ -24,19 +25,26 @@ DEFAULT_TIMEOUT_S = 180.0
 DEFAULT_MEMORY_LIMIT_MB = 8192
 
 
-def worker_command(file: str | Path, memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB) -> list[str]:
-    """argv that checks one model file: this same program with the hidden model-check-worker subcommand."""
-    base = (
-        [sys.executable, "model-check-worker"]
-        if frozen()
-        else [sys.executable, "-m", "gpu_tpu_app", "model-check-worker"]
-    )
+def worker_command(
+    file: str | Path, memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB, python: str | None = None
+) -> list[str]:
+    """argv that checks one model file: this same program with the hidden model-check-worker subcommand,
+    or, in the user's own interpreter `python`, the stdlib-only worker module (staged by worker_env)."""
+    if not envs.is_own(python):
+        base = [os.path.abspath(str(python)), "-m", "gpu_tpu_app.worker.modelcheck"]
+    elif frozen():
+        base = [sys.executable, "model-check-worker"]
+    else:
+        base = [sys.executable, "-m", "gpu_tpu_app", "model-check-worker"]
     return [*base, str(file), "--memory-limit-mb", str(int(memory_limit_mb))]
 
 
-def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering for TPU needs no TPU)."""
+def worker_env(base: dict[str, str] | None = None, python: str | None = None) -> dict[str, str]:
+    """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering for TPU needs no TPU);
+    for another interpreter, only the staged worker sources on PYTHONPATH (its own packages come first)."""
     env = dict(os.environ if base is None else base)
+    if not envs.is_own(python):
+        env = envs.foreign_env(env)
     env["PYTHONUNBUFFERED"] = "1"
     env.setdefault("JAX_PLATFORMS", "cpu")
     env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
@@ -44,8 +52,15 @@ def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def precheck(file: str | Path) -> str | None:
-    """The one-line error for a path that cannot be a model file, before any process starts."""
+def precheck(file: str | Path, python: str | None = None) -> str | None:
+    """The one-line error for a path that cannot be a model file (or a Python that cannot run), before any
+    process starts."""
+    if not envs.is_own(python):
+        interpreter = Path(str(python))
+        if not interpreter.is_file():
+            return f"--python {python}: no such interpreter"
+        if not os.access(interpreter, os.X_OK):
+            return f"--python {python}: not executable"
     path = Path(file)
     if not path.exists():
         return f"{file}: no such file"
@@ -66,9 +81,11 @@ def run_check(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
+    python: str | None = None,
 ) -> ModelCheck | str:
-    """Check one model file in a worker process; the ModelCheck, or the one-line error as a str."""
-    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage)[0]
+    """Check one model file in a worker process (in `python` when given); the ModelCheck, or the one-line
+    error as a str."""
+    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, python)[0]
 
 
 def run_check_detailed(
@@ -76,19 +93,20 @@ def run_check_detailed(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
+    python: str | None = None,
 ) -> tuple[ModelCheck | str, Findings | None]:
     """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
-    bad = precheck(file)
+    bad = precheck(file, python)
     if bad:
         return bad, None
     session = CheckSession(str(file), timeout_s, memory_limit_mb)
     start = time.monotonic()
     proc = subprocess.Popen(
-        worker_command(file, memory_limit_mb),
+        worker_command(file, memory_limit_mb, python),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=worker_env(),
+        env=worker_env(python=python),
         start_new_session=True,
     )
     assert proc.stdout is not None and proc.stderr is not None

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.core.ceilings import CeilingTracker, with_ceilings
 from gpu_tpu_app.core.machine import this_machine
 from gpu_tpu_app.core.runs import (
     BackendStatus,
-    CeilingTracker,
     CpuInfo,
     DeviceInfo,
     Done,
@@ -39,12 +39,10 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     RunFile,
     parse_message,
-    with_ceilings,
 )
-from gpu_tpu_app.core.terms import BACKENDS, SUITE_BUDGET_S, SUITES, metric_for
-from gpu_tpu_app.core.wording import point_words
-from gpu_tpu_app.probe import envs, lifeline
-from gpu_tpu_app.probe.envs import CATALOG_ENV
+from gpu_tpu_app.core.terms import BACKENDS, CATALOG_ENV, SUITE_BUDGET_S, SUITES, metric_for, point_words
+from gpu_tpu_app.probe import envs
+from gpu_tpu_app.worker import lifeline
 
 #: A point may run this long past its cap (plus GRACE_FACTOR x cap) before its worker is killed.
 GRACE_S = 2.0
@@ -347,7 +345,7 @@ def worker_command(
 ) -> list[str]:
     """argv that starts one worker: this same program with the hidden probe-worker subcommand."""
     if not envs.is_own(request.python):  # the user's interpreter: only the worker-side modules (envs.staged_source)
-        base = [os.path.abspath(str(request.python)), "-m", "gpu_tpu_app.probe.worker"]
+        base = [os.path.abspath(str(request.python)), "-m", "gpu_tpu_app.worker.main"]
     elif frozen():
         base = [sys.executable, "probe-worker"]
     else:

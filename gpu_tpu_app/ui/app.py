@@ -323,6 +323,7 @@ def main(args: argparse.Namespace | None = None) -> int:
         finally:
             window.shutdown()  # no unsaved-changes prompt here: nothing was edited
             window.hide()
+            window.deleteLater()  # done with it: a caller that goes on (the tests) keeps no window behind
             _settle(app, 2)
         return 0
 

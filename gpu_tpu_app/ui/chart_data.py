@@ -6,6 +6,7 @@ contract in pyproject.toml) so it is tested on its own; ui/charts.py draws it.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -14,12 +15,11 @@ from typing import Any
 import numpy as np
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES
+from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, size_words
 from gpu_tpu_app.core.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, binary_count, format_pct, format_value
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, format_pct, format_value
 
 #: Kernels whose bandwidth measures device memory (the roofline's slope).
-MEMORY_KERNELS = ("copy", "triad")
 
 
 @dataclass
@@ -119,8 +119,9 @@ def _bandwidth(data: ChartData, flagged: bool) -> tuple[list[str], dict[tuple[in
 
 
 def sort_categories(cats: Iterable[str]) -> list[str]:
-    """Bandwidth categories in the chart's order: copy, triad, transfer, collective, then the rest."""
-    order = {k: i for i, k in enumerate(("copy", "triad", "transfer", "collective"))}
+    """Bandwidth categories in the chart's order: the bandwidth kernels as the registry lists them (copy, triad,
+    transfer, collective), then the rest."""
+    order = {k: i for i, k in enumerate(k for k, s in KERNEL_SPECS.items() if s.metric == "bytes_per_s")}
     return sorted(cats, key=lambda c: (order.get(c.split(" ")[0], 9), c))
 
 
@@ -173,14 +174,16 @@ def collective_infos(
 
 
 def collective_series(
-    data: ChartData, op: str
+    data: ChartData, op: str, flagged: bool = False
 ) -> dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]]:
-    """(run index, engine, ranks, hosts, transport, dtype) -> sorted [(message bytes, bus bandwidth B/s)] for `op`."""
+    """(run index, engine, ranks, hosts, transport, dtype) -> sorted [(message bytes, bus bandwidth B/s)] for `op`:
+    the trusted points, or with `flagged` the measured points the trust rule flags (drawn hollow)."""
     out: dict[tuple[int, str, int, int, str, str | None], list[tuple[int, float]]] = defaultdict(list)
     for cr in data.visible():
-        for r in cr.run.results:
+        for r, f in _judged(cr.run):
             c = r.collective
-            if r.kernel == "collective" and c is not None and c.op == op and r.size and _usable(r) and c.busbw > 0:
+            keep = (_drawable(r) and f.flagged) if flagged else _good(r, f)
+            if r.kernel == "collective" and c is not None and c.op == op and r.size and keep and c.busbw > 0:
                 out[(cr.index, r.backend, c.ranks, c.hosts, c.transport, r.dtype)].append((r.size, float(c.busbw)))
     return {k: sorted(v) for k, v in out.items()}
 
@@ -200,19 +203,16 @@ class PointInfo:
 def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
     """The hover data of one result of one run."""
     series = f"{cr.run.device_name(r.device)} · {r.backend} [{cr.label}]"
-    return PointInfo(series, r, f.short() if f.flagged else "", is_functional_check(cr.run))
+    return PointInfo(series, r, f.note() if f.flagged else "", is_functional_check(cr.run))
 
 
-def _point_size(r: ProbeResult) -> str:
-    if r.size is None:
+def _cv_text(stats: Any) -> str:
+    """The CV of a point's repetitions; with one repetition there is no spread to measure."""
+    if stats is None:
         return MISSING
-    if r.kernel in ("matmul", "compile"):
-        return f"{r.size}×{r.size}"
-    if r.kernel in ("copy", "triad", "dispatch"):
-        return f"{binary_count(r.size)} elements"
-    if r.metric == "bytes_per_s":
-        return f"{binary_count(r.size)}B" if binary_count(r.size) != str(r.size) else f"{r.size} B"
-    return str(r.size)
+    if stats.reps < 2:
+        return f"{MISSING} (one repetition has no spread)"
+    return format_pct(100 * stats.cv)
 
 
 def point_readout(info: PointInfo) -> str:
@@ -224,9 +224,9 @@ def point_readout(info: PointInfo) -> str:
         info.series,
         f"{r.kernel} {r.variant}" if r.variant else r.kernel,
         f"Value: {format_value(r.value, r.metric)}" + (" (median)" if stats is not None else ""),
-        f"Size: {_point_size(r)}",
+        f"Size: {size_words(r.kernel, r.size) or MISSING}",
         f"Dtype: {r.dtype or MISSING}",
-        f"CV: {format_pct(100 * stats.cv) if stats is not None else MISSING}",
+        f"CV: {_cv_text(stats)}",
         f"Reps: {stats.reps if stats is not None else MISSING}",
     ]
     if info.extra:
@@ -300,18 +300,51 @@ def roofline_segments(
     return np.array([]), np.array([])
 
 
-def roofline_points(cr: ChartRun, device: str, dtype: str, hollow: bool) -> list[tuple[float, float, PointInfo]]:
-    """(intensity, FLOP/s, hover data) of one run's matmul points of `dtype` on `device`: the trusted ones
-    (they build the compute roof), or with `hollow` the flagged ones (never a ceiling)."""
+def roofline_points(
+    cr: ChartRun, device: str, dtype: str, hollow: bool, backend: str | None = None
+) -> list[tuple[float, float, PointInfo]]:
+    """(intensity, FLOP/s, hover data) of one run's matmul points of `dtype` on `device` (and `backend`, when
+    given): the trusted ones (they build the compute roof), or with `hollow` the flagged ones (never a ceiling)."""
     return [
         (matmul_intensity(r.size, r.dtype), r.measured, point_info(cr, r, f))
         for r, f in _judged(cr.run)
         if r.kernel == "matmul"
         and r.dtype == dtype
         and r.device == device
+        and (backend is None or r.backend == backend)
         and r.size
         and (_drawable(r) and f.flagged if hollow else _good(r, f))
     ]
+
+
+def roofline_untrusted_only(
+    data: ChartData, dtype: str, measured: dict[tuple[int, str, str], Ceiling]
+) -> dict[tuple[int, str, str], str]:
+    """(run, device, backend) -> label of each device with flagged matmul points of `dtype` and no measured
+    roof: its points are still drawn (hollow) and listed."""
+    out: dict[tuple[int, str, str], str] = {}
+    for cr in data.visible():
+        for r, f in _judged(cr.run):
+            key = (cr.index, r.device, r.backend)
+            if (
+                r.kernel == "matmul"
+                and r.dtype == dtype
+                and r.size
+                and _drawable(r)
+                and f.flagged
+                and key not in measured
+            ):
+                out[key] = f"{cr.run.device_name(r.device)} · {r.backend}, no roof"
+    return out
+
+
+def roofline_has_flagged(data: ChartData, dtype: str) -> bool:
+    """True when any shown run has a flagged matmul point of `dtype` (drawn hollow)."""
+    return any(
+        r.kernel == "matmul" and r.dtype == dtype and r.size and _drawable(r) and f.flagged
+        for cr in data.visible()
+        for r, f in _judged(cr.run)
+    )
 
 
 def compile_rows(data: ChartData) -> list[tuple[str, dict[str, float]]]:
@@ -376,3 +409,33 @@ def bytes_label(value: float) -> str:
         if value >= scale * 0.999:
             return f"{value / scale:.3g} {unit}"
     return f"{value:.0f} B"
+
+
+STATUS_WORDS = {"skipped": "skipped", "error": "failed", "timeout": "timed out", "suspect": "suspect"}
+
+
+def empty_reason(data: ChartData, kernels: tuple[str, ...], what: str, hint: str, backend: str | None = None) -> str:
+    """Why a chart of `kernels` has nothing to draw, from the shown runs themselves: no run yet, the backend it
+    needs was not available (its reason), or the points were skipped or failed (their own messages); wrapped
+    to lines that fit a plot."""
+    shown = data.visible()
+    if not shown:
+        text = f"No {what} yet: {hint}"
+    else:
+        notes: list[str] = []
+        for cr in shown:
+            for r in cr.run.results:
+                wanted = backend is None or r.backend == backend
+                if wanted and r.kernel in kernels and r.status in STATUS_WORDS and r.status != "suspect":
+                    note = f"{r.backend} {STATUS_WORDS[r.status]}" + (f": {r.message}" if r.message else "")
+                    if note not in notes:
+                        notes.append(note)
+        statuses = [b for cr in shown for b in cr.run.backends if backend is None or b.backend == backend]
+        if notes:
+            text = f"No {what} in the runs shown. " + "; ".join(notes[:3]) + ("; …" if len(notes) > 3 else "")
+        elif backend is not None and not any(b.available for b in statuses):
+            why = next((b.reason for b in statuses if b.reason), None)
+            text = f"No {what}: they need the {backend} backend" + (f", which was not available ({why})" if why else "")
+        else:
+            text = f"No {what} in the runs shown: the runs did not include them ({hint})"
+    return "\n".join(textwrap.wrap(text, 72, break_long_words=False, break_on_hyphens=False))

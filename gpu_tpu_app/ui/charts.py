@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes
+from gpu_tpu_app.core.terms import DTYPES
 from gpu_tpu_app.core.wording import compact, format_seconds, format_value
 from gpu_tpu_app.ui.chart_data import (
     COLLECTIVE_OPS,
@@ -51,6 +52,7 @@ from gpu_tpu_app.ui.chart_data import (
     collective_infos,
     collective_series,
     compile_rows,
+    empty_reason,
     matmul_flagged,
     matmul_series,
     matmul_spread,
@@ -58,8 +60,10 @@ from gpu_tpu_app.ui.chart_data import (
     phase_order,
     point_infos,
     point_readout,
+    roofline_has_flagged,
     roofline_points,
     roofline_segments,
+    roofline_untrusted_only,
     sort_categories,
     waterfall_segments,
 )
@@ -177,6 +181,8 @@ def _pen(color: str, width: float = 2.0, dashed: bool = False) -> QPen:
 
 #: With more series than this, the legend moves from under the plot to a side list with toggles.
 MAX_LEGEND_ENTRIES = 2
+#: The legend entry that says what a hollow marker means (each series keeps its own entry).
+UNTRUSTED_KEY = "hollow: not trusted (hover a point for why)"
 #: The plot (title, axes and data) never gets shorter than this.
 MIN_PLOT_HEIGHT = 280
 
@@ -228,6 +234,10 @@ class _Chart(QWidget):
         self.series_list.itemChanged.connect(self._series_toggled)
         self._hidden_series: set[str] = set()
         self._series_items: dict[str, list[Any]] = {}
+        # items of a named series with no legend entry of their own (its untrusted points), and the names of
+        # legend entries that explain a marker rather than name a series (no check box in the side list)
+        self._members: dict[str, list[Any]] = {}
+        self._keys: set[str] = set()
         self.controls = QHBoxLayout()
         self.controls.setContentsMargins(0, 0, 0, 0)
         self.empty = QLabel("", self)
@@ -284,6 +294,8 @@ class _Chart(QWidget):
         self._series_items = {}
         for sample, lab in self.legend.items:
             self._series_items.setdefault(html.unescape(lab.text), []).append(sample.item)
+        for name, items in self._members.items():
+            self._series_items.setdefault(name, []).extend(items)
         many = len(self._series_items) > MAX_LEGEND_ENTRIES
         self._show_legend(not many)
         self.series_list.setVisible(many)
@@ -292,9 +304,12 @@ class _Chart(QWidget):
         if many:
             for name, items in self._series_items.items():
                 entry = QListWidgetItem(name)
-                entry.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-                hidden = name in self._hidden_series
-                entry.setCheckState(Qt.CheckState.Unchecked if hidden else Qt.CheckState.Checked)
+                if name in self._keys:  # what a marker means: nothing to show or hide
+                    entry.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                else:
+                    entry.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+                    hidden = name in self._hidden_series
+                    entry.setCheckState(Qt.CheckState.Unchecked if hidden else Qt.CheckState.Checked)
                 entry.setForeground(QColor(_item_color(items[0], self._colors["foreground"])))
                 entry.setToolTip(name)
                 self.series_list.addItem(entry)
@@ -333,6 +348,8 @@ class _Chart(QWidget):
         for it in self._items:
             self.item.removeItem(it)
         self._items.clear()
+        self._members = {}
+        self._keys = set()
         self.legend.clear()
         self._set_axes_visible(True)
 
@@ -357,6 +374,38 @@ class _Chart(QWidget):
         )
         make_hoverable(curve.scatter)
         return self.add(curve)
+
+    def add_untrusted(self, x: Any, y: Any, data: list[Any], series: str, color: str, has_line: bool) -> Any:
+        """The untrusted points of one series as hollow markers, hoverable. They belong to the series' legend
+        entry (shown and hidden with it); a series with no trusted point gets an entry of its own."""
+        name = None if has_line else f"{series} (not trusted)"
+        sc = pg.ScatterPlotItem(
+            x=x,
+            y=y,
+            size=9,
+            symbol="o",
+            brush=pg.mkBrush(None),
+            pen=pg.mkPen(color, width=1.6),
+            name=html.escape(name, quote=False) if name else None,
+            data=data,
+        )
+        make_hoverable(sc)
+        if has_line:
+            self._members.setdefault(series, []).append(sc)
+        return self.add(sc)
+
+    def add_key(self, text: str, bar: bool = False) -> None:
+        """One legend entry that says what a hollow marker (or a dashed bar) means."""
+        if bar:
+            pen = pg.mkPen(self._colors["muted"], width=1.6)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            it: Any = pg.BarGraphItem(x=[], height=[], width=0.1, brush=pg.mkBrush(None), pen=pen, name=text)
+        else:
+            it = pg.ScatterPlotItem(
+                x=[], y=[], size=9, brush=pg.mkBrush(None), pen=pg.mkPen(self._colors["muted"], width=1.6), name=text
+            )
+        self._keys.add(text)
+        self.add(it)
 
     def add(self, it: Any) -> Any:
         """Add a plot item that the next redraw removes."""
@@ -468,7 +517,7 @@ class ThroughputChart(_Chart):
         flagged = matmul_flagged(data)
         self.has_data = bool(series or flagged)
         if not self.has_data:
-            self.show_empty("No matmul results yet: run a probe or import a run file.")
+            self.show_empty(empty_reason(data, ("matmul",), "matmul results", "run a probe or import a run file."))
             return
         log_y = self.log_y.isChecked()
         multi = len(data.visible()) > 1
@@ -476,20 +525,28 @@ class ThroughputChart(_Chart):
         infos = point_infos(data)
         xs_all: list[float] = []
         ys_all: list[float] = []
-        for key, pts in series.items():
+        for key in dict.fromkeys([*series, *flagged]):  # every series, trusted points or not, in one entry
             run_i, dev, backend, dtype = key
             cr = runs[run_i]
-            x = np.log10(np.array([p[0] for p in pts], dtype=float))
-            vals = np.array([p[1] for p in pts], dtype=float)
-            y = np.log10(vals) if log_y else vals
             name = f"{cr.run.device_name(dev)} · {backend} · {dtype or '?'}"
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
-            point_data = [infos.get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts]
-            self.add_series(x, y, point_data, name, color, dashed=cr.imported)
-            xs_all.extend(x)
-            ys_all.extend(y)
+            for hollow, pts in ((False, series.get(key, [])), (True, flagged.get(key, []))):
+                if not pts:
+                    continue
+                x = np.log10(np.array([p[0] for p in pts], dtype=float))
+                vals = np.array([p[1] for p in pts], dtype=float)
+                y = np.log10(vals) if log_y else vals
+                point_data = [infos.get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts]
+                if hollow:
+                    self.add_untrusted(x, y, point_data, name, color, has_line=key in series)
+                else:
+                    self.add_series(x, y, point_data, name, color, dashed=cr.imported)
+                xs_all.extend(x)
+                ys_all.extend(y)
+        if flagged:
+            self.add_key(UNTRUSTED_KEY)
         for key, spread in matmul_spread(data).items():  # the middle half of the repetitions, as error bars
             x = np.log10(np.array([p[0] for p in spread], dtype=float))
             med = dict(series.get(key, []))
@@ -506,49 +563,9 @@ class ThroughputChart(_Chart):
                 pen=pg.mkPen(self.series_color(key), width=1),
             )
             self.add(bars)
-        xs_all_f, ys_all_f = self._draw_flagged(flagged, log_y, runs, multi, infos)
-        xs_all.extend(xs_all_f)
-        ys_all.extend(ys_all_f)
         x_pad = 0.08
         y_range = (min(ys_all) - 0.15, max(ys_all) + 0.15) if log_y else (0.0, max(ys_all) * 1.18)
         self.item.setRange(xRange=(min(xs_all) - x_pad, max(xs_all) + x_pad), yRange=y_range, padding=0)
-
-    def _draw_flagged(
-        self,
-        flagged: dict[tuple[int, str, str, str | None], list[tuple[int, float, str]]],
-        log_y: bool,
-        runs: dict[int, ChartRun],
-        multi: bool,
-        infos: dict[Any, PointInfo] | None = None,
-    ) -> tuple[list[float], list[float]]:
-        """Flagged points as hollow markers in their series' colour, one legend entry for all of them."""
-        xs_all: list[float] = []
-        ys_all: list[float] = []
-        first = True
-        for key, pts in flagged.items():
-            color = self.series_color(key)
-            x = np.log10(np.array([p[0] for p in pts], dtype=float))
-            vals = np.array([p[1] for p in pts], dtype=float)
-            y = np.log10(vals) if log_y else vals
-            name = "not trusted (too noisy, in cache or above a roof): hollow" if first else None
-            run_i, dev, backend, dtype = key
-            data = [(infos or {}).get((run_i, dev, backend, dtype, "matmul", p[0], p[1])) for p in pts]
-            sc = pg.ScatterPlotItem(
-                x=x,
-                y=y,
-                size=9,
-                symbol="o",
-                brush=pg.mkBrush(None),
-                pen=pg.mkPen(color, width=1.6),
-                name=name,
-                data=data,
-            )
-            make_hoverable(sc)
-            self.add(sc)
-            first = False
-            xs_all.extend(x)
-            ys_all.extend(y)
-        return xs_all, ys_all
 
 
 class BandwidthChart(_Chart):
@@ -573,7 +590,11 @@ class BandwidthChart(_Chart):
         bottom = self.item.getAxis("bottom")
         if not keys:
             bottom.setTicks([[]])
-            self.show_empty("No bandwidth results yet: copy, triad and transfer appear here.")
+            self.show_empty(
+                empty_reason(
+                    data, ("copy", "triad", "transfer"), "bandwidth results", "copy, triad and transfer appear here."
+                )
+            )
             return
         runs = {cr.index: cr for cr in data.runs}
         multi = len(data.visible()) > 1
@@ -581,17 +602,19 @@ class BandwidthChart(_Chart):
         width = min(0.8 / n, 0.3)
         top = 0.0
         labels: list[tuple[float, float, str]] = []
-        legend_hollow = True
+        any_bad = False
         for j, key in enumerate(keys):
             cr = runs[key[0]]
             values = series.get(key, {})
             # a flagged point is drawn hollow where nothing trusted was measured, or where it reads higher
             bad = {c: v for c, v in flagged.get(key, {}).items() if v > values.get(c, 0.0)}
             xs_of = {c: i + width * (j - (n - 1) / 2) for i, c in enumerate(cats)}
-            group_top, group_labels = self._draw_group(cr, key, values, bad, xs_of, width, multi, legend_hollow)
+            group_top, group_labels = self._draw_group(cr, key, values, bad, xs_of, width, multi)
             top = max(top, group_top)
             labels.extend(group_labels)
-            legend_hollow = legend_hollow and not bad
+            any_bad = any_bad or bool(bad)
+        if any_bad:
+            self.add_key("dashed, hollow: not trusted (hover a bar for why)", bar=True)
         for x, h, text in labels:
             t = pg.TextItem(text, color=self._colors["foreground"], anchor=(0.5, 1.0))
             self.add(t)
@@ -608,7 +631,6 @@ class BandwidthChart(_Chart):
         xs_of: dict[str, float],
         width: float,
         multi: bool,
-        legend_hollow: bool,
     ) -> tuple[float, list[tuple[float, float, str]]]:
         """The bars of one device / backend / run at x positions `xs_of` (by category): trusted bests filled,
         flagged ones (`bad`) dashed and hollow. Returns the highest bar and the value labels (x, height, text)."""
@@ -635,7 +657,7 @@ class BandwidthChart(_Chart):
             )  # the legend reads names as HTML
             self.add(bars)
             self._hover_marks(bars, cr, key, list(values), xs, hs, color)
-            labels.extend((x, h, format_value(h, "bytes_per_s")) for x, h in zip(xs, hs))
+            labels.extend((x, h, f"{key[2]}\n{format_value(h, 'bytes_per_s')}") for x, h in zip(xs, hs))
         if bad:
             xs = [xs_of[c] for c in bad]
             hs = list(bad.values())
@@ -648,12 +670,15 @@ class BandwidthChart(_Chart):
                 width=width * 0.92,
                 brush=pg.mkBrush(None),
                 pen=pen,
-                name="not trusted (dashed, hollow)" if legend_hollow else None,
+                # a series with no trusted bar is listed on its own; else its hollow bars go with its entry
+                name=None if values else html.escape(f"{name} (not trusted)", quote=False),
             )
             self.add(hollow)
+            if values:
+                self._members.setdefault(name, []).append(hollow)
             self._hover_marks(hollow, cr, key, list(bad), xs, hs, color)
             labels.extend(
-                (x, h, format_value(h, "bytes_per_s") + " (not trusted)")
+                (x, h, f"{key[2]}\n{format_value(h, 'bytes_per_s')} (not trusted)")
                 for c, x, h in zip(bad, xs, hs)
                 if c not in values
             )
@@ -703,7 +728,7 @@ class RooflineChart(_Chart):
         self.item.setLabel("bottom", "arithmetic intensity (FLOP per byte, log scale)")
         self.item.setLabel("left", "FLOP/s (log scale)")
         self.dtype = QComboBox()
-        self.dtype.addItems(["float32", "bfloat16", "float16"])
+        self.dtype.addItems(list(DTYPES))
         self.dtype.setToolTip("Compute ceiling for this dtype (measured matmul and catalogue peak)")
         self.chip_button = QToolButton()
         self.chip_button.setText("Compare with chips")
@@ -725,7 +750,11 @@ class RooflineChart(_Chart):
         from gpu_tpu_app.core.catalog import load_catalog
 
         catalog = load_catalog()
-        for family, heading in (("gpu", "GPUs (the workshop)"), ("tpu", "TPUs (the factory line)")):
+        for family, heading in (
+            ("gpu", "GPUs (the workshop)"),
+            ("tpu", "TPUs (the factory line)"),
+            ("other", "Other accelerators (AWS Trainium and Inferentia, Intel Gaudi)"),
+        ):
             self.chip_menu.addSection(heading)
             for chip in (c for c in catalog.chips if c.family == family):
                 act = QAction(chip.name, self.chip_menu, checkable=True)
@@ -771,9 +800,11 @@ class RooflineChart(_Chart):
         self.clear_items()
         dtype = self.dtype.currentText()
         measured = measured_ceilings(data, dtype)
+        untrusted_only = roofline_untrusted_only(data, dtype, measured)
+        flagged_any = roofline_has_flagged(data, dtype)
         chips = [self._chips[c] for c in self.selected_chips()]
-        self.has_data = bool(measured)
-        if not measured and not chips:
+        self.has_data = bool(measured or untrusted_only)
+        if not measured and not untrusted_only and not chips:
             self.show_empty(
                 f"No {dtype} matmul or memory bandwidth measured yet. Run a probe, import a run file, "
                 "or pick catalogue chips to compare."
@@ -787,6 +818,15 @@ class RooflineChart(_Chart):
         y_cap = max(peaks) if peaks else None
         for key, c in measured.items():
             y_vals.extend(self._draw_measured(key, c, runs[key[0]], dtype, multi, y_cap))
+        for key, label in untrusted_only.items():  # devices measured, yet with no trusted point: no roof
+            cr = runs[key[0]]
+            name = f"measured: {label}" + (f"  [{cr.label}]" if multi else "")
+            pts = roofline_points(cr, key[1], dtype, hollow=True, backend=key[2])
+            x, y = np.log10([p[0] for p in pts]), np.log10([p[1] for p in pts])
+            self.add_untrusted(x, y, [p[2] for p in pts], name, self.series_color(key), has_line=False)
+            y_vals.extend(y)
+        if flagged_any:
+            self.add_key("hollow: not trusted, never a ceiling (hover a point for why)")
         y_vals.extend(self._draw_catalogue(chips, dtype, y_cap))
         lx0, lx1 = math.log10(self.X_MIN), math.log10(self.X_MAX)
         if y_vals:
@@ -816,21 +856,25 @@ class RooflineChart(_Chart):
         # The matmul points at their own intensity: trusted ones filled (they built the compute roof),
         # flagged ones hollow (never a ceiling).
         for hollow in (False, True):
-            pts = roofline_points(cr, key[1], dtype, hollow)
+            pts = roofline_points(cr, key[1], dtype, hollow, backend=key[2])
             if not pts:
                 continue
-            sc = pg.ScatterPlotItem(
-                x=np.log10([p[0] for p in pts]),
-                y=np.log10([p[1] for p in pts]),
-                size=9 if hollow else 7,
-                brush=pg.mkBrush(None) if hollow else pg.mkBrush(color),
-                pen=pg.mkPen(color, width=1.6) if hollow else pg.mkPen(self._colors["foreground"], width=0.5),
-                name="not trusted (hollow): never a ceiling" if hollow else None,
-                data=[p[2] for p in pts],
-            )
-            make_hoverable(sc)
-            self.add(sc)
-            y_vals.extend(np.log10([p[1] for p in pts]))
+            x, y = np.log10([p[0] for p in pts]), np.log10([p[1] for p in pts])
+            if hollow:
+                self.add_untrusted(x, y, [p[2] for p in pts], name, color, has_line=True)
+            else:
+                sc = pg.ScatterPlotItem(
+                    x=x,
+                    y=y,
+                    size=7,
+                    brush=pg.mkBrush(color),
+                    pen=pg.mkPen(self._colors["foreground"], width=0.5),
+                    data=[p[2] for p in pts],
+                )
+                make_hoverable(sc)
+                self.add(sc)
+                self._members.setdefault(name, []).append(sc)
+            y_vals.extend(y)
         return y_vals
 
     def _draw_catalogue(self, chips: list[Any], dtype: str, y_cap: float | None) -> list[float]:
@@ -881,7 +925,9 @@ class CompileWaterfall(_Chart):
         left = self.item.getAxis("left")
         if not rows:
             left.setTicks([[]])
-            self.show_empty("No JAX compile results yet: they need the jax backend (quick or full suite).")
+            self.show_empty(
+                empty_reason(data, ("compile",), "JAX compile results", "the quick or full suite with jax", "jax")
+            )
             return
         starts: dict[str, list[tuple[int, float, float]]] = {}
         end = 0.0
@@ -961,8 +1007,9 @@ class CollectiveChart(_Chart):
         self.clear_items()
         op = self.op.currentData() or "all_reduce"
         series = collective_series(data, op)
-        self.has_data = bool(series)
-        if not series:
+        flagged = collective_series(data, op, flagged=True)
+        self.has_data = bool(series or flagged)
+        if not self.has_data:
             self.show_empty(
                 "No collectives across processes yet: gpu-tpu-probe collective --processes 2 "
                 "--out run.json, then import the run."
@@ -972,19 +1019,27 @@ class CollectiveChart(_Chart):
         multi = len(data.visible()) > 1
         xs_all: list[float] = []
         ys_all: list[float] = []
-        for key, pts in series.items():
+        for key in dict.fromkeys([*series, *flagged]):  # trusted points on the line, the rest hollow
             run_i, engine, ranks, hosts, transport, dtype = key
             cr = runs[run_i]
-            x = np.log10(np.array([p[0] for p in pts], dtype=float))
-            y = np.log10(np.array([p[1] for p in pts], dtype=float))
             name = f"{engine} {transport} · {ranks} ranks on {hosts} host{'s' if hosts > 1 else ''} · {dtype or '?'}"
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
-            infos = collective_infos(cr, op, key, pts)
-            self.add_series(x, y, infos, name, color, dashed=cr.imported)
-            xs_all.extend(x)
-            ys_all.extend(y)
+            for hollow, pts in ((False, series.get(key, [])), (True, flagged.get(key, []))):
+                if not pts:
+                    continue
+                x = np.log10(np.array([p[0] for p in pts], dtype=float))
+                y = np.log10(np.array([p[1] for p in pts], dtype=float))
+                infos = collective_infos(cr, op, key, pts)
+                if hollow:
+                    self.add_untrusted(x, y, infos, name, color, has_line=key in series)
+                else:
+                    self.add_series(x, y, infos, name, color, dashed=cr.imported)
+                xs_all.extend(x)
+                ys_all.extend(y)
+        if flagged:
+            self.add_key(UNTRUSTED_KEY)
         self.item.setRange(
             xRange=(min(xs_all) - 0.1, max(xs_all) + 0.1), yRange=(min(ys_all) - 0.2, max(ys_all) + 0.2), padding=0
         )

@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from gpu_tpu_app.core.wording import VERDICT_WORDS
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.ui.theme import theme_manager
 
 CONFIDENCE_PIPS = {"low": 1, "medium": 2, "high": 3}

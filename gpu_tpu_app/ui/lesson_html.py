@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES
+from gpu_tpu_app.core.terms import COMPILE_PHASES, kernel_words
 from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_seconds, format_value
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html
@@ -25,17 +25,6 @@ PAGE_TITLES = {OVERVIEW: "Overview", FAQ: "FAQ", QUOTES: "Two quotes", GLOSSARY:
 GPU_LABEL = "GPU · the workshop"
 TPU_LABEL = "TPU · the factory line"
 
-#: Which claim a piece of measured evidence sits next to: a pattern on the claim text and the side to look at first.
-KERNEL_WORDS = {
-    "matmul": "matmul throughput",
-    "compile": "JAX compile step",
-    "dispatch": "dispatch latency",
-    "triad": "memory bandwidth (triad)",
-    "copy": "memory bandwidth (copy)",
-    "transfer": "host-device transfer",
-    "collective": "all-reduce bandwidth",
-    "model_step": "transformer block step",
-}
 
 _WORD = re.compile(r"\w[\w/+.-]*", re.UNICODE)
 
@@ -245,7 +234,7 @@ class LessonHtml:
             if not lines:
                 continue
             items = "<br>".join(html.escape(line) for line in lines)
-            rows.append(f"<b>{html.escape(KERNEL_WORDS.get(k, k))}</b>: {items}")
+            rows.append(f"<b>{html.escape(kernel_words(k))}</b>: {items}")
         if not rows:
             return ""
         return (
@@ -284,7 +273,7 @@ class LessonHtml:
         if topic.evidence and self.runs:
             evidence = self._evidence_block(left, c)
         elif topic.evidence:
-            words = ", ".join(KERNEL_WORDS.get(k, k) for k in topic.evidence)
+            words = ", ".join(kernel_words(k) for k in topic.evidence)
             evidence = (
                 f"<p class='muted'>Measured evidence for this topic ({html.escape(words)}) appears here once this "
                 "machine has been probed: <a href='app:probe'>open the Probe page</a>.</p>"

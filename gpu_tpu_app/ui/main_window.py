@@ -35,10 +35,11 @@ from gpu_tpu_app.core.report import build_html, build_markdown, collect, session
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import Session, new_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
-from gpu_tpu_app.core.wording import VERDICT_WORDS
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
 from gpu_tpu_app.ui.history import History
+from gpu_tpu_app.ui.price_files import PriceFiles
 from gpu_tpu_app.ui.result_page import ResultPage
 from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
@@ -202,7 +203,7 @@ class MainWindow(QMainWindow):
         self.act_open = self._action(
             "&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open, "Open a saved session"
         )
-        self.files = SessionFiles(self, self._persist)
+        self.files = SessionFiles(self, self, self._persist)
         self.recent_menu = self.files.recent_menu
         self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
         self.act_save_as = self._action(
@@ -210,6 +211,17 @@ class MainWindow(QMainWindow):
         )
         self.act_import = self._action(
             "&Import Run…", lambda: self.import_run(), "Ctrl+I", "Add a probe run file measured here or elsewhere"
+        )
+        self.prices = PriceFiles(self, local=self._persist)
+        self.prices.sig_changed.connect(self.result_page.set_price_book)
+        self.result_page.set_price_book(self.prices.book)
+        if problems := self.prices.problems():
+            self.statusBar().showMessage(problems[0], 15000)  # a catalogue in its default place was left out
+        self.act_import_prices = self._action(
+            "Import &Prices…",
+            lambda: self.prices.import_prices(),
+            None,
+            "Add a SkyPilot or gpuhunt price catalogue from this machine (nothing is downloaded)",
         )
         self.act_export = self._action(
             "&Export Report…", self.export_report, "Ctrl+E", "Save the recommendation as Markdown, HTML or PDF"
@@ -225,7 +237,7 @@ class MainWindow(QMainWindow):
         file_menu.addMenu(self.recent_menu)
         file_menu.addActions([self.act_save, self.act_save_as])
         file_menu.addSeparator()
-        file_menu.addActions([self.act_import, self.act_export])
+        file_menu.addActions([self.act_import, self.act_import_prices, self.act_export])
         file_menu.addSeparator()
         file_menu.addAction(self.act_prefs)
         file_menu.addSeparator()
@@ -475,6 +487,10 @@ class MainWindow(QMainWindow):
         """The session as it is now (answers, notes, runs, estimator inputs)."""
         return self._session
 
+    def probe_running(self) -> bool:
+        """True while the probe panel is measuring."""
+        return self.probe_panel is not None and bool(self.probe_panel.is_running())
+
     def path(self) -> Path | None:
         """The file the session was opened from or last saved to."""
         return self._path
@@ -607,7 +623,7 @@ class MainWindow(QMainWindow):
 
     def report_texts(self) -> tuple[str, str]:
         """(Markdown, HTML) of the report for the session as it is now."""
-        est = session_estimate(self._session, self.catalog)
+        est = session_estimate(self._session, self.catalog, self.prices.book)
         name = self._path.stem if self._path else None
         md = build_markdown(self._session, self.lesson, self.catalog, est, name)
         html_text = build_html(self._session, self.lesson, self.catalog, est, name)
@@ -618,7 +634,7 @@ class MainWindow(QMainWindow):
         from gpu_tpu_app.core.decision import has_verdict
         from gpu_tpu_app.ui.report_pdf import Gauge, report_pdf
 
-        est = session_estimate(self._session, self.catalog)
+        est = session_estimate(self._session, self.catalog, self.prices.book)
         rec = self._session.recommendation()
         data = collect(self._session, self.lesson, self.catalog, est, self._path.stem if self._path else None, rec=rec)
         gauge = Gauge(rec.score, rec.verdict, rec.confidence) if has_verdict(rec) else None

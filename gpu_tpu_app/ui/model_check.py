@@ -208,7 +208,9 @@ class ModelCheckBar(QWidget):
         prow.addWidget(self.cancel_button)
         self.progress_view.hide()
         root.addWidget(self.progress_view)
+        self._head = ""
         self.status = label("", "muted")
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status.hide()
         root.addWidget(self.status)
 
@@ -233,6 +235,26 @@ class ModelCheckBar(QWidget):
         self.progress_view.show()
         self.process.start()
 
+    def show_outcome(self, lines: list[str]) -> None:
+        """Add what the check changed (answers filled, answers kept, the verdict) under its summary."""
+        self.status.setText("\n".join(line for line in [self._head, *lines] if line))
+        self.status.show()
+
+    def show_saved(self, check: ModelCheck | None) -> None:
+        """The line of a check saved with an opened session; None (File > New) clears the line."""
+        if self.is_running():
+            return
+        if check is None:
+            self._head = ""
+            self.status.clear()
+            self.status.hide()
+            return
+        self._head = (
+            f"Checked {Path(check.file).name} (saved with this session): evidence level {LEVEL_TEXT[check.level]}."
+        )
+        self.status.setText(self._head)
+        self.status.show()
+
     def cancel(self) -> None:
         """Stop the running check."""
         if self.process is not None:
@@ -256,11 +278,12 @@ class ModelCheckBar(QWidget):
             box.setTextFormat(Qt.TextFormat.PlainText)
             box.open()
         else:
-            self.status.setText(
+            self._head = (
                 f"Checked {Path(result.file).name} in {result.seconds:.1f} s: evidence level "
-                f"{LEVEL_TEXT[result.level]}. Measured answers are marked; each stays yours to "
-                "change."
+                f"{LEVEL_TEXT[result.level]}. Measured values fill only the answers you left open; "
+                "each stays yours to change."
             )
+            self.status.setText(self._head)
             self.status.show()
             self.sig_checked.emit(result)
         self.sig_finished.emit(result)

@@ -44,24 +44,25 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
-from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
-from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
-from gpu_tpu_app.core.report import answer_label, factor_label, page_of
-from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.session import measured_devices
-from gpu_tpu_app.core.wording import (
-    HEADLINES,
+from gpu_tpu_app.core.estimate_text import (
+    COST_RULE,
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
-    MISSING,
-    VERDICT_WORDS,
+    cost_lines,
     estimate_cells,
     estimate_inputs,
     estimate_warnings,
-    format_quantity,
     memory_tip,
-    verdict_summary,
+    price_origins,
 )
+from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
+from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
+from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, format_rate
+from gpu_tpu_app.core.report import answer_label, factor_label, page_of
+from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
@@ -84,13 +85,40 @@ EST_COLUMNS = [
     "Chips per\ncopy",
     "$/chip-hour",
     "Cost",
+    "Spot cost",
+    "$/M tokens",
 ]
 PRICE_COLUMN = EST_COLUMNS.index("$/chip-hour")
+COST_COLUMN = EST_COLUMNS.index("Cost")
 MEMORY_COLUMN = 6  # what one copy needs / what its chips hold
 #: What an empty price cell shows, so it reads as a field to type in.
 PRICE_PLACEHOLDER = "✎ type $/h"
-PRICE_TIP = "Editable: type the USD price of one {chip} per hour (double-click or start typing); empty: no cost"
+PRICE_TIP = (
+    "Editable: type the USD price of one {chip} per hour (double-click or start typing); your price wins "
+    "over the price tables; empty: the cheapest price known"
+)
 PROMPT = "Type the number of model parameters to see the estimate."
+#: the Price in choice that takes the cheapest price wherever it is.
+ANYWHERE = "Cheapest anywhere"
+
+
+def place_key(cloud: str | None, region: str | None) -> str:
+    """A Price in choice as the combo box keeps it: 'aws/us-east-1', 'aws/', '/'."""
+    return f"{cloud or ''}/{region or ''}"
+
+
+def place_of(key: object) -> tuple[str | None, str | None]:
+    """(cloud, region) of a place_key; (None, None) for anything else."""
+    cloud, _, region = str(key or "/").partition("/")
+    return cloud or None, region or None
+
+
+def place_words(cloud: str | None, region: str | None) -> str:
+    """'Cheapest anywhere', 'AWS (any region)', 'Google Cloud us-central1'."""
+    if cloud is None:
+        return ANYWHERE
+    name = CLOUD_NAMES.get(cloud, cloud)
+    return f"{name} {region}" if region else f"{name} (any region)"
 
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -141,6 +169,7 @@ class EstimatorCard(Card):
         self._measured: list[MeasuredDevice] = []
         self._request: EstimateRequest | None = None
         self._prices: dict[str, float] = {}
+        self._book: PriceBook | None = None
         self._filling = False
         self.result: Estimate | None = None
         theme_manager().sig_theme_changed.connect(self._on_theme)
@@ -148,8 +177,9 @@ class EstimatorCard(Card):
         self.body.addWidget(
             label(
                 "Type your model's size; time, memory and cost follow for every chip in the catalogue and for "
-                "each device measured in this session's probe runs. Type a price per chip-hour in the table's "
-                "✎ cells to see costs: the app ships no prices.",
+                "each device measured in this session's probe runs. Costs use the cheapest price known for "
+                "each chip (hover a price for its source and age; File > Import Prices… adds a SkyPilot or "
+                "gpuhunt catalogue); type your own price per chip-hour in a ✎ cell and it wins.",
                 "muted",
             )
         )
@@ -208,6 +238,13 @@ class EstimatorCard(Card):
             self.dtype_combo.addItem(text, value)
         self.dtype_combo.setAccessibleName("Weights and KV-cache type")
         self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1).")
+        self.place_combo = QComboBox()
+        self.place_combo.addItem(ANYWHERE, place_key(None, None))
+        self.place_combo.setAccessibleName("Where the price is")
+        self.place_combo.setToolTip(
+            "Cost with the cheapest price anywhere, or in one cloud or region only (the clouds and regions "
+            "the price table and your catalogues know)."
+        )
         self.shape_edits: dict[str, QLineEdit] = {}
         for key, name in (("layers", "Layers"), ("width", "Model width"), ("heads", "Heads"), ("kv_heads", "KV heads")):
             edit = QLineEdit()
@@ -229,6 +266,7 @@ class EstimatorCard(Card):
             ("&Width", self.shape_edits["width"]),
             ("H&eads", self.shape_edits["heads"]),
             ("&KV heads", self.shape_edits["kv_heads"]),
+            ("Pr&ice in", self.place_combo),
         ]
         return inputs
 
@@ -260,8 +298,10 @@ class EstimatorCard(Card):
         self.price_delegate = PriceDelegate(self.table)
         self.table.setItemDelegateForColumn(PRICE_COLUMN, self.price_delegate)
         header_tips = {
-            PRICE_COLUMN: "Editable: type your own price per chip-hour in USD for any catalogue chip "
-            "(the app ships no prices)",
+            PRICE_COLUMN: "Editable: type your own price per chip-hour in USD for any catalogue chip; it wins "
+            "over the cheapest price known, which shows otherwise",
+            COST_COLUMN + 1: "The same run at the cheapest spot (preemptible) price known",
+            COST_COLUMN + 2: "Serving: the cost per million tokens generated (on-demand; spot in the tooltip)",
             MEMORY_COLUMN: "What one model copy needs (training: the whole state, sharded) / what the chips it uses "
             "hold; " + MEMORY_UNITS_NOTE,
         }
@@ -280,6 +320,7 @@ class EstimatorCard(Card):
         for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, self.prompt_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
         self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
+        self.place_combo.currentIndexChanged.connect(self._inputs_changed)
         self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
         self.chips_spin.valueChanged.connect(self._inputs_changed)
         self.batch_spin.valueChanged.connect(self._inputs_changed)
@@ -312,10 +353,40 @@ class EstimatorCard(Card):
                 max(0, self.dtype_combo.findData(request.dtype if request else "bfloat16"))
             )
             self._prices = dict(request.prices) if request else {}
+            place = (request.price_cloud, request.price_region) if request else (None, None)
+            if self.place_combo.findData(place_key(*place)) < 0:
+                self.place_combo.addItem(place_words(*place), place_key(*place))
+            self.place_combo.setCurrentIndex(self.place_combo.findData(place_key(*place)))
             self._request = request
         finally:
             self._filling = False
         self._refresh()
+
+    def set_price_book(self, book: PriceBook | None) -> None:
+        """The prices the costs use where the user typed none (shipped table, local catalogues)."""
+        self._book = book
+        self._fill_places()
+        self._refresh()
+
+    def _fill_places(self) -> None:
+        """The Price in choices: anywhere, each cloud, each cloud region the book prices; the chosen one kept."""
+        chosen = place_of(self.place_combo.currentData())
+        places: list[tuple[str | None, str | None]] = [(None, None)]
+        if self._book is not None:
+            winners = self._book.winners()
+            for cloud in sorted({q.cloud for q in winners}):
+                places.append((cloud, None))
+                places += [(cloud, r) for r in sorted({q.region for q in winners if q.cloud == cloud})]
+        if chosen not in places:
+            places.append(chosen)  # from a saved session: kept, even where no price is known now
+        self._filling, was = True, self._filling
+        try:
+            self.place_combo.clear()
+            for place in places:
+                self.place_combo.addItem(place_words(*place), place_key(*place))
+            self.place_combo.setCurrentIndex(places.index(chosen))
+        finally:
+            self._filling = was
 
     def set_measured(self, devices: list[MeasuredDevice]) -> None:
         """Rows for the devices probed on this machine (and imported runs)."""
@@ -358,6 +429,8 @@ class EstimatorCard(Card):
                 context=None if context == DEFAULT_CONTEXT else context,
                 prompt_tokens=prompt or None,
                 dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16",
+                price_cloud=place_of(self.place_combo.currentData())[0],
+                price_region=place_of(self.place_combo.currentData())[1],
                 **shape,
             )
         except ValueError as exc:  # pydantic's ValidationError is a ValueError too
@@ -405,7 +478,7 @@ class EstimatorCard(Card):
         if request is not None:
             request = request.model_copy(update={"prices": dict(self._prices)})
             try:
-                self.result = estimate(request, self._catalog, self._measured)
+                self.result = estimate(request, self._catalog, self._measured, self._book)
             except (ValueError, InputError) as exc:  # e.g. a price for a chip the catalogue lacks
                 self.message.setText(str(exc))
         self._fill_table()
@@ -423,6 +496,13 @@ class EstimatorCard(Card):
         for i, row in enumerate(rows):
             c = estimate_cells(row)
             price = self._prices.get(row.chip_id)
+            known = row.price.usd if row.price is not None else None
+            if row.family == "measured":
+                price_text = MISSING
+            elif price is not None:
+                price_text = f"{price:g}"
+            else:
+                price_text = format_rate(known) if known is not None else ""
             cells = [
                 (c.chip, None),
                 (c.kind, None),
@@ -432,9 +512,12 @@ class EstimatorCard(Card):
                 (c.bound, None),
                 (c.memory_fit, row.memory_needed_bytes),
                 (c.chips_per_copy, row.chips_per_copy),
-                (MISSING if row.family == "measured" else "" if price is None else f"{price:g}", price),
+                (price_text, price if price is not None else known),
                 (c.cost, row.cost_usd),
+                (format_usd(row.spot_cost_usd), row.spot_cost_usd),
+                (format_usd(row.usd_per_mtok), row.usd_per_mtok),
             ]
+            cost_tip = plain_tip("\n".join(cost_lines(row))) if cost_lines(row) else ""
             for col, (text, key) in enumerate(cells):
                 item = SortItem(text)
                 if key is not None:
@@ -444,8 +527,19 @@ class EstimatorCard(Card):
                 if editable:
                     flags |= Qt.ItemFlag.ItemIsEditable
                     item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
-                    item.setToolTip(plain_tip(PRICE_TIP.format(chip=row.chip_name)))
+                    tip = PRICE_TIP.format(chip=row.chip_name)
+                    if row.price is not None:
+                        tip = (
+                            f"{row.price.describe()}" + (f" [{row.price.note}]" if row.price.note else "") + "\n" + tip
+                        )
+                    item.setToolTip(plain_tip(tip))
                     item.setBackground(QColor(colors["selection"]))  # a field to type in, not a figure
+                    if price is None and row.price is not None:
+                        font = item.font()
+                        font.setItalic(True)  # a known price, not one the user typed
+                        item.setFont(font)
+                        if row.price.stale():
+                            item.setForeground(QColor(colors["error"]))
                 elif col == PRICE_COLUMN:
                     item.setToolTip("A measured device has no price here: costs are for catalogue chips")
                 item.setFlags(flags)
@@ -467,7 +561,9 @@ class EstimatorCard(Card):
                     )
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
-                if col in (2, 3, 4, 6, 7, 8, 9):
+                if col > PRICE_COLUMN and cost_tip:
+                    item.setToolTip(cost_tip)
+                if col in (2, 3, 4, 6, 7, 8, 9, 10, 11):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, col, item)
         self.table.setSortingEnabled(True)
@@ -481,7 +577,8 @@ class EstimatorCard(Card):
             )
             warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
             self.rules.setText(
-                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{warnings}\nSources: {sources}."
+                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.\nCost: {COST_RULE}; "
+                f"{price_origins(est)}.{warnings}\nSources: {sources}."
             )
         else:
             self.rules.setText("")
@@ -528,6 +625,8 @@ class ResultPage(QWidget):
         self._rec: Recommendation | None = None
         self._model_check: ModelCheck | None = None
         self._show_all = False
+        self._book: PriceBook | None = None
+        self._catalog = catalog
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 18, 24, 14)
@@ -654,6 +753,24 @@ class ResultPage(QWidget):
         """Estimator inputs from the session."""
         self.estimator.set_request(request)
 
+    def set_price_book(self, book: PriceBook | None) -> None:
+        """The prices the estimator costs with and the next steps name the cheapest places from."""
+        self._book = book
+        self.estimator.set_price_book(book)
+        if self._rec is not None:
+            self._render_steps(self._rec)
+
+    def _cheapest_step(self, rec: Recommendation) -> str | None:
+        if (
+            self._book is None
+            or self._catalog is None
+            or not has_verdict(rec)
+            or (rec.blockers and rec.verdict == "tpu")
+        ):
+            return None
+        chips = [(c.id, c.name, c.family) for c in self._catalog.chips]
+        return cheapest_step(self._book, chips, rec.verdict)
+
     # ------------------------------------------------------------------ rendering
 
     def _rerender(self, *_args: object) -> None:
@@ -701,7 +818,7 @@ class ResultPage(QWidget):
         ready = self._render_verdict(rec)
         self.gauge.setVisible(ready)
         self.flips_card.setVisible(ready)
-        self.steps_card.setVisible(ready and bool(rec.next_steps))
+        self.steps_card.setVisible(ready and bool(rec.steps))
         self._render_blockers(rec)
         self._render_reasons(rec)
         self._render_flips(rec)
@@ -772,12 +889,17 @@ class ResultPage(QWidget):
             self.flips_label.setText("No single answer change would change this verdict.")
 
     def _render_steps(self, rec: Recommendation) -> None:
-        """Next steps, each with its in-app action when it has one."""
+        """Next steps, each with its in-app action when it has one; the cheapest places to rent the
+        verdict's chips last, when prices are known."""
         step_items = []
-        for step in rec.next_steps:
+        for step in rec.steps:
             ws = window_step(step)
             link = f"<br>{anchor('action:' + ws.action, ACTION_TEXT[ws.action])} →" if ws.action else ""
             step_items.append(f"<li>{html.escape(ws.text)}{link}</li>")
+        cheapest = self._cheapest_step(rec)
+        if cheapest is not None:
+            link = f"<br>{anchor('action:estimate', ACTION_TEXT['estimate'])} →"
+            step_items.append(f"<li>{html.escape(cheapest)}{link}</li>")
         self.steps_label.setText("<ol style='margin-left:-20px'>" + "".join(step_items) + "</ol>")
 
     def _render_open_questions(self, rec: Recommendation) -> None:

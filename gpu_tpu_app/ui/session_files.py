@@ -1,40 +1,58 @@
 """The window's session file actions: New, Open, Open Recent, Save, Save As, Import Run.
 
 `SessionFiles` asks for files, reads and writes them and keeps the recent-files list; the
-window keeps the session itself and shows it (`set_session`, `mark_saved`, `show_runs`).
+window keeps the session itself and shows it. What the file actions need of the window is the
+`SessionWindow` protocol (MainWindow implements it), so this module does not import the window.
 A file that cannot be read or shown is reported in a dialog and the session stays as it was.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QSettings
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
-from gpu_tpu_app.core.runs import load_run
-from gpu_tpu_app.core.session import load_session, new_session, save_session
+from gpu_tpu_app.core.runs import RunFile, load_run
+from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import NOTES_CHARS
 from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
-
-if TYPE_CHECKING:
-    from gpu_tpu_app.ui.main_window import MainWindow
 
 MAX_RECENT = 8
 SESSION_FILTER = "gpu-tpu-app session (*.json);;All files (*)"
 RUN_FILTER = "Probe run (*.json);;All files (*)"
 
 
-class SessionFiles(QObject):
-    """File actions for one window's session, and its Open Recent menu."""
+class SessionWindow(Protocol):
+    """What the file actions need of the window that holds and shows the session."""
 
-    def __init__(self, window: MainWindow, persist: bool = True) -> None:
-        super().__init__(window)
+    def session(self) -> Session: ...
+    def path(self) -> Path | None: ...
+    def is_modified(self) -> bool: ...
+    def set_session(self, session: Session, path: Path | None = None, modified: bool = False) -> None: ...
+    def mark_saved(self, session: Session, path: Path) -> None: ...
+    def show_runs(self, runs: list[RunFile]) -> None: ...
+    def show_wizard(self, page: int | None = None) -> None: ...
+    def show_result(self) -> None: ...
+    def probe_running(self) -> bool: ...
+    def statusBar(self) -> QStatusBar: ...
+
+
+class SessionFiles(QObject):
+    """File actions for one window's session, and its Open Recent menu.
+
+    `parent` is the widget the dialogs belong to; `window` holds and shows the session (both are
+    the main window).
+    """
+
+    def __init__(self, parent: QWidget, window: SessionWindow, persist: bool = True) -> None:
+        super().__init__(parent)
+        self._parent = parent
         self._window = window
         self._persist = persist
-        self.recent_menu = QMenu("Open &Recent", window)
+        self.recent_menu = QMenu("Open &Recent", parent)
 
     def _status(self, text: str, ms: int) -> None:
         self._window.statusBar().showMessage(text, ms)
@@ -52,7 +70,7 @@ class SessionFiles(QObject):
         path = self._window.path()
         name = path.name if path else "Untitled"
         answer = message_box(
-            self._window,
+            self._parent,
             QMessageBox.Icon.Warning,
             "Unsaved changes",
             f"The session “{name}” has changes that are not saved. Save them first?",
@@ -66,7 +84,7 @@ class SessionFiles(QObject):
     def new_session(self) -> bool:
         """Start over with an empty session (after the unsaved-changes prompt)."""
         window = self._window
-        if window.probe_panel is not None and window.probe_panel.is_running():
+        if window.probe_running():
             self._status("A probe is running: cancel it before starting a new session.", 6000)
             return False
         if not self.maybe_save():
@@ -82,7 +100,7 @@ class SessionFiles(QObject):
             return False
         window = self._window
         if path is None:
-            chosen, _f = QFileDialog.getOpenFileName(window, "Open session", self._start_dir(), SESSION_FILTER)
+            chosen, _f = QFileDialog.getOpenFileName(self._parent, "Open session", self._start_dir(), SESSION_FILTER)
             if not chosen:
                 return False
             path = chosen
@@ -90,12 +108,12 @@ class SessionFiles(QObject):
         try:
             session = load_session(path)
         except InputError as exc:
-            show_error(window, "Cannot open session", str(exc))
+            show_error(self._parent, "Cannot open session", str(exc))
             return False
         try:
             window.set_session(session, path)
         except Exception as exc:  # valid, yet it cannot be shown: the previous session stays, unchanged
-            show_error(window, "Cannot open session", f"{path}: cannot be shown ({shown(exc, 300)})")
+            show_error(self._parent, "Cannot open session", f"{path}: cannot be shown ({shown(exc, 300)})")
             return False
         self.add_recent(path)
         if any(v is not None for v in session.answers.model_dump().values()):
@@ -117,7 +135,7 @@ class SessionFiles(QObject):
         if path is None:
             current = self._window.path()
             start = str(current) if current else str(Path.home() / "gpu-tpu-session.json")
-            chosen, _f = QFileDialog.getSaveFileName(self._window, "Save session as", start, SESSION_FILTER)
+            chosen, _f = QFileDialog.getSaveFileName(self._parent, "Save session as", start, SESSION_FILTER)
             if not chosen:
                 return False
             path = chosen if Path(chosen).suffix else chosen + ".json"
@@ -127,7 +145,7 @@ class SessionFiles(QObject):
         session = self._window.session()
         if len(session.notes) > NOTES_CHARS:  # a file this app could not open again
             show_error(
-                self._window,
+                self._parent,
                 "Cannot save session",
                 f"{path}: notes: {len(session.notes):,} characters, "
                 f"over the {NOTES_CHARS:,} a session keeps; shorten them and save again",
@@ -136,7 +154,7 @@ class SessionFiles(QObject):
         try:
             saved = save_session(session, path)
         except OSError as exc:
-            show_error(self._window, "Cannot save session", f"{path}: {exc.strerror or exc}")
+            show_error(self._parent, "Cannot save session", f"{path}: {exc.strerror or exc}")
             return False
         self._window.mark_saved(saved, path)
         self.add_recent(path)
@@ -147,14 +165,14 @@ class SessionFiles(QObject):
         """Add a probe run file (e.g. measured on a TPU VM with gpu-tpu-probe) to the session."""
         window = self._window
         if path is None:
-            chosen, _f = QFileDialog.getOpenFileName(window, "Import probe run", self._start_dir(), RUN_FILTER)
+            chosen, _f = QFileDialog.getOpenFileName(self._parent, "Import probe run", self._start_dir(), RUN_FILTER)
             if not chosen:
                 return False
             path = chosen
         try:
             run = load_run(path)
         except InputError as exc:
-            show_error(window, "Cannot import run", str(exc))
+            show_error(self._parent, "Cannot import run", str(exc))
             return False
         runs = window.session().runs
         if run in runs:
@@ -163,7 +181,7 @@ class SessionFiles(QObject):
         try:
             window.show_runs([*runs, run])
         except Exception as exc:  # valid, yet it cannot be shown: the session keeps its runs, unchanged
-            show_error(window, "Cannot import run", f"{path}: cannot be shown ({shown(exc, 300)})")
+            show_error(self._parent, "Cannot import run", f"{path}: cannot be shown ({shown(exc, 300)})")
             return False
         self._status(f"Imported the run from {run.host} ({len(run.results)} results)", 5000)
         return True

@@ -15,7 +15,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.trust import Best, Ratio, format_ratio, machine_best, ratios
+from gpu_tpu_app.core.trust import Best, Ratio, flagged_summary, format_ratio, machine_best, ratios
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_value
 from gpu_tpu_app.ui.widgets import plain_tip
 
@@ -26,6 +26,28 @@ def best_text(b: Best) -> str:
     """'33.6 GFLOP/s float32 (Test CPU · torch)'."""
     dtype = f" {b.dtype}" if b.kind == "matmul" and b.dtype else ""
     return f"{format_value(b.value, b.metric)}{dtype} ({b.device_name} · {b.backend})"
+
+
+def compare_note(best: dict[str, Best], shown: list[Ratio]) -> str:
+    """What the ratios mean, read from the card's own first figure (not a fixed example)."""
+    first = next((r for r in shown if r.ratio is not None and r.ratio > 0 and r.kind in best), None)
+    if first is None or first.ratio is None:
+        return "Each figure is this machine's best over the chip's published one."
+    b = best[first.kind]
+    mine = format_value(b.value, b.metric)
+    cell = format_ratio(first.ratio)
+    if first.ratio < 1:
+        times = 1 / first.ratio
+        how = (
+            f"the {first.chip_name}'s {first.basis} is {times:,.0f} times"
+            if times >= 10
+            else (f"the {first.chip_name}'s {first.basis} is {times:.1f} times")
+        )
+        return f"Each figure is this machine's best over the chip's published one: {cell} means {how} this machine's {mine}."
+    return (
+        f"Each figure is this machine's best over the chip's published one: {cell} means this machine's {mine} is "
+        f"{first.ratio:.2g} times the {first.chip_name}'s {first.basis}."
+    )
 
 
 class SummaryCard(QFrame):
@@ -113,6 +135,13 @@ class SummaryCard(QFrame):
             self.setToolTip("")
             return
         self.figures.setText("\n".join(f"{KIND_WORDS[k]}: {best_text(b)}" for k, b in self.best.items()))
+        left_out = [text for run in self._runs if (text := flagged_summary(run))]
+        self.figures.setToolTip(
+            plain_tip(
+                "Each figure is the best trusted point of this machine's runs"
+                + (": " + "; ".join(left_out) + "." if left_out else "; no point was left out.")
+            )
+        )
         by_chip: dict[str, dict[str, Ratio]] = {}
         for r in self.ratios:
             by_chip.setdefault(r.chip_id, {})[r.kind] = r
@@ -145,7 +174,7 @@ class SummaryCard(QFrame):
         if not self._chips:
             notes.append("Pick chips under Compare with chips to see ratios.")
         else:
-            notes.append("This machine / the chip's published figure; 1/240: the chip is 240 times faster.")
+            notes.append(compare_note(self.best, self.ratios))
         suites = {b.suite for b in self.best.values()}
         if suites == {"smoke"}:
             notes.append(f"From the {FUNCTIONAL_CHECK}: run the quick or full suite for figures to compare.")

@@ -132,7 +132,8 @@ class ThemeManager(QObject):
         return "dark" if scheme == Qt.ColorScheme.Dark else "light"
 
     def apply(self, mode: Mode = "system") -> None:
-        """Use `mode` from now on; repaints every widget and emits sig_theme_changed when the theme changes."""
+        """Use `mode` from now on; when the resolved theme changes (or on the first call), installs palette and
+        style sheet and emits sig_theme_changed. The same theme again changes nothing."""
         if mode not in ("system", "light", "dark"):
             raise ValueError(f"theme mode must be system, light or dark, not {mode!r}")
         self._mode = mode
@@ -142,8 +143,9 @@ class ThemeManager(QObject):
         resolved = self.system_scheme() if mode == "system" else mode
         changed = resolved != self._current or not self._applied
         self._current = resolved
-        self._install()
         if changed:
+            # Re-styling walks every live widget: only when the theme really changes.
+            self._install()
             self.sig_theme_changed.emit(resolved)
 
     def _on_system_scheme(self, *_args: object) -> None:

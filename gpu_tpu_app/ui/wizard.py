@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers, Page
-from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck, evidence_text
+from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers, Page, decide
+from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck, combine, differing, evidence_text
+from gpu_tpu_app.core.verdict_text import verdict_change, verdict_words
 from gpu_tpu_app.ui.model_check import ModelCheckBar
 from gpu_tpu_app.ui.widgets import Card, LinkButton, label, scroll_page, set_role
 
@@ -108,10 +109,17 @@ class QuestionCard(Card):
         mrow = QHBoxLayout(self.measured_row)
         mrow.setContentsMargins(0, 0, 0, 0)
         self.measured_label = label("", "muted")
+        # where the user's answer differs from the measurement: nothing changes until they choose
+        self.use_measured_button = LinkButton("Use measured")
+        self.use_measured_button.setAccessibleName(f"Use the measured answer for: {q.text}")
+        self.use_measured_button.setToolTip("Replace your answer with the one the model check measured")
+        self.use_measured_button.clicked.connect(self.use_measured)
+        self.use_measured_button.hide()
         self.evidence_button = LinkButton("Show evidence")
         self.evidence_button.setAccessibleName(f"Evidence the model check found for: {q.text}")
         self.evidence_button.clicked.connect(self.toggle_evidence)
         mrow.addWidget(self.measured_label, 1)
+        mrow.addWidget(self.use_measured_button)
         mrow.addWidget(self.evidence_button)
         self.evidence_label = label("", "muted")
         self.evidence_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -149,18 +157,40 @@ class QuestionCard(Card):
         if not self.measured_row.isVisibleTo(self) and self.measured_from is None:
             return
         name = self.measured_from
+        mine = self.value()
+        differs = False
         if self.measured is None:
             text = f"Measured in {name}: not decided (see why)"
             role = "muted"
-        elif self.value() == self.measured:
+        elif mine == self.measured:
             text = f"✓ measured in {name}"
             role = "measured"
+        elif mine is None:
+            text = f"Measured in {name}: {self._choice_text(self.measured)}; you cleared it"
+            role = "muted"
+            differs = True
         else:
-            shown = dict(QUESTIONS[self.field].choices).get(self.measured, self.measured)
-            text = f"Measured in {name}: {shown}; you chose otherwise"
+            text = (
+                f"You: {self._choice_text(mine)}; measured in {name}: {self._choice_text(self.measured)}. "
+                "Yours is kept until you choose."
+            )
             role = "warning"
+            differs = True
         self.measured_label.setText(text)
+        self.use_measured_button.setVisible(differs)
         set_role(self.measured_label, "role", role)
+
+    def _choice_text(self, value: str) -> str:
+        return dict(QUESTIONS[self.field].choices).get(value, value)
+
+    def differs_from_measured(self) -> bool:
+        """True when the check measured a value for this answer and the answer is another one."""
+        return self.measured_from is not None and self.measured is not None and self.value() != self.measured
+
+    def use_measured(self) -> None:
+        """Take the measured value as the answer (the user's choice, from the marker's link)."""
+        if self.measured is not None and self.value() != self.measured:
+            self.buttons[self.measured].setChecked(True)  # emits sig_changed through _toggled
 
     def toggle_evidence(self) -> None:
         """Show or hide the evidence under the mark."""
@@ -329,21 +359,38 @@ class DecideWizard(QWidget):
         self._update_count()
 
     def apply_model_check(self, check: ModelCheck) -> None:
-        """Fill the answers the check measured, mark each (with its evidence), then report the change."""
+        """Fill only the answers left open from what the check measured, mark each (with its evidence),
+        keep every stated answer (a differing one shows both, with a "Use measured" link), and say what the
+        check did to the verdict."""
         self.model_check = check
+        stated = self.answers()
+        combined, _sources = combine(stated, check)
         for field in ANSWER_FIELDS:
             card = self.cards[field]
-            value = getattr(check.answers, field)
-            if value is not None:
-                card.set_value(value)
+            card.set_value(getattr(combined, field))
             card.set_measured(check)
         self._update_count()
+        filled = [f for f in ANSWER_FIELDS if getattr(stated, f) is None and getattr(combined, f) is not None]
+        others = differing(stated, check)
+        lines = [verdict_change(decide(stated), decide(combined))]
+        if filled:
+            lines.insert(0, f"Filled {len(filled)} open answer{'s' if len(filled) != 1 else ''} from the check.")
+        if others:
+            n = len(others)
+            lines.append(
+                f"{n} of your answers differ{'s' if n == 1 else ''} from what was measured and "
+                f"{'was' if n == 1 else 'were'} kept; each shows both, with “Use measured”. "
+                "Using every measured value: " + verdict_words(decide(combined.model_copy(update=others))) + "."
+            )
+        self.model_check_bar.show_outcome(lines)
         self.sig_model_checked.emit(check)
         self.sig_answers_changed.emit(self.answers())
 
     def set_model_check(self, check: ModelCheck | None) -> None:
-        """Show the marks of a saved check (an opened session) without changing any answer."""
+        """Show the marks of a saved check (an opened session) without changing any answer; None (File >
+        New) clears them and the check's line."""
         self.model_check = check
+        self.model_check_bar.show_saved(check)
         for field in ANSWER_FIELDS:
             self.cards[field].set_measured(check)
 

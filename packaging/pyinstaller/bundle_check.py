@@ -48,9 +48,9 @@ MUST_BE_ABSENT = (
 MUST_BE_PRESENT = (
     "gpu_tpu_app.ui.app",
     "gpu_tpu_app.ui.main_window",
-    "gpu_tpu_app.probe.worker",
-    "gpu_tpu_app.probe.kernels.torch_kernels",
-    "gpu_tpu_app.probe.kernels.jax_kernels",
+    "gpu_tpu_app.worker.main",
+    "gpu_tpu_app.worker.kernels.torch_kernels",
+    "gpu_tpu_app.worker.kernels.jax_kernels",
     "gpu_tpu_app.desktop",
     "torch",
     "jax",

@@ -255,3 +255,22 @@ def test_instrumentation_error_is_the_checks_own() -> None:
     c = check_from_findings("m.py", f, 1.0)
     assert c.answers.matmul_share is None and c.answers.custom_ops is None
     assert "inside the check" in c.evidence_for("matmul_share")[0].detail
+
+
+def test_differing_names_each_stated_answer_the_check_measured_otherwise() -> None:
+    from gpu_tpu_app.core.modelcheck import differing
+
+    c = check_from_findings("m.py", findings(custom_ops=[{"name": "x.y", "kind": "k"}]), 1.0)
+    stated = Answers(framework="pytorch", custom_ops="none", matmul_share=None)
+    assert differing(stated, c) == {"custom_ops": "some"}
+    assert differing(Answers(), c) == {}  # open answers are filled, never "differ"
+
+
+def test_verdict_change_says_both_verdicts_or_unchanged() -> None:
+    from gpu_tpu_app.core.decision import decide
+    from gpu_tpu_app.core.verdict_text import verdict_change
+
+    open_rec = decide(Answers())
+    assert verdict_change(open_rec, open_rec) == "Verdict unchanged: no verdict yet."
+    gpu = decide(Answers(custom_ops="essential", framework="pytorch", team="cuda", stage="exploring"))
+    assert verdict_change(open_rec, gpu).startswith("Verdict changed: no verdict yet → GPU, ")

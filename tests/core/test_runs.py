@@ -1,4 +1,4 @@
-"""Run files and stream messages: round trips, bad files, CSV, ceilings, the stream decoder and assembler."""
+"""Run files and stream messages: round trips, bad files, CSV, the stream decoder and assembler."""
 
 from __future__ import annotations
 
@@ -212,22 +212,6 @@ def test_csv_has_a_row_per_result_in_si_units() -> None:
     assert float(rows[0]["cv"]) == 0.02 and rows[0]["reps"] == "9"
     assert rows[1]["value"] == "" and rows[1]["status"] == "timeout" and rows[1]["message"] == "timed out"
     assert list(rows[0]) == list(runs.CSV_COLUMNS)
-
-
-def test_ceilings_are_per_kernel_device_and_dtype() -> None:
-    results = [
-        result(1e11, 256),
-        result(2e11, 512),
-        result(5e10, 1024, dtype="bfloat16"),
-        result(None, 2048, status="error"),
-        result(9e11, 4096, status="suspect"),
-        result(3e-6, 1, kernel="dispatch", metric="seconds", dtype=None),
-    ]
-    tracker = runs.CeilingTracker()
-    streamed = [tracker.add(r).pct_ceiling for r in results]
-    assert streamed == [100.0, 100.0, 100.0, None, None, None]  # best so far, as they arrive
-    final = [r.pct_ceiling for r in runs.with_ceilings(results)]
-    assert final == [50.0, 100.0, 100.0, None, None, None]
 
 
 def test_line_decoder_reassembles_lines_split_anywhere() -> None:

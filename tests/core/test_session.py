@@ -22,7 +22,9 @@ from gpu_tpu_app.core.session import (
 )
 from gpu_tpu_app.errors import InputError
 
-ANSWERS = Answers(framework="jax", xla_verified="yes", stage="production", deployment="google_cloud")
+ANSWERS = Answers(
+    framework="jax", xla_verified="yes", stage="production", deployment="google_cloud", matmul_share="dominant"
+)
 
 
 def matmul(device: str, value: float, dtype: str = "float32", status: str = "ok", size: int = 1024) -> ProbeResult:

@@ -12,9 +12,10 @@ import pytest
 
 from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.catalog import load_catalog
+from gpu_tpu_app.core.ceilings import with_ceilings
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate, measured_from_run
 from gpu_tpu_app.core.report import collect
-from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo, ProbeResult, RunFile, Stats, with_ceilings
+from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo, ProbeResult, RunFile, Stats
 from gpu_tpu_app.core.session import measured_devices, new_session
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK
 
@@ -214,6 +215,15 @@ def test_the_summary_card_shows_best_trusted_figures_as_ratios_to_picked_chips(q
     bandwidth = trust.format_ratio(2.0e10 / h100.mem_bw_bytes_per_s())
     assert matmul.startswith("1/") and bandwidth.startswith("1/")
     assert card.cells()[1] == [h100.name, matmul, bandwidth]
+    # the note explains the card with its own first figure, not a fixed example
+    times = f"{h100.peak_flops('float32') / 3.36e10:,.0f}"
+    assert (
+        f"{matmul} means the {h100.name}'s float32 peak" in card.note.text() and f"is {times} times" in card.note.text()
+    )
+    assert "1/240" not in card.note.text() or matmul == "1/240"
+    assert (
+        "not used as best values" in card.figures.toolTip() and "noisy 1" in card.figures.toolTip()
+    )  # why the headline is what it is
     card.set_runs([run_of(CLEAN, suite="smoke")])
     assert FUNCTIONAL_CHECK in card.note.text()
     card.set_runs([run_of([NOISY])])
@@ -247,6 +257,9 @@ def test_charts_draw_flagged_points_hollow_and_spread_as_error_bars(qtbot) -> No
     chart.redraw(data)
     items = chart.item.items
     assert any(isinstance(it, pg.ErrorBarItem) for it in items)
-    [hollow] = [it for it in items if isinstance(it, pg.ScatterPlotItem) and it.name()]
+    [key] = [it for it in items if isinstance(it, pg.ScatterPlotItem) and it.name()]
+    assert "not trusted" in key.name() and not len(key.points())  # the legend says what hollow means
+    [hollow] = [it for it in items if isinstance(it, pg.ScatterPlotItem) and len(it.points())]
     assert hollow.opts["brush"].style() == Qt.BrushStyle.NoBrush
+    assert hollow in chart._series_items["Test CPU · torch · float32"]  # listed with its series, hidden with it
     assert [round(v) for v in hollow.getData()[1]] == [round(NOISY.value)]  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Numbers and shared words (core.wording): one format per kind of value, one mark for a missing one."""
+"""Numbers (core.wording): one format per kind of value, one mark for a missing one."""
 
 from __future__ import annotations
 
@@ -6,13 +6,9 @@ import math
 
 import pytest
 
-from gpu_tpu_app.core import wording
-from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
-from gpu_tpu_app.core.estimate import EstimateRequest, estimate
 from gpu_tpu_app.core.wording import (
     MISSING,
     compact,
-    estimate_cells,
     format_bytes,
     format_duration,
     format_pct,
@@ -20,7 +16,6 @@ from gpu_tpu_app.core.wording import (
     format_size,
     format_value,
     tflops,
-    verdict_summary,
 )
 
 
@@ -72,30 +67,3 @@ def test_compact_labels_and_sizes() -> None:
 )
 def test_format_duration(days: float, text: str) -> None:
     assert format_duration(days) == text
-
-
-def test_estimate_cells_say_kind_peak_fit_and_cost_in_one_set_of_words() -> None:
-    est = estimate(EstimateRequest(params=7e9, tokens=1.4e11, chips=64, mfu=0.4, prices={"h100-sxm": 2.5}))
-    h100 = next(r for r in est.rows if r.chip_id == "h100-sxm")
-    cells = estimate_cells(h100)
-    # 6ND plus the attention term (12 x L x c x d x D) at MFU 0.4: 2.89 days
-    assert cells.kind == "GPU" and cells.time == "2.89 days" and cells.fits == "fits"
-    assert cells.bound == "compute" and cells.chips_per_copy == "2" and cells.mfu == "0.40"
-    ranged = estimate_cells(
-        next(r for r in estimate(EstimateRequest(params=7e9, chips=64)).rows if r.chip_id == "h100-sxm")
-    )
-    assert ranged.mfu == "0.38-0.48" and " - " in ranged.time
-    assert cells.peak.endswith(f"TFLOP/s {h100.peak_dtype}")
-    assert cells.cost.startswith("$")
-    tpu = next(r for r in est.rows if r.family == "tpu")
-    assert estimate_cells(tpu).kind == "TPU" and estimate_cells(tpu).cost == ""
-    unknown = h100.model_copy(update={"fits": None, "peak_flops": None})
-    assert estimate_cells(unknown).fits == MISSING and estimate_cells(unknown).peak == MISSING
-
-
-def test_verdict_summary_counts_answers_and_names_a_blocker() -> None:
-    rec = decide(Answers())
-    text = verdict_summary(rec)
-    assert f"0 of {len(QUESTIONS)} questions answered" in text and f"{rec.score:+.2f}" in text
-    assert not text.startswith("A hard constraint")
-    assert wording.VERDICT_WORDS[rec.verdict] in ("GPU", "TPU", "Either")

@@ -13,7 +13,7 @@ import pytest
 
 from gpu_tpu_app.core.runs import Done, Progress, ResultMsg, RunFile, load_run, save_run
 from gpu_tpu_app.probe import cli
-from gpu_tpu_app.probe.detect import cpu_model
+from gpu_tpu_app.worker.detect import cpu_model
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from gpu_tpu_app import cli as app_cli
 from gpu_tpu_app.core.runs import ProbeResult, Progress, ResultMsg
 from gpu_tpu_app.probe import cli
 from gpu_tpu_app.probe.cli_output import WIDTH, ProgressPrinter, compare_text, results_table
-from gpu_tpu_app.probe.worker import remeasure_noisy
+from gpu_tpu_app.worker.main import remeasure_noisy
 from tests.core.test_trust import BUSY, CLEAN, DEV, res, run_of, stats
 
 LONG = (
@@ -186,3 +186,45 @@ def test_no_second_try_without_time_or_noise() -> None:
 
     assert remeasure_noisy([NOISY], never, time_left_s=0.5, est_s=1.0) == [NOISY]  # over the budget
     assert remeasure_noisy([STEADY], never, time_left_s=100.0, est_s=1.0) == [STEADY]  # trusted already
+
+
+def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
+    from datetime import UTC, datetime
+
+    from gpu_tpu_app.core.runs import CollectiveInfo, DeviceInfo, ProbeResult, RunFile, Stats
+    from gpu_tpu_app.probe.cli import collective_table
+
+    def point(size: int, bw: float, cv: float, reps: int) -> ProbeResult:
+        c = CollectiveInfo(op="all_reduce", ranks=2, hosts=1, transport="gloo", time_s=size / bw, algbw=bw, busbw=bw)
+        st = Stats(median=bw, min=bw, max=bw, q1=bw, q3=bw, iqr=0.0, cv=cv, reps=reps, seconds=1.0)
+        return ProbeResult(
+            kernel="collective",
+            backend="torch",
+            device="torch:cpu:0",
+            dtype="float32",
+            size=size,
+            variant="all_reduce",
+            metric="bytes_per_s",
+            value=bw,
+            collective=c,
+            stats=st,
+        )
+
+    run = RunFile(
+        app_version="0",
+        host="h",
+        os="Linux",
+        python="3.11",
+        devices=[DeviceInfo(backend="torch", platform="cpu", name="CPU")],
+        suite="quick",
+        started=datetime(2026, 1, 1, tzinfo=UTC),
+        complete=True,
+        results=[point(4096, 1e8, 0.02, 9), point(1 << 20, 2e9, 0.78, 9), point(1 << 21, 3e9, 0.0, 1)],
+    )
+    lines = collective_table(run).splitlines()
+    assert lines[0].split()[-5:] == ["CV", "ranks", "hosts", "transport", "trust"]
+    assert "2.0 %" in lines[2] and lines[2].endswith("ok")
+    assert "78 %" in lines[3] and lines[3].endswith("noisy")  # CV 78 % is never printed like any other point
+    assert lines[4].endswith("noisy")
+    assert "not trusted: too noisy: CV 78 % (over 25 %)" in lines[-2]
+    assert "only 1 repetition; 3 needed" in lines[-1]

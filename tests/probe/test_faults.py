@@ -12,8 +12,8 @@ import time
 import pytest
 
 from gpu_tpu_app.core.runs import Progress, ResultMsg, load_run
-from gpu_tpu_app.probe import detect, testkernels
 from gpu_tpu_app.probe.runner import ProbeRequest, run_probe
+from gpu_tpu_app.worker import detect, testkernels
 
 pytestmark = pytest.mark.slow
 TEST_ENV = {testkernels.ENV: "1"}

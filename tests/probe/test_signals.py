@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app.core.runs import load_run
-from gpu_tpu_app.probe import lifeline, testkernels
+from gpu_tpu_app.worker import lifeline, testkernels
 
 pytestmark = [
     pytest.mark.slow,
@@ -123,7 +123,7 @@ def test_kill_9_of_the_cli_ends_its_worker(tmp_path: Path) -> None:
 
 CHILD = """
 import sys, time
-from gpu_tpu_app.probe import lifeline
+from gpu_tpu_app.worker import lifeline
 if "--no-prctl" in sys.argv:
     lifeline._set_pdeathsig = lambda sig: False  # only the portable watcher is left
 lifeline.tie_to_parent()

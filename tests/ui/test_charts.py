@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
@@ -325,3 +326,134 @@ def test_collective_points_read_out_their_bus_bandwidth_and_stats(view):
     assert all(
         "Bus bandwidth: " in t and "2 ranks on 1 host" in t and "CV: 3.0 %" in t and "Reps: 9" in t for t in texts
     )
+
+
+def _collective(size: int, busbw: float, backend: str = "torch") -> ProbeResult:
+    info = CollectiveInfo(op="all_reduce", ranks=2, hosts=1, transport="gloo", time_s=1e-4, algbw=busbw, busbw=busbw)
+    return ProbeResult(
+        kernel="collective",
+        backend=backend,
+        device=f"{backend}:cpu:0",
+        dtype="float32",
+        size=size,
+        variant="all_reduce",
+        metric="bytes_per_s",
+        value=busbw,
+        collective=info,
+    )
+
+
+def _owner(chart, sc) -> str | None:
+    """The series entry (legend or side list) that shows and hides `sc`, or None."""
+    for name, items in chart._series_items.items():
+        for it in items:
+            if sc is it or sc is getattr(it, "scatter", None) or sc.parentItem() is it:
+                return name
+    return None
+
+
+def test_every_series_of_every_kind_is_listed_and_hoverable(view):
+    """torch and JAX lines, a series whose points are all untrusted, bars of both backends (one only untrusted),
+    roofline points and collectives with a noisy point: each drawn point has a legend entry and a readout."""
+    good, one_rep, wild = (0.01, 9), (0.0, 1), (0.78, 9)  # (CV, reps): trusted, too few reps, CV 78 %
+    results = [
+        _with_stats(_r("matmul", 1e11, "flops", 512, "float32"), *good),
+        _with_stats(_r("matmul", 2e11, "flops", 1024, "float32"), *good),
+        _with_stats(_r("matmul", 1.5e11, "flops", 512, "float32", backend="jax"), *good),
+        _with_stats(_r("matmul", 1.7e11, "flops", 1024, "float32", backend="jax"), *one_rep),
+        _with_stats(_r("matmul", 3e11, "flops", 512, "bfloat16", backend="jax"), *one_rep),  # all untrusted
+        _with_stats(_r("matmul", 4e11, "flops", 1024, "bfloat16", backend="jax"), *wild),
+        _with_stats(_r("copy", 2e10, "bytes_per_s", 1 << 24, "float32"), *good),
+        _with_stats(_r("copy", 3e10, "bytes_per_s", 1 << 24, "float32", backend="jax"), *one_rep),
+        _with_stats(_collective(4096, 1e8), *good),
+        _with_stats(_collective(1 << 20, 2e9), *wild),
+        _with_stats(_collective(4096, 3e8, backend="jax"), *one_rep),  # a JAX series with no trusted point
+    ]
+    view.holder["data"] = _data(_run(results))
+    view.flush_all()
+    view.roofline.dtype.setCurrentText("bfloat16")  # the dtype whose JAX points are all untrusted
+    view.flush_all()
+    expected = {
+        view.throughput: {
+            "Test CPU · torch · float32",
+            "Test CPU · jax · float32",
+            "Test CPU · jax · bfloat16 (not trusted)",
+        },
+        view.bandwidth: {"Test CPU · torch", "Test CPU · jax (not trusted)"},
+        view.roofline: {"measured: Test CPU · jax, no roof (not trusted)"},
+        view.collective: {
+            "torch gloo · 2 ranks on 1 host · float32",
+            "jax gloo · 2 ranks on 1 host · float32 (not trusted)",
+        },
+    }
+    for chart, names in expected.items():
+        listed = set(chart._series_items)
+        assert names <= listed, (chart.slug, listed)
+        legend_or_list = (
+            [lab.text for _, lab in chart.legend.items]
+            if chart.legend.isVisible()
+            else [chart.series_list.item(i).text() for i in range(chart.series_list.count())]
+        )
+        assert names <= {html.unescape(t) for t in legend_or_list}, chart.slug
+        drawn = 0
+        for it in chart._items:
+            for sc in (it, getattr(it, "scatter", None), *it.childItems()):
+                if not isinstance(sc, pg.ScatterPlotItem) or not len(sc.points()):
+                    continue
+                assert sc.opts["hoverable"], chart.slug
+                assert _owner(chart, sc) is not None, f"{chart.slug}: points with no legend entry"
+                for p in sc.points():
+                    assert isinstance(p.data(), PointInfo), chart.slug
+                    drawn += 1
+        assert drawn, chart.slug
+    # unticking a series in the side list hides its untrusted points too
+    chart = view.throughput
+    assert chart.series_list.isVisible()
+    entry = next(
+        chart.series_list.item(i)
+        for i in range(chart.series_list.count())
+        if chart.series_list.item(i).text() == "Test CPU · jax · float32"
+    )
+    entry.setCheckState(Qt.CheckState.Unchecked)
+    assert all(not it.isVisible() for it in chart._series_items["Test CPU · jax · float32"])
+    assert len(chart._series_items["Test CPU · jax · float32"]) == 2  # the line and its hollow point
+
+
+def test_too_few_repetitions_says_so_in_the_readout_and_the_table():
+    from gpu_tpu_app.core.trust import point_flags
+    from gpu_tpu_app.ui.chart_data import point_info
+    from gpu_tpu_app.ui.results_model import status_text, status_tooltip
+
+    r = _with_stats(_r("matmul", 1e11, "flops", 512, "float32"), 0.0, 1)
+    flags = point_flags(r)
+    assert status_text(r, flags) == "only 1 repetition; 3 needed"
+    assert "only 1 repetition; 3 needed" in status_tooltip(r, flags)
+    text = point_readout(point_info(ChartRun(_run([r]), "run 0", 0), r, flags))
+    assert "Not trusted: too few repetitions to judge the noise: only 1 repetition; 3 needed" in text
+    assert "CV: 0.0 %" not in text and "one repetition has no spread" in text
+    r2 = _with_stats(r, 0.0, 2)
+    assert status_text(r2, point_flags(r2)) == "only 2 repetitions; 3 needed"
+
+
+def test_an_empty_chart_gives_the_reason_the_runs_record():
+    from gpu_tpu_app.core.runs import BackendStatus
+    from gpu_tpu_app.ui.chart_data import empty_reason
+
+    assert empty_reason(ChartData(), ("compile",), "JAX compile results", "hint", "jax").startswith(
+        "No JAX compile results yet"
+    )
+    skipped = _r("compile", None, "seconds", 256, variant="compile", status="skipped", backend="jax")
+    skipped = skipped.model_copy(update={"message": "left out to stay within the time budget"})
+    ran = _run([skipped]).model_copy(
+        update={
+            "backends": [BackendStatus(backend="jax", available=True), BackendStatus(backend="torch", available=True)]
+        }
+    )
+    text = empty_reason(_data(ran), ("compile",), "JAX compile results", "hint", "jax").replace("\n", " ")
+    assert "jax skipped: left out to stay within the time budget" in text and "need the jax" not in text
+    absent = _run([]).model_copy(
+        update={"backends": [BackendStatus(backend="jax", available=False, reason="jax is not installed")]}
+    )
+    text = empty_reason(_data(absent), ("compile",), "JAX compile results", "hint", "jax").replace("\n", " ")
+    assert text == "No JAX compile results: they need the jax backend, which was not available (jax is not installed)"
+    assert all(len(line) <= 72 for line in empty_reason(_data(ran), ("compile",), "x", "y", "jax").splitlines())

@@ -189,11 +189,12 @@ def test_next_steps_in_the_window_are_actions_not_commands():
 
     seen_actions = set()
     for rec in _many_recommendations():
-        for step in rec.next_steps:
+        assert [step.line for step in rec.steps] == rec.next_steps
+        for step in rec.steps:
             shown = window_step(step)
             assert "gpu-tpu-" not in shown.text and "aten::" not in shown.text, shown.text
             assert shown.text and shown.text[0].isupper() and shown.text.endswith((".", ")"))
-            if "gpu-tpu-" in step:
+            if "gpu-tpu-" in step.line:
                 assert shown.action is not None, step
             seen_actions.add(shown.action)
     assert {"estimate", "probe_quick", "check_model", "answer"} <= seen_actions

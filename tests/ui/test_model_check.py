@@ -59,7 +59,8 @@ def test_check_fills_marks_and_stays_changeable(qtbot, wizard: DecideWizard) -> 
     # the user still decides: choosing another value keeps the measurement visible beside it
     card.buttons["yes"].click()
     assert wizard.answers().xla_verified == "yes"
-    assert "you chose otherwise" in card.measured_label.text()
+    assert "You: Yes, it compiles and runs cleanly" in card.measured_label.text()
+    assert card.use_measured_button.isVisible()
 
 
 def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: DecideWizard, tmp_path: Path) -> None:
@@ -156,7 +157,7 @@ loop.exec()
 code = cli.main(["check-model", {str(MODELS / "torch_elementwise.py")!r}, "--format", "json"])
 heavy = sorted({{k.split(".")[0] for k in sys.modules}} & {{"torch", "jax", "jaxlib"}})
 print(json.dumps({{"window": type(got[0]).__name__, "cli": code, "heavy": heavy,
-                  "worker_side": [k for k in sys.modules if k in ("gpu_tpu_app_user_model", "gpu_tpu_app.probe.modelcheck")]}}))
+                  "worker_side": [k for k in sys.modules if k in ("gpu_tpu_app_user_model", "gpu_tpu_app.worker.modelcheck")]}}))
 """
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)

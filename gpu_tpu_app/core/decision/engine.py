@@ -1,0 +1,403 @@
+"""The decision engine: answers about a workload in, an explained GPU / TPU recommendation out.
+
+Each answer carries a weighted lean toward the GPU ("the workshop") or the TPU ("the factory
+line") from rules.py. The score is tanh of the weighted sum, so it stays in [-1, 1]; hard
+constraints (blockers) decide the verdict alone and cap the score on the GPU side. Everything
+here is pure and deterministic: the wizard, the CLI and the tests all run the same function.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from gpu_tpu_app.core.decision.answers import (
+    CHOICES,
+    FACTORS,
+    ORDERED,
+    Answers,
+    Confidence,
+    Leans,
+    Verdict,
+    values_of,
+)
+from gpu_tpu_app.core.decision.rules import (
+    BELOW_THRESHOLD,
+    BLOCKED_SCORE,
+    CORRELATED,
+    CORRELATED_SHARE,
+    ENGLISH,
+    FULL_ENOUGH,
+    INFERENCE_DURATION_FACTOR,
+    MAX_WEIGHT,
+    NOT_XLA_NATIVE,
+    PLAYBOOK_GROUP,
+    PORTING_COST,
+    PORTING_GROWTH,
+    SCALE,
+    THRESHOLD,
+    TOTAL_WEIGHT,
+    Rule,
+    RuleSet,
+)
+from gpu_tpu_app.core.decision.steps import Step, next_steps, step_of_line
+
+# --------------------------------------------------------------------------- output models
+
+
+class Reason(BaseModel):
+    """One answer's lean and why, with the explainer topic and sources it rests on."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    factor: str
+    answer: str
+    leans: Leans
+    weight: float
+    message: str
+    topic: str
+    sources: list[str]
+
+
+class Blocker(BaseModel):
+    """A hard constraint that decides the verdict on its own."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    factor: str
+    answer: str
+    verdict: Leans
+    message: str
+    topic: str
+    sources: list[str]
+
+
+class Flip(BaseModel):
+    """The smallest change of one answer that changes the verdict (serialised with "from")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    factor: str
+    from_: str = Field(alias="from")
+    to: str
+    verdict: Verdict
+
+
+class Recommendation(BaseModel):
+    """The engine's answer: verdict, score, confidence and everything that explains them.
+
+    `steps` are the next steps as structured records (the window's buttons come from their
+    actions); `next_steps` are the same steps as the CLI, the report and JSON output print them.
+    `steps` stays out of the JSON form, which tools already read; read back, the steps are found
+    again from their lines.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    verdict: Verdict
+    score: float = Field(ge=-1.0, le=1.0)
+    confidence: Confidence
+    blockers: list[Blocker]
+    reasons: list[Reason]
+    flips: list[Flip]
+    next_steps: list[str]
+    unanswered: list[str]
+    steps: list[Step] = Field(default_factory=list, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _steps_from_lines(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "steps" not in data and isinstance(data.get("next_steps"), list):
+            data = {**data, "steps": [step_of_line(line) for line in data["next_steps"] if isinstance(line, str)]}
+        return data
+
+    @model_validator(mode="after")
+    def _lines_are_the_steps(self) -> Recommendation:
+        if [step.line for step in self.steps] != self.next_steps:
+            raise ValueError("next_steps must be the lines of steps")
+        return self
+
+
+# --------------------------------------------------------------------------- the engine core
+
+
+def _blocked(values: dict[str, str | None], factor: str, rules: RuleSet) -> bool:
+    value = values[factor]
+    if value is None or (factor, value) not in rules.blockers:
+        return False
+    if factor == "framework":
+        return values["xla_verified"] != "yes"
+    if factor == "porting_budget":
+        return values["framework"] in NOT_XLA_NATIVE and values["xla_verified"] != "yes"
+    return True
+
+
+def _small_serving(values: dict[str, str | None]) -> bool:
+    return values["workload"] == "inference" and values["batch"] == "small"
+
+
+def _variant(values: dict[str, str | None], factor: str, rules: RuleSet) -> str:
+    """Which form of a factor's rule applies: a few answers shape how another one counts."""
+    value = values[factor]
+    if _small_serving(values) and (factor, value) in rules.small_serving:
+        return "small_serving"
+    if factor == "utilization" and values["workload"] in ("inference", "both"):
+        return "serving"
+    if factor == "duration" and values["workload"] == "inference":
+        return "inference"
+    if factor == "matmul_share" and values["embeddings"] == "ultra_large":
+        return "embeddings"
+    return ""
+
+
+def _variants(factor: str, value: str, rule: Rule, rules: RuleSet) -> dict[str, Rule]:
+    forms = {"": rule}
+    if (factor, value) in rules.small_serving:
+        forms["small_serving"] = rules.small_serving[(factor, value)]
+    if factor == "utilization":
+        forms["serving"] = rules.steady_serving if value == "steady" else rule
+    if factor == "matmul_share":
+        forms["embeddings"] = rules.embedding_lookups if value == "low" else rule
+    if factor == "duration":
+        forms["inference"] = rule._replace(
+            weight=rule.weight * INFERENCE_DURATION_FACTOR, message=rule.message + rules.inference_note
+        )
+    return forms
+
+
+def _reason(factor: str, value: str, rule: Rule) -> Reason:
+    return Reason(
+        factor=factor,
+        answer=value,
+        leans=rule.leans,
+        weight=round(rule.weight, 3),
+        message=rule.message,
+        topic=rule.topic,
+        sources=list(rule.sources),
+    )
+
+
+class _Prepared(NamedTuple):
+    """The rules of one language as the engine looks them up, built once."""
+
+    rules: RuleSet
+    #: (factor, answer, variant) -> (signed weight, Reason)
+    reasons: dict[tuple[str, str, str], tuple[float, Reason]]
+    blockers: dict[tuple[str, str], Blocker]
+
+
+def _prepare(rules: RuleSet) -> _Prepared:
+    reasons = {
+        (factor, value, variant): (rule.weight if rule.leans == "tpu" else -rule.weight, _reason(factor, value, rule))
+        for factor, by_value in rules.rules.items()
+        for value, base in by_value.items()
+        for variant, rule in _variants(factor, value, base, rules).items()
+    }
+    blockers = {
+        (factor, value): Blocker(
+            factor=factor, answer=value, verdict=b.verdict, message=b.message, topic=b.topic, sources=list(b.sources)
+        )
+        for (factor, value), b in rules.blockers.items()
+    }
+    return _Prepared(rules, reasons, blockers)
+
+
+_ENGLISH = _prepare(ENGLISH)
+
+
+class _Evaluation(NamedTuple):
+    score: float
+    blocked: bool
+    blockers: list[Blocker]
+    reasons: list[tuple[float, int, Reason]]  # (-weight, wizard index, reason)
+
+
+def _combine(found: dict[str, tuple[float, Reason]], rules: RuleSet) -> dict[str, tuple[float, Reason]]:
+    """Correlated answers: per group and direction the strongest keeps its weight, the others keep
+    CORRELATED_SHARE of it, and their reasons say so. Monotone in every answer's signed weight."""
+    out = dict(found)
+    for group in CORRELATED:
+        for sign in (1.0, -1.0):
+            members = [f for f in group if f in found and found[f][0] * sign > 0]
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda f: (-abs(found[f][0]), group.index(f)))
+            lead = members[0]
+            lead_reason = found[lead][1]
+            for f in members[1:]:
+                signed, reason = found[f]
+                shared = signed * CORRELATED_SHARE
+                note = rules.correlated_note.format(factor=lead, answer=lead_reason.answer)
+                out[f] = (
+                    shared,
+                    reason.model_copy(update={"weight": round(abs(shared), 3), "message": reason.message + note}),
+                )
+    return out
+
+
+def _porting_cost(
+    values: dict[str, str | None], found: dict[str, tuple[float, Reason]], rules: RuleSet
+) -> dict[str, tuple[float, Reason]]:
+    """While XLA is untested, the GPU-side parts of a port (custom operations, changing shapes, a CUDA
+    team) weigh as one cost that grows with each part. Monotone in every answer's signed weight."""
+    if values["xla_verified"] == "yes":
+        return found
+    parts = [f for f in PORTING_COST if f in found and found[f][0] < 0]
+    if len(parts) < 2:
+        return found
+    times = 1 + PORTING_GROWTH * (len(parts) - 1)
+    out = dict(found)
+    for f in parts:
+        signed, reason = found[f]
+        others = ", ".join(f"{o} = {found[o][1].answer}" for o in parts if o != f)
+        note = rules.porting_note.format(others=others, times=f"{times:g}")
+        grown = signed * times
+        out[f] = (grown, reason.model_copy(update={"weight": round(abs(grown), 3), "message": reason.message + note}))
+    return out
+
+
+def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation:
+    """One pass over the answers: the score (tanh of the signed weighted sum, capped by blockers),
+    the blockers that apply and the weighted reasons (correlated answers combined)."""
+    rules = prepared.rules
+    blockers: list[Blocker] = []
+    found: dict[str, tuple[float, Reason]] = {}
+    for factor in FACTORS:
+        value = values[factor]
+        if value is None:
+            continue
+        if _blocked(values, factor, rules):
+            blockers.append(prepared.blockers[(factor, value)])
+            continue
+        rule = prepared.reasons.get((factor, value, _variant(values, factor, rules)))
+        if rule is not None:
+            found[factor] = rule
+    combined = _combine(_porting_cost(values, found, rules), rules)
+    total = sum(signed for signed, _r in combined.values())
+    # a blocked factor's own lean still counts toward the (capped) score, as before
+    for b in blockers:
+        lean = prepared.reasons.get((b.factor, b.answer, _variant(values, b.factor, rules)))
+        if lean is not None:
+            total += lean[0]
+    score = math.tanh(total / SCALE)
+    tpu_side = {factor for factor, (signed, _r) in combined.items() if signed > 0}
+    if score >= THRESHOLD and tpu_side and tpu_side <= set(PLAYBOOK_GROUP):
+        # the playbook says a settled design is when it is time to *look at* the TPU: on its own it is no verdict
+        score = min(score, BELOW_THRESHOLD)
+        lead = max(tpu_side, key=lambda f: (combined[f][0], -FACTORS.index(f)))
+        signed, reason = combined[lead]
+        combined[lead] = (signed, reason.model_copy(update={"message": reason.message + rules.playbook_alone}))
+    index = {factor: i for i, factor in enumerate(FACTORS)}
+    reasons = [(-reason.weight, index[factor], reason) for factor, (_s, reason) in combined.items()]
+    if blockers:
+        score = min(score, BLOCKED_SCORE)
+    elif sum(value is not None for value in values.values()) < FULL_ENOUGH:
+        # a few answers lean, but they are no verdict yet: the score stays in the "either" band
+        score = max(-BELOW_THRESHOLD, min(BELOW_THRESHOLD, score))
+    return _Evaluation(round(score, 4), bool(blockers), blockers, reasons)
+
+
+def _verdict(score: float, blocked: bool) -> Verdict:
+    if blocked or score <= -THRESHOLD:
+        return "gpu"
+    if score >= THRESHOLD:
+        return "tpu"
+    return "either"
+
+
+def _confidence(values: dict[str, str | None], score: float, verdict: Verdict, blocked: bool) -> Confidence:
+    """Blockers decide with high confidence; otherwise the answered share and the margin both count.
+
+    A TPU verdict stays at most "medium" until the framework check has passed (xla_verified = yes):
+    the lesson's rule is to verify rather than assume.
+    """
+    if blocked:
+        return "high"
+    answered = sum(MAX_WEIGHT[f] for f in FACTORS if values[f] is not None) / TOTAL_WEIGHT
+    margin = THRESHOLD - abs(score) if verdict == "either" else abs(score) - THRESHOLD
+    if answered >= 0.7 and margin >= 0.25:
+        level: Confidence = "high"
+    elif answered >= 0.4 and margin >= 0.08:
+        level = "medium"
+    else:
+        level = "low"
+    if verdict == "tpu" and level == "high" and values["xla_verified"] != "yes":
+        level = "medium"
+    return level
+
+
+#: at most this many flips are listed.
+MAX_FLIPS = 5
+
+
+def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
+    """What single changed answer would change the verdict: answered questions only, strongest first.
+
+    Per answered factor the smallest change that flips the verdict is kept (nearest in the factor's
+    order first, then the smallest move of the score, then the table order). The flips are then
+    ordered by how far they move the score, largest first, and at most MAX_FLIPS are kept.
+    """
+    found: list[tuple[float, int, Flip]] = []
+    for position, factor in enumerate(FACTORS):
+        current = getattr(answers, factor)
+        if current is None:
+            continue  # nobody answered it: the open questions are listed apart
+        order = ORDERED.get(factor)
+        best: tuple[tuple[int, float, int], str, Verdict] | None = None
+        for index, candidate in enumerate(CHOICES[factor]):
+            if candidate == current:
+                continue
+            rerun = decide(answers.model_copy(update={factor: candidate}), flips=False)
+            if rerun.verdict == verdict:
+                continue
+            distance = abs(order.index(candidate) - order.index(current)) if order and current is not None else 0
+            key = (distance, abs(rerun.score - score), index)
+            if best is None or key < best[0]:
+                best = (key, candidate, rerun.verdict)
+        if best is not None:
+            flip = Flip(factor=factor, from_=current, to=best[1], verdict=best[2])
+            found.append((-best[0][1], position, flip))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [flip for _move, _pos, flip in found[:MAX_FLIPS]]
+
+
+# --------------------------------------------------------------------------- public entry point
+
+
+def decide(answers: Answers, flips: bool = True) -> Recommendation:
+    """Turn answers into a recommendation; with flips, also find what single change would flip it."""
+    values = values_of(answers)
+    ev = _evaluate(values, _ENGLISH)
+    verdict = _verdict(ev.score, ev.blocked)
+    ev.reasons.sort(key=lambda item: (item[0], item[1]))
+    steps = next_steps(values, verdict, [b.factor for b in ev.blockers])
+    return Recommendation(
+        verdict=verdict,
+        score=ev.score,
+        confidence=_confidence(values, ev.score, verdict, ev.blocked),
+        blockers=ev.blockers,
+        reasons=[reason for _w, _i, reason in ev.reasons],
+        flips=_flips(answers, verdict, ev.score) if flips else [],
+        next_steps=[step.line for step in steps],
+        unanswered=[factor for factor in FACTORS if values[factor] is None],
+        steps=steps,
+    )
+
+
+# --------------------------------------------------------------------------- enough to go on
+
+#: With fewer answered questions than this (and no blocker) there is no verdict yet: one or two
+#: answers can push the score to either end with nothing to weigh them against.
+MIN_ANSWERS_FOR_VERDICT = 3
+
+
+def answered_count(rec: Recommendation) -> int:
+    """How many of the wizard's questions the recommendation was given."""
+    return len(FACTORS) - len(rec.unanswered)
+
+
+def has_verdict(rec: Recommendation) -> bool:
+    """True when there is enough to go on: a blocker (decisive alone) or enough answered questions."""
+    return bool(rec.blockers) or answered_count(rec) >= MIN_ANSWERS_FOR_VERDICT

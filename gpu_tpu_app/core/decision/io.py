@@ -1,0 +1,95 @@
+"""Files in: answers files (JSON, versioned, migrated on load) and a full check of a decision text file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS, Answers
+from gpu_tpu_app.core.decision.content import DecisionText, read_decision_text
+from gpu_tpu_app.core.decision.questions import build_questions
+from gpu_tpu_app.core.decision.rules import build_rules
+from gpu_tpu_app.core.decision.steps import build_steps
+from gpu_tpu_app.errors import InputError, from_validation, json_object
+from gpu_tpu_app.errors import shown as quoted
+from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES, read_text
+
+#: version an answers file may state in an optional top-level "schema_version" key. Version 1 had
+#: high_precision "yes" | "no" and no embeddings answer; such files are migrated on load.
+ANSWERS_SCHEMA_VERSION = 2
+#: every answers version this app reads (older ones pass through migrate_answers).
+ANSWERS_SCHEMA_VERSIONS = (1, 2)
+
+#: version-1 answers that changed meaning, and what they are now: "yes" meant "fp64 or strict fp32";
+#: it becomes "fp64", the reading that keeps the old verdict (a GPU blocker) unchanged.
+_V1_RENAMED: dict[str, dict[str, str]] = {"high_precision": {"yes": "fp64"}}
+
+
+def check_answers_version(version: object, source_name: str) -> int:
+    """The answers schema version, if this app reads it; InputError naming the file otherwise."""
+    if isinstance(version, bool) or version not in ANSWERS_SCHEMA_VERSIONS:
+        known = " and ".join(str(v) for v in ANSWERS_SCHEMA_VERSIONS)
+        raise InputError(
+            f"{source_name}: schema_version: {quoted(json.dumps(version))} is not supported (this app reads {known})"
+        )
+    return int(version)
+
+
+def migrate_answers(data: dict[str, object], version: int | None) -> dict[str, object]:
+    """Answers as written under schema `version` (None: not stated), in this version's terms.
+
+    Version 1 wrote high_precision "yes"; it loads as "fp64". Values that never existed are left
+    alone for validation to report.
+    """
+    if version is not None and version >= ANSWERS_SCHEMA_VERSION:
+        return dict(data)
+    out = dict(data)
+    for factor, renamed in _V1_RENAMED.items():
+        value = out.get(factor)
+        if isinstance(value, str) and value in renamed:
+            out[factor] = renamed[value]
+    return out
+
+
+def load_answers(text: str, source_name: str = "answers") -> Answers:
+    """Parse a JSON answers object; any problem is an InputError naming the file, the field and what is allowed.
+
+    Missing fields and null mean "unknown". An optional "schema_version" key must be 1 or 2; files
+    of version 1 (or without a version) are migrated (high_precision "yes" reads as "fp64").
+    """
+    data = dict(json_object(text, source_name, "a JSON object of answers"))
+    version = check_answers_version(data.pop("schema_version"), source_name) if "schema_version" in data else None
+    data = migrate_answers(data, version)
+    for key in data:
+        if key not in CHOICES:
+            raise InputError(f"{source_name}: {quoted(key)}: unknown field (known: {', '.join(FACTORS)})")
+    for factor in FACTORS:
+        value = data.get(factor)
+        if value is not None and value not in CHOICES[factor]:
+            shown = quoted(repr(value) if isinstance(value, str) else json.dumps(value), 60)
+            raise InputError(f"{source_name}: {factor}: {shown} is not one of {', '.join(CHOICES[factor])}")
+    try:
+        return Answers.model_validate(data)
+    except ValidationError as exc:  # the checks above should catch everything; keep the one-line promise anyway
+        raise from_validation(source_name, exc) from None
+
+
+def read_answers(path: str | Path) -> Answers:
+    """Read and parse an answers file; a missing or unreadable file is an InputError too."""
+    path = Path(path)
+    return load_answers(read_text(path, "an answers file", MAX_SMALL_FILE_BYTES), str(path))
+
+
+def check_decision_text(path: str | Path) -> DecisionText:
+    """Read a decision text file (a translation, say) and check it in full: its shape, and that every
+    rule, step, page and question the code uses has its words and nothing else is there.
+
+    Any problem is one InputError naming the file and the field.
+    """
+    text = read_decision_text(path)
+    build_rules(text)
+    build_steps(text)
+    build_questions(text)
+    return text

@@ -1,0 +1,126 @@
+"""The wizard's pages and questions: ids and explainer topics here, their words in the content file
+(resources/decision, `pages.<id>` and `questions.<field>`), joined by build_questions."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS
+from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+
+
+class Question(BaseModel):
+    """One wizard question: its short label (flips, open questions, reports), plain-words text, a
+    one-line help, its explainer topic and labelled choices."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field: str
+    label: str
+    text: str
+    help: str
+    topic: str
+    choices: list[tuple[str, str]]
+
+
+class Page(BaseModel):
+    """One wizard page: a title, a one-line intro and the fields it asks, in order."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    title: str
+    intro: str
+    fields: list[str]
+
+
+#: each question's explainer topic (a lesson topic id), in wizard order.
+_TOPICS: dict[str, str] = {
+    "framework": "software",
+    "xla_verified": "software",
+    "custom_ops": "flexibility",
+    "dynamic_shapes": "software",
+    "high_precision": "architecture",
+    "stage": "playbook",
+    "architecture_changes": "flexibility",
+    "workload": "workload",
+    "scale": "workload",
+    "batch": "workload",
+    "duration": "workload",
+    "matmul_share": "architecture",
+    "embeddings": "architecture",
+    "team": "workflow",
+    "porting_budget": "cost",
+    "deployment": "cost",
+    "burst_capacity": "cost",
+    "utilization": "utilization",
+    "data_pipeline": "utilization",
+    "cost_focus": "cost",
+}
+
+#: the wizard's pages in the playbook's order, each with the fields it asks.
+_PAGES: dict[str, list[str]] = {
+    "framework": ["framework", "xla_verified", "custom_ops", "dynamic_shapes", "high_precision"],
+    "stage": ["stage", "architecture_changes"],
+    "workload": ["workload", "scale", "batch", "duration", "matmul_share", "embeddings"],
+    "team": ["team", "porting_budget"],
+    "cloud": ["deployment", "burst_capacity", "utilization", "data_pipeline", "cost_focus"],
+}
+
+
+def page_ids() -> list[str]:
+    """Every page id whose words the content file must hold."""
+    return list(_PAGES)
+
+
+class Wizard(NamedTuple):
+    """The questions and pages with the words of one language."""
+
+    questions: dict[str, Question]
+    pages: list[Page]
+
+
+def build_questions(text: DecisionText) -> Wizard:
+    """Questions and pages with the words of `text`; InputError naming the file and field when one lacks its words.
+
+    Every question and choice is there (DecisionText checks them against the answers model on load).
+    """
+    text.require("pages", text.pages, _PAGES)
+    for path, words in [
+        *[
+            (f"pages.{pid}.{part}", getattr(page, part))
+            for pid, page in text.pages.items()
+            for part in ("title", "intro")
+        ],
+        *[
+            (f"questions.{f}.{part}", getattr(q, part))
+            for f, q in text.questions.items()
+            for part in ("label", "text", "help")
+        ],
+        *[(f"questions.{f}.choices.{v}", w) for f, q in text.questions.items() for v, w in q.choices.items()],
+    ]:
+        text.template(path, words, ())
+    questions = {
+        field: Question(
+            field=field,
+            label=text.questions[field].label,
+            text=text.questions[field].text,
+            help=text.questions[field].help,
+            topic=_TOPICS[field],
+            choices=[(value, text.questions[field].choices[value]) for value in CHOICES[field]],
+        )
+        for field in FACTORS
+    }
+    pages = [
+        Page(id=pid, title=text.pages[pid].title, intro=text.pages[pid].intro, fields=fields)
+        for pid, fields in _PAGES.items()
+    ]
+    return Wizard(questions, pages)
+
+
+#: the wizard in the packaged language.
+ENGLISH = build_questions(packaged_text())
+QUESTIONS: dict[str, Question] = ENGLISH.questions
+PAGES: list[Page] = ENGLISH.pages

@@ -1,0 +1,198 @@
+"""Next steps: concrete checks for a verdict and its answers, most urgent first.
+
+Each step is structured: an id, its words as the window shows them, the in-app action that does
+what the step says (the window's button) and the command line the CLI and the report cite. The
+words are content (resources/decision, `steps.<id>`); here are the ids, actions, commands and the
+rules that pick the steps.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple, get_args
+
+from pydantic import BaseModel, ConfigDict
+
+from gpu_tpu_app.core.decision.answers import FACTORS, Verdict
+from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+
+#: what a step's button does in the window.
+Action = Literal["estimate", "probe_quick", "compare_chips", "check_model", "answer"]
+ACTIONS: tuple[Action, ...] = get_args(Action)
+
+
+class Step(BaseModel):
+    """One next step: `text` is what the window shows beside the button for `action`; `line` is what
+    the CLI and the report print, naming `command` where the step has one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    text: str
+    action: Action | None
+    command: str | None
+    line: str
+
+
+class _Spec(NamedTuple):
+    action: Action | None
+    command: str | None
+
+
+#: the framework check's step id per framework (any other framework, or none stated: the general one).
+_FRAMEWORK_CHECK = {
+    "pytorch": "framework_check_pytorch",
+    "jax": "framework_check_jax",
+    "tensorflow": "framework_check_tensorflow",
+}
+#: the software route onto a TPU per framework; PyTorch's as its own project tracker states it (checked in
+#: November 2026: pytorch/xla issue 9684, torchax on PyPI), not from memory.
+_ROUTE = {"pytorch": "route_pytorch", "jax": "route_jax", "tensorflow": "route_tensorflow"}
+
+_CATALOG = "gpu-tpu-app catalog"
+_ESTIMATE = "gpu-tpu-app estimate"
+_PROBE = "gpu-tpu-probe"
+
+#: step id -> (the window's action, the command the CLI and report name); words: steps.<id>.
+_STEPS: dict[str, _Spec] = {
+    **{sid: _Spec("check_model", None) for sid in (*_FRAMEWORK_CHECK.values(), "framework_check")},
+    **{sid: _Spec(None, None) for sid in _ROUTE.values()},
+    "generation_serving": _Spec("estimate", _CATALOG),
+    "generation_large": _Spec("compare_chips", _CATALOG),
+    "capacity": _Spec(None, None),
+    "custom_ops": _Spec(None, None),
+    "shapes": _Spec(None, None),
+    "pilot": _Spec("probe_quick", _PROBE),
+    "pilot_serving": _Spec("estimate", f"{_ESTIMATE} --inference"),
+    "data_pipeline": _Spec(None, None),
+    "queue": _Spec(None, None),
+    "porting": _Spec("estimate", _ESTIMATE),
+    "utilization": _Spec(None, None),
+    "gpu_memory": _Spec("estimate", _ESTIMATE),
+    "gpu_fp64": _Spec("compare_chips", _CATALOG),
+    "gpu_links": _Spec(None, None),
+    "gpu_quant": _Spec(None, None),
+    "revisit": _Spec(None, None),
+    "gpu_choice": _Spec("estimate", _CATALOG),
+    "aws_trainium": _Spec("estimate", _CATALOG),
+    "answer": _Spec("answer", None),
+}
+#: steps whose words hold {step}: the framework check, in the workload's own terms.
+_WITH_STEP_WORDS = frozenset({*_FRAMEWORK_CHECK.values(), "framework_check"})
+
+
+def step_ids() -> list[str]:
+    """Every step id whose words the content file must hold."""
+    return list(_STEPS)
+
+
+class StepSet(NamedTuple):
+    """The steps with the words of one language."""
+
+    #: (step id, for serving) -> step; only the framework checks differ between the two
+    steps: dict[tuple[str, bool], Step]
+    #: what each action's button says
+    action_words: dict[Action, str]
+
+
+def build_steps(text: DecisionText) -> StepSet:
+    """The steps with the words of `text`; InputError naming the file and field when one is missing or wrong."""
+    text.require("steps", text.steps, _STEPS)
+    text.require("actions", text.actions, ACTIONS)
+    steps: dict[tuple[str, bool], Step] = {}
+    for sid, spec in _STEPS.items():
+        words = text.steps[sid]
+        fill = ("step",) if sid in _WITH_STEP_WORDS else ()
+        plain = text.template(f"steps.{sid}.text", words.text, fill)
+        if spec.command is None:
+            if words.cli is not None:
+                text.template(f"steps.{sid}.cli", words.cli, ())  # a step without a command has no cli form
+            cli = words.cli or plain
+        elif words.cli is None:
+            raise text.problem(f"steps.{sid}.cli", "the step names a command: its cli form must hold {command}")
+        else:
+            cli = text.template(f"steps.{sid}.cli", words.cli, (*fill, "command"))
+        for serving in (False, True):
+            step_words = text.step_words.serving_step if serving else text.step_words.training_step
+            steps[(sid, serving)] = Step(
+                id=sid,
+                text=plain.format(step=step_words),
+                action=spec.action,
+                command=spec.command,
+                line=cli.format(step=step_words, command=spec.command),
+            )
+    action_words: dict[Action, str] = {action: text.actions[action] for action in ACTIONS}
+    return StepSet(steps, action_words)
+
+
+#: the steps in the packaged language.
+ENGLISH = build_steps(packaged_text())
+#: what each action's button says in the window.
+ACTION_WORDS: dict[Action, str] = ENGLISH.action_words
+#: each step by the line it prints (lines are unique: a test holds it).
+_BY_LINE: dict[str, Step] = {step.line: step for step in ENGLISH.steps.values()}
+
+
+def step_of_line(line: str) -> Step:
+    """The step that prints `line` (a recommendation read back from JSON); a line this version does not
+    know (written by another one) becomes a step of its own words, with no action or command."""
+    known = _BY_LINE.get(line)
+    return known if known is not None else Step(id="unlisted", text=line, action=None, command=None, line=line)
+
+
+def next_steps(
+    values: dict[str, str | None], verdict: Verdict, blocker_factors: list[str], steps: StepSet = ENGLISH
+) -> list[Step]:
+    """Concrete checks for this verdict and these answers (and the factors of the blockers that apply)."""
+    ids: list[str] = []
+    tpu_possible = not blocker_factors
+    inference = values["workload"] == "inference"
+    serving = values["workload"] in ("inference", "both")
+    large = values["scale"] in ("large", "massive")
+    no_porting_time = values["porting_budget"] == "none"
+    # JAX code that already runs under XLA has no port to estimate
+    runs_under_xla = values["framework"] == "jax" and values["xla_verified"] == "yes"
+    # an unfamiliar framework blocks only until the framework check says otherwise
+    check_can_unblock = bool(blocker_factors) and all(f == "framework" for f in blocker_factors)
+    if values["xla_verified"] is None and (check_can_unblock or (tpu_possible and verdict != "gpu")):
+        ids.append(_FRAMEWORK_CHECK.get(values["framework"] or "", "framework_check"))
+    if verdict == "tpu" and tpu_possible:
+        ids.append("generation_large" if large and not inference else "generation_serving")
+        if values["framework"] in _ROUTE and not (no_porting_time and values["framework"] == "pytorch"):
+            ids.append(_ROUTE[values["framework"] or ""])  # no torch_xla route for a team with no time to port
+        ids.append("capacity")
+    if tpu_possible and values["custom_ops"] == "some" and verdict != "gpu":
+        ids.append("custom_ops")
+    if tpu_possible and values["dynamic_shapes"] == "yes" and verdict != "gpu":
+        ids.append("shapes")
+    if tpu_possible and verdict != "gpu":
+        ids.append("pilot_serving" if inference else "pilot")
+    if tpu_possible and verdict != "gpu" and values["data_pipeline"] != "fast" and not inference:
+        ids.append("data_pipeline")
+    if verdict == "either" and values["deployment"] != "on_premises":
+        ids.append("queue")
+    ported_easily = values["team"] == "xla" and values["porting_budget"] == "ample"
+    if tpu_possible and verdict != "gpu" and not (ported_easily or runs_under_xla or no_porting_time):
+        ids.append("porting")
+    if tpu_possible and verdict == "tpu" and values["utilization"] != "steady":
+        ids.append("utilization")
+    if verdict == "gpu":
+        ids.append("gpu_memory")
+        if values["high_precision"] == "fp64":
+            ids.append("gpu_fp64")
+        if large or values["scale"] is None:
+            ids.append("gpu_links")
+        if serving:
+            ids.append("gpu_quant")
+        if values["burst_capacity"] == "yes":
+            ids.append("queue")
+        not_settled = values["architecture_changes"] != "locked" and values["stage"] != "production"
+        if tpu_possible and not_settled:
+            ids.append("revisit")
+        ids.append("gpu_choice")
+    if values["deployment"] == "other_cloud":
+        # AWS, the cloud most teams mean here, rents its own accelerators beside GPUs: named as a step to
+        # weigh, never as a third verdict
+        ids.append("aws_trainium")
+    if any(values[f] is None for f in FACTORS):
+        ids.append("answer")
+    return [steps.steps[(sid, inference)] for sid in ids]

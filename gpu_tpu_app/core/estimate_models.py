@@ -1,0 +1,225 @@
+"""The estimator's inputs and results: what to estimate, and one row per chip.
+
+Kept apart from the arithmetic (core/estimate.py, which re-exports every name here) so each file
+stays readable; saved sessions store EstimateRequest, and `estimate --format json` prints Estimate.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from gpu_tpu_app.core import transformer
+from gpu_tpu_app.core.prices import Quote
+from gpu_tpu_app.core.terms import DTYPE_BYTES, ServingDtype
+
+_FROZEN = ConfigDict(extra="forbid", frozen=True)
+
+
+#: upper bounds that keep every product of the estimate finite (6 x N x D stays far below 1e308)
+#: and are far beyond any real model: the largest published models have about 2e12 parameters
+#: and were trained on about 4e13 tokens.
+MAX_PARAMS = 1e15
+MAX_TOKENS = 1e18
+MAX_CHIPS = 10_000_000
+#: USD per chip-hour; rented accelerators cost a few dollars an hour.
+MAX_PRICE = 1_000_000.0
+
+
+class EstimateRequest(BaseModel):
+    """What to estimate: model size and shape, tokens, mode, chips, serving batch and context, MFU, prices.
+
+    Fields added after the first version all have defaults, so estimator inputs saved in older
+    sessions still load.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=1_000)
+
+    params: float = Field(gt=0, le=MAX_PARAMS)
+    tokens: float | None = Field(default=None, gt=0, le=MAX_TOKENS)
+    mode: Literal["training", "inference"] = "training"
+    chips: int = Field(default=1, ge=1, le=MAX_CHIPS)
+    mfu: float | None = Field(default=None, gt=0, le=1)
+    prices: dict[str, float] = Field(default_factory=dict)  # chip id -> USD per chip-hour
+    batch: int | None = Field(default=None, ge=1, le=1_000_000)  # sequences decoded together per copy
+    context: int | None = Field(default=None, ge=1, le=100_000_000)  # tokens per sequence (KV length)
+    prompt_tokens: float | None = Field(default=None, ge=0, le=MAX_TOKENS)  # total tokens to prefill
+    layers: int | None = Field(default=None, ge=1, le=100_000)
+    width: int | None = Field(default=None, ge=1, le=10_000_000)
+    heads: int | None = Field(default=None, ge=1, le=100_000)
+    kv_heads: int | None = Field(default=None, ge=1, le=100_000)
+    dtype: ServingDtype = "bfloat16"
+    # mixture of experts: the parameters each token uses, the experts and how many serve a token
+    active_params: float | None = Field(default=None, gt=0, le=MAX_PARAMS)
+    experts: int | None = Field(default=None, ge=2, le=100_000)
+    top_k: int | None = Field(default=None, ge=1, le=100_000)
+    #: width / layers of the default shape (None: 128)
+    aspect_ratio: float | None = Field(default=None, ge=1, le=10_000)
+    micro_batch: int | None = Field(default=None, ge=1, le=100_000)  # training sequences per micro-step
+    checkpointing: Literal["auto", "none", "selective", "full"] = "auto"
+    strict_fp32: bool = False  # the workload needs full fp32 matmuls (no bf16 or TF32)
+    bw_share: float | None = Field(default=None, gt=0, le=1)  # share of peak bandwidth decode reaches
+    price_cloud: str | None = Field(default=None, max_length=100)  # price in this cloud only (default: any)
+    price_region: str | None = Field(default=None, max_length=100)  # price in this region only (default: any)
+
+    @model_validator(mode="after")
+    def _check(self) -> EstimateRequest:
+        if self.mode == "inference" and self.tokens is None:
+            raise ValueError("inference needs tokens: the number of tokens to serve")
+        for chip_id, price in self.prices.items():
+            if not (math.isfinite(price) and 0 <= price <= MAX_PRICE):
+                raise ValueError(f"price for {chip_id!r} must be 0 to {MAX_PRICE:,.0f} USD per chip-hour")
+        heads = self.heads
+        if self.kv_heads is not None and heads is not None and self.kv_heads > heads:
+            raise ValueError("kv_heads cannot exceed heads")
+        if self.width is not None and heads is not None and self.width % heads:
+            raise ValueError("width must be a multiple of heads")
+        _check_moe(self)
+        if self.strict_fp32 and self.dtype in ("float8", "int8"):
+            raise ValueError(f"strict_fp32 keeps float32 weights: dtype {self.dtype} contradicts it")
+        return self
+
+    @property
+    def active(self) -> float:
+        """Parameters each token uses: the active ones of a mixture of experts, else all."""
+        return self.active_params if self.active_params is not None else self.params
+
+    @property
+    def value_bytes(self) -> float:
+        """Bytes per weight and KV value when serving (4 under strict fp32)."""
+        return 4.0 if self.strict_fp32 else DTYPE_BYTES[self.dtype]
+
+
+def _check_moe(req: EstimateRequest) -> None:
+    if (req.experts is None) != (req.top_k is None):
+        raise ValueError("experts and top_k go together: give both or neither")
+    if req.active_params is not None and req.active_params > req.params:
+        raise ValueError("active_params cannot exceed params (the total, all experts counted)")
+    if req.experts is None or req.top_k is None:
+        return
+    if req.active_params is None:
+        raise ValueError("experts and top_k need active_params: the parameters each token uses")
+    if req.top_k >= req.experts:
+        raise ValueError("top_k must be fewer than experts")
+    if req.active_params * req.experts < req.top_k * req.params * (1 - 1e-9):
+        raise ValueError(
+            "active_params must be at least top_k / experts of params (the shared weights cannot be negative)"
+        )
+
+
+class MeasuredDevice(BaseModel):
+    """A device probed on this machine: its best measured matmul throughput, shown as an extra row."""
+
+    model_config = _FROZEN
+
+    name: str = Field(min_length=1)
+    flops: float = Field(gt=0, allow_inf_nan=False)  # FLOP/s
+    memory_bytes: float | None = Field(default=None, ge=0)
+    key: str | None = None  # DeviceInfo.key, e.g. "torch:cuda:0"
+    host: str | None = None  # where it was measured; None means this machine
+    bandwidth: float | None = Field(default=None, gt=0, allow_inf_nan=False)  # best measured B/s, if any
+
+
+class Shape(BaseModel):
+    """The model shape the estimate used, and where each part came from."""
+
+    model_config = _FROZEN
+
+    layers: int
+    width: int
+    heads: int
+    kv_heads: int
+    head_size: float
+    kv_bytes_per_token: float
+    origin: str  # "given", or how the defaults were found
+    aspect_ratio: float = transformer.DEFAULT_ASPECT_RATIO
+
+
+class Moe(BaseModel):
+    """A mixture of experts as the estimate split it."""
+
+    model_config = _FROZEN
+
+    total: float
+    active: float
+    experts: int | None = None
+    top_k: int | None = None
+    shared: float | None = None  # weights every token uses
+    per_expert: float | None = None
+    decode_params: float  # parameters one decode step of the batch reads
+
+
+class ChipEstimate(BaseModel):
+    """One row: time (with a range), bound, memory per copy and fit, and cost on one kind of chip."""
+
+    model_config = _FROZEN
+
+    chip_id: str
+    chip_name: str
+    family: str  # "gpu", "tpu", "other", or "measured" for a probed device
+    peak_flops: float | None  # FLOP/s per chip used for the time
+    peak_dtype: str | None  # which peak: "bfloat16", "float16" where a chip has no bf16, "measured"
+    mfu: float  # midpoint of the range, orders the rows
+    mfu_low: float
+    mfu_high: float
+    mfu_source: str
+    days: float | None  # at the midpoint MFU
+    days_low: float | None  # at the high MFU
+    days_high: float | None  # at the low MFU
+    bound: Literal["compute", "memory"] | None  # what limits the (decode) step; None when unknown
+    fits: bool | None
+    memory_needed_bytes: float  # per model copy (training: state + activations of one micro-batch)
+    memory_available_bytes: float | None  # on the chips one copy uses
+    chip_memory_bytes: float | None = None
+    chip_memory_stated: str | None = None  # per chip as the vendor publishes it: "80 GB", "16 GiB"
+    chips_per_copy: int | None = None
+    copies: int | None = None
+    mem_bw: float | None = None  # B/s per chip, nominal, used for the decode step
+    bw_share_low: float | None = None  # share of mem_bw decode reaches (range)
+    bw_share_high: float | None = None
+    prefill_days: float | None = None
+    decode_days: float | None = None
+    step_seconds: float | None = None  # one decode step of one copy
+    tokens_per_second: float | None = None  # all copies together
+    # training layout: tensor parallel x (pipeline stages or sharded data parallel), recomputation
+    tensor_parallel: int | None = None
+    shards: int | None = None
+    checkpointing: str | None = None
+    activation_bytes: float | None = None  # one micro-batch over all layers
+    per_chip_bytes: float | None = None  # on the fullest chip of a copy
+    warnings: list[str] = Field(default_factory=list)
+    cost_usd: float | None
+    price: Quote | None = None  # the on-demand price the cost uses: the user's, else the cheapest known
+    spot_price: Quote | None = None  # the cheapest spot price known, shown beside
+    spot_cost_usd: float | None = None
+    usd_per_mtok: float | None = None  # serving: cost per million tokens generated
+    spot_usd_per_mtok: float | None = None
+
+
+#: the row type the shared wording module formats.
+EstimateRow = ChipEstimate
+
+
+class Estimate(BaseModel):
+    """The result: total FLOPs, the rules used (with source ids) and one row per chip, fastest first."""
+
+    model_config = _FROZEN
+
+    request: EstimateRequest
+    tokens: float  # tokens used: given, or 20 x params for training
+    tokens_default: bool = False  # True when tokens is the compute-optimal 20 x N default
+    flops: float
+    rule: str
+    memory_rule: str
+    sources: list[str]
+    shape: Shape | None = None
+    batch: int | None = None
+    context: int | None = None
+    prompt_tokens: float | None = None
+    micro_batch: int | None = None
+    moe: Moe | None = None
+    bw_share_source: str | None = None  # where the decode share of bandwidth comes from
+    fp32_note: str | None = None  # how strict fp32 was priced, when asked for
+    rows: list[ChipEstimate]

@@ -1,0 +1,411 @@
+"""Price quotes from local catalogues: SkyPilot's vms.csv files and dstack gpuhunt's CSV files.
+
+Only files already on disk are read; nothing is downloaded. Columns are found by their header
+(SkyPilot's column order differs per cloud). Per chip-hour:
+
+- SkyPilot, a row with an InstanceType and an accelerator: the instance price over its accelerator count.
+- SkyPilot on Google Cloud, an accelerator row without an InstanceType: the GPUs' price plus the host VM
+  that carries them (the price table's [gcp_hosts], same zone), over the count; without a host row the
+  quote says it is the GPU only.
+- SkyPilot TPU rows (tpu-v6e-8, no InstanceType): the slice price over its chips; v2, v3, v4 and v5p
+  names count TensorCores, two per chip.
+- gpuhunt: the offer's price over gpu_count; `spot` says the kind; the cloud is the `provider` column
+  or the file's name (gpuhunt writes one `<provider>.csv` per cloud).
+
+Rows that cannot be a price are dropped and counted, never guessed: an empty price, a price that is
+not a number, not finite or negative, SkyPilot's placeholder (700.0, written where a price is unknown),
+an accelerator that is not a catalogue chip, a fraction of a GPU. A file that breaks a rule (too big,
+not text, not CSV, a missing column, too many rows, an overlong field) or that yields no price at all
+is refused with one line naming the file and the field. The quotes are dated by the file's
+modification time (SkyPilot refreshes its catalogue every few hours).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+from gpu_tpu_app.core.prices import Kind, PriceBook, PriceTable, Quote, load_price_table, shipped_quotes
+from gpu_tpu_app.errors import InputError, shown
+from gpu_tpu_app.safe_read import MIB, NAME_CHARS, read_text
+
+#: SkyPilot's AWS catalogue, its largest, is about 3.7 MB; no price catalogue comes near this.
+MAX_PRICE_FILE_BYTES = 256 * MIB
+#: rows per file; SkyPilot's largest catalogue has about 45,000.
+MAX_PRICE_ROWS = 2_000_000
+#: files read from one folder.
+MAX_PRICE_FILES = 200
+#: SkyPilot writes this where it does not know a price (e.g. a new TPU in a region).
+PLACEHOLDER_PRICES = frozenset({700.0})
+#: TPU families whose SkyPilot names count TensorCores (two per chip) rather than chips.
+TPU_CORE_NAMED = frozenset({"tpu-v2", "tpu-v3", "tpu-v4", "tpu-v5p"})
+
+SKYPILOT_COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Region", "Price", "SpotPrice")
+GPUHUNT_COLUMNS = ("instance_name", "location", "price", "gpu_count", "gpu_name", "spot")
+
+Format = Literal["skypilot", "gpuhunt"]
+_TPU_NAME = re.compile(r"^(tpu-v[0-9][a-z0-9]*)-([0-9]+)$", re.IGNORECASE)
+_GCP_ZONE = re.compile(r"^([a-z]+-[a-z]+[0-9]+)-[a-z0-9]+$")
+_REGION = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+def default_skypilot_dir(home: Path | None = None) -> Path | None:
+    """SkyPilot's catalogue folder for the newest catalogue version on disk (~/.sky/catalogs/v8), or None."""
+    root = (home or Path.home()) / ".sky" / "catalogs"
+    try:
+        versions = [p for p in root.iterdir() if re.fullmatch(r"v[0-9]{1,4}", p.name) and p.is_dir()]
+    except OSError:
+        return None
+    return max(versions, key=lambda p: int(p.name[1:])) if versions else None
+
+
+def default_gpuhunt_dir() -> Path | None:
+    """The folder gpuhunt reads its offline catalogue from ($GPUHUNT_CATALOG_DIR), when set."""
+    value = os.environ.get("GPUHUNT_CATALOG_DIR")
+    return Path(value).expanduser() if value else None
+
+
+def default_places(home: Path | None = None) -> list[Path]:
+    """The local catalogue folders that exist in their default places."""
+    return [p for p in (default_skypilot_dir(home), default_gpuhunt_dir()) if p is not None and p.is_dir()]
+
+
+class _Reader:
+    """One file's rows, checked as they are read, and the counts of what was dropped."""
+
+    def __init__(self, path: Path, what: str, text: str | None = None) -> None:
+        self.path = path
+        if text is None:
+            text = read_text(path, what, MAX_PRICE_FILE_BYTES)
+        nul = text.find("\x00")
+        if nul >= 0:
+            raise InputError(f"{path}: character {nul:,}: a NUL character; binary data, not CSV text")
+        self.rows = csv.reader(io.StringIO(text, newline=""))
+        try:
+            header = next(self.rows, None)
+        except csv.Error as exc:
+            raise InputError(f"{path}: line 1: not CSV ({exc})") from None
+        if header is None:
+            raise InputError(f"{path}: empty file, not a price catalogue")
+        self.header = [h.strip() for h in header]
+        self.dropped: Counter[str] = Counter()
+        self.read = 0
+
+    def columns(self, names: Iterable[str], fmt: str) -> dict[str, int]:
+        index = {name: i for i, name in enumerate(self.header)}
+        for name in names:
+            if name not in index:
+                raise InputError(f"{self.path}: header: no column {name!r}; this is not a {fmt} catalogue")
+        return index
+
+    def records(self, index: dict[str, int], wanted: Iterable[str]) -> Iterable[dict[str, str]]:
+        wanted = [w for w in wanted if w in index]
+        line = 1
+        while True:
+            try:
+                row = next(self.rows)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise InputError(f"{self.path}: line {line + 1}: not CSV ({exc})") from None
+            line += 1
+            if line > MAX_PRICE_ROWS + 1:
+                raise InputError(f"{self.path}: more than {MAX_PRICE_ROWS:,} rows; not reading it")
+            if not row or all(not c.strip() for c in row):
+                continue
+            record = {}
+            for name in wanted:
+                i = index[name]
+                value = row[i].strip() if i < len(row) else ""
+                if len(value) > NAME_CHARS:
+                    raise InputError(f"{self.path}: line {line}: {name}: longer than {NAME_CHARS:,} characters")
+                record[name] = value
+            record["_line"] = str(line)
+            self.read += 1
+            yield record
+
+    def price(self, text: str) -> float | None:
+        """A price cell: the number, or None (counted) for empty, not a number, not finite, negative, placeholder."""
+        if not text:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            self.dropped["not a number"] += 1
+            return None
+        if not math.isfinite(value) or value < 0:
+            self.dropped["not finite or negative"] += 1
+            return None
+        if value in PLACEHOLDER_PRICES:
+            self.dropped[f"placeholder {value:g}"] += 1
+            return None
+        return value
+
+    def note(self, fmt: str, quotes: int, field: str) -> str:
+        """One line on what the file gave; InputError when it gave no price and something was wrong."""
+        drops = ", ".join(f"{n:,} {why}" for why, n in sorted(self.dropped.items()))
+        if quotes == 0 and self.read and self.dropped:
+            raise InputError(f"{self.path}: {field}: no usable price in {self.read:,} rows ({drops})")
+        text = f"{self.path}: {fmt} catalogue, {quotes:,} chip prices from {self.read:,} rows"
+        return text + (f"; dropped {drops}" if drops else "")
+
+
+def _mtime(path: Path) -> dt.datetime:
+    try:
+        return dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC)
+    except (OSError, OverflowError, ValueError):
+        return dt.datetime.now(dt.UTC)
+
+
+def _keep_cheapest(found: dict[tuple[str, str, str], Quote], quote: Quote) -> None:
+    key = (quote.chip_id, quote.region, quote.kind)
+    if key not in found or quote.usd < found[key].usd:
+        found[key] = quote
+
+
+def _cloud_id(text: str, path: Path, field: str) -> str:
+    cloud = text.strip().lower()
+    if not _REGION.match(cloud) or len(cloud) > 100:
+        raise InputError(f"{path}: {field}: {shown(text)!r} is not a cloud name")
+    return cloud
+
+
+def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None, text: str | None = None) -> PriceBook:
+    """Quotes from one SkyPilot vms.csv; the cloud is the folder it sits in unless given."""
+    path = Path(path)
+    cloud = _cloud_id(cloud or path.parent.name, path, "cloud (the folder name)")
+    reader = _Reader(path, "a SkyPilot catalogue", text)
+    index = reader.columns(SKYPILOT_COLUMNS, "SkyPilot")
+    wanted = [*SKYPILOT_COLUMNS, "AvailabilityZone"]
+    as_of = _mtime(path)
+    hosts: dict[tuple[str, str], tuple[float | None, float | None]] = {}
+    accelerator_rows: list[dict[str, str]] = []
+    for rec in reader.records(index, wanted):
+        if rec["AcceleratorName"]:
+            accelerator_rows.append(rec)
+        elif rec["InstanceType"]:
+            place = rec.get("AvailabilityZone") or rec["Region"]
+            prices = (reader.price(rec["Price"]), reader.price(rec["SpotPrice"]))
+            hosts[(place, rec["InstanceType"])] = prices
+    found: dict[tuple[str, str, str], Quote] = {}
+    for rec in accelerator_rows:
+        name, region = rec["AcceleratorName"], rec["Region"].lower()
+        if not _REGION.match(region):
+            reader.dropped["bad region"] += 1
+            continue
+        tpu = _TPU_NAME.match(name)
+        host_note = None
+        if tpu:
+            family, size = tpu.group(1).lower(), int(tpu.group(2))
+            chip = table.chip_for(family)
+            chips = size // 2 if family in TPU_CORE_NAMED else size
+            host: tuple[float | None, float | None] = (0.0, 0.0)
+            note = f"{name} over its {chips} chips"
+        else:
+            chip = table.chip_for(name, rec["InstanceType"])
+            try:
+                count = float(rec["AcceleratorCount"])
+            except ValueError:
+                count = math.nan
+            if not math.isfinite(count) or count < 1 or count != int(count):
+                reader.dropped["not a whole number of accelerators"] += 1
+                continue
+            chips = int(count)
+            host, note = (0.0, 0.0), f"{chips} x {name}"
+            if not rec["InstanceType"] and cloud == "gcp":
+                pattern = table.gcp_hosts.get(name)
+                place = rec.get("AvailabilityZone") or rec["Region"]
+                if pattern is not None and (place, pattern.format(n=chips)) in hosts:
+                    host = hosts[(place, pattern.format(n=chips))]
+                    note += f" plus its host VM {pattern.format(n=chips)}"
+                else:
+                    host_note = "the GPU only; the VM it is attached to is billed on top"
+        if chip is None:
+            reader.dropped["not a catalogue chip"] += 1
+            continue
+        if chips < 1:
+            reader.dropped["not a whole number of accelerators"] += 1
+            continue
+        columns: tuple[tuple[Kind, str, float | None], ...] = (
+            ("on-demand", "Price", host[0]),
+            ("spot", "SpotPrice", host[1]),
+        )
+        for kind, column, extra in columns:
+            usd = reader.price(rec[column])
+            if usd is None:
+                continue
+            total = usd + (extra or 0.0)
+            _keep_cheapest(
+                found,
+                Quote(
+                    chip_id=chip,
+                    cloud=cloud,
+                    region=region,
+                    kind=kind,
+                    usd=round(total / chips, 6),
+                    origin="skypilot",
+                    where=str(path),
+                    as_of=as_of,
+                    dated_by="file",
+                    note=host_note or note,
+                ),
+            )
+    quotes = sorted(found.values(), key=lambda q: (q.chip_id, q.region, q.kind))
+    return PriceBook(quotes=quotes, notes=[reader.note("SkyPilot", len(quotes), "Price")])
+
+
+def _truthy(text: str) -> bool | None:
+    word = text.strip().lower()
+    return True if word in ("true", "1", "yes") else False if word in ("false", "0", "no", "") else None
+
+
+def read_gpuhunt(
+    path: Path | str, table: PriceTable, provider: str | None = None, text: str | None = None
+) -> PriceBook:
+    """Quotes from one gpuhunt CSV; the cloud is its `provider` column, else the file's name."""
+    path = Path(path)
+    reader = _Reader(path, "a gpuhunt catalogue", text)
+    index = reader.columns(GPUHUNT_COLUMNS, "gpuhunt")
+    wanted = [*GPUHUNT_COLUMNS, "gpu_memory", "provider"]
+    default_cloud = _cloud_id(provider or path.stem, path, "provider (the file name)")
+    as_of = _mtime(path)
+    found: dict[tuple[str, str, str], Quote] = {}
+    for rec in reader.records(index, wanted):
+        if not rec["gpu_name"]:
+            continue  # a CPU-only offer
+        cloud = rec.get("provider", "").lower() or default_cloud
+        if not _REGION.match(cloud):
+            reader.dropped["bad provider"] += 1
+            continue
+        chip = None
+        memory = rec.get("gpu_memory", "")
+        try:
+            gib = float(memory) if memory else None
+        except ValueError:
+            gib = None
+        if gib is not None and math.isfinite(gib):
+            chip = table.chip_for(f"{rec['gpu_name']}-{round(gib)}GB", rec["instance_name"])
+        chip = chip or table.chip_for(rec["gpu_name"], rec["instance_name"])
+        if chip is None:
+            reader.dropped["not a catalogue chip"] += 1
+            continue
+        try:
+            count = float(rec["gpu_count"])
+        except ValueError:
+            count = math.nan
+        if not math.isfinite(count) or count < 1 or count != int(count):
+            reader.dropped["not a whole number of accelerators"] += 1
+            continue
+        spot = _truthy(rec["spot"])
+        if spot is None:
+            reader.dropped["spot neither true nor false"] += 1
+            continue
+        location = rec["location"].lower()
+        zone = _GCP_ZONE.match(location) if cloud == "gcp" else None
+        region = zone.group(1) if zone else location
+        if not _REGION.match(region):
+            reader.dropped["bad location"] += 1
+            continue
+        usd = reader.price(rec["price"])
+        if usd is None:
+            continue
+        kind: Kind = "spot" if spot else "on-demand"
+        _keep_cheapest(
+            found,
+            Quote(
+                chip_id=chip,
+                cloud=cloud,
+                region=region,
+                kind=kind,
+                usd=round(usd / count, 6),
+                origin="gpuhunt",
+                where=str(path),
+                as_of=as_of,
+                dated_by="file",
+                note=f"{rec['instance_name'] or 'offer'}: {int(count)} x {rec['gpu_name']}",
+            ),
+        )
+    quotes = sorted(found.values(), key=lambda q: (q.cloud, q.chip_id, q.region, q.kind))
+    return PriceBook(quotes=quotes, notes=[reader.note("gpuhunt", len(quotes), "price")])
+
+
+def sniff(path: Path, text: str) -> Format:
+    """Which catalogue a CSV file's text is, by its header; InputError otherwise."""
+    first = text.split("\n", 1)[0]
+    try:
+        header = {h.strip() for h in next(csv.reader([first]), [])}
+    except csv.Error:
+        header = set()
+    if {"InstanceType", "AcceleratorName", "Price"} <= header:
+        return "skypilot"
+    if {"instance_name", "gpu_name", "price"} <= header:
+        return "gpuhunt"
+    raise InputError(
+        f"{path}: header: neither a SkyPilot catalogue (InstanceType, AcceleratorName, Price, ...) nor a "
+        "gpuhunt one (instance_name, gpu_name, price, ...)"
+    )
+
+
+def _csv_files(folder: Path) -> list[Path]:
+    """SkyPilot's <cloud>/vms.csv files under a catalogue folder, else the folder's own *.csv files."""
+    try:
+        nested = sorted(p for p in folder.glob("*/vms.csv") if p.is_file())
+        own = sorted(p for p in folder.glob("*.csv") if p.is_file())
+    except OSError as exc:
+        raise InputError(f"{folder}: cannot read the folder: {exc.strerror or exc}") from None
+    files = nested or own
+    if not files:
+        sky = default_skypilot_dir(folder.parent) if folder.name == ".sky" else None
+        if sky is not None:
+            return _csv_files(sky)
+        raise InputError(f"{folder}: no price catalogue here (no <cloud>/vms.csv and no .csv file)")
+    if len(files) > MAX_PRICE_FILES:
+        raise InputError(f"{folder}: {len(files):,} catalogue files, more than {MAX_PRICE_FILES}; not reading them")
+    return files
+
+
+def read_path(path: Path | str, table: PriceTable | None = None) -> PriceBook:
+    """Every quote in a catalogue file or folder; InputError on the first file that is refused."""
+    table = table or load_price_table()
+    path = Path(path).expanduser()
+    try:
+        is_dir = path.is_dir()
+    except OSError:
+        is_dir = False
+    files = _csv_files(path) if is_dir else [path]
+    book = PriceBook()
+    for file in files:
+        text = read_text(file, "a price catalogue", MAX_PRICE_FILE_BYTES)
+        fmt = sniff(file, text)
+        part = read_skypilot(file, table, text=text) if fmt == "skypilot" else read_gpuhunt(file, table, text=text)
+        book = book.merged(part)
+    return book
+
+
+def load_book(
+    extra: Iterable[Path | str] = (),
+    defaults: bool = True,
+    home: Path | None = None,
+    table: PriceTable | None = None,
+) -> PriceBook:
+    """The shipped table plus local catalogues: those in their default places (a broken one becomes a
+    note, not an error) and the `extra` paths given (a broken one is an InputError)."""
+    table = table or load_price_table()
+    book = PriceBook(quotes=shipped_quotes(table))
+    if defaults:
+        for place in default_places(home):
+            try:
+                book = book.merged(read_path(place, table))
+            except InputError as exc:
+                book = book.merged(PriceBook(notes=[f"not used: {exc}"]))
+    for path in extra:
+        book = book.merged(read_path(path, table))
+    return book

@@ -1,0 +1,405 @@
+"""Prices per chip-hour: the shipped table, quotes from local catalogues, and which one wins.
+
+The shipped table (resources/prices/prices.toml) holds list prices with their source and the date
+they were read. Local catalogues (SkyPilot, gpuhunt; read by core.price_import) add quotes dated by
+their file's age. For each chip, cloud, region and kind (on-demand or spot) the newest source wins;
+every price is shown with where it comes from and how old it is, and one older than
+STALE_DAYS is marked stale. A price the user types wins over all of them (core.estimate).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from gpu_tpu_app.errors import InputError, problem_error
+from gpu_tpu_app.safe_read import read_toml_model
+
+SCHEMA_VERSION = 1
+#: a price older than this is marked stale.
+STALE_DAYS = 90
+#: USD per chip-hour; the same bound as a typed price (core.estimate.MAX_PRICE).
+MAX_CHIP_HOUR_USD = 1_000_000.0
+
+Kind = Literal["on-demand", "spot"]
+KINDS: tuple[Kind, ...] = ("on-demand", "spot")
+#: where a quote comes from, as the app names it to the user.
+ORIGIN_LABELS = {
+    "shipped": "shipped table",
+    "skypilot": "SkyPilot catalogue",
+    "gpuhunt": "gpuhunt catalogue",
+    "user": "your price",
+}
+#: cloud ids -> the name shown.
+CLOUD_NAMES = {"gcp": "Google Cloud", "aws": "AWS", "azure": "Azure", "lambda": "Lambda", "lambdalabs": "Lambda"}
+
+#: words in an instance name that say which form factor of an accelerator it carries.
+FORM_HINTS = {"PCIE": frozenset({"pcie"}), "NVL": frozenset({"nvl"}), "SXM": frozenset({"sxm", "sxm4", "sxm5"})}
+
+_FROZEN = ConfigDict(extra="forbid", frozen=True)
+_ID = r"^[a-z0-9][a-z0-9._-]*$"
+
+
+class PriceSource(BaseModel):
+    """A page prices were read from, and the day they were read."""
+
+    model_config = _FROZEN
+
+    id: str = Field(pattern=_ID, max_length=100)
+    title: str = Field(min_length=1, max_length=1_000)
+    url: str = Field(pattern=r"^https://\S+$", max_length=1_000)
+    read: dt.date
+
+
+class PriceRow(BaseModel):
+    """On-demand and (where published) spot USD per chip-hour for one chip in one cloud region."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    chip: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=100)
+    cloud: str = Field(pattern=_ID, max_length=100)
+    region: str = Field(pattern=_ID, max_length=100)
+    on_demand: float = Field(gt=0, le=MAX_CHIP_HOUR_USD)
+    spot: float | None = Field(default=None, gt=0, le=MAX_CHIP_HOUR_USD)
+    source: str = Field(min_length=1, max_length=100)
+    note: str | None = Field(default=None, max_length=1_000)
+
+
+class PriceTable(BaseModel):
+    """The shipped price table: sources, rows, and the names local catalogues give the chips."""
+
+    model_config = _FROZEN
+
+    schema_version: int
+    sources: list[PriceSource] = Field(min_length=1)
+    names: dict[str, str] = Field(default_factory=dict)
+    gcp_hosts: dict[str, str] = Field(default_factory=dict)
+    prices: list[PriceRow] = Field(default_factory=list)
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_schema(cls, version: int) -> int:
+        if version != SCHEMA_VERSION:
+            raise PydanticCustomError(
+                "schema_version",
+                "unsupported schema version {got} (this app reads {want})",
+                {"got": version, "want": SCHEMA_VERSION},
+            )
+        return version
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PriceTable:
+        problems: list[tuple[str, str]] = []
+        ids: set[str] = set()
+        for i, source in enumerate(self.sources):
+            if source.id in ids:
+                problems.append((f"sources.{i}.id", f"duplicate source id {source.id!r}"))
+            ids.add(source.id)
+        seen: set[tuple[str, str, str]] = set()
+        for i, row in enumerate(self.prices):
+            if row.source not in ids:
+                problems.append((f"prices.{i}.source", f"unknown source id {row.source!r}"))
+            key = (row.chip, row.cloud, row.region)
+            if key in seen:
+                problems.append((f"prices.{i}", f"a second row for {row.chip} in {row.cloud} {row.region}"))
+            seen.add(key)
+        for host, pattern in self.gcp_hosts.items():
+            if pattern.count("{n}") != 1:
+                problems.append((f"gcp_hosts.{host}", "must hold {n} once (the accelerator count)"))
+        if problems:
+            raise problem_error(problems)
+        return self
+
+    def source(self, id: str) -> PriceSource:
+        for source in self.sources:
+            if source.id == id:
+                return source
+        raise KeyError(id)
+
+    def chip_for(self, name: str, instance: str = "") -> str | None:
+        """The catalogue chip id a local catalogue's accelerator name denotes (any case), or None.
+
+        The instance name settles a form factor the accelerator name leaves open: Lambda and gpuhunt
+        call both gpu_1x_h100_pcie and gpu_8x_h100_sxm5 "H100", so "pcie", "nvl" or "sxm" in the
+        instance name is tried first ("H100-PCIE").
+        """
+        words = set(re.split(r"[^a-z0-9]+", instance.casefold()))
+        forms = [form for form, hints in FORM_HINTS.items() if words & hints]
+        for candidate in [f"{name}-{form}" for form in forms] + [name]:
+            folded = candidate.strip().casefold()
+            for key, chip in self.names.items():
+                if key.casefold() == folded:
+                    return chip
+        return None
+
+
+def check_chips(table: PriceTable, chip_ids: set[str], path: Path | str) -> None:
+    """InputError naming the first row or name whose chip the catalogue lacks."""
+    for i, row in enumerate(table.prices):
+        if row.chip not in chip_ids:
+            raise InputError(f"{path}: prices.{i}.chip: unknown chip id {row.chip!r} (not in the catalogue)")
+    for name, chip in table.names.items():
+        if chip not in chip_ids:
+            raise InputError(f"{path}: names.{name}: unknown chip id {chip!r} (not in the catalogue)")
+
+
+@functools.lru_cache(maxsize=1)
+def _packaged_table() -> PriceTable:
+    from gpu_tpu_app.assets import resource_path
+    from gpu_tpu_app.core.catalog import load_catalog
+
+    path = resource_path("prices", "prices.toml")
+    table = read_toml_model(path, PriceTable, "price table")
+    check_chips(table, {chip.id for chip in load_catalog().chips}, path)
+    return table
+
+
+def load_price_table(path: Path | str | None = None, chip_ids: set[str] | None = None) -> PriceTable:
+    """Read and validate a price table; the packaged one when path is None (cached).
+
+    chip_ids, when given, are the catalogue ids every row must name. Raises InputError
+    '<file>: <field.path>: <problem>' on any bad content.
+    """
+    if path is None:
+        return _packaged_table()
+    table = read_toml_model(Path(path), PriceTable, "price table")
+    if chip_ids is not None:
+        check_chips(table, chip_ids, path)
+    return table
+
+
+class Quote(BaseModel):
+    """One price: USD per chip-hour of one chip, in one cloud region, of one kind, with its origin and date."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    chip_id: str
+    cloud: str
+    region: str
+    kind: Kind
+    usd: float = Field(ge=0, le=MAX_CHIP_HOUR_USD)
+    origin: Literal["shipped", "skypilot", "gpuhunt", "user"]
+    where: str  # the source page's URL, or the file a local catalogue was read from
+    as_of: dt.datetime  # aware: when the price was read (shipped) or the file was written (local)
+    dated_by: Literal["read", "file"] = "read"
+    note: str | None = None
+
+    def age(self, now: dt.datetime | None = None) -> dt.timedelta:
+        now = now or dt.datetime.now(dt.UTC)
+        return max(dt.timedelta(0), now - self.as_of)
+
+    def stale(self, now: dt.datetime | None = None) -> bool:
+        return self.origin != "user" and self.age(now) > dt.timedelta(days=STALE_DAYS)
+
+    def describe_age(self, now: dt.datetime | None = None) -> str:
+        """'shipped table, read 2026-11-20', 'SkyPilot catalogue, 3 h old', '... (stale: over 90 days)'."""
+        label = ORIGIN_LABELS[self.origin]
+        if self.origin == "user":
+            return "your price, which wins over every table"
+        if self.dated_by == "read":
+            text = f"{label}, read {self.as_of.date().isoformat()}"
+        else:
+            text = f"{label}, {format_age(self.age(now))} old"
+        if self.stale(now):
+            text += f" (stale: over {STALE_DAYS} days)"
+        return text
+
+    def place(self) -> str:
+        """'Google Cloud us-central1'; '' for a price the user typed."""
+        if self.origin == "user":
+            return ""
+        return f"{CLOUD_NAMES.get(self.cloud, self.cloud)} {self.region}"
+
+    def describe(self, now: dt.datetime | None = None) -> str:
+        """'$2.70/chip-hour, Google Cloud us-central1 (shipped table, read 2026-12-01)'."""
+        where = f", {self.place()}" if self.place() else ""
+        return f"{format_rate(self.usd)}/chip-hour{where} ({self.describe_age(now)})"
+
+
+def format_rate(usd: float) -> str:
+    """USD per chip-hour: '$2.70', '$0.363', '$12.45'."""
+    return f"${usd:,.2f}" if usd >= 1 else f"${usd:.3g}"
+
+
+def format_age(age: dt.timedelta) -> str:
+    """'40 min', '3 h', '12 days'."""
+    seconds = age.total_seconds()
+    if seconds < 3600:
+        return f"{max(1, round(seconds / 60))} min"
+    if seconds < 2 * 86400:
+        return f"{round(seconds / 3600)} h"
+    return f"{round(seconds / 86400)} days"
+
+
+def shipped_quotes(table: PriceTable) -> list[Quote]:
+    """The shipped table's rows as quotes (spot only where the row has one)."""
+    quotes = []
+    for row in table.prices:
+        source = table.source(row.source)
+        as_of = dt.datetime.combine(source.read, dt.time(0, 0), tzinfo=dt.UTC)
+        pairs: tuple[tuple[Kind, float | None], ...] = (("on-demand", row.on_demand), ("spot", row.spot))
+        for kind, usd in pairs:
+            if usd is None:
+                continue
+            quotes.append(
+                Quote(
+                    chip_id=row.chip,
+                    cloud=row.cloud,
+                    region=row.region,
+                    kind=kind,
+                    usd=usd,
+                    origin="shipped",
+                    where=source.url,
+                    as_of=as_of,
+                    note=row.note,
+                )
+            )
+    return quotes
+
+
+class PriceBook(BaseModel):
+    """Every quote the app knows, with the notes of what was read (files, dropped rows)."""
+
+    model_config = _FROZEN
+
+    quotes: list[Quote] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+    def winners(self) -> list[Quote]:
+        """One quote per chip, cloud, region and kind: the newest (a tie keeps the cheaper)."""
+        best: dict[tuple[str, str, str, str], Quote] = {}
+        for quote in self.quotes:
+            key = (quote.chip_id, quote.cloud, quote.region, quote.kind)
+            held = best.get(key)
+            if held is None or (quote.as_of, -quote.usd) > (held.as_of, -held.usd):
+                best[key] = quote
+        return sorted(best.values(), key=lambda q: (q.chip_id, q.kind, q.usd, q.cloud, q.region))
+
+    def select(
+        self,
+        chip: str | None = None,
+        kind: Kind | None = None,
+        cloud: str | None = None,
+        region: str | None = None,
+    ) -> list[Quote]:
+        """The winning quotes that match, cheapest first."""
+        return [
+            q
+            for q in self.winners()
+            if (chip is None or q.chip_id == chip)
+            and (kind is None or q.kind == kind)
+            and (cloud is None or q.cloud == cloud.lower())
+            and (region is None or q.region == region.lower())
+        ]
+
+    def cheapest(
+        self, chip: str, kind: Kind = "on-demand", cloud: str | None = None, region: str | None = None
+    ) -> Quote | None:
+        """The cheapest winning quote for a chip (optionally in one cloud / region), or None."""
+        found = self.select(chip, kind, cloud, region)
+        return min(found, key=lambda q: q.usd) if found else None
+
+    def chips(self) -> list[str]:
+        return sorted({q.chip_id for q in self.quotes})
+
+    def clouds(self) -> list[str]:
+        return sorted({q.cloud for q in self.quotes})
+
+    def merged(self, other: PriceBook) -> PriceBook:
+        return PriceBook(quotes=[*self.quotes, *other.quotes], notes=[*self.notes, *other.notes])
+
+
+class Spread(BaseModel):
+    """The range of one chip's winning prices of one kind across regions."""
+
+    model_config = _FROZEN
+
+    chip_id: str
+    kind: Kind
+    cheapest: Quote
+    dearest: Quote
+    places: int
+
+    @property
+    def ratio(self) -> float:
+        return self.dearest.usd / self.cheapest.usd if self.cheapest.usd > 0 else math.inf
+
+
+def spreads(book: PriceBook, kind: Kind = "on-demand", cloud: str | None = None, region: str | None = None):
+    """Per chip: the cheapest place, the dearest, and how many places are priced."""
+    out: list[Spread] = []
+    for chip in book.chips():
+        found = book.select(chip, kind, cloud, region)
+        if found:
+            out.append(
+                Spread(
+                    chip_id=chip,
+                    kind=kind,
+                    cheapest=min(found, key=lambda q: q.usd),
+                    dearest=max(found, key=lambda q: q.usd),
+                    places=len(found),
+                )
+            )
+    return sorted(out, key=lambda s: (s.cheapest.usd, s.chip_id))
+
+
+def user_quote(chip_id: str, usd: float) -> Quote:
+    """The price a user typed for a chip: it wins over every table and says so."""
+    return Quote(
+        chip_id=chip_id,
+        cloud="",
+        region="",
+        kind="on-demand",
+        usd=usd,
+        origin="user",
+        where="typed by you",
+        as_of=dt.datetime.now(dt.UTC),
+    )
+
+
+def chip_quotes(
+    book: PriceBook | None, chip_id: str, user_usd: float | None, cloud: str | None = None, region: str | None = None
+) -> tuple[Quote | None, Quote | None]:
+    """(on-demand, spot) for one chip: the user's price else the cheapest known, and the cheapest spot."""
+    on_demand = user_quote(chip_id, user_usd) if user_usd is not None else None
+    if book is None:
+        return on_demand, None
+    if on_demand is None:
+        on_demand = book.cheapest(chip_id, "on-demand", cloud, region)
+    return on_demand, book.cheapest(chip_id, "spot", cloud, region)
+
+
+def shipped_book() -> PriceBook:
+    """A book with the shipped table only."""
+    return PriceBook(quotes=shipped_quotes(load_price_table()))
+
+
+def cheapest_step(book: PriceBook, chips: Sequence[tuple[str, str, str]], verdict: str, limit: int = 3) -> str | None:
+    """A next step naming the cheapest places to rent the verdict's chips, or None without prices.
+
+    chips: (id, name, family) of the catalogue's chips; a GPU verdict names GPUs, a TPU verdict TPUs,
+    "either" both. Each chip is named at its cheapest on-demand place, cheapest first, with its source.
+    """
+    families = {"gpu": {"gpu"}, "tpu": {"tpu"}}.get(verdict, {"gpu", "tpu"})
+    found = []
+    for chip_id, name, family in chips:
+        if family in families and (quote := book.cheapest(chip_id, "on-demand")) is not None:
+            found.append((quote.usd, name, quote))
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0])
+    what = {"gpu": "GPUs", "tpu": "TPUs"}.get(verdict, "GPUs and TPUs")
+    places = "; ".join(f"{name} {format_rate(q.usd)}/chip-hour in {q.place()}" for _, name, q in found[:limit])
+    origins = "; ".join(dict.fromkeys(q.describe_age() for _, _, q in found[:limit]))
+    return (
+        f"Cheapest places to rent {what} now: {places} ({origins}). A chip-hour is not a run: the "
+        "estimator sets each chip's speed against its price."
+    )

@@ -1,0 +1,75 @@
+"""The window's prices: the shipped table and local catalogues at start, File > Import Prices… after.
+
+`PriceFiles` holds the price book the estimator and the report cost with. At start it reads the
+shipped table and, for a window that keeps its settings, the catalogues in their default places
+(SkyPilot's ~/.sky/catalogs, $GPUHUNT_CATALOG_DIR); a catalogue there that cannot be read is named in
+the status bar and left out. An imported file that cannot be read is reported in a dialog and the
+prices stay as they were. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog
+
+from gpu_tpu_app.core.price_import import default_skypilot_dir, load_book, read_path
+from gpu_tpu_app.core.prices import PriceBook, shipped_book
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.widgets import show_error
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMainWindow
+
+PRICE_FILTER = "Price catalogues: SkyPilot vms.csv, gpuhunt CSV (*.csv);;All files (*)"
+
+
+class PriceFiles(QObject):
+    """The price book of one window, and the Import Prices… action's work."""
+
+    sig_changed = Signal(object)  # PriceBook
+
+    def __init__(self, window: QMainWindow, local: bool = True) -> None:
+        super().__init__(window)
+        self._window = window
+        try:
+            self.book = load_book(defaults=local)
+        except InputError as exc:  # the shipped table itself is broken: say so, cost nothing from it
+            self.book = PriceBook(notes=[str(exc)])
+        self.imported: list[Path] = []
+
+    def problems(self) -> list[str]:
+        """The notes of catalogues in their default places that were left out."""
+        return [note for note in self.book.notes if note.startswith("not used: ")]
+
+    def import_prices(self, path: str | Path | None = None) -> bool:
+        """Add a SkyPilot or gpuhunt catalogue file (or folder) to the prices; False if none was added."""
+        window = self._window
+        if path is None:
+            sky = default_skypilot_dir()
+            start = str(sky) if sky is not None else str(Path.home())
+            chosen, _f = QFileDialog.getOpenFileName(window, "Import prices", start, PRICE_FILTER)
+            if not chosen:
+                return False
+            path = chosen
+        try:
+            part = read_path(path)
+        except InputError as exc:
+            show_error(window, "Cannot import prices", str(exc))
+            return False
+        if not part.quotes:
+            show_error(window, "Cannot import prices", f"{path}: no price for a catalogue chip in it")
+            return False
+        self.book = self.book.merged(part)
+        self.imported.append(Path(path))
+        self.sig_changed.emit(self.book)
+        window.statusBar().showMessage(part.notes[0] if part.notes else f"Imported prices from {path}", 8000)
+        return True
+
+    def reset(self) -> None:
+        """Back to the shipped table only (used by tests and by a window without local catalogues)."""
+        self.book = shipped_book()
+        self.imported = []
+        self.sig_changed.emit(self.book)

@@ -1,0 +1,13 @@
+"""What runs in a worker process: the user's interpreter, a cloud VM, or this app's own.
+
+Standard library and the frameworks (torch, jax) only, so that `gpu-tpu-probe run --python` can
+stage this folder for another interpreter (probe/envs.py, WORKER_MODULES); the app validates what
+the workers send (core/runs.py).
+
+- `main`: the `probe-worker` process; `detect`: what it finds; `kernels`: what it measures;
+  `collective`: one rank of a group; `testkernels`: kernels that misbehave on purpose.
+- `modelcheck`: the `model-check-worker` process that runs one user model file.
+- `envquery`: run as a script in each interpreter the Probe page lists.
+- `wire`: the records the workers print; `lifeline`: a worker ends when its parent does;
+  `nvml`: device clocks and temperatures.
+"""

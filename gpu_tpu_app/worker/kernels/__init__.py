@@ -1,0 +1,78 @@
+"""Probe kernels: what is measured, in which order, and how one point is measured.
+
+`plan()` (in `planner`) turns a suite into a deterministic list of `Point`s; `run_point()`
+measures one of them with the backend the point names and returns `ProbeResult`s. Both run
+inside a worker process. This package imports neither torch nor jax at import time, so the
+GUI can read KERNELS and SUITES without them; the backends are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES
+from gpu_tpu_app.worker.kernels.planner import (
+    COLLECTIVE_MIN_CAP_S,
+    JAX_SETUP_S,
+    STREAM_BUDGET_SHARE,
+    STREAM_MEMORY_SHARE,
+    collective_cap,
+    collective_estimate,
+    estimate_total,
+    plan,
+    stream_plan,
+    targets,
+)
+from gpu_tpu_app.worker.kernels.point import Context, Point
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
+
+__all__ = [
+    "BACKENDS",
+    "COLLECTIVE_MIN_CAP_S",
+    "DTYPES",
+    "JAX_SETUP_S",
+    "KERNELS",
+    "STREAM_BUDGET_SHARE",
+    "STREAM_MEMORY_SHARE",
+    "SUITES",
+    "Context",
+    "Point",
+    "collective_cap",
+    "collective_estimate",
+    "estimate_total",
+    "plan",
+    "run_point",
+    "stream_plan",
+    "targets",
+    "warm_up",
+]
+
+
+def warm_up(backend: str, device: DeviceInfo) -> float:
+    """Warm `device` up once before point 1 (context, BLAS handles, first compile); returns the seconds it took."""
+    if backend == "torch":
+        from gpu_tpu_app.worker.kernels import torch_kernels as impl
+    elif backend == "jax":
+        from gpu_tpu_app.worker.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
+    else:
+        raise ValueError(f"unknown backend {backend!r}")
+    return float(impl.warm_up(device))
+
+
+def run_point(point: Point, ctx: Context) -> list[ProbeResult]:
+    """Measure one point on ctx.device with the point's backend.
+
+    Returns [] only when cancelled before anything was measured. May raise (driver errors,
+    out of memory): the worker turns that into an error result.
+    """
+    if point.kernel not in KERNELS:
+        raise ValueError(f"unknown kernel {point.kernel!r}")
+    if point.backend == "torch":
+        from gpu_tpu_app.worker.kernels import torch_kernels as impl
+    elif point.backend == "jax":
+        from gpu_tpu_app.worker.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
+    else:
+        raise ValueError(f"unknown backend {point.backend!r}")
+    return impl.run(point, ctx)

@@ -1,0 +1,515 @@
+"""The probe kernels in JAX (jitted): CPU, GPU and TPU.
+
+Imported only inside a worker process. JAX dispatches asynchronously, so every timed burst
+ends with block_until_ready(). Outputs reuse a donated buffer where the op allows it, the
+counterpart of torch's out=: a fresh output per call would time page faults, not the op.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gpu_tpu_app.core.terms import ELEM_BYTES
+from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.worker.kernels import common
+from gpu_tpu_app.worker.kernels.common import BlockShape
+from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, measure
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gpu_tpu_app.worker.kernels.point import Context, Point
+    from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
+
+
+def jax_platform(info: DeviceInfo) -> str:
+    """JAX's platform name for a DeviceInfo platform ('cuda'/'rocm' are JAX's 'gpu')."""
+    return "gpu" if info.platform in ("cuda", "rocm", "gpu") else info.platform
+
+
+def jax_device(info: DeviceInfo) -> Any:
+    """The jax.Device a DeviceInfo names."""
+    devices = jax.devices(jax_platform(info))
+    if info.index >= len(devices):
+        raise ValueError(f"jax has no {info.platform} device {info.index} (it sees {len(devices)})")
+    return devices[info.index]
+
+
+def _dtype(name: str) -> Any:
+    return {"float32": jnp.float32, "bfloat16": jnp.bfloat16, "float16": jnp.float16}[name]
+
+
+def _randn(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array:
+    """Seeded normal random data on `dev` (never zeros): numpy on the CPU, jax.random on accelerators."""
+    if dev.platform == "cpu":
+        host = np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
+        return jax.device_put(jnp.asarray(host, dtype=_dtype(dtype)), dev).block_until_ready()
+    with jax.default_device(dev):
+        x = jax.random.normal(jax.random.key(seed), shape, jnp.float32).astype(_dtype(dtype))
+    return jax.device_put(x, dev).block_until_ready()
+
+
+def _block(x: Any) -> Any:
+    return jax.block_until_ready(x)
+
+
+def _precision_setting() -> str | None:
+    value = getattr(jax.config, "jax_default_matmul_precision", None)
+    return str(value) if value else None
+
+
+def math_mode(dev: Any, dtype: str) -> str:
+    """How XLA multiplies this dtype on this device under JAX's default matmul precision setting."""
+    return common.jax_math_mode(dev.platform, dtype, _precision_setting(), getattr(dev, "compute_capability", None))
+
+
+def compile_ahead(fn: Any, *args: Any) -> tuple[Any, float]:
+    """fn.lower(*args).compile(): the executable and the seconds it took (trace, XLA compile, GPU autotuning)."""
+    t0 = time.perf_counter()
+    compiled = fn.lower(*args).compile()
+    return compiled, time.perf_counter() - t0
+
+
+def _ahead_note(clock: common.PointClock) -> str:
+    return f"set up and compiled ahead in {clock.before_s:.3f} s, outside the point's time cap"
+
+
+def _free_bytes(dev: Any) -> int | None:
+    if dev.platform == "cpu":
+        return common.host_available_bytes()
+    try:
+        stats = dev.memory_stats() or {}
+    except Exception:
+        return None
+    limit, used = stats.get("bytes_limit"), stats.get("bytes_in_use", 0)
+    return int(limit - used) if limit else None
+
+
+def _accel(dev: Any) -> bool:
+    return dev.platform != "cpu"
+
+
+def _join(*parts: str | None) -> str | None:
+    text = "; ".join(p for p in parts if p)
+    return text or None
+
+
+class _Donating:
+    """Calls a jitted fn(out, *args) whose first argument is donated; keeps the returned buffer for the next call."""
+
+    def __init__(self, fn: Any, out: jax.Array, *args: jax.Array) -> None:
+        self.fn, self.out, self.args = fn, out, args
+
+    def __call__(self) -> jax.Array:
+        self.out = self.fn(self.out, *self.args)
+        return self.out
+
+    def sync(self) -> None:
+        self.out.block_until_ready()
+
+
+# ---------------------------------------------------------------- kernels
+
+
+def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    n, dtype = int(point.size or 0), point.dtype or "float32"
+    mode = math_mode(dev, dtype)
+    need = 3 * n * n * ELEM_BYTES[dtype]
+    free = _free_bytes(dev)
+    if free is not None and need > common.MATMUL_MEMORY_FRACTION * free:
+        return [
+            common.skipped(
+                point,
+                "flops",
+                f"needs {common.mib(need)}, more than 40% of the {common.mib(free)} free",
+                math_mode=mode,
+            )
+        ]
+    a = _randn((n, n), dtype, dev, common.SEED)
+    b = _randn((n, n), dtype, dev, common.SEED + 1)
+    c = jax.device_put(jnp.empty((n, n), _dtype(dtype)), dev)
+    f, _ = compile_ahead(jax.jit(lambda out, x, y: x @ y, donate_argnums=0, keep_unused=True), c, a, b)
+    clock.restart()
+    call = _Donating(f, c, a, b)
+    timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    if not timing.times:
+        return []
+    first = f"; first call {timing.first_call_s:.3f} s" if timing.first_call_s is not None else ""
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="flops",
+            timing=timing,
+            work=common.matmul_flops(n),
+            math_mode=mode,
+            message=f"jit, default precision; {_ahead_note(clock)}{first}",
+        )
+    ]
+
+
+def _stream(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    n = int(point.size or 0)
+    arrays = common.STREAM_ARRAYS[point.kernel]
+    need = arrays * n * 4
+    free = _free_bytes(dev)
+    if free is not None and need > 0.5 * free:
+        return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free)} free")]
+    b = _randn((n,), "float32", dev, common.SEED)
+    c = _randn((n,), "float32", dev, common.SEED + 1)
+    a = jax.device_put(jnp.empty((n,), jnp.float32), dev)
+    scalar = 3.0
+    if point.kernel == "copy":
+        f, _ = compile_ahead(jax.jit(lambda out, src: jnp.copy(src), donate_argnums=0, keep_unused=True), a, b)
+        call = _Donating(f, a, b)
+    else:  # one fused pass
+        f, _ = compile_ahead(jax.jit(lambda out, x, y: x + scalar * y, donate_argnums=0, keep_unused=True), a, b, c)
+        call = _Donating(f, a, b, c)
+    clock.restart()
+    timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    if not timing.times:
+        return []
+    work = common.stream_bytes(point.kernel, n, 4)
+    note = common.stream_note(ctx, arrays, n) + f", output buffer donated; {_ahead_note(clock)}"
+    return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=work, message=note)]
+
+
+def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    if dev.platform == "cpu":
+        return [common.skipped(point, "bytes_per_s", "not applicable on CPU")]
+    nbytes = int(point.size or 0)
+    n = nbytes // 4
+    host = np.random.default_rng(common.SEED).standard_normal(n, dtype=np.float32)
+    if (point.variant or "h2d").startswith("h2d"):
+        kw = common.measure_kwargs(point, ctx, True, clock)
+        # device_put returns before the copy lands: wait for each one
+        timing = measure(lambda: jax.device_put(host, dev).block_until_ready(), **{**kw, "min_sample_s": 0.0})
+        msg = f"{common.mib(nbytes)} numpy array → device (jax.device_put)"
+    else:
+        on_dev = jax.device_put(host, dev).block_until_ready()
+        bump, _ = compile_ahead(jax.jit(lambda x: x + 1.0), on_dev)
+        clock.restart()
+        kw = common.measure_kwargs(point, ctx, True, clock)
+        # a new device array per sample: np.asarray caches the host copy of an array it has seen
+        timing = measure(lambda x: np.asarray(x), prepare=lambda: bump(on_dev).block_until_ready(), **kw)
+        msg = (
+            f"{common.mib(nbytes)} device array → numpy (np.asarray) into a new host buffer each sample: its "
+            "first-touch page faults are timed (JAX has no copy into an existing numpy array); torch's "
+            "d2h figures reuse one faulted-in buffer, so compare engines on h2d"
+        )
+    if not timing.times:
+        return []
+    return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), message=msg)]
+
+
+def _dispatch(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    x = _randn((1,), "float32", dev, common.SEED)
+    f, _ = compile_ahead(jax.jit(lambda v: v + 1), x)
+    clock.restart()
+    last: list[Any] = [None]
+
+    def call() -> None:
+        last[0] = f(x)
+
+    def sync() -> None:
+        _block(last[0])
+
+    timing = measure(call, sync=sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    if not timing.times:
+        return []
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="seconds",
+            timing=timing,
+            message=f"jitted x + 1 on 1 element (compiled ahead), bursts of {timing.inner} calls, "
+            "then block_until_ready",
+        )
+    ]
+
+
+def _step_fn() -> Any:
+    """A new Python function each time, so jit's caches never serve an earlier trace or executable."""
+
+    def step(x: jax.Array, w: jax.Array) -> jax.Array:
+        return jax.nn.gelu(x @ w)
+
+    return step
+
+
+def _cost_flops(compiled: Any) -> float | None:
+    try:
+        cost = compiled.cost_analysis()
+    except Exception:
+        return None
+    if isinstance(cost, (list, tuple)):
+        cost = cost[0] if cost else None
+    if not isinstance(cost, dict):
+        return None
+    value = cost.get("flops")
+    return float(value) if value else None
+
+
+def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    n = int(point.size or 0)
+    x = _randn((n, n), "float32", dev, common.SEED)
+    w = _randn((n, n), "float32", dev, common.SEED + 1)
+    base = common.measure_kwargs(point, ctx, _accel(dev), clock)
+
+    def kw(phases_left: int) -> dict[str, Any]:
+        # the four phases share what is left of the cap
+        left = CAP_MARGIN * point.cap_s - clock.elapsed()
+        return {**base, "start": None, "min_reps": 3, "cap_s": max(0.2, left / phases_left / CAP_MARGIN)}
+
+    # The very first call of the step in this worker: later phases hit XLA's process-wide caches
+    # (GPU GEMM autotuning, kernel cache), so this one sample is the cold figure.
+    t0 = time.perf_counter()
+    jax.jit(_step_fn())(x, w).block_until_ready()
+    cold = time.perf_counter() - t0
+    phases: list[tuple[str, Any]] = []
+    lower = measure(lambda _: jax.jit(_step_fn()).lower(x, w), prepare=lambda: None, **kw(4))
+    phases.append(("lower", lower))
+    if lower.cancelled:
+        return []
+    comp = measure(lambda lowered: lowered.compile(), prepare=lambda: jax.jit(_step_fn()).lower(x, w), **kw(3))
+    phases.append(("compile", comp))
+    if comp.cancelled:
+        return []
+    first = measure(lambda f: f(x, w).block_until_ready(), prepare=lambda: jax.jit(_step_fn()), **kw(2))
+    phases.append(("first_call", first))
+    if first.cancelled:
+        return []
+    compiled = jax.jit(_step_fn()).lower(x, w).compile()
+    last: list[Any] = [None]
+
+    def call() -> None:
+        last[0] = compiled(x, w)
+
+    steady = measure(call, sync=lambda: _block(last[0]), **kw(1))
+    phases.append(("steady", steady))
+    analytic = common.matmul_flops(n)
+    cost = _cost_flops(compiled)
+    check = (
+        f"cost_analysis {cost / 1e9:.3f} GFLOP vs 2·N³ = {analytic / 1e9:.3f} GFLOP for the matmul (+ GELU)"
+        if cost
+        else "cost_analysis gave no FLOP count"
+    )
+    what = {
+        "lower": "trace + lower to StableHLO: jax.jit(f).lower(x, w)",
+        "compile": "XLA compile of the lowered module: .compile(), warm (autotune results cached in this process)",
+        "first_call": "first call of a new jitted function: trace + compile + run, warm: XLA's process-wide "
+        "autotune and kernel caches already hold this shape",
+        "steady": "later calls of the compiled function",
+    }
+    out = [
+        common.result(
+            point,
+            ctx,
+            metric="seconds",
+            samples=[cold],
+            seconds=cold,
+            variant="first_call_cold",
+            message=f"matmul {n}×{n} + GELU, float32; the first call of the step in this worker, one "
+            "sample: trace + compile (with GPU autotuning) + run; an earlier matmul of this shape in "
+            "the run may already have filled the autotune cache",
+        )
+    ]
+    for variant, timing in phases:
+        if not timing.times:
+            continue
+        out.append(
+            common.result(
+                point,
+                ctx,
+                metric="seconds",
+                timing=timing,
+                variant=variant,
+                message=_join(
+                    f"matmul {n}×{n} + GELU, float32; {what[variant]}",
+                    check if variant in ("compile", "steady") else None,
+                ),
+            )
+        )
+    return out
+
+
+def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    from jax.sharding import Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    devices = jax.devices(dev.platform)
+    ranks = len(devices)
+    if ranks < 2:
+        return [
+            common.skipped(
+                point,
+                "bytes_per_s",
+                f"only one {dev.platform} device: nothing to all-reduce across "
+                "(XLA_FLAGS=--xla_force_host_platform_device_count=N makes N CPU devices)",
+            )
+        ]
+    nbytes = int(point.size or 0)
+    per = nbytes // 4
+    mesh = Mesh(np.array(devices), ("i",))
+    sharding = NamedSharding(mesh, P("i"))
+    # the data is made on the devices, already sharded: nothing crosses the host
+    make = jax.jit(lambda key: jax.random.normal(key, (ranks * per,), jnp.float32), out_shardings=sharding)
+    x = make(jax.random.key(common.SEED)).block_until_ready()
+    shard_map: Any = getattr(jax, "shard_map", None)
+    if shard_map is None:  # older JAX
+        from jax.experimental.shard_map import shard_map as experimental_shard_map
+
+        shard_map = experimental_shard_map
+    f, _ = compile_ahead(
+        jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i"))), x
+    )
+    f(x).block_until_ready()  # one all-reduce before the clock: the communicator (NCCL, ICI) is built here
+    clock.restart()
+    last: list[Any] = [None]
+
+    def call() -> None:
+        last[0] = f(x)
+
+    timing = measure(call, sync=lambda: _block(last[0]), **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    if not timing.times:
+        return []
+    res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant="psum")
+    bus = common.bus_bandwidth(res.value or 0.0, ranks)
+    msg = _join(
+        f"all-reduce (psum in shard_map) of {common.mib(nbytes)} per device across {ranks} {dev.platform} "
+        f"devices; algorithm bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
+        _ahead_note(clock),
+        res.message,
+    )
+    return [res.model_copy(update={"message": msg})]
+
+
+def _layer_norm(x: jax.Array, w: jax.Array, b: jax.Array, eps: float = 1e-5) -> jax.Array:
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.mean(jnp.square(x - mean), axis=-1, keepdims=True)
+    return (x - mean) * jax.lax.rsqrt(var + eps) * w + b
+
+
+def block_forward(x: jax.Array, p: dict[str, jax.Array], heads: int) -> jax.Array:
+    """Pre-norm transformer block, the same computation as the torch kernel's block_forward."""
+    bsz, seq, d = x.shape
+    dh = d // heads
+    h = _layer_norm(x, p["ln1_w"], p["ln1_b"])
+    q, k, v = jnp.split(h @ p["w_qkv"], 3, axis=-1)
+    q, k, v = (t.reshape(bsz, seq, heads, dh).transpose(0, 2, 1, 3) for t in (q, k, v))
+    att = jax.nn.softmax((q @ k.transpose(0, 1, 3, 2)) * (dh**-0.5), axis=-1)
+    o = (att @ v).transpose(0, 2, 1, 3).reshape(bsz, seq, d)
+    x = x + o @ p["w_o"]
+    h = _layer_norm(x, p["ln2_w"], p["ln2_b"])
+    return x + jax.nn.gelu(h @ p["w_1"], approximate=False) @ p["w_2"]
+
+
+def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    shape = BlockShape.parse(point.variant or "")
+    dtype = point.dtype or "float32"
+    d, ff = shape.d_model, shape.mlp * shape.d_model
+    rng = np.random.default_rng(common.SEED)
+
+    def w(rows: int, cols: int) -> jax.Array:
+        arr = rng.standard_normal((rows, cols), dtype=np.float32) / math.sqrt(rows)
+        return jax.device_put(jnp.asarray(arr, _dtype(dtype)), dev)
+
+    def vec(val: float) -> jax.Array:
+        return jax.device_put(jnp.full((d,), val, _dtype(dtype)), dev)
+
+    params = {
+        "ln1_w": vec(1.0),
+        "ln1_b": vec(0.0),
+        "w_qkv": w(d, 3 * d),
+        "w_o": w(d, d),
+        "ln2_w": vec(1.0),
+        "ln2_b": vec(0.0),
+        "w_1": w(d, ff),
+        "w_2": w(ff, d),
+    }
+    x = _randn((shape.batch, shape.seq, d), dtype, dev, common.SEED + 7)
+
+    def loss(p: dict[str, jax.Array], inp: jax.Array) -> jax.Array:
+        return jnp.mean(jnp.square(block_forward(inp, p, shape.heads).astype(jnp.float32)))
+
+    grad, _ = compile_ahead(jax.jit(jax.grad(loss)), params, x)
+    clock.restart()
+    last: list[Any] = [None]
+
+    def step() -> None:
+        last[0] = grad(params, x)
+
+    timing = measure(step, sync=lambda: _block(last[0]), **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    if not timing.times:
+        return []
+    work = shape.step_flops()
+    res = common.result(point, ctx, metric="flops", timing=timing, work=work, math_mode=math_mode(dev, dtype))
+    best = common.best_measured(ctx, "matmul", dtype)
+    parts = [
+        f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)",
+        "jitted forward + backward (jax.grad)",
+        _ahead_note(clock),
+    ]
+    if best and res.value:
+        parts.append(
+            f"{100 * res.value / best:.0f}% of the best {dtype} matmul measured in this run "
+            f"({format_value(best, 'flops')})"
+        )
+    else:
+        parts.append(f"no {dtype} matmul measured in this run to compare with")
+    if res.message:
+        parts.append(res.message)
+    return [res.model_copy(update={"message": _join(*parts)})]
+
+
+_KERNELS = {
+    "matmul": _matmul,
+    "copy": _stream,
+    "triad": _stream,
+    "transfer": _transfer,
+    "dispatch": _dispatch,
+    "compile": _compile,
+    "collective": _collective,
+    "model_step": _model_step,
+}
+
+
+def memory_state(info: DeviceInfo) -> dict[str, int] | None:
+    """What the runtime exposes of a TPU's or GPU's memory now: bytes in use and the peak so far."""
+    try:
+        stats = jax_device(info).memory_stats() or {}
+    except Exception:
+        return None
+    out = {
+        key: int(stats[name])
+        for key, name in (("memory_in_use_bytes", "bytes_in_use"), ("peak_memory_bytes", "peak_bytes_in_use"))
+        if stats.get(name) is not None
+    }
+    return out or None
+
+
+def warm_up(info: DeviceInfo) -> float:
+    """Start the device's runtime with a first transfer, random draw and jitted product; returns seconds.
+
+    The worker calls this once before point 1, outside every point's cap (client start-up, the RNG's
+    and a matmul's first compile).
+    """
+    t0 = time.perf_counter()
+    dev = jax_device(info)
+    x = _randn((256, 256), "float32", dev, common.SEED)
+    jax.jit(lambda a: a @ a)(x).block_until_ready()
+    return time.perf_counter() - t0
+
+
+def run(point: Point, ctx: Context) -> list[ProbeResult]:
+    """Measure one point with JAX on ctx.device."""
+    clock = common.PointClock()
+    return _KERNELS[point.kernel](point, ctx, jax_device(ctx.device), clock)

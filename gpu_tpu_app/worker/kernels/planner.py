@@ -1,0 +1,493 @@
+"""The planner: `plan()` turns a suite into a deterministic list of `Point`s for a backend's devices.
+
+Sizes per suite, rough speeds for the estimates, memory and dtype gaps, and the time budget.
+Runs inside a worker process; imports neither torch nor jax at import time (one tiny torch
+product checks a dtype on an accelerator, inside the function).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITES
+from gpu_tpu_app.worker.kernels import common
+from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES
+from gpu_tpu_app.worker.kernels.point import Point
+from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gpu_tpu_app.worker.wire import DeviceInfo
+
+
+# ---------------------------------------------------------------- suites
+
+_SUITE_TARGET_S = {"smoke": 0.05, "quick": 0.15, "full": 0.5}
+
+_MATMUL_SIZES: dict[tuple[str, str], dict[str, list[int]]] = {
+    # (suite, "cpu" | "accel") -> dtype -> sizes; multiples of 256, launch-bound to saturated
+    ("smoke", "cpu"): {"float32": [256, 512]},
+    ("smoke", "accel"): {"float32": [256, 1024], "bfloat16": [1024]},
+    ("quick", "cpu"): {"float32": [256, 512, 1024, 1536, 2048], "bfloat16": [256, 512, 1024]},
+    ("quick", "accel"): {
+        "float32": [256, 1024, 2048, 4096, 8192],
+        "bfloat16": [256, 1024, 2048, 4096, 8192],
+        "float16": [256, 1024, 2048, 4096, 8192],
+    },
+    ("full", "cpu"): {
+        "float32": [256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144],
+        "bfloat16": [256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144],
+    },
+    ("full", "accel"): {dt: [256, 512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384] for dt in DTYPES},
+}
+
+_TRANSFER_BYTES = 256 * 1024**2
+_COLLECTIVE_BYTES = {"smoke": [4 * 1024**2], "quick": [64 * 1024**2], "full": [16 * 1024**2, 256 * 1024**2]}
+_COLLECTIVE_BYTES_CPU = {"smoke": [1024**2], "quick": [4 * 1024**2], "full": [4 * 1024**2, 32 * 1024**2]}
+_COMPILE_N = {"smoke": 256, "quick": 1024, "full": 2048}
+#: Most seconds one copy/triad point may be estimated at, per suite (the array size is capped to fit).
+_STREAM_POINT_S = {"smoke": 1.0, "quick": 5.0, "full": 30.0}
+#: ... and at most this share of a given time budget.
+STREAM_BUDGET_SHARE = 0.1
+#: Share of the device's memory that triad's three arrays may take together.
+STREAM_MEMORY_SHARE = 0.125
+_STREAM_MIN_ELEMS = 1 << 20
+#: Collective points of both engines get at least this cap: communicator start-up varies widely.
+COLLECTIVE_MIN_CAP_S = 20.0
+#: Set-up allowed before a JAX point's clock starts (its jit compile, XLA's GEMM autotuning, the
+#: collective's communicator): it runs outside the cap and is reported; the worker announces
+#: cap + set-up, so a slow first compile is not killed as a hang.
+JAX_SETUP_S = {"cpu": 30.0, "accel": 60.0, "collective": 120.0}
+
+
+def _suite_kernels(suite: str, backend: str) -> tuple[str, ...]:
+    if suite == "smoke":
+        return ("matmul", "triad", "dispatch") + (("compile",) if backend == "jax" else ())
+    return KERNELS
+
+
+# ---------------------------------------------------------------- rough speeds, for estimates only
+
+
+@dataclass(frozen=True)
+class _Speed:
+    flops: dict[str, float]  # FLOP/s per dtype
+    mem_bw: float  # B/s
+    link_bw: float  # host<->device B/s
+    launch_s: float  # one tiny call
+    first_s: float  # one-off cost of a new shape (jit compile, autotune)
+    fill_s: float  # seconds per element to create random inputs
+    spawn_s: float  # starting collective ranks
+
+
+def _speed(backend: str, device: DeviceInfo) -> _Speed:
+    plat = device.platform
+    if plat == "cpu":
+        cores = common.usable_cores()
+        fp32 = 90e9 * cores
+        flags = set((device.cpu.flags if device.cpu else []) or common.cpu_flags())
+        if backend == "torch":
+            bf16 = fp32 * (8 if "amx_bf16" in flags else 2 if "avx512_bf16" in flags else 0.3)
+            bw = min(12e9 * cores, 40e9)
+        else:
+            bf16, bw = fp32 * 0.6, 6e9
+        return _Speed(
+            {"float32": fp32, "bfloat16": bf16, "float16": fp32 * 0.05},
+            bw,
+            bw,
+            5e-6 if backend == "torch" else 2e-5,
+            0.0 if backend == "torch" else 0.12,
+            1e-8,
+            4.0 + 1.5 * cores,
+        )
+    if plat == "tpu":
+        return _Speed({"float32": 50e12, "bfloat16": 150e12, "float16": 150e12}, 800e9, 5e9, 3e-5, 1.0, 1e-10, 0.0)
+    if plat == "mps":
+        return _Speed({"float32": 3e12, "bfloat16": 5e12, "float16": 6e12}, 100e9, 50e9, 2e-5, 0.1, 1e-9, 0.0)
+    # cuda, rocm, xpu, jax "gpu"
+    return _Speed(
+        {"float32": 15e12, "bfloat16": 150e12, "float16": 150e12},
+        1e12,
+        10e9,
+        1e-5,
+        0.4 if backend == "jax" else 0.1,
+        1e-10,
+        15.0,
+    )
+
+
+def _loop_s(t_call: float, target_s: float, first_s: float) -> float:
+    """Warm-up call + calibration call + a measuring round of at least 5 calls."""
+    reps = 3 if target_s < 0.1 else 5
+    return (t_call + first_s) + t_call + max(target_s, reps * t_call) + 0.01
+
+
+def _matmul_fits(n: int, dtype: str, memory: float | None) -> bool:
+    return memory is None or 3.0 * n * n * ELEM_BYTES[dtype] <= common.MATMUL_MEMORY_FRACTION * memory
+
+
+def _torch_dtype_ok(device: DeviceInfo, dtype: str) -> bool:
+    """Whether torch can multiply `dtype` matrices on an accelerator (tries a tiny product)."""
+    if dtype == "float32":
+        return True
+    try:
+        import torch
+
+        from gpu_tpu_app.worker.kernels.torch_kernels import torch_device
+
+        dev = torch_device(device)
+        x = torch.ones(16, 16, dtype=getattr(torch, dtype), device=dev)
+        return bool(torch.isfinite((x @ x).float()).all().item())
+    except Exception:
+        return False
+
+
+def _dtype_gap(backend: str, device: DeviceInfo, dtype: str) -> str | None:
+    """Why `dtype` is not multiplied on this device, or None when it is."""
+    plat = device.platform
+    if plat == "cpu" and dtype == "float16":
+        return "no native fp16 matmul on CPUs: hundreds of times slower than fp32, so it is not planned"
+    if plat == "tpu" and dtype == "float16":
+        return "TPUs multiply in bf16; fp16 is converted, not a native format, so it is not planned"
+    if backend == "torch" and plat != "cpu" and not _torch_dtype_ok(device, dtype):
+        return f"torch could not multiply {dtype} matrices on this {plat} device"
+    return None
+
+
+def _dtypes_for(backend: str, device: DeviceInfo, wanted: list[str]) -> list[str]:
+    return [dt for dt in wanted if _dtype_gap(backend, device, dt) is None]
+
+
+def _targets(backend: str, devices: list[DeviceInfo]) -> list[DeviceInfo]:
+    """The first device of each accelerator platform; the CPU only when the backend has no accelerator."""
+    mine = sorted((d for d in devices if d.backend == backend), key=lambda d: (d.platform, d.index))
+    accel: dict[str, DeviceInfo] = {}
+    for d in mine:
+        if d.platform != "cpu":
+            accel.setdefault(d.platform, d)
+    if accel:
+        return list(accel.values())
+    return [d for d in mine if d.platform == "cpu"][:1]
+
+
+@dataclass
+class _Planner:
+    """What every kernel's planner needs for one device: suite, speeds, memory, filters, budget."""
+
+    backend: str
+    device: DeviceInfo
+    suite: str
+    dtypes: list[str] | None  # as asked; None: all
+    budget_s: float | None
+
+    def __post_init__(self) -> None:
+        self.speed = _speed(self.backend, self.device)
+        self.target = _SUITE_TARGET_S[self.suite]
+        self.accel = self.device.platform != "cpu"
+        self.memory = float(self.device.memory_bytes) if self.device.memory_bytes else None
+        self.allowed = list(DTYPES) if self.dtypes is None else [d for d in DTYPES if d in self.dtypes]
+
+    def keep(self, dtype: str | None) -> bool:
+        return dtype is None or dtype in self.allowed
+
+    def point(
+        self,
+        kernel: str,
+        dtype: str | None,
+        size: int | None,
+        variant: str | None,
+        est_s: float,
+        cap_s: float | None = None,
+        note: str | None = None,
+    ) -> Point:
+        """A point; est_s is the nominal loop (warm-up + one round), the cap leaves room for CV-driven rounds."""
+        parts = [self.device.key, kernel] + [str(p) for p in (variant, dtype, size) if p is not None]
+        base: dict[str, Any] = {
+            "id": "/".join(parts),
+            "kernel": kernel,
+            "backend": self.backend,
+            "device": self.device.key,
+            "dtype": dtype,
+            "size": size,
+            "variant": variant,
+            "target_s": self.target,
+            "note": note,
+            "setup_s": self.setup_s(kernel) if est_s > 0 else 0.0,
+        }
+        if est_s <= 0:  # answered without measuring (skipped)
+            return Point(**base, est_s=0.0, cap_s=cap_s or 5.0)
+        cap = cap_s if cap_s is not None else max(2.0 * est_s + 0.5, 6.0 * self.target)
+        # expect about two extra rounds on a busy machine, never more than the loop may take
+        expected = min(est_s + 2.0 * self.target, CAP_MARGIN * cap)
+        return Point(**base, est_s=round(expected, 3), cap_s=round(cap, 1))
+
+    def setup_s(self, kernel: str) -> float:
+        """Seconds a point may spend before its clock starts: JAX compiles ahead, torch has no such step."""
+        if self.backend != "jax" or kernel == "compile":  # the compile point measures compiling itself
+            return 0.0
+        if kernel == "collective":
+            return JAX_SETUP_S["collective"]
+        return JAX_SETUP_S["accel" if self.accel else "cpu"]
+
+    def left_out(self, kernel: str, dtype: str | None, size: int | None, variant: str | None, reason: str) -> Point:
+        """A point the plan leaves out: the worker reports it as skipped with `reason`, never measures it."""
+        return dataclasses.replace(self.point(kernel, dtype, size, variant, 0.0), skip=reason)
+
+    def stream_llc(self) -> int | None:
+        """The device's last-level cache as its description says (CPU caches, or a device's own), or None."""
+        return common.device_llc(self.device)
+
+
+def _matmul_points(pl: _Planner) -> list[Point]:
+    table = _MATMUL_SIZES[(pl.suite, "accel" if pl.accel else "cpu")]
+    pts: list[Point] = []
+    for dt in [d for d in pl.allowed if pl.dtypes is not None or d in table]:
+        if (gap := _dtype_gap(pl.backend, pl.device, dt)) is not None or dt not in table:
+            pts.append(pl.left_out("matmul", dt, None, None, gap or f"no {dt} matmul in the {pl.suite} suite"))
+            continue
+        for n in table[dt]:
+            if not _matmul_fits(n, dt, pl.memory):
+                need = 3 * n * n * ELEM_BYTES[dt]
+                pts.append(
+                    pl.left_out(
+                        "matmul",
+                        dt,
+                        n,
+                        None,
+                        f"needs {common.mib(need)} for three {n}×{n} "
+                        f"matrices, more than {common.MATMUL_MEMORY_FRACTION:.0%} of the "
+                        f"{common.mib(pl.memory or 0)} this device has",
+                    )
+                )
+                continue
+            t = common.matmul_flops(n) / pl.speed.flops[dt] + pl.speed.launch_s
+            est = 2 * n * n * pl.speed.fill_s + _loop_s(t, pl.target, pl.speed.first_s)
+            pts.append(pl.point("matmul", dt, n, None, est))
+    return pts
+
+
+def _stream_est(pl: _Planner, kernel: str, n: int) -> float:
+    t = common.stream_bytes(kernel, n, 4) / pl.speed.mem_bw + pl.speed.launch_s
+    return common.STREAM_ARRAYS[kernel] * n * pl.speed.fill_s + _loop_s(t, pl.target, pl.speed.first_s)
+
+
+def stream_plan(pl: _Planner) -> tuple[list[int], str | None]:
+    """Elements per array for copy/triad (the same for both) and, when a cap won over 4× LLC, a note saying so.
+
+    STREAM's rule asks for arrays of at least 4× the last-level cache. A VM may report the host's
+    whole L3 (hundreds of MiB), so the size is also capped: triad's three arrays take at most
+    STREAM_MEMORY_SHARE of the device's memory (its total, so a plan stays the same when a
+    worker restarts), and one point's estimate at most _STREAM_POINT_S of the suite (and a tenth
+    of the budget when one is given). The cap keeps the power of two that fits.
+    """
+    llc = pl.stream_llc()
+    wanted = common.stream_elements(pl.device.platform, pl.suite, llc)
+    if pl.suite == "smoke" and not pl.accel:
+        return wanted, None  # one small in-cache array; the result says so
+    limit_s = _STREAM_POINT_S[pl.suite]
+    if pl.budget_s is not None and pl.budget_s > 0 and math.isfinite(pl.budget_s):
+        limit_s = min(limit_s, STREAM_BUDGET_SHARE * pl.budget_s)
+    mem_elems = None if pl.memory is None else int(STREAM_MEMORY_SHARE * pl.memory) // (3 * 4)
+    sizes: list[int] = []
+    why: set[str] = set()
+    for n in wanted:
+        while n > _STREAM_MIN_ELEMS:
+            over_mem = mem_elems is not None and n > mem_elems
+            over_time = _stream_est(pl, "triad", n) > limit_s
+            if not (over_mem or over_time):
+                break
+            why.update(w for w, hit in (("memory", over_mem), ("time", over_time)) if hit)
+            n //= 2
+        if n not in sizes:
+            sizes.append(n)
+    if not why:
+        return sizes, None
+    target = 4 * (llc or common.DEVICE_STREAM_BYTES // 4)
+    reasons = {
+        "time": f"the {pl.suite} suite's time budget",
+        "memory": f"{STREAM_MEMORY_SHARE:.1%} of the device's memory for all three arrays",
+    }
+    because = " and ".join(reasons[w] for w in sorted(why, reverse=True))
+    cache = f"4× the {common.mib(llc)} last-level cache" if llc else "the planned working set"
+    return sizes, (
+        f"arrays capped at {common.mib(sizes[0] * 4)} each to fit {because}; {cache} asks for "
+        f"{common.mib(target)}: part of the data may be served from cache"
+    )
+
+
+def _stream_points(pl: _Planner, kernel: str) -> list[Point]:
+    if not pl.keep("float32"):
+        return []
+    sizes, note = stream_plan(pl)
+    pts = []
+    for n in sizes:
+        need = common.STREAM_ARRAYS[kernel] * n * 4
+        if pl.memory is not None and need > 0.4 * pl.memory:
+            pts.append(
+                pl.left_out(
+                    kernel,
+                    "float32",
+                    n,
+                    None,
+                    f"needs {common.mib(need)}, more than 40% of the {common.mib(pl.memory)} this device has",
+                )
+            )
+            continue
+        pts.append(pl.point(kernel, "float32", n, None, _stream_est(pl, kernel, n), note=note))
+    return pts
+
+
+def _transfer_points(pl: _Planner) -> list[Point]:
+    if not pl.accel:
+        return [pl.point("transfer", None, None, None, 0.0, cap_s=5.0)]
+    variants = ["h2d", "d2h"] if pl.backend == "jax" else ["h2d-pageable", "h2d-pinned", "d2h-pageable", "d2h-pinned"]
+    if pl.backend == "torch" and pl.device.platform == "mps":
+        variants = ["h2d-pageable", "d2h-pageable"]
+    pts = []
+    for v in variants:
+        t = _TRANSFER_BYTES / pl.speed.link_bw
+        est = _TRANSFER_BYTES / 4 * pl.speed.fill_s + _loop_s(t, pl.target, 0.1) + 0.3
+        pts.append(pl.point("transfer", None, _TRANSFER_BYTES, v, est))
+    return pts
+
+
+def _compile_points(pl: _Planner) -> list[Point]:
+    n = _COMPILE_N[pl.suite]
+    if pl.backend == "torch":
+        return [pl.point("compile", None, n, None, 0.0, cap_s=5.0)]
+    sp, target = pl.speed, pl.target
+    t = common.matmul_flops(n) / sp.flops["float32"] + sp.launch_s
+    reps = 3 if target < 0.1 else 5
+    per_phase = max(target, reps * max(sp.first_s, t))
+    est = 2 * n * n * sp.fill_s + 3 * (per_phase + 2 * max(sp.first_s, t)) + _loop_s(t, target, 0.0)
+    return [pl.point("compile", None, n, None, est, cap_s=max(2.0 * est + 0.5, 4 * 6.0 * target))]
+
+
+def _collective_points(pl: _Planner) -> list[Point]:
+    sizes = (_COLLECTIVE_BYTES_CPU if not pl.accel else _COLLECTIVE_BYTES)[pl.suite]
+    if pl.device.count < 2:  # one "skipped" result says it
+        return [pl.point("collective", None, sizes[0], None, 0.0, cap_s=5.0)]
+    pts = []
+    for nbytes in sizes:
+        est = collective_estimate(pl.speed, pl.target, pl.backend, pl.device.count, nbytes)
+        pts.append(pl.point("collective", None, nbytes, None, est, cap_s=collective_cap(est)))
+    return pts
+
+
+def collective_estimate(sp: _Speed, target: float, backend: str, ranks: int, nbytes: int) -> float:
+    """Seconds for one all-reduce point: start-up (ranks, communicator), data made on the device, the loop."""
+    t = 2.0 * nbytes / max(sp.link_bw, 1e9) + sp.launch_s
+    spawn = sp.spawn_s if backend == "torch" else sp.first_s
+    return spawn + ranks * nbytes / 4 * sp.fill_s + _loop_s(t, target, sp.first_s)
+
+
+def collective_cap(est: float) -> float:
+    """One cap rule for both engines: communicator set-up (NCCL, gloo, XLA) varies far more than the loop."""
+    return max(COLLECTIVE_MIN_CAP_S, 3.0 * est)
+
+
+def _model_step_points(pl: _Planner) -> list[Point]:
+    suite = pl.suite
+    shapes = [MODEL_SHAPES["quick"], MODEL_SHAPES["full"]] if suite == "full" else [MODEL_SHAPES[suite]]
+    if pl.accel and suite != "smoke":
+        shapes = [MODEL_SHAPES["full"]]
+    step_dtypes = (["bfloat16", "float32"] if suite == "full" else ["bfloat16"]) if pl.accel else ["float32"]
+    pts = []
+    for dt in _dtypes_for(pl.backend, pl.device, [d for d in step_dtypes if pl.keep(d)]):
+        for shape in shapes:
+            t = shape.step_flops() / (0.4 * pl.speed.flops[dt]) + 40 * pl.speed.launch_s
+            est = _loop_s(t, pl.target, pl.speed.first_s * 5)
+            pts.append(pl.point("model_step", dt, shape.d_model, shape.tag, est))
+    return pts
+
+
+def _device_points(pl: _Planner, kernels: tuple[str, ...]) -> list[Point]:
+    pts: list[Point] = []
+    for kernel in kernels:
+        if kernel == "matmul":
+            pts += _matmul_points(pl)
+        elif kernel in ("copy", "triad"):
+            pts += _stream_points(pl, kernel)
+        elif kernel == "transfer":
+            pts += _transfer_points(pl)
+        elif kernel == "dispatch":
+            pts.append(pl.point("dispatch", None, 1, None, _loop_s(pl.speed.launch_s, pl.target, pl.speed.first_s)))
+        elif kernel == "compile":
+            pts += _compile_points(pl)
+        elif kernel == "collective":
+            pts += _collective_points(pl)
+        elif kernel == "model_step":
+            pts += _model_step_points(pl)
+    return pts
+
+
+def estimate_total(points: list[Point]) -> float:
+    """Sum of the points' estimated seconds."""
+    return sum(p.est_s for p in points)
+
+
+def _apply_budget(points: list[Point], budget_s: float | None, suite: str = "", backend: str = "") -> list[Point]:
+    """Leave out the most expensive points first until the estimate fits the budget; order is kept.
+
+    A point left out stays in the plan as a skipped point that says why and how to include it.
+    """
+    if budget_s is None or budget_s <= 0 or math.isinf(budget_s):
+        return points
+    keep = list(points)
+    need = estimate_total(points)
+    while estimate_total(keep) > budget_s:
+        live = [i for i, p in enumerate(keep) if p.est_s > 0]
+        if not live:
+            break
+        worst = max(live, key=lambda i: (keep[i].est_s, i))
+        p = keep[worst]
+        reason = (
+            f"left out to fit the time budget: this point takes about {p.est_s:.1f} s, and "
+            f"{backend or 'this backend'} had {budget_s:.0f} s of the {suite + ' suite' if suite else 'run'}'s "
+            f"budget for {need:.0f} s of points; a larger --budget-s includes it (or fewer kernels with "
+            "--kernel)"
+        )
+        keep[worst] = dataclasses.replace(p, est_s=0.0, skip=reason)
+    return keep
+
+
+def plan(
+    backend: str,
+    devices: list[DeviceInfo],
+    suite: str,
+    kernels: list[str] | None = None,
+    dtypes: list[str] | None = None,
+    budget_s: float | None = None,
+) -> list[Point]:
+    """The points to measure for `backend`, in a fixed order, filtered and fitted to `budget_s` seconds.
+
+    kernels/dtypes: None means all; dtype-free points (transfer, dispatch, compile, collective) stay
+    under a dtype filter. Names starting with "test_" are left to the worker's test kernels.
+    Points the plan cannot measure (time budget, memory, a dtype the device lacks) stay in the
+    list with `skip` set, so the user sees each one as a skipped result with its reason.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if suite not in SUITES:
+        raise ValueError(f"suite must be one of {', '.join(SUITES)}, not {suite!r}")
+    wanted_kernels: tuple[str, ...] = _suite_kernels(suite, backend)
+    if kernels is not None:
+        unknown = [k for k in kernels if k not in KERNELS and not k.startswith("test_")]
+        if unknown:
+            raise ValueError(f"unknown kernel {unknown[0]!r}; choose from {', '.join(KERNELS)}")
+        wanted_kernels = tuple(k for k in KERNELS if k in kernels)
+    if dtypes is not None:
+        unknown = [d for d in dtypes if d not in DTYPES]
+        if unknown:
+            raise ValueError(f"unknown dtype {unknown[0]!r}; choose from {', '.join(DTYPES)}")
+    points: list[Point] = []
+    for device in _targets(backend, devices):
+        points.extend(_device_points(_Planner(backend, device, suite, dtypes, budget_s), wanted_kernels))
+    return _apply_budget(points, budget_s, suite, backend)
+
+
+def targets(backend: str, devices: list[DeviceInfo]) -> list[DeviceInfo]:
+    """The devices plan() measures for `backend`."""
+    return _targets(backend, devices)

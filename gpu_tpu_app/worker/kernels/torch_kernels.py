@@ -1,0 +1,572 @@
+"""The probe kernels in PyTorch (eager): CPU, CUDA/ROCm, MPS and XPU.
+
+Imported only inside a worker process. Every timing waits for the device (synchronize) at
+the end of a burst of calls; outputs are written in place (out=) so no temporaries are timed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+import tempfile
+import time
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from gpu_tpu_app.core.terms import DTYPES, ELEM_BYTES
+from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.worker.kernels import common
+from gpu_tpu_app.worker.kernels.common import BlockShape
+from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gpu_tpu_app.worker.kernels.point import Context, Point
+    from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
+
+_THREADS: int | None = None
+
+
+def configure_threads() -> int:
+    """Let torch's CPU kernels use every core this process may run on; returns the thread count."""
+    global _THREADS
+    if _THREADS is None:
+        _THREADS = common.usable_cores()
+        torch.set_num_threads(_THREADS)
+    return _THREADS
+
+
+def torch_device(info: DeviceInfo) -> torch.device:
+    """The torch.device for a DeviceInfo."""
+    plat = info.platform
+    if plat == "cpu":
+        return torch.device("cpu")
+    if plat in ("cuda", "rocm", "gpu"):
+        return torch.device("cuda", info.index)
+    if plat == "mps":
+        return torch.device("mps")
+    if plat == "xpu":
+        return torch.device("xpu", info.index)
+    raise ValueError(f"torch cannot measure platform {plat!r}")
+
+
+def synchronizer(dev: torch.device) -> Any:
+    """A callable that waits until `dev` has finished its queued work (None on the CPU)."""
+    if dev.type == "cuda":
+        return lambda: torch.cuda.synchronize(dev)
+    if dev.type == "mps":
+        return torch.mps.synchronize
+    if dev.type == "xpu":
+        return lambda: torch.xpu.synchronize(dev)
+    return None
+
+
+def _dtype(name: str) -> torch.dtype:
+    return {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[name]
+
+
+def _randn(shape: tuple[int, ...], dtype: str, dev: torch.device, seed: int) -> torch.Tensor:
+    """Seeded normal random data (never zeros: zeros draw less power and flatter the figures)."""
+    gen = torch.Generator(device="cpu").manual_seed(seed)
+    if dev.type == "cuda":
+        gen = torch.Generator(device=dev).manual_seed(seed)
+        return torch.randn(shape, generator=gen, device=dev, dtype=torch.float32).to(_dtype(dtype))
+    return torch.randn(shape, generator=gen, dtype=torch.float32).to(device=dev, dtype=_dtype(dtype))
+
+
+def math_mode(dev: torch.device, dtype: str) -> str:
+    """How torch multiplies this dtype on this device, from its settings and the environment."""
+    if dev.type == "cpu":
+        if dtype == "float32":
+            return "fp32 (MKL)" if torch.backends.mkl.is_available() else "fp32"
+        if dtype == "bfloat16":
+            return common.cpu_bf16_mode()
+        return "fp16 (CPU)"
+    if dev.type == "cuda":
+        hip = bool(getattr(torch.version, "hip", None))
+        capability = None if hip else tuple(torch.cuda.get_device_capability(dev))
+        return common.torch_math_mode(
+            "rocm" if hip else "cuda",
+            dtype,
+            allow_tf32=bool(torch.backends.cuda.matmul.allow_tf32),
+            precision=torch.get_float32_matmul_precision(),
+            capability=capability,  # type: ignore[arg-type]  # CUDA capabilities are (major, minor) pairs
+            env=dict(os.environ),
+        )
+    return common.torch_math_mode(dev.type, dtype)
+
+
+class CudaMemory:
+    """Free memory on a CUDA/ROCm device as torch can use it: the driver's free bytes plus the blocks
+    torch's caching allocator holds but does not use. `api` is torch.cuda (a fake in tests)."""
+
+    def __init__(self, api: Any, dev: Any) -> None:
+        self.api, self.dev = api, dev
+
+    def free(self) -> int:
+        free, _total = self.api.mem_get_info(self.dev)
+        cached = int(self.api.memory_reserved(self.dev)) - int(self.api.memory_allocated(self.dev))
+        return int(free) + max(0, cached)
+
+    def fits(self, need: int, fraction: float) -> tuple[bool, int]:
+        """Whether `need` bytes fit in `fraction` of the free memory; empties the cache before saying no."""
+        free = self.free()
+        if need <= fraction * free:
+            return True, free
+        self.api.empty_cache()  # hand cached blocks back, then look again
+        free = self.free()
+        return need <= fraction * free, free
+
+
+def _fits(dev: torch.device, need: int, fraction: float) -> tuple[bool, int | None]:
+    """Whether a point's `need` bytes fit in `fraction` of what is free on `dev` (None: cannot tell)."""
+    if dev.type == "cuda":
+        return CudaMemory(torch.cuda, dev).fits(need, fraction)
+    if dev.type == "cpu":
+        free = common.host_available_bytes()
+        return (free is None or need <= fraction * free), free
+    return True, None
+
+
+def pin_kwargs(version: str, dev_type: str) -> dict[str, Any]:
+    """Arguments to Tensor.pin_memory() for `dev_type`: before torch 2.5 it pins for CUDA unless told the device."""
+    try:
+        major, minor = (int(p) for p in version.split("+")[0].split(".")[:2])
+    except ValueError:
+        major, minor = 0, 0
+    return {"device": dev_type} if dev_type == "xpu" and (major, minor) < (2, 5) else {}
+
+
+def _threads_note(dev: torch.device) -> str | None:
+    return f"{torch.get_num_threads()} threads" if dev.type == "cpu" else None
+
+
+def _join(*parts: str | None) -> str | None:
+    text = "; ".join(p for p in parts if p)
+    return text or None
+
+
+# ---------------------------------------------------------------- kernels
+
+
+def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
+    n, dtype = int(point.size or 0), point.dtype or "float32"
+    mode = math_mode(dev, dtype)
+    need = 3 * n * n * ELEM_BYTES[dtype]
+    fits, free = _fits(dev, need, common.MATMUL_MEMORY_FRACTION)
+    if not fits:
+        return [
+            common.skipped(
+                point,
+                "flops",
+                f"needs {common.mib(need)}, more than 40% of the {common.mib(free or 0)} free",
+                math_mode=mode,
+            )
+        ]
+    a = _randn((n, n), dtype, dev, common.SEED)
+    b = _randn((n, n), dtype, dev, common.SEED + 1)
+    c = torch.empty((n, n), dtype=_dtype(dtype), device=dev)
+    timing = measure(
+        lambda: torch.matmul(a, b, out=c),
+        sync=synchronizer(dev),
+        **common.measure_kwargs(point, ctx, dev.type != "cpu", clock),
+    )
+    if not timing.times:
+        return []
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="flops",
+            timing=timing,
+            work=common.matmul_flops(n),
+            math_mode=mode,
+            message=_threads_note(dev),
+        )
+    ]
+
+
+def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
+    n = int(point.size or 0)
+    arrays = common.STREAM_ARRAYS[point.kernel]
+    need = arrays * n * 4
+    fits, free = _fits(dev, need, 0.5)
+    if not fits:
+        return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free or 0)} free")]
+    b = _randn((n,), "float32", dev, common.SEED)
+    c = _randn((n,), "float32", dev, common.SEED + 1)
+    a = torch.empty_like(b)
+    scalar = 3.0
+    if point.kernel == "copy":
+
+        def fn() -> Any:
+            return a.copy_(b)
+    else:
+
+        def fn() -> Any:
+            return torch.add(b, c, alpha=scalar, out=a)  # a = b + s*c, one pass, no temporary
+
+    timing = measure(fn, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
+    if not timing.times:
+        return []
+    work = common.stream_bytes(point.kernel, n, 4)
+    note = common.stream_note(ctx, arrays, n)
+    return [
+        common.result(
+            point, ctx, metric="bytes_per_s", timing=timing, work=work, message=_join(note, _threads_note(dev))
+        )
+    ]
+
+
+def _transfer(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
+    if dev.type == "cpu":
+        return [common.skipped(point, "bytes_per_s", "not applicable on CPU")]
+    nbytes = int(point.size or 0)
+    n = nbytes // 4
+    variant = point.variant or "h2d-pageable"
+    pinned = variant.endswith("pinned")
+    host = torch.randn(n, generator=torch.Generator().manual_seed(common.SEED))
+    if pinned:
+        host = host.pin_memory(**pin_kwargs(str(torch.__version__), dev.type))
+    on_dev = torch.empty(n, device=dev)
+    sync = synchronizer(dev)
+    if variant.startswith("h2d"):
+
+        def fn() -> Any:
+            return on_dev.copy_(host, non_blocking=pinned)
+    else:
+        on_dev.copy_(host)
+
+        def fn() -> Any:
+            return host.copy_(on_dev, non_blocking=pinned)
+
+    timing = measure(fn, sync=sync, **common.measure_kwargs(point, ctx, True, clock))
+    if not timing.times:
+        return []
+    kind = "pinned (page-locked)" if pinned else "pageable"
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="bytes_per_s",
+            timing=timing,
+            work=float(n * 4),
+            message=f"{common.mib(n * 4)} from {kind} host memory"
+            if variant.startswith("h2d")
+            else f"{common.mib(n * 4)} into {kind} host memory",
+        )
+    ]
+
+
+def _dispatch(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
+    x = _randn((1,), "float32", dev, common.SEED)
+    timing = measure(
+        lambda: x + 1, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock)
+    )
+    if not timing.times:
+        return []
+    return [
+        common.result(
+            point,
+            ctx,
+            metric="seconds",
+            timing=timing,
+            message=f"eager x + 1 on 1 element, bursts of {timing.inner} calls between syncs",
+        )
+    ]
+
+
+def _compile(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
+    return [
+        common.skipped(
+            point,
+            "seconds",
+            "torch runs eagerly here: nothing is compiled ahead of the first call (torch.compile is not measured)",
+        )
+    ]
+
+
+def _block_params(shape: BlockShape, dtype: str, dev: torch.device) -> dict[str, torch.Tensor]:
+    d, f = shape.d_model, shape.mlp * shape.d_model
+    gen = torch.Generator().manual_seed(common.SEED)
+
+    def w(rows: int, cols: int) -> torch.Tensor:
+        t = torch.randn(rows, cols, generator=gen) / math.sqrt(rows)
+        return t.to(device=dev, dtype=_dtype(dtype)).requires_grad_(True)
+
+    def vec(val: float) -> torch.Tensor:
+        return torch.full((d,), val, device=dev, dtype=_dtype(dtype)).requires_grad_(True)
+
+    return {
+        "ln1_w": vec(1.0),
+        "ln1_b": vec(0.0),
+        "w_qkv": w(d, 3 * d),
+        "w_o": w(d, d),
+        "ln2_w": vec(1.0),
+        "ln2_b": vec(0.0),
+        "w_1": w(d, f),
+        "w_2": w(f, d),
+    }
+
+
+def block_forward(x: torch.Tensor, p: dict[str, torch.Tensor], heads: int) -> torch.Tensor:
+    """Pre-norm transformer block: x + attn(ln(x)), then + mlp(ln(x)); no biases in the projections."""
+    fn = torch.nn.functional
+    bsz, seq, d = x.shape
+    dh = d // heads
+    h = fn.layer_norm(x, (d,), p["ln1_w"], p["ln1_b"])
+    q, k, v = (h @ p["w_qkv"]).split(d, dim=-1)
+    q, k, v = (t.reshape(bsz, seq, heads, dh).transpose(1, 2) for t in (q, k, v))
+    att = torch.softmax((q @ k.transpose(-2, -1)) * (dh**-0.5), dim=-1)
+    o = (att @ v).transpose(1, 2).reshape(bsz, seq, d)
+    x = x + o @ p["w_o"]
+    h = fn.layer_norm(x, (d,), p["ln2_w"], p["ln2_b"])
+    return x + fn.gelu(h @ p["w_1"]) @ p["w_2"]
+
+
+def _model_step(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
+    shape = BlockShape.parse(point.variant or "")
+    dtype = point.dtype or "float32"
+    params = _block_params(shape, dtype, dev)
+    x = _randn((shape.batch, shape.seq, shape.d_model), dtype, dev, common.SEED + 7)
+
+    def step() -> None:
+        for t in params.values():
+            t.grad = None
+        out = block_forward(x, params, shape.heads)
+        out.float().square().mean().backward()
+
+    timing = measure(step, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
+    if not timing.times:
+        return []
+    work = shape.step_flops()
+    return [
+        _model_result(point, ctx, timing, work, math_mode(dev, dtype), "eager forward + backward", _threads_note(dev))
+    ]
+
+
+def _model_result(point: Point, ctx: Context, timing: Any, work: float, mode: str, *notes: str | None) -> ProbeResult:
+    res = common.result(point, ctx, metric="flops", timing=timing, work=work, math_mode=mode)
+    best = common.best_measured(ctx, "matmul", point.dtype)
+    parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", *notes]
+    if best and res.value:
+        parts.append(
+            f"{100 * res.value / best:.0f}% of the best {point.dtype} matmul measured in this run "
+            f"({format_value(best, 'flops')})"
+        )
+    else:
+        parts.append(f"no {point.dtype} matmul measured in this run to compare with")
+    if res.message:
+        parts.append(res.message)
+    return res.model_copy(update={"message": _join(*parts)})
+
+
+# ---------------------------------------------------------------- collective
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _collective_rank(
+    rank: int, world: int, port: int, backend: str, nbytes: int, target_s: float, deadline_wall: float, out_path: str
+) -> None:
+    """One all-reduce rank (run in its own process); rank 0 writes its timings as JSON to out_path.
+
+    deadline_wall is a time.time() value shared by all ranks and the parent, which spawned them.
+    """
+    import torch.distributed as dist
+
+    if backend == "gloo":
+        os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo0" if os.uname().sysname == "Darwin" else "lo")
+        torch.set_num_threads(1)
+    start = time.perf_counter()
+    deadline = start + (deadline_wall - time.time())
+    dist.init_process_group(
+        backend,
+        init_method=f"tcp://127.0.0.1:{port}",
+        rank=rank,
+        world_size=world,
+        timeout=timedelta(seconds=max(10.0, deadline - start)),
+    )
+    try:
+        dev = torch.device("cuda", rank) if backend == "nccl" else torch.device("cpu")
+        if dev.type == "cuda":
+            torch.cuda.set_device(dev)
+        sync = (lambda: torch.cuda.synchronize(dev)) if dev.type == "cuda" else (lambda: None)
+        n = nbytes // 4
+        gen = torch.Generator(device=dev).manual_seed(common.SEED + rank)  # made on the device, not copied over
+        x0 = torch.randn(n, generator=gen, device=dev)
+        x = x0.clone()
+        flag = torch.zeros(2, dtype=torch.float64, device=dev)
+
+        def burst(k: int) -> float:
+            x.copy_(x0)  # sums double each call: restart from the seed data so values stay finite
+            sync()
+            t0 = time.perf_counter()
+            for _ in range(k):
+                dist.all_reduce(x)
+            sync()
+            return (time.perf_counter() - t0) / k
+
+        burst(2)  # warm-up: connections, buffers
+        flag[0] = burst(1)
+        dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+        inner = max(1, min(16, math.ceil(2e-3 / max(float(flag[0]), 1e-9))))
+        per = max(float(flag[0]), 1e-6) * inner
+        times: list[float] = []
+        round_end = time.perf_counter() + target_s
+        while True:
+            times.append(burst(inner))
+            now = time.perf_counter()
+            stop = 0.0
+            if len(times) >= 5 and now >= round_end:
+                if cv(times) <= CV_TARGET:
+                    stop = 1.0
+                round_end = now + target_s
+            if now + 2 * per > deadline or len(times) >= 2000:
+                stop = 1.0
+            flag[0] = stop  # every rank must run the same number of all-reduces: agree on stopping
+            dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+            if float(flag[0]) > 0:
+                break
+        if rank == 0:
+            with open(out_path, "w", encoding="utf-8") as fh:
+                json.dump({"times": times, "seconds": time.perf_counter() - start, "inner": inner}, fh)
+    finally:
+        dist.destroy_process_group()
+
+
+def collective_choice(dev_type: str, variant: str | None, count: int, nccl: bool) -> tuple[str, int, str | None]:
+    """(process-group backend, ranks, None), or ("", 0, why not) for an all-reduce on `count` devices."""
+    if variant == "gloo" or (dev_type == "cpu" and variant is None and count >= 2):
+        return "gloo", 2, None
+    if count < 2:
+        return "", 0, f"only one {dev_type} device: nothing to all-reduce across"
+    if dev_type == "cuda":
+        return ("nccl", count, None) if nccl else ("", 0, "torch.distributed was built without NCCL")
+    return (
+        "",
+        0,
+        (f"{count} {dev_type} devices, but all-reduce across them (oneCCL / xccl on XPU) is not measured by this app"),
+    )
+
+
+def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
+    import multiprocessing as mp
+
+    import torch.distributed as dist
+
+    nbytes = int(point.size or 0)
+    count = torch.cuda.device_count() if dev.type == "cuda" else ctx.device.count
+    nccl = dist.is_available() and dev.type == "cuda" and dist.is_nccl_available()
+    backend, world, reason = collective_choice(dev.type, point.variant, count, nccl)
+    if reason:
+        return [common.skipped(point, "bytes_per_s", reason)]
+    if not dist.is_available():
+        return [common.skipped(point, "bytes_per_s", "torch.distributed is not available in this build")]
+    port = _free_port()
+    ctx_mp = mp.get_context("spawn")
+    start = time.perf_counter()
+    budget = CAP_MARGIN * point.cap_s - 1.0
+    deadline_wall = time.time() + budget
+    with tempfile.TemporaryDirectory(prefix="gpu-tpu-probe-") as tmp:
+        out_path = os.path.join(tmp, "rank0.json")
+        procs = [
+            ctx_mp.Process(
+                target=_collective_rank,
+                daemon=True,
+                args=(r, world, port, backend, nbytes, point.target_s, deadline_wall, out_path),
+            )
+            for r in range(world)
+        ]
+        for p in procs:
+            p.start()
+        stopped = None
+        try:
+            while any(p.is_alive() for p in procs):
+                if ctx.cancelled():
+                    stopped = "cancelled"
+                    break
+                if time.perf_counter() - start > budget + 1.0:
+                    stopped = f"ranks did not finish within {budget + 1.0:.0f} s"
+                    break
+                for p in procs:
+                    p.join(timeout=0.05)
+        finally:
+            for p in procs:
+                if p.is_alive():
+                    p.terminate()
+            for p in procs:
+                p.join(timeout=5)
+        if stopped == "cancelled":
+            return []
+        if stopped:
+            raise RuntimeError(f"collective ({backend}, {world} ranks): {stopped}")
+        failed = [p.exitcode for p in procs if p.exitcode != 0]
+        if failed or not os.path.exists(out_path):
+            code = failed[0] if failed else "?"
+            raise RuntimeError(f"collective ({backend}, {world} ranks): a rank exited with code {code}")
+        with open(out_path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    timing = Timing(times=list(data["times"]), seconds=float(data["seconds"]), inner=int(data["inner"]))
+    res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant=backend)
+    bus = common.bus_bandwidth(res.value or 0.0, world)
+    where = "on loopback 127.0.0.1" if backend == "gloo" else "over the GPUs' links"
+    msg = _join(
+        f"all-reduce (sum) of {common.mib(nbytes)} across {world} ranks ({backend} {where}); algorithm "
+        f"bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
+        res.message,
+    )
+    return [res.model_copy(update={"message": msg})]
+
+
+# ---------------------------------------------------------------- dispatch
+
+_KERNELS = {
+    "matmul": _matmul,
+    "copy": _stream,
+    "triad": _stream,
+    "transfer": _transfer,
+    "dispatch": _dispatch,
+    "compile": _compile,
+    "collective": _collective,
+    "model_step": _model_step,
+}
+
+
+def warm_up(info: DeviceInfo, dtypes: tuple[str, ...] = DTYPES) -> float:
+    """Create the device's context and BLAS handles with a first small product per dtype; returns seconds.
+
+    The worker calls this once before point 1, outside every point's cap: CUDA/HIP context creation,
+    cuBLAS / hipBLAS initialisation (and PTX JIT for an architecture the wheel lacks) land here.
+    """
+    t0 = time.perf_counter()
+    configure_threads()
+    dev = torch_device(info)
+    sync = synchronizer(dev) or (lambda: None)
+    if dev.type == "cpu":
+        dtypes = ("float32",)  # nothing to create on a CPU beyond the BLAS threads
+    with torch.no_grad():
+        for name in dtypes:
+            try:
+                x = torch.ones(256, 256, dtype=_dtype(name), device=dev)
+                torch.matmul(x, x)
+                sync()
+            except Exception:  # a dtype the device lacks: the plan says so per point
+                continue
+    return time.perf_counter() - t0
+
+
+def run(point: Point, ctx: Context) -> list[ProbeResult]:
+    """Measure one point with torch on ctx.device."""
+    clock = common.PointClock()
+    configure_threads()
+    dev = torch_device(ctx.device)
+    with torch.no_grad() if point.kernel != "model_step" else torch.enable_grad():
+        return _KERNELS[point.kernel](point, ctx, dev, clock)

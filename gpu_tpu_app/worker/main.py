@@ -1,0 +1,472 @@
+"""The probe worker: one backend in its own process, streaming JSON lines on stdout.
+
+Started as `gpu-tpu-app probe-worker --backend torch|jax ...` by the CLI or the window, or as
+`python -m gpu_tpu_app.worker.main ...` in another interpreter (a user's environment), where only
+the standard library and the frameworks are needed: messages are plain records (wire.py) that the
+app validates when it reads them.
+Stdout carries only Messages (one JSON object per line, flushed each); everything the
+libraries print goes to stderr. SIGINT / SIGTERM stop it within a fraction of a second:
+it finishes or abandons the running point and says done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import faulthandler
+import functools
+import math
+import os
+import platform
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import IO, Any
+
+from gpu_tpu_app import __version__
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, OneLineParser
+from gpu_tpu_app.core import trust
+from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
+from gpu_tpu_app.worker import detect, lifeline, nvml, testkernels
+from gpu_tpu_app.worker.wire import (
+    DeviceInfo,
+    DeviceMsg,
+    DeviceState,
+    Done,
+    ErrorMsg,
+    Hello,
+    ProbeResult,
+    Progress,
+    ResultMsg,
+    dump_message,
+)
+
+#: Longest message a result carries (the run file's limit, safe_read.TEXT_CHARS; a test holds them equal).
+TEXT_CHARS = 65_536
+#: After a stop signal, the running point gets this long before the worker says done and exits.
+CANCEL_GRACE_S = 0.3
+
+
+class Emitter:
+    """Writes Messages to the real stdout, one line each, flushed; nothing after Done."""
+
+    def __init__(self, fh: IO[str]) -> None:
+        self._fh = fh
+        self._lock = threading.Lock()
+        self.done = False
+
+    def emit(self, msg: Any) -> None:
+        with self._lock:
+            if self.done:
+                return
+            try:
+                self._fh.write(dump_message(msg) + "\n")
+                self._fh.flush()
+            except (BrokenPipeError, ValueError):  # the parent is gone: nobody to report to
+                os._exit(1)
+            if isinstance(msg, Done):
+                self.done = True
+
+
+def claim_stdout() -> IO[str]:
+    """Keep the real stdout for messages and point fd 1 and sys.stdout at stderr, so stray prints
+    from torch, jax or C libraries cannot corrupt the stream."""
+    sys.stdout.flush()
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return os.fdopen(fd, "w", buffering=1, encoding="utf-8")
+
+
+class StopWatch:
+    """Turns SIGINT / SIGTERM into a stop request, and makes sure the worker ends soon after one.
+
+    The signal's Python handler only runs when the main thread returns to the interpreter, which a
+    long C call (a big matmul) may delay; so a thread woken by signal.set_wakeup_fd says done and
+    exits the process when the running point does not give back within CANCEL_GRACE_S.
+    """
+
+    def __init__(self, emitter: Emitter, grace_s: float = CANCEL_GRACE_S) -> None:
+        self.event = threading.Event()
+        self._emitter = emitter
+        self._grace = grace_s
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, self._handler)
+        threading.Thread(target=self._watch, args=(r,), name="stop-watch", daemon=True).start()
+
+    def _handler(self, signum: int, frame: object) -> None:
+        self.event.set()
+
+    def _watch(self, r: int) -> None:
+        stops = {int(signal.SIGINT), int(signal.SIGTERM)}
+        while True:
+            data = os.read(r, 64)
+            if not data:
+                return
+            if stops.intersection(data):
+                self.event.set()
+                time.sleep(self._grace)
+                self._emitter.emit(Done(ok=False, message="cancelled"))
+                os._exit(130)
+
+    def is_set(self) -> bool:
+        return self.event.is_set()
+
+
+class WorkerContext:
+    """The state object a kernel sees: its device, catalogue peaks, and whether to stop."""
+
+    def __init__(self, device: DeviceInfo, stop: threading.Event, best: dict[tuple[str, str | None], float]) -> None:
+        self.device = device
+        self.peak_flops, self.peak_bw = detect.catalog_peaks(device.catalog_id)
+        #: best rate measured so far in this worker on this device, by (kernel, dtype)
+        self.best_measured = best
+        self._stop = stop
+
+    def cancelled(self) -> bool:
+        return self._stop.is_set()
+
+
+def _parser() -> OneLineParser:
+    p = OneLineParser(prog="gpu-tpu-app probe-worker", description="Run probe kernels for one backend (internal).")
+    p.add_argument("--backend", required=True, choices=BACKENDS)
+    p.add_argument("--suite", default="quick", choices=SUITES)
+    p.add_argument("--kernel", action="extend", nargs="+", default=None, metavar="K")
+    p.add_argument("--dtype", action="extend", nargs="+", default=None, metavar="D")
+    p.add_argument("--budget-s", type=float, default=None, help="time budget the plan is made for")
+    p.add_argument("--time-left-s", type=float, default=None, help="seconds this worker may spend (default: budget)")
+    p.add_argument("--skip-points", type=int, default=0, help="start after this many planned points")
+    p.add_argument("--point-cap-s", type=float, default=None, help="lower every point's time cap to this")
+    p.add_argument("--list-devices", action="store_true", help="report devices and stop")
+    return p
+
+
+def describe(exc: BaseException) -> str:
+    """'MemoryError: out of memory' style one-liner for a kernel's exception."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if not text and isinstance(exc, MemoryError):
+        text = "out of memory"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def is_nvidia(dev: DeviceInfo) -> bool:
+    """A device NVML can describe: torch's CUDA devices, and JAX GPUs on the NVIDIA driver."""
+    return dev.platform == "cuda" or (
+        dev.platform == "gpu" and ("nvidia_driver" in dev.versions or dev.name.upper().startswith("NVIDIA"))
+    )
+
+
+def device_sampler(backend: str, devices: list[DeviceInfo], telemetry: Any = None) -> Any:
+    """A function device -> its state now (NVML clocks, temperature, power, throttle; the JAX runtime's
+    memory in use on a TPU or GPU), or None where nothing is exposed. NVML is opened only when an
+    NVIDIA device is present; `telemetry` replaces it in tests."""
+    if telemetry is None and any(is_nvidia(d) for d in devices):
+        telemetry = nvml.Nvml.open()
+    runtime = None
+    if backend == "jax" and any(d.platform in ("tpu", "gpu") for d in devices):
+        from gpu_tpu_app.worker.kernels import jax_kernels
+
+        runtime = jax_kernels.memory_state
+
+    def sample(dev: DeviceInfo) -> dict[str, Any] | None:
+        state: dict[str, Any] = {}
+        if telemetry is not None and is_nvidia(dev):
+            state.update(telemetry.sample(dev.index) or {})
+        if runtime is not None and dev.platform in ("tpu", "gpu"):
+            state.update(runtime(dev) or {})
+        return state or None
+
+    return sample
+
+
+def _state(sample: dict[str, Any] | None) -> DeviceState | None:
+    """A sample as a DeviceState; a driver's odd reading (negative power, say) is dropped, not fatal."""
+    if not sample:
+        return None
+    try:
+        return DeviceState(**sample)
+    except ValueError:
+        return None
+
+
+def with_device_state(r: ProbeResult, before: dict[str, Any] | None, after: dict[str, Any] | None) -> ProbeResult:
+    """`r` with the device's state around its point, and a note when the GPU was throttling."""
+    if before is None and after is None:
+        return r
+    update: dict[str, Any] = {"before": _state(before), "after": _state(after)}
+    if r.status in ("ok", "suspect") and (note := nvml.throttle_note(before, after)):
+        update["message"] = f"{r.message}; {note}" if r.message else note
+    return r.model_copy(update=update)
+
+
+def _failed(point: Any, status: str, message: str) -> ProbeResult:
+    return ProbeResult(
+        kernel=point.kernel,
+        backend=point.backend,
+        device=point.device,
+        dtype=point.dtype,
+        size=point.size,
+        variant=point.variant,
+        metric=metric_for(point.kernel),
+        status=status,
+        message=message,
+    )
+
+
+def remeasure_noisy(
+    results: list[ProbeResult],
+    again: Callable[[], list[ProbeResult]],
+    time_left_s: float,
+    est_s: float,
+    announce: Callable[[], None] = lambda: None,
+) -> list[ProbeResult]:
+    """Measure a point once more when one of its results is too noisy to trust (core.trust) and the time
+    left (`time_left_s`: what the budget has to spare beyond the points still to come) holds another try;
+    per result, keep the try with the smaller spread and say it was measured twice."""
+    noisy = [r for r in results if trust.noise(r)]
+    if not noisy or time_left_s < est_s:
+        return results
+    announce()
+    try:
+        second = {(r.kernel, r.variant, r.dtype, r.size, r.metric): r for r in again()}
+    except Exception:
+        traceback.print_exc()
+        return results
+    out = []
+    for r in results:
+        other = second.get((r.kernel, r.variant, r.dtype, r.size, r.metric))
+        why = trust.noise(r)
+        if why is None or other is None or other.value is None or other.stats is None:
+            out.append(r)
+            continue
+        spread = trust.iqr_ratio(other)
+        if trust.noise(other) is None:
+            keep, note = other, f"measured twice: the first try was {why}"
+        elif (spread if spread is not None else math.inf) < (trust.iqr_ratio(r) or math.inf):
+            keep, note = other, "measured twice, too noisy both times; the steadier try is kept"
+        else:
+            keep, note = r, "measured twice, too noisy both times; the steadier try is kept"
+        message = "; ".join(m for m in (keep.message, note) if m)
+        out.append(keep.model_copy(update={"message": message[:TEXT_CHARS]}))
+    return out
+
+
+def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) -> list[Any]:
+    requested = list(dict.fromkeys(args.kernel)) if args.kernel else None
+    tests = [k for k in requested or [] if k in testkernels.TEST_KERNELS]
+    real = None if requested is None else [k for k in requested if k not in testkernels.TEST_KERNELS]
+    points: list[Any] = []
+    if real is None or real:
+        from gpu_tpu_app.worker import kernels
+
+        points += kernels.plan(args.backend, devices, args.suite, real, args.dtype, budget)
+    points += testkernels.plan(args.backend, devices, tests)
+    return points
+
+
+def _warm_up(args: argparse.Namespace, devices: list[DeviceInfo], em: Emitter) -> list[DeviceInfo]:
+    """Warm each device the plan measures once, before point 1 and outside every cap; record the seconds."""
+    if args.kernel and all(k in testkernels.TEST_KERNELS for k in args.kernel):
+        return devices
+    from gpu_tpu_app.worker import kernels
+
+    targets = {d.key for d in kernels.targets(args.backend, devices)}
+    out = []
+    for dev in devices:
+        if dev.key in targets:
+            try:
+                dev = dev.model_copy(update={"first_use_s": round(kernels.warm_up(args.backend, dev), 3)})
+            except Exception as exc:  # the points will meet the same problem and report it one by one
+                traceback.print_exc()
+                em.emit(ErrorMsg(backend=args.backend, kernel=None, message=f"warm-up of {dev.key}: {describe(exc)}"))
+        out.append(dev)
+    return out
+
+
+def _measure_point(point: Any, ctx: WorkerContext) -> list[ProbeResult]:
+    """The point's results; a point the plan left out, or one that raises, gives one failed result."""
+    try:
+        if getattr(point, "skip", None):  # left out by the plan (budget, memory): said, never measured
+            return [_failed(point, "skipped", point.skip)]
+        if point.kernel in testkernels.TEST_KERNELS:
+            return list(testkernels.run_point(point, ctx))
+        from gpu_tpu_app.worker import kernels
+
+        return list(kernels.run_point(point, ctx))
+    except Exception as exc:
+        traceback.print_exc()
+        return [_failed(point, "error", describe(exc))]
+
+
+def _capped(args: argparse.Namespace, point: Any, time_left: float) -> Any:
+    """The point, its cap lowered to the budget left (never below its own estimate) and to --point-cap-s."""
+    cap = min(point.cap_s, max(point.est_s, time_left))
+    if args.point_cap_s is not None:
+        cap = min(cap, args.point_cap_s)
+    if cap < point.cap_s:
+        point = dataclasses.replace(point, cap_s=round(cap, 3))
+    return point
+
+
+def _run_points(
+    args: argparse.Namespace,
+    em: Emitter,
+    stop: StopWatch,
+    devices: list[DeviceInfo],
+    points: list[Any],
+    budget: float,
+    deadline: float,
+) -> int:
+    """Measure the points in order, each within its share of the budget; returns how many were skipped."""
+    by_key = {d.key: d for d in devices}
+    sample = device_sampler(args.backend, devices)
+    best: dict[str, dict[tuple[str, str | None], float]] = {}
+    total = len(points)
+    spent = estimated = 0.0
+    skipped = 0
+    for i, point in enumerate(points):
+        if i < args.skip_points:
+            continue
+        if stop.is_set():
+            return skipped
+        now = time.monotonic()
+        if now + point.est_s > deadline:
+            for rest in points[i:]:
+                em.emit(
+                    ResultMsg(
+                        result=_failed(
+                            rest,
+                            "skipped",
+                            f"not run: the {args.suite} suite's time budget "
+                            f"({budget:.0f} s for {args.backend}) was used up; a larger "
+                            "--budget-s includes it",
+                        )
+                    )
+                )
+                skipped += 1
+            return skipped
+        point = _capped(args, point, deadline - now)
+        # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
+        announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
+        remaining = sum(p.est_s for p in points[i:])
+        scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
+        progress = Progress(
+            done=i,
+            total=total,
+            kernel=point.kernel,
+            eta_s=round(remaining * scale, 2),
+            point=point.id,
+            backend=args.backend,
+            device=point.device,
+            dtype=point.dtype,
+            size=point.size,
+            variant=point.variant,
+            cap_s=announced,
+        )
+        em.emit(progress)
+        device = by_key.get(point.device) or devices[0]
+        ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
+        started = time.monotonic()
+        before = sample(device)
+        measure = functools.partial(_measure_point, point, ctx)
+        results = measure()
+        if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
+            # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
+            # only with slack: the points still to come keep their share of the budget
+            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1 :])
+            results = remeasure_noisy(
+                results, measure, slack, point.est_s, announce=functools.partial(em.emit, progress)
+            )
+        spent += time.monotonic() - started
+        estimated += point.est_s
+        after = sample(device)
+        for r in results:
+            r = with_device_state(r, before, after)
+            if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:
+                mine = best.setdefault(r.device, {})
+                mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
+            em.emit(ResultMsg(result=r))
+    return skipped
+
+
+def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
+    """Detect, plan and measure; every outcome is a message. Returns the exit code."""
+    t0 = time.monotonic()
+    if args.backend == "jax":
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    if args.kernel == ["collective"] and not args.list_devices:
+        from gpu_tpu_app.worker import collective
+
+        if collective.requested(args.backend):  # one rank of a group that torchrun or jax.distributed joins
+            return collective.worker_main(args, em.emit, stop.is_set, t0)
+    status, devices = detect.detect(args.backend)
+    versions = {"app": __version__, "python": platform.python_version(), **status.versions}
+    em.emit(
+        Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid(), cpu=detect.cpu_info())
+    )
+    if not status.available:
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason or "not available"))
+        em.emit(Done(ok=False, message=status.reason))
+        return 1
+    if not args.list_devices:
+        devices = _warm_up(args, devices, em)
+    for dev in devices:
+        em.emit(DeviceMsg(device=dev))
+    if status.reason:
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason))
+    if args.list_devices:
+        em.emit(Done(ok=True))
+        return 0
+
+    budget = args.budget_s if args.budget_s is not None else SUITE_BUDGET_S[args.suite]
+    time_left = args.time_left_s if args.time_left_s is not None else budget
+    deadline = t0 + time_left
+    try:
+        points = _plan(args, devices, budget)
+    except Exception as exc:
+        traceback.print_exc()
+        message = f"could not plan the {args.suite} suite: {type(exc).__name__}: {exc}"
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=message))
+        em.emit(Done(ok=False, message=message))
+        return 1
+
+    skipped = _run_points(args, em, stop, devices, points, budget, deadline)
+    if stop.is_set():
+        em.emit(Done(ok=False, message="cancelled"))
+        return EXIT_CANCELLED
+    em.emit(Done(ok=True, message=f"{skipped} points skipped: time budget used up" if skipped else None))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `gpu-tpu-app probe-worker`."""
+    lifeline.tie_to_parent()  # never outlive the CLI or window that started this worker
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    allowed = allowed_kernels()
+    for k in args.kernel or []:
+        if k not in allowed:
+            _parser().error(f"argument --kernel: unknown kernel {k!r} (choose from {', '.join(KERNELS)})")
+    em = Emitter(claim_stdout())
+    stop = StopWatch(em)
+    faulthandler.enable(file=sys.stderr)
+    try:
+        code = run(args, em, stop)
+    except Exception as exc:  # a bug in the worker itself: still end the stream properly
+        traceback.print_exc()
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=f"worker failed: {type(exc).__name__}: {exc}"))
+        em.emit(Done(ok=False, message=str(exc)))
+        code = 1
+    # Everything is said; skip the interpreter's teardown of torch / jax (up to a second) so the
+    # next worker, or the user after a cancel, does not wait for it.
+    sys.stderr.flush()
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""The suite's own Qt hygiene (tests/conftest.py): a test that leaves a window alive fails, closed windows
+are really deleted after each test."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LEAKY = """
+from PySide6.QtWidgets import QApplication, QDialog, QWidget
+
+KEPT = []
+
+
+def test_leaves_a_window(qtbot):
+    w = QDialog()
+    w.setObjectName("forgotten")
+    w.show()
+    KEPT.append(w)
+
+
+def test_registers_its_window(qtbot):
+    w = QWidget()
+    qtbot.addWidget(w)
+    w.show()
+
+
+def test_closed_windows_are_deleted(qtbot):
+    w = QWidget()
+    qtbot.addWidget(w)
+    KEPT.append(w)
+
+
+def test_after(qtbot):
+    from shiboken6 import isValid
+    assert not isValid(KEPT[-1])  # the window the test before registered was deleted in its teardown
+"""
+
+
+def test_a_leaked_top_level_widget_fails_its_test_and_registered_ones_are_deleted(tmp_path: Path) -> None:
+    (tmp_path / "test_leaky.py").write_text(LEAKY)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    out = proc.stdout
+    assert "test_leaky.py::test_leaves_a_window left 1 top-level widget(s) alive: QDialog(forgotten)" in out, out
+    # the leaking test's own call passed: its teardown is the one error; test_after proves the deletion
+    assert "4 passed, 1 error" in out, out
