@@ -74,22 +74,23 @@ LEVEL_TEXT: dict[str, str] = {
 MAPPING_RULES: tuple[str, ...] = (
     "framework: the entry points the file defines (model() + example_inputs() is PyTorch; params() + "
     "forward() + example_inputs() is JAX).",
-    "xla_verified, the first rule that applies: lowering for TPU succeeded (jax.export, or torchax then "
-    "jax.export) -> yes; one step under "
-    "torch_xla on XLA's CPU device with no CPU fallback -> yes; that step with operators falling back to the CPU "
-    "-> unknown (choose no yourself when they sit in the main loop, yes when they do not); lowering for TPU, the "
-    "torch_xla step or torch.export failed -> no, with the reason; a static graph without a working TPU route "
-    "here -> unknown.",
-    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls), "
-    "or operators that fell back to the CPU under torch_xla -> some (raise it to essential yourself when they "
-    "carry the main loop); none in a full forward pass -> none.",
-    "dynamic_shapes: data-dependent shapes or control flow, or more compiled programs than the first input "
-    "needed across other_inputs() -> yes; one program for all shapes given -> no; without other_inputs() and "
-    "without data-dependent operations -> unknown.",
+    "xla_verified, the first rule that applies: a sparse tensor in the pass -> no (no XLA backend takes one; a "
+    "torchax lowering that densified it is not a yes); lowering for TPU succeeded (jax.export, or torchax then "
+    "jax.export) -> yes; one step under torch_xla on XLA's CPU device with no CPU fallback -> yes; lowering for "
+    "TPU, the torch_xla step or torch.export failed -> no, with the reason; that step with operators falling "
+    "back to the CPU -> unknown (choose no yourself when they sit in the main loop, yes when they do not); a "
+    "graph without a working TPU route here -> unknown. Every route's outcome is listed.",
+    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls, "
+    "JAX host callbacks), or operators that fell back to the CPU under torch_xla -> some (raise it to essential "
+    "yourself when they carry the main loop); none in a full forward pass -> none.",
+    "dynamic_shapes: data-dependent shapes or control flow (host syncs, sizes known only at run time), or more "
+    "compiled programs than the first input needed across other_inputs() -> yes; one program for all shapes "
+    "given -> no; no program compiled to count, or no other_inputs() and no data-dependent operation -> unknown.",
     f"high_precision: float64 values (or float64 asked for) -> {HIGH_PRECISION_FP64!r}; none -> unknown (the need "
     "for strict fp32 is not measurable).",
-    f"matmul_share: share of counted operations in matrix multiplies, convolutions and attention: "
-    f">= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low, between them mixed.",
+    f"matmul_share: share of counted operations in matrix multiplies, convolutions, attention and dense linear "
+    f"algebra: >= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low, between them mixed; a count far below "
+    "2 x parameters x tokens -> unknown, said to look incomplete.",
 )
 
 _Text = Field(default="", max_length=2000)
@@ -219,6 +220,8 @@ class Findings(_Model):
     layouts: list[Located] = Field(default_factory=list, max_length=50)
     #: higher-order operators followed (torch.cond, while_loop, scan, flex_attention, ...).
     higher_order_ops: list[Located] = Field(default_factory=list, max_length=50)
+    #: the Python the worker ran in (the app's own, or the user's with --python).
+    interpreter: str | None = Field(default=None, max_length=4096)
     #: an error raised inside the check's own instrumentation (the model itself ran).
     instrumentation_error: str | None = Field(default=None, max_length=2000)
     worker_seconds: float = Field(default=0.0, ge=0, allow_inf_nan=False)
@@ -333,7 +336,8 @@ def _framework(f: Findings) -> Evidence:
         answer="framework",
         value=f.framework,
         finding=f"the file defines {entry}",
-        detail=f"checked with {versions}; {f.parameters:,} parameters; inputs {f.inputs}",
+        detail=f"checked with {versions}{f' in {f.interpreter}' if f.interpreter else ''}; {f.parameters:,} "
+        f"parameters; inputs {f.inputs}",
     )
 
 
@@ -798,6 +802,11 @@ class CheckSession:
         out = []
         for raw in lines:
             msg = parse_worker_line(raw.decode("utf-8", "replace"))
+            if msg is None and raw.lstrip().startswith(b'{"type": "findings"') and self.error is None:
+                # the worker finished, but what it sent does not fit this app's model: the app's problem
+                self.error = WorkerError(
+                    type="error", kind="internal", message="the worker's findings did not match what this app reads"
+                )
             if isinstance(msg, WorkerStage):
                 self.stage = msg
             elif isinstance(msg, WorkerFindings) and self.error is None:

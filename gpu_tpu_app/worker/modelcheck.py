@@ -547,6 +547,7 @@ def main(argv: list[str] | None = None) -> int:
         framework = _framework(loader)
         findings = check_torch(loader, _export_for) if framework == "pytorch" else check_jax(loader)
         findings["worker_seconds"] = round(time.monotonic() - start, 3)
+        findings["interpreter"] = sys.executable
         findings["peak_rss_mb"] = _peak_rss_mb()
         _emit({"type": "findings", "findings": findings})
         return 0

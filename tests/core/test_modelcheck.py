@@ -274,3 +274,12 @@ def test_verdict_change_says_both_verdicts_or_unchanged() -> None:
     assert verdict_change(open_rec, open_rec) == "Verdict unchanged: no verdict yet."
     gpu = decide(Answers(custom_ops="essential", framework="pytorch", team="cuda", stage="exploring"))
     assert verdict_change(open_rec, gpu).startswith("Verdict changed: no verdict yet → GPU, ")
+
+
+def test_findings_that_do_not_validate_are_the_apps_failure_not_the_users() -> None:
+    from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE
+
+    session = CheckSession("m.py", 10, 1024)
+    session.feed(b'{"type": "findings", "findings": {"framework": "pytorch", "no_such_field": 1}}\n')
+    result = session.finish(0, 1.0)
+    assert isinstance(result, str) and INTERNAL_FAILURE in result and result.startswith("m.py: ")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app.core.modelcheck import Findings, ModelCheck
-from gpu_tpu_app.worker.modelcheck_launch import run_check_detailed
+from gpu_tpu_app.probe.modelcheck_launch import run_check_detailed
 
 MODELS = Path(__file__).resolve().parents[1] / "data" / "models"
 _CACHE: dict[str, tuple[ModelCheck, Findings]] = {}
