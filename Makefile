@@ -13,12 +13,15 @@ DISPLAY_PACKAGES := libxcb1 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 li
                 libxcb-util1 libxcb-xfixes0 libxcb-xkb1 libxkbcommon-x11-0 libwayland-client0 libwayland-cursor0 \
                 libwayland-egl1
 # Debian packages: Qt's offscreen/xcb platform libraries and the fonts the tests render with;
-# desktop-file-utils and appstream validate the desktop entry and metainfo; poppler-utils renders the
-# PDF report to images and text in its layout test.
+# desktop-file-utils and appstream validate the desktop entry and metainfo; shared-mime-info and gio
+# (libglib2.0-bin) check that session and run files open with the app; poppler-utils renders the
+# PDF report to images and text in its layout test; openbox gives the real-display tests (Xvfb) a window
+# manager, so windows get real frames and placement.
 DEB_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core \
-                desktop-file-utils appstream binutils $(DISPLAY_PACKAGES) xvfb xauth poppler-utils
+                desktop-file-utils appstream shared-mime-info libglib2.0-bin binutils $(DISPLAY_PACKAGES) xvfb xauth \
+                openbox poppler-utils
 
-.PHONY: run test lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
+.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
 
 run: $(STAMP) $(VENV)/.desktop-entry
 	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 \
@@ -30,7 +33,12 @@ run: $(STAMP) $(VENV)/.desktop-entry
 $(VENV)/.desktop-entry: $(STAMP)
 	-$(PY) -m gpu_tpu_app --install-desktop-entry && touch $@
 
+# make test: lint and the fast tests (about 3-4 minutes on two cores); make test-all: every test, the slow ones
+# too (real probe runs, model checks, collectives, launches, builds). CI runs test-all.
 test: lint system-deps
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m "not slow"
+
+test-all: lint system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 # Everything the formatter checks (the whole tree is in its style).

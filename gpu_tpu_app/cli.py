@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import textwrap
 
@@ -123,7 +124,7 @@ def _gui_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="gpu-tpu-app",
         description="Open the gpu-tpu-app window. Subcommands: " + ", ".join([*COMMANDS, "probe"]) + ".",
-        epilog="examples:\n  gpu-tpu-app\n  gpu-tpu-app --session my-session.json\n"
+        epilog="examples:\n  gpu-tpu-app\n  gpu-tpu-app plan.json\n  gpu-tpu-app --session my-session.json\n"
         "  gpu-tpu-app --screenshot probe.png --page probe --results run.json\n"
         "  gpu-tpu-app decide --answers answers.json\n  gpu-tpu-app probe run --suite quick --out run.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -137,6 +138,9 @@ def _gui_parser() -> OneLineParser:
     parser.add_argument(
         "--page", choices=["welcome", "decide", "result", "probe", "learn"], help="page to show (with --screenshot)"
     )
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help="session or probe run files to open (what a file manager passes)"
+    )
     parser.add_argument("--session", metavar="FILE", help="open this session file")
     parser.add_argument("--results", metavar="FILE", help="open this probe run file")
     parser.add_argument(
@@ -146,6 +150,12 @@ def _gui_parser() -> OneLineParser:
         "--uninstall-desktop-entry", action="store_true", help="remove the app from your desktop menu and exit"
     )
     return parser
+
+
+def _looks_like_file(arg: str) -> bool:
+    """A first argument that names a file rather than a mistyped subcommand: it exists, or has a path
+    separator or a suffix (plan.json)."""
+    return os.path.exists(arg) or os.sep in arg or "." in os.path.basename(arg)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,8 +176,11 @@ def main(argv: list[str] | None = None) -> int:
                 if help_text:
                     print(f"  {name:<12} {help_text}")
             return 0
-        if argv and not argv[0].startswith("-"):
-            _gui_parser().error(f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])})")
+        if argv and not argv[0].startswith("-") and not _looks_like_file(argv[0]):
+            _gui_parser().error(
+                f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])}, "
+                "or name a session or probe run file to open)"
+            )
         args = _gui_parser().parse_args(argv)
         if args.install_desktop_entry or args.uninstall_desktop_entry:
             from gpu_tpu_app import desktop

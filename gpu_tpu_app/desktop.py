@@ -2,8 +2,10 @@
 
 `gpu-tpu-app --install-desktop-entry` writes, under $XDG_DATA_HOME (default ~/.local/share),
 the desktop entry with Exec set to this install's absolute launcher, the icon in every
-hicolor size plus the scalable SVG, and the AppStream metainfo. `--uninstall-desktop-entry`
-removes exactly those files. Nothing outside the user's data directory is touched.
+hicolor size plus the scalable SVG, the AppStream metainfo and the shared-mime-info package that
+names session and run files (application/x-gpu-tpu-session, application/x-gpu-tpu-run), so a file
+manager opens them with the app. `--uninstall-desktop-entry` removes exactly those files (and the
+file-type caches once they index nothing). Nothing outside the user's data directory is touched.
 """
 
 from __future__ import annotations
@@ -24,6 +26,16 @@ ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 def desktop_template() -> str:
     """The packaged desktop entry (resources/desktop/), with a plain `gpu-tpu-app` launcher."""
     return resource_path("desktop", f"{APP_ID}.desktop").read_text(encoding="utf-8")
+
+
+#: The MIME types of this app's files (shared-mime-info, resources/desktop/): the desktop entry opens them.
+SESSION_MIME = "application/x-gpu-tpu-session"
+RUN_MIME = "application/x-gpu-tpu-run"
+
+
+def mime_xml() -> str:
+    """The packaged shared-mime-info package (resources/desktop/) that names session and run files."""
+    return resource_path("desktop", f"{APP_ID}.mime.xml").read_text(encoding="utf-8")
 
 
 def metainfo() -> str:
@@ -107,7 +119,8 @@ def desktop_entry(command: list[str]) -> str:
     GLib's loader looks it up verbatim. LauncherError when `command` cannot be written (check_launcher).
     """
     check_launcher(command)
-    values = {"Exec": " ".join(exec_quote(a) for a in command), "TryExec": string_escape(command[0])}
+    # %F: the files a file manager opens with the app (sessions and probe runs, by their MIME types)
+    values = {"Exec": " ".join(exec_quote(a) for a in command) + " %F", "TryExec": string_escape(command[0])}
     lines = []
     for line in desktop_template().splitlines():
         key = line.split("=", 1)[0]
@@ -121,6 +134,7 @@ def planned_files(root: Path | None = None) -> dict[Path, bytes]:
     files: dict[Path, bytes] = {
         root / "applications" / f"{APP_ID}.desktop": desktop_entry(launcher_command()).encode("utf-8"),
         root / "metainfo" / f"{APP_ID}.metainfo.xml": metainfo().encode("utf-8"),
+        root / "mime" / "packages" / f"{APP_ID}.xml": mime_xml().encode("utf-8"),
         root / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg": resource_path(
             "icons", "gpu-tpu-app.svg"
         ).read_bytes(),
@@ -137,6 +151,7 @@ def installed_paths(root: Path | None = None) -> list[Path]:
     paths = [
         root / "applications" / f"{APP_ID}.desktop",
         root / "metainfo" / f"{APP_ID}.metainfo.xml",
+        root / "mime" / "packages" / f"{APP_ID}.xml",
         root / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg",
     ]
     paths += [root / "icons" / "hicolor" / f"{s}x{s}" / "apps" / f"{APP_ID}.png" for s in ICON_SIZES]
@@ -144,16 +159,22 @@ def installed_paths(root: Path | None = None) -> list[Path]:
 
 
 def _refresh_caches(root: Path) -> None:
-    """Refresh the menu and icon caches that already exist in the user's data directory.
+    """Refresh the caches of the user's data directory that name this app.
 
-    A cache that does not exist yet is not created: the desktop reads the folders directly,
-    and a new cache file would be left behind by --uninstall-desktop-entry.
+    The icon cache is refreshed only where it exists (the desktop reads the icon folders directly, and
+    a new cache would be left behind). The file-type caches are what a file manager reads to open a
+    session or run file with this app, so they are made: the MIME database of the user's own packages
+    (built from mime/packages) and the applications' mimeinfo.cache. Once this app's files are gone
+    and nothing else is left to index, those two are removed again (_drop_empty_caches).
     """
     jobs = []
     applications = root / "applications"
     hicolor = root / "icons" / "hicolor"
-    if (applications / "mimeinfo.cache").exists() and shutil.which("update-desktop-database"):
+    if applications.is_dir() and shutil.which("update-desktop-database"):
         jobs.append(["update-desktop-database", "-q", str(applications)])
+    mime = root / "mime"
+    if (mime / "packages").is_dir() and shutil.which("update-mime-database"):
+        jobs.append(["update-mime-database", str(mime)])
     if (hicolor / "icon-theme.cache").exists() and shutil.which("gtk-update-icon-cache"):
         jobs.append(["gtk-update-icon-cache", "-q", "-t", "-f", str(hicolor)])
     for cmd in jobs:
@@ -161,6 +182,29 @@ def _refresh_caches(root: Path) -> None:
             subprocess.run(cmd, check=False, timeout=60, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         except (OSError, subprocess.SubprocessError):
             pass  # a cache that cannot be refreshed only delays the menu update
+    _drop_empty_caches(root)
+
+
+def _drop_empty_caches(root: Path) -> None:
+    """Remove the file-type caches that index nothing: a mimeinfo.cache with no association, and the
+    MIME database (everything under mime/ is generated from mime/packages) of no package."""
+    applications = root / "applications"
+    cache = applications / "mimeinfo.cache"
+    if cache.is_file():
+        try:
+            entries = [ln for ln in cache.read_text(encoding="utf-8", errors="replace").splitlines() if "=" in ln]
+        except OSError:
+            entries = ["unreadable: leave it"]
+        if not entries:  # the header alone: no desktop entry there names a file type
+            cache.unlink()
+    mime = root / "mime"
+    packages = mime / "packages"
+    if mime.is_dir() and not (packages.is_dir() and any(packages.glob("*.xml"))):
+        for path in sorted(mime.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+            if path.is_dir() and not path.is_symlink():
+                path.rmdir()
+            else:
+                path.unlink()
 
 
 def install_entry(root: Path | None = None) -> list[Path]:
@@ -197,7 +241,9 @@ def install_entry(root: Path | None = None) -> list[Path]:
             s.discard()
         _undo(done, previous)
         raise
-    _refresh_caches(root)
+    file_type_caches = (root / "applications" / "mimeinfo.cache", root / "mime" / "mime.cache")
+    if staged or not all(p.is_file() for p in file_type_caches):  # a reinstall that changes nothing, touches nothing
+        _refresh_caches(root)
     return [s.path for s in staged]
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import grimp
+import pytest
 
 import gpu_tpu_app.core
 
@@ -53,31 +54,98 @@ print(json.dumps({{"modules": names, "heavy": heavy}}))
     assert result["heavy"] == []
 
 
-def test_window_never_imports_torch_or_jax_and_loads_pyqtgraph_lazily() -> None:
-    code = """
+WINDOW_SESSION = r"""
 import json, sys
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
+from gpu_tpu_app import cli
+from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.main_window import MainWindow
 theme_manager().apply("system")
-w = MainWindow(persist=False)
+w = MainWindow(Preferences(default_suite="smoke"), persist=False)
 w.resize(1280, 800)
 w.show()
 app.processEvents()
-before = "pyqtgraph" in sys.modules
+pyqtgraph_at_start = "pyqtgraph" in sys.modules
 w.show_result()
 w.show_page("learn")
 w.show_page("probe")
 for _ in range(5):
     app.processEvents()
-after = "pyqtgraph" in sys.modules
+pyqtgraph_after_probe_page = "pyqtgraph" in sys.modules
+
+def wait(signal, start):
+    loop, got = QEventLoop(), []
+    signal.connect(lambda r: (got.append(r), loop.quit()))
+    QTimer.singleShot(170_000, loop.quit)
+    start()
+    loop.exec()
+    return got[0] if got else None
+
+# a real smoke probe of both backends from the Probe page
+panel = w.ensure_probe_panel()
+panel.set_selection(backends=["torch", "jax"], suite="smoke", kernels=[], dtypes=[])
+run = wait(panel.sig_finished, lambda: panel.start() or sys.exit("the probe did not start"))
+# a model check from the wizard, then one from the CLI in the same process
+bar = w.wizard.model_check_bar
+check = wait(bar.sig_finished, lambda: bar.check(sys.argv[1]))
+cli_code = cli.main(["check-model", sys.argv[2], "--format", "json"])
+panel.shutdown()
 w.shutdown()
-frameworks = sorted({k.split(".")[0] for k in sys.modules} & {"torch", "jax", "jaxlib"})
-print(json.dumps({"pyqtgraph_at_start": before, "pyqtgraph_after_probe": after, "frameworks": frameworks}))
+print(json.dumps({
+    "pyqtgraph_at_start": pyqtgraph_at_start,
+    "pyqtgraph_after_probe_page": pyqtgraph_after_probe_page,
+    "probe_backends": sorted({d.backend for d in run.devices}) if run else None,
+    "probe_ok": sum(r.status == "ok" for r in run.results) if run else 0,
+    "window_check": type(check).__name__,
+    "cli_check": cli_code,
+    "frameworks": sorted({k.split(".")[0] for k in sys.modules} & {"torch", "jax", "jaxlib"}),
+    "user_code_or_worker_side": sorted(
+        k for k in sys.modules
+        if k == "gpu_tpu_app_user_model"
+        or k.startswith(("gpu_tpu_app.worker.modelcheck", "gpu_tpu_app.worker.kernels", "gpu_tpu_app.worker.detect"))
+    ),
+}))
 """
-    result = run_python(code)
-    assert result == {"pyqtgraph_at_start": False, "pyqtgraph_after_probe": True, "frameworks": []}
+
+
+@pytest.mark.slow
+def test_the_window_process_never_imports_torch_jax_or_user_code() -> None:
+    """One window session in a fresh interpreter, everything that could pull a framework in: all pages, a real
+    smoke probe of both backends, a model check from the wizard and one from the CLI. pyqtgraph loads only
+    with the Probe page; torch, jax, the worker side and the user's model file never load (they run in
+    worker processes)."""
+    models = ROOT / "examples" / "models"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            WINDOW_SESSION,
+            str(models / "jax_boolean_mask.py"),
+            str(models / "torch_elementwise.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        env=env,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["probe_ok"] > 0
+    del result["probe_ok"]
+    assert result == {
+        "pyqtgraph_at_start": False,
+        "pyqtgraph_after_probe_page": True,
+        "probe_backends": ["jax", "torch"],
+        "window_check": "ModelCheck",
+        "cli_check": 0,
+        "frameworks": [],
+        "user_code_or_worker_side": [],
+    }
 
 
 def test_layer_contracts_hold() -> None:

@@ -25,6 +25,12 @@ def all_files(root: Path) -> set[Path]:
     return {p for p in root.rglob("*") if p.is_file()}
 
 
+def generated(root: Path, path: Path) -> bool:
+    """A file-type cache the desktop's tools make from the installed files (mimeinfo.cache, the MIME database)."""
+    rel = path.relative_to(root).parts
+    return path.name == "mimeinfo.cache" or (rel[0] == "mime" and rel[1:2] != ("packages",))
+
+
 # ---------------------------------------------------------------- a reader that follows the specification
 # Desktop Entry Specification 1.5: "Basic format of the file", "Possible value types", "The Exec key".
 
@@ -110,9 +116,11 @@ def exec_argv(raw: str) -> list[str]:
         raise SpecError(f"unterminated quote in {text!r}")
     if started or cur:
         args.append(cur)
+    if args and args[-1] == "%F":  # the files to open: a loader puts them there (none from a menu)
+        args = args[:-1]
     for a in args:
         if "%" in a.replace("%%", ""):
-            raise SpecError(f"field code in {a!r}: this app's entry has none")
+            raise SpecError(f"field code in {a!r}: this app's entry has only a final %F")
     return [a.replace("%%", "%") for a in args]
 
 
@@ -150,8 +158,8 @@ def test_install_writes_exactly_the_planned_files(data_home: Path, capsys: pytes
     assert desktop.main(install=True) == 0
     out = capsys.readouterr().out
     expected = set(desktop.installed_paths(data_home))
-    assert all_files(data_home) == expected
-    assert len(expected) == 3 + len(desktop.ICON_SIZES)
+    assert {p for p in all_files(data_home) if not generated(data_home, p)} == expected
+    assert len(expected) == 4 + len(desktop.ICON_SIZES)
     for path, data in desktop.planned_files(data_home).items():
         assert path.read_bytes() == data
         assert f"wrote {path}" in out
@@ -198,7 +206,7 @@ def test_reinstall_is_harmless(data_home: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in all_files(data_home)}
     assert after == before
-    assert "wrote" not in out and out.count("unchanged ") == len(before)
+    assert "wrote" not in out and out.count("unchanged ") == len([p for p in before if not generated(data_home, p)])
 
 
 def test_install_repairs_a_changed_file(data_home: Path) -> None:
@@ -293,10 +301,44 @@ def test_an_existing_icon_cache_is_refreshed(data_home: Path) -> None:
     assert all_files(data_home) == {cache, other}
 
 
-def test_no_cache_is_created_where_there_was_none(data_home: Path) -> None:
+def test_no_icon_cache_is_made_and_the_file_type_caches_go_with_the_app(data_home: Path) -> None:
     desktop.install_entry()
     assert not (data_home / "icons" / "hicolor" / "icon-theme.cache").exists()
-    assert not (data_home / "applications" / "mimeinfo.cache").exists()
+    desktop.uninstall_entry()
+    assert all_files(data_home) == set()  # nothing left behind, the caches that indexed the app included
+
+
+@pytest.mark.skipif(
+    not (shutil.which("gio") and shutil.which("update-mime-database") and shutil.which("update-desktop-database")),
+    reason="gio, update-mime-database or update-desktop-database is not installed",
+)
+def test_a_file_manager_opens_sessions_and_runs_with_the_app(data_home: Path, tmp_path: Path) -> None:
+    """GIO (what GNOME's file manager asks) reads the installed MIME package: a session and a run are
+    told from other JSON by their content, and this app is the application registered for both."""
+    from gpu_tpu_app.core.runs import save_run
+    from gpu_tpu_app.core.session import load_session
+
+    desktop.install_entry()
+    session = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / "example-session.json"
+    run = tmp_path / "run.json"
+    save_run(load_session(session).runs[0], run)
+    plain = tmp_path / "other.json"
+    plain.write_text('{"schema_version": 1, "name": "not ours"}\n')
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home), "XDG_DATA_DIRS": "/usr/share", "HOME": str(tmp_path)}
+
+    def gio(*args: str) -> str:
+        return subprocess.run(["gio", *args], env=env, capture_output=True, text=True, timeout=60).stdout
+
+    def content_type(path: Path) -> str:
+        return gio("info", "-a", "standard::content-type", str(path)).strip().rsplit(" ", 1)[-1]
+
+    assert content_type(session) == desktop.SESSION_MIME
+    assert content_type(run) == desktop.RUN_MIME
+    assert content_type(plain) == "application/json"
+    for mime in (desktop.SESSION_MIME, desktop.RUN_MIME):
+        assert f"{APP_ID}.desktop" in gio("mime", mime)
+    desktop.uninstall_entry()
+    assert content_type(session) == "application/json"
 
 
 # ---------------------------------------------------------------- loaders accept awkward install paths
@@ -339,7 +381,8 @@ def glib_argv(gio, path: Path) -> list[str] | None:  # type: ignore[no-untyped-d
         argc, argv = ctypes.c_int(), ctypes.POINTER(ctypes.c_char_p)()
         assert gio.g_shell_parse_argv(line, ctypes.byref(argc), ctypes.byref(argv), None)
         try:
-            return [os.fsdecode(argv[i]) for i in range(argc.value)]
+            args = [os.fsdecode(argv[i]) for i in range(argc.value)]
+            return args[:-1] if args[-1:] == ["%F"] else args  # %F: the files opened (none from the menu)
         finally:
             gio.g_strfreev(argv)
     finally:

@@ -36,6 +36,7 @@ def test_wheel_contains_resources_and_entry_points(wheel: Path) -> None:
         assert "gpu_tpu_app/resources/lesson/lesson.toml" in names
         assert "gpu_tpu_app/resources/catalog/chips.toml" in names
         assert "gpu_tpu_app/resources/decision/decision.en.toml" in names
+        assert "gpu_tpu_app/resources/prices/prices.toml" in names
         assert "gpu_tpu_app/core/decision/engine.py" in names
         assert any(n.startswith("gpu_tpu_app/resources/icons/") and n.endswith(".svg") for n in names)
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
@@ -88,6 +89,20 @@ def test_fresh_venv_loads_lesson_and_catalog_from_the_wheel(wheel: Path, tmp_pat
     proc = subprocess.run([script, "explain"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "history" in proc.stdout
+    # a fresh machine: no SkyPilot or gpuhunt catalogue, yet every chip the shipped table prices has a cost
+    home = tmp_path / "fresh-home"
+    home.mkdir()
+    fresh = {**{k: v for k, v in env.items() if k != "GPUHUNT_CATALOG_DIR"}, "HOME": str(home)}
+    proc = subprocess.run(
+        [script, "estimate", "--params", "7e9", "--chips", "64"],
+        capture_output=True,
+        text=True,
+        env=fresh,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "tpu-v6e: on-demand $" in proc.stdout and "(shipped table, read 20" in proc.stdout
 
 
 def test_every_subpackage_is_listed_for_the_wheel() -> None:

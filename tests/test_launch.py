@@ -126,3 +126,37 @@ def test_the_window_comes_up_on_a_real_x_display(xvfb_display, tmp_path):
     assert "first-paint-seconds" in proc.stdout
     assert "platform xcb" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_a_session_file_named_on_the_command_line_opens(xvfb_display, tmp_path):
+    """`gpu-tpu-app plan.json` (what a file manager runs for a session): the window opens that session; a
+    run file is added to a new session; a missing file or a mistyped command is one line, exit 2."""
+    session = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / "example-session.json"
+    plan = tmp_path / "plan.json"
+    shutil.copy(session, plan)
+    env = _env(tmp_path, DISPLAY=xvfb_display, GPU_TPU_APP_QUIT_AFTER_PAINT="1")
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", str(plan)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "window plan.json" in proc.stdout and "page decide" in proc.stdout, proc.stdout
+    assert "session runs 1" in proc.stdout
+    from gpu_tpu_app.core.runs import save_run
+    from gpu_tpu_app.core.session import load_session
+
+    run = tmp_path / "run.json"
+    save_run(load_session(session).runs[0], run)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", str(run)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "session runs 1" in proc.stdout and "window plan.json" not in proc.stdout
+    for argv, expected in (
+        ([str(tmp_path / "missing.json")], "missing.json"),
+        (["decde"], "unknown command 'decde'"),
+    ):
+        bad = subprocess.run(
+            [sys.executable, "-m", "gpu_tpu_app", *argv], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert bad.returncode == 2 and expected in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr

@@ -121,7 +121,7 @@ def test_installed_entry_is_the_packaged_one_with_this_launcher() -> None:
     entry = (DESKTOP / f"{APP_ID}.desktop").read_text()
     assert desktop.desktop_entry(["gpu-tpu-app"]) == entry
     custom = desktop.desktop_entry(["/opt/my apps/gpu-tpu-app"])
-    assert 'Exec="/opt/my apps/gpu-tpu-app"\n' in custom
+    assert 'Exec="/opt/my apps/gpu-tpu-app" %F\n' in custom  # %F: the session or run files opened
     assert "TryExec=/opt/my apps/gpu-tpu-app\n" in custom  # a plain path: the spec does not unquote TryExec
     same = custom.replace('"/opt/my apps/gpu-tpu-app"', "gpu-tpu-app").replace(
         "/opt/my apps/gpu-tpu-app", "gpu-tpu-app"

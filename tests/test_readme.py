@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -45,10 +46,9 @@ def run(command: str, home: Path) -> str:
     env.update(
         XDG_STATE_HOME=str(home / ".local/state"), XDG_CACHE_HOME=str(home / ".cache"), QT_QPA_PLATFORM="offscreen"
     )
-    args = command.split()[1:]
-    proc = subprocess.run(
-        [sys.executable, "-m", "gpu_tpu_app", *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120
-    )
+    # as the README writes it, pipes included (`| grep ...`), with this interpreter's app
+    script = shlex.quote(sys.executable) + " -m gpu_tpu_app" + command.removeprefix("gpu-tpu-app")
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     return (proc.stdout + proc.stderr).rstrip("\n")
 
 

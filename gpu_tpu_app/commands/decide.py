@@ -11,9 +11,11 @@ from gpu_tpu_app.core.decision import (
     QUESTIONS,
     Recommendation,
     decide,
+    leans_only,
     load_answers,
     read_answers,
 )
+from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES
 
@@ -119,6 +121,13 @@ def render_text(rec: Recommendation) -> str:
         lines += ["", "Blockers (each decides on its own):"]
         for b in rec.blockers:
             lines.append(f"  - {b.factor} = {b.answer} -> {b.verdict.upper()}: {b.message} {_cite(b.topic, b.sources)}")
+    if leans_only(rec):
+        lines.append(f"Fewer than {FULL_ENOUGH} answers and no blocker: they lean, but decide nothing yet.")
+    if rec.conflicts:
+        lines += ["", "Answers that contradict each other (the confidence is one level lower):"]
+        for c in rec.conflicts:
+            pair = " and ".join(f"{f} = {a}" for f, a in zip(c.factors, c.answers))
+            lines.append(f"  - {pair}: {c.message}")
     lines += ["", "Reasons, strongest first:"]
     if rec.reasons:
         for r in rec.reasons:

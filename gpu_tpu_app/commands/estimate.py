@@ -35,7 +35,7 @@ from gpu_tpu_app.core.estimate_text import (
 from gpu_tpu_app.core.prices import format_rate
 from gpu_tpu_app.core.terms import SERVING_DTYPES
 from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
-from gpu_tpu_app.core.wording import format_bytes, format_usd
+from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -316,7 +316,7 @@ def format_table(result: Estimate) -> str:
     req = result.request
     serving = req.mode == "inference"
     head = "Serving" if serving else "Training"
-    lines = [f"{head}: {result.flops:.3g} FLOPs in all.", "Inputs: " + estimate_inputs(result) + "."]
+    lines = [f"{head}: {plain_number(result.flops)} FLOPs in all.", "Inputs: " + estimate_inputs(result) + "."]
     if serving and result.shape is not None:
         lines.append(
             f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "

@@ -15,7 +15,9 @@ from gpu_tpu_app.errors import InputError
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the prices options to its subparser."""
     p.add_argument("--chip", metavar="ID", help="one catalogue chip id, e.g. tpu-v6e or h100-sxm")
-    p.add_argument("--cloud", metavar="ID", help="one cloud: gcp, aws, azure, or any cloud a local catalogue names")
+    p.add_argument(
+        "--cloud", metavar="ID", help="one cloud: gcp, aws, lambda, nebius, or any cloud a local catalogue names"
+    )
     p.add_argument("--region", metavar="NAME", help="one region, e.g. us-central1")
     p.add_argument("--spot", action="store_true", help="spot (preemptible) prices instead of on-demand")
     p.add_argument(
@@ -95,7 +97,7 @@ def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | N
     missing = [c for c in names if c not in priced and chip is None]
     lines.append("")
     if missing:
-        lines.append("No price for: " + ", ".join(missing) + ".")
+        lines.append(f"No {'spot' if kind == 'spot' else 'on-demand'} price for: " + ", ".join(missing) + ".")
     lines.append(
         f"The newest source wins for each chip, cloud, region and kind; older than {STALE_DAYS} days is "
         "marked stale. Your own --price in `estimate` wins over all."

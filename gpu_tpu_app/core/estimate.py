@@ -40,7 +40,7 @@ from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
 from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
 from gpu_tpu_app.core.transformer import Checkpointing
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
-from gpu_tpu_app.core.units import SECONDS_PER_DAY
+from gpu_tpu_app.core.units import SECONDS_PER_DAY, count_words
 from gpu_tpu_app.errors import InputError
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
@@ -61,7 +61,6 @@ DEFAULT_MICRO_BATCH = 1
 TPU_FP32_PASSES = (3, 6)
 FP32_SOURCES = ["jax-matmul-precision"]
 
-SHAPE_SOURCE = "kaplan-2020"
 
 TRAINING_RULE = (
     "training FLOPs = 6 x N x D + 12 x L x c x d x D: 6ND for the weights each token uses (forward 2ND, "
@@ -300,6 +299,29 @@ def _days(seconds: float | None) -> float | None:
     return None if seconds is None else seconds / SECONDS_PER_DAY
 
 
+class _Workload(NamedTuple):
+    """What every row shares, worked out once: the shape, one copy's memory, a decode step's bytes,
+    the training state and the activations per checkpointing mode."""
+
+    shape: Shape
+    needed: float
+    step_bytes: float
+    state: float
+    activations: dict[Checkpointing, float]
+
+
+def _workload(req: EstimateRequest) -> _Workload:
+    shape = model_shape(req)
+    training = req.mode == "training"
+    return _Workload(
+        shape=shape,
+        needed=memory_needed(req),
+        step_bytes=0.0 if training else step_bytes(req),
+        state=training_state(req),
+        activations=activations(req, shape) if training else {},
+    )
+
+
 class _Plan(NamedTuple):
     """How one copy sits on a device: chips per copy, copies, and the training layout."""
 
@@ -308,12 +330,13 @@ class _Plan(NamedTuple):
     layout: transformer.Layout | None
 
 
-def _plan(req: EstimateRequest, dev: _Device, shape: Shape, needed: float) -> _Plan:
+def _plan(req: EstimateRequest, dev: _Device, work: _Workload) -> _Plan:
     if dev.memory is None or dev.memory <= 0:
         return _Plan(None, None, None)
+    needed = work.needed
     if req.mode == "training":
-        limit = transformer.tensor_limit(dev.domain, shape.heads)
-        layout = transformer.best_layout(training_state(req), activations(req, shape), dev.memory, limit)
+        limit = transformer.tensor_limit(dev.domain, work.shape.heads)
+        layout = transformer.best_layout(work.state, work.activations, dev.memory, limit)
         if layout is None:
             return _Plan(None, 0, None)
         return _Plan(layout.chips, req.chips // layout.chips, layout)
@@ -322,9 +345,10 @@ def _plan(req: EstimateRequest, dev: _Device, shape: Shape, needed: float) -> _P
 
 
 def _row_times(
-    req: EstimateRequest, dev: _Device, shape: Shape, plan: _Plan, mfu: float, peak: float | None, share: float
+    req: EstimateRequest, dev: _Device, work: _Workload, plan: _Plan, mfu: float, peak: float | None, share: float
 ) -> dict[str, Any]:
     """Times, bound and copies of one device at one MFU, one peak and one bandwidth share."""
+    shape = work.shape
     context = req.context or DEFAULT_CONTEXT
     attention = _attention_flops_per_token(shape, context)
     out: dict[str, Any] = {"seconds": None, "bound": None, "prefill": None, "decode": None, "step": None, "tps": None}
@@ -343,7 +367,7 @@ def _row_times(
     step_compute = batch * (2.0 * req.active + attention) / (plan.per_copy * peak * mfu)
     if dev.mem_bw is None or dev.mem_bw <= 0:
         return out  # no bandwidth figure: the decode bound cannot be told
-    step_memory = step_bytes(req) / (plan.per_copy * dev.mem_bw * share)
+    step_memory = work.step_bytes / (plan.per_copy * dev.mem_bw * share)
     step = max(step_compute, step_memory)
     tps = plan.copies * batch / step
     decode = req.tokens / tps
@@ -381,7 +405,9 @@ def _warnings(req: EstimateRequest, dev: _Device, plan: _Plan) -> list[str]:
                 f"{dev.domain}{where}; the slower links between them are not modelled"
             )
     if copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
-        found.append(f"{req.chips % per_copy} chip(s) left idle: {req.chips} is not a multiple of {per_copy}")
+        found.append(
+            f"{count_words(req.chips % per_copy, 'chip')} left idle: {req.chips} is not a multiple of {per_copy}"
+        )
     return found
 
 
@@ -392,22 +418,22 @@ def _chip_row(
     high: float,
     mfu_source: str,
     prices: tuple[Quote | None, Quote | None],
-    shape: Shape,
+    work: _Workload,
     stated: dict[str, str],
 ) -> ChipEstimate:
     """One device's row: times at the middle and both ends of the range, whether it fits, and the cost."""
-    needed_default = memory_needed(req)
-    plan = _plan(req, dev, shape, needed_default)
+    needed_default = work.needed
+    plan = _plan(req, dev, work)
     mid = (low + high) / 2.0
     share_mid = (dev.share_low + dev.share_high) / 2.0
-    at_mid = _row_times(req, dev, shape, plan, mid, dev.peak, share_mid)
-    fast = _row_times(req, dev, shape, plan, high, dev.peak_high, dev.share_high)
-    slow = _row_times(req, dev, shape, plan, low, dev.peak_low, dev.share_low)
+    at_mid = _row_times(req, dev, work, plan, mid, dev.peak, share_mid)
+    fast = _row_times(req, dev, work, plan, high, dev.peak_high, dev.share_high)
+    slow = _row_times(req, dev, work, plan, low, dev.peak_low, dev.share_low)
     days = _days(at_mid["seconds"])
     per_copy, layout = plan.per_copy, plan.layout
     needed = needed_default
     if layout is not None:
-        needed = training_state(req) + layout.activations
+        needed = work.state + layout.activations
     fits = (per_copy <= req.chips) if per_copy is not None else (False if dev.memory is not None else None)
     if req.mode == "inference" and dev.memory is not None and per_copy is not None:
         fits = needed <= dev.memory and per_copy <= req.chips
@@ -538,7 +564,8 @@ def estimate(
         if chip_id not in known:
             raise InputError(f"prices: unknown chip id {chip_id!r} (known: {', '.join(sorted(known))})")
     flops, tokens = total_flops(req)
-    shape = model_shape(req)
+    work = _workload(req)
+    shape = work.shape
     used_sources = list(RULE_SOURCES[req.mode]) + list(transformer.SHAPE_SOURCES)
     if req.strict_fp32:
         used_sources.extend(FP32_SOURCES)
@@ -565,7 +592,7 @@ def estimate(
         where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
         devices.append((dev, 1.0, 1.0, where, (None, None)))
     rows = [
-        _chip_row(req, dev, low, high, mfu_source, quotes, shape, stated)
+        _chip_row(req, dev, low, high, mfu_source, quotes, work, stated)
         for dev, low, high, mfu_source, quotes in devices
     ]
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))

@@ -123,7 +123,7 @@ def estimate_inputs(result: Estimate) -> str:
         parts.append(f"{format_quantity(result.tokens)} tokens to generate")
         parts.append(f"{format_quantity(result.prompt_tokens or 0)} prompt tokens to prefill")
         parts.append(f"batch {result.batch} per model copy")
-        parts.append(f"{req.dtype} weights and KV cache")
+        parts.append(f"{'float32' if req.strict_fp32 else req.dtype} weights and KV cache")
     if result.context is not None:
         parts.append(f"context {result.context}")
     if req.mode == "training" and result.micro_batch is not None:
@@ -183,9 +183,29 @@ def moe_line(result: Estimate) -> str:
     return text + "."
 
 
+#: How a row's warning begins when one model copy needs more chips than the request gives.
+TOO_FEW_CHIPS = "one copy needs "
+
+
 def estimate_warnings(result: Estimate) -> list[str]:
-    """Each row's warnings as one line naming the chip."""
-    return [f"{row.chip_name}: {w}." for row in result.rows for w in row.warnings]
+    """The rows' warnings, each said once: the chips too small for one copy in one note (the Chips per copy
+    column has each count, and such rows show no time), every other warning once with the chips it names."""
+    short = [row for row in result.rows if any(w.startswith(TOO_FEW_CHIPS) for w in row.warnings)]
+    lines = []
+    if short:
+        names = ", ".join(row.chip_name for row in short)
+        given = result.request.chips
+        lines.append(
+            f"{len(short)} of the chips cannot hold one copy on the {given} chip{'s' if given != 1 else ''} given, "
+            f"so they show no time (the Chips per copy column has the count each needs): {names}."
+        )
+    others: dict[str, list[str]] = {}
+    for row in result.rows:
+        for w in row.warnings:
+            if not w.startswith(TOO_FEW_CHIPS):
+                others.setdefault(w, []).append(row.chip_name)
+    lines += [f"{', '.join(chips)}: {w}." for w, chips in others.items()]
+    return lines
 
 
 # ---------------------------------------------------------------- costs
@@ -229,3 +249,17 @@ def price_origins(result: Estimate) -> str:
     if missing:
         parts.append(f"none known for {', '.join(missing)}")
     return "; ".join(parts)
+
+
+def estimate_model_lines(result: Estimate) -> list[str]:
+    """What the estimate assumed beyond its rules: training memory, experts, bandwidth share, fp32."""
+    lines = []
+    if result.request.mode == "training" and result.rows:
+        lines.append(training_memory_line(result))
+    if result.moe is not None:
+        lines.append(moe_line(result))
+    if result.bw_share_source:
+        lines.append(f"Bandwidth: {result.bw_share_source}.")
+    if result.fp32_note:
+        lines.append(f"Precision: {result.fp32_note}.")
+    return lines

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
+from gpu_tpu_app.core.units import count_words
 
 __all__ = [
     "ANSWER_FIELDS",
@@ -101,7 +102,7 @@ class _Model(BaseModel):
 
 
 class Located(_Model):
-    """One thing found, where it is in the user's file (file:line) when known."""
+    """One thing found (a layout, a higher-order operator), where it is: file:line or "input N"."""
 
     name: str = Field(max_length=500)
     location: str | None = Field(default=None, max_length=500)
@@ -371,7 +372,7 @@ def _routes(f: Findings) -> str:
         if run.status == "ok":
             fb = _fallbacks(f)
             parts.append(
-                f"torch_xla: ran, {len(fb)} operator(s) fell back to the CPU"
+                f"torch_xla: ran, {count_words(len(fb), 'operator')} fell back to the CPU"
                 if fb
                 else "torch_xla: ran, no operator fell back to the CPU"
             )
@@ -414,7 +415,7 @@ def _xla_verified(f: Findings) -> Evidence:
         )
     compiled = ""
     if run is not None and run.status == "ok" and run.compiles is not None and run.compile_seconds is not None:
-        compiled = f"; {run.compiles} compile(s), {run.compile_seconds:g} s compiling"
+        compiled = f"; {count_words(run.compiles, 'compile')}, {run.compile_seconds:g} s compiling"
     if run is not None and run.status == "ok" and not _fallbacks(f):
         return Evidence(
             answer="xla_verified",
@@ -450,7 +451,7 @@ def _xla_verified(f: Findings) -> Evidence:
         return Evidence(
             answer="xla_verified",
             value=None,
-            finding=f"ran on XLA's CPU device; {len(fb)} operator(s) fell back to the CPU: {_names(fb)}",
+            finding=f"ran on XLA's CPU device; {count_words(len(fb), 'operator')} fell back to the CPU: {_names(fb)}",
             detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
             f"main loop, yes if not{compiled}{also_routes}",
         )
@@ -482,7 +483,7 @@ def _fallback_ops(f: Findings) -> list[Evidence]:
         Evidence(
             answer="custom_ops",
             value="some",
-            finding=f"{len(fallbacks)} operator(s) fell back to the CPU under torch_xla: "
+            finding=f"{count_words(len(fallbacks), 'operator')} fell back to the CPU under torch_xla: "
             f"{', '.join(f'{x.name} ({x.count}x)' for x in fallbacks[:8])}",
             detail="torch_xla has no XLA lowering for them; on a TPU each runs on the host CPU. Choose "
             "essential if they carry the main loop.",
@@ -496,7 +497,7 @@ def _custom_ops(f: Findings) -> Evidence:
         return Evidence(
             answer="custom_ops",
             value="some",
-            finding=f"{len(f.custom_ops)} custom operator(s): {_names(f.custom_ops)}",
+            finding=f"{count_words(len(f.custom_ops), 'custom operator')}: {_names(f.custom_ops)}",
             detail=f"kinds: {', '.join(kinds)}; each needs an XLA lowering, a rewrite in standard "
             "operators or a CPU fallback on a TPU. Choose essential if they carry the main loop.",
         )
@@ -551,7 +552,8 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
                 answer="dynamic_shapes",
                 value="no",
                 finding="one program for every input shape given",
-                detail=f"{p.input_sets} input sets, {p.shapes} distinct shape(s), {p.programs} program(s); {p.method}",
+                detail=f"{count_words(p.input_sets, 'input set')}, {count_words(p.shapes, 'distinct shape')}, "
+                f"{count_words(p.programs, 'program')}; {p.method}",
             )
         ]
     if p is not None and p.status == "ok" and p.programs_first == 0:  # nothing compiled: not "one program"
@@ -559,7 +561,7 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
             Evidence(
                 answer="dynamic_shapes",
                 value=None,
-                finding=f"no compiled program to count for {p.shapes} distinct shape(s)",
+                finding=f"no compiled program to count for {count_words(p.shapes, 'distinct shape')}",
                 detail=f"{p.method}; the compiler skipped the model, so how many programs XLA compiles is not known",
             )
         ]
@@ -689,7 +691,8 @@ def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelC
             Evidence(
                 answer="xla_verified",
                 value=None,
-                finding=f"{len(breaks.breaks)} graph break(s) under torch._dynamo.explain ({breaks.graphs} graphs)",
+                finding=f"{count_words(len(breaks.breaks), 'graph break')} under torch.compile's tracer"
+                + (f" ({count_words(breaks.graphs, 'graph')})" if breaks.graphs is not None else ""),
                 detail="; ".join(f"{b.reason}{_at(b.location)}" for b in breaks.breaks[:6]),
             )
         )

@@ -10,7 +10,8 @@ Only files already on disk are read; nothing is downloaded. Columns are found by
 - SkyPilot TPU rows (tpu-v6e-8, no InstanceType): the slice price over its chips; v2, v3, v4 and v5p
   names count TensorCores, two per chip.
 - gpuhunt: the offer's price over gpu_count; `spot` says the kind; the cloud is the `provider` column
-  or the file's name (gpuhunt writes one `<provider>.csv` per cloud).
+  or the file's name (gpuhunt writes one `<provider>.csv` per cloud). A gpuhunt TPU offer is one
+  "GPU" named like its slice (gpu_name v5litepod-8, gpu_count 1): the slice price over its chips.
 
 Rows that cannot be a price are dropped and counted, never guessed: an empty price, a price that is
 not a number, not finite or negative, SkyPilot's placeholder (700.0, written where a price is unknown),
@@ -29,7 +30,7 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
@@ -45,14 +46,14 @@ MAX_PRICE_ROWS = 2_000_000
 MAX_PRICE_FILES = 200
 #: SkyPilot writes this where it does not know a price (e.g. a new TPU in a region).
 PLACEHOLDER_PRICES = frozenset({700.0})
-#: TPU families whose SkyPilot names count TensorCores (two per chip) rather than chips.
-TPU_CORE_NAMED = frozenset({"tpu-v2", "tpu-v3", "tpu-v4", "tpu-v5p"})
+#: TPU families whose slice names count TensorCores (two per chip) rather than chips.
+TPU_CORE_NAMED = frozenset({"v2", "v3", "v4", "v5p"})
 
 SKYPILOT_COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Region", "Price", "SpotPrice")
 GPUHUNT_COLUMNS = ("instance_name", "location", "price", "gpu_count", "gpu_name", "spot")
 
 Format = Literal["skypilot", "gpuhunt"]
-_TPU_NAME = re.compile(r"^(tpu-v[0-9][a-z0-9]*)-([0-9]+)$", re.IGNORECASE)
+_TPU_NAME = re.compile(r"^(?:tpu-)?(v[0-9][a-z0-9]*)-([0-9]+)$", re.IGNORECASE)
 _GCP_ZONE = re.compile(r"^([a-z]+-[a-z]+[0-9]+)-[a-z0-9]+$")
 _REGION = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -106,7 +107,10 @@ class _Reader:
                 raise InputError(f"{self.path}: header: no column {name!r}; this is not a {fmt} catalogue")
         return index
 
-    def records(self, index: dict[str, int], wanted: Iterable[str]) -> Iterable[dict[str, str]]:
+    def records(
+        self, index: dict[str, int], wanted: Iterable[str], keep: Callable[[list[str]], bool] | None = None
+    ) -> Iterable[dict[str, str]]:
+        """The wanted fields of each row, checked; rows `keep` says no to are counted as read and skipped."""
         wanted = [w for w in wanted if w in index]
         line = 1
         while True:
@@ -120,6 +124,9 @@ class _Reader:
             if line > MAX_PRICE_ROWS + 1:
                 raise InputError(f"{self.path}: more than {MAX_PRICE_ROWS:,} rows; not reading it")
             if not row or all(not c.strip() for c in row):
+                continue
+            if keep is not None and not keep(row):
+                self.read += 1
                 continue
             record = {}
             for name in wanted:
@@ -188,7 +195,13 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
     as_of = _mtime(path)
     hosts: dict[tuple[str, str], tuple[float | None, float | None]] = {}
     accelerator_rows: list[dict[str, str]] = []
-    for rec in reader.records(index, wanted):
+    acc, inst = index["AcceleratorName"], index["InstanceType"]
+    prefixes = tuple(p.split("{n}")[0] for p in table.gcp_hosts.values()) if cloud == "gcp" else ()
+
+    def keep(row: list[str]) -> bool:  # an accelerator row, or a host VM one a GPU row may need
+        return (acc < len(row) and bool(row[acc].strip())) or (inst < len(row) and row[inst].startswith(prefixes))
+
+    for rec in reader.records(index, wanted, keep):
         if rec["AcceleratorName"]:
             accelerator_rows.append(rec)
         elif rec["InstanceType"]:
@@ -201,12 +214,10 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
         if not _REGION.match(region):
             reader.dropped["bad region"] += 1
             continue
-        tpu = _TPU_NAME.match(name)
+        tpu = tpu_slice(name, table)
         host_note = None
-        if tpu:
-            family, size = tpu.group(1).lower(), int(tpu.group(2))
-            chip = table.chip_for(family)
-            chips = size // 2 if family in TPU_CORE_NAMED else size
+        if tpu is not None:
+            chip, chips = tpu
             host: tuple[float | None, float | None] = (0.0, 0.0)
             note = f"{name} over its {chips} chips"
         else:
@@ -262,6 +273,15 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
     return PriceBook(quotes=quotes, notes=[reader.note("SkyPilot", len(quotes), "Price")])
 
 
+def tpu_slice(name: str, table: PriceTable) -> tuple[str | None, int] | None:
+    """(chip id or None, chips) of a TPU slice name ('tpu-v6e-8', 'v5litepod-4', 'v5p-8'), else None."""
+    found = _TPU_NAME.match(name.strip())
+    if found is None:
+        return None
+    family, size = found.group(1).lower(), int(found.group(2))
+    return table.chip_for(family), size // 2 if family in TPU_CORE_NAMED else size
+
+
 def _truthy(text: str) -> bool | None:
     word = text.strip().lower()
     return True if word in ("true", "1", "yes") else False if word in ("false", "0", "no", "") else None
@@ -286,21 +306,26 @@ def read_gpuhunt(
             reader.dropped["bad provider"] += 1
             continue
         chip = None
-        memory = rec.get("gpu_memory", "")
-        try:
-            gib = float(memory) if memory else None
-        except ValueError:
-            gib = None
-        if gib is not None and math.isfinite(gib):
-            chip = table.chip_for(f"{rec['gpu_name']}-{round(gib)}GB", rec["instance_name"])
-        chip = chip or table.chip_for(rec["gpu_name"], rec["instance_name"])
+        tpu = tpu_slice(rec["gpu_name"], table)  # gpuhunt: one "GPU" named like the slice, priced per slice
+        if tpu is not None:
+            chip, chips = tpu
+            count = float(chips)
+        else:
+            memory = rec.get("gpu_memory", "")
+            try:
+                gib = float(memory) if memory else None
+            except ValueError:
+                gib = None
+            if gib is not None and math.isfinite(gib):
+                chip = table.chip_for(f"{rec['gpu_name']}-{round(gib)}GB", rec["instance_name"])
+            chip = chip or table.chip_for(rec["gpu_name"], rec["instance_name"])
+            try:
+                count = float(rec["gpu_count"])
+            except ValueError:
+                count = math.nan
         if chip is None:
             reader.dropped["not a catalogue chip"] += 1
             continue
-        try:
-            count = float(rec["gpu_count"])
-        except ValueError:
-            count = math.nan
         if not math.isfinite(count) or count < 1 or count != int(count):
             reader.dropped["not a whole number of accelerators"] += 1
             continue

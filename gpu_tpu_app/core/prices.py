@@ -39,7 +39,14 @@ ORIGIN_LABELS = {
     "user": "your price",
 }
 #: cloud ids -> the name shown.
-CLOUD_NAMES = {"gcp": "Google Cloud", "aws": "AWS", "azure": "Azure", "lambda": "Lambda", "lambdalabs": "Lambda"}
+CLOUD_NAMES = {
+    "gcp": "Google Cloud",
+    "aws": "AWS",
+    "azure": "Azure",
+    "lambda": "Lambda",
+    "lambdalabs": "Lambda",
+    "nebius": "Nebius",
+}
 
 #: words in an instance name that say which form factor of an accelerator it carries.
 FORM_HINTS = {"PCIE": frozenset({"pcie"}), "NVL": frozenset({"nvl"}), "SXM": frozenset({"sxm", "sxm4", "sxm5"})}
@@ -67,10 +74,16 @@ class PriceRow(BaseModel):
     chip: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=100)
     cloud: str = Field(pattern=_ID, max_length=100)
     region: str = Field(pattern=_ID, max_length=100)
-    on_demand: float = Field(gt=0, le=MAX_CHIP_HOUR_USD)
+    on_demand: float | None = Field(default=None, gt=0, le=MAX_CHIP_HOUR_USD)
     spot: float | None = Field(default=None, gt=0, le=MAX_CHIP_HOUR_USD)
     source: str = Field(min_length=1, max_length=100)
     note: str | None = Field(default=None, max_length=1_000)
+
+    @model_validator(mode="after")
+    def _a_price(self) -> PriceRow:
+        if self.on_demand is None and self.spot is None:
+            raise PydanticCustomError("price_row", "a row needs on_demand, spot or both")
+        return self
 
 
 class PriceTable(BaseModel):
@@ -275,13 +288,17 @@ class PriceBook(BaseModel):
 
     def winners(self) -> list[Quote]:
         """One quote per chip, cloud, region and kind: the newest (a tie keeps the cheaper)."""
+        return list(self._winners)
+
+    @functools.cached_property
+    def _winners(self) -> tuple[Quote, ...]:
         best: dict[tuple[str, str, str, str], Quote] = {}
         for quote in self.quotes:
             key = (quote.chip_id, quote.cloud, quote.region, quote.kind)
             held = best.get(key)
             if held is None or (quote.as_of, -quote.usd) > (held.as_of, -held.usd):
                 best[key] = quote
-        return sorted(best.values(), key=lambda q: (q.chip_id, q.kind, q.usd, q.cloud, q.region))
+        return tuple(sorted(best.values(), key=lambda q: (q.chip_id, q.kind, q.usd, q.cloud, q.region)))
 
     def select(
         self,
@@ -293,7 +310,7 @@ class PriceBook(BaseModel):
         """The winning quotes that match, cheapest first."""
         return [
             q
-            for q in self.winners()
+            for q in self._winners
             if (chip is None or q.chip_id == chip)
             and (kind is None or q.kind == kind)
             and (cloud is None or q.cloud == cloud.lower())

@@ -22,13 +22,14 @@ from gpu_tpu_app.core.estimate_text import (
     cost_lines,
     estimate_cells,
     estimate_inputs,
+    estimate_model_lines,
     estimate_warnings,
 )
 from gpu_tpu_app.core.modelcheck import measured_note
 from gpu_tpu_app.core.prices import format_rate
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, tflops
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, plain_number, tflops
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
@@ -146,7 +147,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
     req = estimate.request
     est_intro = (
         f"{'Serving' if req.mode == 'inference' else 'Training'}: {estimate_inputs(estimate)}; "
-        f"{estimate.flops:.3g} FLOPs in all. Fastest first; times run from the high to the low MFU."
+        f"{plain_number(estimate.flops)} FLOPs in all. Fastest first; times run from the high to the low MFU."
     )
     est_rows: list[list[str]] = []
     for row in estimate.rows:
@@ -170,6 +171,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
     est_rules = [
         f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
         f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
+        *estimate_model_lines(estimate),
         *[f"Warning: {w}" for w in estimate_warnings(estimate)],
         f"Cost: {COST_RULE}.",
         *[

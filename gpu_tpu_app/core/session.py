@@ -21,7 +21,7 @@ from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.trust import FUNCTIONAL_CHECK, is_functional_check, trusted_results
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
-from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_text
+from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_json_object, read_text
 
 #: version 2: answers of schema 2 (high_precision "fp64" | "fp32" | "no", embeddings, other_cloud).
 SCHEMA_VERSION = 2
@@ -163,3 +163,14 @@ def load_session(path: str | Path) -> Session:
     """Read a session file; InputError naming the file and field when it is broken or foreign."""
     path = Path(path)
     return loads_session(read_text(path, "a gpu-tpu-app session file", MAX_DATA_FILE_BYTES), path)
+
+
+def file_kind(path: str | Path) -> Literal["session", "run"]:
+    """Whether `path` is a session file (it has answers) or a probe run file (it has results), as a file
+    manager or `gpu-tpu-app FILE` hands it over; InputError naming the file when it is neither."""
+    raw = read_json_object(path, "a gpu-tpu-app session or probe run file", MAX_DATA_FILE_BYTES)
+    if "answers" in raw:
+        return "session"
+    if "results" in raw:
+        return "run"
+    raise InputError(f"{path}: neither a gpu-tpu-app session (no answers) nor a probe run file (no results)")

@@ -41,6 +41,7 @@ class KernelSpec:
     size: SizeKind
     words: str  # the kernel in prose, e.g. next to a lesson claim: "memory bandwidth (triad)"
     memory: bool = False  # its bandwidth stands for the device's memory (STREAM's copy and triad)
+    variants_apart: bool = False  # each variant is a measurement of its own (transfer directions, dispatch modes)
 
 
 #: The probe kernels in the order a plan runs them.
@@ -50,8 +51,8 @@ KERNEL_SPECS: dict[str, KernelSpec] = {
         KernelSpec("matmul", "flops", "matrix", "matmul throughput"),
         KernelSpec("copy", "bytes_per_s", "elements", "memory bandwidth (copy)", memory=True),
         KernelSpec("triad", "bytes_per_s", "elements", "memory bandwidth (triad)", memory=True),
-        KernelSpec("transfer", "bytes_per_s", "bytes", "host-device transfer"),
-        KernelSpec("dispatch", "seconds", "elements", "dispatch latency"),
+        KernelSpec("transfer", "bytes_per_s", "bytes", "host-device transfer", variants_apart=True),
+        KernelSpec("dispatch", "seconds", "elements", "dispatch latency", variants_apart=True),
         KernelSpec("compile", "seconds", "matrix", "JAX compile step"),
         KernelSpec("collective", "bytes_per_s", "bytes", "all-reduce bandwidth"),
         KernelSpec("model_step", "flops", "width", "transformer block step"),

@@ -90,3 +90,30 @@ def binary_count(n: int) -> str:
         if n >= factor and (n * 4) % factor == 0:
             return f"{n / factor:g} {prefix}"
     return str(n)
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def plain_number(value: float | None, digits: int = 3) -> str:
+    """A number as people write it, never in e-notation: 12,400 and 0.00123 (to `digits` significant
+    digits, thousands separated); from 10^15 on, as a power of ten: '6.33 × 10²¹'."""
+    if value is None or not math.isfinite(value):
+        return MISSING
+    if value == 0:
+        return "0"
+    exp = math.floor(math.log10(abs(value)))
+    if exp >= 15:
+        mantissa = f"{value / 10**exp:.{digits - 1}f}".rstrip("0").rstrip(".")
+        if mantissa in ("10", "-10"):
+            mantissa, exp = mantissa[:-1], exp + 1
+        return f"{mantissa} × 10{str(exp).translate(_SUPERSCRIPT)}"
+    rounded = round(value, digits - 1 - exp)
+    if exp >= digits - 1:
+        return f"{rounded:,.0f}"
+    return f"{rounded:,.{digits - 1 - exp}f}".rstrip("0").rstrip(".")
+
+
+def count_words(n: int, singular: str, plural: str | None = None) -> str:
+    """'1 operator', '3 operators' (never 'operator(s)')."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"

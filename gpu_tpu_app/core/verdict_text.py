@@ -5,7 +5,8 @@ The same sentences in the window, the report and the CLI.
 
 from __future__ import annotations
 
-from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict
+from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict, leans_only
+from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
 
 HEADLINES: dict[str, str] = {
     "gpu": "The workshop: GPUs fit this work better",
@@ -25,6 +26,12 @@ def verdict_summary(rec: Recommendation) -> str:
     )
     if rec.blockers:
         summary = "A hard constraint decides this on its own. " + summary
+    elif leans_only(rec):
+        summary += f" With fewer than {FULL_ENOUGH} answers they lean but do not decide: answer more for a verdict."
+    if rec.conflicts:
+        summary += " Some answers contradict each other, which lowers the confidence: " + " ".join(
+            c.message for c in rec.conflicts
+        )
     return summary
 
 

@@ -22,6 +22,7 @@ from gpu_tpu_app.core.units import (  # noqa: F401  (the numbers live there, for
     format_seconds,
     format_size,
     format_value,
+    plain_number,
 )
 
 
@@ -49,7 +50,7 @@ def format_quantity(value: float) -> str:
 
 
 def _plural(value: float, unit: str) -> str:
-    text = f"{value:.3g}"
+    text = plain_number(value)
     return f"{text} {unit}" if text == "1" else f"{text} {unit}s"
 
 
@@ -67,7 +68,7 @@ def format_duration(days: float | None) -> str:
     if days < DAYS_PER_YEAR:
         return _plural(days, "day")
     years = days / DAYS_PER_YEAR
-    return _plural(years, "year") if years < 1e6 else f"{years:.2e} years"
+    return _plural(years, "year")
 
 
 def format_bytes(value: float | None) -> str:
@@ -85,3 +86,19 @@ def format_usd(value: float | None) -> str:
     if value is None:
         return ""
     return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}"
+
+
+def version_words(version: str) -> str:
+    """A framework version as people read it: '2.13.0+cpu' -> '2.13.0 (CPU-only build)', '2.5.1+cu124' ->
+    '2.5.1 (CUDA 12.4 build)', '2.4.0+rocm6.1' -> '2.4.0 (ROCm 6.1 build)'; others unchanged."""
+    base, plus, local = version.partition("+")
+    if not plus:
+        return version
+    if local == "cpu":
+        return f"{base} (CPU-only build)"
+    if local.startswith("cu") and local[2:].isdigit() and len(local) >= 4:
+        digits = local[2:]
+        return f"{base} (CUDA {digits[:-1]}.{digits[-1]} build)"
+    if local.startswith("rocm"):
+        return f"{base} (ROCm {local[4:]} build)"
+    return f"{base} ({local} build)"

@@ -116,13 +116,20 @@ def display_problem(environ: dict[str, str] | None = None, plugins_dir: Path | N
 def _load_inputs(args: argparse.Namespace):  # -> tuple[Session, Path | None, bool]
     """The session to show: from --session, plus the run from --results; InputError when a file is bad."""
     from gpu_tpu_app.core.runs import load_run
-    from gpu_tpu_app.core.session import load_session, new_session
+    from gpu_tpu_app.core.session import file_kind, load_session, new_session
 
     path = Path(args.session) if getattr(args, "session", None) else None
+    runs = [args.results] if getattr(args, "results", None) else []
+    for name in getattr(args, "files", None) or []:  # `gpu-tpu-app plan.json`, or what a file manager opens
+        if file_kind(name) == "run":
+            runs.append(name)
+        elif path is None:
+            path = Path(name)
+        else:
+            raise InputError(f"{name}: one session at a time: {path} is opened already")
     session = load_session(path) if path is not None else new_session()
     modified = False
-    results = getattr(args, "results", None)
-    if results:
+    for results in runs:
         run = load_run(results)
         if run not in session.runs:
             session = session.with_runs([*session.runs, run])
@@ -264,6 +271,8 @@ def _close_after_first_paint(window) -> None:
         def _done(self) -> None:
             print(f"first-paint-seconds {seconds_since_process_start():.3f}", flush=True)
             print(f"platform {QApplication.platformName()}", flush=True)
+            print(f"window {window.windowTitle()} · page {window.current_page()}", flush=True)
+            print(f"session runs {len(window.session().runs)}", flush=True)
             window.setWindowModified(False)
             window._clean = window.session()
             window.close()

@@ -12,7 +12,7 @@ import functools
 import html
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -775,15 +775,6 @@ class RooflineChart(_Chart):
         """The catalogue chips drawn (core.catalog.Chip), in menu order."""
         return [self._chips[cid] for cid in self.selected_chips()]
 
-    def set_selected_chips(self, ids: Iterable[str]) -> None:
-        """Draw exactly these catalogue chips (unknown ids are ignored)."""
-        wanted = set(ids)
-        for cid, act in self._actions.items():
-            act.blockSignals(True)
-            act.setChecked(cid in wanted)
-            act.blockSignals(False)
-        self._on_chip_toggled()
-
     def _on_chip_toggled(self, *_args: Any) -> None:
         n = len(self.selected_chips())
         self.chip_button.setText(f"Compare with chips ({n})" if n else "Compare with chips")
@@ -992,10 +983,6 @@ class CollectiveChart(_Chart):
         self.item.setLabel("bottom", "message size (log scale)")
         self.item.setLabel("left", "bus bandwidth, B/s (log scale)")
         self._last: ChartData | None = None
-
-    def set_op(self, op: str) -> None:
-        """Draw this collective ('all_reduce', 'all_gather', 'reduce_scatter')."""
-        self.op.setCurrentIndex(max(0, self.op.findData(op)))
 
     def _again(self, *_args: Any) -> None:
         if self._last is not None:

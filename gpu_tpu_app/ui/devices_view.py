@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem
 
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
 from gpu_tpu_app.core.terms import BACKENDS
-from gpu_tpu_app.core.wording import MISSING
+from gpu_tpu_app.core.wording import MISSING, version_words
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
 
@@ -110,7 +110,7 @@ class DevicesView(QTreeWidget):
             status, devices, note = self._state[backend]
             top = QTreeWidgetItem(self)
             version = (status.versions.get(backend) if status else None) or ""
-            title = f"{backend} {version}".strip()
+            title = f"{backend} {version_words(version)}".strip()
             font = top.font(0)
             font.setBold(True)
             top.setFont(0, font)

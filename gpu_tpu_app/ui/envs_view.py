@@ -19,14 +19,15 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QPushButton,
-    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from gpu_tpu_app.core.environments import PythonEnv
+from gpu_tpu_app.core.wording import version_words
 from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json
+from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.widgets import label, plain_tip
 
 #: The whole listing may take this long (queries run four at a time, each with its own limit).
@@ -37,7 +38,7 @@ MAX_OUTPUT = 8 * 1024 * 1024
 
 def env_text(env: PythonEnv) -> str:
     """The combo box line: name, Python, and what it has or why it cannot be used."""
-    what = ", ".join(f"{k} {env.versions[k]}" for k in ("torch", "jax") if k in env.versions)
+    what = ", ".join(f"{k} {version_words(env.versions[k])}" for k in ("torch", "jax") if k in env.versions)
     if not env.usable:
         return f"{env.name} (Python {env.python or '?'}): not usable"
     return f"{env.name} (Python {env.python or '?'}; {what or 'no frameworks'})"
@@ -96,7 +97,7 @@ class EnvsView(QWidget):
         self.add_button.setToolTip("Add a Python interpreter by path (e.g. ~/venvs/train/bin/python)")
         self.add_button.clicked.connect(self._add_dialog)
         self.refresh_button = QToolButton()
-        self.refresh_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        set_themed_icon(self.refresh_button, "reload")
         self.refresh_button.setToolTip("Ask every environment again")
         self.refresh_button.clicked.connect(lambda: self.refresh(force=True))
         self.note = label("", "muted")

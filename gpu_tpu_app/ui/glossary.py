@@ -84,10 +84,18 @@ class GlossaryLinker:
         return "".join(parts)
 
 
+def _source_title(pack: LessonPack, sid: str) -> str:
+    """A source as people know it (its title and place), never its internal id."""
+    try:
+        return pack.source(sid).label(url=False)
+    except KeyError:
+        return "an unlisted source"
+
+
 def tooltip_html(term: GlossaryTerm, pack: LessonPack) -> str:
     """Rich tooltip for a term: bold name, its definition, and where it comes from."""
     aka = f" ({', '.join(html.escape(a) for a in term.aliases)})" if term.aliases else ""
-    srcs = ", ".join(html.escape(s) for s in term.sources)
+    srcs = "; ".join(html.escape(_source_title(pack, s)) for s in term.sources)
     return (
         f"<p style='max-width: 380px'><b>{html.escape(term.term)}</b>{aka}<br>{html.escape(term.definition)}"
         f"<br><small>sources: {srcs}</small></p>"

@@ -211,10 +211,6 @@ class LearnPage(QWidget):
         """Id of the topic shown (or the page key: 'page:faq', 'page:glossary', ...)."""
         return self._current
 
-    def visible_topics(self) -> list[str]:
-        """Topic ids left in the list by the search box."""
-        return [t.id for t in self.lesson.topics if not self._items[t.id].isHidden()]
-
     def tooltip_for(self, href: str) -> str:
         """Hover text for a link in the page: a glossary definition, a source's title, a URL."""
         term = term_from_href(href)

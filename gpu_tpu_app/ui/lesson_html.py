@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES, kernel_words
+from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, kernel_words
 from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_seconds, format_value
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html
@@ -42,6 +42,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
     Runs are oldest first; for each device only its newest run that measured the kernel is used.
     """
     many = len({r.host for r in runs}) > 1
+    spec = KERNEL_SPECS.get(kernel)
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()  # (host, device): the newest run of a device speaks for it
     for run in reversed(runs):
@@ -76,7 +77,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
         for r in results:
             if id(r) not in good:
                 continue
-            best_key = (r.device, r.backend, r.dtype, r.variant if kernel in ("transfer", "dispatch") else None)
+            best_key = (r.device, r.backend, r.dtype, r.variant if spec is not None and spec.variants_apart else None)
             keep = by_key.get(best_key)
             if keep is None:
                 by_key[best_key] = r

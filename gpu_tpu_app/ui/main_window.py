@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QStackedWidget,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -37,8 +36,11 @@ from gpu_tpu_app.core.session import Session, new_session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
 from gpu_tpu_app.ui.history import History
+from gpu_tpu_app.ui.icons import set_themed_icon
+from gpu_tpu_app.ui.notice import NoticeBar
 from gpu_tpu_app.ui.price_files import PriceFiles
 from gpu_tpu_app.ui.result_page import ResultPage
 from gpu_tpu_app.ui.session_files import SessionFiles
@@ -93,7 +95,8 @@ class MainWindow(QMainWindow):
         self._rec: Recommendation | None = None
         self.probe_panel: Any = None
         self.learn_page: Any = None
-        self.setMinimumSize(900, 600)
+        self.setMinimumSize(MIN_SIZE)
+        self._fit_on_show = False
 
         nav = self._build_nav()
         self._build_pages(lesson, catalog)
@@ -102,7 +105,13 @@ class MainWindow(QMainWindow):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(0)
         row.addWidget(nav)
-        row.addWidget(self.stack, 1)
+        pages = QVBoxLayout()
+        pages.setContentsMargins(0, 0, 0, 0)
+        pages.setSpacing(0)
+        self.notice = NoticeBar()
+        pages.addWidget(self.notice)
+        pages.addWidget(self.stack, 1)
+        row.addLayout(pages, 1)
         self.setCentralWidget(central)
         self._connect_pages()
 
@@ -264,8 +273,8 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         self.act_back = self._action("&Back", self.go_back, "Alt+Left", "Go back to the previous page")
         self.act_forward = self._action("&Forward", self.go_forward, "Alt+Right", "Go forward again")
-        self.act_back.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowBack))
-        self.act_forward.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowForward))
+        set_themed_icon(self.act_back, "back")
+        set_themed_icon(self.act_forward, "forward")
         view.addActions([self.act_back, self.act_forward])
 
         help_menu = bar.addMenu("&Help")
@@ -387,6 +396,7 @@ class MainWindow(QMainWindow):
             panel.set_runs(list(self._session.runs))
             panel.sig_runs_changed.connect(self._panel_runs_changed)
             panel.sig_preferences_changed.connect(self.set_preferences)
+            panel.sig_written.connect(self.confirm)
             self.stack.insertWidget(1, panel)
             self.stack.removeWidget(self._probe_slot)
             self._probe_slot.deleteLater()
@@ -518,6 +528,7 @@ class MainWindow(QMainWindow):
         self._session = session
         self.wizard.set_answers(session.answers)
         self.wizard.set_model_check(session.model_check)
+        self.wizard.reset_progress()
         self.result_page.set_model_check(session.model_check)
         self.result_page.set_estimate_request(session.estimate)
         self.result_page.set_notes(session.notes)
@@ -652,6 +663,7 @@ class MainWindow(QMainWindow):
         dialog = ReportDialog(md, html_text, report_stem(self._path), self, pdf=self.report_pdf)
         if dialog.exec() and dialog.saved_path is not None:
             self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
+            self.confirm("Exported the report", dialog.saved_path)
 
     def edit_preferences(self) -> None:
         """Open the preferences dialog; saves and applies the result."""
@@ -692,13 +704,43 @@ class MainWindow(QMainWindow):
         return self.files.recent_files()
 
     def _load_state(self) -> None:
+        """Size and place the window from the screen's available geometry; a restored geometry (saved on
+        another screen, perhaps) is clamped to it."""
         if not self._persist:
             return
+        available = self.screen().availableGeometry()
+        self.setMinimumSize(minimum_size(available))
         geometry = self._settings().value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty() and self.restoreGeometry(geometry):
+            self.setGeometry(clamp_geometry(self.geometry(), available))
         else:
-            self.resize(1280, 800)
+            self.setGeometry(first_geometry(available))
+        self._fit_on_show = True
+
+    def confirm(self, what: str, path: Path | None = None) -> None:
+        """Confirm a save or export at the top of the page: `what` and, for a file, its path and folder."""
+        if path is None:
+            self.notice.show_text(what)
+        else:
+            self.notice.show_written(what, path)
+
+    def fit_to_screen(self) -> None:
+        """Keep the framed window inside the screen's available area (once the window manager framed it)."""
+        if self.isMaximized() or self.isFullScreen() or not self.isVisible():
+            return
+        available = self.screen().availableGeometry()
+        frame = frame_of(self.frameGeometry(), self.geometry())
+        self.setMinimumSize(minimum_size(available, frame))
+        fitted = clamp_geometry(self.geometry(), available, frame)
+        if fitted != self.geometry():
+            self.setGeometry(fitted)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._fit_on_show:  # the frame is known only once shown; window managers frame a little later
+            self._fit_on_show = False
+            for ms in (0, 200, 600):
+                QTimer.singleShot(ms, self.fit_to_screen)
 
     def save_state(self) -> None:
         """Remember the window geometry (QSettings)."""

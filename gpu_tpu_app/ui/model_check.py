@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -39,6 +39,25 @@ from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.widgets import label
 
 MODEL_FILTER = "Python model file (*.py);;All files (*)"
+
+
+LAST_FOLDER_KEY = "model_check/last_folder"
+
+
+def examples_folder() -> Path | None:
+    """The example models that come with a source checkout (examples/models), when they are there."""
+    folder = Path(__file__).resolve().parents[2] / "examples" / "models"
+    return folder if folder.is_dir() else None
+
+
+def start_folder() -> str:
+    """Where Check my model's file dialog opens: the last folder a model was picked from (while it
+    exists), else the shipped example models, else the home folder."""
+    last = QSettings().value(LAST_FOLDER_KEY, "", str)
+    if isinstance(last, str) and last and Path(last).is_dir():
+        return last
+    examples = examples_folder()
+    return str(examples if examples is not None else Path.home())
 
 
 class ModelCheckProcess(QObject):
@@ -232,9 +251,11 @@ class ModelCheckBar(QWidget):
         root.addWidget(self.status)
 
     def choose_file(self) -> None:
-        """Ask for a model file, then check it."""
-        path, _ = QFileDialog.getOpenFileName(self, "Check a model file", str(Path.home()), MODEL_FILTER)
+        """Ask for a model file (the dialog opens in the last folder used, else at the shipped examples),
+        then check it."""
+        path, _ = QFileDialog.getOpenFileName(self, "Check a model file", start_folder(), MODEL_FILTER)
         if path:
+            QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).parent))
             self.check(path)
 
     def check(self, path: str) -> None:

@@ -2,9 +2,10 @@
 
 `PriceFiles` holds the price book the estimator and the report cost with. At start it reads the
 shipped table and, for a window that keeps its settings, the catalogues in their default places
-(SkyPilot's ~/.sky/catalogs, $GPUHUNT_CATALOG_DIR); a catalogue there that cannot be read is named in
-the status bar and left out. An imported file that cannot be read is reported in a dialog and the
-prices stay as they were. Nothing is downloaded.
+(SkyPilot's ~/.sky/catalogs, $GPUHUNT_CATALOG_DIR) and the ones imported before (read again, so a
+refreshed file counts with its new age); a catalogue that cannot be read then is named in the status
+bar and left out. An imported file that cannot be read is reported in a dialog and the prices stay
+as they were. Nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from gpu_tpu_app.core.price_import import default_skypilot_dir, load_book, read_path
@@ -23,6 +24,9 @@ from gpu_tpu_app.ui.widgets import show_error
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
 
+#: where the imported catalogues are remembered, and how many.
+IMPORTED_KEY = "prices/imported"
+MAX_REMEMBERED = 20
 PRICE_FILTER = "Price catalogues: SkyPilot vms.csv, gpuhunt CSV (*.csv);;All files (*)"
 
 
@@ -34,11 +38,30 @@ class PriceFiles(QObject):
     def __init__(self, window: QMainWindow, local: bool = True) -> None:
         super().__init__(window)
         self._window = window
+        self._local = local
         try:
             self.book = load_book(defaults=local)
         except InputError as exc:  # the shipped table itself is broken: say so, cost nothing from it
             self.book = PriceBook(notes=[str(exc)])
         self.imported: list[Path] = []
+        for remembered in self._remembered():
+            try:
+                self.book = self.book.merged(read_path(remembered))
+                self.imported.append(remembered)
+            except InputError as exc:
+                self.book = self.book.merged(PriceBook(notes=[f"not used: {exc}"]))
+
+    def _remembered(self) -> list[Path]:
+        """Catalogues imported in earlier sessions of a window that keeps its settings."""
+        if not self._local:
+            return []
+        value = QSettings().value(IMPORTED_KEY, [])
+        items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+        return [Path(str(item)) for item in items[:MAX_REMEMBERED] if str(item).strip()]
+
+    def _remember(self) -> None:
+        if self._local:
+            QSettings().setValue(IMPORTED_KEY, [str(p) for p in dict.fromkeys(self.imported)][-MAX_REMEMBERED:])
 
     def problems(self) -> list[str]:
         """The notes of catalogues in their default places that were left out."""
@@ -64,6 +87,7 @@ class PriceFiles(QObject):
             return False
         self.book = self.book.merged(part)
         self.imported.append(Path(path))
+        self._remember()
         self.sig_changed.emit(self.book)
         window.statusBar().showMessage(part.notes[0] if part.notes else f"Imported prices from {path}", 8000)
         return True
@@ -72,4 +96,5 @@ class PriceFiles(QObject):
         """Back to the shipped table only (used by tests and by a window without local catalogues)."""
         self.book = shipped_book()
         self.imported = []
+        self._remember()
         self.sig_changed.emit(self.book)

@@ -57,6 +57,7 @@ from gpu_tpu_app.probe.protocol import ProbeRequest, point_label
 from gpu_tpu_app.ui.charts import ChartData, ChartsView
 from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
+from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.message_log import MessageLog
 from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
@@ -85,6 +86,7 @@ class ProbePanel(QWidget):
     sig_runs_changed = Signal()
     sig_finished = Signal(object)
     sig_message = Signal(str, str)  # level, text: every line added to the message list
+    sig_written = Signal(str, object)  # what, Path: a run or a chart exported (the window confirms it)
     sig_result = Signal(object)  # each ProbeResult as it arrives from a worker
     sig_devices_listed = Signal()  # every backend's device-listing worker has answered
     sig_preferences_changed = Signal(object)  # Preferences: the probe environment was chosen or added here
@@ -199,7 +201,7 @@ class ProbePanel(QWidget):
     def _build_devices_box(self) -> QGroupBox:
         self.devices = DevicesView()
         self.refresh_button = QToolButton()
-        self.refresh_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        set_themed_icon(self.refresh_button, "reload")
         self.refresh_button.setToolTip("Look for devices again")
         self.refresh_button.clicked.connect(self.list_devices)
         dev_box = QGroupBox("Devices on this machine")
@@ -428,6 +430,7 @@ class ProbePanel(QWidget):
         else:
             save_run(run, path)
         self.log("info", f"Saved {run_label(run)} to {path}.")
+        self.sig_written.emit("Exported the run", path)
 
     def export_chart(self, which: str, path: str | Path) -> None:
         """Write one chart ('matmul', 'bandwidth', 'roofline', 'compile') as PNG or SVG, by the file's suffix."""
@@ -436,6 +439,7 @@ class ProbePanel(QWidget):
             raise ValueError(f"unknown chart {which!r} (choose from {', '.join(c.slug for c in self.charts.charts())})")
         self.charts.export_chart(chart, path)
         self.log("info", f"Saved the {which} chart to {path}.")
+        self.sig_written.emit(f"Exported the {which} chart", Path(path))
 
     #: below this width the side panel hides itself, unless the user chose otherwise
     NARROW_WIDTH = 1000

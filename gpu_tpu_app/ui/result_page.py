@@ -7,6 +7,7 @@ import html
 import itertools
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
@@ -51,7 +52,9 @@ from gpu_tpu_app.core.estimate_text import (
     cost_lines,
     estimate_cells,
     estimate_inputs,
+    estimate_model_lines,
     estimate_warnings,
+    layout_cell,
     memory_tip,
     price_origins,
 )
@@ -62,8 +65,9 @@ from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
 from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
-from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd
+from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd, plain_number
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.estimator_inputs import EstimatorInputs
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import Card, anchor, clear_layout, label, link_label, plain_tip, scroll_page
@@ -158,6 +162,10 @@ class PriceDelegate(QStyledItemDelegate):
         return editor
 
 
+#: How long the estimator waits after the last keystroke before it estimates again.
+TYPING_PAUSE_MS = 350
+
+
 class EstimatorCard(Card):
     """Inputs for the workload and a table of time, memory fit and cost across chips."""
 
@@ -195,6 +203,7 @@ class EstimatorCard(Card):
 
     def _make_inputs(self) -> list[tuple[str, QWidget]]:
         """The workload's input widgets, as (label text with its mnemonic, widget) in grid order."""
+        self.model_inputs = EstimatorInputs()
         self.params_edit = QLineEdit()
         self.params_edit.setPlaceholderText("e.g. 7B or 7e9")
         self.params_edit.setAccessibleName("Model parameters")
@@ -234,10 +243,10 @@ class EstimatorCard(Card):
         self.prompt_edit.setAccessibleName("Prompt tokens to prefill")
         self.prompt_edit.setToolTip("Serving: prompt tokens to prefill in all (compute-bound).")
         self.dtype_combo = QComboBox()
-        for value, text in (("bfloat16", "bf16"), ("float8", "fp8"), ("int8", "int8")):
+        for value, text in (("bfloat16", "bf16"), ("float8", "fp8"), ("int8", "int8"), ("float32", "fp32")):
             self.dtype_combo.addItem(text, value)
         self.dtype_combo.setAccessibleName("Weights and KV-cache type")
-        self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1).")
+        self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4).")
         self.place_combo = QComboBox()
         self.place_combo.addItem(ANYWHERE, place_key(None, None))
         self.place_combo.setAccessibleName("Where the price is")
@@ -248,9 +257,9 @@ class EstimatorCard(Card):
         self.shape_edits: dict[str, QLineEdit] = {}
         for key, name in (("layers", "Layers"), ("width", "Model width"), ("heads", "Heads"), ("kv_heads", "KV heads")):
             edit = QLineEdit()
-            edit.setPlaceholderText("Llama 3 default")
+            edit.setPlaceholderText("from the size")
             edit.setAccessibleName(name)
-            edit.setToolTip(f"{name} of the model; empty: the nearest published Llama 3 shape.")
+            edit.setToolTip(f"{name} of the model; empty: from the parameter count at the shape ratio.")
             self.shape_edits[key] = edit
         inputs = [
             ("&Parameters", self.params_edit),
@@ -267,6 +276,7 @@ class EstimatorCard(Card):
             ("H&eads", self.shape_edits["heads"]),
             ("&KV heads", self.shape_edits["kv_heads"]),
             ("Pr&ice in", self.place_combo),
+            *self.model_inputs.labelled(),
         ]
         return inputs
 
@@ -310,16 +320,25 @@ class EstimatorCard(Card):
                 head.setToolTip(tip)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the chip's name: as wide as the longest name after each fill, and the user may drag it wider or narrower
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
         header.setSortIndicator(EST_COLUMNS.index("Time"), Qt.SortOrder.AscendingOrder)  # fastest first
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.itemChanged.connect(self._price_edited)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
 
     def _connect_inputs(self) -> None:
+        # the estimate follows the typing (debounced: once the user pauses), and at once on Enter or leaving
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_PAUSE_MS)
+        self._typing.timeout.connect(self._inputs_changed)
         for edit in (self.params_edit, self.tokens_edit, self.mfu_edit, self.prompt_edit, *self.shape_edits.values()):
             edit.editingFinished.connect(self._inputs_changed)
+            edit.textEdited.connect(self._typing.start)
         self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
+        self.model_inputs.connect(self._inputs_changed)
         self.place_combo.currentIndexChanged.connect(self._inputs_changed)
         self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
         self.chips_spin.valueChanged.connect(self._inputs_changed)
@@ -352,6 +371,7 @@ class EstimatorCard(Card):
             self.dtype_combo.setCurrentIndex(
                 max(0, self.dtype_combo.findData(request.dtype if request else "bfloat16"))
             )
+            self.model_inputs.fill(request)
             self._prices = dict(request.prices) if request else {}
             place = (request.price_cloud, request.price_region) if request else (None, None)
             if self.place_combo.findData(place_key(*place)) < 0:
@@ -431,12 +451,17 @@ class EstimatorCard(Card):
                 dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16",
                 price_cloud=place_of(self.place_combo.currentData())[0],
                 price_region=place_of(self.place_combo.currentData())[1],
+                **self.model_inputs.values(mode),
                 **shape,
             )
-        except ValueError as exc:  # pydantic's ValidationError is a ValueError too
-            first = str(exc).splitlines()
-            text = first[-1].strip() if len(first) > 1 else str(exc)
-            self.message.setText(f"Check the inputs: {text}")
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in err["loc"])
+            text = str(err["msg"]).removeprefix("Value error, ")
+            self.message.setText(f"Check the inputs: {where + ': ' if where else ''}{text}")
+            return None
+        except ValueError as exc:
+            self.message.setText(f"Check the inputs: {exc}")
             return None
         return request
 
@@ -543,6 +568,8 @@ class EstimatorCard(Card):
                 elif col == PRICE_COLUMN:
                     item.setToolTip("A measured device has no price here: costs are for catalogue chips")
                 item.setFlags(flags)
+                if col == 0:
+                    item.setToolTip(plain_tip(f"{row.chip_name} ({c.kind})"))
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:
@@ -561,23 +588,33 @@ class EstimatorCard(Card):
                     )
                     if row.fits is not None:
                         item.setForeground(QColor(colors["ok" if row.fits else "error"]))
+                if col == 7 and row.tensor_parallel is not None:
+                    item.setToolTip(
+                        plain_tip(
+                            f"One copy: {layout_cell(row)} (tensor parallel inside the fast-link group x pipeline "
+                            "stages or sharded data parallel across groups, checkpointing as shown)"
+                        )
+                    )
                 if col > PRICE_COLUMN and cost_tip:
                     item.setToolTip(cost_tip)
                 if col in (2, 3, 4, 6, 7, 8, 9, 10, 11):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, col, item)
         self.table.setSortingEnabled(True)
+        if rows:
+            self.table.resizeColumnToContents(0)  # full chip names, readable (the column stays resizable)
         self._fit_table_height()
         self._filling = False
         if est is not None:
             sources = self._source_titles(est.sources)
             self.message.setText(
-                f"{estimate_inputs(est)}: {est.flops:.3g} FLOPs in all. Fastest first; times run "
-                "from the high to the low MFU."
+                f"{estimate_inputs(est)}: {plain_number(est.flops)} FLOPs in all. Fastest first; times run "
+                "from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share)."
             )
             warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
+            model = "".join(f"\n{line}" for line in estimate_model_lines(est))
             self.rules.setText(
-                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.\nCost: {COST_RULE}; "
+                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{model}\nCost: {COST_RULE}; "
                 f"{price_origins(est)}.{warnings}\nSources: {sources}."
             )
         else:
@@ -730,8 +767,11 @@ class ResultPage(QWidget):
     # ------------------------------------------------------------------ data in
 
     def set_recommendation(self, rec: Recommendation) -> None:
-        """Show a recommendation."""
+        """Show a recommendation; an answer that the work needs strict fp32 checks the estimator's box
+        (TPUs then run at 3-6 bf16 passes), unless the user set that box there."""
         self._rec = rec
+        strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
+        self.estimator.model_inputs.follow_answer(strict)
         self._render()
 
     def recommendation(self) -> Recommendation | None:
@@ -970,10 +1010,6 @@ class ResultPage(QWidget):
         """Scroll to the estimator and put the cursor in its first input."""
         self.scroll_area.ensureWidgetVisible(self.estimator, 0, 0)
         self.estimator.params_edit.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def links(self) -> list[QLabel]:
-        """Labels with links (reasons, blockers, flips, open questions), for keyboard users and tests."""
-        return [w for w in self.findChildren(QLabel) if "<a href" in w.text()]
 
 
 if __name__ == "__main__":  # a page on its own: python -m gpu_tpu_app.ui.result_page

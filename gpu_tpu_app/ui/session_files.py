@@ -38,6 +38,7 @@ class SessionWindow(Protocol):
     def show_result(self) -> None: ...
     def probe_running(self) -> bool: ...
     def statusBar(self) -> QStatusBar: ...
+    def confirm(self, what: str, path: Path | None = None) -> None: ...
 
 
 class SessionFiles(QObject):
@@ -92,6 +93,7 @@ class SessionFiles(QObject):
         window.set_session(new_session())
         window.show_wizard(0)
         self._status("New session", 3000)
+        window.confirm("New session: every answer, run, check and note of the last one is cleared.")
         return True
 
     def open_session(self, path: str | Path | None = None) -> bool:
@@ -159,6 +161,7 @@ class SessionFiles(QObject):
         self._window.mark_saved(saved, path)
         self.add_recent(path)
         self._status(f"Saved {path}", 4000)
+        self._window.confirm("Saved the session", path)
         return True
 
     def import_run(self, path: str | Path | None = None) -> bool:

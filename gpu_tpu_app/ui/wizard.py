@@ -144,6 +144,8 @@ class QuestionCard(Card):
         """Mark this answer with what `check` measured (None clears the mark); the value is not changed."""
         if check is None or self.field not in ANSWER_FIELDS:
             self.measured = self.measured_from = None
+            self.measured_label.clear()
+            self.evidence_label.clear()
             self.measured_row.hide()
             self.evidence_label.hide()
             return
@@ -283,7 +285,9 @@ class DecideWizard(QWidget):
         steps = QHBoxLayout()
         steps.setSpacing(6)
         self.step_labels: list[StepLabel] = []
-        for i, title in enumerate([p.title for p in PAGES] + ["Result"]):
+        self._step_titles = [p.title for p in PAGES] + ["Result"]
+        self._furthest = 0
+        for i, title in enumerate(self._step_titles):
             step = StepLabel(i, f"{i + 1}  {title}")
             step.clicked.connect(self._step_clicked)
             self.step_labels.append(step)
@@ -386,6 +390,11 @@ class DecideWizard(QWidget):
         self.sig_model_checked.emit(check)
         self.sig_answers_changed.emit(self.answers())
 
+    def reset_progress(self) -> None:
+        """Forget which pages the user went past (another session was opened or started)."""
+        self._furthest = 0
+        self._show(self.current_page())
+
     def set_model_check(self, check: ModelCheck | None) -> None:
         """Show the marks of a saved check (an opened session) without changing any answer; None (File >
         New) clears them and the check's line."""
@@ -425,8 +434,14 @@ class DecideWizard(QWidget):
         self.back_button.setEnabled(index > 0)
         last = index == len(self.pages) - 1
         self.next_button.setText("&Next: see the result" if last else "&Next")
+        self._furthest = max(self._furthest, index)
         for i, step in enumerate(self.step_labels):
-            set_role(step, "step", "current" if i == index else "done" if i < index else "todo")
+            done = i != index and i <= self._furthest and i < len(self.pages)  # a page the user went past
+            state = "current" if i == index else "done" if done else "todo"
+            set_role(step, "step", state)
+            mark = "✓ " if done else ""
+            step.setText(f"{mark}{i + 1}  {self._step_titles[i]}")
+            step.setAccessibleName(f"Step {i + 1}, {self._step_titles[i]}" + (", finished" if done else ""))
         self._update_count()
         self.sig_page_changed.emit(index)
 

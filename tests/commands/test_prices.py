@@ -27,7 +27,7 @@ def test_prices_on_a_fresh_machine_shows_the_shipped_table(run_cli: Run) -> None
     assert code == 0, err
     assert "Google TPU v6e (Trillium)" in out
     assert "shipped table, read 20" in out
-    assert "No price for:" in out
+    assert "No on-demand price for:" in out
     assert "https://github.com/skypilot-org/skypilot-catalog/" in out
 
 

@@ -467,3 +467,18 @@ def test_other_family_needs_its_own_mfu() -> None:
     raw["chips"] = [dict(raw["chips"][0], family="other", mfu=None)]
     with pytest.raises(ValidationError, match="needs its own mfu"):
         Catalog.model_validate(raw)
+
+
+def test_decode_share_is_sourced_and_checked() -> None:
+    catalog = load_catalog()
+    assert catalog.decode is not None and catalog.decode_share() == (0.65, 0.80)
+    assert set(catalog.decode.sources) <= {s.id for s in catalog.sources}
+    raw = catalog.model_dump()
+    raw["decode"] = dict(raw["decode"], low=0.9, high=0.5)
+    with pytest.raises(ValidationError, match=r"decode\.low: must not exceed high"):
+        Catalog.model_validate(raw)
+    raw["decode"] = dict(catalog.decode.model_dump(), sources=["nowhere"])
+    with pytest.raises(ValidationError, match="unknown source id 'nowhere'"):
+        Catalog.model_validate(raw)
+    raw.pop("decode")
+    assert Catalog.model_validate(raw).decode_share() == (1.0, 1.0)  # none given: the nominal figure

@@ -51,6 +51,8 @@ SOURCE_IDS = (
         "google-tpu-intro",
         "jax-matmul-precision",
         "jax-sharp-bits",
+        "jax-sparsecore",
+        "tf-tpu-embedding",
         "pytorch-xla-3356",
         "pytorch-xla-6614",
         "google-tpu7x",
@@ -70,7 +72,7 @@ ISSUE_TABLE = {
     "scale": ("small", "medium", "large", "massive"),
     "batch": ("small", "large"),
     "duration": ("hours", "days", "weeks"),
-    "matmul_share": ("low", "mixed", "dominant"),
+    "matmul_share": ("irregular", "low", "mixed", "dominant"),  # issue 19: FFT, sparse or gather-heavy work
     "embeddings": ("ultra_large", "ordinary"),
     "team": ("cuda", "xla", "general"),
     "porting_budget": ("none", "some", "ample"),

@@ -325,7 +325,7 @@ def test_estimate_table(run_cli, catalog: Catalog) -> None:
         "estimate", "--params", "7e9", "--tokens", "1.4e11", "--chips", "64", "--mfu", "0.4", *shape
     )
     assert code == 0 and err == ""
-    assert "6.33e+21 FLOPs" in out and "64 chips" in out
+    assert "6.33 × 10²¹ FLOPs" in out and "64 chips" in out
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("chip "))
     body = lines[header + 2 : header + 2 + len(catalog.chips)]
@@ -528,7 +528,7 @@ def test_a_copy_too_big_for_the_chips_given_has_no_time(catalog: Catalog) -> Non
     assert any("one copy needs 3 chips" in w for w in h100.warnings)
     three = _row(estimate(req.model_copy(update={"chips": 4}), catalog), "h100-sxm")
     assert three.days is not None and three.copies == 1 and three.memory_available_bytes == 240e9
-    assert any("1 chip(s) left idle" in w for w in three.warnings)
+    assert any("1 chip left idle" in w for w in three.warnings)
 
 
 def test_warning_when_chips_exceed_the_largest_fast_link_group(catalog: Catalog) -> None:
@@ -809,3 +809,38 @@ def test_new_estimate_flags_are_checked(run_cli, argv: list[str], flag: str) -> 
     code, out, err = run_cli("estimate", "--params", "7e9", *argv)
     assert code == 2 and out == ""
     assert f"{flag}:" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_largest_inputs_stay_finite(catalog: Catalog) -> None:
+    """Every bound at once (hostile but valid inputs) gives finite numbers or an honest no-fit, never inf/nan."""
+    import math
+
+    huge = EstimateRequest(
+        params=1e15, tokens=1e18, chips=10_000_000, context=100_000_000, micro_batch=100_000, aspect_ratio=1
+    )
+    serve = EstimateRequest(
+        params=1e15, active_params=1e14, experts=100_000, top_k=10_000, mode="inference", tokens=1e18,
+        batch=1_000_000, context=100_000_000, chips=10_000_000,
+    )  # fmt: skip
+    for req in (huge, serve):
+        result = estimate(req, catalog)
+        assert math.isfinite(result.flops)
+        for row in result.rows:
+            for value in (row.days, row.memory_needed_bytes, row.activation_bytes, row.step_seconds):
+                assert value is None or math.isfinite(value), row.chip_id
+            assert row.fits in (True, False, None)
+
+
+def test_chips_too_small_for_one_copy_are_one_note_not_a_line_each(catalog: Catalog) -> None:
+    from gpu_tpu_app.core.estimate_text import estimate_warnings
+
+    est = estimate(EstimateRequest(params=70e9, tokens=1e9, mode="inference", chips=1, batch=8, **LLAMA_70B), catalog)
+    short = [row for row in est.rows if any(w.startswith("one copy needs") for w in row.warnings)]
+    assert len(short) > 3 and all(row.days is None for row in short)  # a setup that does not fit has no time
+    lines = estimate_warnings(est)
+    notes = [ln for ln in lines if "cannot hold one copy" in ln]
+    assert len(notes) == 1 and notes[0].startswith(
+        f"{len(short)} of the chips cannot hold one copy on the 1 chip given"
+    )
+    assert all(row.chip_name in notes[0] for row in short)
+    assert not any("one copy needs" in ln for ln in lines)

@@ -48,11 +48,15 @@ def test_cost_is_filled_from_the_cheapest_shipped_price_with_spot_beside(catalog
 
 
 def test_every_chip_with_a_shipped_price_gets_a_cost(catalog: Catalog) -> None:
-    shipped = {r.chip for r in load_price_table().prices}
+    rows = load_price_table().prices
+    shipped = {r.chip for r in rows}
+    on_demand = {r.chip for r in rows if r.on_demand is not None}
+    spot_only = shipped - on_demand  # a row with a spot price only (the catalogue has no on-demand one)
     result = estimate(EstimateRequest(params=7e9, chips=64), catalog, book=shipped_book())
     costed = {r.chip_id for r in result.rows if r.cost_usd is not None}
-    assert costed == {c for c in shipped if _row(result, c).days is not None}
-    assert all(r.price is None for r in result.rows if r.chip_id not in shipped)
+    assert costed == {c for c in on_demand if _row(result, c).days is not None}
+    assert all(_row(result, c).spot_cost_usd is not None for c in spot_only if _row(result, c).days is not None)
+    assert all(r.price is None and r.spot_price is None for r in result.rows if r.chip_id not in shipped)
 
 
 def test_a_chosen_cloud_or_region_limits_the_price(catalog: Catalog) -> None:
@@ -92,10 +96,12 @@ def test_cli_on_a_fresh_machine_costs_every_chip_with_a_shipped_price(run_cli) -
     lines = out.splitlines()
     catalog = load_catalog()
     names = {c.id: c.name for c in catalog.chips}
-    for chip in {r.chip for r in load_price_table().prices}:
+    for row in load_price_table().prices:
+        chip = row.chip
         line = next(x for x in lines if x.startswith(names[chip] + "  "))
         assert "$" in line, chip
-        assert any(x.startswith(f"  - {chip}: on-demand $") and "shipped table, read 20" in x for x in lines), chip
+        kind = "on-demand" if row.on_demand is not None else "spot"
+        assert any(x.startswith(f"  - {chip}: ") and f"{kind} $" in x and "shipped table, read 20" in x for x in lines)
 
 
 def test_cli_uses_a_local_skypilot_catalogue_and_cloud_flag(run_cli, _fresh_home: Path) -> None:

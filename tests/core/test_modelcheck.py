@@ -240,7 +240,7 @@ def test_every_route_is_shown_and_a_failed_lowering_outranks_cpu_fallbacks() -> 
     fallbacks = {"status": "ok", "detail": "ran", "fallbacks": [{"name": "aten::_ctc_loss", "count": 1}]}
     c = check_from_findings("m.py", findings(tpu_lowering=failed, xla_run=fallbacks), 1.0)
     assert c.answers.xla_verified == "no"
-    assert "1 operator(s) fell back" in c.evidence_for("xla_verified")[0].detail
+    assert "1 operator fell back" in c.evidence_for("xla_verified")[0].detail
 
 
 def test_item_under_torch_xla_is_a_host_sync_not_a_fallback_operator() -> None:

@@ -76,7 +76,9 @@ instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,disk_
 a2-ultragpu-1g,us-central1-a,5.07,12,170,1,A100,80.0,False,,nvidia,
 a2-ultragpu-1g,us-central1-a,1.6,12,170,1,A100,80.0,True,,nvidia,
 a2-highgpu-1g,us-central1-b,3.67,12,85,1,A100,40.0,False,,nvidia,
-v5litepod-4,us-west4-a,4.8,112,192,4,v5litepod,16.0,False,,google,
+v5litepod-4,us-west4-a,4.8,112,192,1,v5litepod-4,64,False,,google,
+v5p-8,us-east5-a,16.8,208,448,1,v5p-8,95,False,,google,
+v5p-8,us-east5-a,6.72,208,448,1,v5p-8,95,True,,google,
 n1-standard-4,us-central1-a,0.19,4,15,0,,,False,,,
 """
 GPUHUNT_LAMBDA = """\
@@ -241,7 +243,10 @@ def test_gpuhunt_offers_are_per_gpu_by_memory_and_spot_column(tmp_path: Path, ta
     assert got[("a100-80gb", "gcp", "us-central1", "on-demand")].usd == pytest.approx(5.07)
     assert got[("a100-80gb", "gcp", "us-central1", "spot")].usd == pytest.approx(1.6)
     assert got[("a100-40gb", "gcp", "us-central1", "on-demand")].usd == pytest.approx(3.67)  # zone -> region
+    # a TPU offer is one "GPU" named like its slice, priced per slice: over its chips (v5p-8 is 4 chips)
     assert got[("tpu-v5e", "gcp", "us-west4", "on-demand")].usd == pytest.approx(1.2)
+    assert got[("tpu-v5p", "gcp", "us-east5", "on-demand")].usd == pytest.approx(4.2)
+    assert got[("tpu-v5p", "gcp", "us-east5", "spot")].usd == pytest.approx(1.68)
     assert got[("a100-80gb", "gcp", "us-central1", "on-demand")].origin == "gpuhunt"
 
 
@@ -377,3 +382,27 @@ def test_cheapest_step_names_the_verdicts_chips_at_their_cheapest_place() -> Non
     gpu = cheapest_step(book, chips, "gpu")
     assert gpu is not None and "NVIDIA" in gpu and "Google TPU" not in gpu
     assert cheapest_step(PriceBook(), chips, "tpu") is None
+
+
+def test_a_spot_only_row_prices_spot_and_leaves_on_demand_open(tmp_path: Path) -> None:
+    from gpu_tpu_app.core.prices import shipped_book
+
+    book = shipped_book()
+    assert book.cheapest("trainium2", "on-demand") is None
+    spot = book.cheapest("trainium2", "spot")
+    assert spot is not None and spot.usd == pytest.approx(23.0631 / 16, abs=1e-5)
+    from gpu_tpu_app.assets import resource_path
+
+    text = resource_path("prices", "prices.toml").read_text(encoding="utf-8")
+    bad = _write(tmp_path / "prices.toml", text.replace("spot = 1.44144\n", ""))
+    with pytest.raises(InputError, match="a row needs on_demand, spot or both"):
+        load_price_table(bad)
+
+
+def test_a_local_catalogue_older_than_90_days_is_marked_stale(tmp_path: Path, table: PriceTable) -> None:
+    old = _write(tmp_path / "aws" / "vms.csv", AWS_VMS, age_hours=24 * 120)
+    quote = next(q for q in read_path(old, table).quotes if q.chip_id == "h100-sxm")
+    assert quote.stale()
+    assert quote.describe_age() == "SkyPilot catalogue, 120 days old (stale: over 90 days)"
+    fresh = _write(tmp_path / "new" / "aws" / "vms.csv", AWS_VMS, age_hours=24 * 89)
+    assert not next(q for q in read_path(fresh, table).quotes if q.chip_id == "h100-sxm").stale()

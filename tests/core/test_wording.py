@@ -62,8 +62,36 @@ def test_compact_labels_and_sizes() -> None:
         (1.0, "1 day"),
         (2.6879880069655093, "2.69 days"),
         (730.5, "2 years"),
-        (1e12, "2.74e+09 years"),
+        (1e12, "2,740,000,000 years"),
     ],
 )
 def test_format_duration(days: float, text: str) -> None:
     assert format_duration(days) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (6.33e21, "6.33 × 10²¹"),
+        (12_400, "12,400"),
+        (9_999, "10,000"),
+        (0.00123, "0.00123"),
+        (2.5, "2.5"),
+        (1.0, "1"),
+        (9.996e15, "1 × 10¹⁶"),
+    ],
+)
+def test_plain_number_never_writes_e_notation(value: float, text: str) -> None:
+    from gpu_tpu_app.core.units import plain_number
+
+    assert plain_number(value) == text and "e+" not in plain_number(value * 1.37)
+
+
+def test_versions_and_counts_read_as_words() -> None:
+    from gpu_tpu_app.core.units import count_words
+    from gpu_tpu_app.core.wording import version_words
+
+    assert version_words("2.13.0+cpu") == "2.13.0 (CPU-only build)"
+    assert version_words("2.5.1+cu124") == "2.5.1 (CUDA 12.4 build)"
+    assert version_words("0.10.2") == "0.10.2"
+    assert [count_words(n, "shape") for n in (1, 2)] == ["1 shape", "2 shapes"]

@@ -140,9 +140,9 @@ def test_fake_torch_xla_fallback_counters_become_findings_and_leave_xla_verified
     assert c.level == "ran_under_torch_xla"
     assert "Evidence level: ran under torch_xla (CPU device)" in render_text(c)
     xla = _text(c, "xla_verified")
-    assert "ran on XLA's CPU device; 1 operator(s) fell back to the CPU: aten::nonzero" in xla
+    assert "ran on XLA's CPU device; 1 operator fell back to the CPU: aten::nonzero" in xla
     assert "aten::nonzero_before_the_step" not in xla  # counters from before the step are not this model's
-    assert "1 compile(s), 0.25 s compiling" in xla
+    assert "1 compile, 0.25 s compiling" in xla
     assert c.answers.xla_verified is None  # fallbacks: the user says whether they sit in the main loop
     assert c.answers.custom_ops == "some"
     assert "aten::nonzero (2x)" in _text(c, "custom_ops")

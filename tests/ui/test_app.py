@@ -353,7 +353,7 @@ def test_report_export_in_three_formats(qtbot, window: MainWindow, tmp_path: Pat
     assert pdf.startswith(b"%PDF") and len(pdf) > 2000
     assert format_for("x.htm") == "html" and format_for("x.PDF") == "pdf" and format_for("x.txt") == "markdown"
     assert html_to_pdf("<p>hi</p>").startswith(b"%PDF")
-    # the window's PDF is laid out from the report data, with the gauge (tests/test_report_pdf.py checks the layout)
+    # the window's PDF is laid out from the report data, with the gauge (tests/ui/test_report_pdf.py checks the layout)
     dialog = ReportDialog(md, html_text, tmp_path / "r", pdf=window.report_pdf)
     qtbot.addWidget(dialog)
     assert dialog.save_to(tmp_path / "window.pdf")

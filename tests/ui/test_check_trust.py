@@ -4,6 +4,8 @@ what the check did to the verdict. A property over answer sets (hypothesis), on 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -51,12 +53,12 @@ def _check(measured: dict[str, str | None]) -> ModelCheck:
     )
 
 
-@pytest.fixture(scope="module")
-def wizard(qapp):
+@pytest.fixture
+def wizard(qtbot):
     w = DecideWizard(load_lesson())
+    qtbot.addWidget(w)
     w.resize(1100, 760)
-    yield w
-    w.deleteLater()
+    return w
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -117,3 +119,30 @@ def test_the_issue_case_keeps_a_few_kernels_and_variable_shapes(wizard: DecideWi
     assert "Filled 1 open answer from the check." in status
     assert "2 of your answers differ from what was measured and were kept" in status
     assert "Using every measured value: " in status
+
+
+def test_the_model_dialog_opens_at_the_examples_then_the_last_folder(
+    wizard: DecideWizard, tmp_path, monkeypatch
+) -> None:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QFileDialog
+
+    from gpu_tpu_app.ui import model_check
+
+    QSettings().remove(model_check.LAST_FOLDER_KEY)
+    asked: list[str] = []
+    picked = tmp_path / "mine" / "net.py"
+    picked.parent.mkdir()
+
+    def dialog(_parent, _title, folder, _filter):  # the user's pick, recorded with where the dialog opened
+        asked.append(folder)
+        return str(picked), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", dialog)
+    monkeypatch.setattr(wizard.model_check_bar, "check", lambda path: None)
+    wizard.model_check_bar.choose_file()
+    examples = Path(model_check.__file__).resolve().parents[2] / "examples" / "models"
+    assert asked[0] == str(examples) and (examples / "torch_transformer.py").is_file()
+    wizard.model_check_bar.choose_file()
+    assert asked[1] == str(picked.parent)  # the last folder used, next time
+    QSettings().remove(model_check.LAST_FOLDER_KEY)

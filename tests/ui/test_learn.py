@@ -63,6 +63,20 @@ def _anchor_point(p: LearnPage, predicate) -> tuple[str, QPoint]:
     raise AssertionError("no such link on the page")
 
 
+def shown_topics(page) -> list[str]:
+    """The topic ids the list shows, in order (what the user sees after a search)."""
+    ids = {t.id for t in page.lesson.topics}
+    items = []
+    stack = [page.tree.topLevelItem(i) for i in range(page.tree.topLevelItemCount())]
+    while stack:
+        item = stack.pop(0)
+        stack[0:0] = [item.child(j) for j in range(item.childCount())]
+        key = item.data(0, Qt.ItemDataRole.UserRole)
+        if key in ids and not item.isHidden():
+            items.append(key)
+    return items
+
+
 def test_topic_shows_gpu_and_tpu_columns_with_claims_and_sources(page, lesson):
     page.show_topic("architecture")
     topic = lesson.topic("architecture")
@@ -144,11 +158,11 @@ def test_search_box_filters_topics(page, qtbot, lesson):
         )
     ]
     assert expected and len(expected) < len(lesson.topics)
-    assert page.visible_topics() == expected
+    assert shown_topics(page) == expected
     page.search.clear()
-    assert page.visible_topics() == [t.id for t in lesson.topics]
+    assert shown_topics(page) == [t.id for t in lesson.topics]
     qtbot.keyClicks(page.search, "zzqx-no-such-word")
-    assert page.visible_topics() == []
+    assert shown_topics(page) == []
     assert "Nothing matches" in page.match_label.text()
 
 
@@ -337,3 +351,17 @@ def test_evidence_sits_beside_the_claim_the_lesson_pack_names(page, lesson, monk
         assert sorted({*left, *(k for ks in placed.values() for k in ks)}) == sorted(set(topic.evidence))
     playbook = lesson.topic("playbook")
     assert not any("compile" in c.evidence for c in playbook.gpu.claims)  # not beside the CUDA-team claim
+
+
+def test_glossary_tooltips_name_sources_by_title_never_by_id() -> None:
+    from gpu_tpu_app.core.lesson import load_lesson
+    from gpu_tpu_app.ui.glossary import tooltip_html
+
+    pack = load_lesson()
+    ids = {s.id for s in pack.sources}
+    for term in pack.glossary:
+        tip = tooltip_html(term, pack)
+        assert not any(f"{sid}," in tip or f"{sid}<" in tip or f" {sid};" in tip for sid in term.sources), tip
+        for sid in term.sources:
+            assert pack.source(sid).title.split()[0] in tip
+    assert ids

@@ -160,3 +160,31 @@ def test_price_in_one_cloud_or_region(qtbot, page: ResultPage) -> None:
     page.set_estimate_request(EstimateRequest(params=7e9, price_cloud="azure", price_region="eastus"))
     assert card.place_combo.currentText() == "Azure eastus"
     assert card.result is not None and all(r.cost_usd is None for r in card.result.rows)
+
+
+def test_imported_catalogues_are_remembered_and_read_again(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox_home: str
+) -> None:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.setOrganizationName("gpu-tpu-app")
+    QApplication.setApplicationName("gpu-tpu-app")
+    QSettings().clear()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.sky of this machine
+    Dialogs(monkeypatch)
+    good = _write(tmp_path / "aws" / "vms.csv", AWS_VMS, age_hours=2)
+    w = add_window(qtbot, MainWindow(persist=True))
+    assert w.prices.import_prices(good)
+    w.close()
+    assert QSettings().fileName().startswith(sandbox_home)
+    _write(good, AWS_VMS, age_hours=1)  # refreshed since: read again, with its new age
+    again = add_window(qtbot, MainWindow(persist=True))
+    assert again.prices.imported == [good]
+    h100 = again.prices.book.cheapest("h100-sxm", "on-demand", "aws", "us-east-1")
+    assert h100 is not None and h100.describe_age() == "SkyPilot catalogue, 1 h old"
+    good.write_bytes(b"\x00broken")  # broken since: left out, named, nothing lost
+    third = add_window(qtbot, MainWindow(persist=True))
+    assert any(str(good) in note for note in third.prices.problems())
+    assert third.prices.book.cheapest("h100-sxm", "on-demand") is not None  # the shipped table still prices
+    QSettings().clear()

@@ -6,7 +6,6 @@ import csv
 import io
 import json
 import socket
-import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -91,45 +90,8 @@ def _hand_made_run(host: str = "tpu-vm-test") -> RunFile:
     )
 
 
-GUI_PROBE_SCRIPT = r"""
-import json, sys
-from PySide6.QtCore import QEventLoop, QTimer
-from PySide6.QtWidgets import QApplication
-from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui.main_window import MainWindow
-app = QApplication([])
-window = MainWindow(Preferences(default_suite="smoke"), persist=False)
-window.show()
-panel = window.ensure_probe_panel()
-panel.set_selection(backends=["torch", "jax"], suite="smoke", kernels=[], dtypes=[])
-loop = QEventLoop()
-finished = []
-panel.sig_finished.connect(lambda run: (finished.append(run), loop.quit()))
-QTimer.singleShot(170_000, loop.quit)
-assert panel.start()
-loop.exec()
-run = finished[0]
-print(json.dumps({
-    "ok": sum(r.status == "ok" for r in run.results),
-    "backends": sorted({d.backend for d in run.devices}),
-    "imported": [m for m in ("torch", "jax", "jaxlib") if m in sys.modules],
-}))
-panel.shutdown()
-"""
-
-
-@pytest.mark.slow
-def test_gui_process_never_imports_torch_or_jax_through_a_probe_run(tmp_path):
-    """A real probe of both backends through the window: the GUI process itself never loads torch or jax."""
-    import subprocess
-
-    proc = subprocess.run(
-        [sys.executable, "-c", GUI_PROBE_SCRIPT], capture_output=True, text=True, timeout=240, cwd=tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    report = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert report["backends"] == ["jax", "torch"] and report["ok"] > 0
-    assert report["imported"] == []
+# The GUI process never importing torch or jax through a real probe run is held by
+# tests/test_core_purity.py::test_the_window_process_never_imports_torch_jax_or_user_code.
 
 
 @pytest.mark.slow

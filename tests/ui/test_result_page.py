@@ -327,3 +327,25 @@ def test_notes_round_trip_without_echo(qtbot, page: ResultPage) -> None:
     with qtbot.waitSignal(page.sig_notes_changed) as blocker:
         page.notes_edit.setPlainText("typed")
     assert blocker.args == ["typed"]
+
+
+def test_the_estimate_follows_typing_and_chip_names_are_readable(qtbot) -> None:
+    from PySide6.QtWidgets import QHeaderView
+
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.ui.result_page import TYPING_PAUSE_MS, EstimatorCard
+
+    card = EstimatorCard(load_catalog())
+    qtbot.addWidget(card)
+    card.resize(1100, 900)
+    card.show()
+    qtbot.keyClicks(card.params_edit, "7B")  # typed, no Enter, no leaving the field
+    qtbot.waitUntil(lambda: card.result is not None, timeout=TYPING_PAUSE_MS * 10)
+    assert card.request() is not None and card.request().params == 7e9
+    table = card.table
+    assert table.horizontalHeader().sectionResizeMode(0) == QHeaderView.ResizeMode.Interactive
+    fm = table.fontMetrics()
+    widest = max(fm.horizontalAdvance(table.item(r, 0).text()) for r in range(table.rowCount()))
+    assert table.columnWidth(0) >= widest  # no name elided ("NVIDIA H100..." three times)
+    for r in range(table.rowCount()):
+        assert table.item(r, 0).text() in table.item(r, 0).toolTip()

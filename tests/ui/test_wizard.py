@@ -96,6 +96,8 @@ def test_progress_row_and_buttons_follow_the_page(qtbot, wizard: DecideWizard) -
     qtbot.mouseClick(wizard.step_labels[3], Qt.MouseButton.LeftButton)
     assert wizard.current_page() == 3
     assert [s.property("step") for s in wizard.step_labels[:5]] == ["done", "done", "done", "current", "todo"]
+    assert [s.text().startswith("✓ ") for s in wizard.step_labels[:5]] == [True, True, True, False, False]
+    assert wizard.step_labels[0].accessibleName().endswith(", finished")
     assert wizard.title.text() == PAGES[3].title
     wizard.go_to_page(len(PAGES) - 1)
     assert "result" in wizard.next_button.text()

@@ -39,6 +39,7 @@ from gpu_tpu_app.core.decision.engine import (
     answered_count,
     decide,
     has_verdict,
+    leans_only,
 )
 from gpu_tpu_app.core.decision.io import (
     ANSWERS_SCHEMA_VERSION,
@@ -111,6 +112,7 @@ __all__ = [
     "choices",
     "decide",
     "has_verdict",
+    "leans_only",
     "load_answers",
     "migrate_answers",
     "read_answers",

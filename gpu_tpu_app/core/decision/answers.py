@@ -22,7 +22,8 @@ Framework = Literal["pytorch", "jax", "tensorflow", "other"]
 YesNo = Literal["yes", "no"]
 CustomOps = Literal["none", "some", "essential"]
 HighPrecision = Literal["fp64", "fp32", "no"]
-MatmulShare = Literal["low", "mixed", "dominant"]
+#: "irregular": little dense matrix math, and most of the rest FFTs, sparse math or gathers.
+MatmulShare = Literal["irregular", "low", "mixed", "dominant"]
 
 
 class Answers(BaseModel):
@@ -73,7 +74,7 @@ ORDERED: dict[str, tuple[str, ...]] = {
     "scale": ("small", "medium", "large", "massive"),
     "batch": ("small", "large"),
     "duration": ("hours", "days", "weeks"),
-    "matmul_share": ("low", "mixed", "dominant"),
+    "matmul_share": ("irregular", "low", "mixed", "dominant"),
     "porting_budget": ("none", "some", "ample"),
     "utilization": ("sporadic", "steady"),
     "data_pipeline": ("slow", "fast"),

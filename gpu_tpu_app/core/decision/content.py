@@ -94,6 +94,7 @@ class Notes(_Content):
     correlated: Text
     playbook_alone: Text
     porting_cost: Text
+    short_finetune: Text
 
 
 class StepWords(_Content):
@@ -114,6 +115,7 @@ class DecisionText(_Content):
     rules: dict[str, dict[str, Text]]
     small_serving: dict[str, dict[str, Text]]
     variants: dict[str, Text]
+    conflicts: dict[str, Text]
     blockers: dict[str, dict[str, Text]]
     notes: Notes
     actions: dict[str, Text]
@@ -173,6 +175,8 @@ def _texts(pack: DecisionText) -> Iterable[tuple[str, str]]:
                 yield f"{section}.{factor}.{value}", text
     for key, text in pack.variants.items():
         yield f"variants.{key}", text
+    for key, text in pack.conflicts.items():
+        yield f"conflicts.{key}", text
     for key, text in pack.notes.model_dump().items():
         yield f"notes.{key}", text
     for key, text in pack.actions.items():

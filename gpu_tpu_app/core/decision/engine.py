@@ -85,6 +85,17 @@ class Flip(BaseModel):
     verdict: Verdict
 
 
+class Conflict(BaseModel):
+    """Two answers that contradict each other: named on the result page, and the confidence drops a level."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    factors: list[str]
+    answers: list[str]
+    message: str
+
+
 class Recommendation(BaseModel):
     """The engine's answer: verdict, score, confidence and everything that explains them.
 
@@ -104,6 +115,7 @@ class Recommendation(BaseModel):
     flips: list[Flip]
     next_steps: list[str]
     unanswered: list[str]
+    conflicts: list[Conflict] = []
     steps: list[Step] = Field(default_factory=list, exclude=True)
 
     @model_validator(mode="before")
@@ -138,17 +150,26 @@ def _small_serving(values: dict[str, str | None]) -> bool:
     return values["workload"] == "inference" and values["batch"] == "small"
 
 
+def _short_finetune(values: dict[str, str | None]) -> bool:
+    """A short, small-batch fine-tune of a fixed base model (LoRA and the like): hours, a small batch, not serving."""
+    return values["workload"] != "inference" and values["duration"] == "hours" and values["batch"] == "small"
+
+
 def _variant(values: dict[str, str | None], factor: str, rules: RuleSet) -> str:
     """Which form of a factor's rule applies: a few answers shape how another one counts."""
     value = values[factor]
     if _small_serving(values) and (factor, value) in rules.small_serving:
         return "small_serving"
+    if _short_finetune(values) and (factor, value) in rules.short_finetune:
+        return "short_finetune"
+    if factor == "embeddings" and values["framework"] == "pytorch":
+        return "pytorch"
     if factor == "utilization" and values["workload"] in ("inference", "both"):
         return "serving"
     if factor == "duration" and values["workload"] == "inference":
         return "inference"
-    if factor == "matmul_share" and values["embeddings"] == "ultra_large":
-        return "embeddings"
+    if factor == "matmul_share" and values["embeddings"] == "ultra_large" and values["framework"] != "pytorch":
+        return "embeddings"  # SparseCore takes the lookups, where the framework reaches it
     return ""
 
 
@@ -156,10 +177,14 @@ def _variants(factor: str, value: str, rule: Rule, rules: RuleSet) -> dict[str, 
     forms = {"": rule}
     if (factor, value) in rules.small_serving:
         forms["small_serving"] = rules.small_serving[(factor, value)]
+    if (factor, value) in rules.short_finetune:
+        forms["short_finetune"] = rules.short_finetune[(factor, value)]
+    if factor == "embeddings":
+        forms["pytorch"] = rules.pytorch_embeddings if value == "ultra_large" else rule
     if factor == "utilization":
         forms["serving"] = rules.steady_serving if value == "steady" else rule
     if factor == "matmul_share":
-        forms["embeddings"] = rules.embedding_lookups if value == "low" else rule
+        forms["embeddings"] = rules.embedding_lookups if value in ("irregular", "low") else rule
     if factor == "duration":
         forms["inference"] = rule._replace(
             weight=rule.weight * INFERENCE_DURATION_FACTOR, message=rule.message + rules.inference_note
@@ -307,11 +332,27 @@ def _verdict(score: float, blocked: bool) -> Verdict:
     return "either"
 
 
-def _confidence(values: dict[str, str | None], score: float, verdict: Verdict, blocked: bool) -> Confidence:
+_LOWER: dict[Confidence, Confidence] = {"high": "medium", "medium": "low", "low": "low"}
+
+
+def _conflicts(values: dict[str, str | None], rules: RuleSet) -> list[Conflict]:
+    """The pairs of answers that contradict each other, in the rules' order."""
+    return [
+        Conflict(id=cid, factors=[f for f, _v in c.answers], answers=[v for _f, v in c.answers], message=c.message)
+        for cid, c in rules.conflicts.items()
+        if all(values[f] == v for f, v in c.answers)
+    ]
+
+
+def _confidence(
+    values: dict[str, str | None], score: float, verdict: Verdict, blocked: bool, conflicted: bool = False
+) -> Confidence:
     """Blockers decide with high confidence; otherwise the answered share and the margin both count.
 
     A TPU verdict stays at most "medium" until the framework check has passed (xla_verified = yes):
-    the lesson's rule is to verify rather than assume.
+    the lesson's rule is to verify rather than assume; and with strict fp32, which a TPU's matrix
+    units reach only in three to six bf16 passes, until a pilot has timed it. Answers that
+    contradict each other lower the confidence one level.
     """
     if blocked:
         return "high"
@@ -323,9 +364,9 @@ def _confidence(values: dict[str, str | None], score: float, verdict: Verdict, b
         level = "medium"
     else:
         level = "low"
-    if verdict == "tpu" and level == "high" and values["xla_verified"] != "yes":
+    if verdict == "tpu" and level == "high" and (values["xla_verified"] != "yes" or values["high_precision"] == "fp32"):
         level = "medium"
-    return level
+    return _LOWER[level] if conflicted else level
 
 
 #: at most this many flips are listed.
@@ -373,15 +414,17 @@ def decide(answers: Answers, flips: bool = True) -> Recommendation:
     verdict = _verdict(ev.score, ev.blocked)
     ev.reasons.sort(key=lambda item: (item[0], item[1]))
     steps = next_steps(values, verdict, [b.factor for b in ev.blockers])
+    conflicts = _conflicts(values, _ENGLISH.rules)
     return Recommendation(
         verdict=verdict,
         score=ev.score,
-        confidence=_confidence(values, ev.score, verdict, ev.blocked),
+        confidence=_confidence(values, ev.score, verdict, ev.blocked, bool(conflicts)),
         blockers=ev.blockers,
         reasons=[reason for _w, _i, reason in ev.reasons],
         flips=_flips(answers, verdict, ev.score) if flips else [],
         next_steps=[step.line for step in steps],
         unanswered=[factor for factor in FACTORS if values[factor] is None],
+        conflicts=conflicts,
         steps=steps,
     )
 
@@ -396,6 +439,12 @@ MIN_ANSWERS_FOR_VERDICT = 3
 def answered_count(rec: Recommendation) -> int:
     """How many of the wizard's questions the recommendation was given."""
     return len(FACTORS) - len(rec.unanswered)
+
+
+def leans_only(rec: Recommendation) -> bool:
+    """True when the answers are too few to decide (rules.FULL_ENOUGH) and no blocker does: the verdict is
+    "either" at low confidence, whichever way the score leans."""
+    return not rec.blockers and answered_count(rec) < FULL_ENOUGH
 
 
 def has_verdict(rec: Recommendation) -> bool:

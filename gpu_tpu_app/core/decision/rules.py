@@ -117,6 +117,7 @@ _LEANS: dict[str, dict[str, Lean]] = {
         "weeks": _tpu(0.6, "workload", "lesson-ch3", "google-tpu-intro"),
     },
     "matmul_share": {
+        "irregular": _gpu(0.7, "architecture", "google-tpu-intro"),
         "low": _gpu(0.7, "architecture", "google-tpu-intro"),
         "mixed": _gpu(0.1, "architecture", "lesson-ch3"),
         "dominant": _tpu(0.7, "architecture", "google-tpu-intro", "lesson-guide", "lesson-faq"),
@@ -162,9 +163,12 @@ _LEANS: dict[str, dict[str, Lean]] = {
 #: steady_serving: sustained serving on a steady queue is a TPU strength of its own (replaces utilization/steady
 #: when the chips serve); embedding_lookups: embedding lookups are the "low matmul share" work SparseCores take
 #: on (replaces matmul_share/low when embeddings are ultra-large).
+#: pytorch_embeddings: SparseCore is reached from TensorFlow's TPUEmbedding and JAX's SparseCore API, not from
+#: TorchRec or FBGEMM, so for PyTorch code ultra-large embeddings mean a rewrite (replaces embeddings/ultra_large).
 _VARIANT_LEANS: dict[str, Lean] = {
     "steady_serving": _tpu(0.6, "utilization", "lesson-guide", "lesson-ch5"),
     "embedding_lookups": _gpu(0.1, "architecture", "google-tpu-intro"),
+    "pytorch_embeddings": _gpu(0.5, "architecture", "jax-sparsecore", "tf-tpu-embedding"),
 }
 
 #: a training run's length matters less when the chips mostly serve: duration weights scale by this.
@@ -186,6 +190,23 @@ _SMALL_SERVING_NOTED = frozenset(
     {("stage", "production"), ("architecture_changes", "locked"), ("utilization", "steady")}
 )
 
+#: Short, small-batch fine-tunes of a fixed base model (LoRA and the like: runs of hours at a small batch, not
+#: serving): a locked architecture and dominant matrix math there are not the lesson's "stable design scaling on
+#: a mountain of data", so they count little (words: the usual rule's, plus notes.short_finetune).
+_SHORT_FINETUNE_LEANS: dict[tuple[str, str], Lean] = {
+    ("stage", "production"): _tpu(0.15, "playbook", "lesson-ch7"),
+    ("architecture_changes", "locked"): _tpu(0.15, "flexibility", "lesson-quote-1"),
+    ("matmul_share", "dominant"): _tpu(0.2, "architecture", "google-tpu-intro"),
+}
+
+#: Answers that contradict each other (words: conflicts.<id>): each pair found is named on the result page and
+#: lowers the confidence one level.
+_CONFLICTS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "exploring_locked": (("stage", "exploring"), ("architecture_changes", "locked")),
+    "production_weekly": (("stage", "production"), ("architecture_changes", "weekly")),
+    "small_weeks": (("scale", "small"), ("duration", "weeks")),
+    "cuda_tensorflow": (("team", "cuda"), ("framework", "tensorflow")),
+}
 #: Answers that say much the same thing: within a group, per direction, the strongest counts in full and the
 #: others at half, so one fact told twice is not counted as two pieces of evidence.
 CORRELATED: tuple[tuple[str, ...], ...] = (
@@ -231,8 +252,16 @@ def rule_ids() -> dict[str, list[str]]:
         "rules": [f"{factor}.{value}" for factor, by_value in _LEANS.items() for value in by_value],
         "small_serving": [f"{factor}.{value}" for factor, value in _SMALL_SERVING_LEANS],
         "variants": list(_VARIANT_LEANS),
+        "conflicts": list(_CONFLICTS),
         "blockers": [f"{factor}.{value}" for factor, value in _BLOCKS],
     }
+
+
+class ConflictRule(NamedTuple):
+    """Two answers that contradict each other, and the sentence that names them."""
+
+    answers: tuple[tuple[str, str], tuple[str, str]]
+    message: str
 
 
 class RuleSet(NamedTuple):
@@ -242,6 +271,9 @@ class RuleSet(NamedTuple):
     steady_serving: Rule
     embedding_lookups: Rule
     small_serving: dict[tuple[str, str], Rule]
+    short_finetune: dict[tuple[str, str], Rule]
+    pytorch_embeddings: Rule
+    conflicts: dict[str, ConflictRule]
     blockers: dict[tuple[str, str], BlockerRule]
     #: the sentence that says an inference job's duration counts half
     inference_note: str
@@ -274,11 +306,14 @@ def build_rules(text: DecisionText) -> RuleSet:
     _section(text, "small_serving", text.small_serving, list(_SMALL_SERVING_LEANS))
     _section(text, "blockers", text.blockers, list(_BLOCKS))
     text.require("variants", text.variants, _VARIANT_LEANS)
+    text.require("conflicts", text.conflicts, _CONFLICTS)
     for path, words in [
         *[(f"rules.{f}.{v}", w) for f, by_value in text.rules.items() for v, w in by_value.items()],
         *[(f"small_serving.{f}.{v}", w) for f, by_value in text.small_serving.items() for v, w in by_value.items()],
         *[(f"blockers.{f}.{v}", w) for f, by_value in text.blockers.items() for v, w in by_value.items()],
         *[(f"variants.{k}", w) for k, w in text.variants.items()],
+        *[(f"conflicts.{k}", w) for k, w in text.conflicts.items()],
+        ("notes.short_finetune", text.notes.short_finetune),
         ("notes.small_serving", text.notes.small_serving),
         ("notes.inference_duration", text.notes.inference_duration),
         ("notes.playbook_alone", text.notes.playbook_alone),
@@ -300,6 +335,12 @@ def build_rules(text: DecisionText) -> RuleSet:
         steady_serving=rule(_VARIANT_LEANS["steady_serving"], text.variants["steady_serving"]),
         embedding_lookups=rule(_VARIANT_LEANS["embedding_lookups"], text.variants["embedding_lookups"]),
         small_serving=small,
+        short_finetune={
+            (f, v): rule(lean, text.rules[f][v] + " " + text.notes.short_finetune)
+            for (f, v), lean in _SHORT_FINETUNE_LEANS.items()
+        },
+        pytorch_embeddings=rule(_VARIANT_LEANS["pytorch_embeddings"], text.variants["pytorch_embeddings"]),
+        conflicts={cid: ConflictRule(pair, text.conflicts[cid]) for cid, pair in _CONFLICTS.items()},
         blockers={
             (f, v): BlockerRule(b.verdict, text.blockers[f][v], b.topic, b.sources) for (f, v), b in _BLOCKS.items()
         },

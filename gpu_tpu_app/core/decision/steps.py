@@ -74,6 +74,8 @@ _STEPS: dict[str, _Spec] = {
     "revisit": _Spec(None, None),
     "gpu_choice": _Spec("estimate", _CATALOG),
     "aws_trainium": _Spec("estimate", _CATALOG),
+    "fp32_pilot": _Spec(None, None),
+    "rewrite_recommender": _Spec("estimate", _ESTIMATE),
     "answer": _Spec("answer", None),
 }
 #: steps whose words hold {step}: the framework check, in the workload's own terms.
@@ -153,11 +155,17 @@ def next_steps(
     runs_under_xla = values["framework"] == "jax" and values["xla_verified"] == "yes"
     # an unfamiliar framework blocks only until the framework check says otherwise
     check_can_unblock = bool(blocker_factors) and all(f == "framework" for f in blocker_factors)
-    if values["xla_verified"] is None and (check_can_unblock or (tpu_possible and verdict != "gpu")):
+    # a PyTorch recommender reaches SparseCore only through a rewrite: a check of today's code misses the point
+    torch_recommender = values["framework"] == "pytorch" and values["embeddings"] == "ultra_large"
+    if torch_recommender and tpu_possible and verdict != "gpu":
+        ids.append("rewrite_recommender")
+    elif values["xla_verified"] is None and (check_can_unblock or (tpu_possible and verdict != "gpu")):
         ids.append(_FRAMEWORK_CHECK.get(values["framework"] or "", "framework_check"))
     if verdict == "tpu" and tpu_possible:
         ids.append("generation_large" if large and not inference else "generation_serving")
-        if values["framework"] in _ROUTE and not (no_porting_time and values["framework"] == "pytorch"):
+        if values["framework"] in _ROUTE and not (
+            values["framework"] == "pytorch" and (no_porting_time or torch_recommender)
+        ):
             ids.append(_ROUTE[values["framework"] or ""])  # no torch_xla route for a team with no time to port
         ids.append("capacity")
     if tpu_possible and values["custom_ops"] == "some" and verdict != "gpu":
@@ -166,6 +174,8 @@ def next_steps(
         ids.append("shapes")
     if tpu_possible and verdict != "gpu":
         ids.append("pilot_serving" if inference else "pilot")
+        if values["high_precision"] == "fp32":
+            ids.append("fp32_pilot")
     if tpu_possible and verdict != "gpu" and values["data_pipeline"] != "fast" and not inference:
         ids.append("data_pipeline")
     if verdict == "either" and values["deployment"] != "on_premises":

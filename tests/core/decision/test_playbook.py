@@ -5,8 +5,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gpu_tpu_app.commands.decide import render_text
 from gpu_tpu_app.core.decision import FACTORS, RULES, Answers, choices, decide
+from gpu_tpu_app.core.decision.answers import values_of
+from gpu_tpu_app.core.decision.engine import _ENGLISH, _confidence, _evaluate, _verdict
 from gpu_tpu_app.core.decision.rules import PORTING_GROWTH
+from gpu_tpu_app.core.verdict_text import verdict_summary
 
 PROPERTY = settings(max_examples=300, deadline=None, derandomize=True)
 
@@ -132,3 +136,122 @@ def test_next_steps_fit_the_answers() -> None:
     assert "porting" not in {s.id for s in no_time.steps}
     gated = decide(Answers(framework="pytorch", porting_budget="none", **big))
     assert gated.verdict == "gpu" and not any("torch_xla" in line for line in gated.next_steps)
+
+
+#: a JAX training job that fits the factory line well, answered in full enough for a verdict
+TPU_JOB = {
+    "framework": "jax",
+    "xla_verified": "yes",
+    "scale": "large",
+    "batch": "large",
+    "matmul_share": "dominant",
+    "deployment": "google_cloud",
+    "utilization": "steady",
+    "workload": "training",
+    "custom_ops": "none",
+    "dynamic_shapes": "no",
+    "data_pipeline": "fast",
+    "cost_focus": "hardware",
+}
+
+
+def test_contradictory_answers_are_named_and_lower_the_confidence() -> None:
+    plain = decide(Answers(**TPU_JOB, duration="weeks", team="xla", stage="production", architecture_changes="locked"))
+    assert plain.conflicts == [] and plain.confidence == "high"
+    for change, pair in (
+        ({"stage": "exploring", "architecture_changes": "locked"}, ["stage", "architecture_changes"]),
+        ({"stage": "production", "architecture_changes": "weekly"}, ["stage", "architecture_changes"]),
+        ({"scale": "small", "duration": "weeks"}, ["scale", "duration"]),
+        ({"team": "cuda", "framework": "tensorflow"}, ["team", "framework"]),
+    ):
+        base = {**TPU_JOB, "duration": "weeks", "team": "xla", **change}
+        rec = decide(Answers(**base))
+        assert [c.factors for c in rec.conflicts] == [pair], change
+        assert rec.conflicts[0].answers == [base[f] for f in pair]
+        # one level lower than the same answers without the contradiction would give
+
+        values = values_of(Answers(**base))
+        ev = _evaluate(values, _ENGLISH)
+        alone = _confidence(values, ev.score, _verdict(ev.score, ev.blocked), ev.blocked)
+        lower = {"high": "medium", "medium": "low", "low": "low"}[alone]
+        assert rec.confidence == lower, change
+    # named where the verdict is: the summary the window and the report show, and the CLI text
+
+    rec = decide(Answers(**{**TPU_JOB, "stage": "exploring", "architecture_changes": "locked"}))
+    assert rec.conflicts[0].message in verdict_summary(rec)
+    assert "stage = exploring and architecture_changes = locked" in render_text(rec)
+    assert rec.model_dump(mode="json")["conflicts"][0]["id"] == "exploring_locked"
+
+
+def test_strict_fp32_caps_a_tpu_verdict_at_medium_and_pilots_at_highest_precision() -> None:
+    settled = {"duration": "weeks", "team": "xla", "stage": "production", "architecture_changes": "locked"}
+    rec = decide(Answers(**TPU_JOB, **settled, high_precision="fp32"))
+    assert rec.verdict == "tpu" and rec.confidence == "medium"
+    (step,) = [s for s in rec.steps if s.id == "fp32_pilot"]
+    assert "precision=HIGHEST" in step.text and "three to six bf16 passes" in step.text
+    assert decide(Answers(**TPU_JOB, **settled, high_precision="no")).confidence == "high"
+    assert "fp32_pilot" not in {s.id for s in decide(Answers(**TPU_JOB, high_precision="no")).steps}
+
+
+def test_a_short_small_batch_fine_tune_of_a_fixed_model_is_not_the_playbooks_factory_case() -> None:
+    lora = {
+        "framework": "pytorch",
+        "xla_verified": "yes",
+        "stage": "production",
+        "architecture_changes": "locked",
+        "workload": "training",
+        "scale": "medium",
+        "batch": "small",
+        "duration": "hours",
+        "matmul_share": "dominant",
+        "utilization": "sporadic",
+        "deployment": "google_cloud",
+    }
+    rec = decide(Answers(**lora))
+    assert rec.verdict != "tpu"
+    reasons = {r.factor: r for r in rec.reasons}
+    assert reasons["architecture_changes"].weight <= 0.15 and reasons["matmul_share"].weight <= 0.2
+    assert "fine-tune of a fixed base model" in reasons["matmul_share"].message
+    # the same design trained for weeks at a large batch is the playbook's case again
+    long = decide(Answers(**{**lora, "duration": "weeks", "batch": "large", "utilization": "steady"}), flips=False)
+    assert {r.factor: r.weight for r in long.reasons}["matmul_share"] == RULES["matmul_share"]["dominant"].weight
+
+
+def test_a_pytorch_recommender_reaches_sparsecore_only_by_a_rewrite() -> None:
+    recsys = {
+        "embeddings": "ultra_large",
+        "matmul_share": "low",
+        "workload": "training",
+        "scale": "large",
+        "batch": "large",
+        "duration": "days",
+        "deployment": "google_cloud",
+    }
+    torch = decide(Answers(framework="pytorch", **recsys))
+    tf = decide(Answers(framework="tensorflow", xla_verified="yes", **recsys))
+    assert tf.verdict == "tpu" and torch.score < tf.score and torch.verdict != "tpu"
+    embeddings = {r.factor: r for r in torch.reasons}["embeddings"]
+    assert embeddings.leans == "gpu" and "TorchRec" in embeddings.message and "rewrite" in embeddings.message
+    ids = [s.id for s in torch.steps]
+    assert ids[0] == "rewrite_recommender" and "framework_check_pytorch" not in ids
+    assert not any("torch_xla" in line for line in torch.next_steps)
+    assert "JAX's SparseCore API" in torch.steps[0].text
+
+
+def test_fft_sparse_and_gather_heavy_work_is_said_to_use_the_matrix_units_poorly() -> None:
+    job = {**TPU_JOB, "framework": "jax", "duration": "weeks", "team": "xla"}
+    rec = decide(Answers(**{**job, "matmul_share": "irregular"}), flips=False)
+    reason = {r.factor: r for r in rec.reasons}["matmul_share"]
+    assert reason.leans == "gpu" and "matrix units poorly" in reason.message and "FFTs" in reason.message
+    assert rec.score < decide(Answers(**job), flips=False).score
+    # embedding lookups are gathers that SparseCores take on: with ultra-large tables they count little
+    tables = decide(Answers(**{**job, "matmul_share": "irregular", "embeddings": "ultra_large"}), flips=False)
+    assert {r.factor: r.weight for r in tables.reasons}["matmul_share"] < reason.weight
+
+
+def test_a_lean_without_enough_answers_says_so() -> None:
+    few = decide(Answers(framework="jax", scale="massive", matmul_share="dominant"))
+    assert "they lean but do not decide" in verdict_summary(few)
+    assert "decide nothing yet" in render_text(few)
+    full = decide(Answers(**TPU_JOB))
+    assert "lean but do not decide" not in verdict_summary(full) and "decide nothing yet" not in render_text(full)

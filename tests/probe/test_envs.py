@@ -17,7 +17,7 @@ from gpu_tpu_app.core.runs import load_run
 from gpu_tpu_app.probe import envs
 from tests.venv_helpers import TORCH_DEPS, link_frameworks, plain_venv, site_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _fake_prefix(root: Path, name: str, *, venv: bool = True) -> Path:

@@ -139,7 +139,7 @@ def test_collective_chart_one_line_per_engine_ranks_and_hosts(qtbot) -> None:
     view.flush_all()
     chart = view.collective
     assert chart.slug == "collective" and chart.has_data
-    chart.set_op("reduce_scatter")
+    chart.op.setCurrentIndex(chart.op.findData("reduce_scatter"))  # the user picks it
     assert not chart.has_data
 
 

@@ -1,0 +1,107 @@
+"""The estimator's model inputs in the window: experts, shape ratio, training memory, fp32, bandwidth share."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_tpu_app.core.estimate import EstimateRequest
+from gpu_tpu_app.ui.result_page import ResultPage
+
+
+@pytest.fixture
+def page(qtbot):
+    widget = ResultPage()
+    qtbot.addWidget(widget)
+    return widget
+
+
+def _edit(qtbot, page: ResultPage, edit, text: str) -> EstimateRequest | None:
+    edit.setText(text)
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        edit.editingFinished.emit()
+    return blocker.args[0]
+
+
+def test_moe_inputs_reach_the_estimate_and_the_table(qtbot, page: ResultPage) -> None:
+    card, inputs = page.estimator, page.estimator.model_inputs
+    card.params_edit.setText("46.7B")
+    card.params_edit.editingFinished.emit()
+    _edit(qtbot, page, inputs.experts_edit, "8")
+    assert "experts and top_k go together" in card.message.text()  # half an answer: said, no estimate
+    inputs.active_edit.setText("12.9B")
+    inputs.active_edit.editingFinished.emit()  # still half an answer: the request stays None
+    assert card.request() is None
+    request = _edit(qtbot, page, inputs.top_k_edit, "2")
+    assert request is not None and (request.active_params, request.experts, request.top_k) == (12.9e9, 8, 2)
+    assert card.result is not None and card.result.moe is not None
+    # FLOPs from the active 12.9B: (6 x 12.9e9 + 12 x 40 x 2048 x 5120) x 934e9 default tokens (20 x 46.7B)
+    assert card.result.flops == pytest.approx((6 * 12.9e9 + 12 * 40 * 2048 * 5120) * 20 * 46.7e9)
+    assert "Mixture of experts: FLOPs from 12.9B active parameters, memory from all 46.7B" in card.rules.text()
+    assert "12.9B active parameters per token; 8 experts, top-2" in card.message.text()
+
+
+def test_training_and_precision_inputs_round_trip(qtbot, page: ResultPage) -> None:
+    card, inputs = page.estimator, page.estimator.model_inputs
+    card.params_edit.setText("405B")
+    card.params_edit.editingFinished.emit()
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        inputs.checkpoint_combo.setCurrentIndex(inputs.checkpoint_combo.findData("full"))
+    assert blocker.args[0].checkpointing == "full"
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        inputs.micro_spin.setValue(2)
+    assert blocker.args[0].micro_batch == 2
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        inputs.fp32_check.setChecked(True)
+    assert blocker.args[0].strict_fp32 is True
+    request = _edit(qtbot, page, inputs.aspect_edit, "100")
+    assert request is not None and request.aspect_ratio == 100
+    assert (
+        card.result is not None and card.result.shape is not None and "width / layers = 100" in card.result.shape.origin
+    )
+    assert "Precision: strict fp32" in card.rules.text() and "Training state:" in card.rules.text()
+    _edit(qtbot, page, inputs.aspect_edit, "wide")
+    assert "type a number" in card.message.text()
+    inputs.aspect_edit.setText("100")
+    # a saved request fills every model input back
+    saved = request
+    page.set_estimate_request(EstimateRequest(params=1e9))
+    assert inputs.checkpoint_combo.currentData() == "auto" and not inputs.fp32_check.isChecked()
+    page.set_estimate_request(saved)
+    assert card.request() == saved and inputs.micro_spin.value() == 2 and inputs.fp32_check.isChecked()
+    assert inputs.checkpoint_combo.currentData() == "full" and inputs.aspect_edit.text() == "100"
+
+
+def test_bandwidth_share_is_a_serving_input(qtbot, page: ResultPage) -> None:
+    card, inputs = page.estimator, page.estimator.model_inputs
+    page.set_estimate_request(EstimateRequest(params=7e9, mode="inference", tokens=1e9))
+    assert "Bandwidth: decode at 0.65-0.80 of nominal memory bandwidth" in card.rules.text()
+    request = _edit(qtbot, page, inputs.share_edit, "0.9")
+    assert request is not None and request.bw_share == 0.9
+    assert "0.9 of nominal bandwidth, set by the user" in card.rules.text()
+    _edit(qtbot, page, inputs.share_edit, "2")
+    assert card.message.text().startswith("Check the inputs:")
+
+
+def test_an_answer_of_strict_fp32_checks_the_box_until_the_user_sets_it(qtbot, page: ResultPage) -> None:
+    from gpu_tpu_app.core.decision import Answers, decide
+
+    card, inputs = page.estimator, page.estimator.model_inputs
+    card.params_edit.setText("7B")
+    card.params_edit.editingFinished.emit()
+    with qtbot.waitSignal(page.sig_estimate_changed) as blocker:
+        page.set_recommendation(decide(Answers(high_precision="fp32", framework="jax")))
+    assert inputs.fp32_check.isChecked() and blocker.args[0].strict_fp32 is True
+    v5p = next(r for r in card.result.rows if r.chip_id == "tpu-v5p")
+    assert v5p.peak_flops == pytest.approx(459e12 / 4.5)  # bf16 peak over 3-6 passes
+    inputs.fp32_check.click()  # the user's own choice here wins over the answer from now on
+    assert not inputs.fp32_check.isChecked() and card.request().strict_fp32 is False
+    page.set_recommendation(decide(Answers(high_precision="fp32", framework="jax")))
+    assert not inputs.fp32_check.isChecked()
+
+
+def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
+    page.set_estimate_request(EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384))
+    card = page.estimator
+    row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    assert card.table.item(row, 7).text() == "128"
+    assert "TP 8 x 16, selective" in card.table.item(row, 7).toolTip()
