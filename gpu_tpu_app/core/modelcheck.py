@@ -4,6 +4,10 @@ The worker (gpu_tpu_app.worker.modelcheck) runs the user's model file in its own
 plain JSON; this module validates it (`Findings`), maps it to the framework-check answers by the
 rules in `MAPPING_RULES` (`check_from_findings`), and combines measured with stated answers
 (`combine`). Pure: no Qt, no torch, no jax.
+
+Longer than most modules on purpose: the worker's JSON contract (`Findings` and its parts), the rules
+that read it and the parent's side of one worker (`CheckSession`) change together, and each rule is
+checked against the contract it reads; split apart they would be one fact in three places.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -307,6 +307,12 @@ class ModelCheckBar(QWidget):
         super().showEvent(event)
         if not self.envs.environments() and not self.envs.is_listing():  # list them the first time it shows
             QTimer.singleShot(0, self.envs.refresh)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        # a listing still running when the page goes away is stopped; the next show lists again (cached)
+        if not self.envs.environments():
+            self.envs.stop()
+        super().hideEvent(event)
 
     def _finished(self, result: ModelCheck | str | None) -> None:
         self.progress_view.hide()

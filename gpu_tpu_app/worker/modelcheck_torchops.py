@@ -516,8 +516,7 @@ class _null:
 
 
 def method_text(observer: TorchObserver) -> str:
-    """How the work was counted, with the split by kind."""
-    split = ", ".join(f"{k} {v:.3g}" for k, v in sorted(observer.work.items(), key=lambda kv: -kv[1]) if v)
+    """How the work was counted (the split by kind travels in the findings' kinds)."""
     return (
         "one eager forward on the CPU under a dispatch mode (PyTorch's fused attention fast path off): "
         "matrix multiplies, convolutions and attention by torch's FLOP formulas; fused transformer, "
@@ -525,7 +524,6 @@ def method_text(observer: TorchObserver) -> str:
         "(Cholesky, solves, LU, eigh, SVD, QR, cdist) by the Golub-Van Loan operation counts and counted as "
         "matrix math; FFTs at 2.5 N log2 N and sparse products at 2 x nnz x k, both outside it; every other "
         "operator 1 operation per output element (per input element for reductions); views 0"
-        + (f"; by kind: {split}" if split else "")
     )
 
 
