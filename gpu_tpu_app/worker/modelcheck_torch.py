@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import importlib.util
 import os
+import sys
 import traceback
 import warnings
 from collections.abc import Callable, Iterator
@@ -83,18 +84,27 @@ def _torch_load(loader: Loader) -> tuple[Any, tuple, list[tuple]]:
 @contextlib.contextmanager
 def _fused_paths_off(torch: Any) -> Iterator[None]:
     """PyTorch's fused attention fast path off while counting (nn.TransformerEncoderLayer and
-    nn.MultiheadAttention then run as the matrix multiplies they are made of); restored after."""
+    nn.MultiheadAttention then run as the matrix multiplies they are made of), and eager flex_attention
+    called as its higher-order operator rather than through torch.compile (which refuses to run under a
+    dispatch mode); both restored after."""
     mha = getattr(torch.backends, "mha", None)
     setter = getattr(mha, "set_fastpath_enabled", None)
     getter = getattr(mha, "get_fastpath_enabled", None)
     before = getter() if callable(getter) else None
     if callable(setter):
         setter(False)
+    flex = sys.modules.get("torch.nn.attention.flex_attention")
+    flag = "_FLEX_ATTENTION_DISABLE_COMPILE_DEBUG"
+    flex_before = getattr(flex, flag, None)
+    if flex_before is not None:
+        setattr(flex, flag, True)
     try:
         yield
     finally:
         if callable(setter) and before is not None:
             setter(before)
+        if flex_before is not None:
+            setattr(flex, flag, flex_before)
 
 
 def _torch_eager(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> None:
@@ -119,6 +129,9 @@ def _torch_eager(model: Any, inputs: tuple, loader: Loader, findings: dict[str, 
         restore()
     if failure is not None:
         _stage("eager forward (plain)", "model().forward")
+        import torch._dynamo
+
+        torch._dynamo.reset()  # a compile the failed pass left behind must not fail the plain one
         with torch.no_grad():
             loader._run(lambda: model(*inputs), "model().forward")  # the user's error when it fails here too
         findings["instrumentation_error"] = (
@@ -200,7 +213,7 @@ def _torch_export(model: Any, inputs: tuple, loader: Loader, findings: dict[str,
         import torch._dynamo
 
         torch._dynamo.reset()  # an eager torch.cond leaves compiled frames behind that export trips over
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), torch.no_grad():  # the inference graph (flex_attention on CPU needs it)
             warnings.simplefilter("ignore")
             exported = torch.export.export(model, inputs)
         count = sum(1 for n in exported.graph.nodes if n.op == "call_function")

@@ -499,7 +499,8 @@ class TorchObserver:
 
         def apply(cls, *args, **kwargs):
             key = f"{cls.__module__.replace('gpu_tpu_app_user_model', stem)}.{cls.__qualname__}"
-            if key not in observer.autograd_functions:
+            own = cls.__module__ == "torch" or cls.__module__.startswith("torch.")  # the framework's own
+            if not own and key not in observer.autograd_functions:
                 observer.autograd_functions[key] = observer.user_location()
             return original(cls, *args, **kwargs)
 

@@ -157,3 +157,24 @@ def test_an_error_in_the_checks_own_counter_is_not_the_users_bug() -> None:
     text = details(c, "matmul_share")
     assert "inside the check, not in the model" in text and "guarded_gelu does not support" in text
     assert c.answers.framework == "pytorch"
+
+
+def test_while_loop_body_is_counted_each_time_it_runs_and_checkpointing_is_followed() -> None:
+    c, f = checked("torch_while_refine.py")
+    assert [h.name for h in f.higher_order_ops] == ["while_loop"]
+    assert f.flops is not None
+    step, head = 2 * 64 * 128 * 128, 2 * 64 * (128 * 512 + 512 * 128)
+    assert f.flops.matmul == 3 * step + head  # three trips through the body, the checkpointed head once
+    assert c.answers.custom_ops == "none" and c.answers.matmul_share == "dominant"
+    assert c.level == "static_graph_captured"
+
+
+def test_flex_attention_is_followed_and_is_not_a_custom_operator() -> None:
+    c, f = checked("torch_flex_attention.py")
+    assert [h.name for h in f.higher_order_ops] == ["flex_attention"]
+    assert f.flops is not None
+    tokens, d = 2 * 128, 256
+    projections = 2 * tokens * d * 3 * d + 2 * tokens * d * d
+    assert f.flops.matmul >= projections + 4 * 2 * 128 * 128 * d  # scores and weighted sum of every head
+    assert c.answers.custom_ops == "none"  # its autograd.Function is PyTorch's own
+    assert c.level == "static_graph_captured"
