@@ -56,7 +56,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check --upgrade "pip>=24"
-	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
+	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt -e ".[test,tpu]"
 	touch $(STAMP)
 
 # Installs the Debian packages the tests need when one is missing (needs root or sudo).

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="probe and direct alternate this many times (default 3)")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
-    from gpu_tpu_app.probe.cli import parse_bytes
+    from gpu_tpu_app.commands.probe.collective import parse_bytes
 
     max_bytes = parse_bytes(args.max_bytes)
     rows = []

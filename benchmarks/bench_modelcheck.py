@@ -1,13 +1,13 @@
 """Time the model check of every shipped example and of ~100M-parameter transformers, with peak memory.
 
 Run: .venv/bin/python benchmarks/bench_modelcheck.py [--only NAME ...] [--repeat N] [--classes]
-Each check is one `run_check` as `gpu-tpu-app check-model` runs it: a fresh worker process (framework
-import included), wall time measured in this process; with --repeat the median of N checks is shown.
---classes adds the model files of each class in tests/data/models. Peak memory is the worker's own peak
-resident set (ru_maxrss). Goals: a shipped PyTorch example <= 15 s, a JAX one <= 5 s, a 100M model
-<= 60 s, and worker peak memory <= 2 x the model's weights + the framework's own peak (a 4x4 model of
-the same framework). The load average is printed before and after: on a shared machine it moves the
-figures more than anything in the check.
+Each check is one `run_check` as `gpu-tpu-app check-model --tpu-chips 0` runs it (the TPU compile step is
+timed by bench_tpu_compile.py): a fresh worker process (framework import included), wall time measured in
+this process; with --repeat the median of N checks is shown. --classes adds the model files of each class
+in tests/data/models. Peak memory is the worker's own peak resident set (ru_maxrss). Goals: a shipped
+PyTorch example <= 15 s, a JAX one <= 5 s, a 100M model <= 60 s, and worker peak memory <= 2 x the model's
+weights + the framework's own peak (a 4x4 model of the same framework). The load average is printed before
+and after: on a shared machine it moves the figures more than anything in the check.
 Goals are reported, not enforced (exit 1 when one is missed): shared machines are noisy.
 """
 
@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     for path, kind in files:
         times = []
         for _ in range(max(1, args.repeat)):
-            result, findings = run_check_detailed(path, timeout_s=600)
+            result, findings = run_check_detailed(
+                path, timeout_s=600, tpu_chips=0
+            )  # the TPU compile: bench_tpu_compile
             if isinstance(result, ModelCheck):
                 times.append(result.seconds)
         if not isinstance(result, ModelCheck) or findings is None:

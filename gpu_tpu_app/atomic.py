@@ -87,14 +87,16 @@ class Staged:
         _remove_dirs(self.created)
 
 
-def stage(path: str | Path, data: bytes) -> Staged:
+def stage(path: str | Path, data: bytes, *, follow_symlinks: bool = True) -> Staged:
     """Write `data` to a temporary file beside the file `path` names (following symlinks), fsynced.
 
+    With follow_symlinks=False a symlink at `path` is itself replaced by the new file (the file it
+    points to is never touched): for files that are the app's own, such as a desktop menu entry.
     Raises OSError naming `path` when the data cannot be written in full (a full disk, no
     permission, a symlink loop, a folder in the way); nothing is left behind then.
     """
-    target = resolve_target(path)
-    _check_regular(target, path)
+    target = resolve_target(path) if follow_symlinks else Path(path)
+    _check_regular(target, path, follow_symlinks=follow_symlinks)
     created = _make_parents(target.parent, path)
     try:
         _remove_stale_temps(target.parent)
@@ -105,7 +107,7 @@ def stage(path: str | Path, data: bytes) -> Staged:
     staged = Staged(Path(path), target, temp, created)
     try:
         try:
-            _copy_owner_and_mode(fd, target)
+            _copy_owner_and_mode(fd, target, follow_symlinks=follow_symlinks)
             _write_all(fd, data)
             os.fsync(fd)
         finally:
@@ -138,14 +140,17 @@ def _named(exc: OSError, path: str | Path) -> OSError:
     return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path))  # keeps the subclass
 
 
-def _check_regular(target: Path, path: str | Path) -> None:
-    """Only a regular file (or none yet) is replaced: never a folder, a device such as /dev/null, a FIFO."""
+def _check_regular(target: Path, path: str | Path, *, follow_symlinks: bool = True) -> None:
+    """Only a regular file (or none yet) is replaced: never a folder, a device such as /dev/null, a FIFO.
+    Without following symlinks, a symlink itself is replaced too (never what it points to)."""
     try:
-        st = os.stat(target)
+        st = os.stat(target, follow_symlinks=follow_symlinks)
     except FileNotFoundError:
         return
     except OSError as exc:
         raise _named(exc, path) from None
+    if stat.S_ISLNK(st.st_mode):
+        return
     if stat.S_ISDIR(st.st_mode):
         raise OSError(errno.EISDIR, "is a folder", str(path))
     if not stat.S_ISREG(st.st_mode):
@@ -198,11 +203,14 @@ def _umask() -> int:
     return mask
 
 
-def _copy_owner_and_mode(fd: int, target: Path) -> None:
-    """Give the temporary file the existing target's owner, group and mode (a new file: 0666 less the umask)."""
+def _copy_owner_and_mode(fd: int, target: Path, *, follow_symlinks: bool = True) -> None:
+    """Give the temporary file the existing target's owner, group and mode (a new file, or a symlink
+    being replaced: 0666 less the umask)."""
     try:
-        st = os.stat(target)
+        st = os.stat(target, follow_symlinks=follow_symlinks)
     except FileNotFoundError:
+        st = None
+    if st is None or stat.S_ISLNK(st.st_mode):
         os.fchmod(fd, 0o666 & ~_umask())
         return
     if hasattr(os, "fchown"):

@@ -14,8 +14,8 @@ import sys
 import textwrap
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
-from gpu_tpu_app.errors import CheckFailed, InputError
+from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.commands import guarded
 
 #: subcommand -> (module, one-line help). Each module has configure(parser) and run(args).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -78,9 +78,10 @@ DETAILS: dict[str, tuple[str, list[str]]] = {
 }
 #: subcommands that take their own argv (their own parser).
 PASSTHROUGH: dict[str, tuple[str, str]] = {
-    "probe": ("gpu_tpu_app.probe.cli", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
+    "probe": ("gpu_tpu_app.commands.probe", "detect accelerators and run probe kernels (same as gpu-tpu-probe)"),
     "probe-worker": ("gpu_tpu_app.worker.main", ""),  # internal: one backend's worker process
     "model-check-worker": ("gpu_tpu_app.worker.modelcheck", ""),  # internal: runs one model file
+    "tpu-compile-worker": ("gpu_tpu_app.worker.tpu_compile", ""),  # internal: the model check's TPU compiles
 }
 
 
@@ -161,44 +162,38 @@ def _looks_like_file(arg: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Run the app or one subcommand; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        if argv and argv[0] in PASSTHROUGH:
-            module = importlib.import_module(PASSTHROUGH[argv[0]][0])
-            return int(module.main(argv[1:]) or 0)
-        if argv and argv[0] in COMMANDS:
-            args = _headless_parser(argv[0]).parse_args(argv)
-            module = importlib.import_module(COMMANDS[args.command][0])
-            return int(module.run(args) or 0)
-        if argv and argv[0] in ("-h", "--help"):
-            _gui_parser().print_help()
-            print("\nheadless subcommands:")
-            for name, (_m, help_text) in {**COMMANDS, **PASSTHROUGH}.items():
-                if help_text:
-                    print(f"  {name:<12} {help_text}")
-            return 0
-        if argv and not argv[0].startswith("-") and not _looks_like_file(argv[0]):
-            _gui_parser().error(
-                f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])}, "
-                "or name a session or probe run file to open)"
-            )
-        args = _gui_parser().parse_args(argv)
-        if args.install_desktop_entry or args.uninstall_desktop_entry:
-            from gpu_tpu_app import desktop
+    return guarded(lambda: _main(argv))
 
-            return desktop.main(install=bool(args.install_desktop_entry))
-        from gpu_tpu_app.ui.app import main as gui_main
 
-        return int(gui_main(args) or 0)
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except CheckFailed as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return EXIT_CANCELLED
-    except BrokenPipeError:
+def _main(argv: list[str]) -> int:
+    """main without the error handling: a passthrough, a headless command or the window."""
+    if argv and argv[0] in PASSTHROUGH:
+        module = importlib.import_module(PASSTHROUGH[argv[0]][0])
+        return int(module.main(argv[1:]) or 0)
+    if argv and argv[0] in COMMANDS:
+        args = _headless_parser(argv[0]).parse_args(argv)
+        module = importlib.import_module(COMMANDS[args.command][0])
+        return int(module.run(args) or 0)
+    if argv and argv[0] in ("-h", "--help"):
+        _gui_parser().print_help()
+        print("\nheadless subcommands:")
+        for name, (_m, help_text) in {**COMMANDS, **PASSTHROUGH}.items():
+            if help_text:
+                print(f"  {name:<12} {help_text}")
         return 0
+    if argv and not argv[0].startswith("-") and not _looks_like_file(argv[0]):
+        _gui_parser().error(
+            f"unknown command {argv[0]!r} (choose from {', '.join([*COMMANDS, 'probe'])}, "
+            "or name a session or probe run file to open)"
+        )
+    args = _gui_parser().parse_args(argv)
+    if args.install_desktop_entry or args.uninstall_desktop_entry:
+        from gpu_tpu_app import desktop
+
+        return desktop.main(install=bool(args.install_desktop_entry))
+    from gpu_tpu_app.ui.app import main as gui_main
+
+    return int(gui_main(args) or 0)
 
 
 if __name__ == "__main__":

@@ -207,26 +207,39 @@ def _drop_empty_caches(root: Path) -> None:
                 path.unlink()
 
 
+class _Link(str):
+    """The text of a symlink an install replaced (an undo puts the link back)."""
+
+
+def _current(path: Path) -> bytes | _Link | None:
+    """What is at `path` now, without following a symlink: a regular file's bytes, a symlink's text, or None."""
+    try:
+        if path.is_symlink():
+            return _Link(os.readlink(path))
+        return path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None
+
+
 def install_entry(root: Path | None = None) -> list[Path]:
     """Write the desktop entry, icons and metainfo; returns the paths whose content changed.
 
+    These are the app's own files: a symlink at one of their paths is replaced by the file, never
+    written through (the file it points to keeps its content).
     All or nothing: every file is first written in full beside its place, then all are renamed.
     When one fails (a full disk), what this install wrote is removed (a file it replaced gets its
-    old content back) and the OSError names the file that failed.
+    old content back, a symlink it replaced comes back) and the OSError names the file that failed.
     """
     root = data_home() if root is None else root
-    previous: dict[Path, bytes | None] = {}
+    previous: dict[Path, bytes | _Link | None] = {}
     staged: list[atomic.Staged] = []
     try:
         for path, data in planned_files(root).items():
-            try:
-                old = path.read_bytes() if path.is_file() else None
-            except OSError:
-                old = None
-            if old == data:
+            old = _current(path)
+            if old == data and not isinstance(old, _Link):
                 continue
             previous[path] = old
-            staged.append(atomic.stage(path, data))
+            staged.append(atomic.stage(path, data, follow_symlinks=False))
     except BaseException:
         for s in reversed(staged):
             s.discard()
@@ -247,11 +260,15 @@ def install_entry(root: Path | None = None) -> list[Path]:
     return [s.path for s in staged]
 
 
-def _undo(done: list[atomic.Staged], previous: dict[Path, bytes | None]) -> None:
+def _undo(done: list[atomic.Staged], previous: dict[Path, bytes | _Link | None]) -> None:
     """Take back files an install put in place: restore what they replaced, remove the new ones."""
     for s in reversed(done):
         try:
             old = previous.get(s.path)
+            if isinstance(old, _Link):
+                s.path.unlink()
+                os.symlink(str(old), s.path)
+                continue
             if old is not None:
                 atomic.write_bytes(s.path, old)
                 continue
@@ -262,12 +279,22 @@ def _undo(done: list[atomic.Staged], previous: dict[Path, bytes | None]) -> None
             continue
 
 
+def foreign_paths(root: Path | None = None) -> list[Path]:
+    """The paths of this app's files that hold something install never writes (a symlink, a folder):
+    uninstall leaves them alone."""
+    root = data_home() if root is None else root
+    return [p for p in installed_paths(root) if p.is_symlink() or (p.exists() and not p.is_file())]
+
+
 def uninstall_entry(root: Path | None = None) -> list[Path]:
-    """Remove the files install_entry() writes; returns the ones that were there."""
+    """Remove the files install_entry() writes; returns the ones that were there.
+
+    Only regular files are removed: install never leaves a symlink, so one found there is the
+    user's (or another program's) and stays, as does the file it points to (foreign_paths)."""
     root = data_home() if root is None else root
     removed = []
     for path in installed_paths(root):
-        if path.is_file() or path.is_symlink():
+        if path.is_file() and not path.is_symlink():
             path.unlink()
             removed.append(path)
     _refresh_caches(root)
@@ -293,6 +320,8 @@ def main(install: bool) -> int:
             removed = uninstall_entry(root)
             for path in removed:
                 print(f"removed {path}")
+            for path in foreign_paths(root):
+                print(f"left alone {_shown(str(path))} (not a file the app installed)")
             if not removed:
                 print(f"nothing to remove under {root}")
     except LauncherError as exc:

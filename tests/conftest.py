@@ -113,12 +113,15 @@ def _qt_app() -> object | None:
     return None if widgets is None else widgets.QApplication.instance()
 
 
-def _flush_deferred_deletes() -> None:
+def _flush_deferred_deletes(collect: bool = False) -> None:
+    """Deliver pending deleteLater()s; with `collect`, first collect Python garbage (a full collection takes
+    about 0.2 s with torch and jax loaded, so only when a widget is left to explain)."""
     import gc
 
     from PySide6.QtCore import QCoreApplication, QEvent
 
-    gc.collect()  # pyqtgraph's parentless context menus die with their view boxes, which sit in cycles
+    if collect:
+        gc.collect()  # pyqtgraph's parentless context menus die with their view boxes, which sit in cycles
     for _ in range(3):  # a deletion can post further deletions (children, timers)
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         QCoreApplication.processEvents()
@@ -151,6 +154,22 @@ def _describe(w: Any) -> str:
     return f"{kind}({label or '-'})"
 
 
+# Widgets that module- or session-scoped fixtures made: they outlive the test that first asked for them on
+# purpose, and their fixture's own teardown ends them.
+_LONG_LIVED: set[int] = set()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest) -> Iterator[Any]:
+    if fixturedef.scope == "function":
+        return (yield)
+    before = set(_live_top_level()) if _qt_app() is not None else set()
+    result = yield
+    if _qt_app() is not None:
+        _LONG_LIVED.update(set(_live_top_level()) - before)
+    return result
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
     app = _qt_app()
@@ -169,8 +188,12 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if isinstance(funcargs, dict):
         funcargs.clear()
     _flush_deferred_deletes()
-    before = item.stash.get(_TOP_LEVEL_BEFORE, set())
+    before = item.stash.get(_TOP_LEVEL_BEFORE, set()) | _LONG_LIVED
     leaked = [w for address, w in _live_top_level().items() if address not in before]
+    if leaked:  # what only garbage still holds is not a leak: collect, then look again
+        del leaked
+        _flush_deferred_deletes(collect=True)
+        leaked = [w for address, w in _live_top_level().items() if address not in before]
     if leaked:
         names = ", ".join(sorted(_describe(w) for w in leaked))
         for w in leaked:  # end them, so one leak is reported once and does not slow the tests after it
@@ -178,4 +201,34 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
             w.deleteLater()
         _flush_deferred_deletes()
         pytest.fail(f"{item.nodeid} left {len(leaked)} top-level widget(s) alive: {names} (use qtbot.addWidget)")
+    return result
+
+
+# --- How long each test takes, in wall and CPU seconds (opt-in) ---------------------------------------------
+# GPU_TPU_APP_TEST_TIMES=FILE appends one JSON line per test: its node id, wall seconds of setup + call +
+# teardown, and the CPU seconds this process and its finished children spent meanwhile. CPU time hardly
+# changes with the machine's load, so it is what decides which tests are marked slow (over about 2 s).
+_TIMES_FILE = os.environ.get("GPU_TPU_APP_TEST_TIMES")
+
+
+def _cpu_seconds() -> float:
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    if not _TIMES_FILE:
+        return (yield)
+    import json
+    import time
+
+    wall, cpu = time.perf_counter(), _cpu_seconds()
+    result = yield
+    row = {"test": item.nodeid, "wall_s": round(time.perf_counter() - wall, 3), "cpu_s": round(_cpu_seconds() - cpu, 3)}
+    row["slow"] = item.get_closest_marker("slow") is not None
+    with open(_TIMES_FILE, "a", encoding="utf-8") as f:
+        f.write(json.dumps(row) + "\n")
     return result

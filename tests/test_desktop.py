@@ -546,3 +546,78 @@ def test_a_real_full_disk_during_install_leaves_nothing(
         assert list(tiny.iterdir()) == []
     finally:
         subprocess.run(["umount", str(tiny)], check=False)
+
+
+# ---------------------------------------------------------------- a symlink at the entry's path (issue 22 §6)
+
+
+def test_install_replaces_a_symlinked_entry_and_never_writes_through_it(data_home: Path, tmp_path: Path) -> None:
+    precious = tmp_path / "dotfiles" / "my-notes.txt"
+    precious.parent.mkdir()
+    precious.write_text("the user's own file\n")
+    entry = data_home / "applications" / f"{APP_ID}.desktop"
+    icon = data_home / "icons" / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png"
+    for link in (entry, icon):
+        link.parent.mkdir(parents=True)
+        link.symlink_to(precious)
+    changed = desktop.install_entry()
+    assert precious.read_text() == "the user's own file\n"
+    assert entry in changed and icon in changed
+    for link in (entry, icon):
+        assert not link.is_symlink() and link.is_file()
+    assert entry.read_text().startswith("[Desktop Entry]")
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith(desktop.atomic.TEMP_SUFFIX)]
+
+
+def test_install_replaces_a_symlink_to_an_identical_file(data_home: Path, tmp_path: Path) -> None:
+    desktop.install_entry(tmp_path / "elsewhere")
+    other = tmp_path / "elsewhere" / "applications" / f"{APP_ID}.desktop"
+    entry = data_home / "applications" / f"{APP_ID}.desktop"
+    entry.parent.mkdir(parents=True)
+    entry.symlink_to(other)
+    assert entry in desktop.install_entry()
+    assert not entry.is_symlink()
+    other.write_text("changed later")
+    assert entry.read_text().startswith("[Desktop Entry]")
+
+
+def test_uninstall_leaves_a_symlink_and_its_file_alone(
+    data_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    desktop.install_entry()
+    precious = tmp_path / "keep.desktop"
+    precious.write_text("someone else's entry\n")
+    entry = data_home / "applications" / f"{APP_ID}.desktop"
+    entry.unlink()
+    entry.symlink_to(precious)
+    assert desktop.main(install=False) == 0
+    out = capsys.readouterr().out
+    assert entry.is_symlink() and precious.read_text() == "someone else's entry\n"
+    assert f"left alone {entry} (not a file the app installed)" in out
+    assert f"removed {entry}\n" not in out
+    assert not (data_home / "metainfo" / f"{APP_ID}.metainfo.xml").exists()  # the app's own files went
+
+
+def test_a_failed_install_puts_a_replaced_symlink_back(
+    data_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    precious = tmp_path / "target.txt"
+    precious.write_text("linked\n")
+    entry = data_home / "applications" / f"{APP_ID}.desktop"
+    entry.parent.mkdir(parents=True)
+    entry.symlink_to(precious)
+    monkeypatch.setattr(desktop, "planned_files", _metainfo_last(desktop.planned_files))
+    real = os.replace
+
+    def replace(src: str, dst: str) -> None:
+        if str(dst).endswith(".metainfo.xml"):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(OSError):
+        desktop.install_entry()
+    assert entry.is_symlink() and os.readlink(entry) == str(precious)
+    assert precious.read_text() == "linked\n"

@@ -42,7 +42,7 @@ def test_wheel_contains_resources_and_entry_points(wheel: Path) -> None:
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = zf.read(entry_points).decode()
         assert "[gui_scripts]" in text and "gpu-tpu-app = gpu_tpu_app.cli:main" in text
-        assert "gpu-tpu-probe = gpu_tpu_app.probe.cli:main" in text
+        assert "gpu-tpu-probe = gpu_tpu_app.commands.probe:main" in text
         for name in names:
             assert INCIDENTAL not in zf.read(name).decode("utf-8", "replace"), name
 

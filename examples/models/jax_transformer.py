@@ -1,7 +1,8 @@
 """A small decoder-only transformer in plain JAX (2 blocks, width 128), checked as the app's model contract.
 
 params() returns the weights as a dict; forward(params, tokens) the logits; other_inputs() more
-batches of the same padded length.
+batches of the same padded length; loss(params, tokens) the next-token loss, so the TPU compile step also
+compiles a training step.
 """
 
 import jax
@@ -62,3 +63,9 @@ def example_inputs() -> tuple:
 
 def other_inputs() -> list:
     return [(jax.random.randint(jax.random.PRNGKey(i), (BATCH, LENGTH), 0, VOCAB),) for i in (2, 3)]
+
+
+def loss(params, tokens):
+    logits = forward(params, tokens[:, :-1])
+    picked = jnp.take_along_axis(jax.nn.log_softmax(logits), tokens[:, 1:, None], axis=-1)
+    return -picked.mean()

@@ -1,7 +1,8 @@
 """A small decoder-only transformer in PyTorch (2 blocks, width 128), checked as the app's model contract.
 
 model() returns the module; example_inputs() one batch of token ids; other_inputs() more batches of
-the same padded length, as a training loop with fixed-length batches would feed it.
+the same padded length, as a training loop with fixed-length batches would feed it; loss(model, tokens)
+the next-token loss, so the TPU compile step also compiles a training step.
 """
 
 import torch
@@ -57,3 +58,8 @@ def example_inputs() -> tuple:
 
 def other_inputs() -> list:
     return [(torch.randint(0, VOCAB, (BATCH, LENGTH)),) for _ in range(2)]
+
+
+def loss(model: nn.Module, tokens: torch.Tensor) -> torch.Tensor:
+    logits = model(tokens[:, :-1])
+    return F.cross_entropy(logits.reshape(-1, VOCAB), tokens[:, 1:].reshape(-1))

@@ -1,0 +1,31 @@
+"""The headless subcommands, one module each: `configure(parser)` adds its options, `run(args)` does it.
+
+`gpu_tpu_app.cli` builds their parsers and imports only the module of the command asked for;
+`commands/probe/` holds gpu-tpu-probe's subcommands the same way. `guarded` is the one place
+where the errors any command may raise become one line on stderr and an exit code.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE
+from gpu_tpu_app.errors import CheckFailed, InputError
+
+
+def guarded(call: Callable[[], int]) -> int:
+    """Run one command: bad input is one line and exit 2, the app's own failure one line and exit 1, Ctrl+C
+    exit 130, a closed pipe ends quietly."""
+    try:
+        return call()
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except CheckFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return EXIT_CANCELLED
+    except BrokenPipeError:
+        return 0

@@ -8,8 +8,14 @@ import math
 import sys
 
 from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE, ModelCheck, render_text
+from gpu_tpu_app.core.tpu_compile import MAX_CHIPS
 from gpu_tpu_app.errors import CheckFailed, InputError
-from gpu_tpu_app.probe.modelcheck_launch import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, run_check
+from gpu_tpu_app.probe.modelcheck_launch import (
+    DEFAULT_MEMORY_LIMIT_MB,
+    DEFAULT_TIMEOUT_S,
+    DEFAULT_TPU_CHIPS,
+    run_check,
+)
 
 
 def add_check_flags(p: argparse.ArgumentParser) -> None:
@@ -27,6 +33,15 @@ def add_check_flags(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_MEMORY_LIMIT_MB,
         metavar="MIB",
         help=f"address-space limit of the worker process in MiB (default {DEFAULT_MEMORY_LIMIT_MB})",
+    )
+    p.add_argument(
+        "--tpu-chips",
+        type=int,
+        default=DEFAULT_TPU_CHIPS,
+        metavar="N",
+        help="compile for a slice of N chips of each TPU generation (a power of two up to "
+        f"{MAX_CHIPS}; default {DEFAULT_TPU_CHIPS}; 0 skips the TPU compile); needs libtpu in the checking "
+        "interpreter",
     )
     p.add_argument(
         "--python",
@@ -50,8 +65,19 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_check_flags(p)
 
 
-def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False, python: str | None = None) -> ModelCheck:
+def measure(
+    file: str,
+    timeout: float,
+    memory_limit: int,
+    quiet: bool = False,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
+    python: str | None = None,
+) -> ModelCheck:
     """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2)."""
+    if tpu_chips != 0 and (not 1 <= tpu_chips <= MAX_CHIPS or tpu_chips & (tpu_chips - 1)):
+        raise InputError(
+            f"--tpu-chips: {tpu_chips} is not a TPU slice size (1, 2, 4, 8, ... up to {MAX_CHIPS}; 0 skips compiling)"
+        )
     if not math.isfinite(timeout) or timeout <= 0:
         raise InputError(f"--timeout: {timeout:g} is not a positive number of seconds")
     if memory_limit < 512:
@@ -62,7 +88,7 @@ def measure(file: str, timeout: float, memory_limit: int, quiet: bool = False, p
         def progress(msg):
             print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
 
-    result = run_check(file, timeout, memory_limit, on_stage=progress, python=python)
+    result = run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips, python=python)
     if isinstance(result, str):
         raise CheckFailed(result) if INTERNAL_FAILURE in result else InputError(result)
     return result
@@ -72,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the file and print the result; exit 0 when the check ran, whatever it found. With --format json a
     bad file is a JSON object {"error": ..., "file": ...} on stdout as well as the line on stderr (exit 2)."""
     try:
-        check = measure(args.file, args.timeout, args.memory_limit, python=args.python)
+        check = measure(args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
     except (InputError, CheckFailed) as exc:
         if args.format == "json":
             print(json.dumps({"error": str(exc), "file": args.file}, indent=2))

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         from gpu_tpu_app.commands.check_model import measure
         from gpu_tpu_app.core.modelcheck import combine
 
-        check = measure(args.model, args.timeout, args.memory_limit, python=args.python)
+        check = measure(args.model, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
         answers, sources = combine(answers, check)
     rec = decide(answers)
     if args.format == "json":
@@ -90,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
 
 def render_sources(check, sources: dict[str, str], answers) -> str:
     """Which answers came from the model check and which from the answers file."""
-    from gpu_tpu_app.core.modelcheck import LEVEL_TEXT
+    from gpu_tpu_app.core.modelcheck import level_text
 
     lines = [
-        f"Model check of {check.file}: {LEVEL_TEXT[check.level]}, {check.seconds:.1f} s",
+        f"Model check of {check.file}: {level_text(check)}, {check.seconds:.1f} s",
         "Answers it could measure (measured values fill unset answers; stated ones win):",
     ]
     for name, source in sources.items():

@@ -204,6 +204,17 @@ class ChipMfu(BaseModel):
         return f"{name} {shown} ({self.note}; sources: {', '.join(self.sources)})"
 
 
+class CompileTarget(BaseModel):
+    """How jax names a TPU generation in a topology ("v5e:2x2"), for compiling on a host without TPUs."""
+
+    model_config = _FROZEN
+
+    #: the generation's name in `jax.experimental.topologies.get_topology_desc(topology_name=...)`.
+    topology: str = Field(pattern=r"^[A-Za-z0-9]{1,12}$")
+    #: the slice's torus dimensions: 2 (v5e, v6e: AxB) or 3 (v4, v5p, TPU7x: AxBxC).
+    dims: Literal[2, 3]
+
+
 class DecodeShare(BaseModel):
     """The share of nominal memory bandwidth a decode step reaches, as a low-high range, with its evidence."""
 
@@ -251,6 +262,8 @@ class Chip(BaseModel):
     #: the last-level cache the runtime does not report (see the file's header)
     llc: Figure | None = None
     rocm: RocmPart | None = None
+    #: TPUs only: the target the model check compiles for with the TPU compiler (core.tpu_compile).
+    compile_target: CompileTarget | None = None
     match: list[str] = Field(min_length=1)
 
     @field_validator("match")

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core import transformer
-from gpu_tpu_app.core.prices import Quote
+from gpu_tpu_app.core.prices import MAX_CHIP_HOUR_USD, Quote
 from gpu_tpu_app.core.terms import DTYPE_BYTES, ServingDtype
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
@@ -25,7 +25,7 @@ MAX_PARAMS = 1e15
 MAX_TOKENS = 1e18
 MAX_CHIPS = 10_000_000
 #: USD per chip-hour; rented accelerators cost a few dollars an hour.
-MAX_PRICE = 1_000_000.0
+MAX_PRICE = MAX_CHIP_HOUR_USD  # the price table and local catalogues hold to it too
 
 
 class EstimateRequest(BaseModel):

@@ -17,7 +17,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
+from gpu_tpu_app.core.tpu_compile import TpuCompile, compiled_generations, generation_name, render_table
 from gpu_tpu_app.core.units import count_words
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "check_from_findings",
     "combine",
     "error_line",
+    "level_text",
     "parse_worker_line",
     "render_text",
 ]
@@ -59,6 +62,7 @@ ANSWER_FIELDS: tuple[str, ...] = (
 )
 
 Level = Literal[
+    "compiled_for_tpu",
     "lowered_for_tpu",
     "lowered_for_tpu_torchax",
     "ran_under_torch_xla",
@@ -67,6 +71,7 @@ Level = Literal[
     "failed",
 ]
 LEVEL_TEXT: dict[str, str] = {
+    "compiled_for_tpu": "compiled for TPU",
     "lowered_for_tpu": "lowered for TPU",
     "lowered_for_tpu_torchax": "lowered for TPU through torchax",
     "ran_under_torch_xla": "ran under torch_xla (CPU device)",
@@ -80,7 +85,8 @@ MAPPING_RULES: tuple[str, ...] = (
     "framework: the entry points the file defines (model() + example_inputs() is PyTorch; params() + "
     "forward() + example_inputs() is JAX).",
     "xla_verified, the first rule that applies: a sparse tensor in the pass -> no (no XLA backend takes one; a "
-    "torchax lowering that densified it is not a yes); lowering for TPU succeeded (jax.export, or torchax then "
+    "torchax lowering that densified it is not a yes); compiled for a TPU generation by the TPU compiler -> yes; "
+    "lowering for TPU succeeded (jax.export, or torchax then "
     "jax.export) -> yes; one step under torch_xla on XLA's CPU device with no CPU fallback -> yes; lowering for "
     "TPU, the torch_xla step or torch.export failed -> no, with the reason; that step with operators falling "
     "back to the CPU -> unknown (choose no yourself when they sit in the main loop, yes when they do not); a "
@@ -220,6 +226,8 @@ class Findings(_Model):
     tpu_lowering: Lowering | None = None
     cuda_lowering: Lowering | None = None
     xla_run: XlaRun | None = None
+    #: the TPU compiler's outcome per generation (core.tpu_compile); None when the worker did not try.
+    tpu_compile: TpuCompile | None = None
     host_callbacks: list[HostCallback] = Field(default_factory=list, max_length=50)
     #: tensor layouts other than plain dense ones (sparse COO/CSR, nested, channels-last), with where.
     layouts: list[Located] = Field(default_factory=list, max_length=50)
@@ -263,6 +271,9 @@ class ModelCheck(_Model):
     answers: MeasuredAnswers
     evidence: list[Evidence] = Field(max_length=200)
     seconds: float = Field(ge=0, allow_inf_nan=False)
+    #: compiled for the catalogue's TPU generations: per-chip memory, flops and bytes per generation
+    #: (core.tpu_compile); None in checks made before the compile step existed, or when it was not tried.
+    tpu_compile: TpuCompile | None = None
 
     def evidence_for(self, answer: str) -> list[Evidence]:
         """The evidence rows of one answer."""
@@ -352,6 +363,10 @@ SPARSE_PREFIX = "sparse"
 HOST_SYNC_OPS = ("_local_scalar_dense", "item", "is_nonzero")
 
 
+def _sparse(f: Findings) -> list[Located]:
+    return [x for x in f.layouts if x.name.lower().startswith(SPARSE_PREFIX)]
+
+
 def _is_host_sync(name: str) -> bool:
     return name.removeprefix("aten::").removeprefix("aten.") in HOST_SYNC_OPS
 
@@ -385,12 +400,34 @@ def _routes(f: Findings) -> str:
     return "; ".join(p for p in parts if p)
 
 
+def _compiled(f: Findings) -> tuple[list[Evidence], list[Evidence]]:
+    """The TPU compiler's evidence for xla_verified: (a deciding row when a generation compiled, []) or
+    ([], a supporting row saying why nothing compiled)."""
+    tc = f.tpu_compile
+    if tc is None:
+        return [], []
+    done = compiled_generations(tc)
+    others = [g for g in tc.generations if g not in done]
+    failed = "; ".join(f"{g.topology}: {g.reason()}" for g in others[:4])
+    if done:
+        names = ", ".join(g.topology for g in done)
+        row = Evidence(
+            answer="xla_verified",
+            value="yes",
+            finding=f"compiled for TPU {names} by the TPU compiler (libtpu {tc.libtpu or '?'})",
+            detail=tc.route + (f"; not compiled: {failed}" if failed else ""),
+        )
+        return [row], []
+    why = failed if tc.status == "ok" else tc.detail
+    return [], [Evidence(answer="xla_verified", value=None, finding="not compiled for any TPU generation", detail=why)]
+
+
 def _xla_verified(f: Findings) -> Evidence:
     tpu = f.tpu_lowering
     run = f.xla_run
     routes = _routes(f)
     also_routes = f"; TPU routes here: {routes}" if routes and f.framework == "pytorch" else ""
-    sparse = [x for x in f.layouts if x.name.lower().startswith(SPARSE_PREFIX)]
+    sparse = _sparse(f)
     if sparse:
         return Evidence(
             answer="xla_verified",
@@ -659,7 +696,18 @@ def _matmul_share(f: Findings) -> Evidence:
     )
 
 
+def level_text(check: ModelCheck) -> str:
+    """The evidence level in words; "compiled for TPU" names the generations it compiled for."""
+    if check.level == "compiled_for_tpu":
+        catalog = load_catalog()
+        done = [generation_name(catalog, g.chip)[0] for g in compiled_generations(check.tpu_compile)]
+        return f"compiled for {', '.join(done)}" if done else LEVEL_TEXT[check.level]
+    return LEVEL_TEXT[check.level]
+
+
 def _level(f: Findings) -> Level:
+    if compiled_generations(f.tpu_compile):
+        return "compiled_for_tpu"
     if f.tpu_lowering is not None and f.tpu_lowering.status == "ok":
         return "lowered_for_tpu_torchax" if (f.tpu_lowering.route or "").startswith("torchax") else "lowered_for_tpu"
     if f.xla_run is not None and f.xla_run.status == "ok":
@@ -671,9 +719,14 @@ def _level(f: Findings) -> Level:
 
 def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelCheck:
     """Map the worker's findings to answers and evidence by the rules in MAPPING_RULES."""
+    compiled, not_compiled = _compiled(findings)
+    if _sparse(findings):  # a compile of a densified sparse argument is not this model's program
+        compiled = []
     evidence = [
         _framework(findings),
+        *compiled,
         _xla_verified(findings),
+        *not_compiled,
         *_fallback_ops(findings),
         _custom_ops(findings),
         *_dynamic_shapes(findings),
@@ -715,6 +768,7 @@ def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelC
         answers=answers,
         evidence=evidence,
         seconds=round(seconds, 2),
+        tpu_compile=findings.tpu_compile,
     )
 
 
@@ -762,7 +816,7 @@ def render_text(check: ModelCheck, with_rules: bool = True) -> str:
     """The check as plain text: level, each answer with its evidence, then the rules."""
     lines = [
         f"Model check: {check.file} ({check.framework}), {check.seconds:.1f} s",
-        f"Evidence level: {LEVEL_TEXT[check.level]}",
+        f"Evidence level: {level_text(check)}",
         "",
         "Answers (from what was measured):",
     ]
@@ -773,6 +827,9 @@ def render_text(check: ModelCheck, with_rules: bool = True) -> str:
             lines.append(f"      - {e.finding}")
             if e.detail:
                 lines.append(f"        {e.detail}")
+    if check.tpu_compile is not None:
+        float64 = check.answers.high_precision == HIGH_PRECISION_FP64
+        lines += ["", *render_table(check.tpu_compile, load_catalog(), float64)]
     if with_rules:
         lines += ["", "Rules:"] + [f"  - {r}" for r in MAPPING_RULES]
     return "\n".join(lines)

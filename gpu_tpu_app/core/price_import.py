@@ -178,8 +178,12 @@ def _keep_cheapest(found: dict[tuple[str, str, str], Quote], quote: Quote) -> No
         found[key] = quote
 
 
+#: the same cloud under another catalogue's name (gpuhunt says lambdalabs where SkyPilot says lambda).
+CLOUD_ALIASES = {"lambdalabs": "lambda", "google": "gcp", "amazon": "aws"}
+
+
 def _cloud_id(text: str, path: Path, field: str) -> str:
-    cloud = text.strip().lower()
+    cloud = CLOUD_ALIASES.get(text.strip().lower(), text.strip().lower())
     if not _REGION.match(cloud) or len(cloud) > 100:
         raise InputError(f"{path}: {field}: {shown(text)!r} is not a cloud name")
     return cloud
@@ -302,6 +306,7 @@ def read_gpuhunt(
         if not rec["gpu_name"]:
             continue  # a CPU-only offer
         cloud = rec.get("provider", "").lower() or default_cloud
+        cloud = CLOUD_ALIASES.get(cloud, cloud)
         if not _REGION.match(cloud):
             reader.dropped["bad provider"] += 1
             continue

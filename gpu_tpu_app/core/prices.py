@@ -405,17 +405,29 @@ def cheapest_step(book: PriceBook, chips: Sequence[tuple[str, str, str]], verdic
     chips: (id, name, family) of the catalogue's chips; a GPU verdict names GPUs, a TPU verdict TPUs,
     "either" both. Each chip is named at its cheapest on-demand place, cheapest first, with its source.
     """
-    families = {"gpu": {"gpu"}, "tpu": {"tpu"}}.get(verdict, {"gpu", "tpu"})
-    found = []
-    for chip_id, name, family in chips:
-        if family in families and (quote := book.cheapest(chip_id, "on-demand")) is not None:
-            found.append((quote.usd, name, quote))
-    if not found:
+    families = verdict_families(verdict)
+    found = [
+        (name, quote)
+        for chip_id, name, family in chips
+        if family in families and (quote := book.cheapest(chip_id, "on-demand")) is not None
+    ]
+    return cheapest_text(found, verdict, limit)
+
+
+def verdict_families(verdict: str) -> set[str]:
+    """The chip families a verdict is about: GPUs, TPUs, or both for "either"."""
+    return {"gpu": {"gpu"}, "tpu": {"tpu"}}.get(verdict, {"gpu", "tpu"})
+
+
+def cheapest_text(found: Sequence[tuple[str, Quote]], verdict: str, limit: int = 3) -> str | None:
+    """'Cheapest places to rent TPUs now: Google TPU v5e $1.20/chip-hour in Google Cloud us-central1; ...'
+    from (chip name, its cheapest on-demand quote) pairs; None when there are none."""
+    ranked = sorted((q for q in found if q[1].origin != "user"), key=lambda f: f[1].usd)[:limit]
+    if not ranked:
         return None
-    found.sort(key=lambda f: f[0])
     what = {"gpu": "GPUs", "tpu": "TPUs"}.get(verdict, "GPUs and TPUs")
-    places = "; ".join(f"{name} {format_rate(q.usd)}/chip-hour in {q.place()}" for _, name, q in found[:limit])
-    origins = "; ".join(dict.fromkeys(q.describe_age() for _, _, q in found[:limit]))
+    places = "; ".join(f"{name} {format_rate(q.usd)}/chip-hour in {q.place()}" for name, q in ranked)
+    origins = "; ".join(dict.fromkeys(q.describe_age() for _, q in ranked))
     return (
         f"Cheapest places to rent {what} now: {places} ({origins}). A chip-hour is not a run: the "
         "estimator sets each chip's speed against its price."

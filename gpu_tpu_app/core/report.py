@@ -11,10 +11,12 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation
+from gpu_tpu_app.core.catalog import load_catalog
+from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate_text import (
     COST_RULE,
     MEMORY_HEADER,
@@ -25,10 +27,11 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_model_lines,
     estimate_warnings,
 )
-from gpu_tpu_app.core.modelcheck import measured_note
-from gpu_tpu_app.core.prices import format_rate
+from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, measured_note
+from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
+from gpu_tpu_app.core.tpu_compile import REPORT_HEADER, report_section
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
-from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, plain_number, tflops
 
 if TYPE_CHECKING:
@@ -123,6 +126,10 @@ class ReportData:
     runs: list[str]
     notes: str
     sources: list[tuple[int, str, str, str | None]]  # (number, id, title, url)
+    #: the model check's per-generation TPU compile table (core.tpu_compile.report_section); empty without one.
+    compile_intro: str = ""
+    compile_rows: list[list[str]] = field(default_factory=list)
+    compile_notes: list[str] = field(default_factory=list)
 
 
 ESTIMATE_HEADER = [
@@ -263,6 +270,13 @@ def collect(
 
     est_intro, est_rows, est_rules = _estimate_section(estimate, cited)
     runs = [_run_line(run) for run in session.runs]
+    compile_intro, compile_rows, compile_notes = "", list[list[str]](), list[str]()
+    check = session.model_check
+    if check is not None and check.tpu_compile is not None:
+        compile_intro, compile_rows, compile_notes = report_section(
+            check.tpu_compile, catalog or load_catalog(), check.answers.high_precision == HIGH_PRECISION_FP64
+        )
+        compile_intro = f"{Path(check.file).name}: {compile_intro}"
 
     sources = []
     for i, sid in enumerate(cited.order, 1):
@@ -274,12 +288,12 @@ def collect(
         title=f"GPU or TPU: {name}" if name else "GPU or TPU: recommendation",
         generated=f"Made with gpu-tpu-app {__version__} on {stamp}.",
         verdict=VERDICT_WORDS[rec.verdict],
-        headline=HEADLINES[rec.verdict],
+        headline=headline(rec),
         summary=summary,
         blockers=blockers,
         reasons=reasons,
         flips=flips,
-        next_steps=list(rec.next_steps),
+        next_steps=[*rec.next_steps, *_cheapest_places(rec, estimate)],
         unanswered=unanswered,
         answers=answers,
         estimate_intro=est_intro,
@@ -288,6 +302,9 @@ def collect(
         runs=runs,
         notes=session.notes.strip(),
         sources=sources,
+        compile_intro=compile_intro,
+        compile_rows=compile_rows,
+        compile_notes=compile_notes,
     )
 
 
@@ -334,6 +351,13 @@ def to_markdown(data: ReportData) -> str:
         out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in data.estimate_rows]
         out.append("")
         out += [f"- {_md(rule)}" for rule in data.estimate_rules] + [""]
+    if data.compile_intro:
+        out += ["## Compiled for TPU generations", "", _md(data.compile_intro), ""]
+        if data.compile_rows:
+            out += ["| " + " | ".join(REPORT_HEADER) + " |", "|" + "---|" * len(REPORT_HEADER)]
+            out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in data.compile_rows]
+            out.append("")
+        out += [f"- {_md(n)}" for n in data.compile_notes] + ([""] if data.compile_notes else [])
     if data.runs:
         out += ["## Probe runs", ""] + [f"- {_md(r)}" for r in data.runs] + [""]
     if data.notes:
@@ -408,6 +432,15 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
         parts.append("</tr>")
         parts += ["<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in data.estimate_rows]
         parts.append("</table><ul>" + "".join(f'<li class="muted">{e(r)}</li>' for r in data.estimate_rules) + "</ul>")
+    if data.compile_intro:
+        parts.append(f"<h2>Compiled for TPU generations</h2><p>{e(data.compile_intro)}</p>")
+        if data.compile_rows:
+            parts.append('<table width="100%" cellspacing="0" cellpadding="3" border="1"><tr>')
+            parts += [f"<th>{e(h)}</th>" for h in REPORT_HEADER]
+            parts.append("</tr>")
+            parts += ["<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in data.compile_rows]
+            parts.append("</table>")
+        parts.append("<ul>" + "".join(f'<li class="muted">{e(n)}</li>' for n in data.compile_notes) + "</ul>")
     if data.runs:
         parts.append("<h2>Probe runs</h2><ul>" + "".join(f"<li>{e(r)}</li>" for r in data.runs) + "</ul>")
     if data.notes:
@@ -443,6 +476,16 @@ def build_html(
 ) -> str:
     """HTML report of a session."""
     return to_html(collect(session, lesson, catalog, estimate, name), colors)
+
+
+def _cheapest_places(rec: Recommendation, estimate: Estimate | None) -> list[str]:
+    """The next step naming the cheapest places for the verdict's chips, from the estimate's prices."""
+    if estimate is None or not has_verdict(rec):
+        return []
+    families = verdict_families(rec.verdict)
+    found = [(r.chip_name, r.price) for r in estimate.rows if r.family in families and r.price is not None]
+    text = cheapest_text(found, rec.verdict)
+    return [f"{text} (gpu-tpu-app prices lists every region.)"] if text else []
 
 
 def session_estimate(

@@ -24,9 +24,10 @@ from gpu_tpu_app.errors import InputError, check_schema_version, from_validation
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_json_object, read_text
 
 #: version 2: answers of schema 2 (high_precision "fp64" | "fp32" | "no", embeddings, other_cloud).
-SCHEMA_VERSION = 2
+#: version 3: the model check may carry `tpu_compile`, the TPU compiler's outcome per generation.
+SCHEMA_VERSION = 3
 #: every session version this app opens; older files are migrated on load and saved as the current one.
-SCHEMA_VERSIONS = (1, 2)
+SCHEMA_VERSIONS = (1, 2, 3)
 #: file-dialog filter and suffix of session files.
 SUFFIX = ".json"
 
@@ -148,11 +149,11 @@ def loads_session(text: str, source: str | Path = "session") -> Session:
         check_schema_version(version, source, SCHEMA_VERSION)  # raises: names the file and the version read
     raw = dict(raw)
     raw.pop("verdict", None)  # derived, never trusted from a file
-    if version < SCHEMA_VERSION:
+    if version < 2 and isinstance(raw["answers"], dict):
         # a version-1 file: its answers are version-1 answers (high_precision "yes" reads as "fp64")
-        if isinstance(raw["answers"], dict):
-            raw["answers"] = migrate_answers(raw["answers"], 1)
-        raw["schema_version"] = SCHEMA_VERSION
+        raw["answers"] = migrate_answers(raw["answers"], 1)
+    # version 2 to 3 added an optional field (model_check.tpu_compile): nothing to change
+    raw["schema_version"] = SCHEMA_VERSION
     try:
         return Session.model_validate(raw)
     except ValidationError as exc:

@@ -14,6 +14,13 @@ HEADLINES: dict[str, str] = {
     "either": "Either can work: the answers do not lean clearly",
 }
 VERDICT_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "either": "Either"}
+#: the headline while a few answers lean but decide nothing (decision.leans_only).
+LEANS_ONLY_HEADLINE = "Either, for now: too few answers to decide"
+
+
+def headline(rec: Recommendation) -> str:
+    """The verdict's headline (window and report)."""
+    return LEANS_ONLY_HEADLINE if leans_only(rec) else HEADLINES[rec.verdict]
 
 
 def verdict_summary(rec: Recommendation) -> str:

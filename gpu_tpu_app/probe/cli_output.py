@@ -202,7 +202,7 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
         shown = [
             value_cell(row[c][0]) + ("*" if row[c][1].flagged else "") if c in row else "" for c in range(len(columns))
         ]
-        rows.append([k[0], k[1] or MISSING, k[2] or MISSING, str(k[3]) if k[3] else MISSING, *shown])
+        rows.append([k[0], k[1] or MISSING, k[2] or MISSING, size_words(k[0], k[3] or None) or MISSING, *shown])
         data.append(
             {
                 "kernel": k[0],

@@ -6,6 +6,8 @@ them in its own process group, under a memory limit, and is killed when it runs 
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import selectors
 import signal
@@ -15,7 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.modelcheck import CheckSession, Findings, ModelCheck, WorkerStage
+from gpu_tpu_app.core.tpu_compile import targets
 from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.protocol import frozen
 
@@ -25,8 +29,25 @@ DEFAULT_TIMEOUT_S = 180.0
 DEFAULT_MEMORY_LIMIT_MB = 8192
 
 
+#: chips per TPU generation the check compiles for unless the user picks another count.
+DEFAULT_TPU_CHIPS = 1
+
+
+@functools.lru_cache(maxsize=1)
+def tpu_targets_json() -> str:
+    """The catalogue's TPU compile targets (core.tpu_compile.targets) as the worker takes them."""
+    try:
+        return json.dumps(targets(load_catalog()), separators=(",", ":"))
+    except Exception:  # a broken catalogue is reported where it is shown; the check then compiles for none
+        return "[]"
+
+
 def worker_command(
-    file: str | Path, memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB, python: str | None = None
+    file: str | Path,
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
+    python: str | None = None,
 ) -> list[str]:
     """argv that checks one model file: this same program with the hidden model-check-worker subcommand,
     or, in the user's own interpreter `python`, the stdlib-only worker module (staged by worker_env)."""
@@ -36,12 +57,24 @@ def worker_command(
         base = [sys.executable, "model-check-worker"]
     else:
         base = [sys.executable, "-m", "gpu_tpu_app", "model-check-worker"]
-    return [*base, str(file), "--memory-limit-mb", str(int(memory_limit_mb))]
+    return [
+        *base,
+        str(file),
+        "--memory-limit-mb",
+        str(int(memory_limit_mb)),
+        "--timeout",
+        f"{float(timeout_s):g}",
+        "--tpu-chips",
+        str(int(tpu_chips)),
+        "--tpu-targets",
+        tpu_targets_json(),
+    ]
 
 
 def worker_env(base: dict[str, str] | None = None, python: str | None = None) -> dict[str, str]:
-    """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering for TPU needs no TPU);
-    for another interpreter, only the staged worker sources on PYTHONPATH (its own packages come first)."""
+    """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering and compiling for TPU
+    need no TPU); for another interpreter, only the staged worker sources on PYTHONPATH (its own packages
+    come first)."""
     env = dict(os.environ if base is None else base)
     if not envs.is_own(python):
         env = envs.foreign_env(env)
@@ -49,6 +82,7 @@ def worker_env(base: dict[str, str] | None = None, python: str | None = None) ->
     env.setdefault("JAX_PLATFORMS", "cpu")
     env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     env.setdefault("TORCHDYNAMO_VERBOSE", "0")
+    env.setdefault("TPU_SKIP_MDS_QUERY", "1")  # libtpu on a host without TPUs: no metadata-server query
     return env
 
 
@@ -81,11 +115,12 @@ def run_check(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
     python: str | None = None,
 ) -> ModelCheck | str:
     """Check one model file in a worker process (in `python` when given); the ModelCheck, or the one-line
     error as a str."""
-    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, python)[0]
+    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, tpu_chips, python)[0]
 
 
 def run_check_detailed(
@@ -93,6 +128,7 @@ def run_check_detailed(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
     python: str | None = None,
 ) -> tuple[ModelCheck | str, Findings | None]:
     """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
@@ -102,7 +138,7 @@ def run_check_detailed(
     session = CheckSession(str(file), timeout_s, memory_limit_mb)
     start = time.monotonic()
     proc = subprocess.Popen(
-        worker_command(file, memory_limit_mb, python),
+        worker_command(file, memory_limit_mb, timeout_s, tpu_chips, python),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

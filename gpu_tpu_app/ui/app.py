@@ -342,4 +342,7 @@ def main(args: argparse.Namespace | None = None) -> int:
     window.show()
     if prefs_problem:  # said in the window too, where a user started from the menu sees it
         _say_preferences_problem(window, prefs_problem)
-    return int(app.exec())
+    try:
+        return int(app.exec())
+    finally:
+        window.deleteLater()  # the loop is over: a caller that goes on (the tests) keeps no window behind

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMenu,
+    QPushButton,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -67,6 +68,7 @@ from gpu_tpu_app.ui.chart_data import (
     sort_categories,
     waterfall_segments,
 )
+from gpu_tpu_app.ui.collective_run import PROCESSES as TWO_RANKS
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
 
@@ -976,6 +978,13 @@ class CollectiveChart(_Chart):
         self.op.currentIndexChanged.connect(self._again)
         self.controls.addWidget(QLabel("Operation"))
         self.controls.addWidget(self.op)
+        # the probe page connects it: two ranks on this machine, their run shown here when done
+        self.run_button = QPushButton(f"Measure across {TWO_RANKS} processes")
+        self.run_button.setToolTip(
+            f"Start {TWO_RANKS} processes on this machine and measure all-reduce, all-gather and reduce-scatter "
+            "between them (about a minute per backend)"
+        )
+        self.controls.addWidget(self.run_button)
         self.controls.addStretch(1)
         note = QLabel("bus bandwidth = message size ÷ time × 2(n−1)/n (all-reduce) or (n−1)/n, as nccl-tests")
         note.setProperty("role", "muted")
@@ -998,8 +1007,8 @@ class CollectiveChart(_Chart):
         self.has_data = bool(series or flagged)
         if not self.has_data:
             self.show_empty(
-                "No collectives across processes yet: gpu-tpu-probe collective --processes 2 "
-                "--out run.json, then import the run."
+                f"No collectives across processes yet: press “Measure across {TWO_RANKS} processes” above,\n"
+                "or import a run measured across machines."
             )
             return
         runs = {cr.index: cr for cr in data.runs}

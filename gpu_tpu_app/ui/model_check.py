@@ -18,8 +18,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
+    QLabel,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -27,16 +29,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.modelcheck import LEVEL_TEXT, CheckSession, ModelCheck, WorkerStage
+from gpu_tpu_app.core.modelcheck import CheckSession, ModelCheck, WorkerStage, level_text
 from gpu_tpu_app.probe.modelcheck_launch import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_TIMEOUT_S,
+    DEFAULT_TPU_CHIPS,
     precheck,
     worker_command,
     worker_env,
 )
 from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.widgets import label
+
+#: the chip counts the bar offers (0: no TPU compile, a faster check).
+TPU_CHIP_CHOICES = (0, 1, 4, 8, 16, 64, 256)
 
 MODEL_FILTER = "Python model file (*.py);;All files (*)"
 
@@ -73,10 +79,12 @@ class ModelCheckProcess(QObject):
         timeout_s: float = DEFAULT_TIMEOUT_S,
         memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
         parent: QObject | None = None,
+        tpu_chips: int = DEFAULT_TPU_CHIPS,
         python: str | None = None,
     ) -> None:
         super().__init__(parent)
         self.file = file
+        self._tpu_chips = tpu_chips
         self.python = python
         self.session = CheckSession(file, timeout_s, memory_limit_mb)
         self.session.choose_python = (
@@ -100,7 +108,7 @@ class ModelCheckProcess(QObject):
         if bad:
             QTimer.singleShot(0, lambda: self._finish(bad))
             return
-        argv = worker_command(self.file, self._memory, self.python)
+        argv = worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python)
         proc = QProcess(self)
         if sys.platform != "win32":
             flags = QProcess.UnixProcessFlag
@@ -223,6 +231,19 @@ class ModelCheckBar(QWidget):
             "muted",
         )
         row.addWidget(self.hint, 1)
+        self.chips = QComboBox()
+        for n in TPU_CHIP_CHOICES:
+            self.chips.addItem(f"{n} chip{'s' if n != 1 else ''}" if n else "no TPU compile", n)
+        self.chips.setCurrentIndex(TPU_CHIP_CHOICES.index(DEFAULT_TPU_CHIPS))
+        self.chips.setAccessibleName("TPU chips to compile for")
+        self.chips.setToolTip(
+            "With libtpu installed, the check compiles your model for each TPU generation of the catalogue, "
+            "for a slice of this many chips (more than one shows how the batch is split)"
+        )
+        chips_label = QLabel("Compile for TPU:")
+        chips_label.setBuddy(self.chips)
+        row.addWidget(chips_label)
+        row.addWidget(self.chips)
         root.addLayout(row)
         self.envs = EnvsView(python, added)
         self.envs.combo.setToolTip(
@@ -264,7 +285,13 @@ class ModelCheckBar(QWidget):
             return
         if self.process is not None:
             self.process.deleteLater()
-        self.process = ModelCheckProcess(path, self.timeout_s, parent=self, python=self.envs.selected())
+        self.process = ModelCheckProcess(
+            path,
+            self.timeout_s,
+            parent=self,
+            tpu_chips=int(self.chips.currentData()),
+            python=self.envs.selected(),
+        )
         self.process.sig_stage.connect(self.stage_label.setText)
         self.process.sig_finished.connect(self._finished)
         self.button.setEnabled(False)
@@ -289,9 +316,7 @@ class ModelCheckBar(QWidget):
             self.status.clear()
             self.status.hide()
             return
-        self._head = (
-            f"Checked {Path(check.file).name} (saved with this session): evidence level {LEVEL_TEXT[check.level]}."
-        )
+        self._head = f"Checked {Path(check.file).name} (saved with this session): evidence level {level_text(check)}."
         self.status.setText(self._head)
         self.status.show()
 
@@ -332,7 +357,7 @@ class ModelCheckBar(QWidget):
         else:
             self._head = (
                 f"Checked {Path(result.file).name} in {result.seconds:.1f} s: evidence level "
-                f"{LEVEL_TEXT[result.level]}. Measured values fill only the answers you left open; "
+                f"{level_text(result)}. Measured values fill only the answers you left open; "
                 "each stays yours to change."
             )
             self.status.setText(self._head)

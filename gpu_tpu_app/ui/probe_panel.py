@@ -55,6 +55,7 @@ from gpu_tpu_app.core.wording import format_eta, format_seconds
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.probe.protocol import ProbeRequest, point_label
 from gpu_tpu_app.ui.charts import ChartData, ChartsView
+from gpu_tpu_app.ui.collective_run import PROCESSES, CollectiveRun
 from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.icons import set_themed_icon
@@ -246,6 +247,8 @@ class ProbePanel(QWidget):
         left.setChildrenCollapsible(False)
 
         self.charts: ChartsView = ChartsView(self._chart_data)
+        self.charts.collective.run_button.clicked.connect(self.run_collective)
+        self._collective: CollectiveRun | None = None
         # this machine's best trusted figures as ratios to the chips picked for the roofline
         self.summary = SummaryCard()
         self.summary.set_chip_menu(self.charts.roofline.chip_menu)
@@ -455,8 +458,38 @@ class ProbePanel(QWidget):
             self.side.setVisible(shown)
             self.side_button.setChecked(shown)
 
+    def run_collective(self) -> bool:
+        """Measure collectives across two processes on this machine (the Collectives tab's button); the run
+        joins the page when done. False when a probe or another collective run is going on."""
+        if self.is_running():
+            self.log("warning", "A probe is running: the collective run starts once it is done or cancelled.")
+            return False
+        backends = self.controls.backends() or list(BACKENDS)
+        self._collective = CollectiveRun(backends, self.envs.selected(), self)
+        self._collective.sig_finished.connect(self._collective_done)
+        button = self.charts.collective.run_button
+        button.setEnabled(False)
+        button.setText("Measuring across 2 processes…")
+        self.progress.setFormat(f"Collectives: starting {PROCESSES} processes ({', '.join(backends)})…")
+        self.log("info", "Measuring collectives: " + " ".join(self._collective.argv[2:]))
+        self._collective.start()
+        return True
+
+    def _collective_done(self, run: RunFile | None, text: str) -> None:
+        button = self.charts.collective.run_button
+        button.setEnabled(True)
+        button.setText(f"Measure across {PROCESSES} processes")
+        self.progress.setFormat(text)
+        self.log("info" if run is not None else "warning", text)
+        if run is not None and self.runs_list.add(run) is not None:
+            self._rebuild()
+            self.charts.setCurrentWidget(self.charts.collective)
+            self.sig_runs_changed.emit()
+
     def shutdown(self) -> None:
         """Stop every worker now (the window is closing)."""
+        if self._collective is not None:
+            self._collective.cancel()
         if self._probe is not None and self._probe.is_running():
             self._probe.kill()
         if self._lister is not None:

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 )
 
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData
+from gpu_tpu_app.core.tpu_compile import REPORT_HEADER
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
 MARGIN_MM = 18.0
@@ -352,6 +353,12 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
         out.paragraph(plain(data.estimate_intro))
         out.table(list(ESTIMATE_HEADER), data.estimate_rows)
         out.items([plain(r) for r in data.estimate_rules], muted=True)
+    if data.compile_intro:
+        out.heading("Compiled for TPU generations")
+        out.paragraph(plain(data.compile_intro))
+        if data.compile_rows:
+            out.table(list(REPORT_HEADER), data.compile_rows)
+        out.items([plain(n) for n in data.compile_notes], muted=True)
     if data.runs:
         out.heading("Probe runs")
         out.items([plain(r) for r in data.runs])

@@ -64,9 +64,10 @@ from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, forma
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
-from gpu_tpu_app.core.verdict_text import HEADLINES, VERDICT_WORDS, verdict_summary
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd, plain_number
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.compile_card import CompileCard
 from gpu_tpu_app.ui.estimator_inputs import EstimatorInputs
 from gpu_tpu_app.ui.gauge import VerdictGauge
 from gpu_tpu_app.ui.theme import theme_manager
@@ -686,6 +687,8 @@ class ResultPage(QWidget):
         self._build_left_column(left)
         self._build_right_column(right)
 
+        self.compile_card = CompileCard(catalog)
+        col.addWidget(self.compile_card)
         self.estimator = EstimatorCard(catalog)
         self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
         col.addWidget(self.estimator)
@@ -837,6 +840,7 @@ class ResultPage(QWidget):
     def set_model_check(self, check: ModelCheck | None) -> None:
         """The model check whose evidence is shown beside the reasons it feeds."""
         self._model_check = check
+        self.compile_card.set_check(check)
         self._render()
 
     def _item_html(self, message: str, factor: str, answer: str, sources: list[str], topic: str, lean: str) -> str:
@@ -870,7 +874,7 @@ class ResultPage(QWidget):
         """Headline, summary and gauge; False while there are too few answers for a verdict."""
         ready = has_verdict(rec)
         if ready:
-            self.headline.setText(HEADLINES[rec.verdict])
+            self.headline.setText(headline(rec))
             self.summary.setText(verdict_summary(rec))
             self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
         else:

@@ -67,6 +67,15 @@ class CheckMenuButton(QToolButton):
         self.setText(f"{self._title}: {', '.join(chosen) if 0 < len(chosen) <= 2 else (len(chosen) or 'all')}")
 
 
+#: Time budgets offered besides the suite's own (seconds).
+BUDGET_CHOICES_S = (30.0, 120.0, 300.0, 600.0, 1200.0, 1800.0)
+
+
+def format_minutes(seconds: float) -> str:
+    """'55 s', '2 min', '10 min'."""
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 class RunControls(QObject):
     """The widgets that say what to measure; the page lays them out in its tool bar.
 
@@ -93,6 +102,13 @@ class RunControls(QObject):
             box.setToolTip(f"Probe with {b} (in its own worker process)")
             box.toggled.connect(self.sig_backends_changed)
             self.backend_boxes[b] = box
+        self.budget = QComboBox()
+        self.budget.setAccessibleName("Time budget for the run")
+        self.budget.setToolTip(
+            "How long the whole run may take; points that do not fit are left out, and each one left out says so"
+        )
+        self._fill_budgets()
+        self.suite.currentTextChanged.connect(self._fill_budgets)
         self.kernels = CheckMenuButton("Kernels", list(allowed_kernels()))
         self.kernels.setToolTip("Limit the run to some kernels (default: every kernel of the suite)")
         self.dtypes = CheckMenuButton("Dtypes", list(DTYPES))
@@ -104,10 +120,32 @@ class RunControls(QObject):
         self.cancel_button.setToolTip("Stop now and keep the results measured so far")
         self.cancel_button.clicked.connect(lambda: self.sig_cancel_requested.emit())
 
+    def _fill_budgets(self, *_args: object) -> None:
+        """The time budgets on offer: the suite's own first, then longer and shorter ones; the choice kept."""
+        chosen = self.budget.currentData()
+        suite_s = SUITE_BUDGET_S.get(self.suite.currentText(), 60.0)
+        self.budget.blockSignals(True)
+        self.budget.clear()
+        self.budget.addItem(f"suite's ({format_minutes(suite_s)})", None)
+        for seconds in BUDGET_CHOICES_S:
+            self.budget.addItem(format_minutes(seconds), seconds)
+        index = self.budget.findData(chosen)
+        self.budget.setCurrentIndex(max(0, index))
+        self.budget.blockSignals(False)
+
+    def budget_s(self) -> float | None:
+        """The time budget chosen, in seconds; None: the suite's own."""
+        value = self.budget.currentData()
+        return float(value) if value is not None else None
+
     def add_settings(self, bar: QHBoxLayout) -> None:
-        """Put the suite, backend, kernel and dtype choices at the end of `bar`."""
+        """Put the suite, time budget, backend, kernel and dtype choices at the end of `bar`."""
         bar.addWidget(QLabel("Suite"))
         bar.addWidget(self.suite)
+        time_label = QLabel("&Time")
+        time_label.setBuddy(self.budget)
+        bar.addWidget(time_label)
+        bar.addWidget(self.budget)
         bar.addSpacing(8)
         bar.addWidget(QLabel("Backends"))
         for box in self.backend_boxes.values():
@@ -135,6 +173,7 @@ class RunControls(QObject):
             backends=backends,
             kernels=self.kernels.checked() or None,
             dtypes=self.dtypes.checked() or None,
+            budget_s=self.budget_s(),
         )
 
     def set_selection(
@@ -159,5 +198,5 @@ class RunControls(QObject):
         """While a run is in progress only Cancel is available; otherwise Run needs a backend."""
         self.run_button.setEnabled(not running and bool(self.backends()))
         self.cancel_button.setEnabled(running)
-        for w in (self.suite, self.kernels, self.dtypes, *self.backend_boxes.values()):
+        for w in (self.suite, self.budget, self.kernels, self.dtypes, *self.backend_boxes.values()):
             w.setEnabled(not running)

@@ -344,8 +344,8 @@ def _run_points(
                             rest,
                             "skipped",
                             f"not run: the {args.suite} suite's time budget "
-                            f"({budget:.0f} s for {args.backend}) was used up; a larger "
-                            "--budget-s includes it",
+                            f"({budget:.0f} s for {args.backend}) was used up; a larger time budget "
+                            "includes it (Time on the Probe page, --budget-s for gpu-tpu-probe)",
                         )
                     )
                 )

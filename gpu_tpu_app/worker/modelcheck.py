@@ -17,6 +17,7 @@ the entry point and the JAX stages; the PyTorch stages are in gpu_tpu_app.worker
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -28,6 +29,7 @@ from typing import Any
 
 from gpu_tpu_app.worker import modelcheck_base as base
 from gpu_tpu_app.worker import modelcheck_work as work
+from gpu_tpu_app.worker import tpu_compile
 from gpu_tpu_app.worker.modelcheck_base import (
     MAX_ITEMS,
     MAX_LEAVES,
@@ -526,11 +528,44 @@ def _peak_rss_mb() -> float | None:
         return None
 
 
+def _tpu_compile(
+    loader: Loader, findings: dict[str, Any], args: argparse.Namespace, start: float
+) -> dict[str, Any] | None:
+    """6. Compile for the catalogue's TPU generations, in a child process (worker/tpu_compile.py), within what is
+    left of the check's timeout; skipped when lowering for TPU already failed, not tried with --tpu-chips 0."""
+    if args.tpu_chips <= 0:
+        return None
+    lowering = findings.get("tpu_lowering") or {}
+    if lowering.get("status") == "failed":
+        return {
+            "status": "failed",
+            "detail": "not compiled: lowering for TPU failed, so the TPU compiler has no program",
+            "chips": args.tpu_chips,
+        }
+    try:
+        targets = json.loads(args.tpu_targets)
+    except ValueError:
+        targets = []
+    # stop early enough that the findings still reach the parent before its own timeout
+    left = (args.timeout - (time.monotonic() - start) - max(5.0, 0.1 * args.timeout)) if args.timeout > 0 else 600.0
+    return tpu_compile.compile_in_child(
+        loader.path,
+        findings["framework"],
+        args.tpu_chips,
+        targets if isinstance(targets, list) else [],
+        left,
+        on_stage=lambda text: _stage(text, "the TPU compiler"),
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Check one model file and print the findings as JSON lines; exit 0 when a line was printed."""
     parser = argparse.ArgumentParser(prog="gpu-tpu-app model-check-worker")
     parser.add_argument("file")
     parser.add_argument("--memory-limit-mb", type=int, default=0)
+    parser.add_argument("--timeout", type=float, default=0.0, help="the check's timeout, for the TPU compile step")
+    parser.add_argument("--tpu-chips", type=int, default=1)
+    parser.add_argument("--tpu-targets", default="[]", help="JSON list of {id, topology, dims} to compile for")
     args = parser.parse_args(argv)
     # keep the real stdout for our lines; whatever the model or the frameworks print goes to stderr
     sys.stdout.flush()
@@ -546,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
         loader.load()
         framework = _framework(loader)
         findings = check_torch(loader, _export_for) if framework == "pytorch" else check_jax(loader)
+        findings["tpu_compile"] = _tpu_compile(loader, findings, args, start)
         findings["worker_seconds"] = round(time.monotonic() - start, 3)
         findings["interpreter"] = sys.executable
         findings["peak_rss_mb"] = _peak_rss_mb()

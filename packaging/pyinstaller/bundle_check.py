@@ -31,6 +31,7 @@ SCREENSHOT_SIZE = (1280, 800)
 #: Top-level packages the spec excludes; finding one in the bundle means an exclude stopped working.
 MUST_BE_ABSENT = (
     "scipy",
+    "libtpu",  # Google Cloud's terms: never shipped in the bundle
     "matplotlib",
     "IPython",
     "tkinter",

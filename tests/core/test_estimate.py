@@ -775,42 +775,6 @@ def test_decode_share_is_shown_and_can_be_set(catalog: Catalog) -> None:
     assert own.step_seconds == pytest.approx(step) and own.days_low == own.days_high
 
 
-def test_cli_moe_and_training_layout(run_cli) -> None:
-    code, out, err = run_cli(
-        "estimate", "--params", "46.7B", "--active-params", "12.9B", "--experts", "8", "--top-k", "2",
-        "--tokens", "1e12", "--chips", "64", "--format", "json",
-    )  # fmt: skip
-    assert code == 0 and err == ""
-    parsed = Estimate.model_validate_json(out)
-    assert parsed.request.active_params == 12.9e9 and parsed.moe is not None and parsed.moe.experts == 8
-    code, out, _err = run_cli("estimate", "--params", "405B", "--chips", "16384", "--tokens", "15.6e12")
-    h100 = next(line for line in out.splitlines() if line.startswith("NVIDIA H100 SXM"))
-    assert "TP 8 x 16, selective" in h100 and " 128 " in h100
-    assert "activations of one micro-batch" in out
-
-
-@pytest.mark.parametrize(
-    ("argv", "flag"),
-    [
-        (["--active-params", "8e9"], "--active-params"),  # more than --params 7e9
-        (["--active-params", "2e9", "--experts", "8"], "--top-k"),
-        (["--experts", "8", "--top-k", "2"], "--active-params"),
-        (["--active-params", "2e9", "--experts", "4", "--top-k", "4"], "--top-k"),
-        (["--micro-batch", "0"], "--micro-batch"),
-        (["--inference", "--tokens", "1e9", "--micro-batch", "2"], "--micro-batch"),
-        (["--inference", "--tokens", "1e9", "--checkpointing", "full"], "--checkpointing"),
-        (["--bw-share", "0.7"], "--bw-share"),
-        (["--inference", "--tokens", "1e9", "--bw-share", "1.5"], "--bw-share"),
-        (["--aspect-ratio", "0"], "--aspect-ratio"),
-        (["--strict-fp32", "--inference", "--tokens", "1e9", "--dtype", "int8"], "--dtype"),
-    ],
-)
-def test_new_estimate_flags_are_checked(run_cli, argv: list[str], flag: str) -> None:
-    code, out, err = run_cli("estimate", "--params", "7e9", *argv)
-    assert code == 2 and out == ""
-    assert f"{flag}:" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
-
-
 def test_the_largest_inputs_stay_finite(catalog: Catalog) -> None:
     """Every bound at once (hostile but valid inputs) gives finite numbers or an honest no-fit, never inf/nan."""
     import math

@@ -123,3 +123,32 @@ def test_local_book_newer_than_the_table_moves_the_cost(catalog: Catalog, _fresh
     book = load_book(home=_fresh_home)
     row = _row(estimate(EstimateRequest(params=7e9, chips=8, price_cloud="aws"), catalog, book=book), "h100-sxm")
     assert row.price is not None and row.price.describe_age() == "SkyPilot catalogue, 1 h old"
+
+
+def test_the_report_names_the_cheapest_places_for_the_verdicts_chips(catalog: Catalog) -> None:
+    from gpu_tpu_app.core.decision import Answers
+    from gpu_tpu_app.core.report import build_markdown, session_estimate
+    from gpu_tpu_app.core.session import new_session
+
+    answers = Answers(
+        framework="jax",
+        xla_verified="yes",
+        custom_ops="none",
+        stage="production",
+        architecture_changes="locked",
+        scale="large",
+        batch="large",
+        duration="weeks",
+        matmul_share="dominant",
+        deployment="google_cloud",
+        utilization="steady",
+    )
+    session = new_session().with_answers(answers).with_estimate(EstimateRequest(params=7e9, chips=64))
+    assert session.recommendation().verdict == "tpu"
+    est = session_estimate(session, catalog, shipped_book())
+    md = build_markdown(session, None, catalog, est)
+    line = next(x for x in md.splitlines() if "Cheapest places to rent TPUs now:" in x)
+    assert "Google TPU v5e $1.20/chip-hour in Google Cloud us-central1" in line
+    assert "NVIDIA" not in line and "(gpu-tpu-app prices lists every region.)" in line
+    # without an estimate there are no prices to name
+    assert "Cheapest places" not in build_markdown(session.with_estimate(None), None, catalog, None)

@@ -101,7 +101,8 @@ def test_recompiles_across_other_inputs() -> None:
 def test_json_contract_keys_and_every_answer_has_evidence() -> None:
     c = check_from_findings("m.py", findings(), 2.345)
     data = json.loads(c.model_dump_json())
-    assert set(data) == {"file", "framework", "level", "answers", "evidence", "seconds"}
+    assert set(data) == {"file", "framework", "level", "answers", "evidence", "seconds", "tpu_compile"}
+    assert data["tpu_compile"] is None  # no compile step in these findings
     assert data["seconds"] == 2.35
     assert {e["answer"] for e in data["evidence"]} == set(data["answers"])
     assert "Rules:" in render_text(c)

@@ -270,7 +270,7 @@ def test_assembler_takes_cpu_and_environment_from_the_workers_hello() -> None:
 
 def test_core_runs_imports_neither_qt_nor_frameworks() -> None:
     code = (
-        "import sys, gpu_tpu_app.core.runs, gpu_tpu_app.probe.runner, gpu_tpu_app.probe.cli; "
+        "import sys, gpu_tpu_app.core.runs, gpu_tpu_app.probe.runner, gpu_tpu_app.commands.probe.run, gpu_tpu_app.commands.probe.collective; "
         "bad = [m for m in ('torch', 'jax', 'PySide6') if m in sys.modules]; print(bad); sys.exit(bool(bad))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

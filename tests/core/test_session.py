@@ -124,7 +124,7 @@ def test_flips_serialise_by_alias_in_the_recommendation() -> None:
         ("[]", "(top level): expected a gpu-tpu-app session file, got a list"),
         ('{"schema_version": 1}', "answers: missing"),
         ('{"answers": {}}', "schema_version: missing"),
-        ('{"schema_version": 3, "answers": {}}', "schema_version: 3 is not supported"),
+        ('{"schema_version": 4, "answers": {}}', "schema_version: 4 is not supported"),
         ('{"schema_version": true, "answers": {}}', "schema_version: true is not supported"),
         ('{"schema_version": 2, "answers": {"high_precision": "yes"}}', "answers.high_precision"),
         ('{"schema_version": 1, "answers": {"framework": "fortran"}}', "answers.framework"),
@@ -210,14 +210,14 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 @pytest.mark.parametrize("name", ["session-v1.json", "session-v1-training.json"])
 def test_sessions_written_by_the_first_version_still_open(tmp_path: Path, name: str) -> None:
-    """Files saved by the app before the answers changed (schema 1) open, migrated, and save as schema 2."""
+    """Files saved by the app before the answers changed (schema 1) open, migrated, and save as the current schema."""
     path = tmp_path / name
     original = (DATA / name).read_bytes()
     path.write_bytes(original)
     raw = json.loads(original)
     assert raw["schema_version"] == 1
     session = load_session(path)
-    assert session.schema_version == SCHEMA_VERSION == 2
+    assert session.schema_version == SCHEMA_VERSION == 3
     old = raw["answers"]
     for factor, value in old.items():
         expected = "fp64" if (factor == "high_precision" and value == "yes") else value
@@ -228,7 +228,7 @@ def test_sessions_written_by_the_first_version_still_open(tmp_path: Path, name: 
     assert path.read_bytes() == original  # opening never rewrites the user's file
     saved = save_session(session, tmp_path / "again.json")
     again = json.loads((tmp_path / "again.json").read_text())
-    assert again["schema_version"] == 2 and load_session(tmp_path / "again.json").same_content(saved)
+    assert again["schema_version"] == 3 and load_session(tmp_path / "again.json").same_content(saved)
 
 
 def test_a_migrated_fp64_answer_keeps_the_old_verdict() -> None:
@@ -237,3 +237,40 @@ def test_a_migrated_fp64_answer_keeps_the_old_verdict() -> None:
     rec = session.recommendation()
     assert session.answers.high_precision == "fp64"
     assert rec.verdict == "gpu" and [b.factor for b in rec.blockers] == ["high_precision"]
+
+
+def test_a_schema_2_session_with_a_model_check_opens_unmigrated_and_saves_with_the_compile_table(
+    tmp_path: Path,
+) -> None:
+    """Saved by the app at schema 2 (before the TPU compile step): its answers are schema-2 answers, its model
+    check has no tpu_compile; saved again it is schema 3 and a check's per-generation table survives the trip."""
+    from gpu_tpu_app.core.tpu_compile import TpuCompile
+
+    session = load_session(DATA / "session-v2-model-check.json")
+    assert session.answers.high_precision == "fp32"  # a schema-2 value, not read as a schema-1 answer
+    assert session.model_check is not None and session.model_check.level == "lowered_for_tpu"
+    assert session.model_check.tpu_compile is None
+    table = TpuCompile.model_validate(
+        {
+            "status": "ok",
+            "route": "jax.jit(...)",
+            "libtpu": "0.0.42.1",
+            "chips": 1,
+            "generations": [
+                {
+                    "chip": "tpu-v5e",
+                    "topology": "v5e:1x1",
+                    "chips": 1,
+                    "devices": 1,
+                    "status": "compiled",
+                    "programs": [{"program": "forward", "status": "compiled", "flops": 5.8e8, "argument_bytes": 9}],
+                }
+            ],
+        }
+    )
+    check = session.model_check.model_copy(update={"tpu_compile": table, "level": "compiled_for_tpu"})
+    saved = save_session(session.with_model_check(check), tmp_path / "v3.json")
+    raw = json.loads((tmp_path / "v3.json").read_text())
+    assert raw["schema_version"] == 3 and raw["model_check"]["tpu_compile"]["generations"][0]["chip"] == "tpu-v5e"
+    again = load_session(tmp_path / "v3.json")
+    assert again.same_content(saved) and again.model_check == check

@@ -476,7 +476,7 @@ def test_a_result_measured_while_throttling_says_so() -> None:
 
 
 def test_the_memory_label_reaches_the_devices_table_and_tooltip() -> None:
-    from gpu_tpu_app.probe.cli import devices_table
+    from gpu_tpu_app.commands.probe.devices import devices_table
     from gpu_tpu_app.ui.devices_view import device_tooltip
 
     mem, note = detect.jax_memory({"bytes_limit": 60 * GIB}, "gpu", {})

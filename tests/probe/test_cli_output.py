@@ -12,8 +12,8 @@ import shlex
 import pytest
 
 from gpu_tpu_app import cli as app_cli
+from gpu_tpu_app.commands import probe as cli
 from gpu_tpu_app.core.runs import ProbeResult, Progress, ResultMsg
-from gpu_tpu_app.probe import cli
 from gpu_tpu_app.probe.cli_output import WIDTH, ProgressPrinter, compare_text, results_table
 from gpu_tpu_app.worker.main import remeasure_noisy
 from tests.core.test_trust import BUSY, CLEAN, DEV, res, run_of, stats
@@ -82,8 +82,9 @@ def test_a_smoke_run_is_labelled_a_functional_check() -> None:
     assert results_table(smoke).startswith("smoke suite: a functional check, not a benchmark")
     text = compare_text([("smoke.json", smoke), ("busy.json", BUSY)])
     assert "smoke suite (a functional check, not a benchmark)" in text
-    row = next(line for line in text.splitlines() if line.startswith("matmul") and "1024" in line)
+    row = next(line for line in text.splitlines() if line.startswith("matmul") and "1024×1024" in line)
     assert row.rstrip().endswith("281 GFLOP/s*")  # the noisy point is starred in compare
+    assert "2048×2048" in results_table(smoke) and "2048×2048" in text  # a size reads the same in both tables
     assert "* not trusted" in text
 
 
@@ -191,8 +192,8 @@ def test_no_second_try_without_time_or_noise() -> None:
 def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
     from datetime import UTC, datetime
 
+    from gpu_tpu_app.commands.probe.collective import collective_table
     from gpu_tpu_app.core.runs import CollectiveInfo, DeviceInfo, ProbeResult, RunFile, Stats
-    from gpu_tpu_app.probe.cli import collective_table
 
     def point(size: int, bw: float, cv: float, reps: int) -> ProbeResult:
         c = CollectiveInfo(op="all_reduce", ranks=2, hosts=1, transport="gloo", time_s=size / bw, algbw=bw, busbw=bw)

@@ -198,7 +198,8 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
         [
             sys.executable,
             "-m",
-            "gpu_tpu_app.probe.cli",
+            "gpu_tpu_app",
+            "probe",
             "run",
             "--python",
             str(python),
@@ -230,7 +231,8 @@ def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path:
         [
             sys.executable,
             "-m",
-            "gpu_tpu_app.probe.cli",
+            "gpu_tpu_app",
+            "probe",
             "devices",
             "--python",
             str(python),
@@ -324,7 +326,7 @@ def test_python_flag_names_a_bad_interpreter_in_one_line(tmp_path: Path, command
     not_python = tmp_path / "notes.txt"
     not_python.write_text("hello")
     proc = subprocess.run(
-        [sys.executable, "-m", "gpu_tpu_app.probe.cli", command, "--python", str(not_python)],
+        [sys.executable, "-m", "gpu_tpu_app", "probe", command, "--python", str(not_python)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -1,9 +1,11 @@
-"""The torch_xla and torchax routes of the model check, driven through small fake packages.
+"""The torch_xla and torchax routes of the model check.
 
-Neither package runs in this venv (torch-xla pins an older torch, torchax fails to import with this one),
-so these tests put stand-ins on the worker's PYTHONPATH that implement only the calls the worker makes.
-They prove the worker's control flow (import, one step, reading the counters, lowering, every failure as a
-finding) and the mapping to answers; they do not show that torch_xla or torchax work with any model.
+torchax is the real package (a 0.0.14 pre-release, installed by `make test`: the stable 0.0.13 fails to
+import with torch 2.13). torch_xla cannot be installed here (torch-xla 2.9 pins torch 2.9), so its tests put
+a stand-in on the worker's PYTHONPATH that implements only the calls the worker makes: they prove the
+worker's control flow (import, one step, reading the counters, every failure as a finding) and the mapping
+to answers, not that torch_xla works with any model. In those tests torchax is shadowed by a package that
+fails to import the way 0.0.13 does, so the torch_xla route is the one that decides.
 """
 
 from __future__ import annotations
@@ -80,21 +82,12 @@ def metric_names():
 def metric_data(name):
     return _METRICS[name]
 """
-# a stand-in for torchax.extract_jax: the weights as jax arrays and a function of (states, args)
-FAKE_TORCHAX = """
-import jax.numpy as jnp
-
-__version__ = "0.0+fake"
-
-
-def extract_jax(mod):
-    states = {k: jnp.asarray(v.detach().numpy()) for k, v in mod.state_dict().items()}
-
-    def jax_func(states, args, kwargs=None):
-        return jnp.maximum(args[0] @ states["lin.weight"].T + states["lin.bias"], 0)
-
-    return states, jax_func
-"""
+# torchax as 0.0.13 behaves with torch 2.13: it fails to import (it looks up an operator torch no longer has)
+BROKEN_TORCHAX = "raise AttributeError(\"'_OpNamespace' 'aten' object has no attribute 'prod.dim_Dimname'\")\n"
+# a model whose bincount (an output size that depends on the values) torchax cannot trace
+BINCOUNT_MODEL = MODEL.replace(
+    "return torch.relu(self.lin(x))", "return torch.bincount((x.abs() * 3).long().flatten())"
+)
 
 
 def _setup(
@@ -123,8 +116,8 @@ def _setup(
     return path
 
 
-def _check(path: Path) -> ModelCheck:
-    result = run_check(path, timeout_s=300)
+def _check(path: Path, tpu_chips: int = 0) -> ModelCheck:
+    result = run_check(path, timeout_s=300, tpu_chips=tpu_chips)
     assert isinstance(result, ModelCheck), result
     return result
 
@@ -136,7 +129,7 @@ def _text(c: ModelCheck, answer: str) -> str:
 def test_fake_torch_xla_fallback_counters_become_findings_and_leave_xla_verified_to_the_user(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    c = _check(_setup(tmp_path, monkeypatch, xla=FAKE_XLA_INIT))
+    c = _check(_setup(tmp_path, monkeypatch, xla=FAKE_XLA_INIT, torchax=BROKEN_TORCHAX))
     assert c.level == "ran_under_torch_xla"
     assert "Evidence level: ran under torch_xla (CPU device)" in render_text(c)
     xla = _text(c, "xla_verified")
@@ -146,13 +139,13 @@ def test_fake_torch_xla_fallback_counters_become_findings_and_leave_xla_verified
     assert c.answers.xla_verified is None  # fallbacks: the user says whether they sit in the main loop
     assert c.answers.custom_ops == "some"
     assert "aten::nonzero (2x)" in _text(c, "custom_ops")
-    assert "torchax: not installed" in xla
+    assert "torchax: installed but fails to import (AttributeError:" in xla
 
 
 def test_fake_torch_xla_without_fallbacks_maps_to_verified_and_sets_the_cpu_device(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    c = _check(_setup(tmp_path, monkeypatch, xla=FAKE_XLA_INIT, fallbacks=""))
+    c = _check(_setup(tmp_path, monkeypatch, xla=FAKE_XLA_INIT, torchax=BROKEN_TORCHAX, fallbacks=""))
     assert c.level == "ran_under_torch_xla"
     assert c.answers.xla_verified == "yes"
     assert "no operator fell back to the CPU" in _text(c, "xla_verified")
@@ -164,7 +157,7 @@ def test_fake_torch_xla_that_raises_at_import_gives_a_one_line_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     broken = "raise RuntimeError('this torch_xla was built for torch 2.9\\nsecond line')\n"
-    c = _check(_setup(tmp_path, monkeypatch, xla=broken))
+    c = _check(_setup(tmp_path, monkeypatch, xla=broken, torchax=BROKEN_TORCHAX))
     assert c.level == "static_graph_captured"
     assert c.answers.xla_verified is None
     xla = _text(c, "xla_verified")
@@ -172,21 +165,35 @@ def test_fake_torch_xla_that_raises_at_import_gives_a_one_line_reason(
     assert "second line" not in xla
 
 
-def test_fake_torchax_route_exports_for_tpu_and_sets_its_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    c = _check(_setup(tmp_path, monkeypatch, torchax=FAKE_TORCHAX))
+def test_real_torchax_route_exports_for_tpu_and_sets_its_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = _check(_setup(tmp_path, monkeypatch))  # the real torchax; --tpu-chips 0: no TPU compile
     assert c.level == "lowered_for_tpu_torchax"
     assert "Evidence level: lowered for TPU through torchax" in render_text(c)
     assert c.answers.xla_verified == "yes"
     assert 'lowered for TPU with torchax.extract_jax, then jax.export, platforms=["tpu"]' in _text(c, "xla_verified")
+    assert "torchax 0.0.14" in _text(c, "framework")
+    assert c.tpu_compile is None
 
 
-def test_fake_torchax_whose_function_fails_gives_no_with_the_reason(
+def test_real_torchax_then_the_tpu_compiler_is_the_strongest_level(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    failing = FAKE_TORCHAX.replace(
-        "return jnp.maximum(", "raise NotImplementedError('aten::fancy has no lowering')\n        return jnp.maximum("
-    )
-    c = _check(_setup(tmp_path, monkeypatch, torchax=failing))
-    assert c.level == "static_graph_captured"
+    c = _check(_setup(tmp_path, monkeypatch), tpu_chips=1)
+    assert c.level == "compiled_for_tpu"
+    assert c.tpu_compile is not None and c.tpu_compile.route.startswith("torchax.extract_jax")
+    v5e = c.tpu_compile.generation("tpu-v5e")
+    assert v5e is not None and v5e.status == "compiled"
+    fwd = v5e.program("forward")
+    assert fwd is not None and fwd.flops == pytest.approx(2 * 2 * 8 * 4, rel=0.5)  # one 2x8 @ 8x4 linear layer
+
+
+def test_real_torchax_that_cannot_trace_a_value_dependent_size_gives_no_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _setup(tmp_path, monkeypatch)
+    path.write_text(BINCOUNT_MODEL)
+    c = _check(path, tpu_chips=1)
     assert c.answers.xla_verified == "no"
-    assert "NotImplementedError: aten::fancy has no lowering" in _text(c, "xla_verified")
+    assert "lowering for TPU failed (torchax.extract_jax" in _text(c, "xla_verified")
+    assert "ConcretizationTypeError" in _text(c, "xla_verified")
+    assert c.tpu_compile is not None and "lowering for TPU failed" in c.tpu_compile.detail

@@ -349,3 +349,19 @@ def test_the_estimate_follows_typing_and_chip_names_are_readable(qtbot) -> None:
     assert table.columnWidth(0) >= widest  # no name elided ("NVIDIA H100..." three times)
     for r in range(table.rowCount()):
         assert table.item(r, 0).text() in table.item(r, 0).toolTip()
+
+
+def test_contradictory_answers_and_a_lean_from_few_answers_are_said_on_the_page(page: ResultPage) -> None:
+    """issue 19: contradictions are named with the verdict; a few answers lean without deciding."""
+    conflicted = decide(Answers(**{**TPU.model_dump(), "stage": "exploring"}))
+    assert [c.id for c in conflicted.conflicts] == ["exploring_locked"]
+    page.set_recommendation(conflicted)
+    assert conflicted.conflicts[0].message in page.summary.text()
+    assert "contradict" in page.summary.text()
+    few = decide(Answers(framework="jax", scale="massive", matmul_share="dominant"))
+    page.set_recommendation(few)
+    assert page.headline.text() == "Either, for now: too few answers to decide"
+    assert "lean but do not decide" in page.summary.text()
+    # the steps card shows each step's own words and the button its action names
+    steps = page.steps_label.text()
+    assert "action:check_model" in steps and "gpu-tpu-" not in steps

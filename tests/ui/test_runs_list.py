@@ -34,3 +34,29 @@ def test_a_live_run_stays_last_cannot_be_removed_and_becomes_its_final_form(qtbo
     runs.refresh()
     assert runs.count() == 2 and runs.selected_run() == final
     assert runs.remove(0) and runs.runs() == [final]
+
+
+def test_the_time_control_sets_the_runs_budget(qtbot) -> None:
+    """The window has the time budget its messages point to: chosen on the page, carried by the request."""
+    from PySide6.QtWidgets import QApplication
+
+    from gpu_tpu_app.core.terms import SUITE_BUDGET_S
+    from gpu_tpu_app.ui.run_controls import RunControls
+
+    controls = RunControls("quick", QApplication.style())
+    for w in (controls.suite, controls.budget, controls.kernels, controls.dtypes, controls.run_button):
+        qtbot.addWidget(w)
+    for w in (controls.cancel_button, *controls.backend_boxes.values()):
+        qtbot.addWidget(w)
+    assert controls.budget.currentText() == f"suite's ({SUITE_BUDGET_S['quick']:.0f} s)"
+    request = controls.request(None)
+    assert request is not None and request.budget_s is None
+    assert request.total_budget_s == SUITE_BUDGET_S["quick"]
+    controls.budget.setCurrentIndex(controls.budget.findText("5 min"))
+    request = controls.request(None)
+    assert request is not None and request.budget_s == 300.0 and request.total_budget_s == 300.0
+    controls.suite.setCurrentText("full")  # another suite: the chosen budget stays
+    assert controls.budget.currentText() == "5 min"
+    assert controls.budget.itemText(0) == f"suite's ({SUITE_BUDGET_S['full'] / 60:.0f} min)"
+    controls.set_running(True)
+    assert not controls.budget.isEnabled()

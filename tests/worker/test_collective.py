@@ -88,7 +88,8 @@ def test_cli_collective_writes_a_run_that_compare_opens(tmp_path: Path) -> None:
     cmd = [
         sys.executable,
         "-m",
-        "gpu_tpu_app.probe.cli",
+        "gpu_tpu_app",
+        "probe",
         "collective",
         "--processes",
         "2",
@@ -103,7 +104,7 @@ def test_cli_collective_writes_a_run_that_compare_opens(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "all_reduce" in proc.stdout and "busbw" in proc.stdout and f"saved {out}" in proc.stderr
     cmp_ = subprocess.run(
-        [sys.executable, "-m", "gpu_tpu_app.probe.cli", "compare", str(out), "--format", "json"],
+        [sys.executable, "-m", "gpu_tpu_app", "probe", "compare", str(out), "--format", "json"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -114,7 +115,7 @@ def test_cli_collective_writes_a_run_that_compare_opens(tmp_path: Path) -> None:
 
 
 def test_bad_max_bytes_is_one_line() -> None:
-    cmd = [sys.executable, "-m", "gpu_tpu_app.probe.cli", "collective", "--processes", "2", "--max-bytes", "lots"]
+    cmd = [sys.executable, "-m", "gpu_tpu_app", "probe", "collective", "--processes", "2", "--max-bytes", "lots"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--max-bytes: 'lots' is not a size" in proc.stderr
 
@@ -135,7 +136,8 @@ def test_torchrun_launches_the_run_command_once_per_process(tmp_path: Path) -> N
         "--nproc-per-node",
         "2",
         "-m",
-        "gpu_tpu_app.probe.cli",
+        "gpu_tpu_app",
+        "probe",
         "run",
         "--kernel",
         "collective",
@@ -164,7 +166,7 @@ def _rank_alone(backend: str, rank: int, port: int) -> subprocess.CompletedProce
             JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}",
             JAX_PLATFORMS="cpu",
         )
-    cmd = [sys.executable, "-m", "gpu_tpu_app.probe.cli", "run", "--kernel", "collective", "--backend", backend]
+    cmd = [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--kernel", "collective", "--backend", backend]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
 
 

@@ -149,7 +149,7 @@ def test_points_the_plan_leaves_out_reach_the_table_and_the_run_file_as_skipped(
     from types import SimpleNamespace
 
     from gpu_tpu_app.core.runs import BackendStatus, CpuInfo, DeviceInfo, load_run, save_run
-    from gpu_tpu_app.probe.cli import results_table
+    from gpu_tpu_app.probe.cli_output import results_table
     from gpu_tpu_app.probe.protocol import RunAssembler
     from gpu_tpu_app.worker import kernels
     from gpu_tpu_app.worker import main as worker

@@ -239,7 +239,9 @@ class _Evaluation(NamedTuple):
     reasons: list[tuple[float, int, Reason]]  # (-weight, wizard index, reason)
 
 
-def _combine(found: dict[str, tuple[float, Reason]], rules: RuleSet) -> dict[str, tuple[float, Reason]]:
+def _combine(
+    found: dict[str, tuple[float, Reason]], rules: RuleSet, explain: bool = True
+) -> dict[str, tuple[float, Reason]]:
     """Correlated answers: per group and direction the strongest keeps its weight, the others keep
     CORRELATED_SHARE of it, and their reasons say so. Monotone in every answer's signed weight."""
     out = dict(found)
@@ -257,13 +259,15 @@ def _combine(found: dict[str, tuple[float, Reason]], rules: RuleSet) -> dict[str
                 note = rules.correlated_note.format(factor=lead, answer=lead_reason.answer)
                 out[f] = (
                     shared,
-                    reason.model_copy(update={"weight": round(abs(shared), 3), "message": reason.message + note}),
+                    reason.model_copy(update={"weight": round(abs(shared), 3), "message": reason.message + note})
+                    if explain
+                    else reason,
                 )
     return out
 
 
 def _porting_cost(
-    values: dict[str, str | None], found: dict[str, tuple[float, Reason]], rules: RuleSet
+    values: dict[str, str | None], found: dict[str, tuple[float, Reason]], rules: RuleSet, explain: bool = True
 ) -> dict[str, tuple[float, Reason]]:
     """While XLA is untested, the GPU-side parts of a port (custom operations, changing shapes, a CUDA
     team) weigh as one cost that grows with each part. Monotone in every answer's signed weight."""
@@ -279,13 +283,16 @@ def _porting_cost(
         others = ", ".join(f"{o} = {found[o][1].answer}" for o in parts if o != f)
         note = rules.porting_note.format(others=others, times=f"{times:g}")
         grown = signed * times
-        out[f] = (grown, reason.model_copy(update={"weight": round(abs(grown), 3), "message": reason.message + note}))
+        if explain:
+            reason = reason.model_copy(update={"weight": round(abs(grown), 3), "message": reason.message + note})
+        out[f] = (grown, reason)
     return out
 
 
-def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation:
+def _evaluate(values: dict[str, str | None], prepared: _Prepared, explain: bool = True) -> _Evaluation:
     """One pass over the answers: the score (tanh of the signed weighted sum, capped by blockers),
-    the blockers that apply and the weighted reasons (correlated answers combined)."""
+    the blockers that apply and the weighted reasons (correlated answers combined). Without
+    `explain` the score and blockers are the same, and the reasons' notes are left out (flips)."""
     rules = prepared.rules
     blockers: list[Blocker] = []
     found: dict[str, tuple[float, Reason]] = {}
@@ -299,7 +306,7 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation
         rule = prepared.reasons.get((factor, value, _variant(values, factor, rules)))
         if rule is not None:
             found[factor] = rule
-    combined = _combine(_porting_cost(values, found, rules), rules)
+    combined = _combine(_porting_cost(values, found, rules, explain), rules, explain)
     total = sum(signed for signed, _r in combined.values())
     # a blocked factor's own lean still counts toward the (capped) score, as before
     for b in blockers:
@@ -313,7 +320,9 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared) -> _Evaluation
         score = min(score, BELOW_THRESHOLD)
         lead = max(tpu_side, key=lambda f: (combined[f][0], -FACTORS.index(f)))
         signed, reason = combined[lead]
-        combined[lead] = (signed, reason.model_copy(update={"message": reason.message + rules.playbook_alone}))
+        if explain:
+            reason = reason.model_copy(update={"message": reason.message + rules.playbook_alone})
+        combined[lead] = (signed, reason)
     index = {factor: i for i, factor in enumerate(FACTORS)}
     reasons = [(-reason.weight, index[factor], reason) for factor, (_s, reason) in combined.items()]
     if blockers:
@@ -381,6 +390,7 @@ def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
     ordered by how far they move the score, largest first, and at most MAX_FLIPS are kept.
     """
     found: list[tuple[float, int, Flip]] = []
+    values = values_of(answers)
     for position, factor in enumerate(FACTORS):
         current = getattr(answers, factor)
         if current is None:
@@ -390,13 +400,15 @@ def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
         for index, candidate in enumerate(CHOICES[factor]):
             if candidate == current:
                 continue
-            rerun = decide(answers.model_copy(update={factor: candidate}), flips=False)
-            if rerun.verdict == verdict:
+            # only the score and the verdict matter here: decide() without its words and steps
+            rerun = _evaluate({**values, factor: candidate}, _ENGLISH, explain=False)
+            rerun_verdict = _verdict(rerun.score, rerun.blocked)
+            if rerun_verdict == verdict:
                 continue
             distance = abs(order.index(candidate) - order.index(current)) if order and current is not None else 0
             key = (distance, abs(rerun.score - score), index)
             if best is None or key < best[0]:
-                best = (key, candidate, rerun.verdict)
+                best = (key, candidate, rerun_verdict)
         if best is not None:
             flip = Flip(factor=factor, from_=current, to=best[1], verdict=best[2])
             found.append((-best[0][1], position, flip))

@@ -54,7 +54,10 @@ _PROBE = "gpu-tpu-probe"
 
 #: step id -> (the window's action, the command the CLI and report name); words: steps.<id>.
 _STEPS: dict[str, _Spec] = {
-    **{sid: _Spec("check_model", None) for sid in (*_FRAMEWORK_CHECK.values(), "framework_check")},
+    **{
+        sid: _Spec("check_model", None)
+        for sid in (*_FRAMEWORK_CHECK.values(), "framework_check", "framework_check_as_is")
+    },
     **{sid: _Spec(None, None) for sid in _ROUTE.values()},
     "generation_serving": _Spec("estimate", _CATALOG),
     "generation_large": _Spec("compare_chips", _CATALOG),
@@ -79,7 +82,7 @@ _STEPS: dict[str, _Spec] = {
     "answer": _Spec("answer", None),
 }
 #: steps whose words hold {step}: the framework check, in the workload's own terms.
-_WITH_STEP_WORDS = frozenset({*_FRAMEWORK_CHECK.values(), "framework_check"})
+_WITH_STEP_WORDS = frozenset({*_FRAMEWORK_CHECK.values(), "framework_check", "framework_check_as_is"})
 
 
 def step_ids() -> list[str]:
@@ -160,7 +163,9 @@ def next_steps(
     if torch_recommender and tpu_possible and verdict != "gpu":
         ids.append("rewrite_recommender")
     elif values["xla_verified"] is None and (check_can_unblock or (tpu_possible and verdict != "gpu")):
-        ids.append(_FRAMEWORK_CHECK.get(values["framework"] or "", "framework_check"))
+        # with no time to port, the check is of the code as it stands (no torch_xla port to try)
+        general = "framework_check_as_is" if no_porting_time else "framework_check"
+        ids.append(_FRAMEWORK_CHECK.get(values["framework"] or "", general))
     if verdict == "tpu" and tpu_possible:
         ids.append("generation_large" if large and not inference else "generation_serving")
         if values["framework"] in _ROUTE and not (

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gpu_tpu_app.core.trust import device_llc
 from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.worker.kernels.stats import Timing, rates, summarize
 from gpu_tpu_app.worker.wire import ProbeResult
@@ -190,16 +191,6 @@ def stream_elements(platform: str, suite: str, llc: int | None = None) -> list[i
         per_array = max(DEVICE_STREAM_BYTES, 4 * llc) if llc else DEVICE_STREAM_BYTES
     elements = 1 << max(20, (per_array // 4 - 1).bit_length())
     return [elements, 2 * elements] if suite == "full" else [elements]
-
-
-def device_llc(device: Any) -> int | None:
-    """The last-level cache a DeviceInfo describes: its CPU's highest data cache, or the device's own."""
-    cpu = getattr(device, "cpu", None)
-    if cpu is not None and cpu.caches:
-        levels = {k: v for k, v in cpu.caches.items() if not k.endswith("i")}
-        if levels:
-            return levels[max(levels, key=lambda name: int(name[1:].rstrip("d")))]
-    return getattr(device, "cache_bytes", None)
 
 
 def stream_note(ctx: Context, arrays: int, elements: int) -> str:

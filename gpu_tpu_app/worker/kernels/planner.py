@@ -446,8 +446,8 @@ def _apply_budget(points: list[Point], budget_s: float | None, suite: str = "", 
         reason = (
             f"left out to fit the time budget: this point takes about {p.est_s:.1f} s, and "
             f"{backend or 'this backend'} had {budget_s:.0f} s of the {suite + ' suite' if suite else 'run'}'s "
-            f"budget for {need:.0f} s of points; a larger --budget-s includes it (or fewer kernels with "
-            "--kernel)"
+            f"budget for {need:.0f} s of points; a larger time budget includes it (Time on the Probe page, "
+            "--budget-s for gpu-tpu-probe), or fewer kernels"
         )
         keep[worst] = dataclasses.replace(p, est_s=0.0, skip=reason)
     return keep

@@ -36,6 +36,8 @@ def test_every_rule_id_has_its_words_and_every_entry_is_a_rule() -> None:
     assert sorted(_pairs(raw["small_serving"])) == sorted(ids["small_serving"])
     assert sorted(_pairs(raw["blockers"])) == sorted(ids["blockers"])
     assert sorted(raw["variants"]) == sorted(ids["variants"])
+    assert sorted(raw["conflicts"]) == sorted(ids["conflicts"])
+    assert set(ids) == {"rules", "small_serving", "blockers", "variants", "conflicts"}, "a section this test misses"
     # and the engine's tables are the ids: one rule per entry, the words as the file has them
     assert _pairs({f: by_value for f, by_value in RULES.items()}) == ids["rules"]
     assert RULES["team"]["cuda"].message == raw["rules"]["team"]["cuda"]
@@ -116,6 +118,13 @@ BAD = [
         "notes.correlated",
     ),
     ("action missing", "probe_quick = ", "probe_slow = ", "actions.probe_quick"),
+    ("conflict missing", "small_weeks = ", "small_week = ", "conflicts.small_weeks"),
+    (
+        "porting note without its placeholders",
+        "porting cost with {others}",
+        "porting cost with others",
+        "notes.porting_cost",
+    ),
     ("not TOML", "[pages.team]", "[pages.team", ""),
 ]
 

@@ -255,3 +255,19 @@ def test_a_lean_without_enough_answers_says_so() -> None:
     assert "decide nothing yet" in render_text(few)
     full = decide(Answers(**TPU_JOB))
     assert "lean but do not decide" not in verdict_summary(full) and "decide nothing yet" not in render_text(full)
+
+
+def test_the_headline_says_when_a_few_answers_only_lean() -> None:
+    from gpu_tpu_app.core.verdict_text import HEADLINES, LEANS_ONLY_HEADLINE, headline
+
+    assert headline(decide(Answers(framework="jax", scale="massive"))) == LEANS_ONLY_HEADLINE
+    assert headline(decide(Answers(framework="jax", custom_ops="essential"))) == HEADLINES["gpu"]
+    assert headline(decide(Answers(**TPU_JOB))) == HEADLINES["tpu"]
+
+
+@PROPERTY
+@given(_answers(porting_budget=st.just("none")))
+def test_no_torch_xla_step_for_a_team_with_no_time_to_port(answers: Answers) -> None:
+    rec = decide(answers, flips=False)
+    assert not any("torch_xla" in line for line in rec.next_steps), rec.next_steps
+    assert "porting" not in {s.id for s in rec.steps}

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app import atomic
+from gpu_tpu_app.commands import probe as cli
+from gpu_tpu_app.commands.probe import common
+from gpu_tpu_app.commands.probe import run as run_command
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, load_run, save_run
-from gpu_tpu_app.probe import cli
+from gpu_tpu_app.probe.cli_output import ProgressPrinter
 
 
 def a_run() -> RunFile:
@@ -65,7 +68,7 @@ class Probe:
 def probe(monkeypatch: pytest.MonkeyPatch) -> Probe:
     """The measuring replaced by a Probe (the save path is under test)."""
     fake = Probe()
-    monkeypatch.setattr(cli, "run_probe", fake)
+    monkeypatch.setattr(run_command, "run_probe", fake)
     return fake
 
 
@@ -257,7 +260,7 @@ def test_when_no_fallback_can_be_written_the_table_is_still_shown(
 ) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    monkeypatch.setattr(cli, "fallback_dirs", lambda: [blocker / "state", blocker / "tmp"])
+    monkeypatch.setattr(common, "fallback_dirs", lambda: [blocker / "state", blocker / "tmp"])
     out = tmp_path / "runs" / "run.json"
     probe.during = lambda: _make_loop_folder(tmp_path / "runs")
     assert run_cli("--out", str(out)) == 2
@@ -290,8 +293,8 @@ def test_fallback_in_the_shared_temp_folder_is_private(tmp_path: Path, monkeypat
     shared = tmp_path / "tmp"
     shared.mkdir()
     (tmp_path / "a-file").write_text("x")  # the state folder cannot be made: the temp folder is next
-    monkeypatch.setattr(cli.tempfile, "gettempdir", lambda: str(shared))
-    path, why = cli.save_fallback("{}", "/nowhere/run.json", dirs=[tmp_path / "a-file" / "x", shared])
+    monkeypatch.setattr(common.tempfile, "gettempdir", lambda: str(shared))
+    path, why = common.save_fallback("{}", "/nowhere/run.json", dirs=[tmp_path / "a-file" / "x", shared])
     assert path is not None and why == ""
     assert path.parent.parent == shared and (path.parent.stat().st_mode & 0o077) == 0
     assert path.name.startswith("run-") and path.suffix == ".json" and path.read_text() == "{}"
@@ -357,7 +360,7 @@ def test_progress_on_a_stream_that_is_gone_stays_quiet() -> None:
             raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     stream = Gone()
-    printer = cli.ProgressPrinter(stream, tty=False)
+    printer = ProgressPrinter(stream, tty=False)
     printer(Progress(done=0, total=2, kernel="dispatch", backend="torch"))  # no exception reaches the run
     printer(ResultMsg(result=a_run().results[0]))
     printer(Done(ok=True))

@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
+from gpu_tpu_app.commands import probe as cli
 from gpu_tpu_app.core.runs import Done, Progress, ResultMsg, RunFile, load_run, save_run
-from gpu_tpu_app.probe import cli
+from gpu_tpu_app.probe.cli_output import ProgressPrinter, results_table
 from gpu_tpu_app.worker.detect import cpu_model
 
 
@@ -71,7 +72,7 @@ def test_run_json_out_and_csv_agree(measured) -> None:
 
 def test_run_table_lists_each_result(measured) -> None:
     run = load_run(measured["out"])
-    text = cli.results_table(run)
+    text = results_table(run)
     lines = text.splitlines()
     assert lines[0].startswith("smoke suite: a functional check, not a benchmark; its numbers show")
     heading = lines.index("torch:cpu:0: " + run.device("torch:cpu:0").name)
@@ -173,13 +174,13 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise(measured) -> None:
         Done(ok=True),
     ]
     plain = io.StringIO()
-    printer = cli.ProgressPrinter(plain, tty=False)
+    printer = ProgressPrinter(plain, tty=False)
     for m in msgs:
         printer(m)
     assert plain.getvalue().splitlines()[0] == "torch 1/2: dispatch 1 element (ETA 3 s)"
     assert "\r" not in plain.getvalue() and "dispatch 1 element:" in plain.getvalue().splitlines()[1]
     term = io.StringIO()
-    printer = cli.ProgressPrinter(term, tty=True)
+    printer = ProgressPrinter(term, tty=True)
     for m in msgs:
         printer(m)
     assert term.getvalue().startswith("\r[") and "0% torch 1/2: dispatch 1 element  ETA 3 s" in term.getvalue()
@@ -196,3 +197,26 @@ def test_gpu_tpu_app_probe_is_the_same_command() -> None:
         env=env,
     )
     assert proc.returncode == 2 and proc.stderr.startswith("gpu-tpu-probe run: error: argument --suite")
+
+
+def test_each_subcommand_is_its_own_module_with_configure_and_run() -> None:
+    """One module per subcommand, listed in --help in the order of SUBCOMMANDS, each with configure and run."""
+    import argparse
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(sub.choices) == list(cli.SUBCOMMANDS) == ["devices", "run", "envs", "collective", "compare"]
+    for name, module in cli.SUBCOMMANDS.items():
+        assert module.__name__ == f"gpu_tpu_app.commands.probe.{name}"
+        assert callable(module.configure) and callable(module.run)
+
+
+@pytest.mark.parametrize("command", ["run", "collective"])
+def test_run_and_collective_refuse_the_same_file_for_out_and_csv_before_measuring(
+    tmp_path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    same = tmp_path / "x.json"
+    extra = ["--processes", "2"] if command == "collective" else []
+    assert cli.main([command, *extra, "--out", str(same), "--csv", str(same)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"error: {same}: --csv: the same file as --out\n" and not same.exists()

@@ -1,0 +1,190 @@
+"""`gpu-tpu-probe collective`: all-reduce, all-gather and reduce-scatter across N local ranks (rank 0's run)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
+from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, save_outputs, say
+from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
+from gpu_tpu_app.core.trust import run_flags
+from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe.cli_output import ProgressPrinter, table, trust_cell
+from gpu_tpu_app.probe.runner import CancelEvent, stop_on_signals
+
+
+def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    """Add the `collective` subcommand: N local ranks, engines, sizes, dtypes and time limits."""
+    col = sub.add_parser(
+        "collective",
+        help="all-reduce, all-gather and reduce-scatter across N local processes",
+        description="Start N local processes through torch.distributed and/or jax.distributed and "
+        "measure collectives between them (rank 0 writes the run). Across hosts, run "
+        "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.",
+    )
+    col.add_argument("--processes", type=int, required=True, metavar="N", help="ranks to start (2 to 64)")
+    col.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
+    col.add_argument("--out", metavar="FILE.json", help="save the run file here")
+    col.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    col.add_argument(
+        "--timeout-s",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for the ranks to join, and for any collective to progress (default 60)",
+    )
+    col.add_argument(
+        "--budget-s",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="measuring time per engine (default 60); sizes not reached are reported as skipped",
+    )
+    col.add_argument(
+        "--max-bytes",
+        metavar="SIZE",
+        help="largest message, e.g. 256K, 64M, 1G (default: 64M on CPU, 1G on accelerators)",
+    )
+    col.add_argument(
+        "--dtype",
+        action="extend",
+        nargs="+",
+        metavar="D",
+        choices=DTYPES,
+        help="dtypes (default: float32 on CPU, float32 and bfloat16 on accelerators)",
+    )
+    col.add_argument(
+        "--accelerator",
+        action="store_true",
+        help="one accelerator per rank (NCCL / JAX GPU) instead of the CPU over gloo",
+    )
+    col.add_argument("--python", metavar="PATH", help="run the ranks in this Python interpreter")
+    col.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def parse_bytes(text: str) -> int:
+    """'64M' -> 67108864 (K, M, G are powers of 1024); InputError naming --max-bytes otherwise."""
+    scale = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+    raw = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = raw[-1:] if raw[-1:] in scale else ""
+    number = raw[: len(raw) - len(unit)]
+    try:
+        value = int(float(number) * scale[unit])
+    except ValueError:
+        raise InputError(f"--max-bytes: {text!r} is not a size (examples: 256K, 64M, 1G)") from None
+    if not 4096 <= value <= 64 * 1024**3:
+        raise InputError(f"--max-bytes: {text!r} must be between 4K and 64G")
+    return value
+
+
+def collective_table(run: RunFile) -> str:
+    """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth, the CV
+    of its repetitions and the trust rule's verdict (a flagged point is listed, marked, never a best value)."""
+    rows = []
+    notes: list[str] = []
+    not_run: list[str] = []
+    for r, flags in zip(run.results, run_flags(run)):
+        if r.kernel != "collective":
+            continue
+        c = r.collective
+        size = size_words(r.kernel, r.size) or "-"
+        if c is None:
+            rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", "-", "-", ""])
+            if r.message:
+                not_run.append(f"  {r.backend} {r.variant or ''} {size}: {r.message}")
+            continue
+        cv = MISSING if r.stats is None else format_pct(100 * r.stats.cv) if r.stats.reps > 1 else MISSING
+        rows.append(
+            [
+                r.backend,
+                c.op,
+                r.dtype or "-",
+                size,
+                format_value(c.time_s, "seconds"),
+                format_value(c.algbw, "bytes_per_s"),
+                format_value(c.busbw, "bytes_per_s"),
+                cv,
+                str(c.ranks),
+                str(c.hosts),
+                c.transport,
+                trust_cell(flags) or "ok",
+            ]
+        )
+        if flags.flagged:
+            notes.append(f"  {r.backend} {c.op} {size}: not trusted: {flags.note()}")
+    headers = [
+        "engine",
+        "op",
+        "dtype",
+        "size",
+        "time/op",
+        "algbw",
+        "busbw",
+        "CV",
+        "ranks",
+        "hosts",
+        "transport",
+        "trust",
+    ]
+    if not rows:
+        return "no results"
+    text = table(headers, rows, right={3, 4, 5, 6, 7, 8, 9})
+    if notes:
+        text += "\n" + "\n".join(["not trusted (listed, never a best value):", *notes])
+    if not_run:
+        text += "\n" + "\n".join(["not measured:", *not_run])
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the ranks, print rank 0's run and the hosts, save --out / --csv."""
+    from gpu_tpu_app.probe.group import GroupRequest, run_group
+
+    check_outputs(args)
+    check_positive(args.budget_s, "--budget-s")
+    try:
+        request = GroupRequest(
+            processes=args.processes,
+            backends=BACKENDS if args.backend == "all" else (args.backend,),
+            timeout_s=args.timeout_s,
+            budget_s=args.budget_s,
+            dtypes=args.dtype,
+            max_bytes=parse_bytes(args.max_bytes) if args.max_bytes else None,
+            python=check_python(args.python),
+            accelerator=args.accelerator,
+        )
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    cancel = CancelEvent()
+    with stop_on_signals(cancel, escalate=False):
+        printer = ProgressPrinter(
+            sys.stderr, backends=request.backends, budget_s=request.budget_s * len(request.backends)
+        )
+        probe_run = run_group(request, on_message=printer, cancel_event=cancel)
+        if args.format == "json":
+            say(probe_run.model_dump_json(indent=2), sys.stdout)
+        else:
+            lines = [collective_table(probe_run)]
+            for host in probe_run.hosts:
+                lines.append(
+                    f"host {host.host}: ranks {', '.join(map(str, host.ranks))}; {host.cpu or '?'}; "
+                    f"{host.os or '?'}; Python {host.python or '?'}; "
+                    + " ".join(f"{k} {v}" for k, v in host.versions.items())
+                )
+            say("\n".join(lines), sys.stdout)
+        errors, written = save_outputs(probe_run, args)
+    for line in [*probe_run.errors, *errors]:
+        say(f"error: {line}")
+    if cancel.is_set():
+        say("cancelled" + (f": partial run saved to {written['--out']}" if "--out" in written else ""))
+        return 128 + int(cancel.signum) if cancel.signum not in (None, signal.SIGINT) else EXIT_CANCELLED
+    if "--out" in written and not errors:
+        say(f"saved {written['--out']}")
+    if errors:
+        return EXIT_USAGE
+    ok = any(r.status == "ok" for r in probe_run.results)
+    return 0 if probe_run.complete and ok and not probe_run.errors else 1

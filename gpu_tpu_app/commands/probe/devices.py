@@ -1,0 +1,82 @@
+"""`gpu-tpu-probe devices`: the devices torch and JAX can measure here, each backend asked in its own worker."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.commands.probe.common import check_python, paragraphs
+from gpu_tpu_app.core.terms import BACKENDS
+from gpu_tpu_app.core.wording import MISSING
+from gpu_tpu_app.probe.cli_output import table
+from gpu_tpu_app.probe.runner import list_devices
+
+
+def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    """Add the `devices` subcommand."""
+    raw = argparse.RawDescriptionHelpFormatter
+    dev = sub.add_parser(
+        "devices",
+        help="list the devices torch and JAX can measure here",
+        formatter_class=raw,
+        description=paragraphs(
+            "List the devices torch and JAX can measure on this machine, with memory, the "
+            "catalogue chip each matches and library versions. Each backend is asked in its own "
+            "worker process."
+        ),
+        epilog="examples:\n  gpu-tpu-probe devices\n  gpu-tpu-probe devices --backend jax --format json",
+    )
+    dev.add_argument("--format", choices=("table", "json"), default="table")
+    dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
+    dev.add_argument("--python", metavar="PATH", help="detect in this Python interpreter (a venv or conda env)")
+
+
+def _gib(n: int | None) -> str:
+    return MISSING if n is None else f"{n / 1024**3:.1f} GiB"
+
+
+def devices_table(devices: list, backends: list) -> str:
+    """The `devices` listing: one row per device, then the backends that are missing."""
+    rows = []
+    for d in devices:
+        versions = " ".join(f"{k} {v}" for k, v in d.versions.items())
+        memory = _gib(d.memory_bytes) + (" *" if d.memory_note and d.memory_bytes else "")
+        rows.append([d.key, d.name, str(d.count), memory, d.catalog_id or MISSING, versions])
+    lines = [table(["device", "name", "count", "memory", "catalogue", "versions"], rows)] if rows else ["no devices"]
+    cpu = next((d.cpu for d in devices if d.cpu), None)
+    if cpu:
+        caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
+        lines.append(
+            f"\nCPU: {cpu.model}; {cpu.cores} cores, {cpu.threads_used} threads used; "
+            f"ISA: {' '.join(cpu.flags) or MISSING}; caches: {caches or MISSING}"
+        )
+    for d in devices:
+        if d.memory_note:
+            lines.append(f"* {d.key}: memory is the {d.memory_note}")
+    for b in backends:
+        if not b.available:
+            lines.append(f"{b.backend}: not available: {b.reason}")
+        elif b.reason:
+            lines.append(f"{b.backend}: note: {b.reason}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the devices; exit 1 when none was found."""
+    backends = BACKENDS if args.backend == "all" else (args.backend,)
+    devices, statuses = list_devices(backends, python=check_python(args.python))
+    if args.format == "json":
+        print(
+            json.dumps(
+                {
+                    "devices": [d.model_dump(mode="json") | {"key": d.key} for d in devices],
+                    "backends": [b.model_dump(mode="json") for b in statuses],
+                },
+                indent=2,
+                allow_nan=False,
+            )
+        )
+    else:
+        print(devices_table(devices, statuses))
+    return 0 if devices else 1

@@ -1,0 +1,63 @@
+"""`gpu-tpu-probe envs`: the Python environments found here and what each can measure."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.commands.probe.common import check_positive
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe import envs
+from gpu_tpu_app.probe.cli_output import table
+
+
+def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    """Add the `envs` subcommand."""
+    env = sub.add_parser("envs", help="list the Python environments found here and what each can measure")
+    env.add_argument("extra", nargs="*", metavar="PYTHON", help="also look at these interpreters")
+    env.add_argument("--format", choices=("table", "json"), default="table")
+    env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
+    env.add_argument(
+        "--timeout-s",
+        type=float,
+        default=envs.QUERY_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})",
+    )
+
+
+def _added_envs() -> list[str]:
+    from gpu_tpu_app.core.settings import load_preferences
+
+    try:
+        return list(load_preferences().python_envs)
+    except InputError as exc:
+        print(f"note: environments added in the window not listed: {exc}", file=sys.stderr)
+        return []
+
+
+def envs_table(found: list) -> str:
+    """The `envs` listing: one row per interpreter, with what each framework sees."""
+    rows = []
+    for e in found:
+        mark = "yes" if e.usable and not e.problem else ("partly" if e.usable else "no")
+        versions = " ".join(f"{k} {e.versions[k]}" for k in ("torch", "jax", "jaxlib", "torch_xla") if k in e.versions)
+        sees = e.summary().removeprefix(f"{e.interpreter}: ")  # the path has its own column
+        rows.append([e.name, e.kind, e.python or "-", mark, versions or "-", e.flavour or "-", sees, e.interpreter])
+    return table(["name", "kind", "python", "usable", "versions", "build", "sees", "interpreter"], rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the environments (cached answers unless --refresh); an added one that fails says why on stderr."""
+    check_positive(args.timeout_s, "--timeout-s")
+    found = envs.list_envs([*_added_envs(), *args.extra], refresh=args.refresh, timeout_s=args.timeout_s)
+    if args.format == "json":
+        print(json.dumps({"environments": [e.model_dump(mode="json") for e in found]}, indent=2, allow_nan=False))
+    else:
+        print(envs_table(found))
+    for e in found:
+        if e.problem and e.kind == "added":
+            print(e.problem, file=sys.stderr)
+    return 0

@@ -1,0 +1,148 @@
+"""`gpu-tpu-probe run`: run the probe kernels on every backend in turn, print one table, save the run."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
+from gpu_tpu_app.commands.probe.common import (
+    check_outputs,
+    check_positive,
+    check_python,
+    paragraphs,
+    save_outputs,
+    say,
+)
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
+from gpu_tpu_app.probe.cli_output import ProgressPrinter, results_table
+from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
+from gpu_tpu_app.probe.runner import CancelEvent, run_probe, stop_on_signals
+from gpu_tpu_app.worker.collective import this_rank as collective_rank
+
+
+def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    """Add the `run` subcommand: suite, backends, kernels, dtypes, budget and where the results go."""
+    raw = argparse.RawDescriptionHelpFormatter
+    p = sub.add_parser(
+        "run",
+        help="run the probe kernels and print (and save) the results",
+        formatter_class=raw,
+        description=paragraphs(
+            "Run the probe kernels (matmul, memory bandwidth, transfers, dispatch, JAX "
+            "compile, ...) on every backend in turn and print one table, 100 columns wide.\n\n"
+            "Points too noisy to trust, bandwidth measured in the cache and points above a roof "
+            "are flagged in the trust column and never count as best values. The smoke suite is "
+            "a functional check, not a benchmark."
+        ),
+        epilog="examples:\n  gpu-tpu-probe run --suite smoke\n  gpu-tpu-probe run --suite quick --out run.json "
+        "--csv run.csv\n  gpu-tpu-probe run --backend torch --kernel matmul --dtype bfloat16 --wide\n"
+        "  gpu-tpu-probe run --suite full --budget-s 900 --format json > run.json",
+    )
+    p.add_argument(
+        "--suite",
+        choices=SUITES,
+        default="quick",
+        help="smoke: seconds, a functional check; quick: about a minute; full: up to 10 minutes",
+    )
+    p.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
+    p.add_argument(
+        "--kernel",
+        action="extend",
+        nargs="+",
+        metavar="K",
+        choices=allowed_kernels(),
+        help=f"only these kernels ({', '.join(KERNELS)})",
+    )
+    p.add_argument(
+        "--dtype",
+        action="extend",
+        nargs="+",
+        metavar="D",
+        choices=DTYPES,
+        help=f"only these dtypes ({', '.join(DTYPES)})",
+    )
+    p.add_argument(
+        "--budget-s",
+        type=float,
+        metavar="SECONDS",
+        help="whole-run time budget (default: the suite's: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in SUITE_BUDGET_S.items())
+        + ")",
+    )
+    p.add_argument("--out", metavar="FILE.json", help="save the run file here")
+    p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    p.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
+    p.add_argument(
+        "--wide",
+        action="store_true",
+        help="one line per result with its notes in full (the table is 100 columns wide otherwise, "
+        "notes wrapped under their row)",
+    )
+    p.add_argument(
+        "--python",
+        metavar="PATH",
+        help="run the workers in this Python interpreter (a venv or conda env with its own torch/JAX)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the probe, print the table (table first, files after), save --out / --csv; the exit code says how it ended."""
+    check_outputs(args)
+    check_positive(args.budget_s, "--budget-s")
+    python = check_python(args.python)
+    request = ProbeRequest(
+        python=python,
+        suite=args.suite,
+        backends=BACKENDS if args.backend == "all" else (args.backend,),
+        kernels=args.kernel,
+        dtypes=args.dtype,
+        budget_s=args.budget_s,
+    )
+    cancel = CancelEvent()
+    grouped = list(args.kernel or []) == ["collective"]
+    rank = collective_rank() if grouped else None
+    # Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what was measured; one that comes while
+    # printing or saving waits for the save, then sets the exit code (128 + its number).
+    with stop_on_signals(cancel, escalate=False):
+        printer = ProgressPrinter(sys.stderr, backends=request.backends, budget_s=request.total_budget_s)
+        probe_run = run_probe(request, on_message=printer, cancel_event=cancel)
+        if rank:  # one rank of a group under torchrun / jax.distributed: rank 0 writes and prints
+            if probe_run.errors or not probe_run.complete:
+                return 1  # the problem was printed as it came
+            say(f"rank {rank}: done; rank 0 writes the run file and prints the results")
+            return 0
+        # the table first: whatever happens to the files below, the measurements have been shown
+        text = (
+            probe_run.model_dump_json(indent=2) if args.format == "json" else results_table(probe_run, wide=args.wide)
+        )
+        say(text, sys.stdout)
+        errors, written = save_outputs(probe_run, args)
+    for line in errors:
+        say(f"error: {line}")
+    failed = sum(r.status in ("error", "timeout") for r in probe_run.results)
+    if failed:
+        say(f"{failed} point{'s' if failed > 1 else ''} failed or timed out (see the note column)")
+    if cancel.is_set() and not probe_run.complete:
+        how = "cancelled"
+        if cancel.signum not in (None, signal.SIGINT):
+            how += f" ({signal.Signals(cancel.signum).name})"
+        if "--out" in written:
+            saved = f"partial run ({len(probe_run.results)} results) saved to {written['--out']}"
+        elif "--csv" in written:
+            saved = f"partial results ({len(probe_run.results)}) saved as CSV to {written['--csv']}"
+        else:
+            saved = "nothing saved" + ("" if args.out or args.csv else " (no --out given)")
+        say(f"{how}: {saved}")
+    elif args.out and not errors:
+        say(f"saved {args.out}")
+    if cancel.signum is not None:
+        return 128 + int(cancel.signum)
+    if cancel.is_set():
+        return EXIT_CANCELLED
+    if errors:
+        return EXIT_USAGE
+    if grouped and rank is not None and probe_run.errors:
+        return 1  # rank 0 of a group that failed
+    return 0 if probe_run.complete else 1

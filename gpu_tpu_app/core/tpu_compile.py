@@ -1,0 +1,442 @@
+"""Compiled for TPU generations: what the TPU compiler said about the user's model, per generation.
+
+The model-check worker compiles the forward pass (and `train_step`, when the model file defines one)
+with the real TPU compiler (`libtpu`, through `jax.experimental.topologies`) on this CPU host, for
+each TPU generation of the catalogue that names a compile target, at the chip count the user picked.
+This module validates what it sends (`TpuCompile`), works out the roofline step time each compiled
+program implies on its chip (`roofline`, from the catalogue's bf16 peak and memory bandwidth) and
+words the per-generation table (`table_rows`, `render_table`). Pure: no Qt, no torch, no jax.
+
+Field names are the contract with the estimator: every byte and flop figure is **per chip** (the
+worker adds up the devices of one chip; TPU7x lists two devices per chip), taken from the compiled
+program's `memory_analysis()` and `cost_analysis()`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gpu_tpu_app.core.catalog import Catalog, Chip
+
+__all__ = [
+    "FLOAT64_NOTE",
+    "MAX_CHIPS",
+    "REPORT_HEADER",
+    "TABLE_HEADERS",
+    "CompiledProgram",
+    "GenerationCompile",
+    "Roofline",
+    "TableRow",
+    "TpuCompile",
+    "compiled_generations",
+    "generation_name",
+    "headline",
+    "render_table",
+    "report_section",
+    "roofline",
+    "table_rows",
+    "targets",
+]
+
+#: the most chips a check compiles for (a v5e or v6e pod is 256 chips).
+MAX_CHIPS = 256
+
+_Text = Field(default="", max_length=2000)
+_Bytes = Field(default=None, ge=0)
+_Count = Field(default=None, ge=0, allow_inf_nan=False)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+ProgramStatus = Literal["compiled", "does_not_fit", "failed"]
+
+
+class CompiledProgram(_Model):
+    """One program (the forward pass or the training step) compiled for one generation, per chip."""
+
+    program: Literal["forward", "train_step"]
+    #: compiled; does_not_fit: the compiler's RESOURCE_EXHAUSTED (HBM); failed: any other compiler error.
+    status: ProgramStatus
+    #: the compiler's own message when it did not compile (first lines, bounded).
+    detail: str = _Text
+    compile_seconds: float | None = _Count
+    #: memory_analysis(), per chip: the program's arguments, outputs, temporaries, argument buffers the
+    #: outputs reuse (aliases) and the generated code.
+    argument_bytes: int | None = _Bytes
+    output_bytes: int | None = _Bytes
+    temp_bytes: int | None = _Bytes
+    alias_bytes: int | None = _Bytes
+    code_bytes: int | None = _Bytes
+    #: cost_analysis(), per chip: floating-point operations, bytes moved to and from memory, transcendentals.
+    flops: float | None = _Count
+    bytes_accessed: float | None = _Count
+    transcendentals: float | None = _Count
+
+    def hbm_bytes(self) -> int | None:
+        """HBM the program needs per chip: arguments + outputs + temporaries + code, less the aliased buffers."""
+        parts = (self.argument_bytes, self.output_bytes, self.temp_bytes)
+        if any(p is None for p in parts):
+            return None
+        total = sum(p for p in parts if p is not None) + (self.code_bytes or 0) - (self.alias_bytes or 0)
+        return max(0, total)
+
+
+class GenerationCompile(_Model):
+    """Everything compiled for one TPU generation at the chosen chip count."""
+
+    #: the catalogue chip id (resources/catalog/chips.toml), e.g. "tpu-v5e".
+    chip: str = Field(max_length=60)
+    #: the topology compiled for, as jax names it, e.g. "v5e:2x2".
+    topology: str = Field(max_length=60)
+    chips: int = Field(ge=1, le=MAX_CHIPS)
+    #: the TPU devices the topology lists (TPU7x: two per chip).
+    devices: int = Field(default=0, ge=0, le=4 * MAX_CHIPS)
+    device_kind: str = Field(default="", max_length=100)
+    #: how the inputs were laid out over the devices (batch axis sharded, or replicated and why).
+    sharding: str = _Text
+    #: compiled: every program compiled; does_not_fit: one ran out of HBM; failed: the topology or a program
+    #: failed for another reason (detail says which).
+    status: ProgramStatus
+    detail: str = _Text
+    programs: list[CompiledProgram] = Field(default_factory=list, max_length=4)
+
+    def reason(self) -> str:
+        """Why it did not compile: the generation's detail, else the first failed program's, else the status."""
+        return self.detail or next(
+            (p.detail for p in self.programs if p.status != "compiled" and p.detail), self.status
+        )
+
+    def program(self, name: str) -> CompiledProgram | None:
+        """The forward or train_step program, when it was compiled or tried."""
+        return next((p for p in self.programs if p.program == name), None)
+
+
+class TpuCompile(_Model):
+    """The TPU compile step of one model check."""
+
+    #: ok: the TPU compiler ran (each generation has its own outcome); unavailable: libtpu is not
+    #: installed or does not import in the checking interpreter; failed: the compiler's process failed.
+    status: Literal["ok", "unavailable", "failed"]
+    detail: str = _Text
+    #: how the program reached the compiler, e.g. "jax.jit(forward).lower(...).compile()".
+    route: str = Field(default="", max_length=300)
+    libtpu: str | None = Field(default=None, max_length=60)
+    #: the TPU compiler's one-off start-up in the child process (a trivial program), not in any generation's time.
+    startup_seconds: float | None = _Count
+    chips: int = Field(default=1, ge=1, le=MAX_CHIPS)
+    generations: list[GenerationCompile] = Field(default_factory=list, max_length=20)
+
+    def generation(self, chip_id: str) -> GenerationCompile | None:
+        """The outcome for one catalogue chip id."""
+        return next((g for g in self.generations if g.chip == chip_id), None)
+
+
+def compiled_generations(tc: TpuCompile | None) -> list[GenerationCompile]:
+    """The generations whose forward pass compiled (whether or not it fits in HBM is the compiler's other answer)."""
+    if tc is None or tc.status != "ok":
+        return []
+    out = []
+    for g in tc.generations:
+        fwd = g.program("forward")
+        if fwd is not None and fwd.status == "compiled":
+            out.append(g)
+    return out
+
+
+# --------------------------------------------------------------------------- the catalogue's compile targets
+
+
+def targets(catalog: Catalog) -> list[dict[str, object]]:
+    """The TPU generations to compile for, as the worker takes them: id, topology name and torus dimensions."""
+    out: list[dict[str, object]] = []
+    for chip in catalog.chips:
+        if chip.family == "tpu" and chip.compile_target is not None:
+            out.append({"id": chip.id, "topology": chip.compile_target.topology, "dims": chip.compile_target.dims})
+    return out
+
+
+# --------------------------------------------------------------------------- roofline
+
+
+class Roofline(_Model):
+    """The step time a compiled program's flops and bytes imply on one chip at its catalogue peaks."""
+
+    seconds: float = Field(ge=0)
+    compute_seconds: float = Field(ge=0)
+    memory_seconds: float = Field(ge=0)
+    bound: Literal["compute", "memory"]
+    peak_flops: float = Field(gt=0)
+    mem_bw: float = Field(gt=0)
+    #: the catalogue's sources for the two peaks.
+    sources: list[str] = Field(default_factory=list, max_length=4)
+
+
+def roofline(program: CompiledProgram, chip: Chip) -> Roofline | None:
+    """max(flops / bf16 peak, bytes accessed / memory bandwidth) per chip; None without the figures.
+
+    The bf16 peak is the TPU's matrix-unit rate: the catalogue has no FP32 peak for any TPU (float32
+    matmuls at JAX's default precision run as bf16 passes), so float32 work is timed at it too.
+    """
+    peak = chip.peak_flops("bfloat16")
+    bw = chip.mem_bw_bytes_per_s()
+    if program.status != "compiled" or program.flops is None or program.bytes_accessed is None or not peak or not bw:
+        return None
+    compute = program.flops / peak
+    memory = program.bytes_accessed / bw
+    return Roofline(
+        seconds=max(compute, memory),
+        compute_seconds=compute,
+        memory_seconds=memory,
+        bound="compute" if compute >= memory else "memory",
+        peak_flops=peak,
+        mem_bw=bw,
+        sources=list(dict.fromkeys([chip.bf16.source, chip.mem_bw.source])),
+    )
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def _bytes(n: float | None) -> str:
+    if n is None:
+        return "—"
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{int(n)} B"
+
+
+def _seconds(s: float | None) -> str:
+    if s is None:
+        return "—"
+    if s >= 1:
+        return f"{s:.3g} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s * 1e6:.3g} µs"
+
+
+class TableRow(_Model):
+    """One row of the per-generation table, already worded (the result page, the report and the CLI)."""
+
+    generation: str
+    topology: str
+    program: str
+    outcome: str
+    compile_time: str
+    arguments: str
+    outputs: str
+    temporaries: str
+    fits: str
+    flops: str
+    bytes_accessed: str
+    step_time: str
+    #: the compiler's reason or the roofline's working, for a tooltip or a footnote.
+    note: str = ""
+
+
+TABLE_HEADERS: tuple[str, ...] = (
+    "Generation",
+    "Topology",
+    "Program",
+    "Outcome",
+    "Compile",
+    "Arguments / chip",
+    "Outputs / chip",
+    "Temporaries / chip",
+    "Fits in HBM",
+    "FLOPs / chip",
+    "Bytes accessed / chip",
+    "Roofline step",
+)
+
+
+def generation_name(catalog: Catalog | None, chip_id: str) -> tuple[str, Chip | None]:
+    """The generation's short name ("TPU v5e", "TPU7x") and its catalogue entry (None when not catalogued)."""
+    chip = next((c for c in catalog.chips if c.id == chip_id), None) if catalog is not None else None
+    if chip is None:
+        return chip_id, None
+    return chip.name.removeprefix("Google ").split(" (")[0], chip
+
+
+def table_rows(tc: TpuCompile, catalog: Catalog | None, float64: bool = False) -> list[TableRow]:
+    """One row per generation and program: the compiler's outcome and figures, and the roofline step time
+    (marked with * for a float64 model: see FLOAT64_NOTE)."""
+    rows: list[TableRow] = []
+    for g in tc.generations:
+        name, chip = generation_name(catalog, g.chip)
+        topology = f"{g.topology} ({g.chips} chip{'s' if g.chips != 1 else ''}"
+        topology += f", {g.devices} devices)" if g.devices and g.devices != g.chips else ")"
+        programs: list[CompiledProgram | None] = list(g.programs) or [None]
+        for p in programs:
+            if p is None:
+                rows.append(
+                    TableRow(
+                        generation=name,
+                        topology=topology,
+                        program="—",
+                        outcome="failed",
+                        compile_time="—",
+                        arguments="—",
+                        outputs="—",
+                        temporaries="—",
+                        fits="—",
+                        flops="—",
+                        bytes_accessed="—",
+                        step_time="—",
+                        note=g.detail,
+                    )
+                )
+                continue
+            roof = roofline(p, chip) if chip is not None else None
+            hbm = chip.memory_bytes() if chip is not None else None
+            need = p.hbm_bytes()
+            if p.status == "does_not_fit":
+                fits = "no (RESOURCE_EXHAUSTED)"
+            elif p.status == "compiled" and need is not None and hbm:
+                fits = f"yes: {_bytes(need)} of {_bytes(hbm)}"
+            elif p.status == "compiled":
+                fits = "yes"
+            else:
+                fits = "—"
+            note = p.detail
+            if roof is not None:
+                note = (
+                    f"{roof.bound}-bound: {p.flops:.3g} FLOPs / {roof.peak_flops / 1e12:g} TFLOP/s (bf16 peak) = "
+                    f"{_seconds(roof.compute_seconds)}; {p.bytes_accessed:.3g} B / {roof.mem_bw / 1e9:g} GB/s = "
+                    f"{_seconds(roof.memory_seconds)} (catalogue: {', '.join(roof.sources)})"
+                )
+            rows.append(
+                TableRow(
+                    generation=name,
+                    topology=topology,
+                    program=p.program,
+                    outcome={"compiled": "compiled", "does_not_fit": "does not fit", "failed": "failed"}[p.status],
+                    compile_time=_seconds(p.compile_seconds),
+                    arguments=_bytes(p.argument_bytes),
+                    outputs=_bytes(p.output_bytes),
+                    temporaries=_bytes(p.temp_bytes),
+                    fits=fits,
+                    flops=f"{p.flops:.3g}" if p.flops is not None else "—",
+                    bytes_accessed=_bytes(p.bytes_accessed),
+                    step_time=(_seconds(roof.seconds) + ("*" if float64 else "")) if roof is not None else "—",
+                    note=note,
+                )
+            )
+    return rows
+
+
+def headline(tc: TpuCompile | None) -> str:
+    """One line: what the TPU compiler did, for the check's summary."""
+    if tc is None:
+        return "not tried"
+    if tc.status != "ok":
+        return tc.detail or tc.status
+    done = [g.topology for g in compiled_generations(tc)]
+    return (
+        f"compiled for {', '.join(done)} of {len(tc.generations)} generation(s)"
+        if done
+        else f"compiled for none of {len(tc.generations)} generation(s)"
+    )
+
+
+FLOAT64_NOTE = (
+    "the model computes in float64, which TPUs emulate in several float32 passes: the roofline at the bf16 "
+    "peak understates its step time"
+)
+
+
+def render_table(tc: TpuCompile, catalog: Catalog | None, float64: bool = False) -> list[str]:
+    """The per-generation table as plain-text lines (the CLI's text output)."""
+    if tc.status != "ok":
+        return [f"Compiled for TPU generations: {tc.status}", f"  {tc.detail}"]
+    lines = [
+        f"Compiled for TPU generations ({tc.route}; libtpu {tc.libtpu or '?'}; "
+        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} each"
+        + (
+            f"; compiler start-up {_seconds(tc.startup_seconds)}, not in the compile times"
+            if tc.startup_seconds
+            else ""
+        )
+        + "):"
+    ]
+    rows = table_rows(tc, catalog, float64)
+    cols = [
+        ("generation", "Generation"),
+        ("program", "Program"),
+        ("outcome", "Outcome"),
+        ("compile_time", "Compile"),
+        ("arguments", "Args/chip"),
+        ("outputs", "Out/chip"),
+        ("temporaries", "Temp/chip"),
+        ("fits", "Fits in HBM"),
+        ("flops", "FLOPs/chip"),
+        ("bytes_accessed", "Bytes/chip"),
+        ("step_time", "Roofline step"),
+    ]
+    cells = [[h for _, h in cols]] + [[getattr(r, k) for k, _ in cols] for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(cols))]
+    for c in cells:
+        lines.append("  " + "  ".join(v.ljust(w) for v, w in zip(c, widths)).rstrip())
+    layouts: dict[str, list[str]] = {}
+    for g in tc.generations:
+        if g.sharding:
+            layouts.setdefault(g.sharding, []).append(generation_name(catalog, g.chip)[0])
+    for layout, names in layouts.items():
+        lines.append(f"  layout on {', '.join(names)}: {layout}")
+    for r in rows:
+        if r.outcome != "compiled" and r.note:
+            lines.append(f"  {r.generation} {r.program}: {r.note}")
+    if float64:
+        lines.append(f"  * {FLOAT64_NOTE}")
+    lines.append(
+        "  Figures per chip from the compiled program's memory_analysis() and cost_analysis(); roofline step = "
+        "max(FLOPs / bf16 peak, bytes / memory bandwidth) at the catalogue's figures for that chip."
+    )
+    return lines
+
+
+#: the report's columns (fewer than the CLI's, so the table fits a PDF page).
+REPORT_HEADER: tuple[str, ...] = (
+    "Generation",
+    "Program",
+    "Outcome",
+    "Compile",
+    "Per chip: arguments / outputs / temporaries",
+    "Fits in HBM",
+    "FLOPs / chip",
+    "Bytes / chip",
+    "Roofline step",
+)
+
+
+def report_section(
+    tc: TpuCompile, catalog: Catalog | None, float64: bool = False
+) -> tuple[str, list[list[str]], list[str]]:
+    """The report's section: (intro, rows under REPORT_HEADER, notes: layouts, reasons, how it was computed)."""
+    if tc.status != "ok":
+        return f"Not compiled for TPU generations: {tc.detail}", [], []
+    intro = (
+        f"Compiled by the TPU compiler (libtpu {tc.libtpu or '?'}) on this computer, without a TPU, for "
+        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} of each generation; {tc.route}."
+    )
+    rows = [
+        [
+            f"{r.generation} ({r.topology})",
+            r.program,
+            r.outcome,
+            r.compile_time,
+            f"{r.arguments} / {r.outputs} / {r.temporaries}",
+            r.fits,
+            r.flops,
+            r.bytes_accessed,
+            r.step_time,
+        ]
+        for r in table_rows(tc, catalog, float64)
+    ]
+    notes = [line.strip().removeprefix("* ") for line in render_table(tc, catalog, float64)[len(rows) + 2 :]]
+    return intro, rows, notes

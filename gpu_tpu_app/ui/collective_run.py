@@ -1,0 +1,112 @@
+"""Measure a collective across two processes from the Collectives tab: the same `gpu-tpu-probe collective
+--processes 2` a user would type, run with QProcess in its own process group (Cancel stops every rank),
+its run file read back and shown. The window imports neither torch nor jax: the ranks do."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QProcess, Signal
+
+from gpu_tpu_app.core.runs import RunFile, load_run
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe import envs
+from gpu_tpu_app.probe.protocol import frozen
+
+#: Ranks started: the smallest group that has something to exchange.
+PROCESSES = 2
+#: Measuring time per engine, and how long to wait for the ranks to join (seconds).
+BUDGET_S = 60
+JOIN_TIMEOUT_S = 60
+
+
+def collective_command(out: Path, backends: list[str], python: str | None) -> list[str]:
+    """argv of the run: this program's `probe collective` with two ranks, saving to `out`."""
+    base = [sys.executable, "probe"] if frozen() else [sys.executable, "-m", "gpu_tpu_app", "probe"]
+    argv = [*base, "collective", "--processes", str(PROCESSES), "--out", str(out)]
+    argv += ["--backend", backends[0] if len(backends) == 1 else "all"]
+    argv += ["--budget-s", str(BUDGET_S), "--timeout-s", str(JOIN_TIMEOUT_S)]
+    if python and not envs.is_own(python):
+        argv += ["--python", python]
+    return argv
+
+
+class CollectiveRun(QObject):
+    """One two-process collective run. sig_finished(RunFile | None, str): the run and a line saying how
+    it went (the run is None when it failed or was cancelled)."""
+
+    sig_finished = Signal(object, str)
+
+    def __init__(self, backends: list[str], python: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._folder = Path(tempfile.mkdtemp(prefix="gpu-tpu-collective-"))
+        self.out = self._folder / "collective.json"
+        self.argv = collective_command(self.out, backends, python)
+        self._proc: QProcess | None = None
+        self._stderr = bytearray()
+        self._cancelled = False
+
+    def start(self) -> None:
+        proc = QProcess(self)
+        if sys.platform != "win32":
+            flags = QProcess.UnixProcessFlag
+            proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers)
+        proc.setProgram(self.argv[0])
+        proc.setArguments(self.argv[1:])
+        proc.readyReadStandardError.connect(self._on_stderr)
+        proc.finished.connect(self._on_finished)
+        proc.errorOccurred.connect(self._on_error)
+        self._proc = proc
+        proc.start()
+
+    def is_running(self) -> bool:
+        return self._proc is not None and self._proc.state() != QProcess.ProcessState.NotRunning
+
+    def cancel(self) -> None:
+        """Stop every rank now."""
+        self._cancelled = True
+        if self._proc is None or not self.is_running():
+            return
+        pid = int(self._proc.processId())
+        try:
+            if pid and sys.platform != "win32":
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                self._proc.kill()
+        except (ProcessLookupError, PermissionError):
+            self._proc.kill()
+
+    def _on_stderr(self) -> None:
+        if self._proc is not None:
+            self._stderr += bytes(self._proc.readAllStandardError().data())
+            del self._stderr[:-4096]
+
+    def _on_error(self, error: QProcess.ProcessError) -> None:
+        if error == QProcess.ProcessError.FailedToStart:
+            self._done(None, "the collective run could not start")
+
+    def _on_finished(self, code: int, _status: QProcess.ExitStatus) -> None:
+        if self._cancelled:
+            self._done(None, "Cancelled the collective run; nothing was added.")
+            return
+        if code == 0 and self.out.is_file():
+            try:
+                run = load_run(self.out)
+            except InputError as exc:
+                self._done(None, f"The collective run wrote a file this app cannot read: {exc}")
+                return
+            ok = sum(r.status == "ok" for r in run.results if r.kernel == "collective")
+            self._done(run, f"Measured collectives across {PROCESSES} processes: {ok} points.")
+            return
+        lines = [ln for ln in bytes(self._stderr).decode("utf-8", "replace").splitlines() if ln.strip()]
+        why = lines[-1] if lines else f"exit status {code}"
+        self._done(None, f"The collective run did not finish: {why[:300]}")
+
+    def _done(self, run: RunFile | None, text: str) -> None:
+        shutil.rmtree(self._folder, ignore_errors=True)
+        self.sig_finished.emit(run, text)

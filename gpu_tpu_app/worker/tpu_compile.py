@@ -1,0 +1,530 @@
+"""Compile the user's model for TPU generations with the real TPU compiler, on a host without TPUs.
+
+The TPU runtime (`libtpu`) writes warnings at start-up and may end the process that imports it, so
+the compiler never runs in the model-check worker itself: `compile_in_child` (called by that worker)
+starts this module as a child process, with a timeout, reads one JSON line per generation from it,
+and keeps libtpu's stderr out of the user's output. The child (`main`) loads the model file again,
+builds the programs and, for each TPU generation it is given, compiles them for a topology of the
+chosen chip count with `jax.experimental.topologies.get_topology_desc(platform="tpu", ...)` and
+`jax.jit(f).lower(<ShapeDtypeStructs with shardings>).compile()`, then reads `memory_analysis()` and
+`cost_analysis()`. Nothing is allocated: weights and inputs are shapes and dtypes only.
+
+Programs: the forward pass; and a training step when the file defines one: JAX `train_step(params,
+*inputs)` as written, or JAX `loss(params, *inputs)` / PyTorch `loss(model, *inputs)` (a scalar),
+which is compiled as value-and-gradient plus a plain SGD update of the weights (weights donated).
+PyTorch models reach the compiler through torchax (`torchax.extract_jax`).
+
+Lines on the child's stdout (the parent validates them in gpu_tpu_app.core.tpu_compile):
+
+  {"type": "stage", "stage": ..., "function": ...}
+  {"type": "start", "libtpu": "0.0.42.1", "route": ...}
+  {"type": "generation", "generation": {...}}          one per generation, as each finishes
+  {"type": "error", "detail": ...}                      nothing could be compiled (the reason)
+
+Standard library and the frameworks only: this module may run in the user's own interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import importlib.util
+import json
+import math
+import os
+import selectors
+import subprocess
+import sys
+import time
+import types
+import warnings
+from collections.abc import Callable
+from typing import IO, Any
+
+#: the environment the TPU runtime needs on a host without TPUs: no query of the GCE metadata server, and
+#: no claim on /tmp/libtpu_lockfile (libtpu's one-process-per-host lock: the compiler opens no TPU here, so
+#: two checks, or a check beside a real TPU job, may compile at once).
+TPU_ENV = {"TPU_SKIP_MDS_QUERY": "1", "ALLOW_MULTIPLE_LIBTPU_LOAD": "1"}
+#: the chips one host holds in jax's default topology description; smaller slices pass their own bounds.
+_HOST_BOUNDS = (2, 2, 1)
+MAX_TEXT = 600
+
+_OUT: IO[str] = sys.stdout
+
+
+def _emit(obj: dict[str, Any]) -> None:
+    _OUT.write(json.dumps(obj, default=str, allow_nan=False) + "\n")
+    _OUT.flush()
+
+
+def _short(text: object, limit: int = MAX_TEXT) -> str:
+    s = " ".join(str(text).split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _compiler_reason(exc: BaseException) -> str:
+    """The compiler's own words: the first two non-empty lines of its message, bounded."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return _short(f"{type(exc).__name__}: {' '.join(lines[:2]) or '(no message)'}")
+
+
+# =========================================================================== topology names
+
+
+def slice_shape(chips: int, dims: int) -> tuple[int, int, int]:
+    """The slice of `chips` chips (a power of two) as x, y, z: 2-D tori AxB (z = 1), 3-D tori AxBxC; 4 or
+    fewer chips lie in one plane (1x1x1, 1x2x1, 2x2x1), as on a single host."""
+    if chips < 1 or chips & (chips - 1):
+        raise ValueError(f"{chips} chips is not a power of two")
+    shape = [1, 1, 1]
+    axes = 2 if dims == 2 or chips <= 4 else 3
+    i = 0
+    while math.prod(shape) < chips:
+        shape[i % axes] *= 2
+        i += 1
+    if axes == 3:
+        shape.sort()
+    else:
+        shape[:2] = sorted(shape[:2])
+    return shape[0], shape[1], shape[2]
+
+
+def topology_name(generation: str, chips: int, dims: int) -> tuple[str, tuple[int, int, int]]:
+    """jax's topology name ("v5e:2x2", "v5p:2x2x1") and the chips-per-host bounds that divide it."""
+    x, y, z = slice_shape(chips, dims)
+    name = f"{generation}:{x}x{y}" if dims == 2 else f"{generation}:{x}x{y}x{z}"
+    bounds = (min(x, _HOST_BOUNDS[0]), min(y, _HOST_BOUNDS[1]), min(z, _HOST_BOUNDS[2]))
+    return name, bounds
+
+
+# =========================================================================== the parent's half
+
+
+def unavailable_reason(framework: str) -> str | None:
+    """Why the TPU compiler cannot run in this interpreter (without importing it), or None."""
+    if importlib.util.find_spec("libtpu") is None:
+        return (
+            "libtpu is not installed in the checking interpreter, so the TPU compiler is not available here "
+            "(pip install 'libtpu==<the version jax[tpu] names>'; see the README)"
+        )
+    if framework == "pytorch" and importlib.util.find_spec("torchax") is None:
+        return "torchax is not installed; PyTorch models reach the TPU compiler through torchax.extract_jax"
+    return None
+
+
+def child_command(args: list[str]) -> list[str]:
+    """argv of the compiling child: this same program (or bundle) with the tpu-compile-worker entry."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "tpu-compile-worker", *args]
+    return [sys.executable, "-m", "gpu_tpu_app.worker.tpu_compile", *args]
+
+
+def _last_words(stderr: bytes) -> str:
+    """The last line of the child's stderr that is not one of libtpu's start-up warnings."""
+    for line in reversed(stderr.decode("utf-8", "replace").splitlines()):
+        text = line.strip()
+        if text and not text.startswith(("WARNING", "Failed to find host bounds", "===", "learning/")):
+            return _short(text, 240)
+    return ""
+
+
+def compile_in_child(
+    path: str,
+    framework: str,
+    chips: int,
+    targets: list[dict[str, Any]],
+    timeout_s: float,
+    on_stage: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Compile the model file for `targets` in a child process; the `tpu_compile` finding (never raises)."""
+    base: dict[str, Any] = {"status": "unavailable", "detail": "", "route": "", "libtpu": None, "chips": chips}
+    reason = unavailable_reason(framework)
+    if reason is not None:
+        return {**base, "detail": reason}
+    if not targets:
+        return {**base, "detail": "no TPU generation in the catalogue names a compile target"}
+    if timeout_s < 5:
+        return {**base, "status": "failed", "detail": "no time was left in the check's timeout to compile for TPUs"}
+    argv = [path, "--framework", framework, "--chips", str(chips), "--targets", json.dumps(targets)]
+    env = dict(os.environ)
+    for name, value in TPU_ENV.items():
+        env.setdefault(name, value)
+    env["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen(
+        child_command(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    start = time.monotonic()
+    out_buf, err_tail = b"", b""
+    result = dict(base)
+    generations: list[dict[str, Any]] = []
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ, "out")
+    sel.register(proc.stderr, selectors.EVENT_READ, "err")
+    timed_out, streams = False, 2
+    try:
+        while streams:
+            left = timeout_s - (time.monotonic() - start)
+            if left <= 0:
+                timed_out = True
+                break
+            for key, _ in sel.select(min(left, 0.5)):
+                data = os.read(key.fileobj.fileno(), 1 << 16)  # type: ignore[union-attr]  # only pipes are registered
+                if not data:
+                    sel.unregister(key.fileobj)
+                    streams -= 1
+                elif key.data == "err":
+                    err_tail = (err_tail + data)[-8192:]
+                else:
+                    out_buf += data
+                    *lines, out_buf = out_buf.split(b"\n")
+                    for raw in lines:
+                        _take(raw, result, generations, on_stage)
+        if not timed_out:
+            try:
+                proc.wait(timeout=max(1.0, timeout_s - (time.monotonic() - start)))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    return _finish(result, generations, targets, chips, proc.returncode, timed_out, timeout_s, err_tail)
+
+
+def _take(
+    raw: bytes, result: dict[str, Any], generations: list[dict[str, Any]], on_stage: Callable[[str], None] | None
+) -> None:
+    try:
+        msg = json.loads(raw.decode("utf-8", "replace"))
+    except ValueError:
+        return
+    if not isinstance(msg, dict):
+        return
+    kind = msg.get("type")
+    if kind == "stage" and on_stage is not None:
+        on_stage(_short(msg.get("stage", ""), 200))
+    elif kind == "start":
+        result.update(status="ok", libtpu=msg.get("libtpu"), route=_short(msg.get("route", ""), 300))
+        if isinstance(msg.get("startup_seconds"), (int, float)):
+            result["startup_seconds"] = msg["startup_seconds"]
+    elif kind == "generation" and isinstance(msg.get("generation"), dict) and len(generations) < 20:
+        generations.append(msg["generation"])
+    elif kind == "error":
+        result.update(status="failed", detail=_short(msg.get("detail", "")))
+
+
+def _finish(
+    result: dict[str, Any],
+    generations: list[dict[str, Any]],
+    targets: list[dict[str, Any]],
+    chips: int,
+    returncode: int | None,
+    timed_out: bool,
+    timeout_s: float,
+    err_tail: bytes,
+) -> dict[str, Any]:
+    """The finding, with every target that sent no line marked failed and why (timeout or the child's end)."""
+    if result["status"] == "failed":
+        return {**result, "generations": generations}
+    done = {g.get("chip") for g in generations}
+    if timed_out:
+        why = f"did not finish within {timeout_s:.0f} s (the rest of the check's timeout); stopped"
+    elif returncode:
+        how = f"signal {-returncode}" if returncode < 0 else f"exit code {returncode}"
+        words = _last_words(err_tail)
+        why = f"the TPU compiler's process ended with {how}" + (f" ({words})" if words else "")
+    else:
+        why = "the TPU compiler's process ended without a result"
+    missing = [t for t in targets if t.get("id") not in done]
+    if result["status"] != "ok":
+        return {**result, "status": "failed", "detail": why, "generations": []}
+    for t in missing:
+        name, _ = topology_name(str(t["topology"]), chips, int(t["dims"]))
+        generations.append(
+            {"chip": t["id"], "topology": name, "chips": chips, "status": "failed", "detail": why, "programs": []}
+        )
+    result["detail"] = f"{len(targets) - len(missing)} of {len(targets)} generation(s) answered" + (
+        f"; {why}" if missing else ""
+    )
+    return {**result, "generations": generations}
+
+
+# =========================================================================== the child's half
+
+
+def _load(path: str) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("gpu_tpu_app_user_model", path)
+    if spec is None or spec.loader is None:
+        raise RuntimeError(f"{path}: cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module.__name__] = module
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    spec.loader.exec_module(module)
+    return module
+
+
+def _shapes(module: types.ModuleType, name: str) -> Any:
+    import jax
+
+    fn = getattr(module, name)
+    try:
+        return jax.eval_shape(fn)  # shapes only: large weights are never initialised
+    except Exception:
+        return fn()
+
+
+def _sgd(loss: Callable[..., Any], lr: float = 1e-3) -> Callable[..., Any]:
+    """value_and_grad of `loss` plus a plain SGD update of its first argument's floating-point leaves."""
+    import jax
+    import jax.numpy as jnp
+
+    def step(weights: Any, *inputs: Any) -> Any:
+        value, grads = jax.value_and_grad(loss, allow_int=True)(weights, *inputs)
+
+        def update(w: Any, g: Any) -> Any:
+            return w - lr * g.astype(w.dtype) if jnp.issubdtype(w.dtype, jnp.inexact) else w
+
+        return value, jax.tree.map(update, weights, grads)
+
+    return step
+
+
+def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Callable[..., Any]], Any, tuple, str]:
+    """The programs to compile, the weights and the inputs (as shapes) and the route, for either framework."""
+    import jax
+
+    programs: dict[str, Callable[..., Any]] = {}
+    if framework == "jax":
+        weights = _shapes(module, "params")
+        inputs = _shapes(module, "example_inputs")
+        inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+        programs["forward"] = module.forward
+        if callable(getattr(module, "train_step", None)):
+            programs["train_step"] = module.train_step
+        elif callable(getattr(module, "loss", None)):
+            programs["train_step"] = _sgd(module.loss)
+        return programs, jax.tree.map(_spec, weights), tuple(jax.tree.map(_spec, inputs)), "jax.jit(...)"
+    import jax.numpy as jnp
+    import torch
+    import torchax
+
+    model = module.model()
+    tensors = module.example_inputs()
+    tensors = tuple(tensors) if isinstance(tensors, (list, tuple)) else (tensors,)
+    states, fn = torchax.extract_jax(model)
+    programs["forward"] = lambda w, *xs: fn(w, xs)
+    train_weights = None
+    if callable(getattr(module, "loss", None)):
+        user_loss: Callable[..., Any] = module.loss
+
+        class _Loss(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.model = model
+
+            def forward(self, *xs: Any) -> Any:
+                return user_loss(self.model, *xs)
+
+        train_weights, loss_fn = torchax.extract_jax(_Loss())
+        programs["train_step"] = _sgd(lambda w, *xs: loss_fn(w, xs))
+    specs = tuple(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in tensors)
+    weights = {"forward": jax.tree.map(_spec, states)}
+    if train_weights is not None:
+        weights["train_step"] = jax.tree.map(_spec, train_weights)
+    return programs, weights, specs, "torchax.extract_jax, then jax.jit(...)"
+
+
+def _spec(x: Any) -> Any:
+    import jax
+
+    return jax.ShapeDtypeStruct(tuple(x.shape), x.dtype)
+
+
+def _layout(weights: Any, inputs: tuple, devices: list[Any]) -> tuple[Any, tuple, str]:
+    """Weights replicated on every device; inputs split along their first axis (data parallel) when it divides."""
+    import jax
+    import numpy as np
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    mesh = Mesh(np.array(devices), ("data",))
+    replicated = NamedSharding(mesh, PartitionSpec())
+    split = NamedSharding(mesh, PartitionSpec("data"))
+    n = len(devices)
+    kept: list[str] = []
+
+    def place_input(x: Any) -> Any:
+        if n > 1 and len(x.shape) >= 1 and x.shape[0] % n == 0:
+            return jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=split)
+        if n > 1:
+            kept.append(f"{x.dtype}{list(x.shape)}")
+        return jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=replicated)
+
+    placed_weights = jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=replicated), weights)
+    placed_inputs = tuple(jax.tree.map(place_input, inputs))
+    if n == 1:
+        text = "one device: nothing is split"
+    else:
+        text = f"inputs split along their first axis over {n} devices (data parallel); weights replicated on each"
+        if kept:
+            text += f"; replicated because the first axis does not divide by {n}: {', '.join(kept[:4])}"
+    return placed_weights, placed_inputs, text
+
+
+def _figure(cost: Any, key: str) -> float | None:
+    if isinstance(cost, (list, tuple)):  # older jax: one dict per program
+        cost = cost[0] if cost else {}
+    value = cost.get(key) if isinstance(cost, dict) else None
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) and value >= 0 else None
+
+
+def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple, per_chip: int) -> dict[str, Any]:
+    import jax
+
+    start = time.monotonic()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            jitted = jax.jit(fn, donate_argnums=(0,) if name == "train_step" else ())
+            compiled = jitted.lower(weights, *inputs).compile()
+    except Exception as exc:
+        reason = _compiler_reason(exc)
+        status = "does_not_fit" if "RESOURCE_EXHAUSTED" in reason else "failed"
+        return {"program": name, "status": status, "detail": reason, "compile_seconds": _since(start)}
+    seconds = _since(start)
+    out: dict[str, Any] = {"program": name, "status": "compiled", "detail": "", "compile_seconds": seconds}
+    try:
+        mem = compiled.memory_analysis()
+        for key, attr in (
+            ("argument_bytes", "argument_size_in_bytes"),
+            ("output_bytes", "output_size_in_bytes"),
+            ("temp_bytes", "temp_size_in_bytes"),
+            ("alias_bytes", "alias_size_in_bytes"),
+            ("code_bytes", "generated_code_size_in_bytes"),
+        ):
+            value = getattr(mem, attr, None)
+            out[key] = int(value) * per_chip if isinstance(value, int) and value >= 0 else None
+    except Exception as exc:
+        out["detail"] = _short(f"memory_analysis() failed: {type(exc).__name__}: {exc}")
+    try:
+        cost = compiled.cost_analysis()
+        for key, field in (
+            ("flops", "flops"),
+            ("bytes_accessed", "bytes accessed"),
+            ("transcendentals", "transcendentals"),
+        ):
+            value = _figure(cost, field)
+            out[key] = value * per_chip if value is not None else None
+    except Exception as exc:
+        out["detail"] = _short(f"cost_analysis() failed: {type(exc).__name__}: {exc}")
+    return out
+
+
+def _since(start: float) -> float:
+    return round(time.monotonic() - start, 3)
+
+
+def _generation(
+    target: dict[str, Any],
+    chips: int,
+    programs: dict[str, Callable[..., Any]],
+    weights: Any,
+    inputs: tuple,
+    torch: bool,
+) -> dict[str, Any]:
+    from jax.experimental import topologies
+
+    name, bounds = topology_name(str(target["topology"]), chips, int(target["dims"]))
+    row: dict[str, Any] = {"chip": target["id"], "topology": name, "chips": chips, "programs": []}
+    _emit({"type": "stage", "stage": f"compiling for TPU {name}", "function": None})
+    try:
+        topo = topologies.get_topology_desc(platform="tpu", topology_name=name, chips_per_host_bounds=bounds)
+        devices = list(topo.devices)
+    except Exception as exc:
+        return {**row, "status": "failed", "detail": f"no such topology here: {_compiler_reason(exc)}"}
+    per_chip = max(1, len(devices) // chips)
+    row.update(devices=len(devices), device_kind=_short(getattr(devices[0], "device_kind", ""), 100))
+    layout = ""
+    for program, fn in programs.items():
+        w = weights[program] if torch else weights
+        placed_w, placed_x, layout = _layout(w, inputs, devices)
+        row["programs"].append(_compile_one(program, fn, placed_w, placed_x, per_chip))
+    row["sharding"] = layout + (f"; {per_chip} devices per chip, figures summed per chip" if per_chip > 1 else "")
+    statuses = [p["status"] for p in row["programs"]]
+    row["status"] = next((s for s in ("failed", "does_not_fit") if s in statuses), "compiled")
+    row["detail"] = next((p["detail"] for p in row["programs"] if p["status"] != "compiled"), "")
+    return row
+
+
+def _warm_up(targets: list[dict[str, Any]]) -> float | None:
+    """Start the TPU compiler once on a trivial program, so that no generation's compile time carries its
+    one-off start-up; the seconds it took (None when it failed: the generations then say why)."""
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import topologies
+
+    if not targets:
+        return None
+    start = time.monotonic()
+    try:
+        name, bounds = topology_name(str(targets[0]["topology"]), 1, int(targets[0]["dims"]))
+        devices = list(
+            topologies.get_topology_desc(platform="tpu", topology_name=name, chips_per_host_bounds=bounds).devices
+        )
+        _, placed, _ = _layout({}, (jax.ShapeDtypeStruct((8, 128), jnp.float32),), devices[:1])
+        jax.jit(lambda x: x + 1).lower(*placed).compile()
+    except Exception:
+        return None
+    return _since(start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The child: compile the file's programs for each target and print one line per generation."""
+    global _OUT
+    parser = argparse.ArgumentParser(prog="gpu-tpu-app tpu-compile-worker")
+    parser.add_argument("file")
+    parser.add_argument("--framework", choices=("jax", "pytorch"), required=True)
+    parser.add_argument("--chips", type=int, default=1)
+    parser.add_argument("--targets", required=True, help="JSON list of {id, topology, dims}")
+    args = parser.parse_args(argv)
+    # our lines keep the real stdout; what the model or libtpu prints goes to stderr
+    sys.stdout.flush()
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    _OUT = os.fdopen(fd, "w", buffering=1, encoding="utf-8")
+    for key, value in TPU_ENV.items():
+        os.environ.setdefault(key, value)
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    try:
+        targets = json.loads(args.targets)
+        _emit({"type": "stage", "stage": "loading the model for the TPU compiler", "function": None})
+        module = _load(args.file)
+        programs, weights, inputs, route = _programs(module, args.framework)
+        version = importlib.metadata.version("libtpu")
+    except Exception as exc:
+        _emit({"type": "error", "detail": f"could not build the programs to compile: {_compiler_reason(exc)}"})
+        return 0
+    _emit(
+        {
+            "type": "start",
+            "libtpu": version,
+            "route": f"{route}.lower(<shapes with shardings>).compile()",
+            "startup_seconds": _warm_up(targets),
+        }
+    )
+    for target in targets:
+        _emit(
+            {
+                "type": "generation",
+                "generation": _generation(target, args.chips, programs, weights, inputs, args.framework == "pytorch"),
+            }
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""The TPU compile step's data model: validation, the roofline arithmetic, the table, the level and the answers.
+
+The figures here are made up to check the arithmetic and the mapping; the real compiler's figures are tested in
+tests/worker/test_tpu_compile.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from gpu_tpu_app.core.catalog import load_catalog
+from gpu_tpu_app.core.modelcheck import Findings, check_from_findings, level_text, render_text
+from gpu_tpu_app.core.tpu_compile import (
+    CompiledProgram,
+    TpuCompile,
+    compiled_generations,
+    roofline,
+    table_rows,
+    targets,
+)
+
+CATALOG = load_catalog()
+
+
+def chip(chip_id: str):  # type: ignore[no-untyped-def]
+    return next(c for c in CATALOG.chips if c.id == chip_id)
+
+
+def program(**kw) -> CompiledProgram:  # type: ignore[no-untyped-def]
+    base = {"program": "forward", "status": "compiled", "argument_bytes": 2**30, "output_bytes": 2**20}
+    base.update(kw)
+    return CompiledProgram.model_validate(base)
+
+
+def test_every_catalogued_tpu_has_a_compile_target_and_no_gpu_has_one() -> None:
+    ids = {t["id"] for t in targets(CATALOG)}
+    assert ids == {c.id for c in CATALOG.chips if c.family == "tpu"}
+    assert all(c.compile_target is None for c in CATALOG.chips if c.family == "gpu")
+    assert {t["topology"]: t["dims"] for t in targets(CATALOG)}["tpu-v5e" and "v5e"] == 2
+
+
+def test_roofline_is_the_slower_of_compute_and_memory_at_the_catalogue_peaks() -> None:
+    v5e = chip("tpu-v5e")  # 197 TFLOP/s bf16, 819 GB/s
+    compute_bound = roofline(program(flops=197e12, bytes_accessed=819e9 / 10), v5e)
+    assert compute_bound is not None and compute_bound.bound == "compute"
+    assert compute_bound.seconds == pytest.approx(1.0) and compute_bound.memory_seconds == pytest.approx(0.1)
+    memory_bound = roofline(program(flops=1e12, bytes_accessed=819e9 * 2), v5e)
+    assert memory_bound is not None and memory_bound.bound == "memory" and memory_bound.seconds == pytest.approx(2.0)
+    assert memory_bound.sources == ["google-tpu-v5e"]
+    assert roofline(program(status="does_not_fit", detail="RESOURCE_EXHAUSTED"), v5e) is None
+    assert roofline(program(flops=None, bytes_accessed=1.0), v5e) is None
+
+
+def test_hbm_bytes_adds_arguments_outputs_temporaries_and_code_less_aliases() -> None:
+    p = program(argument_bytes=100, output_bytes=50, temp_bytes=30, code_bytes=20, alias_bytes=40)
+    assert p.hbm_bytes() == 160
+    assert program(temp_bytes=None).hbm_bytes() is None
+
+
+def test_bad_worker_figures_are_refused() -> None:
+    for bad in ({"argument_bytes": -1}, {"flops": float("nan")}, {"status": "maybe"}, {"program": "backward"}):
+        with pytest.raises(ValidationError):
+            program(**bad)
+    with pytest.raises(ValidationError):
+        TpuCompile.model_validate({"status": "ok", "chips": 0})
+
+
+def _compile(v5e: str = "compiled") -> dict:
+    fwd = {"program": "forward", "status": v5e, "detail": "" if v5e == "compiled" else "RESOURCE_EXHAUSTED: x"}
+    if v5e == "compiled":
+        fwd.update(argument_bytes=10, output_bytes=10, temp_bytes=0, flops=1e9, bytes_accessed=1e6)
+    return {
+        "status": "ok",
+        "route": "jax.jit(...)",
+        "libtpu": "0.0.42.1",
+        "chips": 4,
+        "generations": [
+            {"chip": "tpu-v5e", "topology": "v5e:2x2", "chips": 4, "devices": 4, "status": v5e, "programs": [fwd]},
+            {
+                "chip": "tpu7x",
+                "topology": "tpu7x:2x2x1",
+                "chips": 4,
+                "devices": 8,
+                "status": "failed",
+                "detail": "the TPU compiler's process ended with signal 11",
+                "programs": [],
+            },
+        ],
+    }
+
+
+def test_a_compiled_generation_is_the_strongest_level_and_decides_xla_verified() -> None:
+    f = Findings.model_validate(
+        {
+            "framework": "jax",
+            "tpu_lowering": {"status": "ok", "route": "jax.export", "detail": "module"},
+            "tpu_compile": _compile(),
+        }
+    )
+    c = check_from_findings("m.py", f, 1.0)
+    assert c.level == "compiled_for_tpu" and level_text(c) == "compiled for TPU v5e"
+    assert c.answers.xla_verified == "yes"
+    rows = c.evidence_for("xla_verified")
+    assert rows[0].finding.startswith("compiled for TPU v5e:2x2 by the TPU compiler (libtpu 0.0.42.1)")
+    assert "tpu7x:2x2x1: the TPU compiler's process ended with signal 11" in rows[0].detail
+    assert c.tpu_compile is not None and [g.chip for g in compiled_generations(c.tpu_compile)] == ["tpu-v5e"]
+    text = render_text(c)
+    assert "Compiled for TPU generations" in text and "v5e" in text and "signal 11" in text
+
+
+def test_nothing_fitting_anywhere_leaves_the_level_to_the_lowering_and_says_why() -> None:
+    f = Findings.model_validate(
+        {
+            "framework": "jax",
+            "tpu_lowering": {"status": "ok", "route": "jax.export", "detail": "module"},
+            "tpu_compile": _compile("does_not_fit"),
+        }
+    )
+    c = check_from_findings("m.py", f, 1.0)
+    assert c.level == "lowered_for_tpu"
+    assert c.answers.xla_verified == "yes"  # the lowering decides; the compiler's no-fit is shown beside it
+    texts = [e.finding + " " + e.detail for e in c.evidence_for("xla_verified")]
+    assert any("not compiled for any TPU generation" in t and "RESOURCE_EXHAUSTED" in t for t in texts)
+    rows = table_rows(c.tpu_compile, CATALOG)  # type: ignore[arg-type]
+    assert rows[0].outcome == "does not fit" and rows[0].fits == "no (RESOURCE_EXHAUSTED)"
+    assert rows[1].outcome == "failed" and "signal 11" in rows[1].note
+
+
+def test_table_rows_word_per_chip_figures_and_the_roofline() -> None:
+    tc = TpuCompile.model_validate(_compile())
+    row = table_rows(tc, CATALOG)[0]
+    assert row.generation == "TPU v5e" and row.topology == "v5e:2x2 (4 chips)"
+    hbm = chip("tpu-v5e").memory_bytes()
+    assert row.fits == f"yes: 20 B of {hbm / 2**30:.3g} GiB"
+    assert row.step_time.endswith("µs") and "compute-bound" in row.note
+    assert table_rows(tc, CATALOG)[1].topology == "tpu7x:2x2x1 (4 chips, 8 devices)"
