@@ -512,6 +512,16 @@ def _torchax_route(
         route='torchax.extract_jax, then jax.export, platforms=["tpu"]',
         function="model().forward",
     )
+    hops = [h["name"] for h in findings.get("higher_order_ops") or []]
+    if lowered["status"] == "failed" and hops and "HigherOrderOperator" in lowered["detail"]:
+        # torchax's own dispatch mode has no rule for the operator: a limit of this route, not of the model
+        lowered = {
+            **lowered,
+            "status": "unavailable",
+            "detail": f"torchax {findings['versions']['torchax']} cannot lower the higher-order operator "
+            f"{', '.join(hops)} (it has no rule for it): a limit of this route, not a verdict on the model "
+            f"({lowered['detail'][:200]})",
+        }
     sparse = [f"input {i} ({ops.layout_of(t, torch)})" for i, t in enumerate(inputs) if ops.is_sparse(t)]
     if lowered["status"] == "ok" and sparse:  # the lowered program is a dense one: not the model that runs
         lowered = {
