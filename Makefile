@@ -72,7 +72,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py $(BENCH)
 
 # The README's screenshots, made by the app itself (--screenshot) from a session with a real quick run:
-# every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet.
+# every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet;
+# then every page on a real X display (Xvfb with openbox) at 1024x640 and 1280x800, whole screen.
 SHOT := QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --session docs/screenshots/example-session.json
 screenshots: $(STAMP)
 	for page in welcome decide result probe learn; do \
@@ -86,6 +87,8 @@ screenshots: $(STAMP)
 	QT_SCALE_FACTOR=2 $(SHOT) --screenshot docs/screenshots/probe-2x.png --page probe
 	QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --screenshot docs/screenshots/result-no-verdict.png --page result
 	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
+	# every page as a user sees it on a real X display (Xvfb + openbox), the window placing itself
+	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
 # checked here; the spec's Windows and macOS branches are not built here.

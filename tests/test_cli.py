@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +65,32 @@ def test_headless_command_does_not_import_qt() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "0 []"
+
+
+def test_decide_without_model_does_not_import_the_model_check() -> None:
+    """`decide` offers the model-check flags but imports the model check only for --model."""
+    answers = "examples/answers-jax-llm-pretraining.json"
+    code = (
+        "import sys, contextlib, io\n"
+        "from gpu_tpu_app import cli\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    rc = cli.main(['decide', '--answers', {answers!r}])\n"
+        "heavy = ('gpu_tpu_app.core.modelcheck', 'gpu_tpu_app.probe.modelcheck_launch', "
+        "'gpu_tpu_app.probe.protocol', 'gpu_tpu_app.core.tpu_compile', 'gpu_tpu_app.core.catalog', "
+        "'gpu_tpu_app.core.runs')\n"
+        "print(rc, 'Verdict:' in out.getvalue(), [m for m in heavy if m in sys.modules])\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "0 True []"
+
+
+def test_decide_help_still_shows_the_model_check_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    from gpu_tpu_app.core.check_limits import DEFAULT_TIMEOUT_S, MAX_CHIPS
+
+    with pytest.raises(SystemExit):
+        cli.main(["decide", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"(default {DEFAULT_TIMEOUT_S:g})" in out and f"up to {MAX_CHIPS}" in out

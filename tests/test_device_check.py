@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -16,6 +18,7 @@ def test_script_parses_and_has_a_time_limit() -> None:
     assert "timeout" in text and "LIMIT" in text and "device_check.py" in text
 
 
+@pytest.mark.slow
 def test_checker_on_a_cpu_run_says_nothing_was_confirmed(tmp_path: Path) -> None:
     run = subprocess.run(
         [

@@ -207,6 +207,7 @@ def test_spec_names_entry_icons_resources_and_excludes() -> None:
     assert "freeze_support()" in entry and "from gpu_tpu_app.cli import main" in entry
 
 
+@pytest.mark.slow
 def test_app_never_imports_an_excluded_module() -> None:
     """Import every module of the app (not running probes) and check none of the spec's excludes loads."""
     excludes = _spec_list("EXCLUDES")

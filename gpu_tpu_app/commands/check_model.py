@@ -6,23 +6,25 @@ import argparse
 import json
 import math
 import sys
+from typing import TYPE_CHECKING
 
-from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE, ModelCheck, render_text
-from gpu_tpu_app.core.tpu_compile import MAX_CHIPS
+from gpu_tpu_app.cliutil import positive_number
+from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
 from gpu_tpu_app.errors import CheckFailed, InputError
-from gpu_tpu_app.probe.modelcheck_launch import (
-    DEFAULT_MEMORY_LIMIT_MB,
-    DEFAULT_TIMEOUT_S,
-    DEFAULT_TPU_CHIPS,
-    run_check,
-)
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.modelcheck import ModelCheck
+
+# The model check itself (core.modelcheck, the worker launcher, the catalogue) is imported by
+# measure() and run(), not here: `decide` builds its parser with add_check_flags and should not
+# pay for the model check unless it is given --model.
 
 
 def add_check_flags(p: argparse.ArgumentParser) -> None:
     """--timeout and --memory-limit, shared by check-model and decide --model."""
     p.add_argument(
         "--timeout",
-        type=float,
+        type=positive_number,
         default=DEFAULT_TIMEOUT_S,
         metavar="S",
         help=f"stop the check after S seconds (default {DEFAULT_TIMEOUT_S:g})",
@@ -88,15 +90,27 @@ def measure(
         def progress(msg):
             print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
 
-    result = run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips, python=python)
+    from gpu_tpu_app.probe.modelcheck_launch import run_check
+
+    return measure_result(run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips, python=python))
+
+
+def measure_result(result: ModelCheck | str) -> ModelCheck:
+    """The check, or its one-line error raised: CheckFailed (exit 1) when the check itself failed, InputError
+    (exit 2) for a bad file."""
     if isinstance(result, str):
-        raise CheckFailed(result) if INTERNAL_FAILURE in result else InputError(result)
+        from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE, MALFORMED_FINDINGS
+
+        own = INTERNAL_FAILURE in result or MALFORMED_FINDINGS in result
+        raise CheckFailed(result) if own else InputError(result)
     return result
 
 
 def run(args: argparse.Namespace) -> int:
     """Check the file and print the result; exit 0 when the check ran, whatever it found. With --format json a
     bad file is a JSON object {"error": ..., "file": ...} on stdout as well as the line on stderr (exit 2)."""
+    from gpu_tpu_app.core.modelcheck import render_text
+
     try:
         check = measure(args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
     except (InputError, CheckFailed) as exc:

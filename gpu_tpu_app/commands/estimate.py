@@ -14,6 +14,7 @@ from gpu_tpu_app.core.estimate import (
     DEFAULT_CONTEXT,
     DEFAULT_MICRO_BATCH,
     MAX_PRICE,
+    OWN_FAMILIES,
     Estimate,
     EstimateRequest,
     MeasuredDevice,
@@ -26,6 +27,7 @@ from gpu_tpu_app.core.estimate_text import (
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     cost_lines,
+    cost_range,
     estimate_cells,
     estimate_inputs,
     layout_cell,
@@ -34,6 +36,7 @@ from gpu_tpu_app.core.estimate_text import (
 )
 from gpu_tpu_app.core.prices import format_rate
 from gpu_tpu_app.core.terms import SERVING_DTYPES
+from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
 from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
 
@@ -141,6 +144,17 @@ def configure(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="FILE",
         help="a saved probe run file: adds a row per device at its best measured matmul (repeatable)",
+    )
+    p.add_argument(
+        "--model-check",
+        metavar="FILE",
+        help="a model check saved with `check-model --format json`: adds a row per TPU generation it compiled "
+        "for, from your model's own compiled memory, FLOPs and bytes",
+    )
+    p.add_argument(
+        "--steps",
+        metavar="S",
+        help="with --model-check: steps of the compiled program (training step or forward pass) to run, for a time",
     )
     p.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json")
 
@@ -299,6 +313,7 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             checkpointing=args.checkpointing,
             strict_fp32=args.strict_fp32,
             bw_share=_fraction("--bw-share", args.bw_share),
+            steps=_positive("--steps", args.steps) if args.steps is not None else None,
             price_cloud=args.cloud.lower() if args.cloud else None,
             price_region=args.region.lower() if args.region else None,
             **_moe(args, params),
@@ -346,7 +361,7 @@ def format_table(result: Estimate) -> str:
             cells += [
                 "" if row.price is None else format_rate(row.price.usd),
                 c.cost,
-                format_usd(row.spot_cost_usd),
+                cost_range(row, spot=True),
             ]
             if serving:
                 cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
@@ -375,6 +390,8 @@ def format_table(result: Estimate) -> str:
         lines.append(f"Bandwidth: {result.bw_share_source}.")
     if result.fp32_note:
         lines.append(f"Precision: {result.fp32_note}.")
+    if result.compiled_rule:
+        lines.append(f"Your model, compiled: {result.compiled_rule}.")
     if req.mfu is not None:
         lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
     else:
@@ -394,7 +411,7 @@ def price_lines(result: Estimate) -> list[str]:
     req = result.request
     where = " in ".join(p for p in (req.price_cloud, req.price_region) if p)
     lines = [f"Cost: {COST_RULE}" + (f"; prices in {where} only" if where else "") + ":"]
-    rows = [r for r in result.rows if r.family != "measured"]
+    rows = [r for r in result.rows if r.family not in OWN_FAMILIES]
     for r in rows:
         if found := cost_lines(r):
             lines.append(f"  - {r.chip_id}: " + "; ".join(found) + ".")
@@ -402,6 +419,24 @@ def price_lines(result: Estimate) -> list[str]:
     if missing:
         lines.append(f"  No price for {', '.join(missing)}{' there' if where else ''}: give one with --price CHIP=USD.")
     return lines
+
+
+def _compiled(path: str) -> TpuCompile | str:
+    """The TPU compile of a saved model check, or the one-line error naming the file."""
+    from gpu_tpu_app.core.modelcheck import ModelCheck
+    from gpu_tpu_app.errors import InputError, from_validation
+    from gpu_tpu_app.safe_read import MAX_CONTENT_FILE_BYTES, read_json_object
+
+    try:
+        check = ModelCheck.model_validate(read_json_object(path, "a model check", MAX_CONTENT_FILE_BYTES))
+    except InputError as exc:
+        return f"--model-check: {exc}"
+    except ValidationError as exc:
+        return f"--model-check: {from_validation(path, exc)}"
+    if check.tpu_compile is None or check.tpu_compile.status != "ok":
+        why = check.tpu_compile.detail if check.tpu_compile is not None else "the check did not compile for TPUs"
+        return f"--model-check: {path}: no TPU compile to estimate from ({why or 'not run'})"
+    return check.tpu_compile
 
 
 def run(args: argparse.Namespace) -> int:
@@ -428,7 +463,15 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--prices-from: {exc}")
     if req.price_cloud is not None and req.price_cloud not in book.clouds():
         return fail(f"--cloud: no prices for {args.cloud!r} (known: {', '.join(book.clouds())})")
-    result = estimate(req, catalog, measured, book)
+    compiled: TpuCompile | None = None
+    if args.model_check is not None:
+        check = _compiled(args.model_check)
+        if isinstance(check, str):
+            return fail(check)
+        compiled = check
+    elif args.steps is not None:
+        return fail("--steps: only with --model-check (the steps of your compiled model)")
+    result = estimate(req, catalog, measured, book, compiled)
     if args.format == "json":
         print(result.model_dump_json(indent=2))
     else:

@@ -9,42 +9,80 @@ Pure Python + pydantic: no Qt, no torch, no jax.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from gpu_tpu_app.cliutil import one_line
+from gpu_tpu_app.safe_read import NAME_CHARS
 
 #: Where an environment was found, in the order the list shows them.
 EnvKind = Literal["app", "active", "conda", "pyenv", "venv", "added"]
 #: The frameworks whose versions the query reports.
 FRAMEWORKS = ("torch", "jax", "jaxlib", "torch_xla")
+#: The most framework and library versions one environment or host records.
+MAX_VERSIONS = 256
+#: Ranks of a run across processes are 0 .. MAX_RANK (a group of 65,536 processes).
+MAX_RANK = 65_535
+#: CPU cores of one host (today's largest machines have a few thousand).
+MAX_CORES = 1_000_000
 #: Oldest Python the worker code runs on (its syntax and the frameworks' own floor).
 MIN_PYTHON = (3, 10)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the README's limits on what the app reads (run files hold EnvironmentInfo and HostInfo): a text
+    # without its own limit is a name (NAME_CHARS), numbers are finite
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
+
+
+def _shown(limit: int) -> BeforeValidator:
+    """Text shown in a list: on one line (control characters, line breaks and bytes that are not UTF-8
+    as escapes) and cut to `limit` characters, so no environment's answer can forge a row or a line."""
+
+    def fix(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        text = one_line(value.encode("utf-8", "backslashreplace").decode("utf-8"))
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    return BeforeValidator(fix)
+
+
+Line40 = Annotated[str, _shown(40), Field(max_length=40)]
+Line80 = Annotated[str, _shown(80), Field(max_length=80)]
+Line100 = Annotated[str, _shown(100), Field(max_length=100)]
+Line200 = Annotated[str, _shown(200), Field(max_length=200)]
+Line500 = Annotated[str, _shown(500), Field(max_length=500)]
+Path4096 = Annotated[str, _shown(4096), Field(max_length=4096)]
 
 
 class FrameworkDevices(_Model):
-    """What one framework sees in an environment: its devices, or why it sees none."""
+    """What one framework sees in an environment: its devices, or why it sees none (texts on one line)."""
 
     framework: Literal["torch", "jax"]
-    devices: list[str] = Field(default=[], max_length=256)
-    error: str | None = Field(default=None, max_length=500)
+    devices: list[Line200] = Field(default=[], max_length=256)
+    error: Line500 | None = None
 
 
 class PythonEnv(_Model):
-    """One interpreter: where it is, how it was found, and what it can measure."""
+    """One interpreter: where it is, how it was found, and what it can measure.
 
-    interpreter: str = Field(max_length=4096)
-    name: str = Field(max_length=200)
+    Every text is on one line and within its length (an interpreter's answer, a folder's name, a
+    cache file are untrusted): a longer or multi-line value is escaped and cut, never refused, so
+    one odd environment cannot take the list down."""
+
+    interpreter: Path4096
+    name: Line200
     kind: EnvKind
     usable: bool = False
-    problem: str | None = Field(default=None, max_length=500)
-    python: str | None = Field(default=None, max_length=40)
-    versions: dict[str, str] = {}
-    frameworks: list[FrameworkDevices] = []
-    flavour: str | None = Field(default=None, max_length=100)
+    problem: Line500 | None = None
+    #: what was wrong with its answer without making it unusable (lines dropped), one line
+    note: Line500 | None = None
+    python: Line40 | None = None
+    versions: dict[Line40, Line80] = Field(default={}, max_length=64)
+    frameworks: list[FrameworkDevices] = Field(default=[], max_length=2)
+    flavour: Line100 | None = None
 
     def summary(self) -> str:
         """'torch 2.13.0+cpu (cpu); jax 0.10.2 (cpu)' or the problem."""
@@ -65,7 +103,7 @@ class EnvironmentInfo(_Model):
     name: str = Field(max_length=200)
     kind: str = Field(default="app", max_length=20)
     python: str | None = Field(default=None, max_length=40)
-    versions: dict[str, str] = {}
+    versions: dict[str, str] = Field(default={}, max_length=MAX_VERSIONS)
     flavour: str | None = Field(default=None, max_length=100)
 
 
@@ -73,13 +111,13 @@ class HostInfo(_Model):
     """One host of a run across processes: its name, the ranks it ran, and its provenance."""
 
     host: str = Field(max_length=255)
-    ranks: list[int] = Field(min_length=1)
+    ranks: list[Annotated[int, Field(ge=0, le=MAX_RANK)]] = Field(min_length=1, max_length=MAX_RANK + 1)
     os: str | None = Field(default=None, max_length=300)
     python: str | None = Field(default=None, max_length=40)
     cpu: str | None = Field(default=None, max_length=300)
-    cores: int | None = None
+    cores: int | None = Field(default=None, ge=0, le=MAX_CORES)
     devices: list[str] = Field(default=[], max_length=256)
-    versions: dict[str, str] = {}
+    versions: dict[str, str] = Field(default={}, max_length=MAX_VERSIONS)
 
 
 _CUDA_TAG = re.compile(r"\+cu(\d+?)(\d)$")

@@ -17,6 +17,9 @@ from gpu_tpu_app.core.terms import DTYPE_BYTES, ServingDtype
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 
+#: row families that come from the user's own devices or model rather than the catalogue: no price, no cost.
+OWN_FAMILIES = frozenset({"measured", "compiled"})
+
 
 #: upper bounds that keep every product of the estimate finite (6 x N x D stays far below 1e308)
 #: and are far beyond any real model: the largest published models have about 2e12 parameters
@@ -61,6 +64,7 @@ class EstimateRequest(BaseModel):
     checkpointing: Literal["auto", "none", "selective", "full"] = "auto"
     strict_fp32: bool = False  # the workload needs full fp32 matmuls (no bf16 or TF32)
     bw_share: float | None = Field(default=None, gt=0, le=1)  # share of peak bandwidth decode reaches
+    steps: float | None = Field(default=None, gt=0, le=MAX_TOKENS)  # steps of your compiled model to run
     price_cloud: str | None = Field(default=None, max_length=100)  # price in this cloud only (default: any)
     price_region: str | None = Field(default=None, max_length=100)  # price in this region only (default: any)
 
@@ -170,7 +174,7 @@ class ChipEstimate(BaseModel):
     days_high: float | None  # at the low MFU
     bound: Literal["compute", "memory"] | None  # what limits the (decode) step; None when unknown
     fits: bool | None
-    memory_needed_bytes: float  # per model copy (training: state + activations of one micro-batch)
+    memory_needed_bytes: float | None  # per model copy (training: state + activations); None: not known
     memory_available_bytes: float | None  # on the chips one copy uses
     chip_memory_bytes: float | None = None
     chip_memory_stated: str | None = None  # per chip as the vendor publishes it: "80 GB", "16 GiB"
@@ -222,4 +226,5 @@ class Estimate(BaseModel):
     moe: Moe | None = None
     bw_share_source: str | None = None  # where the decode share of bandwidth comes from
     fp32_note: str | None = None  # how strict fp32 was priced, when asked for
+    compiled_rule: str | None = None  # how the rows from your compiled model are worked out, when there are any
     rows: list[ChipEstimate]

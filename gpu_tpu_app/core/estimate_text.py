@@ -8,12 +8,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gpu_tpu_app.core.estimate import Estimate, EstimateRow
+from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow
 from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
 
 #: A probed device's row is "measured" everywhere (window, report, CLI): its run may come from another machine.
-FAMILY_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "other": "other", "measured": "measured"}
+FAMILY_WORDS: dict[str, str] = {
+    "gpu": "GPU",
+    "tpu": "TPU",
+    "other": "other",
+    "measured": "measured",
+    "compiled": "your model",
+}
 FITS_WORDS: dict[bool | None, str] = {True: "fits", False: "does not fit", None: MISSING}
 
 
@@ -34,6 +40,19 @@ class EstimateCells:
     cost: str  # "$1,234", or "" without a price
     memory: str = MISSING  # "34 GB / 80 GB": needed by one copy / held by the chips it uses
     memory_fit: str = MISSING  # the same, with ", does not fit" where it does not
+
+
+def cost_range(row: EstimateRow, spot: bool = False) -> str:
+    """The cost (or with `spot` the spot cost) over the same range as the time (the MFU's high to low
+    end): '$1,210 - $1,530'; one figure when both ends read the same; '' without a price."""
+    cost = row.spot_cost_usd if spot else row.cost_usd
+    mid, low, high = row.days, row.days_low, row.days_high
+    if cost is None:
+        return ""
+    if not (mid and low and high) or not all(math.isfinite(v) for v in (mid, low, high)):
+        return format_usd(cost)
+    lo, hi = format_usd(cost * low / mid), format_usd(cost * high / mid)
+    return lo if lo == hi else f"{lo} - {hi}"
 
 
 def time_range(low: float | None, mid: float | None, high: float | None) -> str:
@@ -64,7 +83,7 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         needed=format_bytes(row.memory_needed_bytes),
         available=format_bytes(row.memory_available_bytes),
         chips_per_copy=MISSING if row.chips_per_copy is None else str(row.chips_per_copy),
-        cost=format_usd(row.cost_usd),
+        cost=cost_range(row),
         memory=memory,
         memory_fit=memory + (f", {FITS_WORDS[False]}" if row.fits is False else ""),
     )
@@ -219,7 +238,7 @@ def cost_lines(row: EstimateRow) -> list[str]:
         note = f" [{row.price.note}]" if row.price.note else ""
         lines.append(f"{kind}{row.price.describe()}{note}: {format_usd(row.cost_usd) or MISSING} in all")
     if row.spot_price is not None:
-        lines.append(f"spot {row.spot_price.describe()}: {format_usd(row.spot_cost_usd) or MISSING} in all")
+        lines.append(f"spot {row.spot_price.describe()}: {cost_range(row, spot=True) or MISSING} in all")
     if row.usd_per_mtok is not None:
         spot = f" (spot {format_usd(row.spot_usd_per_mtok)})" if row.spot_usd_per_mtok is not None else ""
         lines.append(f"{format_usd(row.usd_per_mtok)} per million tokens generated{spot}")
@@ -237,7 +256,7 @@ COST_RULE = (
 def price_origins(result: Estimate) -> str:
     """Where the estimate's prices come from, in one clause: 'prices: shipped table, read 2026-12-01; yours
     for h100-sxm; none known for b300'."""
-    rows = [r for r in result.rows if r.family != "measured"]
+    rows = [r for r in result.rows if r.family not in OWN_FAMILIES]
     origins = dict.fromkeys(
         q.describe_age() for r in rows for q in (r.price, r.spot_price) if q is not None and q.origin != "user"
     )
@@ -262,4 +281,6 @@ def estimate_model_lines(result: Estimate) -> list[str]:
         lines.append(f"Bandwidth: {result.bw_share_source}.")
     if result.fp32_note:
         lines.append(f"Precision: {result.fp32_note}.")
+    if result.compiled_rule:
+        lines.append(f"Your model, compiled: {result.compiled_rule}.")
     return lines

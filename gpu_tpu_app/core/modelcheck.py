@@ -13,14 +13,15 @@ checked against the contract it reads; split apart they would be one fact in thr
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers, CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.tpu_compile import TpuCompile, compiled_generations, generation_name, render_table
-from gpu_tpu_app.core.units import count_words
+from gpu_tpu_app.core.units import clip_words, count_words
+from gpu_tpu_app.safe_read import NAME_CHARS
 
 __all__ = [
     "ANSWER_FIELDS",
@@ -48,6 +49,8 @@ __all__ = [
 HIGH_PRECISION_FP64 = "fp64"
 #: how a failure of the check itself (not of the user's file) is said; such a check exits 1, never 2.
 INTERNAL_FAILURE = "the check itself failed (a problem in gpu-tpu-app, not in your file)"
+#: findings the worker sent that this app cannot read: the app's problem too (exit 1).
+MALFORMED_FINDINGS = "the check's worker sent findings this app cannot read"
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70
 MATMUL_LOW = 0.30
@@ -108,7 +111,9 @@ _Text = Field(default="", max_length=2000)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the README's limits on what the app reads: a text without its own limit is a name (NAME_CHARS),
+    # numbers are finite
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
 
 
 class Located(_Model):
@@ -210,7 +215,7 @@ class Findings(_Model):
 
     framework: Literal["pytorch", "jax"]
     versions: dict[str, str] = Field(default_factory=dict, max_length=10)
-    notes: list[str] = Field(default_factory=list, max_length=20)
+    notes: list[Annotated[str, Field(max_length=2000)]] = Field(default_factory=list, max_length=20)
     parameters: int = Field(default=0, ge=0)
     parameter_bytes: int = Field(default=0, ge=0)
     inputs: str = _Text
@@ -319,6 +324,19 @@ def parse_worker_line(text: str) -> WorkerStage | WorkerError | WorkerFindings |
         return model.model_validate(raw) if model is not None else None
     except (ValueError, RecursionError, ValidationError):
         return None
+
+
+def _findings_problem(raw: bytes) -> str:
+    """The first field problem of a findings line that does not validate, in one line."""
+    try:
+        WorkerFindings.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return f"{where}: {first.get('msg', 'invalid')}"[:300]
+    except ValueError as exc:
+        return str(exc)[:300]
+    return "unreadable"
 
 
 def error_line(file: str, err: WorkerError) -> str:
@@ -855,6 +873,8 @@ class CheckSession:
         self.stage: WorkerStage | None = None
         self.findings: Findings | None = None
         self.error: WorkerError | None = None
+        #: the first problem of a findings line that did not validate (a worker of another version, a bug)
+        self.malformed: str | None = None
         self._buffer = b""
 
     def feed(self, data: bytes) -> list[WorkerStage | WorkerError | WorkerFindings]:
@@ -866,11 +886,6 @@ class CheckSession:
         out = []
         for raw in lines:
             msg = parse_worker_line(raw.decode("utf-8", "replace"))
-            if msg is None and raw.lstrip().startswith(b'{"type": "findings"') and self.error is None:
-                # the worker finished, but what it sent does not fit this app's model: the app's problem
-                self.error = WorkerError(
-                    type="error", kind="internal", message="the worker's findings did not match what this app reads"
-                )
             if isinstance(msg, WorkerStage):
                 self.stage = msg
             elif isinstance(msg, WorkerFindings) and self.error is None:
@@ -879,6 +894,8 @@ class CheckSession:
                 self.error = msg
             if msg is not None:
                 out.append(msg)
+            elif raw.lstrip().startswith(b'{"type": "findings"') and self.malformed is None:
+                self.malformed = _findings_problem(raw)
         return out
 
     def _function(self) -> str:
@@ -908,6 +925,8 @@ class CheckSession:
             return line
         if self.findings is not None:
             return check_from_findings(self.file, self.findings, seconds)
+        if self.malformed is not None:
+            return f"{self.file}: {MALFORMED_FINDINGS} ({self.malformed})"
         if returncode is not None and returncode < 0 and -returncode == 9:
             return (
                 f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
@@ -945,7 +964,7 @@ def measured_note(check: ModelCheck | None, answer: str, current: str | None) ->
     first = rows[0]
     head = f"Measured in {name}: {first.finding}"
     if first.detail:
-        detail = first.detail if len(first.detail) <= 140 else first.detail[:139] + "…"
+        detail = clip_words(first.detail, 140)  # the whole of it: the wizard's Show evidence
         head += f" ({detail})"
     if measured is None:
         return f"{head}; the check could not decide this answer"

@@ -8,20 +8,25 @@ core.wording). Pure Python: no Qt.
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
+from gpu_tpu_app.core.estimate_models import OWN_FAMILIES
 from gpu_tpu_app.core.estimate_text import (
     COST_RULE,
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     cost_lines,
+    cost_range,
     estimate_cells,
     estimate_inputs,
     estimate_model_lines,
@@ -32,7 +37,7 @@ from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER, report_section
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_usd, plain_number, tflops
+from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, plain_number, tflops
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
@@ -172,7 +177,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
                 c.chips_per_copy,
                 rate,
                 c.cost,
-                format_usd(row.spot_cost_usd),
+                cost_range(row, spot=True),
             ]
         )
     est_rules = [
@@ -187,7 +192,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
             if (lines := cost_lines(row))
         ],
     ]
-    unpriced = [row.chip_name for row in estimate.rows if row.family != "measured" and row.price is None]
+    unpriced = [row.chip_name for row in estimate.rows if row.family not in OWN_FAMILIES and row.price is None]
     if unpriced:
         est_rules.append(f"No price known for {', '.join(unpriced)}.")
     return est_intro, est_rows, est_rules
@@ -308,18 +313,60 @@ def collect(
     )
 
 
+# --------------------------------------------------------------------------- inert text
+
+
+def _inert_value(value: object) -> object:
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, list):
+        return [_inert_value(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_inert_value(v) for v in value)
+    return value
+
+
+def inert(data: ReportData) -> ReportData:
+    """`data` with every text on one line: line breaks, escape sequences and other control or
+    direction-changing characters written as visible escapes (cliutil.one_line). Texts come from
+    files (a run's host, a model file's name, notes); none may add a line, heading or table row to a
+    report. The notes keep their own line breaks, each line made inert. Every report format starts here."""
+    changes: dict[str, object] = {
+        f.name: _inert_value(getattr(data, f.name)) for f in dataclasses.fields(data) if f.name != "notes"
+    }
+    changes["notes"] = "\n".join(one_line(line) for line in data.notes.replace("\r\n", "\n").split("\n"))
+    return dataclasses.replace(data, **changes)  # type: ignore[arg-type]
+
+
 # --------------------------------------------------------------------------- Markdown
+
+#: what starts a block at the beginning of a Markdown line once '#', '>', '~' are escaped anywhere:
+#: a list item or rule ('-', '+', '1.', '1)') or a setext underline ('=').
+_BLOCK_START = re.compile(r"^([+=-]|\d+[.)])")
 
 
 def _md(text: str) -> str:
-    """Escape the characters that would start Markdown markup inside running text."""
-    for ch in ("\\", "*", "_", "`", "[", "]", "<", "|"):
+    """`text` (one line) as inert Markdown: every character that starts markup is escaped, so it renders
+    as written wherever it lands, at the start of a line included (leading spaces, which would make
+    code, are dropped)."""
+    text = one_line(text).strip()
+    for ch in ("\\", "*", "_", "`", "[", "]", "<", ">", "|", "&", "#", "~"):
         text = text.replace(ch, "\\" + ch)
+    m = _BLOCK_START.match(text)
+    if m:
+        cut = m.end() - 1  # escape the marker's last character: '\-', '1\.'
+        text = text[:cut] + "\\" + text[cut:]
     return text
+
+
+def _md_lines(text: str) -> str:
+    """Several lines (the notes) as inert Markdown: each line escaped by _md, blank lines kept as paragraph breaks."""
+    return "\n".join(_md(line) for line in text.split("\n"))
 
 
 def to_markdown(data: ReportData) -> str:
     """The report as GitHub-flavoured Markdown."""
+    data = inert(data)
     out = [f"# {_md(data.title)}", "", f"_{_md(data.generated)}_", "", "## Verdict", ""]
     out += [f"**{_md(data.headline)}**", "", _md(data.summary), ""]
     if data.blockers:
@@ -361,7 +408,7 @@ def to_markdown(data: ReportData) -> str:
     if data.runs:
         out += ["## Probe runs", ""] + [f"- {_md(r)}" for r in data.runs] + [""]
     if data.notes:
-        out += ["## Notes", "", _md(data.notes), ""]
+        out += ["## Notes", "", _md_lines(data.notes), ""]
     if data.sources:
         out += ["## Sources", ""]
         for n, _sid, title, url in data.sources:
@@ -377,6 +424,7 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
     """The report as one self-contained HTML page (also the input of the PDF export)."""
     c = {"gpu": "#1f8a4c", "tpu": "#2f66d0", "muted": "#5a6376", "warning": "#a85a00", "border": "#d5d9e1"}
     c.update(colors or {})
+    data = inert(data)
     e = html.escape
     lean_color = {"GPU": c["gpu"], "TPU": c["tpu"]}
     parts = [

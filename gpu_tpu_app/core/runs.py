@@ -258,6 +258,8 @@ def parse_message(line: str | bytes) -> Message:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"not a JSON line: {text[:80]!r}") from exc
+    except RecursionError:
+        raise ProtocolError(f"JSON nested too deeply: {text[:80]!r}") from None
     if not isinstance(raw, dict) or "type" not in raw:
         raise ProtocolError(f"not a probe message: {text[:80]!r}")
     version = raw.get("schema_version", SCHEMA_VERSION)

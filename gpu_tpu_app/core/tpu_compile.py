@@ -19,6 +19,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_tpu_app.core.catalog import Catalog, Chip
+from gpu_tpu_app.core.check_limits import MAX_CHIPS
+from gpu_tpu_app.safe_read import NAME_CHARS
 
 __all__ = [
     "FLOAT64_NOTE",
@@ -40,16 +42,16 @@ __all__ = [
     "targets",
 ]
 
-#: the most chips a check compiles for (a v5e or v6e pod is 256 chips).
-MAX_CHIPS = 256
 
 _Text = Field(default="", max_length=2000)
-_Bytes = Field(default=None, ge=0)
+_Bytes = Field(default=None, ge=0, le=2**63 - 1)
 _Count = Field(default=None, ge=0, allow_inf_nan=False)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the README's limits on what the app reads: a text without its own limit is a name (NAME_CHARS),
+    # numbers are finite
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
 
 
 ProgramStatus = Literal["compiled", "does_not_fit", "failed"]

@@ -7,7 +7,11 @@ A point is flagged when it is
 - in cache: a copy or triad point whose arrays are smaller than LLC_FACTOR times the last-level
   cache (STREAM's rule), so it measured the cache rather than memory;
 - above a roof: faster than the catalogue's published peak of the chip, or a matmul point above this
-  machine's own measured roof (trusted memory bandwidth x the matmul's arithmetic intensity).
+  machine's own measured roof (trusted memory bandwidth x the matmul's arithmetic intensity);
+- stalled: a matmul point far below its neighbours of the same dtype on the same device: under
+  STALL_SHARE of the rate a smaller size reached, one call slower than a call of a larger size, or
+  (on a CPU) under CPU_STALL_SHARE of the next larger size's rate. Steadiness is not correctness:
+  a busy machine can hold a product at a steady, wrong speed (issue 24 §2).
 
 Flagged points are still shown (marked), but never become a "best measured" value, an estimator
 row, a roofline ceiling, evidence in Learn or a summary-card figure. Standard library only: the probe
@@ -16,6 +20,7 @@ worker uses it too, in interpreters without pydantic.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -35,6 +40,11 @@ NOISE_IQR_RATIO = 0.10
 NOISE_CV = 0.25
 #: STREAM's rule: each array at least 4x the last-level cache, or it measures the cache.
 LLC_FACTOR = 4.0
+#: A larger matmul at under this share of the FLOP/s a smaller one of the same dtype reached is stalled.
+STALL_SHARE = 0.5
+#: On a CPU a matmul under this share of the next larger size's FLOP/s is stalled (a CPU is not
+#: launch-bound at these sizes; an accelerator may be, so there only "one call slower than a larger call" counts).
+CPU_STALL_SHARE = 0.25
 
 NOISE_RULE = (
     f"A point is too noisy to trust when it has fewer than {MIN_REPS} repetitions, when the middle half of "
@@ -44,7 +54,9 @@ NOISE_RULE = (
 TRUST_RULE = (
     NOISE_RULE + " Copy and triad points whose arrays are smaller than 4x the last-level cache measured the "
     "cache, not memory. Points above the chip's published peak, or matmul points above this machine's own "
-    "measured roof (memory bandwidth x arithmetic intensity), are timing errors or cache effects. Flagged "
+    "measured roof (memory bandwidth x arithmetic intensity), are timing errors or cache effects. Matmul points "
+    "far below their neighbours of the same dtype (under half a smaller size's rate, or slower per call than a "
+    "larger size) are stalled: the machine held them back, however steady they look. Flagged "
     "points are shown but never used as a best value, an estimator row, a roofline ceiling or evidence."
 )
 __all__ = [
@@ -59,6 +71,7 @@ __all__ = [
     "point_flags",
     "ratios",
     "run_flags",
+    "stalls",
     "trusted",
     "trusted_results",
 ]
@@ -73,7 +86,7 @@ def few_reps_words(reps: int) -> str:
 
 
 #: Short words for each flag, for narrow cells (CLI column, chart legend).
-FLAG_WORDS = {"noisy": "noisy", "in_cache": "in cache", "above_roof": "above roof"}
+FLAG_WORDS = {"noisy": "noisy", "in_cache": "in cache", "above_roof": "above roof", "stalled": "stalled"}
 
 
 @dataclass(frozen=True)
@@ -83,15 +96,16 @@ class Flags:
     noisy: str | None = None
     in_cache: str | None = None
     above_roof: str | None = None
+    stalled: str | None = None
 
     @property
     def flagged(self) -> bool:
         """True when any flag is set."""
-        return bool(self.noisy or self.in_cache or self.above_roof)
+        return bool(self.noisy or self.in_cache or self.above_roof or self.stalled)
 
     def words(self) -> list[str]:
         """Short words of the flags set: ['noisy', 'in cache']."""
-        return [FLAG_WORDS[k] for k in ("noisy", "in_cache", "above_roof") if getattr(self, k)]
+        return [FLAG_WORDS[k] for k in FLAG_WORDS if getattr(self, k)]
 
     def short(self) -> str:
         """'noisy, in cache'; '' when trusted. A point flagged for too few repetitions says so:
@@ -103,7 +117,7 @@ class Flags:
 
     def notes(self) -> list[str]:
         """The reasons, one sentence each."""
-        return [t for t in (self.noisy, self.in_cache, self.above_roof) if t]
+        return [t for t in (self.noisy, self.in_cache, self.above_roof, self.stalled) if t]
 
     def note(self) -> str:
         """All reasons in one line; '' when trusted."""
@@ -218,7 +232,52 @@ def results_flags(results: Sequence[ProbeResult], device: Callable[[str], Device
                     f"{matmul_intensity(r.size, r.dtype):.3g} FLOP/byte = {format_value(roof, 'flops')}"
                 )
             )
+    for i, why in stalls(results, lambda j: not flags[j].flagged).items():
+        flags[i] = dataclasses.replace(flags[i], stalled=why)
     return flags
+
+
+def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i: True) -> dict[int, str]:
+    """Index -> why, for each matmul result far below its neighbours (same device, dtype and variant);
+    only results for which `references(index)` holds (say, those no other flag marks) serve as neighbours.
+
+    Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached. Against larger
+    sizes: one call took longer than a call of a larger product, or (CPU devices, whose keys read
+    'backend:cpu:N') the rate is under CPU_STALL_SHARE of the next larger size's.
+    """
+    groups: dict[tuple[str, str | None, str | None], list[int]] = {}
+    for i, r in enumerate(results):
+        if r.kernel == "matmul" and r.metric == "flops" and r.size and _has_value(r):
+            groups.setdefault((r.device, r.dtype, r.variant), []).append(i)
+    out: dict[int, str] = {}
+    for (device, _dtype, _variant), idx in groups.items():
+        idx = sorted(idx, key=lambda i: (results[i].size or 0, i))
+        cpu = device.split(":")[1:2] == ["cpu"]
+        for pos, i in enumerate(idx):
+            r = results[i]
+            n, rate = r.size or 0, float(r.value)
+            smaller = [results[j] for j in idx[:pos] if (results[j].size or 0) < n and references(j)]
+            larger = [results[j] for j in idx[pos + 1 :] if (results[j].size or 0) > n and references(j)]
+            best_small = max(smaller, key=lambda x: float(x.value), default=None)
+            if best_small is not None and rate < STALL_SHARE * float(best_small.value):
+                out[i] = _stall_words(r, best_small, f"under {format_pct(100 * STALL_SHARE)} of")
+                continue
+            per_call = (n**3) / rate
+            slower = next((x for x in larger if per_call > ((x.size or 0) ** 3) / float(x.value)), None)
+            if slower is not None:
+                out[i] = _stall_words(r, slower, "each call slower than a larger product at")
+                continue
+            nxt = min(larger, key=lambda x: x.size or 0, default=None)
+            if cpu and nxt is not None and rate < CPU_STALL_SHARE * float(nxt.value):
+                out[i] = _stall_words(r, nxt, f"under {format_pct(100 * CPU_STALL_SHARE)} of")
+    return out
+
+
+def _stall_words(r: Any, other: Any, how: str) -> str:
+    return (
+        f"stalled: {format_value(float(r.value), 'flops')}, {how} the {format_value(float(other.value), 'flops')} of "
+        f"{other.size}×{other.size} (same dtype): the machine held this point back, however steady it looks"
+    )
 
 
 def _trusted(r: ProbeResult, f: Flags) -> bool:

@@ -117,3 +117,14 @@ def plain_number(value: float | None, digits: int = 3) -> str:
 def count_words(n: int, singular: str, plural: str | None = None) -> str:
     """'1 operator', '3 operators' (never 'operator(s)')."""
     return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
+def clip_words(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at a space, never inside a word, with '…' where it was cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"

@@ -35,12 +35,13 @@ from gpu_tpu_app.core.wording import (
 #: Printed tables and progress lines fit this many columns (unless --wide).
 WIDTH = 100
 #: Short words of the trust flags for the table's "trust" column.
-FLAG_CODES = {"noisy": "noisy", "in_cache": "cache", "above_roof": "roof"}
+FLAG_CODES = {"noisy": "noisy", "in_cache": "cache", "above_roof": "roof", "stalled": "stall"}
 TRUST_LEGEND = (
     f"trust: noisy = too noisy to trust (fewer than {MIN_REPS} repetitions, IQR over "
     f"{format_pct(100 * NOISE_IQR_RATIO)} of the median, or CV over {format_pct(100 * NOISE_CV)}); cache = copy or "
     f"triad arrays under {LLC_FACTOR:.0f}x the last-level cache (the cache, not memory); roof = above the chip's "
-    "published peak or this machine's measured roof. Flagged points are shown but never used as a best value, a "
+    "published peak or this machine's measured roof; stall = a matmul far below its neighbours of the same dtype "
+    "(held back by a busy machine, however steady). Flagged points are shown but never used as a best value, a "
     "ceiling or an estimator row."
 )
 
@@ -72,7 +73,7 @@ def size_cell(r: ProbeResult) -> str:
 
 def trust_cell(flags: Flags) -> str:
     """'noisy,cache' style short codes of a point's flags; '' when trusted."""
-    return ",".join(FLAG_CODES[k] for k in ("noisy", "in_cache", "above_roof") if getattr(flags, k))
+    return ",".join(FLAG_CODES[k] for k in FLAG_CODES if getattr(flags, k))
 
 
 def _notes(r: ProbeResult, flags: Flags) -> str:
@@ -217,9 +218,7 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
                             "value": row[c][0].value,
                             "metric": row[c][0].metric,
                             "status": row[c][0].status,
-                            "flags": [
-                                FLAG_WORDS[n] for n in ("noisy", "in_cache", "above_roof") if getattr(row[c][1], n)
-                            ],
+                            "flags": [FLAG_WORDS[n] for n in FLAG_WORDS if getattr(row[c][1], n)],
                         }
                     )
                     for c in range(len(columns))
@@ -257,7 +256,7 @@ def compare_text(runs: list[tuple[str, RunFile]]) -> str:
 
 class ProgressPrinter:
     """Shows progress on stderr: one overall bar across all backends on a terminal, one plain line per
-    point otherwise; points in plain words ('copy float32 512 Mi elements'), the time left in whole seconds.
+    point otherwise; each result on a line of its own as soon as it is measured (above the bar); points in plain words ('copy float32 512 Mi elements'), the time left in whole seconds.
 
     Progress is best effort: once the stream is gone (a closed terminal or pipe) it stays quiet,
     and the run goes on to be saved.
@@ -281,6 +280,7 @@ class ProgressPrinter:
         self._t0 = clock()
         self._backend_t0: dict[str, float] = {}
         self._bar = False
+        self._bar_line = ""
         self.fraction = 0.0
         self.gone = False
         self._last: tuple[str | None, int] | None = None
@@ -328,17 +328,22 @@ class ProgressPrinter:
                 line = f"[{bar}] {100 * frac:3.0f}% {where}: {label}" + (f"  {eta}" if eta else "")
                 if len(line) > self.width - 1:
                     line = line[: self.width - 2] + "…"
-                self.stream.write("\r" + line.ljust(self.width - 1))
+                self._bar_line = line.ljust(self.width - 1)
+                self.stream.write("\r" + self._bar_line)
                 self._bar = True
             else:
                 self.stream.write(f"{where}: {label}" + (f" ({eta})" if eta else "") + "\n")
         elif isinstance(msg, ResultMsg):
+            # every result as it comes, above the bar on a terminal (the bar is drawn again under it)
             r = msg.result
-            if not self.tty or r.status not in ("ok",):
-                self._clear()
-                extra = f" ({r.message})" if r.message and r.status != "ok" else ""
-                text = point_words(r.kernel, r.variant, r.dtype, r.size)
-                self.stream.write(f"  {r.device} {text}: {value_cell(r)}{extra}\n")
+            redraw = self._bar
+            self._clear()
+            extra = f" ({r.message})" if r.message and r.status != "ok" else ""
+            text = point_words(r.kernel, r.variant, r.dtype, r.size)
+            self.stream.write(f"  {r.device} {text}: {value_cell(r)}{extra}\n")
+            if redraw:
+                self.stream.write("\r" + self._bar_line)
+                self._bar = True
         elif isinstance(msg, ErrorMsg):
             self._clear()
             self.stream.write(f"{msg.backend or ''}: {msg.message}\n")

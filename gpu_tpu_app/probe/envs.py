@@ -26,6 +26,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.environments import (
     FRAMEWORKS,
     MIN_PYTHON,
@@ -35,6 +36,9 @@ from gpu_tpu_app.core.environments import (
     build_flavour,
 )
 from gpu_tpu_app.core.terms import PEAK_DTYPES
+from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.probe import envanswer
+from gpu_tpu_app.safe_read import read_text
 
 #: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
 QUERY_TIMEOUT_S = 60.0
@@ -73,10 +77,29 @@ def cache_dir() -> Path:
 # ---------------------------------------------------------------- interpreters
 
 
+#: The longest interpreter path kept (PATH_MAX on Linux); a longer one is listed as unusable.
+MAX_PATH_CHARS = 4096
+#: conda's environments file is a few lines; a bigger one is not read.
+CONDA_LIST_MAX_BYTES = 1024 * 1024
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as text that is safe to show and store: bytes that are not UTF-8 and control characters
+    (line breaks, escape sequences) written as escapes. Equal to str(path) for an ordinary path."""
+    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        return False
+
+
 def _bin_python(prefix: Path) -> Path | None:
     for rel in ("bin/python", "bin/python3", "Scripts/python.exe", "python.exe"):
         p = prefix / rel
-        if p.is_file():
+        if _is_file(p):
             return p
     return None
 
@@ -99,7 +122,11 @@ def _add(found: dict[str, tuple[str, str]], interpreter: Path | str | None, kind
         return
     key = os.path.abspath(os.path.expanduser(str(interpreter)))
     if key not in found:
-        found[key] = (kind, env_name(key, kind))
+        try:
+            name = env_name(key, kind)
+        except (OSError, ValueError):
+            name = key
+        found[key] = (kind, one_line(shown_path(name))[:200])
 
 
 def _version_order(path: Path) -> tuple:
@@ -108,26 +135,49 @@ def _version_order(path: Path) -> tuple:
     return (0, tuple(int(x) for x in parts), "") if all(x.isdigit() for x in parts) else (1, (), path.name)
 
 
-def _conda_prefixes(home: Path, environ: Mapping[str, str], timeout_s: float = 20.0) -> list[Path]:
-    """conda's environments: from `conda env list --json` when conda is present, else its environments file."""
+def _conda_prefixes(
+    home: Path, environ: Mapping[str, str], timeout_s: float = 20.0, notes: list[str] | None = None
+) -> list[Path]:
+    """conda's environments: from `conda env list --json` when conda is present, else its environments file.
+
+    Both are read as untrusted: conda's output bounded in size and time, the file only when it is a
+    regular file under CONDA_LIST_MAX_BYTES (never a FIFO or a device), lines longer than a path can
+    be skipped. What was skipped is said in `notes`."""
+    notes = [] if notes is None else notes
     conda = environ.get("CONDA_EXE") or shutil.which("conda", path=environ.get("PATH"))
     if conda:
         try:
-            proc = subprocess.run(
-                [conda, "env", "list", "--json"], capture_output=True, timeout=timeout_s, stdin=subprocess.DEVNULL
+            proc = subprocess.Popen(
+                [conda, "env", "list", "--json"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
             )
-            data = json.loads(proc.stdout.decode("utf-8", "replace")[:CACHE_MAX_BYTES])
+            out = envanswer.read_process(proc, timeout_s, CONDA_LIST_MAX_BYTES)
+            data = json.loads(out.stdout.decode("utf-8", "replace")) if out.verdict is None else None
             envs = data.get("envs") if isinstance(data, dict) else None
             if isinstance(envs, list):
-                return [Path(e) for e in envs if isinstance(e, str)]
-        except (OSError, subprocess.SubprocessError, ValueError):
+                return [Path(e) for e in envs[:4096] if isinstance(e, str) and 0 < len(e) <= MAX_PATH_CHARS]
+        except (OSError, ValueError, RecursionError, subprocess.SubprocessError):
             pass
     listing = home / ".conda" / "environments.txt"
-    try:
-        text = listing.read_text(encoding="utf-8", errors="replace")[:CACHE_MAX_BYTES]
-    except OSError:
+    if not listing.exists():
         return []
-    return [Path(line.strip()) for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    try:
+        text = read_text(listing, "conda's list of environments", CONDA_LIST_MAX_BYTES)
+    except InputError as exc:
+        notes.append(f"{exc}")
+        return []
+    lines = [line.strip() for line in text.splitlines()]
+    kept = [line for line in lines if line and not line.startswith("#") and len(line) <= MAX_PATH_CHARS]
+    skipped = sum(1 for line in lines if len(line) > MAX_PATH_CHARS)
+    if skipped:
+        lines_word = "1 line" if skipped == 1 else f"{skipped} lines"
+        notes.append(
+            f"{shown_path(listing)}: {lines_word} longer than a path can be ({MAX_PATH_CHARS} characters) skipped"
+        )
+    return [Path(line) for line in kept]
 
 
 def discover(
@@ -137,8 +187,12 @@ def discover(
     environ: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     include_app: bool = True,
+    notes: list[str] | None = None,
 ) -> list[tuple[str, str, str]]:
-    """(interpreter, kind, name) of every environment found, this app's first, without duplicates."""
+    """(interpreter, kind, name) of every environment found, this app's first, without duplicates.
+
+    A list that could not be read whole (conda's environments file as a FIFO, a line too long)
+    adds one line to `notes`; the rest is still found."""
     environ = os.environ if environ is None else environ
     home = Path(environ.get("HOME") or Path.home()) if home is None else home
     cwd = Path.cwd() if cwd is None else cwd
@@ -148,7 +202,7 @@ def discover(
     for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
         if environ.get(var):
             _add(found, _bin_python(Path(environ[var])), "active")
-    for prefix in _conda_prefixes(home, environ):
+    for prefix in _conda_prefixes(home, environ, notes=notes):
         _add(found, _bin_python(prefix), "conda")
     pyenv_root = Path(environ.get("PYENV_ROOT") or home / ".pyenv")
     for version in sorted((pyenv_root / "versions").glob("*"), key=_version_order):
@@ -157,7 +211,7 @@ def discover(
             _add(found, _bin_python(venv), "pyenv")
     for folder in VENV_FOLDERS:
         for prefix in sorted((home / folder).glob("*")):
-            if (prefix / "pyvenv.cfg").is_file():
+            if _is_file(prefix / "pyvenv.cfg"):
                 _add(found, _bin_python(prefix), "venv")
     for local in (".venv", "venv"):
         if (cwd / local / "pyvenv.cfg").is_file():
@@ -190,22 +244,35 @@ def _stat_key(interpreter: str) -> tuple[float, float] | None:
 def query_env(
     interpreter: str, kind: str = "added", name: str | None = None, timeout_s: float = QUERY_TIMEOUT_S
 ) -> PythonEnv:
-    """Run envquery.py in `interpreter` and describe what it reported; never raises, never waits past timeout_s."""
-    name = name or env_name(interpreter)
-    base = {"interpreter": interpreter, "name": name[:200], "kind": kind}
+    """Run envquery.py in `interpreter` and describe what it reported; never raises, never waits past timeout_s.
+
+    Its answer is untrusted (envanswer.py): at most envanswer.ANSWER_MAX_BYTES read within timeout_s,
+    every value type-checked and cut to one line; a bad answer makes the environment unusable, with
+    one line why.
+    """
+    name = one_line(name or env_name(interpreter))[:200]
+    shown = shown_path(interpreter)
+    base = {"interpreter": shown, "name": name, "kind": kind}
+    if shown != interpreter:  # not UTF-8, or a line break in it: a run file could not record it as it is
+        return PythonEnv(
+            **base,
+            problem=f"{shown}: the path is not plain UTF-8 text on one line; rename the folder to use it"[:500],
+        )
+    if len(interpreter) > MAX_PATH_CHARS:
+        return PythonEnv(**{**base, "interpreter": shown[:MAX_PATH_CHARS]}, problem="the path is too long")
     path = Path(interpreter)
-    if not path.exists():
-        return PythonEnv(**base, problem=f"{interpreter}: no such file")
-    if path.is_dir():
-        return PythonEnv(**base, problem=f"{interpreter}: is a folder, not a Python interpreter")
+    try:
+        if not path.exists():
+            return PythonEnv(**base, problem=f"{interpreter}: no such file")
+        if path.is_dir():
+            return PythonEnv(**base, problem=f"{interpreter}: is a folder, not a Python interpreter")
+    except (OSError, ValueError) as exc:
+        return PythonEnv(**base, problem=f"{interpreter}: cannot look at it ({getattr(exc, 'strerror', None) or exc})")
     if not os.access(path, os.X_OK):
         return PythonEnv(**base, problem=f"{interpreter}: not executable, not a Python interpreter")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     argv = [str(path), str(PACKAGE_DIR / "worker" / "envquery.py")]
-    stdout = b""
-    err = ""
-    verdict: str | None = None
     try:
         proc = subprocess.Popen(
             argv,
@@ -215,75 +282,43 @@ def query_env(
             env=env,
             start_new_session=True,
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        return PythonEnv(**base, problem=f"{shown_path(interpreter)}: cannot run it ({why}), not a Python interpreter")
+    out = envanswer.read_process(proc, timeout_s)
+    try:
+        return _read_answer(base, out.stdout, out.stderr, out.verdict, shown_path(interpreter))
+    except ValidationError as exc:  # a value the checks above let through that the model refuses
+        first = exc.errors(include_url=False)[0] if exc.errors() else {"loc": (), "msg": str(exc)}
+        where = ".".join(str(x) for x in first.get("loc", ())) or "answer"
         return PythonEnv(
-            **base, problem=f"{interpreter}: cannot run it ({exc.strerror or exc}), not a Python interpreter"
+            **base,
+            problem=one_line(f"{shown_path(interpreter)}: its answer is not valid: {where}: {first['msg']}")[:500],
         )
-    try:
-        out, errb = proc.communicate(timeout=timeout_s)
-        stdout, err = out, errb.decode("utf-8", "replace")
-        if proc.returncode < 0:
-            verdict = f"crashed ({_signal(proc.returncode)})"
-        elif proc.returncode:
-            verdict = f"exited with status {proc.returncode}"
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        out, errb = proc.communicate()
-        stdout, err = out, errb.decode("utf-8", "replace")
-        verdict = f"did not answer within {timeout_s:.0f} s"
-    return _read_answer(base, stdout[:CACHE_MAX_BYTES], err, verdict, interpreter)
-
-
-def _signal(code: int) -> str:
-    import signal
-
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"signal {-code}"
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    import signal
-
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
 
 
 def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, interpreter: str) -> PythonEnv:
-    parts: dict[str, dict] = {}
-    started: str | None = None
-    for line in stdout.decode("utf-8", "replace").splitlines():
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("part"), str):
-            if obj["part"] == "start":
-                started = str(obj.get("framework"))
-            else:
-                parts[obj["part"]] = obj
-                if obj["part"] == started:
-                    started = None
+    answer = envanswer.parse_answer(stdout)
+    parts, started = answer.parts, answer.started
+    note = answer.note()
     meta = parts.get("meta")
     if meta is None:
         why = verdict or "gave no answer"
         last = [x for x in stderr.strip().splitlines() if x.strip()][-1:]
-        hint = f": {last[0][:200]}" if last else ""
+        hint = f": {envanswer.text(last[0], 200)}" if last else ""
         if "SyntaxError" in stderr or "invalid syntax" in stderr:
             why, hint = "too old to run the query (Python 2?)", ""
-        return PythonEnv(**base, problem=f"{interpreter}: not a usable Python interpreter: {why}{hint}")
-    python = str(meta.get("python", ""))[:40] or None
-    if meta.get("too_old"):
+        extra = f"; {note}" if note else ""
+        return PythonEnv(**base, problem=f"{interpreter}: not a usable Python interpreter: {why}{hint}{extra}"[:500])
+    python = envanswer.text(meta.get("python"), envanswer.PYTHON_CHARS) or None
+    if meta.get("too_old") is True:
         need = ".".join(map(str, MIN_PYTHON))
         return PythonEnv(
             **base,
             python=python,
-            problem=f"{interpreter}: Python {python} is too old (the probe needs {need} or newer)",
+            problem=f"{interpreter}: Python {python} is too old (the probe needs {need} or newer)"[:500],
         )
-    versions = {str(k)[:40]: str(v)[:80] for k, v in (meta.get("versions") or {}).items() if isinstance(v, str)}
+    versions = envanswer.versions_of(meta.get("versions"))
     frameworks: list[FrameworkDevices] = []
     for fw in ("torch", "jax"):
         part = parts.get(fw)
@@ -292,17 +327,19 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
             continue
         if part is None:
             continue
-        for k, v in (part.get("versions") or {}).items():
-            if isinstance(v, str):
-                versions[str(k)[:40]] = v[:80]
-        devices = [str(d)[:200] for d in (part.get("devices") or []) if isinstance(d, str)][:256]
-        error = part.get("error")
-        frameworks.append(FrameworkDevices(framework=fw, devices=devices, error=str(error)[:500] if error else None))
+        versions.update(envanswer.versions_of(part.get("versions")))
+        devices = envanswer.devices_of(part.get("devices"))
+        error = envanswer.text(part.get("error"), envanswer.ERROR_CHARS)
+        if error is None and part.get("error") not in (None, ""):
+            error = "gave an error that is not text"
+        frameworks.append(FrameworkDevices(framework=fw, devices=devices, error=error))
     versions = {k: v for k, v in versions.items() if k in FRAMEWORKS or k.startswith(("jax_", "libtpu", "torch_"))}
     importable = [fw for fw in frameworks if fw.devices]
     problem = None
     if not any(k in versions for k in ("torch", "jax")):
         problem = f"{interpreter}: has neither torch nor jax installed"
+    elif not frameworks:
+        problem = f"{interpreter}: the query {verdict or 'ended before it reported a framework'}"
     elif not importable:
         problem = f"{interpreter}: " + "; ".join(fw.error or f"{fw.framework}: no devices" for fw in frameworks)
     elif verdict and parts.get("end") is None:
@@ -310,7 +347,8 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
     return PythonEnv(
         **base,
         usable=problem is None or bool(importable),
-        problem=problem,
+        problem=problem[:500] if problem else None,
+        note=note,
         python=python,
         versions=versions,
         frameworks=frameworks,
@@ -411,8 +449,12 @@ def resolve(
             for (interpreter, _kind, _name), env in zip(todo, done):
                 out[interpreter] = env
                 key = keys[interpreter]
-                # a hang is not cached: the next look asks again
-                if key and not (env.problem and "did not answer" in env.problem):
+                # a hang is not cached: the next look asks again; nor a path a cache file cannot hold
+                if (
+                    key
+                    and shown_path(interpreter) == interpreter
+                    and not (env.problem and "did not answer" in env.problem)
+                ):
                     entries[interpreter] = _CacheEntry(
                         mtime=key[0], site_mtime=key[1], app_version=__version__, env=env
                     )

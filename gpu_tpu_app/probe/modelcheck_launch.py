@@ -18,19 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gpu_tpu_app.core.catalog import load_catalog
+from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS
 from gpu_tpu_app.core.modelcheck import CheckSession, Findings, ModelCheck, WorkerStage
 from gpu_tpu_app.core.tpu_compile import targets
 from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.protocol import frozen
-
-#: seconds a check may take before it is stopped (the CLI's --timeout overrides it).
-DEFAULT_TIMEOUT_S = 180.0
-#: address-space limit of the worker (RLIMIT_AS), MiB; frameworks reserve a few GiB of it at import.
-DEFAULT_MEMORY_LIMIT_MB = 8192
-
-
-#: chips per TPU generation the check compiles for unless the user picks another count.
-DEFAULT_TPU_CHIPS = 1
 
 
 @functools.lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.ceilings import CeilingTracker, with_ceilings
 from gpu_tpu_app.core.machine import this_machine
 from gpu_tpu_app.core.runs import (
@@ -66,31 +67,64 @@ def signal_name(returncode: int) -> str:
 # ---------------------------------------------------------------- bytes -> messages
 
 
+#: The longest line a worker may write: far above any message (a hosts message of 4,096 hosts is
+#: about 2 MB); a longer line is dropped without being kept whole in memory.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+#: How many dropped lines keep their problem text (the count covers them all).
+KEPT_BAD_LINES = 20
+
+
 class LineDecoder:
     """Split a worker's stdout (bytes chunks of any size) into Messages, one per JSON line.
 
-    Lines that are not messages are kept in `bad_lines` (with the problem) and skipped.
+    Lines that are not messages (not JSON, nested too deeply, over MAX_LINE_BYTES, not of this
+    schema) are skipped and counted in `dropped`; the first KEPT_BAD_LINES keep their problem in
+    `bad_lines`. `dropped_note()` says it in one line.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES) -> None:
         self._buf = bytearray()
+        self._max = max_line_bytes
+        self._skipping = False  # inside a line already over the limit: drop up to its newline
         self.bad_lines: list[str] = []
+        self.dropped = 0
 
     def feed(self, data: bytes) -> list[Message]:
         """Add a chunk; return the messages of every line it completed."""
-        self._buf += data
         out: list[Message] = []
-        while (nl := self._buf.find(b"\n")) >= 0:
-            line = bytes(self._buf[:nl])
-            del self._buf[: nl + 1]
-            out.extend(self._parse(line))
+        start = 0
+        while start < len(data):
+            nl = data.find(b"\n", start)
+            end = len(data) if nl < 0 else nl
+            if self._skipping:
+                if nl >= 0:
+                    self._skipping = False
+            elif len(self._buf) + (end - start) > self._max:
+                self._buf.clear()
+                self._bad(f"a line longer than {self._max:,} bytes")
+                self._skipping = nl < 0
+            else:
+                self._buf += data[start:end]
+                if nl >= 0:
+                    line = bytes(self._buf)
+                    self._buf.clear()
+                    out.extend(self._parse(line))
+            if nl < 0:
+                break
+            start = nl + 1
         return out
 
     def flush(self) -> list[Message]:
         """The message of a last line without a newline, if any (call at end of stream)."""
         line = bytes(self._buf)
         self._buf.clear()
+        self._skipping = False
         return self._parse(line)
+
+    def _bad(self, problem: str) -> None:
+        self.dropped += 1
+        if len(self.bad_lines) < KEPT_BAD_LINES:
+            self.bad_lines.append(problem)
 
     def _parse(self, line: bytes) -> list[Message]:
         if not line.strip():
@@ -98,8 +132,17 @@ class LineDecoder:
         try:
             return [parse_message(line)]
         except ProtocolError as exc:
-            self.bad_lines.append(str(exc))
+            self._bad(str(exc))
             return []
+
+    def dropped_note(self, who: str) -> str | None:
+        """'torch: 2 lines from the worker were not probe messages and were dropped (first: ...)', or None."""
+        if not self.dropped:
+            return None
+        lines = "1 line" if self.dropped == 1 else f"{self.dropped} lines"
+        verb = "was not a probe message and was" if self.dropped == 1 else "were not probe messages and were"
+        first = one_line(self.bad_lines[0])[:200] if self.bad_lines else ""
+        return f"{who}: {lines} from the worker {verb} dropped (first: {first})"
 
 
 # ---------------------------------------------------------------- messages -> run file
@@ -474,6 +517,9 @@ class ProbeSession:
     def worker_exited(self, returncode: int | None, *, timed_out: bool = False, stderr_tail: str = "") -> list[Message]:
         """The worker process ended; returns the messages this produced (a crash or timeout result)."""
         msgs = [self._record(m) for m in self._decoder.flush()]
+        note = self._decoder.dropped_note(self._backend or "worker")
+        if note:
+            self.assembler.errors.append(note)
         made, restart = self.assembler.worker_exited(
             returncode, timed_out=timed_out, cancelled=self.cancelled, stderr_tail=stderr_tail
         )

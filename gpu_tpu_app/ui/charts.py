@@ -20,7 +20,7 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QPainter, QPen, QResizeEvent
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QIcon, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -174,6 +174,13 @@ def _item_color(item: Any, fallback: str) -> str:
     return fallback
 
 
+def _swatch(color: str, size: int = 12) -> QIcon:
+    """A small square of `color`: a series' mark in the side list."""
+    pix = QPixmap(size, size)
+    pix.fill(QColor(color))
+    return QIcon(pix)
+
+
 def _pen(color: str, width: float = 2.0, dashed: bool = False) -> QPen:
     pen = pg.mkPen(color=color, width=width)
     if dashed:
@@ -312,7 +319,9 @@ class _Chart(QWidget):
                     entry.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                     hidden = name in self._hidden_series
                     entry.setCheckState(Qt.CheckState.Unchecked if hidden else Qt.CheckState.Checked)
-                entry.setForeground(QColor(_item_color(items[0], self._colors["foreground"])))
+                # the series' colour as a swatch, the name in the text colour: a line colour on the list's
+                # background is often under 4.5:1 (the blue of a series on the dark theme is 2.5:1)
+                entry.setIcon(_swatch(_item_color(items[0], self._colors["foreground"])))
                 entry.setToolTip(name)
                 self.series_list.addItem(entry)
         self.series_list.blockSignals(False)

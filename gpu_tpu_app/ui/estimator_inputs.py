@@ -76,6 +76,13 @@ class EstimatorInputs:
             "Full fp32 matrix products: GPUs at their FP32 peak (no TF32), TPUs at their bf16 peak over 3 to 6 "
             "bf16 passes (precision=HIGH to HIGHEST)."
         )
+        self.steps_edit = QLineEdit()
+        self.steps_edit.setPlaceholderText("from a model check")
+        self.steps_edit.setAccessibleName("Steps of your compiled model to run")
+        self.steps_edit.setToolTip(
+            "With a model check that compiled your model for TPUs: the steps (training steps, or forward passes "
+            "when serving) to run, for the time of the rows from your model; empty: their step time only."
+        )
         self.share_edit = QLineEdit()
         self.share_edit.setPlaceholderText("measured 0.65-0.80")
         self.share_edit.setAccessibleName("Share of nominal bandwidth decode reaches")
@@ -106,11 +113,19 @@ class EstimatorInputs:
             ("Checkpo&inting", self.checkpoint_combo),
             ("Precision (&fp32)", self.fp32_check),
             ("De&code bandwidth share", self.share_edit),
+            ("Steps (your model)", self.steps_edit),
         ]
 
     def connect(self, slot: Any) -> None:
         """Call `slot` whenever one of the inputs changes."""
-        for edit in (self.active_edit, self.experts_edit, self.top_k_edit, self.aspect_edit, self.share_edit):
+        for edit in (
+            self.active_edit,
+            self.experts_edit,
+            self.top_k_edit,
+            self.aspect_edit,
+            self.share_edit,
+            self.steps_edit,
+        ):
             edit.editingFinished.connect(slot)
         self.micro_spin.valueChanged.connect(slot)
         self.checkpoint_combo.currentIndexChanged.connect(slot)
@@ -130,6 +145,7 @@ class EstimatorInputs:
             "checkpointing": self.checkpoint_combo.currentData() if training else "auto",
             "strict_fp32": self.fp32_check.isChecked(),
             "bw_share": None if training else _number(self.share_edit),
+            "steps": _quantity(self.steps_edit),
         }
 
     def fill(self, request: EstimateRequest | None) -> None:
@@ -144,6 +160,7 @@ class EstimatorInputs:
         )
         self.fp32_check.setChecked(bool(request and request.strict_fp32))
         self.share_edit.setText(f"{request.bw_share:g}" if request and request.bw_share else "")
+        self.steps_edit.setText(format_quantity(request.steps) if request and request.steps else "")
 
 
 def _quantity(edit: QLineEdit) -> float | None:

@@ -60,7 +60,7 @@ from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.message_log import MessageLog
-from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess
+from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, StandbyWorkers
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
 from gpu_tpu_app.ui.run_controls import RunControls
 from gpu_tpu_app.ui.runs_list import RunsList
@@ -248,6 +248,8 @@ class ProbePanel(QWidget):
 
         self.charts: ChartsView = ChartsView(self._chart_data)
         self.charts.collective.run_button.clicked.connect(self.run_collective)
+        self._standby = StandbyWorkers(self)  # the next run's workers, started while the user reads
+        self._closed = False
         self._collective: CollectiveRun | None = None
         # this machine's best trusted figures as ratios to the chips picked for the roofline
         self.summary = SummaryCard()
@@ -421,6 +423,7 @@ class ProbePanel(QWidget):
         self._lister.sig_backend.connect(self._on_listed)
         self._lister.sig_finished.connect(self._on_listing_done)
         self._lister.start()
+        self.warm_up()
 
     def export_run(self, path: str | Path, run: RunFile | None = None) -> None:
         """Write a run (default: the one selected, else the latest) as JSON or CSV, by the file's suffix."""
@@ -488,6 +491,8 @@ class ProbePanel(QWidget):
 
     def shutdown(self) -> None:
         """Stop every worker now (the window is closing)."""
+        self._closed = True  # and start no more
+        self._standby.stop()
         if self._collective is not None:
             self._collective.cancel()
         if self._probe is not None and self._probe.is_running():
@@ -498,7 +503,7 @@ class ProbePanel(QWidget):
 
     # ---------------------------------------------------------------- running
     def _start_request(self, request: ProbeRequest) -> None:
-        self._probe = ProbeProcess(request, self)
+        self._probe = ProbeProcess(request, self, standby=self._standby)
         self._probe.sig_message.connect(self._on_message)
         self._probe.sig_progress.connect(self._on_progress)
         self._probe.sig_log.connect(self.log)
@@ -516,8 +521,12 @@ class ProbePanel(QWidget):
             "info", f"Started the {request.suite} suite on {what}" + (f" ({'; '.join(filt)})" if filt else "") + "."
         )
         self.progress.setValue(0)
-        self.progress.setFormat(f"Starting the {request.backends[0]} worker…")
         self._probe.start()
+        first = request.backends[0]
+        if self._probe.warm_starts:
+            self.progress.setFormat(f"{first}: the worker loaded while you read the page; planning the points…")
+        else:
+            self.progress.setFormat(f"Starting the {first} worker (loading {first}, finding its devices)…")
         self._update_buttons()
 
     def _on_message(self, msg: Message) -> None:
@@ -553,6 +562,7 @@ class ProbePanel(QWidget):
         self.progress.setFormat(f"{backend}: {point_label(p)} · point {p.done + 1} of {p.total}{eta}{then}")
 
     def _on_finished(self, run: RunFile) -> None:
+        QTimer.singleShot(0, self.warm_up)  # the next run's workers, ready before it is asked for
         self._live_timer.stop()
         self.runs_list.finish_live(run)
         self._rebuild()
@@ -592,6 +602,18 @@ class ProbePanel(QWidget):
         if self._pending is not None:
             request, self._pending = self._pending, None
             self._start_request(request)
+        else:
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Start the workers of the next run now, while the user reads the page (beside device detection:
+        neither measures anything yet), so Run skips their start-up: loading the framework, finding the
+        devices, the first use of each. A no-op while a run is going on or for workers already waiting."""
+        if self._closed or (self._probe is not None and self._probe.is_running()):
+            return
+        request = self.controls.request(self.envs.selected())
+        if request is not None:
+            self._standby.prepare(request)
 
     def _update_buttons(self) -> None:
         self.controls.set_running(self.is_running())
@@ -694,6 +716,7 @@ class ProbePanel(QWidget):
         self.prefs = self.prefs.model_copy(update={"probe_python": python})
         self.sig_preferences_changed.emit(self.prefs)
         self.log("info", f"Probes now run in {python or 'this app’s own Python'}.")
+        self._standby.stop()  # they run the other interpreter; warm_up starts new ones after the listing
         if self._lister is not None and self._lister.is_running():
             self._lister.stop()
         self.list_devices()

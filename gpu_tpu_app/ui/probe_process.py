@@ -10,6 +10,7 @@ worker processes only.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -100,6 +101,87 @@ def stderr_tail(data: bytes | bytearray) -> str:
     return "\n".join([x for x in lines if not x.startswith(noise)][-3:])
 
 
+STANDBY_FLAG = "--standby"
+#: How long Run waits for a standby worker that was only just started to be running.
+STANDBY_START_MS = 3000
+
+
+def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+    """A worker's argv as (the program up to its backend, the rest of its own arguments)."""
+    i = argv.index("--backend")
+    return argv[: i + 2], argv[i:]
+
+
+class StandbyWorkers(QObject):
+    """Workers started ahead of the run, while the user reads the page: each has imported its framework
+    and found its devices (the slow part of a start) and waits for the run's arguments on stdin, so Run
+    reaches its first point sooner. One per backend and interpreter and environment; a run takes the one
+    that matches its launch exactly, or starts a worker as usual. Closing stdin (or the window) ends them."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._procs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], QProcess] = {}
+
+    @staticmethod
+    def _key(argv: list[str], env: dict[str, str]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+        return tuple(_split(argv)[0]), tuple(sorted(env.items()))
+
+    def prepare(self, request: ProbeRequest) -> list[str]:
+        """Start a standby worker for each backend of `request` that has none; returns those started."""
+        started = []
+        for backend in request.backends:
+            argv, env = worker_command(backend, request), worker_env(backend, request)
+            key = self._key(argv, env)
+            proc = self._procs.get(key)
+            if proc is not None and proc.state() != QProcess.ProcessState.NotRunning:
+                continue
+            proc = QProcess(self)
+            _new_session(proc)
+            proc.setProcessEnvironment(_environment(env))
+            program = _split(argv)[0]
+            proc.setProgram(program[0])
+            proc.setArguments([*program[1:], STANDBY_FLAG])
+            # stdout stays unread: the worker says nothing before it has the run's arguments; what the
+            # framework writes to stderr meanwhile (e.g. libtpu's warnings) is drained, so its pipe never fills
+            proc.readyReadStandardError.connect(self._drain)
+            proc.finished.connect(proc.deleteLater)
+            proc.start()
+            self._procs[key] = proc
+            started.append(backend)
+        return started
+
+    def take(self, argv: list[str], env: dict[str, str]) -> QProcess | None:
+        """The waiting worker for exactly this launch, now given its arguments; None when there is none."""
+        proc = self._procs.pop(self._key(argv, env), None)
+        if proc is None or proc.state() == QProcess.ProcessState.NotRunning:
+            return None
+        if proc.state() == QProcess.ProcessState.Starting and not proc.waitForStarted(STANDBY_START_MS):
+            return None  # a start takes milliseconds; one that hangs is left to be killed with the rest
+        for sig, slot in ((proc.finished, proc.deleteLater), (proc.readyReadStandardError, self._drain)):
+            try:
+                sig.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass
+        return proc
+
+    def _drain(self) -> None:
+        proc = self.sender()
+        if isinstance(proc, QProcess):
+            proc.readAllStandardError()
+
+    def count(self) -> int:
+        """Standby workers still alive."""
+        return sum(p.state() != QProcess.ProcessState.NotRunning for p in self._procs.values())
+
+    def stop(self) -> None:
+        """End every standby worker (the window closes, or the interpreter or environment changed)."""
+        for proc in self._procs.values():
+            if proc.state() != QProcess.ProcessState.NotRunning:
+                _kill(proc)
+                proc.waitForFinished(STANDBY_START_MS)  # reaped here: gone before its QProcess is
+        self._procs.clear()
+
+
 class ProbeProcess(QObject):
     """One probe run: backends one after another, each worker in its own QProcess.
 
@@ -113,10 +195,14 @@ class ProbeProcess(QObject):
     sig_log = Signal(str, str)
     sig_finished = Signal(object)
 
-    def __init__(self, request: ProbeRequest, parent: QObject | None = None) -> None:
+    def __init__(
+        self, request: ProbeRequest, parent: QObject | None = None, standby: StandbyWorkers | None = None
+    ) -> None:
         super().__init__(parent)
         self.request = request
         self.session = ProbeSession(request)
+        self._standby = standby
+        self.warm_starts = 0  # workers taken from standby (started while the user read the page)
         self._proc: QProcess | None = None
         self._backend = ""
         self._backend_index = -1
@@ -208,6 +294,10 @@ class ProbeProcess(QObject):
         self._backend_index = self._seen_backends.index(launch.backend)
         self._stderr.clear()
         self._timed_out = False
+        warm = self._standby.take(launch.argv, launch.env) if self._standby is not None else None
+        if warm is not None:
+            self._adopt(warm, launch.argv)
+            return
         proc = QProcess(self)
         _new_session(proc)
         proc.setProcessEnvironment(_environment(launch.env))
@@ -221,6 +311,20 @@ class ProbeProcess(QObject):
         self._proc = proc
         self._pid = 0
         proc.start()
+        self._watchdog.start()
+
+    def _adopt(self, proc: QProcess, argv: list[str]) -> None:
+        """Run this launch in a standby worker: its output comes here from now on, then its arguments go in."""
+        proc.setParent(self)
+        proc.readyReadStandardOutput.connect(self._on_stdout)
+        proc.readyReadStandardError.connect(self._on_stderr)
+        proc.finished.connect(self._on_finished)
+        proc.errorOccurred.connect(self._on_error)
+        self._proc = proc
+        self._pid = int(proc.processId())
+        self.warm_starts += 1
+        proc.write((json.dumps(_split(argv)[1]) + "\n").encode())
+        proc.closeWriteChannel()
         self._watchdog.start()
 
     def _on_stdout(self) -> None:

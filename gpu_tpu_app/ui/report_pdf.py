@@ -26,7 +26,7 @@ from PySide6.QtGui import (
     QTextOption,
 )
 
-from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData
+from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData, inert
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
@@ -272,6 +272,7 @@ def gauge_image(gauge: Gauge, scale: float = 4.0) -> QImage:
 
 def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     """The report laid out on A4 pages; returns the PDF bytes."""
+    data = inert(data)  # every text from a file on one line, its control characters as visible escapes
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)

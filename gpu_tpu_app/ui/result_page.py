@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,6 +39,7 @@ from gpu_tpu_app.core.decision import (
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
+    OWN_FAMILIES,
     Estimate,
     EstimateRequest,
     MeasuredDevice,
@@ -50,6 +51,7 @@ from gpu_tpu_app.core.estimate_text import (
     MEMORY_HEADER,
     MEMORY_UNITS_NOTE,
     cost_lines,
+    cost_range,
     estimate_cells,
     estimate_inputs,
     estimate_model_lines,
@@ -64,6 +66,7 @@ from gpu_tpu_app.core.prices import CLOUD_NAMES, PriceBook, cheapest_step, forma
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd, plain_number
 from gpu_tpu_app.errors import InputError
@@ -163,6 +166,10 @@ class PriceDelegate(QStyledItemDelegate):
         return editor
 
 
+#: The estimator's inputs: at most this many across, each column about this wide at the least.
+INPUT_COLUMNS = 5
+INPUT_COLUMN_WIDTH = 170
+INPUT_MIN_WIDTH = 120
 #: How long the estimator waits after the last keystroke before it estimates again.
 TYPING_PAUSE_MS = 350
 
@@ -176,6 +183,7 @@ class EstimatorCard(Card):
         super().__init__("How long would your run take?", parent=parent)
         self._catalog = catalog
         self._measured: list[MeasuredDevice] = []
+        self._compiled: TpuCompile | None = None  # a model check's TPU compile: rows from the model itself
         self._request: EstimateRequest | None = None
         self._prices: dict[str, float] = {}
         self._book: PriceBook | None = None
@@ -282,17 +290,38 @@ class EstimatorCard(Card):
         return inputs
 
     def _add_input_grid(self, inputs: list[tuple[str, QWidget]]) -> None:
-        """The inputs in rows of five, each under its label."""
-        form = QGridLayout()
-        form.setHorizontalSpacing(10)
-        for n, (text, widget) in enumerate(inputs):
-            row, col = divmod(n, 5)
+        """The inputs in rows (five across where there is room, fewer on a narrow window), each under its
+        label, so the card never gets wider than the page."""
+        self._form = QGridLayout()
+        self._form.setHorizontalSpacing(10)
+        self._inputs: list[tuple[QLabel, QWidget]] = []
+        for text, widget in inputs:
             lab = QLabel(text)
             lab.setBuddy(widget)
-            form.addWidget(lab, 2 * row, col)
-            form.addWidget(widget, 2 * row + 1, col)
-            form.setColumnStretch(col, 1)
-        self.body.addLayout(form)
+            lab.setWordWrap(True)
+            widget.setMinimumWidth(min(widget.minimumSizeHint().width(), INPUT_MIN_WIDTH))
+            self._inputs.append((lab, widget))
+        self._input_columns = 0
+        self._arrange_inputs(INPUT_COLUMNS)
+        self.body.addLayout(self._form)
+
+    def _arrange_inputs(self, columns: int) -> None:
+        if columns == self._input_columns:
+            return
+        self._input_columns = columns
+        for lab, widget in self._inputs:
+            self._form.removeWidget(lab)
+            self._form.removeWidget(widget)
+        for n, (lab, widget) in enumerate(self._inputs):
+            row, col = divmod(n, columns)
+            self._form.addWidget(lab, 2 * row, col)
+            self._form.addWidget(widget, 2 * row + 1, col)
+        for col in range(INPUT_COLUMNS):
+            self._form.setColumnStretch(col, 1 if col < columns else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._arrange_inputs(max(2, min(INPUT_COLUMNS, event.size().width() // INPUT_COLUMN_WIDTH)))
+        super().resizeEvent(event)
 
     def _build_table(self) -> None:
         """The estimate table: one row per chip, sortable, with an editable price column."""
@@ -409,6 +438,11 @@ class EstimatorCard(Card):
         finally:
             self._filling = was
 
+    def set_compiled(self, compiled: TpuCompile | None) -> None:
+        """Rows from the user's own model as the TPU compiler compiled it (a model check), beside the others."""
+        self._compiled = compiled
+        self._refresh()
+
     def set_measured(self, devices: list[MeasuredDevice]) -> None:
         """Rows for the devices probed on this machine (and imported runs)."""
         self._measured = list(devices)
@@ -504,7 +538,7 @@ class EstimatorCard(Card):
         if request is not None:
             request = request.model_copy(update={"prices": dict(self._prices)})
             try:
-                self.result = estimate(request, self._catalog, self._measured, self._book)
+                self.result = estimate(request, self._catalog, self._measured, self._book, self._compiled)
             except (ValueError, InputError) as exc:  # e.g. a price for a chip the catalogue lacks
                 self.message.setText(str(exc))
         self._fill_table()
@@ -523,7 +557,7 @@ class EstimatorCard(Card):
             c = estimate_cells(row)
             price = self._prices.get(row.chip_id)
             known = row.price.usd if row.price is not None else None
-            if row.family == "measured":
+            if row.family in OWN_FAMILIES:
                 price_text = MISSING
             elif price is not None:
                 price_text = f"{price:g}"
@@ -540,7 +574,7 @@ class EstimatorCard(Card):
                 (c.chips_per_copy, row.chips_per_copy),
                 (price_text, price if price is not None else known),
                 (c.cost, row.cost_usd),
-                (format_usd(row.spot_cost_usd), row.spot_cost_usd),
+                (cost_range(row, spot=True), row.spot_cost_usd),
                 (format_usd(row.usd_per_mtok), row.usd_per_mtok),
             ]
             cost_tip = plain_tip("\n".join(cost_lines(row))) if cost_lines(row) else ""
@@ -548,7 +582,7 @@ class EstimatorCard(Card):
                 item = SortItem(text)
                 if key is not None:
                     item.setData(SORT_ROLE, float(key))
-                editable = col == PRICE_COLUMN and row.family != "measured"
+                editable = col == PRICE_COLUMN and row.family not in OWN_FAMILIES
                 flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
                 if editable:
                     flags |= Qt.ItemFlag.ItemIsEditable
@@ -841,6 +875,7 @@ class ResultPage(QWidget):
         """The model check whose evidence is shown beside the reasons it feeds."""
         self._model_check = check
         self.compile_card.set_check(check)
+        self.estimator.set_compiled(check.tpu_compile if check is not None else None)
         self._render()
 
     def _item_html(self, message: str, factor: str, answer: str, sources: list[str], topic: str, lean: str) -> str:

@@ -19,6 +19,7 @@ problems. A joining or a collective that makes no progress within the timeout en
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -137,6 +138,54 @@ class Watchdog:
                 os._exit(3)
 
 
+class RendezvousError(Exception):
+    """Rank 0 cannot listen where the group meets: the port is taken, or the address is not this machine's."""
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """("host", port) from "host:port" or "[v6]:port"; ValueError naming the address when it is neither."""
+    host, sep, port = address.strip().rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise RendezvousError(f"{address!r} is not host:port")
+    return host, int(port)
+
+
+def listen_on(host: str, port: int, what: str) -> socket.socket:
+    """A TCP socket listening on host:port only (the address the group was told, never every interface).
+
+    The rendezvous is unauthenticated: whoever reaches this port can join the group while it runs, so
+    it listens where the user pointed the ranks (127.0.0.1 when every rank is on this machine). A
+    taken port or an address of another machine is one line naming `what` (the variable that set it).
+    """
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise RendezvousError(f"{what}: cannot resolve {host!r}: {exc}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise RendezvousError(
+                f"{what}: port {port} on {host} is taken (another program listens there): choose a free port"
+            ) from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise RendezvousError(
+                f"{what}: {host} is not an address of this machine, so rank 0 cannot listen there"
+            ) from None
+        raise RendezvousError(f"{what}: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def _bind_text(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def _host_info(rank: int, devices: list[str], versions: dict[str, str]) -> dict[str, Any]:
     return {
         "host": socket.gethostname(),
@@ -197,7 +246,24 @@ class _TorchGroup:
         else:
             self.device = torch.device("cpu")
             torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))))
-        dist.init_process_group(self.transport, init_method="env://", timeout=timedelta(seconds=timeout_s))
+        rank, size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+        host, port = os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"])
+        # env:// would listen on every interface; rank 0 listens on MASTER_ADDR only. Under torchrun the
+        # agent already serves the store there (TORCHELASTIC_USE_AGENT_STORE), and every rank is its client.
+        serve = rank == 0 and os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True"
+        listen_fd = listen_on(host, port, "MASTER_ADDR/MASTER_PORT").detach() if serve else None
+        store = dist.TCPStore(
+            host,
+            port,
+            size,
+            is_master=serve,
+            timeout=timedelta(seconds=timeout_s),
+            wait_for_workers=False,
+            master_listen_fd=listen_fd,
+        )
+        dist.init_process_group(
+            self.transport, store=store, rank=rank, world_size=size, timeout=timedelta(seconds=timeout_s)
+        )
         self.rank, self.size = dist.get_rank(), dist.get_world_size()
         self.platform = self.device.type
         self.device_name = torch.cuda.get_device_name(self.device) if self.transport == "nccl" else detect.cpu_model()
@@ -290,10 +356,21 @@ class _JaxGroup:
             )
             if cpu_only or os.environ.get("GPU_TPU_APP_COLLECTIVE_CPU") == "1":
                 kwargs["local_device_ids"] = [0]
+            if kwargs["process_id"] == 0:
+                kwargs["coordinator_bind_address"] = self._bind_address(kwargs["coordinator_address"])
         try:
-            jax.distributed.initialize(heartbeat_timeout_seconds=late, **kwargs)
-        except TypeError:  # a JAX without heartbeat_timeout_seconds
-            jax.distributed.initialize(**kwargs)
+            try:
+                jax.distributed.initialize(heartbeat_timeout_seconds=late, **kwargs)
+            except TypeError:  # a JAX without heartbeat_timeout_seconds
+                jax.distributed.initialize(**kwargs)
+        except Exception as exc:  # the port was taken between our look and JAX's bind
+            if "Failed to start RPC server" in str(exc) and "coordinator_bind_address" in kwargs:
+                host, port = split_address(kwargs["coordinator_bind_address"])
+                raise RendezvousError(
+                    f"JAX_COORDINATOR_ADDRESS: port {port} on {host} is taken (another program listens there): "
+                    "choose a free port"
+                ) from None
+            raise
         self.rank, self.size = jax.process_index(), jax.process_count()
         self.global_devices = jax.devices()
         self.local_devices = jax.local_devices()
@@ -319,6 +396,16 @@ class _JaxGroup:
     def ranks(self) -> int:
         """Devices taking part (a process may drive several)."""
         return len(self.global_devices)
+
+    @staticmethod
+    def _bind_address(coordinator: str) -> str:
+        """Where process 0's coordinator listens: JAX_COORDINATOR_BIND_ADDRESS when the user set it, else
+        the coordinator address's own host (JAX's default is every interface, [::])."""
+        named = os.environ.get("JAX_COORDINATOR_BIND_ADDRESS", "").strip()
+        what = "JAX_COORDINATOR_BIND_ADDRESS" if named else "JAX_COORDINATOR_ADDRESS"
+        host, port = split_address(named or coordinator)
+        with listen_on(host, port, what) as sock:  # says "taken" in one line; JAX's own error does not
+            return _bind_text(sock)
 
     def versions(self) -> dict[str, str]:
         import jaxlib
@@ -600,6 +687,10 @@ def _join(backend: str, emit: Callable[[Any], None], timeout_s: float) -> Any:
     """This process's place in the torch or JAX group, or None after reporting why it could not join."""
     try:
         return _TorchGroup(timeout_s) if backend == "torch" else _JaxGroup(timeout_s)
+    except RendezvousError as exc:
+        emit(ErrorMsg(backend=backend, kernel="collective", message=str(exc)))
+        emit(Done(ok=False, message=str(exc)))
+        return None
     except Exception as exc:
         msg = f"could not join the {backend} group within {timeout_s:.0f} s: {_one_line(exc)}"
         emit(ErrorMsg(backend=backend, kernel="collective", message=msg))

@@ -15,7 +15,7 @@ import argparse
 import dataclasses
 import faulthandler
 import functools
-import math
+import json
 import os
 import platform
 import signal
@@ -144,7 +144,55 @@ def _parser() -> OneLineParser:
     p.add_argument("--skip-points", type=int, default=0, help="start after this many planned points")
     p.add_argument("--point-cap-s", type=float, default=None, help="lower every point's time cap to this")
     p.add_argument("--list-devices", action="store_true", help="report devices and stop")
+    p.add_argument(
+        "--standby",
+        action="store_true",
+        help="load the backend now, then read the run's own arguments as one JSON line on stdin",
+    )
     return p
+
+
+#: Seconds of each device's first use, measured by a standby worker while it waited (device key -> s).
+WARMED: dict[str, float] = {}
+
+
+def _standby_warm(backend: str) -> None:
+    """What a worker does before its first point that needs no argument of the run: the framework's
+    import, device detection, the kernels' import and each measured device's first use (its seconds kept
+    for the run's record). Never raises: the run meets any problem again and reports it."""
+    try:
+        status, devices = detect.detect(backend)
+        if not status.available:
+            return
+        from gpu_tpu_app.worker import kernels
+
+        for dev in kernels.targets(backend, devices):
+            WARMED[dev.key] = kernels.warm_up(backend, dev)
+    except Exception:
+        WARMED.clear()
+
+
+def standby(args: argparse.Namespace) -> argparse.Namespace:
+    """A worker started ahead of its run (while the user reads the page): import the framework and find
+    its devices now, the slow part of a start, then wait for the run's arguments, one JSON list of strings
+    on stdin, and return them parsed. End of input (the window closed, or no run came) ends the worker."""
+    if args.backend == "jax":
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    _standby_warm(args.backend)
+    line = sys.stdin.readline()
+    if not line.strip():
+        sys.stderr.flush()
+        os._exit(0)
+    try:
+        argv = json.loads(line)
+    except ValueError:
+        argv = None
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        _parser().error("--standby: the run's arguments must come as one JSON list of strings")
+    real = _parser().parse_args(argv)
+    if real.backend != args.backend or real.standby:
+        _parser().error(f"--standby: this worker was started for {args.backend}, not {real.backend}")
+    return real
 
 
 def describe(exc: BaseException) -> str:
@@ -225,12 +273,15 @@ def remeasure_noisy(
     time_left_s: float,
     est_s: float,
     announce: Callable[[], None] = lambda: None,
+    why: Callable[[Any], str | None] = trust.noise,
 ) -> list[ProbeResult]:
-    """Measure a point once more when one of its results is too noisy to trust (core.trust) and the time
-    left (`time_left_s`: what the budget has to spare beyond the points still to come) holds another try;
-    per result, keep the try with the smaller spread and say it was measured twice."""
-    noisy = [r for r in results if trust.noise(r)]
-    if not noisy or time_left_s < est_s:
+    """Measure a point once more when one of its results needs it (`why`: too noisy by core.trust, or
+    stalled) and the time left (`time_left_s`: what the budget has to spare beyond the points still to
+    come) holds another try. Per result, between the two tries the faster is kept unless it is the
+    noisy one by the rule and the slower is not; the result says it was measured twice and which try
+    it keeps."""
+    reasons = {id(r): w for r in results if (w := why(r)) is not None}
+    if not reasons or time_left_s < est_s:
         return results
     announce()
     try:
@@ -241,20 +292,31 @@ def remeasure_noisy(
     out = []
     for r in results:
         other = second.get((r.kernel, r.variant, r.dtype, r.size, r.metric))
-        why = trust.noise(r)
-        if why is None or other is None or other.value is None or other.stats is None:
+        reason = reasons.get(id(r))
+        if reason is None or other is None or other.value is None or other.stats is None or r.value is None:
             out.append(r)
             continue
-        spread = trust.iqr_ratio(other)
-        if trust.noise(other) is None:
-            keep, note = other, f"measured twice: the first try was {why}"
-        elif (spread if spread is not None else math.inf) < (trust.iqr_ratio(r) or math.inf):
-            keep, note = other, "measured twice, too noisy both times; the steadier try is kept"
-        else:
-            keep, note = r, "measured twice, too noisy both times; the steadier try is kept"
+        keep, note = pick_try(r, other, reason)
         message = "; ".join(m for m in (keep.message, note) if m)
         out.append(keep.model_copy(update={"message": message[:TEXT_CHARS]}))
     return out
+
+
+def pick_try(first: ProbeResult, second: ProbeResult, reason: str) -> tuple[ProbeResult, str]:
+    """The try to keep of two of one point and the words that say so: the faster, unless it is the noisy
+    one by the rule and the other is not (for times, lower is faster; for rates, higher)."""
+    lower_is_faster = first.metric == "seconds"
+    a, b = float(first.value or 0.0), float(second.value or 0.0)
+    first_faster = a <= b if lower_is_faster else a >= b
+    faster, slower = (first, second) if first_faster else (second, first)
+    if trust.noise(faster) is not None and trust.noise(slower) is None:
+        keep, how = slower, "the steadier"
+    else:
+        keep, how = faster, "the faster"
+    which = "first" if keep is first else "second"
+    if trust.noise(first) is not None and trust.noise(second) is not None:
+        return keep, f"measured twice, too noisy both times; {how} ({which}) try is kept"
+    return keep, f"measured twice: the first try was {reason}; {how} ({which}) try is kept"
 
 
 def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) -> list[Any]:
@@ -265,7 +327,13 @@ def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) ->
     if real is None or real:
         from gpu_tpu_app.worker import kernels
 
-        points += kernels.plan(args.backend, devices, args.suite, real, args.dtype, budget)
+        # one small product per dtype first: the plan sizes and orders the sweep from measured rates
+        try:
+            rates = kernels.calibrate(args.backend, devices, args.suite, real, args.dtype)
+        except Exception:  # no calibration: the plan uses its assumed rates, the points report any problem
+            traceback.print_exc()
+            rates = {}
+        points += kernels.plan(args.backend, devices, args.suite, real, args.dtype, budget, rates)
     points += testkernels.plan(args.backend, devices, tests)
     return points
 
@@ -281,7 +349,10 @@ def _warm_up(args: argparse.Namespace, devices: list[DeviceInfo], em: Emitter) -
     for dev in devices:
         if dev.key in targets:
             try:
-                dev = dev.model_copy(update={"first_use_s": round(kernels.warm_up(args.backend, dev), 3)})
+                first_use = WARMED.pop(dev.key, None)  # measured in standby, before the run's arguments came
+                if first_use is None:
+                    first_use = kernels.warm_up(args.backend, dev)
+                dev = dev.model_copy(update={"first_use_s": round(first_use, 3)})
             except Exception as exc:  # the points will meet the same problem and report it one by one
                 traceback.print_exc()
                 em.emit(ErrorMsg(backend=args.backend, kernel=None, message=f"warm-up of {dev.key}: {describe(exc)}"))
@@ -327,6 +398,7 @@ def _run_points(
     by_key = {d.key: d for d in devices}
     sample = device_sampler(args.backend, devices)
     best: dict[str, dict[tuple[str, str | None], float]] = {}
+    measured: dict[str, list[ProbeResult]] = {}  # device key -> its results so far, for the stall rule
     total = len(points)
     spent = estimated = 0.0
     skipped = 0
@@ -376,23 +448,48 @@ def _run_points(
         before = sample(device)
         measure = functools.partial(_measure_point, point, ctx)
         results = measure()
+        earlier = measured.setdefault(device.key, [])
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
-            # a noisy point gets one more try when the budget holds it; the parent's hang timer restarts
-            # only with slack: the points still to come keep their share of the budget
+            # a noisy or stalled point gets one more try when the budget holds it; the parent's hang timer
+            # restarts only with slack: the points still to come keep their share of the budget
             slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1 :])
             results = remeasure_noisy(
-                results, measure, slack, point.est_s, announce=functools.partial(em.emit, progress)
+                results,
+                measure,
+                slack,
+                point.est_s,
+                announce=functools.partial(em.emit, progress),
+                why=functools.partial(_retry_reason, earlier),
             )
         spent += time.monotonic() - started
         estimated += point.est_s
         after = sample(device)
         for r in results:
             r = with_device_state(r, before, after)
-            if r.status == "ok" and r.value and r.metric != "seconds" and not trust.point_flags(r, device).flagged:
+            stalled = _stalled(earlier, r) is not None
+            if (
+                r.status == "ok"
+                and r.value
+                and r.metric != "seconds"
+                and not stalled
+                and not trust.point_flags(r, device).flagged
+            ):
                 mine = best.setdefault(r.device, {})
                 mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
+            earlier.append(r)
             em.emit(ResultMsg(result=r))
     return skipped
+
+
+def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
+    """Why `r` is stalled against the points measured before it on its device (core.trust.stalls), or None."""
+    both = [*earlier, r]
+    return trust.stalls(both, lambda j: trust.noise(both[j]) is None).get(len(earlier))
+
+
+def _retry_reason(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
+    """Why a result gets one more try: too noisy, or stalled against the points before it."""
+    return trust.noise(r) or _stalled(earlier, r)
 
 
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
@@ -448,13 +545,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of `gpu-tpu-app probe-worker`."""
     lifeline.tie_to_parent()  # never outlive the CLI or window that started this worker
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    em = Emitter(claim_stdout())
+    stop = StopWatch(em)
+    faulthandler.enable(file=sys.stderr)
+    if args.standby:
+        args = standby(args)
     allowed = allowed_kernels()
     for k in args.kernel or []:
         if k not in allowed:
             _parser().error(f"argument --kernel: unknown kernel {k!r} (choose from {', '.join(KERNELS)})")
-    em = Emitter(claim_stdout())
-    stop = StopWatch(em)
-    faulthandler.enable(file=sys.stderr)
     try:
         code = run(args, em, stop)
     except Exception as exc:  # a bug in the worker itself: still end the stream properly

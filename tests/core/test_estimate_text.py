@@ -25,3 +25,16 @@ def test_estimate_cells_say_kind_peak_fit_and_cost_in_one_set_of_words() -> None
     assert estimate_cells(tpu).kind == "TPU" and estimate_cells(tpu).cost == ""
     unknown = h100.model_copy(update={"fits": None, "peak_flops": None})
     assert estimate_cells(unknown).fits == MISSING and estimate_cells(unknown).peak == MISSING
+
+
+def test_cost_is_a_range_where_time_is() -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.estimate import EstimateRequest, estimate
+    from gpu_tpu_app.core.estimate_text import time_range
+
+    est = estimate(EstimateRequest(params=7e9, chips=8, prices={"h100-sxm": 3.0}), load_catalog())
+    [row] = [r for r in est.rows if r.chip_id == "h100-sxm"]
+    cells = estimate_cells(row)
+    assert " - " in time_range(row.days_low, row.days, row.days_high)
+    low, high = cells.cost.split(" - ")
+    assert float(low.strip("$").replace(",", "")) < row.cost_usd < float(high.strip("$").replace(",", ""))

@@ -277,10 +277,22 @@ def test_verdict_change_says_both_verdicts_or_unchanged() -> None:
     assert verdict_change(open_rec, gpu).startswith("Verdict changed: no verdict yet → GPU, ")
 
 
+def test_findings_that_do_not_validate_name_the_field_instead_of_a_bare_exit_code() -> None:
+    session = CheckSession("m.py", 60, 1024)
+    line = json.dumps({"type": "findings", "findings": {"framework": "jax", "tpu_compile": {"status": "maybe"}}})
+    session.feed(line.encode() + b"\n")
+    result = session.finish(0, 1.0)
+    assert isinstance(result, str)
+    assert result.startswith("m.py: the check's worker sent findings this app cannot read (findings.tpu_compile.status")
+
+
 def test_findings_that_do_not_validate_are_the_apps_failure_not_the_users() -> None:
-    from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE
+    from gpu_tpu_app.commands.check_model import measure_result
+    from gpu_tpu_app.errors import CheckFailed
 
     session = CheckSession("m.py", 10, 1024)
     session.feed(b'{"type": "findings", "findings": {"framework": "pytorch", "no_such_field": 1}}\n')
     result = session.finish(0, 1.0)
-    assert isinstance(result, str) and INTERNAL_FAILURE in result and result.startswith("m.py: ")
+    assert isinstance(result, str) and "no_such_field" in result
+    with pytest.raises(CheckFailed):  # exit status 1, not the 2 of a bad model file
+        measure_result(result)

@@ -110,7 +110,7 @@ def test_estimate_and_runs_and_notes() -> None:
     assert "$" in line  # priced chip shows a cost
     html_text = build_html(s, load_lesson(), catalog, est)
     assert "&lt;reserved&gt;" in html_text and "<reserved>" not in html_text
-    assert "\\<reserved>" in md  # no raw HTML tag in the Markdown
+    assert "\\<reserved\\>" in md  # no raw HTML tag in the Markdown
 
 
 def test_no_estimate_without_inputs() -> None:

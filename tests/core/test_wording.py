@@ -95,3 +95,13 @@ def test_versions_and_counts_read_as_words() -> None:
     assert version_words("2.5.1+cu124") == "2.5.1 (CUDA 12.4 build)"
     assert version_words("0.10.2") == "0.10.2"
     assert [count_words(n, "shape") for n in (1, 2)] == ["1 shape", "2 shapes"]
+
+
+def test_clip_words_never_cuts_inside_a_word() -> None:
+    from gpu_tpu_app.core.units import clip_words
+
+    text = "graph break at model.py:12: data-dependent control flow in forward, then another at line 40"
+    clipped = clip_words(text, 50)
+    assert len(clipped) <= 50 and clipped.endswith("…") and text.startswith(clipped[:-1])
+    assert text[len(clipped) - 1] in " ,;:"  # it stopped where a word ended
+    assert clip_words("short", 50) == "short"

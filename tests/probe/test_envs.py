@@ -182,6 +182,7 @@ def test_catalogue_digest_matches_like_the_catalogue(monkeypatch: pytest.MonkeyP
     assert peaks and bw == catalog.chip(chip).mem_bw_bytes_per_s()
 
 
+@pytest.mark.slow
 def test_real_probe_run_in_a_venv_with_torch_linked_in_and_no_pydantic(tmp_path: Path) -> None:
     python = plain_venv(tmp_path / "torch-only")
     link_frameworks(python, TORCH_DEPS)

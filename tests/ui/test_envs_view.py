@@ -36,6 +36,7 @@ def fake_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]
     return {"torch": str(torch_env), "bare": str(bare), "home": str(home)}
 
 
+@pytest.mark.slow
 def test_selector_lists_environments_and_a_probe_runs_in_the_chosen_one(qtbot, fake_home, monkeypatch) -> None:
     from gpu_tpu_app.ui.probe_panel import ProbePanel
 
@@ -71,6 +72,7 @@ def test_selector_lists_environments_and_a_probe_runs_in_the_chosen_one(qtbot, f
     panel.shutdown()
 
 
+@pytest.mark.slow
 def test_a_remembered_environment_that_is_gone_falls_back_to_the_app(qtbot, fake_home, monkeypatch) -> None:
     from gpu_tpu_app.ui.envs_view import EnvsView
 

@@ -105,3 +105,27 @@ def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
     row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
     assert card.table.item(row, 7).text() == "128"
     assert "TP 8 x 16, selective" in card.table.item(row, 7).toolTip()
+
+
+def test_a_compiled_model_check_adds_rows_from_your_model(qtbot, page: ResultPage) -> None:
+    import json
+    from pathlib import Path
+
+    from gpu_tpu_app.core.modelcheck import ModelCheck
+
+    path = Path(__file__).resolve().parents[1] / "data" / "model-check-tpu-compiled.json"
+    check = ModelCheck.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    card, inputs = page.estimator, page.estimator.model_inputs
+    page.set_estimate_request(EstimateRequest(params=5e9))
+    page.set_model_check(check)
+    names = [card.table.item(r, 0).text() for r in range(card.table.rowCount())]
+    assert "Google TPU v5p (your model, compiled)" in names
+    request = _edit(qtbot, page, inputs.steps_edit, "1000")
+    assert request is not None and request.steps == 1000
+    row = next(
+        r for r in range(card.table.rowCount()) if card.table.item(r, 0).text().startswith("Google TPU v5p (your")
+    )
+    assert card.table.item(row, 1).text() == "your model" and card.table.item(row, 4).text() == "7.77 s"
+    assert "Your model, compiled: per chip" in card.rules.text()
+    page.set_model_check(None)
+    assert not any("(your model" in card.table.item(r, 0).text() for r in range(card.table.rowCount()))

@@ -149,3 +149,31 @@ def test_learn_topic_list_gives_way_before_the_text(qtbot):
     assert narrow_list < wide_list
     assert narrow_text > 2 * narrow_list
     window.shutdown()
+
+
+def test_no_page_is_wider_than_a_1024x640_window(qtbot) -> None:
+    """A page body that needs more room than its scroll area gives is cut off at the right edge (the page
+    scrolls only up and down): at 1024x640 every page fits its width."""
+    from pathlib import Path
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QScrollArea
+
+    from gpu_tpu_app.core.session import load_session
+    from gpu_tpu_app.ui.main_window import MainWindow
+
+    session = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json"
+    w = MainWindow(persist=False)
+    qtbot.addWidget(w)
+    w.resize(1024, 610)
+    w.show()
+    w.set_session(load_session(session))
+    for show in (lambda: w.show_wizard(0), w.show_result, lambda: w.show_page("learn")):
+        show()
+        for _ in range(5):
+            QApplication.processEvents()
+        for area in w.findChildren(QScrollArea):
+            off = area.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            if area.isVisible() and off and area.widget() is not None:
+                need = area.widget().minimumSizeHint().width()
+                assert need <= area.viewport().width(), (area.objectName(), need, area.viewport().width())

@@ -5,6 +5,7 @@ full text width, no word broken inside, no table row split across pages, the ver
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import unicodedata
@@ -16,6 +17,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import Answers
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
+from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, collect, session_estimate
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.ui.report_dialog import report_stem
@@ -36,6 +38,7 @@ ANSWERS = Answers(
     scale="large",
 )
 A4_MM = (210.0, 297.0)
+DATA = Path(__file__).resolve().parents[1] / "data"
 RENDER_DPI = 50
 
 
@@ -43,6 +46,10 @@ RENDER_DPI = 50
 def pdf(tmp_path_factory, qapp) -> dict:
     session = new_session().model_copy(update={"answers": ANSWERS, "runs": [BUSY], "notes": "One.\n\nTwo."})
     session = session.with_estimate(EstimateRequest(params=7e9, chips=8, prices={"h100-sxm": 2.5}))
+    # a real check's TPU compile table (tests/data/model-check-tpu-compiled.json), so the layout rules cover it
+    session = session.with_model_check(
+        ModelCheck.model_validate_json((DATA / "model-check-tpu-compiled.json").read_text())
+    )
     catalog = load_catalog()
     rec = session.recommendation()
     data = collect(session, load_lesson(), catalog, session_estimate(session, catalog), "jax-prod", rec=rec)
@@ -175,3 +182,34 @@ def test_the_default_report_name_is_sensible(tmp_path) -> None:
     assert report_stem(None, home=tmp_path) == tmp_path / "gpu-tpu-report"
     assert report_stem(tmp_path / "jax-prod.json") == tmp_path / "jax-prod-report"
     assert report_stem(None, home=tmp_path).with_suffix(".md").name == "gpu-tpu-report.md"
+
+
+def test_a_files_text_stays_inert_and_on_one_line_in_the_pdf(tmp_path, qapp) -> None:
+    """Issue 22 §5: a run's host and the notes cannot add lines or headings to the PDF either."""
+    from tests.core.test_report_inert import FORGED_DEVICE, FORGED_HOST
+
+    forged = BUSY.model_copy(update={"host": FORGED_HOST})
+    forged = forged.model_copy(update={"devices": [forged.devices[0].model_copy(update={"name": FORGED_DEVICE})]})
+    session = new_session().model_copy(update={"answers": ANSWERS, "runs": [forged], "notes": "Line\x1b[2J one."})
+    data = collect(session, load_lesson(), load_catalog(), None, "name\n# Forged title")
+    path = tmp_path / "forged.pdf"
+    path.write_bytes(report_pdf(data))
+    text = subprocess.run(
+        ["pdftotext", "-raw", str(path), "-"], check=True, capture_output=True, text=True, timeout=60
+    ).stdout
+    lines = text.splitlines()
+    assert [ln for ln in lines if "vm\\n\\n# Verdict: TPU: the factory line" in ln]  # escaped, on the run's line
+    assert not [ln for ln in lines if ln.strip().startswith(("# Verdict", "Verdict: TPU: the factory line"))]
+    assert not [ln for ln in lines if ln.strip().startswith("| forged")]
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "Line\\x1b[2J one." in text
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True, timeout=60).stdout
+        assert re.search(r"^Title: +GPU or TPU: name\\n# Forged title$", info, re.M)
+
+
+def test_the_tpu_compile_table_is_in_the_pdf_with_the_compiler_s_no(pdf) -> None:
+    text = " ".join(" ".join(t.split()) for t in pdf["texts"])
+    assert "Compiled for TPU generations" in text
+    assert "RESOURCE_EXHAUSTED" in text and "TPU v6e" in text
+    assert pdf["data"].compile_rows and len(pdf["data"].compile_rows[0]) == 9

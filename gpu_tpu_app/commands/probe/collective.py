@@ -6,7 +6,7 @@ import argparse
 import signal
 import sys
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, positive_number
 from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, save_outputs, say
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
@@ -32,14 +32,14 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     col.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     col.add_argument(
         "--timeout-s",
-        type=float,
+        type=positive_number,
         default=60.0,
         metavar="SECONDS",
         help="how long to wait for the ranks to join, and for any collective to progress (default 60)",
     )
     col.add_argument(
         "--budget-s",
-        type=float,
+        type=positive_number,
         default=60.0,
         metavar="SECONDS",
         help="measuring time per engine (default 60); sizes not reached are reported as skipped",
@@ -74,7 +74,7 @@ def parse_bytes(text: str) -> int:
     number = raw[: len(raw) - len(unit)]
     try:
         value = int(float(number) * scale[unit])
-    except ValueError:
+    except (ValueError, OverflowError):  # not a number, NaN, Infinity
         raise InputError(f"--max-bytes: {text!r} is not a size (examples: 256K, 64M, 1G)") from None
     if not 4096 <= value <= 64 * 1024**3:
         raise InputError(f"--max-bytes: {text!r} must be between 4K and 64G")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from gpu_tpu_app.cliutil import OneLineParser
+from gpu_tpu_app.cliutil import OneLineParser, one_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_positive
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
@@ -21,7 +21,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
     env.add_argument(
         "--timeout-s",
-        type=float,
+        type=positive_number,
         default=envs.QUERY_TIMEOUT_S,
         metavar="SECONDS",
         help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})",
@@ -45,6 +45,8 @@ def envs_table(found: list) -> str:
         mark = "yes" if e.usable and not e.problem else ("partly" if e.usable else "no")
         versions = " ".join(f"{k} {e.versions[k]}" for k in ("torch", "jax", "jaxlib", "torch_xla") if k in e.versions)
         sees = e.summary().removeprefix(f"{e.interpreter}: ")  # the path has its own column
+        if e.note:
+            sees += f" (note: {e.note})"
         rows.append([e.name, e.kind, e.python or "-", mark, versions or "-", e.flavour or "-", sees, e.interpreter])
     return table(["name", "kind", "python", "usable", "versions", "build", "sees", "interpreter"], rows)
 
@@ -52,12 +54,18 @@ def envs_table(found: list) -> str:
 def run(args: argparse.Namespace) -> int:
     """List the environments (cached answers unless --refresh); an added one that fails says why on stderr."""
     check_positive(args.timeout_s, "--timeout-s")
-    found = envs.list_envs([*_added_envs(), *args.extra], refresh=args.refresh, timeout_s=args.timeout_s)
+    notes: list[str] = []
+    found = envs.list_envs([*_added_envs(), *args.extra], refresh=args.refresh, timeout_s=args.timeout_s, notes=notes)
     if args.format == "json":
-        print(json.dumps({"environments": [e.model_dump(mode="json") for e in found]}, indent=2, allow_nan=False))
+        listing = {"environments": [e.model_dump(mode="json") for e in found], "notes": [one_line(n) for n in notes]}
+        print(json.dumps(listing, indent=2, allow_nan=False))
     else:
         print(envs_table(found))
+    for note in notes:
+        print(f"note: {one_line(note)}", file=sys.stderr)
     for e in found:
         if e.problem and e.kind == "added":
             print(e.problem, file=sys.stderr)
+        elif e.note:
+            print(f"note: {e.name}: {e.note}", file=sys.stderr)
     return 0

@@ -6,7 +6,7 @@ import argparse
 import signal
 import sys
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, positive_number
 from gpu_tpu_app.commands.probe.common import (
     check_outputs,
     check_positive,
@@ -65,7 +65,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     p.add_argument(
         "--budget-s",
-        type=float,
+        type=positive_number,
         metavar="SECONDS",
         help="whole-run time budget (default: the suite's: "
         + ", ".join(f"{k} {v:.0f}" for k, v in SUITE_BUDGET_S.items())

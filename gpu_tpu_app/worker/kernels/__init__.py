@@ -8,14 +8,16 @@ GUI can read KERNELS and SUITES without them; the backends are imported inside t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES
 from gpu_tpu_app.worker.kernels.planner import (
+    CALIBRATION_N,
     COLLECTIVE_MIN_CAP_S,
     JAX_SETUP_S,
     STREAM_BUDGET_SHARE,
     STREAM_MEMORY_SHARE,
+    calibration_dtypes,
     collective_cap,
     collective_estimate,
     estimate_total,
@@ -39,6 +41,7 @@ __all__ = [
     "SUITES",
     "Context",
     "Point",
+    "calibrate",
     "collective_cap",
     "collective_estimate",
     "estimate_total",
@@ -59,6 +62,36 @@ def warm_up(backend: str, device: DeviceInfo) -> float:
     else:
         raise ValueError(f"unknown backend {backend!r}")
     return float(impl.warm_up(device))
+
+
+def calibrate(
+    backend: str,
+    devices: list[DeviceInfo],
+    suite: str,
+    kernels: list[str] | None = None,
+    dtypes: list[str] | None = None,
+    mm: Any = None,
+) -> dict[str, dict[str, float]]:
+    """Device key -> dtype -> FLOP/s of one small product, for each dtype whose matmul sweep plan() would
+    make; plan(rates=...) sizes and orders the points from it. `mm`: the product (a test slows it)."""
+    impl = _impl(backend)
+    out: dict[str, dict[str, float]] = {}
+    for device in targets(backend, devices):
+        wanted = calibration_dtypes(backend, device, suite, kernels, dtypes)
+        if wanted:
+            n = CALIBRATION_N["cpu" if device.platform == "cpu" else "accel"]
+            out[device.key] = impl.calibrate(device, wanted, n, mm)
+    return out
+
+
+def _impl(backend: str) -> Any:
+    if backend == "torch":
+        from gpu_tpu_app.worker.kernels import torch_kernels as impl
+    elif backend == "jax":
+        from gpu_tpu_app.worker.kernels import jax_kernels as impl  # type: ignore[no-redef]  # one of the two backends' modules, same interface
+    else:
+        raise ValueError(f"unknown backend {backend!r}")
+    return impl
 
 
 def run_point(point: Point, ctx: Context) -> list[ProbeResult]:

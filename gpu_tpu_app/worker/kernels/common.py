@@ -479,3 +479,24 @@ def measure_kwargs(point: Point, ctx: Context, accelerator: bool, clock: PointCl
         "min_sample_s": 2e-3 if accelerator else 1e-3,
         "min_reps": 3 if point.target_s < 0.1 else 5,
     }
+
+
+#: Most seconds the calibration of one dtype may take (its first call may run past it, then it stops).
+CALIBRATION_S = 0.3
+
+
+def calibrated_rate(call: Any, sync: Any, work: float, limit_s: float = CALIBRATION_S) -> float | None:
+    """Work per second of `call` (one small product): a first call (a compile, a cold cache) that does not
+    count, then at least one more and up to 9 while `limit_s` lasts; the fastest counts. None when the
+    time is not positive."""
+    started = time.perf_counter()
+    call()
+    sync()
+    times: list[float] = []
+    while not times or (len(times) < 9 and time.perf_counter() - started < limit_s):
+        t0 = time.perf_counter()
+        call()
+        sync()
+        times.append(time.perf_counter() - t0)
+    fastest = min(times)  # what the dtype can do: a call stalled by a busy machine does not count
+    return work / fastest if fastest > 0 else None

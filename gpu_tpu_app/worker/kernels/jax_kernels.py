@@ -513,3 +513,35 @@ def run(point: Point, ctx: Context) -> list[ProbeResult]:
     """Measure one point with JAX on ctx.device."""
     clock = common.PointClock()
     return _KERNELS[point.kernel](point, ctx, jax_device(ctx.device), clock)
+
+
+def calibrate(info: DeviceInfo, dtypes: list[str], n: int, mm: Any = None) -> dict[str, float]:
+    """Measured FLOP/s of one small jitted n×n product per dtype, timed before the plan is made (its
+    compile is in the first call, which does not count). A dtype that fails is left out."""
+    dev = jax_device(info)
+    rates: dict[str, float] = {}
+    for name in dtypes:
+        try:
+            call = _Calibration(jax.jit(mm or (lambda x, y: x @ y)), name, n, dev)
+            rate = common.calibrated_rate(call, call.sync, common.matmul_flops(n))
+        except Exception:  # the dtype's own points meet the problem and report it
+            continue
+        if rate is not None:
+            rates[name] = rate
+    return rates
+
+
+class _Calibration:
+    """One jitted n×n product of `dtype` to time; sync() waits for the last result."""
+
+    def __init__(self, f: Any, dtype: str, n: int, dev: Any) -> None:
+        self.f, self.out = f, None
+        self.a = _randn((n, n), dtype, dev, common.SEED)
+        self.b = _randn((n, n), dtype, dev, common.SEED + 1)
+
+    def __call__(self) -> None:
+        self.out = self.f(self.a, self.b)
+
+    def sync(self) -> None:
+        if self.out is not None:
+            self.out.block_until_ready()

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITES
+from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITE_BUDGET_S, SUITES
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES
 from gpu_tpu_app.worker.kernels.point import Point
@@ -60,6 +60,14 @@ COLLECTIVE_MIN_CAP_S = 20.0
 #: collective's communicator): it runs outside the cap and is reported; the worker announces
 #: cap + set-up, so a slow first compile is not killed as a hang.
 JAX_SETUP_S = {"cpu": 30.0, "accel": 60.0, "collective": 120.0}
+#: A dtype whose calibrated matmul rate is under this share of what the plan expects of it (or of
+#: the measured fp32 rate, when it is not fp32) is "slow": said in one line, sized down, measured last.
+SLOW_SHARE = 0.1
+#: Most seconds one matmul point of a slow dtype may take: this share of the budget (the suite's
+#: budget when none is given), so an emulated dtype never starves the other kernels.
+SLOW_POINT_SHARE = 0.04
+#: Size of the one calibration product timed before a dtype's sweep (CPU, accelerator).
+CALIBRATION_N = {"cpu": 256, "accel": 1024}
 
 
 def _suite_kernels(suite: str, backend: str) -> tuple[str, ...]:
@@ -181,9 +189,23 @@ class _Planner:
     suite: str
     dtypes: list[str] | None  # as asked; None: all
     budget_s: float | None
+    #: calibrated matmul FLOP/s per dtype on this device (the worker times one small product); {}: none
+    rates: dict[str, float] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.speed = _speed(self.backend, self.device)
+        #: dtype -> the one line that says it runs far below what the plan expected (and why, when known)
+        self.slow: dict[str, str] = {}
+        if self.rates:
+            measured = {dt: r for dt, r in self.rates.items() if r > 0 and math.isfinite(r)}
+            for dt, rate in measured.items():
+                line = slow_line(self.device, dt, rate, self.speed.flops.get(dt), measured.get("float32"))
+                if line is not None:
+                    self.slow[dt] = line
+            # a slow dtype is sized from its measured rate; the others keep the plan's rates, so one
+            # stalled calibration call on a busy machine does not shrink a whole sweep
+            slow_rates = {dt: r for dt, r in measured.items() if dt in self.slow}
+            self.speed = dataclasses.replace(self.speed, flops={**self.speed.flops, **slow_rates})
         self.target = _SUITE_TARGET_S[self.suite]
         self.accel = self.device.platform != "cpu"
         self.memory = float(self.device.memory_bytes) if self.device.memory_bytes else None
@@ -264,8 +286,79 @@ def _matmul_points(pl: _Planner) -> list[Point]:
                 continue
             t = common.matmul_flops(n) / pl.speed.flops[dt] + pl.speed.launch_s
             est = 2 * n * n * pl.speed.fill_s + _loop_s(t, pl.target, pl.speed.first_s)
-            pts.append(pl.point("matmul", dt, n, None, est))
+            if dt in pl.slow and est > (limit := slow_point_limit(pl)):
+                pts.append(
+                    pl.left_out(
+                        "matmul",
+                        dt,
+                        n,
+                        None,
+                        f"{pl.slow[dt]}; one {n}×{n} product takes about {t:.2g} s, so the point would take "
+                        f"about {est:.0f} s, more than the {limit:.0f} s a slow dtype may use of the budget",
+                    )
+                )
+                continue
+            pts.append(pl.point("matmul", dt, n, None, est, note=pl.slow.get(dt)))
     return pts
+
+
+def slow_point_limit(pl: _Planner) -> float:
+    """Most seconds one matmul point of a slow dtype may take (SLOW_POINT_SHARE of the budget)."""
+    budget = pl.budget_s if pl.budget_s is not None and pl.budget_s > 0 and math.isfinite(pl.budget_s) else None
+    if budget is None:
+        budget = SUITE_BUDGET_S[pl.suite]
+    return max(SLOW_POINT_SHARE * budget, 4.0 * pl.target)
+
+
+def _rate_words(flops: float) -> str:
+    """1.3e9 -> '1.3 GFLOP/s'; 2.5e12 -> '2.5 TFLOP/s'."""
+    if flops >= 1e12:
+        return f"{flops / 1e12:.3g} TFLOP/s"
+    return f"{flops / 1e9:.2g} GFLOP/s" if flops >= 1e9 else f"{flops / 1e6:.3g} MFLOP/s"
+
+
+def slow_line(device: DeviceInfo, dtype: str, rate: float, expected: float | None, fp32: float | None) -> str | None:
+    """One line when `dtype` multiplies far below fp32 measured the same way (or, on an accelerator, for
+    fp32 or without an fp32 rate, far below what the plan expected of it), else None.
+
+    'bfloat16 is emulated on this CPU: 1.3 GFLOP/s, 70x below fp32' when the CPU's flags show no
+    bf16 or fp16 unit; 'far below' otherwise.
+    """
+    if dtype == "float32" or fp32 is None or fp32 <= 0:
+        # no fp32 to compare with (or fp32 itself): against what the plan expected, on an accelerator
+        # only; a CPU's assumed rate is too rough, and a busy machine's stalls would move fp32 itself
+        known = expected is not None and expected > 0 and device.platform != "cpu"
+        below_fp32, below_expected = False, known and rate < SLOW_SHARE * (expected or 0.0)
+    else:
+        # against fp32 measured the same way in the same minute: a busy machine slows both alike
+        below_fp32, below_expected = rate < SLOW_SHARE * fp32, False
+    if not (below_expected or below_fp32):
+        return None
+    shown = _rate_words(rate)
+    if below_fp32 and fp32:
+        versus = f"{fp32 / rate:.0f}x below fp32"
+    else:
+        versus = f"{(expected or rate) / rate:.0f}x below the {_rate_words(expected or rate)} expected"
+    if device.platform == "cpu" and dtype in ("bfloat16", "float16"):
+        flags = set((device.cpu.flags if device.cpu else []) or common.cpu_flags())
+        units = {"bfloat16": ("avx512_bf16", "amx_bf16"), "float16": ("avx512_fp16", "amx_fp16")}[dtype]
+        if not flags & set(units):
+            return f"{dtype} is emulated on this CPU: {shown}, {versus}"
+    where = "CPU" if device.platform == "cpu" else f"{device.platform} device"
+    return f"{dtype} runs far below {'fp32' if below_fp32 else 'its expected rate'} on this {where}: {shown}, {versus}"
+
+
+def calibration_dtypes(
+    backend: str, device: DeviceInfo, suite: str, kernels: list[str] | None, dtypes: list[str] | None
+) -> list[str]:
+    """The dtypes whose matmul sweep plan() would measure on `device`: each gets one calibration product first."""
+    if suite not in SUITES or (kernels is not None and "matmul" not in kernels):
+        return []
+    if kernels is None and "matmul" not in _suite_kernels(suite, backend):
+        return []
+    table = _MATMUL_SIZES[(suite, "cpu" if device.platform == "cpu" else "accel")]
+    wanted = [d for d in DTYPES if (dtypes is None and d in table) or (dtypes is not None and d in dtypes)]
+    return [d for d in wanted if d in table and _dtype_gap(backend, device, d) is None]
 
 
 def _stream_est(pl: _Planner, kernel: str, n: int) -> float:
@@ -420,7 +513,12 @@ def _device_points(pl: _Planner, kernels: tuple[str, ...]) -> list[Point]:
             pts += _collective_points(pl)
         elif kernel == "model_step":
             pts += _model_step_points(pl)
-    return pts
+    # a slow dtype's matmuls go last, so they never hold up the other kernels
+    return [p for p in pts if not _is_slow(pl, p)] + [p for p in pts if _is_slow(pl, p)]
+
+
+def _is_slow(pl: _Planner, p: Point) -> bool:
+    return p.kernel == "matmul" and p.dtype in pl.slow
 
 
 def estimate_total(points: list[Point]) -> float:
@@ -460,8 +558,13 @@ def plan(
     kernels: list[str] | None = None,
     dtypes: list[str] | None = None,
     budget_s: float | None = None,
+    rates: dict[str, dict[str, float]] | None = None,
 ) -> list[Point]:
     """The points to measure for `backend`, in a fixed order, filtered and fitted to `budget_s` seconds.
+
+    rates: device key -> dtype -> calibrated matmul FLOP/s (one small product the worker timed before
+    planning; see calibration_dtypes). Measured rates replace the assumed ones for sizing and estimates,
+    and a dtype far below its expected rate is said so, measured only at sizes that fit, and last.
 
     kernels/dtypes: None means all; dtype-free points (transfer, dispatch, compile, collective) stay
     under a dtype filter. Names starting with "test_" are left to the worker's test kernels.
@@ -484,7 +587,8 @@ def plan(
             raise ValueError(f"unknown dtype {unknown[0]!r}; choose from {', '.join(DTYPES)}")
     points: list[Point] = []
     for device in _targets(backend, devices):
-        points.extend(_device_points(_Planner(backend, device, suite, dtypes, budget_s), wanted_kernels))
+        pl = _Planner(backend, device, suite, dtypes, budget_s, dict((rates or {}).get(device.key, {})))
+        points.extend(_device_points(pl, wanted_kernels))
     return _apply_budget(points, budget_s, suite, backend)
 
 

@@ -6,6 +6,7 @@ the end of a burst of calls; outputs are written in place (out=) so no temporari
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -570,3 +571,23 @@ def run(point: Point, ctx: Context) -> list[ProbeResult]:
     dev = torch_device(ctx.device)
     with torch.no_grad() if point.kernel != "model_step" else torch.enable_grad():
         return _KERNELS[point.kernel](point, ctx, dev, clock)
+
+
+def calibrate(info: DeviceInfo, dtypes: list[str], n: int, mm: Any = None) -> dict[str, float]:
+    """Measured FLOP/s of one small n×n product per dtype, timed before the plan is made (`mm`: the
+    product, torch.matmul unless a test slows it on purpose). A dtype that fails is left out."""
+    dev = torch_device(info)
+    sync = synchronizer(dev) or (lambda: None)
+    product = mm or torch.matmul
+    rates: dict[str, float] = {}
+    with torch.no_grad():
+        for name in dtypes:
+            try:
+                a = _randn((n, n), name, dev, common.SEED)
+                b = _randn((n, n), name, dev, common.SEED + 1)
+                rate = common.calibrated_rate(functools.partial(product, a, b), sync, common.matmul_flops(n))
+            except Exception:  # the dtype's own points meet the problem and report it
+                continue
+            if rate is not None:
+                rates[name] = rate
+    return rates

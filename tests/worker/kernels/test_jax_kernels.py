@@ -120,6 +120,7 @@ def test_compile_reports_each_phase_apart() -> None:
     assert "GFLOP vs 2·N³" in (by["compile"].message or "")
 
 
+@pytest.mark.slow
 def test_model_step_flops_and_fraction_of_best_matmul(timings: list[Timing]) -> None:
     [mm] = run_point(point("matmul", "float32", 256), Ctx())
     ctx = Ctx()

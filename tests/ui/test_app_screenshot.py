@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "screenshots" / "example-session.json"
 
 
@@ -30,7 +30,7 @@ def pixel_spread(image: QImage) -> tuple[float, int]:
     return sum((v - mean) ** 2 for v in values) / len(values), len(set(values))
 
 
-@pytest.mark.parametrize("page", ["decide", "result", "probe", "learn"])
+@pytest.mark.parametrize("page", ["decide", "result", pytest.param("probe", marks=pytest.mark.slow), "learn"])
 def test_every_page_renders_at_1280x800(tmp_path: Path, qapp, page: str) -> None:
     out = tmp_path / f"{page}.png"
     proc = run_app("--screenshot", str(out), "--page", page, "--session", str(EXAMPLE))
@@ -52,6 +52,7 @@ def test_screenshot_without_a_session(tmp_path: Path, qapp) -> None:
     assert pixel_spread(image)[0] > 100
 
 
+@pytest.mark.slow
 def test_pages_differ(tmp_path: Path, qapp) -> None:
     images = {}
     for page in ("decide", "result"):

@@ -132,7 +132,7 @@ def test_the_window_comes_up_on_a_real_x_display(xvfb_display, tmp_path):
 def test_a_session_file_named_on_the_command_line_opens(xvfb_display, tmp_path):
     """`gpu-tpu-app plan.json` (what a file manager runs for a session): the window opens that session; a
     run file is added to a new session; a missing file or a mistyped command is one line, exit 2."""
-    session = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / "example-session.json"
+    session = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json"
     plan = tmp_path / "plan.json"
     shutil.copy(session, plan)
     env = _env(tmp_path, DISPLAY=xvfb_display, GPU_TPU_APP_QUIT_AFTER_PAINT="1")

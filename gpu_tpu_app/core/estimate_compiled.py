@@ -1,0 +1,104 @@
+"""Estimator rows from the user's own model as the TPU compiler compiled it (a model check's TPU step).
+
+Beside the rows from the parameter count, each TPU generation the model check compiled for gets a
+row of its own: whether the compiled program fits the chip's HBM (the compiler's own per-chip
+memory), the roofline step time its own FLOPs and bytes imply at the catalogue's peaks
+(core.tpu_compile.roofline, a best case), and that step time times the steps the user means to
+run. Each such row says it is the compiled model's ("your model, compiled"); the chip count is
+the one the check compiled for.
+"""
+
+from __future__ import annotations
+
+from gpu_tpu_app.core.catalog import Catalog
+from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
+from gpu_tpu_app.core.tpu_compile import CompiledProgram, GenerationCompile, TpuCompile, roofline
+from gpu_tpu_app.core.units import SECONDS_PER_DAY
+
+#: how a compiled row is named and what it rests on
+COMPILED_FAMILY = "compiled"
+COMPILED_NAME = "{chip} (your model, compiled)"
+COMPILED_SOURCE = (
+    "your model compiled for {chips} chip{s} of this generation: the roofline of the compiled {program}'s own "
+    "FLOPs and bytes per chip at the catalogue's bf16 peak and bandwidth (a best case: no MFU applied)"
+)
+COMPILED_RULE = (
+    "per chip, the compiled program's memory (arguments + outputs + temporaries + code, "
+    "less aliased buffers) against the chip's HBM, and max(FLOPs / bf16 peak, bytes accessed / bandwidth) a "
+    "step; time = steps x that step"
+)
+
+
+def _program(gen: GenerationCompile, training: bool) -> CompiledProgram | None:
+    """The training step when training and the check compiled one, else the forward pass."""
+    if training:
+        step = gen.program("train_step")
+        if step is not None:
+            return step
+    return gen.program("forward")
+
+
+def _words(program: CompiledProgram) -> str:
+    return "training step" if program.program == "train_step" else "forward pass"
+
+
+def compiled_rows(tc: TpuCompile | None, catalog: Catalog, req: EstimateRequest) -> list[ChipEstimate]:
+    """One row per TPU generation the check compiled for that the catalogue knows; none without a compile."""
+    if tc is None or tc.status != "ok":
+        return []
+    rows = []
+    for gen in tc.generations:
+        chip = next((c for c in catalog.chips if c.id == gen.chip), None)
+        program = _program(gen, req.mode == "training")
+        if chip is None or program is None:
+            continue
+        hbm = program.hbm_bytes()
+        memory = chip.memory_bytes()
+        if program.status == "does_not_fit":
+            fits: bool | None = False
+        elif program.status == "compiled" and hbm is not None and memory is not None:
+            fits = hbm <= memory
+        else:
+            fits = None
+        line = roofline(program, chip)
+        step = line.seconds if line is not None else None
+        days = step * req.steps / SECONDS_PER_DAY if (step is not None and req.steps) else None
+        warnings = []
+        if program.status != "compiled":
+            warnings.append(f"the {_words(program)} did not compile: {gen.reason().rstrip('. ')}")
+        if req.steps is None and step is not None:
+            warnings.append("give the steps to run (--steps) for a time; the step time is shown")
+        rows.append(
+            ChipEstimate(
+                chip_id=f"compiled:{chip.id}",
+                chip_name=COMPILED_NAME.format(chip=chip.name),
+                family=COMPILED_FAMILY,
+                peak_flops=line.peak_flops if line is not None else chip.peak_flops("bfloat16"),
+                peak_dtype="bfloat16",
+                mfu=1.0,
+                mfu_low=1.0,
+                mfu_high=1.0,
+                mfu_source=COMPILED_SOURCE.format(
+                    chips=gen.chips,
+                    s="" if gen.chips == 1 else "s",
+                    program=_words(program),
+                ),
+                days=days,
+                days_low=days,
+                days_high=days,
+                bound=line.bound if line is not None else None,
+                fits=fits,
+                memory_needed_bytes=float(hbm * gen.chips) if hbm is not None else None,
+                memory_available_bytes=memory * gen.chips if memory is not None else None,
+                chip_memory_bytes=memory,
+                chip_memory_stated=f"{chip.memory.value:g} {chip.memory.unit}" if chip.memory.value else None,
+                chips_per_copy=gen.chips,
+                copies=1,
+                mem_bw=chip.mem_bw_bytes_per_s(),
+                step_seconds=step,
+                per_chip_bytes=float(hbm) if hbm is not None else None,
+                warnings=warnings,
+                cost_usd=None,
+            )
+        )
+    return rows

@@ -1,0 +1,168 @@
+"""What each device brings to an estimate: its peak FLOP/s, memory, bandwidth, fast-link group, MFU range
+and prices.
+
+A catalogue chip's peak is its bf16 dense figure (fp16 where it has no bf16); with strict fp32, its fp32
+figure, or on a TPU the bf16 peak over 3 to 6 passes. Its MFU range comes from the catalogue unless the
+user sets one; its prices from core.prices (the user's own price wins). A device measured by a probe run
+(core.runs) brings its best trusted matmul FLOP/s and memory bandwidth, at an efficiency of 1.0.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from gpu_tpu_app.core.catalog import Catalog, Chip
+from gpu_tpu_app.core.estimate_models import EstimateRequest, MeasuredDevice
+from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
+from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
+from gpu_tpu_app.core.trust import is_functional_check, trusted_results
+
+#: strict fp32 on a TPU: the matrix units multiply in bf16, so an fp32 product takes 3 (bf16_3x,
+#: precision=HIGH) to 6 (precision=HIGHEST) bf16 passes (JAX matmul precision docs).
+TPU_FP32_PASSES = (3, 6)
+FP32_SOURCES = ["jax-matmul-precision"]
+
+MEASURED_MFU_SOURCE = (
+    "measured matmul on {where}: the measured throughput is already achieved, so the efficiency "
+    "factor is 1.0 (a best case: a full model step reaches less than a pure matmul)"
+)
+
+
+class Device(NamedTuple):
+    """One device as a row sees it: peaks at the middle and both ends of the range, memory, bandwidth,
+    the largest fast-link group and the share of nominal bandwidth decode reaches."""
+
+    chip_id: str
+    name: str
+    family: str
+    peak: float | None  # at the middle of the range
+    peak_low: float | None
+    peak_high: float | None
+    peak_dtype: str | None
+    mem_bw: float | None
+    memory: float | None
+    domain: int | None
+    domain_note: str | None
+    share_low: float
+    share_high: float
+
+
+Quotes = tuple[Quote | None, Quote | None]
+#: one device with its MFU range (low, high), where the range comes from, and its (price, spot) quotes
+DeviceEntry = tuple[Device, float, float, str, Quotes]
+
+
+def measured_from_run(run: Any) -> list[MeasuredDevice]:
+    """One MeasuredDevice per device of a probe run (core.runs.RunFile) with an ok matmul result.
+
+    Its flops is the best median matmul FLOP/s over sizes and dtypes, its bandwidth the best
+    bytes-per-second result of the run's memory kernels; suspect, failed, skipped and flagged points
+    (core.trust: too noisy, in cache, above a roof) are left out.
+    """
+    best: dict[str, float] = {}
+    bandwidth: dict[str, float] = {}
+    for result in trusted_results(run):
+        if result.status != "ok" or not result.value or result.value <= 0:
+            continue
+        if result.kernel == "matmul" and result.metric == "flops":
+            best[result.device] = max(best.get(result.device, 0.0), float(result.value))
+        elif result.metric == "bytes_per_s" and result.kernel in MEMORY_KERNELS:
+            bandwidth[result.device] = max(bandwidth.get(result.device, 0.0), float(result.value))
+    devices = []
+    for key, flops in best.items():
+        info = run.device(key)
+        name = info.name if info is not None else key
+        if is_functional_check(run):
+            name += f" ({FUNCTIONAL_CHECK})"
+        devices.append(
+            MeasuredDevice(
+                name=name,
+                flops=flops,
+                memory_bytes=getattr(info, "memory_bytes", None),
+                key=key,
+                host=getattr(run, "host", None),
+                bandwidth=bandwidth.get(key),
+            )
+        )
+    return devices
+
+
+def _peaks(chip: Chip, req: EstimateRequest) -> tuple[float | None, float | None, float | None, str | None]:
+    """(middle, low, high) peak FLOP/s the time uses, and which peak it is.
+
+    bf16 dense (fp16 where a chip has no bf16); with strict fp32, the chip's fp32 figure, or on a
+    TPU the bf16 peak over 3 to 6 passes."""
+    if req.strict_fp32:
+        if chip.family == "tpu":
+            bf16 = chip.peak_flops("bfloat16")
+            if bf16 is None:
+                return None, None, None, None
+            few, many = TPU_FP32_PASSES
+            return bf16 / ((few + many) / 2), bf16 / many, bf16 / few, f"float32 as {few}-{many} bf16 passes"
+        fp32 = chip.peak_flops("float32")
+        return fp32, fp32, fp32, "float32" if fp32 is not None else None
+    peak, dtype = chip.peak_flops("bfloat16"), "bfloat16"
+    if peak is None and chip.peak_flops("float16") is not None:
+        peak, dtype = chip.peak_flops("float16"), "float16"
+    return peak, peak, peak, dtype if peak is not None else None
+
+
+def catalog_devices(
+    req: EstimateRequest, catalog: Catalog, used_sources: list[str], book: PriceBook | None
+) -> list[DeviceEntry]:
+    """One entry per catalogue chip; the sources its MFU ranges and the decode share rest on are added to
+    `used_sources`."""
+    share_low, share_high = (req.bw_share, req.bw_share) if req.bw_share else catalog.decode_share()
+    if req.mode == "inference" and req.bw_share is None and catalog.decode is not None:
+        used_sources.extend(catalog.decode.sources)
+    devices = []
+    for chip in catalog.chips:
+        peak, peak_low, peak_high, dtype = _peaks(chip, req)
+        if req.mfu is not None:
+            low = high = req.mfu
+            mfu_source = "set by the user"
+        else:
+            low, high, mfu_source, mfu_sources = catalog.mfu_for(chip)
+            used_sources.extend(mfu_sources)
+        dev = Device(
+            chip.id,
+            chip.name,
+            chip.family,
+            peak,
+            peak_low,
+            peak_high,
+            dtype,
+            chip.mem_bw_bytes_per_s(),
+            chip.memory_bytes(),
+            chip.domain_chips(),
+            chip.domain.note if chip.domain is not None else None,
+            share_low,
+            share_high,
+        )
+        quotes = chip_quotes(book, chip.id, req.prices.get(chip.id), req.price_cloud, req.price_region)
+        devices.append((dev, low, high, mfu_source, quotes))
+    return devices
+
+
+def measured_devices(measured: list[MeasuredDevice] | None) -> list[DeviceEntry]:
+    """One entry per measured device: its measured FLOP/s as every peak, at an efficiency of 1.0, unpriced."""
+    devices: list[DeviceEntry] = []
+    for device in measured or []:
+        dev = Device(
+            f"measured:{device.key or device.name}",
+            f"{device.name} (measured)",
+            "measured",
+            device.flops,
+            device.flops,
+            device.flops,
+            "measured",
+            device.bandwidth,
+            device.memory_bytes,
+            None,
+            None,
+            1.0,
+            1.0,
+        )
+        where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
+        devices.append((dev, 1.0, 1.0, where, (None, None)))
+    return devices

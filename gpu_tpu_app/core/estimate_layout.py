@@ -1,0 +1,73 @@
+"""How one model copy sits on a device's chips, and what the layout leaves unmodelled.
+
+Training: the fewest chips per copy that hold the training state and one micro-batch's activations,
+tensor parallel inside a fast-link group and pipeline or sharded data parallel across
+(core.transformer.best_layout). Serving: the fewest chips whose memory holds one copy. The copies are
+the chips given over the chips per copy; the warnings say when a copy does not fit, spans more than a
+fast-link group, or leaves chips idle.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from gpu_tpu_app.core import transformer
+from gpu_tpu_app.core.estimate_devices import Device
+from gpu_tpu_app.core.estimate_models import EstimateRequest
+from gpu_tpu_app.core.estimate_workload import Workload
+from gpu_tpu_app.core.units import count_words
+
+
+class Plan(NamedTuple):
+    """How one copy sits on a device: chips per copy, copies, and the training layout."""
+
+    per_copy: int | None
+    copies: int | None
+    layout: transformer.Layout | None
+
+
+def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
+    """The chips per copy and the copies on `dev`; (None, None, None) without a memory figure, 0 copies
+    when no training layout fits."""
+    if dev.memory is None or dev.memory <= 0:
+        return Plan(None, None, None)
+    needed = work.needed
+    if req.mode == "training":
+        limit = transformer.tensor_limit(dev.domain, work.shape.heads)
+        layout = transformer.best_layout(work.state, work.activations, dev.memory, limit)
+        if layout is None:
+            return Plan(None, 0, None)
+        return Plan(layout.chips, req.chips // layout.chips, layout)
+    per_copy = max(1, math.ceil(needed / dev.memory))
+    return Plan(per_copy, req.chips // per_copy, None)
+
+
+def layout_warnings(req: EstimateRequest, dev: Device, plan: Plan) -> list[str]:
+    """What a row should warn about its layout: no fit, more chips than given, beyond a fast-link group, idle chips."""
+    found = []
+    per_copy, copies = plan.per_copy, plan.copies
+    if req.mode == "training" and dev.memory is not None and plan.layout is None:
+        found.append(
+            "one micro-batch's activations do not fit even spread over the largest tensor-parallel group: "
+            "shorten the context, use full checkpointing or a smaller micro-batch"
+        )
+    if per_copy is not None and per_copy > req.chips:
+        found.append(f"one copy needs {per_copy} chips, more than the {req.chips} given")
+    if dev.domain is not None:
+        where = f" ({dev.domain_note})" if dev.domain_note else ""
+        if req.mode == "training" and req.chips > dev.domain:
+            found.append(
+                f"{req.chips} chips exceed the largest fast-link group of {dev.domain}{where}; the "
+                "slower network between groups is not modelled"
+            )
+        elif req.mode == "inference" and per_copy is not None and per_copy > dev.domain:
+            found.append(
+                f"one copy spans {per_copy} chips, more than the largest fast-link group of "
+                f"{dev.domain}{where}; the slower links between them are not modelled"
+            )
+    if copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
+        found.append(
+            f"{count_words(req.chips % per_copy, 'chip')} left idle: {req.chips} is not a multiple of {per_copy}"
+        )
+    return found

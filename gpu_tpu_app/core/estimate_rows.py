@@ -1,0 +1,144 @@
+"""One device's row of an estimate: times at the middle and both ends of its range, fit and cost.
+
+Training time is the FLOPs (times the recomputation the layout's checkpointing adds) over the chips
+in whole copies x peak x MFU. Serving time is a compute-bound prefill plus decode steps, each
+max(compute time, bytes read / (bandwidth x the share decode reaches)), and the row says which bound
+applies. Cost is the days x 24 x chips x the price per chip-hour, on demand and spot; serving also
+gets dollars per million tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_tpu_app.core.estimate_devices import Device, Quotes
+from gpu_tpu_app.core.estimate_layout import Plan, copy_plan, layout_warnings
+from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
+from gpu_tpu_app.core.estimate_workload import (
+    DEFAULT_BATCH,
+    DEFAULT_CONTEXT,
+    Workload,
+    attention_flops_per_token,
+    recompute_factor,
+    training_tokens,
+)
+from gpu_tpu_app.core.units import SECONDS_PER_DAY
+
+
+def days_of(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds / SECONDS_PER_DAY
+
+
+def row_times(
+    req: EstimateRequest, dev: Device, work: Workload, plan: Plan, mfu: float, peak: float | None, share: float
+) -> dict[str, Any]:
+    """Times, bound and copies of one device at one MFU, one peak and one bandwidth share."""
+    shape = work.shape
+    context = req.context or DEFAULT_CONTEXT
+    attention = attention_flops_per_token(shape, context)
+    out: dict[str, Any] = {"seconds": None, "bound": None, "prefill": None, "decode": None, "step": None, "tps": None}
+    if peak is None or peak <= 0 or plan.per_copy is None or not plan.copies:
+        return out  # no peak, no memory figure, or one copy needs more chips than there are
+    used = plan.copies * plan.per_copy
+    if req.mode == "training":
+        mode = plan.layout.checkpointing if plan.layout is not None else None
+        flops = (6.0 * req.active + 3.0 * attention) * training_tokens(req) * recompute_factor(mode, shape, req)
+        out.update(seconds=flops / (used * peak * mfu), bound="compute")
+        return out
+    assert req.tokens is not None
+    prefill_flops = (req.prompt_tokens or 0.0) * (2.0 * req.active + attention)
+    prefill = prefill_flops / (used * peak * mfu)
+    batch = req.batch or DEFAULT_BATCH
+    step_compute = batch * (2.0 * req.active + attention) / (plan.per_copy * peak * mfu)
+    if dev.mem_bw is None or dev.mem_bw <= 0:
+        return out  # no bandwidth figure: the decode bound cannot be told
+    step_memory = work.step_bytes / (plan.per_copy * dev.mem_bw * share)
+    step = max(step_compute, step_memory)
+    tps = plan.copies * batch / step
+    decode = req.tokens / tps
+    out.update(
+        seconds=prefill + decode,
+        bound="memory" if step_memory >= step_compute else "compute",
+        prefill=prefill,
+        decode=decode,
+        step=step,
+        tps=tps,
+    )
+    return out
+
+
+def chip_row(
+    req: EstimateRequest,
+    dev: Device,
+    low: float,
+    high: float,
+    mfu_source: str,
+    prices: Quotes,
+    work: Workload,
+    stated: dict[str, str],
+) -> ChipEstimate:
+    """One device's row: times at the middle and both ends of the range, whether it fits, and the cost."""
+    needed_default = work.needed
+    plan = copy_plan(req, dev, work)
+    mid = (low + high) / 2.0
+    share_mid = (dev.share_low + dev.share_high) / 2.0
+    at_mid = row_times(req, dev, work, plan, mid, dev.peak, share_mid)
+    fast = row_times(req, dev, work, plan, high, dev.peak_high, dev.share_high)
+    slow = row_times(req, dev, work, plan, low, dev.peak_low, dev.share_low)
+    days = days_of(at_mid["seconds"])
+    per_copy, layout = plan.per_copy, plan.layout
+    needed = needed_default
+    if layout is not None:
+        needed = work.state + layout.activations
+    fits = (per_copy <= req.chips) if per_copy is not None else (False if dev.memory is not None else None)
+    if req.mode == "inference" and dev.memory is not None and per_copy is not None:
+        fits = needed <= dev.memory and per_copy <= req.chips
+    available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
+    price, spot = prices
+    cost, spot_cost = (
+        days * 24.0 * req.chips * q.usd if (q is not None and days is not None) else None for q in (price, spot)
+    )
+    per_mtok = req.mode == "inference" and req.tokens is not None and req.tokens > 0
+    return ChipEstimate(
+        chip_id=dev.chip_id,
+        chip_name=dev.name,
+        family=dev.family,
+        peak_flops=dev.peak,
+        peak_dtype=dev.peak_dtype,
+        mfu=round(mid, 4),
+        mfu_low=low,
+        mfu_high=high,
+        mfu_source=mfu_source,
+        days=days,
+        days_low=days_of(fast["seconds"]),
+        days_high=days_of(slow["seconds"]),
+        bound=at_mid["bound"],
+        fits=fits,
+        memory_needed_bytes=needed,
+        memory_available_bytes=available,
+        chip_memory_bytes=dev.memory,
+        chip_memory_stated=stated.get(dev.chip_id),
+        chips_per_copy=per_copy,
+        copies=plan.copies,
+        mem_bw=dev.mem_bw,
+        bw_share_low=dev.share_low if req.mode == "inference" else None,
+        bw_share_high=dev.share_high if req.mode == "inference" else None,
+        prefill_days=days_of(at_mid["prefill"]),
+        decode_days=days_of(at_mid["decode"]),
+        step_seconds=at_mid["step"],
+        tokens_per_second=at_mid["tps"],
+        tensor_parallel=layout.tensor if layout else None,
+        shards=layout.shards if layout else None,
+        checkpointing=layout.checkpointing if layout else None,
+        activation_bytes=layout.activations if layout else None,
+        per_chip_bytes=layout.per_chip if layout else None,
+        warnings=layout_warnings(req, dev, plan),
+        cost_usd=cost,
+        price=price,
+        spot_price=spot,
+        spot_cost_usd=spot_cost,
+        usd_per_mtok=cost / (req.tokens / 1e6) if (per_mtok and cost is not None and req.tokens) else None,
+        spot_usd_per_mtok=spot_cost / (req.tokens / 1e6)
+        if (per_mtok and spot_cost is not None and req.tokens)
+        else None,
+    )

@@ -1,0 +1,179 @@
+"""The workload's arithmetic, worked out once per estimate and shared by every chip's row.
+
+The model shape (the user's parts, the rest from the parameter count at a width-to-depth ratio),
+the FLOPs of a training run (6·A·D plus the attention term 12·L·c·d·D, Hoffmann et al. 2022) or of
+serving ((2·A + 4·L·c·d) per token), the mixture of experts split, and the bytes: the training state
+(16 B per parameter, all experts), one micro-batch's activations per checkpointing mode (Korthikanti
+et al. 2022, core/transformer.py), a serving copy's weights and KV cache, and what one decode step
+reads. Nothing here depends on a chip.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gpu_tpu_app.core import transformer
+from gpu_tpu_app.core.estimate_models import EstimateRequest, Moe, Shape
+from gpu_tpu_app.core.transformer import Checkpointing
+
+#: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
+TOKENS_PER_PARAM = 20.0
+#: Mixed-precision AdamW training state per parameter, before activations.
+TRAINING_BYTES_PER_PARAM = 16.0
+#: serving: runtime buffers on top of the weights when checking whether a copy fits (research notes:
+#: inference memory is about 1.2 x the weight bytes); a decode step still reads weights + KV cache only.
+INFERENCE_OVERHEAD = 1.2
+#: context length (tokens per sequence) when none is given.
+DEFAULT_CONTEXT = 2048
+#: sequences decoded together per model copy when none is given.
+DEFAULT_BATCH = 1
+#: training sequences per micro-step of one copy when none is given (Megatron-LM and Llama 3 run 1).
+DEFAULT_MICRO_BATCH = 1
+
+
+def model_shape(req: EstimateRequest) -> Shape:
+    """The shape used for the KV cache, the attention term and the activations: the user's parts, the
+    rest from the parameter count (the active ones of a mixture of experts) at the width-to-depth ratio."""
+    ratio = req.aspect_ratio or transformer.DEFAULT_ASPECT_RATIO
+    dims = transformer.default_dims(req.active, ratio, req.layers, req.width, req.heads, req.kv_heads)
+    given = [v is not None for v in (req.layers, req.width, req.heads, req.kv_heads)]
+    head_size = dims.width / dims.heads
+    kv_per_token = 2.0 * dims.layers * dims.kv_heads * head_size * req.value_bytes
+    which = "active parameters" if req.active_params is not None else "parameter count"
+    derived = f"from the {which} at width / layers = {ratio:g}"
+    origin = "given" if all(given) else f"given, the rest {derived}" if any(given) else derived
+    return Shape(
+        layers=dims.layers,
+        width=dims.width,
+        heads=dims.heads,
+        kv_heads=dims.kv_heads,
+        head_size=head_size,
+        kv_bytes_per_token=kv_per_token,
+        origin=origin,
+        aspect_ratio=ratio,
+    )
+
+
+def attention_flops_per_token(shape: Shape, context: int) -> float:
+    """Forward attention FLOPs per token at `context` tokens: scores and weighted sum, 4 x L x c x d."""
+    return 4.0 * shape.layers * context * shape.width
+
+
+def training_tokens(req: EstimateRequest) -> float:
+    """Tokens to train on: given, or 20 per parameter (all experts counted)."""
+    return req.tokens if req.tokens is not None else TOKENS_PER_PARAM * req.params
+
+
+def total_flops(req: EstimateRequest) -> tuple[float, float]:
+    """(FLOPs, tokens): training (6A + 12·L·c·d)·D with D = 20·N by default; serving (2A + 4·L·c·d) per
+    token served (prompt and generated); A the parameters each token uses."""
+    shape = model_shape(req)
+    context = req.context or DEFAULT_CONTEXT
+    attention = attention_flops_per_token(shape, context)
+    if req.mode == "training":
+        tokens = training_tokens(req)
+        return (6.0 * req.active + 3.0 * attention) * tokens, tokens
+    assert req.tokens is not None
+    served = req.tokens + (req.prompt_tokens or 0.0)
+    return (2.0 * req.active + attention) * served, req.tokens
+
+
+def moe_of(req: EstimateRequest) -> Moe | None:
+    """The mixture of experts split, or None for a dense model."""
+    if req.active_params is None:
+        return None
+    split = None
+    if req.experts is not None and req.top_k is not None:
+        split = transformer.moe_split(req.params, req.active_params, req.experts, req.top_k)
+    batch = (req.batch or DEFAULT_BATCH) if req.mode == "inference" else 1
+    return Moe(
+        total=req.params,
+        active=req.active_params,
+        experts=req.experts,
+        top_k=req.top_k,
+        shared=split.shared if split else None,
+        per_expert=split.per_expert if split else None,
+        decode_params=transformer.decode_weights(req.params, req.active_params, split, batch),
+    )
+
+
+def activations(req: EstimateRequest, shape: Shape | None = None) -> dict[Checkpointing, float]:
+    """Activation bytes of one training micro-batch over all layers, per checkpointing mode offered."""
+    shape = shape or model_shape(req)
+    context = req.context or DEFAULT_CONTEXT
+    tokens = (req.micro_batch or DEFAULT_MICRO_BATCH) * context
+    modes = transformer.CHECKPOINTING_ORDER if req.checkpointing == "auto" else (req.checkpointing,)
+    return {
+        mode: transformer.activation_bytes(
+            mode,
+            shape.layers,
+            tokens,
+            shape.width,
+            shape.heads,
+            context,
+            top_k=req.top_k or 1,
+            value_bytes=4.0 if req.strict_fp32 else 2.0,
+        )
+        for mode in modes
+    }
+
+
+def training_state(req: EstimateRequest) -> float:
+    """Bytes of weights, gradients and optimizer state: 16 per parameter, all experts."""
+    return TRAINING_BYTES_PER_PARAM * req.params
+
+
+def memory_needed(req: EstimateRequest) -> float:
+    """Bytes per model copy: the training state plus, for the least recomputation offered, one
+    micro-batch's activations; weights plus KV cache (batch x context) for serving."""
+    if req.mode == "training":
+        return training_state(req) + next(iter(activations(req).values()))
+    return INFERENCE_OVERHEAD * req.params * req.value_bytes + kv_bytes(req)
+
+
+def kv_bytes(req: EstimateRequest) -> float:
+    """KV-cache bytes of one model copy: batch x context tokens."""
+    return (req.batch or DEFAULT_BATCH) * (req.context or DEFAULT_CONTEXT) * model_shape(req).kv_bytes_per_token
+
+
+def step_bytes(req: EstimateRequest) -> float:
+    """Bytes one decode step of one copy reads: the weights it uses (all of a dense model; the shared
+    weights and the routed experts of a mixture) and the whole KV cache."""
+    moe = moe_of(req)
+    weights = moe.decode_params if moe is not None else req.params
+    return weights * req.value_bytes + kv_bytes(req)
+
+
+def recompute_factor(mode: str | None, shape: Shape, req: EstimateRequest) -> float:
+    """Hardware FLOPs over model FLOPs: selective recomputation repeats the attention core's forward
+    pass, full checkpointing the whole forward pass."""
+    if mode not in ("selective", "full"):
+        return 1.0
+    attention = attention_flops_per_token(shape, req.context or DEFAULT_CONTEXT)
+    model = 6.0 * req.active + 3.0 * attention
+    extra = attention if mode == "selective" else 2.0 * req.active + attention
+    return (model + extra) / model
+
+
+class Workload(NamedTuple):
+    """What every row shares, worked out once: the shape, one copy's memory, a decode step's bytes,
+    the training state and the activations per checkpointing mode."""
+
+    shape: Shape
+    needed: float
+    step_bytes: float
+    state: float
+    activations: dict[Checkpointing, float]
+
+
+def workload(req: EstimateRequest) -> Workload:
+    """The request's shape and bytes, once for all rows (a serving copy's step bytes, a training run's activations)."""
+    shape = model_shape(req)
+    training = req.mode == "training"
+    return Workload(
+        shape=shape,
+        needed=memory_needed(req),
+        step_bytes=0.0 if training else step_bytes(req),
+        state=training_state(req),
+        activations=activations(req, shape) if training else {},
+    )
