@@ -5,7 +5,9 @@ Each run is a fresh `python -m gpu_tpu_app <command> ...` process, timed from sp
 CPU time (user + system, from wait4) is printed too because on a shared, loaded machine it moves
 less than the wall time. `python -c pass` and `import pydantic` are timed the same way as the floor
 every command pays. `--importtime` prints the gpu_tpu_app modules the command imports, slowest first.
-Set PYTHONPATH to another checkout's root to time that tree (say, main before a change).
+Set PYTHONPATH to another checkout's root to time that tree (say, main before a change). The timed
+processes run without PYTHONDONTWRITEBYTECODE (a shell may set it), so they load cached bytecode as
+an installed app does rather than compiling every module at each start.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ COMMANDS = {
 def time_process(argv: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one process run to its end, output discarded."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _pid, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)

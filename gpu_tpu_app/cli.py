@@ -82,6 +82,7 @@ PASSTHROUGH: dict[str, tuple[str, str]] = {
     "probe-worker": ("gpu_tpu_app.worker.main", ""),  # internal: one backend's worker process
     "model-check-worker": ("gpu_tpu_app.worker.modelcheck", ""),  # internal: runs one model file
     "tpu-compile-worker": ("gpu_tpu_app.worker.tpu_compile", ""),  # internal: the model check's TPU compiles
+    "process-guard": ("gpu_tpu_app.worker.guard", ""),  # internal: nothing an untrusted command starts outlives it
 }
 
 

@@ -232,3 +232,17 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     with open(_TIMES_FILE, "a", encoding="utf-8") as f:
         f.write(json.dumps(row) + "\n")
     return result
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_processes() -> Iterator[None]:
+    """After every test: no process that a guarded launch started (a model check's worker and whatever
+    the model file forked, an interpreter `envs` queried) is still alive. They carry the guard's marker
+    in their environment (tests/leftovers.py); found ones are killed and the test fails."""
+    from tests import leftovers
+
+    leftovers.install()
+    yield
+    left = leftovers.leftovers()
+    if left:
+        pytest.fail("processes left running after the test: " + "; ".join(f"{p} {c}" for p, c in sorted(left.items())))

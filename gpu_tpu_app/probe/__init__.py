@@ -4,5 +4,6 @@
 - `protocol.ProbeSession`: the same run as a state machine for callers with their own process API
   (the window's QProcess); `protocol.LineDecoder` and `protocol.RunAssembler` underneath.
 - `group`: local collective groups; `envs`: the interpreters to run workers in;
-  `modelcheck_launch`: starts the model-check worker. The workers themselves: gpu_tpu_app/worker/.
+  `modelcheck_launch`: starts the model-check worker; `guarded`: starts a command under worker/guard.py.
+  The workers themselves: gpu_tpu_app/worker/.
 """

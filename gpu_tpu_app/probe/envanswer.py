@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from gpu_tpu_app.cliutil import one_line
+from gpu_tpu_app.probe import guarded
 
 #: The most an interpreter's answer may take (a real one is under 10 KB).
 ANSWER_MAX_BYTES = 1024 * 1024
@@ -53,10 +54,9 @@ def _signal_name(code: int) -> str:
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
+    """End the interpreter: it runs under the process guard (probe/guarded.py), which ends it and all
+    it started when told to stop (SIGTERM), and is killed with its group when it does not in time."""
+    guarded.stop(proc)
 
 
 def read_process(proc: subprocess.Popen, timeout_s: float, limit: int = ANSWER_MAX_BYTES) -> Output:
@@ -109,7 +109,10 @@ def read_process(proc: subprocess.Popen, timeout_s: float, limit: int = ANSWER_M
         verdict = f"crashed ({_signal_name(code)})"
     elif verdict is None and code:
         verdict = f"exited with status {code}"
-    return Output(bytes(out[:limit]), err.decode("utf-8", "replace"), verdict)
+    data = bytes(out[:limit])
+    if len(out) > limit:  # cut mid-line: only whole lines are part of the answer
+        data = data[: data.rfind(b"\n") + 1]
+    return Output(data, err.decode("utf-8", "replace"), verdict)
 
 
 # ---------------------------------------------------------------- the answer's lines

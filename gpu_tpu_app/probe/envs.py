@@ -37,7 +37,7 @@ from gpu_tpu_app.core.environments import (
 )
 from gpu_tpu_app.core.terms import PEAK_DTYPES
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe import envanswer
+from gpu_tpu_app.probe import envanswer, guarded
 from gpu_tpu_app.safe_read import read_text
 
 #: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
@@ -147,12 +147,12 @@ def _conda_prefixes(
     conda = environ.get("CONDA_EXE") or shutil.which("conda", path=environ.get("PATH"))
     if conda:
         try:
-            proc = subprocess.Popen(
+            proc = guarded.start(  # dies with this process, like the interpreters' queries
                 [conda, "env", "list", "--json"],
+                env=dict(os.environ),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                start_new_session=True,
             )
             out = envanswer.read_process(proc, timeout_s, CONDA_LIST_MAX_BYTES)
             data = json.loads(out.stdout.decode("utf-8", "replace")) if out.verdict is None else None
@@ -274,14 +274,8 @@ def query_env(
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     argv = [str(path), str(PACKAGE_DIR / "worker" / "envquery.py")]
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
-        )
+        # under the process guard: the interpreter (and a conda wrapper's child) dies with this process
+        proc = guarded.start(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except (OSError, ValueError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return PythonEnv(**base, problem=f"{shown_path(interpreter)}: cannot run it ({why}), not a Python interpreter")
@@ -568,7 +562,10 @@ def envs_command(added: Iterable[str] = (), *, refresh: bool = False) -> list[st
 
 
 def parse_envs_json(data: bytes) -> list[PythonEnv]:
-    """The environments in `envs --format json` output; ValueError (one line) when it is not that."""
+    """The environments in `envs --format json` output; ValueError (one line) when it is not that.
+
+    That output is the `envs` command's own (every environment there already a valid entry, an odd
+    one as an unusable row); every text of an entry comes back on one line."""
     if len(data) > CACHE_MAX_BYTES:
         raise ValueError(f"the environment list is larger than {CACHE_MAX_BYTES // 1024**2} MiB")
     try:
@@ -577,6 +574,8 @@ def parse_envs_json(data: bytes) -> list[PythonEnv]:
         if not isinstance(items, list):
             raise TypeError("environments is not a list")
         return [PythonEnv.model_validate(item) for item in items[:256]]
+    except RecursionError:
+        raise ValueError("the environment list could not be read: JSON nested too deeply") from None
     except (ValueError, KeyError, TypeError, ValidationError) as exc:
-        text = " ".join(str(exc).split())[:200]
+        text = one_line(" ".join(str(exc).split()))[:200]
         raise ValueError(f"the environment list could not be read: {text}") from None

@@ -276,6 +276,9 @@ def _run_engine(
                 take(rank, decoders[rank].feed(data))
     finally:
         _end_ranks(procs, sel, cancelled=stopped == "cancelled")
+    for rank, decoder in enumerate(decoders):  # lines that were not messages: counted and said, not silent
+        if note := decoder.dropped_note(f"{backend} rank {rank}"):
+            asm.errors.append(note)
     _report_end(backend, asm, on_message, procs, logs[0], said_done, first_failure, stopped)
 
 

@@ -1,7 +1,11 @@
 """Start the model-check worker and read it: the light side, used by the CLI and the window.
 
 Nothing here imports torch, jax or the user's file: the worker (gpu_tpu_app.worker.modelcheck) runs
-them in its own process group, under a memory limit, and is killed when it runs past the timeout.
+them under the process guard (worker/guard.py, started through probe/guarded.py), in its own session
+and process group, under a memory limit it cannot lift, and is stopped when it runs past the timeout.
+Whatever the file starts ends with the check: the guard kills every descendant before it exits, and it
+dies with the CLI or window. The result is read until the guard has exited, so a grandchild that holds
+the worker's pipes cannot turn an immediate answer into a time-out.
 """
 
 from __future__ import annotations
@@ -10,7 +14,6 @@ import functools
 import json
 import os
 import selectors
-import signal
 import subprocess
 import sys
 import time
@@ -21,7 +24,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS
 from gpu_tpu_app.core.modelcheck import CheckSession, Findings, ModelCheck, WorkerStage
 from gpu_tpu_app.core.tpu_compile import targets
-from gpu_tpu_app.probe import envs
+from gpu_tpu_app.probe import envs, guarded
 from gpu_tpu_app.probe.protocol import frozen
 
 
@@ -95,11 +98,8 @@ def precheck(file: str | Path, python: str | None = None) -> str | None:
     return None
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+#: after the guard has exited, how long its pipes may take to deliver what is left.
+DRAIN_S = 1.0
 
 
 def run_check(
@@ -129,14 +129,17 @@ def run_check_detailed(
         return bad, None
     session = CheckSession(str(file), timeout_s, memory_limit_mb)
     start = time.monotonic()
-    proc = subprocess.Popen(
-        worker_command(file, memory_limit_mb, timeout_s, tpu_chips, python),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=worker_env(python=python),
-        start_new_session=True,
-    )
+    try:
+        proc = guarded.start(
+            worker_command(file, memory_limit_mb, timeout_s, tpu_chips, python),
+            env=worker_env(python=python),
+            memory_limit_mb=memory_limit_mb,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except OSError as exc:
+        return f"{file}: the check's worker could not start: {exc.strerror or exc}", None
     assert proc.stdout is not None and proc.stderr is not None
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, "out")
@@ -144,13 +147,19 @@ def run_check_detailed(
     err_tail = b""
     open_streams = 2
     timed_out = False
+    ended_at: float | None = None  # when the guard (and so everything below it) had exited
     try:
         while open_streams:
-            left = timeout_s - (time.monotonic() - start)
+            now = time.monotonic()
+            left = timeout_s - (now - start)
             if left <= 0:
                 timed_out = True
                 break
-            for key, _ in sel.select(min(left, 0.5)):
+            if ended_at is None and proc.poll() is not None:
+                ended_at = now
+            if ended_at is not None and now - ended_at > DRAIN_S:
+                break  # nothing that could still write is alive
+            for key, _ in sel.select(min(left, 0.1 if ended_at is not None else 0.5)):
                 data = os.read(key.fileobj.fileno(), 1 << 16)  # type: ignore[union-attr]  # only pipes are registered, never raw descriptors
                 if not data:
                     sel.unregister(key.fileobj)
@@ -167,12 +176,10 @@ def run_check_detailed(
             except subprocess.TimeoutExpired:
                 timed_out = True
     except KeyboardInterrupt:
-        _kill_group(proc)
-        proc.wait()
+        guarded.stop(proc)
         raise
     finally:
-        _kill_group(proc)
-        proc.wait()
+        guarded.stop(proc)
         sel.close()
         proc.stdout.close()
         proc.stderr.close()

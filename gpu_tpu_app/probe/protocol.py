@@ -145,6 +145,12 @@ class LineDecoder:
         return f"{who}: {lines} from the worker {verb} dropped (first: {first})"
 
 
+def is_dropped_note(text: str) -> bool:
+    """True for a run's note that a worker wrote lines that were not messages (LineDecoder.dropped_note):
+    said, but not a failure of the run."""
+    return " from the worker " in text and " dropped (first: " in text
+
+
 # ---------------------------------------------------------------- messages -> run file
 
 

@@ -321,7 +321,8 @@ class _Chart(QWidget):
                     entry.setCheckState(Qt.CheckState.Unchecked if hidden else Qt.CheckState.Checked)
                 # the series' colour as a swatch, the name in the text colour: a line colour on the list's
                 # background is often under 4.5:1 (the blue of a series on the dark theme is 2.5:1)
-                entry.setIcon(_swatch(_item_color(items[0], self._colors["foreground"])))
+                if name not in self._keys:  # a key explains a hollow marker: no filled swatch for it
+                    entry.setIcon(_swatch(_item_color(items[0], self._colors["foreground"])))
                 entry.setToolTip(name)
                 self.series_list.addItem(entry)
         self.series_list.blockSignals(False)

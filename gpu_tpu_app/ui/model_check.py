@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.core.modelcheck import CheckSession, ModelCheck, WorkerStage, level_text
+from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.modelcheck_launch import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_TIMEOUT_S,
@@ -108,13 +109,16 @@ class ModelCheckProcess(QObject):
         if bad:
             QTimer.singleShot(0, lambda: self._finish(bad))
             return
-        argv = worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python)
+        # under the process guard (probe/guarded.py): nothing the file starts outlives the check or the window
+        argv = guarded.guard_command(
+            worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python), self._memory
+        )
         proc = QProcess(self)
         if sys.platform != "win32":
             flags = QProcess.UnixProcessFlag
             proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers | flags.IgnoreSigPipe)
         env = QProcessEnvironment()
-        for k, v in worker_env(python=self.python).items():
+        for k, v in guarded.marked(worker_env(python=self.python)).items():
             env.insert(k, v)
         proc.setProcessEnvironment(env)
         proc.setProgram(argv[0])
@@ -147,9 +151,20 @@ class ModelCheckProcess(QObject):
         pid = int(proc.processId())
         try:
             if pid and sys.platform != "win32":
-                os.killpg(pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGTERM)  # the guard ends the worker and all it started, then exits
+                QTimer.singleShot(int(guarded.STOP_GRACE_S * 1000), self, lambda: self._kill_group(pid))
             else:
                 proc.kill()
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+
+    def _kill_group(self, pid: int) -> None:
+        """The guard did not end within its grace: kill it and its group."""
+        proc = self._proc
+        if self._done or proc is None or proc.state() == QProcess.ProcessState.NotRunning:
+            return
+        try:
+            os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             proc.kill()
 

@@ -10,5 +10,6 @@ the workers send (core/runs.py).
   that compiles the model for TPU generations with libtpu (a process of its own: libtpu may end it).
 - `envquery`: run as a script in each interpreter the Probe page lists.
 - `wire`: the records the workers print; `lifeline`: a worker ends when its parent does;
+  `guard`: runs an untrusted command (a model check, an env query) so nothing it starts outlives it;
   `nvml`: device clocks and temperatures.
 """

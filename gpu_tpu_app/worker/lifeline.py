@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
 #: The parent sets this to its pid in the worker's environment (protocol.worker_env), so a
 #: worker whose parent died before the worker could look still notices.
@@ -70,26 +71,31 @@ def _orphaned(parent: int, anchor: int | None) -> bool:
     return anchor is not None and anchor != parent and not _alive(anchor)
 
 
-def _watch(parent: int, anchor: int | None) -> None:
+def _watch(parent: int, anchor: int | None, on_orphaned: Callable[[], None]) -> None:
     stop = threading.Event()
     while not stop.wait(POLL_S):
         if _orphaned(parent, anchor):
-            _end()
+            on_orphaned()
+            return
 
 
-def tie_to_parent() -> bool:
+def tie_to_parent(sig: int = signal.SIGKILL, on_orphaned: Callable[[], None] | None = None) -> bool:
     """Make this worker end when its parent does (or the program that asked for it, when a launcher
     sits between them). Call first thing in the worker; returns False where this OS has no way.
 
-    Parent already gone: the worker ends at once.
+    `sig` is what the kernel sends at the parent's death (SIGKILL; a process that must clean up first,
+    like worker/guard.py, asks for SIGTERM and handles it); `on_orphaned` is what the watcher does
+    once it sees the parent gone (default: end this process and the group it leads).
+    Parent already gone: `on_orphaned` at once.
     """
     if os.name != "posix":
         return False
+    end = on_orphaned or _end
     parent = os.getppid()
     anchor = _anchor()
-    _set_pdeathsig(signal.SIGKILL)
+    _set_pdeathsig(sig)
     # the parent may have died before prctl took effect, or even before this process looked
     if _orphaned(parent, anchor):
-        _end()
-    threading.Thread(target=_watch, args=(parent, anchor), name="parent-watch", daemon=True).start()
+        end()
+    threading.Thread(target=_watch, args=(parent, anchor, end), name="parent-watch", daemon=True).start()
     return True

@@ -14,6 +14,7 @@ from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe.cli_output import ProgressPrinter, table, trust_cell
+from gpu_tpu_app.probe.protocol import is_dropped_note
 from gpu_tpu_app.probe.runner import CancelEvent, stop_on_signals
 
 
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
             say("\n".join(lines), sys.stdout)
         errors, written = save_outputs(probe_run, args)
     for line in [*probe_run.errors, *errors]:
-        say(f"error: {line}")
+        say(f"{'note' if is_dropped_note(line) else 'error'}: {line}")
     if cancel.is_set():
         say("cancelled" + (f": partial run saved to {written['--out']}" if "--out" in written else ""))
         return 128 + int(cancel.signum) if cancel.signum not in (None, signal.SIGINT) else EXIT_CANCELLED
@@ -187,4 +188,5 @@ def run(args: argparse.Namespace) -> int:
     if errors:
         return EXIT_USAGE
     ok = any(r.status == "ok" for r in probe_run.results)
-    return 0 if probe_run.complete and ok and not probe_run.errors else 1
+    failed = [e for e in probe_run.errors if not is_dropped_note(e)]
+    return 0 if probe_run.complete and ok and not failed else 1

@@ -1,0 +1,284 @@
+"""Nothing a model file (or a queried interpreter) starts outlives the check, whatever it does.
+
+Each hostile file writes the pids of what it started into a folder, so these tests find them whether or
+not the launcher marks its processes; the suite's leftover check (tests/conftest.py) looks for marked
+ones after every test besides.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from gpu_tpu_app.probe.envs import query_env
+from gpu_tpu_app.probe.modelcheck_launch import run_check
+from tests.leftovers import marked
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+SETSID_CHILD = (
+    "import os, sys, time\n"
+    "os.setsid()\n"
+    "open(os.path.join(sys.argv[1], f'{os.getpid()}.pid'), 'w').close()\n"
+    "time.sleep(300)\n"
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def _pids(folder: Path, count: int, within_s: float = 60.0) -> list[int]:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        found = [int(p.stem) for p in folder.glob("*.pid")]
+        if len(found) >= count:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"only {sorted(folder.glob('*.pid'))} started within {within_s} s")
+
+
+def _gone(pids: list[int], within_s: float = 5.0) -> list[int]:
+    """The pids among `pids` still alive after `within_s` (killed, so a failing test leaves nothing)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.05)
+    left = [p for p in pids if _alive(p)]
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    return left
+
+
+def _model(tmp_path: Path, body: str) -> tuple[Path, Path]:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    child = tmp_path / "child.py"
+    child.write_text(SETSID_CHILD)
+    file = tmp_path / "model.py"
+    file.write_text(
+        "import os, subprocess, sys\n"
+        f"PIDS = {str(pids)!r}\n"
+        f"CHILD = [sys.executable, {str(child)!r}, PIDS]\n"
+        "open(os.path.join(PIDS, f'{os.getpid()}.pid'), 'w').close()\n"
+        "def wait_for(count):  # until that many processes have written their pid (python starts slowly)\n"
+        "    import time\n"
+        "    while len([n for n in os.listdir(PIDS) if n.endswith('.pid')]) < count:\n"
+        "        time.sleep(0.02)\n" + textwrap.dedent(body)
+    )
+    return file, pids
+
+
+def test_a_setsid_grandchild_holding_the_pipes_ends_with_the_check_and_the_error_is_immediate(tmp_path: Path) -> None:
+    # the grandchild inherits stdout and stderr, starts its own session, and would sleep for minutes
+    file, pids = _model(tmp_path, "subprocess.Popen(CHILD)\nwait_for(2)\nraise RuntimeError('at once')\n")
+    start = time.monotonic()
+    result = run_check(file, timeout_s=40)
+    took = time.monotonic() - start
+    assert isinstance(result, str) and "RuntimeError: at once" in result, result
+    assert took < 30, f"an immediate error took {took:.1f} s (read as a time-out?)"
+    started = _pids(pids, 2, within_s=1)
+    assert _gone(started, within_s=0.5) == [], "a process the model file started outlived the check"
+    assert marked() == {}
+
+
+def test_a_double_forked_orphan_ends_with_the_check(tmp_path: Path) -> None:
+    body = """
+    if os.fork() == 0:  # the middle process exits at once, so the grandchild is reparented
+        subprocess.Popen(CHILD, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os._exit(0)
+    wait_for(2)
+    raise SystemExit(0)
+    """
+    file, pids = _model(tmp_path, body)
+    run_check(file, timeout_s=40)
+    started = _pids(pids, 2, within_s=1)
+    assert _gone(started, within_s=0.5) == []
+
+
+KEEP_GOING = """
+subprocess.Popen(CHILD)
+wait_for(2)
+open(os.path.join(PIDS, 'ready'), 'w').close()
+import time
+time.sleep(300)
+"""
+
+
+def _kill_launcher_mid_check(tmp_path: Path, argv: list[str]) -> None:
+    file, pids = _model(tmp_path, KEEP_GOING)
+    launcher = subprocess.Popen(
+        [*argv, str(file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while not (pids / "ready").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = _pids(pids, 2, within_s=5)
+        os.kill(launcher.pid, signal.SIGKILL)
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+        launcher.wait()
+    assert _gone(started, within_s=5) == [], "the model check ran on after kill -9 of the program that started it"
+
+
+def test_kill_9_of_the_cli_ends_the_check_and_what_the_file_started(tmp_path: Path) -> None:
+    _kill_launcher_mid_check(tmp_path, [sys.executable, "-m", "gpu_tpu_app", "check-model", "--timeout", "300"])
+
+
+def test_kill_9_of_a_program_that_checks_from_a_thread_like_the_window_ends_the_check(tmp_path: Path) -> None:
+    # the window runs run_check in a worker thread; the thread lives until the check returns
+    script = (
+        "import sys, threading\n"
+        "from gpu_tpu_app.probe.modelcheck_launch import run_check\n"
+        "t = threading.Thread(target=run_check, args=(sys.argv[1], 300.0))\n"
+        "t.start(); t.join()\n"
+    )
+    _kill_launcher_mid_check(tmp_path, [sys.executable, "-c", script])
+
+
+def test_a_file_cannot_raise_its_memory_limit_back(tmp_path: Path) -> None:
+    report = tmp_path / "raised.txt"
+    status = tmp_path / "status.txt"
+    file = tmp_path / "model.py"
+    file.write_text(
+        "import resource, shutil\n"
+        f"shutil.copy('/proc/self/status', {str(status)!r})\n"
+        "try:\n"
+        "    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))\n"
+        "    raised = 'raised'\n"
+        "except (ValueError, OSError) as exc:\n"
+        "    raised = f'refused: {exc}'\n"
+        f"open({str(report)!r}, 'w').write(raised)\n"
+        "block = bytearray(3 * 1024**3)  # past the 1.5 GiB limit\n"
+        "block[::4096] = b'x' * len(block[::4096])\n"
+    )
+    result = run_check(file, timeout_s=60, memory_limit_mb=1536)
+    assert report.read_text().startswith("refused"), report.read_text()
+    assert isinstance(result, str) and "memory" in result, result
+    # the ability to lift the hard limit is gone before the file runs, even where the check runs as root:
+    # CAP_SYS_RESOURCE (bit 24) out of the bounding and effective sets, and no setuid program can bring it back
+    fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+    assert fields["NoNewPrivs"].strip() == "1"
+    for caps in ("CapBnd", "CapEff", "CapPrm"):
+        assert not int(fields[caps], 16) & (1 << 24), f"{caps} still holds CAP_SYS_RESOURCE"
+
+
+def _wrapper(tmp_path: Path, tail: str) -> tuple[Path, Path]:
+    """An interpreter like conda's wrappers: a script that starts the real Python as its child (no exec)."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    child = tmp_path / "child.py"
+    child.write_text(SETSID_CHILD)
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\ntouch {pids}/$$.pid\n{sys.executable} {child} {pids} &\n"
+        f'while [ "$(ls {pids} | wc -l)" -lt 2 ]; do sleep 0.05; done\n{tail}\n',
+    )
+    wrapper.chmod(0o755)
+    return wrapper, pids
+
+
+def test_an_interpreter_that_leaves_a_setsid_child_leaves_nothing_after_envs_asked_it(tmp_path: Path) -> None:
+    wrapper, pids = _wrapper(tmp_path, "echo not json\nexit 0")
+    start = time.monotonic()
+    env = query_env(str(wrapper), timeout_s=30)
+    assert time.monotonic() - start < 20, "the answer waited on the child holding its pipes"
+    assert env.problem
+    started = _pids(pids, 2, within_s=5)
+    assert _gone(started, within_s=0.5) == []
+
+
+def test_kill_9_of_envs_ends_the_interpreter_it_asked_and_its_child(tmp_path: Path) -> None:
+    wrapper, pids = _wrapper(tmp_path, f'{sys.executable} -c "import time; time.sleep(300)" "$@"')
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "gpu_tpu_app", "probe", "envs", "--refresh", str(wrapper)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        started = _pids(pids, 2, within_s=60)
+        time.sleep(0.5)  # the wrapper's own python child is running too
+        os.kill(cli.pid, signal.SIGKILL)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+        cli.wait()
+    assert _gone(started, within_s=5) == [], "an interpreter envs asked ran on after kill -9 of envs"
+
+
+def test_kill_9_of_the_window_side_check_ends_the_check(tmp_path: Path) -> None:
+    # the window's own driver (ui/model_check.ModelCheckProcess, a QProcess) in a Qt event loop
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from gpu_tpu_app.ui.model_check import ModelCheckProcess\n"
+        "app = QCoreApplication([])\n"
+        "check = ModelCheckProcess(sys.argv[1], timeout_s=300.0)\n"
+        "check.start()\n"
+        "app.exec()\n"
+    )
+    _kill_launcher_mid_check(tmp_path, [sys.executable, "-c", script])
+
+
+def test_cancel_in_the_window_ends_what_the_file_started(tmp_path: Path, qtbot) -> None:
+    from gpu_tpu_app.ui.model_check import ModelCheckProcess
+
+    file, pids = _model(tmp_path, KEEP_GOING)
+    check = ModelCheckProcess(str(file), timeout_s=300.0)
+    check.start()
+    deadline = time.monotonic() + 90
+    while not (pids / "ready").exists() and time.monotonic() < deadline:
+        qtbot.wait(50)
+    started = _pids(pids, 2, within_s=5)
+    with qtbot.waitSignal(check.sig_finished, timeout=10_000) as finished:
+        check.cancel()
+    assert finished.args == [None]
+    assert _gone(started, within_s=1) == []
+
+
+def test_the_guard_cleans_up_when_told_to_stop_twice_at_once(tmp_path: Path) -> None:
+    # the parent-death signal and the lifeline watcher's can both arrive: the second must not cut the cleanup short
+    from gpu_tpu_app.probe import guarded
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    child = tmp_path / "child.py"
+    child.write_text(SETSID_CHILD)
+    parent = f"import subprocess, sys, time; subprocess.Popen([sys.executable, {str(child)!r}, {str(pids)!r}]); time.sleep(300)"
+    proc = guarded.start([sys.executable, "-c", parent], env=dict(os.environ), stderr=subprocess.PIPE)
+    try:
+        started = _pids(pids, 1)
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert b"Traceback" not in err
+    assert _gone(started, within_s=0.5) == []
+
+
+def test_a_command_that_cannot_be_executed_is_an_oserror_like_popen(tmp_path: Path) -> None:
+    from gpu_tpu_app.probe import guarded
+
+    text = tmp_path / "not-a-program"
+    text.write_text("just text\n")
+    text.chmod(0o755)
+    with pytest.raises(OSError) as err:
+        guarded.start([str(text)], env=dict(os.environ))
+    assert err.value.errno == 8  # ENOEXEC, as subprocess.Popen raises it
