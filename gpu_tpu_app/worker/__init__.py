@@ -6,7 +6,9 @@ the workers send (core/runs.py).
 
 - `main`: the `probe-worker` process; `detect`: what it finds; `kernels`: what it measures;
   `collective`: one rank of a group; `testkernels`: kernels that misbehave on purpose.
-- `modelcheck`: the `model-check-worker` process that runs one user model file; `tpu_compile`: its child
+- `modelcheck`: the `model-check-worker` process that runs one user model file (its stages:
+  `modelcheck_jax`, `modelcheck_torch`, `modelcheck_torchops`; shared: `modelcheck_base`,
+  `modelcheck_work`); `tpu_compile`: its child
   that compiles the model for TPU generations with libtpu (a process of its own: libtpu may end it).
 - `envquery`: run as a script in each interpreter the Probe page lists.
 - `wire`: the records the workers print; `lifeline`: a worker ends when its parent does;

@@ -1,7 +1,8 @@
 """The model-check worker's shared basics: its output lines, the user's file as a module, the user's errors.
 
-Worker side: the standard library only. gpu_tpu_app.worker.modelcheck (the entry point and the JAX
-stages) and gpu_tpu_app.worker.modelcheck_torch (the PyTorch stages) build on it.
+Worker side: the standard library only. gpu_tpu_app.worker.modelcheck (the entry point),
+gpu_tpu_app.worker.modelcheck_jax (the JAX stages) and gpu_tpu_app.worker.modelcheck_torch (the PyTorch
+stages) build on it.
 """
 
 from __future__ import annotations

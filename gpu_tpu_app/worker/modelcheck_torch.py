@@ -31,7 +31,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _stage,
 )
 
-#: lowers a JAX function for a platform (gpu_tpu_app.worker.modelcheck._export_for), for the torchax route.
+#: lowers a JAX function for a platform (gpu_tpu_app.worker.modelcheck_jax._export_for), for the torchax route.
 Exporter = Callable[..., dict[str, Any]]
 
 
