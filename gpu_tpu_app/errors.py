@@ -25,6 +25,13 @@ def shown(text: object, limit: int = SHOWN_CHARS) -> str:
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
+class CheckFailed(Exception):
+    """The app's own failure while checking (a bug in it, not in the user's input): exit status 1, not 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(str(message)))
+
+
 class InputError(Exception):
     """Bad input from a user's file or flag; str(err) is the one-line message shown to them."""
 

@@ -10,6 +10,7 @@ from pathlib import Path
 #: torch and what `import torch` needs, linked from this venv into the second one.
 TORCH_DEPS = (
     "torch",
+    "functorch",
     "torchgen",
     "typing_extensions",
     "sympy",

@@ -11,16 +11,20 @@ import sys
 from collections.abc import Callable
 
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.errors import CheckFailed, InputError
 
 
 def guarded(call: Callable[[], int]) -> int:
-    """Run one command: bad input is one line and exit 2, Ctrl+C exit 130, a closed pipe ends quietly."""
+    """Run one command: bad input is one line and exit 2, the app's own failure one line and exit 1, Ctrl+C
+    exit 130, a closed pipe ends quietly."""
     try:
         return call()
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except CheckFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return EXIT_CANCELLED
     except BrokenPipeError:

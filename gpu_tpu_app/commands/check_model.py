@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app.cliutil import positive_number
 from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.errors import CheckFailed, InputError
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.modelcheck import ModelCheck
@@ -45,6 +45,12 @@ def add_check_flags(p: argparse.ArgumentParser) -> None:
         f"{MAX_CHIPS}; default {DEFAULT_TPU_CHIPS}; 0 skips the TPU compile); needs libtpu in the checking "
         "interpreter",
     )
+    p.add_argument(
+        "--python",
+        metavar="PATH",
+        help="check the model in this Python interpreter (your venv or conda env, with your packages) "
+        "instead of the app's own; it needs only the model's framework",
+    )
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -62,7 +68,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def measure(
-    file: str, timeout: float, memory_limit: int, quiet: bool = False, tpu_chips: int = DEFAULT_TPU_CHIPS
+    file: str,
+    timeout: float,
+    memory_limit: int,
+    quiet: bool = False,
+    tpu_chips: int = DEFAULT_TPU_CHIPS,
+    python: str | None = None,
 ) -> ModelCheck:
     """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2)."""
     if tpu_chips != 0 and (not 1 <= tpu_chips <= MAX_CHIPS or tpu_chips & (tpu_chips - 1)):
@@ -81,17 +92,31 @@ def measure(
 
     from gpu_tpu_app.probe.modelcheck_launch import run_check
 
-    result = run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips)
+    return measure_result(run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips, python=python))
+
+
+def measure_result(result: ModelCheck | str) -> ModelCheck:
+    """The check, or its one-line error raised: CheckFailed (exit 1) when the check itself failed, InputError
+    (exit 2) for a bad file."""
     if isinstance(result, str):
-        raise InputError(result)
+        from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE, MALFORMED_FINDINGS
+
+        own = INTERNAL_FAILURE in result or MALFORMED_FINDINGS in result
+        raise CheckFailed(result) if own else InputError(result)
     return result
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the file and print the result; exit 0 when the check ran, whatever it found."""
+    """Check the file and print the result; exit 0 when the check ran, whatever it found. With --format json a
+    bad file is a JSON object {"error": ..., "file": ...} on stdout as well as the line on stderr (exit 2)."""
     from gpu_tpu_app.core.modelcheck import render_text
 
-    check = measure(args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips)
+    try:
+        check = measure(args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
+    except (InputError, CheckFailed) as exc:
+        if args.format == "json":
+            print(json.dumps({"error": str(exc), "file": args.file}, indent=2))
+        raise
     if args.format == "json":
         print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))
     else:

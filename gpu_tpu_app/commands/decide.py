@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         from gpu_tpu_app.commands.check_model import measure
         from gpu_tpu_app.core.modelcheck import combine
 
-        check = measure(args.model, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips)
+        check = measure(args.model, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
         answers, sources = combine(answers, check)
     rec = decide(answers)
     if args.format == "json":

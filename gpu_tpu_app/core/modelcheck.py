@@ -4,6 +4,10 @@ The worker (gpu_tpu_app.worker.modelcheck) runs the user's model file in its own
 plain JSON; this module validates it (`Findings`), maps it to the framework-check answers by the
 rules in `MAPPING_RULES` (`check_from_findings`), and combines measured with stated answers
 (`combine`). Pure: no Qt, no torch, no jax.
+
+Longer than most modules on purpose: the worker's JSON contract (`Findings` and its parts), the rules
+that read it and the parent's side of one worker (`CheckSession`) change together, and each rule is
+checked against the contract it reads; split apart they would be one fact in three places.
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ __all__ = [
 #: the value of `high_precision` that float64 in the model maps to. One place, so that the answer
 #: model's change of this field's values is a one-line change here.
 HIGH_PRECISION_FP64 = "fp64"
+#: how a failure of the check itself (not of the user's file) is said; such a check exits 1, never 2.
+INTERNAL_FAILURE = "the check itself failed (a problem in gpu-tpu-app, not in your file)"
+#: findings the worker sent that this app cannot read: the app's problem too (exit 1).
+MALFORMED_FINDINGS = "the check's worker sent findings this app cannot read"
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70
 MATMUL_LOW = 0.30
@@ -62,6 +70,7 @@ Level = Literal[
     "lowered_for_tpu_torchax",
     "ran_under_torch_xla",
     "static_graph_captured",
+    "dynamic_graph_captured",
     "failed",
 ]
 LEVEL_TEXT: dict[str, str] = {
@@ -70,6 +79,7 @@ LEVEL_TEXT: dict[str, str] = {
     "lowered_for_tpu_torchax": "lowered for TPU through torchax",
     "ran_under_torch_xla": "ran under torch_xla (CPU device)",
     "static_graph_captured": "static graph captured (not lowered for TPU)",
+    "dynamic_graph_captured": "one graph captured, with data-dependent sizes (not a static graph; not lowered for TPU)",
     "failed": "failed (no static graph)",
 }
 
@@ -77,23 +87,24 @@ LEVEL_TEXT: dict[str, str] = {
 MAPPING_RULES: tuple[str, ...] = (
     "framework: the entry points the file defines (model() + example_inputs() is PyTorch; params() + "
     "forward() + example_inputs() is JAX).",
-    "xla_verified, the first rule that applies: compiled for a TPU generation by the TPU compiler -> yes; "
+    "xla_verified, the first rule that applies: a sparse tensor in the pass -> no (no XLA backend takes one; a "
+    "torchax lowering that densified it is not a yes); compiled for a TPU generation by the TPU compiler -> yes; "
     "lowering for TPU succeeded (jax.export, or torchax then "
-    "jax.export) -> yes; one step under "
-    "torch_xla on XLA's CPU device with no CPU fallback -> yes; that step with operators falling back to the CPU "
-    "-> unknown (choose no yourself when they sit in the main loop, yes when they do not); lowering for TPU, the "
-    "torch_xla step or torch.export failed -> no, with the reason; a static graph without a working TPU route "
-    "here -> unknown.",
-    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls), "
-    "or operators that fell back to the CPU under torch_xla -> some (raise it to essential yourself when they "
-    "carry the main loop); none in a full forward pass -> none.",
-    "dynamic_shapes: data-dependent shapes or control flow, or more compiled programs than the first input "
-    "needed across other_inputs() -> yes; one program for all shapes given -> no; without other_inputs() and "
-    "without data-dependent operations -> unknown.",
+    "jax.export) -> yes; one step under torch_xla on XLA's CPU device with no CPU fallback -> yes; lowering for "
+    "TPU, the torch_xla step or torch.export failed -> no, with the reason; that step with operators falling "
+    "back to the CPU -> unknown (choose no yourself when they sit in the main loop, yes when they do not); a "
+    "graph without a working TPU route here -> unknown. Every route's outcome is listed.",
+    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls, "
+    "JAX host callbacks), or operators that fell back to the CPU under torch_xla -> some (raise it to essential "
+    "yourself when they carry the main loop); none in a full forward pass -> none.",
+    "dynamic_shapes: data-dependent shapes or control flow (host syncs, sizes known only at run time), or more "
+    "compiled programs than the first input needed across other_inputs() -> yes; one program for all shapes "
+    "given -> no; no program compiled to count, or no other_inputs() and no data-dependent operation -> unknown.",
     f"high_precision: float64 values (or float64 asked for) -> {HIGH_PRECISION_FP64!r}; none -> unknown (the need "
     "for strict fp32 is not measurable).",
-    f"matmul_share: share of counted operations in matrix multiplies, convolutions and attention: "
-    f">= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low, between them mixed.",
+    f"matmul_share: share of counted operations in matrix multiplies, convolutions, attention and dense linear "
+    f"algebra: >= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low, between them mixed; a count far below "
+    "2 x parameters x tokens -> unknown, said to look incomplete.",
 )
 
 _Text = Field(default="", max_length=2000)
@@ -103,6 +114,13 @@ class _Model(BaseModel):
     # the README's limits on what the app reads: a text without its own limit is a name (NAME_CHARS),
     # numbers are finite
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, str_max_length=NAME_CHARS)
+
+
+class Located(_Model):
+    """One thing found (a layout, a higher-order operator), where it is: file:line or "input N"."""
+
+    name: str = Field(max_length=500)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class CustomOp(_Model):
@@ -115,12 +133,19 @@ class Flops(_Model):
     matmul: int = Field(ge=0)
     other: int = Field(ge=0)
     method: str = _Text
+    #: the work split by kind ("matrix multiplies", "FFTs", ...), as counted.
+    kinds: dict[str, int] = Field(default_factory=dict, max_length=16)
+    #: parameters an operator read during the pass, and tokens in the first input: the plausibility check.
+    parameters_used: int | None = Field(default=None, ge=0)
+    tokens: int | None = Field(default=None, ge=0)
 
 
 class Stage(_Model):
     status: Literal["ok", "failed"]
     detail: str = _Text
     location: str | None = Field(default=None, max_length=500)
+    #: sizes known only at run time in the captured graph (u0, u1, ... from .item(), .tolist(), nonzero).
+    unbacked: list[str] = Field(default_factory=list, max_length=50)
 
 
 class Lowering(_Model):
@@ -209,6 +234,14 @@ class Findings(_Model):
     #: the TPU compiler's outcome per generation (core.tpu_compile); None when the worker did not try.
     tpu_compile: TpuCompile | None = None
     host_callbacks: list[HostCallback] = Field(default_factory=list, max_length=50)
+    #: tensor layouts other than plain dense ones (sparse COO/CSR, nested, channels-last), with where.
+    layouts: list[Located] = Field(default_factory=list, max_length=50)
+    #: higher-order operators followed (torch.cond, while_loop, scan, flex_attention, ...).
+    higher_order_ops: list[Located] = Field(default_factory=list, max_length=50)
+    #: the Python the worker ran in (the app's own, or the user's with --python).
+    interpreter: str | None = Field(default=None, max_length=4096)
+    #: an error raised inside the check's own instrumentation (the model itself ran).
+    instrumentation_error: str | None = Field(default=None, max_length=2000)
     worker_seconds: float = Field(default=0.0, ge=0, allow_inf_nan=False)
     peak_rss_mb: float | None = Field(default=None, ge=0, allow_inf_nan=False)
 
@@ -337,8 +370,52 @@ def _framework(f: Findings) -> Evidence:
         answer="framework",
         value=f.framework,
         finding=f"the file defines {entry}",
-        detail=f"checked with {versions}; {f.parameters:,} parameters; inputs {f.inputs}",
+        detail=f"checked with {versions}{f' in {f.interpreter}' if f.interpreter else ''}; {f.parameters:,} "
+        f"parameters; inputs {f.inputs}",
     )
+
+
+#: layouts that no XLA backend takes (torch_xla and torchax need dense, strided tensors).
+SPARSE_PREFIX = "sparse"
+#: operators torch_xla lists as CPU fallbacks that are value reads (a host sync), not missing lowerings.
+HOST_SYNC_OPS = ("_local_scalar_dense", "item", "is_nonzero")
+
+
+def _sparse(f: Findings) -> list[Located]:
+    return [x for x in f.layouts if x.name.lower().startswith(SPARSE_PREFIX)]
+
+
+def _is_host_sync(name: str) -> bool:
+    return name.removeprefix("aten::").removeprefix("aten.") in HOST_SYNC_OPS
+
+
+def _fallbacks(f: Findings) -> list[Fallback]:
+    run = f.xla_run
+    return [x for x in run.fallbacks if not _is_host_sync(x.name)] if run is not None else []
+
+
+def _routes(f: Findings) -> str:
+    """Every TPU route's outcome in one line: torchax's lowering and the torch_xla step, each as it went."""
+    parts = []
+    tpu = f.tpu_lowering
+    if tpu is not None and tpu.route and tpu.route.startswith("torchax"):
+        parts.append(f"torchax: {'lowered for TPU' if tpu.status == 'ok' else tpu.detail}")
+    elif tpu is not None and tpu.status == "unavailable":
+        parts.append(tpu.detail)
+    elif tpu is not None and tpu.status == "failed" and f.framework == "pytorch":
+        parts.append(f"torchax: {tpu.detail}")
+    run = f.xla_run
+    if run is not None:
+        if run.status == "ok":
+            fb = _fallbacks(f)
+            parts.append(
+                f"torch_xla: ran, {count_words(len(fb), 'operator')} fell back to the CPU"
+                if fb
+                else "torch_xla: ran, no operator fell back to the CPU"
+            )
+        else:
+            parts.append(run.detail if run.detail.startswith("torch_xla") else f"torch_xla: {run.detail}")
+    return "; ".join(p for p in parts if p)
 
 
 def _compiled(f: Findings) -> tuple[list[Evidence], list[Evidence]]:
@@ -365,6 +442,18 @@ def _compiled(f: Findings) -> tuple[list[Evidence], list[Evidence]]:
 
 def _xla_verified(f: Findings) -> Evidence:
     tpu = f.tpu_lowering
+    run = f.xla_run
+    routes = _routes(f)
+    also_routes = f"; TPU routes here: {routes}" if routes and f.framework == "pytorch" else ""
+    sparse = _sparse(f)
+    if sparse:
+        return Evidence(
+            answer="xla_verified",
+            value="no",
+            finding=f"sparse tensors ({_names(sparse)}) have no XLA backend",
+            detail="torch_xla and torchax take only dense (strided) tensors, and a TPU program is dense: densify "
+            f"the tensor (to_dense) or rewrite the sparse product as a gather and a segment sum{also_routes}",
+        )
     if tpu is not None and tpu.status == "ok":
         calls = (
             f"; custom calls in the TPU module: {', '.join(tpu.custom_calls)}"
@@ -381,75 +470,80 @@ def _xla_verified(f: Findings) -> Evidence:
             answer="xla_verified",
             value="yes",
             finding=f"lowered for TPU with {tpu.route}",
-            detail=f"{tpu.detail}{calls}{also}",
+            detail=f"{tpu.detail}{calls}{also}{also_routes}",
         )
-    run = f.xla_run
-    if run is not None and run.status == "ok":
-        compiled = (
-            f"; {count_words(run.compiles, 'compile')}, {run.compile_seconds:g} s compiling"
-            if run.compiles is not None and run.compile_seconds is not None
-            else ""
-        )
-        if tpu is not None and tpu.status == "unavailable":
-            compiled += f"; {tpu.detail}"
-        if not run.fallbacks:
-            return Evidence(
-                answer="xla_verified",
-                value="yes",
-                finding="one step ran under torch_xla on XLA's CPU device; no operator fell back to the CPU",
-                detail=f"{run.detail}{compiled}",
-            )
+    compiled = ""
+    if run is not None and run.status == "ok" and run.compiles is not None and run.compile_seconds is not None:
+        compiled = f"; {count_words(run.compiles, 'compile')}, {run.compile_seconds:g} s compiling"
+    if run is not None and run.status == "ok" and not _fallbacks(f):
         return Evidence(
             answer="xla_verified",
-            value=None,
-            finding=f"ran on XLA's CPU device; {count_words(len(run.fallbacks), 'operator')} fell back to the CPU: "
-            f"{_names(run.fallbacks)}",
-            detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
-            f"main loop, yes if not{compiled}",
+            value="yes",
+            finding="one step ran under torch_xla on XLA's CPU device; no operator fell back to the CPU",
+            detail=f"{run.detail}{compiled}{also_routes}",
         )
+    # a failed lowering ranks above a step that ran with CPU fallbacks
     if tpu is not None and tpu.status == "failed":
         return Evidence(
             answer="xla_verified",
             value="no",
             finding=f"lowering for TPU failed ({tpu.route})",
-            detail=f"{tpu.detail}{_at(tpu.location)}",
+            detail=f"{tpu.detail}{_at(tpu.location)}{also_routes}",
         )
     if run is not None and run.status == "failed":
         return Evidence(
             answer="xla_verified",
             value="no",
             finding="one step under torch_xla failed",
-            detail=f"{run.detail}{_at(run.location)}",
+            detail=f"{run.detail}{_at(run.location)}{also_routes}",
         )
     graph = f.static_graph
-    route = tpu.detail if tpu is not None else "no TPU route was tried"
     if graph is not None and graph.status == "failed":
         return Evidence(
             answer="xla_verified",
             value="no",
             finding="torch.export could not capture one static graph",
-            detail=f"{graph.detail}{_at(graph.location)}; TPU routes here: {route}",
+            detail=f"{graph.detail}{_at(graph.location)}{also_routes or '; no TPU route was tried'}",
+        )
+    if run is not None and run.status == "ok":
+        fb = _fallbacks(f)
+        return Evidence(
+            answer="xla_verified",
+            value=None,
+            finding=f"ran on XLA's CPU device; {count_words(len(fb), 'operator')} fell back to the CPU: {_names(fb)}",
+            detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
+            f"main loop, yes if not{compiled}{also_routes}",
+        )
+    if graph is not None and graph.unbacked:
+        return Evidence(
+            answer="xla_verified",
+            value=None,
+            finding="one graph captured, but its sizes depend on the data",
+            detail=f"{graph.detail}; XLA compiles static shapes, so the data-dependent part needs padding to a "
+            f"fixed size or a rewrite{also_routes}",
         )
     if graph is not None:
         return Evidence(
             answer="xla_verified",
             value=None,
             finding="static graph captured, but no route onto a TPU works here",
-            detail=f"a static graph ({graph.detail}) is necessary for XLA, not sufficient; TPU routes here: {route}",
+            detail=f"a static graph ({graph.detail}) is necessary for XLA, not sufficient; TPU routes here: "
+            f"{routes or 'none was tried'}",
         )
-    return Evidence(answer="xla_verified", value=None, finding="nothing was lowered", detail=route)
+    return Evidence(answer="xla_verified", value=None, finding="nothing was lowered", detail=routes)
 
 
 def _fallback_ops(f: Findings) -> list[Evidence]:
     run = f.xla_run
-    if run is None or run.status != "ok" or not run.fallbacks:
+    fallbacks = _fallbacks(f)
+    if run is None or run.status != "ok" or not fallbacks:
         return []
     return [
         Evidence(
             answer="custom_ops",
             value="some",
-            finding=f"{count_words(len(run.fallbacks), 'operator')} fell back to the CPU under torch_xla: "
-            f"{', '.join(f'{x.name} ({x.count}x)' for x in run.fallbacks[:8])}",
+            finding=f"{count_words(len(fallbacks), 'operator')} fell back to the CPU under torch_xla: "
+            f"{', '.join(f'{x.name} ({x.count}x)' for x in fallbacks[:8])}",
             detail="torch_xla has no XLA lowering for them; on a TPU each runs on the host CPU. Choose "
             "essential if they carry the main loop.",
         )
@@ -481,8 +575,8 @@ def _custom_ops(f: Findings) -> Evidence:
     return Evidence(
         answer="custom_ops",
         value=None,
-        finding="the forward pass could not be traced",
-        detail="without a complete pass the operators are not all known",
+        finding="the forward pass could not be traced" if not f.instrumentation_error else "operators not recorded",
+        detail=f.instrumentation_error or "without a complete pass the operators are not all known",
     )
 
 
@@ -511,7 +605,7 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
         )
     if rows:
         return rows
-    if p is not None and p.status == "ok":
+    if p is not None and p.status == "ok" and p.programs_first >= 1:
         return [
             Evidence(
                 answer="dynamic_shapes",
@@ -521,10 +615,22 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
                 f"{count_words(p.programs, 'program')}; {p.method}",
             )
         ]
+    if p is not None and p.status == "ok" and p.programs_first == 0:  # nothing compiled: not "one program"
+        return [
+            Evidence(
+                answer="dynamic_shapes",
+                value=None,
+                finding=f"no compiled program to count for {count_words(p.shapes, 'distinct shape')}",
+                detail=f"{p.method}; the compiler skipped the model, so how many programs XLA compiles is not known",
+            )
+        ]
     if p is not None:
         return [
             Evidence(
-                answer="dynamic_shapes", value=None, finding="the other inputs could not be compiled", detail=p.detail
+                answer="dynamic_shapes",
+                value=None,
+                finding="the programs for the other inputs could not be counted",
+                detail=p.detail,
             )
         ]
     return [
@@ -562,24 +668,49 @@ def _high_precision(f: Findings) -> Evidence:
     )
 
 
+#: a count below this fraction of 2 x parameters used x tokens is not plausible for one forward pass.
+PLAUSIBLE_FRACTION = 1 / 8
+
+
+def _expected_minimum(fl: Flops) -> int | None:
+    """2 x parameters x tokens: each parameter an operator read does at least a multiply and an add per token."""
+    if not fl.parameters_used or not fl.tokens:
+        return None
+    return 2 * fl.parameters_used * fl.tokens
+
+
 def _matmul_share(f: Findings) -> Evidence:
     fl = f.flops
     total = (fl.matmul + fl.other) if fl is not None else 0
     if fl is None or total <= 0:
+        reason = f.instrumentation_error or (
+            "the forward pass could not be traced" if fl is None else "no work counted"
+        )
+        return Evidence(answer="matmul_share", value=None, finding="work could not be counted", detail=reason)
+    share = fl.matmul / total
+    value = "dominant" if share >= MATMUL_DOMINANT else "low" if share < MATMUL_LOW else "mixed"
+    kinds = ", ".join(f"{k} {v:.3g}" for k, v in sorted(fl.kinds.items(), key=lambda kv: -kv[1]) if v)
+    counted = (
+        f"{fl.matmul:.3g} of {total:.3g} operations per forward pass"
+        + (f" ({kinds})" if kinds else "")
+        + f" (thresholds: >= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low)"
+    )
+    expected = _expected_minimum(fl)
+    if expected is not None and total < PLAUSIBLE_FRACTION * expected:
         return Evidence(
             answer="matmul_share",
             value=None,
-            finding="work could not be counted",
-            detail="the forward pass could not be traced" if fl is None else "no work counted",
+            finding=f"the count looks incomplete: {total:.3g} operations per forward pass, far below 2 x "
+            f"{fl.parameters_used:,} parameters x {fl.tokens:,} tokens = {expected:.3g}",
+            detail=f"{share:.1%} of the counted operations are matrix math, but some work was likely not "
+            f"counted (a kernel without a formula), so the share is not given as measured; {counted}; {fl.method}",
         )
-    share = fl.matmul / total
-    value = "dominant" if share >= MATMUL_DOMINANT else "low" if share < MATMUL_LOW else "mixed"
     return Evidence(
         answer="matmul_share",
         value=value,
-        finding=f"{share:.1%} of counted operations are matrix multiplies or convolutions",
-        detail=f"{fl.matmul:.3g} of {total:.3g} operations per forward pass (thresholds: >= "
-        f"{MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low); {fl.method}",
+        finding=f"{share:.1%} of counted operations are matrix math (matrix multiplies, convolutions, attention, "
+        "dense linear algebra)",
+        detail=f"{counted}; {fl.method}",
     )
 
 
@@ -600,13 +731,15 @@ def _level(f: Findings) -> Level:
     if f.xla_run is not None and f.xla_run.status == "ok":
         return "ran_under_torch_xla"
     if f.static_graph is not None and f.static_graph.status == "ok":
-        return "static_graph_captured"
+        return "dynamic_graph_captured" if f.static_graph.unbacked else "static_graph_captured"
     return "failed"
 
 
 def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelCheck:
     """Map the worker's findings to answers and evidence by the rules in MAPPING_RULES."""
     compiled, not_compiled = _compiled(findings)
+    if _sparse(findings):  # a compile of a densified sparse argument is not this model's program
+        compiled = []
     evidence = [
         _framework(findings),
         *compiled,
@@ -730,6 +863,9 @@ class CheckSession:
     same one-line errors (timeout, crash, bad file) naming the file and the function that was running.
     """
 
+    #: how to check in another Python, said after a missing module (the window says its own way).
+    choose_python = "check it in the Python environment that has the package: --python PATH"
+
     def __init__(self, file: str, timeout_s: float, memory_limit_mb: int) -> None:
         self.file = file
         self.timeout_s = timeout_s
@@ -780,13 +916,17 @@ class CheckSession:
             )
         if self.error is not None:
             line = error_line(self.file, self.error)
+            if self.error.kind == "internal":
+                return f"{self.file}: {INTERNAL_FAILURE}: {self.error.message}"
             if self.error.kind == "memory":
                 line += f" ({self.memory_limit_mb} MiB; raise --memory-limit if the model needs more)"
+            elif self.error.kind == "module":
+                line += f"; {self.choose_python}"
             return line
         if self.findings is not None:
             return check_from_findings(self.file, self.findings, seconds)
         if self.malformed is not None:
-            return f"{self.file}: the check's worker sent findings this app cannot read ({self.malformed})"
+            return f"{self.file}: {MALFORMED_FINDINGS} ({self.malformed})"
         if returncode is not None and returncode < 0 and -returncode == 9:
             return (
                 f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "

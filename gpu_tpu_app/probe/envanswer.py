@@ -109,7 +109,10 @@ def read_process(proc: subprocess.Popen, timeout_s: float, limit: int = ANSWER_M
         verdict = f"crashed ({_signal_name(code)})"
     elif verdict is None and code:
         verdict = f"exited with status {code}"
-    return Output(bytes(out[:limit]), err.decode("utf-8", "replace"), verdict)
+    data = bytes(out[:limit])
+    if len(out) > limit:  # cut mid-line: only whole lines are part of the answer
+        data = data[: data.rfind(b"\n") + 1]
+    return Output(data, err.decode("utf-8", "replace"), verdict)
 
 
 # ---------------------------------------------------------------- the answer's lines

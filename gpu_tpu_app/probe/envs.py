@@ -147,12 +147,12 @@ def _conda_prefixes(
     conda = environ.get("CONDA_EXE") or shutil.which("conda", path=environ.get("PATH"))
     if conda:
         try:
-            proc = subprocess.Popen(
+            proc = guarded.start(  # dies with this process, like the interpreters' queries
                 [conda, "env", "list", "--json"],
+                env=dict(os.environ),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                start_new_session=True,
             )
             out = envanswer.read_process(proc, timeout_s, CONDA_LIST_MAX_BYTES)
             data = json.loads(out.stdout.decode("utf-8", "replace")) if out.verdict is None else None

@@ -24,7 +24,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS
 from gpu_tpu_app.core.modelcheck import CheckSession, Findings, ModelCheck, WorkerStage
 from gpu_tpu_app.core.tpu_compile import targets
-from gpu_tpu_app.probe import guarded
+from gpu_tpu_app.probe import envs, guarded
 from gpu_tpu_app.probe.protocol import frozen
 
 
@@ -32,7 +32,7 @@ from gpu_tpu_app.probe.protocol import frozen
 def tpu_targets_json() -> str:
     """The catalogue's TPU compile targets (core.tpu_compile.targets) as the worker takes them."""
     try:
-        return json.dumps(targets(load_catalog()), separators=(",", ":"))
+        return json.dumps(targets(load_catalog()), separators=(",", ":"), allow_nan=False)
     except Exception:  # a broken catalogue is reported where it is shown; the check then compiles for none
         return "[]"
 
@@ -42,13 +42,16 @@ def worker_command(
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     tpu_chips: int = DEFAULT_TPU_CHIPS,
+    python: str | None = None,
 ) -> list[str]:
-    """argv that checks one model file: this same program with the hidden model-check-worker subcommand."""
-    base = (
-        [sys.executable, "model-check-worker"]
-        if frozen()
-        else [sys.executable, "-m", "gpu_tpu_app", "model-check-worker"]
-    )
+    """argv that checks one model file: this same program with the hidden model-check-worker subcommand,
+    or, in the user's own interpreter `python`, the stdlib-only worker module (staged by worker_env)."""
+    if not envs.is_own(python):
+        base = [os.path.abspath(str(python)), "-m", "gpu_tpu_app.worker.modelcheck"]
+    elif frozen():
+        base = [sys.executable, "model-check-worker"]
+    else:
+        base = [sys.executable, "-m", "gpu_tpu_app", "model-check-worker"]
     return [
         *base,
         str(file),
@@ -63,10 +66,13 @@ def worker_command(
     ]
 
 
-def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
+def worker_env(base: dict[str, str] | None = None, python: str | None = None) -> dict[str, str]:
     """The worker's environment: the caller's, unbuffered, JAX on the CPU (lowering and compiling for TPU
-    need no TPU)."""
+    need no TPU); for another interpreter, only the staged worker sources on PYTHONPATH (its own packages
+    come first)."""
     env = dict(os.environ if base is None else base)
+    if not envs.is_own(python):
+        env = envs.foreign_env(env)
     env["PYTHONUNBUFFERED"] = "1"
     env.setdefault("JAX_PLATFORMS", "cpu")
     env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
@@ -75,8 +81,15 @@ def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def precheck(file: str | Path) -> str | None:
-    """The one-line error for a path that cannot be a model file, before any process starts."""
+def precheck(file: str | Path, python: str | None = None) -> str | None:
+    """The one-line error for a path that cannot be a model file (or a Python that cannot run), before any
+    process starts."""
+    if not envs.is_own(python):
+        interpreter = Path(str(python))
+        if not interpreter.is_file():
+            return f"--python {python}: no such interpreter"
+        if not os.access(interpreter, os.X_OK):
+            return f"--python {python}: not executable"
     path = Path(file)
     if not path.exists():
         return f"{file}: no such file"
@@ -95,9 +108,11 @@ def run_check(
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
     tpu_chips: int = DEFAULT_TPU_CHIPS,
+    python: str | None = None,
 ) -> ModelCheck | str:
-    """Check one model file in a worker process; the ModelCheck, or the one-line error as a str."""
-    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, tpu_chips)[0]
+    """Check one model file in a worker process (in `python` when given); the ModelCheck, or the one-line
+    error as a str."""
+    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, tpu_chips, python)[0]
 
 
 def run_check_detailed(
@@ -106,17 +121,18 @@ def run_check_detailed(
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     on_stage: Callable[[WorkerStage], None] | None = None,
     tpu_chips: int = DEFAULT_TPU_CHIPS,
+    python: str | None = None,
 ) -> tuple[ModelCheck | str, Findings | None]:
     """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
-    bad = precheck(file)
+    bad = precheck(file, python)
     if bad:
         return bad, None
     session = CheckSession(str(file), timeout_s, memory_limit_mb)
     start = time.monotonic()
     try:
         proc = guarded.start(
-            worker_command(file, memory_limit_mb, timeout_s, tpu_chips),
-            env=worker_env(),
+            worker_command(file, memory_limit_mb, timeout_s, tpu_chips, python),
+            env=worker_env(python=python),
             memory_limit_mb=memory_limit_mb,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,

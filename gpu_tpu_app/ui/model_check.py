@@ -2,7 +2,9 @@
 
 The user's file runs only in the worker (gpu-tpu-app model-check-worker), never in the window's
 process; the window reads its JSON lines through core.modelcheck.CheckSession, as the CLI does,
-and stays responsive while it runs. Cancel kills the worker's process group.
+and stays responsive while it runs. Cancel kills the worker's process group. The bar's Python
+selector (the Probe page's ui.envs_view.EnvsView) picks the interpreter the worker runs in, as
+`check-model --python` does, so a model is checked with the user's own packages.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -36,6 +39,7 @@ from gpu_tpu_app.probe.modelcheck_launch import (
     worker_command,
     worker_env,
 )
+from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.widgets import label
 
 #: the chip counts the bar offers (0: no TPU compile, a faster check).
@@ -77,11 +81,16 @@ class ModelCheckProcess(QObject):
         memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
         parent: QObject | None = None,
         tpu_chips: int = DEFAULT_TPU_CHIPS,
+        python: str | None = None,
     ) -> None:
         super().__init__(parent)
         self.file = file
         self._tpu_chips = tpu_chips
+        self.python = python
         self.session = CheckSession(file, timeout_s, memory_limit_mb)
+        self.session.choose_python = (
+            "choose the Python environment that has the package in the Python selector beside Check my model…"
+        )
         self._timeout_s = timeout_s
         self._memory = memory_limit_mb
         self._proc: QProcess | None = None
@@ -96,20 +105,20 @@ class ModelCheckProcess(QObject):
 
     def start(self) -> None:
         """Start the worker; returns at once (a bad path finishes at once with its one-line error)."""
-        bad = precheck(self.file)
+        bad = precheck(self.file, self.python)
         if bad:
             QTimer.singleShot(0, lambda: self._finish(bad))
             return
         # under the process guard (probe/guarded.py): nothing the file starts outlives the check or the window
         argv = guarded.guard_command(
-            worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips), self._memory
+            worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python), self._memory
         )
         proc = QProcess(self)
         if sys.platform != "win32":
             flags = QProcess.UnixProcessFlag
             proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers | flags.IgnoreSigPipe)
         env = QProcessEnvironment()
-        for k, v in guarded.marked(worker_env()).items():
+        for k, v in guarded.marked(worker_env(python=self.python)).items():
             env.insert(k, v)
         proc.setProcessEnvironment(env)
         proc.setProgram(argv[0])
@@ -214,7 +223,9 @@ class ModelCheckBar(QWidget):
     sig_checked = Signal(object)
     sig_finished = Signal(object)  # ModelCheck | str | None, for tests and the window
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, python: str | None = None, added: list[str] | None = None
+    ) -> None:
         super().__init__(parent)
         self.process: ModelCheckProcess | None = None
         self.timeout_s = DEFAULT_TIMEOUT_S
@@ -249,6 +260,12 @@ class ModelCheckBar(QWidget):
         row.addWidget(chips_label)
         row.addWidget(self.chips)
         root.addLayout(row)
+        self.envs = EnvsView(python, added)
+        self.envs.combo.setToolTip(
+            "The Python your model is checked in: this app's own, or one of your environments, so that "
+            "the packages your model imports (and their torch or JAX) are the ones you use"
+        )
+        root.addWidget(self.envs)
         self.progress_view = QWidget()
         prow = QHBoxLayout(self.progress_view)
         prow.setContentsMargins(0, 0, 0, 0)
@@ -283,11 +300,19 @@ class ModelCheckBar(QWidget):
             return
         if self.process is not None:
             self.process.deleteLater()
-        self.process = ModelCheckProcess(path, self.timeout_s, parent=self, tpu_chips=int(self.chips.currentData()))
+        self.process = ModelCheckProcess(
+            path,
+            self.timeout_s,
+            parent=self,
+            tpu_chips=int(self.chips.currentData()),
+            python=self.envs.selected(),
+        )
         self.process.sig_stage.connect(self.stage_label.setText)
         self.process.sig_finished.connect(self._finished)
         self.button.setEnabled(False)
-        self.stage_label.setText(f"Starting the check of {Path(path).name}…")
+        self.envs.setEnabled(False)
+        where = self.envs.selected()
+        self.stage_label.setText(f"Starting the check of {Path(path).name}" + (f" in {where}…" if where else "…"))
         self.status.hide()
         self.progress_view.show()
         self.process.start()
@@ -318,9 +343,21 @@ class ModelCheckBar(QWidget):
     def is_running(self) -> bool:
         return self.process is not None and self.process.is_running()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self.envs.environments() and not self.envs.is_listing():  # list them the first time it shows
+            QTimer.singleShot(0, self.envs.refresh)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        # a listing still running when the page goes away is stopped; the next show lists again (cached)
+        if not self.envs.environments():
+            self.envs.stop()
+        super().hideEvent(event)
+
     def _finished(self, result: ModelCheck | str | None) -> None:
         self.progress_view.hide()
         self.button.setEnabled(True)
+        self.envs.setEnabled(True)
         if result is None:
             self.status.setText("Check cancelled; the answers were left as they were.")
             self.status.show()

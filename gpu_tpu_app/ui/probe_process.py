@@ -323,7 +323,7 @@ class ProbeProcess(QObject):
         self._proc = proc
         self._pid = int(proc.processId())
         self.warm_starts += 1
-        proc.write((json.dumps(_split(argv)[1]) + "\n").encode())
+        proc.write((json.dumps(_split(argv)[1], allow_nan=False) + "\n").encode())
         proc.closeWriteChannel()
         self._watchdog.start()
 

@@ -10,741 +10,39 @@ side (gpu_tpu_app.core.modelcheck). Stdout carries one JSON object per line:
   {"type": "error", "kind": ..., "message": ..., "function": ..., "line": ...}
 
 The model contract: PyTorch `model()` and `example_inputs()`; JAX `params()`,
-`forward(params, *inputs)` and `example_inputs()`; either may add `other_inputs()`.
+`forward(params, *inputs)` and `example_inputs()`; either may add `other_inputs()`. This module holds
+the entry point and the JAX stages; the PyTorch stages are in gpu_tpu_app.worker.modelcheck_torch.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
 import sys
 import time
 import traceback
-import types
 import warnings
 from collections.abc import Callable
-from typing import IO, Any, NoReturn
+from typing import Any
 
+from gpu_tpu_app.worker import modelcheck_base as base
+from gpu_tpu_app.worker import modelcheck_work as work
 from gpu_tpu_app.worker import tpu_compile
-
-#: how many items of one kind (ops, locations, breaks) a finding lists at most.
-MAX_ITEMS = 20
-#: the longest text one finding carries.
-MAX_TEXT = 400
-#: pytree leaves / tensors one input tuple may have before the worker refuses it.
-MAX_LEAVES = 10_000
-
-_OUT: IO[str] = sys.stdout
-
-
-def _emit(obj: dict[str, Any]) -> None:
-    _OUT.write(json.dumps(obj, default=str) + "\n")
-    _OUT.flush()
-
-
-def _stage(stage: str, function: str | None = None) -> None:
-    _emit({"type": "stage", "stage": stage, "function": function})
-
-
-def _short(text: object, limit: int = MAX_TEXT) -> str:
-    s = " ".join(str(text).split())
-    return s if len(s) <= limit else s[: limit - 1] + "…"
-
-
-def _raising(exc: BaseException) -> Callable[[], NoReturn]:
-    """A callable that raises `exc` again, so loader._run reports it as the user's error."""
-
-    def again() -> NoReturn:
-        raise exc
-
-    return again
-
-
-def _first_line(text: object) -> str:
-    for line in str(text).splitlines():
-        if line.strip():
-            return _short(line.strip())
-    return ""
-
-
-class UserError(Exception):
-    """Something in the user's file: message, the function it happened in, the line in their file."""
-
-    def __init__(self, kind: str, message: str, function: str | None = None, line: int | None = None) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.function = function
-        self.line = line
-
-
-class Loader:
-    """The user's file as a module, and calls into it that turn exceptions into UserError."""
-
-    def __init__(self, path: str) -> None:
-        self.path = os.path.abspath(path)
-        self.module: types.ModuleType | None = None
-
-    def user_line(self, tb: types.TracebackType | None) -> int | None:
-        """The deepest line of the traceback that lies in the user's file."""
-        line = None
-        for frame in traceback.extract_tb(tb):
-            if os.path.abspath(frame.filename) == self.path:
-                line = frame.lineno
-        return line
-
-    def user_location(self) -> str | None:
-        """file:line of the innermost frame of the current stack inside the user's file."""
-        for frame in reversed(traceback.extract_stack()):
-            if os.path.abspath(frame.filename) == self.path:
-                return f"{os.path.basename(self.path)}:{frame.lineno}"
-        return None
-
-    def location_in(self, text: str) -> str | None:
-        """file:line of the last mention of the user's file in an error text (export errors quote it)."""
-        name = re.escape(self.path)
-        hits = re.findall(rf'{name}"?(?:, line |:)(\d+)', text)
-        return f"{os.path.basename(self.path)}:{hits[-1]}" if hits else None
-
-    def load(self) -> types.ModuleType:
-        _stage("loading the file", None)
-        try:
-            with open(self.path, "rb") as fh:
-                source = fh.read(4 * 1024 * 1024 + 1)
-        except FileNotFoundError:
-            raise UserError("file", "no such file") from None
-        except IsADirectoryError:
-            raise UserError("file", "is a folder, not a Python file") from None
-        except OSError as exc:
-            raise UserError("file", f"cannot read: {exc.strerror or exc}") from None
-        if len(source) > 4 * 1024 * 1024:
-            raise UserError("file", "larger than 4 MiB; a model file is expected to be small")
-        try:
-            code = compile(source, self.path, "exec")
-        except SyntaxError as exc:
-            raise UserError("syntax", f"SyntaxError: {exc.msg}", None, exc.lineno) from None
-        except ValueError as exc:  # null bytes
-            raise UserError("syntax", f"not Python source: {exc}") from None
-        module = types.ModuleType("gpu_tpu_app_user_model")
-        module.__file__ = self.path
-        sys.modules[module.__name__] = module
-        sys.path.insert(0, os.path.dirname(self.path))
-        self._run(lambda: exec(code, module.__dict__), "(module level)")
-        self.module = module
-        return module
-
-    def has(self, name: str) -> bool:
-        return callable(getattr(self.module, name, None))
-
-    def call(self, name: str, *args: Any) -> Any:
-        """Call the user's function `name`, reporting where it failed in their file."""
-        fn = getattr(self.module, name)
-        _stage(f"calling {name}()", f"{name}()")
-        return self._run(lambda: fn(*args), f"{name}()")
-
-    def _run(self, thunk: Callable[[], Any], function: str) -> Any:
-        try:
-            return thunk()
-        except UserError:
-            raise
-        except MemoryError:
-            raise UserError(
-                "memory",
-                "ran out of memory (MemoryError) under the check's memory limit",
-                function,
-                self.user_line(sys.exc_info()[2]),
-            ) from None
-        except RecursionError as exc:
-            raise UserError(
-                "user", f"RecursionError: {_short(exc)}", function, self.user_line(exc.__traceback__)
-            ) from None
-        except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            text = _first_line(exc) or "(no message)"
-            kind = "memory" if _is_oom(text) else "user"
-            if kind == "memory":
-                text = f"ran out of memory under the check's memory limit ({text})"
-            else:
-                text = f"{type(exc).__name__}: {text}"
-            raise UserError(kind, text, function, self.user_line(exc.__traceback__)) from None
-
-
-def _is_oom(text: str) -> bool:
-    low = text.lower()
-    return any(
-        s in low
-        for s in (
-            "can't allocate memory",
-            "cannot allocate memory",
-            "out of memory",
-            "resource_exhausted",
-            "bad_alloc",
-            "failed to allocate",
-        )
-    )
-
-
-def _framework(loader: Loader) -> str:
-    has = loader.has
-    if has("model") and has("example_inputs"):
-        return "pytorch"
-    if has("params") and has("forward") and has("example_inputs"):
-        return "jax"
-    found = [n for n in ("model", "params", "forward", "example_inputs") if has(n)]
-    raise UserError(
-        "entry",
-        "defines neither model() and example_inputs() (PyTorch) nor params(), "
-        "forward(params, *inputs) and example_inputs() (JAX)"
-        + (f"; found only {', '.join(n + '()' for n in found)}" if found else ""),
-    )
-
-
-def _other_inputs(loader: Loader) -> list[Any]:
-    if not loader.has("other_inputs"):
-        return []
-    value = loader.call("other_inputs")
-    if not isinstance(value, (list, tuple)):
-        raise UserError(
-            "contract",
-            f"other_inputs() must return a list of input tuples, got {type(value).__name__}",
-            "other_inputs()",
-        )
-    if len(value) > 32:
-        raise UserError(
-            "contract", f"other_inputs() returned {len(value)} input tuples; at most 32 are checked", "other_inputs()"
-        )
-    return list(value)
-
-
-def _as_tuple(value: Any, function: str) -> tuple:
-    if isinstance(value, list):
-        value = tuple(value)
-    if not isinstance(value, tuple):
-        raise UserError("contract", f"{function} must return a tuple of inputs, got {type(value).__name__}", function)
-    return value
-
-
-# =========================================================================== PyTorch
-
-
-_VIEW_OPS = {
-    "view",
-    "_unsafe_view",
-    "reshape",
-    "permute",
-    "transpose",
-    "t",
-    "expand",
-    "squeeze",
-    "unsqueeze",
-    "detach",
-    "alias",
-    "slice",
-    "select",
-    "as_strided",
-    "split",
-    "split_with_sizes",
-    "unbind",
-    "chunk",
-    "flatten",
-    "unflatten",
-    "view_as",
-    "expand_as",
-    "narrow",
-    "_reshape_alias",
-    "lift_fresh",
-}
-#: ops whose output shape depends on the values of their input.
-_DATA_DEPENDENT_TORCH = {
-    "nonzero",
-    "masked_select",
-    "unique",
-    "_unique",
-    "_unique2",
-    "unique_consecutive",
-    "unique_dim",
-    "bincount",
-    "repeat_interleave",
-    "_local_scalar_dense",
-    "item",
-}
-
-
-_DD_TEXT = {
-    "_local_scalar_dense": "a tensor's value is read into Python (.item(), bool() or an if on a tensor)",
-    "item": "a tensor's value is read into Python (.item())",
-    "nonzero": "aten.nonzero (or a boolean-mask index): its output size depends on the data",
-    "masked_select": "aten.masked_select: its output size depends on the data",
-}
-
-
-def _numel_of(value: Any) -> int:
-    import torch
-
-    total = 0
-    if isinstance(value, torch.Tensor):
-        return int(value.numel())
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            total += _numel_of(v)
-    return total
-
-
-def _sdpa_cpu_flops(args: tuple) -> int:
-    q, k, v = args[0], args[1], args[2]
-    *batch, length, e = q.shape
-    s = k.shape[-2]
-    ev = v.shape[-1]
-    b = 1
-    for d in batch:
-        b *= int(d)
-    return 2 * b * int(length) * int(s) * int(e) + 2 * b * int(length) * int(s) * int(ev)
-
-
-class TorchObserver:
-    """Runs the model once eagerly under a dispatch mode: every operator, its work, float64, custom ops."""
-
-    def __init__(self, loader: Loader) -> None:
-        self.loader = loader
-        self.matmul_flops = 0
-        self.other_flops = 0
-        self.ops: dict[str, int] = {}
-        self.custom_ops: dict[str, dict[str, Any]] = {}
-        self.float64: dict[str, str | None] = {}
-        self.data_dependent: dict[str, str | None] = {}
-        self.autograd_functions: dict[str, str | None] = {}
-
-    def mode(self):
-        import torch
-        from torch.utils._python_dispatch import TorchDispatchMode
-        from torch.utils.flop_counter import flop_registry
-
-        observer = self
-
-        class Mode(TorchDispatchMode):
-            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-                kwargs = kwargs or {}
-                out = func(*args, **kwargs)
-                observer.record(func, args, kwargs, out, flop_registry, torch)
-                return out
-
-        return Mode()
-
-    def record(self, func, args, kwargs, out, registry, torch) -> None:
-        namespace = getattr(func, "namespace", "aten")
-        packet = func.overloadpacket
-        base = packet.__name__
-        name = f"{namespace}.{base}"
-        self.ops[name] = self.ops.get(name, 0) + 1
-        if namespace not in ("aten", "prim", "prims") and name not in self.custom_ops:
-            self.custom_ops[name] = {
-                "name": name,
-                "kind": "custom operator (torch.library or extension)",
-                "location": self.loader.user_location(),
-            }
-        if packet in registry:
-            try:
-                self.matmul_flops += int(registry[packet](*args, **kwargs, out_val=out))
-            except Exception:
-                self.other_flops += _numel_of(out)
-        elif base.startswith("_scaled_dot_product") and "backward" not in base:
-            self.matmul_flops += _sdpa_cpu_flops(args)
-        elif base in _VIEW_OPS or (base.endswith("_copy") and base[:-5] in _VIEW_OPS):
-            pass
-        else:
-            out_n = _numel_of(out)
-            in_n = max((_numel_of(a) for a in args if isinstance(a, torch.Tensor)), default=0)
-            self.other_flops += max(
-                out_n,
-                in_n
-                if base
-                in (
-                    "sum",
-                    "mean",
-                    "amax",
-                    "amin",
-                    "max",
-                    "min",
-                    "prod",
-                    "var",
-                    "std",
-                    "norm",
-                    "logsumexp",
-                    "argmax",
-                    "argmin",
-                    "any",
-                    "all",
-                )
-                else 0,
-            )
-        if base in _DATA_DEPENDENT_TORCH and base not in self.data_dependent:
-            self.data_dependent[base] = self.loader.user_location()
-        if name not in self.float64 and len(self.float64) < MAX_ITEMS:
-            outs = out if isinstance(out, (list, tuple)) else (out,)
-            if any(isinstance(o, torch.Tensor) and o.dtype in (torch.float64, torch.complex128) for o in outs):
-                self.float64[name] = self.loader.user_location()
-
-    def watch_autograd_functions(self):
-        """Record every torch.autograd.Function subclass applied while the model runs."""
-        import torch
-
-        original = torch.autograd.Function.apply.__func__  # type: ignore[attr-defined]  # a classmethod's function
-        observer = self
-
-        def apply(cls, *args, **kwargs):
-            key = f"{cls.__module__.replace('gpu_tpu_app_user_model', os.path.basename(observer.loader.path)[:-3])}.{cls.__qualname__}"
-            if key not in observer.autograd_functions:
-                observer.autograd_functions[key] = observer.loader.user_location()
-            return original(cls, *args, **kwargs)
-
-        torch.autograd.Function.apply = classmethod(apply)  # type: ignore[method-assign,assignment]  # restored after the run
-        return lambda: setattr(torch.autograd.Function, "apply", classmethod(original))
-
-
-def _check_torch_inputs(value: Any, function: str) -> tuple:
-    import torch
-
-    inputs = _as_tuple(value, function)
-    if len(inputs) > MAX_LEAVES:
-        raise UserError("contract", f"{function} returned {len(inputs)} inputs", function)
-    for i, t in enumerate(inputs):
-        if not isinstance(t, torch.Tensor):
-            raise UserError(
-                "contract", f"{function} must return a tuple of tensors; item {i} is {type(t).__name__}", function
-            )
-    return inputs
-
-
-def _signature(inputs: tuple) -> str:
-    return ", ".join(f"{str(t.dtype).replace('torch.', '')}{list(t.shape)}" for t in inputs)
-
-
-def _torch_load(loader: Loader) -> tuple[Any, tuple, list[tuple]]:
-    """model(), example_inputs() and other_inputs(), each checked against the contract."""
-    model = loader.call("model")  # before importing torch here: a file that never imports it fails fast
-    import torch
-
-    if not isinstance(model, torch.nn.Module):
-        raise UserError("contract", f"model() must return a torch.nn.Module, got {type(model).__name__}", "model()")
-    inputs = _check_torch_inputs(loader.call("example_inputs"), "example_inputs()")
-    others = [_check_torch_inputs(o, "other_inputs()") for o in _other_inputs(loader)]
-    return model, inputs, others
-
-
-def _torch_eager(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> None:
-    """One eager forward under a dispatch mode: operators, work, float64, custom ops, data-dependent ops."""
-    import torch
-
-    _stage("eager forward (operators, work, float64)", "model().forward")
-    observer = TorchObserver(loader)
-    restore = observer.watch_autograd_functions()
-    try:
-        with torch.no_grad(), observer.mode():
-            loader._run(lambda: model(*inputs), "model().forward")
-    finally:
-        restore()
-    findings["flops"] = {
-        "matmul": observer.matmul_flops,
-        "other": observer.other_flops,
-        "method": "one eager forward on the CPU under a dispatch mode: matrix multiplies, "
-        "convolutions and attention by torch's FLOP formulas; every other operator "
-        "1 operation per output element (per input element for reductions); "
-        "views count 0",
-    }
-    custom = list(observer.custom_ops.values())
-    custom += [
-        {"name": k, "kind": "torch.autograd.Function", "location": v} for k, v in observer.autograd_functions.items()
-    ]
-    findings["custom_ops"] = custom[:MAX_ITEMS]
-    findings["float64"] = [{"op": k, "location": v} for k, v in observer.float64.items()][:MAX_ITEMS]
-    findings["data_dependent"] = [
-        {"what": _DD_TEXT.get(k, f"aten.{k}: its output shape depends on the data"), "location": v}
-        for k, v in observer.data_dependent.items()
-    ][:MAX_ITEMS]
-
-
-def _torch_export(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> dict[str, Any]:
-    """torch.export: a whole static graph and its non-core ATen operators, or the reason there is none."""
-    import torch
-
-    _stage("torch.export", "model().forward")
-    graph: dict[str, Any]
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            exported = torch.export.export(model, inputs)
-        non_core: set[str] = set()
-        try:
-            decomposed = exported.run_decompositions()
-            for node in decomposed.graph.nodes:
-                target = node.target
-                if node.op == "call_function" and getattr(target, "namespace", None) == "aten":
-                    tags = getattr(target, "tags", ())
-                    if torch.Tag.core not in tags and not target.name().startswith("aten::_assert"):
-                        non_core.add(str(target))
-        except Exception as exc:
-            findings["notes"].append(f"core ATen decomposition failed: {_first_line(exc)}")
-        graph = {
-            "status": "ok",
-            "detail": f"one graph of {sum(1 for n in exported.graph.nodes if n.op == 'call_function')} operators",
-            "location": None,
-        }
-        findings["non_core_ops"] = sorted(non_core)[:MAX_ITEMS]
-    except Exception as exc:
-        text = str(exc)
-        graph = {
-            "status": "failed",
-            "detail": f"{type(exc).__name__}: {_first_line(text)}",
-            "location": loader.location_in(text) or loader.location_in("".join(traceback.format_tb(exc.__traceback__))),
-        }
-        findings["non_core_ops"] = []
-        if "data-dependent" in text or "GuardOnDataDependent" in type(exc).__name__:
-            findings["data_dependent"].append(
-                {
-                    "what": "control flow or shape that depends on tensor values "
-                    "(torch.export: " + _first_line(text)[:160] + ")",
-                    "location": graph["location"],
-                }
-            )
-    return graph
-
-
-def _torch_graph_breaks(model: Any, inputs: tuple, loader: Loader) -> dict[str, Any]:
-    """Graph breaks under torch.compile's tracer (torch._dynamo.explain), each with its line in the user's file."""
-    import torch
-
-    _stage("torch._dynamo.explain", "model().forward")
-    try:
-        import torch._dynamo as dynamo
-
-        dynamo.reset()
-        with warnings.catch_warnings(), torch.no_grad():
-            warnings.simplefilter("ignore")
-            explained = dynamo.explain(model)(*inputs)
-        breaks = []
-        for reason in explained.break_reasons[:MAX_ITEMS]:
-            where = None
-            for frame in reversed(getattr(reason, "user_stack", []) or []):
-                if os.path.abspath(frame.filename) == loader.path:
-                    where = f"{os.path.basename(loader.path)}:{frame.lineno}"
-                    break
-            breaks.append({"reason": _first_line(reason.reason), "location": where})
-        return {"status": "ok", "graphs": int(explained.graph_count), "breaks": breaks}
-    except Exception as exc:
-        return {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
-
-
-def _torch_recompiles(
-    model: Any, inputs: tuple, others: list[tuple], loader: Loader, findings: dict[str, Any]
-) -> dict[str, Any] | None:
-    """Recompiles across the shapes other_inputs() gives, with static shapes as XLA compiles them."""
-    whole = (
-        findings["static_graph"]["status"] == "ok"
-        and not findings["data_dependent"]
-        and findings["graph_breaks"].get("status") == "ok"
-        and not findings["graph_breaks"].get("breaks")
-    )
-    signatures = {_signature(inputs)} | {_signature(o) for o in others}
-    if others and whole and len(signatures) == 1:
-        # one whole static graph, and every input has its signature: the compiled program is reused as is
-        return {
-            "status": "ok",
-            "input_sets": 1 + len(others),
-            "shapes": 1,
-            "programs_first": 1,
-            "programs": 1,
-            "method": "every input set has the example's shapes and dtypes, and "
-            "torch.export and torch._dynamo.explain captured one graph without data-dependent "
-            "operations, so the one compiled program serves them all",
-        }
-    return _torch_programs(model, inputs, others, loader)
-
-
-def _torch_tpu_routes(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> None:
-    """The routes onto a TPU that exist for PyTorch, where installed here: torchax first (it copies the weights
-    out of the model), then torch_xla (it moves the model onto its device)."""
-    findings["tpu_lowering"] = _torchax_route(model, inputs, loader, findings)
-    findings["xla_run"] = _torch_xla_route(model, inputs, loader, findings)
-    if findings["tpu_lowering"]["status"] == "unavailable" and findings["xla_run"]["status"] != "ok":
-        findings["tpu_lowering"]["detail"] = f"{findings['xla_run']['detail']}; {findings['tpu_lowering']['detail']}"
-
-
-def check_torch(loader: Loader) -> dict[str, Any]:
-    model, inputs, others = _torch_load(loader)
-    import torch
-
-    findings: dict[str, Any] = {"framework": "pytorch", "versions": {"torch": torch.__version__}, "notes": []}
-    params = sum(int(p.numel()) for p in model.parameters())
-    findings["parameters"] = params
-    findings["parameter_bytes"] = sum(int(p.numel()) * p.element_size() for p in model.parameters())
-    findings["inputs"] = _signature(inputs)
-    _torch_eager(model, inputs, loader, findings)  # 1. operators, work, float64, custom and data-dependent ops
-    findings["static_graph"] = _torch_export(model, inputs, loader, findings)  # 2. one whole static graph?
-    findings["graph_breaks"] = _torch_graph_breaks(model, inputs, loader)  # 3. breaks under torch.compile
-    findings["programs"] = _torch_recompiles(model, inputs, others, loader, findings)  # 4. recompiles
-    _torch_tpu_routes(model, inputs, loader, findings)  # 5. torchax, then torch_xla
-    findings["cuda_lowering"] = None
-    return findings
-
-
-def _torch_programs(model: Any, inputs: tuple, others: list[tuple], loader: Loader) -> dict[str, Any] | None:
-    if not others:
-        return None
-    import torch
-    import torch._dynamo as dynamo
-    from torch._dynamo.testing import CompileCounter
-
-    _stage("recompiles across other_inputs()", "model().forward")
-    dynamo.reset()
-    counter = CompileCounter()
-    signatures = [_signature(inputs)] + [_signature(o) for o in others]
-    try:
-        with dynamo.config.patch(automatic_dynamic_shapes=False, recompile_limit=64), torch.no_grad():
-            compiled = torch.compile(model, backend=counter, dynamic=False)
-            compiled(*inputs)
-            first = counter.frame_count
-            for o in others:
-                loader._run(lambda o=o: compiled(*o), "model().forward")  # type: ignore[misc]  # default binds the loop value  # type: ignore[misc]  # default binds the loop value
-        return {
-            "status": "ok",
-            "input_sets": len(signatures),
-            "shapes": len(set(signatures)),
-            "programs_first": int(first),
-            "programs": int(counter.frame_count),
-            "method": "torch.compile with static shapes (as XLA compiles), counting compiled frames",
-        }
-    except UserError:
-        raise
-    except Exception as exc:
-        return {"status": "failed", "detail": f"{type(exc).__name__}: {_first_line(exc)}"}
-    finally:
-        dynamo.reset()
-
-
-def _import_route(name: str) -> tuple[Any, str | None]:
-    """Import `name` for a TPU route: (the module, None), or (None, the one-line reason it is not usable)."""
-    if importlib.util.find_spec(name) is None:
-        return None, f"{name}: not installed"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return importlib.import_module(name), None
-    except Exception as exc:
-        return None, f"{name}: installed but fails to import ({type(exc).__name__}: {_first_line(exc)[:160]})"
-
-
-def _route_error(name: str, exc: BaseException, loader: Loader) -> tuple[str, str | None]:
-    line = loader.user_line(exc.__traceback__)
-    where = f"{os.path.basename(loader.path)}:{line}" if line else None
-    return f"{name}: {type(exc).__name__}: {_first_line(exc)[:240] or '(no message)'}", where
-
-
-def _torch_xla_route(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> dict[str, Any]:
-    """One forward step on XLA's CPU device under torch_xla, the official route; the operators that fell back
-    to the CPU are read from its metrics.
-
-    API used (pytorch/xla docs, "Troubleshoot" and torch_xla/debug/metrics.py): PJRT_DEVICE=CPU before the
-    import; `torch_xla.device()` and `torch_xla.sync()` (torch_xla >= 2.5), else
-    `torch_xla.core.xla_model.xla_device()` and `xm.mark_step()`; `torch_xla.debug.metrics.counter_names()` /
-    `counter_value(name)`, where a counter named "aten::..." counts an operator run through the CPU fallback,
-    and `metric_data("CompileTime")` -> (total samples, accumulator in ns, samples).
-    """
-    os.environ.setdefault("PJRT_DEVICE", "CPU")  # no TPU needed; a PJRT_DEVICE the user set is kept
-    _stage("import torch_xla", "model().forward")
-    xla, reason = _import_route("torch_xla")
-    if xla is None:
-        return {"status": "unavailable", "detail": reason, "fallbacks": []}
-    findings["versions"]["torch_xla"] = str(getattr(xla, "__version__", "?"))
-    _stage("one step under torch_xla (XLA's CPU device)", "model().forward")
-    try:
-        import torch
-
-        met = importlib.import_module("torch_xla.debug.metrics")
-        if callable(getattr(xla, "device", None)) and callable(getattr(xla, "sync", None)):
-            device, sync = xla.device(), xla.sync
-        else:
-            xm = importlib.import_module("torch_xla.core.xla_model")
-            device, sync = xm.xla_device(), xm.mark_step
-        before = {n: int(met.counter_value(n)) for n in met.counter_names() if str(n).startswith("aten::")}
-        model.to(device)
-        moved = tuple(t.to(device) for t in inputs)
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model(*moved)
-            sync()
-        fallbacks: list[dict[str, Any]] = []
-        for n in met.counter_names():
-            name = str(n)
-            count = int(met.counter_value(n)) - before.get(name, 0)
-            if name.startswith("aten::") and count > 0:
-                fallbacks.append({"name": name, "count": count})
-        compiles, compile_s = None, None
-        if "CompileTime" in list(met.metric_names()):
-            total, accumulator, _ = met.metric_data("CompileTime")
-            compiles, compile_s = int(total), round(float(accumulator) / 1e9, 3)
-    except Exception as exc:
-        detail, where = _route_error("torch_xla", exc, loader)
-        return {"status": "failed", "detail": detail, "location": where, "fallbacks": []}
-    names = ", ".join(f["name"] for f in fallbacks[:MAX_ITEMS])
-    detail = f"ran on XLA's device {_short(device, 40)} (PJRT_DEVICE={_short(os.environ.get('PJRT_DEVICE'), 20)}); " + (
-        f"{len(fallbacks)} operator(s) fell back to the CPU: {names}"
-        if fallbacks
-        else "no operator fell back to the CPU"
-    )
-    return {
-        "status": "ok",
-        "detail": _short(detail, 1900),
-        "device": _short(device, 60),
-        "fallbacks": fallbacks[:MAX_ITEMS],
-        "compiles": compiles,
-        "compile_seconds": compile_s,
-    }
-
-
-def _torchax_route(model: Any, inputs: tuple, loader: Loader, findings: dict[str, Any]) -> dict[str, Any]:
-    """Lower the model through torchax to a JAX function and export it for TPU as the JAX check does.
-
-    API used (google/torchax, torchax/__init__.py): `torchax.extract_jax(module)` returns (states, jax_func),
-    the weights as a pytree of jax arrays and a function called as `jax_func(states, args)`.
-    """
-    _stage("import torchax", "model().forward")
-    tx, reason = _import_route("torchax")
-    if tx is None:
-        return {"status": "unavailable", "route": None, "detail": reason, "custom_calls": []}
-    findings["versions"]["torchax"] = str(getattr(tx, "__version__", "?"))
-    _stage("lower through torchax", "model().forward")
-    try:
-        import jax
-        import jax.numpy as jnp
-
-        states, jax_func = tx.extract_jax(model)
-        specs = (
-            _jax_specs(states),
-            *(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in inputs),
-        )
-    except Exception as exc:
-        detail, where = _route_error("torchax.extract_jax", exc, loader)
-        return {
-            "status": "failed",
-            "route": "torchax.extract_jax",
-            "detail": detail,
-            "location": where,
-            "custom_calls": [],
-        }
-    return _export_for(
-        lambda w, *xs: jax_func(w, xs),
-        specs,
-        "tpu",
-        loader,
-        {},
-        route='torchax.extract_jax, then jax.export, platforms=["tpu"]',
-        function="model().forward",
-    )
-
+from gpu_tpu_app.worker.modelcheck_base import (
+    MAX_ITEMS,
+    MAX_LEAVES,
+    Loader,
+    UserError,
+    _as_tuple,
+    _emit,
+    _first_line,
+    _framework,
+    _raising,
+    _stage,
+)
+from gpu_tpu_app.worker.modelcheck_torch import check_torch
 
 # =========================================================================== JAX
 
@@ -783,6 +81,35 @@ _ZERO_WORK = {
 }
 
 
+_JAX_LINALG = {"cholesky", "triangular_solve", "eigh", "eig", "svd", "qr", "geqrf", "householder_product", "lu"}
+
+
+def _jax_linalg_work(name: str, eqn: Any) -> int:
+    """Work of one dense linear-algebra or FFT primitive (gpu_tpu_app.worker.modelcheck_work)."""
+    a = eqn.invars[0].aval.shape
+    batch = work._prod(a[:-2]) if len(a) > 2 else 1
+    params = eqn.params
+    if name == "fft":
+        lengths = [int(n) for n in params.get("fft_lengths", ())]
+        n = work._prod(lengths)
+        signal = eqn.outvars[0].aval.shape if "IRFFT" in str(params.get("fft_type", "")) else a
+        return work.fft_work(n, work._prod(signal) // max(1, n))
+    if name == "triangular_solve":
+        return work.triangular_solve_work(int(a[-1]), work._prod(eqn.invars[1].aval.shape))
+    n = int(a[-1]) if a else 1
+    if name == "cholesky":
+        return work.cholesky_work(n, batch)
+    if name == "lu":
+        return work.lu_work(n, batch)
+    if name == "eigh":
+        return work.eigh_work(n, True, batch)
+    if name == "eig":
+        return work.eig_work(n, bool(params.get("compute_right_eigenvectors", True)), batch)
+    if name == "svd":
+        return work.svd_work(int(a[-2]), n, bool(params.get("compute_uv", True)), batch)
+    return work.qr_work(int(a[-2]) if len(a) > 1 else n, n, name != "geqrf", batch)
+
+
 class JaxWalk:
     """Walks a jaxpr (and every jaxpr inside it): primitives, work, float64, callbacks, custom kernels."""
 
@@ -795,6 +122,7 @@ class JaxWalk:
         self.callbacks: dict[str, str | None] = {}
         self.custom: dict[str, str | None] = {}
         self.loops_counted_once = False
+        self.kinds: dict[str, int] = {}
 
     def where(self, eqn: Any) -> str | None:
         try:
@@ -852,6 +180,14 @@ class JaxWalk:
                 "cumlogsumexp",
             ):
                 self.other += times * int(np.prod(eqn.invars[0].aval.shape))
+            elif name in _JAX_LINALG or name == "fft":
+                ops = times * _jax_linalg_work(name, eqn)
+                kind = work.FFT if name == "fft" else work.LINALG
+                self.kinds[kind] = self.kinds.get(kind, 0) + ops
+                if kind in work.MATRIX_KINDS:
+                    self.matmul += ops
+                else:
+                    self.other += ops
             elif name not in _ZERO_WORK:
                 self.other += times * out_n
             # nested programs
@@ -1036,8 +372,11 @@ def _jax_scan(jaxpr: Any, loader: Loader, requested64: list[str], findings: dict
         findings["flops"] = {
             "matmul": walk.matmul,
             "other": walk.other,
+            "kinds": {k: v for k, v in walk.kinds.items() if v},
             "method": "counted from the traced jaxpr: dot_general and convolutions as 2 x "
-            "multiply-adds; every other primitive 1 operation per output element "
+            "multiply-adds; dense linear algebra (Cholesky, triangular solves, LU, eigh, SVD, QR) by the "
+            "Golub-Van Loan operation counts, as matrix math; FFTs at 2.5 N log2 N, outside it; "
+            "every other primitive 1 operation per output element "
             "(per input element for reductions); reshapes and copies 0; scan bodies "
             "x their length" + ("; while-loop bodies once (trip count unknown)" if walk.loops_counted_once else ""),
         }
@@ -1050,6 +389,9 @@ def _jax_scan(jaxpr: Any, loader: Loader, requested64: list[str], findings: dict
     findings["host_callbacks"] = [{"name": k, "location": v} for k, v in walk.callbacks.items()]
     findings["custom_ops"] = [
         {"name": k, "kind": "custom kernel or foreign function", "location": v} for k, v in walk.custom.items()
+    ] + [
+        {"name": f"jax.{k}", "kind": "host callback (Python on the host CPU in every step)", "location": v}
+        for k, v in walk.callbacks.items()
     ]
     return walk
 
@@ -1218,7 +560,6 @@ def _tpu_compile(
 
 def main(argv: list[str] | None = None) -> int:
     """Check one model file and print the findings as JSON lines; exit 0 when a line was printed."""
-    global _OUT
     parser = argparse.ArgumentParser(prog="gpu-tpu-app model-check-worker")
     parser.add_argument("file")
     parser.add_argument("--memory-limit-mb", type=int, default=0)
@@ -1231,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
     fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    _OUT = os.fdopen(fd, "w", buffering=1, encoding="utf-8")
+    base.set_output(os.fdopen(fd, "w", buffering=1, encoding="utf-8"))
     _limit_memory(args.memory_limit_mb)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     start = time.monotonic()
@@ -1239,9 +580,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         loader.load()
         framework = _framework(loader)
-        findings = check_torch(loader) if framework == "pytorch" else check_jax(loader)
+        findings = check_torch(loader, _export_for) if framework == "pytorch" else check_jax(loader)
         findings["tpu_compile"] = _tpu_compile(loader, findings, args, start)
         findings["worker_seconds"] = round(time.monotonic() - start, 3)
+        findings["interpreter"] = sys.executable
         findings["peak_rss_mb"] = _peak_rss_mb()
         _emit({"type": "findings", "findings": findings})
         return 0
@@ -1267,9 +609,9 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "type": "error",
                 "kind": "internal",
-                "message": f"the check itself failed: {type(exc).__name__}: {_first_line(exc)}",
+                "message": f"{type(exc).__name__}: {_first_line(exc)}",
                 "function": None,
-                "line": loader.user_line(exc.__traceback__),
+                "line": None,  # the check's own code failed: never pointed at a line of the user's file
             }
         )
         return 0

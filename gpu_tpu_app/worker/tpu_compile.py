@@ -145,7 +145,7 @@ def compile_in_child(
         return {**base, "detail": "no TPU generation in the catalogue names a compile target"}
     if timeout_s < 5:
         return {**base, "status": "failed", "detail": "no time was left in the check's timeout to compile for TPUs"}
-    argv = [path, "--framework", framework, "--chips", str(chips), "--targets", json.dumps(targets)]
+    argv = [path, "--framework", framework, "--chips", str(chips), "--targets", json.dumps(targets, allow_nan=False)]
     env = dict(os.environ)
     for name, value in TPU_ENV.items():
         env.setdefault(name, value)

@@ -50,6 +50,7 @@ MUST_BE_PRESENT = (
     "gpu_tpu_app.ui.app",
     "gpu_tpu_app.ui.main_window",
     "gpu_tpu_app.worker.main",
+    "gpu_tpu_app.worker.guard",  # model checks and env queries start under it
     "gpu_tpu_app.worker.kernels.torch_kernels",
     "gpu_tpu_app.worker.kernels.jax_kernels",
     "gpu_tpu_app.desktop",

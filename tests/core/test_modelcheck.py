@@ -189,6 +189,75 @@ def test_torch_xla_and_torchax_route_rules() -> None:
     assert c.answers.custom_ops == "some"  # the torch_xla fallbacks still need a lowering there
 
 
+def test_a_count_far_below_two_x_parameters_x_tokens_is_said_not_shown_as_fact() -> None:
+    # 1M parameters read over 1000 tokens must do at least 2e9 operations; 1e7 counted means work went uncounted
+    low = {"matmul": 10**6, "other": 9 * 10**6, "method": "m", "parameters_used": 10**6, "tokens": 1000}
+    c = check_from_findings("m.py", findings(flops=low), 1.0)
+    assert c.answers.matmul_share is None
+    row = c.evidence_for("matmul_share")[0]
+    assert "looks incomplete" in row.finding and "2e+09" in row.finding
+    plausible = {**low, "matmul": 3 * 10**9}
+    assert check_from_findings("m.py", findings(flops=plausible), 1.0).answers.matmul_share == "dominant"
+    # without the two figures (JAX, or a worker that sent none) there is nothing to compare with
+    assert check_from_findings("m.py", findings(), 1.0).answers.matmul_share == "dominant"
+
+
+def test_no_program_compiled_for_several_shapes_is_unknown_never_no() -> None:
+    skipped = {"status": "ok", "input_sets": 4, "shapes": 3, "programs_first": 0, "programs": 0, "method": "m"}
+    c = check_from_findings("m.py", findings(programs=skipped), 1.0)
+    assert c.answers.dynamic_shapes is None
+    failed = {"status": "failed", "input_sets": 4, "shapes": 3, "detail": "torch.compile compiled no program"}
+    assert check_from_findings("m.py", findings(programs=failed), 1.0).answers.dynamic_shapes is None
+
+
+def test_unbacked_sizes_make_shapes_dynamic_and_set_the_level() -> None:
+    graph = {"status": "ok", "detail": "one graph, with data-dependent sizes u0", "unbacked": ["u0"]}
+    f = findings(static_graph=graph, data_dependent=[{"what": "sizes u0 known only at run time"}])
+    c = check_from_findings("m.py", f, 1.0)
+    assert c.level == "dynamic_graph_captured"
+    assert c.answers.dynamic_shapes == "yes"
+    assert c.answers.xla_verified is None
+
+
+def test_sparse_layout_is_not_xla_verified_even_when_torchax_lowered_it() -> None:
+    f = findings(
+        layouts=[{"name": "sparse CSR", "location": "input 0"}],
+        tpu_lowering={"status": "ok", "route": "torchax.extract_jax, then jax.export", "detail": "dense"},
+    )
+    c = check_from_findings("m.py", f, 1.0)
+    assert c.answers.xla_verified == "no"
+    assert "sparse CSR at input 0" in c.evidence_for("xla_verified")[0].finding
+    # channels-last is a layout worth showing, not a reason against XLA
+    assert check_from_findings("m.py", findings(layouts=[{"name": "channels-last"}]), 1).answers.xla_verified is None
+
+
+def test_every_route_is_shown_and_a_failed_lowering_outranks_cpu_fallbacks() -> None:
+    lowered = {"status": "ok", "route": "torchax.extract_jax, then jax.export", "detail": "42 KiB"}
+    xla_failed = {"status": "failed", "detail": "torch_xla: RuntimeError: no device"}
+    c = check_from_findings("m.py", findings(tpu_lowering=lowered, xla_run=xla_failed), 1.0)
+    assert c.answers.xla_verified == "yes"
+    assert "torch_xla: RuntimeError: no device" in c.evidence_for("xla_verified")[0].detail
+    failed = {"status": "failed", "route": "torchax.extract_jax", "detail": "torchax.extract_jax: KeyError: op"}
+    fallbacks = {"status": "ok", "detail": "ran", "fallbacks": [{"name": "aten::_ctc_loss", "count": 1}]}
+    c = check_from_findings("m.py", findings(tpu_lowering=failed, xla_run=fallbacks), 1.0)
+    assert c.answers.xla_verified == "no"
+    assert "1 operator fell back" in c.evidence_for("xla_verified")[0].detail
+
+
+def test_item_under_torch_xla_is_a_host_sync_not_a_fallback_operator() -> None:
+    run = {"status": "ok", "detail": "ran", "fallbacks": [{"name": "aten::_local_scalar_dense", "count": 2}]}
+    c = check_from_findings("m.py", findings(xla_run=run, custom_ops=[]), 1.0)
+    assert c.answers.custom_ops == "none"
+    assert c.answers.xla_verified == "yes"
+
+
+def test_instrumentation_error_is_the_checks_own() -> None:
+    f = findings(flops=None, instrumentation_error="counting the operators failed inside the check: X")
+    c = check_from_findings("m.py", f, 1.0)
+    assert c.answers.matmul_share is None and c.answers.custom_ops is None
+    assert "inside the check" in c.evidence_for("matmul_share")[0].detail
+
+
 def test_differing_names_each_stated_answer_the_check_measured_otherwise() -> None:
     from gpu_tpu_app.core.modelcheck import differing
 
@@ -215,3 +284,15 @@ def test_findings_that_do_not_validate_name_the_field_instead_of_a_bare_exit_cod
     result = session.finish(0, 1.0)
     assert isinstance(result, str)
     assert result.startswith("m.py: the check's worker sent findings this app cannot read (findings.tpu_compile.status")
+
+
+def test_findings_that_do_not_validate_are_the_apps_failure_not_the_users() -> None:
+    from gpu_tpu_app.commands.check_model import measure_result
+    from gpu_tpu_app.errors import CheckFailed
+
+    session = CheckSession("m.py", 10, 1024)
+    session.feed(b'{"type": "findings", "findings": {"framework": "pytorch", "no_such_field": 1}}\n')
+    result = session.finish(0, 1.0)
+    assert isinstance(result, str) and "no_such_field" in result
+    with pytest.raises(CheckFailed):  # exit status 1, not the 2 of a bad model file
+        measure_result(result)

@@ -139,3 +139,39 @@ def test_window_keeps_the_check_in_the_session_result_and_report(qtbot, tmp_path
 
 # The window process importing neither the user's code nor a framework during a check is held by
 # tests/test_core_purity.py::test_the_window_process_never_imports_torch_jax_or_user_code.
+
+
+def test_the_bars_python_selector_runs_the_check_in_the_chosen_venv(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error_boxes
+) -> None:
+    from tests.venv_helpers import TORCH_DEPS, link_frameworks, plain_venv
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # discovery finds only what this test makes
+    monkeypatch.setenv("PYENV_ROOT", str(home / "no-pyenv"))
+    for var in ("CONDA_EXE", "CONDA_PREFIX", "VIRTUAL_ENV"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(home)
+    venv = plain_venv(home / ".virtualenvs" / "train")  # torch linked in, no pydantic
+    link_frameworks(venv, TORCH_DEPS)
+    w = DecideWizard(load_lesson())
+    qtbot.addWidget(w)
+    bar = w.model_check_bar
+    with qtbot.waitSignal(bar.envs.sig_listed, timeout=CHECK_MS):
+        w.show()  # the first show lists the environments (the Probe page's selector)
+    assert bar.envs.select(str(venv))
+    models = Path(__file__).resolve().parents[1] / "data" / "models"
+    with qtbot.waitSignal(bar.sig_finished, timeout=CHECK_MS) as blocker:
+        bar.check(str(models / "torch_mha_pool.py"))
+        assert not bar.envs.isEnabled()  # not changed under a running check
+    check = blocker.args[0]
+    assert isinstance(check, ModelCheck), check
+    assert f"in {venv}" in check.evidence_for("framework")[0].detail  # it ran in the chosen interpreter
+    # a package missing there: the error names that interpreter and says how to choose another
+    with qtbot.waitSignal(bar.sig_finished, timeout=CHECK_MS) as blocker:
+        bar.check(str(models / "torch_needs_extra_package.py"))
+    message = blocker.args[0]
+    assert isinstance(message, str) and "No module named 'gpu_tpu_demo_layers'" in message
+    assert str(venv) in message and "Python selector beside Check my model" in message
+    assert error_boxes and error_boxes[-1].text() == message
