@@ -2,7 +2,8 @@
 
 The user's file runs only in the worker (gpu-tpu-app model-check-worker), never in the window's
 process; the window reads its JSON lines through core.modelcheck.CheckSession, as the CLI does,
-and stays responsive while it runs. Cancel kills the worker's process group. The bar's Python
+and stays responsive while it runs, under the process guard (probe/guarded.py): Cancel, a time-out or the
+window's end (even kill -9) ends the worker and everything the file started. The bar's Python
 selector (the Probe page's ui.envs_view.EnvsView) picks the interpreter the worker runs in, as
 `check-model --python` does, so a model is checked with the user's own packages.
 """
