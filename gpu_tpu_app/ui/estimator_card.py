@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QResizeEvent
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -24,51 +24,36 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
-    OWN_FAMILIES,
     Estimate,
     EstimateRequest,
     MeasuredDevice,
     estimate,
     parse_quantity,
 )
-from gpu_tpu_app.core.estimate_text import (
-    COST_RULE,
-    MEMORY_UNITS_NOTE,
-    cost_lines,
-    cost_range,
-    estimate_cells,
-    estimate_inputs,
-    estimate_model_lines,
-    estimate_warnings,
-    layout_cell,
-    memory_tip,
-    price_origins,
-)
-from gpu_tpu_app.core.prices import PriceBook, format_rate
+from gpu_tpu_app.core.estimate_text import MEMORY_UNITS_NOTE
+from gpu_tpu_app.core.prices import PriceBook
 from gpu_tpu_app.core.tpu_compile import TpuCompile
-from gpu_tpu_app.core.wording import MISSING, format_quantity, format_usd, plain_number
+from gpu_tpu_app.core.wording import format_quantity
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.estimator_inputs import EstimatorInputs
-from gpu_tpu_app.ui.theme import theme_manager
-from gpu_tpu_app.ui.widgets import Card, label, plain_tip
-
-if TYPE_CHECKING:
-    from gpu_tpu_app.core.catalog import Catalog
 from gpu_tpu_app.ui.estimator_table import (
     ANYWHERE,
     COST_COLUMN,
     EST_COLUMNS,
     MEMORY_COLUMN,
     PRICE_COLUMN,
-    PRICE_TIP,
     PROMPT,
-    SORT_ROLE,
+    EstimateTableFill,
     PriceDelegate,
-    SortItem,
     place_key,
     place_of,
     place_words,
 )
+from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.widgets import Card, label
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.catalog import Catalog
 
 #: The estimator's inputs: at most this many across, each column about this wide at the least.
 INPUT_COLUMNS = 5
@@ -78,7 +63,7 @@ INPUT_MIN_WIDTH = 120
 TYPING_PAUSE_MS = 350
 
 
-class EstimatorCard(Card):
+class EstimatorCard(EstimateTableFill, Card):
     """Inputs for the workload and a table of time, memory fit and cost across chips."""
 
     sig_request_changed = Signal(object)  # EstimateRequest | None
@@ -449,133 +434,3 @@ class EstimatorCard(Card):
 
     def _on_theme(self, _name: str) -> None:
         self._fill_table()  # the kind and fit columns are coloured
-
-    def _fill_table(self) -> None:
-        colors = theme_manager().colors()
-        self._filling = True
-        self.table.setSortingEnabled(False)
-        est = self.result
-        rows = est.rows if est else []
-        self.table.setRowCount(len(rows))
-        for i, row in enumerate(rows):
-            c = estimate_cells(row)
-            price = self._prices.get(row.chip_id)
-            known = row.price.usd if row.price is not None else None
-            if row.family in OWN_FAMILIES:
-                price_text = MISSING
-            elif price is not None:
-                price_text = f"{price:g}"
-            else:
-                price_text = format_rate(known) if known is not None else ""
-            cells = [
-                (c.chip, None),
-                (c.kind, None),
-                (c.peak, row.peak_flops),
-                (c.mfu, row.mfu),
-                (c.time, row.days),
-                (c.bound, None),
-                (c.memory_fit, row.memory_needed_bytes),
-                (c.chips_per_copy, row.chips_per_copy),
-                (price_text, price if price is not None else known),
-                (c.cost, row.cost_usd),
-                (cost_range(row, spot=True), row.spot_cost_usd),
-                (format_usd(row.usd_per_mtok), row.usd_per_mtok),
-            ]
-            cost_tip = plain_tip("\n".join(cost_lines(row))) if cost_lines(row) else ""
-            for col, (text, key) in enumerate(cells):
-                item = SortItem(text)
-                if key is not None:
-                    item.setData(SORT_ROLE, float(key))
-                editable = col == PRICE_COLUMN and row.family not in OWN_FAMILIES
-                flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-                if editable:
-                    flags |= Qt.ItemFlag.ItemIsEditable
-                    item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
-                    tip = PRICE_TIP.format(chip=row.chip_name)
-                    if row.price is not None:
-                        tip = (
-                            f"{row.price.describe()}" + (f" [{row.price.note}]" if row.price.note else "") + "\n" + tip
-                        )
-                    item.setToolTip(plain_tip(tip))
-                    item.setBackground(QColor(colors["selection"]))  # a field to type in, not a figure
-                    if price is None and row.price is not None:
-                        font = item.font()
-                        font.setItalic(True)  # a known price, not one the user typed
-                        item.setFont(font)
-                        if row.price.stale():
-                            item.setForeground(QColor(colors["error"]))
-                elif col == PRICE_COLUMN:
-                    item.setToolTip("A measured device has no price here: costs are for catalogue chips")
-                item.setFlags(flags)
-                if col == 0:
-                    item.setToolTip(plain_tip(f"{row.chip_name} ({c.kind})"))
-                if col == 1:
-                    item.setForeground(QColor(colors.get(row.family, colors["accent"])))
-                if col == 3:
-                    item.setToolTip(plain_tip(row.mfu_source))
-                if col == 4 and row.warnings:
-                    item.setToolTip(plain_tip("\n".join(row.warnings)))
-                if col == 5:
-                    item.setToolTip(
-                        "what limits a decode step: compute, or reading weights and KV cache from memory"
-                        if est and est.request.mode == "inference"
-                        else "training is compute-bound"
-                    )
-                if col == 6:
-                    item.setToolTip(
-                        plain_tip(memory_tip(row, training=est is not None and est.request.mode == "training"))
-                    )
-                    if row.fits is not None:
-                        item.setForeground(QColor(colors["ok" if row.fits else "error"]))
-                if col == 7 and row.tensor_parallel is not None:
-                    item.setToolTip(
-                        plain_tip(
-                            f"One copy: {layout_cell(row)} (tensor parallel inside the fast-link group x pipeline "
-                            "stages or sharded data parallel across groups, checkpointing as shown)"
-                        )
-                    )
-                if col > PRICE_COLUMN and cost_tip:
-                    item.setToolTip(cost_tip)
-                if col in (2, 3, 4, 6, 7, 8, 9, 10, 11):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(i, col, item)
-        self.table.setSortingEnabled(True)
-        if rows:
-            self.table.resizeColumnToContents(0)  # full chip names, readable (the column stays resizable)
-        self._fit_table_height()
-        self._filling = False
-        if est is not None:
-            sources = self._source_titles(est.sources)
-            self.message.setText(
-                f"{estimate_inputs(est)}: {plain_number(est.flops)} FLOPs in all. Fastest first; times run "
-                "from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share)."
-            )
-            warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
-            model = "".join(f"\n{line}" for line in estimate_model_lines(est))
-            self.rules.setText(
-                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{model}\nCost: {COST_RULE}; "
-                f"{price_origins(est)}.{warnings}\nSources: {sources}."
-            )
-        else:
-            self.rules.setText("")
-            if not self.params_edit.text().strip():
-                self.message.setText(PROMPT)
-
-    def _fit_table_height(self) -> None:
-        """Show every row: the page scrolls, the table does not."""
-        rows = max(self.table.rowCount(), 3)
-        height = self.table.horizontalHeader().height() + 2 * self.table.frameWidth()
-        height += sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
-        height += (rows - self.table.rowCount()) * self.table.verticalHeader().defaultSectionSize()
-        if self.table.horizontalScrollBar().isVisible():
-            height += self.table.horizontalScrollBar().height()
-        self.table.setFixedHeight(height + 2)
-
-    def _source_titles(self, ids: list[str]) -> str:
-        titles = []
-        for sid in ids:
-            try:
-                titles.append(self._catalog.source(sid).title if self._catalog else sid)
-            except KeyError:
-                titles.append(sid)
-        return "; ".join(titles)

@@ -30,9 +30,8 @@ from gpu_tpu_app import APP_NAME
 from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck
-from gpu_tpu_app.core.report import build_html, build_markdown, collect, session_estimate
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.session import Session, new_session
+from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
@@ -43,6 +42,7 @@ from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.notice import NoticeBar
 from gpu_tpu_app.ui.price_files import PriceFiles
 from gpu_tpu_app.ui.result_page import ResultPage
+from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.welcome import WelcomeCard
@@ -89,9 +89,9 @@ class MainWindow(QMainWindow):
         self.lesson = lesson
         self.catalog = catalog
         self._persist = persist
-        self._session: Session = new_session()
-        self._clean: Session = self._session
-        self._path: Path | None = None
+        self.session_controller = SessionController(self._render_session, self._runs_pushed, self)
+        self.session_controller.sig_state_changed.connect(self._update_title)
+        self.session_controller.sig_changed.connect(self.sig_session_changed)
         self._rec: Recommendation | None = None
         self.probe_panel: Any = None
         self.learn_page: Any = None
@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
         self.statusBar().setSizeGripEnabled(True)
         self.nav.setCurrentRow(0)
         self._load_state()
-        self._apply_session(self._session)
+        self.session_controller.show()
         if self._persist and not self._settings().value("welcome/seen", False, bool):
             self.show_welcome()  # first start: once, then from Help › Welcome
 
@@ -212,7 +212,7 @@ class MainWindow(QMainWindow):
         self.act_open = self._action(
             "&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open, "Open a saved session"
         )
-        self.files = SessionFiles(self, self, self._persist)
+        self.files = SessionFiles(self, self.session_controller, self, self._persist)
         self.recent_menu = self.files.recent_menu
         self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
         self.act_save_as = self._action(
@@ -393,7 +393,7 @@ class MainWindow(QMainWindow):
             from gpu_tpu_app.ui.probe_panel import ProbePanel
 
             panel = ProbePanel(self.prefs)
-            panel.set_runs(list(self._session.runs))
+            panel.set_runs(list(self.session().runs))
             panel.sig_runs_changed.connect(self._panel_runs_changed)
             panel.sig_preferences_changed.connect(self.set_preferences)
             panel.sig_written.connect(self.confirm)
@@ -409,7 +409,7 @@ class MainWindow(QMainWindow):
             from gpu_tpu_app.ui.learn import LearnPage
 
             page = LearnPage(self.lesson)
-            page.set_runs(list(self._session.runs))
+            page.set_runs(list(self.session().runs))
             page.sig_open_probe.connect(lambda: self.show_page("probe"))
             page.sig_topic_changed.connect(self._note_place)
             self.stack.insertWidget(2, page)
@@ -495,7 +495,7 @@ class MainWindow(QMainWindow):
 
     def session(self) -> Session:
         """The session as it is now (answers, notes, runs, estimator inputs)."""
-        return self._session
+        return self.session_controller.session()
 
     def probe_running(self) -> bool:
         """True while the probe panel is measuring."""
@@ -503,29 +503,25 @@ class MainWindow(QMainWindow):
 
     def path(self) -> Path | None:
         """The file the session was opened from or last saved to."""
-        return self._path
+        return self.session_controller.path()
 
     def is_modified(self) -> bool:
         """True when the session differs from the file (or from a new, empty session)."""
-        return not self._session.same_content(self._clean)
+        return self.session_controller.is_modified()
 
     def set_session(self, session: Session, path: Path | None = None, modified: bool = False) -> None:
-        """Show `session`; `path` is where it came from; `modified` marks content not yet saved.
+        """Show `session` (all or nothing: see `SessionController.set_session`)."""
+        self.session_controller.set_session(session, path, modified)
 
-        All or nothing: when the session cannot be shown, the previous one (and its path) stays.
-        """
-        previous = (self._session, self._path, self._clean)
-        self._path = Path(path) if path is not None else None
-        self._clean = new_session() if modified else session
-        try:
-            self._apply_session(session)
-        except Exception:
-            self._session, self._path, self._clean = previous
-            self._apply_session(previous[0])
-            raise
+    def mark_saved(self, session: Session, path: Path) -> None:
+        """`session` was written to `path`: it is the session now, and its clean copy."""
+        self.session_controller.mark_saved(session, path)
 
-    def _apply_session(self, session: Session) -> None:
-        self._session = session
+    def show_runs(self, runs: list[RunFile]) -> None:
+        """Make `runs` the session's runs, shown on every page (all or nothing)."""
+        self.session_controller.show_runs(runs)
+
+    def _render_session(self, session: Session) -> None:
         self.wizard.set_answers(session.answers)
         self.wizard.set_model_check(session.model_check)
         self.wizard.reset_progress()
@@ -534,15 +530,9 @@ class MainWindow(QMainWindow):
         self.result_page.set_notes(session.notes)
         self._runs_pushed(session.runs)
         self._recompute()
-        self._update_title()
-
-    def _set(self, session: Session) -> None:
-        self._session = session
-        self._update_title()
-        self.sig_session_changed.emit()
 
     def _recompute(self) -> None:
-        self._rec = self._session.recommendation()
+        self._rec = self.session().recommendation()
         self.result_page.set_recommendation(self._rec)
         n = len(self._rec.unanswered)
         plural = "s" if n != 1 else ""
@@ -555,23 +545,23 @@ class MainWindow(QMainWindow):
         return self._rec
 
     def _answers_changed(self, answers: Answers) -> None:
-        self._set(self._session.with_answers(answers))
+        self.session_controller.update(self.session().with_answers(answers))
         self._recompute()
 
     def _model_checked(self, check: ModelCheck) -> None:
-        self._set(self._session.with_model_check(check))
+        self.session_controller.update(self.session().with_model_check(check))
         self.result_page.set_model_check(check)
 
     def _estimate_changed(self, request: EstimateRequest | None) -> None:
-        self._set(self._session.with_estimate(request))
+        self.session_controller.update(self.session().with_estimate(request))
 
     def _notes_changed(self, notes: str) -> None:
-        if notes != self._session.notes:
-            self._set(self._session.with_notes(notes))
+        if notes != self.session().notes:
+            self.session_controller.update(self.session().with_notes(notes))
 
     def _panel_runs_changed(self) -> None:
         runs = list(self.probe_panel.runs())
-        self._set(self._session.with_runs(runs))
+        self.session_controller.update(self.session().with_runs(runs))
         self._runs_pushed(runs, skip_panel=True)
 
     def _runs_pushed(self, runs: list[RunFile], skip_panel: bool = False) -> None:
@@ -581,29 +571,9 @@ class MainWindow(QMainWindow):
         if self.learn_page is not None:
             self.learn_page.set_runs(list(runs))
 
-    def mark_saved(self, session: Session, path: Path) -> None:
-        """`session` was written to `path`: it is the session now, and its clean copy."""
-        self._path = path
-        self._session = session
-        self._clean = session
-        self._update_title()
-
-    def show_runs(self, runs: list[RunFile]) -> None:
-        """Make `runs` the session's runs, shown on every page.
-
-        All or nothing: when a page cannot show them, every page goes back to the session's runs
-        and the error is raised.
-        """
-        try:
-            self._runs_pushed(runs)
-        except Exception:
-            self._runs_pushed(self._session.runs)
-            raise
-        self._set(self._session.with_runs(runs))
-
     def _update_title(self) -> None:
-        name = self._path.name if self._path else "Untitled"
-        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+        path = self.path()
+        self.setWindowTitle(f"{path.name if path else 'Untitled'}[*] — {APP_NAME}")
         self.setWindowModified(self.is_modified())
 
     # ------------------------------------------------------------------ file actions (SessionFiles)
@@ -634,22 +604,11 @@ class MainWindow(QMainWindow):
 
     def report_texts(self) -> tuple[str, str]:
         """(Markdown, HTML) of the report for the session as it is now."""
-        est = session_estimate(self._session, self.catalog, self.prices.book)
-        name = self._path.stem if self._path else None
-        md = build_markdown(self._session, self.lesson, self.catalog, est, name)
-        html_text = build_html(self._session, self.lesson, self.catalog, est, name)
-        return md, html_text
+        return self.session_controller.report_texts(self.lesson, self.catalog, self.prices.book)
 
     def report_pdf(self) -> bytes:
         """The report as PDF pages, with the verdict gauge as the Result page draws it."""
-        from gpu_tpu_app.core.decision import has_verdict
-        from gpu_tpu_app.ui.report_pdf import Gauge, report_pdf
-
-        est = session_estimate(self._session, self.catalog, self.prices.book)
-        rec = self._session.recommendation()
-        data = collect(self._session, self.lesson, self.catalog, est, self._path.stem if self._path else None, rec=rec)
-        gauge = Gauge(rec.score, rec.verdict, rec.confidence) if has_verdict(rec) else None
-        return report_pdf(data, gauge)
+        return self.session_controller.report_pdf(self.lesson, self.catalog, self.prices.book)
 
     def export_report(self) -> None:
         """Preview the report and save it as Markdown, HTML or PDF."""
@@ -660,7 +619,7 @@ class MainWindow(QMainWindow):
         except InputError as exc:
             show_error(self, "Cannot build the report", str(exc))
             return
-        dialog = ReportDialog(md, html_text, report_stem(self._path), self, pdf=self.report_pdf)
+        dialog = ReportDialog(md, html_text, report_stem(self.path()), self, pdf=self.report_pdf)
         if dialog.exec() and dialog.saved_path is not None:
             self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
             self.confirm("Exported the report", dialog.saved_path)
@@ -692,7 +651,7 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         """Help > About."""
-        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self._session.runs)))
+        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self.session().runs)))
 
     # ------------------------------------------------------------------ persistence
 
