@@ -3,12 +3,12 @@
 The Probe and Learn pages are built the first time they are shown, so pyqtgraph is not
 imported at start-up unless Probe is the first page. The session owns the runs: the window
 pushes them to the Probe page with `set_runs` and reads them back on `sig_runs_changed`.
+The session state (the session, its file, its saved copy) lives in `SessionController`, which
+the window renders; Back / Forward lives in `BackForward`, the navigation column in `nav_column`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,9 +16,6 @@ from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QStackedWidget,
@@ -35,10 +32,10 @@ from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.back_forward import BackForward
 from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
-from gpu_tpu_app.ui.history import History
-from gpu_tpu_app.ui.icons import set_themed_icon
+from gpu_tpu_app.ui.nav_column import PAGE_TITLES, PAGES, build_nav_column
 from gpu_tpu_app.ui.notice import NoticeBar
 from gpu_tpu_app.ui.price_files import PriceFiles
 from gpu_tpu_app.ui.result_page import ResultPage
@@ -52,14 +49,6 @@ from gpu_tpu_app.ui.wizard import DecideWizard
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
     from gpu_tpu_app.core.lesson import LessonPack
-
-PAGES = ("decide", "probe", "learn")
-PAGE_TITLES = {"decide": "Decide", "probe": "Probe", "learn": "Learn"}
-PAGE_HINTS = {
-    "decide": "Answer questions, get a verdict",
-    "probe": "Measure this machine",
-    "learn": "GPU and TPU side by side",
-}
 
 
 class MainWindow(QMainWindow):
@@ -98,7 +87,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(MIN_SIZE)
         self._fit_on_show = False
 
-        nav = self._build_nav()
+        nav, self.nav, self.nav_status = build_nav_column()
         self._build_pages(lesson, catalog)
         central = QWidget()
         row = QHBoxLayout(central)
@@ -124,36 +113,6 @@ class MainWindow(QMainWindow):
         if self._persist and not self._settings().value("welcome/seen", False, bool):
             self.show_welcome()  # first start: once, then from Help › Welcome
 
-    def _build_nav(self) -> QWidget:
-        """The navigation column: app title, the page list and the verdict so far."""
-        nav = QWidget()
-        nav.setObjectName("NavBar")
-        nav_col = QVBoxLayout(nav)
-        nav_col.setContentsMargins(0, 0, 0, 8)
-        nav_col.setSpacing(0)
-        title = QLabel(APP_NAME)
-        title.setObjectName("AppTitle")
-        subtitle = QLabel("workshop or factory line")
-        subtitle.setObjectName("AppSubtitle")
-        nav_col.addWidget(title)
-        nav_col.addWidget(subtitle)
-        self.nav = QListWidget()
-        self.nav.setObjectName("NavList")
-        self.nav.setAccessibleName("Pages")
-        for name in PAGES:
-            item = QListWidgetItem(PAGE_TITLES[name])
-            item.setToolTip(PAGE_HINTS[name])
-            item.setData(Qt.ItemDataRole.UserRole, name)
-            self.nav.addItem(item)
-        nav_col.addWidget(self.nav, 1)
-        self.nav_status = QLabel("")
-        self.nav_status.setProperty("role", "muted")
-        self.nav_status.setWordWrap(True)
-        self.nav_status.setContentsMargins(16, 0, 12, 0)
-        nav_col.addWidget(self.nav_status)
-        nav.setFixedWidth(196)
-        return nav
-
     def _build_pages(self, lesson: LessonPack, catalog: Catalog) -> None:
         """Decide (wizard, result, welcome) and the slots where Probe and Learn are built on first use."""
         self.wizard = DecideWizard(lesson)
@@ -163,8 +122,6 @@ class MainWindow(QMainWindow):
         self.decide_stack.addWidget(self.wizard)
         self.decide_stack.addWidget(self.result_page)
         self.decide_stack.addWidget(self.welcome)
-        self.history: History[tuple[Any, ...]] = History()
-        self._navigating = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.decide_stack)
         self._probe_slot = QWidget()
@@ -271,10 +228,9 @@ class MainWindow(QMainWindow):
             self.theme_actions[mode] = act
 
         view.addSeparator()
-        self.act_back = self._action("&Back", self.go_back, "Alt+Left", "Go back to the previous page")
-        self.act_forward = self._action("&Forward", self.go_forward, "Alt+Right", "Go forward again")
-        set_themed_icon(self.act_back, "back")
-        set_themed_icon(self.act_forward, "forward")
+        self.back_forward = BackForward(self, self)
+        self.act_back = self.back_forward.act_back
+        self.act_forward = self.back_forward.act_forward
         view.addActions([self.act_back, self.act_forward])
 
         help_menu = bar.addMenu("&Help")
@@ -300,7 +256,7 @@ class MainWindow(QMainWindow):
         bar.setIconSize(QSize(16, 16))
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         bar.addActions([self.act_back, self.act_forward])
-        self._update_history_actions()
+        self.back_forward.update_actions()
 
     # ------------------------------------------------------------------ back / forward
 
@@ -319,52 +275,15 @@ class MainWindow(QMainWindow):
         return (page,)
 
     def _note_place(self, *_args: Any) -> None:
-        if not self._navigating:
-            self.history.visit(self.place())
-            self._update_history_actions()
-
-    @contextmanager
-    def _one_step(self) -> Iterator[None]:
-        """Several widget changes that make one step in Back / Forward."""
-        outer = self._navigating
-        self._navigating = True
-        try:
-            yield
-        finally:
-            self._navigating = outer
-            self._note_place()
-
-    def _update_history_actions(self) -> None:
-        self.act_back.setEnabled(self.history.can_back())
-        self.act_forward.setEnabled(self.history.can_forward())
-
-    def _go_to_place(self, place: tuple[Any, ...] | None) -> None:
-        if place is None:
-            return
-        self._navigating = True
-        try:
-            kind = place[0]
-            if kind == "welcome":
-                self.show_welcome()
-            elif kind == "wizard":
-                self.show_wizard(int(place[1]))
-            elif kind == "result":
-                self.show_result()
-            elif kind == "learn":
-                self.open_topic(str(place[1]))
-            else:
-                self.show_page(str(kind))
-        finally:
-            self._navigating = False
-        self._update_history_actions()
+        self.back_forward.note()
 
     def go_back(self) -> None:
         """Back to the previous page (Alt+Left)."""
-        self._go_to_place(self.history.back())
+        self.back_forward.go_back()
 
     def go_forward(self) -> None:
         """Forward again after going back (Alt+Right)."""
-        self._go_to_place(self.history.forward())
+        self.back_forward.go_forward()
 
     # ------------------------------------------------------------------ pages
 
@@ -421,7 +340,7 @@ class MainWindow(QMainWindow):
     def open_topic(self, topic_id: str) -> None:
         """Show one explainer topic in Learn (from a reason, blocker or Learn-more link)."""
         page = self.ensure_learn_page()
-        with self._one_step():
+        with self.back_forward.one_step():
             self.show_page("learn")
             page.show_topic(topic_id)
 
@@ -449,7 +368,7 @@ class MainWindow(QMainWindow):
 
     def show_welcome(self) -> None:
         """The welcome card: what Decide, Probe and Learn do (first start, and Help › Welcome)."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.welcome)
         self.welcome.start_button.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -470,7 +389,7 @@ class MainWindow(QMainWindow):
 
     def show_result(self) -> None:
         """Show the recommendation for the current answers."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.result_page)
         self.result_page.scroll_area.verticalScrollBar().setValue(0)
@@ -479,14 +398,14 @@ class MainWindow(QMainWindow):
 
     def show_wizard(self, page: int | None = None) -> None:
         """Back to the questions (on `page` when given)."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.wizard)
             self.wizard.go_to_page(self.wizard.current_page() if page is None else page)
 
     def edit_question(self, field: str) -> None:
         """Jump to the wizard question that asks `field`."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.wizard)
             self.wizard.focus_question(field)
