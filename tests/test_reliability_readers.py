@@ -440,7 +440,7 @@ def window(qapp) -> Iterator[QWidget]:
 
     w = MainWindow(persist=False)
     yield w
-    w._clean = w.session()
+    w.session_controller.mark_clean()
     w.shutdown()
     w.deleteLater()
 
@@ -580,7 +580,7 @@ def test_html_in_a_valid_run_is_shown_as_text(qtbot, tmp_path: Path, monkeypatch
     path = tmp_path / "html.json"
     save_run(run, path)
     w = MainWindow(persist=False)
-    qtbot.addWidget(w, before_close_func=lambda win: setattr(win, "_clean", win.session()))
+    qtbot.addWidget(w, before_close_func=lambda win: win.session_controller.mark_clean())
     w.resize(1280, 800)
     w.show()
     assert w.import_run(path)

@@ -5,7 +5,7 @@ counts, its name in prose and whether it measures memory bandwidth. Everything e
 depends on which kernels exist (the run-file models, the lesson's evidence, the trust rules,
 the charts' order, the CLI's choices) is derived from it, so adding a kernel means: its spec
 here, its points in `worker/kernels/planner.py`, its function in `torch_kernels.py` and/or
-`jax_kernels.py`, its chart if it draws one (`ui/charts.py`) and its tests. The same holds for
+`jax_kernels.py`, its chart if it draws one (`ui/chart_<kind>.py`) and its tests. The same holds for
 the dtypes (`DTYPE_SPECS`). Standard library only: the window, the headless commands and the
 worker all import it, and the worker may run in the user's own interpreter, which has no pydantic.
 """

@@ -274,7 +274,7 @@ def _close_after_first_paint(window) -> None:
             print(f"window {window.windowTitle()} · page {window.current_page()}", flush=True)
             print(f"session runs {len(window.session().runs)}", flush=True)
             window.setWindowModified(False)
-            window._clean = window.session()
+            window.session_controller.mark_clean()
             window.close()
 
     watcher = _FirstPaint(window)

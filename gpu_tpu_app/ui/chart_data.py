@@ -1,6 +1,6 @@
 """The data the probe page's charts draw, without Qt: which results form which series, bars, roofs and
 compile rows, and what a hover over a point reads out. Kept free of Qt and pyqtgraph (an import-linter
-contract in pyproject.toml) so it is tested on its own; ui/charts.py draws it.
+contract in pyproject.toml) so it is tested on its own; the ui/chart_*.py modules draw it.
 """
 
 from __future__ import annotations

@@ -3,12 +3,12 @@
 The Probe and Learn pages are built the first time they are shown, so pyqtgraph is not
 imported at start-up unless Probe is the first page. The session owns the runs: the window
 pushes them to the Probe page with `set_runs` and reads them back on `sig_runs_changed`.
+The session state (the session, its file, its saved copy) lives in `SessionController`, which
+the window renders; Back / Forward lives in `BackForward`, the navigation column in `nav_column`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,9 +16,6 @@ from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QStackedWidget,
@@ -30,19 +27,19 @@ from gpu_tpu_app import APP_NAME
 from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck
-from gpu_tpu_app.core.report import build_html, build_markdown, collect, session_estimate
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.session import Session, new_session
+from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui.back_forward import BackForward
 from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
-from gpu_tpu_app.ui.history import History
-from gpu_tpu_app.ui.icons import set_themed_icon
+from gpu_tpu_app.ui.nav_column import PAGE_TITLES, PAGES, build_nav_column
 from gpu_tpu_app.ui.notice import NoticeBar
 from gpu_tpu_app.ui.price_files import PriceFiles
 from gpu_tpu_app.ui.result_page import ResultPage
+from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.welcome import WelcomeCard
@@ -52,14 +49,6 @@ from gpu_tpu_app.ui.wizard import DecideWizard
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
     from gpu_tpu_app.core.lesson import LessonPack
-
-PAGES = ("decide", "probe", "learn")
-PAGE_TITLES = {"decide": "Decide", "probe": "Probe", "learn": "Learn"}
-PAGE_HINTS = {
-    "decide": "Answer questions, get a verdict",
-    "probe": "Measure this machine",
-    "learn": "GPU and TPU side by side",
-}
 
 
 class MainWindow(QMainWindow):
@@ -89,16 +78,16 @@ class MainWindow(QMainWindow):
         self.lesson = lesson
         self.catalog = catalog
         self._persist = persist
-        self._session: Session = new_session()
-        self._clean: Session = self._session
-        self._path: Path | None = None
+        self.session_controller = SessionController(self._render_session, self._runs_pushed, self)
+        self.session_controller.sig_state_changed.connect(self._update_title)
+        self.session_controller.sig_changed.connect(self.sig_session_changed)
         self._rec: Recommendation | None = None
         self.probe_panel: Any = None
         self.learn_page: Any = None
         self.setMinimumSize(MIN_SIZE)
         self._fit_on_show = False
 
-        nav = self._build_nav()
+        nav, self.nav, self.nav_status = build_nav_column()
         self._build_pages(lesson, catalog)
         central = QWidget()
         row = QHBoxLayout(central)
@@ -120,39 +109,9 @@ class MainWindow(QMainWindow):
         self.statusBar().setSizeGripEnabled(True)
         self.nav.setCurrentRow(0)
         self._load_state()
-        self._apply_session(self._session)
+        self.session_controller.show()
         if self._persist and not self._settings().value("welcome/seen", False, bool):
             self.show_welcome()  # first start: once, then from Help › Welcome
-
-    def _build_nav(self) -> QWidget:
-        """The navigation column: app title, the page list and the verdict so far."""
-        nav = QWidget()
-        nav.setObjectName("NavBar")
-        nav_col = QVBoxLayout(nav)
-        nav_col.setContentsMargins(0, 0, 0, 8)
-        nav_col.setSpacing(0)
-        title = QLabel(APP_NAME)
-        title.setObjectName("AppTitle")
-        subtitle = QLabel("workshop or factory line")
-        subtitle.setObjectName("AppSubtitle")
-        nav_col.addWidget(title)
-        nav_col.addWidget(subtitle)
-        self.nav = QListWidget()
-        self.nav.setObjectName("NavList")
-        self.nav.setAccessibleName("Pages")
-        for name in PAGES:
-            item = QListWidgetItem(PAGE_TITLES[name])
-            item.setToolTip(PAGE_HINTS[name])
-            item.setData(Qt.ItemDataRole.UserRole, name)
-            self.nav.addItem(item)
-        nav_col.addWidget(self.nav, 1)
-        self.nav_status = QLabel("")
-        self.nav_status.setProperty("role", "muted")
-        self.nav_status.setWordWrap(True)
-        self.nav_status.setContentsMargins(16, 0, 12, 0)
-        nav_col.addWidget(self.nav_status)
-        nav.setFixedWidth(196)
-        return nav
 
     def _build_pages(self, lesson: LessonPack, catalog: Catalog) -> None:
         """Decide (wizard, result, welcome) and the slots where Probe and Learn are built on first use."""
@@ -163,8 +122,6 @@ class MainWindow(QMainWindow):
         self.decide_stack.addWidget(self.wizard)
         self.decide_stack.addWidget(self.result_page)
         self.decide_stack.addWidget(self.welcome)
-        self.history: History[tuple[Any, ...]] = History()
-        self._navigating = False
         self.stack = QStackedWidget()
         self.stack.addWidget(self.decide_stack)
         self._probe_slot = QWidget()
@@ -212,7 +169,7 @@ class MainWindow(QMainWindow):
         self.act_open = self._action(
             "&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open, "Open a saved session"
         )
-        self.files = SessionFiles(self, self, self._persist)
+        self.files = SessionFiles(self, self.session_controller, self, self._persist)
         self.recent_menu = self.files.recent_menu
         self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
         self.act_save_as = self._action(
@@ -271,10 +228,9 @@ class MainWindow(QMainWindow):
             self.theme_actions[mode] = act
 
         view.addSeparator()
-        self.act_back = self._action("&Back", self.go_back, "Alt+Left", "Go back to the previous page")
-        self.act_forward = self._action("&Forward", self.go_forward, "Alt+Right", "Go forward again")
-        set_themed_icon(self.act_back, "back")
-        set_themed_icon(self.act_forward, "forward")
+        self.back_forward = BackForward(self, self)
+        self.act_back = self.back_forward.act_back
+        self.act_forward = self.back_forward.act_forward
         view.addActions([self.act_back, self.act_forward])
 
         help_menu = bar.addMenu("&Help")
@@ -300,7 +256,7 @@ class MainWindow(QMainWindow):
         bar.setIconSize(QSize(16, 16))
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         bar.addActions([self.act_back, self.act_forward])
-        self._update_history_actions()
+        self.back_forward.update_actions()
 
     # ------------------------------------------------------------------ back / forward
 
@@ -319,52 +275,15 @@ class MainWindow(QMainWindow):
         return (page,)
 
     def _note_place(self, *_args: Any) -> None:
-        if not self._navigating:
-            self.history.visit(self.place())
-            self._update_history_actions()
-
-    @contextmanager
-    def _one_step(self) -> Iterator[None]:
-        """Several widget changes that make one step in Back / Forward."""
-        outer = self._navigating
-        self._navigating = True
-        try:
-            yield
-        finally:
-            self._navigating = outer
-            self._note_place()
-
-    def _update_history_actions(self) -> None:
-        self.act_back.setEnabled(self.history.can_back())
-        self.act_forward.setEnabled(self.history.can_forward())
-
-    def _go_to_place(self, place: tuple[Any, ...] | None) -> None:
-        if place is None:
-            return
-        self._navigating = True
-        try:
-            kind = place[0]
-            if kind == "welcome":
-                self.show_welcome()
-            elif kind == "wizard":
-                self.show_wizard(int(place[1]))
-            elif kind == "result":
-                self.show_result()
-            elif kind == "learn":
-                self.open_topic(str(place[1]))
-            else:
-                self.show_page(str(kind))
-        finally:
-            self._navigating = False
-        self._update_history_actions()
+        self.back_forward.note()
 
     def go_back(self) -> None:
         """Back to the previous page (Alt+Left)."""
-        self._go_to_place(self.history.back())
+        self.back_forward.go_back()
 
     def go_forward(self) -> None:
         """Forward again after going back (Alt+Right)."""
-        self._go_to_place(self.history.forward())
+        self.back_forward.go_forward()
 
     # ------------------------------------------------------------------ pages
 
@@ -393,7 +312,7 @@ class MainWindow(QMainWindow):
             from gpu_tpu_app.ui.probe_panel import ProbePanel
 
             panel = ProbePanel(self.prefs)
-            panel.set_runs(list(self._session.runs))
+            panel.set_runs(list(self.session().runs))
             panel.sig_runs_changed.connect(self._panel_runs_changed)
             panel.sig_preferences_changed.connect(self.set_preferences)
             panel.sig_written.connect(self.confirm)
@@ -409,7 +328,7 @@ class MainWindow(QMainWindow):
             from gpu_tpu_app.ui.learn import LearnPage
 
             page = LearnPage(self.lesson)
-            page.set_runs(list(self._session.runs))
+            page.set_runs(list(self.session().runs))
             page.sig_open_probe.connect(lambda: self.show_page("probe"))
             page.sig_topic_changed.connect(self._note_place)
             self.stack.insertWidget(2, page)
@@ -421,7 +340,7 @@ class MainWindow(QMainWindow):
     def open_topic(self, topic_id: str) -> None:
         """Show one explainer topic in Learn (from a reason, blocker or Learn-more link)."""
         page = self.ensure_learn_page()
-        with self._one_step():
+        with self.back_forward.one_step():
             self.show_page("learn")
             page.show_topic(topic_id)
 
@@ -449,7 +368,7 @@ class MainWindow(QMainWindow):
 
     def show_welcome(self) -> None:
         """The welcome card: what Decide, Probe and Learn do (first start, and Help › Welcome)."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.welcome)
         self.welcome.start_button.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -470,7 +389,7 @@ class MainWindow(QMainWindow):
 
     def show_result(self) -> None:
         """Show the recommendation for the current answers."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.result_page)
         self.result_page.scroll_area.verticalScrollBar().setValue(0)
@@ -479,14 +398,14 @@ class MainWindow(QMainWindow):
 
     def show_wizard(self, page: int | None = None) -> None:
         """Back to the questions (on `page` when given)."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.wizard)
             self.wizard.go_to_page(self.wizard.current_page() if page is None else page)
 
     def edit_question(self, field: str) -> None:
         """Jump to the wizard question that asks `field`."""
-        with self._one_step():
+        with self.back_forward.one_step():
             self.nav.setCurrentRow(0)
             self.decide_stack.setCurrentWidget(self.wizard)
             self.wizard.focus_question(field)
@@ -495,7 +414,7 @@ class MainWindow(QMainWindow):
 
     def session(self) -> Session:
         """The session as it is now (answers, notes, runs, estimator inputs)."""
-        return self._session
+        return self.session_controller.session()
 
     def probe_running(self) -> bool:
         """True while the probe panel is measuring."""
@@ -503,29 +422,25 @@ class MainWindow(QMainWindow):
 
     def path(self) -> Path | None:
         """The file the session was opened from or last saved to."""
-        return self._path
+        return self.session_controller.path()
 
     def is_modified(self) -> bool:
         """True when the session differs from the file (or from a new, empty session)."""
-        return not self._session.same_content(self._clean)
+        return self.session_controller.is_modified()
 
     def set_session(self, session: Session, path: Path | None = None, modified: bool = False) -> None:
-        """Show `session`; `path` is where it came from; `modified` marks content not yet saved.
+        """Show `session` (all or nothing: see `SessionController.set_session`)."""
+        self.session_controller.set_session(session, path, modified)
 
-        All or nothing: when the session cannot be shown, the previous one (and its path) stays.
-        """
-        previous = (self._session, self._path, self._clean)
-        self._path = Path(path) if path is not None else None
-        self._clean = new_session() if modified else session
-        try:
-            self._apply_session(session)
-        except Exception:
-            self._session, self._path, self._clean = previous
-            self._apply_session(previous[0])
-            raise
+    def mark_saved(self, session: Session, path: Path) -> None:
+        """`session` was written to `path`: it is the session now, and its clean copy."""
+        self.session_controller.mark_saved(session, path)
 
-    def _apply_session(self, session: Session) -> None:
-        self._session = session
+    def show_runs(self, runs: list[RunFile]) -> None:
+        """Make `runs` the session's runs, shown on every page (all or nothing)."""
+        self.session_controller.show_runs(runs)
+
+    def _render_session(self, session: Session) -> None:
         self.wizard.set_answers(session.answers)
         self.wizard.set_model_check(session.model_check)
         self.wizard.reset_progress()
@@ -534,15 +449,9 @@ class MainWindow(QMainWindow):
         self.result_page.set_notes(session.notes)
         self._runs_pushed(session.runs)
         self._recompute()
-        self._update_title()
-
-    def _set(self, session: Session) -> None:
-        self._session = session
-        self._update_title()
-        self.sig_session_changed.emit()
 
     def _recompute(self) -> None:
-        self._rec = self._session.recommendation()
+        self._rec = self.session().recommendation()
         self.result_page.set_recommendation(self._rec)
         n = len(self._rec.unanswered)
         plural = "s" if n != 1 else ""
@@ -555,23 +464,23 @@ class MainWindow(QMainWindow):
         return self._rec
 
     def _answers_changed(self, answers: Answers) -> None:
-        self._set(self._session.with_answers(answers))
+        self.session_controller.update(self.session().with_answers(answers))
         self._recompute()
 
     def _model_checked(self, check: ModelCheck) -> None:
-        self._set(self._session.with_model_check(check))
+        self.session_controller.update(self.session().with_model_check(check))
         self.result_page.set_model_check(check)
 
     def _estimate_changed(self, request: EstimateRequest | None) -> None:
-        self._set(self._session.with_estimate(request))
+        self.session_controller.update(self.session().with_estimate(request))
 
     def _notes_changed(self, notes: str) -> None:
-        if notes != self._session.notes:
-            self._set(self._session.with_notes(notes))
+        if notes != self.session().notes:
+            self.session_controller.update(self.session().with_notes(notes))
 
     def _panel_runs_changed(self) -> None:
         runs = list(self.probe_panel.runs())
-        self._set(self._session.with_runs(runs))
+        self.session_controller.update(self.session().with_runs(runs))
         self._runs_pushed(runs, skip_panel=True)
 
     def _runs_pushed(self, runs: list[RunFile], skip_panel: bool = False) -> None:
@@ -581,29 +490,9 @@ class MainWindow(QMainWindow):
         if self.learn_page is not None:
             self.learn_page.set_runs(list(runs))
 
-    def mark_saved(self, session: Session, path: Path) -> None:
-        """`session` was written to `path`: it is the session now, and its clean copy."""
-        self._path = path
-        self._session = session
-        self._clean = session
-        self._update_title()
-
-    def show_runs(self, runs: list[RunFile]) -> None:
-        """Make `runs` the session's runs, shown on every page.
-
-        All or nothing: when a page cannot show them, every page goes back to the session's runs
-        and the error is raised.
-        """
-        try:
-            self._runs_pushed(runs)
-        except Exception:
-            self._runs_pushed(self._session.runs)
-            raise
-        self._set(self._session.with_runs(runs))
-
     def _update_title(self) -> None:
-        name = self._path.name if self._path else "Untitled"
-        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+        path = self.path()
+        self.setWindowTitle(f"{path.name if path else 'Untitled'}[*] — {APP_NAME}")
         self.setWindowModified(self.is_modified())
 
     # ------------------------------------------------------------------ file actions (SessionFiles)
@@ -634,22 +523,11 @@ class MainWindow(QMainWindow):
 
     def report_texts(self) -> tuple[str, str]:
         """(Markdown, HTML) of the report for the session as it is now."""
-        est = session_estimate(self._session, self.catalog, self.prices.book)
-        name = self._path.stem if self._path else None
-        md = build_markdown(self._session, self.lesson, self.catalog, est, name)
-        html_text = build_html(self._session, self.lesson, self.catalog, est, name)
-        return md, html_text
+        return self.session_controller.report_texts(self.lesson, self.catalog, self.prices.book)
 
     def report_pdf(self) -> bytes:
         """The report as PDF pages, with the verdict gauge as the Result page draws it."""
-        from gpu_tpu_app.core.decision import has_verdict
-        from gpu_tpu_app.ui.report_pdf import Gauge, report_pdf
-
-        est = session_estimate(self._session, self.catalog, self.prices.book)
-        rec = self._session.recommendation()
-        data = collect(self._session, self.lesson, self.catalog, est, self._path.stem if self._path else None, rec=rec)
-        gauge = Gauge(rec.score, rec.verdict, rec.confidence) if has_verdict(rec) else None
-        return report_pdf(data, gauge)
+        return self.session_controller.report_pdf(self.lesson, self.catalog, self.prices.book)
 
     def export_report(self) -> None:
         """Preview the report and save it as Markdown, HTML or PDF."""
@@ -660,7 +538,7 @@ class MainWindow(QMainWindow):
         except InputError as exc:
             show_error(self, "Cannot build the report", str(exc))
             return
-        dialog = ReportDialog(md, html_text, report_stem(self._path), self, pdf=self.report_pdf)
+        dialog = ReportDialog(md, html_text, report_stem(self.path()), self, pdf=self.report_pdf)
         if dialog.exec() and dialog.saved_path is not None:
             self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
             self.confirm("Exported the report", dialog.saved_path)
@@ -692,7 +570,7 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         """Help > About."""
-        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self._session.runs)))
+        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self.session().runs)))
 
     # ------------------------------------------------------------------ persistence
 

@@ -1,8 +1,9 @@
 """The window's session file actions: New, Open, Open Recent, Save, Save As, Import Run.
 
 `SessionFiles` asks for files, reads and writes them and keeps the recent-files list; the
-window keeps the session itself and shows it. What the file actions need of the window is the
-`SessionWindow` protocol (MainWindow implements it), so this module does not import the window.
+`SessionController` keeps the session itself (the window renders it). What the file actions need
+of the window besides is the `SessionView` protocol (MainWindow implements it), so this module
+does not import the window.
 A file that cannot be read or shown is reported in a dialog and the session stays as it was.
 """
 
@@ -14,10 +15,11 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
-from gpu_tpu_app.core.runs import RunFile, load_run
-from gpu_tpu_app.core.session import Session, load_session, new_session, save_session
+from gpu_tpu_app.core.runs import load_run
+from gpu_tpu_app.core.session import load_session, new_session, save_session
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import NOTES_CHARS
+from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
 
 MAX_RECENT = 8
@@ -25,15 +27,9 @@ SESSION_FILTER = "gpu-tpu-app session (*.json);;All files (*)"
 RUN_FILTER = "Probe run (*.json);;All files (*)"
 
 
-class SessionWindow(Protocol):
-    """What the file actions need of the window that holds and shows the session."""
+class SessionView(Protocol):
+    """What the file actions need of the window that shows the session."""
 
-    def session(self) -> Session: ...
-    def path(self) -> Path | None: ...
-    def is_modified(self) -> bool: ...
-    def set_session(self, session: Session, path: Path | None = None, modified: bool = False) -> None: ...
-    def mark_saved(self, session: Session, path: Path) -> None: ...
-    def show_runs(self, runs: list[RunFile]) -> None: ...
     def show_wizard(self, page: int | None = None) -> None: ...
     def show_result(self) -> None: ...
     def probe_running(self) -> bool: ...
@@ -44,13 +40,14 @@ class SessionWindow(Protocol):
 class SessionFiles(QObject):
     """File actions for one window's session, and its Open Recent menu.
 
-    `parent` is the widget the dialogs belong to; `window` holds and shows the session (both are
-    the main window).
+    `parent` is the widget the dialogs belong to; `session` holds the session; `window` shows it
+    (`parent` and `window` are the main window).
     """
 
-    def __init__(self, parent: QWidget, window: SessionWindow, persist: bool = True) -> None:
+    def __init__(self, parent: QWidget, session: SessionController, window: SessionView, persist: bool = True) -> None:
         super().__init__(parent)
         self._parent = parent
+        self._session = session
         self._window = window
         self._persist = persist
         self.recent_menu = QMenu("Open &Recent", parent)
@@ -59,16 +56,16 @@ class SessionFiles(QObject):
         self._window.statusBar().showMessage(text, ms)
 
     def _start_dir(self) -> str:
-        path = self._window.path()
+        path = self._session.path()
         return str(path.parent) if path else str(Path.home())
 
     # ------------------------------------------------------------------ file actions
 
     def maybe_save(self) -> bool:
         """Ask to save unsaved changes; False when the user cancels."""
-        if not self._window.is_modified():
+        if not self._session.is_modified():
             return True
-        path = self._window.path()
+        path = self._session.path()
         name = path.name if path else "Untitled"
         answer = message_box(
             self._parent,
@@ -90,7 +87,7 @@ class SessionFiles(QObject):
             return False
         if not self.maybe_save():
             return False
-        window.set_session(new_session())
+        self._session.set_session(new_session())
         window.show_wizard(0)
         self._status("New session", 3000)
         window.confirm("New session: every answer, run, check and note of the last one is cleared.")
@@ -113,7 +110,7 @@ class SessionFiles(QObject):
             show_error(self._parent, "Cannot open session", str(exc))
             return False
         try:
-            window.set_session(session, path)
+            self._session.set_session(session, path)
         except Exception as exc:  # valid, yet it cannot be shown: the previous session stays, unchanged
             show_error(self._parent, "Cannot open session", f"{path}: cannot be shown ({shown(exc, 300)})")
             return False
@@ -127,7 +124,7 @@ class SessionFiles(QObject):
 
     def save(self) -> bool:
         """Save to the current file, or ask for one."""
-        path = self._window.path()
+        path = self._session.path()
         if path is None:
             return self.save_as()
         return self._write(path)
@@ -135,7 +132,7 @@ class SessionFiles(QObject):
     def save_as(self, path: str | Path | None = None) -> bool:
         """Save under a new name (asks for it when `path` is None)."""
         if path is None:
-            current = self._window.path()
+            current = self._session.path()
             start = str(current) if current else str(Path.home() / "gpu-tpu-session.json")
             chosen, _f = QFileDialog.getSaveFileName(self._parent, "Save session as", start, SESSION_FILTER)
             if not chosen:
@@ -144,7 +141,7 @@ class SessionFiles(QObject):
         return self._write(Path(path))
 
     def _write(self, path: Path) -> bool:
-        session = self._window.session()
+        session = self._session.session()
         if len(session.notes) > NOTES_CHARS:  # a file this app could not open again
             show_error(
                 self._parent,
@@ -158,7 +155,7 @@ class SessionFiles(QObject):
         except OSError as exc:
             show_error(self._parent, "Cannot save session", f"{path}: {exc.strerror or exc}")
             return False
-        self._window.mark_saved(saved, path)
+        self._session.mark_saved(saved, path)
         self.add_recent(path)
         self._status(f"Saved {path}", 4000)
         self._window.confirm("Saved the session", path)
@@ -166,7 +163,6 @@ class SessionFiles(QObject):
 
     def import_run(self, path: str | Path | None = None) -> bool:
         """Add a probe run file (e.g. measured on a TPU VM with gpu-tpu-probe) to the session."""
-        window = self._window
         if path is None:
             chosen, _f = QFileDialog.getOpenFileName(self._parent, "Import probe run", self._start_dir(), RUN_FILTER)
             if not chosen:
@@ -177,12 +173,12 @@ class SessionFiles(QObject):
         except InputError as exc:
             show_error(self._parent, "Cannot import run", str(exc))
             return False
-        runs = window.session().runs
+        runs = self._session.session().runs
         if run in runs:
             self._status(f"{path}: this run is already in the session", 5000)
             return False
         try:
-            window.show_runs([*runs, run])
+            self._session.show_runs([*runs, run])
         except Exception as exc:  # valid, yet it cannot be shown: the session keeps its runs, unchanged
             show_error(self._parent, "Cannot import run", f"{path}: cannot be shown ({shown(exc, 300)})")
             return False

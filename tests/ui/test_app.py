@@ -85,7 +85,7 @@ class Dialogs:
 
 
 def _forget_changes(w: MainWindow) -> None:
-    w._clean = w.session()  # the test is over: close without the unsaved-changes prompt
+    w.session_controller.mark_clean()  # the test is over: close without the unsaved-changes prompt
 
 
 def add_window(qtbot, w: MainWindow) -> MainWindow:

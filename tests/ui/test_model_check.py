@@ -134,7 +134,7 @@ def test_window_keeps_the_check_in_the_session_result_and_report(qtbot, tmp_path
     assert other.wizard.cards["xla_verified"].measured_label.text() == "✓ measured in jax_boolean_mask.py"
     for window in (w, other):
         window.shutdown()
-        window._clean = window.session()  # the test is over: close without the unsaved-changes prompt
+        window.session_controller.mark_clean()  # the test is over: close without the unsaved-changes prompt
 
 
 # The window process importing neither the user's code nor a framework during a check is held by

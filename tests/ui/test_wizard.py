@@ -131,7 +131,7 @@ def _press(qtbot, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifi
 
 def test_keyboard_only_from_first_page_to_result(qtbot) -> None:
     window = MainWindow(persist=False)
-    qtbot.addWidget(window, before_close_func=lambda w: setattr(w, "_clean", w.session()))
+    qtbot.addWidget(window, before_close_func=lambda w: w.session_controller.mark_clean())
     window.resize(1280, 800)
     with qtbot.waitActive(window):
         window.show()

@@ -32,7 +32,7 @@ def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
     w = MainWindow(persist=False)
 
     def forget(win: MainWindow) -> None:
-        win._clean = win.session()  # closing without the unsaved-changes question
+        win.session_controller.mark_clean()  # closing without the unsaved-changes question
 
     qtbot.addWidget(w, before_close_func=forget)
     return w

@@ -1,0 +1,93 @@
+"""What rank 0 of a collective run reports: one result per (size, op, dtype) point, measured, skipped
+or failed, and the 'hosts' message.
+
+Worker side: standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gpu_tpu_app.worker.collective_common import OP_LABEL, bus_factor
+from gpu_tpu_app.worker.kernels.stats import summarize
+from gpu_tpu_app.worker.wire import CollectiveInfo, ProbeResult, ResultMsg
+
+
+def _measured_result(
+    backend: str,
+    key: str,
+    op: str,
+    dtype: str,
+    size: int,
+    ranks: int,
+    n_hosts: int,
+    transport: str,
+    times: list[float],
+    seconds: float,
+) -> ProbeResult:
+    """One collective point's result: bus bandwidth (median of the slowest rank's times), algorithm bandwidth, time."""
+    stats = summarize([size / t * bus_factor(op, ranks) for t in times], seconds)
+    busbw = stats.median
+    algbw = busbw / bus_factor(op, ranks)
+    med = size / algbw
+    info = CollectiveInfo(op=op, ranks=ranks, hosts=n_hosts, transport=transport, time_s=med, algbw=algbw, busbw=busbw)
+    msg = (
+        f"{OP_LABEL[op]} of {_size(size)} across {ranks} ranks on {n_hosts} host{'s' if n_hosts > 1 else ''} "
+        f"({backend} {transport}); {med * 1e6:.1f} µs per operation; algorithm bandwidth {algbw / 1e9:.3g} GB/s; "
+        f"bus bandwidth = algbw × {bus_factor(op, ranks):.3g}"
+    )
+    return ProbeResult(
+        kernel="collective",
+        backend=backend,
+        device=key,
+        dtype=dtype,
+        size=size,
+        variant=op,
+        metric="bytes_per_s",
+        value=busbw,
+        unit="B/s",
+        stats=stats,
+        message=msg,
+        collective=info,
+    )
+
+
+def _skip_rest(
+    emit: Callable[[Any], None], points: list[tuple[int, str, str]], backend: str, key: str, why: str
+) -> None:
+    """Report every point not run as skipped, with the reason."""
+    for size2, op2, dt2 in points:
+        emit(ResultMsg(result=_result(backend, key, op2, dt2, size2, status="skipped", message=f"not run: {why}")))
+
+
+def _size(nbytes: int) -> str:
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.3g} {unit}"
+    return f"{nbytes} B"
+
+
+def _result(backend: str, key: str, op: str, dtype: str, size: int, *, status: str, message: str) -> ProbeResult:
+    return ProbeResult(
+        kernel="collective",
+        backend=backend,
+        device=key,
+        dtype=dtype,
+        size=size,
+        variant=op,
+        metric="bytes_per_s",
+        unit="B/s",
+        status=status,
+        message=message[:500],
+    )
+
+
+class _HostsMsg:
+    """The 'hosts' message: each host of the group with its ranks and provenance (rank 0 sends it)."""
+
+    def __init__(self, hosts: list[dict[str, Any]]) -> None:
+        self.hosts = hosts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "hosts", "hosts": self.hosts}
