@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         check = measure(args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
     except (InputError, CheckFailed) as exc:
         if args.format == "json":
-            print(json.dumps({"error": str(exc), "file": args.file}, indent=2))
+            print(json.dumps({"error": str(exc), "file": args.file}, indent=2, allow_nan=False))
         raise
     if args.format == "json":
         print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))

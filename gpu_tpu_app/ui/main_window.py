@@ -648,6 +648,6 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop every probe worker and a running model check now (the window is closing)."""
-        self.wizard.model_check_bar.cancel()
+        self.wizard.model_check_bar.shutdown()
         if self.probe_panel is not None:
             self.probe_panel.shutdown()

@@ -341,13 +341,23 @@ class ModelCheckBar(QWidget):
         if self.process is not None:
             self.process.cancel()
 
+    def shutdown(self) -> None:
+        """Stop the running check and the environment listing now (the window is closing)."""
+        self.cancel()
+        self.envs.stop()
+
     def is_running(self) -> bool:
         return self.process is not None and self.process.is_running()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if not self.envs.environments() and not self.envs.is_listing():  # list them the first time it shows
-            QTimer.singleShot(0, self.envs.refresh)
+            QTimer.singleShot(0, self._list_if_shown)
+
+    def _list_if_shown(self) -> None:
+        # queued at show: the page (or a screenshot's window) may be gone by the time it runs
+        if self.isVisible() and not self.envs.environments() and not self.envs.is_listing():
+            self.envs.refresh()
 
     def hideEvent(self, event: QHideEvent) -> None:
         # a listing still running when the page goes away is stopped; the next show lists again (cached)
