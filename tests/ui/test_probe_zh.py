@@ -133,3 +133,30 @@ def test_every_probe_message_is_translated_with_its_placeholders() -> None:
                 assert re.search(r"&\w", form), (src, form)
         count += 1
     assert count > 50
+
+
+def test_the_memory_header_is_marked_as_the_table_words_it() -> None:
+    from gpu_tpu_app.ui.estimator_table import EST_COLUMNS, MEMORY_COLUMN, MEMORY_HEADER_WORDS
+
+    assert EST_COLUMNS[MEMORY_COLUMN] == MEMORY_HEADER_WORDS
+
+
+def test_the_estimator_speaks_chinese_and_keeps_its_ids(zh_qt: None) -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.ui.estimator_card import EstimatorCard
+    from gpu_tpu_app.ui.estimator_table import EST_COLUMNS
+
+    card = EstimatorCard(load_catalog())
+    heads = [card.table.horizontalHeaderItem(i).text() for i in range(len(EST_COLUMNS))]
+    assert heads[0] == "芯片" and heads[6] == "内存\n需要 / 可用" and heads[3] == "MFU"
+    assert card.message.text() == "输入模型参数量即可查看估算。"
+    assert card.mode_combo.itemText(1) == "推理" and card.mode_combo.itemData(1) == "inference"
+    assert card.model_inputs.checkpoint_combo.itemText(0) == "自动（芯片最少）"
+    assert card.model_inputs.checkpoint_combo.itemData(0) == "auto"
+    card.params_edit.setText("7B")
+    card.tokens_edit.setText("x")
+    card._inputs_changed()
+    assert card.message.text().startswith("请检查输入：")
+    card.tokens_edit.setText("1T")
+    card._inputs_changed()
+    assert "总计" in card.message.text() and "\n来源：" in card.rules.text()
