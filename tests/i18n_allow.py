@@ -158,6 +158,7 @@ ALLOWED_WORDS = frozenset(
         "sdpa",
         "all-reduce",
         "LLM",
+        "AI",
         "Lena",
         "x",
     ]
