@@ -32,6 +32,8 @@ ALLOWED_WORDS = frozenset(
         "SparseCore",
         "MXU",
         "PyTorch",
+        "TensorFlow",
+        "Keras",
         "torch",
         "jax",
         "jaxlib",
