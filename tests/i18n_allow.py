@@ -160,6 +160,7 @@ ALLOWED_WORDS = frozenset(
         "sdpa",
         "all-reduce",
         "LLM",
+        "AI",
         "Lena",
         "x",
     ]

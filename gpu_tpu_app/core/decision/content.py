@@ -18,14 +18,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, TypeVar, overload
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS
-from gpu_tpu_app.errors import InputError, problem_error
+from gpu_tpu_app.errors import InputError, problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
+#: the file format version this app reads, checked on load.
+SchemaVersion = Annotated[int, AfterValidator(supported_version(SCHEMA_VERSION))]
 #: the language whose file holds every text (the fallback).
 DEFAULT_LANGUAGE = i18n.DEFAULT_LANGUAGE
 #: the placeholders a text may hold; the modules that fill them say which each text needs.
@@ -118,7 +120,7 @@ class DecisionText(_Content):
     """The whole file; ids are checked against the answers model here and against the rules,
     steps and pages by the modules that use them (`require`)."""
 
-    schema_version: int
+    schema_version: SchemaVersion
     language: str = Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
     pages: dict[str, PageText]
     questions: dict[str, QuestionText]
@@ -133,13 +135,6 @@ class DecisionText(_Content):
     steps: dict[str, StepText]
 
     _source: str = PrivateAttr(default="the decision text")
-
-    @field_validator("schema_version")
-    @classmethod
-    def _known_schema(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise ValueError(f"unsupported schema_version {version} (this app reads {SCHEMA_VERSION})")
-        return version
 
     @model_validator(mode="after")
     def _consistent(self) -> DecisionText:
