@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision import (
     FACTORS,
     QUESTIONS,
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
         check = measure(args.model, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
         answers, sources = combine(answers, check)
-    rec = decide(answers)
+    # JSON is for tools: its keys and values, the words included, are English in every language
+    rec = decide(answers, language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None)
     if args.format == "json":
         data = rec.model_dump(mode="json", by_alias=True)
         if check is not None:

@@ -1,4 +1,4 @@
-"""The main window: navigation (Decide, Probe, Learn), one session, the File / View / Help menus.
+"""The main window: navigation (Decide, Probe, Learn), one session, the File / View / Help menus (`menus`).
 
 The Probe and Learn pages are built the first time they are shown, so pyqtgraph is not
 imported at start-up unless Probe is the first page. The session owns the runs: the window
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QMainWindow,
@@ -32,10 +32,10 @@ from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.ui.back_forward import BackForward
 from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
-from gpu_tpu_app.ui.nav_column import PAGE_TITLES, PAGES, build_nav_column
+from gpu_tpu_app.ui.menus import WindowMenus
+from gpu_tpu_app.ui.nav_column import PAGES, build_nav_column
 from gpu_tpu_app.ui.notice import NoticeBar
 from gpu_tpu_app.ui.price_files import PriceFiles
 from gpu_tpu_app.ui.result_page import ResultPage
@@ -104,7 +104,18 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._connect_pages()
 
-        self._build_menus()
+        self.files = SessionFiles(self, self.session_controller, self, self._persist)
+        self.recent_menu = self.files.recent_menu
+        self.prices = PriceFiles(self, local=self._persist)
+        self.prices.sig_changed.connect(self.result_page.set_price_book)
+        self.result_page.set_price_book(self.prices.book)
+        if problems := self.prices.problems():
+            self.statusBar().showMessage(problems[0], 15000)  # a catalogue in its default place was left out
+        self.menus = WindowMenus(self, self, self.recent_menu, self.prices, self.prefs.theme)
+        self.back_forward = self.menus.back_forward
+        self.act_back = self.back_forward.act_back
+        self.act_forward = self.back_forward.act_forward
+        self.files.update_recent_menu()
         self._build_toolbar()
         self.statusBar().setSizeGripEnabled(True)
         self.nav.setCurrentRow(0)
@@ -148,105 +159,6 @@ class MainWindow(QMainWindow):
         self.sig_page_changed.connect(self._note_place)
         self.decide_stack.currentChanged.connect(self._note_place)
         self.wizard.sig_page_changed.connect(self._note_place)
-
-    # ------------------------------------------------------------------ menus
-
-    def _action(
-        self, text: str, slot: Any, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None, tip: str = ""
-    ) -> QAction:
-        act = QAction(text, self)
-        act.triggered.connect(slot)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
-        if tip:
-            act.setStatusTip(tip)
-        return act
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        self.act_new = self._action("&New", self.new_session, QKeySequence.StandardKey.New, "Start a new session")
-        self.act_open = self._action(
-            "&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open, "Open a saved session"
-        )
-        self.files = SessionFiles(self, self.session_controller, self, self._persist)
-        self.recent_menu = self.files.recent_menu
-        self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
-        self.act_save_as = self._action(
-            "Save &As…", lambda: self.save_as(), "Ctrl+Shift+S", "Save the session under a new name"
-        )
-        self.act_import = self._action(
-            "&Import Run…", lambda: self.import_run(), "Ctrl+I", "Add a probe run file measured here or elsewhere"
-        )
-        self.prices = PriceFiles(self, local=self._persist)
-        self.prices.sig_changed.connect(self.result_page.set_price_book)
-        self.result_page.set_price_book(self.prices.book)
-        if problems := self.prices.problems():
-            self.statusBar().showMessage(problems[0], 15000)  # a catalogue in its default place was left out
-        self.act_import_prices = self._action(
-            "Import &Prices…",
-            lambda: self.prices.import_prices(),
-            None,
-            "Add a SkyPilot or gpuhunt price catalogue from this machine (nothing is downloaded)",
-        )
-        self.act_export = self._action(
-            "&Export Report…", self.export_report, "Ctrl+E", "Save the recommendation as Markdown, HTML or PDF"
-        )
-        prefs_key = QKeySequence(QKeySequence.StandardKey.Preferences)
-        self.act_prefs = self._action(
-            "&Preferences…", self.edit_preferences, prefs_key if not prefs_key.isEmpty() else "Ctrl+,"
-        )
-        self.act_prefs.setMenuRole(QAction.MenuRole.PreferencesRole)
-        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.act_quit.setMenuRole(QAction.MenuRole.QuitRole)
-        file_menu.addActions([self.act_new, self.act_open])
-        file_menu.addMenu(self.recent_menu)
-        file_menu.addActions([self.act_save, self.act_save_as])
-        file_menu.addSeparator()
-        file_menu.addActions([self.act_import, self.act_import_prices, self.act_export])
-        file_menu.addSeparator()
-        file_menu.addAction(self.act_prefs)
-        file_menu.addSeparator()
-        file_menu.addAction(self.act_quit)
-
-        view = bar.addMenu("&View")
-        self.page_actions: dict[str, QAction] = {}
-        for i, name in enumerate(PAGES, 1):
-            act = self._action(f"&{PAGE_TITLES[name]}", lambda _c=False, n=name: self.show_page(n), f"Ctrl+{i}")
-            view.addAction(act)
-            self.page_actions[name] = act
-        view.addSeparator()
-        theme_menu = view.addMenu("&Theme")
-        self.theme_group = QActionGroup(self)
-        self.theme_actions: dict[str, QAction] = {}
-        for mode, text in (("system", "Follow &system"), ("light", "&Light"), ("dark", "&Dark")):
-            act = QAction(text, self, checkable=True)
-            act.setChecked(mode == self.prefs.theme)
-            act.triggered.connect(lambda _c=False, m=mode: self.set_theme(m))
-            self.theme_group.addAction(act)
-            theme_menu.addAction(act)
-            self.theme_actions[mode] = act
-
-        view.addSeparator()
-        self.back_forward = BackForward(self, self)
-        self.act_back = self.back_forward.act_back
-        self.act_forward = self.back_forward.act_forward
-        view.addActions([self.act_back, self.act_forward])
-
-        help_menu = bar.addMenu("&Help")
-        self.act_guide = self._action(
-            "&User Guide", self.show_guide, QKeySequence.StandardKey.HelpContents, "How to use the app"
-        )
-        self.act_shortcuts = self._action(
-            "&Keyboard Shortcuts", self.show_shortcuts, "Ctrl+/", "Every shortcut of the window"
-        )
-        self.act_welcome = self._action("&Welcome", self.show_welcome, tip="What Decide, Probe and Learn do")
-        self.act_about = self._action(f"&About {APP_NAME}", self.about)
-        self.act_about.setMenuRole(QAction.MenuRole.AboutRole)
-        help_menu.addActions([self.act_guide, self.act_shortcuts, self.act_welcome])
-        help_menu.addSeparator()
-        help_menu.addAction(self.act_about)
-        self.files.update_recent_menu()
 
     def _build_toolbar(self) -> None:
         bar = self.addToolBar("Navigation")
@@ -555,7 +467,7 @@ class MainWindow(QMainWindow):
         """Use and save new preferences (theme applies at once, the default suite on the Probe page)."""
         self.prefs = prefs
         theme_manager().apply(prefs.theme)
-        self.theme_actions[prefs.theme].setChecked(True)
+        self.menus.theme_actions[prefs.theme].setChecked(True)
         if self.probe_panel is not None:
             self.probe_panel.set_preferences(prefs)
         if self._persist:

@@ -38,7 +38,7 @@ def test_welcome_card_shows_once_at_first_start_and_from_help(qtbot, sandbox_hom
     second = MainWindow(persist=True)
     qtbot.addWidget(second)
     assert not second.welcome_shown()  # shown once
-    second.act_welcome.trigger()
+    second.menus.act_welcome.trigger()
     assert second.welcome_shown()
     second.welcome.probe_button.click()
     assert second.current_page() == "probe"

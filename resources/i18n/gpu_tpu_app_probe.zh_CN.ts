@@ -1,0 +1,961 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>BandwidthChart</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_bandwidth.py" line="34" />
+        <source>Memory and transfer bandwidth (best of each kernel)</source>
+        <translation>内存与传输带宽（各内核的最佳值）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_bandwidth.py" line="39" />
+        <source>bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_bandwidth.py" line="57" />
+        <source>bandwidth results</source>
+        <translation>带宽结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_bandwidth.py" line="58" />
+        <source>copy, triad and transfer appear here.</source>
+        <translation>copy、triad 与传输的结果会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_bandwidth.py" line="80" />
+        <source>dashed, hollow: not trusted (hover a bar for why)</source>
+        <translation>虚线空心：不可信（悬停在柱上查看原因）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_bandwidth.py" line="139" />
+        <source>{series} (not trusted)</source>
+        <translation>{series}（不可信）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_bandwidth.py" line="146" />
+        <source>{value} (not trusted)</source>
+        <translation>{value}（不可信）</translation>
+    </message>
+</context>
+<context>
+    <name>ChartsView</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/charts.py" line="136" />
+        <source>Matmul</source>
+        <translation>矩阵乘法</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/charts.py" line="137" />
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/charts.py" line="138" />
+        <source>Roofline</source>
+        <translation>屋顶线（roofline）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/charts.py" line="139" />
+        <source>Compile (JAX)</source>
+        <translation>编译（JAX）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/charts.py" line="140" />
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/charts.py" line="201" />
+        <source>{path}: choose a .png or .svg file name</source>
+        <translation>{path}：请选择 .png 或 .svg 文件名</translation>
+    </message>
+</context>
+<context>
+    <name>CollectiveChart</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="36" />
+        <source>Collectives across processes: bus bandwidth</source>
+        <translation>跨进程集合通信：总线带宽</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="44" />
+        <source>Which collective to draw</source>
+        <translation>要绘制哪种集合通信</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="46" />
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="49" />
+        <source>Measure across {n} processes</source>
+        <translation>跨 {n} 个进程测量</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="52" />
+        <source>Start {n} processes on this machine and measure all-reduce, all-gather and reduce-scatter between them (about a minute per backend)</source>
+        <translation>在本机启动 {n} 个进程，测量它们之间的 all-reduce、all-gather 和 reduce-scatter（每个后端约一分钟）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="58" />
+        <source>bus bandwidth = message size ÷ time × 2(n−1)/n (all-reduce) or (n−1)/n, as nccl-tests</source>
+        <translation>总线带宽 = 消息大小 ÷ 时间 × 2(n−1)/n（all-reduce）或 (n−1)/n，与 nccl-tests 相同</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="61" />
+        <source>message size (log scale)</source>
+        <translation>消息大小（对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="62" />
+        <source>bus bandwidth, B/s (log scale)</source>
+        <translation>总线带宽，B/s（对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="80" />
+        <source>No collectives across processes yet: press “Measure across {n} processes” above,
+or import a run measured across machines.</source>
+        <translation>还没有跨进程的集合通信结果：点击上方的「跨 {n} 个进程测量」，
+或导入一个跨机器测量的运行。</translation>
+    </message>
+</context>
+<context>
+    <name>CompileWaterfall</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="41" />
+        <source>cold first call</source>
+        <extracomment>one hue per compile phase, none of them shared with a neighbour in the waterfall each phase's name (English; phase_label gives it in the language in use)</extracomment>
+        <translation>冷启动首次调用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="42" />
+        <source>trace</source>
+        <translation>追踪（trace）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="43" />
+        <source>trace + lower</source>
+        <translation>追踪 + 降级（lowering）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="44" />
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="45" />
+        <source>first call</source>
+        <translation>首次调用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="46" />
+        <source>rest of the first call (run)</source>
+        <translation>首次调用的其余部分（执行）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="47" />
+        <source>steady call</source>
+        <translation>稳态调用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="60" />
+        <source>JAX compile waterfall: the first call of a new jitted function, then a steady call</source>
+        <translation>JAX 编译瀑布图：新 jit 函数的首次调用，然后是一次稳态调用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="70" />
+        <source>elapsed time (linear)</source>
+        <translation>经过时间（线性刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="90" />
+        <source>JAX compile results</source>
+        <translation>JAX 编译结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="91" />
+        <source>the quick or full suite with jax</source>
+        <translation>用 jax 运行快速或完整套件</translation>
+    </message>
+</context>
+<context>
+    <name>EstimatorCard</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="74" />
+        <source>How long would your run take?</source>
+        <extracomment>The estimator's inputs: at most this many across, each column about this wide at the least. How long the estimator waits after the last keystroke before it estimates again.</extracomment>
+        <translation>你的运行需要多长时间？</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="88" />
+        <source>Type your model's size; time, memory and cost follow for every chip in the catalogue and for each device measured in this session's probe runs. Costs use the cheapest price known for each chip (hover a price for its source and age; File &gt; Import Prices… adds a SkyPilot or gpuhunt catalogue); type your own price per chip-hour in a ✎ cell and it wins.</source>
+        <translation>输入模型的规模，即可看到目录中每款芯片以及本会话探测运行中测过的每台设备的时间、内存和成本。成本按每款芯片已知的最低价格计算（悬停在价格上可查看其来源和时效；「文件 &gt; 导入价格…」可添加 SkyPilot 或 gpuhunt 目录）；在 ✎ 单元格中输入你自己的每芯片小时价格，它将优先使用。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="110" />
+        <source>e.g. 7B or 7e9</source>
+        <translation>例如 7B 或 7e9</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="111" />
+        <source>Model parameters</source>
+        <translation>模型参数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="113" />
+        <source>20 × parameters</source>
+        <translation>20 × 参数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="114" />
+        <source>Tokens</source>
+        <translation>token 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="117" />
+        <source>Training tokens; empty: 20 per parameter (compute-optimal; modern runs train on 10-100x more). With inference: the tokens to generate.</source>
+        <translation>训练 token 数；留空：每个参数 20 个（计算最优；现代训练常多用 10-100 倍）。推理时：要生成的 token 数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="122" />
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="123" />
+        <source>Inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="124" />
+        <source>Training or inference</source>
+        <translation>训练或推理</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="128" />
+        <source>Number of chips</source>
+        <translation>芯片数量</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="130" />
+        <source>family default</source>
+        <translation>按芯片系列默认</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="131" />
+        <source>Model FLOPs utilisation</source>
+        <translation>模型 FLOPs 利用率</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="132" />
+        <source>Model FLOPs utilisation, 0 to 1. Empty: the default per chip family.</source>
+        <translation>模型 FLOPs 利用率（MFU），0 到 1。留空：使用各芯片系列的默认值。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="136" />
+        <source>Batch: sequences decoded together per model copy</source>
+        <translation>批大小：每个模型副本同时解码的序列数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="137" />
+        <source>Serving: sequences decoded together by one model copy.</source>
+        <translation>推理服务：一个模型副本同时解码的序列数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="141" />
+        <source>Context length in tokens</source>
+        <translation>上下文长度（token）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="143" />
+        <source>Tokens per sequence: the KV-cache length when serving, the attention span when training.</source>
+        <translation>每条序列的 token 数：推理服务时为 KV 缓存长度，训练时为注意力跨度。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="147" />
+        <source>Prompt tokens to prefill</source>
+        <translation>要预填充的提示 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="148" />
+        <source>Serving: prompt tokens to prefill in all (compute-bound).</source>
+        <translation>推理服务：总共要预填充的提示 token 数（受计算限制）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="152" />
+        <source>Weights and KV-cache type</source>
+        <translation>权重与 KV 缓存的数值格式</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="153" />
+        <source>Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4).</source>
+        <translation>推理服务：每个权重和 KV 值的字节数（bf16 为 2，fp8 和 int8 为 1，fp32 为 4）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="156" />
+        <source>Where the price is</source>
+        <translation>价格所在地</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="159" />
+        <source>Cost with the cheapest price anywhere, or in one cloud or region only (the clouds and regions the price table and your catalogues know).</source>
+        <translation>按任意地方的最低价格计算成本，或只看某个云或区域（价格表和你的目录中已知的云与区域）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="165" />
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="166" />
+        <source>Model width</source>
+        <translation>模型宽度</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="167" />
+        <source>Heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="168" />
+        <source>KV heads</source>
+        <translation>KV 头数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="171" />
+        <source>from the size</source>
+        <translation>按规模推算</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="174" />
+        <source>{name} of the model; empty: from the parameter count at the shape ratio.</source>
+        <translation>模型的{name}；留空：按参数量和形状比例推算。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="178" />
+        <source>&amp;Parameters</source>
+        <translation>参数(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="179" />
+        <source>&amp;Tokens</source>
+        <translation>token 数(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="180" />
+        <source>M&amp;ode</source>
+        <translation>模式(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="181" />
+        <source>C&amp;hips</source>
+        <translation>芯片数(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="182" />
+        <source>MF&amp;U</source>
+        <translation>算力利用率 MF&amp;U</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="183" />
+        <source>&amp;Batch</source>
+        <translation>批大小(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="184" />
+        <source>Conte&amp;xt</source>
+        <translation>上下文(&amp;X)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="185" />
+        <source>P&amp;rompt tokens</source>
+        <translation>提示 token 数(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="186" />
+        <source>&amp;Data type</source>
+        <translation>数值格式(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="187" />
+        <source>&amp;Layers</source>
+        <translation>层数(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="188" />
+        <source>&amp;Width</source>
+        <translation>宽度(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="189" />
+        <source>H&amp;eads</source>
+        <translation>注意力头数(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="190" />
+        <source>&amp;KV heads</source>
+        <translation>KV 头数(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="191" />
+        <source>Pr&amp;ice in</source>
+        <translation>价格范围(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="246" />
+        <source>Editable: type your own price per chip-hour in USD for any catalogue chip; it wins over the cheapest price known, which shows otherwise</source>
+        <translation>可编辑：为任一目录芯片输入你自己的每芯片小时美元价格；它优先于已知的最低价格（否则显示最低价格）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="249" />
+        <source>The same run at the cheapest spot (preemptible) price known</source>
+        <translation>同一次运行按已知最低的竞价（可抢占）价格计算</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="250" />
+        <source>Serving: the cost per million tokens generated (on-demand; spot in the tooltip)</source>
+        <translation>推理服务：每生成一百万个 token 的成本（按需价格；竞价价格见提示）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="252" />
+        <source>What one model copy needs (training: the whole state, sharded) / what the chips it uses hold; {units}</source>
+        <translation>一个模型副本需要的内存（训练：完整状态，分片后）/ 它所用芯片的内存容量；{units}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="371" />
+        <source>Inference: type the number of tokens to serve.</source>
+        <translation>推理：请输入要服务的 token 数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="378" />
+        <source>{input}: type a whole number, e.g. 32</source>
+        <translation>{input}：请输入整数，例如 32</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="405" />
+        <source>{field}: {problem}</source>
+        <translation>{field}：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="406" />
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="409" />
+        <source>Check the inputs: {problem}</source>
+        <translation>请检查输入：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="436" />
+        <source>Price for {chip}: type a number of USD per chip-hour, e.g. 2.5</source>
+        <translation>{chip} 的价格：请输入每芯片小时的美元数，例如 2.5</translation>
+    </message>
+</context>
+<context>
+    <name>EstimatorInputs</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="23" />
+        <source>auto (fewest chips)</source>
+        <extracomment>checkpointing choices as the combo box shows them, in EstimateRequest's words</extracomment>
+        <translation>自动（芯片最少）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="24" />
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="45" />
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="55" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="25" />
+        <source>selective</source>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="26" />
+        <source>full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="35" />
+        <source>all (dense)</source>
+        <translation>全部（稠密）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="36" />
+        <source>Active parameters per token</source>
+        <translation>每个 token 激活的参数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="38" />
+        <source>Mixture of experts: the parameters each token uses, e.g. 12.9B of Mixtral's 46.7B. FLOPs follow these; memory follows all the parameters. Empty: a dense model.</source>
+        <translation>混合专家（MoE）：每个 token 用到的参数，例如 Mixtral 46.7B 中的 12.9B。FLOPs 按这些参数计算；内存按全部参数计算。留空：稠密模型。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="46" />
+        <source>Experts per layer</source>
+        <translation>每层专家数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="48" />
+        <source>Mixture of experts: experts per layer. With experts per token, a decode step reads the experts the batch routes to (more at larger batch).</source>
+        <translation>混合专家（MoE）：每层的专家数。配合每个 token 的专家数，一个解码步会读取批内路由到的专家（批越大读得越多）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="56" />
+        <source>Experts per token (top-k)</source>
+        <translation>每个 token 的专家数（top-k）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="58" />
+        <source>Mixture of experts: experts each token is routed to (top-k).</source>
+        <translation>混合专家（MoE）：每个 token 被路由到的专家数（top-k）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="65" />
+        <source>Width to layers ratio of the default shape</source>
+        <translation>默认形状的宽度与层数之比</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="68" />
+        <source>The default shape follows the parameter count at this width / layers ratio (N = 12 x layers x width^2); empty: {ratio}, as GPT-3 and Llama 3 use. Shape fields you type win.</source>
+        <translation>默认形状按参数量和这个宽度 / 层数之比推算（N = 12 x 层数 x 宽度^2）；留空：{ratio}，与 GPT-3 和 Llama 3 相同。你输入的形状字段优先。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="78" />
+        <source>Training micro-batch: sequences per step of one copy</source>
+        <translation>训练微批：一个副本每步处理的序列数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="81" />
+        <source>Training: sequences one copy processes per micro-step; sets the activations.</source>
+        <translation>训练：一个副本每个微步处理的序列数；决定激活值的大小。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="89" />
+        <source>Activation checkpointing</source>
+        <translation>激活检查点</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="92" />
+        <source>Training: activation recomputation (Korthikanti et al. 2022). none keeps every activation; selective recomputes the attention core; full keeps each layer's input and repeats the forward pass. auto: the least recomputation that reaches the fewest chips per copy.</source>
+        <translation>训练：激活重计算（Korthikanti et al. 2022）。「无」保留全部激活值；「选择性」重算注意力核心；「完全」只保留每层的输入并重做前向计算。「自动」：在每个副本用最少芯片的前提下，重计算最少的方案。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="99" />
+        <source>needs strict fp32</source>
+        <translation>需要严格 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="103" />
+        <source>The workload needs strict fp32 matmuls</source>
+        <translation>该工作负载需要严格的 fp32 矩阵乘法</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="106" />
+        <source>Full fp32 matrix products: GPUs at their FP32 peak (no TF32), TPUs at their bf16 peak over 3 to 6 bf16 passes (precision=HIGH to HIGHEST).</source>
+        <translation>完整 fp32 矩阵乘积：GPU 按其 FP32 峰值计算（不用 TF32），TPU 按 bf16 峰值、分 3 到 6 次 bf16 运算计算（precision=HIGH 到 HIGHEST）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="113" />
+        <source>from a model check</source>
+        <translation>来自模型检查</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="115" />
+        <source>Steps of your compiled model to run</source>
+        <translation>要运行的已编译模型步数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="118" />
+        <source>With a model check that compiled your model for TPUs: the steps (training steps, or forward passes when serving) to run, for the time of the rows from your model; empty: their step time only.</source>
+        <translation>若模型检查已为 TPU 编译了你的模型：要运行的步数（训练步，或推理服务时的前向计算次数），用于计算来自你模型的各行时间；留空：只显示单步时间。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="125" />
+        <source>measured 0.65-0.80</source>
+        <translation>实测 0.65-0.80</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="127" />
+        <source>Share of nominal bandwidth decode reaches</source>
+        <translation>解码达到的标称带宽比例</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="130" />
+        <source>Serving: the share of a chip's nominal memory bandwidth a decode step reaches, 0 to 1. Empty: the catalogue's measured range.</source>
+        <translation>推理服务：一个解码步达到的芯片标称内存带宽比例，0 到 1。留空：使用目录中的实测范围。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="151" />
+        <source>&amp;Active parameters</source>
+        <translation>激活参数(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="152" />
+        <source>Expert&amp;s</source>
+        <translation>专家数(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="153" />
+        <source>Experts per toke&amp;n</source>
+        <translation>每 token 专家数(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="154" />
+        <source>Shape ratio (width / la&amp;yers)</source>
+        <translation>形状比例（宽度 / 层数）(&amp;Y)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="155" />
+        <source>&amp;Micro-batch</source>
+        <translation>微批(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="156" />
+        <source>Checkpo&amp;inting</source>
+        <translation>检查点(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="157" />
+        <source>Precision (&amp;fp32)</source>
+        <translation>精度（fp32）(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="158" />
+        <source>De&amp;code bandwidth share</source>
+        <translation>解码带宽比例(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="159" />
+        <source>Steps (your model)</source>
+        <translation>步数（你的模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="217" />
+        <source>{input}: {problem}</source>
+        <translation>{input}：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="229" />
+        <source>{input}: type a whole number, e.g. 8</source>
+        <translation>{input}：请输入整数，例如 8</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="244" />
+        <source>{input}: type a number, e.g. 0.7</source>
+        <translation>{input}：请输入数字，例如 0.7</translation>
+    </message>
+</context>
+<context>
+    <name>EstimatorTable</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="48" />
+        <source>Chip</source>
+        <extracomment>the columns' English headers (their keys); column_headers() gives them in the language in use</extracomment>
+        <translation>芯片</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="49" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="50" />
+        <source>Peak used</source>
+        <translation>所用峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="52" />
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="53" />
+        <source>Bound</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="55" />
+        <source>Chips per
+copy</source>
+        <translation>每副本
+芯片数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="56" />
+        <source>$/chip-hour</source>
+        <translation>美元/芯片小时</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="57" />
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="58" />
+        <source>Spot cost</source>
+        <translation>竞价成本</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="59" />
+        <source>$/M tokens</source>
+        <translation>美元/百万 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="62" />
+        <source>Memory
+needed / available</source>
+        <extracomment>the memory column's header as EST_COLUMNS words it (core's MEMORY_HEADER; a test holds them equal)</extracomment>
+        <translation>内存
+需要 / 可用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="74" />
+        <source>✎ type $/h</source>
+        <extracomment>What an empty price cell shows, so it reads as a field to type in.</extracomment>
+        <translation>✎ 输入 美元/小时</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="76" />
+        <source>Editable: type the USD price of one {chip} per hour (double-click or start typing); your price wins over the price tables; empty: the cheapest price known</source>
+        <translation>可编辑：输入一块 {chip} 每小时的美元价格（双击或直接输入）；你的价格优先于价格表；留空：使用已知的最低价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="82" />
+        <source>Type the number of model parameters to see the estimate.</source>
+        <translation>输入模型参数量即可查看估算。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="84" />
+        <source>Cheapest anywhere</source>
+        <extracomment>the Price in choice that takes the cheapest price wherever it is.</extracomment>
+        <translation>任意地方最低价</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="110" />
+        <source>{cloud} (any region)</source>
+        <translation>{cloud}（任意区域）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="146" />
+        <source>USD per chip-hour, e.g. 2.5</source>
+        <translation>每芯片小时美元数，例如 2.5</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="218" />
+        <source>A measured device has no price here: costs are for catalogue chips</source>
+        <translation>实测设备在这里没有价格：成本只针对目录中的芯片</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="233" />
+        <source>what limits a decode step: compute, or reading weights and KV cache from memory</source>
+        <translation>限制解码步的因素：计算，或从内存读取权重和 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="238" />
+        <source>training is compute-bound</source>
+        <translation>训练受计算限制</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="249" />
+        <source>One copy: {layout} (tensor parallel inside the fast-link group x pipeline stages or sharded data parallel across groups, checkpointing as shown)</source>
+        <translation>一个副本：{layout}（高速互联组内张量并行 x 流水线阶段，或跨组分片数据并行；检查点如表所示）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="269" />
+        <source>{inputs}: {flops} FLOPs in all. Fastest first; times run from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share).</source>
+        <translation>{inputs}：总计 {flops} FLOPs。最快的排在前面；时间从高 MFU 到低 MFU 的范围（受内存限制的解码：从高到低的带宽比例）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="275" />
+        <source>Warning: {warning}</source>
+        <translation>警告：{warning}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="279" />
+        <source>Compute: {compute}.
+Memory: {memory}; {units}.{model}
+Cost: {cost}; {origins}.{warnings}
+Sources: {sources}.</source>
+        <translation>计算：{compute}。
+内存：{memory}；{units}。{model}
+成本：{cost}；{origins}。{warnings}
+来源：{sources}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="316" />
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>RooflineChart</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="46" />
+        <source>Roofline</source>
+        <translation>屋顶线（roofline）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="58" />
+        <source>arithmetic intensity (FLOP per byte, log scale)</source>
+        <extracomment>intensity range shown (FLOP per byte)</extracomment>
+        <translation>算术强度（每字节 FLOP，对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="59" />
+        <source>FLOP/s (log scale)</source>
+        <translation>FLOP/s（对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="62" />
+        <source>Compute ceiling for this dtype (measured matmul and catalogue peak)</source>
+        <translation>此数值格式的计算上限（实测矩阵乘法与目录峰值）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="64" />
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="111" />
+        <source>Compare with chips</source>
+        <translation>与芯片对比</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="65" />
+        <source>Draw the published ceilings of catalogue GPUs and TPUs (dashed)</source>
+        <translation>绘制目录中 GPU 与 TPU 公布的上限（虚线）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="69" />
+        <source>dtype</source>
+        <translation>数值格式</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="84" />
+        <source>GPUs (the workshop)</source>
+        <translation>GPU（工坊）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="85" />
+        <source>TPUs (the factory line)</source>
+        <translation>TPU（流水线）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="86" />
+        <source>Other accelerators (AWS Trainium and Inferentia, Intel Gaudi)</source>
+        <translation>其他加速器（AWS Trainium 与 Inferentia、Intel Gaudi）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="111" />
+        <source>Compare with chips ({n})</source>
+        <translation>与芯片对比（{n}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="133" />
+        <source>No {dtype} matmul or memory bandwidth measured yet. Run a probe, import a run file, or pick catalogue chips to compare.</source>
+        <translation>还没有测得 {dtype} 矩阵乘法或内存带宽。运行一次探测、导入运行文件，或选择目录中的芯片来对比。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="148" />
+        <source>measured: {label}</source>
+        <translation>实测：{label}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="154" />
+        <source>hollow: not trusted, never a ceiling (hover a point for why)</source>
+        <translation>空心：不可信，从不作为上限（悬停在点上查看原因）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="174" />
+        <source>measured: {label} ({figures})</source>
+        <translation>实测：{label}（{figures}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="221" />
+        <source>no published {dtype} peak</source>
+        <translation>无公布的 {dtype} 峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="222" />
+        <source>no published bandwidth</source>
+        <translation>无公布的带宽</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="224" />
+        <source>spec: {chip} ({peak}, {bw})</source>
+        <translation>规格：{chip}（{peak}，{bw}）</translation>
+    </message>
+</context>
+<context>
+    <name>ThroughputChart</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_throughput.py" line="31" />
+        <source>Matmul throughput</source>
+        <translation>矩阵乘法吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_throughput.py" line="38" />
+        <source>Log scale (throughput)</source>
+        <translation>对数刻度（吞吐量）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_throughput.py" line="40" />
+        <source>Compare runs whose speeds differ by orders of magnitude, e.g. a laptop CPU and a TPU</source>
+        <translation>对比速度相差几个数量级的运行，例如笔记本 CPU 与 TPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_throughput.py" line="46" />
+        <source>matrix size N (N×N, log scale)</source>
+        <translation>矩阵大小 N（N×N，对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_throughput.py" line="52" />
+        <source>FLOP/s (log scale)</source>
+        <translation>FLOP/s（对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_throughput.py" line="67" />
+        <source>matmul results</source>
+        <translation>矩阵乘法结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_throughput.py" line="67" />
+        <source>run a probe or import a run file.</source>
+        <translation>运行一次探测或导入运行文件。</translation>
+    </message>
+</context>
+<context>
+    <name>_Chart</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_plot.py" line="52" />
+        <source>(and {n} more)</source>
+        <extracomment>Colour-blind-safe series colours (Okabe &amp; Ito), after the theme's accent.</extracomment>
+        <translation>（还有 {n} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_plot.py" line="138" />
+        <source>hollow: not trusted (hover a point for why)</source>
+        <extracomment>With more series than this, the legend moves from under the plot to a side list with toggles. The legend entry that says what a hollow marker means (each series keeps its own entry).</extracomment>
+        <translation>空心：不可信（悬停在点上查看原因）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_plot.py" line="183" />
+        <source>Series shown</source>
+        <extracomment>The plot (title, axes and data) never gets shorter than this.</extracomment>
+        <translation>显示的序列</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_plot.py" line="184" />
+        <source>Untick a series to hide it</source>
+        <translation>取消勾选某个序列即可隐藏它</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_plot.py" line="339" />
+        <source>{series} (not trusted)</source>
+        <translation>{series}（不可信）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/chart_plot.py" line="406" />
+        <source>{path}: could not encode the PNG image</source>
+        <translation>{path}：无法编码 PNG 图像</translation>
+    </message>
+</context>
+</TS>
