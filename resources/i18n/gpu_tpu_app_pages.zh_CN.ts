@@ -27,7 +27,7 @@
 <context>
     <name>GuideDialog</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="56"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="57"/>
         <source>{app} user guide</source>
         <translation>{app} 用户指南</translation>
     </message>
@@ -172,6 +172,74 @@
     </message>
 </context>
 <context>
+    <name>PriceFiles</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/price_files.py" line="32"/>
+        <source>Price catalogues: SkyPilot vms.csv, gpuhunt CSV (*.csv);;All files (*)</source>
+        <extracomment>where the imported catalogues are remembered, and how many. the file-dialog filter in English, shown through QCoreApplication.translate(&quot;PriceFiles&quot;, ...)</extracomment>
+        <translation>价格目录：SkyPilot vms.csv、gpuhunt CSV (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/price_files.py" line="80"/>
+        <source>Import prices</source>
+        <translation>导入价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/price_files.py" line="88"/>
+        <location filename="../../gpu_tpu_app/ui/price_files.py" line="93"/>
+        <source>Cannot import prices</source>
+        <translation>无法导入价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/price_files.py" line="94"/>
+        <source>{path}: no price for a catalogue chip in it</source>
+        <translation>{path}：其中没有目录中任何芯片的价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/price_files.py" line="102"/>
+        <source>Imported prices from {path}</source>
+        <translation>已从 {path} 导入价格</translation>
+    </message>
+</context>
+<context>
+    <name>ReportDialog</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="60"/>
+        <source>gpu-tpu-app report</source>
+        <translation>gpu-tpu-app 报告</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="105"/>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="121"/>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="132"/>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="153"/>
+        <source>Save report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="167"/>
+        <source>Cannot save report</source>
+        <translation>无法保存报告</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="168"/>
+        <source>{path}: {error}</source>
+        <translation>{path}：{error}</translation>
+    </message>
+</context>
+<context>
     <name>SessionFiles</name>
     <message>
         <location filename="../../gpu_tpu_app/ui/session_files.py" line="27"/>
@@ -307,19 +375,229 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="83"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="85"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="85"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="87"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="85"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="87"/>
         <source>Keys</source>
         <translation>按键</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryCard</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="24"/>
+        <source>Matmul</source>
+        <extracomment>the two kinds in English; shown through kind_word()</extracomment>
+        <translation>矩阵乘法</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="25"/>
+        <source>Memory bandwidth</source>
+        <translation>内存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="48"/>
+        <source>Each figure is this machine&apos;s best over the chip&apos;s published one.</source>
+        <translation>每个数值都是本机最佳值与该芯片公布值之比。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="56"/>
+        <source>Each figure is this machine&apos;s best over the chip&apos;s published one: {cell} means the {chip}&apos;s {basis} is {times} times this machine&apos;s {mine}.</source>
+        <translation>每个数值都是本机最佳值与该芯片公布值之比：{cell} 表示 {chip} 的{basis}是本机 {mine} 的 {times} 倍。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="67"/>
+        <source>Each figure is this machine&apos;s best over the chip&apos;s published one: {cell} means this machine&apos;s {mine} is {times} times the {chip}&apos;s {basis}.</source>
+        <translation>每个数值都是本机最佳值与该芯片公布值之比：{cell} 表示本机的 {mine} 是 {chip} 的{basis}的 {times} 倍。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="88"/>
+        <source>This machine at a glance</source>
+        <translation>本机概览</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="93"/>
+        <source>Compare with chips</source>
+        <translation>与芯片比较</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="96"/>
+        <source>Pick the catalogue GPUs and TPUs to compare with (the roofline draws them too)</source>
+        <translation>选择要比较的目录中的 GPU 和 TPU（屋顶线图也会画出它们）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="156"/>
+        <source>No trusted matmul or memory bandwidth measured on this machine yet: run the quick or full suite.</source>
+        <translation>本机还没有可信的矩阵乘法或内存带宽测量结果：请运行快速或完整套件。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="164"/>
+        <source>{kind}: {best}</source>
+        <translation>{kind}：{best}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="170"/>
+        <source>Each figure is the best trusted point of this machine&apos;s runs: {left_out}.</source>
+        <translation>每个数值都是本机各次运行中最佳的可信点：{left_out}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="174"/>
+        <source>Each figure is the best trusted point of this machine&apos;s runs; no point was left out.</source>
+        <translation>每个数值都是本机各次运行中最佳的可信点；没有点被排除。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="201"/>
+        <source>{best} over {chip}&apos;s {basis}</source>
+        <translation>{best} 与 {chip} 的{basis}之比</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="203"/>
+        <source>{best} over {chip}&apos;s {basis}: no ratio</source>
+        <translation>{best} 与 {chip} 的{basis}之比：无比值</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="210"/>
+        <source>Pick chips under Compare with chips to see ratios.</source>
+        <translation>在「与芯片比较」中选择芯片即可看到比值。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/summary_card.py" line="216"/>
+        <source>From the {check}: run the quick or full suite for figures to compare.</source>
+        <translation>来自{check}：请运行快速或完整套件，得到可比较的数值。</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictGauge</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="73"/>
+        <source>Verdict gauge</source>
+        <translation>结论仪表</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="76"/>
+        <source>Verdict {verdict}, score {score} from -1 (workshop, GPU) to +1 (factory line, TPU), confidence {confidence}</source>
+        <translation>结论 {verdict}，得分 {score}（-1 为工坊 GPU，+1 为流水线 TPU），置信度{confidence}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="137"/>
+        <source>Workshop · GPU</source>
+        <translation>工坊 · GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="141"/>
+        <source>Factory line · TPU</source>
+        <translation>流水线 · TPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="151"/>
+        <source>confidence: {confidence}</source>
+        <translation>置信度：{confidence}</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictWords</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="17"/>
+        <source>GPU</source>
+        <extracomment>the core&apos;s verdict words (core.verdict_text.VERDICT_WORDS) and confidence levels, marked for Qt&apos;s translation</extracomment>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="18"/>
+        <source>TPU</source>
+        <translation>TPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="19"/>
+        <source>Either</source>
+        <translation>两者皆可</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="20"/>
+        <source>low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="21"/>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="22"/>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeCard</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="18"/>
+        <source>Decide</source>
+        <extracomment>About ten seconds a question, read and answered. the three parts in English; shown through QCoreApplication.translate(&quot;WelcomeCard&quot;, ...)</extracomment>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="20"/>
+        <source>Answer short questions about your framework, project, workload, team and cloud. The verdict explains itself: hard constraints, the strongest reasons with sources, what would change it, and how long and how much your run would take on real chips.</source>
+        <translation>回答关于框架、项目、工作负载、团队和云的几个简短问题。结论会自己说明理由：硬性约束、附带来源的最有力理由、什么会改变结论，以及你的任务在真实芯片上要花多长时间、多少钱。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="29"/>
+        <source>Probe</source>
+        <translation>探测</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="31"/>
+        <source>Measure this machine: matrix throughput, memory bandwidth and compile times, through PyTorch and JAX in separate processes, charted as the numbers arrive. Runs from a cloud GPU or TPU VM open beside your own.</source>
+        <translation>测量这台机器：通过 PyTorch 和 JAX 在独立进程中测出矩阵吞吐量、内存带宽和编译时间，数据一到就画进图表。来自云上 GPU 或 TPU 虚拟机的运行可与本机的并排打开。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="40"/>
+        <source>Learn</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="42"/>
+        <source>GPUs and TPUs side by side, topic by topic, every claim with its source, with your own measurements next to the claims they illustrate.</source>
+        <translation>GPU 与 TPU 逐个主题并排对照，每条论断都附有来源，你自己的测量结果就放在它所印证的论断旁边。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="66"/>
+        <source>Welcome to {app}</source>
+        <translation>欢迎使用 {app}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="69"/>
+        <source>GPUs are the workshop: flexible, in every cloud, ready for code that changes every week. TPUs are the factory line: built for large, steady matrix work once the design is settled.</source>
+        <translation>GPU 是工坊：灵活，各家云都有，适合每周都在变的代码。TPU 是流水线：为设计定型之后大规模、稳定的矩阵运算而造。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="75"/>
+        <source>About {minutes} minutes for {n} questions, and every one can be skipped.</source>
+        <translation>{n} 个问题约需 {minutes} 分钟，每一个都可以跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="95"/>
+        <source>&amp;Start the questions</source>
+        <translation>开始回答问题(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="97"/>
+        <source>&amp;Probe this machine</source>
+        <translation>探测这台机器(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/welcome.py" line="98"/>
+        <source>&amp;Read side by side</source>
+        <translation>并排阅读(&amp;R)</translation>
     </message>
 </context>
 <context>
