@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QTranslator
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QLabel, QMenu
 
 from gpu_tpu_app.ui.help import shortcut_rows
 from gpu_tpu_app.ui.main_window import MainWindow
@@ -79,3 +79,45 @@ def test_the_navigation_column_and_title_fill_their_placeholders(qtbot, zh_qt: N
     assert n > 1
     assert window.nav_status.text() == f"目前的结论：暂无\n还有 {n} 个问题未回答"
     assert window.windowTitle() == "未命名[*] — gpu-tpu-app"
+
+
+def test_the_welcome_card_and_the_gauge_speak_chinese(qtbot, zh_qt: None) -> None:
+    from gpu_tpu_app.core.decision import QUESTIONS
+    from gpu_tpu_app.ui.gauge import VerdictGauge
+    from gpu_tpu_app.ui.welcome import WelcomeCard
+
+    card = WelcomeCard()
+    qtbot.addWidget(card)
+    assert card.start_button.text() == "开始回答问题(&S)"
+    shown = [w.text() for w in card.findChildren(QLabel)]
+    assert "欢迎使用 gpu-tpu-app" in shown and "决策" in shown and "探测" in shown
+    assert any(t.startswith(f"{len(QUESTIONS)} 个问题约需 ") for t in shown)
+    assert not [t for t in shown if not CJK.search(t)]
+    gauge = VerdictGauge()
+    qtbot.addWidget(gauge)
+    gauge.set_value(0.5, "either", "medium")
+    assert gauge.accessibleName() == "结论仪表"
+    assert gauge.toolTip() == "结论 两者皆可，得分 +0.50（-1 为工坊 GPU，+1 为流水线 TPU），置信度中"
+
+
+def test_the_summary_card_keeps_its_figures_in_chinese(qtbot, zh_qt: None) -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.trust import format_ratio
+    from gpu_tpu_app.ui.summary_card import SummaryCard
+    from tests.core.test_trust import BUSY
+
+    card = SummaryCard()
+    qtbot.addWidget(card)
+    assert card.chip_button.text() == "与芯片比较"
+    assert card.figures.text().startswith("本机还没有可信的")
+    card.set_runs([BUSY])
+    assert "矩阵乘法：33.6 GFLOP/s float32" in card.figures.text()
+    assert "内存带宽：20 GB/s" in card.figures.text()
+    assert card.note.text() == "在「与芯片比较」中选择芯片即可看到比值。"
+    h100 = load_catalog().chip("h100-sxm")
+    card.set_chips([h100])
+    matmul = format_ratio(3.36e10 / h100.peak_flops("float32"))
+    times = f"{h100.peak_flops('float32') / 3.36e10:,.0f}"
+    assert card.note.text().startswith(f"每个数值都是本机最佳值与该芯片公布值之比：{matmul} 表示 {h100.name} 的")
+    assert f"是本机 33.6 GFLOP/s 的 {times} 倍。" in card.note.text()
+    assert card.cells()[0] == ["", "矩阵乘法", "内存带宽"]
