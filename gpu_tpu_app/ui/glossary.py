@@ -28,11 +28,19 @@ def term_from_href(href: str) -> str | None:
     return unquote(href[len(TERM_SCHEME) + 1 :])
 
 
+#: Chinese, Japanese and Korean letters: text written in them has no spaces between words.
+_CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = re.compile(f"[{_CJK_RANGES}]")
+
+
 def _pattern_for(name: str) -> str:
     body = re.escape(name)
+    if _CJK.search(name):
+        return body  # no word boundaries in Chinese text: a term matches wherever it is written
     # All-lower-case names (systolic array, pod) match any case; acronyms and names match as written.
     body = f"(?i:{body})" if name == name.lower() else body
-    return rf"(?<![\w/-]){body}(?:s|es)?(?![\w/])"
+    # A Latin name is a word of its own: not inside a longer Latin word (a Chinese letter next to it is fine).
+    return rf"(?<![^\W{_CJK_RANGES}]|[/-]){body}(?:s|es)?(?![^\W{_CJK_RANGES}]|/)"
 
 
 class GlossaryLinker:
