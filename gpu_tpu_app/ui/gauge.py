@@ -4,33 +4,14 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, confidence_word
 from gpu_tpu_app.ui.theme import theme_manager
 
 CONFIDENCE_PIPS = {"low": 1, "medium": 2, "high": 3}
-#: the core's verdict words (core.verdict_text.VERDICT_WORDS) and confidence levels, marked for Qt's translation
-_WORDS = (
-    QT_TRANSLATE_NOOP("VerdictWords", "GPU"),
-    QT_TRANSLATE_NOOP("VerdictWords", "TPU"),
-    QT_TRANSLATE_NOOP("VerdictWords", "Either"),
-    QT_TRANSLATE_NOOP("VerdictWords", "low"),
-    QT_TRANSLATE_NOOP("VerdictWords", "medium"),
-    QT_TRANSLATE_NOOP("VerdictWords", "high"),
-)
-
-
-def verdict_word(verdict: str) -> str:
-    """'GPU', 'TPU' or 'Either' in the interface language (an unknown verdict as it is)."""
-    return QCoreApplication.translate("VerdictWords", VERDICT_WORDS.get(verdict, verdict))
-
-
-def confidence_word(confidence: str) -> str:
-    """'high', 'medium' or 'low' in the interface language."""
-    return QCoreApplication.translate("VerdictWords", confidence)
 
 
 def _mix(a: QColor, b: QColor, t: float) -> QColor:
@@ -76,7 +57,7 @@ class VerdictGauge(QWidget):
                 "Verdict {verdict}, score {score} from -1 (workshop, GPU) to +1 (factory line, TPU), "
                 "confidence {confidence}"
             ).format(
-                verdict=verdict_word(self._verdict),
+                verdict=VERDICT_WORDS.get(self._verdict, self._verdict),
                 score=f"{self._score:+.2f}",
                 confidence=confidence_word(self._confidence),
             )
@@ -144,7 +125,7 @@ class VerdictGauge(QWidget):
         # verdict word under the hub, then the confidence with pips
         p.setFont(big)
         p.setPen(needle_col)
-        word = verdict_word(self._verdict)
+        word = VERDICT_WORDS.get(self._verdict, self._verdict)
         p.drawText(QRectF(cx - radius, cy + 8, 2 * radius, big_h), Qt.AlignmentFlag.AlignCenter, word)
         p.setFont(self.font())
         p.setPen(muted)

@@ -30,8 +30,8 @@ from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.ui.gauge import verdict_word
 from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
 from gpu_tpu_app.ui.menus import WindowMenus
@@ -366,7 +366,7 @@ class MainWindow(QMainWindow):
         self._rec = self.session().recommendation()
         self.result_page.set_recommendation(self._rec)
         n = len(self._rec.unanswered)
-        verdict = verdict_word(self._rec.verdict) if has_verdict(self._rec) else self.tr("none yet")
+        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else self.tr("none yet")
         if n == 1:
             status = self.tr("Verdict so far: {verdict}\n1 question open")
         else:

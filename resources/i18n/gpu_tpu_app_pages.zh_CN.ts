@@ -477,63 +477,29 @@
 <context>
     <name>VerdictGauge</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="73"/>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="54"/>
         <source>Verdict gauge</source>
         <translation>结论仪表</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="76"/>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="57"/>
         <source>Verdict {verdict}, score {score} from -1 (workshop, GPU) to +1 (factory line, TPU), confidence {confidence}</source>
         <translation>结论 {verdict}，得分 {score}（-1 为工坊 GPU，+1 为流水线 TPU），置信度{confidence}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="137"/>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="118"/>
         <source>Workshop · GPU</source>
         <translation>工坊 · GPU</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="141"/>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="122"/>
         <source>Factory line · TPU</source>
         <translation>流水线 · TPU</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="151"/>
+        <location filename="../../gpu_tpu_app/ui/gauge.py" line="132"/>
         <source>confidence: {confidence}</source>
         <translation>置信度：{confidence}</translation>
-    </message>
-</context>
-<context>
-    <name>VerdictWords</name>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="17"/>
-        <source>GPU</source>
-        <extracomment>the core&apos;s verdict words (core.verdict_text.VERDICT_WORDS) and confidence levels, marked for Qt&apos;s translation</extracomment>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="18"/>
-        <source>TPU</source>
-        <translation>TPU</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="19"/>
-        <source>Either</source>
-        <translation>两者皆可</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="20"/>
-        <source>low</source>
-        <translation>低</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="21"/>
-        <source>medium</source>
-        <translation>中</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/gauge.py" line="22"/>
-        <source>high</source>
-        <translation>高</translation>
     </message>
 </context>
 <context>

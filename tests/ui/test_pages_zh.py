@@ -15,6 +15,7 @@ from PySide6.QtCore import QTranslator
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QLabel, QMenu
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.ui.help import shortcut_rows
 from gpu_tpu_app.ui.main_window import MainWindow
 
@@ -25,7 +26,9 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 @pytest.fixture
 def zh_qt(tmp_path: Path) -> Iterator[None]:
-    """This side's .ts compiled by pyside6-lrelease and installed for one test."""
+    """zh-Hans for one test: the language set, this side's .ts compiled by pyside6-lrelease and installed."""
+    before = i18n.current_language()
+    i18n.set_language("zh-Hans")
     app = QApplication.instance() or QApplication([])
     qm = tmp_path / "pages.qm"
     lrelease = Path(sys.executable).with_name("pyside6-lrelease")
@@ -35,6 +38,7 @@ def zh_qt(tmp_path: Path) -> Iterator[None]:
     app.installTranslator(translator)
     yield
     app.removeTranslator(translator)
+    i18n.set_language(before)
 
 
 def _menu_texts(menu: QMenu) -> list[str]:
