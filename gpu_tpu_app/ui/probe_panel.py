@@ -287,7 +287,7 @@ class ProbePanel(ProbeRunner):
         changed = prefs.default_suite != self.prefs.default_suite
         self.prefs = prefs
         if changed and not self.is_running():
-            self.suite.setCurrentText(prefs.default_suite)
+            self.controls.set_suite(prefs.default_suite)
 
     # -- extras for the window and tests
     def set_selection(

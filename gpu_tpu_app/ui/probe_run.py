@@ -70,7 +70,7 @@ class ProbeRunner(QWidget):
         if suite is not None:
             if suite not in SUITES:
                 raise ValueError(f"unknown suite {suite!r} (choose from {', '.join(SUITES)})")
-            self.suite.setCurrentText(suite)
+            self.controls.set_suite(suite)
         request = self.controls.request(self.envs.selected())
         if request is None:
             self.log("warning", "Choose at least one backend (torch or jax) to run a probe.")

@@ -73,6 +73,24 @@
     </message>
 </context>
 <context>
+    <name>CheckMenuButton</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="61" />
+        <source>All (clear the choice)</source>
+        <translation>全部（清除选择）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="79" />
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="80" />
+        <source>{title}: {chosen}</source>
+        <translation>{title}：{chosen}</translation>
+    </message>
+</context>
+<context>
     <name>CollectiveChart</name>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="36" />
@@ -179,6 +197,114 @@ or import a run measured across machines.</source>
         <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="91" />
         <source>the quick or full suite with jax</source>
         <translation>用 jax 运行快速或完整套件</translation>
+    </message>
+</context>
+<context>
+    <name>DevicesView</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="71" />
+        <source>key: {key}   ({n} of this kind)</source>
+        <translation>键：{key}   （此类共 {n} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="72" />
+        <source>memory: {memory} ({note})</source>
+        <translation>内存：{memory}（{note}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="73" />
+        <source>memory: {memory}</source>
+        <translation>内存：{memory}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="74" />
+        <source>last-level cache: {mib} MiB</source>
+        <translation>末级缓存：{mib} MiB</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="75" />
+        <source>warm-up before the first point: {seconds} s</source>
+        <translation>首个测量点前的预热：{seconds} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="76" />
+        <source>versions: {versions}</source>
+        <translation>版本：{versions}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="77" />
+        <source>CPU: {model}; {cores} cores, {threads} threads used</source>
+        <translation>CPU：{model}；{cores} 核，使用 {threads} 个线程</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="78" />
+        <source>caches: {caches}</source>
+        <translation>缓存：{caches}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="90" />
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="90" />
+        <source>Catalogue match</source>
+        <translation>目录匹配</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="90" />
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="106" />
+        <source>looking for devices…</source>
+        <translation>正在查找设备…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="145" />
+        <source>{backend}: {note}</source>
+        <translation>{backend}：{note}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="145" />
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="148" />
+        <source>{backend}: not usable</source>
+        <translation>{backend}：不可用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="150" />
+        <source>no reason given</source>
+        <translation>未给出原因</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="159" />
+        <source>{backend}: 1 device</source>
+        <translation>{backend}：1 台设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="161" />
+        <source>{backend}: {n} devices</source>
+        <translation>{backend}：{n} 台设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="173" />
+        <source>no catalogue entry</source>
+        <translation>无目录条目</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="180" />
+        <source>No catalogue chip matches this device name, so % of spec is not shown.</source>
+        <translation>目录中没有与此设备名称匹配的芯片，因此不显示「占规格 %」。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/devices_view.py" line="186" />
+        <source>Catalogue entry {id}: % of spec uses its published peaks.</source>
+        <translation>目录条目 {id}：「占规格 %」使用其公布的峰值。</translation>
     </message>
 </context>
 <context>
@@ -790,6 +916,190 @@ Sources: {sources}.</source>
     </message>
 </context>
 <context>
+    <name>ResultsModel</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="41" />
+        <source>ok</source>
+        <extracomment>a result's status and a run's suite as shown (English here; words() gives the language in use)</extracomment>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="42" />
+        <source>suspect</source>
+        <translation>可疑</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="43" />
+        <source>timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="44" />
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="45" />
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="48" />
+        <source>smoke</source>
+        <translation>冒烟</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="49" />
+        <source>quick</source>
+        <translation>快速</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="50" />
+        <source>full</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="83" />
+        <source>median {median}
+min {min}   max {max}
+q1 {q1}   q3 {q3}   IQR {iqr}
+CV {cv} %   {reps} repetitions in {seconds} s</source>
+        <translation>中位数 {median}
+最小 {min}   最大 {max}
+q1 {q1}   q3 {q3}   IQR {iqr}
+CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="105" />
+        <source>{suite} (functional check, not a benchmark)</source>
+        <translation>{suite}（功能检查，不是基准测试）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="110" />
+        <source>{label} (partial)</source>
+        <translation>{label}（不完整）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="118" />
+        <source>Run</source>
+        <extracomment>the columns' English names (their keys); headers are translated where shown</extracomment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="119" />
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="120" />
+        <source>Backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="121" />
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="122" />
+        <source>Dtype</source>
+        <translation>数值格式</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="123" />
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="124" />
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="125" />
+        <source>CV / IQR</source>
+        <translation>CV / IQR</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="126" />
+        <source>% ceiling</source>
+        <translation>占上限 %</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="127" />
+        <source>% spec</source>
+        <translation>占规格 %</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="128" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="162" />
+        <source>Suspect: faster than the chip's published peak, so the timing is probably wrong. Not counted as a ceiling.</source>
+        <translation>可疑：比芯片公布的峰值还快，计时很可能有误。不计作上限。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="167" />
+        <source>Timed out: the point ran past its time cap and was stopped.</source>
+        <translation>超时：该测量点超出了时间上限，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="170" />
+        <source>Failed: the point raised an error or the worker stopped.</source>
+        <translation>失败：该测量点出错，或工作进程已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="171" />
+        <source>Skipped: not applicable on this device or left out to stay within the time budget.</source>
+        <translation>已跳过：不适用于此设备，或为留在时间预算内而省略。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="177" />
+        <source>Not trusted, so never a best value, a ceiling, an estimator row or evidence:</source>
+        <translation>不可信，因此从不作为最佳值、上限、估算器的行或证据：</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="261" />
+        <source>Median of the repetitions (rates in FLOP/s or B/s; times in seconds)</source>
+        <translation>各次重复的中位数（速率以 FLOP/s 或 B/s 计；时间以秒计）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="263" />
+        <source>Spread: coefficient of variation and interquartile range of the repetitions, as % of the median; hover a cell for the values, min and max</source>
+        <translation>离散程度：各次重复的变异系数和四分位距，以中位数的百分比表示；悬停在单元格上可查看数值、最小值和最大值</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="267" />
+        <source>Percent of the best trusted result of the same kernel, device and dtype in this run</source>
+        <translation>占本次运行中同一内核、设备和数值格式最佳可信结果的百分比</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="269" />
+        <source>ok, a failure, or why a measured point is not trusted: {rule}</source>
+        <translation>正常、失败，或测量点不可信的原因：{rule}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="272" />
+        <source>Percent of the published dense peak of the matched catalogue chip</source>
+        <translation>占所匹配目录芯片公布的稠密峰值的百分比</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_model.py" line="300" />
+        <source>math mode: {mode}</source>
+        <translation>数学模式：{mode}</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsTable</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/results_table.py" line="18" />
+        <source>Filter results (kernel, device, dtype, status…)</source>
+        <translation>筛选结果（内核、设备、数值格式、状态…）</translation>
+    </message>
+</context>
+<context>
     <name>RooflineChart</name>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="46" />
@@ -882,6 +1192,158 @@ Sources: {sources}.</source>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="224" />
         <source>spec: {chip} ({peak}, {bw})</source>
         <translation>规格：{chip}（{peak}，{bw}）</translation>
+    </message>
+</context>
+<context>
+    <name>RunControls</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="31" />
+        <source>smoke: a few points per kernel, seconds; checks that everything works</source>
+        <extracomment>each suite in a line (English; suite_help() gives it in the language in use)</extracomment>
+        <translation>冒烟：每个内核几个测量点，几秒钟；检查一切是否正常工作</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="33" />
+        <source>quick: the main sweep within about {seconds} s</source>
+        <translation>快速：主要扫描，约 {seconds} 秒内完成</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="34" />
+        <source>full: every kernel and size, up to about {minutes} minutes</source>
+        <translation>完整：所有内核和大小，最多约 {minutes} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="90" />
+        <source>{n} s</source>
+        <extracomment>Time budgets offered besides the suite's own (seconds).</extracomment>
+        <translation>{n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="91" />
+        <source>{n} min</source>
+        <translation>{n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="113" />
+        <source>How thorough the probe is: {suites}</source>
+        <translation>探测的详尽程度：{suites}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="114" />
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="121" />
+        <source>Probe with {backend} (in its own worker process)</source>
+        <translation>用 {backend} 探测（在它自己的工作进程中）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="125" />
+        <source>Time budget for the run</source>
+        <translation>本次运行的时间预算</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="128" />
+        <source>How long the whole run may take; points that do not fit are left out, and each one left out says so</source>
+        <translation>整次运行最多可用的时间；放不进去的测量点会被省略，每个被省略的点都会注明</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="133" />
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="134" />
+        <source>Limit the run to some kernels (default: every kernel of the suite)</source>
+        <translation>只运行部分内核（默认：套件中的所有内核）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="135" />
+        <source>Dtypes</source>
+        <translation>数值格式</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="137" />
+        <source>Limit matmul and friends to some dtypes (default: every dtype the device supports)</source>
+        <translation>只让矩阵乘法等内核使用部分数值格式（默认：设备支持的所有数值格式）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="139" />
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="140" />
+        <source>Measure this machine with the chosen suite</source>
+        <translation>用所选套件测量本机</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="142" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="143" />
+        <source>Stop now and keep the results measured so far</source>
+        <translation>立即停止，保留已测得的结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="152" />
+        <source>suite's ({time})</source>
+        <translation>套件默认（{time}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="176" />
+        <source>Suite</source>
+        <translation>套件</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="178" />
+        <source>&amp;Time</source>
+        <translation>时间(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="183" />
+        <source>Backends</source>
+        <translation>后端</translation>
+    </message>
+</context>
+<context>
+    <name>RunsList</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/runs_list.py" line="34" />
+        <source>this machine · running</source>
+        <translation>本机 · 运行中</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/runs_list.py" line="37" />
+        <source>imported · {label}</source>
+        <translation>已导入 · {label}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/runs_list.py" line="57" />
+        <source>Tick to show a run in the charts; right-click to remove it from the page</source>
+        <translation>勾选以在图表中显示某次运行；右键可将其从页面移除</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/runs_list.py" line="151" />
+        <source>no devices</source>
+        <translation>无设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/runs_list.py" line="154" />
+        <source>{host} · {os}
+{devices}
+{n} results · suite {suite}</source>
+        <translation>{host} · {os}
+{devices}
+{n} 个结果 · 套件 {suite}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/runs_list.py" line="180" />
+        <source>Remove from the page</source>
+        <translation>从页面移除</translation>
     </message>
 </context>
 <context>

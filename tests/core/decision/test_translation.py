@@ -162,3 +162,14 @@ def test_decide_in_chinese_gives_the_english_verdict_and_json(example: Path, run
     assert all(step in text for step in rec.next_steps)
     assert all(r.message in text for r in rec.reasons) and all(b.message in text for b in rec.blockers)
     assert text != english_text
+    # and its own words: every heading and label in Chinese, none of the English ones
+    assert text.startswith("结论：") and "理由（由强到弱）：" in text and "下一步：" in text
+    for english_word in (
+        "Verdict:",
+        "Score ",
+        "Reasons, strongest first",
+        "What would flip it",
+        "Next steps",
+        "topic ",
+    ):
+        assert english_word not in text, english_word
