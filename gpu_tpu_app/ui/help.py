@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from importlib import metadata
 
@@ -53,7 +54,7 @@ class GuideDialog(_Dialog):
     """The user guide, rendered from Markdown; web links open in the browser only on click."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(f"{APP_NAME} user guide", parent)
+        super().__init__(self.tr("{app} user guide").format(app=APP_NAME), parent)
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(_open_on_click)
@@ -70,7 +71,8 @@ def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
         keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts() if not k.isEmpty()]
         if not keys:
             continue
-        row = (act.text().replace("&", "").rstrip("…").strip(), ", ".join(keys))
+        text = re.sub(r"\(&\w\)", "", act.text())  # a Chinese accelerator, "新建(&N)"
+        row = (text.replace("&", "").rstrip("…").strip(), ", ".join(keys))
         if row not in rows:
             rows.append(row)
     return rows
@@ -80,9 +82,9 @@ class ShortcutsDialog(_Dialog):
     """Every keyboard shortcut of the window in one table."""
 
     def __init__(self, rows: list[tuple[str, str]], parent: QWidget | None = None) -> None:
-        super().__init__("Keyboard shortcuts", parent)
+        super().__init__(self.tr("Keyboard shortcuts"), parent)
         self.table = QTableWidget(len(rows), 2)
-        self.table.setHorizontalHeaderLabels(["Action", "Keys"])
+        self.table.setHorizontalHeaderLabels([self.tr("Action"), self.tr("Keys")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
