@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 )
 
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData, inert
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
@@ -298,77 +299,86 @@ def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     return bytes(raw.data())
 
 
+def _h(key: str) -> str:
+    """A section heading, the same words as the Markdown and HTML reports' (resources/text/report.*)."""
+    return text(f"report.heading.{key}")
+
+
 def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
     """Every section of the report, in the order of the Markdown and HTML reports."""
     e = html.escape
 
-    def plain(text: str) -> str:  # escaped, and breakable only at spaces
-        return _unbreakable(html.escape(text))
+    def plain(words: str) -> str:  # escaped, and breakable only at spaces
+        return _unbreakable(html.escape(words))
+
+    def yours(answer: str) -> str:  # "(your answer: ...)", in the report's language
+        return plain(text("report.your_answer", answer=answer).strip())
 
     muted = COLORS["muted"]
     lean = {"GPU": COLORS["gpu"], "TPU": COLORS["tpu"]}
 
     out.heading(data.title, 1)
     out.paragraph(f'<i style="color:{muted}">{plain(data.generated)}</i>', after=6)
-    out.heading("Verdict")
+    out.heading(_h("verdict"))
     if gauge is not None:
         out.image(gauge_image(gauge), 250)
     out.paragraph(f'<b style="color:{lean.get(data.verdict, COLORS["text"])}">{plain(data.headline)}</b>')
     out.paragraph(plain(data.summary))
     if data.blockers:
-        out.heading("Hard constraints")
+        out.heading(_h("blockers"))
         out.items(
             [
-                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">(your answer: '
-                f"{plain(a)}) {plain(refs)}</span>"
+                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">{yours(a)} '
+                f"{plain(refs)}</span>"
                 for m, a, refs in data.blockers
             ]
         )
-    out.heading("Reasons, strongest first")
+    out.heading(_h("reasons"))
     if data.reasons:
         out.items(
             [
                 f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>: {plain(m)} <span style="color:{muted}">'
-                f"(your answer: {plain(a)}) {plain(refs)}</span>"
+                f"{yours(a)} {plain(refs)}</span>"
                 for w, m, a, refs in data.reasons
             ],
             numbered=True,
         )
     else:
-        out.paragraph("No answer leans either way yet.")
-    out.heading("What would change this")
+        out.paragraph(plain(text("report.no_reasons")))
+    out.heading(_h("flips"))
     if data.flips:
         out.items([plain(f) for f in data.flips])
     else:
-        out.paragraph("No single answer change would change the verdict.")
+        out.paragraph(plain(text("report.no_flips")))
     if data.next_steps:
-        out.heading("Next steps")
+        out.heading(_h("next_steps"))
         out.items([plain(s) for s in data.next_steps], numbered=True)
     if data.unanswered:
-        out.heading("Open questions")
+        out.heading(_h("open_questions"))
         out.items([plain(q) for q in data.unanswered])
-    out.heading("Answers")
-    out.table(["Step", "Question", "Answer"], [list(a) for a in data.answers], weights=[0.18, 0.52, 0.3])
+    out.heading(_h("answers"))
+    columns = [text(f"report.answers.{k}") for k in ("step", "question", "answer")]
+    out.table(columns, [list(a) for a in data.answers], weights=[0.18, 0.52, 0.3])
     if data.estimate_rows:
-        out.heading("Estimate")
+        out.heading(_h("estimate"))
         out.paragraph(plain(data.estimate_intro))
         out.table(list(ESTIMATE_HEADER), data.estimate_rows)
         out.items([plain(r) for r in data.estimate_rules], muted=True)
     if data.compile_intro:
-        out.heading("Compiled for TPU generations")
+        out.heading(_h("compiled"))
         out.paragraph(plain(data.compile_intro))
         if data.compile_rows:
             out.table(list(REPORT_HEADER), data.compile_rows)
         out.items([plain(n) for n in data.compile_notes], muted=True)
     if data.runs:
-        out.heading("Probe runs")
+        out.heading(_h("runs"))
         out.items([plain(r) for r in data.runs])
     if data.notes:
-        out.heading("Notes")
+        out.heading(_h("notes"))
         for para in data.notes.split("\n\n"):
             out.paragraph(plain(para))
     if data.sources:
-        out.heading("Sources")
+        out.heading(_h("sources"))
         out.items(
             [
                 plain(title) + (f' <span style="color:{muted}">{e(url)}</span>' if url else "")
