@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from importlib import metadata
+from pathlib import Path
 
 from PySide6.QtCore import QUrl, qVersion
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
@@ -20,16 +22,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app import APP_NAME, __version__, i18n
 from gpu_tpu_app.assets import resource_path
 from gpu_tpu_app.core.runs import RunFile
 
-GUIDE_FILE = ("help", "guide.md")
+
+def guide_path(language: str | None = None) -> Path:
+    """The user guide in `language` (the interface language when None): resources/help/guide.<language>.md,
+    the English one when that language has none."""
+    return i18n.localized_file(resource_path("help"), "guide", "md", language)
 
 
-def guide_markdown() -> str:
-    """The user guide shipped in resources/help/guide.md."""
-    return resource_path(*GUIDE_FILE).read_text(encoding="utf-8")
+def guide_markdown(language: str | None = None) -> str:
+    """The user guide's Markdown in `language` (the interface language when None)."""
+    return guide_path(language).read_text(encoding="utf-8")
 
 
 def _open_on_click(url: QUrl) -> None:
@@ -53,7 +59,7 @@ class GuideDialog(_Dialog):
     """The user guide, rendered from Markdown; web links open in the browser only on click."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(f"{APP_NAME} user guide", parent)
+        super().__init__(self.tr("{app} user guide").format(app=APP_NAME), parent)
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(_open_on_click)
@@ -70,7 +76,8 @@ def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
         keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts() if not k.isEmpty()]
         if not keys:
             continue
-        row = (act.text().replace("&", "").rstrip("…").strip(), ", ".join(keys))
+        text = re.sub(r"\(&\w\)", "", act.text())  # a Chinese accelerator, "新建(&N)"
+        row = (text.replace("&", "").rstrip("…").strip(), ", ".join(keys))
         if row not in rows:
             rows.append(row)
     return rows
@@ -80,9 +87,9 @@ class ShortcutsDialog(_Dialog):
     """Every keyboard shortcut of the window in one table."""
 
     def __init__(self, rows: list[tuple[str, str]], parent: QWidget | None = None) -> None:
-        super().__init__("Keyboard shortcuts", parent)
+        super().__init__(self.tr("Keyboard shortcuts"), parent)
         self.table = QTableWidget(len(rows), 2)
-        self.table.setHorizontalHeaderLabels(["Action", "Keys"])
+        self.table.setHorizontalHeaderLabels([self.tr("Action"), self.tr("Keys")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -161,7 +161,7 @@ class MainWindow(QMainWindow):
         self.wizard.sig_page_changed.connect(self._note_place)
 
     def _build_toolbar(self) -> None:
-        bar = self.addToolBar("Navigation")
+        bar = self.addToolBar(self.tr("Navigation"))
         bar.setObjectName("NavigationToolBar")
         bar.setMovable(False)
         bar.setFloatable(False)
@@ -366,9 +366,12 @@ class MainWindow(QMainWindow):
         self._rec = self.session().recommendation()
         self.result_page.set_recommendation(self._rec)
         n = len(self._rec.unanswered)
-        plural = "s" if n != 1 else ""
-        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else "none yet"
-        self.nav_status.setText(f"Verdict so far: {verdict}\n{n} question{plural} open")
+        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else self.tr("none yet")
+        if n == 1:
+            status = self.tr("Verdict so far: {verdict}\n1 question open")
+        else:
+            status = self.tr("Verdict so far: {verdict}\n{n} questions open")
+        self.nav_status.setText(status.format(verdict=verdict, n=n))
 
     def recommendation(self) -> Recommendation:
         """The recommendation for the current answers."""
@@ -404,7 +407,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         path = self.path()
-        self.setWindowTitle(f"{path.name if path else 'Untitled'}[*] — {APP_NAME}")
+        name = path.name if path else self.tr("Untitled")
+        self.setWindowTitle(self.tr("{name}[*] — {app}").format(name=name, app=APP_NAME))
         self.setWindowModified(self.is_modified())
 
     # ------------------------------------------------------------------ file actions (SessionFiles)
@@ -448,12 +452,12 @@ class MainWindow(QMainWindow):
         try:
             md, html_text = self.report_texts()
         except InputError as exc:
-            show_error(self, "Cannot build the report", str(exc))
+            show_error(self, self.tr("Cannot build the report"), str(exc))
             return
         dialog = ReportDialog(md, html_text, report_stem(self.path()), self, pdf=self.report_pdf)
         if dialog.exec() and dialog.saved_path is not None:
-            self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
-            self.confirm("Exported the report", dialog.saved_path)
+            self.statusBar().showMessage(self.tr("Report saved to {path}").format(path=dialog.saved_path), 5000)
+            self.confirm(self.tr("Exported the report"), dialog.saved_path)
 
     def edit_preferences(self) -> None:
         """Open the preferences dialog; saves and applies the result."""
@@ -474,7 +478,9 @@ class MainWindow(QMainWindow):
             try:
                 save_preferences(prefs)
             except OSError as exc:
-                self.statusBar().showMessage(f"Preferences not saved: {exc.strerror or exc}", 8000)
+                self.statusBar().showMessage(
+                    self.tr("Preferences not saved: {error}").format(error=exc.strerror or exc), 8000
+                )
 
     def set_theme(self, mode: str) -> None:
         """View > Theme: system, light or dark (kept in the preferences)."""
@@ -482,7 +488,7 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         """Help > About."""
-        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self.session().runs)))
+        QMessageBox.about(self, self.tr("About {app}").format(app=APP_NAME), about_html(list(self.session().runs)))
 
     # ------------------------------------------------------------------ persistence
 
@@ -551,8 +557,8 @@ class MainWindow(QMainWindow):
             return True
         answer = QMessageBox.question(
             self,
-            f"Quit {APP_NAME}",
-            "A probe is running: stop it and quit?",
+            self.tr("Quit {app}").format(app=APP_NAME),
+            self.tr("A probe is running: stop it and quit?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -93,10 +93,11 @@ def test_wrapping_never_starts_a_line_with_a_closing_mark() -> None:
     assert wrap_text("a long-word and more", 8) == ["a", "long-word", "and more"]
 
 
-def test_the_charts_speak_chinese(zh_qt: None) -> None:
+def test_the_charts_speak_chinese(zh_qt: None, qtbot) -> None:
     from gpu_tpu_app.ui.charts import ChartsView
 
     view = ChartsView(ChartData)
+    qtbot.addWidget(view)
     assert [view.tabText(i) for i in range(view.count())] == [
         "矩阵乘法",
         "带宽",
@@ -141,12 +142,13 @@ def test_the_memory_header_is_marked_as_the_table_words_it() -> None:
     assert EST_COLUMNS[MEMORY_COLUMN] == MEMORY_HEADER_WORDS
 
 
-def test_the_estimator_speaks_chinese_and_keeps_its_ids(zh_qt: None) -> None:
+def test_the_estimator_speaks_chinese_and_keeps_its_ids(zh_qt: None, qtbot) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
     from gpu_tpu_app.ui.estimator_card import EstimatorCard
     from gpu_tpu_app.ui.estimator_table import EST_COLUMNS
 
     card = EstimatorCard(load_catalog())
+    qtbot.addWidget(card)
     heads = [card.table.horizontalHeaderItem(i).text() for i in range(len(EST_COLUMNS))]
     assert heads[0] == "芯片" and heads[6] == "内存\n需要 / 可用" and heads[3] == "MFU"
     assert card.message.text() == "输入模型参数量即可查看估算。"
@@ -160,3 +162,47 @@ def test_the_estimator_speaks_chinese_and_keeps_its_ids(zh_qt: None) -> None:
     card.tokens_edit.setText("1T")
     card._inputs_changed()
     assert "总计" in card.message.text() and "\n来源：" in card.rules.text()
+
+
+def test_the_results_table_and_run_controls_speak_chinese_and_keep_ids(zh_qt: None, qtbot) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget
+
+    from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, run_label, status_text
+    from gpu_tpu_app.ui.run_controls import RunControls
+
+    model = ResultsModel()
+    heads = [model.headerData(i, Qt.Orientation.Horizontal) for i in range(len(COLUMNS))]
+    assert heads[:3] == ["运行", "内核", "后端"] and COLUMNS[0] == "Run"
+    assert status_text(_r("matmul", None, "flops", 512, status="skipped")) == "已跳过"
+    run = _run([])
+    assert "冒烟（功能检查，不是基准测试）" in run_label(run)
+    controls = RunControls("quick", QApplication.style())
+    host = QWidget()
+    qtbot.addWidget(host)
+    bar = QHBoxLayout(host)
+    controls.add_settings(bar)
+    controls.add_buttons(bar)
+    assert [controls.suite.itemText(i) for i in range(3)] == ["冒烟", "快速", "完整"]
+    assert controls.suite_id() == "quick"
+    controls.set_suite("full")
+    assert controls.suite_id() == "full" and controls.budget.itemText(0) == "套件默认（10 分钟）"
+    assert controls.request(None).suite == "full"
+    assert controls.kernels.text() == "内核：全部"
+
+
+def test_the_device_list_speaks_chinese(zh_qt: None, qtbot) -> None:
+    from gpu_tpu_app.core.runs import DeviceInfo
+    from gpu_tpu_app.ui.devices_view import DevicesView, device_tooltip
+
+    view = DevicesView()
+    qtbot.addWidget(view)
+    assert view.headerItem().text(0) == "设备"
+    view.set_backend(BackendStatus(backend="jax", available=False, reason="jax is not installed"), [])
+    view.set_backend(
+        BackendStatus(backend="torch", available=True), [DeviceInfo(backend="torch", platform="cpu", name="Test CPU")]
+    )
+    tops = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
+    assert tops == ["torch：1 台设备", "jax：不可用"]
+    dev = DeviceInfo(backend="torch", platform="cpu", name="Test CPU", memory_bytes=2**34)
+    assert "内存：16.0 GiB" in device_tooltip(dev)

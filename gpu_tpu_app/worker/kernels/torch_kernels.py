@@ -158,15 +158,9 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     mode = math_mode(dev, dtype)
     need = 3 * n * n * ELEM_BYTES[dtype]
     fits, free = _fits(dev, need, common.MATMUL_MEMORY_FRACTION)
-    if not fits:
-        return [
-            common.skipped(
-                point,
-                "flops",
-                f"needs {common.mib(need)}, more than 40% of the {common.mib(free or 0)} free",
-                math_mode=mode,
-            )
-        ]
+    skip = common.matmul_memory_skip(point, need, free, mode, fits=fits)
+    if skip is not None:
+        return skip
     a = _randn((n, n), dtype, dev, common.SEED)
     b = _randn((n, n), dtype, dev, common.SEED + 1)
     c = torch.empty((n, n), dtype=_dtype(dtype), device=dev)

@@ -114,7 +114,9 @@ def test_cancel_before_measuring_returns_nothing() -> None:
 
 def test_matmul_that_does_not_fit_is_skipped_without_allocating() -> None:
     [res] = run_point(point("matmul", "float32", 1_000_000), Ctx())
-    assert res.status == "skipped" and "needs" in (res.message or "")
+    assert res.status == "skipped" and (res.kernel, res.metric, res.value) == ("matmul", "flops", None)
+    assert (res.message or "").startswith("needs 11444092 MiB, more than 40% of the ")
+    assert res.math_mode == tk.math_mode(tk.torch.device("cpu"), "float32")
 
 
 def test_collective_on_one_cpu_is_skipped() -> None:
@@ -130,3 +132,16 @@ def test_collective_gloo_two_ranks_on_loopback() -> None:
     assert 1e6 < res.value < 1e12
     assert "2 ranks" in (res.message or "") and "bus bandwidth" in (res.message or "")
     assert res.stats.reps >= 3
+
+
+def test_matmul_memory_skip_follows_the_backends_own_answer_when_it_has_one() -> None:
+    from gpu_tpu_app.worker.kernels.common import matmul_memory_skip
+
+    p = point("matmul", "float32", 1024)
+    need = 3 * 1024 * 1024 * 4
+    assert matmul_memory_skip(p, need, None, "fp32") is None  # free unknown: measured
+    assert matmul_memory_skip(p, need, int(need / 0.4), "fp32") is None  # exactly 40 %: fits
+    [res] = matmul_memory_skip(p, need, int(need / 0.4) - 1, "fp32") or []
+    assert res.message == "needs 12 MiB, more than 40% of the 30 MiB free" and res.math_mode == "fp32"
+    assert matmul_memory_skip(p, need, 10 * need, "fp32", fits=False)  # CUDA said no, whatever the host says
+    assert matmul_memory_skip(p, need, 1, "fp32", fits=True) is None
