@@ -141,6 +141,70 @@ or import a run measured across machines.</source>
     </message>
 </context>
 <context>
+    <name>CollectiveRun</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="91" />
+        <source>the collective run could not start</source>
+        <extracomment>Ranks started: the smallest group that has something to exchange. Measuring time per engine, and how long to wait for the ranks to join (seconds).</extracomment>
+        <translation>集合通信运行无法启动</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="95" />
+        <source>Cancelled the collective run; nothing was added.</source>
+        <translation>已取消集合通信运行；未添加任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="102" />
+        <source>The collective run wrote a file this app cannot read: {problem}</source>
+        <translation>集合通信运行写出的文件本应用无法读取：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="107" />
+        <source>Measured collectives across {n} processes: {ok} points.</source>
+        <translation>已跨 {n} 个进程测量集合通信：{ok} 个测量点。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="111" />
+        <source>exit status {code}</source>
+        <translation>退出状态 {code}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="112" />
+        <source>The collective run did not finish: {why}</source>
+        <translation>集合通信运行未完成：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>CompileCard</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/compile_card.py" line="40" />
+        <location filename="../../gpu_tpu_app/ui/compile_card.py" line="51" />
+        <source>Compiled for TPU generations</source>
+        <extracomment>TableRow fields in TABLE_HEADERS order.</extracomment>
+        <translation>为各代 TPU 编译</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/compile_card.py" line="71" />
+        <source>{file}: not compiled for TPU generations. {detail}</source>
+        <translation>{file}：未为各代 TPU 编译。{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/compile_card.py" line="82" />
+        <source>{file}, compiled on this computer by the TPU compiler (libtpu {libtpu}) for 1 chip of each generation, without a TPU. Per chip: memory from memory_analysis(), work from cost_analysis(); the roofline step is the slower of FLOPs at the bf16 peak and bytes at the memory bandwidth (catalogue figures). Hover a row for the compiler's reason or the working.</source>
+        <translation>{file} 已在本机由 TPU 编译器（libtpu {libtpu}）为每代 1 块芯片编译，无需 TPU。每块芯片：内存来自 memory_analysis()，计算量来自 cost_analysis()；屋顶线步时取「FLOPs 按 bf16 峰值」与「字节按内存带宽」两者中较慢者（目录数据）。悬停在某行上可查看编译器给出的原因或计算过程。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/compile_card.py" line="90" />
+        <source>{file}, compiled on this computer by the TPU compiler (libtpu {libtpu}) for {n} chips of each generation, without a TPU. Per chip: memory from memory_analysis(), work from cost_analysis(); the roofline step is the slower of FLOPs at the bf16 peak and bytes at the memory bandwidth (catalogue figures). Hover a row for the compiler's reason or the working.</source>
+        <translation>{file} 已在本机由 TPU 编译器（libtpu {libtpu}）为每代 {n} 块芯片编译，无需 TPU。每块芯片：内存来自 memory_analysis()，计算量来自 cost_analysis()；屋顶线步时取「FLOPs 按 bf16 峰值」与「字节按内存带宽」两者中较慢者（目录数据）。悬停在某行上可查看编译器给出的原因或计算过程。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/compile_card.py" line="109" />
+        <source>Layout: {layout}.</source>
+        <translation>布局：{layout}。</translation>
+    </message>
+</context>
+<context>
     <name>CompileWaterfall</name>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="41" />
@@ -197,6 +261,39 @@ or import a run measured across machines.</source>
         <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="91" />
         <source>the quick or full suite with jax</source>
         <translation>用 jax 运行快速或完整套件</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceLister</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="516" />
+        <source>could not start</source>
+        <translation>无法启动</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="517" />
+        <source>could not start the worker: {reason}</source>
+        <translation>无法启动工作进程：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="533" />
+        <source>device listing worker stopped (status {code}): {tail}</source>
+        <translation>设备列举工作进程已停止（状态 {code}）：{tail}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="537" />
+        <source>device listing worker stopped (status {code})</source>
+        <translation>设备列举工作进程已停止（状态 {code}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="549" />
+        <source>the worker reported no device</source>
+        <translation>工作进程未报告任何设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="560" />
+        <source>no answer within {seconds} s</source>
+        <translation>{seconds} 秒内没有响应</translation>
     </message>
 </context>
 <context>
@@ -913,6 +1010,388 @@ Sources: {sources}.</source>
         <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="316" />
         <source>; </source>
         <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>ProbePanel</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="109" />
+        <source>Ready: choose a suite and press Run.</source>
+        <translation>就绪：选择套件并点击「运行」。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="147" />
+        <source>Import run…</source>
+        <translation>导入运行…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="150" />
+        <source>Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it</source>
+        <translation>打开在别处（例如云 GPU 或 TPU 虚拟机上）测得的运行文件并叠加显示</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="154" />
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="157" />
+        <source>Run as JSON…</source>
+        <translation>运行导出为 JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="158" />
+        <source>Run as CSV…</source>
+        <translation>运行导出为 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="160" />
+        <source>This chart as PNG…</source>
+        <translation>当前图表导出为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="161" />
+        <source>This chart as SVG…</source>
+        <translation>当前图表导出为 SVG…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="165" />
+        <source>Side panel</source>
+        <translation>侧边栏</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="169" />
+        <source>Show or hide devices, runs and messages (hidden by itself in a narrow window)</source>
+        <translation>显示或隐藏设备、运行和消息（窗口较窄时自动隐藏）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="171" />
+        <source>Show the side panel</source>
+        <translation>显示侧边栏</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="191" />
+        <source>Look for devices again</source>
+        <translation>重新查找设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="193" />
+        <source>Devices on this machine</source>
+        <translation>本机设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="197" />
+        <source>Found by a worker process for each backend.</source>
+        <translation>由每个后端各自的工作进程查找。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="229" />
+        <source>Runs shown</source>
+        <translation>显示的运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="230" />
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="270" />
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="283" />
+        <source>Cannot open this run file</source>
+        <translation>无法打开此运行文件</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="275" />
+        <source>{file}: this run is already shown.</source>
+        <translation>{file}：此运行已在显示中。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="284" />
+        <source>{path}: cannot be shown ({problem})</source>
+        <translation>{path}：无法显示（{problem}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="290" />
+        <source>Imported {file}: {run}, {n} results ({ok} ok).</source>
+        <translation>已导入 {file}：{run}，{n} 个结果（{ok} 个正常）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="328" />
+        <source>there is no run to export yet</source>
+        <translation>还没有可导出的运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="334" />
+        <source>Saved {run} to {path}.</source>
+        <translation>已将 {run} 保存到 {path}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="335" />
+        <source>Exported the run</source>
+        <translation>已导出运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="342" />
+        <source>unknown chart {chart} (choose from {charts})</source>
+        <translation>未知图表 {chart}（可选：{charts}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="347" />
+        <source>Saved the {chart} chart to {path}.</source>
+        <translation>已将 {chart} 图表保存到 {path}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="348" />
+        <source>Exported the {chart} chart</source>
+        <translation>已导出 {chart} 图表</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="398" />
+        <source>As found by the run of {when}; press the button to look again.</source>
+        <extracomment>below this width the side panel hides itself, unless the user chose otherwise</extracomment>
+        <translation>来自 {when} 的运行所找到的设备；点击按钮可重新查找。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="417" />
+        <source>Import a probe run</source>
+        <translation>导入探测运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="417" />
+        <source>Probe runs (*.json);;All files (*)</source>
+        <translation>探测运行 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="428" />
+        <source>JSON run file (*.json)</source>
+        <translation>JSON 运行文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="428" />
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="430" />
+        <source>Export the run</source>
+        <translation>导出运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="436" />
+        <source>Export the chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="453" />
+        <source>Cannot save</source>
+        <translation>无法保存</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="471" />
+        <source>Probes now run in {python}.</source>
+        <translation>现在探测在 {python} 中运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="471" />
+        <source>this app’s own Python</source>
+        <translation>本应用自带的 Python</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeProcess</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="234" />
+        <source>Cancelling: the results already measured are kept.</source>
+        <extracomment>How often the watchdog asks the session whether the running point is past its cap. How long Run waits for a standby worker that was only just started to be running.</extracomment>
+        <translation>正在取消：已测得的结果会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="352" />
+        <source>{where}: {message}</source>
+        <translation>{where}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="359" />
+        <source>{point}: {status}: {message}</source>
+        <translation>{point}：{status}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="363" />
+        <source>{point}: {status}</source>
+        <translation>{point}：{status}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="368" />
+        <source>{backend}: stopped early: {message}</source>
+        <translation>{backend}：提前停止：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="379" />
+        <source>{point} ran past its time cap</source>
+        <translation>{point} 超出了时间上限</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="381" />
+        <source>the worker did not start in time</source>
+        <translation>工作进程未能及时启动</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="384" />
+        <source>{backend}: {what}; stopping that worker and going on.</source>
+        <translation>{backend}：{what}；停止该工作进程并继续。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="398" />
+        <source>{backend}: could not start the worker: {reason}</source>
+        <translation>{backend}：无法启动工作进程：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeRunner</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="73" />
+        <source>unknown suite {suite} (choose from {suites})</source>
+        <translation>未知套件 {suite}（可选：{suites}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="80" />
+        <source>Choose at least one backend (torch or jax) to run a probe.</source>
+        <translation>请至少选择一个后端（torch 或 jax）来运行探测。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="86" />
+        <source>Waiting for device detection to finish before measuring…</source>
+        <translation>正在等待设备检测完成后再开始测量…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="96" />
+        <source>Cancelled before the probe started.</source>
+        <translation>已在探测开始前取消。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="97" />
+        <source>Ready: choose a suite and press Run.</source>
+        <translation>就绪：选择套件并点击「运行」。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="101" />
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="115" />
+        <source>Looking for devices (each backend in its own worker)…</source>
+        <translation>正在查找设备（每个后端在各自的工作进程中）…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="127" />
+        <source>A probe is running: the collective run starts once it is done or cancelled.</source>
+        <translation>有探测正在运行：集合通信运行将在其完成或取消后开始。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="134" />
+        <source>Measuring across {n} processes…</source>
+        <translation>正在跨 {n} 个进程测量…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="136" />
+        <source>Collectives: starting {n} processes ({backends})…</source>
+        <translation>集合通信：正在启动 {n} 个进程（{backends}）…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="141" />
+        <source>Measuring collectives: {command}</source>
+        <translation>正在测量集合通信：{command}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="149" />
+        <source>Measure across {n} processes</source>
+        <translation>跨 {n} 个进程测量</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="182" />
+        <source>kernels {kernels}</source>
+        <translation>内核 {kernels}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="184" />
+        <source>dtypes {dtypes}</source>
+        <translation>数值格式 {dtypes}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="187" />
+        <source>Started the {suite} suite on {backends} ({limits}).</source>
+        <translation>已在 {backends} 上开始{suite}套件（{limits}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="188" />
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="191" />
+        <source>Started the {suite} suite on {backends}.</source>
+        <translation>已在 {backends} 上开始{suite}套件。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="198" />
+        <source>{backend}: the worker loaded while you read the page; planning the points…</source>
+        <translation>{backend}：工作进程已在你阅读页面时加载完毕；正在规划测量点…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="204" />
+        <source>Starting the {backend} worker (loading {backend}, finding its devices)…</source>
+        <translation>正在启动 {backend} 工作进程（加载 {backend}，查找其设备）…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="237" />
+        <source>, then {backends}</source>
+        <translation>，然后是 {backends}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="241" />
+        <source>{backend}: {point} · point {n} of {total}{eta}{then}</source>
+        <translation>{backend}：{point} · 第 {n} / {total} 个测量点{eta}{then}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="255" />
+        <source>no results</source>
+        <translation>没有结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="258" />
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="260" />
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="262" />
+        <source>Finished with problems</source>
+        <translation>已完成，但有问题</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="266" />
+        <source>{head} after {time}: {n} results ({detail}).</source>
+        <translation>{head}，用时 {time}：{n} 个结果（{detail}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="275" />
+        <source>{head}: {n} results in {time}</source>
+        <translation>{head}：{n} 个结果，用时 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="285" />
+        <source>Found by a worker process for each backend.</source>
+        <translation>由每个后端各自的工作进程查找。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="289" />
+        <source>{backend}: not usable here: {reason}</source>
+        <translation>{backend}：在此不可用：{reason}</translation>
     </message>
 </context>
 <context>

@@ -189,3 +189,20 @@ def test_the_results_table_and_run_controls_speak_chinese_and_keep_ids(zh_qt: No
     assert controls.suite_id() == "full" and controls.budget.itemText(0) == "套件默认（10 分钟）"
     assert controls.request(None).suite == "full"
     assert controls.kernels.text() == "内核：全部"
+
+
+def test_the_device_list_speaks_chinese(zh_qt: None, qtbot) -> None:
+    from gpu_tpu_app.core.runs import DeviceInfo
+    from gpu_tpu_app.ui.devices_view import DevicesView, device_tooltip
+
+    view = DevicesView()
+    qtbot.addWidget(view)
+    assert view.headerItem().text(0) == "设备"
+    view.set_backend(BackendStatus(backend="jax", available=False, reason="jax is not installed"), [])
+    view.set_backend(
+        BackendStatus(backend="torch", available=True), [DeviceInfo(backend="torch", platform="cpu", name="Test CPU")]
+    )
+    tops = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
+    assert tops == ["torch：1 台设备", "jax：不可用"]
+    dev = DeviceInfo(backend="torch", platform="cpu", name="Test CPU", memory_bytes=2**34)
+    assert "内存：16.0 GiB" in device_tooltip(dev)
