@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -27,7 +27,6 @@ from PySide6.QtGui import (
 )
 
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData, inert
-from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
@@ -99,7 +98,11 @@ class _Layout:
         self.p.setPen(QColor(COLORS["muted"]))
         r = QRectF(0, self.height - self.footer_h * 0.7, self.width, self.footer_h * 0.7)
         self.p.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title)
-        self.p.drawText(r, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"page {self.page}")
+        self.p.drawText(
+            r,
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            QCoreApplication.translate("ReportPdf", "page {n}").format(n=self.page),
+        )
 
     def finish(self) -> None:
         self._footer()
@@ -299,41 +302,38 @@ def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     return bytes(raw.data())
 
 
-def _h(key: str) -> str:
-    """A section heading, the same words as the Markdown and HTML reports' (resources/text/report.*)."""
-    return text(f"report.heading.{key}")
-
-
 def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
     """Every section of the report, in the order of the Markdown and HTML reports."""
     e = html.escape
 
-    def plain(words: str) -> str:  # escaped, and breakable only at spaces
-        return _unbreakable(html.escape(words))
+    def plain(text: str) -> str:  # escaped, and breakable only at spaces
+        return _unbreakable(html.escape(text))
 
-    def yours(answer: str) -> str:  # "(your answer: ...)", in the report's language
-        return plain(text("report.your_answer", answer=answer).strip())
+    def yours(answer: str) -> str:  # "(your answer: …)", the answer escaped
+        return plain(QCoreApplication.translate("ReportPdf", "(your answer: {answer})")).replace(
+            "{answer}", plain(answer)
+        )
 
     muted = COLORS["muted"]
     lean = {"GPU": COLORS["gpu"], "TPU": COLORS["tpu"]}
 
     out.heading(data.title, 1)
     out.paragraph(f'<i style="color:{muted}">{plain(data.generated)}</i>', after=6)
-    out.heading(_h("verdict"))
+    out.heading(QCoreApplication.translate("ReportPdf", "Verdict"))
     if gauge is not None:
         out.image(gauge_image(gauge), 250)
     out.paragraph(f'<b style="color:{lean.get(data.verdict, COLORS["text"])}">{plain(data.headline)}</b>')
     out.paragraph(plain(data.summary))
     if data.blockers:
-        out.heading(_h("blockers"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Hard constraints"))
         out.items(
             [
-                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">{yours(a)} '
-                f"{plain(refs)}</span>"
+                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">'
+                f"{yours(a)} {plain(refs)}</span>"
                 for m, a, refs in data.blockers
             ]
         )
-    out.heading(_h("reasons"))
+    out.heading(QCoreApplication.translate("ReportPdf", "Reasons, strongest first"))
     if data.reasons:
         out.items(
             [
@@ -344,41 +344,48 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
             numbered=True,
         )
     else:
-        out.paragraph(plain(text("report.no_reasons")))
-    out.heading(_h("flips"))
+        out.paragraph(QCoreApplication.translate("ReportPdf", "No answer leans either way yet."))
+    out.heading(QCoreApplication.translate("ReportPdf", "What would change this"))
     if data.flips:
         out.items([plain(f) for f in data.flips])
     else:
-        out.paragraph(plain(text("report.no_flips")))
+        out.paragraph(QCoreApplication.translate("ReportPdf", "No single answer change would change the verdict."))
     if data.next_steps:
-        out.heading(_h("next_steps"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Next steps"))
         out.items([plain(s) for s in data.next_steps], numbered=True)
     if data.unanswered:
-        out.heading(_h("open_questions"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Open questions"))
         out.items([plain(q) for q in data.unanswered])
-    out.heading(_h("answers"))
-    columns = [text(f"report.answers.{k}") for k in ("step", "question", "answer")]
-    out.table(columns, [list(a) for a in data.answers], weights=[0.18, 0.52, 0.3])
+    out.heading(QCoreApplication.translate("ReportPdf", "Answers"))
+    out.table(
+        [
+            QCoreApplication.translate("ReportPdf", "Step"),
+            QCoreApplication.translate("ReportPdf", "Question"),
+            QCoreApplication.translate("ReportPdf", "Answer"),
+        ],
+        [list(a) for a in data.answers],
+        weights=[0.18, 0.52, 0.3],
+    )
     if data.estimate_rows:
-        out.heading(_h("estimate"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Estimate"))
         out.paragraph(plain(data.estimate_intro))
         out.table(list(ESTIMATE_HEADER), data.estimate_rows)
         out.items([plain(r) for r in data.estimate_rules], muted=True)
     if data.compile_intro:
-        out.heading(_h("compiled"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Compiled for TPU generations"))
         out.paragraph(plain(data.compile_intro))
         if data.compile_rows:
             out.table(list(REPORT_HEADER), data.compile_rows)
         out.items([plain(n) for n in data.compile_notes], muted=True)
     if data.runs:
-        out.heading(_h("runs"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Probe runs"))
         out.items([plain(r) for r in data.runs])
     if data.notes:
-        out.heading(_h("notes"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Notes"))
         for para in data.notes.split("\n\n"):
             out.paragraph(plain(para))
     if data.sources:
-        out.heading(_h("sources"))
+        out.heading(QCoreApplication.translate("ReportPdf", "Sources"))
         out.items(
             [
                 plain(title) + (f' <span style="color:{muted}">{e(url)}</span>' if url else "")
