@@ -6,6 +6,7 @@ import html
 import re
 from collections.abc import Iterable
 from importlib import metadata
+from pathlib import Path
 
 from PySide6.QtCore import QUrl, qVersion
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
@@ -21,16 +22,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app import APP_NAME, __version__, i18n
 from gpu_tpu_app.assets import resource_path
 from gpu_tpu_app.core.runs import RunFile
 
-GUIDE_FILE = ("help", "guide.md")
+
+def guide_path(language: str | None = None) -> Path:
+    """The user guide in `language` (the interface language when None): resources/help/guide.<language>.md,
+    the English one when that language has none."""
+    return i18n.localized_file(resource_path("help"), "guide", "md", language)
 
 
-def guide_markdown() -> str:
-    """The user guide shipped in resources/help/guide.md."""
-    return resource_path(*GUIDE_FILE).read_text(encoding="utf-8")
+def guide_markdown(language: str | None = None) -> str:
+    """The user guide's Markdown in `language` (the interface language when None)."""
+    return guide_path(language).read_text(encoding="utf-8")
 
 
 def _open_on_click(url: QUrl) -> None:

@@ -20,6 +20,7 @@ from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.ui.glossary import GlossaryLinker, tooltip_html
 from gpu_tpu_app.ui.lesson_html import FAQ, GLOSSARY, OVERVIEW, PAGE_TITLES, QUOTES, SOURCES, LessonHtml, matches
 from gpu_tpu_app.ui.theme import theme_manager
+from tests.i18n_allow import left_in_english
 from tests.ui.test_lesson_html import COLORS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,3 +132,41 @@ def test_the_zh_learn_page_shows_chinese_titles_and_widgets(qtbot, translator: Q
     page.search.setText("zzqqxx")
     assert page.match_label.text() == "没有匹配项。"
     assert page.tooltip_for("https://openxla.org/xla") == "在你的网页浏览器中打开：https://openxla.org/xla"
+
+
+# -- the help guide -------------------------------------------------------------------------
+CODE = re.compile(r"`[^`]+`")
+
+
+def test_the_guide_is_shipped_per_language() -> None:
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.ui.help import guide_markdown, guide_path
+
+    for lang in i18n.LANGUAGES:
+        assert guide_path(lang).name == f"guide.{lang}.md" and guide_path(lang).is_file()
+    en, zh = guide_markdown("en"), guide_markdown("zh-Hans")
+    assert en.startswith("# Using gpu-tpu-app\n") and zh.startswith("# 使用 gpu-tpu-app\n")
+    heads = [re.findall(r"^#+ ", text, re.M) for text in (en, zh)]
+    assert heads[0] == heads[1]  # the same sections
+    assert CODE.findall(en) == CODE.findall(zh)  # the same commands, paths and file names, in order
+    for paragraph in re.split(r"\n\s*\n", zh):
+        words = CODE.sub(" ", paragraph).replace("gpu-tpu-app", " ")
+        assert left_in_english(words) == [], paragraph
+
+
+@pytest.fixture
+def zh_language() -> Iterator[None]:
+    from gpu_tpu_app import i18n
+
+    i18n.set_language("zh-Hans")
+    yield
+    i18n.set_language(None)
+
+
+def test_the_guide_dialog_shows_the_interface_language(qtbot, zh_language: None) -> None:
+    from gpu_tpu_app.ui.help import GuideDialog
+
+    dialog = GuideDialog()
+    qtbot.addWidget(dialog)
+    shown = dialog.browser.toPlainText()
+    assert shown.startswith("使用 gpu-tpu-app") and "工坊" in shown and "流水线" in shown
