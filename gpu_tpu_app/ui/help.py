@@ -6,13 +6,14 @@ import html
 from collections.abc import Iterable
 from importlib import metadata
 
-from PySide6.QtCore import QUrl, qVersion
+from PySide6.QtCore import QCoreApplication, QUrl, qVersion
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
+    QMessageBox,
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app import APP_NAME, __version__, i18n
 from gpu_tpu_app.assets import resource_path
 from gpu_tpu_app.core.runs import RunFile
 
@@ -101,7 +102,7 @@ def _dist_version(name: str) -> str:
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
-        return "not installed"
+        return QCoreApplication.translate("About", "not installed")
 
 
 def component_versions(runs: list[RunFile]) -> list[tuple[str, str]]:
@@ -118,9 +119,17 @@ def component_versions(runs: list[RunFile]) -> list[tuple[str, str]]:
     for name, key in (("PyTorch", "torch"), ("JAX", "jax")):
         found = next((r for r in reversed(probed) if key in r.versions), None)
         if found is None:
-            rows.append((name, "no probe run yet"))
+            rows.append((name, QCoreApplication.translate("About", "no probe run yet")))
         else:
-            rows.append((name, f"{found.versions[key]} (probe run on {found.host}, {found.started:%Y-%m-%d})"))
+            rows.append(
+                (
+                    name,
+                    QCoreApplication.translate("About", "{version} (probe run on {host}, {date})").format(
+                        version=found.versions[key], host=found.host, date=f"{found.started:%Y-%m-%d}"
+                    ),
+                )
+            )
+    rows.append((QCoreApplication.translate("About", "Language"), i18n.LANGUAGE_NAMES[i18n.current_language()]))
     return rows
 
 
@@ -131,8 +140,22 @@ def about_html(runs: list[RunFile]) -> str:
     )
     return (
         f"<h3>{html.escape(APP_NAME)} {html.escape(__version__)}</h3>"
-        "<p>Choose between GPUs (the workshop) and TPUs (the factory line) for your own ML work: "
-        "an explained recommendation, measurements of this machine, and the lesson side by side.</p>"
-        f"<table>{items}</table>"
-        "<p>The app makes no network requests. Sources are listed in Learn.</p>"
+        "<p>"
+        + html.escape(
+            QCoreApplication.translate(
+                "About",
+                "Choose between GPUs (the workshop) and TPUs (the factory line) for your own ML work: "
+                "an explained recommendation, measurements of this machine, and the lesson side by side.",
+            )
+        )
+        + f"</p><table>{items}</table><p>"
+        + html.escape(
+            QCoreApplication.translate("About", "The app makes no network requests. Sources are listed in Learn.")
+        )
+        + "</p>"
     )
+
+
+def show_about(parent: QWidget, runs: list[RunFile]) -> None:
+    """Help > About, in the interface language."""
+    QMessageBox.about(parent, QCoreApplication.translate("About", "About {app}").format(app=APP_NAME), about_html(runs))
