@@ -33,7 +33,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_contains_resources_and_entry_points(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
-        assert "gpu_tpu_app/resources/lesson/lesson.toml" in names
+        assert "gpu_tpu_app/resources/lesson/lesson.en.toml" in names
+        assert "gpu_tpu_app/resources/lesson/lesson.zh-Hans.toml" in names
+        assert "gpu_tpu_app/resources/text/learn.zh-Hans.toml" in names
         assert "gpu_tpu_app/resources/catalog/chips.toml" in names
         assert "gpu_tpu_app/resources/decision/decision.en.toml" in names
         assert "gpu_tpu_app/resources/prices/prices.toml" in names

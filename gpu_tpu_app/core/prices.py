@@ -15,15 +15,17 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.errors import InputError, problem_error
+from gpu_tpu_app.errors import InputError, problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
+#: the file format version this app reads, checked on load.
+SchemaVersion = Annotated[int, AfterValidator(supported_version(SCHEMA_VERSION))]
 #: a price older than this is marked stale.
 STALE_DAYS = 90
 #: USD per chip-hour; the same bound as a typed price (core.estimate.MAX_PRICE).
@@ -91,22 +93,11 @@ class PriceTable(BaseModel):
 
     model_config = _FROZEN
 
-    schema_version: int
+    schema_version: SchemaVersion
     sources: list[PriceSource] = Field(min_length=1)
     names: dict[str, str] = Field(default_factory=dict)
     gcp_hosts: dict[str, str] = Field(default_factory=dict)
     prices: list[PriceRow] = Field(default_factory=list)
-
-    @field_validator("schema_version")
-    @classmethod
-    def _known_schema(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise PydanticCustomError(
-                "schema_version",
-                "unsupported schema version {got} (this app reads {want})",
-                {"got": version, "want": SCHEMA_VERSION},
-            )
-        return version
 
     @model_validator(mode="after")
     def _consistent(self) -> PriceTable:

@@ -27,10 +27,6 @@
         <source>The app makes no network requests. Sources are listed in Learn.</source>
         <translation>本应用不发出任何网络请求。知识来源列在「学习」页面中。</translation>
     </message>
-    <message>
-        <source>About {app}</source>
-        <translation>关于 {app}</translation>
-    </message>
 </context>
 <context>
     <name>App</name>

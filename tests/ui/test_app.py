@@ -259,7 +259,7 @@ def test_theme_switch_changes_colours(qtbot, window: MainWindow, monkeypatch: py
     light_bg = QApplication.palette().color(QPalette.ColorRole.Window).name()
     assert light_bg == LIGHT["background"]
     with qtbot.waitSignal(tm.sig_theme_changed) as blocker:
-        window.theme_actions["dark"].trigger()
+        window.menus.theme_actions["dark"].trigger()
     assert blocker.args == ["dark"]
     assert tm.current() == "dark" and window.prefs.theme == "dark"
     assert QApplication.palette().color(QPalette.ColorRole.Window).name() == DARK["background"]
@@ -398,7 +398,7 @@ def test_open_question_jumps_back_to_the_wizard(qtbot, window: MainWindow) -> No
 
 def test_pages_switch_from_the_navigation(qtbot, window: MainWindow) -> None:
     assert window.current_page() == "decide"
-    window.page_actions["learn"].trigger()
+    window.menus.page_actions["learn"].trigger()
     assert window.current_page() == "learn" and window.learn_page is not None
     window.nav.setCurrentRow(0)
     assert window.stack.currentWidget() is window.decide_stack

@@ -18,7 +18,7 @@ from gpu_tpu_app import i18n, qm
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.ui import app as ui_app
 from gpu_tpu_app.ui import translations
-from gpu_tpu_app.ui.help import about_html
+from gpu_tpu_app.ui.about import about_html
 from gpu_tpu_app.ui.main_window import MainWindow
 
 
