@@ -33,8 +33,8 @@ from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui import translations
-from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
 from gpu_tpu_app.ui.about import about_html
+from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
 from gpu_tpu_app.ui.menus import WindowMenus
 from gpu_tpu_app.ui.nav_column import PAGES, build_nav_column
