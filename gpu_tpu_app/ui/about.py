@@ -67,4 +67,3 @@ def about_html(runs: list[RunFile]) -> str:
         )
         + "</p>"
     )
-
