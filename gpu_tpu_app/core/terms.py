@@ -101,6 +101,9 @@ MEMORY_KERNELS: tuple[str, ...] = tuple(k for k, s in KERNEL_SPECS.items() if s.
 #: Bytes per element of every number format the app speaks of.
 DTYPE_BYTES: dict[str, int] = {d: s.bytes for d, s in DTYPE_SPECS.items()}
 #: How a smoke-suite run is labelled wherever its numbers show (CLI, window, report, estimator rows).
+#: The variant of a CPU matmul measured on one thread beside the multi-threaded point of the same size:
+#: the reference the stall rule holds a multi-threaded product to (core.trust).
+ONE_THREAD = "1 thread"
 FUNCTIONAL_CHECK = "smoke suite: a functional check, not a benchmark"
 #: Whole-run time budget per suite in seconds, shared by all backends of the run.
 SUITE_BUDGET_S: dict[str, float] = {"smoke": 20.0, "quick": 55.0, "full": 570.0}

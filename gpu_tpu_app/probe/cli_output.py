@@ -40,8 +40,8 @@ TRUST_LEGEND = (
     f"trust: noisy = too noisy to trust (fewer than {MIN_REPS} repetitions, IQR over "
     f"{format_pct(100 * NOISE_IQR_RATIO)} of the median, or CV over {format_pct(100 * NOISE_CV)}); cache = copy or "
     f"triad arrays under {LLC_FACTOR:.0f}x the last-level cache (the cache, not memory); roof = above the chip's "
-    "published peak or this machine's measured roof; stall = a matmul far below its neighbours of the same dtype "
-    "(held back by a busy machine, however steady). Flagged points are shown but never used as a best value, a "
+    "published peak or this machine's measured roof; stall = a matmul far below its neighbours of the same dtype, "
+    "or slower on all threads than on one (held back by a busy machine, however steady). Flagged points are shown but never used as a best value, a "
     "ceiling or an estimator row."
 )
 

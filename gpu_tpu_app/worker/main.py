@@ -302,7 +302,7 @@ def remeasure_noisy(
     return out
 
 
-def pick_try(first: ProbeResult, second: ProbeResult, reason: str) -> tuple[ProbeResult, str]:
+def pick_try(first: ProbeResult, second: ProbeResult, reason: str, when: str = "twice") -> tuple[ProbeResult, str]:
     """The try to keep of two of one point and the words that say so: the faster, unless it is the noisy
     one by the rule and the other is not (for times, lower is faster; for rates, higher)."""
     lower_is_faster = first.metric == "seconds"
@@ -315,8 +315,8 @@ def pick_try(first: ProbeResult, second: ProbeResult, reason: str) -> tuple[Prob
         keep, how = faster, "the faster"
     which = "first" if keep is first else "second"
     if trust.noise(first) is not None and trust.noise(second) is not None:
-        return keep, f"measured twice, too noisy both times; {how} ({which}) try is kept"
-    return keep, f"measured twice: the first try was {reason}; {how} ({which}) try is kept"
+        return keep, f"measured {when}, too noisy both times; {how} ({which}) try is kept"
+    return keep, f"measured {when}: the first try was {reason}; {how} ({which}) try is kept"
 
 
 def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) -> list[Any]:
@@ -399,6 +399,8 @@ def _run_points(
     sample = device_sampler(args.backend, devices)
     best: dict[str, dict[tuple[str, str | None], float]] = {}
     measured: dict[str, list[ProbeResult]] = {}  # device key -> its results so far, for the stall rule
+    point_of: dict[int, tuple[Any, WorkerContext]] = {}  # id of a result -> its point and context
+    retried: set[str] = set()  # ids of the points measured twice already
     total = len(points)
     spent = estimated = 0.0
     skipped = 0
@@ -446,45 +448,133 @@ def _run_points(
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
         started = time.monotonic()
         before = sample(device)
-        measure = functools.partial(_measure_point, point, ctx)
+        tries = [0]
+
+        def measure(point: Any = point, ctx: WorkerContext = ctx, tries: list[int] = tries) -> list[ProbeResult]:
+            tries[0] += 1
+            return _measure_point(point, ctx)
+
         results = measure()
         earlier = measured.setdefault(device.key, [])
+        rest_est = sum(p.est_s for p in points[i + 1 :])
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
             # a noisy or stalled point gets one more try when the budget holds it; the parent's hang timer
             # restarts only with slack: the points still to come keep their share of the budget
-            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1 :])
+            slack = deadline - time.monotonic() - rest_est
+            first = results
             results = remeasure_noisy(
                 results,
                 measure,
                 slack,
                 point.est_s,
                 announce=functools.partial(em.emit, progress),
-                why=functools.partial(_retry_reason, earlier),
+                why=functools.partial(_retry_reason_among, earlier, first),
             )
+        if tries[0] > 1:
+            retried.add(point.id)
         spent += time.monotonic() - started
         estimated += point.est_s
         after = sample(device)
+        results = [with_device_state(r, before, after) for r in results]
+        stalled = {id(r) for r in results if _stalled([*earlier, *(x for x in results if x is not r)], r)}
         for r in results:
-            r = with_device_state(r, before, after)
-            stalled = _stalled(earlier, r) is not None
             if (
                 r.status == "ok"
                 and r.value
                 and r.metric != "seconds"
-                and not stalled
+                and id(r) not in stalled
                 and not trust.point_flags(r, device).flagged
             ):
                 mine = best.setdefault(r.device, {})
                 mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
             earlier.append(r)
+            point_of[id(r)] = (point, ctx)
             em.emit(ResultMsg(result=r))
+        if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
+            remeasure_later_stalls(
+                earlier,
+                point_of,
+                retried,
+                functools.partial(_slack, deadline, rest_est),
+                _measure_point,
+                em.emit,
+                functools.partial(_announce_again, progress),
+            )
     return skipped
+
+
+def _slack(deadline: float, rest_est: float) -> float:
+    """Seconds the budget has beyond the estimates of the points still to come."""
+    return deadline - time.monotonic() - rest_est
+
+
+def _announce_again(progress: Progress, p: Any) -> Progress:
+    """The Progress that announces a second try of an earlier point `p` (the parent's hang timer gets its cap)."""
+    return dataclasses.replace(
+        progress,
+        kernel=p.kernel,
+        point=p.id,
+        dtype=p.dtype,
+        size=p.size,
+        variant=p.variant,
+        cap_s=round(p.cap_s + getattr(p, "setup_s", 0.0), 3),
+    )
+
+
+def _identity(r: Any) -> tuple[Any, ...]:
+    return (r.kernel, r.variant, r.dtype, r.size, r.metric)
+
+
+def remeasure_later_stalls(
+    earlier: list[ProbeResult],
+    point_of: dict[int, tuple[Any, Any]],
+    retried: set[str],
+    slack: Callable[[], float],
+    measure: Callable[[Any, Any], list[ProbeResult]],
+    emit: Callable[[Any], None],
+    announce: Callable[[Any], Any],
+) -> None:
+    """Measure once more each point of `earlier` (a device's results so far) that the stall rule only
+    now finds stalled, against a size measured after it, while the budget's `slack()` holds the point's
+    estimate. The try kept (core.trust's rule: the faster unless it is the noisy one) is emitted again
+    and takes the first one's place, here and in the parent's run (the same point's result); a point
+    is measured at most twice in all (`retried`: the ids of points measured twice)."""
+    refs = [trust.noise(r) is None for r in earlier]
+    for j, why in sorted(trust.stalls(earlier, lambda k: refs[k]).items()):
+        r = earlier[j]
+        found = point_of.get(id(r))
+        if found is None or r.value is None or r.stats is None:
+            continue
+        point, ctx = found
+        if point.id in retried or slack() < point.est_s:
+            continue
+        retried.add(point.id)
+        emit(announce(point))
+        try:
+            again = {_identity(x): x for x in measure(point, ctx)}
+        except Exception:
+            traceback.print_exc()
+            continue
+        other = again.get(_identity(r))
+        if other is None or other.value is None or other.stats is None:
+            continue
+        keep, note = pick_try(r, other, why, when="again after a larger size")
+        message = "; ".join(m for m in (keep.message, note) if m)
+        keep = keep.model_copy(update={"message": message[:TEXT_CHARS]})
+        earlier[j] = keep
+        point_of[id(keep)] = found
+        emit(ResultMsg(result=keep))
 
 
 def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
     """Why `r` is stalled against the points measured before it on its device (core.trust.stalls), or None."""
     both = [*earlier, r]
     return trust.stalls(both, lambda j: trust.noise(both[j]) is None).get(len(earlier))
+
+
+def _retry_reason_among(earlier: list[ProbeResult], batch: list[ProbeResult], r: ProbeResult) -> str | None:
+    """_retry_reason, with the point's other results (its one-thread reference) beside those measured before."""
+    return _retry_reason([*earlier, *(x for x in batch if x is not r)], r)
 
 
 def _retry_reason(earlier: list[ProbeResult], r: ProbeResult) -> str | None:

@@ -25,6 +25,75 @@
     </message>
 </context>
 <context>
+    <name>DecideWizard</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="294"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="335"/>
+        <source>&amp;Back</source>
+        <translation>上一页(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="336"/>
+        <source>Previous page (Alt+B)</source>
+        <translation>上一页（Alt+B）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="337"/>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="456"/>
+        <source>&amp;Next</source>
+        <translation>下一页(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="338"/>
+        <source>Next page (Enter or Alt+N)</source>
+        <translation>下一页（Enter 或 Alt+N）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="388"/>
+        <source>Filled 1 open answer from the check.</source>
+        <translation>已根据检查填写 1 个空着的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="390"/>
+        <source>Filled {n} open answers from the check.</source>
+        <translation>已根据检查填写 {n} 个空着的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="397"/>
+        <source>1 of your answers differs from what was measured and was kept; each shows both, with “Use measured”. Using every measured value: {verdict}.</source>
+        <translation>你有 1 个回答与测量结果不同，已保留你的回答；每处都同时显示两者，并附有「使用测量值」。若全部采用测量值：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="402"/>
+        <source>{n} of your answers differ from what was measured and were kept; each shows both, with “Use measured”. Using every measured value: {verdict}.</source>
+        <translation>你有 {n} 个回答与测量结果不同，已保留你的回答；每处都同时显示两者，并附有「使用测量值」。若全部采用测量值：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="433"/>
+        <source>{on_page} of {page_total} answered on this page · {answered} of {total} in all</source>
+        <translation>本页已回答 {on_page} / {page_total} · 共已回答 {answered} / {total}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="456"/>
+        <source>&amp;Next: see the result</source>
+        <translation>下一页：查看结果(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="465"/>
+        <source>Step {n}, {title}, finished</source>
+        <translation>第 {n} 步，{title}，已完成</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="465"/>
+        <source>Step {n}, {title}</source>
+        <translation>第 {n} 步，{title}</translation>
+    </message>
+</context>
+<context>
     <name>GuideDialog</name>
     <message>
         <location filename="../../gpu_tpu_app/ui/help.py" line="57"/>
@@ -202,6 +271,82 @@
     </message>
 </context>
 <context>
+    <name>QuestionCard</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="39"/>
+        <source>Skip / don&apos;t know</source>
+        <extracomment>the choice that leaves a question open, in English; shown through the card&apos;s tr()</extracomment>
+        <translation>跳过 / 不确定</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="114"/>
+        <source>Use measured</source>
+        <extracomment>below this page width the question cards stack in one column.</extracomment>
+        <translation>使用测量值</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="116"/>
+        <source>Use the measured answer for: {question}</source>
+        <translation>采用测量得到的回答：{question}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="118"/>
+        <source>Replace your answer with the one the model check measured</source>
+        <translation>用模型检查测得的回答替换你的回答</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="121"/>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="207"/>
+        <source>Show evidence</source>
+        <translation>显示依据</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="123"/>
+        <source>Evidence the model check found for: {question}</source>
+        <translation>模型检查为此找到的依据：{question}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="135"/>
+        <source>Learn more: {topic} →</source>
+        <translation>了解更多：{topic} →</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="136"/>
+        <source>Learn more about {topic}</source>
+        <translation>进一步了解 {topic}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="137"/>
+        <source>Open the explainer topic “{topic}” in Learn</source>
+        <translation>在学习页打开讲解主题「{topic}」</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="170"/>
+        <source>Measured in {file}: not decided (see why)</source>
+        <translation>在 {file} 中测量：未能确定（查看原因）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="173"/>
+        <source>✓ measured in {file}</source>
+        <translation>✓ 在 {file} 中测得</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="176"/>
+        <source>Measured in {file}: {measured}; you cleared it</source>
+        <translation>在 {file} 中测得：{measured}；你已清除它</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="182"/>
+        <source>You: {mine}; measured in {file}: {measured}. Yours is kept until you choose.</source>
+        <translation>你的回答：{mine}；在 {file} 中测得：{measured}。在你选择之前保留你的回答。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/wizard.py" line="207"/>
+        <source>Hide evidence</source>
+        <translation>隐藏依据</translation>
+    </message>
+</context>
+<context>
     <name>ReportDialog</name>
     <message>
         <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="60"/>
@@ -237,6 +382,226 @@
         <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="168"/>
         <source>{path}: {error}</source>
         <translation>{path}：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ReportPdf</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="104"/>
+        <source>page {n}</source>
+        <extracomment>Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.</extracomment>
+        <translation>第 {n} 页</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="313"/>
+        <source>(your answer: {answer})</source>
+        <extracomment>Joins the characters on either side: no line break there (Qt would break &apos;TFLOP/s&apos; after the slash).</extracomment>
+        <translation>（你的回答：{answer}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="322"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="328"/>
+        <source>Hard constraints</source>
+        <translation>硬性约束</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="336"/>
+        <source>Reasons, strongest first</source>
+        <translation>理由（最有力的在前）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="347"/>
+        <source>No answer leans either way yet.</source>
+        <translation>目前还没有回答偏向任何一方。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="348"/>
+        <source>What would change this</source>
+        <translation>什么会改变结论</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="352"/>
+        <source>No single answer change would change the verdict.</source>
+        <translation>改动任何单个回答都不会改变结论。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="354"/>
+        <source>Next steps</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="357"/>
+        <source>Open questions</source>
+        <translation>未回答的问题</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="359"/>
+        <source>Answers</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="362"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="363"/>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="364"/>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="370"/>
+        <source>Estimate</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="375"/>
+        <source>Compiled for TPU generations</source>
+        <translation>为各代 TPU 编译</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="381"/>
+        <source>Probe runs</source>
+        <translation>探测运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="384"/>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="388"/>
+        <source>Sources</source>
+        <translation>知识来源</translation>
+    </message>
+</context>
+<context>
+    <name>ResultPage</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="141"/>
+        <source>Recommendation</source>
+        <extracomment>The estimator card and its table live in ui/estimator_card.py and ui/estimator_table.py; their names stay importable from here. reasons shown before &quot;show all&quot;.</extracomment>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="143"/>
+        <source>&amp;Change answers</source>
+        <translation>修改回答(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="145"/>
+        <source>&amp;Export report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="162"/>
+        <source>Hard constraints</source>
+        <translation>硬性约束</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="167"/>
+        <source>Strongest reasons</source>
+        <translation>最有力的理由</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="179"/>
+        <source>What would change this</source>
+        <translation>什么会改变结论</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="185"/>
+        <source>Next steps</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="191"/>
+        <source>Open questions</source>
+        <translation>未回答的问题</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="197"/>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="202"/>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="200"/>
+        <source>Your notes on this decision; saved with the session and in the report.</source>
+        <translation>你对这个决策的备注；会随会话保存，也会写进报告。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="292"/>
+        <source>Your answer: {question}: {answer}</source>
+        <translation>你的回答：{question}：{answer}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="295"/>
+        <source>Open in Learn: {topic}</source>
+        <translation>在学习页打开：{topic}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="296"/>
+        <source>Sources: {sources}</source>
+        <translation>来源：{sources}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="328"/>
+        <source>No verdict yet</source>
+        <translation>尚无结论</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="331"/>
+        <source>{n} of {total} questions answered: answer at least {needed} (any of them; every one can be skipped) and the verdict appears here.</source>
+        <translation>已回答 {n} / {total} 个问题：至少回答 {needed} 个（任意几个都行，每个都可以跳过），结论就会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="351"/>
+        <source>No answer leans either way yet. Answer the questions to see reasons here.</source>
+        <translation>目前还没有回答偏向任何一方。回答问题后，理由会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="355"/>
+        <source>weight {weight}</source>
+        <translation>权重 {weight}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="361"/>
+        <source>Show fewer</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="361"/>
+        <source>Show {n} more</source>
+        <translation>再显示 {n} 条</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="375"/>
+        <source>{to} instead of {from_}</source>
+        <translation>{to}，而不是{from_}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="384"/>
+        <source>No single answer change would change this verdict.</source>
+        <translation>改动任何单个回答都不会改变这个结论。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="411"/>
+        <source>1 question skipped; each one answered makes the verdict firmer.</source>
+        <translation>跳过了 1 个问题；每多回答一个，结论就更可靠。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="413"/>
+        <source>{n} questions skipped; each one answered makes the verdict firmer.</source>
+        <translation>跳过了 {n} 个问题；每多回答一个，结论就更可靠。</translation>
     </message>
 </context>
 <context>

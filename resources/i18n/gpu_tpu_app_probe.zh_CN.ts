@@ -405,6 +405,136 @@ or import a run measured across machines.</source>
     </message>
 </context>
 <context>
+    <name>EnvsView</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="44" />
+        <source>{name} (Python {python}): not usable</source>
+        <extracomment>The whole listing may take this long (queries run four at a time, each with its own limit). Output beyond this is not read.</extracomment>
+        <translation>{name}（Python {python}）：不可用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="47" />
+        <source>{name} (Python {python}; {frameworks})</source>
+        <translation>{name}（Python {python}；{frameworks}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="48" />
+        <source>no frameworks</source>
+        <translation>无框架</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="54" />
+        <source>found as: {kind}</source>
+        <translation>发现方式：{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="58" />
+        <source>build: {build}</source>
+        <translation>构建：{build}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="60" />
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="262" />
+        <source>no devices</source>
+        <translation>无设备</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="62" />
+        <source>{framework} sees: {devices} ({error})</source>
+        <translation>{framework} 看到：{devices}（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="64" />
+        <source>{framework} sees: {devices}</source>
+        <translation>{framework} 看到：{devices}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="102" />
+        <source>The Python the probe workers run in: this app's own, or one of your environments with its own torch / JAX builds</source>
+        <translation>探测工作进程所用的 Python：本应用自带的，或你的某个带有自己 torch / JAX 构建的环境</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="107" />
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="108" />
+        <source>Add a Python interpreter by path (e.g. ~/venvs/train/bin/python)</source>
+        <translation>按路径添加一个 Python 解释器（例如 ~/venvs/train/bin/python）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="112" />
+        <source>Ask every environment again</source>
+        <translation>重新查询所有环境</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="162" />
+        <source>Looking for Python environments (venvs, conda, pyenv)…</source>
+        <translation>正在查找 Python 环境（venv、conda、pyenv）…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="210" />
+        <source>this app (bundle)</source>
+        <translation>本应用（打包版）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="210" />
+        <source>this app</source>
+        <translation>本应用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="228" />
+        <source>The probe environment {python} was not found; using this app's own Python.</source>
+        <translation>未找到探测环境 {python}；改用本应用自带的 Python。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="239" />
+        <source>The probe environment cannot be used ({problem}); using this app's own Python.</source>
+        <translation>探测环境无法使用（{problem}）；改用本应用自带的 Python。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="260" />
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="261" />
+        <source>{framework} sees {devices}</source>
+        <translation>{framework} 看到 {devices}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="279" />
+        <source>Choose a Python interpreter</source>
+        <translation>选择 Python 解释器</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="307" />
+        <source>Listing the Python environments failed: {problem} ({stderr})</source>
+        <translation>列举 Python 环境失败：{problem}（{stderr}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="311" />
+        <source>Listing the Python environments failed: {problem}</source>
+        <translation>列举 Python 环境失败：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="313" />
+        <source>The environment list could not be read; the app's own Python is used.</source>
+        <translation>无法读取环境列表；使用本应用自带的 Python。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="329" />
+        <source>Could not start the environment listing.</source>
+        <translation>无法启动环境列举。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="340" />
+        <source>Listing the Python environments took longer than {seconds} s; stopped it.</source>
+        <translation>列举 Python 环境超过了 {seconds} 秒；已停止。</translation>
+    </message>
+</context>
+<context>
     <name>EstimatorCard</name>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="74" />
@@ -1010,6 +1140,128 @@ Sources: {sources}.</source>
         <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="316" />
         <source>; </source>
         <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>ModelCheckBar</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="49" />
+        <source>Python model file (*.py);;All files (*)</source>
+        <extracomment>the chip counts the bar offers (0: no TPU compile, a faster check).</extracomment>
+        <translation>Python 模型文件 (*.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="237" />
+        <source>Check my model…</source>
+        <translation>检查我的模型…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="240" />
+        <source>Pick your model's Python file; it runs in a separate process, and the answers on this page are filled from what is measured</source>
+        <translation>选择你模型的 Python 文件；它在单独的进程中运行，本页的回答将按测得的结果填写</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="248" />
+        <source>Measure these answers from your own model file (PyTorch: model() and example_inputs(); JAX: params(), forward() and example_inputs()).</source>
+        <translation>从你自己的模型文件测出这些回答（PyTorch：model() 和 example_inputs()；JAX：params()、forward() 和 example_inputs()）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="257" />
+        <source>no TPU compile</source>
+        <translation>不为 TPU 编译</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="259" />
+        <source>1 chip</source>
+        <translation>1 块芯片</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="261" />
+        <source>{n} chips</source>
+        <translation>{n} 块芯片</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="264" />
+        <source>TPU chips to compile for</source>
+        <translation>要编译的 TPU 芯片数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="267" />
+        <source>With libtpu installed, the check compiles your model for each TPU generation of the catalogue, for a slice of this many chips (more than one shows how the batch is split)</source>
+        <translation>装有 libtpu 时，检查会为目录中的每代 TPU 编译你的模型，切片（slice）大小为此芯片数（多于一块时可看到批如何拆分）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="271" />
+        <source>Compile for TPU:</source>
+        <translation>为 TPU 编译：</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="279" />
+        <source>The Python your model is checked in: this app's own, or one of your environments, so that the packages your model imports (and their torch or JAX) are the ones you use</source>
+        <translation>检查模型所用的 Python：本应用自带的，或你的某个环境，这样模型导入的包（及其 torch 或 JAX）就是你实际使用的</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="291" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="308" />
+        <source>Check a model file</source>
+        <translation>检查模型文件</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="333" />
+        <source>Starting the check of {file} in {python}…</source>
+        <translation>正在 {python} 中开始检查 {file}…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="335" />
+        <source>Starting the check of {file}…</source>
+        <translation>正在开始检查 {file}…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="355" />
+        <source>Checked {file} (saved with this session): evidence level {level}.</source>
+        <translation>已检查 {file}（随本会话保存）：证据级别 {level}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="395" />
+        <source>Check cancelled; the answers were left as they were.</source>
+        <translation>检查已取消；回答保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="398" />
+        <source>The check did not run: {problem}</source>
+        <translation>检查未运行：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="402" />
+        <source>The model check did not run</source>
+        <translation>模型检查未运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="411" />
+        <source>Checked {file} in {seconds} s: evidence level {level}. Measured values fill only the answers you left open; each stays yours to change.</source>
+        <translation>已检查 {file}，用时 {seconds} 秒：证据级别 {level}。测得的值只填写你留空的回答；每个回答仍可由你修改。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelCheckProcess</name>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="93" />
+        <source>choose the Python environment that has the package in the Python selector beside Check my model…</source>
+        <translation>请在「检查我的模型…」旁边的 Python 选择器中选择装有该包的 Python 环境</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="150" />
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="191" />
+        <source>{file}: the check's worker process could not start</source>
+        <translation>{file}：检查的工作进程无法启动</translation>
     </message>
 </context>
 <context>

@@ -96,3 +96,23 @@ def test_the_worker_checks_its_own_records_for_a_stall() -> None:
     earlier = [record(9.0e10, 256)]
     assert (_retry_reason(earlier, record(16.8e9, 512)) or "").startswith("stalled: ")
     assert _retry_reason(earlier, record(9.1e10, 512)) is None
+
+
+def one_thread(value: float, size: int):
+    return res("matmul", value, size).model_copy(update={"variant": trust.ONE_THREAD})
+
+
+def test_a_multithreaded_point_below_the_one_thread_rate_of_the_same_product_is_stalled() -> None:
+    # the figures as input: 2 threads held at 16.8 GFLOP/s while 1 thread gave 87 GFLOP/s
+    results = [res("matmul", 16.8e9, 512), one_thread(8.7e10, 512), res("matmul", 1.7e11, 1024)]
+    out = trust.stalls(results)
+    assert sorted(out) == [0] and "below the 87 GFLOP/s of 512×512 on one thread" in out[0]
+    # another size's one-thread rate, or a noisy one-thread reference, is no reference
+    assert trust.stalls([res("matmul", 16.8e9, 512), one_thread(8.7e10, 256)]) == {}
+    noisy = one_thread(8.7e10, 512).model_copy(update={"stats": stats(8.7e10, iqr_ratio=0.5, cv=0.6)})
+    assert not any(f.stalled for f in trust.run_flags(run_of([res("matmul", 16.8e9, 512), noisy])))
+    # a point above its one-thread rate is fine, and the one-thread row itself is measured, not flagged
+    fine = trust.run_flags(run_of([res("matmul", 1.6e11, 512), one_thread(8.7e10, 512)]))
+    assert not any(f.flagged for f in fine)
+    flagged = run_of(results)
+    assert [r.size for r in trust.trusted_results(flagged) if r.variant is None] == [1024]

@@ -125,3 +125,49 @@ def test_the_summary_card_keeps_its_figures_in_chinese(qtbot, zh_qt: None) -> No
     assert card.note.text().startswith(f"每个数值都是本机最佳值与该芯片公布值之比：{matmul} 表示 {h100.name} 的")
     assert f"是本机 33.6 GFLOP/s 的 {times} 倍。" in card.note.text()
     assert card.cells()[0] == ["", "矩阵乘法", "内存带宽"]
+
+
+def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
+    from gpu_tpu_app.core.decision import PAGES, QUESTIONS
+    from gpu_tpu_app.core.lesson import load_lesson
+    from gpu_tpu_app.ui.wizard import DecideWizard
+
+    wizard = DecideWizard(load_lesson())
+    qtbot.addWidget(wizard)
+    assert wizard.back_button.text() == "上一页(&B)" and wizard.next_button.text() == "下一页(&N)"
+    assert wizard.step_labels[-1].text() == f"{len(PAGES) + 1}  结果"
+    first = wizard.pages[0].cards
+    assert wizard.count_label.text() == f"本页已回答 0 / {len(first)} · 共已回答 0 / {len(QUESTIONS)}"
+    card = first[0]
+    assert card.buttons[None].text() == "跳过 / 不确定"
+    assert card.learn.text().startswith("了解更多：") and card.learn.text().endswith(" →")
+    wizard.go_to_page(len(PAGES) - 1)
+    assert wizard.next_button.text() == "下一页：查看结果(&N)"
+    assert wizard.step_labels[0].accessibleName().endswith("，已完成")
+
+
+def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
+    from gpu_tpu_app.core.lesson import load_lesson
+    from gpu_tpu_app.core.report import factor_label
+    from gpu_tpu_app.ui.result_page import ResultPage
+    from tests.ui.test_result_page import TPU
+
+    page = ResultPage(load_lesson(), load_catalog())
+    qtbot.addWidget(page)
+    assert page.edit_button.text() == "修改回答(&C)" and page.blockers_card.heading.text() == "硬性约束"
+    assert page.notes_edit.placeholderText().startswith("你对这个决策的备注")
+    page.set_recommendation(decide(Answers()))
+    assert page.headline.text() == "尚无结论"
+    assert page.summary.text().startswith(f"已回答 0 / {len(QUESTIONS)} 个问题：至少回答 ")
+    rec = decide(TPU)
+    page.set_recommendation(rec)
+    first = page.reasons_box.itemAt(0).widget().text()
+    assert "你的回答：" in first and "来源：" in first and "在学习页打开：" in first
+    assert "Your answer" not in first and "Sources:" not in first
+    n = len(rec.unanswered)
+    assert page.open_label.text().startswith(f"跳过了 {n} 个问题" if n != 1 else "跳过了 1 个问题")
+    flips = page.flips_label.text()
+    assert "，而不是" in flips and " instead of " not in flips
+    assert factor_label(rec.flips[0].factor) in flips

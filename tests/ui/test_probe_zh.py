@@ -206,3 +206,16 @@ def test_the_device_list_speaks_chinese(zh_qt: None, qtbot) -> None:
     assert tops == ["torch：1 台设备", "jax：不可用"]
     dev = DeviceInfo(backend="torch", platform="cpu", name="Test CPU", memory_bytes=2**34)
     assert "内存：16.0 GiB" in device_tooltip(dev)
+
+
+def test_the_model_check_bar_speaks_chinese_and_keeps_chip_counts(zh_qt: None, qtbot) -> None:
+    from gpu_tpu_app.ui.model_check import ModelCheckBar
+
+    bar = ModelCheckBar()
+    qtbot.addWidget(bar)
+    assert bar.button.text() == "检查我的模型…"
+    texts = {bar.chips.itemData(i): bar.chips.itemText(i) for i in range(bar.chips.count())}
+    assert texts[0] == "不为 TPU 编译" and all(texts[n] == f"{n} 块芯片" for n in texts if n)
+    bar._finished(None)
+    assert bar.status.text() == "检查已取消；回答保持原样。"
+    assert bar.envs.add_button.text() == "添加…"
