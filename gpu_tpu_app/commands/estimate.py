@@ -32,6 +32,7 @@ from gpu_tpu_app.core.estimate_text import (
     layout_cell,
     memory_units_note,
     moe_line,
+    rule_words,
     training_memory_line,
 )
 from gpu_tpu_app.core.prices import format_rate
@@ -402,14 +403,14 @@ def format_table(result: Estimate) -> str:
         lines.append(text("estimate.table.warnings"))
         lines += [f"  - {note}" for note in notes]
         lines.append("")
-    lines.append(text("estimate.table.time", rule=result.rule))
-    lines.append(text("estimate.table.memory", rule=result.memory_rule, note=memory_units_note()))
+    lines.append(text("estimate.table.time", rule=rule_words(result.rule)))
+    lines.append(text("estimate.table.memory", rule=rule_words(result.memory_rule), note=memory_units_note()))
     if result.bw_share_source:
         lines.append(text("estimate.line.bandwidth", text=result.bw_share_source))
     if result.fp32_note:
         lines.append(text("estimate.line.precision", text=result.fp32_note))
     if result.compiled_rule:
-        lines.append(text("estimate.line.compiled", text=result.compiled_rule))
+        lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     if req.mfu is not None:
         lines.append(text("estimate.table.mfu_set", mfu=f"{req.mfu:.2f}"))
     else:
