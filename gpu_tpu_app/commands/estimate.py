@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import unicodedata
 
 from pydantic import ValidationError
 
@@ -23,19 +24,20 @@ from gpu_tpu_app.core.estimate import (
     parse_quantity,
 )
 from gpu_tpu_app.core.estimate_text import (
-    COST_RULE,
-    MEMORY_HEADER,
-    MEMORY_UNITS_NOTE,
     cost_lines,
     cost_range,
+    cost_rule,
     estimate_cells,
     estimate_inputs,
     layout_cell,
+    memory_units_note,
     moe_line,
+    rule_words,
     training_memory_line,
 )
 from gpu_tpu_app.core.prices import format_rate
 from gpu_tpu_app.core.terms import SERVING_DTYPES
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
 from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
@@ -326,16 +328,39 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
         raise FlagError(f"{flag}: {first['msg']}") from None
 
 
+#: the table's columns that hold numbers (right-aligned)
+_NUMERIC = frozenset(
+    {"peak", "mfu", "time", "memory", "chips_per_copy", "rate", "cost", "spot_cost", "per_mtok", "spot_per_mtok"}
+)
+
+
+def _width(cell: str) -> int:
+    """How many terminal columns `cell` takes: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
+
+
+def _pad(cell: str, width: int, right: bool) -> str:
+    fill = " " * max(0, width - _width(cell))
+    return fill + cell if right else cell + fill
+
+
 def format_table(result: Estimate) -> str:
-    """The estimate as aligned text: the inputs, one row per chip (fastest first), warnings, the rules."""
+    """The estimate as aligned text, in the language in use: the inputs, one row per chip (fastest first),
+    warnings, the rules."""
     req = result.request
     serving = req.mode == "inference"
-    head = "Serving" if serving else "Training"
-    lines = [f"{head}: {plain_number(result.flops)} FLOPs in all.", "Inputs: " + estimate_inputs(result) + "."]
+    mode = text("estimate.table.serving" if serving else "estimate.table.training")
+    lines = [
+        text("estimate.table.flops", mode=mode, flops=plain_number(result.flops)),
+        text("estimate.table.inputs", inputs=estimate_inputs(result)),
+    ]
     if serving and result.shape is not None:
         lines.append(
-            f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "
-            f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (1.2 x weights + KV cache)."
+            text(
+                "estimate.table.kv_cache",
+                per_token=format_bytes(result.shape.kv_bytes_per_token),
+                memory=format_bytes(result.rows[0].memory_needed_bytes if result.rows else None),
+            )
         )
     elif result.rows:
         lines.append(training_memory_line(result))
@@ -343,14 +368,14 @@ def format_table(result: Estimate) -> str:
         lines.append(moe_line(result))
     lines.append("")
     priced = any(row.cost_usd is not None or row.spot_cost_usd is not None for row in result.rows)
-    header = ["chip", "kind", "peak used", "MFU", "time", "bound", MEMORY_HEADER.lower(), "chips per copy", "fits"]
+    columns = ["chip", "kind", "peak", "mfu", "time", "bound", "memory", "chips_per_copy", "fits"]
     if not serving:
-        header.insert(8, "layout")
+        columns.insert(8, "layout")
     if priced:
-        header += ["$/chip-h", "cost", "spot cost"]
+        columns += ["rate", "cost", "spot_cost"]
         if serving:
-            header += ["$/M tok", "spot $/M tok"]
-    table = [header]
+            columns += ["per_mtok", "spot_per_mtok"]
+    table = [[text(f"estimate.column.{col}") for col in columns]]
     notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
@@ -366,58 +391,57 @@ def format_table(result: Estimate) -> str:
             if serving:
                 cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
         table.append(cells)
-        notes += [f"{row.chip_name}: {w}." for w in row.warnings]
-    numeric = ("peak used", "MFU", "time", "chips per copy", "$/chip-h", "cost", "spot cost", "$/M tok", "spot $/M tok")
-    right = {i for i, name in enumerate(header) if name in numeric}
-    right.add(header.index(MEMORY_HEADER.lower()))
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+        notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row.warnings]
+    right = {i for i, col in enumerate(columns) if col in _NUMERIC}
+    widths = [max(_width(r[i]) for r in table) for i in range(len(columns))]
     for n, cells in enumerate(table):
-        lines.append(
-            "  ".join(
-                c.rjust(widths[i]) if (i in right and n) else c.ljust(widths[i]) for i, c in enumerate(cells)
-            ).rstrip()
-        )
+        lines.append("  ".join(_pad(c, widths[i], i in right and n > 0) for i, c in enumerate(cells)).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
     if notes:
-        lines.append("Warnings:")
+        lines.append(text("estimate.table.warnings"))
         lines += [f"  - {note}" for note in notes]
         lines.append("")
-    lines.append(f"Time: {result.rule}.")
-    lines.append(f"Memory: {result.memory_rule}; {MEMORY_UNITS_NOTE}.")
+    lines.append(text("estimate.table.time", rule=rule_words(result.rule)))
+    lines.append(text("estimate.table.memory", rule=rule_words(result.memory_rule), note=memory_units_note()))
     if result.bw_share_source:
-        lines.append(f"Bandwidth: {result.bw_share_source}.")
+        lines.append(text("estimate.line.bandwidth", text=result.bw_share_source))
     if result.fp32_note:
-        lines.append(f"Precision: {result.fp32_note}.")
+        lines.append(text("estimate.line.precision", text=result.fp32_note))
     if result.compiled_rule:
-        lines.append(f"Your model, compiled: {result.compiled_rule}.")
+        lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     if req.mfu is not None:
-        lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
+        lines.append(text("estimate.table.mfu_set", mfu=f"{req.mfu:.2f}"))
     else:
-        lines.append(
-            "MFU: a low-high range per chip; the time runs from the high to the low end (memory-bound "
-            "decode steps run from the high to the low bandwidth share instead)."
-        )
+        lines.append(text("estimate.table.mfu_range"))
         for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
-            lines.append(f"  - {note}.")
+            lines.append("  - " + text("estimate.table.note", note=note))
     lines += price_lines(result)
-    lines.append(f"Sources: {', '.join(result.sources)} (see `gpu-tpu-app catalog --format json`).")
+    lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))
     return "\n".join(lines)
 
 
 def price_lines(result: Estimate) -> list[str]:
     """Where each chip's price comes from, its age, and the chips without one."""
     req = result.request
-    where = " in ".join(p for p in (req.price_cloud, req.price_region) if p)
-    lines = [f"Cost: {COST_RULE}" + (f"; prices in {where} only" if where else "") + ":"]
+    if req.price_cloud and req.price_region:
+        where = text("estimate.table.cloud_region", cloud=req.price_cloud, region=req.price_region)
+    else:
+        where = req.price_cloud or req.price_region or ""
+    rule = cost_rule()
+    lines = [
+        text("estimate.table.cost_in", rule=rule, where=where) if where else text("estimate.table.cost", rule=rule)
+    ]
     rows = [r for r in result.rows if r.family not in OWN_FAMILIES]
+    separator = text("estimate.table.price_separator")
     for r in rows:
         if found := cost_lines(r):
-            lines.append(f"  - {r.chip_id}: " + "; ".join(found) + ".")
+            lines.append("  - " + text("estimate.table.price", chip=r.chip_id, lines=separator.join(found)))
     missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
     if missing:
-        lines.append(f"  No price for {', '.join(missing)}{' there' if where else ''}: give one with --price CHIP=USD.")
+        key = "estimate.table.no_price_there" if where else "estimate.table.no_price"
+        lines.append("  " + text(key, chips=", ".join(missing)))
     return lines
 
 

@@ -314,6 +314,9 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
             "{answer}", plain(answer)
         )
 
+    def reason(word: str, message: str) -> str:  # "GPU: message", both already rich text
+        return QCoreApplication.translate("ReportPdf", "{lean}: {reason}").format(lean=word, reason=message)
+
     muted = COLORS["muted"]
     lean = {"GPU": COLORS["gpu"], "TPU": COLORS["tpu"]}
 
@@ -337,7 +340,8 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
     if data.reasons:
         out.items(
             [
-                f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>: {plain(m)} <span style="color:{muted}">'
+                reason(f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>', plain(m))
+                + f' <span style="color:{muted}">'
                 f"{yours(a)} {plain(refs)}</span>"
                 for w, m, a, refs in data.reasons
             ],

@@ -375,9 +375,11 @@ class ResultPage(QWidget):
                 change = self.tr("{to} instead of {from_}").format(
                     to=html.escape(answer_label(f.factor, f.to)), from_=html.escape(answer_label(f.factor, f.from_))
                 )
+                item = self.tr("{question}: {change}").format(
+                    question=anchor("question:" + f.factor, factor_label(f.factor)), change=change
+                )
                 items.append(
-                    f"<li>{anchor('question:' + f.factor, factor_label(f.factor))}: {change} → "
-                    f'<span style="color:{col}; font-weight:600">{html.escape(verdict)}</span></li>'
+                    f'<li>{item} → <span style="color:{col}; font-weight:600">{html.escape(verdict)}</span></li>'
                 )
             self.flips_label.setText("<ul style='margin-left:-20px'>" + "".join(items) + "</ul>")
         else:

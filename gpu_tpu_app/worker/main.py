@@ -429,12 +429,12 @@ def _run_points(
         # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
         announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
         remaining = sum(p.est_s for p in points[i:])
-        scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
+        eta = eta_s(remaining, spent, estimated, deadline - now, load_scale(devices))
         progress = Progress(
             done=i,
             total=total,
             kernel=point.kernel,
-            eta_s=round(remaining * scale, 2),
+            eta_s=round(eta, 2),
             point=point.id,
             backend=args.backend,
             device=point.device,
@@ -491,6 +491,7 @@ def _run_points(
             point_of[id(r)] = (point, ctx)
             em.emit(ResultMsg(result=r))
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
+            again_started = time.monotonic()
             remeasure_later_stalls(
                 earlier,
                 point_of,
@@ -500,6 +501,7 @@ def _run_points(
                 em.emit,
                 functools.partial(_announce_again, progress),
             )
+            spent += time.monotonic() - again_started  # the pace counts second tries too
     return skipped
 
 
@@ -519,6 +521,31 @@ def _announce_again(progress: Progress, p: Any) -> Progress:
         variant=p.variant,
         cap_s=round(p.cap_s + getattr(p, "setup_s", 0.0), 3),
     )
+
+
+#: How far the pace learned from the points measured so far may stretch or shrink the plan's estimates.
+ETA_SCALE = (0.5, 10.0)
+
+
+def load_scale(devices: list[DeviceInfo]) -> float:
+    """The pace to expect before any point is measured: on a CPU device, the host's 1-minute load over
+    its usable cores (a busy machine runs every point to its cap); 1 on accelerators or an idle host."""
+    if not any(d.platform == "cpu" for d in devices) or any(d.platform != "cpu" for d in devices):
+        return 1.0
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return 1.0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(ETA_SCALE[1], max(1.0, (load + 1.0) / max(1, cores)))
+
+
+def eta_s(remaining_est: float, spent: float, estimated: float, time_left: float, prior: float = 1.0) -> float:
+    """Seconds left: the estimates of the points still to come at the pace measured so far (seconds spent
+    over seconds estimated, retries included; `prior` before the first point), never past the deadline."""
+    lo, hi = ETA_SCALE
+    pace = spent / estimated if estimated > 0 else prior
+    return max(0.0, min(remaining_est * min(hi, max(lo, pace)), time_left))
 
 
 def _identity(r: Any) -> tuple[Any, ...]:
@@ -578,8 +605,15 @@ def _retry_reason_among(earlier: list[ProbeResult], batch: list[ProbeResult], r:
 
 
 def _retry_reason(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
-    """Why a result gets one more try: too noisy, or stalled against the points before it."""
-    return trust.noise(r) or _stalled(earlier, r)
+    """Why a result gets one more try: stalled against the points before it, or too noisy where a second
+    try can change that. Not for too few repetitions: the point ran out of its cap, and a second try
+    under the same cap would end the same way (it stays flagged)."""
+    stalled = _stalled(earlier, r)
+    if stalled is not None:
+        return stalled
+    if r.stats is not None and r.stats.reps < trust.MIN_REPS:
+        return None
+    return trust.noise(r)
 
 
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:

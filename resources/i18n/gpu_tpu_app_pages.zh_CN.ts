@@ -96,7 +96,7 @@
 <context>
     <name>GuideDialog</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="57"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="62"/>
         <source>{app} user guide</source>
         <translation>{app} 用户指南</translation>
     </message>
@@ -399,87 +399,92 @@
         <translation>（你的回答：{answer}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="322"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="318"/>
+        <source>{lean}: {reason}</source>
+        <translation>{lean}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="325"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="328"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="331"/>
         <source>Hard constraints</source>
         <translation>硬性约束</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="336"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="339"/>
         <source>Reasons, strongest first</source>
         <translation>理由（最有力的在前）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="347"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="351"/>
         <source>No answer leans either way yet.</source>
         <translation>目前还没有回答偏向任何一方。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="348"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="352"/>
         <source>What would change this</source>
         <translation>什么会改变结论</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="352"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="356"/>
         <source>No single answer change would change the verdict.</source>
         <translation>改动任何单个回答都不会改变结论。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="354"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="358"/>
         <source>Next steps</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="357"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="361"/>
         <source>Open questions</source>
         <translation>未回答的问题</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="359"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="363"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="362"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="366"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="363"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="367"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="364"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="368"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="370"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="374"/>
         <source>Estimate</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="375"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="379"/>
         <source>Compiled for TPU generations</source>
         <translation>为各代 TPU 编译</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="381"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="385"/>
         <source>Probe runs</source>
         <translation>探测运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="384"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="388"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="388"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="392"/>
         <source>Sources</source>
         <translation>知识来源</translation>
     </message>
@@ -589,17 +594,22 @@
         <translation>{to}，而不是{from_}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/result_page.py" line="384"/>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="378"/>
+        <source>{question}: {change}</source>
+        <translation>{question}：{change}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="386"/>
         <source>No single answer change would change this verdict.</source>
         <translation>改动任何单个回答都不会改变这个结论。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/result_page.py" line="411"/>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="413"/>
         <source>1 question skipped; each one answered makes the verdict firmer.</source>
         <translation>跳过了 1 个问题；每多回答一个，结论就更可靠。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/result_page.py" line="413"/>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="415"/>
         <source>{n} questions skipped; each one answered makes the verdict firmer.</source>
         <translation>跳过了 {n} 个问题；每多回答一个，结论就更可靠。</translation>
     </message>
@@ -740,17 +750,17 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="85"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="90"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="87"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="92"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="87"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="92"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>

@@ -116,3 +116,33 @@ def test_a_multithreaded_point_below_the_one_thread_rate_of_the_same_product_is_
     assert not any(f.flagged for f in fine)
     flagged = run_of(results)
     assert [r.size for r in trust.trusted_results(flagged) if r.variant is None] == [1024]
+
+
+def test_too_few_repetitions_get_no_second_try_under_the_same_cap() -> None:
+    from gpu_tpu_app.worker import wire
+    from gpu_tpu_app.worker.main import _retry_reason
+
+    def record(value: float, size: int, reps: int, iqr: float = 0.0) -> wire.ProbeResult:
+        st = wire.Stats(
+            median=value, min=value, max=value, q1=value, q3=value + iqr, iqr=iqr, cv=0.01, reps=reps, seconds=0.9
+        )
+        return wire.ProbeResult(
+            kernel="matmul", backend="torch", device="torch:cpu:0", dtype="float32", size=size, metric="flops",
+            value=value, stats=st,
+        )  # fmt: skip
+
+    assert trust.noise(record(3e10, 2048, 1)) is not None  # flagged: too few repetitions ...
+    assert _retry_reason([], record(3e10, 2048, 1)) is None  # ... but a second try would end the same way
+    assert (_retry_reason([], record(3e10, 512, 9, iqr=1e10)) or "").startswith("too noisy: IQR")
+    # a stall is retried whatever its repetitions
+    assert (_retry_reason([record(9e10, 256, 9)], record(1e10, 512, 2)) or "").startswith("stalled: ")
+
+
+def test_the_eta_follows_the_pace_measured_so_far_and_never_passes_the_deadline() -> None:
+    from gpu_tpu_app.worker.main import eta_s
+
+    assert eta_s(14.0, 0.0, 0.0, 30.0) == 14.0  # nothing measured yet: the plan's estimate
+    assert eta_s(14.0, 0.0, 0.0, 30.0, prior=1.8) == 14.0 * 1.8  # a busy machine's prior
+    assert eta_s(10.0, 8.0, 2.0, 100.0) == 40.0  # points took 4x their estimates: so will the rest
+    assert eta_s(10.0, 8.0, 2.0, 25.0) == 25.0  # the worker stops at its deadline
+    assert eta_s(10.0, 1.0, 100.0, 25.0) == 5.0  # a fast machine: at most twice as fast as planned

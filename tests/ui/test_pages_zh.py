@@ -169,5 +169,5 @@ def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     n = len(rec.unanswered)
     assert page.open_label.text().startswith(f"跳过了 {n} 个问题" if n != 1 else "跳过了 1 个问题")
     flips = page.flips_label.text()
-    assert "，而不是" in flips and " instead of " not in flips
+    assert "，而不是" in flips and " instead of " not in flips and "</a>：" in flips
     assert factor_label(rec.flips[0].factor) in flips

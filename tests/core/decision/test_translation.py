@@ -163,7 +163,7 @@ def test_decide_in_chinese_gives_the_english_verdict_and_json(example: Path, run
     assert all(r.message in text for r in rec.reasons) and all(b.message in text for b in rec.blockers)
     assert text != english_text
     # and its own words: every heading and label in Chinese, none of the English ones
-    assert text.startswith("结论：") and "理由（由强到弱）：" in text and "下一步：" in text
+    assert text.startswith("结论：") and "理由（最有力的在前）：" in text and "下一步：" in text
     for english_word in (
         "Verdict:",
         "Score ",
