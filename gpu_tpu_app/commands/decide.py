@@ -23,7 +23,7 @@ from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES
 
 
-def _option(key: str, **values: object) -> str:
+def _option(key: str, **values: str) -> str:
     """An option's help in the language in use; argparse formats help with %, so a literal % is doubled."""
     return text(f"decide.options.{key}", **values).replace("%", "%%")
 

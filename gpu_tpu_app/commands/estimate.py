@@ -57,11 +57,11 @@ def configure(p: argparse.ArgumentParser) -> None:
         help=_option("inference"),
     )
     p.add_argument("--chips", default="1", metavar="K", help=_option("chips"))
-    p.add_argument("--batch", metavar="B", help=_option("batch", default=DEFAULT_BATCH))
+    p.add_argument("--batch", metavar="B", help=_option("batch", default=str(DEFAULT_BATCH)))
     p.add_argument(
         "--context",
         metavar="C",
-        help=_option("context", default=DEFAULT_CONTEXT),
+        help=_option("context", default=str(DEFAULT_CONTEXT)),
     )
     p.add_argument("--prompt-tokens", metavar="P", help=_option("prompt_tokens"))
     p.add_argument("--layers", metavar="L", help=_option("layers"))
@@ -83,7 +83,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--micro-batch",
         metavar="B",
-        help=_option("micro_batch", default=DEFAULT_MICRO_BATCH),
+        help=_option("micro_batch", default=str(DEFAULT_MICRO_BATCH)),
     )
     p.add_argument(
         "--checkpointing",
@@ -153,7 +153,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=["table", "json"], default="table", help=_option("format"))
 
 
-def _option(key: str, **values: object) -> str:
+def _option(key: str, **values: str) -> str:
     """An option's help; argparse formats help with %, so a literal % is doubled."""
     return text(f"estimate.options.{key}", **values).replace("%", "%%")
 
