@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import unicodedata
 
 from pydantic import ValidationError
 
-from gpu_tpu_app.cliutil import fail
+from gpu_tpu_app.cliutil import display_width, fail, pad
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
@@ -331,16 +330,6 @@ _NUMERIC = frozenset(
 )
 
 
-def _width(cell: str) -> int:
-    """How many terminal columns `cell` takes: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
-
-
-def _pad(cell: str, width: int, right: bool) -> str:
-    fill = " " * max(0, width - _width(cell))
-    return fill + cell if right else cell + fill
-
-
 def format_table(result: Estimate) -> str:
     """The estimate as aligned text, in the language in use: the inputs, one row per chip (fastest first),
     warnings, the rules."""
@@ -390,9 +379,9 @@ def format_table(result: Estimate) -> str:
         table.append(cells)
         notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row.warnings]
     right = {i for i, col in enumerate(columns) if col in _NUMERIC}
-    widths = [max(_width(r[i]) for r in table) for i in range(len(columns))]
+    widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
     for n, cells in enumerate(table):
-        lines.append("  ".join(_pad(c, widths[i], i in right and n > 0) for i, c in enumerate(cells)).rstrip())
+        lines.append("  ".join(pad(c, widths[i], i in right and n > 0) for i, c in enumerate(cells)).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
