@@ -10,9 +10,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.content import InLanguage, sentences
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow
-from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
 
@@ -62,6 +63,16 @@ def __getattr__(name: str) -> str:
     if name == "COST_RULE":
         return cost_rule()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def rule_words(rule: str) -> str:
+    """One of the estimate's rules (as the Estimate holds it, in English) in the language in use; any other
+    text unchanged."""
+    english = area_texts("estimate", i18n.DEFAULT_LANGUAGE)
+    for ident, words in english.items():
+        if ident.startswith("rules.") and words == rule:
+            return text(f"estimate.{ident}")
+    return rule
 
 
 def _chips(n: int | str | None, key: str) -> str:
@@ -329,5 +340,5 @@ def estimate_model_lines(result: Estimate) -> list[str]:
     if result.fp32_note:
         lines.append(text("estimate.line.precision", text=result.fp32_note))
     if result.compiled_rule:
-        lines.append(text("estimate.line.compiled", text=result.compiled_rule))
+        lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     return lines

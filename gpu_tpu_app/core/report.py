@@ -33,6 +33,7 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_warnings,
     memory_header,
     memory_units_note,
+    rule_words,
 )
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, measured_note
 from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
@@ -185,13 +186,13 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
             ]
         )
     est_rules = [
-        text("report.estimate.compute", rule=estimate.rule, refs=cited.refs(estimate.sources)),
-        text("report.estimate.memory", rule=estimate.memory_rule, note=memory_units_note()),
+        text("report.estimate.compute", rule=rule_words(estimate.rule), refs=cited.refs(estimate.sources)),
+        text("report.estimate.memory", rule=rule_words(estimate.memory_rule), note=memory_units_note()),
         *estimate_model_lines(estimate),
         *[text("report.estimate.warning", warning=w) for w in estimate_warnings(estimate)],
         text("report.estimate.cost", rule=cost_rule()),
         *[
-            text("report.estimate.price", chip=row.chip_name, lines="; ".join(lines))
+            text("report.estimate.price", chip=row.chip_name, lines=text("estimate.table.price_separator").join(lines))
             for row in estimate.rows
             if (lines := cost_lines(row))
         ],

@@ -403,11 +403,13 @@ class ResultPage(QWidget):
         self.open_card.setVisible(bool(rec.unanswered))
         if rec.unanswered:
             c = theme_manager().colors()
-            items = [
-                f"<li>{anchor('question:' + f, factor_label(f))} "
-                f'<span style="color:{c["muted"]}">({html.escape(page_of(f))})</span></li>'
-                for f in rec.unanswered
-            ]
+            items = []
+            for f in rec.unanswered:
+                page = self.tr("({page})").format(page=html.escape(page_of(f)))
+                items.append(
+                    f"<li>{anchor('question:' + f, factor_label(f))} "
+                    f'<span style="color:{c["muted"]}">{page}</span></li>'
+                )
             n = len(rec.unanswered)
             skipped = (
                 self.tr("1 question skipped; each one answered makes the verdict firmer.")

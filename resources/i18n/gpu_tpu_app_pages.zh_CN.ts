@@ -604,12 +604,17 @@
         <translation>改动任何单个回答都不会改变这个结论。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/result_page.py" line="413"/>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="408"/>
+        <source>({page})</source>
+        <translation>（{page}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="415"/>
         <source>1 question skipped; each one answered makes the verdict firmer.</source>
         <translation>跳过了 1 个问题；每多回答一个，结论就更可靠。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/result_page.py" line="415"/>
+        <location filename="../../gpu_tpu_app/ui/result_page.py" line="417"/>
         <source>{n} questions skipped; each one answered makes the verdict firmer.</source>
         <translation>跳过了 {n} 个问题；每多回答一个，结论就更可靠。</translation>
     </message>

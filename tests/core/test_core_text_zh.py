@@ -77,8 +77,15 @@ def test_a_report_of_a_real_session_has_chinese_headings_and_labels(answers: Ans
     assert all(r.message in md.replace("\\", "") for r in rec.reasons)
     assert "（你的回答：" in md and "你的回答：" in page
     assert "套件 smoke" in md and "个结果" in md  # the probe run's line
+    assert "- 计算：训练 FLOPs = 6 × N × D" in md and est is not None and est.rule not in md
+    # the prices' words: where each comes from, and the cheapest places as a next step
+    assert "自带价格表，读取于 " in md and "每芯片小时 $" in md
+    if answers == BLOCKED:
+        assert "目前租用 GPU 最便宜的地方：" in md
     for english in ("your answer", "Made with", "Fastest first", "explainer topic", "instead of", "in all"):
         assert english not in md and english not in page, english
+    for english in ("shipped table", "/chip-hour", "Cheapest places", "gpu-tpu-app prices lists"):
+        assert english not in md, english
 
 
 def test_the_english_report_keeps_its_words_and_lang(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,6 +151,10 @@ def test_the_estimate_table_in_chinese_lines_up_and_keeps_the_numbers(request_: 
         assert c.fits in (FITS_WORDS[True], FITS_WORDS[False], "–")
     assert table.startswith(("训练：共 ", "推理服务：共 ")) and "\n输入：" in table
     assert "\n时间：" in table and "\n内存：" in table and "\n来源：" in table
+    # the rules the Estimate holds in English (its JSON) read in Chinese
+    assert "\n时间：训练 FLOPs = 6 × N × D" in table or "\n时间：推理服务 = 预填充 + 解码。" in table
+    assert "\n内存：每份" in table and result.rule not in table and result.memory_rule not in table
+    assert "training FLOPs" in result.rule or "serving = prefill" in result.rule
     for word in ("Inputs:", "FLOPs in all", "Warnings:", "Sources:", " days", " hours", "training tokens"):
         assert word not in table, word
     # the numbers are the English table's
