@@ -44,7 +44,7 @@ def _quote_json(q: Quote) -> dict[str, object]:
         "region": q.region,
         "kind": q.kind,
         "usd_per_chip_hour": q.usd,
-        "source": q.describe_age(),
+        "source": q.describe_age(language="en"),  # JSON is for tools: English in every language
         "origin": q.origin,
         "where": q.where,
         "as_of": q.as_of.isoformat(),

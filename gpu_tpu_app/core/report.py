@@ -192,7 +192,7 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
         *[text("report.estimate.warning", warning=w) for w in estimate_warnings(estimate)],
         text("report.estimate.cost", rule=cost_rule()),
         *[
-            text("report.estimate.price", chip=row.chip_name, lines="; ".join(lines))
+            text("report.estimate.price", chip=row.chip_name, lines=text("estimate.table.price_separator").join(lines))
             for row in estimate.rows
             if (lines := cost_lines(row))
         ],

@@ -1,14 +1,12 @@
-"""Help menu contents: the user guide, the keyboard shortcuts and About (with the versions in use)."""
+"""Help menu contents: the user guide and the keyboard shortcuts (About is ui/about.py)."""
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable
-from importlib import metadata
 from pathlib import Path
 
-from PySide6.QtCore import QUrl, qVersion
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,9 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME, __version__, i18n
+from gpu_tpu_app import APP_NAME, i18n
 from gpu_tpu_app.assets import resource_path
-from gpu_tpu_app.core.runs import RunFile
 
 
 def guide_path(language: str | None = None) -> Path:
@@ -102,44 +99,3 @@ class ShortcutsDialog(_Dialog):
         self.body.addWidget(self.table)
         self.finish()
         self.resize(460, 520)
-
-
-def _dist_version(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def component_versions(runs: list[RunFile]) -> list[tuple[str, str]]:
-    """(component, version) for About: Qt, PySide6, pyqtgraph, pydantic here; torch and JAX as the
-    newest probe run recorded them (the window itself never imports them)."""
-    rows = [
-        (APP_NAME, __version__),
-        ("Qt", qVersion()),
-        ("PySide6", _dist_version("PySide6-Essentials")),
-        ("pyqtgraph", _dist_version("pyqtgraph")),
-        ("pydantic", _dist_version("pydantic")),
-    ]
-    probed = sorted(runs, key=lambda r: r.started)
-    for name, key in (("PyTorch", "torch"), ("JAX", "jax")):
-        found = next((r for r in reversed(probed) if key in r.versions), None)
-        if found is None:
-            rows.append((name, "no probe run yet"))
-        else:
-            rows.append((name, f"{found.versions[key]} (probe run on {found.host}, {found.started:%Y-%m-%d})"))
-    return rows
-
-
-def about_html(runs: list[RunFile]) -> str:
-    """The About box's text: what the app does, and the versions in use (all values escaped)."""
-    items = "".join(
-        f"<tr><td>{html.escape(k)}</td><td>&nbsp;&nbsp;{html.escape(v)}</td></tr>" for k, v in component_versions(runs)
-    )
-    return (
-        f"<h3>{html.escape(APP_NAME)} {html.escape(__version__)}</h3>"
-        "<p>Choose between GPUs (the workshop) and TPUs (the factory line) for your own ML work: "
-        "an explained recommendation, measurements of this machine, and the lesson side by side.</p>"
-        f"<table>{items}</table>"
-        "<p>The app makes no network requests. Sources are listed in Learn.</p>"
-    )

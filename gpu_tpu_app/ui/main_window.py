@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME
+from gpu_tpu_app import APP_NAME, i18n
 from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck
@@ -32,8 +32,10 @@ from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui import translations
+from gpu_tpu_app.ui.about import about_html
 from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
-from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
+from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
 from gpu_tpu_app.ui.menus import WindowMenus
 from gpu_tpu_app.ui.nav_column import PAGES, build_nav_column
 from gpu_tpu_app.ui.notice import NoticeBar
@@ -43,7 +45,7 @@ from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.welcome import WelcomeCard
-from gpu_tpu_app.ui.widgets import show_error
+from gpu_tpu_app.ui.widgets import message_box, show_error
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -468,7 +470,10 @@ class MainWindow(QMainWindow):
             self.set_preferences(dialog.preferences())
 
     def set_preferences(self, prefs: Preferences) -> None:
-        """Use and save new preferences (theme applies at once, the default suite on the Probe page)."""
+        """Use and save new preferences (theme applies at once, the default suite on the Probe page, the
+        language at the next start: said in a message in that language)."""
+        language = translations.language_for(prefs.language)
+        language_changed = prefs.language != self.prefs.language and language != i18n.current_language()
         self.prefs = prefs
         theme_manager().apply(prefs.theme)
         self.menus.theme_actions[prefs.theme].setChecked(True)
@@ -481,6 +486,18 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(
                     self.tr("Preferences not saved: {error}").format(error=exc.strerror or exc), 8000
                 )
+        if language_changed:
+            self._say_restart_for_language(language)
+
+    def _say_restart_for_language(self, language: str) -> None:
+        """The new language applies at the next start: said in that language (the window cannot yet speak it)."""
+        from gpu_tpu_app.core.settings import field_text
+
+        body = field_text("restart", "body", language, name=i18n.LANGUAGE_NAMES[language])
+        box = message_box(self, QMessageBox.Icon.Information, field_text("restart", "title", language), body)
+        box.setModal(False)
+        box.open()
+        self._restart_box = box
 
     def set_theme(self, mode: str) -> None:
         """View > Theme: system, light or dark (kept in the preferences)."""

@@ -75,17 +75,17 @@
 <context>
     <name>CheckMenuButton</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="61" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="72" />
         <source>All (clear the choice)</source>
         <translation>全部（清除选择）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="79" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="93" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="80" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="95" />
         <source>{title}: {chosen}</source>
         <translation>{title}：{chosen}</translation>
     </message>
@@ -1928,114 +1928,114 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
 <context>
     <name>RunControls</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="31" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="34" />
         <source>smoke: a few points per kernel, seconds; checks that everything works</source>
         <extracomment>each suite in a line (English; suite_help() gives it in the language in use)</extracomment>
         <translation>冒烟：每个内核几个测量点，几秒钟；检查一切是否正常工作</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="33" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="36" />
         <source>quick: the main sweep within about {seconds} s</source>
         <translation>快速：主要扫描，约 {seconds} 秒内完成</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="34" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="37" />
         <source>full: every kernel and size, up to about {minutes} minutes</source>
         <translation>完整：所有内核和大小，最多约 {minutes} 分钟</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="90" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="105" />
         <source>{n} s</source>
         <extracomment>Time budgets offered besides the suite's own (seconds).</extracomment>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="91" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="106" />
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="113" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="128" />
         <source>How thorough the probe is: {suites}</source>
         <translation>探测的详尽程度：{suites}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="114" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="129" />
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="121" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="136" />
         <source>Probe with {backend} (in its own worker process)</source>
         <translation>用 {backend} 探测（在它自己的工作进程中）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="125" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="140" />
         <source>Time budget for the run</source>
         <translation>本次运行的时间预算</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="128" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="143" />
         <source>How long the whole run may take; points that do not fit are left out, and each one left out says so</source>
         <translation>整次运行最多可用的时间；放不进去的测量点会被省略，每个被省略的点都会注明</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="133" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="148" />
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="134" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="149" />
         <source>Limit the run to some kernels (default: every kernel of the suite)</source>
         <translation>只运行部分内核（默认：套件中的所有内核）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="135" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="150" />
         <source>Dtypes</source>
         <translation>数值格式</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="137" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="152" />
         <source>Limit matmul and friends to some dtypes (default: every dtype the device supports)</source>
         <translation>只让矩阵乘法等内核使用部分数值格式（默认：设备支持的所有数值格式）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="139" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="154" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="140" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="155" />
         <source>Measure this machine with the chosen suite</source>
         <translation>用所选套件测量本机</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="142" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="157" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="143" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="158" />
         <source>Stop now and keep the results measured so far</source>
         <translation>立即停止，保留已测得的结果</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="152" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="167" />
         <source>suite's ({time})</source>
         <translation>套件默认（{time}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="176" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="191" />
         <source>Suite</source>
         <translation>套件</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="178" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="193" />
         <source>&amp;Time</source>
         <translation>时间(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="183" />
+        <location filename="../../gpu_tpu_app/ui/run_controls.py" line="198" />
         <source>Backends</source>
         <translation>后端</translation>
     </message>

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +133,10 @@ def test_wrap_leaves_english_to_textwrap() -> None:
     assert wrap(text, 30, "- ", "  ") == expected and len(expected) == 4
     assert wrap("", 30, "Q: ") == ["Q:"]
     assert display_width("GPU（工坊）") == 11
+
+
+def test_the_readme_pastes_what_explain_prints_in_chinese(capsys: pytest.CaptureFixture[str], lang: None) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    command = "$ GPU_TPU_APP_LANG=zh-Hans gpu-tpu-app explain\n"
+    pasted = readme.split(command, 1)[1].split("\n```", 1)[0]
+    assert run(capsys, "zh-Hans")[1].rstrip("\n") == pasted

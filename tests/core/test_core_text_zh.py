@@ -78,8 +78,14 @@ def test_a_report_of_a_real_session_has_chinese_headings_and_labels(answers: Ans
     assert "（你的回答：" in md and "你的回答：" in page
     assert "套件 smoke" in md and "个结果" in md  # the probe run's line
     assert "- 计算：训练 FLOPs = 6 × N × D" in md and est is not None and est.rule not in md
+    # the prices' words: where each comes from, and the cheapest places as a next step
+    assert "自带价格表，读取于 " in md and "每芯片小时 $" in md
+    if answers == BLOCKED:
+        assert "目前租用 GPU 最便宜的地方：" in md
     for english in ("your answer", "Made with", "Fastest first", "explainer topic", "instead of", "in all"):
         assert english not in md and english not in page, english
+    for english in ("shipped table", "/chip-hour", "Cheapest places", "gpu-tpu-app prices lists"):
+        assert english not in md, english
 
 
 def test_the_english_report_keeps_its_words_and_lang(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -189,6 +189,9 @@ def test_the_results_table_and_run_controls_speak_chinese_and_keep_ids(zh_qt: No
     assert controls.suite_id() == "full" and controls.budget.itemText(0) == "套件默认（10 分钟）"
     assert controls.request(None).suite == "full"
     assert controls.kernels.text() == "内核：全部"
+    assert controls.kernels.actions_["matmul"].text() == "矩阵乘法"
+    controls.kernels.set_checked(["matmul"])
+    assert controls.kernels.text() == "内核：矩阵乘法" and list(controls.request(None).kernels) == ["matmul"]
 
 
 def test_the_device_list_speaks_chinese(zh_qt: None, qtbot) -> None:
