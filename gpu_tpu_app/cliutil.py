@@ -78,8 +78,8 @@ def fail(message: str, code: int = EXIT_USAGE) -> int:
 
 
 def display_width(cell: str) -> int:
-    """Columns `cell` takes in a terminal: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
+    """Columns `cell` takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
 
 
 def pad(cell: str, width: int, right: bool = False) -> str:

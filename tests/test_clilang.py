@@ -24,6 +24,7 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> Run:
     """`gpu-tpu-app ARGS...` in this process, --help's exit included: (exit code, stdout, stderr)."""
 
     def run(*argv: str) -> tuple[int, str, str]:
+        os.environ[i18n.LANG_ENV] = "en"  # as a new process from the tests starts; a --lang before exported its own
         try:
             code = cli.main(list(argv))
         except SystemExit as done:
@@ -102,7 +103,6 @@ def test_errors_are_one_line_in_the_language(run_cli: Run) -> None:
     code, _out, err = run_cli("--lang", "zh-Hans", "nosuch")
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("gpu-tpu-app：错误：未知命令 'nosuch'") and err.rstrip().endswith("（参见 --help）")
-    os.environ[i18n.LANG_ENV] = "en"  # what --lang zh-Hans exported for its children
     code, _out, err = run_cli("decide", "--lang", "fr")
     assert code == 2 and err.strip() == (
         "gpu-tpu-app decide: error: argument --lang: invalid choice: 'fr' (choose from 'en', 'zh-Hans') (see --help)"
@@ -183,3 +183,36 @@ def test_lang_option_validates() -> None:
     sub = argparse.ArgumentParser()
     clilang.add_lang_option(sub)
     assert "lang" not in vars(sub.parse_args([]))  # a subcommand's parser never undoes the top one's
+
+
+def test_catalog_table_in_chinese_lines_up_and_its_json_stays_english(run_cli: Run) -> None:
+    code, out, _ = run_cli("catalog", "--lang", "zh-Hans")
+    assert code == 0
+    lines = out.splitlines()
+    header, rule = lines[0], lines[1]
+    assert header.split()[:3] == ["编号", "芯片", "系列"] and "内存带宽 GB/s" in header
+    table = lines[: lines.index("")]
+    # the last column (year) is right-aligned: every row ends at the rule's last column, counted on screen
+    assert {cliutil.display_width(line) for line in table} == {len(rule)}
+    assert "芯片之间的互联：" in lines
+    assert lines[-4].startswith("稠密峰值") and lines[-1].startswith("内存按厂商的标称值")
+    english = run_cli("catalog")[1]
+    assert english.splitlines()[0].split()[:3] == ["id", "chip", "family"]
+    assert "Links between chips:" in english and "芯片" not in english
+
+
+def test_prices_in_chinese(run_cli: Run) -> None:
+    code, out, _ = run_cli("prices", "--no-local", "--lang", "zh-Hans")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == texts.text("cli.prices.title_on_demand", language="zh-Hans")
+    assert lines[2].split()[:3] == ["芯片", "最便宜", "地点"]
+    assert texts.text("cli.prices.rule", language="zh-Hans", days=90) in lines
+    code, out, _ = run_cli("prices", "--no-local", "--spot", "--lang", "zh-Hans", "--chip", "tpu-v6e")
+    assert code == 0 and out.startswith("竞价价格")
+    code, _, err = run_cli("prices", "--no-local", "--lang", "zh-Hans", "--cloud", "nowhere")
+    assert code == 2 and err.startswith("错误：--cloud：没有 'nowhere' 的价格（已知：")
+    code, out_en, _ = run_cli("prices", "--no-local", "--format", "json")
+    code, out_zh, _ = run_cli("prices", "--no-local", "--format", "json", "--lang", "zh-Hans")
+    assert json.loads(out_en)["kind"] == json.loads(out_zh)["kind"] == "on-demand"
+    assert [c["chip"] for c in json.loads(out_zh)["chips"]] == [c["chip"] for c in json.loads(out_en)["chips"]]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import unicodedata
 
 from pydantic import ValidationError
 
-from gpu_tpu_app.cliutil import fail
+from gpu_tpu_app.cliutil import display_width, fail, pad
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
@@ -44,121 +43,118 @@ from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    """Add the estimate options to its subparser."""
-    p.add_argument("--params", required=True, metavar="N", help="model parameters, e.g. 7e9, 7B or 70M")
+    """Add the estimate options to its subparser (their help in the language in use)."""
+    p.add_argument("--params", required=True, metavar="N", help=_option("params"))
     p.add_argument(
         "--tokens",
         metavar="D",
-        help="training tokens (default 20 x params, compute-optimal; modern runs use 10-100x more), "
-        "or tokens to generate with --inference",
+        help=_option("tokens"),
     )
     p.add_argument(
         "--inference",
         action="store_true",
-        help="estimate serving: compute-bound prefill plus decode steps bound by compute or memory bandwidth",
+        help=_option("inference"),
     )
-    p.add_argument("--chips", default="1", metavar="K", help="number of chips working together (default 1)")
-    p.add_argument(
-        "--batch", metavar="B", help=f"serving: sequences decoded together per model copy (default {DEFAULT_BATCH})"
-    )
+    p.add_argument("--chips", default="1", metavar="K", help=_option("chips"))
+    p.add_argument("--batch", metavar="B", help=_option("batch", default=str(DEFAULT_BATCH)))
     p.add_argument(
         "--context",
         metavar="C",
-        help=f"tokens per sequence: the KV-cache length when serving, the attention span when training "
-        f"(default {DEFAULT_CONTEXT})",
+        help=_option("context", default=str(DEFAULT_CONTEXT)),
     )
-    p.add_argument("--prompt-tokens", metavar="P", help="serving: prompt tokens to prefill in all (default 0)")
-    p.add_argument("--layers", metavar="L", help="model shape: layers (default: from the parameter count)")
-    p.add_argument("--width", metavar="D", help="model shape: model width d (default: from the parameter count)")
-    p.add_argument("--heads", metavar="H", help="model shape: attention heads (default: width / 128)")
-    p.add_argument(
-        "--kv-heads", metavar="H", help="model shape: KV heads, fewer than heads with grouped-query attention"
-    )
+    p.add_argument("--prompt-tokens", metavar="P", help=_option("prompt_tokens"))
+    p.add_argument("--layers", metavar="L", help=_option("layers"))
+    p.add_argument("--width", metavar="D", help=_option("width"))
+    p.add_argument("--heads", metavar="H", help=_option("heads"))
+    p.add_argument("--kv-heads", metavar="H", help=_option("kv_heads"))
     p.add_argument(
         "--aspect-ratio",
         metavar="R",
-        help=f"width / layers of the default shape (default {DEFAULT_ASPECT_RATIO:g}, as GPT-3 and Llama 3 use)",
+        help=_option("aspect_ratio", default=f"{DEFAULT_ASPECT_RATIO:g}"),
     )
     p.add_argument(
         "--active-params",
         metavar="A",
-        help="mixture of experts: parameters each token uses (FLOPs follow these; memory follows --params, all experts)",
+        help=_option("active_params"),
     )
-    p.add_argument("--experts", metavar="E", help="mixture of experts: experts per layer (with --top-k)")
-    p.add_argument("--top-k", metavar="K", help="mixture of experts: experts each token is routed to (with --experts)")
+    p.add_argument("--experts", metavar="E", help=_option("experts"))
+    p.add_argument("--top-k", metavar="K", help=_option("top_k"))
     p.add_argument(
         "--micro-batch",
         metavar="B",
-        help=f"training: sequences per micro-step of one copy, for the activations (default {DEFAULT_MICRO_BATCH})",
+        help=_option("micro_batch", default=str(DEFAULT_MICRO_BATCH)),
     )
     p.add_argument(
         "--checkpointing",
         choices=["auto", "none", "selective", "full"],
         default="auto",
-        help="training: activation recomputation (default auto: the least that reaches the fewest chips per copy)",
+        help=_option("checkpointing"),
     )
     p.add_argument(
         "--strict-fp32",
         action="store_true",
-        help="the workload needs full fp32 matmuls: GPUs at their FP32 peak, TPUs at 3-6 bf16 passes",
+        help=_option("strict_fp32"),
     )
     p.add_argument(
         "--bw-share",
         metavar="F",
-        help="serving: share of nominal memory bandwidth decode reaches, in (0, 1] (default: the catalogue's "
-        "measured range)",
+        help=_option("bw_share"),
     )
     p.add_argument(
         "--dtype",
         choices=sorted(SERVING_DTYPES),
         default="bfloat16",
-        help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1, float32 4; default bfloat16)",
+        help=_option("dtype"),
     )
     p.add_argument(
         "--mfu",
         metavar="F",
-        help="model FLOPs utilisation in (0, 1]; default a low-high range per chip, from reported runs",
+        help=_option("mfu"),
     )
     p.add_argument(
         "--price",
         action="append",
         default=[],
         metavar="CHIP=USD",
-        help="your price per chip-hour for a catalogue chip id, e.g. h100-sxm=2.5 (repeatable; wins over any table)",
+        help=_option("price"),
     )
-    p.add_argument("--cloud", metavar="ID", help="cost with prices in this cloud only (gcp, aws, azure, ...)")
-    p.add_argument("--region", metavar="NAME", help="cost with prices in this region only, e.g. us-central1")
+    p.add_argument("--cloud", metavar="ID", help=_option("cloud"))
+    p.add_argument("--region", metavar="NAME", help=_option("region"))
     p.add_argument(
         "--prices-from",
         action="append",
         default=[],
         metavar="PATH",
-        help="a SkyPilot catalogue (~/.sky/catalogs/v8) or gpuhunt CSV to price from, besides the shipped table",
+        help=_option("prices_from"),
     )
     p.add_argument(
         "--no-local-prices",
         action="store_true",
-        help="ignore price catalogues in their default places (~/.sky/catalogs, $GPUHUNT_CATALOG_DIR)",
+        help=_option("no_local_prices"),
     )
     p.add_argument(
         "--results",
         action="append",
         default=[],
         metavar="FILE",
-        help="a saved probe run file: adds a row per device at its best measured matmul (repeatable)",
+        help=_option("results"),
     )
     p.add_argument(
         "--model-check",
         metavar="FILE",
-        help="a model check saved with `check-model --format json`: adds a row per TPU generation it compiled "
-        "for, from your model's own compiled memory, FLOPs and bytes",
+        help=_option("model_check"),
     )
     p.add_argument(
         "--steps",
         metavar="S",
-        help="with --model-check: steps of the compiled program (training step or forward pass) to run, for a time",
+        help=_option("steps"),
     )
-    p.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json")
+    p.add_argument("--format", choices=["table", "json"], default="table", help=_option("format"))
+
+
+def _option(key: str, **values: str) -> str:
+    """An option's help; argparse formats help with %, so a literal % is doubled."""
+    return text(f"estimate.options.{key}", **values).replace("%", "%%")
 
 
 class FlagError(ValueError):
@@ -334,16 +330,6 @@ _NUMERIC = frozenset(
 )
 
 
-def _width(cell: str) -> int:
-    """How many terminal columns `cell` takes: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
-
-
-def _pad(cell: str, width: int, right: bool) -> str:
-    fill = " " * max(0, width - _width(cell))
-    return fill + cell if right else cell + fill
-
-
 def format_table(result: Estimate) -> str:
     """The estimate as aligned text, in the language in use: the inputs, one row per chip (fastest first),
     warnings, the rules."""
@@ -393,9 +379,9 @@ def format_table(result: Estimate) -> str:
         table.append(cells)
         notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row.warnings]
     right = {i for i, col in enumerate(columns) if col in _NUMERIC}
-    widths = [max(_width(r[i]) for r in table) for i in range(len(columns))]
+    widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
     for n, cells in enumerate(table):
-        lines.append("  ".join(_pad(c, widths[i], i in right and n > 0) for i, c in enumerate(cells)).rstrip())
+        lines.append("  ".join(pad(c, widths[i], i in right and n > 0) for i, c in enumerate(cells)).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")

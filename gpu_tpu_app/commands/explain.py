@@ -17,7 +17,7 @@ from typing import Any
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.cliutil import fail
-from gpu_tpu_app.core.columns import display_width, ljust
+from gpu_tpu_app.core.columns import display_width, pad
 from gpu_tpu_app.core.columns import wrap as _wrap
 from gpu_tpu_app.core.lesson import LessonPack, Side, Topic, load_lesson
 from gpu_tpu_app.core.texts import text as _text
@@ -162,7 +162,7 @@ def render_topic(pack: LessonPack, topic: Topic, width: int) -> str:
         left = [gpu_header, "-" * column, *_side_lines(topic.gpu, column, cite)]
         right = [tpu_header, "-" * column, *_side_lines(topic.tpu, column, cite)]
         for a, b in zip_longest(left, right, fillvalue=""):
-            out.append(f"{ljust(a, column)}{_GAP}{b}".rstrip())
+            out.append(f"{pad(a, column)}{_GAP}{b}".rstrip())
     else:  # too narrow for two columns: one side after the other
         for header, side in ((gpu_header, topic.gpu), (tpu_header, topic.tpu)):
             out += [header, "-" * min(width, display_width(header)), *_side_lines(side, width, cite), ""]

@@ -2,8 +2,9 @@
 
 A Chinese character takes two columns of a terminal and Chinese text has no spaces between
 words, so `len()` and `textwrap` lay it out wrongly: a line of Chinese would be twice as wide as
-counted and would never break. `display_width` counts columns; `wrap` breaks between Chinese
-characters (and at spaces), keeps closing punctuation off the start of a line and opening
+counted and would never break. `display_width` counts columns and `pad` fills a cell to a width
+(both gpu_tpu_app.cliutil's, the one home of that count, re-exported here); `wrap` breaks between
+Chinese characters (and at spaces), keeps closing punctuation off the start of a line and opening
 punctuation off its end. Text without wide characters is wrapped by `textwrap` exactly as before.
 """
 
@@ -11,7 +12,10 @@ from __future__ import annotations
 
 import re
 import textwrap
-import unicodedata
+
+from gpu_tpu_app.cliutil import display_width, pad
+
+__all__ = ["NO_LINE_END", "NO_LINE_START", "display_width", "pad", "wrap"]
 
 #: closing punctuation: never the first thing on a line (it stays with the word before it).
 NO_LINE_START = frozenset("，。、；：？！）」』】》〉…,.;:!?)]}%")
@@ -21,23 +25,6 @@ _WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960
 _HAS_WIDE = re.compile(f"[{_WIDE}]")
 #: a run of spaces, one wide character, or a run of anything else (a Latin word with its punctuation).
 _TOKEN = re.compile(rf"\s+|[{_WIDE}]|[^\s{_WIDE}]+")
-
-
-def char_width(ch: str) -> int:
-    """Columns one character takes in a terminal: 2 for wide (CJK) characters, 0 for combining marks, else 1."""
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def display_width(text: str) -> int:
-    """Columns `text` takes in a terminal."""
-    return sum(char_width(ch) for ch in text)
-
-
-def ljust(text: str, width: int) -> str:
-    """`text` padded with spaces to `width` columns (as str.ljust, counting wide characters twice)."""
-    return text + " " * max(0, width - display_width(text))
 
 
 def _split_long(token: str, width: int) -> list[str]:
