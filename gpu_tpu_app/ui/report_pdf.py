@@ -2,19 +2,28 @@
 
 Qt's HTML layout gave narrow tables whose words broke mid-word ("Cos/t") and rows split across
 pages. Here every table spans the full text width, columns are at least as wide as their longest
-word (words wrap only at spaces), a row that does not fit moves whole to the next page under a
+word (Latin words wrap only at spaces; Chinese, written without spaces, wraps between characters
+and never before a closing mark), a row that does not fit moves whole to the next page under a
 repeated header, and the verdict gauge is the window's own widget, drawn into the page.
+
+Latin text is set in DejaVu Sans; Chinese (the zh-Hans report, or Chinese in a user's notes) in a
+Simplified Chinese font the system has (fontconfig: Noto Sans CJK SC from fonts-noto-cjk first),
+embedded in the PDF. Without one, ``font_problem`` says so and the report dialog shows it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import html
+import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontDatabase,
     QFontMetricsF,
     QImage,
     QPageLayout,
@@ -44,6 +53,93 @@ COLORS = {
 }
 
 
+LATIN_FAMILY = "DejaVu Sans"
+#: Simplified Chinese fonts, the preferred first (fonts-noto-cjk, then others Linux distributions ship); when none
+#: is installed, any family Qt lists for Simplified Chinese.
+CJK_FAMILIES = (
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "Source Han Sans CN",
+    "WenQuanYi Micro Hei",
+    "WenQuanYi Zen Hei",
+    "Droid Sans Fallback",
+    "AR PL UMing CN",
+)
+#: CJK ideographs, radicals, punctuation and full-width forms: text that needs a CJK font and wraps without spaces.
+CJK = re.compile(r"[\u2e80-\u2fdf\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+#: marks that may not start a line (Chinese line-breaking rules), kept with the character before them.
+NO_LINE_START = "，。、；：？！）」』》〉】,.;:?!)]}%"
+
+
+@functools.cache
+def cjk_family() -> str | None:
+    """The Simplified Chinese font family the PDF uses, or None when the system has none."""
+    available = QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese)
+    for family in CJK_FAMILIES:
+        if family in available:
+            return family
+    return next((f for f in available if "mono" not in f.lower()), available[0] if available else None)
+
+
+def _all_text(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for item in value for t in _all_text(item)]
+    return []
+
+
+def needs_cjk_font(data: ReportData) -> bool:
+    """True when the report has Chinese text: its own words (the zh-Hans report) or a user's notes."""
+    words = [QCoreApplication.translate("ReportPdf", "Verdict")]
+    fields = [getattr(data, f.name) for f in dataclasses.fields(data)]
+    return any(CJK.search(text) for text in [*words, *_all_text(fields)])
+
+
+def font_problem(text: str) -> str | None:
+    """One line when `text` (the report, or its Markdown) has Chinese but the system no font to draw it with;
+    None otherwise."""
+    if not CJK.search(text) or cjk_family() is not None:
+        return None
+    return QCoreApplication.translate(
+        "ReportPdf",
+        "No Chinese font is installed: the PDF would show empty boxes for Chinese text. Install one "
+        "(Debian/Ubuntu: sudo apt install fonts-noto-cjk) and export again, or save as HTML or Markdown.",
+    )
+
+
+def body_font(cjk: bool) -> QFont:
+    """The body font: DejaVu Sans, with the Chinese font behind it for the characters it lacks."""
+    font = QFont(LATIN_FAMILY)
+    family = cjk_family() if cjk else None
+    if family:
+        font.setFamilies([LATIN_FAMILY, family])
+    font.setPointSizeF(BODY_PT)
+    return font
+
+
+def break_units(text: str) -> list[str]:
+    """The pieces a line may break between: words at spaces, and each Chinese character (with a closing mark
+    after it) on its own."""
+    units: list[str] = []
+    for word in text.split():
+        current = ""
+        for ch in word:
+            if CJK.match(ch) and ch not in NO_LINE_START:
+                if current:
+                    units.append(current)
+                current = ch
+            elif ch in NO_LINE_START or not (current and CJK.match(current[-1])):
+                current += ch
+            else:  # a Latin character after a Chinese one starts a new piece
+                units.append(current)
+                current = ch
+        if current:
+            units.append(current)
+    return units
+
+
 @dataclass(frozen=True)
 class Gauge:
     """What the verdict gauge shows: score in [-1, 1], verdict key ('gpu', 'tpu', 'either'), confidence."""
@@ -56,7 +152,7 @@ class Gauge:
 class _Layout:
     """A cursor down the pages: blocks are measured first and start a new page when they do not fit."""
 
-    def __init__(self, writer: QPdfWriter, title: str) -> None:
+    def __init__(self, writer: QPdfWriter, title: str, cjk: bool = False) -> None:
         self.writer = writer
         self.p = QPainter(writer)
         self.p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -65,8 +161,7 @@ class _Layout:
         self.title = title
         self.y = 0.0
         self.page = 1
-        self.body = QFont("DejaVu Sans")
-        self.body.setPointSizeF(BODY_PT)
+        self.body = body_font(cjk)
         self.footer_h = QFontMetricsF(self._font(0.85), writer).height() * 1.8
         self.bottom = self.height - self.footer_h
 
@@ -110,7 +205,7 @@ class _Layout:
 
     # -- text
     def doc(self, rich: str, width: float, font: QFont | None = None) -> QTextDocument:
-        """A laid-out rich-text block `width` pixels wide; words wrap at spaces only."""
+        """A laid-out rich-text block `width` pixels wide; words wrap at spaces, Chinese between characters."""
         d = QTextDocument()
         d.documentLayout().setPaintDevice(self.writer)
         d.setDefaultFont(font or self.body)
@@ -144,7 +239,8 @@ class _Layout:
         self.need(h + keep)
         if prefix:
             pd = self.doc(prefix, indent, font)
-            self.draw_doc(pd, 0, self.y)
+            # on the first line's baseline: a line with Chinese in it is taller than the "1." beside it
+            self.draw_doc(pd, 0, self.y + max(0.0, _first_ascent(d) - _first_ascent(pd)))
         self.draw_doc(d, indent, self.y)
         self.y += h + self.pt(after)
 
@@ -178,7 +274,7 @@ class _Layout:
         fm_cell = QFontMetricsF(cell_font, self.writer)
 
         def words(text: str, fm: QFontMetricsF) -> float:
-            return max((fm.horizontalAdvance(w) for w in text.split()), default=0.0)
+            return max((fm.horizontalAdvance(w) for w in break_units(text)), default=0.0)
 
         least = [max(words(header[c], fm_head), *(words(r[c], fm_cell) for r in rows)) + 2 * pad for c in range(n)]
         ideal = [
@@ -227,6 +323,12 @@ class _Layout:
         self.need(h)
         self.p.drawImage(QRectF((self.width - w) / 2, self.y, w, h), img)
         self.y += h + self.pt(6)
+
+
+def _first_ascent(d: QTextDocument) -> float:
+    """The ascent of a laid-out document's first line (0 when it has none)."""
+    layout = d.firstBlock().layout()
+    return layout.lineAt(0).ascent() if layout is not None and layout.lineCount() else 0.0
 
 
 #: Joins the characters on either side: no line break there (Qt would break 'TFLOP/s' after the slash).
@@ -291,7 +393,7 @@ def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     )
     writer.setTitle(data.title)
     writer.setCreator("gpu-tpu-app")
-    out = _Layout(writer, data.title)
+    out = _Layout(writer, data.title, cjk=needs_cjk_font(data))
     try:
         _content(out, data, gauge)
     finally:
