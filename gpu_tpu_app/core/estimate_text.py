@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.content import InLanguage, sentences
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow
+from gpu_tpu_app.core.estimate_workload import shape_origin
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
@@ -213,7 +214,7 @@ def estimate_inputs(result: Estimate) -> str:
                 width=sh.width,
                 heads=sh.heads,
                 kv_heads=sh.kv_heads,
-                origin=sh.origin,
+                origin=shape_origin(req, sh.aspect_ratio),
             )
         )
     if req.strict_fp32:

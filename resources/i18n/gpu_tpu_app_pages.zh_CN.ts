@@ -178,7 +178,6 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/nav_column.py" line="13"/>
         <source>Decide</source>
-        <extracomment>page titles and hints in English; shown through QCoreApplication.translate(&quot;NavColumn&quot;, ...)</extracomment>
         <translation>决策</translation>
     </message>
     <message>
@@ -245,7 +244,7 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/price_files.py" line="32"/>
         <source>Price catalogues: SkyPilot vms.csv, gpuhunt CSV (*.csv);;All files (*)</source>
-        <extracomment>where the imported catalogues are remembered, and how many. the file-dialog filter in English, shown through QCoreApplication.translate(&quot;PriceFiles&quot;, ...)</extracomment>
+        <extracomment>where the imported catalogues are remembered, and how many.</extracomment>
         <translation>价格目录：SkyPilot vms.csv、gpuhunt CSV (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
@@ -275,7 +274,6 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/wizard.py" line="39"/>
         <source>Skip / don&apos;t know</source>
-        <extracomment>the choice that leaves a question open, in English; shown through the card&apos;s tr()</extracomment>
         <translation>跳过 / 不确定</translation>
     </message>
     <message>
@@ -624,7 +622,6 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/session_files.py" line="27"/>
         <source>gpu-tpu-app session (*.json);;All files (*)</source>
-        <extracomment>file-dialog filters in English, shown through QCoreApplication.translate(&quot;SessionFiles&quot;, ...)</extracomment>
         <translation>gpu-tpu-app 会话 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
@@ -775,7 +772,6 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/summary_card.py" line="24"/>
         <source>Matmul</source>
-        <extracomment>the two kinds in English; shown through kind_word()</extracomment>
         <translation>矩阵乘法</translation>
     </message>
     <message>
@@ -887,7 +883,7 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/welcome.py" line="18"/>
         <source>Decide</source>
-        <extracomment>About ten seconds a question, read and answered. the three parts in English; shown through QCoreApplication.translate(&quot;WelcomeCard&quot;, ...)</extracomment>
+        <extracomment>About ten seconds a question, read and answered.</extracomment>
         <translation>决策</translation>
     </message>
     <message>
