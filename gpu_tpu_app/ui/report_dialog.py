@@ -128,7 +128,7 @@ class ReportDialog(QDialog):
         row.addStretch(1)
         root.addLayout(row)
         # a Chinese report (or Chinese notes) without a Chinese font: the PDF would show empty boxes
-        from gpu_tpu_app.ui.report_pdf import font_problem
+        from gpu_tpu_app.ui.cjk_text import font_problem
 
         self.font_note = label(font_problem(markdown) or "", "warning")
         root.addWidget(self.font_note)

@@ -7,23 +7,20 @@ and never before a closing mark), a row that does not fit moves whole to the nex
 repeated header, and the verdict gauge is the window's own widget, drawn into the page.
 
 Latin text is set in DejaVu Sans; Chinese (the zh-Hans report, or Chinese in a user's notes) in a
-Simplified Chinese font the system has (fontconfig: Noto Sans CJK SC from fonts-noto-cjk first),
-embedded in the PDF. Without one, ``font_problem`` says so and the report dialog shows it.
+Simplified Chinese font the system has, embedded in the PDF (ui/cjk_text.py; without one the report
+dialog says so).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import html
-import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
-    QFontDatabase,
     QFontMetricsF,
     QImage,
     QPageLayout,
@@ -37,6 +34,7 @@ from PySide6.QtGui import (
 
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData, inert
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER
+from gpu_tpu_app.ui.cjk_text import CJK, body_font, break_units
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
 MARGIN_MM = 18.0
@@ -53,35 +51,6 @@ COLORS = {
 }
 
 
-LATIN_FAMILY = "DejaVu Sans"
-#: Simplified Chinese fonts, the preferred first (fonts-noto-cjk, then others Linux distributions ship); when none
-#: is installed, any family Qt lists for Simplified Chinese.
-CJK_FAMILIES = (
-    "Noto Sans CJK SC",
-    "Noto Sans SC",
-    "Source Han Sans SC",
-    "Source Han Sans CN",
-    "WenQuanYi Micro Hei",
-    "WenQuanYi Zen Hei",
-    "Droid Sans Fallback",
-    "AR PL UMing CN",
-)
-#: CJK ideographs, radicals, punctuation and full-width forms: text that needs a CJK font and wraps without spaces.
-CJK = re.compile(r"[\u2e80-\u2fdf\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
-#: marks that may not start a line (Chinese line-breaking rules), kept with the character before them.
-NO_LINE_START = "，。、；：？！）」』》〉】,.;:?!)]}%"
-
-
-@functools.cache
-def cjk_family() -> str | None:
-    """The Simplified Chinese font family the PDF uses, or None when the system has none."""
-    available = QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese)
-    for family in CJK_FAMILIES:
-        if family in available:
-            return family
-    return next((f for f in available if "mono" not in f.lower()), available[0] if available else None)
-
-
 def _all_text(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -95,49 +64,6 @@ def needs_cjk_font(data: ReportData) -> bool:
     words = [QCoreApplication.translate("ReportPdf", "Verdict")]
     fields = [getattr(data, f.name) for f in dataclasses.fields(data)]
     return any(CJK.search(text) for text in [*words, *_all_text(fields)])
-
-
-def font_problem(text: str) -> str | None:
-    """One line when `text` (the report, or its Markdown) has Chinese but the system no font to draw it with;
-    None otherwise."""
-    if not CJK.search(text) or cjk_family() is not None:
-        return None
-    return QCoreApplication.translate(
-        "ReportPdf",
-        "No Chinese font is installed: the PDF would show empty boxes for Chinese text. Install one "
-        "(Debian/Ubuntu: sudo apt install fonts-noto-cjk) and export again, or save as HTML or Markdown.",
-    )
-
-
-def body_font(cjk: bool) -> QFont:
-    """The body font: DejaVu Sans, with the Chinese font behind it for the characters it lacks."""
-    font = QFont(LATIN_FAMILY)
-    family = cjk_family() if cjk else None
-    if family:
-        font.setFamilies([LATIN_FAMILY, family])
-    font.setPointSizeF(BODY_PT)
-    return font
-
-
-def break_units(text: str) -> list[str]:
-    """The pieces a line may break between: words at spaces, and each Chinese character (with a closing mark
-    after it) on its own."""
-    units: list[str] = []
-    for word in text.split():
-        current = ""
-        for ch in word:
-            if CJK.match(ch) and ch not in NO_LINE_START:
-                if current:
-                    units.append(current)
-                current = ch
-            elif ch in NO_LINE_START or not (current and CJK.match(current[-1])):
-                current += ch
-            else:  # a Latin character after a Chinese one starts a new piece
-                units.append(current)
-                current = ch
-        if current:
-            units.append(current)
-    return units
 
 
 @dataclass(frozen=True)
@@ -161,7 +87,7 @@ class _Layout:
         self.title = title
         self.y = 0.0
         self.page = 1
-        self.body = body_font(cjk)
+        self.body = body_font(cjk, BODY_PT)
         self.footer_h = QFontMetricsF(self._font(0.85), writer).height() * 1.8
         self.bottom = self.height - self.footer_h
 

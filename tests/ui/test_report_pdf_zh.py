@@ -19,6 +19,7 @@ from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.report import collect, session_estimate
 from gpu_tpu_app.core.session import new_session
+from gpu_tpu_app.ui import cjk_text
 from gpu_tpu_app.ui import report_pdf as rp
 from gpu_tpu_app.ui import translations
 from gpu_tpu_app.ui.report_dialog import ReportDialog
@@ -68,9 +69,9 @@ def zh_pdf(tmp_path_factory: pytest.TempPathFactory, qapp) -> Iterator[dict]:
 
 
 def test_the_chinese_report_embeds_a_chinese_font(zh_pdf: dict) -> None:
-    assert rp.cjk_family() is not None, "no Simplified Chinese font: make system-deps installs fonts-noto-cjk"
+    assert cjk_text.cjk_family() is not None, "no Simplified Chinese font: make system-deps installs fonts-noto-cjk"
     rows = [line.split() for line in zh_pdf["fonts"].splitlines()[2:]]
-    family = rp.cjk_family().replace(" ", "")
+    family = cjk_text.cjk_family().replace(" ", "")
     cjk = [r for r in rows if family.lower() in r[0].lower().replace("-", "")]
     assert cjk, zh_pdf["fonts"]
     assert all("yes" in r[-5:-2] for r in cjk), zh_pdf["fonts"]  # the emb column: embedded, not referenced
@@ -101,23 +102,23 @@ def test_long_chinese_lines_wrap_within_the_page(zh_pdf: dict) -> None:
 
 
 def test_chinese_breaks_between_characters_never_before_a_closing_mark() -> None:
-    assert rp.break_units("最便宜价格的来源") == list("最便宜价格的来源")
-    assert rp.break_units("需要 8 块芯片，TPU v5e。") == ["需", "要", "8", "块", "芯", "片，", "TPU", "v5e。"]
-    assert rp.break_units("TFLOP/s bf16") == ["TFLOP/s", "bf16"]  # Latin words still wrap at spaces only
+    assert cjk_text.break_units("最便宜价格的来源") == list("最便宜价格的来源")
+    assert cjk_text.break_units("需要 8 块芯片，TPU v5e。") == ["需", "要", "8", "块", "芯", "片，", "TPU", "v5e。"]
+    assert cjk_text.break_units("TFLOP/s bf16") == ["TFLOP/s", "bf16"]  # Latin words still wrap at spaces only
 
 
 def test_a_chinese_column_is_not_as_wide_as_its_whole_text(qapp) -> None:
-    font = rp.body_font(cjk=True)
+    font = cjk_text.body_font(cjk=True)
     fm = QFontMetricsF(font)
     cell = "最便宜价格的来源" * 6
-    least = max(fm.horizontalAdvance(u) for u in rp.break_units(cell))
+    least = max(fm.horizontalAdvance(u) for u in cjk_text.break_units(cell))
     assert least < fm.horizontalAdvance(cell) / 20
 
 
 def test_without_a_chinese_font_the_pdf_dialog_says_so(qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rp, "cjk_family", lambda: None)
-    assert rp.font_problem("English only") is None
-    problem = rp.font_problem("# 报告\n结论")
+    monkeypatch.setattr(cjk_text, "cjk_family", lambda: None)
+    assert cjk_text.font_problem("English only") is None
+    problem = cjk_text.font_problem("# 报告\n结论")
     assert problem and "fonts-noto-cjk" in problem
     dialog = ReportDialog("# 报告\n结论", "<h1>报告</h1>")
     qtbot.addWidget(dialog)
