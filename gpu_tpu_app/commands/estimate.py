@@ -31,6 +31,7 @@ from gpu_tpu_app.core.estimate_text import (
     layout_cell,
     memory_units_note,
     moe_line,
+    row_warnings,
     rule_words,
     training_memory_line,
 )
@@ -377,7 +378,7 @@ def format_table(result: Estimate) -> str:
             if serving:
                 cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
         table.append(cells)
-        notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row.warnings]
+        notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row_warnings(row)]
     right = {i for i, col in enumerate(columns) if col in _NUMERIC}
     widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
     for n, cells in enumerate(table):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.content import InLanguage, sentences
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow
+from gpu_tpu_app.core.estimate_layout import warning_text
 from gpu_tpu_app.core.estimate_workload import shape_origin
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known
@@ -262,9 +263,16 @@ def moe_line(result: Estimate) -> str:
     return line + text("estimate.moe.end")
 
 
-#: How a row's warning begins when one model copy needs more chips than the request gives (core.estimate's
-#: words, matched here; not shown).
+#: How a row's warning begins when one model copy needs more chips than the request gives (the English
+#: words the Estimate holds, core.estimate_layout's "too_few").
 TOO_FEW_CHIPS = "one copy needs "
+
+
+def row_warnings(row: EstimateRow) -> list[str]:
+    """A row's warnings in the language in use: its layout warnings from their ids, any other as the row holds it."""
+    if len(row.warning_texts) == len(row.warnings):
+        return [warning_text(w) for w in row.warning_texts]
+    return list(row.warnings)
 
 
 def estimate_warnings(result: Estimate) -> list[str]:
@@ -278,8 +286,8 @@ def estimate_warnings(result: Estimate) -> list[str]:
         lines.append(text(key, k=len(short), given=given, names=", ".join(row.chip_name for row in short)))
     others: dict[str, list[str]] = {}
     for row in result.rows:
-        for w in row.warnings:
-            if not w.startswith(TOO_FEW_CHIPS):
+        for english, w in zip(row.warnings, row_warnings(row), strict=True):
+            if not english.startswith(TOO_FEW_CHIPS):
                 others.setdefault(w, []).append(row.chip_name)
     lines += [text("estimate.warning.chips", chips=", ".join(chips), warning=w) for w, chips in others.items()]
     return lines
