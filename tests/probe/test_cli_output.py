@@ -273,3 +273,18 @@ def test_the_compare_listing_in_zh_hans_names_suites_and_untrusted_cells_in_chin
     assert out.splitlines()[3].split()[:4] == ["内核", "变体", "数据类型", "规模"]
     if "*" in out:
         assert "* 不可信" in out
+
+
+def test_the_devices_listing_in_zh_hans(zh) -> None:
+    from gpu_tpu_app.commands.probe.devices import devices_table
+    from gpu_tpu_app.core.runs import BackendStatus
+
+    out = devices_table([DEV], [BackendStatus(backend="jax", available=False, reason="jax is not installed")])
+    assert out.splitlines()[0].split()[:4] == ["设备", "名称", "数量", "内存"]
+    assert out.splitlines()[-1] == "jax：不可用：jax is not installed"  # the reason is the worker's own words
+    from gpu_tpu_app import i18n
+
+    i18n.set_language("en")
+    english = devices_table([DEV], [BackendStatus(backend="jax", available=False, reason="jax is not installed")])
+    assert english.splitlines()[0].split()[:3] == ["device", "name", "count"]
+    assert english.splitlines()[-1] == "jax: not available: jax is not installed"
