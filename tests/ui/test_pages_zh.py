@@ -4,6 +4,7 @@ accelerators kept as "文件(&F)", placeholders filled."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -171,3 +172,28 @@ def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     flips = page.flips_label.text()
     assert "，而不是" in flips and " instead of " not in flips and "</a>：" in flips
     assert factor_label(rec.flips[0].factor) in flips
+
+
+def test_the_window_commands_start_up_lines_are_chinese(tmp_path: Path) -> None:
+    from gpu_tpu_app.ui.app import display_problem, headless_hint
+
+    before = i18n.current_language()
+    i18n.set_language("zh-Hans")
+    try:
+        problem = display_problem(environ={})
+        if sys.platform.startswith("linux"):
+            assert problem is not None and problem.startswith("没有可以打开窗口的显示器")
+            assert problem.endswith(headless_hint()) and "gpu-tpu-app --help" in problem
+    finally:
+        i18n.set_language(before)
+    session = ROOT / "docs" / "screenshots" / "example-session.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", "--lang", "zh-Hans", str(session), str(session)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2
+    assert f"{session}：一次只能打开一个会话：已经打开了 {session}" in proc.stderr
