@@ -170,6 +170,16 @@ def test_the_estimate_table_in_chinese_lines_up_and_keeps_the_numbers(request_: 
     assert numbers.findall(table.split("\n\n")[1]) == numbers.findall(english_table.split("\n\n")[1])
 
 
+def test_the_bandwidth_and_precision_notes_in_chinese(zh: None) -> None:
+    req = EstimateRequest(mode="inference", params=7e9, tokens=1e9, strict_fp32=True, bw_share=0.7)
+    result = estimate(req, load_catalog())
+    table = format_table(result)
+    assert "\n带宽：标称带宽的 0.7，由你设定。\n" in table
+    assert "\n精度：严格 fp32：GPU 按其 FP32 峰值" in table
+    assert result.bw_share_source == "0.7 of nominal bandwidth, set by the user"
+    assert result.fp32_note is not None and result.fp32_note.startswith("strict fp32: GPUs at their FP32 peak")
+
+
 def test_the_memory_tip_and_durations_in_chinese(zh: None) -> None:
     result = estimate(EstimateRequest(params=70e9, chips=8), load_catalog())
     tip = memory_tip(result.rows[0], training=True)
