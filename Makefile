@@ -85,7 +85,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py $(BENCH)
 
 # The README's screenshots, made by the app itself (--screenshot) from a session with a real quick run:
-# every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet;
+# every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet,
+# every page in Simplified Chinese;
 # then every page on a real X display (Xvfb with openbox) at 1024x640 and 1280x800, whole screen.
 SHOT := QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --session docs/screenshots/example-session.json
 screenshots: $(STAMP) translations
@@ -99,7 +100,13 @@ screenshots: $(STAMP) translations
 	$(SHOT) --screenshot docs/screenshots/probe-1920x1080.png --page probe --size 1920x1080
 	QT_SCALE_FACTOR=2 $(SHOT) --screenshot docs/screenshots/probe-2x.png --page probe
 	QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --screenshot docs/screenshots/result-no-verdict.png --page result
+	# every page again in Simplified Chinese (the fonts-noto-cjk font draws the Chinese)
+	mkdir -p docs/screenshots/zh-Hans
+	for page in welcome decide result probe learn; do \
+	  $(SHOT) --lang zh-Hans --screenshot docs/screenshots/zh-Hans/$$page.png --page $$page || exit 1; \
+	done
 	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots/zh-Hans zh-Hans
 	# every page as a user sees it on a real X display (Xvfb + openbox), the window placing itself
 	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
 

@@ -31,6 +31,8 @@ from gpu_tpu_app.core.estimate_text import (
     layout_cell,
     memory_units_note,
     moe_line,
+    note_lines,
+    row_warnings,
     rule_words,
     training_memory_line,
 )
@@ -377,7 +379,7 @@ def format_table(result: Estimate) -> str:
             if serving:
                 cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
         table.append(cells)
-        notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row.warnings]
+        notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row_warnings(row)]
     right = {i for i, col in enumerate(columns) if col in _NUMERIC}
     widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
     for n, cells in enumerate(table):
@@ -391,10 +393,7 @@ def format_table(result: Estimate) -> str:
         lines.append("")
     lines.append(text("estimate.table.time", rule=rule_words(result.rule)))
     lines.append(text("estimate.table.memory", rule=rule_words(result.memory_rule), note=memory_units_note()))
-    if result.bw_share_source:
-        lines.append(text("estimate.line.bandwidth", text=result.bw_share_source))
-    if result.fp32_note:
-        lines.append(text("estimate.line.precision", text=result.fp32_note))
+    lines += note_lines(result)
     if result.compiled_rule:
         lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     if req.mfu is not None:

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 from gpu_tpu_app import APP_NAME
 
 PAGES = ("decide", "probe", "learn")
-#: page titles and hints in English; shown through QCoreApplication.translate("NavColumn", ...)
+# page titles and hints in English; shown through QCoreApplication.translate("NavColumn", ...)
 PAGE_TITLES = {
     "decide": str(QT_TRANSLATE_NOOP("NavColumn", "Decide")),
     "probe": str(QT_TRANSLATE_NOOP("NavColumn", "Probe")),

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #: where the imported catalogues are remembered, and how many.
 IMPORTED_KEY = "prices/imported"
 MAX_REMEMBERED = 20
-#: the file-dialog filter in English, shown through QCoreApplication.translate("PriceFiles", ...)
+# the file-dialog filter in English, shown through QCoreApplication.translate("PriceFiles", ...)
 PRICE_FILTER = str(
     QT_TRANSLATE_NOOP("PriceFiles", "Price catalogues: SkyPilot vms.csv, gpuhunt CSV (*.csv);;All files (*)")
 )

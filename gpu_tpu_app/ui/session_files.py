@@ -23,7 +23,7 @@ from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
 
 MAX_RECENT = 8
-#: file-dialog filters in English, shown through QCoreApplication.translate("SessionFiles", ...)
+# file-dialog filters in English, shown through QCoreApplication.translate("SessionFiles", ...)
 SESSION_FILTER = str(QT_TRANSLATE_NOOP("SessionFiles", "gpu-tpu-app session (*.json);;All files (*)"))
 RUN_FILTER = str(QT_TRANSLATE_NOOP("SessionFiles", "Probe run (*.json);;All files (*)"))
 

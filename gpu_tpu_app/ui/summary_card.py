@@ -19,7 +19,7 @@ from gpu_tpu_app.core.trust import Best, Ratio, flagged_summary, format_ratio, m
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_value
 from gpu_tpu_app.ui.widgets import plain_tip
 
-#: the two kinds in English; shown through kind_word()
+# the two kinds in English; shown through kind_word()
 KIND_WORDS = {
     "matmul": str(QT_TRANSLATE_NOOP("SummaryCard", "Matmul")),
     "bandwidth": str(QT_TRANSLATE_NOOP("SummaryCard", "Memory bandwidth")),

@@ -12,7 +12,7 @@ from gpu_tpu_app.ui.widgets import Card, label
 #: About ten seconds a question, read and answered.
 SECONDS_PER_QUESTION = 10
 
-#: the three parts in English; shown through QCoreApplication.translate("WelcomeCard", ...)
+# the three parts in English; shown through QCoreApplication.translate("WelcomeCard", ...)
 PARTS = (
     (
         str(QT_TRANSLATE_NOOP("WelcomeCard", "Decide")),

@@ -35,7 +35,7 @@ from gpu_tpu_app.ui.widgets import Card, LinkButton, label, scroll_page, set_rol
 if TYPE_CHECKING:
     from gpu_tpu_app.core.lesson import LessonPack
 
-#: the choice that leaves a question open, in English; shown through the card's tr()
+# the choice that leaves a question open, in English; shown through the card's tr()
 SKIP_LABEL = str(QT_TRANSLATE_NOOP("QuestionCard", "Skip / don't know"))
 #: below this page width the question cards stack in one column.
 TWO_COLUMN_MIN_WIDTH = 860

@@ -126,7 +126,7 @@ def _columns(line: str, spans: list[tuple[int, int]]) -> list[str]:
     "request_",
     [
         EstimateRequest(params=7e9, chips=8, prices={"tpu-v5e": 1.5}),
-        EstimateRequest(mode="inference", params=70e9, tokens=1e9, chips=2, prices={"h100-sxm": 2.5}),
+        EstimateRequest(mode="inference", params=70e9, tokens=1e9, chips=3, prices={"h100-sxm": 2.5}),
     ],
     ids=["training", "serving"],
 )
@@ -155,6 +155,12 @@ def test_the_estimate_table_in_chinese_lines_up_and_keeps_the_numbers(request_: 
     assert "\n时间：训练 FLOPs = 6 × N × D" in table or "\n时间：推理服务 = 预填充 + 解码。" in table
     assert "\n内存：每份" in table and result.rule not in table and result.memory_rule not in table
     assert "training FLOPs" in result.rule or "serving = prefill" in result.rule
+    # the layout warnings from their ids (the Estimate's JSON keeps the English ones)
+    assert any(row.warnings for row in result.rows)
+    assert "\n警告：\n" in table and "not modelled" not in table and "left idle" not in table
+    assert "没有建模" in table or "块芯片闲置" in table or "多于给定的" in table
+    assert all(w.isascii() for row in result.rows for w in row.warnings)
+    assert '"warning_texts"' not in result.model_dump_json()
     for word in ("Inputs:", "FLOPs in all", "Warnings:", "Sources:", " days", " hours", "training tokens"):
         assert word not in table, word
     # the numbers are the English table's
@@ -162,6 +168,16 @@ def test_the_estimate_table_in_chinese_lines_up_and_keeps_the_numbers(request_: 
     english_table = format_table(result)
     numbers = re.compile(r"\$?\d[\d,.]*")
     assert numbers.findall(table.split("\n\n")[1]) == numbers.findall(english_table.split("\n\n")[1])
+
+
+def test_the_bandwidth_and_precision_notes_in_chinese(zh: None) -> None:
+    req = EstimateRequest(mode="inference", params=7e9, tokens=1e9, strict_fp32=True, bw_share=0.7)
+    result = estimate(req, load_catalog())
+    table = format_table(result)
+    assert "\n带宽：标称带宽的 0.7，由你设定。\n" in table
+    assert "\n精度：严格 fp32：GPU 按其 FP32 峰值" in table
+    assert result.bw_share_source == "0.7 of nominal bandwidth, set by the user"
+    assert result.fp32_note is not None and result.fp32_note.startswith("strict fp32: GPUs at their FP32 peak")
 
 
 def test_the_memory_tip_and_durations_in_chinese(zh: None) -> None:

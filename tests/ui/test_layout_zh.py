@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QScrollArea, QWidget
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.session import load_session
+from gpu_tpu_app.ui import translations
 from gpu_tpu_app.ui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,22 +24,10 @@ EXAMPLE = ROOT / "docs" / "screenshots" / "example-session.json"
 SIZES = [(1024, 640), (1280, 800)]
 
 
-def install_language(app: QApplication, language: str, folder: Path) -> list[QTranslator]:
-    """Set `language` and, for zh-Hans, install every resources/i18n/*.ts compiled into `folder` (kept alive
-    by the returned list)."""
+def install_language(app: QApplication, language: str) -> None:
+    """Set `language` and install its translations as the window does at start (ui.translations)."""
     i18n.set_language(language)
-    if language == "en":
-        return []
-    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
-    translators = []
-    for ts in sorted((ROOT / "resources" / "i18n").glob("*.ts")):
-        qm = folder / (ts.stem + ".qm")
-        subprocess.run([str(lrelease), str(ts), "-qm", str(qm)], check=True, capture_output=True)
-        translator = QTranslator()
-        assert translator.load(str(qm)), qm
-        app.installTranslator(translator)
-        translators.append(translator)
-    return translators
+    translations.install(app, language)
 
 
 def _shown(widget: QWidget) -> bool:
@@ -86,13 +74,12 @@ def decide_problems(window: MainWindow) -> list[str]:
 
 
 @pytest.fixture(params=["en", "zh-Hans"])
-def language(request, tmp_path: Path) -> Iterator[str]:
+def language(request) -> Iterator[str]:
     app = QApplication.instance() or QApplication([])
     before = i18n.current_language()
-    translators = install_language(app, request.param, tmp_path)
+    install_language(app, request.param)
     yield request.param
-    for translator in translators:
-        app.removeTranslator(translator)
+    translations.install(app, "en")
     i18n.set_language(before)
 
 
@@ -114,12 +101,11 @@ def test_the_decide_pages_fit(qtbot, language: str, size: tuple[int, int]) -> No
 
 SCALED = r"""
 import json, sys
-from pathlib import Path
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 sys.path.insert(0, sys.argv[2])
 from test_layout_zh import decide_problems, install_language
-keep = install_language(app, "zh-Hans", Path(sys.argv[3]))
+install_language(app, "zh-Hans")
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.ui.main_window import MainWindow
 w = MainWindow(persist=False)
@@ -137,7 +123,7 @@ w.shutdown()
 def test_the_decide_pages_fit_in_chinese_at_2x_scale(tmp_path: Path) -> None:
     env = {**os.environ, "QT_SCALE_FACTOR": "2", "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run(
-        [sys.executable, "-c", SCALED, str(EXAMPLE), str(Path(__file__).parent), str(tmp_path)],
+        [sys.executable, "-c", SCALED, str(EXAMPLE), str(Path(__file__).parent)],
         env=env,
         capture_output=True,
         text=True,
