@@ -197,3 +197,21 @@ def test_the_window_commands_start_up_lines_are_chinese(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert f"{session}：一次只能打开一个会话：已经打开了 {session}" in proc.stderr
+
+
+def test_the_notice_the_report_dialog_and_the_recent_menu_are_chinese(qtbot, zh_qt: None, tmp_path: Path) -> None:
+    from gpu_tpu_app.ui.notice import NoticeBar
+    from gpu_tpu_app.ui.report_dialog import ReportDialog
+
+    notice = NoticeBar()
+    qtbot.addWidget(notice)
+    notice.show_written("已保存会话", tmp_path / "plan.json")
+    assert notice.text.text() == f"已保存会话：{(tmp_path / 'plan.json').resolve()}"
+    assert notice.folder_button.text() == "打开文件夹" and notice.dismiss_button.text() == "关闭"
+    dialog = ReportDialog("# r", "<h1>r</h1>", tmp_path / "r")
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "导出报告" and dialog.save_button.text() == "保存(&S)…"
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    assert [a.text() for a in window.recent_menu.actions()] == ["没有最近的会话"]
+    assert window.recent_menu.title() == "最近打开(&R)"
