@@ -297,3 +297,18 @@ def test_the_devices_listing_in_zh_hans(zh) -> None:
     english = devices_table([DEV], [BackendStatus(backend="jax", available=False, reason="jax is not installed")])
     assert english.splitlines()[0].split()[:3] == ["device", "name", "count"]
     assert english.splitlines()[-1] == "jax: not available: jax is not installed"
+
+
+def test_flag_words_and_the_flagged_summary_in_zh_hans(zh) -> None:
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.core import trust
+
+    flags = trust.run_flags(BUSY)
+    few = trust.Flags(noisy=trust.FEW_REPS + trust.few_reps_words(1), stalled="stalled: x")
+    assert [f.short() for f in flags if f.flagged] == ["噪声大", "在缓存中"]
+    assert few.short() == "只有 1 次重复；需要 3 次，停滞"
+    assert trust.flagged_summary(BUSY) == "2 个点被标记（噪声大 1 个，在缓存中 1 个）：不用作最佳值"
+    i18n.set_language("en")
+    assert few.short() == "only 1 repetition; 3 needed, stalled"
+    assert trust.flagged_summary(BUSY) == "2 points flagged (noisy 1, in cache 1): not used as best values"
+    assert trust.Flags(noisy=trust.FEW_REPS + trust.few_reps_words(2)).short() == "only 2 repetitions; 3 needed"
