@@ -23,27 +23,29 @@ from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES
 
 
+def _option(key: str, **values: str) -> str:
+    """An option's help in the language in use; argparse formats help with %, so a literal % is doubled."""
+    return text(f"decide.options.{key}", **values).replace("%", "%%")
+
+
 def configure(p: argparse.ArgumentParser) -> None:
-    """Add the decide flags to the subcommand's parser."""
+    """Add the decide flags to the subcommand's parser (their help in the language in use)."""
     p.add_argument(
         "--answers",
         required=True,
         metavar="FILE",
-        help="JSON answers file ('-' reads standard input); missing or null answers count as unknown. "
-        "Fields: " + ", ".join(FACTORS),
+        help=_option("answers", fields=", ".join(FACTORS)),
     )
     p.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
-        help="text for people (default), json for tools: the Recommendation model (with --model, "
-        "plus answer_sources and model_check)",
+        help=_option("format"),
     )
     p.add_argument(
         "--model",
         metavar="FILE",
-        help="also check this model file (as check-model does); measured answers fill the ones the "
-        "answers file leaves unset, stated answers win",
+        help=_option("model"),
     )
     from gpu_tpu_app.commands.check_model import add_check_flags
 

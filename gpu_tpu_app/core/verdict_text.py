@@ -25,7 +25,7 @@ VERDICT_WORDS: Mapping[str, str] = InLanguage(
 )
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> str:
     if name == "LEANS_ONLY_HEADLINE":  # the headline while a few answers lean but decide nothing
         return text("verdict.headline.leans_only")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

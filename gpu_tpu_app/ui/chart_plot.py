@@ -432,7 +432,7 @@ class _Chart(QWidget):
         gen.setSize(QSize(w, h))
         gen.setViewBox(QRectF(0, 0, w, h))
         gen.setTitle(self.title)
-        gen.setDescription("gpu-tpu-app probe chart")
+        gen.setDescription(self.tr("gpu-tpu-app probe chart"))
         painter = QPainter(gen)
         try:
             painter.fillRect(QRectF(0, 0, w, h), QColor(self._colors.get("surface", self._colors["background"])))

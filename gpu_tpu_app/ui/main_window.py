@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME
+from gpu_tpu_app import APP_NAME, i18n
 from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck
@@ -32,8 +32,10 @@ from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.ui import translations
+from gpu_tpu_app.ui.about import about_html
 from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
-from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
+from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
 from gpu_tpu_app.ui.menus import WindowMenus
 from gpu_tpu_app.ui.nav_column import PAGES, build_nav_column
 from gpu_tpu_app.ui.notice import NoticeBar
@@ -43,7 +45,7 @@ from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.welcome import WelcomeCard
-from gpu_tpu_app.ui.widgets import show_error
+from gpu_tpu_app.ui.widgets import message_box, show_error
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -161,7 +163,7 @@ class MainWindow(QMainWindow):
         self.wizard.sig_page_changed.connect(self._note_place)
 
     def _build_toolbar(self) -> None:
-        bar = self.addToolBar("Navigation")
+        bar = self.addToolBar(self.tr("Navigation"))
         bar.setObjectName("NavigationToolBar")
         bar.setMovable(False)
         bar.setFloatable(False)
@@ -366,9 +368,12 @@ class MainWindow(QMainWindow):
         self._rec = self.session().recommendation()
         self.result_page.set_recommendation(self._rec)
         n = len(self._rec.unanswered)
-        plural = "s" if n != 1 else ""
-        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else "none yet"
-        self.nav_status.setText(f"Verdict so far: {verdict}\n{n} question{plural} open")
+        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else self.tr("none yet")
+        if n == 1:
+            status = self.tr("Verdict so far: {verdict}\n1 question open")
+        else:
+            status = self.tr("Verdict so far: {verdict}\n{n} questions open")
+        self.nav_status.setText(status.format(verdict=verdict, n=n))
 
     def recommendation(self) -> Recommendation:
         """The recommendation for the current answers."""
@@ -404,7 +409,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         path = self.path()
-        self.setWindowTitle(f"{path.name if path else 'Untitled'}[*] — {APP_NAME}")
+        name = path.name if path else self.tr("Untitled")
+        self.setWindowTitle(self.tr("{name}[*] — {app}").format(name=name, app=APP_NAME))
         self.setWindowModified(self.is_modified())
 
     # ------------------------------------------------------------------ file actions (SessionFiles)
@@ -448,12 +454,12 @@ class MainWindow(QMainWindow):
         try:
             md, html_text = self.report_texts()
         except InputError as exc:
-            show_error(self, "Cannot build the report", str(exc))
+            show_error(self, self.tr("Cannot build the report"), str(exc))
             return
         dialog = ReportDialog(md, html_text, report_stem(self.path()), self, pdf=self.report_pdf)
         if dialog.exec() and dialog.saved_path is not None:
-            self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
-            self.confirm("Exported the report", dialog.saved_path)
+            self.statusBar().showMessage(self.tr("Report saved to {path}").format(path=dialog.saved_path), 5000)
+            self.confirm(self.tr("Exported the report"), dialog.saved_path)
 
     def edit_preferences(self) -> None:
         """Open the preferences dialog; saves and applies the result."""
@@ -464,7 +470,10 @@ class MainWindow(QMainWindow):
             self.set_preferences(dialog.preferences())
 
     def set_preferences(self, prefs: Preferences) -> None:
-        """Use and save new preferences (theme applies at once, the default suite on the Probe page)."""
+        """Use and save new preferences (theme applies at once, the default suite on the Probe page, the
+        language at the next start: said in a message in that language)."""
+        language = translations.language_for(prefs.language)
+        language_changed = prefs.language != self.prefs.language and language != i18n.current_language()
         self.prefs = prefs
         theme_manager().apply(prefs.theme)
         self.menus.theme_actions[prefs.theme].setChecked(True)
@@ -474,7 +483,21 @@ class MainWindow(QMainWindow):
             try:
                 save_preferences(prefs)
             except OSError as exc:
-                self.statusBar().showMessage(f"Preferences not saved: {exc.strerror or exc}", 8000)
+                self.statusBar().showMessage(
+                    self.tr("Preferences not saved: {error}").format(error=exc.strerror or exc), 8000
+                )
+        if language_changed:
+            self._say_restart_for_language(language)
+
+    def _say_restart_for_language(self, language: str) -> None:
+        """The new language applies at the next start: said in that language (the window cannot yet speak it)."""
+        from gpu_tpu_app.core.settings import field_text
+
+        body = field_text("restart", "body", language, name=i18n.LANGUAGE_NAMES[language])
+        box = message_box(self, QMessageBox.Icon.Information, field_text("restart", "title", language), body)
+        box.setModal(False)
+        box.open()
+        self._restart_box = box
 
     def set_theme(self, mode: str) -> None:
         """View > Theme: system, light or dark (kept in the preferences)."""
@@ -482,7 +505,7 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         """Help > About."""
-        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self.session().runs)))
+        QMessageBox.about(self, self.tr("About {app}").format(app=APP_NAME), about_html(list(self.session().runs)))
 
     # ------------------------------------------------------------------ persistence
 
@@ -551,8 +574,8 @@ class MainWindow(QMainWindow):
             return True
         answer = QMessageBox.question(
             self,
-            f"Quit {APP_NAME}",
-            "A probe is running: stop it and quit?",
+            self.tr("Quit {app}").format(app=APP_NAME),
+            self.tr("A probe is running: stop it and quit?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -98,7 +98,11 @@ class _Layout:
         self.p.setPen(QColor(COLORS["muted"]))
         r = QRectF(0, self.height - self.footer_h * 0.7, self.width, self.footer_h * 0.7)
         self.p.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title)
-        self.p.drawText(r, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"page {self.page}")
+        self.p.drawText(
+            r,
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            QCoreApplication.translate("ReportPdf", "page {n}").format(n=self.page),
+        )
 
     def finish(self) -> None:
         self._footer()
@@ -305,70 +309,87 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
     def plain(text: str) -> str:  # escaped, and breakable only at spaces
         return _unbreakable(html.escape(text))
 
+    def yours(answer: str) -> str:  # "(your answer: …)", the answer escaped
+        return plain(QCoreApplication.translate("ReportPdf", "(your answer: {answer})")).replace(
+            "{answer}", plain(answer)
+        )
+
+    def reason(word: str, message: str) -> str:  # "GPU: message", both already rich text
+        return QCoreApplication.translate("ReportPdf", "{lean}: {reason}").format(lean=word, reason=message)
+
     muted = COLORS["muted"]
     lean = {"GPU": COLORS["gpu"], "TPU": COLORS["tpu"]}
 
     out.heading(data.title, 1)
     out.paragraph(f'<i style="color:{muted}">{plain(data.generated)}</i>', after=6)
-    out.heading("Verdict")
+    out.heading(QCoreApplication.translate("ReportPdf", "Verdict"))
     if gauge is not None:
         out.image(gauge_image(gauge), 250)
     out.paragraph(f'<b style="color:{lean.get(data.verdict, COLORS["text"])}">{plain(data.headline)}</b>')
     out.paragraph(plain(data.summary))
     if data.blockers:
-        out.heading("Hard constraints")
+        out.heading(QCoreApplication.translate("ReportPdf", "Hard constraints"))
         out.items(
             [
-                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">(your answer: '
-                f"{plain(a)}) {plain(refs)}</span>"
+                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">'
+                f"{yours(a)} {plain(refs)}</span>"
                 for m, a, refs in data.blockers
             ]
         )
-    out.heading("Reasons, strongest first")
+    out.heading(QCoreApplication.translate("ReportPdf", "Reasons, strongest first"))
     if data.reasons:
         out.items(
             [
-                f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>: {plain(m)} <span style="color:{muted}">'
-                f"(your answer: {plain(a)}) {plain(refs)}</span>"
+                reason(f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>', plain(m))
+                + f' <span style="color:{muted}">'
+                f"{yours(a)} {plain(refs)}</span>"
                 for w, m, a, refs in data.reasons
             ],
             numbered=True,
         )
     else:
-        out.paragraph("No answer leans either way yet.")
-    out.heading("What would change this")
+        out.paragraph(QCoreApplication.translate("ReportPdf", "No answer leans either way yet."))
+    out.heading(QCoreApplication.translate("ReportPdf", "What would change this"))
     if data.flips:
         out.items([plain(f) for f in data.flips])
     else:
-        out.paragraph("No single answer change would change the verdict.")
+        out.paragraph(QCoreApplication.translate("ReportPdf", "No single answer change would change the verdict."))
     if data.next_steps:
-        out.heading("Next steps")
+        out.heading(QCoreApplication.translate("ReportPdf", "Next steps"))
         out.items([plain(s) for s in data.next_steps], numbered=True)
     if data.unanswered:
-        out.heading("Open questions")
+        out.heading(QCoreApplication.translate("ReportPdf", "Open questions"))
         out.items([plain(q) for q in data.unanswered])
-    out.heading("Answers")
-    out.table(["Step", "Question", "Answer"], [list(a) for a in data.answers], weights=[0.18, 0.52, 0.3])
+    out.heading(QCoreApplication.translate("ReportPdf", "Answers"))
+    out.table(
+        [
+            QCoreApplication.translate("ReportPdf", "Step"),
+            QCoreApplication.translate("ReportPdf", "Question"),
+            QCoreApplication.translate("ReportPdf", "Answer"),
+        ],
+        [list(a) for a in data.answers],
+        weights=[0.18, 0.52, 0.3],
+    )
     if data.estimate_rows:
-        out.heading("Estimate")
+        out.heading(QCoreApplication.translate("ReportPdf", "Estimate"))
         out.paragraph(plain(data.estimate_intro))
         out.table(list(ESTIMATE_HEADER), data.estimate_rows)
         out.items([plain(r) for r in data.estimate_rules], muted=True)
     if data.compile_intro:
-        out.heading("Compiled for TPU generations")
+        out.heading(QCoreApplication.translate("ReportPdf", "Compiled for TPU generations"))
         out.paragraph(plain(data.compile_intro))
         if data.compile_rows:
             out.table(list(REPORT_HEADER), data.compile_rows)
         out.items([plain(n) for n in data.compile_notes], muted=True)
     if data.runs:
-        out.heading("Probe runs")
+        out.heading(QCoreApplication.translate("ReportPdf", "Probe runs"))
         out.items([plain(r) for r in data.runs])
     if data.notes:
-        out.heading("Notes")
+        out.heading(QCoreApplication.translate("ReportPdf", "Notes"))
         for para in data.notes.split("\n\n"):
             out.paragraph(plain(para))
     if data.sources:
-        out.heading("Sources")
+        out.heading(QCoreApplication.translate("ReportPdf", "Sources"))
         out.items(
             [
                 plain(title) + (f' <span style="color:{muted}">{e(url)}</span>' if url else "")

@@ -7,6 +7,8 @@ The suite menu shows each suite's name in the language in use and keeps its id a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
+from gpu_tpu_app.ui.chart_data import kernel_name
 from gpu_tpu_app.ui.results_model import SUITE_WORDS, words
 
 #: each suite in a line (English; suite_help() gives it in the language in use)
@@ -43,17 +46,25 @@ def suite_help(suite: str) -> str:
 
 
 class CheckMenuButton(QToolButton):
-    """A tool button with a menu of checkable choices; none checked means 'all'."""
+    """A tool button with a menu of checkable choices; none checked means 'all'. Each choice is kept by its id
+    and shown as `name(id)` (the kernels' names in the language in use)."""
 
-    def __init__(self, title: str, choices: list[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        choices: list[str],
+        parent: QWidget | None = None,
+        name: Callable[[str], str] = str,
+    ) -> None:
         super().__init__(parent)
         self._title = title
+        self._name = name
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu_ = QMenu(self)
         self.setMenu(self.menu_)
         self.actions_: dict[str, QAction] = {}
         for c in choices:
-            act = QAction(c, self.menu_, checkable=True)
+            act = QAction(name(c), self.menu_, checkable=True)
             act.toggled.connect(self._update)
             self.menu_.addAction(act)
             self.actions_[c] = act
@@ -76,7 +87,11 @@ class CheckMenuButton(QToolButton):
 
     def _update(self, *_a: object) -> None:
         chosen = self.checked()
-        shown = ", ".join(chosen) if 0 < len(chosen) <= 2 else (str(len(chosen)) if chosen else self.tr("all"))
+        shown = (
+            ", ".join(self._name(c) for c in chosen)
+            if 0 < len(chosen) <= 2
+            else (str(len(chosen)) if chosen else self.tr("all"))
+        )
         self.setText(self.tr("{title}: {chosen}").format(title=self._title, chosen=shown))
 
 
@@ -130,7 +145,7 @@ class RunControls(QObject):
         )
         self._fill_budgets()
         self.suite.currentIndexChanged.connect(self._fill_budgets)
-        self.kernels = CheckMenuButton(self.tr("Kernels"), list(allowed_kernels()))
+        self.kernels = CheckMenuButton(self.tr("Kernels"), list(allowed_kernels()), name=kernel_name)
         self.kernels.setToolTip(self.tr("Limit the run to some kernels (default: every kernel of the suite)"))
         self.dtypes = CheckMenuButton(self.tr("Dtypes"), list(DTYPES))
         self.dtypes.setToolTip(

@@ -189,3 +189,36 @@ def test_the_results_table_and_run_controls_speak_chinese_and_keep_ids(zh_qt: No
     assert controls.suite_id() == "full" and controls.budget.itemText(0) == "套件默认（10 分钟）"
     assert controls.request(None).suite == "full"
     assert controls.kernels.text() == "内核：全部"
+    assert controls.kernels.actions_["matmul"].text() == "矩阵乘法"
+    controls.kernels.set_checked(["matmul"])
+    assert controls.kernels.text() == "内核：矩阵乘法" and list(controls.request(None).kernels) == ["matmul"]
+
+
+def test_the_device_list_speaks_chinese(zh_qt: None, qtbot) -> None:
+    from gpu_tpu_app.core.runs import DeviceInfo
+    from gpu_tpu_app.ui.devices_view import DevicesView, device_tooltip
+
+    view = DevicesView()
+    qtbot.addWidget(view)
+    assert view.headerItem().text(0) == "设备"
+    view.set_backend(BackendStatus(backend="jax", available=False, reason="jax is not installed"), [])
+    view.set_backend(
+        BackendStatus(backend="torch", available=True), [DeviceInfo(backend="torch", platform="cpu", name="Test CPU")]
+    )
+    tops = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
+    assert tops == ["torch：1 台设备", "jax：不可用"]
+    dev = DeviceInfo(backend="torch", platform="cpu", name="Test CPU", memory_bytes=2**34)
+    assert "内存：16.0 GiB" in device_tooltip(dev)
+
+
+def test_the_model_check_bar_speaks_chinese_and_keeps_chip_counts(zh_qt: None, qtbot) -> None:
+    from gpu_tpu_app.ui.model_check import ModelCheckBar
+
+    bar = ModelCheckBar()
+    qtbot.addWidget(bar)
+    assert bar.button.text() == "检查我的模型…"
+    texts = {bar.chips.itemData(i): bar.chips.itemText(i) for i in range(bar.chips.count())}
+    assert texts[0] == "不为 TPU 编译" and all(texts[n] == f"{n} 块芯片" for n in texts if n)
+    bar._finished(None)
+    assert bar.status.text() == "检查已取消；回答保持原样。"
+    assert bar.envs.add_button.text() == "添加…"

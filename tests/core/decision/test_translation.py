@@ -144,12 +144,15 @@ def test_the_module_names_follow_the_language_in_use(zh: None) -> None:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
-def test_decide_in_chinese_gives_the_english_verdict_and_json(example: Path, run_cli, zh: None) -> None:
+def test_decide_in_chinese_gives_the_english_verdict_and_json(
+    example: Path, run_cli, zh: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, text, err = run_cli("decide", "--answers", str(example))
     assert code == 0, err
     code, as_json, err = run_cli("decide", "--answers", str(example), "--format", "json")
     assert code == 0, err
-    i18n.set_language("en")
+    monkeypatch.setenv(i18n.LANG_ENV, "en")
+    i18n.set_language(None)
     code, english_text, _err = run_cli("decide", "--answers", str(example))
     code, english_json, _err = run_cli("decide", "--answers", str(example), "--format", "json")
     # JSON is a contract for tools: English keys and values in every language, byte for byte
@@ -163,7 +166,7 @@ def test_decide_in_chinese_gives_the_english_verdict_and_json(example: Path, run
     assert all(r.message in text for r in rec.reasons) and all(b.message in text for b in rec.blockers)
     assert text != english_text
     # and its own words: every heading and label in Chinese, none of the English ones
-    assert text.startswith("结论：") and "理由（由强到弱）：" in text and "下一步：" in text
+    assert text.startswith("结论：") and "理由（最有力的在前）：" in text and "下一步：" in text
     for english_word in (
         "Verdict:",
         "Score ",
