@@ -136,3 +136,15 @@ def test_check_model_lang_zh_hans_prints_chinese_and_json_stays_english() -> Non
         e["finding"] == "the file defines params(), forward(params, *inputs) and example_inputs()"
         for e in data["evidence"]
     )
+
+
+def test_the_per_generation_table_in_chinese_keeps_the_compilers_words() -> None:
+    from gpu_tpu_app.core.modelcheck import ModelCheck
+
+    saved = ModelCheck.model_validate_json((ROOT / "examples/checks/jax_transformer-tpu4.json").read_text())
+    assert saved.tpu_compile is not None
+    en, zh = render_text(saved, language="en"), render_text(saved, language="zh-Hans")
+    assert "Compiled for TPU generations (" in en and "Compiled for TPU generations" not in zh
+    assert "为各代 TPU 编译（" in zh and "每代 4 块芯片" in zh
+    assert "  代次" in zh and "屋顶线步时" in zh and "上的布局：" in zh
+    assert saved.tpu_compile.route in zh  # the compile route, as the worker wrote it

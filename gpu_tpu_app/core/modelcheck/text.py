@@ -78,7 +78,7 @@ def render_text(check: ModelCheck, with_rules: bool = True, language: str | None
                 lines.append(f"        {e.detail}")
     if check.tpu_compile is not None:
         float64 = check.answers.high_precision == HIGH_PRECISION_FP64
-        lines += ["", *render_table(check.tpu_compile, load_catalog(), float64)]
+        lines += ["", *render_table(check.tpu_compile, load_catalog(), float64, language)]
     if with_rules:
         lines += ["", t("render.rules")] + [f"  - {r}" for r in mapping_rules(language)]
     return "\n".join(lines)
