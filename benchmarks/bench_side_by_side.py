@@ -10,7 +10,9 @@ order flipped every round (probe first, then direct first), so drifting load hit
   means the probe reports a faster call, as for the rates);
 - all-reduce: 2 local processes over gloo, float32, at 256 KiB and 4 MiB, seconds per operation:
   the probe's group run (`gpu-tpu-probe collective --processes 2`) against a torch.distributed
-  loop and a jax.distributed loop (jit(shard_map(psum)), block_until_ready per call) written here;
+  loop and a jax.distributed loop (jit(shard_map(psum)), block_until_ready per call) written here,
+  which run the probe's sequence (sizes from 4 KiB up, all-reduce, all-gather and reduce-scatter
+  at each) so that the loop, not the history of the communicator, is what differs;
 - STREAM: when a C compiler is present, a small triad/copy program written and compiled here
   (OpenMP when the compiler has it, float32 like the probe), against both backends' probe figures.
 
@@ -172,11 +174,24 @@ def _direct_jax(kernel: str, size: int) -> float:
         return _median_call(burst, 1.0, burst=200)
     b = jnp.asarray(rng.standard_normal(size, dtype=np.float32))
     c = jnp.asarray(rng.standard_normal(size, dtype=np.float32))
+    # the output buffer is donated back each call, as the probe does: a fresh 128 MiB output per call
+    # would time the allocator's page faults, not the memory bandwidth
+    box = [jnp.empty((size,), jnp.float32)]
     if kernel == "copy":
-        h = jax.jit(lambda x: jnp.copy(x))
-        return 8.0 * size / _median_call(lambda: h(b).block_until_ready(), 1.5)
-    t = jax.jit(lambda x, y: x + 3.0 * y)
-    return 12.0 * size / _median_call(lambda: t(b, c).block_until_ready(), 1.5)
+        h = jax.jit(lambda out, x: jnp.copy(x), donate_argnums=0, keep_unused=True)
+
+        def copy() -> None:
+            box[0] = h(box[0], b)
+            box[0].block_until_ready()
+
+        return 8.0 * size / _median_call(copy, 1.5)
+    t = jax.jit(lambda out, x, y: x + 3.0 * y, donate_argnums=0, keep_unused=True)
+
+    def triad() -> None:
+        box[0] = t(box[0], b, c)
+        box[0].block_until_ready()
+
+    return 12.0 * size / _median_call(triad, 1.5)
 
 
 def child(backend: str, order: str, matmul_n: int) -> dict[str, Any]:
@@ -213,20 +228,33 @@ import json, os, statistics, sys, time
 import torch, torch.distributed as dist
 torch.set_num_threads(1)
 dist.init_process_group("gloo", init_method="env://")
+world = dist.get_world_size()
+wanted = set(json.loads(sys.argv[1]))
 out = {}
-for nbytes in json.loads(sys.argv[1]):
-    x = torch.ones(nbytes // 4)
-    for _ in range(5):
-        dist.all_reduce(x)
-    t0 = time.perf_counter(); dist.all_reduce(x); first = time.perf_counter() - t0
-    reps = torch.tensor([max(10, min(300, int(1.0 / max(first, 1e-6))))])
-    dist.all_reduce(reps, op=dist.ReduceOp.MAX)  # every rank runs the same number of operations
-    times = []
-    for _ in range(int(reps)):
-        t0 = time.perf_counter(); dist.all_reduce(x); times.append(time.perf_counter() - t0)
-    t = torch.tensor([statistics.median(times)], dtype=torch.float64)
-    dist.all_reduce(t, op=dist.ReduceOp.MAX)
-    out[nbytes] = float(t)
+# the probe's order: sizes ascending from 4 KiB, at each size all-reduce, all-gather, reduce-scatter
+for nbytes in [4096 << (2 * i) for i in range(6)]:
+    for op in ("all_reduce", "all_gather", "reduce_scatter"):
+        x = torch.ones(nbytes // 4)
+        if op == "all_reduce":
+            call = lambda: dist.all_reduce(x)
+        elif op == "all_gather":
+            part = torch.ones(nbytes // 4 // world)
+            call = lambda: dist.all_gather_into_tensor(x, part)
+        else:
+            part = torch.empty(nbytes // 4 // world)
+            call = lambda: dist.reduce_scatter_tensor(part, x)
+        for _ in range(3):
+            call()
+        t0 = time.perf_counter(); call(); first = time.perf_counter() - t0
+        reps = torch.tensor([max(10, min(200, int(0.5 / max(first, 1e-6))))])
+        dist.all_reduce(reps, op=dist.ReduceOp.MAX)  # every rank runs the same number of operations
+        times = []
+        for _ in range(int(reps)):
+            t0 = time.perf_counter(); call(); times.append(time.perf_counter() - t0)
+        t = torch.tensor([statistics.median(times)], dtype=torch.float64)
+        dist.all_reduce(t, op=dist.ReduceOp.MAX)
+        if op == "all_reduce" and nbytes in wanted:
+            out[nbytes] = float(t)
 if dist.get_rank() == 0:
     print(json.dumps(out))
 dist.destroy_process_group()
@@ -245,19 +273,29 @@ shard_map = getattr(jax, "shard_map", None)
 if shard_map is None:
     from jax.experimental.shard_map import shard_map
 mesh = Mesh(np.array(jax.devices()), ("i",))
-f = jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+ops = {
+    "all_reduce": (lambda s: jax.lax.psum(s, "i"), 1),
+    "all_gather": (lambda s: jax.lax.all_gather(s, "i", tiled=True), 2),
+    "reduce_scatter": (lambda s: jax.lax.psum_scatter(s, "i", scatter_dimension=0, tiled=True), 1),
+}
+wanted = set(json.loads(sys.argv[1]))
 out = {}
-for nbytes in json.loads(sys.argv[1]):
-    x = jax.make_array_from_process_local_data(NamedSharding(mesh, P("i")), np.ones(nbytes // 4, dtype=np.float32))
-    for _ in range(5):
-        f(x).block_until_ready()
-    t0 = time.perf_counter(); f(x).block_until_ready(); first = time.perf_counter() - t0
-    reps = int(np.max(multihost_utils.process_allgather(np.array([max(10, min(300, int(1.0 / max(first, 1e-6))))]))))
-    times = []
-    for _ in range(reps):  # every process runs the same number of operations
-        t0 = time.perf_counter(); f(x).block_until_ready(); times.append(time.perf_counter() - t0)
-    both = multihost_utils.process_allgather(np.array([statistics.median(times)]))
-    out[nbytes] = float(np.max(both))
+# the probe's order: sizes ascending from 4 KiB, at each size all-reduce, all-gather, reduce-scatter
+for nbytes in [4096 << (2 * i) for i in range(6)]:
+    for op, (body, parts) in ops.items():
+        f = jax.jit(shard_map(body, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+        local = np.ones(nbytes // 4 // parts, dtype=np.float32)
+        x = jax.make_array_from_process_local_data(NamedSharding(mesh, P("i")), local)
+        for _ in range(3):
+            f(x).block_until_ready()
+        t0 = time.perf_counter(); f(x).block_until_ready(); first = time.perf_counter() - t0
+        reps = int(np.max(multihost_utils.process_allgather(np.array([max(10, min(200, int(0.5 / max(first, 1e-6))))]))))
+        times = []
+        for _ in range(reps):  # every process runs the same number of operations
+            t0 = time.perf_counter(); f(x).block_until_ready(); times.append(time.perf_counter() - t0)
+        both = multihost_utils.process_allgather(np.array([statistics.median(times)]))
+        if op == "all_reduce" and nbytes in wanted:
+            out[nbytes] = float(np.max(both))
 if rank == 0:
     print(json.dumps(out))
 jax.distributed.shutdown()
@@ -415,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
                 for nbytes in ALLREDUCE_BYTES:
                     t, j = direct_t.get("torch", {}).get(nbytes), direct_t.get("jax", {}).get(nbytes)
                     if t and j:
-                        add(f"all-reduce {nbytes // 1024} KiB, direct JAX vs torch", "jax/torch", t, j, True)
+                        add(f"all-reduce {nbytes // 1024} KiB, direct JAX vs torch", "JAX|torch", j, t, True)
             print(f"round {rnd + 1} done (load {_load()})", file=sys.stderr)
     print(f"load average at start {started_load}; per round {'; '.join(loads)}; at end {_load()}")
     print(f"{args.rounds} rounds, probe and direct interleaved (order flipped every round)")
@@ -433,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(
         "ratio: probe rate / direct rate; for times (dispatch, all-reduce) direct time / probe time, so above 1 "
-        "the probe reports faster; 'direct JAX vs torch' is torch's time / JAX's time, both timed directly"
+        "the probe reports faster; 'direct JAX vs torch': JAX's time, torch's time and torch's / JAX's (JAX's speed "
+        "relative to torch), both timed directly"
     )
     if args.json:
         Path(args.json).write_text(

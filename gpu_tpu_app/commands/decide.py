@@ -57,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
     if args.answers == "-":
         data = sys.stdin.buffer.read(MAX_SMALL_FILE_BYTES + 1)
         if len(data) > MAX_SMALL_FILE_BYTES:
-            raise InputError("<stdin>: over the 1 MiB limit for an answers file; not reading it")
+            raise InputError(text("decide.error.stdin_too_large"))
         try:
             raw = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise InputError("<stdin>: not UTF-8 text") from None
+            raise InputError(text("decide.error.stdin_not_utf8")) from None
         answers = load_answers(raw, "<stdin>")
     else:
         answers = read_answers(args.answers)

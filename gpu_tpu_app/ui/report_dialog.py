@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes, write_text
-from gpu_tpu_app.ui.widgets import show_error
+from gpu_tpu_app.ui.widgets import label, show_error
 
 FORMATS: dict[str, tuple[str, str]] = {  # key -> (label, suffix)
     "markdown": ("Markdown", ".md"),
@@ -127,6 +127,13 @@ class ReportDialog(QDialog):
         row.addWidget(self.format_combo)
         row.addStretch(1)
         root.addLayout(row)
+        # a Chinese report (or Chinese notes) without a Chinese font: the PDF would show empty boxes
+        from gpu_tpu_app.ui.cjk_text import font_problem
+
+        self.font_note = label(font_problem(markdown) or "", "warning")
+        root.addWidget(self.font_note)
+        self.format_combo.currentIndexChanged.connect(self._show_font_note)
+        self._show_font_note()
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.save_button = QPushButton(self.tr("&Save…"))
@@ -135,6 +142,9 @@ class ReportDialog(QDialog):
         self.save_button.clicked.connect(self.save)
         buttons.rejected.connect(self.reject)
         root.addWidget(buttons)
+
+    def _show_font_note(self) -> None:
+        self.font_note.setVisible(bool(self.font_note.text()) and self.selected_format() == "pdf")
 
     @staticmethod
     def _open_link(url: QUrl) -> None:

@@ -40,6 +40,13 @@
     </message>
 </context>
 <context>
+    <name>ChineseFont</name>
+    <message>
+        <source>No Chinese font is installed: the PDF would show empty boxes for Chinese text. Install one (Debian/Ubuntu: sudo apt install fonts-noto-cjk) and export again, or save as HTML or Markdown.</source>
+        <translation>未安装中文字体：PDF 中的中文会显示为空白方框。请先安装一款中文字体（Debian/Ubuntu：sudo apt install fonts-noto-cjk）后重新导出，或改存为 HTML 或 Markdown。</translation>
+    </message>
+</context>
+<context>
     <name>PreferencesDialog</name>
     <message>
         <source>Preferences</source>

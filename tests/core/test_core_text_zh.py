@@ -126,7 +126,7 @@ def _columns(line: str, spans: list[tuple[int, int]]) -> list[str]:
     "request_",
     [
         EstimateRequest(params=7e9, chips=8, prices={"tpu-v5e": 1.5}),
-        EstimateRequest(mode="inference", params=70e9, tokens=1e9, chips=2, prices={"h100-sxm": 2.5}),
+        EstimateRequest(mode="inference", params=70e9, tokens=1e9, chips=3, prices={"h100-sxm": 2.5}),
     ],
     ids=["training", "serving"],
 )
@@ -155,6 +155,12 @@ def test_the_estimate_table_in_chinese_lines_up_and_keeps_the_numbers(request_: 
     assert "\n时间：训练 FLOPs = 6 × N × D" in table or "\n时间：推理服务 = 预填充 + 解码。" in table
     assert "\n内存：每份" in table and result.rule not in table and result.memory_rule not in table
     assert "training FLOPs" in result.rule or "serving = prefill" in result.rule
+    # the layout warnings from their ids (the Estimate's JSON keeps the English ones)
+    assert any(row.warnings for row in result.rows)
+    assert "\n警告：\n" in table and "not modelled" not in table and "left idle" not in table
+    assert "没有建模" in table or "块芯片闲置" in table or "多于给定的" in table
+    assert all(w.isascii() for row in result.rows for w in row.warnings)
+    assert '"warning_texts"' not in result.model_dump_json()
     for word in ("Inputs:", "FLOPs in all", "Warnings:", "Sources:", " days", " hours", "training tokens"):
         assert word not in table, word
     # the numbers are the English table's
@@ -162,6 +168,16 @@ def test_the_estimate_table_in_chinese_lines_up_and_keeps_the_numbers(request_: 
     english_table = format_table(result)
     numbers = re.compile(r"\$?\d[\d,.]*")
     assert numbers.findall(table.split("\n\n")[1]) == numbers.findall(english_table.split("\n\n")[1])
+
+
+def test_the_bandwidth_and_precision_notes_in_chinese(zh: None) -> None:
+    req = EstimateRequest(mode="inference", params=7e9, tokens=1e9, strict_fp32=True, bw_share=0.7)
+    result = estimate(req, load_catalog())
+    table = format_table(result)
+    assert "\n带宽：标称带宽的 0.7，由你设定。\n" in table
+    assert "\n精度：严格 fp32：GPU 按其 FP32 峰值" in table
+    assert result.bw_share_source == "0.7 of nominal bandwidth, set by the user"
+    assert result.fp32_note is not None and result.fp32_note.startswith("strict fp32: GPUs at their FP32 peak")
 
 
 def test_the_memory_tip_and_durations_in_chinese(zh: None) -> None:
@@ -189,3 +205,24 @@ def test_the_verdict_in_chinese_words(zh: None) -> None:
     assert verdict_change(full, blocked) == f"结论已变：{verdict_words(full)} → {verdict_words(blocked)}。"
     for sentence in (verdict_summary(few), verdict_summary(full), verdict_summary(blocked)):
         assert CJK.search(sentence) and " With " not in sentence and "questions answered" not in sentence
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "chinese"),
+    [
+        (["--params", "0"], "--params", "必须大于 0"),
+        (["--params", "7e9", "--mfu", "3"], "--mfu", "必须在 (0, 1] 之间"),
+        (["--params", "7e9", "--batch", "4"], "--batch", "只能与 --inference 一起使用"),
+        (["--params", "7e9", "--price", "foo=1"], "--price", "未知芯片 'foo'"),
+        (["--params", "7e9", "--steps", "10"], "--steps", "只能与 --model-check 一起使用"),
+    ],
+)
+def test_estimate_errors_in_chinese_name_the_flag_first(
+    argv: list[str], flag: str, chinese: str, run_cli, zh: None
+) -> None:
+    code, out, err = run_cli("estimate", *argv)
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert "\n" not in line and "Traceback" not in line
+    message = line.split("：", 1)[1] if line.startswith("错误：") else line
+    assert message.startswith(f"{flag}：") and chinese in message, line
