@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision.content import InLanguage, sentences
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
 from gpu_tpu_app.core.estimate_layout import warning_text
 from gpu_tpu_app.core.estimate_workload import shape_origin
+from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops

@@ -14,9 +14,10 @@ import pytest
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision import ACTION_WORDS, FACTORS, PAGES, QUESTIONS, RULES, Answers, Recommendation, decide
 from gpu_tpu_app.core.decision.answers import CHOICES
-from gpu_tpu_app.core.decision.content import _texts, packaged_text, packaged_text_path, placeholders, sentences
+from gpu_tpu_app.core.decision.content import _texts, packaged_text, packaged_text_path, placeholders
 from gpu_tpu_app.core.decision.io import check_decision_text, read_answers
 from gpu_tpu_app.core.decision.steps import step_of_line
+from gpu_tpu_app.core.localized import sentences
 from tests.i18n_allow import CJK, left_in_english
 
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT_LANGUAGE]
@@ -176,3 +177,17 @@ def test_decide_in_chinese_gives_the_english_verdict_and_json(
         "topic ",
     ):
         assert english_word not in text, english_word
+
+
+def test_a_bad_answers_file_is_one_chinese_line_naming_the_file_and_field(tmp_path: Path, zh: None) -> None:
+    from gpu_tpu_app.core.decision.io import load_answers
+    from gpu_tpu_app.errors import InputError
+
+    for body, expected in [
+        ('{"stage": "prod"}', "answers.json：stage：'prod' 不是 exploring, stabilizing, production 之一"),
+        ('{"stagex": 1}', "answers.json：stagex：未知字段（已知：framework, "),
+        ('{"schema_version": 7}', "answers.json：schema_version：不支持 7（本应用读取 1 和 2）"),
+    ]:
+        with pytest.raises(InputError) as err:
+            load_answers(body, "answers.json")
+        assert str(err.value).startswith(expected) and "\n" not in str(err.value), str(err.value)
