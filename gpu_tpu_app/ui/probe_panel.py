@@ -47,12 +47,12 @@ from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.message_log import MessageLog
-from gpu_tpu_app.ui.probe_process import StandbyWorkers
 from gpu_tpu_app.ui.probe_run import ProbeRunner
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
 from gpu_tpu_app.ui.results_table import build_results_table
 from gpu_tpu_app.ui.run_controls import RunControls
 from gpu_tpu_app.ui.runs_list import RunsList
+from gpu_tpu_app.ui.standby_workers import StandbyWorkers
 from gpu_tpu_app.ui.summary_card import SummaryCard
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import WrapBar, message_box
