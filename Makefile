@@ -16,16 +16,29 @@ DISPLAY_PACKAGES := libxcb1 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 li
 # desktop-file-utils and appstream validate the desktop entry and metainfo; shared-mime-info and gio
 # (libglib2.0-bin) check that session and run files open with the app; poppler-utils renders the
 # PDF report to images and text in its layout test; openbox gives the real-display tests (Xvfb) a window
-# manager, so windows get real frames and placement.
-DEB_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core \
+# manager, so windows get real frames and placement. fonts-noto-cjk draws (and the PDF report embeds) the
+# Simplified Chinese interface's characters.
+RUNTIME_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core fonts-noto-cjk
+DEB_PACKAGES := $(RUNTIME_PACKAGES) \
                 desktop-file-utils appstream shared-mime-info libglib2.0-bin binutils $(DISPLAY_PACKAGES) xvfb xauth \
                 openbox poppler-utils
 
-.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry
+.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry translations
 
-run: $(STAMP) $(VENV)/.desktop-entry
-	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 \
-	  libglib2.0-0 fonts-dejavu-core $(DISPLAY_PACKAGES)" || echo "warning: could not install the display libraries; the app names any that is missing"
+# The window's translations: each resources/i18n/*.ts (kept with pyside6-lupdate) compiled to the .qm file
+# QTranslator loads, by the venv's pyside6-lrelease. The .qm files are build output (.gitignore).
+TS_FILES := $(wildcard resources/i18n/*.ts)
+QM_FILES := $(TS_FILES:.ts=.qm)
+LRELEASE := $(VENV)/bin/pyside6-lrelease
+
+translations: $(QM_FILES)
+
+resources/i18n/%.qm: resources/i18n/%.ts | $(STAMP)
+	$(LRELEASE) -silent $< -qm $@
+
+run: $(STAMP) $(VENV)/.desktop-entry translations
+	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(RUNTIME_PACKAGES) $(DISPLAY_PACKAGES)" \
+	  || echo "warning: could not install the display libraries and fonts; the app names any library that is missing"
 	$(PY) -m gpu_tpu_app
 
 # The first `make run` also puts the app in the desktop menu (files under ~/.local/share only;
@@ -35,10 +48,10 @@ $(VENV)/.desktop-entry: $(STAMP)
 
 # make test: lint and the fast tests (about 3-4 minutes on two cores); make test-all: every test, the slow ones
 # too (real probe runs, model checks, collectives, launches, builds). CI runs test-all.
-test: lint system-deps
+test: lint system-deps translations
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m "not slow"
 
-test-all: lint system-deps
+test-all: lint system-deps translations
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 # Everything the formatter checks (the whole tree is in its style).
@@ -72,10 +85,11 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py $(BENCH)
 
 # The README's screenshots, made by the app itself (--screenshot) from a session with a real quick run:
-# every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet;
+# every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet,
+# every page in Simplified Chinese;
 # then every page on a real X display (Xvfb with openbox) at 1024x640 and 1280x800, whole screen.
 SHOT := QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --session docs/screenshots/example-session.json
-screenshots: $(STAMP)
+screenshots: $(STAMP) translations
 	for page in welcome decide result probe learn; do \
 	  $(SHOT) --screenshot docs/screenshots/$$page.png --page $$page || exit 1; \
 	done
@@ -86,13 +100,18 @@ screenshots: $(STAMP)
 	$(SHOT) --screenshot docs/screenshots/probe-1920x1080.png --page probe --size 1920x1080
 	QT_SCALE_FACTOR=2 $(SHOT) --screenshot docs/screenshots/probe-2x.png --page probe
 	QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --screenshot docs/screenshots/result-no-verdict.png --page result
+	# every page again in Simplified Chinese (the fonts-noto-cjk font draws the Chinese)
+	mkdir -p docs/screenshots/zh-Hans
+	for page in welcome decide result probe learn; do \
+	  $(SHOT) --lang zh-Hans --screenshot docs/screenshots/zh-Hans/$$page.png --page $$page || exit 1; \
+	done
 	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
 	# every page as a user sees it on a real X display (Xvfb + openbox), the window placing itself
 	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
 # checked here; the spec's Windows and macOS branches are not built here.
-bundle: $(STAMP) system-deps
+bundle: $(STAMP) system-deps translations
 	@# X11 libraries that Qt's xcb platform plugin links: present at build time, they ship in the bundle.
 	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(DISPLAY_PACKAGES)"
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt pyinstaller pyinstaller-hooks-contrib altgraph
@@ -102,7 +121,7 @@ bundle: $(STAMP) system-deps
 
 # Rebuilds the bundle when it is missing or older than a source file, validates the desktop files,
 # then runs the bundle as a user would: plain launch, --screenshot, smoke probes, desktop entry.
-bundle-check: $(STAMP) system-deps
+bundle-check: $(STAMP) system-deps translations
 	@if [ ! -x dist/gpu-tpu-app/gpu-tpu-app ] || [ -n "$$(find gpu_tpu_app resources packaging/pyinstaller \
 	    pyproject.toml constraints.txt $(STAMP) -type f -newer dist/gpu-tpu-app/gpu-tpu-app \
 	    ! -path '*/__pycache__/*' ! -name bundle_check.py -print -quit)" ]; then \
@@ -115,4 +134,4 @@ install-desktop-entry: $(STAMP)
 	$(PY) -m gpu_tpu_app --install-desktop-entry
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache resources/i18n/*.qm

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,25 @@ def problem_error(problems: list[tuple[str, str]]) -> Exception:
 
     path, problem = problems[0]
     return PydanticCustomError(PROBLEM, "{path}: {problem}", {"path": path, "problem": problem, "count": len(problems)})
+
+
+def supported_version(supported: int) -> Callable[[int], int]:
+    """The check a content file's ``schema_version`` field runs: the version this app reads, or a
+    pydantic error 'unsupported schema version <got> (this app reads <want>)' that `from_validation`
+    turns into one line naming the file and the field. Use as
+    ``schema_version: Annotated[int, AfterValidator(supported_version(SCHEMA_VERSION))]``."""
+    from pydantic_core import PydanticCustomError
+
+    def check(version: int) -> int:
+        if version != supported:
+            raise PydanticCustomError(
+                "schema_version",
+                "unsupported schema version {got} (this app reads {want})",
+                {"got": version, "want": supported},
+            )
+        return version
+
+    return check
 
 
 def json_object(text: str, source: str | Path, expected: str = "a JSON object") -> dict[str, Any]:

@@ -1,4 +1,6 @@
-"""Test set-up: offscreen Qt, and a private home so tests never touch the user's files."""
+"""Test set-up: offscreen Qt, a private home so tests never touch the user's files, English unless a test
+asks for another language (GPU_TPU_APP_LANG=en: the tester's own locale does not change what the tests
+read), and the window's .qm translations rebuilt when a .ts file is newer (a developer edited one)."""
 
 from __future__ import annotations
 
@@ -19,8 +21,24 @@ for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HO
     os.environ[_var] = os.path.join(_SANDBOX, _var.lower())
     os.makedirs(os.environ[_var], exist_ok=True)
 os.environ["GPU_TPU_APP_TEST_SANDBOX"] = _SANDBOX
+os.environ["GPU_TPU_APP_LANG"] = "en"
 
 import pytest  # noqa: E402  # the environment above must be set first
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _translations_built() -> None:
+    """The .qm files as their .ts files say: a stale or missing one is compiled with pyside6-lrelease first, so
+    the window's tests see the translations as they are now (a missing lrelease fails here, by name)."""
+    from gpu_tpu_app import qm
+    from gpu_tpu_app.assets import resource_path
+
+    folder = resource_path(qm.FOLDER)
+    if qm.stale(folder):
+        try:
+            qm.build_stale(folder)
+        except qm.TranslationBuildError as exc:
+            pytest.fail(f"the window's translations cannot be built: {exc}", pytrace=False)
 
 
 @pytest.fixture

@@ -32,6 +32,8 @@ ALLOWED_WORDS = frozenset(
         "SparseCore",
         "MXU",
         "PyTorch",
+        "TensorFlow",
+        "Keras",
         "torch",
         "jax",
         "jaxlib",
@@ -158,6 +160,7 @@ ALLOWED_WORDS = frozenset(
         "sdpa",
         "all-reduce",
         "LLM",
+        "AI",
         "Lena",
         "x",
     ]

@@ -52,6 +52,7 @@ def test_language_from_environment(environ: dict[str, str], expected: str) -> No
 
 def test_set_language_validates_and_resets(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(i18n, "_current", None)
+    monkeypatch.delenv(i18n.LANG_ENV, raising=False)  # tests/conftest.py pins English there
     monkeypatch.setenv("LC_ALL", "zh_CN.UTF-8")
     assert i18n.current_language() == "zh-Hans"
     assert i18n.set_language("en") == "en"

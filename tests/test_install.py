@@ -33,12 +33,20 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_contains_resources_and_entry_points(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
-        assert "gpu_tpu_app/resources/lesson/lesson.toml" in names
+        assert "gpu_tpu_app/resources/lesson/lesson.en.toml" in names
+        assert "gpu_tpu_app/resources/lesson/lesson.zh-Hans.toml" in names
+        assert "gpu_tpu_app/resources/text/learn.zh-Hans.toml" in names
         assert "gpu_tpu_app/resources/catalog/chips.toml" in names
         assert "gpu_tpu_app/resources/decision/decision.en.toml" in names
         assert "gpu_tpu_app/resources/prices/prices.toml" in names
         assert "gpu_tpu_app/core/decision/engine.py" in names
         assert any(n.startswith("gpu_tpu_app/resources/icons/") and n.endswith(".svg") for n in names)
+        # the window's translations, compiled (the .ts sources stay out)
+        for ts in (ROOT / "resources" / "i18n").glob("*.ts"):
+            qm = f"gpu_tpu_app/resources/i18n/{ts.with_suffix('.qm').name}"
+            assert qm in names and zf.read(qm)[:16] == bytes.fromhex("3cb86418caef9c95cd211cbf60a1bddd"), qm
+        assert not any(n.endswith(".ts") for n in names)
+        assert "gpu_tpu_app/resources/text/cli.zh-Hans.toml" in names
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = zf.read(entry_points).decode()
         assert "[gui_scripts]" in text and "gpu-tpu-app = gpu_tpu_app.cli:main" in text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, error_line
 from gpu_tpu_app.errors import CheckFailed, InputError
 
 
@@ -20,10 +20,10 @@ def guarded(call: Callable[[], int]) -> int:
     try:
         return call()
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         return EXIT_USAGE
     except CheckFailed as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return EXIT_CANCELLED

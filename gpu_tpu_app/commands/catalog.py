@@ -1,10 +1,13 @@
-"""`gpu-tpu-app catalog`: print the accelerator catalogue as a table or as JSON."""
+"""`gpu-tpu-app catalog`: print the accelerator catalogue as a table (in the interface language: headers and
+legend from resources/text/cli.<lang>.toml) or as JSON (English)."""
 
 from __future__ import annotations
 
 import argparse
 
+from gpu_tpu_app.cliutil import align
 from gpu_tpu_app.core.catalog import Catalog, Chip, load_catalog
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING
 
 
@@ -27,20 +30,21 @@ def _cell(chip: Chip, field: str) -> str:
 
 def rows(catalog: Catalog) -> list[list[str]]:
     """The table's header and one row of display strings per chip (dense figures only)."""
+    h = "cli.catalog.headers."
     table = [
         [
-            "id",
-            "chip",
-            "family",
+            text(h + "id"),
+            text(h + "chip"),
+            text(h + "family"),
             "BF16",
             "FP8",
             "FP32",
             "FP64",
-            "FP64 matrix",
-            "memory",
-            "mem BW GB/s",
-            "fast-link group",
-            "year",
+            text(h + "fp64_matrix"),
+            text(h + "memory"),
+            text(h + "mem_bw"),
+            text(h + "domain"),
+            text(h + "year"),
         ]
     ]
     for chip in catalog.chips:
@@ -49,7 +53,7 @@ def rows(catalog: Catalog) -> list[list[str]]:
             bf16 = f"{bf16} (FP16 {_cell(chip, 'fp16')})"
         fp8 = _cell(chip, "fp8")
         if chip.fp8 is not None and chip.fp8.value is not None and chip.fp8.value == chip.bf16.value:
-            fp8 += " (=BF16)"
+            fp8 += " " + text("cli.catalog.same_as_bf16")
         domain = chip.domain_chips()
         table.append(
             [
@@ -72,25 +76,12 @@ def rows(catalog: Catalog) -> list[list[str]]:
 
 def format_table(catalog: Catalog) -> str:
     """The catalogue as aligned text, the links of each chip, and a legend for the abbreviations."""
-    table = rows(catalog)
-    numeric = {3, 4, 5, 6, 7, 9, 10, 11}
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    lines = []
-    for n, row in enumerate(table):
-        cells = [cell.rjust(widths[i]) if (i in numeric and n) else cell.ljust(widths[i]) for i, cell in enumerate(row)]
-        lines.append("  ".join(cells).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    lines = align(rows(catalog), right={3, 4, 5, 6, 7, 9, 10, 11})
     lines.append("")
-    lines.append("Links between chips:")
+    lines.append(text("cli.catalog.links"))
     lines += [f"  {chip.id}: {chip.interconnect}" for chip in catalog.chips]
     lines.append("")
-    lines.append("Dense peaks in TFLOP/s (no sparsity); (=BF16): FP8 runs at the BF16 rate on this chip.")
-    lines.append("n/p = not published by the vendor, n/s = not supported by the chip. Fast-link group: the most chips")
-    lines.append("joined by the chip's fastest link (an NVLink domain, a TPU slice or pod).")
-    lines.append(
-        "Memory as the vendor states it (GB = 10^9 bytes, GiB = 2^30 bytes). Sources and reasons: --format json."
-    )
+    lines += [text(f"cli.catalog.legend_{part}") for part in ("peaks", "missing", "domain", "memory")]
     return "\n".join(lines)
 
 

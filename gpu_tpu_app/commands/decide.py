@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision import (
     FACTORS,
     QUESTIONS,
@@ -16,37 +17,35 @@ from gpu_tpu_app.core.decision import (
     read_answers,
 )
 from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
+from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.verdict_text import confidence_word
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES
 
-_VERDICT_WORDS = {
-    "gpu": "GPU: the workshop",
-    "tpu": "TPU: the factory line",
-    "either": "either: the workshop and the factory line fit about equally well",
-}
+
+def _option(key: str, **values: str) -> str:
+    """An option's help in the language in use; argparse formats help with %, so a literal % is doubled."""
+    return text(f"decide.options.{key}", **values).replace("%", "%%")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    """Add the decide flags to the subcommand's parser."""
+    """Add the decide flags to the subcommand's parser (their help in the language in use)."""
     p.add_argument(
         "--answers",
         required=True,
         metavar="FILE",
-        help="JSON answers file ('-' reads standard input); missing or null answers count as unknown. "
-        "Fields: " + ", ".join(FACTORS),
+        help=_option("answers", fields=", ".join(FACTORS)),
     )
     p.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
-        help="text for people (default), json for tools: the Recommendation model (with --model, "
-        "plus answer_sources and model_check)",
+        help=_option("format"),
     )
     p.add_argument(
         "--model",
         metavar="FILE",
-        help="also check this model file (as check-model does); measured answers fill the ones the "
-        "answers file leaves unset, stated answers win",
+        help=_option("model"),
     )
     from gpu_tpu_app.commands.check_model import add_check_flags
 
@@ -60,10 +59,10 @@ def run(args: argparse.Namespace) -> int:
         if len(data) > MAX_SMALL_FILE_BYTES:
             raise InputError("<stdin>: over the 1 MiB limit for an answers file; not reading it")
         try:
-            text = data.decode("utf-8")
+            raw = data.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("<stdin>: not UTF-8 text") from None
-        answers = load_answers(text, "<stdin>")
+        answers = load_answers(raw, "<stdin>")
     else:
         answers = read_answers(args.answers)
     check = sources = None
@@ -73,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
         check = measure(args.model, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
         answers, sources = combine(answers, check)
-    rec = decide(answers)
+    # JSON is for tools: its keys and values, the words included, are English in every language
+    rec = decide(answers, language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None)
     if args.format == "json":
         data = rec.model_dump(mode="json", by_alias=True)
         if check is not None:
@@ -81,11 +81,21 @@ def run(args: argparse.Namespace) -> int:
             data["model_check"] = check.model_dump(mode="json")
         print(json.dumps(data, indent=2, allow_nan=False))
     else:
-        text = render_text(rec)
+        out = render_text(rec)
         if check is not None and sources is not None:
-            text = render_sources(check, sources, answers) + "\n\n" + text
-        print(text)
+            out = render_sources(check, sources, answers) + "\n\n" + out
+        print(out)
     return 0
+
+
+def _source_words(source: str) -> str:
+    """How an answer's source reads: stated, measured, or stated over a measured value."""
+    if source in ("stated", "measured"):
+        return text(f"decide.sources.{source}")
+    prefix = "stated over measured "
+    if source.startswith(prefix):
+        return text("decide.sources.stated_over", value=source[len(prefix) :])
+    return source
 
 
 def render_sources(check, sources: dict[str, str], answers) -> str:
@@ -93,61 +103,84 @@ def render_sources(check, sources: dict[str, str], answers) -> str:
     from gpu_tpu_app.core.modelcheck import level_text
 
     lines = [
-        f"Model check of {check.file}: {level_text(check)}, {check.seconds:.1f} s",
-        "Answers it could measure (measured values fill unset answers; stated ones win):",
+        text("decide.sources.check", file=check.file, level=level_text(check), seconds=f"{check.seconds:.1f}"),
+        text("decide.sources.intro"),
     ]
     for name, source in sources.items():
         value = getattr(answers, name)
         first = next((e for e in check.evidence_for(name)), None)
-        why = f" ({first.finding})" if first is not None and source != "stated" else ""
+        why = text("decide.sources.why", finding=first.finding) if first is not None and source != "stated" else ""
         if source == "unknown":
-            lines.append(f"  - {name}: neither stated nor decided by the check{why}")
+            lines.append("  - " + text("decide.sources.unknown", name=name, why=why))
         else:
-            lines.append(f"  - {name} = {value}: {source}{why}")
+            lines.append(
+                "  - " + text("decide.sources.answer", name=name, value=value, source=_source_words(source), why=why)
+            )
     return "\n".join(lines)
 
 
 def _cite(topic: str, sources: list[str]) -> str:
-    return f"(topic {topic}; sources {', '.join(sources)})"
+    return text("decide.line.cite", topic=topic, sources=", ".join(sources))
 
 
 def render_text(rec: Recommendation) -> str:
-    """The recommendation as plain text: verdict, blockers, reasons, flips, next steps, open questions."""
+    """The recommendation as plain text, in the language in use: verdict, blockers, reasons, flips,
+    next steps, open questions. Ids (factors, answers, topics, sources) stay as the answers file writes them."""
     lines = [
-        f"Verdict: {_VERDICT_WORDS[rec.verdict]}",
-        f"Score {rec.score:+.2f} (-1 = all GPU, +1 = all TPU), confidence {rec.confidence}",
+        text("decide.line.verdict", words=text(f"decide.verdict.{rec.verdict}")),
+        text("decide.line.score", score=f"{rec.score:+.2f}", confidence=confidence_word(rec.confidence)),
     ]
     if rec.blockers:
-        lines += ["", "Blockers (each decides on its own):"]
+        lines += ["", text("decide.heading.blockers")]
         for b in rec.blockers:
-            lines.append(f"  - {b.factor} = {b.answer} -> {b.verdict.upper()}: {b.message} {_cite(b.topic, b.sources)}")
+            line = text(
+                "decide.line.blocker",
+                factor=b.factor,
+                answer=b.answer,
+                verdict=b.verdict.upper(),
+                message=b.message,
+                cite=_cite(b.topic, b.sources),
+            )
+            lines.append(f"  - {line}")
     if leans_only(rec):
-        lines.append(f"Fewer than {FULL_ENOUGH} answers and no blocker: they lean, but decide nothing yet.")
+        lines.append(text("decide.line.leans_only", n=FULL_ENOUGH))
     if rec.conflicts:
-        lines += ["", "Answers that contradict each other (the confidence is one level lower):"]
+        lines += ["", text("decide.heading.conflicts")]
         for c in rec.conflicts:
-            pair = " and ".join(f"{f} = {a}" for f, a in zip(c.factors, c.answers))
-            lines.append(f"  - {pair}: {c.message}")
-    lines += ["", "Reasons, strongest first:"]
+            named = [f"{f} = {a}" for f, a in zip(c.factors, c.answers)]
+            pair = text("decide.line.pair", first=named[0], second=", ".join(named[1:])) if len(named) > 1 else named[0]
+            lines.append("  - " + text("decide.line.conflict", pair=pair, message=c.message))
+    lines += ["", text("decide.heading.reasons")]
     if rec.reasons:
         for r in rec.reasons:
-            lines.append(
-                f"  - [{r.leans.upper()} {r.weight:.2f}] {r.factor} = {r.answer}: {r.message} "
-                f"{_cite(r.topic, r.sources)}"
+            line = text(
+                "decide.line.reason",
+                lean=r.leans.upper(),
+                weight=f"{r.weight:.2f}",
+                factor=r.factor,
+                answer=r.answer,
+                message=r.message,
+                cite=_cite(r.topic, r.sources),
             )
+            lines.append(f"  - {line}")
     else:
-        lines.append("  - none: no answer leans either way yet")
-    lines += ["", "What would flip it:"]
+        lines.append("  - " + text("decide.line.no_reasons"))
+    lines += ["", text("decide.heading.flips")]
     if rec.flips:
         for f in rec.flips:
-            lines.append(f"  - {f.factor}: {f.from_} -> {f.to} gives {f.verdict}")
+            verdict = text(f"decide.flip_verdict.{f.verdict}")
+            lines.append(
+                "  - " + text("decide.line.flip", factor=f.factor, before=f.from_, after=f.to, verdict=verdict)
+            )
     else:
-        lines.append("  - no single changed answer changes the verdict")
-    lines += ["", "Next steps:"]
+        lines.append("  - " + text("decide.line.no_flips"))
+    lines += ["", text("decide.heading.next_steps")]
     lines += [f"  {i}. {step}" for i, step in enumerate(rec.next_steps, 1)]
-    lines += ["", "Unanswered:"]
+    lines += ["", text("decide.heading.unanswered")]
     if rec.unanswered:
-        lines += [f"  - {name}: {QUESTIONS[name].text}" for name in rec.unanswered]
+        lines += [
+            "  - " + text("decide.line.unanswered", name=name, question=QUESTIONS[name].text) for name in rec.unanswered
+        ]
     else:
-        lines.append("  - none")
+        lines.append("  - " + text("decide.line.none"))
     return "\n".join(lines)

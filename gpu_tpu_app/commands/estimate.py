@@ -7,7 +7,7 @@ import math
 
 from pydantic import ValidationError
 
-from gpu_tpu_app.cliutil import fail
+from gpu_tpu_app.cliutil import display_width, fail, pad
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
@@ -23,140 +23,139 @@ from gpu_tpu_app.core.estimate import (
     parse_quantity,
 )
 from gpu_tpu_app.core.estimate_text import (
-    COST_RULE,
-    MEMORY_HEADER,
-    MEMORY_UNITS_NOTE,
     cost_lines,
     cost_range,
+    cost_rule,
     estimate_cells,
     estimate_inputs,
     layout_cell,
+    memory_units_note,
     moe_line,
+    row_warnings,
+    rule_words,
     training_memory_line,
 )
 from gpu_tpu_app.core.prices import format_rate
 from gpu_tpu_app.core.terms import SERVING_DTYPES
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
 from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    """Add the estimate options to its subparser."""
-    p.add_argument("--params", required=True, metavar="N", help="model parameters, e.g. 7e9, 7B or 70M")
+    """Add the estimate options to its subparser (their help in the language in use)."""
+    p.add_argument("--params", required=True, metavar="N", help=_option("params"))
     p.add_argument(
         "--tokens",
         metavar="D",
-        help="training tokens (default 20 x params, compute-optimal; modern runs use 10-100x more), "
-        "or tokens to generate with --inference",
+        help=_option("tokens"),
     )
     p.add_argument(
         "--inference",
         action="store_true",
-        help="estimate serving: compute-bound prefill plus decode steps bound by compute or memory bandwidth",
+        help=_option("inference"),
     )
-    p.add_argument("--chips", default="1", metavar="K", help="number of chips working together (default 1)")
-    p.add_argument(
-        "--batch", metavar="B", help=f"serving: sequences decoded together per model copy (default {DEFAULT_BATCH})"
-    )
+    p.add_argument("--chips", default="1", metavar="K", help=_option("chips"))
+    p.add_argument("--batch", metavar="B", help=_option("batch", default=str(DEFAULT_BATCH)))
     p.add_argument(
         "--context",
         metavar="C",
-        help=f"tokens per sequence: the KV-cache length when serving, the attention span when training "
-        f"(default {DEFAULT_CONTEXT})",
+        help=_option("context", default=str(DEFAULT_CONTEXT)),
     )
-    p.add_argument("--prompt-tokens", metavar="P", help="serving: prompt tokens to prefill in all (default 0)")
-    p.add_argument("--layers", metavar="L", help="model shape: layers (default: from the parameter count)")
-    p.add_argument("--width", metavar="D", help="model shape: model width d (default: from the parameter count)")
-    p.add_argument("--heads", metavar="H", help="model shape: attention heads (default: width / 128)")
-    p.add_argument(
-        "--kv-heads", metavar="H", help="model shape: KV heads, fewer than heads with grouped-query attention"
-    )
+    p.add_argument("--prompt-tokens", metavar="P", help=_option("prompt_tokens"))
+    p.add_argument("--layers", metavar="L", help=_option("layers"))
+    p.add_argument("--width", metavar="D", help=_option("width"))
+    p.add_argument("--heads", metavar="H", help=_option("heads"))
+    p.add_argument("--kv-heads", metavar="H", help=_option("kv_heads"))
     p.add_argument(
         "--aspect-ratio",
         metavar="R",
-        help=f"width / layers of the default shape (default {DEFAULT_ASPECT_RATIO:g}, as GPT-3 and Llama 3 use)",
+        help=_option("aspect_ratio", default=f"{DEFAULT_ASPECT_RATIO:g}"),
     )
     p.add_argument(
         "--active-params",
         metavar="A",
-        help="mixture of experts: parameters each token uses (FLOPs follow these; memory follows --params, all experts)",
+        help=_option("active_params"),
     )
-    p.add_argument("--experts", metavar="E", help="mixture of experts: experts per layer (with --top-k)")
-    p.add_argument("--top-k", metavar="K", help="mixture of experts: experts each token is routed to (with --experts)")
+    p.add_argument("--experts", metavar="E", help=_option("experts"))
+    p.add_argument("--top-k", metavar="K", help=_option("top_k"))
     p.add_argument(
         "--micro-batch",
         metavar="B",
-        help=f"training: sequences per micro-step of one copy, for the activations (default {DEFAULT_MICRO_BATCH})",
+        help=_option("micro_batch", default=str(DEFAULT_MICRO_BATCH)),
     )
     p.add_argument(
         "--checkpointing",
         choices=["auto", "none", "selective", "full"],
         default="auto",
-        help="training: activation recomputation (default auto: the least that reaches the fewest chips per copy)",
+        help=_option("checkpointing"),
     )
     p.add_argument(
         "--strict-fp32",
         action="store_true",
-        help="the workload needs full fp32 matmuls: GPUs at their FP32 peak, TPUs at 3-6 bf16 passes",
+        help=_option("strict_fp32"),
     )
     p.add_argument(
         "--bw-share",
         metavar="F",
-        help="serving: share of nominal memory bandwidth decode reaches, in (0, 1] (default: the catalogue's "
-        "measured range)",
+        help=_option("bw_share"),
     )
     p.add_argument(
         "--dtype",
         choices=sorted(SERVING_DTYPES),
         default="bfloat16",
-        help="serving: bytes per weight and KV value (bfloat16 2, float8 and int8 1, float32 4; default bfloat16)",
+        help=_option("dtype"),
     )
     p.add_argument(
         "--mfu",
         metavar="F",
-        help="model FLOPs utilisation in (0, 1]; default a low-high range per chip, from reported runs",
+        help=_option("mfu"),
     )
     p.add_argument(
         "--price",
         action="append",
         default=[],
         metavar="CHIP=USD",
-        help="your price per chip-hour for a catalogue chip id, e.g. h100-sxm=2.5 (repeatable; wins over any table)",
+        help=_option("price"),
     )
-    p.add_argument("--cloud", metavar="ID", help="cost with prices in this cloud only (gcp, aws, azure, ...)")
-    p.add_argument("--region", metavar="NAME", help="cost with prices in this region only, e.g. us-central1")
+    p.add_argument("--cloud", metavar="ID", help=_option("cloud"))
+    p.add_argument("--region", metavar="NAME", help=_option("region"))
     p.add_argument(
         "--prices-from",
         action="append",
         default=[],
         metavar="PATH",
-        help="a SkyPilot catalogue (~/.sky/catalogs/v8) or gpuhunt CSV to price from, besides the shipped table",
+        help=_option("prices_from"),
     )
     p.add_argument(
         "--no-local-prices",
         action="store_true",
-        help="ignore price catalogues in their default places (~/.sky/catalogs, $GPUHUNT_CATALOG_DIR)",
+        help=_option("no_local_prices"),
     )
     p.add_argument(
         "--results",
         action="append",
         default=[],
         metavar="FILE",
-        help="a saved probe run file: adds a row per device at its best measured matmul (repeatable)",
+        help=_option("results"),
     )
     p.add_argument(
         "--model-check",
         metavar="FILE",
-        help="a model check saved with `check-model --format json`: adds a row per TPU generation it compiled "
-        "for, from your model's own compiled memory, FLOPs and bytes",
+        help=_option("model_check"),
     )
     p.add_argument(
         "--steps",
         metavar="S",
-        help="with --model-check: steps of the compiled program (training step or forward pass) to run, for a time",
+        help=_option("steps"),
     )
-    p.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json")
+    p.add_argument("--format", choices=["table", "json"], default="table", help=_option("format"))
+
+
+def _option(key: str, **values: str) -> str:
+    """An option's help; argparse formats help with %, so a literal % is doubled."""
+    return text(f"estimate.options.{key}", **values).replace("%", "%%")
 
 
 class FlagError(ValueError):
@@ -326,16 +325,29 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
         raise FlagError(f"{flag}: {first['msg']}") from None
 
 
+#: the table's columns that hold numbers (right-aligned)
+_NUMERIC = frozenset(
+    {"peak", "mfu", "time", "memory", "chips_per_copy", "rate", "cost", "spot_cost", "per_mtok", "spot_per_mtok"}
+)
+
+
 def format_table(result: Estimate) -> str:
-    """The estimate as aligned text: the inputs, one row per chip (fastest first), warnings, the rules."""
+    """The estimate as aligned text, in the language in use: the inputs, one row per chip (fastest first),
+    warnings, the rules."""
     req = result.request
     serving = req.mode == "inference"
-    head = "Serving" if serving else "Training"
-    lines = [f"{head}: {plain_number(result.flops)} FLOPs in all.", "Inputs: " + estimate_inputs(result) + "."]
+    mode = text("estimate.table.serving" if serving else "estimate.table.training")
+    lines = [
+        text("estimate.table.flops", mode=mode, flops=plain_number(result.flops)),
+        text("estimate.table.inputs", inputs=estimate_inputs(result)),
+    ]
     if serving and result.shape is not None:
         lines.append(
-            f"KV cache: {format_bytes(result.shape.kv_bytes_per_token)} per token; memory per model copy "
-            f"{format_bytes(result.rows[0].memory_needed_bytes if result.rows else None)} (1.2 x weights + KV cache)."
+            text(
+                "estimate.table.kv_cache",
+                per_token=format_bytes(result.shape.kv_bytes_per_token),
+                memory=format_bytes(result.rows[0].memory_needed_bytes if result.rows else None),
+            )
         )
     elif result.rows:
         lines.append(training_memory_line(result))
@@ -343,14 +355,14 @@ def format_table(result: Estimate) -> str:
         lines.append(moe_line(result))
     lines.append("")
     priced = any(row.cost_usd is not None or row.spot_cost_usd is not None for row in result.rows)
-    header = ["chip", "kind", "peak used", "MFU", "time", "bound", MEMORY_HEADER.lower(), "chips per copy", "fits"]
+    columns = ["chip", "kind", "peak", "mfu", "time", "bound", "memory", "chips_per_copy", "fits"]
     if not serving:
-        header.insert(8, "layout")
+        columns.insert(8, "layout")
     if priced:
-        header += ["$/chip-h", "cost", "spot cost"]
+        columns += ["rate", "cost", "spot_cost"]
         if serving:
-            header += ["$/M tok", "spot $/M tok"]
-    table = [header]
+            columns += ["per_mtok", "spot_per_mtok"]
+    table = [[text(f"estimate.column.{col}") for col in columns]]
     notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
@@ -366,58 +378,57 @@ def format_table(result: Estimate) -> str:
             if serving:
                 cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
         table.append(cells)
-        notes += [f"{row.chip_name}: {w}." for w in row.warnings]
-    numeric = ("peak used", "MFU", "time", "chips per copy", "$/chip-h", "cost", "spot cost", "$/M tok", "spot $/M tok")
-    right = {i for i, name in enumerate(header) if name in numeric}
-    right.add(header.index(MEMORY_HEADER.lower()))
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+        notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row_warnings(row)]
+    right = {i for i, col in enumerate(columns) if col in _NUMERIC}
+    widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
     for n, cells in enumerate(table):
-        lines.append(
-            "  ".join(
-                c.rjust(widths[i]) if (i in right and n) else c.ljust(widths[i]) for i, c in enumerate(cells)
-            ).rstrip()
-        )
+        lines.append("  ".join(pad(c, widths[i], i in right and n > 0) for i, c in enumerate(cells)).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
     if notes:
-        lines.append("Warnings:")
+        lines.append(text("estimate.table.warnings"))
         lines += [f"  - {note}" for note in notes]
         lines.append("")
-    lines.append(f"Time: {result.rule}.")
-    lines.append(f"Memory: {result.memory_rule}; {MEMORY_UNITS_NOTE}.")
+    lines.append(text("estimate.table.time", rule=rule_words(result.rule)))
+    lines.append(text("estimate.table.memory", rule=rule_words(result.memory_rule), note=memory_units_note()))
     if result.bw_share_source:
-        lines.append(f"Bandwidth: {result.bw_share_source}.")
+        lines.append(text("estimate.line.bandwidth", text=result.bw_share_source))
     if result.fp32_note:
-        lines.append(f"Precision: {result.fp32_note}.")
+        lines.append(text("estimate.line.precision", text=result.fp32_note))
     if result.compiled_rule:
-        lines.append(f"Your model, compiled: {result.compiled_rule}.")
+        lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     if req.mfu is not None:
-        lines.append(f"MFU: {req.mfu:.2f} for every catalogue chip (set by you).")
+        lines.append(text("estimate.table.mfu_set", mfu=f"{req.mfu:.2f}"))
     else:
-        lines.append(
-            "MFU: a low-high range per chip; the time runs from the high to the low end (memory-bound "
-            "decode steps run from the high to the low bandwidth share instead)."
-        )
+        lines.append(text("estimate.table.mfu_range"))
         for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
-            lines.append(f"  - {note}.")
+            lines.append("  - " + text("estimate.table.note", note=note))
     lines += price_lines(result)
-    lines.append(f"Sources: {', '.join(result.sources)} (see `gpu-tpu-app catalog --format json`).")
+    lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))
     return "\n".join(lines)
 
 
 def price_lines(result: Estimate) -> list[str]:
     """Where each chip's price comes from, its age, and the chips without one."""
     req = result.request
-    where = " in ".join(p for p in (req.price_cloud, req.price_region) if p)
-    lines = [f"Cost: {COST_RULE}" + (f"; prices in {where} only" if where else "") + ":"]
+    if req.price_cloud and req.price_region:
+        where = text("estimate.table.cloud_region", cloud=req.price_cloud, region=req.price_region)
+    else:
+        where = req.price_cloud or req.price_region or ""
+    rule = cost_rule()
+    lines = [
+        text("estimate.table.cost_in", rule=rule, where=where) if where else text("estimate.table.cost", rule=rule)
+    ]
     rows = [r for r in result.rows if r.family not in OWN_FAMILIES]
+    separator = text("estimate.table.price_separator")
     for r in rows:
         if found := cost_lines(r):
-            lines.append(f"  - {r.chip_id}: " + "; ".join(found) + ".")
+            lines.append("  - " + text("estimate.table.price", chip=r.chip_id, lines=separator.join(found)))
     missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
     if missing:
-        lines.append(f"  No price for {', '.join(missing)}{' there' if where else ''}: give one with --price CHIP=USD.")
+        key = "estimate.table.no_price_there" if where else "estimate.table.no_price"
+        lines.append("  " + text(key, chips=", ".join(missing)))
     return lines
 
 

@@ -1,4 +1,9 @@
-"""`gpu-tpu-app explain`: the lesson's contents, or one topic with GPU and TPU side by side."""
+"""`gpu-tpu-app explain`: the lesson's contents, or one topic with GPU and TPU side by side.
+
+Text output is in the interface language (the lesson pack of that language, the words around it
+from resources/text/explain.<language>.toml), laid out by terminal columns so Chinese lines up and
+wraps. `--format json` is a contract: the English pack, English keys and values, in every language.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,19 @@ import argparse
 import json
 import shutil
 import sys
-import textwrap
 from collections.abc import Iterable
 from itertools import zip_longest
 from typing import Any
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.cliutil import fail
+from gpu_tpu_app.core.columns import display_width, pad
+from gpu_tpu_app.core.columns import wrap as _wrap
 from gpu_tpu_app.core.lesson import LessonPack, Side, Topic, load_lesson
+from gpu_tpu_app.core.texts import text as _text
 
 #: Extra pages besides the topics.
 EXTRAS = ("faq", "glossary", "quotes", "sources")
-GPU_HEADER = "GPU (workshop)"
-TPU_HEADER = "TPU (factory line)"
 _GAP = " | "
 _MIN_COLUMN = 28  # narrower than this and the two sides are stacked instead
 _MAX_WIDTH = 160
@@ -38,23 +44,31 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the contents, one topic, or an extra page; an unknown topic exits 2 with one line."""
-    pack = load_lesson()
+    as_json = args.format == "json"
+    # JSON is for tools: the English pack in every language (a contract); text is for people
+    pack = load_lesson(language=i18n.DEFAULT_LANGUAGE if as_json else None)
     name = args.topic
     if name is None:
-        data: Any = toc_data(pack)
-        text = render_toc(pack)
+        out = _dumps(toc_data(pack)) if as_json else render_toc(pack)
     elif name in EXTRAS:
-        data = extra_data(pack, name)
-        text = _EXTRA_RENDERERS[name](pack, _width())
+        out = _dumps(extra_data(pack, name)) if as_json else _EXTRA_RENDERERS[name](pack, _width())
     elif name in pack.topic_ids():
         topic = pack.topic(name)
-        data = topic_data(pack, topic)
-        text = render_topic(pack, topic, _width())
+        out = _dumps(topic_data(pack, topic)) if as_json else render_topic(pack, topic, _width())
     else:
         choices = ", ".join([*pack.topic_ids(), *EXTRAS])
-        return fail(f"unknown topic {name!r} (choose from: {choices})")
-    _emit(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) if args.format == "json" else text)
+        return fail(_words(pack, "unknown_topic", name=repr(name), choices=choices))
+    _emit(out)
     return 0
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def _words(pack: LessonPack, key: str, **values: object) -> str:
+    """One of the command's own words (resources/text/explain.*), in the pack's language."""
+    return _text(f"explain.{key}", language=pack.language, **values)
 
 
 # -- data for --format json --------------------------------------------------------------
@@ -106,6 +120,7 @@ class _Cite:
     """Numbered citations for one page of text: [1], [2] in the text, the list of sources below."""
 
     def __init__(self, pack: LessonPack, ids: Iterable[str]) -> None:
+        self.heading = _words(pack, "sources")
         self.entries = pack.citations_for(ids)
         self._numbers = {key: n for n, (key, _text, _url) in enumerate(self.entries, 1)}
         self._pack = pack
@@ -114,24 +129,18 @@ class _Cite:
         nums = list(dict.fromkeys(self._numbers[self._pack.citation_key(sid)] for sid in ids))
         return "[" + ", ".join(str(n) for n in nums) + "]"
 
-    def lines(self, width: int, heading: str = "Sources:") -> list[str]:
+    def lines(self, width: int, heading: str | None = None) -> list[str]:
         """The heading and one entry per citation; long ones wrap, a URL stays unbroken on its own line."""
-        lines = [heading]
+        lines = [self.heading if heading is None else heading]
         for n, (_key, text, url) in enumerate(self.entries, 1):
             line = f"  {n}. {text}" + (f" {url}" if url else "")
-            if len(line) > width:
+            if display_width(line) > width:
                 lines += _wrap(f"{n}. {text}", width, "  ", "      ")
                 if url:
                     lines.append(f"      {url}")
             else:
                 lines.append(line)
         return lines
-
-
-def _wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
-    return textwrap.wrap(
-        text, width=max(width, 8), initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
-    ) or [first.rstrip()]
 
 
 def _side_lines(side: Side, width: int, cite: _Cite) -> list[str]:
@@ -145,20 +154,21 @@ def _side_lines(side: Side, width: int, cite: _Cite) -> list[str]:
 def render_topic(pack: LessonPack, topic: Topic, width: int) -> str:
     """One topic: GPU and TPU side by side in two columns, then the sources it cites."""
     insight = pack.insight(topic.insight)
-    out = [f"{topic.title}  [{topic.id}]", f"Insight {insight.number}: {insight.title}", ""]
+    out = [f"{topic.title}  [{topic.id}]", _words(pack, "insight", number=insight.number, title=insight.title), ""]
     cite = _Cite(pack, topic.source_ids())
     column = (width - len(_GAP)) // 2
+    gpu_header, tpu_header = _words(pack, "gpu_header"), _words(pack, "tpu_header")
     if column >= _MIN_COLUMN:
-        left = [GPU_HEADER, "-" * column, *_side_lines(topic.gpu, column, cite)]
-        right = [TPU_HEADER, "-" * column, *_side_lines(topic.tpu, column, cite)]
+        left = [gpu_header, "-" * column, *_side_lines(topic.gpu, column, cite)]
+        right = [tpu_header, "-" * column, *_side_lines(topic.tpu, column, cite)]
         for a, b in zip_longest(left, right, fillvalue=""):
-            out.append(f"{a:<{column}}{_GAP}{b}".rstrip())
+            out.append(f"{pad(a, column)}{_GAP}{b}".rstrip())
     else:  # too narrow for two columns: one side after the other
-        for header, side in ((GPU_HEADER, topic.gpu), (TPU_HEADER, topic.tpu)):
-            out += [header, "-" * min(width, len(header)), *_side_lines(side, width, cite), ""]
+        for header, side in ((gpu_header, topic.gpu), (tpu_header, topic.tpu)):
+            out += [header, "-" * min(width, display_width(header)), *_side_lines(side, width, cite), ""]
     out.append("")
     if topic.evidence:
-        out += _wrap("See it on this machine: the probe kernels " + ", ".join(topic.evidence), width)
+        out += _wrap(_words(pack, "evidence", kernels=", ".join(topic.evidence)), width)
         out.append("")
     out += cite.lines(width)
     return "\n".join(out)
@@ -167,52 +177,59 @@ def render_topic(pack: LessonPack, topic: Topic, width: int) -> str:
 def render_toc(pack: LessonPack) -> str:
     """The table of contents: episode line, insights with their topics, extra pages."""
     ep = pack.episode
-    out = [ep.title, f"{ep.plan} | host {ep.host} | {ep.minutes} min | {ep.date.isoformat()} | {', '.join(ep.tags)}"]
+    tags = _words(pack, "list_sep").join(ep.tags)
+    out = [
+        ep.title,
+        _words(pack, "episode", plan=ep.plan, host=ep.host, minutes=ep.minutes, date=ep.date.isoformat(), tags=tags),
+    ]
     if ep.question:
-        out.append(f"Lesson topic: {ep.question}")
+        out.append(_words(pack, "lesson_topic", question=ep.question))
     if ep.overview:
         out.append(ep.overview)
     pad = max(len(t.id) for t in pack.topics) + 2
     for insight in pack.insights:
         out += ["", f"{insight.number}. {insight.title}"]
         out += [f"   {t.id:<{pad}}{t.title}" for t in pack.topics_for(insight.number)]
-    out += ["", f"Also: {', '.join(EXTRAS)}", "Show one: gpu-tpu-app explain TOPIC [--format text|json]"]
+    out += ["", _words(pack, "also", extras=", ".join(EXTRAS)), _words(pack, "show_one")]
     return "\n".join(out)
 
 
 def render_faq(pack: LessonPack, width: int) -> str:
-    out = ["Frequently asked questions"]
+    out = [_words(pack, "faq_heading")]
     cite = _Cite(pack, (s for e in pack.faq for s in e.sources))
+    q, a = _words(pack, "question"), _words(pack, "answer")
     for entry in pack.faq:
-        question = entry.question + (" (added by this app, not from the lesson)" if entry.origin == "app" else "")
+        question = _words(pack, "faq_added", question=entry.question) if entry.origin == "app" else entry.question
         out += [
             "",
-            *_wrap(question, width, "Q: ", "   "),
-            *_wrap(f"{entry.answer} {cite.markers(entry.sources)}", width, "A: ", "   "),
+            *_wrap(question, width, q, " " * display_width(q)),
+            *_wrap(f"{entry.answer} {cite.markers(entry.sources)}", width, a, " " * display_width(a)),
         ]
     out += ["", *cite.lines(width)]
     return "\n".join(out)
 
 
 def render_glossary(pack: LessonPack, width: int) -> str:
-    out = ["Glossary"]
+    out = [_words(pack, "glossary_heading")]
     entries = sorted(pack.glossary, key=lambda e: e.term.casefold())
     cite = _Cite(pack, (s for e in entries for s in e.sources))
+    sep = _words(pack, "list_sep")
     for entry in entries:
-        name = entry.term + (f" ({', '.join(entry.aliases)})" if entry.aliases else "")
+        name = _words(pack, "aka", term=entry.term, names=sep.join(entry.aliases)) if entry.aliases else entry.term
         out += ["", name, *_wrap(f"{entry.definition} {cite.markers(entry.sources)}", width, "    ", "    ")]
     out += ["", *cite.lines(width)]
     return "\n".join(out)
 
 
 def render_quotes(pack: LessonPack, width: int) -> str:
-    out = ["Quotes from the lesson"]
+    out = [_words(pack, "quotes_heading")]
     cite = _Cite(pack, (s for q in pack.quotes for s in q.sources))
     for quote in pack.quotes:
+        attribution = _words(pack, "attribution", attribution=quote.attribution)
         out += [
             "",
-            *_wrap(f'"{quote.text}"', width, "  ", "   "),
-            *_wrap(f"-- {quote.attribution} {cite.markers(quote.sources)}", width, "     ", "        "),
+            *_wrap(_words(pack, "quote", text=quote.text), width, "  ", "   "),
+            *_wrap(f"{attribution} {cite.markers(quote.sources)}", width, "     ", "        "),
         ]
     out += ["", *cite.lines(width)]
     return "\n".join(out)
@@ -220,7 +237,7 @@ def render_quotes(pack: LessonPack, width: int) -> str:
 
 def render_sources(pack: LessonPack, width: int) -> str:
     cite = _Cite(pack, (s.id for s in pack.sources))
-    return "\n".join(cite.lines(width, heading=f"All sources ({len(cite.entries)})"))
+    return "\n".join(cite.lines(width, heading=_words(pack, "all_sources", n=len(cite.entries))))
 
 
 _EXTRA_RENDERERS = {"faq": render_faq, "glossary": render_glossary, "quotes": render_quotes, "sources": render_sources}

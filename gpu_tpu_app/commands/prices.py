@@ -1,14 +1,16 @@
-"""`gpu-tpu-app prices`: the cheapest place for each chip and the spread across regions."""
+"""`gpu-tpu-app prices`: the cheapest place for each chip and the spread across regions (the table in the
+interface language, from resources/text/cli.<lang>.toml; --format json in English)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from gpu_tpu_app.cliutil import fail
+from gpu_tpu_app.cliutil import align, fail
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.price_import import load_book
 from gpu_tpu_app.core.prices import STALE_DAYS, Kind, PriceBook, Quote, format_rate, spreads
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 
 
@@ -44,7 +46,7 @@ def _quote_json(q: Quote) -> dict[str, object]:
         "region": q.region,
         "kind": q.kind,
         "usd_per_chip_hour": q.usd,
-        "source": q.describe_age(),
+        "source": q.describe_age(language="en"),  # JSON is for tools: English in every language
         "origin": q.origin,
         "where": q.where,
         "as_of": q.as_of.isoformat(),
@@ -53,23 +55,24 @@ def _quote_json(q: Quote) -> dict[str, object]:
     }
 
 
-def _align(table: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
-    lines = []
-    for n, row in enumerate(table):
-        cells = [c.rjust(widths[i]) if (i in right and n) else c.ljust(widths[i]) for i, c in enumerate(row)]
-        lines.append("  ".join(cells).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return lines
-
-
 def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | None, chip: str | None, every: bool):
     """Cheapest place per chip with the spread, then (with every) each region, then the sources."""
     names = {c.id: c.name for c in load_catalog().chips}
     found = [s for s in spreads(book, kind, cloud, region) if chip is None or s.chip_id == chip]
-    lines = [f"{'Spot' if kind == 'spot' else 'On-demand'} USD per chip-hour, cheapest place first.", ""]
-    table = [["chip", "cheapest", "where", "dearest", "where", "places", "source of the cheapest"]]
+    spot = kind == "spot"
+    h = "cli.prices.headers."
+    lines = [text("cli.prices.title_spot" if spot else "cli.prices.title_on_demand"), ""]
+    table = [
+        [
+            text(h + "chip"),
+            text(h + "cheapest"),
+            text(h + "where"),
+            text(h + "dearest"),
+            text(h + "where"),
+            text(h + "places"),
+            text(h + "source_of_cheapest"),
+        ]
+    ]
     for s in found:
         table.append(
             [
@@ -83,29 +86,28 @@ def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | N
             ]
         )
     if len(table) == 1:
-        lines.append("No price matches (see `gpu-tpu-app prices` without filters for what is known).")
+        lines.append(text("cli.prices.no_match"))
     else:
-        lines += _align(table, {1, 3, 5})
+        lines += align(table, {1, 3, 5})
     if every and found:
-        lines += ["", "Every region:"]
-        rows = [["chip", "USD/chip-h", "where", "source", "note"]]
+        lines += ["", text("cli.prices.every_region")]
+        rows = [[text(h + "chip"), text(h + "rate"), text(h + "where"), text(h + "source"), text(h + "note")]]
         for s in found:
             for q in book.select(s.chip_id, kind, cloud, region):
                 rows.append([s.chip_id, format_rate(q.usd), q.place(), q.describe_age(), q.note or ""])
-        lines += _align(rows, {1})
+        lines += align(rows, {1})
     priced = {s.chip_id for s in found}
     missing = [c for c in names if c not in priced and chip is None]
     lines.append("")
     if missing:
-        lines.append(f"No {'spot' if kind == 'spot' else 'on-demand'} price for: " + ", ".join(missing) + ".")
-    lines.append(
-        f"The newest source wins for each chip, cloud, region and kind; older than {STALE_DAYS} days is "
-        "marked stale. Your own --price in `estimate` wins over all."
-    )
-    lines += [f"Read: {note}" for note in book.notes]
+        lines.append(
+            text("cli.prices.unpriced_spot" if spot else "cli.prices.unpriced_on_demand", chips=", ".join(missing))
+        )
+    lines.append(text("cli.prices.rule", days=STALE_DAYS))
+    lines += [text("cli.prices.read", note=note) for note in book.notes]
     sources = sorted({q.where for s in found for q in (s.cheapest, s.dearest)})
     if sources:
-        lines.append("Sources:")
+        lines.append(text("cli.prices.sources"))
         lines += [f"  - {where}" for where in sources]
     return "\n".join(lines)
 
@@ -114,17 +116,17 @@ def run(args: argparse.Namespace) -> int:
     """Read the shipped table and the local catalogues, print the cheapest places."""
     chip_ids = {c.id for c in load_catalog().chips}
     if args.chip is not None and args.chip.lower() not in chip_ids:
-        return fail(f"--chip: unknown chip {args.chip!r} (choose from {', '.join(sorted(chip_ids))})")
+        return fail(text("cli.prices.unknown_chip", chip=repr(args.chip), chips=", ".join(sorted(chip_ids))))
     chip = args.chip.lower() if args.chip else None
     try:
         book = load_book(args.sources, defaults=not args.no_local)
     except InputError as exc:
-        return fail(f"--from: {exc}")
+        return fail(text("cli.prices.bad_from", problem=exc))
     kind: Kind = "spot" if args.spot else "on-demand"
     cloud = args.cloud.lower() if args.cloud else None
     region = args.region.lower() if args.region else None
     if cloud is not None and cloud not in book.clouds():
-        return fail(f"--cloud: no prices for {args.cloud!r} (known: {', '.join(book.clouds())})")
+        return fail(text("cli.prices.unknown_cloud", cloud=repr(args.cloud), clouds=", ".join(book.clouds())))
     if args.format == "json":
         found = [s for s in spreads(book, kind, cloud, region) if chip is None or s.chip_id == chip]
         out = {

@@ -10,15 +10,17 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.errors import problem_error
+from gpu_tpu_app.errors import problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
+#: the file format version this app reads, checked on load.
+SchemaVersion = Annotated[int, AfterValidator(supported_version(SCHEMA_VERSION))]
 
 #: Strings that stand for a null figure in the TOML file (TOML has no null).
 MISSING_WORDS = ("not published", "not supported")
@@ -323,23 +325,12 @@ class Catalog(BaseModel):
 
     model_config = _FROZEN
 
-    schema_version: int
+    schema_version: SchemaVersion
     mfu: dict[Literal["gpu", "tpu"], MfuDefault]
     sources: list[CatalogSource] = Field(min_length=1)
     chips: list[Chip] = Field(min_length=1)
     #: the share of nominal bandwidth decode reaches; None: the nominal figure (a best case).
     decode: DecodeShare | None = None
-
-    @field_validator("schema_version")
-    @classmethod
-    def _known_schema(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise PydanticCustomError(
-                "schema_version",
-                "unsupported schema version {got} (this app reads {want})",
-                {"got": version, "want": SCHEMA_VERSION},
-            )
-        return version
 
     @model_validator(mode="after")
     def _consistent(self) -> Catalog:

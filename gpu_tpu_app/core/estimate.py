@@ -28,7 +28,7 @@ import re
 
 from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
-from gpu_tpu_app.core.estimate_compiled import COMPILED_RULE, compiled_rows
+from gpu_tpu_app.core.estimate_compiled import compiled_rows
 from gpu_tpu_app.core.estimate_devices import (
     FP32_SOURCES,
     MEASURED_MFU_SOURCE,
@@ -74,36 +74,15 @@ from gpu_tpu_app.core.prices import PriceBook
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.errors import InputError
 
-TRAINING_RULE = (
-    "training FLOPs = 6 x N x D + 12 x L x c x d x D: 6ND for the weights each token uses (forward 2ND, "
-    "backward 4ND; N = the active parameters of a mixture of experts) plus attention over a context of c "
-    "tokens (forward 4 x L x c x d per token, three times with the backward pass); D = 20 x N tokens when "
-    "not given (compute-optimal, N the total parameters; modern runs train on 10-100x more); time = FLOPs "
-    "x recomputation / (chips in whole copies x peak x MFU), where selective recomputation repeats the "
-    "attention's forward pass and full checkpointing the whole forward pass"
-)
-INFERENCE_RULE = (
-    "serving = prefill + decode. Prefill (the prompt tokens) is compute-bound: (2 x N + 4 x L x c x d) FLOPs "
-    "per token (N the active parameters) / (chips x peak x MFU). Each decode step of one model copy produces "
-    "one token for each of the batch's sequences and takes max(compute time, (weight bytes read + KV-cache "
-    "bytes) / (memory bandwidth of the chips the copy is split over x the share of it decode reaches)); a "
-    "mixture of experts reads its shared weights and the experts the batch routes to; copies work in parallel"
-)
-TRAINING_MEMORY_RULE = (
-    "training memory per copy = 16 bytes per parameter, all experts counted (mixed-precision AdamW: 2 B bf16 "
-    "weights + 2 B gradients + 4 B fp32 master weights + 8 B Adam moments; 16-18 B is the usual range) + the "
-    "activations one micro-batch keeps for the backward pass (Korthikanti et al. 2022, with sequence "
-    "parallelism: s x b x h x (34 + 5 x a x s / h) bytes per layer without recomputation, 34 with selective "
-    "recomputation, 2 with full checkpointing plus one layer's working set). One copy is tensor parallel over "
-    "t chips inside a fast-link group (at most 8, dividing the heads) and pipeline stages or sharded data "
-    "parallel over p groups, both powers of two: the fullest chip holds state / (t x p) + activations / t; "
-    "checkpointing 'auto' takes the least recomputation that reaches the fewest chips"
-)
-INFERENCE_MEMORY_RULE = (
-    "memory per model copy = 1.2 x weight bytes (20% for runtime buffers; all experts of a mixture) + KV cache "
-    "(2 x L x KV heads x head size x bytes per value, per token, for batch x context tokens); a copy that does "
-    "not fit one chip is split over the fewest chips that hold it"
-)
+
+def _rule(ident: str) -> str:
+    """A rule (resources/text/estimate.en.toml, [rules]) as the Estimate holds it: English in every
+    language, since JSON is a contract for tools; people read it through estimate_text.rule_words."""
+    from gpu_tpu_app.core.texts import text
+
+    return text(f"estimate.rules.{ident}", language="en")
+
+
 RULE_SOURCES = {
     "training": ["eleuther-transformer-math", "hoffmann-2022", transformer.ACTIVATION_SOURCE],
     "inference": ["eleuther-transformer-math"],
@@ -114,9 +93,7 @@ __all__ = [
     "DEFAULT_CONTEXT",
     "DEFAULT_MICRO_BATCH",
     "FP32_SOURCES",
-    "INFERENCE_MEMORY_RULE",
     "INFERENCE_OVERHEAD",
-    "INFERENCE_RULE",
     "MAX_CHIPS",
     "MAX_PARAMS",
     "MAX_PRICE",
@@ -127,8 +104,6 @@ __all__ = [
     "TOKENS_PER_PARAM",
     "TPU_FP32_PASSES",
     "TRAINING_BYTES_PER_PARAM",
-    "TRAINING_MEMORY_RULE",
-    "TRAINING_RULE",
     "ChipEstimate",
     "Estimate",
     "EstimateRequest",
@@ -210,8 +185,8 @@ def estimate(
         tokens=tokens,
         tokens_default=req.mode == "training" and req.tokens is None,
         flops=flops,
-        rule=TRAINING_RULE if req.mode == "training" else INFERENCE_RULE,
-        memory_rule=TRAINING_MEMORY_RULE if req.mode == "training" else INFERENCE_MEMORY_RULE,
+        rule=_rule("training" if req.mode == "training" else "inference"),
+        memory_rule=_rule("training_memory" if req.mode == "training" else "inference_memory"),
         sources=list(dict.fromkeys(used_sources)),
         shape=shape,
         batch=(req.batch or DEFAULT_BATCH) if req.mode == "inference" else None,
@@ -221,7 +196,7 @@ def estimate(
         moe=moe_of(req),
         bw_share_source=share_source,
         fp32_note=fp32_note,
-        compiled_rule=COMPILED_RULE if own else None,
+        compiled_rule=_rule("compiled") if own else None,
         rows=rows,
     )
 

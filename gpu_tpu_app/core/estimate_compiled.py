@@ -22,11 +22,6 @@ COMPILED_SOURCE = (
     "your model compiled for {chips} chip{s} of this generation: the roofline of the compiled {program}'s own "
     "FLOPs and bytes per chip at the catalogue's bf16 peak and bandwidth (a best case: no MFU applied)"
 )
-COMPILED_RULE = (
-    "per chip, the compiled program's memory (arguments + outputs + temporaries + code, "
-    "less aliased buffers) against the chip's HBM, and max(FLOPs / bf16 peak, bytes accessed / bandwidth) a "
-    "step; time = steps x that step"
-)
 
 
 def _program(gen: GenerationCompile, training: bool) -> CompiledProgram | None:

@@ -16,7 +16,6 @@ from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.estimate_devices import Device
 from gpu_tpu_app.core.estimate_models import EstimateRequest
 from gpu_tpu_app.core.estimate_workload import Workload
-from gpu_tpu_app.core.units import count_words
 
 
 class Plan(NamedTuple):
@@ -43,31 +42,41 @@ def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
     return Plan(per_copy, req.chips // per_copy, None)
 
 
-def layout_warnings(req: EstimateRequest, dev: Device, plan: Plan) -> list[str]:
+#: one warning as an id in resources/text/estimate.*.toml ([layout]) and the values of its placeholders.
+Warning = tuple[str, dict[str, str]]
+
+
+def layout_warnings(req: EstimateRequest, dev: Device, plan: Plan) -> list[Warning]:
     """What a row should warn about its layout: no fit, more chips than given, beyond a fast-link group, idle chips."""
-    found = []
+    found: list[Warning] = []
     per_copy, copies = plan.per_copy, plan.copies
     if req.mode == "training" and dev.memory is not None and plan.layout is None:
-        found.append(
-            "one micro-batch's activations do not fit even spread over the largest tensor-parallel group: "
-            "shorten the context, use full checkpointing or a smaller micro-batch"
-        )
+        found.append(("no_layout", {}))
     if per_copy is not None and per_copy > req.chips:
-        found.append(f"one copy needs {per_copy} chips, more than the {req.chips} given")
+        found.append(("too_few", {"per_copy": str(per_copy), "chips": str(req.chips)}))
     if dev.domain is not None:
-        where = f" ({dev.domain_note})" if dev.domain_note else ""
+        note = {"note": dev.domain_note or ""}
         if req.mode == "training" and req.chips > dev.domain:
-            found.append(
-                f"{req.chips} chips exceed the largest fast-link group of {dev.domain}{where}; the "
-                "slower network between groups is not modelled"
-            )
+            found.append(("beyond_group", {"chips": str(req.chips), "domain": str(dev.domain), **note}))
         elif req.mode == "inference" and per_copy is not None and per_copy > dev.domain:
-            found.append(
-                f"one copy spans {per_copy} chips, more than the largest fast-link group of "
-                f"{dev.domain}{where}; the slower links between them are not modelled"
-            )
+            found.append(("spans_group", {"per_copy": str(per_copy), "domain": str(dev.domain), **note}))
     if copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
+        idle = req.chips % per_copy
         found.append(
-            f"{count_words(req.chips % per_copy, 'chip')} left idle: {req.chips} is not a multiple of {per_copy}"
+            (
+                "idle_one" if idle == 1 else "idle",
+                {"idle": str(idle), "chips": str(req.chips), "per_copy": str(per_copy)},
+            )
         )
     return found
+
+
+def warning_text(warning: Warning, language: str | None = None) -> str:
+    """One layout warning in `language` (None: the language in use; the Estimate holds English)."""
+    from gpu_tpu_app.core.texts import text
+
+    ident, values = warning
+    if "note" in values:
+        note = values["note"]
+        values = {**values, "note": text("estimate.layout.note", language=language, note=note) if note else ""}
+    return text(f"estimate.layout.{ident}", language=language, **values)

@@ -194,6 +194,8 @@ class ChipEstimate(BaseModel):
     activation_bytes: float | None = None  # one micro-batch over all layers
     per_chip_bytes: float | None = None  # on the fullest chip of a copy
     warnings: list[str] = Field(default_factory=list)
+    #: the layout warnings as (id, values) for other languages (core.estimate_layout); not in the JSON form
+    warning_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
     cost_usd: float | None
     price: Quote | None = None  # the on-demand price the cost uses: the user's, else the cheapest known
     spot_price: Quote | None = None  # the cheapest spot price known, shown beside

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_tpu_app.core.estimate_devices import Device, Quotes
-from gpu_tpu_app.core.estimate_layout import Plan, copy_plan, layout_warnings
+from gpu_tpu_app.core.estimate_layout import Plan, copy_plan, layout_warnings, warning_text
 from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
 from gpu_tpu_app.core.estimate_workload import (
     DEFAULT_BATCH,
@@ -87,6 +87,7 @@ def chip_row(
     slow = row_times(req, dev, work, plan, low, dev.peak_low, dev.share_low)
     days = days_of(at_mid["seconds"])
     per_copy, layout = plan.per_copy, plan.layout
+    warnings = layout_warnings(req, dev, plan)
     needed = needed_default
     if layout is not None:
         needed = work.state + layout.activations
@@ -132,7 +133,8 @@ def chip_row(
         checkpointing=layout.checkpointing if layout else None,
         activation_bytes=layout.activations if layout else None,
         per_chip_bytes=layout.per_chip if layout else None,
-        warnings=layout_warnings(req, dev, plan),
+        warnings=[warning_text(w, language="en") for w in warnings],
+        warning_texts=warnings,
         cost_usd=cost,
         price=price,
         spot_price=spot,

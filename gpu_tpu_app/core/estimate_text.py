@@ -1,26 +1,85 @@
 """An estimate in words: one row's cells, its memory tip, the inputs sentence and the warnings.
 
-The same words in the window's table, the report and the CLI.
+The same words in the window's table, the report and the CLI, in the language in use: the words
+are in resources/text/estimate.<language>.toml (core.texts), the numbers from core.wording.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from gpu_tpu_app import i18n
+from gpu_tpu_app.core.decision.content import InLanguage, sentences
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow
+from gpu_tpu_app.core.estimate_layout import warning_text
+from gpu_tpu_app.core.estimate_workload import shape_origin
+from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
 
+_FAMILIES = ("gpu", "tpu", "other", "measured", "compiled")
 #: A probed device's row is "measured" everywhere (window, report, CLI): its run may come from another machine.
-FAMILY_WORDS: dict[str, str] = {
-    "gpu": "GPU",
-    "tpu": "TPU",
-    "other": "other",
-    "measured": "measured",
-    "compiled": "your model",
-}
-FITS_WORDS: dict[bool | None, str] = {True: "fits", False: "does not fit", None: MISSING}
+FAMILY_WORDS: Mapping[str, str] = InLanguage(
+    lambda lang: {f: text(f"estimate.family.{f}", language=lang) for f in _FAMILIES}
+)
+#: whether one copy fits, in the language in use.
+FITS_WORDS: Mapping[bool | None, str] = InLanguage(
+    lambda lang: {
+        True: text("estimate.fits.yes", language=lang),
+        False: text("estimate.fits.no", language=lang),
+        None: MISSING,
+    }
+)
+
+
+def bound_words(bound: str | None) -> str:
+    """What limits a step ('compute', 'memory') in the language in use; MISSING when unknown."""
+    if not bound:
+        return MISSING
+    return text(f"estimate.bound.{bound}") if bound in ("compute", "memory") else bound
+
+
+def memory_header(language: str | None = None) -> str:
+    """What the memory column holds, said the same way in the window, the report and the CLI."""
+    return text("estimate.memory.header", language=language)
+
+
+def memory_units_note() -> str:
+    """How memory figures are counted, stated wherever they show (window, report, CLI)."""
+    return text("estimate.memory.units")
+
+
+def cost_rule() -> str:
+    """How the estimate's costs are priced, said the same way in the window, the report and the CLI."""
+    return text("estimate.cost.rule")
+
+
+def __getattr__(name: str) -> str:
+    # the constants' names from before the words moved to resources/text, in the language in use
+    if name == "MEMORY_HEADER":
+        return memory_header()
+    if name == "MEMORY_UNITS_NOTE":
+        return memory_units_note()
+    if name == "COST_RULE":
+        return cost_rule()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def rule_words(rule: str) -> str:
+    """One of the estimate's rules (as the Estimate holds it, in English) in the language in use; any other
+    text unchanged."""
+    english = area_texts("estimate", i18n.DEFAULT_LANGUAGE)
+    for ident, words in english.items():
+        if ident.startswith("rules.") and words == rule:
+            return text(f"estimate.{ident}")
+    return rule
+
+
+def _chips(n: int | str | None, key: str) -> str:
+    """'1 chip', '8 chips' (or their words in the language in use); MISSING for an unknown count."""
+    return text(f"{key}_one" if n == 1 else key, n=n if n else MISSING)
 
 
 @dataclass(frozen=True)
@@ -78,89 +137,91 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         peak=peak,
         mfu=mfu,
         time=time_range(row.days_low, row.days, row.days_high),
-        bound=row.bound or MISSING,
+        bound=bound_words(row.bound),
         fits=FITS_WORDS[row.fits],
         needed=format_bytes(row.memory_needed_bytes),
         available=format_bytes(row.memory_available_bytes),
         chips_per_copy=MISSING if row.chips_per_copy is None else str(row.chips_per_copy),
         cost=cost_range(row),
         memory=memory,
-        memory_fit=memory + (f", {FITS_WORDS[False]}" if row.fits is False else ""),
+        memory_fit=text("estimate.cell.memory_no_fit", memory=memory, no_fit=FITS_WORDS[False])
+        if row.fits is False
+        else memory,
     )
-
-
-#: What the memory column holds, said the same way in the window, the report and the CLI.
-MEMORY_HEADER = "Memory needed / available"
-#: How memory figures are counted, stated wherever they show (window, report, CLI).
-MEMORY_UNITS_NOTE = (
-    "memory in decimal GB (1 GB = 10^9 bytes, as GPU vendors publish it); figures published in GiB "
-    "(1 GiB = 2^30 bytes = 1.074 GB, as Google states TPU v4 and TPU7x memory and AWS its Neuron chips') are "
-    "converted, so 192 GiB reads 206 GB"
-)
 
 
 def memory_tip(row: EstimateRow, training: bool) -> str:
     """One row's memory in words: what is needed, what one chip holds (as published), what is available."""
     chip = format_bytes(row.chip_memory_bytes)
     if row.chip_memory_stated and not row.chip_memory_stated.endswith(" GB"):
-        chip += f" ({row.chip_memory_stated} as published)"
+        chip = text("estimate.memory.as_published", memory=chip, stated=row.chip_memory_stated)
     n = row.chips_per_copy
+    needed, available = format_bytes(row.memory_needed_bytes), format_bytes(row.memory_available_bytes)
     if training:
         acts = (
-            f" (with {format_bytes(row.activation_bytes)} of activations, {row.checkpointing} recomputation)"
+            text(
+                "estimate.memory.activations",
+                activations=format_bytes(row.activation_bytes),
+                checkpointing=row.checkpointing,
+            )
             if row.activation_bytes is not None
             else ""
         )
-        text = (
-            f"Needed / available: one copy of the training state needs {format_bytes(row.memory_needed_bytes)}"
-            f"{acts}, laid out over {n if n else MISSING} chip{'' if n == 1 else 's'} ({layout_cell(row)}); "
-            f"they hold {format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}."
+        tip = text(
+            "estimate.memory.tip_training",
+            needed=needed,
+            activations=acts,
+            chips=_chips(n, "estimate.memory.chips"),
+            layout=layout_cell(row),
+            available=available,
+            chip=row.chip_name,
+            chip_memory=chip,
         )
     else:
-        where = f"the {n} chips one copy uses hold" if n and n > 1 else "the chip one copy uses holds"
-        text = (
-            f"Needed / available: one model copy needs {format_bytes(row.memory_needed_bytes)}; {where} "
-            f"{format_bytes(row.memory_available_bytes)}; one {row.chip_name} holds {chip}."
-        )
+        key = "estimate.memory.tip_serving" if n and n > 1 else "estimate.memory.tip_serving_one"
+        tip = text(key, needed=needed, n=n, available=available, chip=row.chip_name, chip_memory=chip)
     if row.fits is not None:
-        text += " It fits." if row.fits else " It does not fit in the chips given."
-    return text + " GB = 10^9 bytes."
+        tip = sentences(tip, text("estimate.memory.fits" if row.fits else "estimate.memory.no_fit"))
+    return sentences(tip, text("estimate.memory.gb"))
 
 
 def estimate_inputs(result: Estimate) -> str:
     """Every input the estimate used, defaults included and said to be defaults, in one sentence."""
     req = result.request
-    parts = [f"{format_quantity(req.params)} parameters"]
+    parts = [text("estimate.inputs.params", n=format_quantity(req.params))]
     if req.mode == "training":
-        default = (
-            " (default: 20 per parameter, compute-optimal; modern runs train on 10-100x more)"
-            if result.tokens_default
-            else ""
-        )
-        parts.append(f"{format_quantity(result.tokens)} training tokens{default}")
+        default = text("estimate.inputs.tokens_default") if result.tokens_default else ""
+        parts.append(text("estimate.inputs.training_tokens", n=format_quantity(result.tokens), default=default))
     else:
-        parts.append(f"{format_quantity(result.tokens)} tokens to generate")
-        parts.append(f"{format_quantity(result.prompt_tokens or 0)} prompt tokens to prefill")
-        parts.append(f"batch {result.batch} per model copy")
-        parts.append(f"{'float32' if req.strict_fp32 else req.dtype} weights and KV cache")
+        parts.append(text("estimate.inputs.generate", n=format_quantity(result.tokens)))
+        parts.append(text("estimate.inputs.prefill", n=format_quantity(result.prompt_tokens or 0)))
+        parts.append(text("estimate.inputs.batch", n=result.batch))
+        parts.append(text("estimate.inputs.weights", dtype="float32" if req.strict_fp32 else req.dtype))
     if result.context is not None:
-        parts.append(f"context {result.context}")
+        parts.append(text("estimate.inputs.context", n=result.context))
     if req.mode == "training" and result.micro_batch is not None:
-        parts.append(f"micro-batch {result.micro_batch} per copy")
-        parts.append(f"checkpointing {req.checkpointing}")
+        parts.append(text("estimate.inputs.micro_batch", n=result.micro_batch))
+        parts.append(text("estimate.inputs.checkpointing", mode=req.checkpointing))
     if result.moe is not None:
-        parts.append(f"{format_quantity(result.moe.active)} active parameters per token")
+        parts.append(text("estimate.inputs.active", n=format_quantity(result.moe.active)))
         if result.moe.experts is not None:
-            parts.append(f"{result.moe.experts} experts, top-{result.moe.top_k}")
+            parts.append(text("estimate.inputs.experts", n=result.moe.experts, k=result.moe.top_k))
     if result.shape is not None:
         sh = result.shape
         parts.append(
-            f"shape {sh.layers} layers x width {sh.width}, {sh.heads} heads, {sh.kv_heads} KV heads ({sh.origin})"
+            text(
+                "estimate.inputs.shape",
+                layers=sh.layers,
+                width=sh.width,
+                heads=sh.heads,
+                kv_heads=sh.kv_heads,
+                origin=shape_origin(req, sh.aspect_ratio),
+            )
         )
     if req.strict_fp32:
-        parts.append("strict fp32 arithmetic")
-    parts.append(f"{req.chips} chip{'s' if req.chips != 1 else ''} of each kind")
-    return "; ".join(parts)
+        parts.append(text("estimate.inputs.strict_fp32"))
+    parts.append(_chips(req.chips, "estimate.inputs.chips"))
+    return text("estimate.inputs.list_separator").join(parts)
 
 
 def layout_cell(row: EstimateRow) -> str:
@@ -172,38 +233,46 @@ def layout_cell(row: EstimateRow) -> str:
 
 def training_memory_line(result: Estimate) -> str:
     """The training state and one micro-batch's activations, in one sentence."""
-    state = 16.0 * result.request.params
+    state = format_bytes(16.0 * result.request.params)
     acts = sorted({row.activation_bytes for row in result.rows if row.activation_bytes is not None})
     if not acts:
-        return f"Training state: {format_bytes(state)} (16 B per parameter); activations: {MISSING}."
-    shown = format_bytes(acts[0]) if len(acts) == 1 else f"{format_bytes(acts[0])} to {format_bytes(acts[-1])}"
-    return (
-        f"Training state: {format_bytes(state)} (16 B per parameter) plus activations of one micro-batch: "
-        f"{shown} by the checkpointing each chip needs (layout column: tensor parallel x pipeline or "
-        "sharded data parallel)."
+        return text("estimate.memory.training_state", state=state, missing=MISSING)
+    shown = (
+        format_bytes(acts[0])
+        if len(acts) == 1
+        else text("estimate.memory.acts_range", low=format_bytes(acts[0]), high=format_bytes(acts[-1]))
     )
+    return text("estimate.memory.training_state_acts", state=state, activations=shown)
 
 
 def moe_line(result: Estimate) -> str:
     """The mixture-of-experts split the estimate used."""
     moe = result.moe
     assert moe is not None
-    text = (
-        f"Mixture of experts: FLOPs from {format_quantity(moe.active)} active parameters, memory from all "
-        f"{format_quantity(moe.total)}"
-    )
+    line = text("estimate.moe.split", active=format_quantity(moe.active), total=format_quantity(moe.total))
     if moe.shared is not None and moe.per_expert is not None:
-        text += (
-            f"; {format_quantity(moe.shared)} shared + {moe.experts} experts x {format_quantity(moe.per_expert)}, "
-            f"{moe.top_k} per token"
+        line += text(
+            "estimate.moe.experts",
+            shared=format_quantity(moe.shared),
+            experts=moe.experts,
+            per_expert=format_quantity(moe.per_expert),
+            top_k=moe.top_k,
         )
     if result.request.mode == "inference":
-        text += f"; a decode step of the batch reads {format_quantity(moe.decode_params)} parameters"
-    return text + "."
+        line += text("estimate.moe.decode", n=format_quantity(moe.decode_params))
+    return line + text("estimate.moe.end")
 
 
-#: How a row's warning begins when one model copy needs more chips than the request gives.
+#: How a row's warning begins when one model copy needs more chips than the request gives (the English
+#: words the Estimate holds, core.estimate_layout's "too_few").
 TOO_FEW_CHIPS = "one copy needs "
+
+
+def row_warnings(row: EstimateRow) -> list[str]:
+    """A row's warnings in the language in use: its layout warnings from their ids, any other as the row holds it."""
+    if len(row.warning_texts) == len(row.warnings):
+        return [warning_text(w) for w in row.warning_texts]
+    return list(row.warnings)
 
 
 def estimate_warnings(result: Estimate) -> list[str]:
@@ -212,18 +281,15 @@ def estimate_warnings(result: Estimate) -> list[str]:
     short = [row for row in result.rows if any(w.startswith(TOO_FEW_CHIPS) for w in row.warnings)]
     lines = []
     if short:
-        names = ", ".join(row.chip_name for row in short)
         given = result.request.chips
-        lines.append(
-            f"{len(short)} of the chips cannot hold one copy on the {given} chip{'s' if given != 1 else ''} given, "
-            f"so they show no time (the Chips per copy column has the count each needs): {names}."
-        )
+        key = "estimate.warning.too_few_one" if given == 1 else "estimate.warning.too_few"
+        lines.append(text(key, k=len(short), given=given, names=", ".join(row.chip_name for row in short)))
     others: dict[str, list[str]] = {}
     for row in result.rows:
-        for w in row.warnings:
-            if not w.startswith(TOO_FEW_CHIPS):
+        for english, w in zip(row.warnings, row_warnings(row), strict=True):
+            if not english.startswith(TOO_FEW_CHIPS):
                 others.setdefault(w, []).append(row.chip_name)
-    lines += [f"{', '.join(chips)}: {w}." for w, chips in others.items()]
+    lines += [text("estimate.warning.chips", chips=", ".join(chips), warning=w) for w, chips in others.items()]
     return lines
 
 
@@ -234,23 +300,21 @@ def cost_lines(row: EstimateRow) -> list[str]:
     """Where one row's cost comes from, in words: the price used, its source and age, spot beside it."""
     lines = []
     if row.price is not None:
-        kind = "" if row.price.origin == "user" else "on-demand "
-        note = f" [{row.price.note}]" if row.price.note else ""
-        lines.append(f"{kind}{row.price.describe()}{note}: {format_usd(row.cost_usd) or MISSING} in all")
+        key = "estimate.cost.yours" if row.price.origin == "user" else "estimate.cost.on_demand"
+        note = text("estimate.cost.note", note=row.price.note) if row.price.note else ""
+        lines.append(text(key, price=row.price.describe(), note=note, cost=format_usd(row.cost_usd) or MISSING))
     if row.spot_price is not None:
-        lines.append(f"spot {row.spot_price.describe()}: {cost_range(row, spot=True) or MISSING} in all")
+        lines.append(
+            text("estimate.cost.spot", price=row.spot_price.describe(), cost=cost_range(row, spot=True) or MISSING)
+        )
     if row.usd_per_mtok is not None:
-        spot = f" (spot {format_usd(row.spot_usd_per_mtok)})" if row.spot_usd_per_mtok is not None else ""
-        lines.append(f"{format_usd(row.usd_per_mtok)} per million tokens generated{spot}")
+        spot = (
+            text("estimate.cost.per_mtok_spot", usd=format_usd(row.spot_usd_per_mtok))
+            if row.spot_usd_per_mtok is not None
+            else ""
+        )
+        lines.append(text("estimate.cost.per_mtok", usd=format_usd(row.usd_per_mtok), spot=spot))
     return lines
-
-
-#: how the estimate's costs are priced, said the same way in the window, the report and the CLI.
-COST_RULE = (
-    "chips x hours x USD per chip-hour: your own price for a chip wins; else the cheapest on-demand "
-    "price known (the price table shipped with the app, or a newer SkyPilot or gpuhunt catalogue on this "
-    "machine), with the cheapest spot price beside it"
-)
 
 
 def price_origins(result: Estimate) -> str:
@@ -260,14 +324,17 @@ def price_origins(result: Estimate) -> str:
     origins = dict.fromkeys(
         q.describe_age() for r in rows for q in (r.price, r.spot_price) if q is not None and q.origin != "user"
     )
-    parts = ["prices: " + ("; ".join(origins) if origins else "none from a table")]
+    separator = text("estimate.cost.origins_separator")
+    parts = [
+        text("estimate.cost.prices", origins=separator.join(origins) if origins else text("estimate.cost.no_table"))
+    ]
     yours = [r.chip_id for r in rows if r.price is not None and r.price.origin == "user"]
     if yours:
-        parts.append(f"yours for {', '.join(yours)}")
+        parts.append(text("estimate.cost.yours_for", chips=", ".join(yours)))
     missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
     if missing:
-        parts.append(f"none known for {', '.join(missing)}")
-    return "; ".join(parts)
+        parts.append(text("estimate.cost.none_known", chips=", ".join(missing)))
+    return separator.join(parts)
 
 
 def estimate_model_lines(result: Estimate) -> list[str]:
@@ -278,9 +345,9 @@ def estimate_model_lines(result: Estimate) -> list[str]:
     if result.moe is not None:
         lines.append(moe_line(result))
     if result.bw_share_source:
-        lines.append(f"Bandwidth: {result.bw_share_source}.")
+        lines.append(text("estimate.line.bandwidth", text=result.bw_share_source))
     if result.fp32_note:
-        lines.append(f"Precision: {result.fp32_note}.")
+        lines.append(text("estimate.line.precision", text=result.fp32_note))
     if result.compiled_rule:
-        lines.append(f"Your model, compiled: {result.compiled_rule}.")
+        lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     return lines

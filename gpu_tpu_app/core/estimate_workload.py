@@ -31,17 +31,27 @@ DEFAULT_BATCH = 1
 DEFAULT_MICRO_BATCH = 1
 
 
+def shape_origin(req: EstimateRequest, ratio: float, language: str | None = None) -> str:
+    """Where the shape comes from: given, derived from the parameter count (or the active parameters) at the
+    width-to-depth ratio, or partly each; in `language` (None: the language in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    given = [v is not None for v in (req.layers, req.width, req.heads, req.kv_heads)]
+    if all(given):
+        return text("estimate.inputs.shape_given", language=language)
+    which = "active" if req.active_params is not None else "params"
+    part = "partly" if any(given) else "from"
+    return text(f"estimate.inputs.shape_{part}_{which}", language=language, ratio=f"{ratio:g}")
+
+
 def model_shape(req: EstimateRequest) -> Shape:
     """The shape used for the KV cache, the attention term and the activations: the user's parts, the
     rest from the parameter count (the active ones of a mixture of experts) at the width-to-depth ratio."""
     ratio = req.aspect_ratio or transformer.DEFAULT_ASPECT_RATIO
     dims = transformer.default_dims(req.active, ratio, req.layers, req.width, req.heads, req.kv_heads)
-    given = [v is not None for v in (req.layers, req.width, req.heads, req.kv_heads)]
     head_size = dims.width / dims.heads
     kv_per_token = 2.0 * dims.layers * dims.kv_heads * head_size * req.value_bytes
-    which = "active parameters" if req.active_params is not None else "parameter count"
-    derived = f"from the {which} at width / layers = {ratio:g}"
-    origin = "given" if all(given) else f"given, the rest {derived}" if any(given) else derived
+    origin = shape_origin(req, ratio, language="en")  # the Estimate (and its JSON) keeps English
     return Shape(
         layers=dims.layers,
         width=dims.width,

@@ -1,7 +1,10 @@
-"""The GPU vs TPU lesson as a validated content pack (resources/lesson/lesson.toml).
+"""The GPU vs TPU lesson as a validated content pack, one file per language
+(resources/lesson/lesson.<language>.toml: lesson.en.toml, lesson.zh-Hans.toml).
 
 The explainer, the decision engine's citations and the `explain` command all read it
-through load_lesson(). Every claim names its sources, and every source id must resolve.
+through load_lesson(), in the interface language unless told another. Every claim names its
+sources, and every source id must resolve. A translation keeps the English pack's ids, order
+and sources; its words are its own (tests/core/test_lesson_zh.py holds it to that).
 """
 
 from __future__ import annotations
@@ -10,15 +13,19 @@ import datetime as dt
 import functools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.terms import Kernel
-from gpu_tpu_app.errors import problem_error
+from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.errors import problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
+#: the file format version this app reads, checked on load.
+SchemaVersion = Annotated[int, AfterValidator(supported_version(SCHEMA_VERSION))]
 
 #: Probe kernels a topic may point at as evidence measured on the user's own machine.
 EvidenceKernel = Kernel
@@ -57,16 +64,23 @@ class Source(_Content):
                 raise ValueError(f"a {self.kind} source needs {name!r}")
         return self
 
-    def label(self, url: bool = True) -> str:
-        """One line for people: title, where it sits, and the URL when there is one (and url is True)."""
-        parts = [self.title]
+    def place(self, language: str = i18n.DEFAULT_LANGUAGE) -> str:
+        """The title with where it sits (the notes document and page, or the note), in `language`'s words."""
         if self.kind == "notes":
-            parts.append(f"({self.document}, {self.page})")
-        elif self.note:
-            parts.append(f"({self.note})")
-        if url and self.url:
-            parts.append(self.url)
-        return " ".join(parts)
+            return text(
+                "learn.citation.in_document",
+                language=language,
+                title=self.title,
+                document=self.document,
+                page=self.page,
+            )
+        if self.note:
+            return text("learn.citation.with_note", language=language, title=self.title, note=self.note)
+        return self.title
+
+    def label(self, url: bool = True, language: str = i18n.DEFAULT_LANGUAGE) -> str:
+        """One line for people: title, where it sits, and the URL when there is one (and url is True)."""
+        return f"{self.place(language)} {self.url}" if url and self.url else self.place(language)
 
 
 class Claim(_Content):
@@ -166,7 +180,9 @@ class Episode(_Content):
 class LessonPack(_Content):
     """The whole pack; cross-references are checked on construction."""
 
-    schema_version: int
+    schema_version: SchemaVersion
+    #: the language the pack is written in (a tag of gpu_tpu_app.i18n.LANGUAGES for shipped packs).
+    language: str = Field(default=i18n.DEFAULT_LANGUAGE, pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
     episode: Episode
     insights: list[Insight] = Field(min_length=1)
     topics: list[Topic] = Field(min_length=1)
@@ -174,13 +190,6 @@ class LessonPack(_Content):
     quotes: list[Quote] = []
     glossary: list[GlossaryTerm] = []
     sources: list[Source] = Field(min_length=1)
-
-    @field_validator("schema_version")
-    @classmethod
-    def _known_schema(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise ValueError(f"unsupported schema_version {version} (this app reads {SCHEMA_VERSION})")
-        return version
 
     @model_validator(mode="after")
     def _consistent(self) -> LessonPack:
@@ -235,21 +244,29 @@ class LessonPack(_Content):
             chunks = [s for s in self.sources if s.kind == "notes" and s.document == document]
             if not chunks:
                 raise KeyError(f"unknown source {key!r}")
-            names = [s.chunk for s in chunks if s.chunk]
-            passages = names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}" if names else ""
-            pages = list(_unique(s.page for s in chunks if s.page))
-            where = ", ".join(
-                x
-                for x in (f"passages {passages}" if passages else "", f"pages {' and '.join(pages)}" if pages else "")
-                if x
-            )
-            text = (
-                f"The lesson's notes, {document}" + (f" ({where})" if where else "") + ", as the lesson page lists them"
-            )
-            return text, next((s.url for s in chunks if s.url), None)
+            return self._notes_citation(document, chunks), next((s.url for s in chunks if s.url), None)
         src = self.source(key)
-        where = f" ({src.document}, {src.page})" if src.kind == "notes" else f" ({src.note})" if src.note else ""
-        return src.title + where, src.url
+        return src.place(self.language), src.url
+
+    def _notes_citation(self, document: str, chunks: list[Source]) -> str:
+        """Words for the notes chunks of one document, cited together, in the pack's language."""
+        lang = self.language
+
+        def words(key: str, **values: object) -> str:
+            return text(f"learn.citation.{key}", language=lang, **values)
+
+        names = [s.chunk for s in chunks if s.chunk]
+        pages = _unique(s.page for s in chunks if s.page)
+        parts = []
+        if names:
+            one = len(names) == 1
+            parts.append(words("passage" if one else "passages", first=names[0], last=names[-1]))
+        if pages:
+            parts.append(words("pages", pages=words("and").join(pages)))
+        if not parts:
+            return words("notes", document=document)
+        where = words("where_both", a=parts[0], b=parts[1]) if len(parts) == 2 else parts[0]
+        return words("notes_where", document=document, where=where)
 
     def citations_for(self, ids: Iterable[str]) -> list[tuple[str, str, str | None]]:
         """(key, words, link) per citation of these source ids, in order of first use, without repeats."""
@@ -358,18 +375,25 @@ def _read_lesson(path: Path) -> LessonPack:
     return read_toml_model(path, LessonPack, "lesson pack")
 
 
-@functools.lru_cache(maxsize=1)
-def _packaged_lesson() -> LessonPack:
+def packaged_lesson_path(language: str | None = None) -> Path:
+    """The packaged pack of `language` (the interface language when None), or the English one
+    when that language has none."""
     from gpu_tpu_app.assets import resource_path
 
-    return _read_lesson(resource_path("lesson", "lesson.toml"))
+    return i18n.localized_file(resource_path("lesson"), "lesson", "toml", language or i18n.current_language())
 
 
-def load_lesson(path: Path | str | None = None) -> LessonPack:
-    """Read and validate a lesson pack; the packaged one when path is None (loaded once, cached).
+@functools.lru_cache(maxsize=len(i18n.LANGUAGES) + 1)
+def _packaged_lesson(path: Path) -> LessonPack:
+    return _read_lesson(path)
+
+
+def load_lesson(path: Path | str | None = None, language: str | None = None) -> LessonPack:
+    """Read and validate a lesson pack; the packaged one when path is None, in `language` (the
+    interface language when None), each file loaded once and cached.
 
     Raises InputError('<file>: <field path>: <problem>') on any bad content.
     """
     if path is None:
-        return _packaged_lesson()
+        return _packaged_lesson(packaged_lesson_path(language))
     return _read_lesson(Path(path))

@@ -4,12 +4,13 @@ the CLI and the report print the step's `line`, which names its command."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from gpu_tpu_app.core.decision import ACTION_WORDS, Action, Step
 
-#: what each action's button says.
-ACTION_TEXT: dict[Action, str] = ACTION_WORDS
+#: what each action's button says, in the language in use.
+ACTION_TEXT: Mapping[Action, str] = ACTION_WORDS
 
 
 class WindowStep(NamedTuple):

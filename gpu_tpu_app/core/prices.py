@@ -15,15 +15,18 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.errors import InputError, problem_error
+from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.errors import InputError, problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
+#: the file format version this app reads, checked on load.
+SchemaVersion = Annotated[int, AfterValidator(supported_version(SCHEMA_VERSION))]
 #: a price older than this is marked stale.
 STALE_DAYS = 90
 #: USD per chip-hour; the same bound as a typed price (core.estimate.MAX_PRICE).
@@ -31,13 +34,6 @@ MAX_CHIP_HOUR_USD = 1_000_000.0
 
 Kind = Literal["on-demand", "spot"]
 KINDS: tuple[Kind, ...] = ("on-demand", "spot")
-#: where a quote comes from, as the app names it to the user.
-ORIGIN_LABELS = {
-    "shipped": "shipped table",
-    "skypilot": "SkyPilot catalogue",
-    "gpuhunt": "gpuhunt catalogue",
-    "user": "your price",
-}
 #: cloud ids -> the name shown.
 CLOUD_NAMES = {
     "gcp": "Google Cloud",
@@ -91,22 +87,11 @@ class PriceTable(BaseModel):
 
     model_config = _FROZEN
 
-    schema_version: int
+    schema_version: SchemaVersion
     sources: list[PriceSource] = Field(min_length=1)
     names: dict[str, str] = Field(default_factory=dict)
     gcp_hosts: dict[str, str] = Field(default_factory=dict)
     prices: list[PriceRow] = Field(default_factory=list)
-
-    @field_validator("schema_version")
-    @classmethod
-    def _known_schema(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise PydanticCustomError(
-                "schema_version",
-                "unsupported schema version {got} (this app reads {want})",
-                {"got": version, "want": SCHEMA_VERSION},
-            )
-        return version
 
     @model_validator(mode="after")
     def _consistent(self) -> PriceTable:
@@ -212,18 +197,19 @@ class Quote(BaseModel):
     def stale(self, now: dt.datetime | None = None) -> bool:
         return self.origin != "user" and self.age(now) > dt.timedelta(days=STALE_DAYS)
 
-    def describe_age(self, now: dt.datetime | None = None) -> str:
-        """'shipped table, read 2026-11-20', 'SkyPilot catalogue, 3 h old', '... (stale: over 90 days)'."""
-        label = ORIGIN_LABELS[self.origin]
+    def describe_age(self, now: dt.datetime | None = None, language: str | None = None) -> str:
+        """'shipped table, read 2026-11-20', 'SkyPilot catalogue, 3 h old', '... (stale: over 90 days)', in
+        `language` (None: the language in use; JSON output asks for English)."""
         if self.origin == "user":
-            return "your price, which wins over every table"
+            return text("prices.age.yours", language=language)
+        label = text(f"prices.origin.{self.origin}", language=language)
         if self.dated_by == "read":
-            text = f"{label}, read {self.as_of.date().isoformat()}"
+            source = text("prices.age.read", language=language, label=label, date=self.as_of.date().isoformat())
         else:
-            text = f"{label}, {format_age(self.age(now))} old"
+            source = text("prices.age.old", language=language, label=label, age=format_age(self.age(now), language))
         if self.stale(now):
-            text += f" (stale: over {STALE_DAYS} days)"
-        return text
+            source = text("prices.age.stale", language=language, source=source, days=STALE_DAYS)
+        return source
 
     def place(self) -> str:
         """'Google Cloud us-central1'; '' for a price the user typed."""
@@ -231,10 +217,19 @@ class Quote(BaseModel):
             return ""
         return f"{CLOUD_NAMES.get(self.cloud, self.cloud)} {self.region}"
 
-    def describe(self, now: dt.datetime | None = None) -> str:
-        """'$2.70/chip-hour, Google Cloud us-central1 (shipped table, read 2026-12-01)'."""
-        where = f", {self.place()}" if self.place() else ""
-        return f"{format_rate(self.usd)}/chip-hour{where} ({self.describe_age(now)})"
+    def describe(self, now: dt.datetime | None = None, language: str | None = None) -> str:
+        """'$2.70/chip-hour, Google Cloud us-central1 (shipped table, read 2026-12-01)', in `language`
+        (None: the language in use)."""
+        source = self.describe_age(now, language)
+        if self.place():
+            return text(
+                "prices.quote.describe",
+                language=language,
+                rate=format_rate(self.usd),
+                place=self.place(),
+                source=source,
+            )
+        return text("prices.quote.describe_yours", language=language, rate=format_rate(self.usd), source=source)
 
 
 def format_rate(usd: float) -> str:
@@ -242,14 +237,14 @@ def format_rate(usd: float) -> str:
     return f"${usd:,.2f}" if usd >= 1 else f"${usd:.3g}"
 
 
-def format_age(age: dt.timedelta) -> str:
-    """'40 min', '3 h', '12 days'."""
+def format_age(age: dt.timedelta, language: str | None = None) -> str:
+    """'40 min', '3 h', '12 days' (in `language`; None: the language in use)."""
     seconds = age.total_seconds()
     if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} min"
+        return text("prices.age.minutes", language=language, n=max(1, round(seconds / 60)))
     if seconds < 2 * 86400:
-        return f"{round(seconds / 3600)} h"
-    return f"{round(seconds / 86400)} days"
+        return text("prices.age.hours", language=language, n=round(seconds / 3600))
+    return text("prices.age.days", language=language, n=round(seconds / 86400))
 
 
 def shipped_quotes(table: PriceTable) -> list[Quote]:
@@ -425,10 +420,10 @@ def cheapest_text(found: Sequence[tuple[str, Quote]], verdict: str, limit: int =
     ranked = sorted((q for q in found if q[1].origin != "user"), key=lambda f: f[1].usd)[:limit]
     if not ranked:
         return None
-    what = {"gpu": "GPUs", "tpu": "TPUs"}.get(verdict, "GPUs and TPUs")
-    places = "; ".join(f"{name} {format_rate(q.usd)}/chip-hour in {q.place()}" for name, q in ranked)
-    origins = "; ".join(dict.fromkeys(q.describe_age() for _, q in ranked))
-    return (
-        f"Cheapest places to rent {what} now: {places} ({origins}). A chip-hour is not a run: the "
-        "estimator sets each chip's speed against its price."
+    separator = text("prices.cheapest.separator")
+    places = separator.join(
+        text("prices.cheapest.place", name=name, rate=format_rate(q.usd), place=q.place()) for name, q in ranked
     )
+    sources = separator.join(dict.fromkeys(q.describe_age() for _, q in ranked))
+    key = verdict if verdict in ("gpu", "tpu") else "either"
+    return text(f"prices.cheapest.{key}", places=places, sources=sources)

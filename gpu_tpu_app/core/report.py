@@ -11,29 +11,33 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpu_tpu_app import __version__
+from gpu_tpu_app import __version__, i18n
 from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
+from gpu_tpu_app.core.decision.content import ListInLanguage
 from gpu_tpu_app.core.estimate_models import OWN_FAMILIES
 from gpu_tpu_app.core.estimate_text import (
-    COST_RULE,
-    MEMORY_HEADER,
-    MEMORY_UNITS_NOTE,
     cost_lines,
     cost_range,
+    cost_rule,
     estimate_cells,
     estimate_inputs,
     estimate_model_lines,
     estimate_warnings,
+    memory_header,
+    memory_units_note,
+    rule_words,
 )
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, measured_note
 from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER, report_section
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
@@ -57,12 +61,12 @@ def factor_label(factor: str) -> str:
 def answer_label(factor: str, value: str | None) -> str:
     """The wizard's words for one answer value; "don't know" for unknown."""
     if value is None or value == UNKNOWN:
-        return "don't know"
+        return text("report.dont_know")
     q = QUESTIONS.get(factor)
     if q is not None:
-        for v, text in q.choices:
+        for v, words in q.choices:
             if v == value:
-                return text
+                return words
     return value
 
 
@@ -137,19 +141,18 @@ class ReportData:
     compile_notes: list[str] = field(default_factory=list)
 
 
-ESTIMATE_HEADER = [
-    "Chip",
-    "Kind",
-    "Peak used",
-    "MFU",
-    "Time",
-    "Bound",
-    MEMORY_HEADER,
-    "Chips per copy",
-    "$/chip-hour",
-    "Cost",
-    "Spot cost",
-]
+_COLUMNS = ("chip", "kind", "peak", "mfu", "time", "bound", "memory", "chips_per_copy", "rate", "cost", "spot_cost")
+
+
+def _estimate_header(language: str) -> list[str]:
+    return [
+        memory_header(language) if col == "memory" else text(f"report.column.{col}", language=language)
+        for col in _COLUMNS
+    ]
+
+
+#: the estimate table's columns, in the language in use.
+ESTIMATE_HEADER: Sequence[str] = ListInLanguage(_estimate_header)
 
 
 def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, list[list[str]], list[str]]:
@@ -157,9 +160,11 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
     if estimate is None:
         return "", [], []
     req = estimate.request
-    est_intro = (
-        f"{'Serving' if req.mode == 'inference' else 'Training'}: {estimate_inputs(estimate)}; "
-        f"{plain_number(estimate.flops)} FLOPs in all. Fastest first; times run from the high to the low MFU."
+    est_intro = text(
+        "report.estimate.intro",
+        mode=text("report.estimate.serving" if req.mode == "inference" else "report.estimate.training"),
+        inputs=estimate_inputs(estimate),
+        flops=plain_number(estimate.flops),
     )
     est_rows: list[list[str]] = []
     for row in estimate.rows:
@@ -181,20 +186,20 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
             ]
         )
     est_rules = [
-        f"Compute: {estimate.rule} {cited.refs(estimate.sources)}",
-        f"Memory: {estimate.memory_rule}; {MEMORY_UNITS_NOTE}",
+        text("report.estimate.compute", rule=rule_words(estimate.rule), refs=cited.refs(estimate.sources)),
+        text("report.estimate.memory", rule=rule_words(estimate.memory_rule), note=memory_units_note()),
         *estimate_model_lines(estimate),
-        *[f"Warning: {w}" for w in estimate_warnings(estimate)],
-        f"Cost: {COST_RULE}.",
+        *[text("report.estimate.warning", warning=w) for w in estimate_warnings(estimate)],
+        text("report.estimate.cost", rule=cost_rule()),
         *[
-            f"Price of {row.chip_name}: " + "; ".join(lines) + "."
+            text("report.estimate.price", chip=row.chip_name, lines=text("estimate.table.price_separator").join(lines))
             for row in estimate.rows
             if (lines := cost_lines(row))
         ],
     ]
     unpriced = [row.chip_name for row in estimate.rows if row.family not in OWN_FAMILIES and row.price is None]
     if unpriced:
-        est_rules.append(f"No price known for {', '.join(unpriced)}.")
+        est_rules.append(text("report.estimate.unpriced", chips=", ".join(unpriced)))
     return est_intro, est_rows, est_rules
 
 
@@ -205,16 +210,24 @@ def _run_line(run: RunFile) -> str:
         if r.kernel == "matmul" and r.metric == "flops" and r.value:
             best[r.device] = max(best.get(r.device, 0.0), r.value)
     devices = ", ".join(
-        f"{d.name} ({d.backend}{'' if d.key not in best else f', best trusted matmul {tflops(best[d.key])}'})"
+        text("report.run.device", name=d.name, backend=d.backend)
+        if d.key not in best
+        else text("report.run.device_best", name=d.name, backend=d.backend, best=tflops(best[d.key]))
         for d in run.devices
     )
-    check = f" ({FUNCTIONAL_CHECK})" if is_functional_check(run) else ""
+    check = text("report.run.check", words=FUNCTIONAL_CHECK) if is_functional_check(run) else ""
     flagged = flagged_summary(run)
-    return (
-        f"{run.host}, {run.started:%Y-%m-%d %H:%M}, suite {run.suite}{check}, {len(run.results)} results"
-        f"{'' if run.complete else ' (incomplete)'}: {devices or 'no devices'}"
-        + (f". {flagged[0].upper()}{flagged[1:]}." if flagged else "")
+    line = text(
+        "report.run.line",
+        host=run.host,
+        started=f"{run.started:%Y-%m-%d %H:%M}",
+        suite=run.suite,
+        check=check,
+        n=len(run.results),
+        incomplete="" if run.complete else text("report.run.incomplete"),
+        devices=devices or text("report.run.no_devices"),
     )
+    return line + (text("report.run.flagged", flagged=f"{flagged[0].upper()}{flagged[1:]}") if flagged else "")
 
 
 def _topic_title(lesson: LessonPack | None, topic: str) -> str:
@@ -239,34 +252,45 @@ def collect(
     """Gather the report's content from the session (the recommendation is derived from its answers)."""
     rec = rec or session.recommendation()
     cited = _Cited(lesson, catalog)
-    summary = f"Verdict {VERDICT_WORDS[rec.verdict]}. {verdict_summary(rec)}"
+    summary = text("report.summary", verdict=VERDICT_WORDS[rec.verdict], summary=verdict_summary(rec))
 
-    blockers = [
-        (b.message, f"{factor_label(b.factor)}: {answer_label(b.factor, b.answer)}", cited.refs(b.sources))
-        for b in rec.blockers
-    ]
+    def answered(factor: str, value: str | None) -> str:
+        return text("report.answer", label=factor_label(factor), value=answer_label(factor, value))
+
+    blockers = [(b.message, answered(b.factor, b.answer), cited.refs(b.sources)) for b in rec.blockers]
 
     def measured(factor: str) -> str:
         note = measured_note(session.model_check, factor, getattr(session.answers, factor, None))
-        return f"; {note}" if note else ""
+        return f"; {note}" if note else ""  # the model check's own words (core.modelcheck)
 
     blockers = [(m, a + measured(b.factor), refs) for (m, a, refs), b in zip(blockers, rec.blockers)]
     reasons = [
         (
             VERDICT_WORDS[r.leans],
             r.message,
-            f"{factor_label(r.factor)}: {answer_label(r.factor, r.answer)}{measured(r.factor)}; explainer topic: "
-            f"{_topic_title(lesson, r.topic)}",
+            text(
+                "report.reason_answer",
+                answer=answered(r.factor, r.answer) + measured(r.factor),
+                topic=_topic_title(lesson, r.topic),
+            ),
             cited.refs(r.sources),
         )
         for r in rec.reasons
     ]
     flips = [
-        f"{factor_label(f.factor)}: {answer_label(f.factor, f.to)} instead of {answer_label(f.factor, f.from_)}"
-        f" → {VERDICT_WORDS.get(f.verdict, f.verdict)}"
+        text(
+            "report.flip",
+            label=factor_label(f.factor),
+            after=answer_label(f.factor, f.to),
+            before=answer_label(f.factor, f.from_),
+            verdict=VERDICT_WORDS.get(f.verdict, f.verdict),
+        )
         for f in rec.flips
     ]
-    unanswered = [f"{factor_label(f)} ({page_of(f)}): {QUESTIONS[f].text}" for f in rec.unanswered]
+    unanswered = [
+        text("report.open_question", label=factor_label(f), page=page_of(f), question=QUESTIONS[f].text)
+        for f in rec.unanswered
+    ]
     answers = [
         (page.title, QUESTIONS[f].text, answer_label(f, getattr(session.answers, f)))
         for page in PAGES
@@ -281,7 +305,7 @@ def collect(
         compile_intro, compile_rows, compile_notes = report_section(
             check.tpu_compile, catalog or load_catalog(), check.answers.high_precision == HIGH_PRECISION_FP64
         )
-        compile_intro = f"{Path(check.file).name}: {compile_intro}"
+        compile_intro = text("report.compiled", file=Path(check.file).name, intro=compile_intro)
 
     sources = []
     for i, sid in enumerate(cited.order, 1):
@@ -290,8 +314,8 @@ def collect(
 
     stamp = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
     return ReportData(
-        title=f"GPU or TPU: {name}" if name else "GPU or TPU: recommendation",
-        generated=f"Made with gpu-tpu-app {__version__} on {stamp}.",
+        title=text("report.title", name=name) if name else text("report.title_plain"),
+        generated=text("report.generated", version=__version__, stamp=stamp),
         verdict=VERDICT_WORDS[rec.verdict],
         headline=headline(rec),
         summary=summary,
@@ -364,53 +388,61 @@ def _md_lines(text: str) -> str:
     return "\n".join(_md(line) for line in text.split("\n"))
 
 
+def _h(key: str) -> str:
+    """A section heading."""
+    return text(f"report.heading.{key}")
+
+
 def to_markdown(data: ReportData) -> str:
-    """The report as GitHub-flavoured Markdown."""
+    """The report as GitHub-flavoured Markdown, its headings and labels in the language in use."""
     data = inert(data)
-    out = [f"# {_md(data.title)}", "", f"_{_md(data.generated)}_", "", "## Verdict", ""]
+
+    def yours(a: str) -> str:
+        return text("report.your_answer", answer=_md(a))
+
+    out = [f"# {_md(data.title)}", "", f"_{_md(data.generated)}_", "", f"## {_h('verdict')}", ""]
     out += [f"**{_md(data.headline)}**", "", _md(data.summary), ""]
     if data.blockers:
-        out += ["## Hard constraints", ""]
-        out += [f"- {_md(m)} (your answer: {_md(a)}) {refs}" for m, a, refs in data.blockers]
+        out += [f"## {_h('blockers')}", ""]
+        out += [f"- {_md(m)}{yours(a)} {refs}" for m, a, refs in data.blockers]
         out.append("")
-    out += ["## Reasons, strongest first", ""]
+    out += [f"## {_h('reasons')}", ""]
     if data.reasons:
-        out += [
-            f"{i}. **{lean}**: {_md(m)} (your answer: {_md(a)}) {refs}"
-            for i, (lean, m, a, refs) in enumerate(data.reasons, 1)
-        ]
+        out += [f"{i}. **{lean}**: {_md(m)}{yours(a)} {refs}" for i, (lean, m, a, refs) in enumerate(data.reasons, 1)]
     else:
-        out.append("No answer leans either way yet.")
+        out.append(text("report.no_reasons"))
     out.append("")
-    out += ["## What would change this", ""]
-    out += [f"- {_md(f)}" for f in data.flips] or ["No single answer change would change the verdict."]
+    out += [f"## {_h('flips')}", ""]
+    out += [f"- {_md(f)}" for f in data.flips] or [text("report.no_flips")]
     out.append("")
     if data.next_steps:
-        out += ["## Next steps", ""] + [f"{i}. {_md(s)}" for i, s in enumerate(data.next_steps, 1)] + [""]
+        out += [f"## {_h('next_steps')}", ""] + [f"{i}. {_md(s)}" for i, s in enumerate(data.next_steps, 1)] + [""]
     if data.unanswered:
-        out += ["## Open questions", ""] + [f"- {_md(u)}" for u in data.unanswered] + [""]
-    out += ["## Answers", "", "| Step | Question | Answer |", "|---|---|---|"]
+        out += [f"## {_h('open_questions')}", ""] + [f"- {_md(u)}" for u in data.unanswered] + [""]
+    columns = [text(f"report.answers.{k}") for k in ("step", "question", "answer")]
+    out += [f"## {_h('answers')}", "", "| " + " | ".join(columns) + " |", "|---|---|---|"]
     out += [f"| {_md(p)} | {_md(q)} | {_md(a)} |" for p, q, a in data.answers]
     out.append("")
     if data.estimate_rows:
-        out += ["## Estimate", "", _md(data.estimate_intro), ""]
-        out += ["| " + " | ".join(ESTIMATE_HEADER) + " |", "|" + "---|" * len(ESTIMATE_HEADER)]
+        header = list(ESTIMATE_HEADER)
+        out += [f"## {_h('estimate')}", "", _md(data.estimate_intro), ""]
+        out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in data.estimate_rows]
         out.append("")
         out += [f"- {_md(rule)}" for rule in data.estimate_rules] + [""]
     if data.compile_intro:
-        out += ["## Compiled for TPU generations", "", _md(data.compile_intro), ""]
+        out += [f"## {_h('compiled')}", "", _md(data.compile_intro), ""]
         if data.compile_rows:
             out += ["| " + " | ".join(REPORT_HEADER) + " |", "|" + "---|" * len(REPORT_HEADER)]
             out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in data.compile_rows]
             out.append("")
         out += [f"- {_md(n)}" for n in data.compile_notes] + ([""] if data.compile_notes else [])
     if data.runs:
-        out += ["## Probe runs", ""] + [f"- {_md(r)}" for r in data.runs] + [""]
+        out += [f"## {_h('runs')}", ""] + [f"- {_md(r)}" for r in data.runs] + [""]
     if data.notes:
-        out += ["## Notes", "", _md_lines(data.notes), ""]
+        out += [f"## {_h('notes')}", "", _md_lines(data.notes), ""]
     if data.sources:
-        out += ["## Sources", ""]
+        out += [f"## {_h('sources')}", ""]
         for n, _sid, title, url in data.sources:
             out.append(f"{n}. {_md(title)}" + (f": <{url}>" if url else ""))
         out.append("")
@@ -421,15 +453,20 @@ def to_markdown(data: ReportData) -> str:
 
 
 def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
-    """The report as one self-contained HTML page (also the input of the PDF export)."""
+    """The report as one self-contained HTML page (also the input of the PDF export), in the language in use."""
     c = {"gpu": "#1f8a4c", "tpu": "#2f66d0", "muted": "#5a6376", "warning": "#a85a00", "border": "#d5d9e1"}
     c.update(colors or {})
     data = inert(data)
     e = html.escape
     lean_color = {"GPU": c["gpu"], "TPU": c["tpu"]}
+    lang = i18n.HTML_LANG.get(i18n.current_language(), i18n.current_language())
+
+    def yours(a: str) -> str:
+        return e(text("report.your_answer", answer=a).strip())
+
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{e(lang, quote=True)}"><head><meta charset="utf-8">',
         f"<title>{e(data.title)}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
         "table{border-collapse:collapse;width:100%}"
@@ -438,50 +475,56 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
         "</head><body>",
         f"<h1>{e(data.title)}</h1>",
         f'<p class="muted"><i>{e(data.generated)}</i></p>',
-        "<h2>Verdict</h2>",
+        f"<h2>{e(_h('verdict'))}</h2>",
         f'<p><b style="color:{lean_color.get(data.verdict, "inherit")}">{e(data.headline)}</b></p>',
         f"<p>{e(data.summary)}</p>",
     ]
     if data.blockers:
-        parts.append("<h2>Hard constraints</h2><ul>")
+        parts.append(f"<h2>{e(_h('blockers'))}</h2><ul>")
         parts += [
-            f'<li><b class="blocker">{e(m)}</b> <span class="muted">(your answer: {e(a)}) {e(refs)}</span></li>'
+            f'<li><b class="blocker">{e(m)}</b> <span class="muted">{yours(a)} {e(refs)}</span></li>'
             for m, a, refs in data.blockers
         ]
         parts.append("</ul>")
-    parts.append("<h2>Reasons, strongest first</h2>")
+    parts.append(f"<h2>{e(_h('reasons'))}</h2>")
     if data.reasons:
         parts.append("<ol>")
         parts += [
             f'<li><b style="color:{lean_color.get(lean, "inherit")}">{e(lean)}</b>: {e(m)} '
-            f'<span class="muted">(your answer: {e(a)}) {e(refs)}</span></li>'
+            f'<span class="muted">{yours(a)} {e(refs)}</span></li>'
             for lean, m, a, refs in data.reasons
         ]
         parts.append("</ol>")
     else:
-        parts.append("<p>No answer leans either way yet.</p>")
-    parts.append("<h2>What would change this</h2>")
+        parts.append(f"<p>{e(text('report.no_reasons'))}</p>")
+    parts.append(f"<h2>{e(_h('flips'))}</h2>")
     if data.flips:
         parts.append("<ul>" + "".join(f"<li>{e(f)}</li>" for f in data.flips) + "</ul>")
     else:
-        parts.append("<p>No single answer change would change the verdict.</p>")
+        parts.append(f"<p>{e(text('report.no_flips'))}</p>")
     if data.next_steps:
-        parts.append("<h2>Next steps</h2><ol>" + "".join(f"<li>{e(s)}</li>" for s in data.next_steps) + "</ol>")
+        parts.append(
+            f"<h2>{e(_h('next_steps'))}</h2><ol>" + "".join(f"<li>{e(s)}</li>" for s in data.next_steps) + "</ol>"
+        )
     if data.unanswered:
-        parts.append("<h2>Open questions</h2><ul>" + "".join(f"<li>{e(u)}</li>" for u in data.unanswered) + "</ul>")
-    parts.append('<h2>Answers</h2><table width="100%" cellspacing="0" cellpadding="3" border="1">')
-    parts.append("<tr><th>Step</th><th>Question</th><th>Answer</th></tr>")
+        parts.append(
+            f"<h2>{e(_h('open_questions'))}</h2><ul>" + "".join(f"<li>{e(u)}</li>" for u in data.unanswered) + "</ul>"
+        )
+    parts.append(f'<h2>{e(_h("answers"))}</h2><table width="100%" cellspacing="0" cellpadding="3" border="1">')
+    parts.append(
+        "<tr>" + "".join(f"<th>{e(text(f'report.answers.{k}'))}</th>" for k in ("step", "question", "answer")) + "</tr>"
+    )
     parts += [f"<tr><td>{e(p)}</td><td>{e(q)}</td><td>{e(a)}</td></tr>" for p, q, a in data.answers]
     parts.append("</table>")
     if data.estimate_rows:
-        parts.append(f"<h2>Estimate</h2><p>{e(data.estimate_intro)}</p>")
+        parts.append(f"<h2>{e(_h('estimate'))}</h2><p>{e(data.estimate_intro)}</p>")
         parts.append('<table width="100%" cellspacing="0" cellpadding="3" border="1"><tr>')
         parts += [f"<th>{e(h)}</th>" for h in ESTIMATE_HEADER]
         parts.append("</tr>")
         parts += ["<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in data.estimate_rows]
         parts.append("</table><ul>" + "".join(f'<li class="muted">{e(r)}</li>' for r in data.estimate_rules) + "</ul>")
     if data.compile_intro:
-        parts.append(f"<h2>Compiled for TPU generations</h2><p>{e(data.compile_intro)}</p>")
+        parts.append(f"<h2>{e(_h('compiled'))}</h2><p>{e(data.compile_intro)}</p>")
         if data.compile_rows:
             parts.append('<table width="100%" cellspacing="0" cellpadding="3" border="1"><tr>')
             parts += [f"<th>{e(h)}</th>" for h in REPORT_HEADER]
@@ -490,11 +533,11 @@ def to_html(data: ReportData, colors: dict[str, str] | None = None) -> str:
             parts.append("</table>")
         parts.append("<ul>" + "".join(f'<li class="muted">{e(n)}</li>' for n in data.compile_notes) + "</ul>")
     if data.runs:
-        parts.append("<h2>Probe runs</h2><ul>" + "".join(f"<li>{e(r)}</li>" for r in data.runs) + "</ul>")
+        parts.append(f"<h2>{e(_h('runs'))}</h2><ul>" + "".join(f"<li>{e(r)}</li>" for r in data.runs) + "</ul>")
     if data.notes:
-        parts.append("<h2>Notes</h2>" + "".join(f"<p>{e(p)}</p>" for p in data.notes.split("\n\n")))
+        parts.append(f"<h2>{e(_h('notes'))}</h2>" + "".join(f"<p>{e(p)}</p>" for p in data.notes.split("\n\n")))
     if data.sources:
-        parts.append("<h2>Sources</h2><ol>")
+        parts.append(f"<h2>{e(_h('sources'))}</h2><ol>")
         for _n, _sid, title, url in data.sources:
             link = f' <a href="{e(url, quote=True)}">{e(url)}</a>' if url else ""
             parts.append(f"<li>{e(title)}{link}</li>")
@@ -532,8 +575,8 @@ def _cheapest_places(rec: Recommendation, estimate: Estimate | None) -> list[str
         return []
     families = verdict_families(rec.verdict)
     found = [(r.chip_name, r.price) for r in estimate.rows if r.family in families and r.price is not None]
-    text = cheapest_text(found, rec.verdict)
-    return [f"{text} (gpu-tpu-app prices lists every region.)"] if text else []
+    cheapest = cheapest_text(found, rec.verdict)
+    return [text("report.cheapest", text=cheapest)] if cheapest else []
 
 
 def session_estimate(

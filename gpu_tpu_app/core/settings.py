@@ -1,7 +1,9 @@
 """User preferences as a pydantic model, saved as JSON in the user's config folder.
 
 Each field carries a title and a description, so the preferences dialog is generated
-from the model. Window geometry and recent files are not preferences: the window keeps
+from the model; both (and the choices' labels) come from ``resources/text/preferences.<lang>.toml``
+by field name, the English ones into the model, the language in use into the dialog
+(``field_text``). Window geometry and recent files are not preferences: the window keeps
 them in QSettings. Pure Python: no Qt.
 """
 
@@ -11,15 +13,28 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gpu_tpu_app import APP_NAME
+from gpu_tpu_app import APP_NAME, i18n
 from gpu_tpu_app.atomic import write_text
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import check_schema_version, from_validation
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES, NAME_CHARS, read_json_object
 
 SCHEMA_VERSION = 1
 FILE_NAME = "preferences.json"
+#: Preferences.language: "system" (the locale, as gpu_tpu_app.i18n reads it) or a shipped language.
+SYSTEM_LANGUAGE = "system"
+LANGUAGE_CHOICES: tuple[str, ...] = (SYSTEM_LANGUAGE, *i18n.LANGUAGES)
+
+
+def field_text(name: str, what: str, /, language: str | None = None, **values: object) -> str:
+    """A field's "title" or "description", or "choices.<value>", in `language` (default: the one in use)."""
+    return text(f"preferences.{name}.{what}", language=language, **values)
+
+
+def _english(name: str, what: str) -> str:
+    return field_text(name, what, i18n.DEFAULT_LANGUAGE)
 
 
 class Preferences(BaseModel):
@@ -29,30 +44,38 @@ class Preferences(BaseModel):
 
     schema_version: int = Field(SCHEMA_VERSION, json_schema_extra={"hidden": True})
     theme: Literal["system", "light", "dark"] = Field(
-        "system",
-        title="Theme",
-        description="Light or dark colours; 'system' follows the desktop's colour scheme.",
+        "system", title=_english("theme", "title"), description=_english("theme", "description")
     )
     default_suite: Literal["smoke", "quick", "full"] = Field(
-        "quick",
-        title="Default probe suite",
-        description="The probe suite selected when the Probe page opens: smoke takes seconds, "
-        "quick about a minute, full several minutes.",
+        "quick", title=_english("default_suite", "title"), description=_english("default_suite", "description")
+    )
+    language: str = Field(
+        SYSTEM_LANGUAGE,
+        json_schema_extra={"choices": list(LANGUAGE_CHOICES)},
+        title=_english("language", "title"),
+        description=_english("language", "description"),
     )
     probe_python: str | None = Field(
         None,
         max_length=4096,
         json_schema_extra={"hidden": True},
-        title="Probe environment",
-        description="The Python interpreter the probe workers run in; empty: the app's own.",
+        title=_english("probe_python", "title"),
+        description=_english("probe_python", "description"),
     )
     python_envs: list[str] = Field(
         [],
         max_length=64,
         json_schema_extra={"hidden": True},
-        title="Added environments",
-        description="Python interpreters added by path on the Probe page.",
+        title=_english("python_envs", "title"),
+        description=_english("python_envs", "description"),
     )
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in LANGUAGE_CHOICES:
+            raise ValueError(f"must be one of {', '.join(LANGUAGE_CHOICES)}")
+        return value
 
 
 def config_dir() -> Path:
@@ -88,6 +111,27 @@ def save_preferences(prefs: Preferences, path: str | Path | None = None) -> Path
     path = Path(path) if path is not None else preferences_path()
     write_text(path, prefs.model_dump_json(indent=2) + "\n")
     return path
+
+
+def field_choices(name: str) -> tuple[str, ...] | None:
+    """The values a field may take, when it is a choice (a Literal, or listed in its "choices"); else None."""
+    import typing
+
+    info = Preferences.model_fields[name]
+    if typing.get_origin(info.annotation) is typing.Literal:
+        return tuple(str(c) for c in typing.get_args(info.annotation))
+    extra = info.json_schema_extra
+    choices = extra.get("choices") if isinstance(extra, dict) else None
+    if isinstance(choices, list):
+        return tuple(str(c) for c in choices)
+    return None
+
+
+def choice_label(name: str, value: str, language: str | None = None) -> str:
+    """What the dialog shows for one choice: a language by its own name, the others from the text file."""
+    if name == "language" and value in i18n.LANGUAGE_NAMES:
+        return i18n.LANGUAGE_NAMES[value]
+    return field_text(name, f"choices.{value}", language)
 
 
 def editable_fields() -> list[str]:

@@ -39,7 +39,6 @@ class KernelSpec:
     name: Kernel
     metric: Metric
     size: SizeKind
-    words: str  # the kernel in prose, e.g. next to a lesson claim: "memory bandwidth (triad)"
     memory: bool = False  # its bandwidth stands for the device's memory (STREAM's copy and triad)
     variants_apart: bool = False  # each variant is a measurement of its own (transfer directions, dispatch modes)
 
@@ -48,14 +47,14 @@ class KernelSpec:
 KERNEL_SPECS: dict[str, KernelSpec] = {
     k.name: k
     for k in (
-        KernelSpec("matmul", "flops", "matrix", "matmul throughput"),
-        KernelSpec("copy", "bytes_per_s", "elements", "memory bandwidth (copy)", memory=True),
-        KernelSpec("triad", "bytes_per_s", "elements", "memory bandwidth (triad)", memory=True),
-        KernelSpec("transfer", "bytes_per_s", "bytes", "host-device transfer", variants_apart=True),
-        KernelSpec("dispatch", "seconds", "elements", "dispatch latency", variants_apart=True),
-        KernelSpec("compile", "seconds", "matrix", "JAX compile step"),
-        KernelSpec("collective", "bytes_per_s", "bytes", "all-reduce bandwidth"),
-        KernelSpec("model_step", "flops", "width", "transformer block step"),
+        KernelSpec("matmul", "flops", "matrix"),
+        KernelSpec("copy", "bytes_per_s", "elements", memory=True),
+        KernelSpec("triad", "bytes_per_s", "elements", memory=True),
+        KernelSpec("transfer", "bytes_per_s", "bytes", variants_apart=True),
+        KernelSpec("dispatch", "seconds", "elements", variants_apart=True),
+        KernelSpec("compile", "seconds", "matrix"),
+        KernelSpec("collective", "bytes_per_s", "bytes"),
+        KernelSpec("model_step", "flops", "width"),
     )
 }
 
@@ -102,6 +101,9 @@ MEMORY_KERNELS: tuple[str, ...] = tuple(k for k, s in KERNEL_SPECS.items() if s.
 #: Bytes per element of every number format the app speaks of.
 DTYPE_BYTES: dict[str, int] = {d: s.bytes for d, s in DTYPE_SPECS.items()}
 #: How a smoke-suite run is labelled wherever its numbers show (CLI, window, report, estimator rows).
+#: The variant of a CPU matmul measured on one thread beside the multi-threaded point of the same size:
+#: the reference the stall rule holds a multi-threaded product to (core.trust).
+ONE_THREAD = "1 thread"
 FUNCTIONAL_CHECK = "smoke suite: a functional check, not a benchmark"
 #: Whole-run time budget per suite in seconds, shared by all backends of the run.
 SUITE_BUDGET_S: dict[str, float] = {"smoke": 20.0, "quick": 55.0, "full": 570.0}
@@ -133,12 +135,6 @@ def enabled_test_kernels() -> tuple[str, ...]:
 def allowed_kernels() -> tuple[str, ...]:
     """The kernels a run may ask for: the probe kernels, plus the test kernels when switched on."""
     return KERNELS + enabled_test_kernels()
-
-
-def kernel_words(kernel: str) -> str:
-    """A kernel in prose ('memory bandwidth (triad)'); a name the registry lacks as it is."""
-    spec = KERNEL_SPECS.get(kernel)
-    return spec.words if spec is not None else kernel
 
 
 def size_words(kernel: str, size: int | None) -> str:

@@ -10,8 +10,9 @@ A point is flagged when it is
   machine's own measured roof (trusted memory bandwidth x the matmul's arithmetic intensity);
 - stalled: a matmul point far below its neighbours of the same dtype on the same device: under
   STALL_SHARE of the rate a smaller size reached, one call slower than a call of a larger size, or
-  (on a CPU) under CPU_STALL_SHARE of the next larger size's rate. Steadiness is not correctness:
-  a busy machine can hold a product at a steady, wrong speed (issue 24 §2).
+  (on a CPU) under CPU_STALL_SHARE of the next larger size's rate; or a multi-threaded CPU point
+  below the one-thread rate of the same product (the ONE_THREAD variant, where it was measured).
+  Steadiness is not correctness: a busy machine can hold a product at a steady, wrong speed (issue 24 §2).
 
 Flagged points are still shown (marked), but never become a "best measured" value, an estimator
 row, a roofline ceiling, evidence in Learn or a summary-card figure. Standard library only: the probe
@@ -26,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS
+from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS, ONE_THREAD
 from gpu_tpu_app.core.units import MISSING, format_pct, format_value
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,7 +57,8 @@ TRUST_RULE = (
     "cache, not memory. Points above the chip's published peak, or matmul points above this machine's own "
     "measured roof (memory bandwidth x arithmetic intensity), are timing errors or cache effects. Matmul points "
     "far below their neighbours of the same dtype (under half a smaller size's rate, or slower per call than a "
-    "larger size) are stalled: the machine held them back, however steady they look. Flagged "
+    "larger size), and multi-threaded CPU products slower than the same product on one thread, are stalled: the "
+    "machine held them back, however steady they look. Flagged "
     "points are shown but never used as a best value, an estimator row, a roofline ceiling or evidence."
 )
 __all__ = [
@@ -241,21 +243,31 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
     """Index -> why, for each matmul result far below its neighbours (same device, dtype and variant);
     only results for which `references(index)` holds (say, those no other flag marks) serve as neighbours.
 
-    Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached. Against larger
-    sizes: one call took longer than a call of a larger product, or (CPU devices, whose keys read
-    'backend:cpu:N') the rate is under CPU_STALL_SHARE of the next larger size's.
+    Against the same product on one thread (the ONE_THREAD variant, where measured): a multi-threaded
+    point below it. Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached.
+    Against larger sizes: one call took longer than a call of a larger product, or (CPU devices, whose
+    keys read 'backend:cpu:N') the rate is under CPU_STALL_SHARE of the next larger size's.
     """
     groups: dict[tuple[str, str | None, str | None], list[int]] = {}
+    one_thread: dict[tuple[str, str | None, int], Any] = {}
     for i, r in enumerate(results):
         if r.kernel == "matmul" and r.metric == "flops" and r.size and _has_value(r):
             groups.setdefault((r.device, r.dtype, r.variant), []).append(i)
+            if r.variant == ONE_THREAD and references(i):
+                key = (r.device, r.dtype, r.size)
+                if key not in one_thread or float(r.value) > float(one_thread[key].value):
+                    one_thread[key] = r
     out: dict[int, str] = {}
-    for (device, _dtype, _variant), idx in groups.items():
+    for (device, dtype, variant), idx in groups.items():
         idx = sorted(idx, key=lambda i: (results[i].size or 0, i))
         cpu = device.split(":")[1:2] == ["cpu"]
         for pos, i in enumerate(idx):
             r = results[i]
             n, rate = r.size or 0, float(r.value)
+            single = one_thread.get((device, dtype, n)) if variant is None else None
+            if single is not None and rate < float(single.value):
+                out[i] = _stall_words(r, single, "below", "on one thread")
+                continue
             smaller = [results[j] for j in idx[:pos] if (results[j].size or 0) < n and references(j)]
             larger = [results[j] for j in idx[pos + 1 :] if (results[j].size or 0) > n and references(j)]
             best_small = max(smaller, key=lambda x: float(x.value), default=None)
@@ -273,10 +285,10 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
     return out
 
 
-def _stall_words(r: Any, other: Any, how: str) -> str:
+def _stall_words(r: Any, other: Any, how: str, where: str = "(same dtype)") -> str:
     return (
         f"stalled: {format_value(float(r.value), 'flops')}, {how} the {format_value(float(other.value), 'flops')} of "
-        f"{other.size}×{other.size} (same dtype): the machine held this point back, however steady it looks"
+        f"{other.size}×{other.size} {where}: the machine held this point back, however steady it looks"
     )
 
 

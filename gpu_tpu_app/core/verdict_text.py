@@ -1,57 +1,78 @@
 """The verdict in words: headlines, short words, the one-sentence summary and what a change did.
 
-The same sentences in the window, the report and the CLI.
+The same sentences in the window, the report and the CLI, in the language in use: the words are
+in resources/text/verdict.<language>.toml (core.texts).
 """
 
 from __future__ import annotations
 
-from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict, leans_only
-from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
+from collections.abc import Mapping
 
-HEADLINES: dict[str, str] = {
-    "gpu": "The workshop: GPUs fit this work better",
-    "tpu": "The factory line: TPUs fit this work better",
-    "either": "Either can work: the answers do not lean clearly",
-}
-VERDICT_WORDS: dict[str, str] = {"gpu": "GPU", "tpu": "TPU", "either": "Either"}
-#: the headline while a few answers lean but decide nothing (decision.leans_only).
-LEANS_ONLY_HEADLINE = "Either, for now: too few answers to decide"
+from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict, leans_only
+from gpu_tpu_app.core.decision.content import InLanguage, sentences
+from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
+from gpu_tpu_app.core.texts import text
+
+_VERDICTS = ("gpu", "tpu", "either")
+
+#: each verdict's headline, in the language in use.
+HEADLINES: Mapping[str, str] = InLanguage(
+    lambda lang: {v: text(f"verdict.headline.{v}", language=lang) for v in _VERDICTS}
+)
+#: each verdict (and a reason's lean) in one word, in the language in use.
+VERDICT_WORDS: Mapping[str, str] = InLanguage(
+    lambda lang: {v: text(f"verdict.word.{v}", language=lang) for v in _VERDICTS}
+)
+
+
+def __getattr__(name: str) -> str:
+    if name == "LEANS_ONLY_HEADLINE":  # the headline while a few answers lean but decide nothing
+        return text("verdict.headline.leans_only")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def confidence_word(confidence: str) -> str:
+    """'high', 'medium' or 'low' in the language in use."""
+    return text(f"verdict.confidence.{confidence}")
 
 
 def headline(rec: Recommendation) -> str:
     """The verdict's headline (window and report)."""
-    return LEANS_ONLY_HEADLINE if leans_only(rec) else HEADLINES[rec.verdict]
+    return text("verdict.headline.leans_only") if leans_only(rec) else HEADLINES[rec.verdict]
 
 
 def verdict_summary(rec: Recommendation) -> str:
     """The verdict's score, confidence and answered questions in one sentence (window and report)."""
     answered = len(QUESTIONS) - len(rec.unanswered)
-    summary = (
-        f"Score {rec.score:+.2f} on a scale from −1 (workshop) to +1 (factory line); "
-        f"confidence {rec.confidence}; "
-        f"{answered} of {len(QUESTIONS)} questions answered."
+    summary = text(
+        "verdict.summary.score",
+        score=f"{rec.score:+.2f}",
+        confidence=confidence_word(rec.confidence),
+        answered=answered,
+        total=len(QUESTIONS),
     )
     if rec.blockers:
-        summary = "A hard constraint decides this on its own. " + summary
+        summary = text("verdict.summary.blocked", summary=summary)
     elif leans_only(rec):
-        summary += f" With fewer than {FULL_ENOUGH} answers they lean but do not decide: answer more for a verdict."
+        summary = text("verdict.summary.leans_only", summary=summary, n=FULL_ENOUGH)
     if rec.conflicts:
-        summary += " Some answers contradict each other, which lowers the confidence: " + " ".join(
-            c.message for c in rec.conflicts
-        )
+        messages = rec.conflicts[0].message
+        for c in rec.conflicts[1:]:
+            messages = sentences(messages, c.message)
+        summary = text("verdict.summary.conflicts", summary=summary, messages=messages)
     return summary
 
 
 def verdict_words(rec: Recommendation) -> str:
     """The verdict and its confidence in a few words: 'GPU, high confidence', or 'no verdict yet'."""
     if not has_verdict(rec):
-        return "no verdict yet"
-    return f"{VERDICT_WORDS[rec.verdict]}, {rec.confidence} confidence"
+        return text("verdict.words.none")
+    return text("verdict.words.verdict", verdict=VERDICT_WORDS[rec.verdict], confidence=confidence_word(rec.confidence))
 
 
 def verdict_change(before: Recommendation, after: Recommendation) -> str:
     """What a change of answers did to the verdict, in one sentence."""
     old, new = verdict_words(before), verdict_words(after)
     if old == new:
-        return f"Verdict unchanged: {new}."
-    return f"Verdict changed: {old} → {new}."
+        return text("verdict.words.unchanged", words=new)
+    return text("verdict.words.changed", old=old, new=new)

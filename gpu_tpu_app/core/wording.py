@@ -1,7 +1,8 @@
 """How every number reads: rates, times, sizes, counts, durations, bytes and prices.
 
 One place decides how a number or a missing value reads, so the CLI, the window and the report
-never disagree. The worker-safe part lives in core.units (re-exported here); the verdict's words
+never disagree; the words around them (units spelled out, plurals, build names) are in
+resources/text/wording.<language>.toml, in the language in use. The worker-safe part lives in core.units (re-exported here); the verdict's words
 are core.verdict_text, an estimate row's core.estimate_text, a point's size core.terms.size_words.
 Pure Python: no Qt.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import math
 
 from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK  # noqa: F401  (re-exported)
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.units import (  # noqa: F401  (the numbers live there, for the worker too; re-exported)
     DAYS_PER_YEAR,
     MISSING,
@@ -30,7 +32,7 @@ def format_eta(seconds: float | None) -> str:
     """Time left in whole seconds: 'ETA 42 s'; '' when unknown."""
     if seconds is None or not math.isfinite(seconds):
         return ""
-    return f"ETA {max(0, round(seconds))} s"
+    return text("wording.eta", n=max(0, round(seconds)))
 
 
 def tflops(flops: float | None) -> str:
@@ -50,8 +52,8 @@ def format_quantity(value: float) -> str:
 
 
 def _plural(value: float, unit: str) -> str:
-    text = plain_number(value)
-    return f"{text} {unit}" if text == "1" else f"{text} {unit}s"
+    shown = plain_number(value)
+    return text(f"wording.duration.{unit}_one" if shown == "1" else f"wording.duration.{unit}s", n=shown)
 
 
 def format_duration(days: float | None) -> str:
@@ -60,9 +62,9 @@ def format_duration(days: float | None) -> str:
         return MISSING
     seconds = days * SECONDS_PER_DAY
     if seconds < 60:
-        return f"{seconds:.3g} s"
+        return text("wording.duration.seconds", n=f"{seconds:.3g}")
     if seconds < 3600:
-        return f"{seconds / 60:.3g} min"
+        return text("wording.duration.minutes", n=f"{seconds / 60:.3g}")
     if days < 1:
         return _plural(seconds / 3600, "hour")
     if days < DAYS_PER_YEAR:
@@ -95,10 +97,10 @@ def version_words(version: str) -> str:
     if not plus:
         return version
     if local == "cpu":
-        return f"{base} (CPU-only build)"
+        return text("wording.build.cpu", version=base)
     if local.startswith("cu") and local[2:].isdigit() and len(local) >= 4:
         digits = local[2:]
-        return f"{base} (CUDA {digits[:-1]}.{digits[-1]} build)"
+        return text("wording.build.cuda", version=base, cuda=f"{digits[:-1]}.{digits[-1]}")
     if local.startswith("rocm"):
-        return f"{base} (ROCm {local[4:]} build)"
-    return f"{base} ({local} build)"
+        return text("wording.build.rocm", version=base, rocm=local[4:])
+    return text("wording.build.other", version=base, local=local)

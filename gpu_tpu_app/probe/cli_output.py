@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import textwrap
 import time
+import unicodedata
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
 from gpu_tpu_app.core.terms import KERNELS, point_words, size_words
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import (
     FLAG_WORDS,
     LLC_FACTOR,
@@ -25,7 +27,6 @@ from gpu_tpu_app.core.trust import (
     run_flags,
 )
 from gpu_tpu_app.core.wording import (
-    FUNCTIONAL_CHECK,
     MISSING,
     format_eta,
     format_pct,
@@ -34,26 +35,51 @@ from gpu_tpu_app.core.wording import (
 
 #: Printed tables and progress lines fit this many columns (unless --wide).
 WIDTH = 100
-#: Short words of the trust flags for the table's "trust" column.
-FLAG_CODES = {"noisy": "noisy", "in_cache": "cache", "above_roof": "roof", "stalled": "stall"}
-TRUST_LEGEND = (
-    f"trust: noisy = too noisy to trust (fewer than {MIN_REPS} repetitions, IQR over "
-    f"{format_pct(100 * NOISE_IQR_RATIO)} of the median, or CV over {format_pct(100 * NOISE_CV)}); cache = copy or "
-    f"triad arrays under {LLC_FACTOR:.0f}x the last-level cache (the cache, not memory); roof = above the chip's "
-    "published peak or this machine's measured roof; stall = a matmul far below its neighbours of the same dtype "
-    "(held back by a busy machine, however steady). Flagged points are shown but never used as a best value, a "
-    "ceiling or an estimator row."
-)
+#: The trust flags, in the order the trust column names them (their words: resources/text/probe.*.toml).
+FLAG_KEYS = ("noisy", "in_cache", "above_roof", "stalled")
+
+
+def trust_legend() -> str:
+    """What the trust column's codes mean, in the language in use."""
+    return text(
+        "probe.legend",
+        reps=MIN_REPS,
+        iqr=format_pct(100 * NOISE_IQR_RATIO),
+        cv=format_pct(100 * NOISE_CV),
+        llc=f"{LLC_FACTOR:.0f}",
+    )
+
+
+def suite_words(suite: str) -> str:
+    """A suite's name for people ('quick'; in zh-Hans '快速'); an unknown id as it is."""
+    return text(f"probe.suites.{suite}") if suite in ("smoke", "quick", "full") else suite
+
+
+def headers(*ids: str) -> list[str]:
+    """Table headers by id (probe.headers.<id>), in the language in use."""
+    return [text(f"probe.headers.{i}") for i in ids]
+
+
+def cols(cell: str) -> int:
+    """Terminal columns a cell takes: East Asian wide and full-width characters take two."""
+    if cell.isascii():
+        return len(cell)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
+
+
+def _pad(cell: str, width: int, right: bool) -> str:
+    room = " " * max(0, width - cols(cell))
+    return room + cell if right else cell + room
 
 
 def table(headers: list[str], rows: list[list[str]], right: AbstractSet[int] = frozenset()) -> str:
     """Columns padded to their widest cell, two spaces apart; `right` columns right-aligned."""
-    widths = [len(h) for h in headers]
+    widths = [cols(h) for h in headers]
     for row in rows:
-        widths = [max(w, len(c)) for w, c in zip(widths, row)]
+        widths = [max(w, cols(c)) for w, c in zip(widths, row)]
 
     def fmt(row: list[str]) -> str:
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [_pad(c, w, i in right) for i, (c, w) in enumerate(zip(row, widths))]
         return "  ".join(cells).rstrip()
 
     return "\n".join([fmt(headers), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
@@ -73,7 +99,7 @@ def size_cell(r: ProbeResult) -> str:
 
 def trust_cell(flags: Flags) -> str:
     """'noisy,cache' style short codes of a point's flags; '' when trusted."""
-    return ",".join(FLAG_CODES[k] for k in FLAG_CODES if getattr(flags, k))
+    return ",".join(text(f"probe.codes.{k}") for k in FLAG_KEYS if getattr(flags, k))
 
 
 def _notes(r: ProbeResult, flags: Flags) -> str:
@@ -81,12 +107,14 @@ def _notes(r: ProbeResult, flags: Flags) -> str:
     if r.message:
         parts.append(r.message)
     if r.math_mode and (not r.message or r.math_mode not in r.message):
-        parts.append(f"math: {r.math_mode}")
+        parts.append(text("probe.math", mode=r.math_mode))
     return "; ".join(parts)
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:
     """Wrap at spaces only: a word is never broken, even a long one."""
+    if not text.isascii() and any(unicodedata.east_asian_width(ch) in "WF" for ch in text):
+        return _wrap_wide(text, width, indent)
     # a number and its unit stay on one line: '10 %', '3.5 %' (textwrap breaks at ASCII spaces only)
     kept = text.replace(" %", "\u00a0%")
     lines = textwrap.wrap(
@@ -100,13 +128,37 @@ def _wrap(text: str, width: int, indent: str) -> list[str]:
     return [line.replace("\u00a0", " ") for line in lines]
 
 
+def _wrap_wide(text: str, width: int, indent: str) -> list[str]:
+    """Wrap text with Chinese in it: a line may break after any wide character or at a space, never
+    inside a run of Latin letters or digits; columns counted as a terminal shows them."""
+    tokens: list[str] = []
+    for ch in text:
+        wide = unicodedata.east_asian_width(ch) in "WF"
+        if wide or ch == " " or not tokens or tokens[-1] == " " or cols(tokens[-1][-1]) == 2:
+            tokens.append(ch)
+        else:
+            tokens[-1] += ch
+    lines: list[str] = []
+    line = indent
+    for tok in tokens:
+        if cols(line) + cols(tok) > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+            if tok == " ":
+                continue
+        line += tok
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
 def _fit(rows: list[list[str]], headers: list[str], shrink: int, width: int) -> None:
     """Shorten column `shrink` (with '…') until the table fits `width` columns."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    widths = [max(cols(h), *(cols(r[i]) for r in rows)) if rows else cols(h) for i, h in enumerate(headers)]
     over = sum(widths) + 2 * (len(widths) - 1) - width
     if over <= 0:
         return
-    keep = max(len(headers[shrink]), widths[shrink] - over)
+    keep = max(cols(headers[shrink]), widths[shrink] - over)
     for row in rows:
         if len(row[shrink]) > keep:
             row[shrink] = row[shrink][: keep - 1] + "…"
@@ -118,18 +170,15 @@ def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
     With `wide`, every row is one line with the notes in full in a last column (no width limit).
     """
     if not run.results:
-        return "no results"
+        return text("probe.no_results")
     flags = run_flags(run)
     lines: list[str] = []
     if is_functional_check(run):
-        lines += _wrap(
-            f"{run.suite} suite: {FUNCTIONAL_CHECK.split(': ', 1)[1]}; its numbers show that the kernels "
-            "run, not how fast this machine is (use --suite quick or full to measure)",
-            width,
-            "",
-        )
+        lines += _wrap(text("probe.smoke_note", suite=suite_words(run.suite)), width, "")
         lines.append("")
-    headers = ["kernel", "dtype", "size", "value", "cv", "%best", "%spec", "trust"] + (["note"] if wide else [])
+    names = headers("kernel", "dtype", "size", "value", "cv", "best", "spec", "trust") + (
+        headers("note") if wide else []
+    )
     right = {2, 3, 4, 5, 6}
     devices = list(dict.fromkeys(r.device for r in run.results))
     any_flag = False
@@ -163,9 +212,9 @@ def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
             notes.append(_notes(r, f))
         if not wide:
             full = [row[0] for row in rows]
-            _fit(rows, headers, 0, width)
+            _fit(rows, names, 0, width)
             notes = [n if row[0] == p else "; ".join(x for x in (p, n) if x) for row, p, n in zip(rows, full, notes)]
-        body = table(headers, rows, right).splitlines()
+        body = table(names, rows, right).splitlines()
         lines += body[:2]
         for line, note in zip(body[2:], notes):
             lines.append(line)
@@ -173,7 +222,8 @@ def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
                 lines += _wrap(note, width, "    ")
     if any_flag:
         lines.append("")
-        lines += [TRUST_LEGEND] if wide else _wrap(TRUST_LEGEND, width, "")
+        legend = trust_legend()
+        lines += [legend] if wide else _wrap(legend, width, "")
     return "\n".join(lines)
 
 
@@ -225,29 +275,30 @@ def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[
                 },
             }
         )
-    return ["kernel", "variant", "dtype", "size", *labels], rows, data
+    return [*headers("kernel", "variant", "dtype", "size"), *labels], rows, data
 
 
 def compare_text(runs: list[tuple[str, RunFile]]) -> str:
     """The `compare` listing: the runs numbered, the table, and what '*' means when a cell has it."""
-    headers, rows, _data = compare_runs(runs)
+    names, rows, _data = compare_runs(runs)
     lines = []
     for number, (name, run) in enumerate(runs, 1):
-        check = f" ({FUNCTIONAL_CHECK.split(': ', 1)[1]})" if is_functional_check(run) else ""
-        lines.append(
-            f"[{number}] {name}: {run.host}, {run.suite} suite{check}, {run.started:%Y-%m-%d %H:%M}"
-            + ("" if run.complete else " (incomplete)")
+        check = text("probe.compare_check") if is_functional_check(run) else ""
+        line = text(
+            "probe.compare_run",
+            number=number,
+            name=name,
+            host=run.host,
+            suite=suite_words(run.suite),
+            check=check,
+            started=f"{run.started:%Y-%m-%d %H:%M}",
         )
+        lines.append(line + ("" if run.complete else text("probe.compare_incomplete")))
     lines.append("")
-    lines.append(table(headers, rows, right=set(range(3, len(headers)))) if rows else "no results to compare")
+    lines.append(table(names, rows, right=set(range(3, len(names)))) if rows else text("probe.no_results_to_compare"))
     if any(c.endswith("*") for row in rows for c in row[4:]):
         lines.append("")
-        lines += _wrap(
-            "* not trusted (too noisy, in cache or above a roof; `gpu-tpu-probe run` prints why): never "
-            "used as a best value",
-            WIDTH,
-            "",
-        )
+        lines += _wrap(text("probe.compare_star"), WIDTH, "")
     return "\n".join(lines)
 
 

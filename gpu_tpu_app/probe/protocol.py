@@ -236,7 +236,11 @@ class RunAssembler:
             self.current_results = 0
         elif isinstance(msg, ResultMsg):
             result = self._tracker.add(msg.result)
-            self.results.append(result)
+            again = self._measured_again(result)
+            if again is None:
+                self.results.append(result)
+            else:  # the worker measured this point once more (found stalled later): the try it kept
+                self.results[again] = result
             self.current_results += 1
             if result is not msg.result:
                 msg = msg.model_copy(update={"result": result})
@@ -252,6 +256,17 @@ class RunAssembler:
                 )
             self.hosts = list(known.values())
         return msg
+
+    def _measured_again(self, r: ProbeResult) -> int | None:
+        """Index of this worker's earlier result for the same point, when `r` is a measured second try of it."""
+        if r.status not in ("ok", "suspect") or r.value is None:
+            return None
+        same = (r.backend, r.device, r.kernel, r.variant, r.dtype, r.size, r.metric)
+        for i in range(len(self.results) - 1, -1, -1):
+            o = self.results[i]
+            if (o.backend, o.device, o.kernel, o.variant, o.dtype, o.size, o.metric) == same:
+                return i
+        return None
 
     def worker_exited(
         self, returncode: int | None, *, timed_out: bool = False, cancelled: bool = False, stderr_tail: str = ""

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpu_tpu_app import APP_ID, APP_NAME, __version__
+from gpu_tpu_app import APP_ID, APP_NAME, __version__, i18n
 from gpu_tpu_app.errors import InputError
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gpu_tpu_app.core.settings import Preferences
 
 SCREENSHOT_SIZE = (1280, 800)
-#: set to 1 to print the seconds from process start to the first painted window, then quit.
+# set to 1 to print the seconds from process start to the first painted window, then quit.
 STARTUP_ENV = "GPU_TPU_APP_QUIT_AFTER_PAINT"
 _T0 = time.monotonic()
 
@@ -261,6 +261,8 @@ def _close_after_first_paint(window) -> None:
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from gpu_tpu_app.ui import translations
+
     class _FirstPaint(QObject):
         def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint:
@@ -273,6 +275,7 @@ def _close_after_first_paint(window) -> None:
             print(f"platform {QApplication.platformName()}", flush=True)
             print(f"window {window.windowTitle()} · page {window.current_page()}", flush=True)
             print(f"session runs {len(window.session().runs)}", flush=True)
+            print(f"language {i18n.current_language()} · translations {len(translations.installed())}", flush=True)
             window.setWindowModified(False)
             window.session_controller.mark_clean()
             window.close()
@@ -283,7 +286,7 @@ def _close_after_first_paint(window) -> None:
 
 def _say_preferences_problem(window, prefs_problem: str) -> None:
     """The preferences problem in the window too, where a user started from the menu sees it."""
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QTimer
     from PySide6.QtWidgets import QMessageBox
 
     from gpu_tpu_app.ui.widgets import message_box
@@ -291,8 +294,10 @@ def _say_preferences_problem(window, prefs_problem: str) -> None:
     box = message_box(
         window,
         QMessageBox.Icon.Warning,
-        "Preferences not read",
-        f"{prefs_problem}. The file stays as it is until you change a preference.",
+        QCoreApplication.translate("App", "Preferences not read"),
+        QCoreApplication.translate("App", "{problem}. The file stays as it is until you change a preference.").format(
+            problem=prefs_problem
+        ),
     )
     box.setModal(False)
     QTimer.singleShot(0, box.open)
@@ -301,7 +306,7 @@ def _say_preferences_problem(window, prefs_problem: str) -> None:
 def main(args: argparse.Namespace | None = None) -> int:
     """Open the window (or render a screenshot); returns the exit code."""
     if args is None:
-        args = argparse.Namespace(screenshot=None, page=None, session=None, results=None)
+        args = argparse.Namespace(screenshot=None, page=None, session=None, results=None, lang=None)
     shot = getattr(args, "screenshot", None)
     page = getattr(args, "page", None)
     if shot:
@@ -315,7 +320,12 @@ def main(args: argparse.Namespace | None = None) -> int:
 
     session, path, modified = _load_inputs(args)  # bad files: InputError -> one line, exit 2
     prefs, prefs_problem = _read_preferences(shot)
+    from gpu_tpu_app.ui import translations
+
+    # --lang, else the saved choice, else the locale: set before any window (or Qt dialog) is built
+    language = translations.choose(prefs.language, getattr(args, "lang", None))
     app = _application()
+    translations.install(app, language)
 
     from gpu_tpu_app.ui.main_window import MainWindow
     from gpu_tpu_app.ui.theme import theme_manager

@@ -38,8 +38,12 @@ class BackForward(QObject):
         self._view = view
         self.history: History[tuple[Any, ...]] = History()
         self._navigating = False
-        self.act_back = self._action("&Back", self.go_back, "Alt+Left", "Go back to the previous page", parent)
-        self.act_forward = self._action("&Forward", self.go_forward, "Alt+Right", "Go forward again", parent)
+        self.act_back = self._action(
+            self.tr("&Back"), self.go_back, "Alt+Left", self.tr("Go back to the previous page"), parent
+        )
+        self.act_forward = self._action(
+            self.tr("&Forward"), self.go_forward, "Alt+Right", self.tr("Go forward again"), parent
+        )
         set_themed_icon(self.act_back, "back")
         set_themed_icon(self.act_forward, "forward")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QWidget,
@@ -18,6 +18,7 @@ from gpu_tpu_app.ui.chart_data import (
     bandwidth_bars,
     bandwidth_flagged,
     bar_point_infos,
+    category_name,
     empty_reason,
     sort_categories,
 )
@@ -30,12 +31,12 @@ from gpu_tpu_app.ui.chart_plot import (
 class BandwidthChart(_Chart):
     """Bars: best bytes per second of copy, triad, transfers and collectives, per device / run."""
 
-    title = "Memory and transfer bandwidth (best of each kernel)"
+    title = str(QT_TRANSLATE_NOOP("BandwidthChart", "Memory and transfer bandwidth (best of each kernel)"))
     slug = "bandwidth"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(None, parent)
-        self.item.setLabel("left", "bandwidth", units="B/s")
+        self.item.setLabel("left", self.tr("bandwidth"), units="B/s")
         self.item.getAxis("left").enableAutoSIPrefix(True)
 
     def redraw(self, data: ChartData) -> None:
@@ -51,7 +52,10 @@ class BandwidthChart(_Chart):
             bottom.setTicks([[]])
             self.show_empty(
                 empty_reason(
-                    data, ("copy", "triad", "transfer"), "bandwidth results", "copy, triad and transfer appear here."
+                    data,
+                    ("copy", "triad", "transfer"),
+                    self.tr("bandwidth results"),
+                    self.tr("copy, triad and transfer appear here."),
                 )
             )
             return
@@ -73,12 +77,12 @@ class BandwidthChart(_Chart):
             labels.extend(group_labels)
             any_bad = any_bad or bool(bad)
         if any_bad:
-            self.add_key("dashed, hollow: not trusted (hover a bar for why)", bar=True)
+            self.add_key(self.tr("dashed, hollow: not trusted (hover a bar for why)"), bar=True)
         for x, h, text in labels:
             t = pg.TextItem(text, color=self._colors["foreground"], anchor=(0.5, 1.0))
             self.add(t)
             t.setPos(x, h)
-        bottom.setTicks([[(i, c) for i, c in enumerate(cats)]])
+        bottom.setTicks([[(i, category_name(c)) for i, c in enumerate(cats)]])
         self.item.setRange(xRange=(-0.6, len(cats) - 0.4), yRange=(0, top * 1.2), padding=0)
 
     def _draw_group(
@@ -130,14 +134,16 @@ class BandwidthChart(_Chart):
                 brush=pg.mkBrush(None),
                 pen=pen,
                 # a series with no trusted bar is listed on its own; else its hollow bars go with its entry
-                name=None if values else html.escape(f"{name} (not trusted)", quote=False),
+                name=None
+                if values
+                else html.escape(self.tr("{series} (not trusted)").format(series=name), quote=False),
             )
             self.add(hollow)
             if values:
                 self._members.setdefault(name, []).append(hollow)
             self._hover_marks(hollow, cr, key, list(bad), xs, hs, color)
             labels.extend(
-                (x, h, f"{key[2]}\n{format_value(h, 'bytes_per_s')} (not trusted)")
+                (x, h, f"{key[2]}\n" + self.tr("{value} (not trusted)").format(value=format_value(h, "bytes_per_s")))
                 for c, x, h in zip(bad, xs, hs)
                 if c not in values
             )

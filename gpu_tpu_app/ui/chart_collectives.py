@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import numpy as np
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -18,10 +19,11 @@ from gpu_tpu_app.ui.chart_data import (
     ChartData,
     bytes_label,
     collective_infos,
+    collective_name,
     collective_series,
+    ranks_words,
 )
 from gpu_tpu_app.ui.chart_plot import (
-    UNTRUSTED_KEY,
     LogAxis,
     _Chart,
 )
@@ -31,31 +33,33 @@ from gpu_tpu_app.ui.collective_run import PROCESSES as TWO_RANKS
 class CollectiveChart(_Chart):
     """Bus bandwidth against message size for one collective, one line per (engine, ranks, hosts) and run."""
 
-    title = "Collectives across processes: bus bandwidth"
+    title = str(QT_TRANSLATE_NOOP("CollectiveChart", "Collectives across processes: bus bandwidth"))
     slug = "collective"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__({"bottom": _BytesAxis("bottom", fmt=bytes_label), "left": LogAxis("left")}, parent)
         self.op = QComboBox()
-        for op, label in COLLECTIVE_OPS.items():
-            self.op.addItem(label, op)
-        self.op.setToolTip("Which collective to draw")
+        for op in COLLECTIVE_OPS:
+            self.op.addItem(collective_name(op), op)
+        self.op.setToolTip(self.tr("Which collective to draw"))
         self.op.currentIndexChanged.connect(self._again)
-        self.controls.addWidget(QLabel("Operation"))
+        self.controls.addWidget(QLabel(self.tr("Operation")))
         self.controls.addWidget(self.op)
         # the probe page connects it: two ranks on this machine, their run shown here when done
-        self.run_button = QPushButton(f"Measure across {TWO_RANKS} processes")
+        self.run_button = QPushButton(self.tr("Measure across {n} processes").format(n=TWO_RANKS))
         self.run_button.setToolTip(
-            f"Start {TWO_RANKS} processes on this machine and measure all-reduce, all-gather and reduce-scatter "
-            "between them (about a minute per backend)"
+            self.tr(
+                "Start {n} processes on this machine and measure all-reduce, all-gather and reduce-scatter "
+                "between them (about a minute per backend)"
+            ).format(n=TWO_RANKS)
         )
         self.controls.addWidget(self.run_button)
         self.controls.addStretch(1)
-        note = QLabel("bus bandwidth = message size ÷ time × 2(n−1)/n (all-reduce) or (n−1)/n, as nccl-tests")
+        note = QLabel(self.tr("bus bandwidth = message size ÷ time × 2(n−1)/n (all-reduce) or (n−1)/n, as nccl-tests"))
         note.setProperty("role", "muted")
         self.controls.addWidget(note)
-        self.item.setLabel("bottom", "message size (log scale)")
-        self.item.setLabel("left", "bus bandwidth, B/s (log scale)")
+        self.item.setLabel("bottom", self.tr("message size (log scale)"))
+        self.item.setLabel("left", self.tr("bus bandwidth, B/s (log scale)"))
         self._last: ChartData | None = None
 
     def _again(self, *_args: Any) -> None:
@@ -72,8 +76,10 @@ class CollectiveChart(_Chart):
         self.has_data = bool(series or flagged)
         if not self.has_data:
             self.show_empty(
-                f"No collectives across processes yet: press “Measure across {TWO_RANKS} processes” above,\n"
-                "or import a run measured across machines."
+                self.tr(
+                    "No collectives across processes yet: press “Measure across {n} processes” above,\n"
+                    "or import a run measured across machines."
+                ).format(n=TWO_RANKS)
             )
             return
         runs = {cr.index: cr for cr in data.runs}
@@ -83,7 +89,7 @@ class CollectiveChart(_Chart):
         for key in dict.fromkeys([*series, *flagged]):  # trusted points on the line, the rest hollow
             run_i, engine, ranks, hosts, transport, dtype = key
             cr = runs[run_i]
-            name = f"{engine} {transport} · {ranks} ranks on {hosts} host{'s' if hosts > 1 else ''} · {dtype or '?'}"
+            name = f"{engine} {transport} · {ranks_words(ranks, hosts)} · {dtype or '?'}"
             if multi:
                 name += f"  [{cr.label}]"
             color = self.series_color(key)
@@ -100,7 +106,7 @@ class CollectiveChart(_Chart):
                 xs_all.extend(x)
                 ys_all.extend(y)
         if flagged:
-            self.add_key(UNTRUSTED_KEY)
+            self.add_key(self.untrusted_key())
         self.item.setRange(
             xRange=(min(xs_all) - 0.1, max(xs_all) + 0.1), yRange=(min(ys_all) - 0.2, max(ys_all) + 0.2), padding=0
         )

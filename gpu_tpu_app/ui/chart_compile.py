@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 import pyqtgraph as pg
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QWidget,
@@ -35,28 +36,38 @@ PHASE_COLORS = {
     "steady": "#009E73",
 }
 
+#: each phase's name (English; phase_label gives it in the language in use)
 PHASE_LABELS = {
-    "first_call_cold": "cold first call",
-    "trace": "trace",
-    "lower": "trace + lower",
-    "compile": "compile",
-    "first_call": "first call",
-    "run": "rest of the first call (run)",
-    "steady": "steady call",
+    "first_call_cold": str(QT_TRANSLATE_NOOP("CompileWaterfall", "cold first call")),
+    "trace": str(QT_TRANSLATE_NOOP("CompileWaterfall", "trace")),
+    "lower": str(QT_TRANSLATE_NOOP("CompileWaterfall", "trace + lower")),
+    "compile": str(QT_TRANSLATE_NOOP("CompileWaterfall", "compile")),
+    "first_call": str(QT_TRANSLATE_NOOP("CompileWaterfall", "first call")),
+    "run": str(QT_TRANSLATE_NOOP("CompileWaterfall", "rest of the first call (run)")),
+    "steady": str(QT_TRANSLATE_NOOP("CompileWaterfall", "steady call")),
 }
+
+
+def phase_label(phase: str) -> str:
+    """A compile phase as the waterfall names it, in the language in use; an unknown phase keeps its id."""
+    return QCoreApplication.translate("CompileWaterfall", PHASE_LABELS[phase]) if phase in PHASE_LABELS else phase
 
 
 class CompileWaterfall(_Chart):
     """JAX's compile step measured: trace / lower, compile, first call and a steady call, end to end."""
 
-    title = "JAX compile waterfall: the first call of a new jitted function, then a steady call"
+    title = str(
+        QT_TRANSLATE_NOOP(
+            "CompileWaterfall", "JAX compile waterfall: the first call of a new jitted function, then a steady call"
+        )
+    )
     slug = "compile"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         bottom = LogAxis("bottom", fmt=lambda v: format_seconds(v) if v else "0")
         bottom.log = False
         super().__init__({"bottom": bottom}, parent)
-        self.item.setLabel("bottom", "elapsed time (linear)")
+        self.item.setLabel("bottom", self.tr("elapsed time (linear)"))
         self.item.invertY(True)
 
     def phase_color(self, phase: str) -> str:
@@ -73,7 +84,13 @@ class CompileWaterfall(_Chart):
         if not rows:
             left.setTicks([[]])
             self.show_empty(
-                empty_reason(data, ("compile",), "JAX compile results", "the quick or full suite with jax", "jax")
+                empty_reason(
+                    data,
+                    ("compile",),
+                    self.tr("JAX compile results"),
+                    self.tr("the quick or full suite with jax"),
+                    "jax",
+                )
             )
             return
         starts: dict[str, list[tuple[int, float, float]]] = {}
@@ -85,7 +102,7 @@ class CompileWaterfall(_Chart):
                 t = x0 + width
             end = max(end, t)
             total = pg.TextItem(
-                " · ".join(f"{PHASE_LABELS.get(p, p)} {format_seconds(times[p])}" for p in phase_order(times)),
+                " · ".join(f"{phase_label(p)} {format_seconds(times[p])}" for p in phase_order(times)),
                 color=self._colors["foreground"],
                 anchor=(0, 0),
             )
@@ -106,7 +123,7 @@ class CompileWaterfall(_Chart):
                 height=0.5,
                 brush=color,
                 pen=pg.mkPen(color),
-                name=html.escape(PHASE_LABELS.get(p, p), quote=False),
+                name=html.escape(phase_label(p), quote=False),
             )
             self.add(bar)
         left.setTicks([[(i, label) for i, (label, _t) in enumerate(rows)]])

@@ -1,11 +1,14 @@
 """The data the probe page's charts draw, without Qt: which results form which series, bars, roofs and
 compile rows, and what a hover over a point reads out. Kept free of Qt and pyqtgraph (an import-linter
-contract in pyproject.toml) so it is tested on its own; the ui/chart_*.py modules draw it.
+contract in pyproject.toml) so it is tested on its own; the ui/chart_*.py modules draw it. Its words come
+from core.texts (resources/text/charts.<language>.toml, the kernels' and collectives' names from terms.*),
+not from Qt's tr().
 """
 
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from collections import defaultdict
 from collections.abc import Iterable
@@ -16,10 +19,28 @@ import numpy as np
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, size_words
+from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.core.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, format_pct, format_value
 
-#: Kernels whose bandwidth measures device memory (the roofline's slope).
+
+def kernel_name(kernel: str) -> str:
+    """A kernel as the charts name it in the language in use ('matmul', '矩阵乘法'); its id stays the key.
+    A kernel the registry lacks (a test kernel) keeps its id."""
+    if kernel not in KERNEL_SPECS:
+        return kernel
+    return _text(f"terms.kernel.{kernel}")
+
+
+def category_name(category: str) -> str:
+    """A bandwidth category ('copy', 'transfer h2d-pinned') as shown: the kernel's name, then its variant."""
+    kernel, sep, variant = category.partition(" ")
+    return f"{kernel_name(kernel)}{sep}{variant}"
+
+
+def collective_name(op: str) -> str:
+    """A collective ('all_reduce') as shown ('all-reduce'); an op the chart does not know keeps its id."""
+    return _text(f"terms.collective.{op}") if op in COLLECTIVE_OPS else op
 
 
 @dataclass
@@ -156,7 +177,7 @@ def collective_infos(
 ) -> list[PointInfo | None]:
     """The hover data of one collective series' points (from collective_series), with the bus bandwidth line."""
     _run_i, _engine, ranks, hosts, _transport, _dtype = key
-    where = f"{ranks} ranks on {hosts} host{'s' if hosts > 1 else ''}"
+    where = ranks_words(ranks, hosts)
     found = {}
     for r, f in _judged(cr.run):
         c = r.collective
@@ -168,9 +189,19 @@ def collective_infos(
         ):
             found[(r.size, float(c.busbw))] = point_info(cr, r, f)
     return [
-        replace(found[p], extra=f"Bus bandwidth: {format_value(p[1], 'bytes_per_s')} ({where})") if p in found else None
+        replace(
+            found[p], extra=_text("charts.readout.bus_bandwidth", value=format_value(p[1], "bytes_per_s"), where=where)
+        )
+        if p in found
+        else None
         for p in pts
     ]
+
+
+def ranks_words(ranks: int, hosts: int) -> str:
+    """'2 ranks on 1 host', '16 ranks on 2 hosts' in the language in use."""
+    key = "charts.readout.ranks_hosts" if hosts > 1 else "charts.readout.ranks_one_host"
+    return _text(key, ranks=ranks, hosts=hosts)
 
 
 def collective_series(
@@ -211,7 +242,7 @@ def _cv_text(stats: Any) -> str:
     if stats is None:
         return MISSING
     if stats.reps < 2:
-        return f"{MISSING} (one repetition has no spread)"
+        return _text("charts.readout.cv_one_rep", missing=MISSING)
     return format_pct(100 * stats.cv)
 
 
@@ -222,17 +253,20 @@ def point_readout(info: PointInfo) -> str:
     stats = r.stats
     lines = [
         info.series,
-        f"{r.kernel} {r.variant}" if r.variant else r.kernel,
-        f"Value: {format_value(r.value, r.metric)}" + (" (median)" if stats is not None else ""),
-        f"Size: {size_words(r.kernel, r.size) or MISSING}",
-        f"Dtype: {r.dtype or MISSING}",
-        f"CV: {_cv_text(stats)}",
-        f"Reps: {stats.reps if stats is not None else MISSING}",
+        f"{kernel_name(r.kernel)} {r.variant}" if r.variant else kernel_name(r.kernel),
+        _text(
+            "charts.readout.value_median" if stats is not None else "charts.readout.value",
+            value=format_value(r.value, r.metric),
+        ),
+        _text("charts.readout.size", size=size_words(r.kernel, r.size) or MISSING),
+        _text("charts.readout.dtype", dtype=r.dtype or MISSING),
+        _text("charts.readout.cv", cv=_cv_text(stats)),
+        _text("charts.readout.reps", reps=stats.reps if stats is not None else MISSING),
     ]
     if info.extra:
         lines.insert(3, info.extra)
     if info.why:
-        lines.append(f"Not trusted: {info.why}")
+        lines.append(_text("charts.readout.not_trusted", why=info.why))
     if info.functional_check:
         lines.append(FUNCTIONAL_CHECK)
     return "\n".join(lines)
@@ -334,7 +368,7 @@ def roofline_untrusted_only(
                 and f.flagged
                 and key not in measured
             ):
-                out[key] = f"{cr.run.device_name(r.device)} · {r.backend}, no roof"
+                out[key] = _text("charts.readout.no_roof", label=f"{cr.run.device_name(r.device)} · {r.backend}")
     return out
 
 
@@ -411,7 +445,38 @@ def bytes_label(value: float) -> str:
     return f"{value:.0f} B"
 
 
-STATUS_WORDS = {"skipped": "skipped", "error": "failed", "timeout": "timed out", "suspect": "suspect"}
+#: The result statuses an empty chart names (their words: charts.status.<status>).
+STATUS_WORDS = ("skipped", "error", "timeout", "suspect")
+#: A CJK character or a full-width punctuation mark: text with them wraps between any two characters.
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
+#: Marks that never start a line (they stay with the character before them).
+_NO_LINE_START = "，。、：；！？）」』》】,.:;!?)…"
+
+
+def _width(s: str) -> int:
+    """Columns a text takes: a CJK character counts two."""
+    return sum(2 if _CJK.match(c) else 1 for c in s)
+
+
+def wrap_text(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` columns: at spaces (never inside a word or at a hyphen), and for
+    Chinese text between any two characters too (never before a closing mark)."""
+    if not _CJK.search(text):
+        return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    # tokens: one CJK character with the closing marks after it, a run of other characters, or spaces
+    tokens = re.findall(rf"{_CJK.pattern}[{_NO_LINE_START}]*|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+|\s+", text)
+    lines: list[str] = []
+    line = ""
+    for tok in tokens:
+        if line and not tok.isspace() and _width(line.rstrip() + tok) > width:
+            lines.append(line.rstrip())
+            line = ""
+        if tok.isspace() and not line:
+            continue
+        line += tok
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
 
 
 def empty_reason(data: ChartData, kernels: tuple[str, ...], what: str, hint: str, backend: str | None = None) -> str:
@@ -420,22 +485,30 @@ def empty_reason(data: ChartData, kernels: tuple[str, ...], what: str, hint: str
     to lines that fit a plot."""
     shown = data.visible()
     if not shown:
-        text = f"No {what} yet: {hint}"
+        text = _text("charts.empty.nothing_yet", what=what, hint=hint)
     else:
         notes: list[str] = []
         for cr in shown:
             for r in cr.run.results:
                 wanted = backend is None or r.backend == backend
                 if wanted and r.kernel in kernels and r.status in STATUS_WORDS and r.status != "suspect":
-                    note = f"{r.backend} {STATUS_WORDS[r.status]}" + (f": {r.message}" if r.message else "")
+                    status = _text(f"charts.status.{r.status}")
+                    if r.message:
+                        note = _text("charts.empty.note_message", backend=r.backend, status=status, message=r.message)
+                    else:
+                        note = _text("charts.empty.note", backend=r.backend, status=status)
                     if note not in notes:
                         notes.append(note)
         statuses = [b for cr in shown for b in cr.run.backends if backend is None or b.backend == backend]
         if notes:
-            text = f"No {what} in the runs shown. " + "; ".join(notes[:3]) + ("; …" if len(notes) > 3 else "")
+            listed = _text("charts.separator").join(notes[:3]) + (_text("charts.rest") if len(notes) > 3 else "")
+            text = _text("charts.empty.failed", what=what, notes=listed)
         elif backend is not None and not any(b.available for b in statuses):
             why = next((b.reason for b in statuses if b.reason), None)
-            text = f"No {what}: they need the {backend} backend" + (f", which was not available ({why})" if why else "")
+            if why:
+                text = _text("charts.empty.no_backend_why", what=what, backend=backend, why=why)
+            else:
+                text = _text("charts.empty.no_backend", what=what, backend=backend)
         else:
-            text = f"No {what} in the runs shown: the runs did not include them ({hint})"
-    return "\n".join(textwrap.wrap(text, 72, break_long_words=False, break_on_hyphens=False))
+            text = _text("charts.empty.not_included", what=what, hint=hint)
+    return "\n".join(wrap_text(text, 72))

@@ -2,6 +2,9 @@
 legend or side list of series, hover readouts and PNG / SVG export. The charts themselves live in
 `chart_throughput`, `chart_bandwidth`, `chart_roofline`, `chart_compile` and `chart_collectives`;
 `charts.ChartsView` holds them in tabs.
+
+Words: each chart's `title` is marked with QT_TRANSLATE_NOOP under its class's name and translated when
+the chart is made; the rest goes through tr() (resources/i18n/gpu_tpu_app_probe.*.ts).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QBuffer, QByteArray, QCoreApplication, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -46,7 +49,7 @@ def hover_readout(scatter: pg.ScatterPlotItem, points: Any, _event: Any = None) 
     infos = [p.data() for p in list(points)[:3] if isinstance(p.data(), PointInfo)]
     text = "\n\n".join(point_readout(i) for i in infos)
     if len(points) > 3:
-        text += f"\n\n(and {len(points) - 3} more)"
+        text += "\n\n" + QCoreApplication.translate("_Chart", "(and {n} more)").format(n=len(points) - 3)
     view = scatter.getViewBox()
     if view is not None:
         view.setToolTip(plain_tip(text) if infos else "")
@@ -132,7 +135,7 @@ def _pen(color: str, width: float = 2.0, dashed: bool = False) -> QPen:
 #: With more series than this, the legend moves from under the plot to a side list with toggles.
 MAX_LEGEND_ENTRIES = 2
 #: The legend entry that says what a hollow marker means (each series keeps its own entry).
-UNTRUSTED_KEY = "hollow: not trusted (hover a point for why)"
+UNTRUSTED_KEY = str(QT_TRANSLATE_NOOP("_Chart", "hollow: not trusted (hover a point for why)"))
 #: The plot (title, axes and data) never gets shorter than this.
 MIN_PLOT_HEIGHT = 280
 
@@ -161,6 +164,8 @@ class _Chart(QWidget):
 
     def __init__(self, axis_items: dict[str, pg.AxisItem] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # the class's title (marked under the class's name) in the language in use
+        self.title = QCoreApplication.translate(type(self).__name__, type(self).title) if type(self).title else ""
         # The legend sits under the plot, in the same scene, so it never hides data and is exported too.
         self.plot = pg.GraphicsLayoutWidget()
         self.item: pg.PlotItem = self.plot.addPlot(row=0, col=0, axisItems=axis_items or {})
@@ -175,8 +180,8 @@ class _Chart(QWidget):
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         # many series: a side list whose check boxes show and hide each one
         self.series_list = QListWidget()
-        self.series_list.setAccessibleName("Series shown")
-        self.series_list.setToolTip("Untick a series to hide it")
+        self.series_list.setAccessibleName(self.tr("Series shown"))
+        self.series_list.setToolTip(self.tr("Untick a series to hide it"))
         self.series_list.setMaximumWidth(190)
         self.series_list.setMinimumWidth(120)
         self.series_list.setWordWrap(True)
@@ -331,7 +336,7 @@ class _Chart(QWidget):
     def add_untrusted(self, x: Any, y: Any, data: list[Any], series: str, color: str, has_line: bool) -> Any:
         """The untrusted points of one series as hollow markers, hoverable. They belong to the series' legend
         entry (shown and hidden with it); a series with no trusted point gets an entry of its own."""
-        name = None if has_line else f"{series} (not trusted)"
+        name = None if has_line else self.tr("{series} (not trusted)").format(series=series)
         sc = pg.ScatterPlotItem(
             x=x,
             y=y,
@@ -347,8 +352,12 @@ class _Chart(QWidget):
             self._members.setdefault(series, []).append(sc)
         return self.add(sc)
 
+    def untrusted_key(self) -> str:
+        """The legend entry for a hollow marker (UNTRUSTED_KEY) in the language in use."""
+        return QCoreApplication.translate("_Chart", UNTRUSTED_KEY)
+
     def add_key(self, text: str, bar: bool = False) -> None:
-        """One legend entry that says what a hollow marker (or a dashed bar) means."""
+        """One legend entry (already translated) that says what a hollow marker (or a dashed bar) means."""
         if bar:
             pen = pg.mkPen(self._colors["muted"], width=1.6)
             pen.setStyle(Qt.PenStyle.DashLine)
@@ -394,7 +403,7 @@ class _Chart(QWidget):
         device = QBuffer(buf)
         device.open(QIODevice.OpenModeFlag.WriteOnly)
         if not image.save(device, "PNG"):
-            raise OSError(f"{path}: could not encode the PNG image")
+            raise OSError(self.tr("{path}: could not encode the PNG image").format(path=path))
         device.close()
         write_bytes(path, bytes(buf.data()))
 
@@ -423,7 +432,7 @@ class _Chart(QWidget):
         gen.setSize(QSize(w, h))
         gen.setViewBox(QRectF(0, 0, w, h))
         gen.setTitle(self.title)
-        gen.setDescription("gpu-tpu-app probe chart")
+        gen.setDescription(self.tr("gpu-tpu-app probe chart"))
         painter = QPainter(gen)
         try:
             painter.fillRect(QRectF(0, 0, w, h), QColor(self._colors.get("surface", self._colors["background"])))

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,7 +43,7 @@ from gpu_tpu_app.ui.chart_plot import (
 class RooflineChart(_Chart):
     """Log–log roofline: measured ceilings of each device next to catalogue chips the user picks."""
 
-    title = "Roofline"
+    title = str(QT_TRANSLATE_NOOP("RooflineChart", "Roofline"))
     slug = "roofline"
     sig_chips_changed = Signal(list)
 
@@ -55,18 +55,18 @@ class RooflineChart(_Chart):
             {"bottom": LogAxis("bottom", fmt=lambda v: compact(v)), "left": LogAxis("left", fmt=lambda v: compact(v))},
             parent,
         )
-        self.item.setLabel("bottom", "arithmetic intensity (FLOP per byte, log scale)")
-        self.item.setLabel("left", "FLOP/s (log scale)")
+        self.item.setLabel("bottom", self.tr("arithmetic intensity (FLOP per byte, log scale)"))
+        self.item.setLabel("left", self.tr("FLOP/s (log scale)"))
         self.dtype = QComboBox()
         self.dtype.addItems(list(DTYPES))
-        self.dtype.setToolTip("Compute ceiling for this dtype (measured matmul and catalogue peak)")
+        self.dtype.setToolTip(self.tr("Compute ceiling for this dtype (measured matmul and catalogue peak)"))
         self.chip_button = QToolButton()
-        self.chip_button.setText("Compare with chips")
-        self.chip_button.setToolTip("Draw the published ceilings of catalogue GPUs and TPUs (dashed)")
+        self.chip_button.setText(self.tr("Compare with chips"))
+        self.chip_button.setToolTip(self.tr("Draw the published ceilings of catalogue GPUs and TPUs (dashed)"))
         self.chip_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.chip_menu = QMenu(self.chip_button)
         self.chip_button.setMenu(self.chip_menu)
-        self.controls.addWidget(QLabel("dtype"))
+        self.controls.addWidget(QLabel(self.tr("dtype")))
         self.controls.addWidget(self.dtype)
         self.controls.addWidget(self.chip_button)
         self.controls.addStretch(1)
@@ -81,9 +81,9 @@ class RooflineChart(_Chart):
 
         catalog = load_catalog()
         for family, heading in (
-            ("gpu", "GPUs (the workshop)"),
-            ("tpu", "TPUs (the factory line)"),
-            ("other", "Other accelerators (AWS Trainium and Inferentia, Intel Gaudi)"),
+            ("gpu", self.tr("GPUs (the workshop)")),
+            ("tpu", self.tr("TPUs (the factory line)")),
+            ("other", self.tr("Other accelerators (AWS Trainium and Inferentia, Intel Gaudi)")),
         ):
             self.chip_menu.addSection(heading)
             for chip in (c for c in catalog.chips if c.family == family):
@@ -107,7 +107,9 @@ class RooflineChart(_Chart):
 
     def _on_chip_toggled(self, *_args: Any) -> None:
         n = len(self.selected_chips())
-        self.chip_button.setText(f"Compare with chips ({n})" if n else "Compare with chips")
+        self.chip_button.setText(
+            self.tr("Compare with chips ({n})").format(n=n) if n else self.tr("Compare with chips")
+        )
         self.sig_chips_changed.emit(self.selected_chips())
         self._again()
 
@@ -127,8 +129,10 @@ class RooflineChart(_Chart):
         self.has_data = bool(measured or untrusted_only)
         if not measured and not untrusted_only and not chips:
             self.show_empty(
-                f"No {dtype} matmul or memory bandwidth measured yet. Run a probe, import a run file, "
-                "or pick catalogue chips to compare."
+                self.tr(
+                    "No {dtype} matmul or memory bandwidth measured yet. Run a probe, import a run file, "
+                    "or pick catalogue chips to compare."
+                ).format(dtype=dtype)
             )
             return
         y_vals: list[float] = []
@@ -141,13 +145,13 @@ class RooflineChart(_Chart):
             y_vals.extend(self._draw_measured(key, c, runs[key[0]], dtype, multi, y_cap))
         for key, label in untrusted_only.items():  # devices measured, yet with no trusted point: no roof
             cr = runs[key[0]]
-            name = f"measured: {label}" + (f"  [{cr.label}]" if multi else "")
+            name = self.tr("measured: {label}").format(label=label) + (f"  [{cr.label}]" if multi else "")
             pts = roofline_points(cr, key[1], dtype, hollow=True, backend=key[2])
             x, y = np.log10([p[0] for p in pts]), np.log10([p[1] for p in pts])
             self.add_untrusted(x, y, [p[2] for p in pts], name, self.series_color(key), has_line=False)
             y_vals.extend(y)
         if flagged_any:
-            self.add_key("hollow: not trusted, never a ceiling (hover a point for why)")
+            self.add_key(self.tr("hollow: not trusted, never a ceiling (hover a point for why)"))
         y_vals.extend(self._draw_catalogue(chips, dtype, y_cap))
         lx0, lx1 = math.log10(self.X_MIN), math.log10(self.X_MAX)
         if y_vals:
@@ -167,7 +171,7 @@ class RooflineChart(_Chart):
             parts.append(format_value(c.peak_flops, "flops"))
         if c.mem_bw:
             parts.append(format_value(c.mem_bw, "bytes_per_s"))
-        name = f"measured: {c.label} ({', '.join(parts)})"
+        name = self.tr("measured: {label} ({figures})").format(label=c.label, figures=", ".join(parts))
         if multi:
             name += f"  [{cr.label}]"
         line = pg.PlotDataItem(name=html.escape(name, quote=False), pen=_pen(color, 2.5, dashed=cr.imported))
@@ -211,9 +215,14 @@ class RooflineChart(_Chart):
             pen = pg.mkPen(self._colors.get(chip.family, self._colors["muted"]), width=2)
             pen.setStyle(styles[fam_count[chip.family] % len(styles)])
             fam_count[chip.family] += 1
-            peak = format_value(c.peak_flops, "flops") if c.peak_flops else f"no published {dtype} peak"
-            bw = format_value(c.mem_bw, "bytes_per_s") if c.mem_bw else "no published bandwidth"
-            line = pg.PlotDataItem(name=f"spec: {chip.name} ({peak}, {bw})", pen=pen)
+            if c.peak_flops:
+                peak = format_value(c.peak_flops, "flops")
+            else:
+                peak = self.tr("no published {dtype} peak").format(dtype=dtype)
+            bw = format_value(c.mem_bw, "bytes_per_s") if c.mem_bw else self.tr("no published bandwidth")
+            line = pg.PlotDataItem(
+                name=self.tr("spec: {chip} ({peak}, {bw})").format(chip=chip.name, peak=peak, bw=bw), pen=pen
+            )
             line.setData(x, y, skipFiniteCheck=True)
             self.add(line)
             y_vals.extend(y)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import (
     QCheckBox,
     QWidget,
@@ -19,7 +20,6 @@ from gpu_tpu_app.ui.chart_data import (
     point_infos,
 )
 from gpu_tpu_app.ui.chart_plot import (
-    UNTRUSTED_KEY,
     LogAxis,
     _Chart,
 )
@@ -28,26 +28,28 @@ from gpu_tpu_app.ui.chart_plot import (
 class ThroughputChart(_Chart):
     """Matmul FLOP/s against matrix size, one line per device / backend / dtype (and per run)."""
 
-    title = "Matmul throughput"
+    title = str(QT_TRANSLATE_NOOP("ThroughputChart", "Matmul throughput"))
     slug = "matmul"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         y_axis = LogAxis("left", fmt=compact)
         super().__init__({"bottom": LogAxis("bottom", fmt=lambda v: f"{v:.0f}", pow2=True), "left": y_axis}, parent)
         self.y_axis = y_axis
-        self.log_y = QCheckBox("Log scale (throughput)")
-        self.log_y.setToolTip("Compare runs whose speeds differ by orders of magnitude, e.g. a laptop CPU and a TPU")
+        self.log_y = QCheckBox(self.tr("Log scale (throughput)"))
+        self.log_y.setToolTip(
+            self.tr("Compare runs whose speeds differ by orders of magnitude, e.g. a laptop CPU and a TPU")
+        )
         self.log_y.toggled.connect(self._relayout)
         self.controls.addStretch(1)
         self.controls.addWidget(self.log_y)
         self._last: ChartData | None = None
-        self.item.setLabel("bottom", "matrix size N (N×N, log scale)")
+        self.item.setLabel("bottom", self.tr("matrix size N (N×N, log scale)"))
         self._relayout()
 
     def _relayout(self) -> None:
         log_y = self.log_y.isChecked()
         self.y_axis.log = log_y
-        self.item.setLabel("left", "FLOP/s (log scale)" if log_y else "FLOP/s")
+        self.item.setLabel("left", self.tr("FLOP/s (log scale)") if log_y else "FLOP/s")
         self.y_axis.picture = None
         self.y_axis.update()
         if self._last is not None:
@@ -61,7 +63,9 @@ class ThroughputChart(_Chart):
         flagged = matmul_flagged(data)
         self.has_data = bool(series or flagged)
         if not self.has_data:
-            self.show_empty(empty_reason(data, ("matmul",), "matmul results", "run a probe or import a run file."))
+            self.show_empty(
+                empty_reason(data, ("matmul",), self.tr("matmul results"), self.tr("run a probe or import a run file."))
+            )
             return
         log_y = self.log_y.isChecked()
         multi = len(data.visible()) > 1
@@ -90,7 +94,7 @@ class ThroughputChart(_Chart):
                 xs_all.extend(x)
                 ys_all.extend(y)
         if flagged:
-            self.add_key(UNTRUSTED_KEY)
+            self.add_key(self.untrusted_key())
         for key, spread in matmul_spread(data).items():  # the middle half of the repetitions, as error bars
             x = np.log10(np.array([p[0] for p in spread], dtype=float))
             med = dict(series.get(key, []))

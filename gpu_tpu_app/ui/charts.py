@@ -133,11 +133,11 @@ class ChartsView(QTabWidget):
         self.compile = CompileWaterfall()
         self.collective = CollectiveChart()
         for chart, label in (
-            (self.throughput, "Matmul"),
-            (self.bandwidth, "Bandwidth"),
-            (self.roofline, "Roofline"),
-            (self.compile, "Compile (JAX)"),
-            (self.collective, "Collectives"),
+            (self.throughput, self.tr("Matmul")),
+            (self.bandwidth, self.tr("Bandwidth")),
+            (self.roofline, self.tr("Roofline")),
+            (self.compile, self.tr("Compile (JAX)")),
+            (self.collective, self.tr("Collectives")),
         ):
             self.addTab(chart, label)
             chart.setToolTip(chart.title)
@@ -198,4 +198,4 @@ class ChartsView(QTabWidget):
         elif suffix == ".png":
             chart.export_png(path)
         else:
-            raise ValueError(f"{path}: choose a .png or .svg file name")
+            raise ValueError(self.tr("{path}: choose a .png or .svg file name").format(path=path))

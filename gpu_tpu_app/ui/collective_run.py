@@ -94,24 +94,28 @@ class CollectiveRun(QObject):
 
     def _on_error(self, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
-            self._done(None, "the collective run could not start")
+            self._done(None, self.tr("the collective run could not start"))
 
     def _on_finished(self, code: int, _status: QProcess.ExitStatus) -> None:
         if self._cancelled:
-            self._done(None, "Cancelled the collective run; nothing was added.")
+            self._done(None, self.tr("Cancelled the collective run; nothing was added."))
             return
         if code == 0 and self.out.is_file():
             try:
                 run = load_run(self.out)
             except InputError as exc:
-                self._done(None, f"The collective run wrote a file this app cannot read: {exc}")
+                self._done(
+                    None, self.tr("The collective run wrote a file this app cannot read: {problem}").format(problem=exc)
+                )
                 return
             ok = sum(r.status == "ok" for r in run.results if r.kernel == "collective")
-            self._done(run, f"Measured collectives across {PROCESSES} processes: {ok} points.")
+            self._done(
+                run, self.tr("Measured collectives across {n} processes: {ok} points.").format(n=PROCESSES, ok=ok)
+            )
             return
         lines = [ln for ln in bytes(self._stderr).decode("utf-8", "replace").splitlines() if ln.strip()]
-        why = lines[-1] if lines else f"exit status {code}"
-        self._done(None, f"The collective run did not finish: {why[:300]}")
+        why = lines[-1] if lines else self.tr("exit status {code}").format(code=code)
+        self._done(None, self.tr("The collective run did not finish: {why}").format(why=why[:300]))
 
     def _done(self, run: RunFile | None, text: str) -> None:
         shutil.rmtree(self._folder, ignore_errors=True)

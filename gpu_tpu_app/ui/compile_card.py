@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
@@ -36,7 +37,7 @@ class CompileCard(Card):
     """ "Compiled for TPU generations": hidden until a model check with a compile step is shown."""
 
     def __init__(self, catalog: Catalog | None = None, parent: QWidget | None = None) -> None:
-        super().__init__("Compiled for TPU generations", parent=parent)
+        super().__init__(QCoreApplication.translate("CompileCard", "Compiled for TPU generations"), parent=parent)
         if catalog is None:
             try:
                 catalog = load_catalog()
@@ -47,7 +48,7 @@ class CompileCard(Card):
         self.body.addWidget(self.intro)
         self.table = QTableWidget(0, len(TABLE_HEADERS))
         self.table.setHorizontalHeaderLabels(list(TABLE_HEADERS))
-        self.table.setAccessibleName("Compiled for TPU generations")
+        self.table.setAccessibleName(self.tr("Compiled for TPU generations"))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
@@ -66,7 +67,9 @@ class CompileCard(Card):
             return
         name = Path(check.file.replace("\\", "/")).name
         if tc.status != "ok":
-            self.intro.setText(f"{name}: not compiled for TPU generations. {tc.detail}")
+            self.intro.setText(
+                self.tr("{file}: not compiled for TPU generations. {detail}").format(file=name, detail=tc.detail)
+            )
             self.table.setRowCount(0)
             self.table.hide()
             self.notes.setText("")
@@ -74,13 +77,23 @@ class CompileCard(Card):
             return
         float64 = check.answers.high_precision == HIGH_PRECISION_FP64
         rows = table_rows(tc, self._catalog, float64)
-        self.intro.setText(
-            f"{name}, compiled on this computer by the TPU compiler (libtpu {tc.libtpu or '?'}) for "
-            f"{tc.chips} chip{'s' if tc.chips != 1 else ''} of each generation, without a TPU. Per chip: "
-            "memory from memory_analysis(), work from cost_analysis(); the roofline step is the slower of "
-            "FLOPs at the bf16 peak and bytes at the memory bandwidth (catalogue figures). Hover a row for "
-            "the compiler's reason or the working."
-        )
+        if tc.chips == 1:
+            intro = self.tr(
+                "{file}, compiled on this computer by the TPU compiler (libtpu {libtpu}) for "
+                "1 chip of each generation, without a TPU. Per chip: "
+                "memory from memory_analysis(), work from cost_analysis(); the roofline step is the slower of "
+                "FLOPs at the bf16 peak and bytes at the memory bandwidth (catalogue figures). Hover a row for "
+                "the compiler's reason or the working."
+            )
+        else:
+            intro = self.tr(
+                "{file}, compiled on this computer by the TPU compiler (libtpu {libtpu}) for "
+                "{n} chips of each generation, without a TPU. Per chip: "
+                "memory from memory_analysis(), work from cost_analysis(); the roofline step is the slower of "
+                "FLOPs at the bf16 peak and bytes at the memory bandwidth (catalogue figures). Hover a row for "
+                "the compiler's reason or the working."
+            )
+        self.intro.setText(intro.format(file=name, libtpu=tc.libtpu or "?", n=tc.chips))
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
             for j, field in enumerate(_FIELDS):
@@ -93,7 +106,7 @@ class CompileCard(Card):
         )
         self.table.show()
         layouts = dict.fromkeys(g.sharding for g in tc.generations if g.sharding)
-        notes = [f"Layout: {s}." for s in layouts]
+        notes = [self.tr("Layout: {layout}.").format(layout=s) for s in layouts]
         notes += [f"{r.generation} {r.program}: {r.note}" for r in rows if r.outcome != "compiled" and r.note]
         if float64:
             notes.append(f"* {FLOAT64_NOTE}.")

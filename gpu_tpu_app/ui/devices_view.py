@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
@@ -32,24 +32,51 @@ def _chip_name(catalog_id: str | None) -> str | None:
 
 
 def device_tooltip(dev: DeviceInfo) -> str:
-    """Everything known about a device, one fact per line."""
-    lines = [f"{dev.name}", f"key: {dev.key}   ({dev.count} of this kind)"]
+    """Everything known about a device, one fact per line (in the language in use)."""
+
+    def _t(text: str) -> str:
+        return QCoreApplication.translate("DevicesView", text)
+
+    lines = [f"{dev.name}", _t("key: {key}   ({n} of this kind)").format(key=dev.key, n=dev.count)]
     if dev.memory_bytes:
-        lines.append(f"memory: {memory_text(dev.memory_bytes)}" + (f" ({dev.memory_note})" if dev.memory_note else ""))
+        memory = memory_text(dev.memory_bytes)
+        if dev.memory_note:
+            lines.append(_t("memory: {memory} ({note})").format(memory=memory, note=dev.memory_note))
+        else:
+            lines.append(_t("memory: {memory}").format(memory=memory))
     if dev.cache_bytes:
-        lines.append(f"last-level cache: {dev.cache_bytes / 2**20:.0f} MiB")
+        lines.append(_t("last-level cache: {mib} MiB").format(mib=f"{dev.cache_bytes / 2**20:.0f}"))
     if dev.first_use_s is not None:
-        lines.append(f"warm-up before the first point: {dev.first_use_s:.2f} s")
+        lines.append(_t("warm-up before the first point: {seconds} s").format(seconds=f"{dev.first_use_s:.2f}"))
     if dev.versions:
-        lines.append("versions: " + ", ".join(f"{k} {v}" for k, v in dev.versions.items()))
+        versions = ", ".join(f"{k} {v}" for k, v in dev.versions.items())
+        lines.append(_t("versions: {versions}").format(versions=versions))
     if dev.cpu is not None:
         cpu = dev.cpu
-        lines.append(f"CPU: {cpu.model}; {cpu.cores or '?'} cores, {cpu.threads_used or '?'} threads used")
+        lines.append(
+            _t("CPU: {model}; {cores} cores, {threads} threads used").format(
+                model=cpu.model, cores=cpu.cores or "?", threads=cpu.threads_used or "?"
+            )
+        )
         if cpu.flags:
             lines.append("ISA: " + " ".join(cpu.flags))
         if cpu.caches:
-            lines.append("caches: " + ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items()))
+            caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
+            lines.append(_t("caches: {caches}").format(caches=caches))
     return "\n".join(lines)
+
+
+# the tooltip's lines, for lupdate (device_tooltip translates them under "DevicesView")
+_TOOLTIP_WORDS = (
+    QT_TRANSLATE_NOOP("DevicesView", "key: {key}   ({n} of this kind)"),
+    QT_TRANSLATE_NOOP("DevicesView", "memory: {memory} ({note})"),
+    QT_TRANSLATE_NOOP("DevicesView", "memory: {memory}"),
+    QT_TRANSLATE_NOOP("DevicesView", "last-level cache: {mib} MiB"),
+    QT_TRANSLATE_NOOP("DevicesView", "warm-up before the first point: {seconds} s"),
+    QT_TRANSLATE_NOOP("DevicesView", "versions: {versions}"),
+    QT_TRANSLATE_NOOP("DevicesView", "CPU: {model}; {cores} cores, {threads} threads used"),
+    QT_TRANSLATE_NOOP("DevicesView", "caches: {caches}"),
+)
 
 
 class DevicesView(QTreeWidget):
@@ -60,7 +87,7 @@ class DevicesView(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setColumnCount(len(self.COLUMNS))
-        self.setHeaderLabels(list(self.COLUMNS))
+        self.setHeaderLabels([self.tr("Device"), self.tr("Catalogue match"), self.tr("Memory")])
         self.setRootIsDecorated(False)
         self.setUniformRowHeights(True)
         self.setWordWrap(True)
@@ -76,7 +103,7 @@ class DevicesView(QTreeWidget):
         """Show a backend not shown yet as 'looking for devices…' until its worker answers."""
         for b in backends:
             if b not in self._state or self._state[b][0] is None:
-                self._state[b] = (None, [], "looking for devices…")
+                self._state[b] = (None, [], self.tr("looking for devices…"))
         self._rebuild()
 
     def set_backend(self, status: BackendStatus, devices: list[DeviceInfo]) -> None:
@@ -115,12 +142,12 @@ class DevicesView(QTreeWidget):
             font.setBold(True)
             top.setFont(0, font)
             if status is None:
-                top.setText(0, f"{title}: {note or 'unknown'}")
+                top.setText(0, self.tr("{backend}: {note}").format(backend=title, note=note or self.tr("unknown")))
                 top.setForeground(0, QBrush(QColor(colors["muted"])))
             elif not status.available:
-                top.setText(0, f"{title}: not usable")
+                top.setText(0, self.tr("{backend}: not usable").format(backend=title))
                 top.setIcon(0, style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
-                reason = status.reason or "no reason given"
+                reason = status.reason or self.tr("no reason given")
                 top.setToolTip(0, plain_tip(reason))
                 why = QTreeWidgetItem(top, [reason])
                 why.setForeground(0, QBrush(QColor(colors["error"])))
@@ -128,7 +155,10 @@ class DevicesView(QTreeWidget):
                 why.setFirstColumnSpanned(True)
             else:
                 n = len(devices)
-                top.setText(0, f"{title}: {n} device{'s' if n != 1 else ''}")
+                if n == 1:
+                    top.setText(0, self.tr("{backend}: 1 device").format(backend=title))
+                else:
+                    top.setText(0, self.tr("{backend}: {n} devices").format(backend=title, n=n))
                 if status.reason:
                     note_item = QTreeWidgetItem(top, [status.reason])
                     note_item.setForeground(0, QBrush(QColor(colors["warning"])))
@@ -137,14 +167,26 @@ class DevicesView(QTreeWidget):
             for dev in devices:
                 chip = _chip_name(dev.catalog_id)
                 item = QTreeWidgetItem(
-                    top, [f"{dev.name} ({dev.platform})", chip or "no catalogue entry", memory_text(dev.memory_bytes)]
+                    top,
+                    [
+                        f"{dev.name} ({dev.platform})",
+                        chip or self.tr("no catalogue entry"),
+                        memory_text(dev.memory_bytes),
+                    ],
                 )
                 if chip is None:
                     item.setForeground(1, QBrush(QColor(colors["muted"])))
-                    item.setToolTip(1, "No catalogue chip matches this device name, so % of spec is not shown.")
+                    item.setToolTip(
+                        1, self.tr("No catalogue chip matches this device name, so % of spec is not shown.")
+                    )
                 else:
                     item.setToolTip(
-                        1, plain_tip(f"Catalogue entry {dev.catalog_id}: % of spec uses its published peaks.")
+                        1,
+                        plain_tip(
+                            self.tr("Catalogue entry {id}: % of spec uses its published peaks.").format(
+                                id=dev.catalog_id
+                            )
+                        ),
                     )
                 tip = device_tooltip(dev)
                 item.setToolTip(0, plain_tip(tip))

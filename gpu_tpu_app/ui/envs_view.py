@@ -39,9 +39,14 @@ MAX_OUTPUT = 8 * 1024 * 1024
 def env_text(env: PythonEnv) -> str:
     """The combo box line: name, Python, and what it has or why it cannot be used."""
     what = ", ".join(f"{k} {version_words(env.versions[k])}" for k in ("torch", "jax") if k in env.versions)
+    python = env.python or "?"
     if not env.usable:
-        return f"{env.name} (Python {env.python or '?'}): not usable"
-    return f"{env.name} (Python {env.python or '?'}; {what or 'no frameworks'})"
+        return QCoreApplication.translate("EnvsView", "{name} (Python {python}): not usable").format(
+            name=env.name, python=python
+        )
+    return QCoreApplication.translate("EnvsView", "{name} (Python {python}; {frameworks})").format(
+        name=env.name, python=python, frameworks=what or QCoreApplication.translate("EnvsView", "no frameworks")
+    )
 
 
 def device_words(device: str) -> str:
@@ -99,14 +104,22 @@ def frameworks_words(env: PythonEnv) -> str:
 
 def env_tooltip(env: PythonEnv) -> str:
     """Everything the query found, one fact per line."""
-    lines = [env.interpreter, f"found as: {env.kind}"]
+    lines = [env.interpreter, QCoreApplication.translate("EnvsView", "found as: {kind}").format(kind=env.kind)]
     if env.python:
         lines.append(f"Python {env.python}")
     if env.flavour:
         lines.append(QCoreApplication.translate("EnvsView", "build: {build}").format(build=build_words(env.flavour)))
     for fw in env.frameworks:
-        seen = ", ".join(dict.fromkeys(device_words(d) for d in fw.devices)) if fw.devices else "no devices"
-        lines.append(f"{fw.framework} sees: {seen}" + (f" ({fw.error})" if fw.error else ""))
+        seen = (
+            ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
+            if fw.devices
+            else QCoreApplication.translate("EnvsView", "no devices")
+        )
+        if fw.error:
+            line = QCoreApplication.translate("EnvsView", "{framework} sees: {devices} ({error})")
+        else:
+            line = QCoreApplication.translate("EnvsView", "{framework} sees: {devices}")
+        lines.append(line.format(framework=fw.framework, devices=seen, error=fw.error))
     if env.problem:
         lines.append(env.problem)
     return "\n".join(lines)
@@ -142,16 +155,18 @@ class EnvsView(QWidget):
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.setMinimumContentsLength(18)
         self.combo.setToolTip(
-            "The Python the probe workers run in: this app's own, or one of your environments "
-            "with its own torch / JAX builds"
+            self.tr(
+                "The Python the probe workers run in: this app's own, or one of your environments "
+                "with its own torch / JAX builds"
+            )
         )
         self.combo.activated.connect(self._on_activated)
-        self.add_button = QPushButton("Add…")
-        self.add_button.setToolTip("Add a Python interpreter by path (e.g. ~/venvs/train/bin/python)")
+        self.add_button = QPushButton(self.tr("Add…"))
+        self.add_button.setToolTip(self.tr("Add a Python interpreter by path (e.g. ~/venvs/train/bin/python)"))
         self.add_button.clicked.connect(self._add_dialog)
         self.refresh_button = QToolButton()
         set_themed_icon(self.refresh_button, "reload")
-        self.refresh_button.setToolTip("Ask every environment again")
+        self.refresh_button.setToolTip(self.tr("Ask every environment again"))
         self.refresh_button.clicked.connect(lambda: self.refresh(force=True))
         self.note = label("", "muted")
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -201,7 +216,7 @@ class EnvsView(QWidget):
         proc.errorOccurred.connect(self._on_error)
         self._out = bytearray()
         self._proc = proc
-        self.note.setText("Looking for Python environments (venvs, conda, pyenv)…")
+        self.note.setText(self.tr("Looking for Python environments (venvs, conda, pyenv)…"))
         self.refresh_button.setEnabled(False)
         proc.start()
         self._timer.start(int(LIST_TIMEOUT_S * 1000))
@@ -249,7 +264,9 @@ class EnvsView(QWidget):
         self.combo.clear()
         own = next((e for e in self._envs if e.kind == "app"), None)
         frozen = getattr(sys, "frozen", False)
-        first = "this app" + (" (bundle)" if frozen else "") + (f" (Python {own.python})" if own and own.python else "")
+        first = self.tr("this app (bundle)") if frozen else self.tr("this app")
+        if own and own.python:
+            first += f" (Python {own.python})"
         self.combo.addItem(first, None)
         self.combo.setItemData(0, plain_tip(env_tooltip(own) if own else sys.executable), Qt.ItemDataRole.ToolTipRole)
         model = self.combo.model()
@@ -264,7 +281,10 @@ class EnvsView(QWidget):
         index = self._index_of(self._selected)
         if index < 0 and self._selected is not None and self._envs:
             self.sig_message.emit(
-                "warning", f"The probe environment {self._selected} was not found; using this app's own Python."
+                "warning",
+                self.tr("The probe environment {python} was not found; using this app's own Python.").format(
+                    python=self._selected
+                ),
             )
             self._selected = None
             self.sig_selected.emit(None)
@@ -272,7 +292,10 @@ class EnvsView(QWidget):
         elif index >= 0 and not self._enabled(index):
             env = next(e for e in self._envs if e.interpreter == self._selected)
             self.sig_message.emit(
-                "warning", f"The probe environment cannot be used ({env.problem}); using this app's own Python."
+                "warning",
+                self.tr("The probe environment cannot be used ({problem}); using this app's own Python.").format(
+                    problem=env.problem
+                ),
             )
             self._selected = None
             self.sig_selected.emit(None)
@@ -304,7 +327,7 @@ class EnvsView(QWidget):
 
     def _add_dialog(self) -> None:
         start = str(Path.home())
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a Python interpreter", start)
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a Python interpreter"), start)
         if path:
             self.add(path)
 
@@ -331,9 +354,14 @@ class EnvsView(QWidget):
         try:
             self._envs = parse_envs_json(bytes(self._out))
         except ValueError as exc:
-            last = f" ({err[-1][:200]})" if err else ""
-            self.sig_message.emit("error", f"Listing the Python environments failed: {exc}{last}")
-            self.note.setText("The environment list could not be read; the app's own Python is used.")
+            if err:
+                failed = self.tr("Listing the Python environments failed: {problem} ({stderr})").format(
+                    problem=exc, stderr=err[-1][:200]
+                )
+            else:
+                failed = self.tr("Listing the Python environments failed: {problem}").format(problem=exc)
+            self.sig_message.emit("error", failed)
+            self.note.setText(self.tr("The environment list could not be read; the app's own Python is used."))
             self.sig_listed.emit()
             return
         for env in self._envs:
@@ -349,7 +377,7 @@ class EnvsView(QWidget):
         if self._proc is None or error != QProcess.ProcessError.FailedToStart:
             return
         self._done()
-        self.sig_message.emit("error", "Could not start the environment listing.")
+        self.sig_message.emit("error", self.tr("Could not start the environment listing."))
         self.sig_listed.emit()
 
     def _give_up(self) -> None:
@@ -359,6 +387,9 @@ class EnvsView(QWidget):
         self._proc.waitForFinished(2000)
         self._done()
         self.sig_message.emit(
-            "error", f"Listing the Python environments took longer than {LIST_TIMEOUT_S:.0f} s; stopped it."
+            "error",
+            self.tr("Listing the Python environments took longer than {seconds} s; stopped it.").format(
+                seconds=f"{LIST_TIMEOUT_S:.0f}"
+            ),
         )
         self.sig_listed.emit()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -45,9 +45,11 @@ from gpu_tpu_app.ui.estimator_table import (
     PROMPT,
     EstimateTableFill,
     PriceDelegate,
+    column_headers,
     place_key,
     place_of,
     place_words,
+    table_words,
 )
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import Card, label
@@ -69,7 +71,7 @@ class EstimatorCard(EstimateTableFill, Card):
     sig_request_changed = Signal(object)  # EstimateRequest | None
 
     def __init__(self, catalog: Catalog | None = None, parent: QWidget | None = None) -> None:
-        super().__init__("How long would your run take?", parent=parent)
+        super().__init__(QCoreApplication.translate("EstimatorCard", "How long would your run take?"), parent=parent)
         self._catalog = catalog
         self._measured: list[MeasuredDevice] = []
         self._compiled: TpuCompile | None = None  # a model check's TPU compile: rows from the model itself
@@ -82,10 +84,12 @@ class EstimatorCard(EstimateTableFill, Card):
 
         self.body.addWidget(
             label(
-                "Type your model's size; time, memory and cost follow for every chip in the catalogue and for "
-                "each device measured in this session's probe runs. Costs use the cheapest price known for "
-                "each chip (hover a price for its source and age; File > Import Prices… adds a SkyPilot or "
-                "gpuhunt catalogue); type your own price per chip-hour in a ✎ cell and it wins.",
+                self.tr(
+                    "Type your model's size; time, memory and cost follow for every chip in the catalogue and for "
+                    "each device measured in this session's probe runs. Costs use the cheapest price known for "
+                    "each chip (hover a price for its source and age; File > Import Prices… adds a SkyPilot or "
+                    "gpuhunt catalogue); type your own price per chip-hour in a ✎ cell and it wins."
+                ),
                 "muted",
             )
         )
@@ -103,77 +107,88 @@ class EstimatorCard(EstimateTableFill, Card):
         """The workload's input widgets, as (label text with its mnemonic, widget) in grid order."""
         self.model_inputs = EstimatorInputs()
         self.params_edit = QLineEdit()
-        self.params_edit.setPlaceholderText("e.g. 7B or 7e9")
-        self.params_edit.setAccessibleName("Model parameters")
+        self.params_edit.setPlaceholderText(self.tr("e.g. 7B or 7e9"))
+        self.params_edit.setAccessibleName(self.tr("Model parameters"))
         self.tokens_edit = QLineEdit()
-        self.tokens_edit.setPlaceholderText("20 × parameters")
-        self.tokens_edit.setAccessibleName("Tokens")
+        self.tokens_edit.setPlaceholderText(self.tr("20 × parameters"))
+        self.tokens_edit.setAccessibleName(self.tr("Tokens"))
         self.tokens_edit.setToolTip(
-            "Training tokens; empty: 20 per parameter (compute-optimal; modern runs train "
-            "on 10-100x more). With inference: the tokens to generate."
+            self.tr(
+                "Training tokens; empty: 20 per parameter (compute-optimal; modern runs train "
+                "on 10-100x more). With inference: the tokens to generate."
+            )
         )
         self.mode_combo = QComboBox()
-        self.mode_combo.addItem("Training", "training")
-        self.mode_combo.addItem("Inference", "inference")
-        self.mode_combo.setAccessibleName("Training or inference")
+        self.mode_combo.addItem(self.tr("Training"), "training")
+        self.mode_combo.addItem(self.tr("Inference"), "inference")
+        self.mode_combo.setAccessibleName(self.tr("Training or inference"))
         self.chips_spin = QSpinBox()
         self.chips_spin.setRange(1, 1_000_000)
         self.chips_spin.setValue(1)
-        self.chips_spin.setAccessibleName("Number of chips")
+        self.chips_spin.setAccessibleName(self.tr("Number of chips"))
         self.mfu_edit = QLineEdit()
-        self.mfu_edit.setPlaceholderText("family default")
-        self.mfu_edit.setAccessibleName("Model FLOPs utilisation")
-        self.mfu_edit.setToolTip("Model FLOPs utilisation, 0 to 1. Empty: the default per chip family.")
+        self.mfu_edit.setPlaceholderText(self.tr("family default"))
+        self.mfu_edit.setAccessibleName(self.tr("Model FLOPs utilisation"))
+        self.mfu_edit.setToolTip(self.tr("Model FLOPs utilisation, 0 to 1. Empty: the default per chip family."))
         self.batch_spin = QSpinBox()
         self.batch_spin.setRange(1, 1_000_000)
         self.batch_spin.setValue(DEFAULT_BATCH)
-        self.batch_spin.setAccessibleName("Batch: sequences decoded together per model copy")
-        self.batch_spin.setToolTip("Serving: sequences decoded together by one model copy.")
+        self.batch_spin.setAccessibleName(self.tr("Batch: sequences decoded together per model copy"))
+        self.batch_spin.setToolTip(self.tr("Serving: sequences decoded together by one model copy."))
         self.context_spin = QSpinBox()
         self.context_spin.setRange(1, 100_000_000)
         self.context_spin.setValue(DEFAULT_CONTEXT)
-        self.context_spin.setAccessibleName("Context length in tokens")
+        self.context_spin.setAccessibleName(self.tr("Context length in tokens"))
         self.context_spin.setToolTip(
-            "Tokens per sequence: the KV-cache length when serving, the attention span when training."
+            self.tr("Tokens per sequence: the KV-cache length when serving, the attention span when training.")
         )
         self.prompt_edit = QLineEdit()
         self.prompt_edit.setPlaceholderText("0")
-        self.prompt_edit.setAccessibleName("Prompt tokens to prefill")
-        self.prompt_edit.setToolTip("Serving: prompt tokens to prefill in all (compute-bound).")
+        self.prompt_edit.setAccessibleName(self.tr("Prompt tokens to prefill"))
+        self.prompt_edit.setToolTip(self.tr("Serving: prompt tokens to prefill in all (compute-bound)."))
         self.dtype_combo = QComboBox()
         for value, text in (("bfloat16", "bf16"), ("float8", "fp8"), ("int8", "int8"), ("float32", "fp32")):
             self.dtype_combo.addItem(text, value)
-        self.dtype_combo.setAccessibleName("Weights and KV-cache type")
-        self.dtype_combo.setToolTip("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4).")
+        self.dtype_combo.setAccessibleName(self.tr("Weights and KV-cache type"))
+        self.dtype_combo.setToolTip(self.tr("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4)."))
         self.place_combo = QComboBox()
-        self.place_combo.addItem(ANYWHERE, place_key(None, None))
-        self.place_combo.setAccessibleName("Where the price is")
+        self.place_combo.addItem(table_words(ANYWHERE), place_key(None, None))
+        self.place_combo.setAccessibleName(self.tr("Where the price is"))
         self.place_combo.setToolTip(
-            "Cost with the cheapest price anywhere, or in one cloud or region only (the clouds and regions "
-            "the price table and your catalogues know)."
+            self.tr(
+                "Cost with the cheapest price anywhere, or in one cloud or region only (the clouds and regions "
+                "the price table and your catalogues know)."
+            )
         )
         self.shape_edits: dict[str, QLineEdit] = {}
-        for key, name in (("layers", "Layers"), ("width", "Model width"), ("heads", "Heads"), ("kv_heads", "KV heads")):
+        for key, name in (
+            ("layers", self.tr("Layers")),
+            ("width", self.tr("Model width")),
+            ("heads", self.tr("Heads")),
+            ("kv_heads", self.tr("KV heads")),
+        ):
             edit = QLineEdit()
-            edit.setPlaceholderText("from the size")
+            edit.setPlaceholderText(self.tr("from the size"))
             edit.setAccessibleName(name)
-            edit.setToolTip(f"{name} of the model; empty: from the parameter count at the shape ratio.")
+            edit.setToolTip(
+                self.tr("{name} of the model; empty: from the parameter count at the shape ratio.").format(name=name)
+            )
             self.shape_edits[key] = edit
         inputs = [
-            ("&Parameters", self.params_edit),
-            ("&Tokens", self.tokens_edit),
-            ("M&ode", self.mode_combo),
-            ("C&hips", self.chips_spin),
-            ("MF&U", self.mfu_edit),
-            ("&Batch", self.batch_spin),
-            ("Conte&xt", self.context_spin),
-            ("P&rompt tokens", self.prompt_edit),
-            ("&Data type", self.dtype_combo),
-            ("&Layers", self.shape_edits["layers"]),
-            ("&Width", self.shape_edits["width"]),
-            ("H&eads", self.shape_edits["heads"]),
-            ("&KV heads", self.shape_edits["kv_heads"]),
-            ("Pr&ice in", self.place_combo),
+            (self.tr("&Parameters"), self.params_edit),
+            (self.tr("&Tokens"), self.tokens_edit),
+            (self.tr("M&ode"), self.mode_combo),
+            (self.tr("C&hips"), self.chips_spin),
+            (self.tr("MF&U"), self.mfu_edit),
+            (self.tr("&Batch"), self.batch_spin),
+            (self.tr("Conte&xt"), self.context_spin),
+            (self.tr("P&rompt tokens"), self.prompt_edit),
+            (self.tr("&Data type"), self.dtype_combo),
+            (self.tr("&Layers"), self.shape_edits["layers"]),
+            (self.tr("&Width"), self.shape_edits["width"]),
+            (self.tr("H&eads"), self.shape_edits["heads"]),
+            (self.tr("&KV heads"), self.shape_edits["kv_heads"]),
+            (self.tr("Pr&ice in"), self.place_combo),
             *self.model_inputs.labelled(),
         ]
         return inputs
@@ -215,7 +230,7 @@ class EstimatorCard(EstimateTableFill, Card):
     def _build_table(self) -> None:
         """The estimate table: one row per chip, sortable, with an editable price column."""
         self.table = QTableWidget(0, len(EST_COLUMNS))
-        self.table.setHorizontalHeaderLabels(EST_COLUMNS)
+        self.table.setHorizontalHeaderLabels(column_headers())
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(
@@ -227,12 +242,15 @@ class EstimatorCard(EstimateTableFill, Card):
         self.price_delegate = PriceDelegate(self.table)
         self.table.setItemDelegateForColumn(PRICE_COLUMN, self.price_delegate)
         header_tips = {
-            PRICE_COLUMN: "Editable: type your own price per chip-hour in USD for any catalogue chip; it wins "
-            "over the cheapest price known, which shows otherwise",
-            COST_COLUMN + 1: "The same run at the cheapest spot (preemptible) price known",
-            COST_COLUMN + 2: "Serving: the cost per million tokens generated (on-demand; spot in the tooltip)",
-            MEMORY_COLUMN: "What one model copy needs (training: the whole state, sharded) / what the chips it uses "
-            "hold; " + MEMORY_UNITS_NOTE,
+            PRICE_COLUMN: self.tr(
+                "Editable: type your own price per chip-hour in USD for any catalogue chip; it wins "
+                "over the cheapest price known, which shows otherwise"
+            ),
+            COST_COLUMN + 1: self.tr("The same run at the cheapest spot (preemptible) price known"),
+            COST_COLUMN + 2: self.tr("Serving: the cost per million tokens generated (on-demand; spot in the tooltip)"),
+            MEMORY_COLUMN: self.tr(
+                "What one model copy needs (training: the whole state, sharded) / what the chips it uses hold; {units}"
+            ).format(units=MEMORY_UNITS_NOTE),
         }
         for col, tip in header_tips.items():
             if (head := self.table.horizontalHeaderItem(col)) is not None:
@@ -340,7 +358,7 @@ class EstimatorCard(EstimateTableFill, Card):
     def _parse(self) -> EstimateRequest | None:
         text = self.params_edit.text().strip()
         if not text:
-            self.message.setText(PROMPT)
+            self.message.setText(table_words(PROMPT))
             return None
         try:
             params = parse_quantity(text)
@@ -350,13 +368,15 @@ class EstimatorCard(EstimateTableFill, Card):
             mfu = float(mfu_text) if mfu_text else None
             mode = self.mode_combo.currentData()
             if mode == "inference" and tokens is None:
-                self.message.setText("Inference: type the number of tokens to serve.")
+                self.message.setText(self.tr("Inference: type the number of tokens to serve."))
                 return None
             shape: dict[str, int | None] = {}
             for key, edit in self.shape_edits.items():
                 shape_text = edit.text().strip()
                 if shape_text and not shape_text.isdigit():
-                    raise ValueError(f"{edit.accessibleName()}: type a whole number, e.g. 32")
+                    raise ValueError(
+                        self.tr("{input}: type a whole number, e.g. 32").format(input=edit.accessibleName())
+                    )
                 shape[key] = int(shape_text) if shape_text else None
             batch = self.batch_spin.value() if mode == "inference" else None
             prompt_text = self.prompt_edit.text().strip()
@@ -382,10 +402,11 @@ class EstimatorCard(EstimateTableFill, Card):
             err = exc.errors(include_url=False)[0]
             where = ".".join(str(part) for part in err["loc"])
             text = str(err["msg"]).removeprefix("Value error, ")
-            self.message.setText(f"Check the inputs: {where + ': ' if where else ''}{text}")
+            problem = self.tr("{field}: {problem}").format(field=where, problem=text) if where else text
+            self.message.setText(self.tr("Check the inputs: {problem}").format(problem=problem))
             return None
         except ValueError as exc:
-            self.message.setText(f"Check the inputs: {exc}")
+            self.message.setText(self.tr("Check the inputs: {problem}").format(problem=exc))
             return None
         return request
 
@@ -411,7 +432,9 @@ class EstimatorCard(EstimateTableFill, Card):
                 if price < 0:
                     raise ValueError
             except ValueError:
-                self.message.setText(f"Price for {chip_id}: type a number of USD per chip-hour, e.g. 2.5")
+                self.message.setText(
+                    self.tr("Price for {chip}: type a number of USD per chip-hour, e.g. 2.5").format(chip=chip_id)
+                )
                 QTimer.singleShot(0, self._refresh)
                 return
             self._prices[chip_id] = price

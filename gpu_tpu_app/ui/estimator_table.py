@@ -1,12 +1,14 @@
 """The estimator table's parts: its columns, the Price in choices, the cells that sort by number,
 the delegate that draws an empty price cell as a field to type in, and EstimateTableFill, which
-fills EstimatorCard's table (ui/estimator_card.py) from an estimate."""
+fills EstimatorCard's table (ui/estimator_card.py) from an estimate. Words: Qt's translate() under the
+context "EstimatorTable" (constants marked with QT_TRANSLATE_NOOP keep their English text, translated
+where shown); the sentences of an estimate are core's (core/estimate_text.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QLabel,
@@ -41,32 +43,50 @@ from gpu_tpu_app.ui.widgets import plain_tip
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
 
+#: the columns' English headers (their keys); column_headers() gives them in the language in use
 EST_COLUMNS = [
-    "Chip",
-    "Kind",
-    "Peak used",
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Chip")),
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Kind")),
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Peak used")),
     "MFU",
-    "Time",
-    "Bound",
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Time")),
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Bound")),
     MEMORY_HEADER.replace(" needed", "\nneeded"),
-    "Chips per\ncopy",
-    "$/chip-hour",
-    "Cost",
-    "Spot cost",
-    "$/M tokens",
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Chips per\ncopy")),
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "$/chip-hour")),
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Cost")),
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "Spot cost")),
+    str(QT_TRANSLATE_NOOP("EstimatorTable", "$/M tokens")),
 ]
+#: the memory column's header as EST_COLUMNS words it (core's MEMORY_HEADER; a test holds them equal)
+MEMORY_HEADER_WORDS = str(QT_TRANSLATE_NOOP("EstimatorTable", "Memory\nneeded / available"))
+
+
+def column_headers() -> list[str]:
+    """The table's headers in the language in use."""
+    return [QCoreApplication.translate("EstimatorTable", c) for c in EST_COLUMNS]
+
+
 PRICE_COLUMN = EST_COLUMNS.index("$/chip-hour")
 COST_COLUMN = EST_COLUMNS.index("Cost")
 MEMORY_COLUMN = 6  # what one copy needs / what its chips hold
 #: What an empty price cell shows, so it reads as a field to type in.
-PRICE_PLACEHOLDER = "✎ type $/h"
-PRICE_TIP = (
-    "Editable: type the USD price of one {chip} per hour (double-click or start typing); your price wins "
-    "over the price tables; empty: the cheapest price known"
+PRICE_PLACEHOLDER = str(QT_TRANSLATE_NOOP("EstimatorTable", "✎ type $/h"))
+PRICE_TIP = str(
+    QT_TRANSLATE_NOOP(
+        "EstimatorTable",
+        "Editable: type the USD price of one {chip} per hour (double-click or start typing); your price wins "
+        "over the price tables; empty: the cheapest price known",
+    )
 )
-PROMPT = "Type the number of model parameters to see the estimate."
+PROMPT = str(QT_TRANSLATE_NOOP("EstimatorTable", "Type the number of model parameters to see the estimate."))
 #: the Price in choice that takes the cheapest price wherever it is.
-ANYWHERE = "Cheapest anywhere"
+ANYWHERE = str(QT_TRANSLATE_NOOP("EstimatorTable", "Cheapest anywhere"))
+
+
+def table_words(english: str) -> str:
+    """One of this module's marked constants (PRICE_PLACEHOLDER, PROMPT, ANYWHERE, ...) in the language in use."""
+    return QCoreApplication.translate("EstimatorTable", english)
 
 
 def place_key(cloud: str | None, region: str | None) -> str:
@@ -83,9 +103,11 @@ def place_of(key: object) -> tuple[str | None, str | None]:
 def place_words(cloud: str | None, region: str | None) -> str:
     """'Cheapest anywhere', 'AWS (any region)', 'Google Cloud us-central1'."""
     if cloud is None:
-        return ANYWHERE
+        return table_words(ANYWHERE)
     name = CLOUD_NAMES.get(cloud, cloud)
-    return f"{name} {region}" if region else f"{name} (any region)"
+    if region:
+        return f"{name} {region}"
+    return QCoreApplication.translate("EstimatorTable", "{cloud} (any region)").format(cloud=name)
 
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -110,7 +132,7 @@ class PriceDelegate(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         if index.flags() & Qt.ItemFlag.ItemIsEditable and not option.text:
-            option.text = PRICE_PLACEHOLDER
+            option.text = table_words(PRICE_PLACEHOLDER)
             option.font.setItalic(True)
             muted = QColor(theme_manager().colors()["muted"])
             for role in (QPalette.ColorRole.Text, QPalette.ColorRole.HighlightedText):
@@ -121,7 +143,7 @@ class PriceDelegate(QStyledItemDelegate):
     ) -> QWidget:
         editor = super().createEditor(parent, option, index)
         if isinstance(editor, QLineEdit):
-            editor.setPlaceholderText("USD per chip-hour, e.g. 2.5")
+            editor.setPlaceholderText(QCoreApplication.translate("EstimatorTable", "USD per chip-hour, e.g. 2.5"))
         return editor
 
 
@@ -178,7 +200,7 @@ class EstimateTableFill:
                 if editable:
                     flags |= Qt.ItemFlag.ItemIsEditable
                     item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
-                    tip = PRICE_TIP.format(chip=row.chip_name)
+                    tip = table_words(PRICE_TIP).format(chip=row.chip_name)
                     if row.price is not None:
                         tip = (
                             f"{row.price.describe()}" + (f" [{row.price.note}]" if row.price.note else "") + "\n" + tip
@@ -192,7 +214,11 @@ class EstimateTableFill:
                         if row.price.stale():
                             item.setForeground(QColor(colors["error"]))
                 elif col == PRICE_COLUMN:
-                    item.setToolTip("A measured device has no price here: costs are for catalogue chips")
+                    item.setToolTip(
+                        QCoreApplication.translate(
+                            "EstimatorTable", "A measured device has no price here: costs are for catalogue chips"
+                        )
+                    )
                 item.setFlags(flags)
                 if col == 0:
                     item.setToolTip(plain_tip(f"{row.chip_name} ({c.kind})"))
@@ -204,9 +230,12 @@ class EstimateTableFill:
                     item.setToolTip(plain_tip("\n".join(row.warnings)))
                 if col == 5:
                     item.setToolTip(
-                        "what limits a decode step: compute, or reading weights and KV cache from memory"
+                        QCoreApplication.translate(
+                            "EstimatorTable",
+                            "what limits a decode step: compute, or reading weights and KV cache from memory",
+                        )
                         if est and est.request.mode == "inference"
-                        else "training is compute-bound"
+                        else QCoreApplication.translate("EstimatorTable", "training is compute-bound")
                     )
                 if col == 6:
                     item.setToolTip(
@@ -217,8 +246,11 @@ class EstimateTableFill:
                 if col == 7 and row.tensor_parallel is not None:
                     item.setToolTip(
                         plain_tip(
-                            f"One copy: {layout_cell(row)} (tensor parallel inside the fast-link group x pipeline "
-                            "stages or sharded data parallel across groups, checkpointing as shown)"
+                            QCoreApplication.translate(
+                                "EstimatorTable",
+                                "One copy: {layout} (tensor parallel inside the fast-link group x pipeline "
+                                "stages or sharded data parallel across groups, checkpointing as shown)",
+                            ).format(layout=layout_cell(row))
                         )
                     )
                 if col > PRICE_COLUMN and cost_tip:
@@ -234,19 +266,35 @@ class EstimateTableFill:
         if est is not None:
             sources = self._source_titles(est.sources)
             self.message.setText(
-                f"{estimate_inputs(est)}: {plain_number(est.flops)} FLOPs in all. Fastest first; times run "
-                "from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share)."
+                QCoreApplication.translate(
+                    "EstimatorTable",
+                    "{inputs}: {flops} FLOPs in all. Fastest first; times run "
+                    "from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share).",
+                ).format(inputs=estimate_inputs(est), flops=plain_number(est.flops))
             )
-            warnings = "".join(f"\nWarning: {w}" for w in estimate_warnings(est))
+            warning = QCoreApplication.translate("EstimatorTable", "Warning: {warning}")
+            warnings = "".join("\n" + warning.format(warning=w) for w in estimate_warnings(est))
             model = "".join(f"\n{line}" for line in estimate_model_lines(est))
             self.rules.setText(
-                f"Compute: {est.rule}.\nMemory: {est.memory_rule}; {MEMORY_UNITS_NOTE}.{model}\nCost: {COST_RULE}; "
-                f"{price_origins(est)}.{warnings}\nSources: {sources}."
+                QCoreApplication.translate(
+                    "EstimatorTable",
+                    "Compute: {compute}.\nMemory: {memory}; {units}.{model}\nCost: {cost}; {origins}.{warnings}\n"
+                    "Sources: {sources}.",
+                ).format(
+                    compute=est.rule,
+                    memory=est.memory_rule,
+                    units=MEMORY_UNITS_NOTE,
+                    model=model,
+                    cost=COST_RULE,
+                    origins=price_origins(est),
+                    warnings=warnings,
+                    sources=sources,
+                )
             )
         else:
             self.rules.setText("")
             if not self.params_edit.text().strip():
-                self.message.setText(PROMPT)
+                self.message.setText(table_words(PROMPT))
 
     def _fit_table_height(self) -> None:
         """Show every row: the page scrolls, the table does not."""
@@ -265,4 +313,4 @@ class EstimateTableFill:
                 titles.append(self._catalog.source(sid).title if self._catalog else sid)
             except KeyError:
                 titles.append(sid)
-        return "; ".join(titles)
+        return QCoreApplication.translate("EstimatorTable", "; ").join(titles)

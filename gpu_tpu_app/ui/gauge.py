@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
+from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, confidence_word
 from gpu_tpu_app.ui.theme import theme_manager
 
 CONFIDENCE_PIPS = {"low": 1, "medium": 2, "high": 3}
@@ -51,10 +51,16 @@ class VerdictGauge(QWidget):
         return self._score
 
     def _describe(self) -> None:
-        self.setAccessibleName("Verdict gauge")
+        self.setAccessibleName(self.tr("Verdict gauge"))
         self.setAccessibleDescription(
-            f"Verdict {VERDICT_WORDS.get(self._verdict, self._verdict)}, score {self._score:+.2f} "
-            f"from -1 (workshop, GPU) to +1 (factory line, TPU), confidence {self._confidence}"
+            self.tr(
+                "Verdict {verdict}, score {score} from -1 (workshop, GPU) to +1 (factory line, TPU), "
+                "confidence {confidence}"
+            ).format(
+                verdict=VERDICT_WORDS.get(self._verdict, self._verdict),
+                score=f"{self._score:+.2f}",
+                confidence=confidence_word(self._confidence),
+            )
         )
         self.setToolTip(self.accessibleDescription())
 
@@ -108,9 +114,13 @@ class VerdictGauge(QWidget):
         # the two ends, under the track
         p.setFont(self.font())
         p.setPen(gpu)
-        p.drawText(QRectF(cx - radius - 90, cy + 6, 180, line_h), Qt.AlignmentFlag.AlignCenter, "Workshop · GPU")
+        p.drawText(
+            QRectF(cx - radius - 90, cy + 6, 180, line_h), Qt.AlignmentFlag.AlignCenter, self.tr("Workshop · GPU")
+        )
         p.setPen(tpu)
-        p.drawText(QRectF(cx + radius - 90, cy + 6, 180, line_h), Qt.AlignmentFlag.AlignCenter, "Factory line · TPU")
+        p.drawText(
+            QRectF(cx + radius - 90, cy + 6, 180, line_h), Qt.AlignmentFlag.AlignCenter, self.tr("Factory line · TPU")
+        )
 
         # verdict word under the hub, then the confidence with pips
         p.setFont(big)
@@ -119,7 +129,7 @@ class VerdictGauge(QWidget):
         p.drawText(QRectF(cx - radius, cy + 8, 2 * radius, big_h), Qt.AlignmentFlag.AlignCenter, word)
         p.setFont(self.font())
         p.setPen(muted)
-        text = f"confidence: {self._confidence}"
+        text = self.tr("confidence: {confidence}").format(confidence=confidence_word(self._confidence))
         tw = QFontMetricsF(self.font()).horizontalAdvance(text)
         y = cy + 10 + big_h
         total = tw + 12 + 3 * 12

@@ -1,7 +1,8 @@
 """Glossary terms in explainer text: link them for hover explanations, and render the glossary page.
 
 Pure string work over the lesson pack plus a little Qt-free HTML, so the Learn page and its
-tests share one definition of where a term appears.
+tests share one definition of where a term appears. Its own words come from
+resources/text/learn.<language>.toml, in the lesson pack's language.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable, Iterable
 from urllib.parse import quote, unquote
 
 from gpu_tpu_app.core.lesson import GlossaryTerm, LessonPack
+from gpu_tpu_app.core.texts import text
 
 TERM_SCHEME = "term"
 
@@ -28,11 +30,19 @@ def term_from_href(href: str) -> str | None:
     return unquote(href[len(TERM_SCHEME) + 1 :])
 
 
+#: Chinese, Japanese and Korean letters: text written in them has no spaces between words.
+_CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = re.compile(f"[{_CJK_RANGES}]")
+
+
 def _pattern_for(name: str) -> str:
     body = re.escape(name)
+    if _CJK.search(name):
+        return body  # no word boundaries in Chinese text: a term matches wherever it is written
     # All-lower-case names (systolic array, pod) match any case; acronyms and names match as written.
     body = f"(?i:{body})" if name == name.lower() else body
-    return rf"(?<![\w/-]){body}(?:s|es)?(?![\w/])"
+    # A Latin name is a word of its own: not inside a longer Latin word (a Chinese letter next to it is fine).
+    return rf"(?<![^\W{_CJK_RANGES}]|[/-]){body}(?:s|es)?(?![^\W{_CJK_RANGES}]|/)"
 
 
 class GlossaryLinker:
@@ -84,21 +94,26 @@ class GlossaryLinker:
         return "".join(parts)
 
 
+def _words(pack: LessonPack, key: str, **values: object) -> str:
+    return text(f"learn.glossary.{key}", language=pack.language, **values)
+
+
 def _source_title(pack: LessonPack, sid: str) -> str:
     """A source as people know it (its title and place), never its internal id."""
     try:
-        return pack.source(sid).label(url=False)
+        return pack.source(sid).label(url=False, language=pack.language)
     except KeyError:
-        return "an unlisted source"
+        return _words(pack, "unlisted_source")
 
 
 def tooltip_html(term: GlossaryTerm, pack: LessonPack) -> str:
     """Rich tooltip for a term: bold name, its definition, and where it comes from."""
-    aka = f" ({', '.join(html.escape(a) for a in term.aliases)})" if term.aliases else ""
-    srcs = "; ".join(html.escape(_source_title(pack, s)) for s in term.sources)
+    names = _words(pack, "names_sep").join(term.aliases)
+    aka = html.escape(_words(pack, "aka", names=names)) if names else ""
+    srcs = _words(pack, "sources_sep").join(_source_title(pack, s) for s in term.sources)
     return (
         f"<p style='max-width: 380px'><b>{html.escape(term.term)}</b>{aka}<br>{html.escape(term.definition)}"
-        f"<br><small>sources: {srcs}</small></p>"
+        f"<br><small>{html.escape(_words(pack, 'tooltip_sources', sources=srcs), quote=False)}</small></p>"
     )
 
 
@@ -107,10 +122,9 @@ def glossary_html(pack: LessonPack, colors: dict[str, str], source_link: Callabl
     linker = GlossaryLinker(pack.glossary)
     rows = []
     for term in sorted(pack.glossary, key=lambda t: t.term.casefold()):
+        also = _words(pack, "also", names=_words(pack, "names_sep").join(term.aliases))
         aka = (
-            f"<br><span style='color:{colors['muted']}'>also: {html.escape(', '.join(term.aliases))}</span>"
-            if term.aliases
-            else ""
+            f"<br><span style='color:{colors['muted']}'>{html.escape(also, quote=False)}</span>" if term.aliases else ""
         )
         # Link other terms inside a definition, never the term itself.
         seen = {term.term}
@@ -122,8 +136,7 @@ def glossary_html(pack: LessonPack, colors: dict[str, str], source_link: Callabl
             f"<td valign='top'>{definition} <span class='src'>{srcs}</span></td></tr>"
         )
     return (
-        "<h2>Glossary</h2>"
-        f"<p style='color:{colors['muted']}'>Terms used across the explainer. Hover a term anywhere in the "
-        "text for its short definition.</p>"
+        f"<h2>{html.escape(_words(pack, 'heading'))}</h2>"
+        f"<p style='color:{colors['muted']}'>{html.escape(_words(pack, 'intro'), quote=False)}</p>"
         f"<table width='100%' cellspacing='0' cellpadding='6' class='gloss'>{''.join(rows)}</table>"
     )

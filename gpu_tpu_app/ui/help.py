@@ -1,12 +1,12 @@
-"""Help menu contents: the user guide, the keyboard shortcuts and About (with the versions in use)."""
+"""Help menu contents: the user guide and the keyboard shortcuts (About is ui/about.py)."""
 
 from __future__ import annotations
 
-import html
+import re
 from collections.abc import Iterable
-from importlib import metadata
+from pathlib import Path
 
-from PySide6.QtCore import QUrl, qVersion
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,16 +20,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME, __version__
+from gpu_tpu_app import APP_NAME, i18n
 from gpu_tpu_app.assets import resource_path
-from gpu_tpu_app.core.runs import RunFile
-
-GUIDE_FILE = ("help", "guide.md")
 
 
-def guide_markdown() -> str:
-    """The user guide shipped in resources/help/guide.md."""
-    return resource_path(*GUIDE_FILE).read_text(encoding="utf-8")
+def guide_path(language: str | None = None) -> Path:
+    """The user guide in `language` (the interface language when None): resources/help/guide.<language>.md,
+    the English one when that language has none."""
+    return i18n.localized_file(resource_path("help"), "guide", "md", language)
+
+
+def guide_markdown(language: str | None = None) -> str:
+    """The user guide's Markdown in `language` (the interface language when None)."""
+    return guide_path(language).read_text(encoding="utf-8")
 
 
 def _open_on_click(url: QUrl) -> None:
@@ -53,7 +56,7 @@ class GuideDialog(_Dialog):
     """The user guide, rendered from Markdown; web links open in the browser only on click."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(f"{APP_NAME} user guide", parent)
+        super().__init__(self.tr("{app} user guide").format(app=APP_NAME), parent)
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(_open_on_click)
@@ -70,7 +73,8 @@ def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
         keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts() if not k.isEmpty()]
         if not keys:
             continue
-        row = (act.text().replace("&", "").rstrip("…").strip(), ", ".join(keys))
+        text = re.sub(r"\(&\w\)", "", act.text())  # a Chinese accelerator, "新建(&N)"
+        row = (text.replace("&", "").rstrip("…").strip(), ", ".join(keys))
         if row not in rows:
             rows.append(row)
     return rows
@@ -80,9 +84,9 @@ class ShortcutsDialog(_Dialog):
     """Every keyboard shortcut of the window in one table."""
 
     def __init__(self, rows: list[tuple[str, str]], parent: QWidget | None = None) -> None:
-        super().__init__("Keyboard shortcuts", parent)
+        super().__init__(self.tr("Keyboard shortcuts"), parent)
         self.table = QTableWidget(len(rows), 2)
-        self.table.setHorizontalHeaderLabels(["Action", "Keys"])
+        self.table.setHorizontalHeaderLabels([self.tr("Action"), self.tr("Keys")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -95,44 +99,3 @@ class ShortcutsDialog(_Dialog):
         self.body.addWidget(self.table)
         self.finish()
         self.resize(460, 520)
-
-
-def _dist_version(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def component_versions(runs: list[RunFile]) -> list[tuple[str, str]]:
-    """(component, version) for About: Qt, PySide6, pyqtgraph, pydantic here; torch and JAX as the
-    newest probe run recorded them (the window itself never imports them)."""
-    rows = [
-        (APP_NAME, __version__),
-        ("Qt", qVersion()),
-        ("PySide6", _dist_version("PySide6-Essentials")),
-        ("pyqtgraph", _dist_version("pyqtgraph")),
-        ("pydantic", _dist_version("pydantic")),
-    ]
-    probed = sorted(runs, key=lambda r: r.started)
-    for name, key in (("PyTorch", "torch"), ("JAX", "jax")):
-        found = next((r for r in reversed(probed) if key in r.versions), None)
-        if found is None:
-            rows.append((name, "no probe run yet"))
-        else:
-            rows.append((name, f"{found.versions[key]} (probe run on {found.host}, {found.started:%Y-%m-%d})"))
-    return rows
-
-
-def about_html(runs: list[RunFile]) -> str:
-    """The About box's text: what the app does, and the versions in use (all values escaped)."""
-    items = "".join(
-        f"<tr><td>{html.escape(k)}</td><td>&nbsp;&nbsp;{html.escape(v)}</td></tr>" for k, v in component_versions(runs)
-    )
-    return (
-        f"<h3>{html.escape(APP_NAME)} {html.escape(__version__)}</h3>"
-        "<p>Choose between GPUs (the workshop) and TPUs (the factory line) for your own ML work: "
-        "an explained recommendation, measurements of this machine, and the lesson side by side.</p>"
-        f"<table>{items}</table>"
-        "<p>The app makes no network requests. Sources are listed in Learn.</p>"
-    )

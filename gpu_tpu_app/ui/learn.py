@@ -32,7 +32,18 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app.core.lesson import LessonPack
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.ui.glossary import GlossaryLinker, term_from_href, tooltip_html
-from gpu_tpu_app.ui.lesson_html import FAQ, GLOSSARY, OVERVIEW, PAGE_TITLES, QUOTES, SOURCES, LessonHtml, css, matches
+from gpu_tpu_app.ui.lesson_html import (
+    FAQ,
+    GLOSSARY,
+    OVERVIEW,
+    PAGE_TITLES,
+    QUOTES,
+    SOURCES,
+    LessonHtml,
+    css,
+    matches,
+    page_title,
+)
 from gpu_tpu_app.ui.theme import theme_manager
 
 #: Horizontal padding of a topic-list row, in pixels on each side (the tree's style sheet uses it).
@@ -134,7 +145,7 @@ class LearnPage(QWidget):
         self._items: dict[str, QTreeWidgetItem] = {}
 
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search topics, claims, FAQ, glossary…")
+        self.search.setPlaceholderText(self.tr("Search topics, claims, FAQ, glossary…"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._filter)
         self.search.returnPressed.connect(self._open_first_match)
@@ -225,7 +236,7 @@ class LearnPage(QWidget):
                 return ""
             return html.escape(text + (f" {url}" if url else ""))
         if href.startswith(("http://", "https://")):
-            return f"Opens in your web browser: {html.escape(href)}"
+            return self.tr("Opens in your web browser: {url}").format(url=html.escape(href))
         if href.startswith("topic:"):
             tid = href[len("topic:") :]
             try:
@@ -251,7 +262,9 @@ class LearnPage(QWidget):
             self._items[key] = item
             return item
 
-        add(self.tree, OVERVIEW, "Overview", self.lesson.episode.title)
+        lang = self.lesson.language
+
+        add(self.tree, OVERVIEW, page_title(OVERVIEW, lang), self.lesson.episode.title)
         for insight in self.lesson.insights:
             head = QTreeWidgetItem(self.tree, [f"{insight.number}. {insight.title}"])
             head.setFlags(Qt.ItemFlag.ItemIsEnabled)
@@ -259,20 +272,22 @@ class LearnPage(QWidget):
             font.setBold(True)
             head.setFont(0, font)
             head.setData(0, Qt.ItemDataRole.UserRole, f"insight:{insight.number}")
-            head.setToolTip(0, f"Key insight {insight.number}: {insight.title}")
+            head.setToolTip(
+                0, self.tr("Key insight {number}: {title}").format(number=insight.number, title=insight.title)
+            )
             for topic in self.lesson.topics_for(insight.number):
                 add(head, topic.id, topic.title, f"{topic.title}\nGPU: {topic.gpu.headline}\nTPU: {topic.tpu.headline}")
             head.setExpanded(True)
-        more = QTreeWidgetItem(self.tree, ["More"])
+        more = QTreeWidgetItem(self.tree, [self.tr("More")])
         more.setFlags(Qt.ItemFlag.ItemIsEnabled)
         font = more.font(0)
         font.setBold(True)
         more.setFont(0, font)
         more.setData(0, Qt.ItemDataRole.UserRole, "group:more")
-        add(more, FAQ, "FAQ", f"{len(self.lesson.faq)} questions and answers")
-        add(more, QUOTES, "Two quotes from the lesson")
-        add(more, GLOSSARY, "Glossary", f"{len(self.lesson.glossary)} terms")
-        add(more, SOURCES, "All sources")
+        add(more, FAQ, page_title(FAQ, lang), self.tr("{n} questions and answers").format(n=len(self.lesson.faq)))
+        add(more, QUOTES, page_title(QUOTES, lang))
+        add(more, GLOSSARY, page_title(GLOSSARY, lang), self.tr("{n} terms").format(n=len(self.lesson.glossary)))
+        add(more, SOURCES, page_title(SOURCES, lang))
         more.setExpanded(True)
 
     def _filter(self, query: str) -> None:
@@ -295,12 +310,21 @@ class LearnPage(QWidget):
         for g in groups:
             g.setHidden(all(c.isHidden() for i in range(g.childCount()) if (c := g.child(i)) is not None))
         if query.strip():
-            more = f", {shown - topics} more pages" if shown > topics else ""
             self.match_label.setText(
-                f"{topics} topic{'s' if topics != 1 else ''} match{more}" if shown else "Nothing matches."
+                self._match_words(topics, shown - topics) if shown else self.tr("Nothing matches.")
             )
         else:
             self.match_label.setText("")
+
+    def _match_words(self, topics: int, pages: int) -> str:
+        """'3 topics match, 1 more pages': each wording whole, so a translation may order it its own way."""
+        if pages:
+            one = self.tr("{topics} topic match, {pages} more pages")
+            many = self.tr("{topics} topics match, {pages} more pages")
+        else:
+            one = self.tr("{topics} topic match")
+            many = self.tr("{topics} topics match")
+        return (one if topics == 1 else many).format(topics=topics, pages=pages)
 
     def _open_first_match(self) -> None:
         for t in self.lesson.topics:

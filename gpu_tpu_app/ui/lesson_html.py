@@ -1,7 +1,8 @@
 """The Learn page's content as HTML: topics side by side, FAQ, quotes, sources, measured evidence.
 
 Built from the lesson pack and the probe runs alone, for Qt's rich-text subset; no Qt here,
-so it is tested and reused without a window. The page widget (ui/learn.py) shows it.
+so it is tested and reused without a window. The page widget (ui/learn.py) shows it. The page's
+own words come from resources/text/learn.<language>.toml, in the lesson pack's language.
 """
 
 from __future__ import annotations
@@ -13,34 +14,54 @@ from urllib.parse import quote
 
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, kernel_words
+from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_seconds, format_value
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html
 
 # Page keys in the topic list besides topics.
 OVERVIEW, FAQ, QUOTES, GLOSSARY, SOURCES = "page:overview", "page:faq", "page:quotes", "page:glossary", "page:sources"
-PAGE_TITLES = {OVERVIEW: "Overview", FAQ: "FAQ", QUOTES: "Two quotes", GLOSSARY: "Glossary", SOURCES: "All sources"}
+#: each page key's text id in resources/text/learn.*.toml.
+PAGE_TITLES = {OVERVIEW: "overview", FAQ: "faq", QUOTES: "quotes", GLOSSARY: "glossary", SOURCES: "sources"}
 
-GPU_LABEL = "GPU · the workshop"
-TPU_LABEL = "TPU · the factory line"
+
+def page_title(key: str, language: str | None = None) -> str:
+    """The name of one page of the topic list besides the topics ('Overview', 'FAQ', ...)."""
+    return text(f"learn.page.{PAGE_TITLES[key]}", language=language)
+
+
+def side_label(side: str, language: str | None = None) -> str:
+    """The heading of one column: 'GPU · the workshop' or 'TPU · the factory line'."""
+    return text(f"learn.side.{side}", language=language)
+
+
+def kernel_words(kernel: str, language: str | None = None) -> str:
+    """A probe kernel in prose next to a lesson claim ('memory bandwidth (triad)'); an unknown one as it is."""
+    return text(f"learn.kernel.{kernel}", language=language) if kernel in KERNEL_SPECS else kernel
 
 
 _WORD = re.compile(r"\w[\w/+.-]*", re.UNICODE)
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # ---------------------------------------------------------------- evidence from probe runs
 
 
-def _where(run: RunFile, r: ProbeResult, many_hosts: bool) -> str:
+def _where(run: RunFile, r: ProbeResult, many_hosts: bool, language: str | None) -> str:
     where = f"{run.device_name(r.device)} · {r.backend}"
-    return f"{where} on {run.host}" if many_hosts else where
+    return text("learn.evidence.where_host", language=language, where=where, host=run.host) if many_hosts else where
 
 
-def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str]:
-    """Plain-text lines of what the runs measured for one evidence kernel (empty when nothing was).
+def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4, language: str | None = None) -> list[str]:
+    """Plain-text lines of what the runs measured for one evidence kernel (empty when nothing was),
+    in `language` (the interface language when None).
 
     Runs are oldest first; for each device only its newest run that measured the kernel is used.
     """
+
+    def words(key: str, **values: object) -> str:
+        return text(f"learn.evidence.{key}", language=language, **values)
+
     many = len({r.host for r in runs}) > 1
     spec = KERNEL_SPECS.get(kernel)
     lines: list[str] = []
@@ -67,10 +88,12 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
                     best[key[0]] = (key, phases)
             for (dev, dtype, size), phases in best.values():
                 order = [p for p in COMPILE_PHASES if p in phases]
-                steps = ", ".join(f"{p.replace('_', ' ')} {format_seconds(phases[p])}" for p in order)
+                steps = ", ".join(
+                    f"{text(f'learn.phase.{p}', language=language)} {format_seconds(phases[p])}" for p in order
+                )
                 shape = " ".join(x for x in (dtype, f"N={size}" if size else None) if x)
                 r0 = next(r for r in results if r.device == dev)
-                where = _where(run, r0, many) + check
+                where = _where(run, r0, many, language) + check
                 lines.append(f"{steps} ({shape}; {where})" if shape else f"{steps} ({where})")
             continue
         by_key: dict[tuple[str, str, str | None, str | None], ProbeResult] = {}
@@ -85,27 +108,29 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4) -> list[str
                 by_key[best_key] = r  # the best: fastest time, highest rate
         for (_dev, _b, dtype, variant), r in by_key.items():
             extra = [x for x in (variant, dtype, f"N={r.size}" if kernel == "matmul" and r.size else None) if x]
-            text = format_value(r.value, r.metric)
+            shown = format_value(r.value, r.metric)
             if kernel == "matmul":
-                text = f"best {text}"
+                shown = words("best", value=shown)
             if r.pct_spec is not None:
-                text += f" ({format_pct(r.pct_spec)} of spec)"
-            lines.append(f"{text} ({', '.join([*extra, _where(run, r, many)])}{check})")
+                shown = words("of_spec", value=shown, pct=format_pct(r.pct_spec))
+            lines.append(f"{shown} ({', '.join([*extra, _where(run, r, many, language)])}{check})")
         if not by_key:
             skipped = next((r for r in results if r.status == "skipped"), None)
             failed = next((r for r in results if r.status in ("error", "timeout", "suspect")), None)
             untrusted = next((r for r in results if r.status == "ok" and r.value), None)
             if untrusted is not None:
-                why = flags[id(untrusted)].note() or "flagged"
-                lines.append(f"measured on {run.device_name(untrusted.device)} but not trusted: {why}")
+                why = flags[id(untrusted)].note() or words("flagged")
+                lines.append(words("not_trusted", device=run.device_name(untrusted.device), why=why))
             elif skipped is not None:
-                lines.append(
-                    f"not measured on {run.device_name(skipped.device)}: {skipped.message or 'not applicable'}"
-                )
+                why = skipped.message or words("not_applicable")
+                lines.append(words("not_measured", device=run.device_name(skipped.device), why=why))
             elif failed is not None:
-                lines.append(
-                    f"{failed.status} on {run.device_name(failed.device)}: {failed.message or ''}".rstrip(": ")
-                )
+                status = text(f"learn.status.{failed.status}", language=language)
+                device = run.device_name(failed.device)
+                if failed.message:
+                    lines.append(words("failed", status=status, device=device, why=failed.message))
+                else:
+                    lines.append(words("failed_plain", status=status, device=device))
     return lines[:limit]
 
 
@@ -121,12 +146,14 @@ def topic_text(topic: Topic) -> str:
 
 
 def matches(query: str, text: str) -> bool:
-    """True when every word of the query starts a word of the text (case-insensitive)."""
+    """True when every word of the query starts a word of the text (case-insensitive); a word in
+    Chinese (written without spaces) matches anywhere in the text."""
     wanted = [w.casefold() for w in _WORD.findall(query)]
     if not wanted:
         return True
     have = _words(text)
-    return all(any(h.startswith(w) for h in have) for w in wanted)
+    folded = text.casefold()
+    return all(w in folded if _CJK.search(w) else any(h.startswith(w) for h in have) for w in wanted)
 
 
 def css(c: dict[str, str]) -> str:
@@ -160,6 +187,11 @@ class LessonHtml:
         self.linker = linker
         self.runs: list[RunFile] = []
         self._cite_numbers: dict[str, int] = {}  # citation key -> its number on the page being built
+        self.language = lesson.language  # the page's own words follow the pack's language
+
+    def _t(self, key: str, **values: object) -> str:
+        """One of the page's own words (resources/text/learn.*), HTML-escaped."""
+        return html.escape(text(f"learn.{key}", language=self.language, **values), quote=False)
 
     def page(self, key: str, c: dict[str, str]) -> str:
         """The body of one page (a topic id or a page key) in the theme's colours `c`."""
@@ -173,7 +205,7 @@ class LessonHtml:
         if key == GLOSSARY:
             return glossary_html(self.lesson, c, self.source_link)
         if key == SOURCES:
-            return self._sources_html(c, [s.id for s in self.lesson.sources], heading="All sources")
+            return self._sources_html(c, [s.id for s in self.lesson.sources], heading="html.all_sources_heading")
         return self._topic_html(self.lesson.topic(key), c)
 
     def searchable(self, key: str) -> str:
@@ -188,7 +220,7 @@ class LessonHtml:
         if key == GLOSSARY:
             return " ".join(f"{g.term} {' '.join(g.aliases)} {g.definition}" for g in self.lesson.glossary)
         if key == SOURCES:
-            return " ".join(s.label() for s in self.lesson.sources)
+            return " ".join(s.label(language=self.language) for s in self.lesson.sources)
         return topic_text(self.lesson.topic(key))
 
     def _number(self, sid: str) -> tuple[int, str]:
@@ -208,7 +240,7 @@ class LessonHtml:
         links = list(dict.fromkeys(self.source_link(sid) for sid in ids))
         return f'<span class="src">[{", ".join(links)}]</span>'
 
-    def _sources_html(self, c: dict[str, str], ids: Iterable[str], heading: str = "Sources") -> str:
+    def _sources_html(self, c: dict[str, str], ids: Iterable[str], heading: str = "html.sources_heading") -> str:
         numbered = sorted({self._number(sid) for sid in ids})
         rows = []
         for n, key in numbered:
@@ -216,32 +248,31 @@ class LessonHtml:
             link = (
                 f'<br><a href="{html.escape(url, quote=True)}">{html.escape(url)}</a>'
                 if url
-                else '<br><span class="muted">on the lesson page itself; no web link</span>'
+                else f'<br><span class="muted">{self._t("html.no_web_link")}</span>'
             )
             rows.append(
                 f"<tr><td valign='top' width='5%'><a name='src-{quote(key, safe='')}'></a><b>{n}.</b></td>"
                 f"<td valign='top'>{html.escape(text)}{link}</td></tr>"
             )
         return (
-            f"<h3>{html.escape(heading)}</h3><p class='muted'>Web links open in your browser only when you click "
-            "them; the app itself downloads nothing.</p>"
+            f"<h3>{self._t(heading)}</h3><p class='muted'>{self._t('html.links_note')}</p>"
             f"<table width='100%' cellspacing='0' cellpadding='4'>{''.join(rows)}</table>"
         )
 
     def _evidence_block(self, kernels: list[str], c: dict[str, str]) -> str:
         rows = []
         for k in kernels:
-            lines = evidence_lines(k, self.runs)
+            lines = evidence_lines(k, self.runs, language=self.language)
             if not lines:
                 continue
             items = "<br>".join(html.escape(line) for line in lines)
-            rows.append(f"<b>{html.escape(kernel_words(k))}</b>: {items}")
+            rows.append(f"<b>{html.escape(kernel_words(k, self.language))}</b>: {items}")
         if not rows:
             return ""
         return (
             f"<table width='100%' cellspacing='0' cellpadding='6' style='margin-top:4px'>"
             f"<tr><td bgcolor='{c['selection'] if 'selection' in c else c['background']}' class='evidence'>"
-            f"<span class='kicker'>MEASURED ON THIS MACHINE</span><br>{'<br>'.join(rows)}</td></tr></table>"
+            f"<span class='kicker'>{self._t('html.measured_kicker')}</span><br>{'<br>'.join(rows)}</td></tr></table>"
         )
 
     def attach_evidence(self, topic: Topic) -> tuple[dict[int, list[str]], list[str]]:
@@ -267,18 +298,19 @@ class LessonHtml:
         seen: set[str] = set()
         placed, left = self.attach_evidence(topic)
         head = (
-            f"<p class='kicker'>INSIGHT {insight.number} · {html.escape(insight.title.upper())}</p>"
+            f"<p class='kicker'>{self._t('html.kicker_insight', number=insight.number, title=insight.title.upper())}</p>"
             f"<h2>{html.escape(topic.title)}</h2>"
         )
         evidence = ""
         if topic.evidence and self.runs:
             evidence = self._evidence_block(left, c)
         elif topic.evidence:
-            words = ", ".join(kernel_words(k) for k in topic.evidence)
-            evidence = (
-                f"<p class='muted'>Measured evidence for this topic ({html.escape(words)}) appears here once this "
-                "machine has been probed: <a href='app:probe'>open the Probe page</a>.</p>"
-            )
+            sep = text("learn.html.list_sep", language=self.language)
+            words = sep.join(kernel_words(k, self.language) for k in topic.evidence)
+            link = "\0"  # escaped with the sentence, then made the link
+            sentence = self._t("html.evidence_waiting", kernels=words, link=link)
+            anchor = f"<a href='app:probe'>{self._t('html.open_probe')}</a>"
+            evidence = f"<p class='muted'>{sentence.replace(link, anchor)}</p>"
         gpu_head = self.linker.link(topic.gpu.headline, seen)
         tpu_head = self.linker.link(topic.tpu.headline, seen)
         gpu_claims = self._claims_html(topic.gpu.claims, seen, placed, c)
@@ -286,9 +318,9 @@ class LessonHtml:
         table = (
             "<table width='100%' cellspacing='0' cellpadding='8'>"
             f"<tr><td width='50%' valign='top' style='border-bottom: 2px solid {c['gpu']}'>"
-            f"<span class='gpu'>{GPU_LABEL}</span></td>"
+            f"<span class='gpu'>{self._t('side.gpu')}</span></td>"
             f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['tpu']}'>"
-            f"<span class='tpu'>{TPU_LABEL}</span></td></tr>"
+            f"<span class='tpu'>{self._t('side.tpu')}</span></td></tr>"
             f"<tr><td valign='top'><b>{gpu_head}</b></td><td valign='top'><b>{tpu_head}</b></td></tr>"
             f"<tr><td valign='top'>{gpu_claims}</td><td valign='top'>{tpu_claims}</td></tr></table>"
         )
@@ -310,14 +342,14 @@ class LessonHtml:
     def _overview_html(self, c: dict[str, str]) -> str:
         e = self.lesson.episode
         parts = [
-            f"<p class='kicker'>{html.escape(e.plan.upper())} · {e.minutes} MIN AUDIO LESSON · {e.date.isoformat()}</p>",
+            f"<p class='kicker'>{self._t('html.kicker_episode', plan=e.plan.upper(), minutes=e.minutes, date=e.date.isoformat())}</p>",
             f"<h1>{html.escape(e.title)}</h1>",
             f"<p>{self.linker.link(e.summary or e.overview, set())}</p>" if (e.summary or e.overview) else "",
             "<table width='100%' cellspacing='0' cellpadding='8'><tr>"
-            f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['gpu']}'><span class='gpu'>{GPU_LABEL}</span><br>"
-            "Flexible, general and everywhere: the place to try new ideas and change them tomorrow.</td>"
-            f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['tpu']}'><span class='tpu'>{TPU_LABEL}</span><br>"
-            "Built for one kind of work, tensor arithmetic, and efficient when that work is stable and large.</td>"
+            f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['gpu']}'>"
+            f"<span class='gpu'>{self._t('side.gpu')}</span><br>{self._t('side.gpu_summary')}</td>"
+            f"<td width='50%' valign='top' style='border-bottom: 2px solid {c['tpu']}'>"
+            f"<span class='tpu'>{self._t('side.tpu')}</span><br>{self._t('side.tpu_summary')}</td>"
             "</tr></table>",
         ]
         for insight in self.lesson.insights:
@@ -325,12 +357,13 @@ class LessonHtml:
                 f"<a href='topic:{t.id}'>{html.escape(t.title)}</a>" for t in self.lesson.topics_for(insight.number)
             )
             parts.append(f"<h3>{insight.number}. {html.escape(insight.title)}</h3><p>{links}</p>")
-        parts.append("<h3>In the lesson's words</h3>")
+        parts.append(f"<h3>{self._t('html.in_lesson_words')}</h3>")
         parts.append(self._quotes_body(c))
-        parts.append(
-            "<p class='muted'>Also: <a href='page:faq'>FAQ</a> · <a href='page:glossary'>Glossary</a> · "
-            "<a href='page:sources'>All sources</a></p>"
-        )
+        marks = {"faq": "\0", "glossary": "\1", "sources": "\2"}  # escaped with the sentence, then made links
+        also = self._t("html.also", **marks)
+        for name, mark in marks.items():
+            also = also.replace(mark, f"<a href='page:{name}'>{self._t(f'page.{name}')}</a>")
+        parts.append(f"<p class='muted'>{also}</p>")
         return "".join(parts)
 
     def _quotes_body(self, c: dict[str, str]) -> str:
@@ -346,14 +379,14 @@ class LessonHtml:
 
     def _quotes_html(self, c: dict[str, str]) -> str:
         ids = [s for q in self.lesson.quotes for s in q.sources]
-        return "<h2>Two quotes from the lesson</h2>" + self._quotes_body(c) + self._sources_html(c, ids)
+        return f"<h2>{self._t('html.quotes_heading')}</h2>" + self._quotes_body(c) + self._sources_html(c, ids)
 
     def _faq_html(self, c: dict[str, str]) -> str:
-        out = ["<h2>Frequently asked</h2>"]
+        out = [f"<h2>{self._t('html.faq_heading')}</h2>"]
         ids: list[str] = []
         for f in self.lesson.faq:
             seen: set[str] = set()
-            mark = " <span class='muted'>(added by this app, not from the lesson)</span>" if f.origin == "app" else ""
+            mark = f" <span class='muted'>{self._t('html.faq_added')}</span>" if f.origin == "app" else ""
             out.append(
                 f"<h3>{html.escape(f.question)}{mark}</h3><p>{self.linker.link(f.answer, seen)} {self._sources_inline(f.sources)}</p>"
             )

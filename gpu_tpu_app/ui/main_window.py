@@ -1,4 +1,4 @@
-"""The main window: navigation (Decide, Probe, Learn), one session, the File / View / Help menus.
+"""The main window: navigation (Decide, Probe, Learn), one session, the File / View / Help menus (`menus`).
 
 The Probe and Learn pages are built the first time they are shown, so pyqtgraph is not
 imported at start-up unless Probe is the first page. The session owns the runs: the window
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QMainWindow,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import APP_NAME
+from gpu_tpu_app import APP_NAME, i18n
 from gpu_tpu_app.core.decision import Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck
@@ -32,10 +32,12 @@ from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.ui.back_forward import BackForward
+from gpu_tpu_app.ui import translations
+from gpu_tpu_app.ui.about import about_html
 from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
-from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
-from gpu_tpu_app.ui.nav_column import PAGE_TITLES, PAGES, build_nav_column
+from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
+from gpu_tpu_app.ui.menus import WindowMenus
+from gpu_tpu_app.ui.nav_column import PAGES, build_nav_column
 from gpu_tpu_app.ui.notice import NoticeBar
 from gpu_tpu_app.ui.price_files import PriceFiles
 from gpu_tpu_app.ui.result_page import ResultPage
@@ -43,7 +45,7 @@ from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.welcome import WelcomeCard
-from gpu_tpu_app.ui.widgets import show_error
+from gpu_tpu_app.ui.widgets import message_box, show_error
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -105,7 +107,18 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._connect_pages()
 
-        self._build_menus()
+        self.files = SessionFiles(self, self.session_controller, self, self._persist)
+        self.recent_menu = self.files.recent_menu
+        self.prices = PriceFiles(self, local=self._persist)
+        self.prices.sig_changed.connect(self.result_page.set_price_book)
+        self.result_page.set_price_book(self.prices.book)
+        if problems := self.prices.problems():
+            self.statusBar().showMessage(problems[0], 15000)  # a catalogue in its default place was left out
+        self.menus = WindowMenus(self, self, self.recent_menu, self.prices, self.prefs.theme)
+        self.back_forward = self.menus.back_forward
+        self.act_back = self.back_forward.act_back
+        self.act_forward = self.back_forward.act_forward
+        self.files.update_recent_menu()
         self._build_toolbar()
         self.statusBar().setSizeGripEnabled(True)
         self.nav.setCurrentRow(0)
@@ -150,107 +163,8 @@ class MainWindow(QMainWindow):
         self.decide_stack.currentChanged.connect(self._note_place)
         self.wizard.sig_page_changed.connect(self._note_place)
 
-    # ------------------------------------------------------------------ menus
-
-    def _action(
-        self, text: str, slot: Any, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None, tip: str = ""
-    ) -> QAction:
-        act = QAction(text, self)
-        act.triggered.connect(slot)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
-        if tip:
-            act.setStatusTip(tip)
-        return act
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        self.act_new = self._action("&New", self.new_session, QKeySequence.StandardKey.New, "Start a new session")
-        self.act_open = self._action(
-            "&Open…", lambda: self.open_session(), QKeySequence.StandardKey.Open, "Open a saved session"
-        )
-        self.files = SessionFiles(self, self.session_controller, self, self._persist)
-        self.recent_menu = self.files.recent_menu
-        self.act_save = self._action("&Save", lambda: self.save(), QKeySequence.StandardKey.Save, "Save the session")
-        self.act_save_as = self._action(
-            "Save &As…", lambda: self.save_as(), "Ctrl+Shift+S", "Save the session under a new name"
-        )
-        self.act_import = self._action(
-            "&Import Run…", lambda: self.import_run(), "Ctrl+I", "Add a probe run file measured here or elsewhere"
-        )
-        self.prices = PriceFiles(self, local=self._persist)
-        self.prices.sig_changed.connect(self.result_page.set_price_book)
-        self.result_page.set_price_book(self.prices.book)
-        if problems := self.prices.problems():
-            self.statusBar().showMessage(problems[0], 15000)  # a catalogue in its default place was left out
-        self.act_import_prices = self._action(
-            "Import &Prices…",
-            lambda: self.prices.import_prices(),
-            None,
-            "Add a SkyPilot or gpuhunt price catalogue from this machine (nothing is downloaded)",
-        )
-        self.act_export = self._action(
-            "&Export Report…", self.export_report, "Ctrl+E", "Save the recommendation as Markdown, HTML or PDF"
-        )
-        prefs_key = QKeySequence(QKeySequence.StandardKey.Preferences)
-        self.act_prefs = self._action(
-            "&Preferences…", self.edit_preferences, prefs_key if not prefs_key.isEmpty() else "Ctrl+,"
-        )
-        self.act_prefs.setMenuRole(QAction.MenuRole.PreferencesRole)
-        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.act_quit.setMenuRole(QAction.MenuRole.QuitRole)
-        file_menu.addActions([self.act_new, self.act_open])
-        file_menu.addMenu(self.recent_menu)
-        file_menu.addActions([self.act_save, self.act_save_as])
-        file_menu.addSeparator()
-        file_menu.addActions([self.act_import, self.act_import_prices, self.act_export])
-        file_menu.addSeparator()
-        file_menu.addAction(self.act_prefs)
-        file_menu.addSeparator()
-        file_menu.addAction(self.act_quit)
-
-        view = bar.addMenu("&View")
-        self.page_actions: dict[str, QAction] = {}
-        for i, name in enumerate(PAGES, 1):
-            act = self._action(f"&{PAGE_TITLES[name]}", lambda _c=False, n=name: self.show_page(n), f"Ctrl+{i}")
-            view.addAction(act)
-            self.page_actions[name] = act
-        view.addSeparator()
-        theme_menu = view.addMenu("&Theme")
-        self.theme_group = QActionGroup(self)
-        self.theme_actions: dict[str, QAction] = {}
-        for mode, text in (("system", "Follow &system"), ("light", "&Light"), ("dark", "&Dark")):
-            act = QAction(text, self, checkable=True)
-            act.setChecked(mode == self.prefs.theme)
-            act.triggered.connect(lambda _c=False, m=mode: self.set_theme(m))
-            self.theme_group.addAction(act)
-            theme_menu.addAction(act)
-            self.theme_actions[mode] = act
-
-        view.addSeparator()
-        self.back_forward = BackForward(self, self)
-        self.act_back = self.back_forward.act_back
-        self.act_forward = self.back_forward.act_forward
-        view.addActions([self.act_back, self.act_forward])
-
-        help_menu = bar.addMenu("&Help")
-        self.act_guide = self._action(
-            "&User Guide", self.show_guide, QKeySequence.StandardKey.HelpContents, "How to use the app"
-        )
-        self.act_shortcuts = self._action(
-            "&Keyboard Shortcuts", self.show_shortcuts, "Ctrl+/", "Every shortcut of the window"
-        )
-        self.act_welcome = self._action("&Welcome", self.show_welcome, tip="What Decide, Probe and Learn do")
-        self.act_about = self._action(f"&About {APP_NAME}", self.about)
-        self.act_about.setMenuRole(QAction.MenuRole.AboutRole)
-        help_menu.addActions([self.act_guide, self.act_shortcuts, self.act_welcome])
-        help_menu.addSeparator()
-        help_menu.addAction(self.act_about)
-        self.files.update_recent_menu()
-
     def _build_toolbar(self) -> None:
-        bar = self.addToolBar("Navigation")
+        bar = self.addToolBar(self.tr("Navigation"))
         bar.setObjectName("NavigationToolBar")
         bar.setMovable(False)
         bar.setFloatable(False)
@@ -471,9 +385,12 @@ class MainWindow(QMainWindow):
         self._rec = self.session().recommendation()
         self.result_page.set_recommendation(self._rec)
         n = len(self._rec.unanswered)
-        plural = "s" if n != 1 else ""
-        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else "none yet"
-        self.nav_status.setText(f"Verdict so far: {verdict}\n{n} question{plural} open")
+        verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else self.tr("none yet")
+        if n == 1:
+            status = self.tr("Verdict so far: {verdict}\n1 question open")
+        else:
+            status = self.tr("Verdict so far: {verdict}\n{n} questions open")
+        self.nav_status.setText(status.format(verdict=verdict, n=n))
 
     def recommendation(self) -> Recommendation:
         """The recommendation for the current answers."""
@@ -509,7 +426,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         path = self.path()
-        self.setWindowTitle(f"{path.name if path else 'Untitled'}[*] — {APP_NAME}")
+        name = path.name if path else self.tr("Untitled")
+        self.setWindowTitle(self.tr("{name}[*] — {app}").format(name=name, app=APP_NAME))
         self.setWindowModified(self.is_modified())
 
     # ------------------------------------------------------------------ file actions (SessionFiles)
@@ -553,12 +471,12 @@ class MainWindow(QMainWindow):
         try:
             md, html_text = self.report_texts()
         except InputError as exc:
-            show_error(self, "Cannot build the report", str(exc))
+            show_error(self, self.tr("Cannot build the report"), str(exc))
             return
         dialog = ReportDialog(md, html_text, report_stem(self.path()), self, pdf=self.report_pdf)
         if dialog.exec() and dialog.saved_path is not None:
-            self.statusBar().showMessage(f"Report saved to {dialog.saved_path}", 5000)
-            self.confirm("Exported the report", dialog.saved_path)
+            self.statusBar().showMessage(self.tr("Report saved to {path}").format(path=dialog.saved_path), 5000)
+            self.confirm(self.tr("Exported the report"), dialog.saved_path)
 
     def edit_preferences(self) -> None:
         """Open the preferences dialog; saves and applies the result."""
@@ -569,17 +487,34 @@ class MainWindow(QMainWindow):
             self.set_preferences(dialog.preferences())
 
     def set_preferences(self, prefs: Preferences) -> None:
-        """Use and save new preferences (theme applies at once, the default suite on the Probe page)."""
+        """Use and save new preferences (theme applies at once, the default suite on the Probe page, the
+        language at the next start: said in a message in that language)."""
+        language = translations.language_for(prefs.language)
+        language_changed = prefs.language != self.prefs.language and language != i18n.current_language()
         self.prefs = prefs
         theme_manager().apply(prefs.theme)
-        self.theme_actions[prefs.theme].setChecked(True)
+        self.menus.theme_actions[prefs.theme].setChecked(True)
         if self.probe_panel is not None:
             self.probe_panel.set_preferences(prefs)
         if self._persist:
             try:
                 save_preferences(prefs)
             except OSError as exc:
-                self.statusBar().showMessage(f"Preferences not saved: {exc.strerror or exc}", 8000)
+                self.statusBar().showMessage(
+                    self.tr("Preferences not saved: {error}").format(error=exc.strerror or exc), 8000
+                )
+        if language_changed:
+            self._say_restart_for_language(language)
+
+    def _say_restart_for_language(self, language: str) -> None:
+        """The new language applies at the next start: said in that language (the window cannot yet speak it)."""
+        from gpu_tpu_app.core.settings import field_text
+
+        body = field_text("restart", "body", language, name=i18n.LANGUAGE_NAMES[language])
+        box = message_box(self, QMessageBox.Icon.Information, field_text("restart", "title", language), body)
+        box.setModal(False)
+        box.open()
+        self._restart_box = box
 
     def set_theme(self, mode: str) -> None:
         """View > Theme: system, light or dark (kept in the preferences)."""
@@ -587,7 +522,7 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         """Help > About."""
-        QMessageBox.about(self, f"About {APP_NAME}", about_html(list(self.session().runs)))
+        QMessageBox.about(self, self.tr("About {app}").format(app=APP_NAME), about_html(list(self.session().runs)))
 
     # ------------------------------------------------------------------ persistence
 
@@ -656,8 +591,8 @@ class MainWindow(QMainWindow):
             return True
         answer = QMessageBox.question(
             self,
-            f"Quit {APP_NAME}",
-            "A probe is running: stop it and quit?",
+            self.tr("Quit {app}").format(app=APP_NAME),
+            self.tr("A probe is running: stop it and quit?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

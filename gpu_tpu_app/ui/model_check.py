@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QProcess, QProcessEnvironment, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,7 +46,7 @@ from gpu_tpu_app.ui.widgets import label
 #: the chip counts the bar offers (0: no TPU compile, a faster check).
 TPU_CHIP_CHOICES = (0, 1, 4, 8, 16, 64, 256)
 
-MODEL_FILTER = "Python model file (*.py);;All files (*)"
+MODEL_FILTER = str(QT_TRANSLATE_NOOP("ModelCheckBar", "Python model file (*.py);;All files (*)"))
 
 
 LAST_FOLDER_KEY = "model_check/last_folder"
@@ -89,7 +89,7 @@ class ModelCheckProcess(QObject):
         self._tpu_chips = tpu_chips
         self.python = python
         self.session = CheckSession(file, timeout_s, memory_limit_mb)
-        self.session.choose_python = (
+        self.session.choose_python = self.tr(
             "choose the Python environment that has the package in the Python selector beside Check my model…"
         )
         self._timeout_s = timeout_s
@@ -147,7 +147,7 @@ class ModelCheckProcess(QObject):
         proc = self._proc
         if proc is None or proc.state() == QProcess.ProcessState.NotRunning:
             if not self._done:
-                self._finish(None if self._cancelled else "stopped")
+                self._finish(None if self._cancelled else self.tr("stopped"))
             return
         pid = int(proc.processId())
         try:
@@ -207,7 +207,7 @@ class ModelCheckProcess(QObject):
 
     def _on_error(self, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
-            self._finish(f"{self.file}: the check's worker process could not start")
+            self._finish(self.tr("{file}: the check's worker process could not start").format(file=self.file))
 
     def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
         if self._proc is not None:
@@ -253,37 +253,51 @@ class ModelCheckBar(QWidget):
         root.setContentsMargins(0, 0, 0, 0)
         root.setSpacing(6)
         row = QHBoxLayout()
-        self.button = QPushButton("Check my model…")
+        self.button = QPushButton(self.tr("Check my model…"))
         self.button.setToolTip(
-            "Pick your model's Python file; it runs in a separate process, and the answers "
-            "on this page are filled from what is measured"
+            self.tr(
+                "Pick your model's Python file; it runs in a separate process, and the answers "
+                "on this page are filled from what is measured"
+            )
         )
         self.button.clicked.connect(self.choose_file)
         row.addWidget(self.button)
         self.hint = label(
-            "Measure these answers from your own model file (PyTorch: model() and example_inputs(); "
-            "JAX: params(), forward() and example_inputs()).",
+            self.tr(
+                "Measure these answers from your own model file (PyTorch: model() and example_inputs(); "
+                "JAX: params(), forward() and example_inputs())."
+            ),
             "muted",
         )
         row.addWidget(self.hint, 1)
         self.chips = QComboBox()
         for n in TPU_CHIP_CHOICES:
-            self.chips.addItem(f"{n} chip{'s' if n != 1 else ''}" if n else "no TPU compile", n)
+            if not n:
+                text = self.tr("no TPU compile")
+            elif n == 1:
+                text = self.tr("1 chip")
+            else:
+                text = self.tr("{n} chips").format(n=n)
+            self.chips.addItem(text, n)
         self.chips.setCurrentIndex(TPU_CHIP_CHOICES.index(DEFAULT_TPU_CHIPS))
-        self.chips.setAccessibleName("TPU chips to compile for")
+        self.chips.setAccessibleName(self.tr("TPU chips to compile for"))
         self.chips.setToolTip(
-            "With libtpu installed, the check compiles your model for each TPU generation of the catalogue, "
-            "for a slice of this many chips (more than one shows how the batch is split)"
+            self.tr(
+                "With libtpu installed, the check compiles your model for each TPU generation of the catalogue, "
+                "for a slice of this many chips (more than one shows how the batch is split)"
+            )
         )
-        chips_label = QLabel("Compile for TPU:")
+        chips_label = QLabel(self.tr("Compile for TPU:"))
         chips_label.setBuddy(self.chips)
         row.addWidget(chips_label)
         row.addWidget(self.chips)
         root.addLayout(row)
         self.envs = EnvsView(python, added)
         self.envs.combo.setToolTip(
-            "The Python your model is checked in: this app's own, or one of your environments, so that "
-            "the packages your model imports (and their torch or JAX) are the ones you use"
+            self.tr(
+                "The Python your model is checked in: this app's own, or one of your environments, so that "
+                "the packages your model imports (and their torch or JAX) are the ones you use"
+            )
         )
         root.addWidget(self.envs)
         self.progress_view = QWidget()
@@ -293,7 +307,7 @@ class ModelCheckBar(QWidget):
         self.progress.setRange(0, 0)  # busy: the stages have no fixed length
         self.progress.setMaximumWidth(180)
         self.stage_label = label("", "muted")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.clicked.connect(self.cancel)
         prow.addWidget(self.progress)
         prow.addWidget(self.stage_label, 1)
@@ -309,7 +323,9 @@ class ModelCheckBar(QWidget):
     def choose_file(self) -> None:
         """Ask for a model file (the dialog opens in the last folder used, else at the shipped examples),
         then check it."""
-        path, _ = QFileDialog.getOpenFileName(self, "Check a model file", start_folder(), MODEL_FILTER)
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Check a model file"), start_folder(), self.tr(MODEL_FILTER)
+        )
         if path:
             QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).parent))
             self.check(path)
@@ -332,7 +348,11 @@ class ModelCheckBar(QWidget):
         self.button.setEnabled(False)
         self.envs.setEnabled(False)
         where = self.envs.selected()
-        self.stage_label.setText(f"Starting the check of {Path(path).name}" + (f" in {where}…" if where else "…"))
+        if where:
+            starting = self.tr("Starting the check of {file} in {python}…").format(file=Path(path).name, python=where)
+        else:
+            starting = self.tr("Starting the check of {file}…").format(file=Path(path).name)
+        self.stage_label.setText(starting)
         self.status.hide()
         self.progress_view.show()
         self.process.start()
@@ -351,7 +371,9 @@ class ModelCheckBar(QWidget):
             self.status.clear()
             self.status.hide()
             return
-        self._head = f"Checked {Path(check.file).name} (saved with this session): evidence level {level_text(check)}."
+        self._head = self.tr("Checked {file} (saved with this session): evidence level {level}.").format(
+            file=Path(check.file).name, level=level_text(check)
+        )
         self.status.setText(self._head)
         self.status.show()
 
@@ -390,22 +412,25 @@ class ModelCheckBar(QWidget):
         self.button.setEnabled(True)
         self.envs.setEnabled(True)
         if result is None:
-            self.status.setText("Check cancelled; the answers were left as they were.")
+            self.status.setText(self.tr("Check cancelled; the answers were left as they were."))
             self.status.show()
         elif isinstance(result, str):
-            self.status.setText("The check did not run: " + result)
+            self.status.setText(self.tr("The check did not run: {problem}").format(problem=result))
             self.status.show()
             box = QMessageBox(
-                QMessageBox.Icon.Warning, "The model check did not run", result, QMessageBox.StandardButton.Ok, self
+                QMessageBox.Icon.Warning,
+                self.tr("The model check did not run"),
+                result,
+                QMessageBox.StandardButton.Ok,
+                self,
             )
             box.setTextFormat(Qt.TextFormat.PlainText)
             box.open()
         else:
-            self._head = (
-                f"Checked {Path(result.file).name} in {result.seconds:.1f} s: evidence level "
-                f"{level_text(result)}. Measured values fill only the answers you left open; "
-                "each stays yours to change."
-            )
+            self._head = self.tr(
+                "Checked {file} in {seconds} s: evidence level {level}. Measured values fill only the answers "
+                "you left open; each stays yours to change."
+            ).format(file=Path(result.file).name, seconds=f"{result.seconds:.1f}", level=level_text(result))
             self.status.setText(self._head)
             self.status.show()
             self.sig_checked.emit(result)

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from gpu_tpu_app import APP_NAME
 
 PAGES = ("decide", "probe", "learn")
-PAGE_TITLES = {"decide": "Decide", "probe": "Probe", "learn": "Learn"}
-PAGE_HINTS = {
-    "decide": "Answer questions, get a verdict",
-    "probe": "Measure this machine",
-    "learn": "GPU and TPU side by side",
+# page titles and hints in English; shown through QCoreApplication.translate("NavColumn", ...)
+PAGE_TITLES = {
+    "decide": str(QT_TRANSLATE_NOOP("NavColumn", "Decide")),
+    "probe": str(QT_TRANSLATE_NOOP("NavColumn", "Probe")),
+    "learn": str(QT_TRANSLATE_NOOP("NavColumn", "Learn")),
 }
+PAGE_HINTS = {
+    "decide": str(QT_TRANSLATE_NOOP("NavColumn", "Answer questions, get a verdict")),
+    "probe": str(QT_TRANSLATE_NOOP("NavColumn", "Measure this machine")),
+    "learn": str(QT_TRANSLATE_NOOP("NavColumn", "GPU and TPU side by side")),
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("NavColumn", text)
 
 
 def build_nav_column() -> tuple[QWidget, QListWidget, QLabel]:
@@ -25,16 +34,16 @@ def build_nav_column() -> tuple[QWidget, QListWidget, QLabel]:
     layout.setSpacing(0)
     title = QLabel(APP_NAME)
     title.setObjectName("AppTitle")
-    subtitle = QLabel("workshop or factory line")
+    subtitle = QLabel(QCoreApplication.translate("NavColumn", "workshop or factory line"))
     subtitle.setObjectName("AppSubtitle")
     layout.addWidget(title)
     layout.addWidget(subtitle)
     pages = QListWidget()
     pages.setObjectName("NavList")
-    pages.setAccessibleName("Pages")
+    pages.setAccessibleName(QCoreApplication.translate("NavColumn", "Pages"))
     for name in PAGES:
-        item = QListWidgetItem(PAGE_TITLES[name])
-        item.setToolTip(PAGE_HINTS[name])
+        item = QListWidgetItem(_tr(PAGE_TITLES[name]))
+        item.setToolTip(_tr(PAGE_HINTS[name]))
         item.setData(Qt.ItemDataRole.UserRole, name)
         pages.addItem(item)
     layout.addWidget(pages, 1)

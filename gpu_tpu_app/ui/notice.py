@@ -27,10 +27,10 @@ class NoticeBar(QFrame):
         row.setContentsMargins(12, 6, 8, 6)
         self.text = label("", "measured")
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.folder_button = LinkButton("Open folder")
-        self.folder_button.setToolTip("Show the folder in the file manager")
+        self.folder_button = LinkButton(self.tr("Open folder"))
+        self.folder_button.setToolTip(self.tr("Show the folder in the file manager"))
         self.folder_button.clicked.connect(self.open_folder)
-        self.dismiss_button = LinkButton("Dismiss")
+        self.dismiss_button = LinkButton(self.tr("Dismiss"))
         self.dismiss_button.clicked.connect(self.hide)
         row.addWidget(self.text, 1)
         row.addWidget(self.folder_button)
@@ -42,7 +42,7 @@ class NoticeBar(QFrame):
         """Confirm that `what` ('Saved the session', 'Exported the report') went to `path`."""
         path = Path(path).expanduser().resolve()
         self.folder = path.parent
-        self.text.setText(f"{what} to {path}")
+        self.text.setText(self.tr("{what} to {path}").format(what=what, path=path))
         self.folder_button.show()
         self.show()
 

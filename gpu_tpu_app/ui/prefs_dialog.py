@@ -1,12 +1,12 @@
 """Preferences dialog, generated from the fields of `core.settings.Preferences`.
 
-A Literal field becomes a combo box, a bool a check box; each field's title is the label and
-its description the help line. Adding a field to the model adds it here.
+A field with choices (a Literal, or the language list) becomes a combo box, a bool a check box;
+each field's title is the label and its description the help line, in the interface language
+(``core.settings.field_text``). Adding a field to the model adds it here.
 """
 
 from __future__ import annotations
 
-import typing
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.settings import Preferences, editable_fields
+from gpu_tpu_app.core.settings import Preferences, choice_label, editable_fields, field_choices, field_text
 from gpu_tpu_app.ui.widgets import label
 
 
@@ -29,7 +29,7 @@ class PreferencesDialog(QDialog):
 
     def __init__(self, prefs: Preferences, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Preferences")
+        self.setWindowTitle(self.tr("Preferences"))
         self.setMinimumWidth(460)
         self._prefs = prefs
         self.editors: dict[str, QWidget] = {}
@@ -38,20 +38,20 @@ class PreferencesDialog(QDialog):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         for name in editable_fields():
             info = Preferences.model_fields[name]
-            title = info.title or name.replace("_", " ").capitalize()
+            title = field_text(name, "title")
+            description = field_text(name, "description")
             editor = self._editor(name, info.annotation, getattr(prefs, name))
-            editor.setToolTip(info.description or "")
+            editor.setToolTip(description)
             editor.setAccessibleName(title)
             self.editors[name] = editor
-            lab = QLabel(f"{title}:")
+            lab = QLabel(self.tr("{title}:").format(title=title))
             lab.setBuddy(editor)
             box = QWidget()
             col = QVBoxLayout(box)
             col.setContentsMargins(0, 0, 0, 6)
             col.setSpacing(2)
             col.addWidget(editor)
-            if info.description:
-                col.addWidget(label(info.description, "muted"))
+            col.addWidget(label(description, "muted"))
             form.addRow(lab, box)
         root.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -61,10 +61,11 @@ class PreferencesDialog(QDialog):
 
     @staticmethod
     def _editor(name: str, annotation: Any, value: Any) -> QWidget:
-        if typing.get_origin(annotation) is typing.Literal:
+        choices = field_choices(name)
+        if choices is not None:
             combo = QComboBox()
-            for choice in typing.get_args(annotation):
-                combo.addItem(str(choice).replace("_", " ").capitalize(), choice)
+            for choice in choices:
+                combo.addItem(choice_label(name, choice), choice)
             combo.setCurrentIndex(max(0, combo.findData(value)))
             return combo
         if annotation is bool:

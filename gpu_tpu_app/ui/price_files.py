@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSettings, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from gpu_tpu_app.core.price_import import default_skypilot_dir, load_book, read_path
@@ -27,7 +27,10 @@ if TYPE_CHECKING:
 #: where the imported catalogues are remembered, and how many.
 IMPORTED_KEY = "prices/imported"
 MAX_REMEMBERED = 20
-PRICE_FILTER = "Price catalogues: SkyPilot vms.csv, gpuhunt CSV (*.csv);;All files (*)"
+# the file-dialog filter in English, shown through QCoreApplication.translate("PriceFiles", ...)
+PRICE_FILTER = str(
+    QT_TRANSLATE_NOOP("PriceFiles", "Price catalogues: SkyPilot vms.csv, gpuhunt CSV (*.csv);;All files (*)")
+)
 
 
 class PriceFiles(QObject):
@@ -73,23 +76,31 @@ class PriceFiles(QObject):
         if path is None:
             sky = default_skypilot_dir()
             start = str(sky) if sky is not None else str(Path.home())
-            chosen, _f = QFileDialog.getOpenFileName(window, "Import prices", start, PRICE_FILTER)
+            chosen, _f = QFileDialog.getOpenFileName(
+                window, self.tr("Import prices"), start, QCoreApplication.translate("PriceFiles", PRICE_FILTER)
+            )
             if not chosen:
                 return False
             path = chosen
         try:
             part = read_path(path)
         except InputError as exc:
-            show_error(window, "Cannot import prices", str(exc))
+            show_error(window, self.tr("Cannot import prices"), str(exc))
             return False
         if not part.quotes:
-            show_error(window, "Cannot import prices", f"{path}: no price for a catalogue chip in it")
+            show_error(
+                window,
+                self.tr("Cannot import prices"),
+                self.tr("{path}: no price for a catalogue chip in it").format(path=path),
+            )
             return False
         self.book = self.book.merged(part)
         self.imported.append(Path(path))
         self._remember()
         self.sig_changed.emit(self.book)
-        window.statusBar().showMessage(part.notes[0] if part.notes else f"Imported prices from {path}", 8000)
+        window.statusBar().showMessage(
+            part.notes[0] if part.notes else self.tr("Imported prices from {path}").format(path=path), 8000
+        )
         return True
 
     def reset(self) -> None:

@@ -106,7 +106,7 @@ class ProbePanel(ProbeRunner):
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
         self.progress.setTextVisible(True)
-        self.progress.setFormat("Ready: choose a suite and press Run.")
+        self.progress.setFormat(self.tr("Ready: choose a suite and press Run."))
 
         left = self._build_side()
         right = QSplitter(Qt.Orientation.Vertical)
@@ -143,28 +143,32 @@ class ProbePanel(ProbeRunner):
         self.dtypes = self.controls.dtypes
         self.run_button = self.controls.run_button
         self.cancel_button = self.controls.cancel_button
-        self.import_button = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton), "Import run…")
+        self.import_button = QPushButton(
+            style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton), self.tr("Import run…")
+        )
         self.import_button.setToolTip(
-            "Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it"
+            self.tr("Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it")
         )
         self.import_button.clicked.connect(self._import_dialog)
         self.export_button = QToolButton()
-        self.export_button.setText("Export")
+        self.export_button.setText(self.tr("Export"))
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
-        self.act_json = menu.addAction("Run as JSON…", lambda: self._export_run_dialog("json"))
-        self.act_csv = menu.addAction("Run as CSV…", lambda: self._export_run_dialog("csv"))
+        self.act_json = menu.addAction(self.tr("Run as JSON…"), lambda: self._export_run_dialog("json"))
+        self.act_csv = menu.addAction(self.tr("Run as CSV…"), lambda: self._export_run_dialog("csv"))
         menu.addSeparator()
-        self.act_png = menu.addAction("This chart as PNG…", lambda: self._export_chart_dialog("png"))
-        self.act_svg = menu.addAction("This chart as SVG…", lambda: self._export_chart_dialog("svg"))
+        self.act_png = menu.addAction(self.tr("This chart as PNG…"), lambda: self._export_chart_dialog("png"))
+        self.act_svg = menu.addAction(self.tr("This chart as SVG…"), lambda: self._export_chart_dialog("svg"))
         self.export_button.setMenu(menu)
 
         self.side_button = QToolButton()
-        self.side_button.setText("Side panel")
+        self.side_button.setText(self.tr("Side panel"))
         self.side_button.setCheckable(True)
         self.side_button.setChecked(True)
-        self.side_button.setToolTip("Show or hide devices, runs and messages (hidden by itself in a narrow window)")
-        self.side_button.setAccessibleName("Show the side panel")
+        self.side_button.setToolTip(
+            self.tr("Show or hide devices, runs and messages (hidden by itself in a narrow window)")
+        )
+        self.side_button.setAccessibleName(self.tr("Show the side panel"))
         self.side_button.clicked.connect(self._side_toggled_by_user)
         self._side_chosen: bool | None = None  # the user's own choice, once made
 
@@ -184,13 +188,13 @@ class ProbePanel(ProbeRunner):
         self.devices = DevicesView()
         self.refresh_button = QToolButton()
         set_themed_icon(self.refresh_button, "reload")
-        self.refresh_button.setToolTip("Look for devices again")
+        self.refresh_button.setToolTip(self.tr("Look for devices again"))
         self.refresh_button.clicked.connect(self.list_devices)
-        dev_box = QGroupBox("Devices on this machine")
+        dev_box = QGroupBox(self.tr("Devices on this machine"))
         dl = QVBoxLayout(dev_box)
         dl.setContentsMargins(6, 6, 6, 6)
         head = QHBoxLayout()
-        self.devices_note = QLabel("Found by a worker process for each backend.")
+        self.devices_note = QLabel(self.tr("Found by a worker process for each backend."))
         self.devices_note.setProperty("role", "muted")
         self.devices_note.setWordWrap(True)
         head.addWidget(self.devices_note, 1)
@@ -222,8 +226,8 @@ class ProbePanel(ProbeRunner):
 
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(dev_box)
-        left.addWidget(self._group("Runs shown", self.runs_list))
-        left.addWidget(self._group("Messages", self.message_list))
+        left.addWidget(self._group(self.tr("Runs shown"), self.runs_list))
+        left.addWidget(self._group(self.tr("Messages"), self.message_list))
         left.setSizes([200, 140, 310])
         left.setChildrenCollapsible(False)
 
@@ -263,22 +267,30 @@ class ProbePanel(ProbeRunner):
         try:
             run = load_run(path)
         except InputError as exc:
-            self._show_error("Cannot open this run file", str(exc))
+            self._show_error(self.tr("Cannot open this run file"), str(exc))
             self.log("error", str(exc))
             return False
         index = self.runs_list.add(run)
         if index is None:
-            self.log("info", f"{Path(path).name}: this run is already shown.")
+            self.log("info", self.tr("{file}: this run is already shown.").format(file=Path(path).name))
             return True
         try:
             self._rebuild()
         except Exception as exc:  # valid, yet it cannot be shown: the page keeps what it had
             self.runs_list.remove(index)
             self._rebuild()
-            self._show_error("Cannot open this run file", f"{path}: cannot be shown ({shown(exc, 300)})")
+            self._show_error(
+                self.tr("Cannot open this run file"),
+                self.tr("{path}: cannot be shown ({problem})").format(path=path, problem=shown(exc, 300)),
+            )
             return False
         n_ok = sum(r.status == "ok" for r in run.results)
-        self.log("info", f"Imported {Path(path).name}: {run_label(run)}, {len(run.results)} results ({n_ok} ok).")
+        self.log(
+            "info",
+            self.tr("Imported {file}: {run}, {n} results ({ok} ok).").format(
+                file=Path(path).name, run=run_label(run), n=len(run.results), ok=n_ok
+            ),
+        )
         self.sig_runs_changed.emit()
         return True
 
@@ -287,7 +299,7 @@ class ProbePanel(ProbeRunner):
         changed = prefs.default_suite != self.prefs.default_suite
         self.prefs = prefs
         if changed and not self.is_running():
-            self.suite.setCurrentText(prefs.default_suite)
+            self.controls.set_suite(prefs.default_suite)
 
     # -- extras for the window and tests
     def set_selection(
@@ -313,23 +325,27 @@ class ProbePanel(ProbeRunner):
         """Write a run (default: the one selected, else the latest) as JSON or CSV, by the file's suffix."""
         run = run or self.runs_list.selected_run()
         if run is None:
-            raise ValueError("there is no run to export yet")
+            raise ValueError(self.tr("there is no run to export yet"))
         path = Path(path)
         if path.suffix.lower() == ".csv":
             write_text(path, to_csv(run))
         else:
             save_run(run, path)
-        self.log("info", f"Saved {run_label(run)} to {path}.")
-        self.sig_written.emit("Exported the run", path)
+        self.log("info", self.tr("Saved {run} to {path}.").format(run=run_label(run), path=path))
+        self.sig_written.emit(self.tr("Exported the run"), path)
 
     def export_chart(self, which: str, path: str | Path) -> None:
         """Write one chart ('matmul', 'bandwidth', 'roofline', 'compile') as PNG or SVG, by the file's suffix."""
         chart = {c.slug: c for c in self.charts.charts()}.get(which)
         if chart is None:
-            raise ValueError(f"unknown chart {which!r} (choose from {', '.join(c.slug for c in self.charts.charts())})")
+            raise ValueError(
+                self.tr("unknown chart {chart} (choose from {charts})").format(
+                    chart=repr(which), charts=", ".join(c.slug for c in self.charts.charts())
+                )
+            )
         self.charts.export_chart(chart, path)
-        self.log("info", f"Saved the {which} chart to {path}.")
-        self.sig_written.emit(f"Exported the {which} chart", Path(path))
+        self.log("info", self.tr("Saved the {chart} chart to {path}.").format(chart=which, path=path))
+        self.sig_written.emit(self.tr("Exported the {chart} chart").format(chart=which), Path(path))
 
     #: below this width the side panel hides itself, unless the user chose otherwise
     NARROW_WIDTH = 1000
@@ -379,7 +395,9 @@ class ProbePanel(ProbeRunner):
             shown = True
         if shown and not self._listed_backends:
             self.devices_note.setText(
-                f"As found by the run of {run.started.strftime('%Y-%m-%d %H:%M')}; press the button to look again."
+                self.tr("As found by the run of {when}; press the button to look again.").format(
+                    when=run.started.strftime("%Y-%m-%d %H:%M")
+                )
             )
 
     def remove_run(self, index: int) -> None:
@@ -395,7 +413,9 @@ class ProbePanel(ProbeRunner):
         box.open()  # not exec(): the window (and any running probe) keeps going; the panel owns the box
 
     def _import_dialog(self) -> None:
-        path, _f = QFileDialog.getOpenFileName(self, "Import a probe run", "", "Probe runs (*.json);;All files (*)")
+        path, _f = QFileDialog.getOpenFileName(
+            self, self.tr("Import a probe run"), "", self.tr("Probe runs (*.json);;All files (*)")
+        )
         if path:
             self.import_run(path)
 
@@ -405,13 +425,15 @@ class ProbePanel(ProbeRunner):
             return
         host = re.sub(r"[^\w.-]+", "-", run.host).strip(".-")[:64] or "host"  # from a file: no folders in it
         stem = f"probe-{host}-{run.started.strftime('%Y%m%d-%H%M')}"
-        flt = "JSON run file (*.json)" if kind == "json" else "CSV table (*.csv)"
-        self._save_via_dialog("Export the run", f"{stem}.{kind}", flt, kind, lambda path: self.export_run(path, run))
+        flt = self.tr("JSON run file (*.json)") if kind == "json" else self.tr("CSV table (*.csv)")
+        self._save_via_dialog(
+            self.tr("Export the run"), f"{stem}.{kind}", flt, kind, lambda path: self.export_run(path, run)
+        )
 
     def _export_chart_dialog(self, kind: str) -> None:
         slug = self.charts.charts()[self.charts.currentIndex()].slug
         self._save_via_dialog(
-            "Export the chart",
+            self.tr("Export the chart"),
             f"{slug}.{kind}",
             f"{kind.upper()} (*.{kind})",
             kind,
@@ -428,7 +450,7 @@ class ProbePanel(ProbeRunner):
         try:
             write(path)
         except OSError as exc:
-            self._show_error("Cannot save", f"{path}: {exc.strerror or exc}")
+            self._show_error(self.tr("Cannot save"), f"{path}: {exc.strerror or exc}")
 
     # ---------------------------------------------------------------- misc
     def showEvent(self, event: QShowEvent) -> None:
@@ -445,7 +467,9 @@ class ProbePanel(ProbeRunner):
         """Another probe environment: remember it, and list what it sees."""
         self.prefs = self.prefs.model_copy(update={"probe_python": python})
         self.sig_preferences_changed.emit(self.prefs)
-        self.log("info", f"Probes now run in {python or 'this app’s own Python'}.")
+        self.log(
+            "info", self.tr("Probes now run in {python}.").format(python=python or self.tr("this app’s own Python"))
+        )
         self._standby.stop()  # they run the other interpreter; warm_up starts new ones after the listing
         if self._lister is not None and self._lister.is_running():
             self._lister.stop()

@@ -44,6 +44,7 @@ from gpu_tpu_app.probe.protocol import (
     worker_command,
     worker_env,
 )
+from gpu_tpu_app.ui.results_model import STATUS_WORDS, words
 
 if TYPE_CHECKING:
     from gpu_tpu_app.ui.standby_workers import StandbyWorkers
@@ -162,7 +163,7 @@ class ProbeProcess(QObject):
         if not self._running:
             return
         self.session.cancel()
-        self.sig_log.emit("info", "Cancelling: the results already measured are kept.")
+        self.sig_log.emit("info", self.tr("Cancelling: the results already measured are kept."))
         if self._proc is not None and self._proc.state() != QProcess.ProcessState.NotRunning:
             _interrupt(self._proc)
             self._kill_timer.start(int(CANCEL_WAIT_S * 1000))
@@ -309,13 +310,26 @@ class ProbeProcess(QObject):
             self.sig_progress.emit(msg, self._backend_index, len(self.request.backends))
         elif isinstance(msg, ErrorMsg):
             where = " ".join(x for x in (msg.backend or self._backend, msg.kernel) if x)
-            self.sig_log.emit("error" if msg.kernel is None else "warning", f"{where}: {msg.message}")
+            self.sig_log.emit(
+                "error" if msg.kernel is None else "warning",
+                self.tr("{where}: {message}").format(where=where, message=msg.message),
+            )
         elif isinstance(msg, ResultMsg) and msg.result.status in ("error", "timeout", "suspect"):
             r = msg.result
             level = "warning" if r.status == "suspect" else "error"
-            self.sig_log.emit(level, f"{r.backend} {r.label()}: {r.status}: {r.message or ''}".rstrip(": "))
+            status = words(STATUS_WORDS, r.status)
+            if r.message:
+                line = self.tr("{point}: {status}: {message}").format(
+                    point=f"{r.backend} {r.label()}", status=status, message=r.message
+                )
+            else:
+                line = self.tr("{point}: {status}").format(point=f"{r.backend} {r.label()}", status=status)
+            self.sig_log.emit(level, line)
         elif isinstance(msg, Done) and not msg.ok and msg.message:
-            self.sig_log.emit("warning", f"{self._backend}: stopped early: {msg.message}")
+            self.sig_log.emit(
+                "warning",
+                self.tr("{backend}: stopped early: {message}").format(backend=self._backend, message=msg.message),
+            )
         self.sig_message.emit(msg)
 
     def _check_deadline(self) -> None:
@@ -324,8 +338,16 @@ class ProbeProcess(QObject):
         if not self.session.cancelled and self.session.timed_out():
             self._timed_out = True
             cur = self.session.assembler.current
-            what = f"{point_label(cur)} ran past its time cap" if cur else "the worker did not start in time"
-            self.sig_log.emit("warning", f"{self._backend}: {what}; stopping that worker and going on.")
+            if cur:
+                what = self.tr("{point} ran past its time cap").format(point=point_label(cur))
+            else:
+                what = self.tr("the worker did not start in time")
+            self.sig_log.emit(
+                "warning",
+                self.tr("{backend}: {what}; stopping that worker and going on.").format(
+                    backend=self._backend, what=what
+                ),
+            )
             _kill(self._proc)
 
     def _kill(self) -> None:
@@ -334,7 +356,12 @@ class ProbeProcess(QObject):
 
     def _on_error(self, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart and self._proc is not None:
-            self.sig_log.emit("error", f"{self._backend}: could not start the worker: {self._proc.errorString()}")
+            self.sig_log.emit(
+                "error",
+                self.tr("{backend}: could not start the worker: {reason}").format(
+                    backend=self._backend, reason=self._proc.errorString()
+                ),
+            )
             self._worker_done(None)
 
     def _on_finished(self, _code: int, _status: QProcess.ExitStatus) -> None:
@@ -446,8 +473,8 @@ class DeviceLister(QObject):
     def _on_error(self, backend: str, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
             proc = self._procs.get(backend)
-            reason = proc.errorString() if proc else "could not start"
-            self._report(backend, f"could not start the worker: {reason}")
+            reason = proc.errorString() if proc else self.tr("could not start")
+            self._report(backend, self.tr("could not start the worker: {reason}").format(reason=reason))
 
     def _on_finished(self, backend: str) -> None:
         proc = self._procs.get(backend)
@@ -462,7 +489,12 @@ class DeviceLister(QObject):
         if asm.done is None:
             code = _returncode(proc)
             tail = stderr_tail(self._stderr[backend]).splitlines()[-1:]
-            problem = f"device listing worker stopped (status {code})" + (f": {tail[0][:200]}" if tail else "")
+            if tail:
+                problem = self.tr("device listing worker stopped (status {code}): {tail}").format(
+                    code=code, tail=tail[0][:200]
+                )
+            else:
+                problem = self.tr("device listing worker stopped (status {code})").format(code=code)
         self._report(backend, problem)
 
     def _report(self, backend: str, problem: str | None) -> None:
@@ -474,7 +506,7 @@ class DeviceLister(QObject):
         devices = [d for d in asm.devices.values() if d.backend == backend]
         status = asm.backends.get(backend)
         if status is None or (problem and not devices):
-            reason = problem or "the worker reported no device"
+            reason = problem or self.tr("the worker reported no device")
             status = BackendStatus(backend=backend, available=False, reason=reason)
         self.results[backend] = (status, devices)
         self.sig_backend.emit(status, devices)
@@ -485,7 +517,7 @@ class DeviceLister(QObject):
     def _give_up(self) -> None:
         for backend, proc in list(self._procs.items()):
             _kill(proc)
-            self._report(backend, f"no answer within {STARTUP_TIMEOUT_S:.0f} s")
+            self._report(backend, self.tr("no answer within {seconds} s").format(seconds=f"{STARTUP_TIMEOUT_S:.0f}"))
 
 
 def now_label(dt: datetime | None = None) -> str:

@@ -23,7 +23,7 @@ from gpu_tpu_app.ui.collective_run import PROCESSES, CollectiveRun
 from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess
-from gpu_tpu_app.ui.results_model import ResultsModel
+from gpu_tpu_app.ui.results_model import STATUS_WORDS, SUITE_WORDS, ResultsModel, words
 from gpu_tpu_app.ui.run_controls import RunControls
 from gpu_tpu_app.ui.runs_list import RunsList
 from gpu_tpu_app.ui.standby_workers import StandbyListing, StandbyWorkers
@@ -70,11 +70,15 @@ class ProbeRunner(QWidget):
             return False
         if suite is not None:
             if suite not in SUITES:
-                raise ValueError(f"unknown suite {suite!r} (choose from {', '.join(SUITES)})")
-            self.suite.setCurrentText(suite)
+                raise ValueError(
+                    self.tr("unknown suite {suite} (choose from {suites})").format(
+                        suite=repr(suite), suites=", ".join(SUITES)
+                    )
+                )
+            self.controls.set_suite(suite)
         request = self.controls.request(self.envs.selected())
         if request is None:
-            self.log("warning", "Choose at least one backend (torch or jax) to run a probe.")
+            self.log("warning", self.tr("Choose at least one backend (torch or jax) to run a probe."))
             return False
         if self._lister is not None and self._lister.is_running():
             # Device detection imports torch and jax in the background: measuring next to it would
@@ -90,12 +94,12 @@ class ProbeRunner(QWidget):
         """Stop the running probe; the results measured so far stay (sig_finished follows)."""
         if self._pending is not None:
             self._pending = None
-            self.log("info", "Cancelled before the probe started.")
-            self.progress.setFormat("Ready: choose a suite and press Run.")
+            self.log("info", self.tr("Cancelled before the probe started."))
+            self.progress.setFormat(self.tr("Ready: choose a suite and press Run."))
             self._update_buttons()
             return
         if self._probe is not None and self._probe.is_running():
-            self.progress.setFormat("Cancelling…")
+            self.progress.setFormat(self.tr("Cancelling…"))
             self._probe.cancel()
 
     def is_running(self) -> bool:
@@ -109,7 +113,7 @@ class ProbeRunner(QWidget):
         self._listed = True
         backends = tuple(BACKENDS)
         self._listed_backends.clear()
-        self.devices_note.setText("Looking for devices (each backend in its own worker)…")
+        self.devices_note.setText(self.tr("Looking for devices (each backend in its own worker)…"))
         self.devices.set_searching(backends)
         request = ProbeRequest(suite=self.suite.currentText(), backends=backends, python=self.envs.selected())
         if not self._closed and set(self._standby.prepare(request)) == set(backends):
@@ -152,23 +156,29 @@ class ProbeRunner(QWidget):
         """Measure collectives across two processes on this machine (the Collectives tab's button); the run
         joins the page when done. False when a probe or another collective run is going on."""
         if self.is_running():
-            self.log("warning", "A probe is running: the collective run starts once it is done or cancelled.")
+            self.log("warning", self.tr("A probe is running: the collective run starts once it is done or cancelled."))
             return False
         backends = self.controls.backends() or list(BACKENDS)
         self._collective = CollectiveRun(backends, self.envs.selected(), self)
         self._collective.sig_finished.connect(self._collective_done)
         button = self.charts.collective.run_button
         button.setEnabled(False)
-        button.setText("Measuring across 2 processes…")
-        self.progress.setFormat(f"Collectives: starting {PROCESSES} processes ({', '.join(backends)})…")
-        self.log("info", "Measuring collectives: " + " ".join(self._collective.argv[2:]))
+        button.setText(self.tr("Measuring across {n} processes…").format(n=PROCESSES))
+        self.progress.setFormat(
+            self.tr("Collectives: starting {n} processes ({backends})…").format(
+                n=PROCESSES, backends=", ".join(backends)
+            )
+        )
+        self.log(
+            "info", self.tr("Measuring collectives: {command}").format(command=" ".join(self._collective.argv[2:]))
+        )
         self._collective.start()
         return True
 
     def _collective_done(self, run: RunFile | None, text: str) -> None:
         button = self.charts.collective.run_button
         button.setEnabled(True)
-        button.setText(f"Measure across {PROCESSES} processes")
+        button.setText(self.tr("Measure across {n} processes").format(n=PROCESSES))
         self.progress.setFormat(text)
         self.log("info" if run is not None else "warning", text)
         if run is not None and self.runs_list.add(run) is not None:
@@ -201,12 +211,17 @@ class ProbeRunner(QWidget):
         what = ", ".join(request.backends)
         filt = []
         if request.kernels:
-            filt.append("kernels " + ", ".join(request.kernels))
+            filt.append(self.tr("kernels {kernels}").format(kernels=", ".join(request.kernels)))
         if request.dtypes:
-            filt.append("dtypes " + ", ".join(request.dtypes))
-        self.log(
-            "info", f"Started the {request.suite} suite on {what}" + (f" ({'; '.join(filt)})" if filt else "") + "."
-        )
+            filt.append(self.tr("dtypes {dtypes}").format(dtypes=", ".join(request.dtypes)))
+        suite = words(SUITE_WORDS, request.suite)
+        if filt:
+            started = self.tr("Started the {suite} suite on {backends} ({limits}).").format(
+                suite=suite, backends=what, limits=self.tr("; ").join(filt)
+            )
+        else:
+            started = self.tr("Started the {suite} suite on {backends}.").format(suite=suite, backends=what)
+        self.log("info", started)
         self.progress.setValue(0)
         self._probe.start()
         first = request.backends[0]
@@ -215,7 +230,9 @@ class ProbeRunner(QWidget):
                 self.tr("{backend}: on the worker started ahead of time; planning the points…").format(backend=first)
             )
         else:
-            self.progress.setFormat(f"Starting the {first} worker (loading {first}, finding its devices)…")
+            self.progress.setFormat(
+                self.tr("Starting the {backend} worker (loading {backend}, finding its devices)…").format(backend=first)
+            )
         self._update_buttons()
 
     def _on_message(self, msg: Message) -> None:
@@ -247,8 +264,14 @@ class ProbeRunner(QWidget):
         eta = f" · {format_eta(p.eta_s)}" if p.eta_s is not None else ""
         then = ""
         if self._probe is not None and backend_index + 1 < backend_count:
-            then = f", then {', '.join(self._probe.request.backends[backend_index + 1 :])}"
-        self.progress.setFormat(f"{backend}: {point_label(p)} · point {p.done + 1} of {p.total}{eta}{then}")
+            then = self.tr(", then {backends}").format(
+                backends=", ".join(self._probe.request.backends[backend_index + 1 :])
+            )
+        self.progress.setFormat(
+            self.tr("{backend}: {point} · point {n} of {total}{eta}{then}").format(
+                backend=backend, point=point_label(p), n=p.done + 1, total=p.total, eta=eta, then=then
+            )
+        )
 
     def _on_finished(self, run: RunFile) -> None:
         QTimer.singleShot(0, self.warm_up)  # the next run's workers, ready before it is asked for
@@ -259,21 +282,28 @@ class ProbeRunner(QWidget):
         counts: dict[str, int] = {}
         for r in run.results:
             counts[r.status] = counts.get(r.status, 0) + 1
-        detail = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no results"
+        detail = ", ".join(f"{n} {words(STATUS_WORDS, s)}" for s, n in sorted(counts.items())) or self.tr("no results")
         cancelled = self._probe is not None and self._probe.session.cancelled
         if cancelled:
-            head = "Cancelled"
+            head = self.tr("Cancelled")
         elif run.complete:
-            head = "Finished"
+            head = self.tr("Finished")
         else:
-            head = "Finished with problems"
+            head = self.tr("Finished with problems")
         level = "info" if run.complete or cancelled else "warning"
-        self.log(level, f"{head} after {format_seconds(took)}: {len(run.results)} results ({detail}).")
+        self.log(
+            level,
+            self.tr("{head} after {time}: {n} results ({detail}).").format(
+                head=head, time=format_seconds(took), n=len(run.results), detail=detail
+            ),
+        )
         for b in run.backends:
             if not b.available and self.devices.backend_status(b.backend) in (None,):
                 self.devices.set_backend(b, [])
         self.progress.setValue(1000 if run.complete else self.progress.value())
-        self.progress.setFormat(f"{head}: {len(run.results)} results in {format_seconds(took)}")
+        self.progress.setFormat(
+            self.tr("{head}: {n} results in {time}").format(head=head, n=len(run.results), time=format_seconds(took))
+        )
         self._update_buttons()
         self.sig_runs_changed.emit()
         self.sig_finished.emit(run)
@@ -284,9 +314,12 @@ class ProbeRunner(QWidget):
         if self._pending is not None:
             self._say_waiting()
         if self._listed_backends >= set(BACKENDS):
-            self.devices_note.setText("Found by a worker process for each backend.")
+            self.devices_note.setText(self.tr("Found by a worker process for each backend."))
         if not status.available:
-            self.log("warning", f"{status.backend}: not usable here: {status.reason}")
+            self.log(
+                "warning",
+                self.tr("{backend}: not usable here: {reason}").format(backend=status.backend, reason=status.reason),
+            )
 
     def _say_waiting(self) -> None:
         """The progress line while Run waits for device detection: which backends are still loading."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QUrl
 from PySide6.QtGui import QDesktopServices, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes, write_text
-from gpu_tpu_app.ui.widgets import show_error
+from gpu_tpu_app.ui.widgets import label, show_error
 
 FORMATS: dict[str, tuple[str, str]] = {  # key -> (label, suffix)
     "markdown": ("Markdown", ".md"),
@@ -57,7 +57,7 @@ def html_to_pdf(html_text: str) -> bytes:
             QPageLayout.Unit.Millimeter,
         )
     )
-    writer.setTitle("gpu-tpu-app report")
+    writer.setTitle(QCoreApplication.translate("ReportDialog", "gpu-tpu-app report"))
     writer.setCreator("gpu-tpu-app")
     doc = QTextDocument()
     doc.setHtml(html_text)
@@ -102,7 +102,7 @@ class ReportDialog(QDialog):
         pdf: Callable[[], bytes] | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Export report")
+        self.setWindowTitle(self.tr("Export report"))
         self.resize(760, 680)
         self.markdown = markdown
         self.html = html_text
@@ -118,7 +118,7 @@ class ReportDialog(QDialog):
         root.addWidget(self.preview, 1)
 
         row = QHBoxLayout()
-        fmt_label = QLabel("&Format:")
+        fmt_label = QLabel(self.tr("&Format:"))
         self.format_combo = QComboBox()
         for key, (text, suffix) in FORMATS.items():
             self.format_combo.addItem(f"{text} ({suffix})", key)
@@ -127,14 +127,24 @@ class ReportDialog(QDialog):
         row.addWidget(self.format_combo)
         row.addStretch(1)
         root.addLayout(row)
+        # a Chinese report (or Chinese notes) without a Chinese font: the PDF would show empty boxes
+        from gpu_tpu_app.ui.cjk_text import font_problem
+
+        self.font_note = label(font_problem(markdown) or "", "warning")
+        root.addWidget(self.font_note)
+        self.format_combo.currentIndexChanged.connect(self._show_font_note)
+        self._show_font_note()
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.save_button = QPushButton("&Save…")
+        self.save_button = QPushButton(self.tr("&Save…"))
         self.save_button.setDefault(True)
         buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.save_button.clicked.connect(self.save)
         buttons.rejected.connect(self.reject)
         root.addWidget(buttons)
+
+    def _show_font_note(self) -> None:
+        self.font_note.setVisible(bool(self.font_note.text()) and self.selected_format() == "pdf")
 
     @staticmethod
     def _open_link(url: QUrl) -> None:
@@ -150,7 +160,7 @@ class ReportDialog(QDialog):
         fmt = self.selected_format()
         text, suffix = FORMATS[fmt]
         start = str(self.suggested.with_suffix(suffix))
-        path, _filter = QFileDialog.getSaveFileName(self, "Save report", start, f"{text} (*{suffix})")
+        path, _filter = QFileDialog.getSaveFileName(self, self.tr("Save report"), start, f"{text} (*{suffix})")
         if not path:
             return
         if not Path(path).suffix:
@@ -162,7 +172,11 @@ class ReportDialog(QDialog):
         try:
             write_report(path, fmt or format_for(path), self.markdown, self.html, self.pdf)
         except OSError as exc:
-            show_error(self, "Cannot save report", f"{path}: {exc.strerror or exc}")
+            show_error(
+                self,
+                self.tr("Cannot save report"),
+                self.tr("{path}: {error}").format(path=path, error=exc.strerror or exc),
+            )
             return False
         self.saved_path = path
         self.accept()

@@ -2,16 +2,22 @@
 
 Qt's HTML layout gave narrow tables whose words broke mid-word ("Cos/t") and rows split across
 pages. Here every table spans the full text width, columns are at least as wide as their longest
-word (words wrap only at spaces), a row that does not fit moves whole to the next page under a
+word (Latin words wrap only at spaces; Chinese, written without spaces, wraps between characters
+and never before a closing mark), a row that does not fit moves whole to the next page under a
 repeated header, and the verdict gauge is the window's own widget, drawn into the page.
+
+Latin text is set in DejaVu Sans; Chinese (the zh-Hans report, or Chinese in a user's notes) in a
+Simplified Chinese font the system has, embedded in the PDF (ui/cjk_text.py; without one the report
+dialog says so).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -28,6 +34,7 @@ from PySide6.QtGui import (
 
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, ReportData, inert
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER
+from gpu_tpu_app.ui.cjk_text import CJK, body_font, break_units
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
 MARGIN_MM = 18.0
@@ -44,6 +51,21 @@ COLORS = {
 }
 
 
+def _all_text(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for item in value for t in _all_text(item)]
+    return []
+
+
+def needs_cjk_font(data: ReportData) -> bool:
+    """True when the report has Chinese text: its own words (the zh-Hans report) or a user's notes."""
+    words = [QCoreApplication.translate("ReportPdf", "Verdict")]
+    fields = [getattr(data, f.name) for f in dataclasses.fields(data)]
+    return any(CJK.search(text) for text in [*words, *_all_text(fields)])
+
+
 @dataclass(frozen=True)
 class Gauge:
     """What the verdict gauge shows: score in [-1, 1], verdict key ('gpu', 'tpu', 'either'), confidence."""
@@ -56,7 +78,7 @@ class Gauge:
 class _Layout:
     """A cursor down the pages: blocks are measured first and start a new page when they do not fit."""
 
-    def __init__(self, writer: QPdfWriter, title: str) -> None:
+    def __init__(self, writer: QPdfWriter, title: str, cjk: bool = False) -> None:
         self.writer = writer
         self.p = QPainter(writer)
         self.p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -65,8 +87,7 @@ class _Layout:
         self.title = title
         self.y = 0.0
         self.page = 1
-        self.body = QFont("DejaVu Sans")
-        self.body.setPointSizeF(BODY_PT)
+        self.body = body_font(cjk, BODY_PT)
         self.footer_h = QFontMetricsF(self._font(0.85), writer).height() * 1.8
         self.bottom = self.height - self.footer_h
 
@@ -98,7 +119,11 @@ class _Layout:
         self.p.setPen(QColor(COLORS["muted"]))
         r = QRectF(0, self.height - self.footer_h * 0.7, self.width, self.footer_h * 0.7)
         self.p.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title)
-        self.p.drawText(r, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"page {self.page}")
+        self.p.drawText(
+            r,
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            QCoreApplication.translate("ReportPdf", "page {n}").format(n=self.page),
+        )
 
     def finish(self) -> None:
         self._footer()
@@ -106,7 +131,7 @@ class _Layout:
 
     # -- text
     def doc(self, rich: str, width: float, font: QFont | None = None) -> QTextDocument:
-        """A laid-out rich-text block `width` pixels wide; words wrap at spaces only."""
+        """A laid-out rich-text block `width` pixels wide; words wrap at spaces, Chinese between characters."""
         d = QTextDocument()
         d.documentLayout().setPaintDevice(self.writer)
         d.setDefaultFont(font or self.body)
@@ -140,7 +165,8 @@ class _Layout:
         self.need(h + keep)
         if prefix:
             pd = self.doc(prefix, indent, font)
-            self.draw_doc(pd, 0, self.y)
+            # on the first line's baseline: a line with Chinese in it is taller than the "1." beside it
+            self.draw_doc(pd, 0, self.y + max(0.0, _first_ascent(d) - _first_ascent(pd)))
         self.draw_doc(d, indent, self.y)
         self.y += h + self.pt(after)
 
@@ -174,7 +200,7 @@ class _Layout:
         fm_cell = QFontMetricsF(cell_font, self.writer)
 
         def words(text: str, fm: QFontMetricsF) -> float:
-            return max((fm.horizontalAdvance(w) for w in text.split()), default=0.0)
+            return max((fm.horizontalAdvance(w) for w in break_units(text)), default=0.0)
 
         least = [max(words(header[c], fm_head), *(words(r[c], fm_cell) for r in rows)) + 2 * pad for c in range(n)]
         ideal = [
@@ -223,6 +249,12 @@ class _Layout:
         self.need(h)
         self.p.drawImage(QRectF((self.width - w) / 2, self.y, w, h), img)
         self.y += h + self.pt(6)
+
+
+def _first_ascent(d: QTextDocument) -> float:
+    """The ascent of a laid-out document's first line (0 when it has none)."""
+    layout = d.firstBlock().layout()
+    return layout.lineAt(0).ascent() if layout is not None and layout.lineCount() else 0.0
 
 
 #: Joins the characters on either side: no line break there (Qt would break 'TFLOP/s' after the slash).
@@ -287,7 +319,7 @@ def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     )
     writer.setTitle(data.title)
     writer.setCreator("gpu-tpu-app")
-    out = _Layout(writer, data.title)
+    out = _Layout(writer, data.title, cjk=needs_cjk_font(data))
     try:
         _content(out, data, gauge)
     finally:
@@ -305,70 +337,87 @@ def _content(out: _Layout, data: ReportData, gauge: Gauge | None) -> None:
     def plain(text: str) -> str:  # escaped, and breakable only at spaces
         return _unbreakable(html.escape(text))
 
+    def yours(answer: str) -> str:  # "(your answer: …)", the answer escaped
+        return plain(QCoreApplication.translate("ReportPdf", "(your answer: {answer})")).replace(
+            "{answer}", plain(answer)
+        )
+
+    def reason(word: str, message: str) -> str:  # "GPU: message", both already rich text
+        return QCoreApplication.translate("ReportPdf", "{lean}: {reason}").format(lean=word, reason=message)
+
     muted = COLORS["muted"]
     lean = {"GPU": COLORS["gpu"], "TPU": COLORS["tpu"]}
 
     out.heading(data.title, 1)
     out.paragraph(f'<i style="color:{muted}">{plain(data.generated)}</i>', after=6)
-    out.heading("Verdict")
+    out.heading(QCoreApplication.translate("ReportPdf", "Verdict"))
     if gauge is not None:
         out.image(gauge_image(gauge), 250)
     out.paragraph(f'<b style="color:{lean.get(data.verdict, COLORS["text"])}">{plain(data.headline)}</b>')
     out.paragraph(plain(data.summary))
     if data.blockers:
-        out.heading("Hard constraints")
+        out.heading(QCoreApplication.translate("ReportPdf", "Hard constraints"))
         out.items(
             [
-                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">(your answer: '
-                f"{plain(a)}) {plain(refs)}</span>"
+                f'<b style="color:{COLORS["warning"]}">{plain(m)}</b> <span style="color:{muted}">'
+                f"{yours(a)} {plain(refs)}</span>"
                 for m, a, refs in data.blockers
             ]
         )
-    out.heading("Reasons, strongest first")
+    out.heading(QCoreApplication.translate("ReportPdf", "Reasons, strongest first"))
     if data.reasons:
         out.items(
             [
-                f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>: {plain(m)} <span style="color:{muted}">'
-                f"(your answer: {plain(a)}) {plain(refs)}</span>"
+                reason(f'<b style="color:{lean.get(w, COLORS["text"])}">{plain(w)}</b>', plain(m))
+                + f' <span style="color:{muted}">'
+                f"{yours(a)} {plain(refs)}</span>"
                 for w, m, a, refs in data.reasons
             ],
             numbered=True,
         )
     else:
-        out.paragraph("No answer leans either way yet.")
-    out.heading("What would change this")
+        out.paragraph(QCoreApplication.translate("ReportPdf", "No answer leans either way yet."))
+    out.heading(QCoreApplication.translate("ReportPdf", "What would change this"))
     if data.flips:
         out.items([plain(f) for f in data.flips])
     else:
-        out.paragraph("No single answer change would change the verdict.")
+        out.paragraph(QCoreApplication.translate("ReportPdf", "No single answer change would change the verdict."))
     if data.next_steps:
-        out.heading("Next steps")
+        out.heading(QCoreApplication.translate("ReportPdf", "Next steps"))
         out.items([plain(s) for s in data.next_steps], numbered=True)
     if data.unanswered:
-        out.heading("Open questions")
+        out.heading(QCoreApplication.translate("ReportPdf", "Open questions"))
         out.items([plain(q) for q in data.unanswered])
-    out.heading("Answers")
-    out.table(["Step", "Question", "Answer"], [list(a) for a in data.answers], weights=[0.18, 0.52, 0.3])
+    out.heading(QCoreApplication.translate("ReportPdf", "Answers"))
+    out.table(
+        [
+            QCoreApplication.translate("ReportPdf", "Step"),
+            QCoreApplication.translate("ReportPdf", "Question"),
+            QCoreApplication.translate("ReportPdf", "Answer"),
+        ],
+        [list(a) for a in data.answers],
+        weights=[0.18, 0.52, 0.3],
+    )
     if data.estimate_rows:
-        out.heading("Estimate")
+        out.heading(QCoreApplication.translate("ReportPdf", "Estimate"))
         out.paragraph(plain(data.estimate_intro))
         out.table(list(ESTIMATE_HEADER), data.estimate_rows)
         out.items([plain(r) for r in data.estimate_rules], muted=True)
     if data.compile_intro:
-        out.heading("Compiled for TPU generations")
+        out.heading(QCoreApplication.translate("ReportPdf", "Compiled for TPU generations"))
         out.paragraph(plain(data.compile_intro))
         if data.compile_rows:
             out.table(list(REPORT_HEADER), data.compile_rows)
         out.items([plain(n) for n in data.compile_notes], muted=True)
     if data.runs:
-        out.heading("Probe runs")
+        out.heading(QCoreApplication.translate("ReportPdf", "Probe runs"))
         out.items([plain(r) for r in data.runs])
     if data.notes:
-        out.heading("Notes")
+        out.heading(QCoreApplication.translate("ReportPdf", "Notes"))
         for para in data.notes.split("\n\n"):
             out.paragraph(plain(para))
     if data.sources:
-        out.heading("Sources")
+        out.heading(QCoreApplication.translate("ReportPdf", "Sources"))
         out.items(
             [
                 plain(title) + (f' <span style="color:{muted}">{e(url)}</span>' if url else "")

@@ -138,11 +138,11 @@ class ResultPage(QWidget):
     def _build_top_bar(self) -> QHBoxLayout:
         """The page title and its two buttons: Change answers, Export report."""
         top = QHBoxLayout()
-        top.addWidget(label("Recommendation", "title", wrap=False))
+        top.addWidget(label(self.tr("Recommendation"), "title", wrap=False))
         top.addStretch(1)
-        self.edit_button = QPushButton("&Change answers")
+        self.edit_button = QPushButton(self.tr("&Change answers"))
         self.edit_button.clicked.connect(self.sig_edit_answers)
-        self.export_button = QPushButton("&Export report…")
+        self.export_button = QPushButton(self.tr("&Export report…"))
         self.export_button.clicked.connect(self.sig_export)
         top.addWidget(self.edit_button)
         top.addWidget(self.export_button)
@@ -159,12 +159,12 @@ class ResultPage(QWidget):
         self.verdict_card.body.addWidget(self.gauge)
         left.addWidget(self.verdict_card)
 
-        self.blockers_card = Card("Hard constraints", kind="blocker")
+        self.blockers_card = Card(self.tr("Hard constraints"), kind="blocker")
         self.blockers_box = QVBoxLayout()
         self.blockers_card.body.addLayout(self.blockers_box)
         left.addWidget(self.blockers_card)
 
-        self.reasons_card = Card("Strongest reasons")
+        self.reasons_card = Card(self.tr("Strongest reasons"))
         self.reasons_box = QVBoxLayout()
         self.reasons_box.setSpacing(10)
         self.reasons_card.body.addLayout(self.reasons_box)
@@ -176,28 +176,30 @@ class ResultPage(QWidget):
 
     def _build_right_column(self, right: QVBoxLayout) -> None:
         """What would change this, next steps, open questions, notes."""
-        self.flips_card = Card("What would change this")
+        self.flips_card = Card(self.tr("What would change this"))
         self.flips_label = link_label("")
         self.flips_label.linkActivated.connect(self._link)
         self.flips_card.body.addWidget(self.flips_label)
         right.addWidget(self.flips_card)
 
-        self.steps_card = Card("Next steps")
+        self.steps_card = Card(self.tr("Next steps"))
         self.steps_label = link_label("")
         self.steps_label.linkActivated.connect(self._link)
         self.steps_card.body.addWidget(self.steps_label)
         right.addWidget(self.steps_card)
 
-        self.open_card = Card("Open questions")
+        self.open_card = Card(self.tr("Open questions"))
         self.open_label = link_label("")
         self.open_label.linkActivated.connect(self._link)
         self.open_card.body.addWidget(self.open_label)
         right.addWidget(self.open_card)
 
-        self.notes_card = Card("Notes")
+        self.notes_card = Card(self.tr("Notes"))
         self.notes_edit = QPlainTextEdit()
-        self.notes_edit.setPlaceholderText("Your notes on this decision; saved with the session and in the report.")
-        self.notes_edit.setAccessibleName("Notes")
+        self.notes_edit.setPlaceholderText(
+            self.tr("Your notes on this decision; saved with the session and in the report.")
+        )
+        self.notes_edit.setAccessibleName(self.tr("Notes"))
         self.notes_edit.setTabChangesFocus(True)
         self.notes_edit.setFixedHeight(90)
         self.notes_edit.textChanged.connect(lambda: self.sig_notes_changed.emit(self.notes_edit.toPlainText()))
@@ -287,11 +289,16 @@ class ResultPage(QWidget):
         src = "; ".join(html.escape(t) for t in self._source_titles(sources))
         note = measured_note(self._model_check, factor, answer)
         measured = f'<br><span style="color:{c["ok"]}">{html.escape(note)}</span>' if note else ""
+        yours = self.tr("Your answer: {question}: {answer}").format(
+            question=html.escape(factor_label(factor)), answer=html.escape(answer_label(factor, answer))
+        )
+        learn = self.tr("Open in Learn: {topic}").format(topic=self._topic_title(topic))
+        sources_line = self.tr("Sources: {sources}").format(sources=src)
         return (
             f"{self._lean_html(lean)}&nbsp; {html.escape(message)}<br>"
-            f'<span style="color:{c["muted"]}">Your answer: {html.escape(factor_label(factor))}: '
-            f"{html.escape(answer_label(factor, answer))}{measured}<br>Sources: {src}</span><br>"
-            f"{anchor('topic:' + topic, 'Open in Learn: ' + self._topic_title(topic))} →"
+            f'<span style="color:{c["muted"]}">{yours}'
+            f"{measured}<br>{sources_line}</span><br>"
+            f"{anchor('topic:' + topic, learn)} →"
         )
 
     def _render(self) -> None:
@@ -318,10 +325,12 @@ class ResultPage(QWidget):
             self.gauge.set_value(rec.score, rec.verdict, rec.confidence)
         else:
             n = answered_count(rec)
-            self.headline.setText("No verdict yet")
+            self.headline.setText(self.tr("No verdict yet"))
             self.summary.setText(
-                f"{n} of {len(QUESTIONS)} questions answered: answer at least {MIN_ANSWERS_FOR_VERDICT} "
-                "(any of them; every one can be skipped) and the verdict appears here."
+                self.tr(
+                    "{n} of {total} questions answered: answer at least {needed} "
+                    "(any of them; every one can be skipped) and the verdict appears here."
+                ).format(n=n, total=len(QUESTIONS), needed=MIN_ANSWERS_FOR_VERDICT)
             )
         return ready
 
@@ -339,16 +348,18 @@ class ResultPage(QWidget):
         shown = rec.reasons if self._show_all else rec.reasons[:TOP_REASONS]
         if not rec.reasons:
             self.reasons_box.addWidget(
-                label("No answer leans either way yet. Answer the questions to see reasons here.", "muted")
+                label(self.tr("No answer leans either way yet. Answer the questions to see reasons here."), "muted")
             )
         for r in shown:
             lab = link_label(self._item_html(r.message, r.factor, r.answer, r.sources, r.topic, r.leans))
-            lab.setToolTip(f"weight {r.weight:g}")
+            lab.setToolTip(self.tr("weight {weight}").format(weight=f"{r.weight:g}"))
             lab.linkActivated.connect(self._link)
             self.reasons_box.addWidget(lab)
         hidden = len(rec.reasons) - TOP_REASONS
         if hidden > 0:
-            self.more_link.setText(anchor("more:", "Show fewer" if self._show_all else f"Show {hidden} more"))
+            self.more_link.setText(
+                anchor("more:", self.tr("Show fewer") if self._show_all else self.tr("Show {n} more").format(n=hidden))
+            )
             self.more_link.show()
         else:
             self.more_link.hide()
@@ -361,15 +372,18 @@ class ResultPage(QWidget):
             for f in rec.flips:
                 verdict = VERDICT_WORDS.get(f.verdict, f.verdict)
                 col = c.get(f.verdict, c["foreground"])
+                change = self.tr("{to} instead of {from_}").format(
+                    to=html.escape(answer_label(f.factor, f.to)), from_=html.escape(answer_label(f.factor, f.from_))
+                )
+                item = self.tr("{question}: {change}").format(
+                    question=anchor("question:" + f.factor, factor_label(f.factor)), change=change
+                )
                 items.append(
-                    f"<li>{anchor('question:' + f.factor, factor_label(f.factor))}: "
-                    f"{html.escape(answer_label(f.factor, f.to))} instead of "
-                    f"{html.escape(answer_label(f.factor, f.from_))} → "
-                    f'<span style="color:{col}; font-weight:600">{html.escape(verdict)}</span></li>'
+                    f'<li>{item} → <span style="color:{col}; font-weight:600">{html.escape(verdict)}</span></li>'
                 )
             self.flips_label.setText("<ul style='margin-left:-20px'>" + "".join(items) + "</ul>")
         else:
-            self.flips_label.setText("No single answer change would change this verdict.")
+            self.flips_label.setText(self.tr("No single answer change would change this verdict."))
 
     def _render_steps(self, rec: Recommendation) -> None:
         """Next steps, each with its in-app action when it has one; the cheapest places to rent the
@@ -389,16 +403,20 @@ class ResultPage(QWidget):
         self.open_card.setVisible(bool(rec.unanswered))
         if rec.unanswered:
             c = theme_manager().colors()
-            items = [
-                f"<li>{anchor('question:' + f, factor_label(f))} "
-                f'<span style="color:{c["muted"]}">({html.escape(page_of(f))})</span></li>'
-                for f in rec.unanswered
-            ]
-            self.open_label.setText(
-                f"{len(rec.unanswered)} question{'s' if len(rec.unanswered) != 1 else ''} skipped; "
-                "each one answered makes the verdict firmer."
-                "<ul style='margin-left:-20px'>" + "".join(items) + "</ul>"
+            items = []
+            for f in rec.unanswered:
+                page = self.tr("({page})").format(page=html.escape(page_of(f)))
+                items.append(
+                    f"<li>{anchor('question:' + f, factor_label(f))} "
+                    f'<span style="color:{c["muted"]}">{page}</span></li>'
+                )
+            n = len(rec.unanswered)
+            skipped = (
+                self.tr("1 question skipped; each one answered makes the verdict firmer.")
+                if n == 1
+                else self.tr("{n} questions skipped; each one answered makes the verdict firmer.").format(n=n)
             )
+            self.open_label.setText(skipped + "<ul style='margin-left:-20px'>" + "".join(items) + "</ul>")
 
     def _reading_order(self) -> None:
         """Tab follows reading order: the buttons, the left column (blockers, reasons), the right column

@@ -2,7 +2,9 @@
 
 One row per ProbeResult of every run shown (the live one and any imported ones). Sorting uses
 the raw numbers (Qt.UserRole), display uses readable units; failed and suspect rows carry an
-icon, a tint and a tooltip that says what went wrong.
+icon, a tint and a tooltip that says what went wrong. Words: Qt's translate() under the context
+"ResultsModel"; the column names, statuses and suites keep their English ids (COLUMNS, r.status,
+run.suite) and are translated where shown. A flag's own words (core.trust) are core's.
 """
 
 from __future__ import annotations
@@ -11,13 +13,22 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.trust import NO_FLAGS, NOISE_RULE, Flags, is_functional_check, run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
+from gpu_tpu_app.ui.chart_data import kernel_name
 from gpu_tpu_app.ui.widgets import plain_tip
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -25,9 +36,30 @@ _Index = QModelIndex | QPersistentModelIndex
 # ---------------------------------------------------------------- labels
 
 
+#: a result's status and a run's suite as shown (English here; words() gives the language in use)
+STATUS_WORDS = {
+    "ok": str(QT_TRANSLATE_NOOP("ResultsModel", "ok")),
+    "suspect": str(QT_TRANSLATE_NOOP("ResultsModel", "suspect")),
+    "timeout": str(QT_TRANSLATE_NOOP("ResultsModel", "timeout")),
+    "error": str(QT_TRANSLATE_NOOP("ResultsModel", "error")),
+    "skipped": str(QT_TRANSLATE_NOOP("ResultsModel", "skipped")),
+}
+SUITE_WORDS = {
+    "smoke": str(QT_TRANSLATE_NOOP("ResultsModel", "smoke")),
+    "quick": str(QT_TRANSLATE_NOOP("ResultsModel", "quick")),
+    "full": str(QT_TRANSLATE_NOOP("ResultsModel", "full")),
+}
+
+
+def words(table: dict[str, str], key: str) -> str:
+    """A status or suite id as shown in the language in use; an id the table lacks as it is."""
+    return QCoreApplication.translate("ResultsModel", table[key]) if key in table else key
+
+
 def kernel_label(r: ProbeResult) -> str:
-    """Kernel plus variant: 'transfer h2d-pinned', 'compile first_call', 'matmul'."""
-    return f"{r.kernel} {r.variant}" if r.variant else r.kernel
+    """Kernel plus variant: 'transfer h2d-pinned', 'compile first_call', 'matmul' (the kernel as the charts
+    name it in the language in use)."""
+    return f"{kernel_name(r.kernel)} {r.variant}" if r.variant else kernel_name(r.kernel)
 
 
 def spread_text(r: ProbeResult) -> str:
@@ -48,26 +80,60 @@ def stats_tooltip(r: ProbeResult) -> str:
     def f(v: float) -> str:
         return format_value(v, r.metric)
 
-    return (
-        f"median {f(s.median)}\nmin {f(s.min)}   max {f(s.max)}\n"
-        f"q1 {f(s.q1)}   q3 {f(s.q3)}   IQR {f(s.iqr)}\n"
-        f"CV {s.cv * 100:.2f} %   {s.reps} repetitions in {s.seconds:.2f} s"
+    return QCoreApplication.translate(
+        "ResultsModel",
+        "median {median}\nmin {min}   max {max}\nq1 {q1}   q3 {q3}   IQR {iqr}\n"
+        "CV {cv} %   {reps} repetitions in {seconds} s",
+    ).format(
+        median=f(s.median),
+        min=f(s.min),
+        max=f(s.max),
+        q1=f(s.q1),
+        q3=f(s.q3),
+        iqr=f(s.iqr),
+        cv=f"{s.cv * 100:.2f}",
+        reps=s.reps,
+        seconds=f"{s.seconds:.2f}",
     )
 
 
 def run_label(run: RunFile, index: int | None = None) -> str:
     """How a run is named in legends and tables: 'host · quick · 14:02' (+ '(partial)')."""
     when = run.started.strftime("%Y-%m-%d %H:%M")
-    suite = f"{run.suite} (functional check, not a benchmark)" if is_functional_check(run) else run.suite
+    suite = words(SUITE_WORDS, run.suite)
+    if is_functional_check(run):
+        suite = QCoreApplication.translate("ResultsModel", "{suite} (functional check, not a benchmark)").format(
+            suite=suite
+        )
     label = f"{run.host} · {suite} · {when}"
     if not run.complete:
-        label += " (partial)"
+        label = QCoreApplication.translate("ResultsModel", "{label} (partial)").format(label=label)
     return label
 
 
 # ---------------------------------------------------------------- model
 
-COLUMNS = ("Run", "Kernel", "Backend", "Device", "Dtype", "Size", "Median", "CV / IQR", "% ceiling", "% spec", "Status")
+#: the columns' English names (their keys); headers are translated where shown
+COLUMNS = (
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Run")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Kernel")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Backend")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Device")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Dtype")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Size")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Median")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "CV / IQR")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "% ceiling")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "% spec")),
+    str(QT_TRANSLATE_NOOP("ResultsModel", "Status")),
+)
+
+
+def column_header(name: str) -> str:
+    """A column's header (a name of COLUMNS) in the language in use."""
+    return QCoreApplication.translate("ResultsModel", name)
+
+
 COL = {name: i for i, name in enumerate(COLUMNS)}
 
 FLAGGED = ("suspect", "timeout", "error")
@@ -87,23 +153,31 @@ def status_text(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
     ('noisy', 'in cache', 'above roof'; the tooltip says it in full)."""
     if flags.flagged and r.status in ("ok", "suspect"):
         return flags.short()
-    return r.status
+    return words(STATUS_WORDS, r.status)
 
 
 def status_tooltip(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
     """Why a row is flagged, in plain words."""
     base = {
-        "suspect": "Suspect: faster than the chip's published peak, so the timing is probably wrong. "
-        "Not counted as a ceiling.",
-        "timeout": "Timed out: the point ran past its time cap and was stopped.",
-        "error": "Failed: the point raised an error or the worker stopped.",
-        "skipped": "Skipped: not applicable on this device or left out to stay within the time budget.",
+        "suspect": QCoreApplication.translate(
+            "ResultsModel",
+            "Suspect: faster than the chip's published peak, so the timing is probably wrong. "
+            "Not counted as a ceiling.",
+        ),
+        "timeout": QCoreApplication.translate(
+            "ResultsModel", "Timed out: the point ran past its time cap and was stopped."
+        ),
+        "error": QCoreApplication.translate("ResultsModel", "Failed: the point raised an error or the worker stopped."),
+        "skipped": QCoreApplication.translate(
+            "ResultsModel", "Skipped: not applicable on this device or left out to stay within the time budget."
+        ),
         "ok": "",
     }.get(r.status, r.status)
     if flags.flagged:
-        why = "Not trusted, so never a best value, a ceiling, an estimator row or evidence:\n" + "\n".join(
-            f"• {n}" for n in flags.notes()
+        why = QCoreApplication.translate(
+            "ResultsModel", "Not trusted, so never a best value, a ceiling, an estimator row or evidence:"
         )
+        why += "\n" + "\n".join(f"• {n}" for n in flags.notes())
         base = f"{base}\n{why}" if base else why
     if r.message:
         base = f"{base}\n{r.message}" if base else r.message
@@ -181,15 +255,21 @@ class ResultsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return column_header(COLUMNS[section])
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return {
-                "Median": "Median of the repetitions (rates in FLOP/s or B/s; times in seconds)",
-                "CV / IQR": "Spread: coefficient of variation and interquartile range of the repetitions, as % of the median; "
-                "hover a cell for the values, min and max",
-                "% ceiling": "Percent of the best trusted result of the same kernel, device and dtype in this run",
-                "Status": "ok, a failure, or why a measured point is not trusted: " + NOISE_RULE,
-                "% spec": "Percent of the published dense peak of the matched catalogue chip",
+                "Median": self.tr("Median of the repetitions (rates in FLOP/s or B/s; times in seconds)"),
+                "CV / IQR": self.tr(
+                    "Spread: coefficient of variation and interquartile range of the repetitions, as % of the median; "
+                    "hover a cell for the values, min and max"
+                ),
+                "% ceiling": self.tr(
+                    "Percent of the best trusted result of the same kernel, device and dtype in this run"
+                ),
+                "Status": self.tr("ok, a failure, or why a measured point is not trusted: {rule}").format(
+                    rule=NOISE_RULE
+                ),
+                "% spec": self.tr("Percent of the published dense peak of the matched catalogue chip"),
             }.get(COLUMNS[section])
         return None
 
@@ -217,7 +297,7 @@ class ResultsModel(QAbstractTableModel):
             elif r.status == "ok":
                 parts.append(r.message or "")
             if r.math_mode and col in ("Kernel", "Dtype", "Median"):
-                parts.append(f"math mode: {r.math_mode}")
+                parts.append(self.tr("math mode: {mode}").format(mode=r.math_mode))
             text = "\n".join(p for p in parts if p)
             return plain_tip(text) if text else None
         untrusted = row.flags.flagged and r.status == "ok"

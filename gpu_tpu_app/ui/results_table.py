@@ -5,16 +5,18 @@ It only builds the widgets; the page (probe_panel.py) owns the model and fills i
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
 
-from gpu_tpu_app.ui.results_model import COLUMNS, ResultsProxy
+from gpu_tpu_app.ui.results_model import COLUMNS, ResultsProxy, column_header
 
 
 def build_results_table(proxy: ResultsProxy) -> tuple[QWidget, QLineEdit, QTableView]:
     """The results table under its filter box: (the box holding both, the filter, the table)."""
     filt = QLineEdit()
-    filt.setPlaceholderText("Filter results (kernel, device, dtype, status…)")
+    filt.setPlaceholderText(
+        QCoreApplication.translate("ResultsTable", "Filter results (kernel, device, dtype, status…)")
+    )
     filt.setClearButtonEnabled(True)
     filt.textChanged.connect(proxy.setFilterFixedString)
     table = QTableView()
@@ -41,7 +43,7 @@ def build_results_table(proxy: ResultsProxy) -> tuple[QWidget, QLineEdit, QTable
         "% ceiling": 66,
         "% spec": 56,
     }.items():
-        label_room = header.fontMetrics().horizontalAdvance(name) + 18  # the header text and sort arrow
+        label_room = header.fontMetrics().horizontalAdvance(column_header(name)) + 18  # the header and sort arrow
         table.setColumnWidth(COLUMNS.index(name), max(width, label_room))
     # what matters most stays in view in a narrow window: the value and its status come right
     # after what was measured; the rest follows and elides or scrolls

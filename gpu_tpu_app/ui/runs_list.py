@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QMenu, QWidget
 
 from gpu_tpu_app.core.machine import is_this_machine
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.ui.charts import ChartRun
-from gpu_tpu_app.ui.results_model import run_label
+from gpu_tpu_app.ui.results_model import SUITE_WORDS, run_label, words
 from gpu_tpu_app.ui.widgets import plain_tip
 
 
@@ -31,9 +31,11 @@ class RunEntry:
     def label(self) -> str:
         """How the run is named in the list, the table and the charts."""
         if self.live:
-            return "this machine · running"
+            return QCoreApplication.translate("RunsList", "this machine · running")
         label = run_label(self.run)
-        return f"imported · {label}" if self.imported else label
+        return (
+            QCoreApplication.translate("RunsList", "imported · {label}").format(label=label) if self.imported else label
+        )
 
 
 class RunsList(QListWidget):
@@ -52,7 +54,7 @@ class RunsList(QListWidget):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         self.itemChanged.connect(self._on_item_changed)
-        self.setToolTip("Tick to show a run in the charts; right-click to remove it from the page")
+        self.setToolTip(self.tr("Tick to show a run in the charts; right-click to remove it from the page"))
 
     # ------------------------------------------------------------ the runs
     def runs(self) -> list[RunFile]:
@@ -146,9 +148,17 @@ class RunsList(QListWidget):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if e.visible else Qt.CheckState.Unchecked)
             item.setData(Qt.ItemDataRole.UserRole, i)
-            devs = ", ".join(sorted({d.name for d in e.run.devices})) or "no devices"
+            devs = ", ".join(sorted({d.name for d in e.run.devices})) or self.tr("no devices")
             item.setToolTip(
-                plain_tip(f"{e.run.host} · {e.run.os}\n{devs}\n{len(e.run.results)} results · suite {e.run.suite}")
+                plain_tip(
+                    self.tr("{host} · {os}\n{devices}\n{n} results · suite {suite}").format(
+                        host=e.run.host,
+                        os=e.run.os,
+                        devices=devs,
+                        n=len(e.run.results),
+                        suite=words(SUITE_WORDS, e.run.suite),
+                    )
+                )
             )
             self.addItem(item)
         self.blockSignals(False)
@@ -167,7 +177,7 @@ class RunsList(QListWidget):
             return
         i = item.data(Qt.ItemDataRole.UserRole)
         menu = QMenu(self)
-        remove = menu.addAction("Remove from the page")
+        remove = menu.addAction(self.tr("Remove from the page"))
         remove.setEnabled(not self._entries[i].live)
         remove.triggered.connect(lambda: self.sig_remove_requested.emit(i))
         menu.popup(self.viewport().mapToGlobal(pos))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSettings
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 from gpu_tpu_app.core.runs import load_run
@@ -23,8 +23,9 @@ from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.widgets import message_box, plain_tip, show_error
 
 MAX_RECENT = 8
-SESSION_FILTER = "gpu-tpu-app session (*.json);;All files (*)"
-RUN_FILTER = "Probe run (*.json);;All files (*)"
+# file-dialog filters in English, shown through QCoreApplication.translate("SessionFiles", ...)
+SESSION_FILTER = str(QT_TRANSLATE_NOOP("SessionFiles", "gpu-tpu-app session (*.json);;All files (*)"))
+RUN_FILTER = str(QT_TRANSLATE_NOOP("SessionFiles", "Probe run (*.json);;All files (*)"))
 
 
 class SessionView(Protocol):
@@ -50,7 +51,11 @@ class SessionFiles(QObject):
         self._session = session
         self._window = window
         self._persist = persist
-        self.recent_menu = QMenu("Open &Recent", parent)
+        self.recent_menu = QMenu(self.tr("Open &Recent"), parent)
+
+    @staticmethod
+    def _filter(english: str) -> str:
+        return QCoreApplication.translate("SessionFiles", english)
 
     def _status(self, text: str, ms: int) -> None:
         self._window.statusBar().showMessage(text, ms)
@@ -66,12 +71,12 @@ class SessionFiles(QObject):
         if not self._session.is_modified():
             return True
         path = self._session.path()
-        name = path.name if path else "Untitled"
+        name = path.name if path else self.tr("Untitled")
         answer = message_box(
             self._parent,
             QMessageBox.Icon.Warning,
-            "Unsaved changes",
-            f"The session “{name}” has changes that are not saved. Save them first?",
+            self.tr("Unsaved changes"),
+            self.tr("The session “{name}” has changes that are not saved. Save them first?").format(name=name),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         ).exec()
@@ -83,14 +88,14 @@ class SessionFiles(QObject):
         """Start over with an empty session (after the unsaved-changes prompt)."""
         window = self._window
         if window.probe_running():
-            self._status("A probe is running: cancel it before starting a new session.", 6000)
+            self._status(self.tr("A probe is running: cancel it before starting a new session."), 6000)
             return False
         if not self.maybe_save():
             return False
         self._session.set_session(new_session())
         window.show_wizard(0)
-        self._status("New session", 3000)
-        window.confirm("New session: every answer, run, check and note of the last one is cleared.")
+        self._status(self.tr("New session"), 3000)
+        window.confirm(self.tr("New session: every answer, run, check and note of the last one is cleared."))
         return True
 
     def open_session(self, path: str | Path | None = None) -> bool:
@@ -99,7 +104,9 @@ class SessionFiles(QObject):
             return False
         window = self._window
         if path is None:
-            chosen, _f = QFileDialog.getOpenFileName(self._parent, "Open session", self._start_dir(), SESSION_FILTER)
+            chosen, _f = QFileDialog.getOpenFileName(
+                self._parent, self.tr("Open session"), self._start_dir(), self._filter(SESSION_FILTER)
+            )
             if not chosen:
                 return False
             path = chosen
@@ -107,19 +114,23 @@ class SessionFiles(QObject):
         try:
             session = load_session(path)
         except InputError as exc:
-            show_error(self._parent, "Cannot open session", str(exc))
+            show_error(self._parent, self.tr("Cannot open session"), str(exc))
             return False
         try:
             self._session.set_session(session, path)
         except Exception as exc:  # valid, yet it cannot be shown: the previous session stays, unchanged
-            show_error(self._parent, "Cannot open session", f"{path}: cannot be shown ({shown(exc, 300)})")
+            show_error(
+                self._parent,
+                self.tr("Cannot open session"),
+                self.tr("{path}: cannot be shown ({error})").format(path=path, error=shown(exc, 300)),
+            )
             return False
         self.add_recent(path)
         if any(v is not None for v in session.answers.model_dump().values()):
             window.show_result()
         else:
             window.show_wizard(0)
-        self._status(f"Opened {path}", 4000)
+        self._status(self.tr("Opened {path}").format(path=path), 4000)
         return True
 
     def save(self) -> bool:
@@ -134,7 +145,9 @@ class SessionFiles(QObject):
         if path is None:
             current = self._session.path()
             start = str(current) if current else str(Path.home() / "gpu-tpu-session.json")
-            chosen, _f = QFileDialog.getSaveFileName(self._parent, "Save session as", start, SESSION_FILTER)
+            chosen, _f = QFileDialog.getSaveFileName(
+                self._parent, self.tr("Save session as"), start, self._filter(SESSION_FILTER)
+            )
             if not chosen:
                 return False
             path = chosen if Path(chosen).suffix else chosen + ".json"
@@ -145,44 +158,57 @@ class SessionFiles(QObject):
         if len(session.notes) > NOTES_CHARS:  # a file this app could not open again
             show_error(
                 self._parent,
-                "Cannot save session",
-                f"{path}: notes: {len(session.notes):,} characters, "
-                f"over the {NOTES_CHARS:,} a session keeps; shorten them and save again",
+                self.tr("Cannot save session"),
+                self.tr(
+                    "{path}: notes: {n} characters, over the {limit} a session keeps; shorten them and save again"
+                ).format(path=path, n=f"{len(session.notes):,}", limit=f"{NOTES_CHARS:,}"),
             )
             return False
         try:
             saved = save_session(session, path)
         except OSError as exc:
-            show_error(self._parent, "Cannot save session", f"{path}: {exc.strerror or exc}")
+            show_error(
+                self._parent,
+                self.tr("Cannot save session"),
+                self.tr("{path}: {error}").format(path=path, error=exc.strerror or exc),
+            )
             return False
         self._session.mark_saved(saved, path)
         self.add_recent(path)
-        self._status(f"Saved {path}", 4000)
-        self._window.confirm("Saved the session", path)
+        self._status(self.tr("Saved {path}").format(path=path), 4000)
+        self._window.confirm(self.tr("Saved the session"), path)
         return True
 
     def import_run(self, path: str | Path | None = None) -> bool:
         """Add a probe run file (e.g. measured on a TPU VM with gpu-tpu-probe) to the session."""
         if path is None:
-            chosen, _f = QFileDialog.getOpenFileName(self._parent, "Import probe run", self._start_dir(), RUN_FILTER)
+            chosen, _f = QFileDialog.getOpenFileName(
+                self._parent, self.tr("Import probe run"), self._start_dir(), self._filter(RUN_FILTER)
+            )
             if not chosen:
                 return False
             path = chosen
         try:
             run = load_run(path)
         except InputError as exc:
-            show_error(self._parent, "Cannot import run", str(exc))
+            show_error(self._parent, self.tr("Cannot import run"), str(exc))
             return False
         runs = self._session.session().runs
         if run in runs:
-            self._status(f"{path}: this run is already in the session", 5000)
+            self._status(self.tr("{path}: this run is already in the session").format(path=path), 5000)
             return False
         try:
             self._session.show_runs([*runs, run])
         except Exception as exc:  # valid, yet it cannot be shown: the session keeps its runs, unchanged
-            show_error(self._parent, "Cannot import run", f"{path}: cannot be shown ({shown(exc, 300)})")
+            show_error(
+                self._parent,
+                self.tr("Cannot import run"),
+                self.tr("{path}: cannot be shown ({error})").format(path=path, error=shown(exc, 300)),
+            )
             return False
-        self._status(f"Imported the run from {run.host} ({len(run.results)} results)", 5000)
+        self._status(
+            self.tr("Imported the run from {host} ({n} results)").format(host=run.host, n=len(run.results)), 5000
+        )
         return True
 
     # ------------------------------------------------------------------ recent files
@@ -217,11 +243,11 @@ class SessionFiles(QObject):
             act.setStatusTip(f)
             act.triggered.connect(lambda _c=False, p=f: self.open_session(p))
         if not files:
-            empty = self.recent_menu.addAction("No recent sessions")
+            empty = self.recent_menu.addAction(self.tr("No recent sessions"))
             empty.setEnabled(False)
         else:
             self.recent_menu.addSeparator()
-            clear = self.recent_menu.addAction("&Clear List")
+            clear = self.recent_menu.addAction(self.tr("&Clear List"))
             clear.triggered.connect(self.clear_recent)
 
     def clear_recent(self) -> None:

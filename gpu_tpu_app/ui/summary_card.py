@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
@@ -19,7 +19,20 @@ from gpu_tpu_app.core.trust import Best, Ratio, flagged_summary, format_ratio, m
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_value
 from gpu_tpu_app.ui.widgets import plain_tip
 
-KIND_WORDS = {"matmul": "Matmul", "bandwidth": "Memory bandwidth"}
+# the two kinds in English; shown through kind_word()
+KIND_WORDS = {
+    "matmul": str(QT_TRANSLATE_NOOP("SummaryCard", "Matmul")),
+    "bandwidth": str(QT_TRANSLATE_NOOP("SummaryCard", "Memory bandwidth")),
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("SummaryCard", text)
+
+
+def kind_word(kind: str) -> str:
+    """'Matmul' or 'Memory bandwidth', in the interface language."""
+    return _tr(KIND_WORDS[kind])
 
 
 def best_text(b: Best) -> str:
@@ -32,22 +45,30 @@ def compare_note(best: dict[str, Best], shown: list[Ratio]) -> str:
     """What the ratios mean, read from the card's own first figure (not a fixed example)."""
     first = next((r for r in shown if r.ratio is not None and r.ratio > 0 and r.kind in best), None)
     if first is None or first.ratio is None:
-        return "Each figure is this machine's best over the chip's published one."
+        return QCoreApplication.translate(
+            "SummaryCard", "Each figure is this machine's best over the chip's published one."
+        )
     b = best[first.kind]
     mine = format_value(b.value, b.metric)
     cell = format_ratio(first.ratio)
     if first.ratio < 1:
         times = 1 / first.ratio
-        how = (
-            f"the {first.chip_name}'s {first.basis} is {times:,.0f} times"
-            if times >= 10
-            else (f"the {first.chip_name}'s {first.basis} is {times:.1f} times")
+        return QCoreApplication.translate(
+            "SummaryCard",
+            "Each figure is this machine's best over the chip's published one: {cell} means the {chip}'s {basis} "
+            "is {times} times this machine's {mine}.",
+        ).format(
+            cell=cell,
+            chip=first.chip_name,
+            basis=first.basis,
+            times=f"{times:,.0f}" if times >= 10 else f"{times:.1f}",
+            mine=mine,
         )
-        return f"Each figure is this machine's best over the chip's published one: {cell} means {how} this machine's {mine}."
-    return (
-        f"Each figure is this machine's best over the chip's published one: {cell} means this machine's {mine} is "
-        f"{first.ratio:.2g} times the {first.chip_name}'s {first.basis}."
-    )
+    return QCoreApplication.translate(
+        "SummaryCard",
+        "Each figure is this machine's best over the chip's published one: {cell} means this machine's {mine} is "
+        "{times} times the {chip}'s {basis}.",
+    ).format(cell=cell, mine=mine, times=f"{first.ratio:.2g}", chip=first.chip_name, basis=first.basis)
 
 
 class SummaryCard(QFrame):
@@ -64,14 +85,16 @@ class SummaryCard(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(4)
-        title = QLabel("This machine at a glance")
+        title = QLabel(self.tr("This machine at a glance"))
         font = QFont(title.font())
         font.setBold(True)
         title.setFont(font)
         self.chip_button = QToolButton()
-        self.chip_button.setText("Compare with chips")
+        self.chip_button.setText(self.tr("Compare with chips"))
         self.chip_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.chip_button.setToolTip("Pick the catalogue GPUs and TPUs to compare with (the roofline draws them too)")
+        self.chip_button.setToolTip(
+            self.tr("Pick the catalogue GPUs and TPUs to compare with (the roofline draws them too)")
+        )
         head = QGridLayout()
         head.addWidget(title, 0, 0)
         head.addWidget(self.chip_button, 0, 1, Qt.AlignmentFlag.AlignRight)
@@ -107,7 +130,7 @@ class SummaryCard(QFrame):
 
     def cells(self) -> list[list[str]]:
         """The ratio grid as text: a header row, then one row per chip (for tests and accessibility)."""
-        rows = [["", *[KIND_WORDS[k] for k in ("matmul", "bandwidth") if k in self.best]]]
+        rows = [["", *[kind_word(k) for k in ("matmul", "bandwidth") if k in self.best]]]
         by_chip: dict[str, dict[str, Ratio]] = {}
         names: dict[str, str] = {}
         for r in self.ratios:
@@ -129,17 +152,26 @@ class SummaryCard(QFrame):
                 widget.deleteLater()
         if not self.best:
             self.figures.setText(
-                "No trusted matmul or memory bandwidth measured on this machine yet: run the quick or full suite."
+                self.tr(
+                    "No trusted matmul or memory bandwidth measured on this machine yet: run the quick or full suite."
+                )
             )
             self.note.setText("")
             self.setToolTip("")
             return
-        self.figures.setText("\n".join(f"{KIND_WORDS[k]}: {best_text(b)}" for k, b in self.best.items()))
+        self.figures.setText(
+            "\n".join(
+                self.tr("{kind}: {best}").format(kind=kind_word(k), best=best_text(b)) for k, b in self.best.items()
+            )
+        )
         left_out = [text for run in self._runs if (text := flagged_summary(run))]
         self.figures.setToolTip(
             plain_tip(
-                "Each figure is the best trusted point of this machine's runs"
-                + (": " + "; ".join(left_out) + "." if left_out else "; no point was left out.")
+                self.tr("Each figure is the best trusted point of this machine's runs: {left_out}.").format(
+                    left_out="; ".join(left_out)
+                )
+                if left_out
+                else self.tr("Each figure is the best trusted point of this machine's runs; no point was left out.")
             )
         )
         by_chip: dict[str, dict[str, Ratio]] = {}
@@ -150,7 +182,7 @@ class SummaryCard(QFrame):
         big.setBold(True)
         kinds = [k for k in ("matmul", "bandwidth") if k in self.best]
         for col, kind in enumerate(kinds, 1):
-            head = QLabel(KIND_WORDS[kind])
+            head = QLabel(kind_word(kind))
             head.setProperty("role", "muted")
             self.grid.addWidget(head, 0, col, Qt.AlignmentFlag.AlignRight)
         for row, (_chip_id, cells) in enumerate(by_chip.items(), 1):
@@ -165,18 +197,25 @@ class SummaryCard(QFrame):
                 if cell is not None:
                     label.setToolTip(
                         plain_tip(
-                            f"{best_text(self.best[kind])} over {cell.chip_name}'s {cell.basis}"
-                            + ("" if cell.ratio is not None else ": no ratio")
+                            (
+                                self.tr("{best} over {chip}'s {basis}")
+                                if cell.ratio is not None
+                                else self.tr("{best} over {chip}'s {basis}: no ratio")
+                            ).format(best=best_text(self.best[kind]), chip=cell.chip_name, basis=cell.basis)
                         )
                     )
                 self.grid.addWidget(label, row, col)
         notes = []
         if not self._chips:
-            notes.append("Pick chips under Compare with chips to see ratios.")
+            notes.append(self.tr("Pick chips under Compare with chips to see ratios."))
         else:
             notes.append(compare_note(self.best, self.ratios))
         suites = {b.suite for b in self.best.values()}
         if suites == {"smoke"}:
-            notes.append(f"From the {FUNCTIONAL_CHECK}: run the quick or full suite for figures to compare.")
+            notes.append(
+                self.tr("From the {check}: run the quick or full suite for figures to compare.").format(
+                    check=FUNCTIONAL_CHECK
+                )
+            )
         self.note.setText(" ".join(notes))
         self.setMinimumHeight(self.sizeHint().height())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -35,7 +35,8 @@ from gpu_tpu_app.ui.widgets import Card, LinkButton, label, scroll_page, set_rol
 if TYPE_CHECKING:
     from gpu_tpu_app.core.lesson import LessonPack
 
-SKIP_LABEL = "Skip / don't know"
+# the choice that leaves a question open, in English; shown through the card's tr()
+SKIP_LABEL = str(QT_TRANSLATE_NOOP("QuestionCard", "Skip / don't know"))
 #: below this page width the question cards stack in one column.
 TWO_COLUMN_MIN_WIDTH = 860
 
@@ -91,7 +92,7 @@ class QuestionCard(Card):
         col = QVBoxLayout(box)
         col.setContentsMargins(0, 2, 0, 2)
         col.setSpacing(3)
-        for value, text in [*q.choices, (None, SKIP_LABEL)]:
+        for value, text in [*q.choices, (None, self.tr(SKIP_LABEL))]:
             button = ChoiceButton(text)
             button.setProperty("answer", value)
             button.setAccessibleName(f"{q.text} {text}")
@@ -110,13 +111,17 @@ class QuestionCard(Card):
         mrow.setContentsMargins(0, 0, 0, 0)
         self.measured_label = label("", "muted")
         # where the user's answer differs from the measurement: nothing changes until they choose
-        self.use_measured_button = LinkButton("Use measured")
-        self.use_measured_button.setAccessibleName(f"Use the measured answer for: {q.text}")
-        self.use_measured_button.setToolTip("Replace your answer with the one the model check measured")
+        self.use_measured_button = LinkButton(self.tr("Use measured"))
+        self.use_measured_button.setAccessibleName(
+            self.tr("Use the measured answer for: {question}").format(question=q.text)
+        )
+        self.use_measured_button.setToolTip(self.tr("Replace your answer with the one the model check measured"))
         self.use_measured_button.clicked.connect(self.use_measured)
         self.use_measured_button.hide()
-        self.evidence_button = LinkButton("Show evidence")
-        self.evidence_button.setAccessibleName(f"Evidence the model check found for: {q.text}")
+        self.evidence_button = LinkButton(self.tr("Show evidence"))
+        self.evidence_button.setAccessibleName(
+            self.tr("Evidence the model check found for: {question}").format(question=q.text)
+        )
         self.evidence_button.clicked.connect(self.toggle_evidence)
         mrow.addWidget(self.measured_label, 1)
         mrow.addWidget(self.use_measured_button)
@@ -127,9 +132,9 @@ class QuestionCard(Card):
         self.evidence_label.hide()
         self.body.addWidget(self.measured_row)
         self.body.addWidget(self.evidence_label)
-        self.learn = LinkButton(f"Learn more: {topic_title} →")
-        self.learn.setAccessibleName(f"Learn more about {topic_title}")
-        self.learn.setToolTip(f"Open the explainer topic “{topic_title}” in Learn")
+        self.learn = LinkButton(self.tr("Learn more: {topic} →").format(topic=topic_title))
+        self.learn.setAccessibleName(self.tr("Learn more about {topic}").format(topic=topic_title))
+        self.learn.setToolTip(self.tr("Open the explainer topic “{topic}” in Learn").format(topic=topic_title))
         self.learn.clicked.connect(lambda: self.sig_learn_more.emit(self.topic))
         self.body.addWidget(self.learn)
         self.body.addStretch(1)
@@ -162,19 +167,20 @@ class QuestionCard(Card):
         mine = self.value()
         differs = False
         if self.measured is None:
-            text = f"Measured in {name}: not decided (see why)"
+            text = self.tr("Measured in {file}: not decided (see why)").format(file=name)
             role = "muted"
         elif mine == self.measured:
-            text = f"✓ measured in {name}"
+            text = self.tr("✓ measured in {file}").format(file=name)
             role = "measured"
         elif mine is None:
-            text = f"Measured in {name}: {self._choice_text(self.measured)}; you cleared it"
+            text = self.tr("Measured in {file}: {measured}; you cleared it").format(
+                file=name, measured=self._choice_text(self.measured)
+            )
             role = "muted"
             differs = True
         else:
-            text = (
-                f"You: {self._choice_text(mine)}; measured in {name}: {self._choice_text(self.measured)}. "
-                "Yours is kept until you choose."
+            text = self.tr("You: {mine}; measured in {file}: {measured}. Yours is kept until you choose.").format(
+                mine=self._choice_text(mine), file=name, measured=self._choice_text(self.measured)
             )
             role = "warning"
             differs = True
@@ -198,7 +204,7 @@ class QuestionCard(Card):
         """Show or hide the evidence under the mark."""
         show = not self.evidence_label.isVisibleTo(self)
         self.evidence_label.setVisible(show)
-        self.evidence_button.setText("Hide evidence" if show else "Show evidence")
+        self.evidence_button.setText(self.tr("Hide evidence") if show else self.tr("Show evidence"))
 
     def value(self) -> str | None:
         """The chosen value, None for Skip."""
@@ -285,7 +291,7 @@ class DecideWizard(QWidget):
         steps = QHBoxLayout()
         steps.setSpacing(6)
         self.step_labels: list[StepLabel] = []
-        self._step_titles = [p.title for p in PAGES] + ["Result"]
+        self._step_titles = [p.title for p in PAGES] + [self.tr("Result")]
         self._furthest = 0
         for i, title in enumerate(self._step_titles):
             step = StepLabel(i, f"{i + 1}  {title}")
@@ -326,10 +332,10 @@ class DecideWizard(QWidget):
         self.count_label = label("", "muted", wrap=False)
         buttons.addWidget(self.count_label)
         buttons.addStretch(1)
-        self.back_button = QPushButton("&Back")
-        self.back_button.setToolTip("Previous page (Alt+B)")
-        self.next_button = QPushButton("&Next")
-        self.next_button.setToolTip("Next page (Enter or Alt+N)")
+        self.back_button = QPushButton(self.tr("&Back"))
+        self.back_button.setToolTip(self.tr("Previous page (Alt+B)"))
+        self.next_button = QPushButton(self.tr("&Next"))
+        self.next_button.setToolTip(self.tr("Next page (Enter or Alt+N)"))
         self.next_button.setDefault(True)
         self.back_button.clicked.connect(self.back)
         self.next_button.clicked.connect(self.next)
@@ -378,14 +384,26 @@ class DecideWizard(QWidget):
         others = differing(stated, check)
         lines = [verdict_change(decide(stated), decide(combined))]
         if filled:
-            lines.insert(0, f"Filled {len(filled)} open answer{'s' if len(filled) != 1 else ''} from the check.")
+            filled_text = (
+                self.tr("Filled 1 open answer from the check.")
+                if len(filled) == 1
+                else self.tr("Filled {n} open answers from the check.").format(n=len(filled))
+            )
+            lines.insert(0, filled_text)
         if others:
             n = len(others)
-            lines.append(
-                f"{n} of your answers differ{'s' if n == 1 else ''} from what was measured and "
-                f"{'was' if n == 1 else 'were'} kept; each shows both, with “Use measured”. "
-                "Using every measured value: " + verdict_words(decide(combined.model_copy(update=others))) + "."
+            kept = (
+                self.tr(
+                    "1 of your answers differs from what was measured and was kept; each shows both, with "
+                    "“Use measured”. Using every measured value: {verdict}."
+                )
+                if n == 1
+                else self.tr(
+                    "{n} of your answers differ from what was measured and were kept; each shows both, with "
+                    "“Use measured”. Using every measured value: {verdict}."
+                )
             )
+            lines.append(kept.format(n=n, verdict=verdict_words(decide(combined.model_copy(update=others)))))
         self.model_check_bar.show_outcome(lines)
         self.sig_model_checked.emit(check)
         self.sig_answers_changed.emit(self.answers())
@@ -412,7 +430,9 @@ class DecideWizard(QWidget):
         page = self.pages[self.current_page()]
         on_page = sum(card.value() is not None for card in page.cards)
         self.count_label.setText(
-            f"{on_page} of {len(page.cards)} answered on this page · {answered} of {len(self.cards)} in all"
+            self.tr("{on_page} of {page_total} answered on this page · {answered} of {total} in all").format(
+                on_page=on_page, page_total=len(page.cards), answered=answered, total=len(self.cards)
+            )
         )
 
     # ------------------------------------------------------------------ navigation
@@ -433,7 +453,7 @@ class DecideWizard(QWidget):
         self.intro.setText(page.intro)
         self.back_button.setEnabled(index > 0)
         last = index == len(self.pages) - 1
-        self.next_button.setText("&Next: see the result" if last else "&Next")
+        self.next_button.setText(self.tr("&Next: see the result") if last else self.tr("&Next"))
         self._furthest = max(self._furthest, index)
         for i, step in enumerate(self.step_labels):
             done = i != index and i <= self._furthest and i < len(self.pages)  # a page the user went past
@@ -441,7 +461,11 @@ class DecideWizard(QWidget):
             set_role(step, "step", state)
             mark = "✓ " if done else ""
             step.setText(f"{mark}{i + 1}  {self._step_titles[i]}")
-            step.setAccessibleName(f"Step {i + 1}, {self._step_titles[i]}" + (", finished" if done else ""))
+            step.setAccessibleName(
+                (self.tr("Step {n}, {title}, finished") if done else self.tr("Step {n}, {title}")).format(
+                    n=i + 1, title=self._step_titles[i]
+                )
+            )
         self._update_count()
         self.sig_page_changed.emit(index)
 

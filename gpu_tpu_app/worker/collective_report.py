@@ -37,6 +37,8 @@ def _measured_result(
         f"({backend} {transport}); {med * 1e6:.1f} µs per operation; algorithm bandwidth {algbw / 1e9:.3g} GB/s; "
         f"bus bandwidth = algbw × {bus_factor(op, ranks):.3g}"
     )
+    if (stalls := stall_note(backend, transport, times)) is not None:
+        msg = f"{msg}; {stalls}"
     return ProbeResult(
         kernel="collective",
         backend=backend,
@@ -51,6 +53,37 @@ def _measured_result(
         message=msg,
         collective=info,
     )
+
+
+#: An operation slower than this many times the fastest of its point, and than STALL_MIN_S, stalled ...
+STALL_FACTOR = 10.0
+STALL_MIN_S = 0.01
+#: ... and a point with at least this many such operations says so.
+STALL_COUNT = 2
+
+
+def stall_note(backend: str, transport: str, times: list[float]) -> str | None:
+    """'6 of 25 operations stalled ...' when several samples took over STALL_FACTOR x the fastest (and over
+    STALL_MIN_S), else None. For JAX over gloo the words say whose the stalls are: a plain jax.distributed
+    loop of the same operations stalls the same way on loopback (about 40-90 ms per operation at 64-256
+    KiB on the 2-core development machine, while torch's gloo takes under 1 ms; issue 24,
+    benchmarks/bench_side_by_side.py), so the figure is JAX's transport, not the probe's loop."""
+    if not times:
+        return None
+    fastest = min(times)
+    slow = [t for t in times if t > STALL_FACTOR * fastest and t > STALL_MIN_S]
+    if len(slow) < STALL_COUNT:
+        return None
+    said = (
+        f"{len(slow)} of {len(times)} operations stalled (up to {max(slow) * 1e3:.0f} ms; the fastest took "
+        f"{fastest * 1e3:.2f} ms)"
+    )
+    if backend == "jax" and transport == "gloo":
+        said += (
+            ": JAX's own gloo transport stalls like this at some sizes, in a plain jax.distributed loop too, "
+            "so this figure is JAX's, not the probe's"
+        )
+    return said
 
 
 def _skip_rest(

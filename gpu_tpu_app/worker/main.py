@@ -305,7 +305,7 @@ def remeasure_noisy(
     return out
 
 
-def pick_try(first: ProbeResult, second: ProbeResult, reason: str) -> tuple[ProbeResult, str]:
+def pick_try(first: ProbeResult, second: ProbeResult, reason: str, when: str = "twice") -> tuple[ProbeResult, str]:
     """The try to keep of two of one point and the words that say so: the faster, unless it is the noisy
     one by the rule and the other is not (for times, lower is faster; for rates, higher)."""
     lower_is_faster = first.metric == "seconds"
@@ -318,8 +318,8 @@ def pick_try(first: ProbeResult, second: ProbeResult, reason: str) -> tuple[Prob
         keep, how = faster, "the faster"
     which = "first" if keep is first else "second"
     if trust.noise(first) is not None and trust.noise(second) is not None:
-        return keep, f"measured twice, too noisy both times; {how} ({which}) try is kept"
-    return keep, f"measured twice: the first try was {reason}; {how} ({which}) try is kept"
+        return keep, f"measured {when}, too noisy both times; {how} ({which}) try is kept"
+    return keep, f"measured {when}: the first try was {reason}; {how} ({which}) try is kept"
 
 
 def _plan(args: argparse.Namespace, devices: list[DeviceInfo], budget: float) -> list[Any]:
@@ -402,6 +402,8 @@ def _run_points(
     sample = device_sampler(args.backend, devices)
     best: dict[str, dict[tuple[str, str | None], float]] = {}
     measured: dict[str, list[ProbeResult]] = {}  # device key -> its results so far, for the stall rule
+    point_of: dict[int, tuple[Any, WorkerContext]] = {}  # id of a result -> its point and context
+    retried: set[str] = set()  # ids of the points measured twice already
     total = len(points)
     spent = estimated = 0.0
     skipped = 0
@@ -430,12 +432,12 @@ def _run_points(
         # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
         announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
         remaining = sum(p.est_s for p in points[i:])
-        scale = min(3.0, max(0.5, spent / estimated)) if estimated > 0 else 1.0
+        eta = eta_s(remaining, spent, estimated, deadline - now, load_scale(devices))
         progress = Progress(
             done=i,
             total=total,
             kernel=point.kernel,
-            eta_s=round(remaining * scale, 2),
+            eta_s=round(eta, 2),
             point=point.id,
             backend=args.backend,
             device=point.device,
@@ -449,39 +451,149 @@ def _run_points(
         ctx = WorkerContext(device, stop.event, best.setdefault(device.key, {}))
         started = time.monotonic()
         before = sample(device)
-        measure = functools.partial(_measure_point, point, ctx)
+        tries = [0]
+
+        def measure(point: Any = point, ctx: WorkerContext = ctx, tries: list[int] = tries) -> list[ProbeResult]:
+            tries[0] += 1
+            return _measure_point(point, ctx)
+
         results = measure()
         earlier = measured.setdefault(device.key, [])
+        rest_est = sum(p.est_s for p in points[i + 1 :])
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
             # a noisy or stalled point gets one more try when the budget holds it; the parent's hang timer
             # restarts only with slack: the points still to come keep their share of the budget
-            slack = deadline - time.monotonic() - sum(p.est_s for p in points[i + 1 :])
+            slack = deadline - time.monotonic() - rest_est
+            first = results
             results = remeasure_noisy(
                 results,
                 measure,
                 slack,
                 point.est_s,
                 announce=functools.partial(em.emit, progress),
-                why=functools.partial(_retry_reason, earlier),
+                why=functools.partial(_retry_reason_among, earlier, first),
             )
+        if tries[0] > 1:
+            retried.add(point.id)
         spent += time.monotonic() - started
         estimated += point.est_s
         after = sample(device)
+        results = [with_device_state(r, before, after) for r in results]
+        stalled = {id(r) for r in results if _stalled([*earlier, *(x for x in results if x is not r)], r)}
         for r in results:
-            r = with_device_state(r, before, after)
-            stalled = _stalled(earlier, r) is not None
             if (
                 r.status == "ok"
                 and r.value
                 and r.metric != "seconds"
-                and not stalled
+                and id(r) not in stalled
                 and not trust.point_flags(r, device).flagged
             ):
                 mine = best.setdefault(r.device, {})
                 mine[(r.kernel, r.dtype)] = max(mine.get((r.kernel, r.dtype), 0.0), r.value)
             earlier.append(r)
+            point_of[id(r)] = (point, ctx)
             em.emit(ResultMsg(result=r))
+        if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
+            again_started = time.monotonic()
+            remeasure_later_stalls(
+                earlier,
+                point_of,
+                retried,
+                functools.partial(_slack, deadline, rest_est),
+                _measure_point,
+                em.emit,
+                functools.partial(_announce_again, progress),
+            )
+            spent += time.monotonic() - again_started  # the pace counts second tries too
     return skipped
+
+
+def _slack(deadline: float, rest_est: float) -> float:
+    """Seconds the budget has beyond the estimates of the points still to come."""
+    return deadline - time.monotonic() - rest_est
+
+
+def _announce_again(progress: Progress, p: Any) -> Progress:
+    """The Progress that announces a second try of an earlier point `p` (the parent's hang timer gets its cap)."""
+    return dataclasses.replace(
+        progress,
+        kernel=p.kernel,
+        point=p.id,
+        dtype=p.dtype,
+        size=p.size,
+        variant=p.variant,
+        cap_s=round(p.cap_s + getattr(p, "setup_s", 0.0), 3),
+    )
+
+
+#: How far the pace learned from the points measured so far may stretch or shrink the plan's estimates.
+ETA_SCALE = (0.5, 10.0)
+
+
+def load_scale(devices: list[DeviceInfo]) -> float:
+    """The pace to expect before any point is measured: on a CPU device, the host's 1-minute load over
+    its usable cores (a busy machine runs every point to its cap); 1 on accelerators or an idle host."""
+    if not any(d.platform == "cpu" for d in devices) or any(d.platform != "cpu" for d in devices):
+        return 1.0
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return 1.0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(ETA_SCALE[1], max(1.0, (load + 1.0) / max(1, cores)))
+
+
+def eta_s(remaining_est: float, spent: float, estimated: float, time_left: float, prior: float = 1.0) -> float:
+    """Seconds left: the estimates of the points still to come at the pace measured so far (seconds spent
+    over seconds estimated, retries included; `prior` before the first point), never past the deadline."""
+    lo, hi = ETA_SCALE
+    pace = spent / estimated if estimated > 0 else prior
+    return max(0.0, min(remaining_est * min(hi, max(lo, pace)), time_left))
+
+
+def _identity(r: Any) -> tuple[Any, ...]:
+    return (r.kernel, r.variant, r.dtype, r.size, r.metric)
+
+
+def remeasure_later_stalls(
+    earlier: list[ProbeResult],
+    point_of: dict[int, tuple[Any, Any]],
+    retried: set[str],
+    slack: Callable[[], float],
+    measure: Callable[[Any, Any], list[ProbeResult]],
+    emit: Callable[[Any], None],
+    announce: Callable[[Any], Any],
+) -> None:
+    """Measure once more each point of `earlier` (a device's results so far) that the stall rule only
+    now finds stalled, against a size measured after it, while the budget's `slack()` holds the point's
+    estimate. The try kept (core.trust's rule: the faster unless it is the noisy one) is emitted again
+    and takes the first one's place, here and in the parent's run (the same point's result); a point
+    is measured at most twice in all (`retried`: the ids of points measured twice)."""
+    refs = [trust.noise(r) is None for r in earlier]
+    for j, why in sorted(trust.stalls(earlier, lambda k: refs[k]).items()):
+        r = earlier[j]
+        found = point_of.get(id(r))
+        if found is None or r.value is None or r.stats is None:
+            continue
+        point, ctx = found
+        if point.id in retried or slack() < point.est_s:
+            continue
+        retried.add(point.id)
+        emit(announce(point))
+        try:
+            again = {_identity(x): x for x in measure(point, ctx)}
+        except Exception:
+            traceback.print_exc()
+            continue
+        other = again.get(_identity(r))
+        if other is None or other.value is None or other.stats is None:
+            continue
+        keep, note = pick_try(r, other, why, when="again after a larger size")
+        message = "; ".join(m for m in (keep.message, note) if m)
+        keep = keep.model_copy(update={"message": message[:TEXT_CHARS]})
+        earlier[j] = keep
+        point_of[id(keep)] = found
+        emit(ResultMsg(result=keep))
 
 
 def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
@@ -490,9 +602,21 @@ def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
     return trust.stalls(both, lambda j: trust.noise(both[j]) is None).get(len(earlier))
 
 
+def _retry_reason_among(earlier: list[ProbeResult], batch: list[ProbeResult], r: ProbeResult) -> str | None:
+    """_retry_reason, with the point's other results (its one-thread reference) beside those measured before."""
+    return _retry_reason([*earlier, *(x for x in batch if x is not r)], r)
+
+
 def _retry_reason(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
-    """Why a result gets one more try: too noisy, or stalled against the points before it."""
-    return trust.noise(r) or _stalled(earlier, r)
+    """Why a result gets one more try: stalled against the points before it, or too noisy where a second
+    try can change that. Not for too few repetitions: the point ran out of its cap, and a second try
+    under the same cap would end the same way (it stays flagged)."""
+    stalled = _stalled(earlier, r)
+    if stalled is not None:
+        return stalled
+    if r.stats is not None and r.stats.reps < trust.MIN_REPS:
+        return None
+    return trust.noise(r)
 
 
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:

@@ -165,6 +165,26 @@ def check_contents(c: Checker, bundle: Path, exe: Path) -> None:
     dropped = [p for p in ("torch/test", "torch/include", "torch/bin/test_api") if (internal / p).exists()]
     c.check(not dropped, "torch's test and header files are trimmed", f"found {dropped}")
     check_platform_plugins(c, internal)
+    check_translations(c, internal)
+
+
+def check_translations(c: Checker, internal: Path) -> None:
+    """The window's compiled translations and Qt's own (qtbase) are in the bundle; their .ts sources are not."""
+    shipped = internal / "gpu_tpu_app" / "resources" / "i18n"
+    wanted = [ts.with_suffix(".qm").name for ts in sorted((ROOT / "resources" / "i18n").glob("*.ts"))]
+    missing = [name for name in wanted if not (shipped / name).is_file()]
+    sources = sorted(p.name for p in shipped.glob("*.ts")) if shipped.is_dir() else []
+    c.check(
+        bool(wanted) and not missing and not sources,
+        f"the window's translations: {len(wanted)} .qm files, no .ts",
+        f"missing {missing}, sources shipped {sources}",
+    )
+    qtbase = sorted(internal.rglob("qtbase_zh_CN.qm"))
+    c.check(
+        bool(qtbase),
+        f"Qt's own translations: {qtbase[0].relative_to(internal) if qtbase else '-'}",
+        "no qtbase_zh_CN.qm",
+    )
 
 
 def check_platform_plugins(c: Checker, internal: Path) -> None:
@@ -283,6 +303,20 @@ def main(argv: list[str] | None = None) -> int:
             f"plain launch opens and paints the window (first paint {painted.group(1) if painted else '?'} s)",
             f"exit {code}\n{tail(out)}",
         )
+
+        # The window and the commands in Chinese: translators loaded (the window's files and Qt's own), help in Chinese.
+        code, out, secs = run(
+            [str(exe), "--lang", "zh-Hans"], bare_env(home, GPU_TPU_APP_QUIT_AFTER_PAINT="1"), work, 120
+        )
+        loaded = re.search(r"language zh-Hans · translations (\d+)", out)
+        wanted = len(list((ROOT / "resources" / "i18n").glob("*.zh_CN.ts"))) + 1
+        c.check(
+            code == 0 and loaded is not None and int(loaded.group(1)) >= wanted,
+            f"--lang zh-Hans opens the window with {loaded.group(1) if loaded else '?'} translations loaded",
+            f"exit {code}, wanted {wanted}\n{tail(out)}",
+        )
+        code, out, secs = run([str(exe), "--lang", "zh-Hans", "catalog", "--help"], env, work, 60)
+        c.check(code == 0 and out.startswith("用法："), "--lang zh-Hans catalog --help is in Chinese", tail(out))
 
         shot = work / "learn.png"
         code, out, secs = run([str(exe), "--screenshot", str(shot), "--page", "learn"], env, work, 180)

@@ -71,7 +71,7 @@ QUOTE_2 = (
 
 @pytest.fixture(scope="module")
 def pack() -> LessonPack:
-    return load_lesson()
+    return load_lesson(language="en")
 
 
 def all_citations(pack: LessonPack) -> list[tuple[str, list[str]]]:
@@ -253,7 +253,7 @@ def test_incidental_url_is_in_no_resource_file() -> None:
                 assert INCIDENTAL.encode() not in path.read_bytes(), path
                 checked += 1
     assert checked >= 1
-    assert INCIDENTAL not in resource_path("lesson", "lesson.toml").read_text(encoding="utf-8")
+    assert INCIDENTAL not in resource_path("lesson", "lesson.en.toml").read_text(encoding="utf-8")
 
 
 def test_no_source_or_text_carries_the_incidental_url(pack: LessonPack) -> None:
@@ -286,7 +286,7 @@ def dump_toml(data: dict[str, Any]) -> str:
 
 @pytest.fixture
 def data() -> dict[str, Any]:
-    return tomllib.loads(resource_path("lesson", "lesson.toml").read_text(encoding="utf-8"))
+    return tomllib.loads(resource_path("lesson", "lesson.en.toml").read_text(encoding="utf-8"))
 
 
 def write(tmp_path: Path, data: dict[str, Any]) -> Path:

@@ -255,6 +255,34 @@ def test_assembler_turns_a_crash_into_an_error_result_for_the_running_point() ->
     assert not cancelled.complete and "cancelled before the end" in cancelled.errors
 
 
+def test_a_point_measured_again_takes_its_first_results_place_in_the_run() -> None:
+    """The worker re-measures a point found stalled after a larger size and sends the try it keeps:
+    the run holds that one, where the first stood; a failed later result is added, never a replacement."""
+    asm = RunAssembler("quick")
+    asm.start_worker("torch")
+    asm.add(runs.DeviceMsg(device=DEV))
+
+    def mm(size: int, value: float | None, status: str = "ok", variant: str | None = None) -> ResultMsg:
+        return ResultMsg(
+            result=ProbeResult(
+                kernel="matmul", backend="torch", device=DEV.key, dtype="float32", size=size, variant=variant,
+                metric="flops", value=value, status=status,
+            )
+        )  # fmt: skip
+
+    for m in (mm(256, 2.1e9), mm(256, 9.0e10, variant="1 thread"), mm(1024, 9.0e10), mm(256, 8.8e10)):
+        asm.add(m)
+    asm.add(mm(1024, None, status="timeout"))
+    asm.add(Done(ok=True))
+    run = asm.finish()
+    assert [(r.size, r.variant, r.value, r.status) for r in run.results] == [
+        (256, None, 8.8e10, "ok"),
+        (256, "1 thread", 9.0e10, "ok"),
+        (1024, None, 9.0e10, "ok"),
+        (1024, None, None, "timeout"),
+    ]
+
+
 def test_assembler_takes_cpu_and_environment_from_the_workers_hello() -> None:
     """A GPU-only run (no device reports the CPU) still records the host CPU, as the worker saw it."""
     asm = RunAssembler("smoke")

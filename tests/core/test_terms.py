@@ -83,7 +83,6 @@ def test_point_words_and_every_table_word_a_size_the_same_way() -> None:
             status="ok",
         )
         assert size_cell(r) == terms.size_words(kernel, 1)
-    assert terms.kernel_words("triad") == "memory bandwidth (triad)" and terms.kernel_words("test_oom") == "test_oom"
 
 
 def test_test_kernels_are_allowed_only_when_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -96,3 +96,53 @@ def test_the_worker_checks_its_own_records_for_a_stall() -> None:
     earlier = [record(9.0e10, 256)]
     assert (_retry_reason(earlier, record(16.8e9, 512)) or "").startswith("stalled: ")
     assert _retry_reason(earlier, record(9.1e10, 512)) is None
+
+
+def one_thread(value: float, size: int):
+    return res("matmul", value, size).model_copy(update={"variant": trust.ONE_THREAD})
+
+
+def test_a_multithreaded_point_below_the_one_thread_rate_of_the_same_product_is_stalled() -> None:
+    # the figures as input: 2 threads held at 16.8 GFLOP/s while 1 thread gave 87 GFLOP/s
+    results = [res("matmul", 16.8e9, 512), one_thread(8.7e10, 512), res("matmul", 1.7e11, 1024)]
+    out = trust.stalls(results)
+    assert sorted(out) == [0] and "below the 87 GFLOP/s of 512×512 on one thread" in out[0]
+    # another size's one-thread rate, or a noisy one-thread reference, is no reference
+    assert trust.stalls([res("matmul", 16.8e9, 512), one_thread(8.7e10, 256)]) == {}
+    noisy = one_thread(8.7e10, 512).model_copy(update={"stats": stats(8.7e10, iqr_ratio=0.5, cv=0.6)})
+    assert not any(f.stalled for f in trust.run_flags(run_of([res("matmul", 16.8e9, 512), noisy])))
+    # a point above its one-thread rate is fine, and the one-thread row itself is measured, not flagged
+    fine = trust.run_flags(run_of([res("matmul", 1.6e11, 512), one_thread(8.7e10, 512)]))
+    assert not any(f.flagged for f in fine)
+    flagged = run_of(results)
+    assert [r.size for r in trust.trusted_results(flagged) if r.variant is None] == [1024]
+
+
+def test_too_few_repetitions_get_no_second_try_under_the_same_cap() -> None:
+    from gpu_tpu_app.worker import wire
+    from gpu_tpu_app.worker.main import _retry_reason
+
+    def record(value: float, size: int, reps: int, iqr: float = 0.0) -> wire.ProbeResult:
+        st = wire.Stats(
+            median=value, min=value, max=value, q1=value, q3=value + iqr, iqr=iqr, cv=0.01, reps=reps, seconds=0.9
+        )
+        return wire.ProbeResult(
+            kernel="matmul", backend="torch", device="torch:cpu:0", dtype="float32", size=size, metric="flops",
+            value=value, stats=st,
+        )  # fmt: skip
+
+    assert trust.noise(record(3e10, 2048, 1)) is not None  # flagged: too few repetitions ...
+    assert _retry_reason([], record(3e10, 2048, 1)) is None  # ... but a second try would end the same way
+    assert (_retry_reason([], record(3e10, 512, 9, iqr=1e10)) or "").startswith("too noisy: IQR")
+    # a stall is retried whatever its repetitions
+    assert (_retry_reason([record(9e10, 256, 9)], record(1e10, 512, 2)) or "").startswith("stalled: ")
+
+
+def test_the_eta_follows_the_pace_measured_so_far_and_never_passes_the_deadline() -> None:
+    from gpu_tpu_app.worker.main import eta_s
+
+    assert eta_s(14.0, 0.0, 0.0, 30.0) == 14.0  # nothing measured yet: the plan's estimate
+    assert eta_s(14.0, 0.0, 0.0, 30.0, prior=1.8) == 14.0 * 1.8  # a busy machine's prior
+    assert eta_s(10.0, 8.0, 2.0, 100.0) == 40.0  # points took 4x their estimates: so will the rest
+    assert eta_s(10.0, 8.0, 2.0, 25.0) == 25.0  # the worker stops at its deadline
+    assert eta_s(10.0, 1.0, 100.0, 25.0) == 5.0  # a fast machine: at most twice as fast as planned

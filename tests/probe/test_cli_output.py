@@ -229,3 +229,62 @@ def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
     assert lines[4].endswith("noisy")
     assert "not trusted: too noisy: CV 78 % (over 25 %)" in lines[-2]
     assert "only 1 repetition; 3 needed" in lines[-1]
+
+
+@pytest.fixture
+def zh():
+    from gpu_tpu_app import i18n
+
+    i18n.set_language("zh-Hans")
+    yield
+    i18n.set_language(None)
+
+
+def test_the_run_table_in_zh_hans_has_its_headers_codes_and_legend_in_chinese_within_100_columns(zh) -> None:
+    from gpu_tpu_app.core.texts import text as shown
+    from gpu_tpu_app.probe.cli_output import cols
+
+    out = results_table(RUN)
+    lines = out.splitlines()
+    assert lines[1].split()[:4] == ["内核", "数据类型", "规模", "数值"]
+    assert max(cols(line) for line in lines) <= WIDTH  # wide characters count two columns
+    noisy_row = next(line for line in lines if line.rstrip().endswith("噪声"))
+    assert cols(noisy_row) == cols(lines[2].rstrip()) or noisy_row.startswith("matmul")
+    legend = " ".join(line for line in lines if not line.startswith(" "))
+    assert "可信度：噪声 = 噪声大" in legend.replace("\n", "")
+    for key in ("reps", "iqr", "cv", "llc"):  # every placeholder was filled
+        assert "{" + key + "}" not in out
+    # the column widths follow the terminal's: the header row's cells line up with the rows below
+    header, rule = lines[1], lines[2]
+    assert cols(header) <= cols(rule) + 8 and set(rule.replace(" ", "")) == {"-"}
+    assert shown("probe.codes.stalled") == "停滞"
+    # the same run in English is unchanged
+    from gpu_tpu_app import i18n
+
+    i18n.set_language("en")
+    english = results_table(RUN).splitlines()
+    assert english[1].split()[:4] == ["kernel", "dtype", "size", "value"]
+    assert any(line.startswith("trust: noisy = too noisy to trust") for line in english)
+
+
+def test_the_compare_listing_in_zh_hans_names_suites_and_untrusted_cells_in_chinese(zh) -> None:
+    out = compare_text([("a.json", BUSY), ("b.json", run_of(CLEAN))])
+    assert "快速套件" in out or "完整套件" in out or "冒烟套件" in out
+    assert out.splitlines()[3].split()[:4] == ["内核", "变体", "数据类型", "规模"]
+    if "*" in out:
+        assert "* 不可信" in out
+
+
+def test_the_devices_listing_in_zh_hans(zh) -> None:
+    from gpu_tpu_app.commands.probe.devices import devices_table
+    from gpu_tpu_app.core.runs import BackendStatus
+
+    out = devices_table([DEV], [BackendStatus(backend="jax", available=False, reason="jax is not installed")])
+    assert out.splitlines()[0].split()[:4] == ["设备", "名称", "数量", "内存"]
+    assert out.splitlines()[-1] == "jax：不可用：jax is not installed"  # the reason is the worker's own words
+    from gpu_tpu_app import i18n
+
+    i18n.set_language("en")
+    english = devices_table([DEV], [BackendStatus(backend="jax", available=False, reason="jax is not installed")])
+    assert english.splitlines()[0].split()[:3] == ["device", "name", "count"]
+    assert english.splitlines()[-1] == "jax: not available: jax is not installed"

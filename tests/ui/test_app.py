@@ -259,7 +259,7 @@ def test_theme_switch_changes_colours(qtbot, window: MainWindow, monkeypatch: py
     light_bg = QApplication.palette().color(QPalette.ColorRole.Window).name()
     assert light_bg == LIGHT["background"]
     with qtbot.waitSignal(tm.sig_theme_changed) as blocker:
-        window.theme_actions["dark"].trigger()
+        window.menus.theme_actions["dark"].trigger()
     assert blocker.args == ["dark"]
     assert tm.current() == "dark" and window.prefs.theme == "dark"
     assert QApplication.palette().color(QPalette.ColorRole.Window).name() == DARK["background"]
@@ -284,14 +284,20 @@ def test_theme_choice_is_saved_in_preferences(qtbot) -> None:
 def test_preferences_dialog_is_generated_from_the_model(qtbot) -> None:
     dialog = PreferencesDialog(Preferences(theme="light", default_suite="full"))
     qtbot.addWidget(dialog)
-    assert set(dialog.editors) == {"theme", "default_suite"}
+    assert set(dialog.editors) == {"theme", "default_suite", "language"}
     theme = dialog.editors["theme"]
     assert isinstance(theme, QComboBox)
     assert [theme.itemData(i) for i in range(theme.count())] == ["system", "light", "dark"]
+    assert [theme.itemText(i) for i in range(theme.count())] == ["System", "Light", "Dark"]
     assert theme.currentData() == "light"
     assert theme.toolTip() == Preferences.model_fields["theme"].description
     theme.setCurrentIndex(theme.findData("dark"))
-    assert dialog.preferences() == Preferences(theme="dark", default_suite="full")
+    language = dialog.editors["language"]
+    assert isinstance(language, QComboBox)
+    assert [language.itemText(i) for i in range(language.count())] == ["System", "English", "简体中文"]
+    assert language.currentData() == "system"
+    language.setCurrentIndex(language.findData("zh-Hans"))
+    assert dialog.preferences() == Preferences(theme="dark", default_suite="full", language="zh-Hans")
 
 
 def test_preferences_dialog_default_suite_reaches_a_built_probe_page(
@@ -392,7 +398,7 @@ def test_open_question_jumps_back_to_the_wizard(qtbot, window: MainWindow) -> No
 
 def test_pages_switch_from_the_navigation(qtbot, window: MainWindow) -> None:
     assert window.current_page() == "decide"
-    window.page_actions["learn"].trigger()
+    window.menus.page_actions["learn"].trigger()
     assert window.current_page() == "learn" and window.learn_page is not None
     window.nav.setCurrentRow(0)
     assert window.stack.currentWidget() is window.decide_stack

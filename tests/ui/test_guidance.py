@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from gpu_tpu_app.core.decision import MIN_ANSWERS_FOR_VERDICT, QUESTIONS, Answers
 from gpu_tpu_app.core.runs import DeviceInfo, RunFile
-from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, guide_markdown, shortcut_rows
+from gpu_tpu_app.ui.about import about_html
+from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, guide_markdown, shortcut_rows
 from gpu_tpu_app.ui.history import History
 from gpu_tpu_app.ui.main_window import MainWindow
 
@@ -38,7 +39,7 @@ def test_welcome_card_shows_once_at_first_start_and_from_help(qtbot, sandbox_hom
     second = MainWindow(persist=True)
     qtbot.addWidget(second)
     assert not second.welcome_shown()  # shown once
-    second.act_welcome.trigger()
+    second.menus.act_welcome.trigger()
     assert second.welcome_shown()
     second.welcome.probe_button.click()
     assert second.current_page() == "probe"

@@ -18,8 +18,11 @@ from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.runs import ProbeResult
 from gpu_tpu_app.ui.glossary import GlossaryLinker
 from gpu_tpu_app.ui.learn import ITEM_PAD_X, LearnPage
-from gpu_tpu_app.ui.lesson_html import GLOSSARY, GPU_LABEL, TPU_LABEL, evidence_lines
+from gpu_tpu_app.ui.lesson_html import GLOSSARY, evidence_lines
 from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
+
+GPU_LABEL = "GPU · the workshop"
+TPU_LABEL = "TPU · the factory line"
 
 
 @pytest.fixture

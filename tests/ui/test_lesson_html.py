@@ -8,17 +8,17 @@ from gpu_tpu_app.ui.glossary import GlossaryLinker
 from gpu_tpu_app.ui.lesson_html import (
     FAQ,
     GLOSSARY,
-    GPU_LABEL,
     OVERVIEW,
     PAGE_TITLES,
     QUOTES,
     SOURCES,
-    TPU_LABEL,
     LessonHtml,
     css,
     matches,
 )
 
+GPU_LABEL = "GPU · the workshop"
+TPU_LABEL = "TPU · the factory line"
 COLORS = {
     k: "#123456"
     for k in ("background", "surface", "foreground", "muted", "accent", "gpu", "tpu", "selection", "border")

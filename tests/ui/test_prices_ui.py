@@ -97,8 +97,8 @@ def test_file_import_prices_adds_a_catalogue_and_refuses_a_hostile_one(
     assert w.session().estimate == request
     good = _write(tmp_path / "aws" / "vms.csv", AWS_VMS, age_hours=2)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(good), ""))
-    assert w.act_import_prices.isEnabled()
-    w.act_import_prices.trigger()
+    assert w.menus.act_import_prices.isEnabled()
+    w.menus.act_import_prices.trigger()
     result = w.result_page.estimator.result
     assert result is not None
     h100 = next(r for r in result.rows if r.chip_id == "h100-sxm")

@@ -13,6 +13,7 @@ import sys
 from types import ModuleType
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.clilang import add_lang_option, use_language
 from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands import guarded
 from gpu_tpu_app.commands.probe import collective, compare, devices, envs, run
@@ -20,6 +21,7 @@ from gpu_tpu_app.commands.probe.collective import collective_table, parse_bytes
 from gpu_tpu_app.commands.probe.common import save_fallback
 from gpu_tpu_app.commands.probe.devices import devices_table
 from gpu_tpu_app.commands.probe.envs import envs_table
+from gpu_tpu_app.core.texts import text
 
 __all__ = ["build_parser", "collective_table", "devices_table", "envs_table", "main", "parse_bytes", "save_fallback"]
 
@@ -42,17 +44,24 @@ def build_parser() -> OneLineParser:
         "  gpu-tpu-probe compare laptop.json tpu-vm.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"gpu-tpu-probe {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"gpu-tpu-probe {__version__}", help=text("cli.argparse.version")
+    )
+    add_lang_option(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for command in SUBCOMMANDS.values():
         command.configure(sub)
+    for subparser in sub.choices.values():
+        add_lang_option(subparser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of gpu-tpu-probe; returns the exit code."""
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    use_language(argv)  # before the parser is built or anything prints
+    args = build_parser().parse_args(argv)
     command = SUBCOMMANDS[args.command]
     return guarded(lambda: int(command.run(args)))
 

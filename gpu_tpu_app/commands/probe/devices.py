@@ -8,6 +8,7 @@ import json
 from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands.probe.common import check_python, paragraphs
 from gpu_tpu_app.core.terms import BACKENDS
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.probe.cli_output import table
 from gpu_tpu_app.probe.runner import list_devices
@@ -43,22 +44,30 @@ def devices_table(devices: list, backends: list) -> str:
         versions = " ".join(f"{k} {v}" for k, v in d.versions.items())
         memory = _gib(d.memory_bytes) + (" *" if d.memory_note and d.memory_bytes else "")
         rows.append([d.key, d.name, str(d.count), memory, d.catalog_id or MISSING, versions])
-    lines = [table(["device", "name", "count", "memory", "catalogue", "versions"], rows)] if rows else ["no devices"]
+    names = [text(f"probe.devices.{h}") for h in ("device", "name", "count", "memory", "catalogue", "versions")]
+    lines = [table(names, rows)] if rows else [text("probe.devices.none")]
     cpu = next((d.cpu for d in devices if d.cpu), None)
     if cpu:
         caches = ", ".join(f"{k} {v // 1024} KiB" for k, v in cpu.caches.items())
         lines.append(
-            f"\nCPU: {cpu.model}; {cpu.cores} cores, {cpu.threads_used} threads used; "
-            f"ISA: {' '.join(cpu.flags) or MISSING}; caches: {caches or MISSING}"
+            "\n"
+            + text(
+                "probe.devices.cpu",
+                model=cpu.model,
+                cores=cpu.cores,
+                threads=cpu.threads_used,
+                isa=" ".join(cpu.flags) or MISSING,
+                caches=caches or MISSING,
+            )
         )
     for d in devices:
         if d.memory_note:
-            lines.append(f"* {d.key}: memory is the {d.memory_note}")
+            lines.append(text("probe.devices.memory_note", key=d.key, note=d.memory_note))
     for b in backends:
         if not b.available:
-            lines.append(f"{b.backend}: not available: {b.reason}")
+            lines.append(text("probe.devices.unavailable", backend=b.backend, reason=b.reason))
         elif b.reason:
-            lines.append(f"{b.backend}: note: {b.reason}")
+            lines.append(text("probe.devices.note", backend=b.backend, reason=b.reason))
     return "\n".join(lines)
 
 

@@ -3,7 +3,8 @@
 A package of one job per module; every public name is importable from here:
 
 - answers: the answers model (the wizard's fields and their values, as ids)
-- content: the engine's words, read from resources/decision/decision.<language>.toml
+- content: the engine's words, read from resources/decision/decision.<language>.toml (the language
+  from gpu_tpu_app.i18n; each language's words are read and joined to the rules on first use)
 - rules: each answer's lean (direction, weight, topic, sources) and the blockers, joined to their words
 - steps: next steps as records (id, text, action, command) and the rules that pick them
 - questions: the wizard's pages and questions, with each question's short label
@@ -63,10 +64,18 @@ from gpu_tpu_app.core.decision.rules import (
     BlockerRule,
     Rule,
 )
-from gpu_tpu_app.core.decision.rules import EMBEDDING_LOOKUPS as _EMBEDDING_LOOKUPS  # noqa: F401 - the tests' name for it since the engine was one module
 from gpu_tpu_app.core.decision.rules import SMALL_SERVING as _SMALL_SERVING  # noqa: F401 - the tests' name for it since the engine was one module
-from gpu_tpu_app.core.decision.rules import STEADY_SERVING as _STEADY_SERVING  # noqa: F401 - the tests' name for it since the engine was one module
 from gpu_tpu_app.core.decision.steps import ACTION_WORDS, ACTIONS, Action, Step
+
+
+def __getattr__(name: str) -> object:
+    # the variant rules under the tests' names since the engine was one module, built on first use
+    if name in ("_STEADY_SERVING", "_EMBEDDING_LOOKUPS"):
+        from gpu_tpu_app.core.decision import rules
+
+        return getattr(rules, name[1:])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ACTIONS",

@@ -14,23 +14,35 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar, overload
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS
-from gpu_tpu_app.errors import InputError, problem_error
+from gpu_tpu_app.errors import InputError, problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
-#: the language of the packaged file.
-DEFAULT_LANGUAGE = "en"
+#: the file format version this app reads, checked on load.
+SchemaVersion = Annotated[int, AfterValidator(supported_version(SCHEMA_VERSION))]
+#: the language whose file holds every text (the fallback).
+DEFAULT_LANGUAGE = i18n.DEFAULT_LANGUAGE
 #: the placeholders a text may hold; the modules that fill them say which each text needs.
 PLACEHOLDERS = frozenset({"factor", "answer", "step", "command", "others", "times"})
 #: the longest text the file may hold (the longest shipped one is about 450 characters).
 MAX_TEXT_CHARS = 2000
+
+
+#: sentence ends after which the next sentence follows with no space (Chinese and Japanese full stops).
+_WIDE_ENDS = ("。", "！", "？", "；", "）", "」")
+
+
+def sentences(first: str, then: str) -> str:
+    """Two sentences as one text: a space between them, none after a full-width sentence end."""
+    return first + then if first.endswith(_WIDE_ENDS) else f"{first} {then}"
 
 
 def _one_line(text: str) -> str:
@@ -108,7 +120,7 @@ class DecisionText(_Content):
     """The whole file; ids are checked against the answers model here and against the rules,
     steps and pages by the modules that use them (`require`)."""
 
-    schema_version: int
+    schema_version: SchemaVersion
     language: str = Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
     pages: dict[str, PageText]
     questions: dict[str, QuestionText]
@@ -123,13 +135,6 @@ class DecisionText(_Content):
     steps: dict[str, StepText]
 
     _source: str = PrivateAttr(default="the decision text")
-
-    @field_validator("schema_version")
-    @classmethod
-    def _known_schema(cls, version: int) -> int:
-        if version != SCHEMA_VERSION:
-            raise ValueError(f"unsupported schema_version {version} (this app reads {SCHEMA_VERSION})")
-        return version
 
     @model_validator(mode="after")
     def _consistent(self) -> DecisionText:
@@ -232,14 +237,72 @@ def read_decision_text(path: Path | str) -> DecisionText:
     return pack
 
 
-def packaged_text_path(language: str = DEFAULT_LANGUAGE) -> Path:
-    """Where the packaged file for `language` lies."""
+def packaged_text_path(language: str | None = None) -> Path:
+    """Where the packaged file for `language` (None: the language in use) lies; English where it has none."""
     from gpu_tpu_app.assets import resource_path
 
-    return resource_path("decision", f"decision.{language}.toml")
+    return i18n.localized_file(resource_path("decision"), "decision", "toml", language or i18n.current_language())
 
 
-@functools.lru_cache(maxsize=4)
-def packaged_text(language: str = DEFAULT_LANGUAGE) -> DecisionText:
-    """The packaged decision text for `language` (read once)."""
+def packaged_text(language: str | None = None) -> DecisionText:
+    """The packaged decision text for `language` (None: the language in use), read once per language."""
+    return _packaged_text(language or i18n.current_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _packaged_text(language: str) -> DecisionText:
     return read_decision_text(packaged_text_path(language))
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class InLanguage(Mapping[K, V]):
+    """A mapping that reads its entries, at each use, from the language in use.
+
+    `build(language)` gives the mapping of one language (and caches it): the module-level names
+    (QUESTIONS, ACTION_WORDS, RULES, ...) stay importable as before, cost nothing at import, and
+    follow i18n.set_language() made after they were imported.
+    """
+
+    def __init__(self, build: Callable[[str], Mapping[K, V]]) -> None:
+        self._build = build
+
+    def _now(self) -> Mapping[K, V]:
+        return self._build(i18n.current_language())
+
+    def __getitem__(self, key: K) -> V:
+        return self._now()[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+    def __repr__(self) -> str:
+        return f"InLanguage({dict(self._now())!r})"
+
+
+class ListInLanguage(Sequence[V]):
+    """A sequence that reads its items, at each use, from the language in use (see InLanguage)."""
+
+    def __init__(self, build: Callable[[str], Sequence[V]]) -> None:
+        self._build = build
+
+    def _now(self) -> Sequence[V]:
+        return self._build(i18n.current_language())
+
+    @overload
+    def __getitem__(self, index: int) -> V: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[V]: ...
+    def __getitem__(self, index: int | slice) -> V | Sequence[V]:
+        return self._now()[index]
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+    def __repr__(self) -> str:
+        return f"ListInLanguage({list(self._now())!r})"

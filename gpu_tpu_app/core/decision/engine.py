@@ -8,11 +8,13 @@ here is pure and deterministic: the wizard, the CLI and the tests all run the sa
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import (
     CHOICES,
     FACTORS,
@@ -23,12 +25,12 @@ from gpu_tpu_app.core.decision.answers import (
     Verdict,
     values_of,
 )
+from gpu_tpu_app.core.decision.content import sentences
 from gpu_tpu_app.core.decision.rules import (
     BELOW_THRESHOLD,
     BLOCKED_SCORE,
     CORRELATED,
     CORRELATED_SHARE,
-    ENGLISH,
     FULL_ENOUGH,
     INFERENCE_DURATION_FACTOR,
     MAX_WEIGHT,
@@ -41,8 +43,9 @@ from gpu_tpu_app.core.decision.rules import (
     TOTAL_WEIGHT,
     Rule,
     RuleSet,
+    rules_for,
 )
-from gpu_tpu_app.core.decision.steps import Step, next_steps, step_of_line
+from gpu_tpu_app.core.decision.steps import Step, next_steps, step_of_line, steps_for
 
 # --------------------------------------------------------------------------- output models
 
@@ -187,7 +190,7 @@ def _variants(factor: str, value: str, rule: Rule, rules: RuleSet) -> dict[str, 
         forms["embeddings"] = rules.embedding_lookups if value in ("irregular", "low") else rule
     if factor == "duration":
         forms["inference"] = rule._replace(
-            weight=rule.weight * INFERENCE_DURATION_FACTOR, message=rule.message + rules.inference_note
+            weight=rule.weight * INFERENCE_DURATION_FACTOR, message=sentences(rule.message, rules.inference_note)
         )
     return forms
 
@@ -229,7 +232,16 @@ def _prepare(rules: RuleSet) -> _Prepared:
     return _Prepared(rules, reasons, blockers)
 
 
-_ENGLISH = _prepare(ENGLISH)
+@functools.lru_cache(maxsize=8)
+def _prepared(language: str) -> _Prepared:
+    """The rules of one language as the engine looks them up, built on first use."""
+    return _prepare(rules_for(language))
+
+
+def __getattr__(name: str) -> object:
+    if name == "_ENGLISH":  # the English rules, as the tests reach them
+        return _prepared(i18n.DEFAULT_LANGUAGE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _Evaluation(NamedTuple):
@@ -259,7 +271,9 @@ def _combine(
                 note = rules.correlated_note.format(factor=lead, answer=lead_reason.answer)
                 out[f] = (
                     shared,
-                    reason.model_copy(update={"weight": round(abs(shared), 3), "message": reason.message + note})
+                    reason.model_copy(
+                        update={"weight": round(abs(shared), 3), "message": sentences(reason.message, note)}
+                    )
                     if explain
                     else reason,
                 )
@@ -284,7 +298,9 @@ def _porting_cost(
         note = rules.porting_note.format(others=others, times=f"{times:g}")
         grown = signed * times
         if explain:
-            reason = reason.model_copy(update={"weight": round(abs(grown), 3), "message": reason.message + note})
+            reason = reason.model_copy(
+                update={"weight": round(abs(grown), 3), "message": sentences(reason.message, note)}
+            )
         out[f] = (grown, reason)
     return out
 
@@ -321,7 +337,7 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared, explain: bool 
         lead = max(tpu_side, key=lambda f: (combined[f][0], -FACTORS.index(f)))
         signed, reason = combined[lead]
         if explain:
-            reason = reason.model_copy(update={"message": reason.message + rules.playbook_alone})
+            reason = reason.model_copy(update={"message": sentences(reason.message, rules.playbook_alone)})
         combined[lead] = (signed, reason)
     index = {factor: i for i, factor in enumerate(FACTORS)}
     reasons = [(-reason.weight, index[factor], reason) for factor, (_s, reason) in combined.items()]
@@ -382,7 +398,7 @@ def _confidence(
 MAX_FLIPS = 5
 
 
-def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
+def _flips(answers: Answers, verdict: Verdict, score: float, prepared: _Prepared) -> list[Flip]:
     """What single changed answer would change the verdict: answered questions only, strongest first.
 
     Per answered factor the smallest change that flips the verdict is kept (nearest in the factor's
@@ -401,7 +417,7 @@ def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
             if candidate == current:
                 continue
             # only the score and the verdict matter here: decide() without its words and steps
-            rerun = _evaluate({**values, factor: candidate}, _ENGLISH, explain=False)
+            rerun = _evaluate({**values, factor: candidate}, prepared, explain=False)
             rerun_verdict = _verdict(rerun.score, rerun.blocked)
             if rerun_verdict == verdict:
                 continue
@@ -419,21 +435,27 @@ def _flips(answers: Answers, verdict: Verdict, score: float) -> list[Flip]:
 # --------------------------------------------------------------------------- public entry point
 
 
-def decide(answers: Answers, flips: bool = True) -> Recommendation:
-    """Turn answers into a recommendation; with flips, also find what single change would flip it."""
+def decide(answers: Answers, flips: bool = True, language: str | None = None) -> Recommendation:
+    """Turn answers into a recommendation; with flips, also find what single change would flip it.
+
+    The words (reasons, blockers, conflicts, next steps) are those of `language` (None: the language
+    in use); everything else (verdict, score, confidence, ids, flips) is the same in every language.
+    """
+    lang = language or i18n.current_language()
+    prepared = _prepared(lang)
     values = values_of(answers)
-    ev = _evaluate(values, _ENGLISH)
+    ev = _evaluate(values, prepared)
     verdict = _verdict(ev.score, ev.blocked)
     ev.reasons.sort(key=lambda item: (item[0], item[1]))
-    steps = next_steps(values, verdict, [b.factor for b in ev.blockers])
-    conflicts = _conflicts(values, _ENGLISH.rules)
+    steps = next_steps(values, verdict, [b.factor for b in ev.blockers], steps_for(lang))
+    conflicts = _conflicts(values, prepared.rules)
     return Recommendation(
         verdict=verdict,
         score=ev.score,
         confidence=_confidence(values, ev.score, verdict, ev.blocked, bool(conflicts)),
         blockers=ev.blockers,
         reasons=[reason for _w, _i, reason in ev.reasons],
-        flips=_flips(answers, verdict, ev.score) if flips else [],
+        flips=_flips(answers, verdict, ev.score, prepared) if flips else [],
         next_steps=[step.line for step in steps],
         unanswered=[factor for factor in FACTORS if values[factor] is None],
         conflicts=conflicts,

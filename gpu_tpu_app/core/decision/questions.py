@@ -1,14 +1,18 @@
 """The wizard's pages and questions: ids and explainer topics here, their words in the content file
-(resources/decision, `pages.<id>` and `questions.<field>`), joined by build_questions."""
+(resources/decision, `pages.<id>` and `questions.<field>`), joined by build_questions once per
+language on first use (wizard)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS
-from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.decision.content import DecisionText, InLanguage, ListInLanguage, packaged_text
 
 
 class Question(BaseModel):
@@ -120,7 +124,17 @@ def build_questions(text: DecisionText) -> Wizard:
     return Wizard(questions, pages)
 
 
-#: the wizard in the packaged language.
-ENGLISH = build_questions(packaged_text())
-QUESTIONS: dict[str, Question] = ENGLISH.questions
-PAGES: list[Page] = ENGLISH.pages
+def wizard(language: str | None = None) -> Wizard:
+    """The questions and pages with the words of `language` (None: the language in use), built once per language."""
+    return _wizard(language or i18n.current_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _wizard(language: str) -> Wizard:
+    return build_questions(packaged_text(language))
+
+
+#: field -> question, in the language in use.
+QUESTIONS: Mapping[str, Question] = InLanguage(lambda lang: _wizard(lang).questions)
+#: the wizard's pages in order, in the language in use.
+PAGES: Sequence[Page] = ListInLanguage(lambda lang: _wizard(lang).pages)

@@ -3,16 +3,19 @@ line"), drawn from the lesson's playbook and Google's own guidance on when TPUs 
 
 Here are ids, weights, explainer topics and source ids only; each rule's words are content
 (resources/decision, `rules.<question>.<answer>` and the sections beside it), joined to the
-weights by build_rules. The score is tanh of the weighted sum (engine.py), so it stays in
+weights by build_rules, once per language on first use (rules_for). The score is tanh of the weighted sum (engine.py), so it stays in
 [-1, 1]; hard constraints (blockers) decide the verdict alone and cap the score on the GPU side.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from typing import NamedTuple
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import FACTORS, Leans
-from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.decision.content import DecisionText, InLanguage, packaged_text, sentences
 
 #: |score| below this is "either".
 THRESHOLD = 0.15
@@ -325,9 +328,13 @@ def build_rules(text: DecisionText) -> RuleSet:
     def rule(lean: Lean, message: str) -> Rule:
         return Rule(lean.leans, lean.weight, message, lean.topic, lean.sources)
 
-    small_note = " " + text.notes.small_serving
     small = {
-        (f, v): rule(lean, text.small_serving[f][v] + (small_note if (f, v) in _SMALL_SERVING_NOTED else ""))
+        (f, v): rule(
+            lean,
+            sentences(text.small_serving[f][v], text.notes.small_serving)
+            if (f, v) in _SMALL_SERVING_NOTED
+            else text.small_serving[f][v],
+        )
         for (f, v), lean in _SMALL_SERVING_LEANS.items()
     }
     return RuleSet(
@@ -336,7 +343,7 @@ def build_rules(text: DecisionText) -> RuleSet:
         embedding_lookups=rule(_VARIANT_LEANS["embedding_lookups"], text.variants["embedding_lookups"]),
         small_serving=small,
         short_finetune={
-            (f, v): rule(lean, text.rules[f][v] + " " + text.notes.short_finetune)
+            (f, v): rule(lean, sentences(text.rules[f][v], text.notes.short_finetune))
             for (f, v), lean in _SHORT_FINETUNE_LEANS.items()
         },
         pytorch_embeddings=rule(_VARIANT_LEANS["pytorch_embeddings"], text.variants["pytorch_embeddings"]),
@@ -344,22 +351,39 @@ def build_rules(text: DecisionText) -> RuleSet:
         blockers={
             (f, v): BlockerRule(b.verdict, text.blockers[f][v], b.topic, b.sources) for (f, v), b in _BLOCKS.items()
         },
-        inference_note=" " + text.notes.inference_duration,
-        correlated_note=" " + correlated,
-        playbook_alone=" " + text.notes.playbook_alone,
-        porting_note=" " + porting,
+        inference_note=text.notes.inference_duration,
+        correlated_note=correlated,
+        playbook_alone=text.notes.playbook_alone,
+        porting_note=porting,
     )
 
 
-#: the rules in the packaged language.
-ENGLISH = build_rules(packaged_text())
-#: factor -> answer -> rule. An answer with no entry leans neither way.
-RULES: dict[str, dict[str, Rule]] = ENGLISH.rules
-#: (factor, answer) -> blocker.
-BLOCKERS: dict[tuple[str, str], BlockerRule] = ENGLISH.blockers
-STEADY_SERVING = ENGLISH.steady_serving
-EMBEDDING_LOOKUPS = ENGLISH.embedding_lookups
-SMALL_SERVING: dict[tuple[str, str], Rule] = ENGLISH.small_serving
+def rules_for(language: str | None = None) -> RuleSet:
+    """The rules with the words of `language` (None: the language in use), built once per language."""
+    return _rules_for(language or i18n.current_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _rules_for(language: str) -> RuleSet:
+    return build_rules(packaged_text(language))
+
+
+#: factor -> answer -> rule, in the language in use. An answer with no entry leans neither way.
+RULES: Mapping[str, dict[str, Rule]] = InLanguage(lambda lang: _rules_for(lang).rules)
+#: (factor, answer) -> blocker, in the language in use.
+BLOCKERS: Mapping[tuple[str, str], BlockerRule] = InLanguage(lambda lang: _rules_for(lang).blockers)
+#: (factor, answer) -> the small-batch serving rule, in the language in use.
+SMALL_SERVING: Mapping[tuple[str, str], Rule] = InLanguage(lambda lang: _rules_for(lang).small_serving)
+
+
+def __getattr__(name: str) -> object:
+    # the variant rules as the tests know them, in the language in use: built on first use, not at import
+    if name == "STEADY_SERVING":
+        return rules_for().steady_serving
+    if name == "EMBEDDING_LOOKUPS":
+        return rules_for().embedding_lookups
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: the largest weight any answer of a factor can carry: the answered share behind confidence.
 MAX_WEIGHT: dict[str, float] = {

@@ -8,12 +8,15 @@ rules that pick the steps.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from typing import Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import FACTORS, Verdict
-from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.decision.content import DecisionText, InLanguage, packaged_text
 
 #: what a step's button does in the window.
 Action = Literal["estimate", "probe_quick", "compare_chips", "check_model", "answer"]
@@ -129,25 +132,44 @@ def build_steps(text: DecisionText) -> StepSet:
     return StepSet(steps, action_words)
 
 
-#: the steps in the packaged language.
-ENGLISH = build_steps(packaged_text())
-#: what each action's button says in the window.
-ACTION_WORDS: dict[Action, str] = ENGLISH.action_words
-#: each step by the line it prints (lines are unique: a test holds it).
-_BY_LINE: dict[str, Step] = {step.line: step for step in ENGLISH.steps.values()}
+def steps_for(language: str | None = None) -> StepSet:
+    """The steps with the words of `language` (None: the language in use), built once per language."""
+    return _steps_for(language or i18n.current_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _steps_for(language: str) -> StepSet:
+    return build_steps(packaged_text(language))
+
+
+#: what each action's button says in the window, in the language in use.
+ACTION_WORDS: Mapping[Action, str] = InLanguage(lambda lang: _steps_for(lang).action_words)
+
+
+@functools.lru_cache(maxsize=8)
+def _by_line(language: str) -> dict[str, Step]:
+    """Each step of one language by the line it prints (lines are unique: a test holds it)."""
+    return {step.line: step for step in _steps_for(language).steps.values()}
 
 
 def step_of_line(line: str) -> Step:
-    """The step that prints `line` (a recommendation read back from JSON); a line this version does not
-    know (written by another one) becomes a step of its own words, with no action or command."""
-    known = _BY_LINE.get(line)
-    return known if known is not None else Step(id="unlisted", text=line, action=None, command=None, line=line)
+    """The step that prints `line` (a recommendation read back from JSON), in whichever shipped language
+    it was written (the one in use first); a line no language knows (written by another version)
+    becomes a step of its own words, with no action or command."""
+    current = i18n.current_language()
+    for language in (current, *(lang for lang in i18n.LANGUAGES if lang != current)):
+        known = _by_line(language).get(line)
+        if known is not None:
+            return known
+    return Step(id="unlisted", text=line, action=None, command=None, line=line)
 
 
 def next_steps(
-    values: dict[str, str | None], verdict: Verdict, blocker_factors: list[str], steps: StepSet = ENGLISH
+    values: dict[str, str | None], verdict: Verdict, blocker_factors: list[str], steps: StepSet | None = None
 ) -> list[Step]:
-    """Concrete checks for this verdict and these answers (and the factors of the blockers that apply)."""
+    """Concrete checks for this verdict and these answers (and the factors of the blockers that apply),
+    in the words of `steps` (None: the language in use)."""
+    steps = steps if steps is not None else steps_for()
     ids: list[str] = []
     tpu_possible = not blocker_factors
     inference = values["workload"] == "inference"

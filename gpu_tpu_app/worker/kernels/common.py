@@ -444,6 +444,22 @@ def skipped(
     )
 
 
+def matmul_memory_skip(
+    point: Point, need: int, free: int | None, math_mode: str, fits: bool | None = None
+) -> list[ProbeResult] | None:
+    """The skipped result of a matmul point whose three N×N arrays (`need` bytes) do not fit, or None.
+
+    `fits` is the backend's own answer where it has one (CUDA's allocator); otherwise the point fits
+    when `free` is unknown or `need` is at most MATMUL_MEMORY_FRACTION of it.
+    """
+    if fits is None:
+        fits = free is None or need <= MATMUL_MEMORY_FRACTION * free
+    if fits:
+        return None
+    reason = f"needs {mib(need)}, more than {MATMUL_MEMORY_FRACTION:.0%} of the {mib(free or 0)} free"
+    return [skipped(point, "flops", reason, math_mode=math_mode)]
+
+
 def mib(nbytes: float) -> str:
     """'128 MiB' style text."""
     return f"{nbytes / 1024**2:.0f} MiB" if nbytes >= 1024**2 else f"{nbytes / 1024:.0f} KiB"

@@ -122,16 +122,9 @@ def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     n, dtype = int(point.size or 0), point.dtype or "float32"
     mode = math_mode(dev, dtype)
     need = 3 * n * n * ELEM_BYTES[dtype]
-    free = _free_bytes(dev)
-    if free is not None and need > common.MATMUL_MEMORY_FRACTION * free:
-        return [
-            common.skipped(
-                point,
-                "flops",
-                f"needs {common.mib(need)}, more than 40% of the {common.mib(free)} free",
-                math_mode=mode,
-            )
-        ]
+    skip = common.matmul_memory_skip(point, need, _free_bytes(dev), mode)
+    if skip is not None:
+        return skip
     a = _randn((n, n), dtype, dev, common.SEED)
     b = _randn((n, n), dtype, dev, common.SEED + 1)
     c = jax.device_put(jnp.empty((n, n), _dtype(dtype)), dev)

@@ -298,8 +298,29 @@ def _matmul_points(pl: _Planner) -> list[Point]:
                     )
                 )
                 continue
-            pts.append(pl.point("matmul", dt, n, None, est, note=pl.slow.get(dt)))
+            pt = pl.point("matmul", dt, n, None, est, note=pl.slow.get(dt))
+            if one_thread_reference(pl, n, dt):
+                pt = dataclasses.replace(pt, one_thread=True)
+            pts.append(pt)
     return pts
+
+
+#: Largest CPU matmul that also gets a one-thread reference (quick and full suites, several cores).
+ONE_THREAD_MAX_N = 1024
+
+
+def one_thread_reference(pl: _Planner, n: int, dtype: str) -> bool:
+    """Whether a CPU matmul point also times its product on one thread: the floor a multi-threaded rate
+    must beat (core.trust's stall rule). Not in the smoke suite, not for a slow dtype, not above
+    ONE_THREAD_MAX_N (its one-thread product takes a share of the point's own cap)."""
+    return (
+        not pl.accel
+        and pl.suite != "smoke"
+        and n <= ONE_THREAD_MAX_N
+        and dtype not in pl.slow
+        and common.usable_cores() > 1
+        and pl.backend == "torch"
+    )
 
 
 def slow_point_limit(pl: _Planner) -> float:

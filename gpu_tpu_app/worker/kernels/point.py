@@ -32,6 +32,8 @@ class Point:
     note: str | None = None  # said in every result of the point (e.g. a working set capped below 4x LLC)
     skip: str | None = None  # set: the plan leaves this point out; the worker reports it skipped with this reason
     setup_s: float = 0.0  # allowed before the measuring clock starts (compile, autotune, communicator), on top of cap_s
+    #: a multi-threaded CPU matmul: also time the product on one thread (the stall rule's floor)
+    one_thread: bool = False
 
 
 @runtime_checkable

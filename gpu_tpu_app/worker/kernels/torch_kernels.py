@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from gpu_tpu_app.core.terms import DTYPES, ELEM_BYTES
+from gpu_tpu_app.core.terms import DTYPES, ELEM_BYTES, ONE_THREAD
 from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
@@ -158,36 +158,62 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     mode = math_mode(dev, dtype)
     need = 3 * n * n * ELEM_BYTES[dtype]
     fits, free = _fits(dev, need, common.MATMUL_MEMORY_FRACTION)
-    if not fits:
-        return [
-            common.skipped(
-                point,
-                "flops",
-                f"needs {common.mib(need)}, more than 40% of the {common.mib(free or 0)} free",
-                math_mode=mode,
-            )
-        ]
+    skip = common.matmul_memory_skip(point, need, free, mode, fits=fits)
+    if skip is not None:
+        return skip
     a = _randn((n, n), dtype, dev, common.SEED)
     b = _randn((n, n), dtype, dev, common.SEED + 1)
     c = torch.empty((n, n), dtype=_dtype(dtype), device=dev)
-    timing = measure(
-        lambda: torch.matmul(a, b, out=c),
-        sync=synchronizer(dev),
-        **common.measure_kwargs(point, ctx, dev.type != "cpu", clock),
-    )
+
+    def product() -> Any:
+        return torch.matmul(a, b, out=c)
+
+    single = _one_thread(point, ctx, dev, product, mode)
+    timing = measure(product, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
     if not timing.times:
         return []
-    return [
-        common.result(
-            point,
-            ctx,
-            metric="flops",
-            timing=timing,
-            work=common.matmul_flops(n),
-            math_mode=mode,
-            message=_threads_note(dev),
-        )
-    ]
+    main = common.result(
+        point,
+        ctx,
+        metric="flops",
+        timing=timing,
+        work=common.matmul_flops(n),
+        math_mode=mode,
+        message=_threads_note(dev),
+    )
+    return [main] if single is None else [main, single]
+
+
+#: The most of a point's cap its one-thread reference may take (its own loop: short rounds, 3 samples).
+ONE_THREAD_CAP_SHARE = 0.25
+ONE_THREAD_MAX_S = 0.6
+
+
+def _one_thread(point: Point, ctx: Context, dev: torch.device, product: Any, mode: str) -> ProbeResult | None:
+    """The same product on one thread, timed before the multi-threaded loop and inside the point's cap,
+    where the plan asks for it (Point.one_thread): a multi-threaded rate below it is stalled."""
+    n = int(point.size or 0)
+    threads = torch.get_num_threads()
+    if not getattr(point, "one_thread", False) or dev.type != "cpu" or threads < 2 or ctx.cancelled():
+        return None
+    cap = min(ONE_THREAD_MAX_S, ONE_THREAD_CAP_SHARE * point.cap_s)
+    torch.set_num_threads(1)
+    try:
+        timing = measure(product, target_s=min(0.05, point.target_s), cap_s=cap, cancelled=ctx.cancelled, min_reps=3)
+    finally:
+        torch.set_num_threads(threads)
+    if not timing.times:
+        return None
+    return common.result(
+        point,
+        ctx,
+        metric="flops",
+        timing=timing,
+        work=common.matmul_flops(n),
+        variant=ONE_THREAD,
+        math_mode=mode,
+        message=f"the same product on 1 of {threads} threads: a {threads}-thread rate below it is stalled",
+    )
 
 
 def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:

@@ -19,7 +19,7 @@ from gpu_tpu_app.core.decision.rules import build_rules, rule_ids
 from gpu_tpu_app.core.decision.steps import ACTIONS, build_steps, step_ids
 from gpu_tpu_app.errors import InputError
 
-PACKAGED = packaged_text_path()
+PACKAGED = packaged_text_path("en")
 
 
 def _raw() -> dict:

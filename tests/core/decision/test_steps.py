@@ -16,13 +16,13 @@ from pydantic import ValidationError
 from gpu_tpu_app.cli import COMMANDS
 from gpu_tpu_app.core.decision import ACTION_WORDS, FACTORS, Answers, Recommendation, Step, choices, decide
 from gpu_tpu_app.core.decision.content import packaged_text_path, read_decision_text
-from gpu_tpu_app.core.decision.steps import ENGLISH, build_steps
+from gpu_tpu_app.core.decision.steps import build_steps, steps_for
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def _all_steps() -> list[Step]:
-    return list(ENGLISH.steps.values())
+    return list(steps_for("en").steps.values())
 
 
 def test_each_step_is_words_plus_an_action_and_a_command() -> None:

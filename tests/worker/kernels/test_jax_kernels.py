@@ -67,6 +67,13 @@ def test_compile_happens_before_the_points_clock_starts(kernel: str, monkeypatch
         assert "compiled ahead in" in (res.message or "") and "outside the point's time cap" in (res.message or "")
 
 
+def test_matmul_that_does_not_fit_is_skipped_without_allocating() -> None:
+    [res] = run_point(point("matmul", "float32", 1_000_000), Ctx())
+    assert res.status == "skipped" and (res.kernel, res.metric, res.value) == ("matmul", "flops", None)
+    assert (res.message or "").startswith("needs 11444092 MiB, more than 40% of the ")
+    assert res.math_mode == "fp32 (XLA CPU)"
+
+
 def test_matmul_donated_output_is_the_product() -> None:
     import jax.numpy as jnp
 

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import functools
 import statistics
+import threading
+import time
+import types
+from typing import Any
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
+from gpu_tpu_app.core import trust  # noqa: E402
+from gpu_tpu_app.core.terms import ONE_THREAD  # noqa: E402
 from gpu_tpu_app.worker.kernels import run_point  # noqa: E402
 from gpu_tpu_app.worker.kernels import torch_kernels as tk  # noqa: E402
 from gpu_tpu_app.worker.kernels.common import BlockShape, usable_cores  # noqa: E402
@@ -114,7 +122,9 @@ def test_cancel_before_measuring_returns_nothing() -> None:
 
 def test_matmul_that_does_not_fit_is_skipped_without_allocating() -> None:
     [res] = run_point(point("matmul", "float32", 1_000_000), Ctx())
-    assert res.status == "skipped" and "needs" in (res.message or "")
+    assert res.status == "skipped" and (res.kernel, res.metric, res.value) == ("matmul", "flops", None)
+    assert (res.message or "").startswith("needs 11444092 MiB, more than 40% of the ")
+    assert res.math_mode == tk.math_mode(tk.torch.device("cpu"), "float32")
 
 
 def test_collective_on_one_cpu_is_skipped() -> None:
@@ -130,3 +140,110 @@ def test_collective_gloo_two_ranks_on_loopback() -> None:
     assert 1e6 < res.value < 1e12
     assert "2 ranks" in (res.message or "") and "bus bandwidth" in (res.message or "")
     assert res.stats.reps >= 3
+
+
+def test_matmul_memory_skip_follows_the_backends_own_answer_when_it_has_one() -> None:
+    from gpu_tpu_app.worker.kernels.common import matmul_memory_skip
+
+    p = point("matmul", "float32", 1024)
+    need = 3 * 1024 * 1024 * 4
+    assert matmul_memory_skip(p, need, None, "fp32") is None  # free unknown: measured
+    assert matmul_memory_skip(p, need, int(need / 0.4), "fp32") is None  # exactly 40 %: fits
+    [res] = matmul_memory_skip(p, need, int(need / 0.4) - 1, "fp32") or []
+    assert res.message == "needs 12 MiB, more than 40% of the 30 MiB free" and res.math_mode == "fp32"
+    assert matmul_memory_skip(p, need, 10 * need, "fp32", fits=False)  # CUDA said no, whatever the host says
+    assert matmul_memory_skip(p, need, 1, "fp32", fits=True) is None
+
+
+def _held_back(monkeypatch: pytest.MonkeyPatch, delay: Any) -> None:
+    """torch.matmul with `delay(a)` seconds of sleep added to each product: a product held back on
+    purpose, the way a busy machine holds one back (the real product still runs)."""
+    real = tk.torch.matmul
+
+    def product(a: Any, b: Any, *, out: Any = None) -> Any:
+        if (seconds := delay(a)) > 0:
+            time.sleep(seconds)
+        return real(a, b, out=out)
+
+    monkeypatch.setattr(tk.torch, "matmul", product)
+
+
+def test_a_multithreaded_product_held_below_the_one_thread_rate_is_stalled(monkeypatch: pytest.MonkeyPatch) -> None:
+    tk.configure_threads()
+    if tk.torch.get_num_threads() < 2:
+        pytest.skip("one usable core: there is no multi-threaded product to hold to the one-thread rate")
+    _held_back(monkeypatch, lambda a: 0.01 if tk.torch.get_num_threads() > 1 else 0.0)
+    pt = dataclasses.replace(point("matmul", "float32", 256, cap_s=3.0), one_thread=True)
+    [main, single] = run_point(pt, Ctx())
+    assert (main.variant, single.variant) == (None, ONE_THREAD) and single.size == main.size == 256
+    assert (main.value or 0) < (single.value or 0)
+    assert "on one thread" in trust.stalls([main, single]).get(0, "")
+    # without the hold, the same real product on all threads is not called stalled by it
+    monkeypatch.undo()
+    [main, single] = run_point(pt, Ctx())
+    assert single.variant == ONE_THREAD and (main.value or 0) > 0
+    assert len(run_point(point("matmul", "float32", 256), Ctx())) == 1  # only where the plan asks for it
+
+
+def test_the_plan_asks_for_one_thread_references_on_a_multicore_cpu_only_below_1024() -> None:
+    from gpu_tpu_app.worker import detect
+    from gpu_tpu_app.worker.kernels import plan
+
+    _status, devices = detect.detect("torch")
+    quick = [p for p in plan("torch", devices, "quick", ["matmul"], ["float32"], 55.0) if not p.skip]
+    smoke = plan("torch", devices, "smoke", ["matmul"], None, 20.0)
+    many = usable_cores() > 1
+    assert [p.size for p in quick if p.one_thread] == ([256, 512, 1024] if many else [])
+    assert not any(p.one_thread for p in smoke)
+
+
+def test_a_point_found_stalled_only_after_a_larger_size_is_measured_once_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A real worker loop over two sizes (16 and 32, so the sleeps below set the rates on a busy
+    machine): 16 is held back (0.2 s a product) until 32 runs, so its stall shows only against 32;
+    the worker then measures 16 again, keeps the faster steady try, emits it again (announced, for
+    the parent's hang timer), and measures no point a third time. On one thread: on a busy machine
+    a 2-thread product after a sleep waits 20-60 ms for its second thread, which no sleep outweighs."""
+    from gpu_tpu_app.worker import detect
+    from gpu_tpu_app.worker import main as worker
+
+    state = {"held": True}
+
+    def delay(a: Any) -> float:
+        if a.shape[0] == 32:
+            state["held"] = False
+            return 0.05
+        return 0.2 if state["held"] else 0.02
+
+    threads = tk.torch.get_num_threads()
+    tk.torch.set_num_threads(1)
+    monkeypatch.setattr(tk, "_THREADS", 1)  # run() keeps the one thread; torch gets its count back below
+
+    _held_back(monkeypatch, delay)
+    _status, devices = detect.detect("torch")
+    pts = [
+        dataclasses.replace(
+            point("matmul", "float32", n, cap_s=6.0), id=f"torch:cpu:0/matmul/float32/{n}", target_s=0.1, est_s=0.5
+        )
+        for n in (16, 32)
+    ]
+    sent: list[Any] = []
+    em = types.SimpleNamespace(emit=sent.append)
+    stop = types.SimpleNamespace(event=threading.Event(), is_set=lambda: False)
+    args = argparse.Namespace(skip_points=0, suite="quick", backend="torch", point_cap_s=None)
+    try:
+        worker._run_points(args, em, stop, devices, pts, 60.0, time.monotonic() + 60.0)  # type: ignore[arg-type]
+    finally:
+        tk.torch.set_num_threads(threads)
+    results = [m.result for m in sent if m.type == "result" and m.result.variant is None]
+    first, *again = [r for r in results if r.size == 16]
+    ref = next(r for r in results if r.size == 32)
+    if trust.noise(ref) is not None or trust.noise(first) is not None:
+        pytest.skip(f"the machine was too busy even for sleep-bound tries: {trust.noise(ref) or trust.noise(first)}")
+    assert len(again) == 1, [r.message for r in results]
+    [second] = again
+    assert (second.value or 0) > 3 * (first.value or 0)
+    assert "measured again after a larger size: the first try was stalled: " in (second.message or "")
+    assert "the faster (second) try is kept" in (second.message or "")
+    assert [m.size for m in sent if m.type == "progress"] == [16, 32, 16]

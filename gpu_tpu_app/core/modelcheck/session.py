@@ -1,0 +1,105 @@
+"""One check as the parent sees it: the worker's stdout in, the result or its one-line error out.
+
+Pure: no Qt, no torch, no jax; the CLI (probe.modelcheck_launch) and the window (ui.model_check) drive it.
+"""
+
+from __future__ import annotations
+
+from gpu_tpu_app.core.modelcheck.contract import (
+    Findings,
+    ModelCheck,
+    WorkerError,
+    WorkerFindings,
+    WorkerStage,
+    findings_problem,
+    parse_worker_line,
+)
+from gpu_tpu_app.core.modelcheck.rules import check_from_findings
+from gpu_tpu_app.core.modelcheck.text import INTERNAL_FAILURE, MALFORMED_FINDINGS, error_line
+
+# --------------------------------------------------------------------------- one check, as the parent sees it
+
+
+class CheckSession:
+    """The parent's side of one worker: feed its stdout, then `finish()` for the result or the error line.
+
+    The CLI drives it with subprocess, the window with QProcess; both get the same messages and the
+    same one-line errors (timeout, crash, bad file) naming the file and the function that was running.
+    """
+
+    #: how to check in another Python, said after a missing module (the window says its own way).
+    choose_python = "check it in the Python environment that has the package: --python PATH"
+
+    def __init__(self, file: str, timeout_s: float, memory_limit_mb: int) -> None:
+        self.file = file
+        self.timeout_s = timeout_s
+        self.memory_limit_mb = memory_limit_mb
+        self.stage: WorkerStage | None = None
+        self.findings: Findings | None = None
+        self.error: WorkerError | None = None
+        #: the first problem of a findings line that did not validate (a worker of another version, a bug)
+        self.malformed: str | None = None
+        self._buffer = b""
+
+    def feed(self, data: bytes) -> list[WorkerStage | WorkerError | WorkerFindings]:
+        """Messages in `data` (complete lines only; the rest waits for more)."""
+        self._buffer += data
+        *lines, self._buffer = self._buffer.split(b"\n")
+        if len(self._buffer) > 4_000_000:  # no newline in 4 MB: not our worker talking
+            self._buffer = b""
+        out = []
+        for raw in lines:
+            msg = parse_worker_line(raw.decode("utf-8", "replace"))
+            if isinstance(msg, WorkerStage):
+                self.stage = msg
+            elif isinstance(msg, WorkerFindings) and self.error is None:
+                self.findings = msg.findings
+            elif isinstance(msg, WorkerError):
+                self.error = msg
+            if msg is not None:
+                out.append(msg)
+            elif raw.lstrip().startswith(b'{"type": "findings"') and self.malformed is None:
+                self.malformed = findings_problem(raw)
+        return out
+
+    def _function(self) -> str:
+        if self.stage is None:
+            return "(starting the check)"
+        return self.stage.function or "(module level)"
+
+    def finish(
+        self, returncode: int | None, seconds: float, *, timed_out: bool = False, stderr_tail: str = ""
+    ) -> ModelCheck | str:
+        """The result, or the one-line error: bad file, exception, timeout, memory, crash."""
+        self.feed(b"\n")
+        if timed_out:
+            during = f" (during {self.stage.stage})" if self.stage is not None else ""
+            return (
+                f"{self.file} in {self._function()}: did not finish within {self.timeout_s:g} s{during}; "
+                "stopped (raise --timeout if the model is large)"
+            )
+        if self.error is not None:
+            line = error_line(self.file, self.error)
+            if self.error.kind == "internal":
+                return f"{self.file}: {INTERNAL_FAILURE}: {self.error.message}"
+            if self.error.kind == "memory":
+                line += f" ({self.memory_limit_mb} MiB; raise --memory-limit if the model needs more)"
+            elif self.error.kind == "module":
+                line += f"; {self.choose_python}"
+            return line
+        if self.findings is not None:
+            return check_from_findings(self.file, self.findings, seconds)
+        if self.malformed is not None:
+            return f"{self.file}: {MALFORMED_FINDINGS} ({self.malformed})"
+        if returncode is not None and returncode < 0 and -returncode == 9:
+            return (
+                f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
+                f"limit is {self.memory_limit_mb} MiB)"
+            )
+        tail = stderr_tail.strip().splitlines()[-1] if stderr_tail.strip() else ""
+        how = f"signal {-returncode}" if returncode is not None and returncode < 0 else f"exit code {returncode}"
+        if tail and len(tail) > 300:
+            tail = tail[:299] + "…"
+        return f"{self.file} in {self._function()}: the check's process ended with {how}" + (
+            f" ({tail})" if tail else ""
+        )
