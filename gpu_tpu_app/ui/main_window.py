@@ -233,6 +233,7 @@ class MainWindow(QMainWindow):
             panel.sig_runs_changed.connect(self._panel_runs_changed)
             panel.sig_preferences_changed.connect(self.set_preferences)
             panel.sig_written.connect(self.confirm)
+            panel.sig_imported.connect(lambda what, path: self.confirm(what, path, read=True))
             self.stack.insertWidget(1, panel)
             self.stack.removeWidget(self._probe_slot)
             self._probe_slot.deleteLater()
@@ -547,10 +548,13 @@ class MainWindow(QMainWindow):
             self.setGeometry(first_geometry(available))
         self._fit_on_show = True
 
-    def confirm(self, what: str, path: Path | None = None) -> None:
-        """Confirm a save or export at the top of the page: `what` and, for a file, its path and folder."""
+    def confirm(self, what: str, path: Path | None = None, read: bool = False) -> None:
+        """Confirm a save, export or (`read`) import at the top of the page: `what` and, for a file, its
+        path and folder."""
         if path is None:
             self.notice.show_text(what)
+        elif read:
+            self.notice.show_read(what, path)
         else:
             self.notice.show_written(what, path)
 

@@ -77,6 +77,7 @@ class ProbePanel(ProbeRunner):
 
     sig_message = Signal(str, str)  # level, text: every line added to the message list
     sig_written = Signal(str, object)  # what, Path: a run or a chart exported (the window confirms it)
+    sig_imported = Signal(str, object)  # what, Path: a run file imported here (the window confirms it)
     sig_preferences_changed = Signal(object)  # Preferences: the probe environment was chosen or added here
 
     def __init__(self, prefs: Preferences | None = None, parent: QWidget | None = None) -> None:
@@ -292,6 +293,9 @@ class ProbePanel(ProbeRunner):
             ),
         )
         self.sig_runs_changed.emit()
+        self.sig_imported.emit(
+            self.tr("Imported the run of {host} ({n} results)").format(host=run.host, n=len(run.results)), Path(path)
+        )
         return True
 
     def set_preferences(self, prefs: Preferences) -> None:
