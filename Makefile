@@ -106,6 +106,7 @@ screenshots: $(STAMP) translations
 	  $(SHOT) --lang zh-Hans --screenshot docs/screenshots/zh-Hans/$$page.png --page $$page || exit 1; \
 	done
 	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots/zh-Hans zh-Hans
 	# every page as a user sees it on a real X display (Xvfb + openbox), the window placing itself
 	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
 

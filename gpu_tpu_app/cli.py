@@ -136,7 +136,7 @@ def _gui_parser() -> OneLineParser:
     parser.add_argument("--size", type=_size, metavar="WxH", help=text("cli.gui.size"))
     parser.add_argument("--theme", choices=["light", "dark"], help=text("cli.gui.theme"))
     parser.add_argument("--page", choices=["welcome", "decide", "result", "probe", "learn"], help=text("cli.gui.page"))
-    add_lang_option(parser, top=True)
+    add_lang_option(parser, top=True, help_id="cli.gui.lang")
     parser.add_argument("files", nargs="*", metavar="FILE", help=text("cli.gui.files"))
     parser.add_argument("--session", metavar="FILE", help=text("cli.gui.session"))
     parser.add_argument("--results", metavar="FILE", help=text("cli.gui.results"))

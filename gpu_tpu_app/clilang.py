@@ -111,7 +111,7 @@ def _split_lines(self: argparse.HelpFormatter, text: str, width: int) -> list[st
     return fill(" ".join(text.split()), width).splitlines()
 
 
-def add_lang_option(parser: argparse.ArgumentParser, top: bool = False) -> None:
+def add_lang_option(parser: argparse.ArgumentParser, top: bool = False, help_id: str = "cli.lang_help") -> None:
     """--lang on `parser` (applied by use_language before parsing; here it is validated and listed in --help).
     On a subcommand's parser the default is left out, so it never undoes a --lang given before the command."""
     parser.add_argument(
@@ -119,7 +119,7 @@ def add_lang_option(parser: argparse.ArgumentParser, top: bool = False) -> None:
         choices=list(i18n.LANGUAGES),
         default=None if top else argparse.SUPPRESS,
         metavar="|".join(i18n.LANGUAGES),
-        help=text("cli.lang_help", env=i18n.LANG_ENV),
+        help=text(help_id, env=i18n.LANG_ENV),
     )
 
 

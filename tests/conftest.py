@@ -311,3 +311,20 @@ def no_leftover_processes() -> Iterator[None]:
     left = leftovers.leftovers()
     if left:
         pytest.fail("processes left running after the test: " + "; ".join(f"{p} {c}" for p, c in sorted(left.items())))
+
+
+@pytest.fixture(autouse=True)
+def _language_restored() -> Iterator[None]:
+    """After every test: the interface language as it was before it. `--lang` writes GPU_TPU_APP_LANG into
+    os.environ and `i18n.set_language` sets a process global, so a test that runs a command in-process with
+    `--lang zh-Hans` would otherwise leave every later test speaking Chinese (tests/test_language_restored.py)."""
+    from gpu_tpu_app import i18n
+
+    before_current = i18n._current
+    before_env = os.environ.get(i18n.LANG_ENV)
+    yield
+    i18n._current = before_current
+    if before_env is None:
+        os.environ.pop(i18n.LANG_ENV, None)
+    else:
+        os.environ[i18n.LANG_ENV] = before_env

@@ -1,8 +1,8 @@
 """Screenshots of the Help dialogs and the quit question (`make screenshots` runs it).
 
-Run: QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/dialogs.py SESSION.json OUT_DIR
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/dialogs.py SESSION.json OUT_DIR [LANGUAGE]
 Saves guide.png, shortcuts.png, about.png and quit-during-probe.png: each dialog on its own, as the
-window shows it, with the session's runs (for the versions in About).
+window shows it, with the session's runs (for the versions in About), in LANGUAGE (en unless given).
 """
 
 from __future__ import annotations
@@ -24,12 +24,22 @@ def _save(widget: QWidget, path: Path) -> None:
 
 def main(argv: list[str]) -> int:
     session_file, out_dir = Path(argv[0]), Path(argv[1])
+    language = argv[2] if len(argv) > 2 else "en"
     app = QApplication([])
+    from PySide6.QtCore import QCoreApplication
+
     from gpu_tpu_app import APP_NAME
     from gpu_tpu_app.core.session import load_session
-    from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, about_html, shortcut_rows
+    from gpu_tpu_app.ui import translations
+    from gpu_tpu_app.ui.about import about_html
+    from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
     from gpu_tpu_app.ui.main_window import MainWindow
     from gpu_tpu_app.ui.theme import theme_manager
+
+    def tr(text: str) -> str:  # the window's own words for its dialogs' titles and question
+        return QCoreApplication.translate("MainWindow", text).format(app=APP_NAME)
+
+    translations.install(app, translations.choose("system", language))
 
     theme_manager().apply("light")
     window = MainWindow(persist=False)
@@ -39,7 +49,7 @@ def main(argv: list[str]) -> int:
     _save(ShortcutsDialog(shortcut_rows(window.findChildren(type(window.act_back))), window), out_dir / "shortcuts.png")
     about = QMessageBox(
         QMessageBox.Icon.NoIcon,
-        f"About {APP_NAME}",
+        tr("About {app}"),
         about_html(list(window.session().runs)),
         QMessageBox.StandardButton.Ok,
         window,
@@ -47,8 +57,8 @@ def main(argv: list[str]) -> int:
     _save(about, out_dir / "about.png")
     ask = QMessageBox(
         QMessageBox.Icon.Question,
-        f"Quit {APP_NAME}",
-        "A probe is running: stop it and quit?",
+        tr("Quit {app}"),
+        tr("A probe is running: stop it and quit?"),
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         window,
     )

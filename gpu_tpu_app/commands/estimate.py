@@ -31,6 +31,7 @@ from gpu_tpu_app.core.estimate_text import (
     layout_cell,
     memory_units_note,
     moe_line,
+    note_lines,
     row_warnings,
     rule_words,
     training_memory_line,
@@ -162,13 +163,18 @@ class FlagError(ValueError):
     """A bad flag value; the message starts with the flag's name."""
 
 
+def _bad(key: str, **values: str) -> FlagError:
+    """The FlagError with text `estimate.error.<key>` in the language in use."""
+    return FlagError(text(f"estimate.error.{key}", **values))
+
+
 def _positive(flag: str, text: str) -> float:
     try:
         value = parse_quantity(text)
     except ValueError as exc:
         raise FlagError(f"{flag}: {exc}") from None
     if value <= 0:
-        raise FlagError(f"{flag}: must be greater than 0, got {text!r}")
+        raise _bad("not_positive", flag=flag, got=repr(text))
     return value
 
 
@@ -180,9 +186,9 @@ def _whole(flag: str, text: str | None, limit: int) -> int | None:
     except ValueError as exc:
         raise FlagError(f"{flag}: {exc}") from None
     if value != int(value) or value < 1:
-        raise FlagError(f"{flag}: must be a whole number of 1 or more, got {text!r}")
+        raise _bad("not_whole", flag=flag, got=repr(text))
     if value > limit:
-        raise FlagError(f"{flag}: at most {limit:,}, got {text!r}")
+        raise _bad("too_large", flag=flag, limit=f"{limit:,}", got=repr(text))
     return int(value)
 
 
@@ -192,9 +198,9 @@ def _fraction(flag: str, text: str | None) -> float | None:
     try:
         value = float(text)
     except ValueError:
-        raise FlagError(f"{flag}: must be a number in (0, 1], got {text!r}") from None
+        raise _bad("not_fraction_number", flag=flag, got=repr(text)) from None
     if not (0 < value <= 1):
-        raise FlagError(f"{flag}: must be in (0, 1] (a fraction, e.g. 0.7), got {text!r}")
+        raise _bad("not_fraction", flag=flag, got=repr(text))
     return value
 
 
@@ -203,15 +209,15 @@ def _moe(args: argparse.Namespace, params: float) -> dict[str, float | int | Non
     experts = _whole("--experts", args.experts, 100_000)
     top_k = _whole("--top-k", args.top_k, 100_000)
     if active is not None and active > params:
-        raise FlagError(f"--active-params: cannot exceed --params ({params:g}), got {args.active_params!r}")
+        raise _bad("active_over_params", params=f"{params:g}", got=repr(args.active_params))
     if (experts is None) != (top_k is None):
         flag = "--experts" if experts is None else "--top-k"
-        raise FlagError(f"{flag}: give --experts and --top-k together")
+        raise _bad("experts_together", flag=flag)
     if experts is not None and top_k is not None:
         if active is None:
-            raise FlagError("--active-params: required with --experts and --top-k")
+            raise _bad("active_required")
         if top_k >= experts:
-            raise FlagError(f"--top-k: must be fewer than --experts ({experts}), got {args.top_k!r}")
+            raise _bad("top_k_over_experts", experts=str(experts), got=repr(args.top_k))
     return {"active_params": active, "experts": experts, "top_k": top_k}
 
 
@@ -222,15 +228,15 @@ def _prices(items: list[str], catalog: Catalog) -> dict[str, float]:
         chip_id, sep, usd = item.partition("=")
         chip_id = chip_id.strip().lower()
         if not sep or not chip_id or not usd.strip():
-            raise FlagError(f"--price: expected CHIP=USD (e.g. h100-sxm=2.5), got {item!r}")
+            raise _bad("price_form", got=repr(item))
         if chip_id not in ids:
-            raise FlagError(f"--price: unknown chip {chip_id!r} (choose from {', '.join(c.id for c in catalog.chips)})")
+            raise _bad("price_chip", chip=repr(chip_id), chips=", ".join(c.id for c in catalog.chips))
         try:
             value = float(usd.strip().lstrip("$"))
         except ValueError:
-            raise FlagError(f"--price: {usd.strip()!r} is not a number of USD per chip-hour in {item!r}") from None
+            raise _bad("price_number", usd=repr(usd.strip()), got=repr(item)) from None
         if not math.isfinite(value) or not 0 <= value <= MAX_PRICE:
-            raise FlagError(f"--price: USD per chip-hour must be 0 to {MAX_PRICE:,.0f}, got {item!r}")
+            raise _bad("price_range", limit=f"{MAX_PRICE:,.0f}", got=repr(item))
         prices[chip_id] = value
     return prices
 
@@ -240,21 +246,21 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
     params = _positive("--params", args.params)
     tokens = _positive("--tokens", args.tokens) if args.tokens is not None else None
     if args.inference and tokens is None:
-        raise FlagError("--tokens: required with --inference (the number of tokens to serve)")
+        raise _bad("tokens_required")
     try:
         chips = int(str(args.chips).strip())
     except ValueError:
-        raise FlagError(f"--chips: must be a whole number of chips, got {args.chips!r}") from None
+        raise _bad("chips_whole", got=repr(args.chips)) from None
     if chips < 1:
-        raise FlagError(f"--chips: must be 1 or more, got {args.chips!r}")
+        raise _bad("chips_one", got=repr(args.chips))
     mfu = None
     if args.mfu is not None:
         try:
             mfu = float(args.mfu)
         except ValueError:
-            raise FlagError(f"--mfu: must be a number in (0, 1], got {args.mfu!r}") from None
+            raise _bad("mfu_number", got=repr(args.mfu)) from None
         if not (0 < mfu <= 1):
-            raise FlagError(f"--mfu: must be in (0, 1] (a fraction of peak, e.g. 0.4), got {args.mfu!r}")
+            raise _bad("mfu_range", got=repr(args.mfu))
     batch = _whole("--batch", args.batch, 1_000_000)
     prompt = None
     if args.prompt_tokens is not None:
@@ -263,27 +269,27 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
         except ValueError as exc:
             raise FlagError(f"--prompt-tokens: {exc}") from None
         if prompt < 0:
-            raise FlagError(f"--prompt-tokens: must be 0 or more, got {args.prompt_tokens!r}")
+            raise _bad("prompt_negative", got=repr(args.prompt_tokens))
     if not args.inference:
         for flag, value in (("--batch", batch), ("--prompt-tokens", prompt), ("--bw-share", args.bw_share)):
             if value is not None:
-                raise FlagError(f"{flag}: only with --inference (training uses 6 x N x D)")
+                raise _bad("inference_only", flag=flag)
     micro = _whole("--micro-batch", args.micro_batch, 100_000)
     if args.inference:
         if micro is not None:
-            raise FlagError("--micro-batch: only for training (serving uses --batch)")
+            raise _bad("micro_batch_training")
         if args.checkpointing != "auto":
-            raise FlagError("--checkpointing: only for training (serving keeps no activations)")
+            raise _bad("checkpointing_training")
     aspect = None
     if args.aspect_ratio is not None:
         try:
             aspect = float(args.aspect_ratio)
         except ValueError:
-            raise FlagError(f"--aspect-ratio: must be a number, got {args.aspect_ratio!r}") from None
+            raise _bad("aspect_number", got=repr(args.aspect_ratio)) from None
         if not (math.isfinite(aspect) and 1 <= aspect <= 10_000):
-            raise FlagError(f"--aspect-ratio: must be 1 to 10,000 (width / layers), got {args.aspect_ratio!r}")
+            raise _bad("aspect_range", got=repr(args.aspect_ratio))
     if args.strict_fp32 and args.dtype in ("float8", "int8"):
-        raise FlagError(f"--dtype: {args.dtype} contradicts --strict-fp32 (float32 weights)")
+        raise _bad("dtype_fp32", dtype=args.dtype)
     shape = {
         "layers": _whole("--layers", args.layers, 100_000),
         "width": _whole("--width", args.width, 10_000_000),
@@ -291,9 +297,9 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
         "kv_heads": _whole("--kv-heads", args.kv_heads, 100_000),
     }
     if shape["kv_heads"] is not None and shape["heads"] is not None and shape["kv_heads"] > shape["heads"]:
-        raise FlagError(f"--kv-heads: cannot exceed --heads ({shape['heads']}), got {args.kv_heads!r}")
+        raise _bad("kv_heads_over", heads=str(shape["heads"]), got=repr(args.kv_heads))
     if shape["width"] is not None and shape["heads"] is not None and shape["width"] % shape["heads"]:
-        raise FlagError(f"--width: must be a multiple of --heads ({shape['heads']}), got {args.width!r}")
+        raise _bad("width_heads", heads=str(shape["heads"]), got=repr(args.width))
     context = _whole("--context", args.context, 100_000_000)
     try:
         return EstimateRequest(
@@ -392,10 +398,7 @@ def format_table(result: Estimate) -> str:
         lines.append("")
     lines.append(text("estimate.table.time", rule=rule_words(result.rule)))
     lines.append(text("estimate.table.memory", rule=rule_words(result.memory_rule), note=memory_units_note()))
-    if result.bw_share_source:
-        lines.append(text("estimate.line.bandwidth", text=result.bw_share_source))
-    if result.fp32_note:
-        lines.append(text("estimate.line.precision", text=result.fp32_note))
+    lines += note_lines(result)
     if result.compiled_rule:
         lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     if req.mfu is not None:
@@ -445,8 +448,8 @@ def _compiled(path: str) -> TpuCompile | str:
     except ValidationError as exc:
         return f"--model-check: {from_validation(path, exc)}"
     if check.tpu_compile is None or check.tpu_compile.status != "ok":
-        why = check.tpu_compile.detail if check.tpu_compile is not None else "the check did not compile for TPUs"
-        return f"--model-check: {path}: no TPU compile to estimate from ({why or 'not run'})"
+        why = check.tpu_compile.detail if check.tpu_compile is not None else text("estimate.error.no_compile_why")
+        return text("estimate.error.no_compile", path=path, why=why or text("estimate.error.not_run"))
     return check.tpu_compile
 
 
@@ -463,7 +466,7 @@ def run(args: argparse.Namespace) -> int:
 
         found = measured_from_run(load_run(path))
         if not found:
-            return fail(f"--results: {path}: no successful matmul result to estimate from")
+            return fail(text("estimate.error.no_matmul", path=path))
         measured.extend(found)
     from gpu_tpu_app.core.price_import import load_book
     from gpu_tpu_app.errors import InputError
@@ -473,7 +476,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         return fail(f"--prices-from: {exc}")
     if req.price_cloud is not None and req.price_cloud not in book.clouds():
-        return fail(f"--cloud: no prices for {args.cloud!r} (known: {', '.join(book.clouds())})")
+        return fail(text("estimate.error.no_cloud", cloud=repr(args.cloud), clouds=", ".join(book.clouds())))
     compiled: TpuCompile | None = None
     if args.model_check is not None:
         check = _compiled(args.model_check)
@@ -481,7 +484,7 @@ def run(args: argparse.Namespace) -> int:
             return fail(check)
         compiled = check
     elif args.steps is not None:
-        return fail("--steps: only with --model-check (the steps of your compiled model)")
+        return fail(text("estimate.error.steps_only"))
     result = estimate(req, catalog, measured, book, compiled)
     if args.format == "json":
         print(result.model_dump_json(indent=2))

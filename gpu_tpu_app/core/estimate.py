@@ -83,6 +83,24 @@ def _rule(ident: str) -> str:
     return text(f"estimate.rules.{ident}", language="en")
 
 
+def bw_share_words(req: EstimateRequest, decode: str | None, language: str | None = None) -> str:
+    """Where the decode share of bandwidth comes from: the user's share, the catalogue's measured range
+    (`decode`, its own words), or nominal bandwidth; in `language` (None: the language in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    if req.bw_share:
+        return text("estimate.note.bw_share_user", language=language, share=f"{req.bw_share:g}")
+    return decode if decode is not None else text("estimate.note.bw_share_nominal", language=language)
+
+
+def fp32_words(language: str | None = None) -> str:
+    """How strict fp32 is priced, in `language` (None: the language in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    few, many = TPU_FP32_PASSES
+    return text("estimate.note.strict_fp32", language=language, few=few, many=many, sources=", ".join(FP32_SOURCES))
+
+
 RULE_SOURCES = {
     "training": ["eleuther-transformer-math", "hoffmann-2022", transformer.ACTIVATION_SOURCE],
     "inference": ["eleuther-transformer-math"],
@@ -166,20 +184,9 @@ def estimate(
     rows.sort(key=lambda r: (r.days is None, r.days if r.days is not None else 0.0, r.chip_id))
     share_source = None
     if req.mode == "inference":
-        share_source = (
-            f"{req.bw_share:g} of nominal bandwidth, set by the user"
-            if req.bw_share
-            else catalog.decode.describe()
-            if catalog.decode is not None
-            else "nominal bandwidth (the catalogue gives no measured share)"
-        )
-    fp32_note = None
-    if req.strict_fp32:
-        few, many = TPU_FP32_PASSES
-        fp32_note = (
-            f"strict fp32: GPUs at their FP32 peak (no TF32); TPUs at the bf16 peak / {few}-{many}, the bf16 "
-            f"passes of one fp32 product (precision=HIGH to HIGHEST; sources: {', '.join(FP32_SOURCES)})"
-        )
+        decode = catalog.decode.describe() if catalog.decode is not None else None  # the catalogue's own words
+        share_source = bw_share_words(req, decode, language="en")
+    fp32_note = fp32_words(language="en") if req.strict_fp32 else None
     return Estimate(
         request=req,
         tokens=tokens,

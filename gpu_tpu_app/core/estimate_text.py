@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision.content import InLanguage, sentences
-from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow
+from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
 from gpu_tpu_app.core.estimate_layout import warning_text
 from gpu_tpu_app.core.estimate_workload import shape_origin
+from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
@@ -337,6 +337,19 @@ def price_origins(result: Estimate) -> str:
     return separator.join(parts)
 
 
+def note_lines(result: Estimate) -> list[str]:
+    """The bandwidth and precision notes, in the language in use (the Estimate holds them in English)."""
+    lines = []
+    if result.bw_share_source:
+        english_nominal = bw_share_words(result.request, None, language=i18n.DEFAULT_LANGUAGE)
+        own = result.request.bw_share or result.bw_share_source == english_nominal
+        words = bw_share_words(result.request, None) if own else result.bw_share_source  # else the catalogue's
+        lines.append(text("estimate.line.bandwidth", text=words))
+    if result.fp32_note:
+        lines.append(text("estimate.line.precision", text=fp32_words()))
+    return lines
+
+
 def estimate_model_lines(result: Estimate) -> list[str]:
     """What the estimate assumed beyond its rules: training memory, experts, bandwidth share, fp32."""
     lines = []
@@ -344,10 +357,7 @@ def estimate_model_lines(result: Estimate) -> list[str]:
         lines.append(training_memory_line(result))
     if result.moe is not None:
         lines.append(moe_line(result))
-    if result.bw_share_source:
-        lines.append(text("estimate.line.bandwidth", text=result.bw_share_source))
-    if result.fp32_note:
-        lines.append(text("estimate.line.precision", text=result.fp32_note))
+    lines += note_lines(result)
     if result.compiled_rule:
         lines.append(text("estimate.line.compiled", text=rule_words(result.compiled_rule)))
     return lines

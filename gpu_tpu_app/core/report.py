@@ -21,7 +21,6 @@ from gpu_tpu_app import __version__, i18n
 from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
-from gpu_tpu_app.core.decision.content import ListInLanguage
 from gpu_tpu_app.core.estimate_models import OWN_FAMILIES
 from gpu_tpu_app.core.estimate_text import (
     cost_lines,
@@ -35,6 +34,7 @@ from gpu_tpu_app.core.estimate_text import (
     memory_units_note,
     rule_words,
 )
+from gpu_tpu_app.core.localized import ListInLanguage
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, measured_note
 from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
 from gpu_tpu_app.core.texts import text

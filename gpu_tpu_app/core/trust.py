@@ -110,12 +110,17 @@ class Flags:
         return [FLAG_WORDS[k] for k in FLAG_WORDS if getattr(self, k)]
 
     def short(self) -> str:
-        """'noisy, in cache'; '' when trusted. A point flagged for too few repetitions says so:
-        'only 1 repetition; 3 needed' (its spread is unknown, not large)."""
-        words = self.words()
+        """'noisy, in cache'; '' when trusted, in the language in use (the window, the report). A point
+        flagged for too few repetitions says so: 'only 1 repetition; 3 needed' (its spread is unknown,
+        not large)."""
+        from gpu_tpu_app.core.texts import text
+
+        words = [text(f"probe.flags.{k}") for k in FLAG_WORDS if getattr(self, k)]
         if self.noisy and self.noisy.startswith(FEW_REPS):
-            words[0] = self.noisy[len(FEW_REPS) :]
-        return ", ".join(words)
+            reps = self.noisy[len(FEW_REPS) :].split(" ", 2)[1]
+            key = "probe.few_reps_one" if reps == "1" else "probe.few_reps"
+            words[0] = text(key, reps=reps, needed=MIN_REPS)
+        return text("probe.flags.separator").join(words)
 
     def notes(self) -> list[str]:
         """The reasons, one sentence each."""
@@ -317,13 +322,17 @@ def flagged_counts(run: RunFile) -> dict[str, int]:
 
 def flagged_summary(run: RunFile) -> str:
     """'2 points flagged (noisy 1, in cache 1): not used as best values'; '' when none is."""
+    from gpu_tpu_app.core.texts import text
+
     flags = run_flags(run)
     n = sum(f.flagged for f in flags)
     if not n:
         return ""
-    counts = flagged_counts(run)
-    detail = ", ".join(f"{k} {v}" for k, v in counts.items())
-    return f"{n} point{'s' if n != 1 else ''} flagged ({detail}): not used as best values"
+    counts = {k: sum(bool(getattr(f, k)) for f in flags) for k in FLAG_WORDS}
+    detail = text("probe.flags.separator").join(
+        text("probe.flags.count", flag=text(f"probe.flags.{k}"), n=v) for k, v in counts.items() if v
+    )
+    return text("probe.flagged_one" if n == 1 else "probe.flagged_many", n=n, detail=detail)
 
 
 def is_functional_check(run: RunFile) -> bool:

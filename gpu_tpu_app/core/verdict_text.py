@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict, leans_only
-from gpu_tpu_app.core.decision.content import InLanguage, sentences
 from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
+from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import text
 
 _VERDICTS = ("gpu", "tpu", "either")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import APP_ID, APP_NAME, __version__, i18n
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 
 if TYPE_CHECKING:
@@ -40,10 +41,9 @@ def seconds_since_process_start() -> float:
         return time.monotonic() - _T0
 
 
-HEADLESS_HINT = (
-    "the headless commands work without one: gpu-tpu-app decide | estimate | catalog | explain, "
-    "gpu-tpu-probe run | devices | compare (see gpu-tpu-app --help)"
-)
+def headless_hint() -> str:
+    """Which commands work without a display (the end of every "no window here" line)."""
+    return text("window.headless_hint")
 
 
 def debian_package(soname: str) -> str:
@@ -64,12 +64,12 @@ def plugin_load_problem(plugin: Path) -> str | None:
     try:
         ctypes.CDLL(str(plugin))
     except OSError as exc:
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        missing = re.match(r"(?:.*: )?(lib[^:\s]+\.so[.\d]*): cannot open shared object file", text)
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        missing = re.match(r"(?:.*: )?(lib[^:\s]+\.so[.\d]*): cannot open shared object file", first)
         if missing:
             lib = missing.group(1)
-            return f"{lib} is missing (Debian/Ubuntu package {debian_package(lib)}; `make run` installs it)"
-        return text
+            return text("window.library_missing", lib=lib, package=debian_package(lib))
+        return first
     return None
 
 
@@ -95,7 +95,7 @@ def display_problem(environ: dict[str, str] | None = None, plugins_dir: Path | N
     requested = [p.split(":")[0].strip() for p in env.get("QT_QPA_PLATFORM", "").split(";") if p.strip()]
     if not requested:
         if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
-            return f"no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); {HEADLESS_HINT}"
+            return text("window.no_display", hint=headless_hint())
         requested = (["wayland"] if env.get("WAYLAND_DISPLAY") else []) + (["xcb"] if env.get("DISPLAY") else [])
     if plugins_dir is None:
         plugins_dir = _platform_plugins_dir()
@@ -109,8 +109,8 @@ def display_problem(environ: dict[str, str] | None = None, plugins_dir: Path | N
         problem = plugin_load_problem(plugin)
         if problem is None:
             return None  # Qt takes the first platform that loads
-        problems.append(f"Qt's {name} platform plugin cannot load: {problem}")
-    return "; ".join(problems) + f"; {HEADLESS_HINT}"
+        problems.append(text("window.plugin_cannot_load", name=name, problem=problem))
+    return text("window.plugin_problems", problems="; ".join(problems), hint=headless_hint())
 
 
 def _load_inputs(args: argparse.Namespace):  # -> tuple[Session, Path | None, bool]
@@ -126,7 +126,7 @@ def _load_inputs(args: argparse.Namespace):  # -> tuple[Session, Path | None, bo
         elif path is None:
             path = Path(name)
         else:
-            raise InputError(f"{name}: one session at a time: {path} is opened already")
+            raise InputError(text("window.one_session", name=name, path=path))
     session = load_session(path) if path is not None else new_session()
     modified = False
     for results in runs:
@@ -218,11 +218,11 @@ def screenshot(app, window, path: str | Path, page: str | None, size: tuple[int,
     ok = image.save(buf, "PNG")
     buf.close()
     if not ok:
-        raise InputError(f"{path}: could not encode the screenshot as PNG")
+        raise InputError(text("window.screenshot_not_encoded", path=path))
     try:
         write_bytes(path, bytes(data.data()))
     except OSError as exc:
-        raise InputError(f"{path}: cannot write the screenshot there ({exc.strerror or exc})") from None
+        raise InputError(text("window.screenshot_not_written", path=path, error=exc.strerror or exc)) from None
 
 
 def _read_preferences(shot: str | None) -> tuple[Preferences, str | None]:
@@ -235,8 +235,8 @@ def _read_preferences(shot: str | None) -> tuple[Preferences, str | None]:
         try:
             prefs = load_preferences()
         except InputError as exc:
-            prefs_problem = f"{exc}; using default preferences"
-            print(f"warning: {prefs_problem}", file=sys.stderr)
+            prefs_problem = text("window.preferences_not_read", problem=exc)
+            print(text("window.warning", message=prefs_problem), file=sys.stderr)
     return prefs, prefs_problem
 
 

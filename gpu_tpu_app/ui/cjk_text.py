@@ -18,8 +18,8 @@ from PySide6.QtGui import QFont, QFontDatabase
 BODY_PT = 9.5
 
 LATIN_FAMILY = "DejaVu Sans"
-#: Simplified Chinese fonts, the preferred first (fonts-noto-cjk, then others Linux distributions ship); when none
-#: is installed, any family Qt lists for Simplified Chinese.
+# Simplified Chinese fonts, the preferred first (fonts-noto-cjk, then others Linux distributions ship); when none
+# is installed, any family Qt lists for Simplified Chinese.
 CJK_FAMILIES = (
     "Noto Sans CJK SC",
     "Noto Sans SC",
@@ -30,9 +30,9 @@ CJK_FAMILIES = (
     "Droid Sans Fallback",
     "AR PL UMing CN",
 )
-#: CJK ideographs, radicals, punctuation and full-width forms: text that needs a CJK font and wraps without spaces.
+# CJK ideographs, radicals, punctuation and full-width forms: text that needs a CJK font and wraps without spaces.
 CJK = re.compile(r"[\u2e80-\u2fdf\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
-#: marks that may not start a line (Chinese line-breaking rules), kept with the character before them.
+# marks that may not start a line (Chinese line-breaking rules), kept with the character before them.
 NO_LINE_START = "，。、；：？！）」』》〉】,.;:?!)]}%"
 
 

@@ -56,8 +56,15 @@ def window_qm_files(language: str) -> list[Path]:
 
 
 def qt_translations_folder() -> Path:
-    """PySide6's folder of Qt's own translations (qtbase_zh_CN.qm, ...)."""
-    return Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+    """PySide6's folder of Qt's own translations (qtbase_zh_CN.qm, ...): where QLibraryInfo says, else (a frozen
+    bundle whose Qt prefix points elsewhere) PySide6/Qt/translations beside the PySide6 package."""
+    told = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+    if any(told.glob("qtbase_*.qm")):
+        return told
+    import PySide6
+
+    beside = Path(PySide6.__file__).parent / "Qt" / "translations"
+    return beside if any(beside.glob("qtbase_*.qm")) else told
 
 
 def problems(language: str) -> list[str]:
@@ -86,18 +93,27 @@ def install(app: QCoreApplication, language: str) -> list[Path]:
     for problem in problems(language):
         print(f"warning: {problem}", file=sys.stderr)
     locale = i18n.QT_LOCALE_NAMES[language]
-    files = [*window_qm_files(language), qt_translations_folder() / f"qtbase_{locale}.qm"]
-    for path in files:
+    for path in window_qm_files(language):
         translator = QTranslator(app)
         if translator.load(str(path)):
-            app.installTranslator(translator)
-            _installed.append(translator)
+            _use(app, translator)
             loaded.append(path)
-        elif path.is_file():
-            print(f"warning: {path}: not a Qt translation file; those words stay in English", file=sys.stderr)
         else:
-            print(f"warning: {path} is missing; those words stay in English", file=sys.stderr)
+            print(f"warning: {path}: not a Qt translation file; those words stay in English", file=sys.stderr)
+    # Qt's own: qtbase_zh_CN.qm, or the bare language's (qtbase_ja.qm for ja_JP), as QTranslator looks them up
+    qt_folder = qt_translations_folder()
+    translator = QTranslator(app)
+    if translator.load(QLocale(locale), "qtbase", "_", str(qt_folder)):
+        _use(app, translator)
+        loaded.append(Path(translator.filePath()))
+    else:
+        print(f"warning: no qtbase_{locale}.qm in {qt_folder}; Qt's own buttons stay in English", file=sys.stderr)
     return loaded
+
+
+def _use(app: QCoreApplication, translator: QTranslator) -> None:
+    app.installTranslator(translator)
+    _installed.append(translator)
 
 
 def installed() -> list[QTranslator]:

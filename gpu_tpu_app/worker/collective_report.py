@@ -75,7 +75,7 @@ def stall_note(backend: str, transport: str, times: list[float]) -> str | None:
     if len(slow) < STALL_COUNT:
         return None
     said = (
-        f"{len(slow)} of {len(times)} operations stalled (up to {max(slow) * 1e3:.0f} ms; the fastest took "
+        f"{len(slow)} of {len(times)} operations stalled (up to {max(slow) * 1e3:.0f} ms, the fastest took "
         f"{fastest * 1e3:.2f} ms)"
     )
     if backend == "jax" and transport == "gloo":

@@ -96,7 +96,7 @@
 <context>
     <name>GuideDialog</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="62"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="59"/>
         <source>{app} user guide</source>
         <translation>{app} 用户指南</translation>
     </message>
@@ -104,71 +104,71 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="164"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="166"/>
         <source>Navigation</source>
         <translation>导航</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="369"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="371"/>
         <source>none yet</source>
         <translation>暂无</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="371"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="373"/>
         <source>Verdict so far: {verdict}
 1 question open</source>
         <translation>目前的结论：{verdict}
 还有 1 个问题未回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="373"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="375"/>
         <source>Verdict so far: {verdict}
 {n} questions open</source>
         <translation>目前的结论：{verdict}
 还有 {n} 个问题未回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="410"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="412"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="411"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="413"/>
         <source>{name}[*] — {app}</source>
         <translation>{name}[*] — {app}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="455"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="457"/>
         <source>Cannot build the report</source>
         <translation>无法生成报告</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="459"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="461"/>
         <source>Report saved to {path}</source>
         <translation>报告已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="460"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="462"/>
         <source>Exported the report</source>
         <translation>已导出报告</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="482"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="487"/>
         <source>Preferences not saved: {error}</source>
         <translation>偏好设置未保存：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="491"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="508"/>
         <source>About {app}</source>
         <translation>关于 {app}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="560"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="577"/>
         <source>Quit {app}</source>
         <translation>退出 {app}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="561"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="578"/>
         <source>A probe is running: stop it and quit?</source>
         <translation>探测正在运行：要停止它并退出吗？</translation>
     </message>
@@ -362,22 +362,22 @@
         <translation>格式(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="132"/>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="139"/>
         <source>&amp;Save…</source>
         <translation>保存(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="153"/>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="163"/>
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="167"/>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="177"/>
         <source>Cannot save report</source>
         <translation>无法保存报告</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="168"/>
+        <location filename="../../gpu_tpu_app/ui/report_dialog.py" line="178"/>
         <source>{path}: {error}</source>
         <translation>{path}：{error}</translation>
     </message>
@@ -385,104 +385,105 @@
 <context>
     <name>ReportPdf</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="104"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="125"/>
         <source>page {n}</source>
-        <extracomment>Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.</extracomment>
         <translation>第 {n} 页</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="313"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="341"/>
         <source>(your answer: {answer})</source>
         <extracomment>Joins the characters on either side: no line break there (Qt would break &apos;TFLOP/s&apos; after the slash).</extracomment>
         <translation>（你的回答：{answer}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="318"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="346"/>
         <source>{lean}: {reason}</source>
         <translation>{lean}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="325"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="64"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="353"/>
         <source>Verdict</source>
+        <extracomment>Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.</extracomment>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="331"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="359"/>
         <source>Hard constraints</source>
         <translation>硬性约束</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="339"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="367"/>
         <source>Reasons, strongest first</source>
         <translation>理由（最有力的在前）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="351"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="379"/>
         <source>No answer leans either way yet.</source>
         <translation>目前还没有回答偏向任何一方。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="352"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="380"/>
         <source>What would change this</source>
         <translation>什么会改变结论</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="356"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="384"/>
         <source>No single answer change would change the verdict.</source>
         <translation>改动任何单个回答都不会改变结论。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="358"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="386"/>
         <source>Next steps</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="361"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="389"/>
         <source>Open questions</source>
         <translation>未回答的问题</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="363"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="391"/>
         <source>Answers</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="366"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="394"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="367"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="395"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="368"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="396"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="374"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="402"/>
         <source>Estimate</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="379"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="407"/>
         <source>Compiled for TPU generations</source>
         <translation>为各代 TPU 编译</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="385"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="413"/>
         <source>Probe runs</source>
         <translation>探测运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="388"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="416"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="392"/>
+        <location filename="../../gpu_tpu_app/ui/report_pdf.py" line="420"/>
         <source>Sources</source>
         <translation>知识来源</translation>
     </message>
@@ -752,17 +753,17 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="90"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="87"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="92"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="89"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/help.py" line="92"/>
+        <location filename="../../gpu_tpu_app/ui/help.py" line="89"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>

@@ -43,7 +43,6 @@
     <name>ChineseFont</name>
     <message>
         <source>No Chinese font is installed: the PDF would show empty boxes for Chinese text. Install one (Debian/Ubuntu: sudo apt install fonts-noto-cjk) and export again, or save as HTML or Markdown.</source>
-        <extracomment>Simplified Chinese fonts, the preferred first (fonts-noto-cjk, then others Linux distributions ship); when none is installed, any family Qt lists for Simplified Chinese. CJK ideographs, radicals, punctuation and full-width forms: text that needs a CJK font and wraps without spaces. marks that may not start a line (Chinese line-breaking rules), kept with the character before them.</extracomment>
         <translation>未安装中文字体：PDF 中的中文会显示为空白方框。请先安装一款中文字体（Debian/Ubuntu：sudo apt install fonts-noto-cjk）后重新导出，或改存为 HTML 或 Markdown。</translation>
     </message>
 </context>

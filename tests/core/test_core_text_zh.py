@@ -170,6 +170,16 @@ def test_the_estimate_table_in_chinese_lines_up_and_keeps_the_numbers(request_: 
     assert numbers.findall(table.split("\n\n")[1]) == numbers.findall(english_table.split("\n\n")[1])
 
 
+def test_the_bandwidth_and_precision_notes_in_chinese(zh: None) -> None:
+    req = EstimateRequest(mode="inference", params=7e9, tokens=1e9, strict_fp32=True, bw_share=0.7)
+    result = estimate(req, load_catalog())
+    table = format_table(result)
+    assert "\n带宽：标称带宽的 0.7，由你设定。\n" in table
+    assert "\n精度：严格 fp32：GPU 按其 FP32 峰值" in table
+    assert result.bw_share_source == "0.7 of nominal bandwidth, set by the user"
+    assert result.fp32_note is not None and result.fp32_note.startswith("strict fp32: GPUs at their FP32 peak")
+
+
 def test_the_memory_tip_and_durations_in_chinese(zh: None) -> None:
     result = estimate(EstimateRequest(params=70e9, chips=8), load_catalog())
     tip = memory_tip(result.rows[0], training=True)
@@ -195,3 +205,24 @@ def test_the_verdict_in_chinese_words(zh: None) -> None:
     assert verdict_change(full, blocked) == f"结论已变：{verdict_words(full)} → {verdict_words(blocked)}。"
     for sentence in (verdict_summary(few), verdict_summary(full), verdict_summary(blocked)):
         assert CJK.search(sentence) and " With " not in sentence and "questions answered" not in sentence
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "chinese"),
+    [
+        (["--params", "0"], "--params", "必须大于 0"),
+        (["--params", "7e9", "--mfu", "3"], "--mfu", "必须在 (0, 1] 之间"),
+        (["--params", "7e9", "--batch", "4"], "--batch", "只能与 --inference 一起使用"),
+        (["--params", "7e9", "--price", "foo=1"], "--price", "未知芯片 'foo'"),
+        (["--params", "7e9", "--steps", "10"], "--steps", "只能与 --model-check 一起使用"),
+    ],
+)
+def test_estimate_errors_in_chinese_name_the_flag_first(
+    argv: list[str], flag: str, chinese: str, run_cli, zh: None
+) -> None:
+    code, out, err = run_cli("estimate", *argv)
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert "\n" not in line and "Traceback" not in line
+    message = line.split("：", 1)[1] if line.startswith("错误：") else line
+    assert message.startswith(f"{flag}：") and chinese in message, line

@@ -229,6 +229,15 @@ def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
     assert lines[4].endswith("noisy")
     assert "not trusted: too noisy: CV 78 % (over 25 %)" in lines[-2]
     assert "only 1 repetition; 3 needed" in lines[-1]
+    # the worker's words on stalled operations (worker.collective_report.stall_note) are listed too
+    from gpu_tpu_app.worker.collective_report import stall_note
+
+    note = stall_note("jax", "gloo", [5e-4, 5e-4, 6e-4, 0.0875, 0.19])
+    slow = point(262144, 3e6, 0.9, 5).model_copy(update={"backend": "jax", "message": f"all-reduce; {note}"})
+    out = collective_table(run.model_copy(update={"results": [*run.results, slow]}))
+    assert out.split("stalled operations:\n", 1)[1].startswith(
+        "  jax all_reduce 256 KiB: 2 of 5 operations stalled (up to 190 ms, the fastest took 0.50 ms): JAX's own"
+    )
 
 
 @pytest.fixture
@@ -288,3 +297,18 @@ def test_the_devices_listing_in_zh_hans(zh) -> None:
     english = devices_table([DEV], [BackendStatus(backend="jax", available=False, reason="jax is not installed")])
     assert english.splitlines()[0].split()[:3] == ["device", "name", "count"]
     assert english.splitlines()[-1] == "jax: not available: jax is not installed"
+
+
+def test_flag_words_and_the_flagged_summary_in_zh_hans(zh) -> None:
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.core import trust
+
+    flags = trust.run_flags(BUSY)
+    few = trust.Flags(noisy=trust.FEW_REPS + trust.few_reps_words(1), stalled="stalled: x")
+    assert [f.short() for f in flags if f.flagged] == ["噪声大", "在缓存中"]
+    assert few.short() == "只有 1 次重复；需要 3 次，停滞"
+    assert trust.flagged_summary(BUSY) == "2 个点被标记（噪声大 1 个，在缓存中 1 个）：不用作最佳值"
+    i18n.set_language("en")
+    assert few.short() == "only 1 repetition; 3 needed, stalled"
+    assert trust.flagged_summary(BUSY) == "2 points flagged (noisy 1, in cache 1): not used as best values"
+    assert trust.Flags(noisy=trust.FEW_REPS + trust.few_reps_words(2)).short() == "only 2 repetitions; 3 needed"

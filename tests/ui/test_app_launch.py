@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tpu_app.ui.app import HEADLESS_HINT, debian_package, display_problem
+from gpu_tpu_app.ui.app import debian_package, display_problem, headless_hint
 
 _NO_DISPLAY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
 
@@ -83,7 +83,7 @@ def test_a_platform_plugin_with_a_missing_library_is_named(tmp_path):
     assert problem is not None
     assert "xcb platform plugin cannot load" in problem
     assert "libgtpgone.so.7 is missing" in problem and "package libgtpgone7" in problem
-    assert problem.endswith(HEADLESS_HINT)
+    assert problem.endswith(headless_hint())
     # with Wayland as well, one platform that loads is enough
     _compile(plugins, "libqwayland.so", "int fine(void) { return 1; }\n")
     assert display_problem({"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"}, plugins_dir=plugins) is None

@@ -4,6 +4,7 @@ accelerators kept as "文件(&F)", placeholders filled."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -171,3 +172,46 @@ def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     flips = page.flips_label.text()
     assert "，而不是" in flips and " instead of " not in flips and "</a>：" in flips
     assert factor_label(rec.flips[0].factor) in flips
+
+
+def test_the_window_commands_start_up_lines_are_chinese(tmp_path: Path) -> None:
+    from gpu_tpu_app.ui.app import display_problem, headless_hint
+
+    before = i18n.current_language()
+    i18n.set_language("zh-Hans")
+    try:
+        problem = display_problem(environ={})
+        if sys.platform.startswith("linux"):
+            assert problem is not None and problem.startswith("没有可以打开窗口的显示器")
+            assert problem.endswith(headless_hint()) and "gpu-tpu-app --help" in problem
+    finally:
+        i18n.set_language(before)
+    session = ROOT / "docs" / "screenshots" / "example-session.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", "--lang", "zh-Hans", str(session), str(session)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2
+    assert f"{session}：一次只能打开一个会话：已经打开了 {session}" in proc.stderr
+
+
+def test_the_notice_the_report_dialog_and_the_recent_menu_are_chinese(qtbot, zh_qt: None, tmp_path: Path) -> None:
+    from gpu_tpu_app.ui.notice import NoticeBar
+    from gpu_tpu_app.ui.report_dialog import ReportDialog
+
+    notice = NoticeBar()
+    qtbot.addWidget(notice)
+    notice.show_written("已保存会话", tmp_path / "plan.json")
+    assert notice.text.text() == f"已保存会话：{(tmp_path / 'plan.json').resolve()}"
+    assert notice.folder_button.text() == "打开文件夹" and notice.dismiss_button.text() == "关闭"
+    dialog = ReportDialog("# r", "<h1>r</h1>", tmp_path / "r")
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "导出报告" and dialog.save_button.text() == "保存(&S)…"
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    assert [a.text() for a in window.recent_menu.actions()] == ["没有最近的会话"]
+    assert window.recent_menu.title() == "最近打开(&R)"

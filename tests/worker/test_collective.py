@@ -202,7 +202,7 @@ def test_stalled_operations_are_said_and_jax_gloo_stalls_are_put_down_to_jax() -
     assert stall_note("jax", "gloo", [*steady, 0.09]) is None  # one slow operation is not a pattern
     stalled = [*steady, 0.0875, 0.1896, 0.052]
     note = stall_note("jax", "gloo", stalled) or ""
-    assert note.startswith("3 of 8 operations stalled (up to 190 ms; the fastest took 0.49 ms)")
+    assert note.startswith("3 of 8 operations stalled (up to 190 ms, the fastest took 0.49 ms)")
     assert "JAX's own gloo transport" in note
     torch_note = stall_note("torch", "gloo", stalled) or ""
     assert torch_note.startswith("3 of 8 operations stalled") and "JAX" not in torch_note

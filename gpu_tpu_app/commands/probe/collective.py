@@ -88,6 +88,7 @@ def collective_table(run: RunFile) -> str:
     rows = []
     notes: list[str] = []
     not_run: list[str] = []
+    stalled: list[str] = []  # the worker's note on operations far slower than the fastest (collective_report)
     for r, flags in zip(run.results, run_flags(run)):
         if r.kernel != "collective":
             continue
@@ -117,6 +118,8 @@ def collective_table(run: RunFile) -> str:
         )
         if flags.flagged:
             notes.append(f"  {r.backend} {c.op} {size}: not trusted: {flags.note()}")
+        stalls = [part for part in (r.message or "").split("; ") if " operations stalled (" in part]
+        stalled += [f"  {r.backend} {c.op} {size}: {part}" for part in stalls]
     headers = [
         "engine",
         "op",
@@ -136,6 +139,8 @@ def collective_table(run: RunFile) -> str:
     text = table(headers, rows, right={3, 4, 5, 6, 7, 8, 9})
     if notes:
         text += "\n" + "\n".join(["not trusted (listed, never a best value):", *notes])
+    if stalled:
+        text += "\n" + "\n".join(["stalled operations:", *stalled])
     if not_run:
         text += "\n" + "\n".join(["not measured:", *not_run])
     return text

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Annotated, TypeVar, overload
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
@@ -34,15 +34,6 @@ DEFAULT_LANGUAGE = i18n.DEFAULT_LANGUAGE
 PLACEHOLDERS = frozenset({"factor", "answer", "step", "command", "others", "times"})
 #: the longest text the file may hold (the longest shipped one is about 450 characters).
 MAX_TEXT_CHARS = 2000
-
-
-#: sentence ends after which the next sentence follows with no space (Chinese and Japanese full stops).
-_WIDE_ENDS = ("。", "！", "？", "；", "）", "」")
-
-
-def sentences(first: str, then: str) -> str:
-    """Two sentences as one text: a space between them, none after a full-width sentence end."""
-    return first + then if first.endswith(_WIDE_ENDS) else f"{first} {then}"
 
 
 def _one_line(text: str) -> str:
@@ -252,57 +243,3 @@ def packaged_text(language: str | None = None) -> DecisionText:
 @functools.lru_cache(maxsize=8)
 def _packaged_text(language: str) -> DecisionText:
     return read_decision_text(packaged_text_path(language))
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class InLanguage(Mapping[K, V]):
-    """A mapping that reads its entries, at each use, from the language in use.
-
-    `build(language)` gives the mapping of one language (and caches it): the module-level names
-    (QUESTIONS, ACTION_WORDS, RULES, ...) stay importable as before, cost nothing at import, and
-    follow i18n.set_language() made after they were imported.
-    """
-
-    def __init__(self, build: Callable[[str], Mapping[K, V]]) -> None:
-        self._build = build
-
-    def _now(self) -> Mapping[K, V]:
-        return self._build(i18n.current_language())
-
-    def __getitem__(self, key: K) -> V:
-        return self._now()[key]
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._now())
-
-    def __len__(self) -> int:
-        return len(self._now())
-
-    def __repr__(self) -> str:
-        return f"InLanguage({dict(self._now())!r})"
-
-
-class ListInLanguage(Sequence[V]):
-    """A sequence that reads its items, at each use, from the language in use (see InLanguage)."""
-
-    def __init__(self, build: Callable[[str], Sequence[V]]) -> None:
-        self._build = build
-
-    def _now(self) -> Sequence[V]:
-        return self._build(i18n.current_language())
-
-    @overload
-    def __getitem__(self, index: int) -> V: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[V]: ...
-    def __getitem__(self, index: int | slice) -> V | Sequence[V]:
-        return self._now()[index]
-
-    def __len__(self) -> int:
-        return len(self._now())
-
-    def __repr__(self) -> str:
-        return f"ListInLanguage({list(self._now())!r})"

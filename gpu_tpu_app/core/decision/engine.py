@@ -25,7 +25,6 @@ from gpu_tpu_app.core.decision.answers import (
     Verdict,
     values_of,
 )
-from gpu_tpu_app.core.decision.content import sentences
 from gpu_tpu_app.core.decision.rules import (
     BELOW_THRESHOLD,
     BLOCKED_SCORE,
@@ -46,6 +45,7 @@ from gpu_tpu_app.core.decision.rules import (
     rules_for,
 )
 from gpu_tpu_app.core.decision.steps import Step, next_steps, step_of_line, steps_for
+from gpu_tpu_app.core.localized import sentences
 
 # --------------------------------------------------------------------------- output models
 

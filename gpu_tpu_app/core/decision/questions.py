@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS
-from gpu_tpu_app.core.decision.content import DecisionText, InLanguage, ListInLanguage, packaged_text
+from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.localized import InLanguage, ListInLanguage
 
 
 class Question(BaseModel):

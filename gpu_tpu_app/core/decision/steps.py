@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.answers import FACTORS, Verdict
-from gpu_tpu_app.core.decision.content import DecisionText, InLanguage, packaged_text
+from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.localized import InLanguage
 
 #: what a step's button does in the window.
 Action = Literal["estimate", "probe_quick", "compare_chips", "check_model", "answer"]

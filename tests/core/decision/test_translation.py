@@ -14,9 +14,10 @@ import pytest
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision import ACTION_WORDS, FACTORS, PAGES, QUESTIONS, RULES, Answers, Recommendation, decide
 from gpu_tpu_app.core.decision.answers import CHOICES
-from gpu_tpu_app.core.decision.content import _texts, packaged_text, packaged_text_path, placeholders, sentences
+from gpu_tpu_app.core.decision.content import _texts, packaged_text, packaged_text_path, placeholders
 from gpu_tpu_app.core.decision.io import check_decision_text, read_answers
 from gpu_tpu_app.core.decision.steps import step_of_line
+from gpu_tpu_app.core.localized import sentences
 from tests.i18n_allow import CJK, left_in_english
 
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT_LANGUAGE]
