@@ -16,7 +16,7 @@ import signal
 import socket
 import sys
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
@@ -46,8 +46,13 @@ from gpu_tpu_app.probe.protocol import (
 )
 from gpu_tpu_app.ui.results_model import STATUS_WORDS, words
 
-if TYPE_CHECKING:
-    from gpu_tpu_app.ui.standby_workers import StandbyWorkers
+
+class Standby(Protocol):
+    """Workers waiting for a run (standby_workers.StandbyWorkers): `take` hands over the one for exactly
+    this launch and whether its own device listing was read in full, or None."""
+
+    def take(self, argv: list[str], env: dict[str, str]) -> tuple[QProcess, bool] | None: ...
+
 
 #: How often the watchdog asks the session whether the running point is past its cap.
 WATCHDOG_MS = 200
@@ -127,9 +132,7 @@ class ProbeProcess(QObject):
     sig_log = Signal(str, str)
     sig_finished = Signal(object)
 
-    def __init__(
-        self, request: ProbeRequest, parent: QObject | None = None, standby: StandbyWorkers | None = None
-    ) -> None:
+    def __init__(self, request: ProbeRequest, parent: QObject | None = None, standby: Standby | None = None) -> None:
         super().__init__(parent)
         self.request = request
         self.session = ProbeSession(request)
