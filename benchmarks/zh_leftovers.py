@@ -449,7 +449,7 @@ def _dialogs(window) -> list[tuple[str, Callable[[], object]]]:
 def commands() -> list[list[str]]:
     """The headless commands a zh-Hans user runs, each with an example input."""
     app = [sys.executable, "-m", "gpu_tpu_app"]
-    probe = [sys.executable, "-m", "gpu_tpu_app.commands.probe"]
+    probe = [sys.executable, "-m", "gpu_tpu_app", "probe"]
     ex = ROOT / "examples"
     out = [
         [*app, "--help"],

@@ -57,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
     if args.answers == "-":
         data = sys.stdin.buffer.read(MAX_SMALL_FILE_BYTES + 1)
         if len(data) > MAX_SMALL_FILE_BYTES:
-            raise InputError("<stdin>: over the 1 MiB limit for an answers file; not reading it")
+            raise InputError(text("decide.error.stdin_too_large"))
         try:
             raw = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise InputError("<stdin>: not UTF-8 text") from None
+            raise InputError(text("decide.error.stdin_not_utf8")) from None
         answers = load_answers(raw, "<stdin>")
     else:
         answers = read_answers(args.answers)
@@ -70,7 +70,14 @@ def run(args: argparse.Namespace) -> int:
         from gpu_tpu_app.commands.check_model import measure
         from gpu_tpu_app.core.modelcheck import combine
 
-        check = measure(args.model, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
+        check = measure(
+            args.model,
+            args.timeout,
+            args.memory_limit,
+            tpu_chips=args.tpu_chips,
+            python=args.python,
+            language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None,
+        )
         answers, sources = combine(answers, check)
     # JSON is for tools: its keys and values, the words included, are English in every language
     rec = decide(answers, language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None)

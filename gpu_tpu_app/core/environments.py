@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from gpu_tpu_app.cliutil import one_line
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.safe_read import NAME_CHARS
 
 #: Where an environment was found, in the order the list shows them.
@@ -85,15 +86,16 @@ class PythonEnv(_Model):
     flavour: Line100 | None = None
 
     def summary(self) -> str:
-        """'torch 2.13.0+cpu (cpu); jax 0.10.2 (cpu)' or the problem."""
+        """'torch 2.13.0+cpu (cpu); jax 0.10.2 (cpu)' or the problem, in the language in use (a problem is
+        the interpreter's own error line, kept in English like the other error lines)."""
         if not self.usable:
-            return self.problem or "not usable"
+            return self.problem or text("probe_app.envs.not_usable")
         parts = []
         for fw in self.frameworks:
             version = self.versions.get(fw.framework, "?")
-            seen = ", ".join(fw.devices) if fw.devices else (fw.error or "no devices")
-            parts.append(f"{fw.framework} {version} ({seen})")
-        return "; ".join(parts)
+            seen = ", ".join(fw.devices) if fw.devices else (fw.error or text("probe_app.envs.no_devices"))
+            parts.append(text("probe_app.envs.framework", framework=fw.framework, version=version, seen=seen))
+        return text("probe_app.envs.separator").join(parts)
 
 
 class EnvironmentInfo(_Model):

@@ -12,6 +12,7 @@ from gpu_tpu_app.core.decision.content import DecisionText, read_decision_text
 from gpu_tpu_app.core.decision.questions import build_questions
 from gpu_tpu_app.core.decision.rules import build_rules
 from gpu_tpu_app.core.decision.steps import build_steps
+from gpu_tpu_app.core.texts import text as words
 from gpu_tpu_app.errors import InputError, from_validation, json_object
 from gpu_tpu_app.errors import shown as quoted
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES, read_text
@@ -30,9 +31,9 @@ _V1_RENAMED: dict[str, dict[str, str]] = {"high_precision": {"yes": "fp64"}}
 def check_answers_version(version: object, source_name: str) -> int:
     """The answers schema version, if this app reads it; InputError naming the file otherwise."""
     if isinstance(version, bool) or version not in ANSWERS_SCHEMA_VERSIONS:
-        known = " and ".join(str(v) for v in ANSWERS_SCHEMA_VERSIONS)
+        known = words("decide.error.versions_joiner").join(str(v) for v in ANSWERS_SCHEMA_VERSIONS)
         raise InputError(
-            f"{source_name}: schema_version: {quoted(json.dumps(version))} is not supported (this app reads {known})"
+            words("decide.error.version", source=source_name, version=quoted(json.dumps(version)), known=known)
         )
     return int(version)
 
@@ -64,12 +65,22 @@ def load_answers(text: str, source_name: str = "answers") -> Answers:
     data = migrate_answers(data, version)
     for key in data:
         if key not in CHOICES:
-            raise InputError(f"{source_name}: {quoted(key)}: unknown field (known: {', '.join(FACTORS)})")
+            raise InputError(
+                words("decide.error.unknown_field", source=source_name, field=quoted(key), fields=", ".join(FACTORS))
+            )
     for factor in FACTORS:
         value = data.get(factor)
         if value is not None and value not in CHOICES[factor]:
             shown = quoted(repr(value) if isinstance(value, str) else json.dumps(value), 60)
-            raise InputError(f"{source_name}: {factor}: {shown} is not one of {', '.join(CHOICES[factor])}")
+            raise InputError(
+                words(
+                    "decide.error.not_a_choice",
+                    source=source_name,
+                    factor=factor,
+                    value=shown,
+                    choices=", ".join(CHOICES[factor]),
+                )
+            )
     try:
         return Answers.model_validate(data)
     except ValidationError as exc:  # the checks above should catch everything; keep the one-line promise anyway

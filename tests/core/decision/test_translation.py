@@ -177,3 +177,17 @@ def test_decide_in_chinese_gives_the_english_verdict_and_json(
         "topic ",
     ):
         assert english_word not in text, english_word
+
+
+def test_a_bad_answers_file_is_one_chinese_line_naming_the_file_and_field(tmp_path: Path, zh: None) -> None:
+    from gpu_tpu_app.core.decision.io import load_answers
+    from gpu_tpu_app.errors import InputError
+
+    for body, expected in [
+        ('{"stage": "prod"}', "answers.json：stage：'prod' 不是 exploring, stabilizing, production 之一"),
+        ('{"stagex": 1}', "answers.json：stagex：未知字段（已知：framework, "),
+        ('{"schema_version": 7}', "answers.json：schema_version：不支持 7（本应用读取 1 和 2）"),
+    ]:
+        with pytest.raises(InputError) as err:
+            load_answers(body, "answers.json")
+        assert str(err.value).startswith(expected) and "\n" not in str(err.value), str(err.value)
