@@ -58,8 +58,8 @@ class Leftover:
 #: words the zh-Hans texts keep in Latin letters on purpose: the terms table's "token", units the
 #: allow-list lacks, the recompute and layout ids the estimator shows as they are typed.
 KEPT_IN_LATIN = frozenset(
-    ["token", "tokens", "GFLOP", "MFLOP", "TFLOP", "PFLOP", "KV", "TP", "PP", "DP", "top-k", "auto", "none"]
-    + ["selective", "full", "prefill", "decode", "Mi", "Ki", "Gi", "Ti", "µs", "IQR", "CV", "ISA", "BLAS"]
+    {"token", "tokens", "GFLOP", "MFLOP", "TFLOP", "PFLOP", "KV", "TP", "PP", "DP", "top-k", "auto", "none"}
+    | {"selective", "full", "prefill", "decode", "Mi", "Ki", "Gi", "Ti", "µs", "IQR", "CV", "ISA", "BLAS"}
 )
 
 #: the run fields that are the machine's own words (names, versions, flags), not the app's.
