@@ -55,6 +55,13 @@ class Leftover:
 # ---------------------------------------------------------------- what counts as left in English
 
 
+#: words the zh-Hans texts keep in Latin letters on purpose: the terms table's "token", units the
+#: allow-list lacks, the recompute and layout ids the estimator shows as they are typed.
+KEPT_IN_LATIN = frozenset(
+    {"token", "tokens", "GFLOP", "MFLOP", "TFLOP", "PFLOP", "KV", "TP", "PP", "DP", "top-k", "auto", "none"}
+    | {"selective", "full", "prefill", "decode", "Mi", "Ki", "Gi", "Ti", "µs", "IQR", "CV", "ISA", "BLAS"}
+)
+
 #: the run fields that are the machine's own words (names, versions, flags), not the app's.
 DATA_FIELDS = ("name", "model", "vendor", "host", "os", "python", "machine", "versions", "isa", "flags", "key", "kind")
 
@@ -130,6 +137,7 @@ def project_ids() -> set[str]:
             add(getattr(q, "region", ""))
     except Exception:
         pass
+    ids.update(KEPT_IN_LATIN)
     ids.update(
         {"gpu-tpu-app", "gpu-tpu-probe", "explain", "catalog", "decide", "estimate", "prices", "check-model"}
         | {"probe", "devices", "run", "envs", "collective", "compare", "json", "text", "csv", "md", "py", "png"}
@@ -141,6 +149,8 @@ def project_ids() -> set[str]:
 
 _URL = re.compile(r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)(?:/\S*)?)")
 _PATH = re.compile(r"(?:~|\.{0,2})/[\w./-]+|\b[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b")
+#: a term's English name glossed after its Chinese one, as the project's zh-Hans terms write it: 降级（lowering）, 屋顶线（roofline）.
+_GLOSS = re.compile(r"（[A-Za-z][A-Za-z -]{0,30}）")
 _CODE = re.compile(r"`[^`]*`|--[\w-]+|\$\w+|\b\w+=\S+")
 
 
@@ -154,7 +164,7 @@ def mixed_words(text: str, ids: set[str]) -> list[str]:
     """The Latin words of a Chinese `text` that are neither allowed names nor project ids."""
     if not CJK.search(text):
         return []
-    stripped = _URL.sub(" ", PLACEHOLDER.sub(" ", text))
+    stripped = _GLOSS.sub(" ", _URL.sub(" ", PLACEHOLDER.sub(" ", text)))
     stripped = _CODE.sub(" ", _PATH.sub(" ", stripped))
     return [w for w in WORD.findall(stripped) if not _is_name(w, ids)]
 
@@ -212,7 +222,11 @@ class SourceIndex:
             needle = run[:60]
             if len(needle) < 3:
                 continue
-            hits = [f"{f}:{n}" for f, n, line in self.lines if needle in line]
+            # a text file's id is where the words live when the code says text("area.id"): those first
+            hits = sorted(
+                (f"{f}:{n}" for f, n, line in self.lines if needle in line),
+                key=lambda h: not h.startswith("resources/text/"),
+            )
             if hits:
                 return hits[:limit] + ([f"(+{len(hits) - limit} more)"] if len(hits) > limit else [])
         return []
