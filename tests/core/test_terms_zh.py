@@ -110,3 +110,21 @@ def test_a_point_measured_again_says_so_in_chinese(zh: None) -> None:
         "torch 1/2: 矩阵乘法 float32 256×256",
         "torch 1/2: 矩阵乘法 float32 256×256 再测一次（第一次噪声太大）",
     ]
+
+
+def test_an_environments_problem_is_kept_in_english_and_shown_in_chinese(zh: None, tmp_path) -> None:
+    from gpu_tpu_app.core.environments import problem_words
+    from gpu_tpu_app.probe.envs import query_env
+
+    missing = str(tmp_path / "no-python")
+    env = query_env(missing, "added", "mine")
+    assert env.problem == f"{missing}: no such file"  # the cache and JSON keep English
+    assert env.summary() == f"{missing}：文件不存在"
+    folder = query_env(str(tmp_path), "added", "mine")
+    assert folder.summary() == f"{tmp_path}：是文件夹，不是 Python 解释器"
+    old = "/opt/py36/bin/python: Python 3.6.15 is too old (the probe needs 3.10 or newer)"
+    assert problem_words(old) == "/opt/py36/bin/python：Python 3.6.15 太旧（探测需要 3.10 或更新的版本）"
+    assert problem_words(old, language="en") == old
+    # a problem the app does not word itself (an OS error) is shown as it is
+    odd = "/x: cannot run it (Permission denied), not a Python interpreter"
+    assert problem_words(odd) == odd
