@@ -3,7 +3,7 @@ Qt's translators are those of a real start) and print, as one JSON line, what is
 user-visible texts are still in English.
 
 Run: QT_QPA_PLATFORM=offscreen python tests/ui/zh_walk.py SESSION.json LANG WIDTHxHEIGHT
-(QT_SCALE_FACTOR=2 for the 2x check). Used by tests/ui/test_layout_zh.py.
+(QT_SCALE_FACTOR=2 for the 2x check). Used by tests/ui/test_window_zh_walk.py.
 """
 
 from __future__ import annotations
