@@ -1,16 +1,20 @@
-"""The probe's vocabulary in Simplified Chinese (resources/text/terms.zh-Hans.toml): a point's size and name,
-the smoke-suite label, the measured devices' names; run files keep their messages in English."""
+"""The probe's vocabulary in Simplified Chinese (resources/text/terms.*, session.*, probe_app.*): a point's size and
+name, the smoke-suite label, the measured devices' names, an environment's summary, progress; run files keep their
+messages in English."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 
 import pytest
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core import terms
+from gpu_tpu_app.core.environments import FrameworkDevices, PythonEnv
 from gpu_tpu_app.core.runs import Progress
 from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.probe.cli_output import ProgressPrinter
 from gpu_tpu_app.probe.protocol import RunAssembler, point_label
 from tests.core.test_session import make_run, matmul
 
@@ -75,3 +79,52 @@ def test_measured_devices_in_english_keep_their_words() -> None:
     assert (
         devices["box/torch:cpu:0"] == "Example CPU (torch, float32; smoke suite: a functional check, not a benchmark)"
     )
+
+
+def _env(**kw: object) -> PythonEnv:
+    return PythonEnv(interpreter="/opt/venv/bin/python", name="venv", kind="venv", **kw)  # type: ignore[arg-type]
+
+
+def test_an_environments_summary_in_both_languages(zh: None) -> None:
+    env = _env(
+        usable=True,
+        versions={"torch": "2.13.0", "jax": "0.10.2"},
+        frameworks=[FrameworkDevices(framework="torch", devices=["cpu"]), FrameworkDevices(framework="jax")],
+    )
+    assert env.summary() == "torch 2.13.0（cpu）；jax 0.10.2（无设备）"
+    assert _env().summary() == "不可用"
+    i18n.set_language("en")
+    assert env.summary() == "torch 2.13.0 (cpu); jax 0.10.2 (no devices)"
+    assert _env().summary() == "not usable"
+    assert _env(problem="/opt/venv/bin/python: no such file").summary() == "/opt/venv/bin/python: no such file"
+
+
+def test_a_point_measured_again_says_so_in_chinese(zh: None) -> None:
+    out = io.StringIO()
+    printer = ProgressPrinter(out, tty=False, backends=["torch"])
+    point = Progress(done=0, total=2, kernel="matmul", backend="torch", dtype="float32", size=256)
+    printer(point)
+    printer(point)
+    lines = out.getvalue().splitlines()
+    assert lines == [
+        "torch 1/2: 矩阵乘法 float32 256×256",
+        "torch 1/2: 矩阵乘法 float32 256×256 再测一次（第一次噪声太大）",
+    ]
+
+
+def test_an_environments_problem_is_kept_in_english_and_shown_in_chinese(zh: None, tmp_path) -> None:
+    from gpu_tpu_app.core.environments import problem_words
+    from gpu_tpu_app.probe.envs import query_env
+
+    missing = str(tmp_path / "no-python")
+    env = query_env(missing, "added", "mine")
+    assert env.problem == f"{missing}: no such file"  # the cache and JSON keep English
+    assert env.summary() == f"{missing}：文件不存在"
+    folder = query_env(str(tmp_path), "added", "mine")
+    assert folder.summary() == f"{tmp_path}：是文件夹，不是 Python 解释器"
+    old = "/opt/py36/bin/python: Python 3.6.15 is too old (the probe needs 3.10 or newer)"
+    assert problem_words(old) == "/opt/py36/bin/python：Python 3.6.15 太旧（探测需要 3.10 或更新的版本）"
+    assert problem_words(old, language="en") == old
+    # a problem the app does not word itself (an OS error) is shown as it is
+    odd = "/x: cannot run it (Permission denied), not a Python interpreter"
+    assert problem_words(odd) == odd
