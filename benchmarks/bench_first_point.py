@@ -1,13 +1,16 @@
 """Run to first point: seconds from pressing Run on the Probe page to the first measured point arriving
 in the window, with the progress line's texts in between.
 
-Run: .venv/bin/python benchmarks/bench_first_point.py [--rounds 3] [--read-s 0 5] [--backend torch]
+Run: .venv/bin/python benchmarks/bench_first_point.py [--rounds 3] [--before-s 0 3] [--read-s 0 5]
+        [--backend torch]
 
-Each round is a fresh process: the main window opens on the Probe page, the user "reads" for READ seconds
-(0: presses Run at once; longer: the page was open a while, so the workers warmed while reading could be
-ready), then presses Run with the quick suite; the clock stops at the first result and the run is
-cancelled. Goal: at most 2 s (median) after the longest read. Offscreen, private config folder. Prints a
-table, the progress line's texts of one round and the load average.
+Each round is a fresh process: the main window opens on the Decide page and, as `gpu-tpu-app` does,
+asks for the Probe page's workers to start a moment later (ui/probe_warmup.py); BEFORE seconds later the
+user opens the Probe page, "reads" it for READ seconds (0: presses Run at once), then presses Run with
+the quick suite; the clock stops at the first result and the run is cancelled. Goal: at most 2 s
+(median) for a Run pressed at once on a Probe page opened 3 s after the window (the time to read the
+welcome and click Probe). Offscreen, private config folder. Prints a table, the progress line's texts of
+one round and the load average.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL_S = 2.0
+GOAL_BEFORE_S = 3.0  # the goal holds for a Probe page opened this long after the window, Run pressed at once
 
 
-def child(read_s: float, backend: str) -> int:
+def child(before_s: float, read_s: float, backend: str) -> int:
     """In this process: the window, the wait, Run, the first result; prints one JSON line."""
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
@@ -40,16 +44,15 @@ def child(read_s: float, backend: str) -> int:
     window = MainWindow(Preferences(default_suite="quick"), persist=False)
     window.resize(1280, 800)
     window.show()
-    window.show_page("probe")
-    panel = window.ensure_probe_panel()
-    panel.set_selection(backends=[backend], suite="quick")
+    window.warm_probe_later()
+    panel_box: list = []
     lines: list[tuple[float, str]] = []
     t0 = [0.0]
     first: list[float] = []
     loop = QEventLoop()
 
     def progress_text() -> None:
-        text = panel.progress.format()
+        text = panel_box[0].progress.format()
         if t0[0] and (not lines or lines[-1][1] != text):
             lines.append((round(time.perf_counter() - t0[0], 3), text))
 
@@ -61,19 +64,25 @@ def child(read_s: float, backend: str) -> int:
         if not first:
             first.append(time.perf_counter() - t0[0])
             progress_text()
-            panel.cancel()
+            panel_box[0].cancel()
 
-    panel.sig_result.connect(on_result)
-    panel.sig_finished.connect(lambda _run: QTimer.singleShot(100, loop.quit))
+    def open_probe() -> None:
+        window.show_page("probe")
+        panel = window.ensure_probe_panel()
+        panel.set_selection(backends=[backend], suite="quick")
+        panel.sig_result.connect(on_result)
+        panel.sig_finished.connect(lambda _run: QTimer.singleShot(100, loop.quit))
+        panel_box.append(panel)
+        QTimer.singleShot(int(read_s * 1000), go)
 
     def go() -> None:
         t0[0] = time.perf_counter()
         poll.start()
-        if not panel.start("quick"):
+        if not panel_box[0].start("quick"):
             loop.quit()
 
-    QTimer.singleShot(int(read_s * 1000), go)
-    QTimer.singleShot(int((read_s + 120) * 1000), loop.quit)  # a cap: a stuck run ends the round
+    QTimer.singleShot(int(before_s * 1000), open_probe)
+    QTimer.singleShot(int((before_s + read_s + 120) * 1000), loop.quit)  # a cap: a stuck run ends the round
     loop.exec()
     poll.stop()
     print(json.dumps({"first_point_s": first[0] if first else None, "lines": lines}), flush=True)
@@ -87,12 +96,13 @@ def child(read_s: float, backend: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--read-s", type=float, nargs="+", default=[0.0, 5.0, 10.0])
+    p.add_argument("--before-s", type=float, nargs="+", default=[0.0, GOAL_BEFORE_S])
+    p.add_argument("--read-s", type=float, nargs="+", default=[0.0, 5.0])
     p.add_argument("--backend", default="torch", choices=["torch", "jax"])
-    p.add_argument("--child", type=float, help=argparse.SUPPRESS)
+    p.add_argument("--child", type=float, nargs=2, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child is not None:
-        return child(args.child, args.backend)
+        return child(args.child[0], args.child[1], args.backend)
     sandbox = tempfile.mkdtemp(prefix="bench-first-point-")
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -100,13 +110,13 @@ def main(argv: list[str] | None = None) -> int:
         env[var] = os.path.join(sandbox, var.lower())
         os.makedirs(env[var], exist_ok=True)
     print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
-    ok = False
-    for read in args.read_s:
+    ok = None
+    for before, read in [(b, r) for b in args.before_s for r in args.read_s]:
         times = []
         example: list = []
         for _ in range(args.rounds):
             proc = subprocess.run(
-                [sys.executable, __file__, "--child", str(read), "--backend", args.backend],
+                [sys.executable, __file__, "--child", str(before), str(read), "--backend", args.backend],
                 env=env,
                 capture_output=True,
                 text=True,
@@ -122,16 +132,23 @@ def main(argv: list[str] | None = None) -> int:
                 times.append(data["first_point_s"])
                 example = data["lines"]
         med = statistics.median(times) if times else float("nan")
-        if read == max(args.read_s):
+        if before == GOAL_BEFORE_S and read == 0:
             ok = med <= GOAL_S
         print(
-            f"read {read:4.1f} s, then Run ({args.backend}, quick): first point after "
+            f"Probe opened {before:4.1f} s after the window, read {read:4.1f} s, then Run ({args.backend}, quick): "
+            "first point after "
             f"median {med:.2f} s (min {min(times):.2f}, max {max(times):.2f}, {len(times)} rounds)"
         )
         for t, text in example:
             print(f"    {t:6.2f} s  {text}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"goal: at most {GOAL_S:.0f} s after reading {max(args.read_s):g} s: {'met' if ok else 'NOT met'}")
+    if ok is None:
+        print(f"goal not measured: it is for --before-s {GOAL_BEFORE_S:g} --read-s 0")
+        return 0
+    print(
+        f"goal: at most {GOAL_S:.0f} s for Run pressed at once on a Probe page opened {GOAL_BEFORE_S:g} s after "
+        f"the window: {'met' if ok else 'NOT met'}"
+    )
     return 0 if ok else 1
 
 

@@ -55,6 +55,13 @@ class Leftover:
 # ---------------------------------------------------------------- what counts as left in English
 
 
+#: words the zh-Hans texts keep in Latin letters on purpose: the terms table's "token", units the
+#: allow-list lacks, the recompute and layout ids the estimator shows as they are typed.
+KEPT_IN_LATIN = frozenset(
+    {"token", "tokens", "GFLOP", "MFLOP", "TFLOP", "PFLOP", "KV", "TP", "PP", "DP", "top-k", "auto", "none"}
+    | {"selective", "full", "prefill", "decode", "Mi", "Ki", "Gi", "Ti", "µs", "IQR", "CV", "ISA", "BLAS"}
+)
+
 #: the run fields that are the machine's own words (names, versions, flags), not the app's.
 DATA_FIELDS = ("name", "model", "vendor", "host", "os", "python", "machine", "versions", "isa", "flags", "key", "kind")
 
@@ -130,6 +137,7 @@ def project_ids() -> set[str]:
             add(getattr(q, "region", ""))
     except Exception:
         pass
+    ids.update(KEPT_IN_LATIN)
     ids.update(
         {"gpu-tpu-app", "gpu-tpu-probe", "explain", "catalog", "decide", "estimate", "prices", "check-model"}
         | {"probe", "devices", "run", "envs", "collective", "compare", "json", "text", "csv", "md", "py", "png"}
@@ -141,6 +149,9 @@ def project_ids() -> set[str]:
 
 _URL = re.compile(r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)(?:/\S*)?)")
 _PATH = re.compile(r"(?:~|\.{0,2})/[\w./-]+|\b[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b")
+#: a term's English name glossed after its Chinese one, as the project's zh-Hans terms write it: 降级（lowering）, 屋顶线（roofline）.
+_GLOSS = re.compile(r"（[A-Za-z][A-Za-z -]{0,30}）")
+_CHOICES = re.compile(r"\{[\w.-]+(?:,[\w.-]+)+\}|\[-[^\]]*\]")
 _CODE = re.compile(r"`[^`]*`|--[\w-]+|\$\w+|\b\w+=\S+")
 
 
@@ -150,12 +161,49 @@ def _strip_markup(text: str) -> str:
     return text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
 
 
+#: titles that stay verbatim in every language (the web sources the lesson, catalogue and price table cite).
+VERBATIM: list[str] = []
+
+
+def verbatim_titles() -> list[str]:
+    """The cited web sources' titles, longest first: shown as their publishers wrote them."""
+    titles: set[str] = set()
+    try:
+        from gpu_tpu_app.core.lesson import load_lesson
+
+        titles |= {s.title for s in load_lesson(language="en").sources if s.kind == "web"}
+    except Exception:
+        pass
+    try:
+        from gpu_tpu_app.core import catalog
+
+        titles |= {s.title for s in catalog.load_catalog().sources}
+    except Exception:
+        pass
+    try:
+        from gpu_tpu_app.core.prices import load_price_table
+
+        titles |= {s.title for s in load_price_table().sources}
+    except Exception:
+        pass
+    return sorted((t for t in titles if len(t) > 8), key=len, reverse=True)
+
+
+def _not_words(text: str) -> str:
+    """`text` without what is never prose: URLs, paths and file names, code, flags, argparse choice lists, and
+    the titles of cited sources."""
+    for title in VERBATIM:
+        if title in text:
+            text = text.replace(title, " ")
+    text = _CHOICES.sub(" ", _URL.sub(" ", text))
+    return _CODE.sub(" ", _PATH.sub(" ", text))
+
+
 def mixed_words(text: str, ids: set[str]) -> list[str]:
     """The Latin words of a Chinese `text` that are neither allowed names nor project ids."""
     if not CJK.search(text):
         return []
-    stripped = _URL.sub(" ", PLACEHOLDER.sub(" ", text))
-    stripped = _CODE.sub(" ", _PATH.sub(" ", stripped))
+    stripped = _not_words(_GLOSS.sub(" ", PLACEHOLDER.sub(" ", text)))
     return [w for w in WORD.findall(stripped) if not _is_name(w, ids)]
 
 
@@ -174,7 +222,7 @@ def classify(where: str, raw: str, ids: set[str]) -> Iterator[Leftover]:
         line = line.strip()
         if not line or len(line) < 2:
             continue
-        words = left_in_english(line)
+        words = left_in_english(_not_words(line))
         # a lone id or file name in a cell is the data, not an untranslated word
         words = [w for w in words if not _is_name(w, ids) and not _PATH.fullmatch(w)]
         if words:
@@ -212,7 +260,11 @@ class SourceIndex:
             needle = run[:60]
             if len(needle) < 3:
                 continue
-            hits = [f"{f}:{n}" for f, n, line in self.lines if needle in line]
+            # a text file's id is where the words live when the code says text("area.id"): those first
+            hits = sorted(
+                (f"{f}:{n}" for f, n, line in self.lines if needle in line),
+                key=lambda h: not h.startswith("resources/text/"),
+            )
             if hits:
                 return hits[:limit] + ([f"(+{len(hits) - limit} more)"] if len(hits) > limit else [])
         return []
@@ -449,7 +501,7 @@ def _dialogs(window) -> list[tuple[str, Callable[[], object]]]:
 def commands() -> list[list[str]]:
     """The headless commands a zh-Hans user runs, each with an example input."""
     app = [sys.executable, "-m", "gpu_tpu_app"]
-    probe = [sys.executable, "-m", "gpu_tpu_app.commands.probe"]
+    probe = [sys.executable, "-m", "gpu_tpu_app", "probe"]
     ex = ROOT / "examples"
     out = [
         [*app, "--help"],
@@ -541,6 +593,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     both = not args.window and not args.commands
     ids = project_ids() | data_words(args.session)
+    VERBATIM[:] = verbatim_titles()
     found: list[Leftover] = []
     if args.commands or both:
         found += command_leftovers(ids)

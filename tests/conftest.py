@@ -188,11 +188,56 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any], request: pytest.Fix
     return result
 
 
-@pytest.hookimpl(wrapper=True)
+# --- Qt warnings that mean a bug: a QProcess destroyed while its process runs (a worker not reaped) -------
+# pytest-qt captures Qt's messages during each test's call (and fails nothing on warnings by default); a
+# handler of ours sees what comes outside it (set-up, teardown, garbage collected later). Either way such a
+# message fails the test it came in.
+FATAL_QT_MESSAGES = ("Destroyed while process",)
+_QT_FATAL_SEEN: list[str] = []
+_QT_HANDLER: list[Any] = []
+
+
+def _install_qt_message_check() -> None:
+    if _QT_HANDLER or "PySide6.QtCore" not in sys.modules:
+        return
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_kind: Any, _context: Any, message: str) -> None:
+        if any(text in message for text in FATAL_QT_MESSAGES):
+            _QT_FATAL_SEEN.append(message)
+        sys.stderr.write(message + "\n")
+
+    _QT_HANDLER.append(handler)
+    qInstallMessageHandler(handler)
+
+
+def _fail_on_fatal_qt_messages(item: pytest.Item, when: str) -> None:
+    if _QT_FATAL_SEEN:
+        seen = "; ".join(sorted(set(_QT_FATAL_SEEN)))
+        _QT_FATAL_SEEN.clear()
+        pytest.fail(f"{item.nodeid}: Qt said, in its {when}: {seen} (a process was not ended and reaped)")
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    report = yield
+    capture = getattr(item, "qt_log_capture", None)  # pytest-qt's, still there: this wrapper runs inside its
+    if call.when == "call" and capture is not None and report.outcome != "failed":
+        bad = [r.message for r in capture.records if any(t in r.message for t in FATAL_QT_MESSAGES)]
+        if bad:
+            report.outcome = "failed"
+            report.longrepr = f"Qt said, during the test: {'; '.join(sorted(set(bad)))} (a process was not reaped)"
+    return report
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    _install_qt_message_check()
     app = _qt_app()
     item.stash[_TOP_LEVEL_BEFORE] = set(_live_top_level()) if app is not None else set()
-    return (yield)
+    result = yield
+    _fail_on_fatal_qt_messages(item, "set-up")
+    return result
 
 
 @pytest.hookimpl(wrapper=True)
@@ -219,6 +264,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
             w.deleteLater()
         _flush_deferred_deletes()
         pytest.fail(f"{item.nodeid} left {len(leaked)} top-level widget(s) alive: {names} (use qtbot.addWidget)")
+    _install_qt_message_check()
+    _fail_on_fatal_qt_messages(item, "teardown")
     return result
 
 

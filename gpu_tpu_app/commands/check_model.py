@@ -8,6 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.cliutil import positive_number
 from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
 from gpu_tpu_app.errors import CheckFailed, InputError
@@ -74,8 +75,10 @@ def measure(
     quiet: bool = False,
     tpu_chips: int = DEFAULT_TPU_CHIPS,
     python: str | None = None,
+    language: str | None = None,
 ) -> ModelCheck:
-    """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2)."""
+    """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2). The
+    evidence and the error line are in `language` (None: the interface language; JSON output asks for English)."""
     if tpu_chips != 0 and (not 1 <= tpu_chips <= MAX_CHIPS or tpu_chips & (tpu_chips - 1)):
         raise InputError(
             f"--tpu-chips: {tpu_chips} is not a TPU slice size (1, 2, 4, 8, ... up to {MAX_CHIPS}; 0 skips compiling)"
@@ -92,17 +95,18 @@ def measure(
 
     from gpu_tpu_app.probe.modelcheck_launch import run_check
 
-    return measure_result(run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips, python=python))
+    return measure_result(
+        run_check(file, timeout, memory_limit, on_stage=progress, tpu_chips=tpu_chips, python=python, language=language)
+    )
 
 
 def measure_result(result: ModelCheck | str) -> ModelCheck:
     """The check, or its one-line error raised: CheckFailed (exit 1) when the check itself failed, InputError
     (exit 2) for a bad file."""
     if isinstance(result, str):
-        from gpu_tpu_app.core.modelcheck import INTERNAL_FAILURE, MALFORMED_FINDINGS
+        from gpu_tpu_app.core.modelcheck import own_failure
 
-        own = INTERNAL_FAILURE in result or MALFORMED_FINDINGS in result
-        raise CheckFailed(result) if own else InputError(result)
+        raise CheckFailed(result) if own_failure(result) else InputError(result)
     return result
 
 
@@ -111,8 +115,12 @@ def run(args: argparse.Namespace) -> int:
     bad file is a JSON object {"error": ..., "file": ...} on stdout as well as the line on stderr (exit 2)."""
     from gpu_tpu_app.core.modelcheck import render_text
 
+    # JSON is for tools: its evidence and its error line are English in every language
+    language = i18n.DEFAULT_LANGUAGE if args.format == "json" else None
     try:
-        check = measure(args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
+        check = measure(
+            args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python, language=language
+        )
     except (InputError, CheckFailed) as exc:
         if args.format == "json":
             print(json.dumps({"error": str(exc), "file": args.file}, indent=2, allow_nan=False))

@@ -70,7 +70,14 @@ def run(args: argparse.Namespace) -> int:
         from gpu_tpu_app.commands.check_model import measure
         from gpu_tpu_app.core.modelcheck import combine
 
-        check = measure(args.model, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python)
+        check = measure(
+            args.model,
+            args.timeout,
+            args.memory_limit,
+            tpu_chips=args.tpu_chips,
+            python=args.python,
+            language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None,
+        )
         answers, sources = combine(answers, check)
     # JSON is for tools: its keys and values, the words included, are English in every language
     rec = decide(answers, language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None)

@@ -8,12 +8,16 @@ Pure Python + pydantic: no Qt, no torch, no jax.
 
 from __future__ import annotations
 
+import functools
 import re
+import string
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.cliutil import one_line
+from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.safe_read import NAME_CHARS
 
 #: Where an environment was found, in the order the list shows them.
@@ -85,15 +89,40 @@ class PythonEnv(_Model):
     flavour: Line100 | None = None
 
     def summary(self) -> str:
-        """'torch 2.13.0+cpu (cpu); jax 0.10.2 (cpu)' or the problem."""
+        """'torch 2.13.0+cpu (cpu); jax 0.10.2 (cpu)' or the problem, in the language in use (a problem is
+        the interpreter's own error line, kept in English like the other error lines)."""
         if not self.usable:
-            return self.problem or "not usable"
+            return problem_words(self.problem) if self.problem else text("probe_app.envs.not_usable")
         parts = []
         for fw in self.frameworks:
             version = self.versions.get(fw.framework, "?")
-            seen = ", ".join(fw.devices) if fw.devices else (fw.error or "no devices")
-            parts.append(f"{fw.framework} {version} ({seen})")
-        return "; ".join(parts)
+            seen = ", ".join(fw.devices) if fw.devices else (fw.error or text("probe_app.envs.no_devices"))
+            parts.append(text("probe_app.envs.framework", framework=fw.framework, version=version, seen=seen))
+        return text("probe_app.envs.separator").join(parts)
+
+
+@functools.lru_cache(maxsize=1)
+def _problem_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(id, regex) of every English problem template: its {placeholders} match any text."""
+    out = []
+    for ident, template in area_texts("probe_app", i18n.DEFAULT_LANGUAGE).items():
+        if not ident.startswith("envs.problem."):
+            continue
+        pattern = ""
+        for literal, name, _spec, _conv in string.Formatter().parse(template):
+            pattern += re.escape(literal) + (f"(?P<{name}>.+?)" if name else "")
+        out.append((ident, re.compile(pattern, re.S)))
+    return tuple(out)
+
+
+def problem_words(problem: str, language: str | None = None) -> str:
+    """An environment's problem (kept in English: the cache, run files, JSON) in the language in use: a problem
+    the app words itself is said again in that language, anything else (an OS error, a query's last line) as it is."""
+    for ident, pattern in _problem_patterns():
+        match = pattern.fullmatch(problem)
+        if match:
+            return text(f"probe_app.{ident}", language=language, **match.groupdict())
+    return problem
 
 
 class EnvironmentInfo(_Model):

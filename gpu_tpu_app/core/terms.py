@@ -104,6 +104,7 @@ DTYPE_BYTES: dict[str, int] = {d: s.bytes for d, s in DTYPE_SPECS.items()}
 #: The variant of a CPU matmul measured on one thread beside the multi-threaded point of the same size:
 #: the reference the stall rule holds a multi-threaded product to (core.trust).
 ONE_THREAD = "1 thread"
+#: The label in English, as run files and --format json keep it; `functional_check()` says it in the language in use.
 FUNCTIONAL_CHECK = "smoke suite: a functional check, not a benchmark"
 #: Whole-run time budget per suite in seconds, shared by all backends of the run.
 SUITE_BUDGET_S: dict[str, float] = {"smoke": 20.0, "quick": 55.0, "full": 570.0}
@@ -137,9 +138,38 @@ def allowed_kernels() -> tuple[str, ...]:
     return KERNELS + enabled_test_kernels()
 
 
-def size_words(kernel: str, size: int | None) -> str:
+def _term(ident: str, language: str | None, **values: object) -> str | None:
+    """The text `terms.<ident>` in `language` (None: the one in use), or None when the area has no such id.
+
+    Imported here, not at the top: the worker imports this module and needs none of the text files."""
+    from gpu_tpu_app.core import texts
+
+    if ident not in texts.area_texts("terms", "en"):
+        return None
+    return texts.text(f"terms.{ident}", language=language, **values)
+
+
+def functional_check(language: str | None = None) -> str:
+    """'smoke suite: a functional check, not a benchmark' in the language in use (or `language`)."""
+    return _term("functional_check", language) or FUNCTIONAL_CHECK
+
+
+def kernel_words(kernel: str, language: str | None = None) -> str:
+    """A kernel's name on screen ('matmul'; '矩阵乘法' in zh-Hans); an unknown kernel's id as it is."""
+    return _term(f"kernel.{kernel}", language) or kernel
+
+
+def variant_words(variant: str, language: str | None = None) -> str:
+    """A point's variant on screen: the one-thread matmul ('1 thread') is worded; other variants are ids."""
+    if variant == ONE_THREAD:
+        return _term("variant.one_thread", language) or variant
+    return variant
+
+
+def size_words(kernel: str, size: int | None, language: str | None = None) -> str:
     """A point's size as people read it, the same in every table, chart and message: '4096×4096',
-    '512 Mi elements', '1 element', '256 MiB', '8 B'; a block's width as a number; '' when there is none."""
+    '512 Mi elements', '1 element', '256 MiB', '8 B'; a block's width as a number; '' when there is none.
+    In the language in use (or `language`): '512 Mi 个元素' in zh-Hans."""
     if size is None:
         return ""
     spec = KERNEL_SPECS.get(kernel)
@@ -147,17 +177,31 @@ def size_words(kernel: str, size: int | None) -> str:
     if kind == "matrix":
         return f"{size}×{size}"
     if kind == "elements":
-        return f"{binary_count(size)} element{'' if size == 1 else 's'}"
+        ident = "size.element" if size == 1 else "size.elements"
+        return _term(ident, language, count=binary_count(size)) or f"{binary_count(size)} elements"
     if kind == "bytes":
         count = binary_count(size)
         return f"{count}B" if count != str(size) else f"{size} B"
     return str(size)
 
 
-def point_words(kernel: str, variant: str | None = None, dtype: str | None = None, size: int | None = None) -> str:
+def point_words(
+    kernel: str,
+    variant: str | None = None,
+    dtype: str | None = None,
+    size: int | None = None,
+    language: str | None = None,
+) -> str:
     """A probe point as people read it: 'copy float32 512 Mi elements', 'matmul bfloat16 4096×4096',
-    'transfer h2d-pinned 256 MiB', 'model_step b8-s256-d512-h8'."""
+    'transfer h2d-pinned 256 MiB', 'model_step b8-s256-d512-h8'; in the language in use (or `language`:
+    run files and the messages they keep say it in English, language="en")."""
     spec = KERNEL_SPECS.get(kernel)
     # a model step's variant already names the block's shape, its width included
     shown = None if spec is not None and spec.size == "width" and variant else size
-    return " ".join(p for p in (kernel, variant, dtype, size_words(kernel, shown)) if p)
+    parts = (
+        kernel_words(kernel, language),
+        variant_words(variant, language) if variant else None,
+        dtype,
+        size_words(kernel, shown, language),
+    )
+    return " ".join(p for p in parts if p)

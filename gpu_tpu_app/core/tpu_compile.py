@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.check_limits import MAX_CHIPS
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.safe_read import NAME_CHARS
 
 __all__ = [
@@ -346,41 +347,38 @@ def headline(tc: TpuCompile | None) -> str:
     )
 
 
-FLOAT64_NOTE = (
-    "the model computes in float64, which TPUs emulate in several float32 passes: the roofline at the bf16 "
-    "peak understates its step time"
-)
+FLOAT64_NOTE = text("modelcheck.table.float64", language="en")
 
 
-def render_table(tc: TpuCompile, catalog: Catalog | None, float64: bool = False) -> list[str]:
-    """The per-generation table as plain-text lines (the CLI's text output)."""
+def render_table(
+    tc: TpuCompile, catalog: Catalog | None, float64: bool = False, language: str | None = None
+) -> list[str]:
+    """The per-generation table as plain-text lines (the CLI's text output); its own words from
+    resources/text/modelcheck.<language>.toml (None: the interface language), the compiler's as they are."""
+
+    def t(key: str, **values: object) -> str:
+        return text(f"modelcheck.table.{key}", language=language, **values)
+
     if tc.status != "ok":
-        return [f"Compiled for TPU generations: {tc.status}", f"  {tc.detail}"]
-    lines = [
-        f"Compiled for TPU generations ({tc.route}; libtpu {tc.libtpu or '?'}; "
-        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} each"
-        + (
-            f"; compiler start-up {_seconds(tc.startup_seconds)}, not in the compile times"
-            if tc.startup_seconds
-            else ""
-        )
-        + "):"
-    ]
+        return [t("not_ok", status=tc.status), f"  {tc.detail}"]
+    startup = t("startup", seconds=_seconds(tc.startup_seconds)) if tc.startup_seconds else ""
+    chips = t("chips_one" if tc.chips == 1 else "chips_other", n=tc.chips)
+    lines = [t("title", route=tc.route, libtpu=tc.libtpu or "?", chips=chips, startup=startup)]
     rows = table_rows(tc, catalog, float64)
     cols = [
-        ("generation", "Generation"),
-        ("program", "Program"),
-        ("outcome", "Outcome"),
-        ("compile_time", "Compile"),
-        ("arguments", "Args/chip"),
-        ("outputs", "Out/chip"),
-        ("temporaries", "Temp/chip"),
-        ("fits", "Fits in HBM"),
-        ("flops", "FLOPs/chip"),
-        ("bytes_accessed", "Bytes/chip"),
-        ("step_time", "Roofline step"),
+        ("generation", "generation"),
+        ("program", "program"),
+        ("outcome", "outcome"),
+        ("compile_time", "compile"),
+        ("arguments", "arguments"),
+        ("outputs", "outputs"),
+        ("temporaries", "temporaries"),
+        ("fits", "fits"),
+        ("flops", "flops"),
+        ("bytes_accessed", "bytes"),
+        ("step_time", "step"),
     ]
-    cells = [[h for _, h in cols]] + [[getattr(r, k) for k, _ in cols] for r in rows]
+    cells = [[t(f"head.{h}") for _, h in cols]] + [[getattr(r, k) for k, _ in cols] for r in rows]
     widths = [max(len(c[i]) for c in cells) for i in range(len(cols))]
     for c in cells:
         lines.append("  " + "  ".join(v.ljust(w) for v, w in zip(c, widths)).rstrip())
@@ -389,16 +387,13 @@ def render_table(tc: TpuCompile, catalog: Catalog | None, float64: bool = False)
         if g.sharding:
             layouts.setdefault(g.sharding, []).append(generation_name(catalog, g.chip)[0])
     for layout, names in layouts.items():
-        lines.append(f"  layout on {', '.join(names)}: {layout}")
+        lines.append("  " + t("layout", names=", ".join(names), layout=layout))
     for r in rows:
         if r.outcome != "compiled" and r.note:
             lines.append(f"  {r.generation} {r.program}: {r.note}")
     if float64:
-        lines.append(f"  * {FLOAT64_NOTE}")
-    lines.append(
-        "  Figures per chip from the compiled program's memory_analysis() and cost_analysis(); roofline step = "
-        "max(FLOPs / bf16 peak, bytes / memory bandwidth) at the catalogue's figures for that chip."
-    )
+        lines.append(f"  * {t('float64')}")
+    lines.append("  " + t("figures"))
     return lines
 
 

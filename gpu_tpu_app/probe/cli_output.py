@@ -367,7 +367,7 @@ class ProgressPrinter:
         if isinstance(msg, Progress):
             label = point_words(msg.kernel, msg.variant, msg.dtype, msg.size)
             if (msg.backend, msg.done) == self._last:  # the worker announces a point again to measure it once more
-                label += " again (the first try was too noisy)"
+                label = text("probe_app.progress.again", point=label)
             self._last = (msg.backend, msg.done)
             frac, left = self.overall(msg)
             eta = format_eta(left)
@@ -390,8 +390,8 @@ class ProgressPrinter:
             redraw = self._bar
             self._clear()
             extra = f" ({r.message})" if r.message and r.status != "ok" else ""
-            text = point_words(r.kernel, r.variant, r.dtype, r.size)
-            self.stream.write(f"  {r.device} {text}: {value_cell(r)}{extra}\n")
+            words = point_words(r.kernel, r.variant, r.dtype, r.size)
+            self.stream.write(f"  {r.device} {words}: {value_cell(r)}{extra}\n")
             if redraw:
                 self.stream.write("\r" + self._bar_line)
                 self._bar = True

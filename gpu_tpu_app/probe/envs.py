@@ -36,6 +36,7 @@ from gpu_tpu_app.core.environments import (
     build_flavour,
 )
 from gpu_tpu_app.core.terms import PEAK_DTYPES
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envanswer, guarded
 from gpu_tpu_app.safe_read import read_text
@@ -256,20 +257,20 @@ def query_env(
     if shown != interpreter:  # not UTF-8, or a line break in it: a run file could not record it as it is
         return PythonEnv(
             **base,
-            problem=f"{shown}: the path is not plain UTF-8 text on one line; rename the folder to use it"[:500],
+            problem=_problem("not_utf8", interpreter=shown)[:500],
         )
     if len(interpreter) > MAX_PATH_CHARS:
-        return PythonEnv(**{**base, "interpreter": shown[:MAX_PATH_CHARS]}, problem="the path is too long")
+        return PythonEnv(**{**base, "interpreter": shown[:MAX_PATH_CHARS]}, problem=_problem("too_long"))
     path = Path(interpreter)
     try:
         if not path.exists():
-            return PythonEnv(**base, problem=f"{interpreter}: no such file")
+            return PythonEnv(**base, problem=_problem("no_such_file", interpreter=interpreter))
         if path.is_dir():
-            return PythonEnv(**base, problem=f"{interpreter}: is a folder, not a Python interpreter")
+            return PythonEnv(**base, problem=_problem("folder", interpreter=interpreter))
     except (OSError, ValueError) as exc:
         return PythonEnv(**base, problem=f"{interpreter}: cannot look at it ({getattr(exc, 'strerror', None) or exc})")
     if not os.access(path, os.X_OK):
-        return PythonEnv(**base, problem=f"{interpreter}: not executable, not a Python interpreter")
+        return PythonEnv(**base, problem=_problem("not_executable", interpreter=interpreter))
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     argv = [str(path), str(PACKAGE_DIR / "worker" / "envquery.py")]
@@ -291,6 +292,16 @@ def query_env(
         )
 
 
+#: the language of the problems the cache, run files and `envs --format json` keep (read in any language).
+CACHE_LANGUAGE = "en"
+
+
+def _problem(ident: str, **values: object) -> str:
+    """An environment's problem in English, as the cache and `envs --format json` keep it; shown in the
+    language in use through core.environments.problem_words (resources/text/probe_app.*, [envs.problem])."""
+    return text(f"probe_app.envs.problem.{ident}", language=CACHE_LANGUAGE, **values)
+
+
 def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, interpreter: str) -> PythonEnv:
     answer = envanswer.parse_answer(stdout)
     parts, started = answer.parts, answer.started
@@ -300,9 +311,11 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
         why = verdict or "gave no answer"
         last = [x for x in stderr.strip().splitlines() if x.strip()][-1:]
         hint = f": {envanswer.text(last[0], 200)}" if last else ""
+        extra = f"; {note}" if note else ""
+        if ("SyntaxError" in stderr or "invalid syntax" in stderr) and not extra:
+            return PythonEnv(**base, problem=_problem("python2", interpreter=interpreter)[:500])
         if "SyntaxError" in stderr or "invalid syntax" in stderr:
             why, hint = "too old to run the query (Python 2?)", ""
-        extra = f"; {note}" if note else ""
         return PythonEnv(**base, problem=f"{interpreter}: not a usable Python interpreter: {why}{hint}{extra}"[:500])
     python = envanswer.text(meta.get("python"), envanswer.PYTHON_CHARS) or None
     if meta.get("too_old") is True:
@@ -310,7 +323,7 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
         return PythonEnv(
             **base,
             python=python,
-            problem=f"{interpreter}: Python {python} is too old (the probe needs {need} or newer)"[:500],
+            problem=_problem("too_old", interpreter=interpreter, python=python, need=need)[:500],
         )
     versions = envanswer.versions_of(meta.get("versions"))
     frameworks: list[FrameworkDevices] = []
@@ -331,7 +344,7 @@ def _read_answer(base: dict, stdout: bytes, stderr: str, verdict: str | None, in
     importable = [fw for fw in frameworks if fw.devices]
     problem = None
     if not any(k in versions for k in ("torch", "jax")):
-        problem = f"{interpreter}: has neither torch nor jax installed"
+        problem = _problem("no_frameworks", interpreter=interpreter)
     elif not frameworks:
         problem = f"{interpreter}: the query {verdict or 'ended before it reported a framework'}"
     elif not importable:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, ResultMsg, RunFile
 from gpu_tpu_app.probe.protocol import (
+    RUN_FILE_LANGUAGE,
     LineDecoder,
     ProbeRequest,
     RunAssembler,
@@ -189,7 +190,7 @@ def _report_end(
             variant=point.variant,
             metric="bytes_per_s",
             status="error",
-            message=f"stopped: another rank failed during {point_label(point)}",
+            message=f"stopped: another rank failed during {point_label(point, RUN_FILE_LANGUAGE)}",
         )
         on_message(asm.add(ResultMsg(result=result)))
         asm.aborted = True

@@ -109,10 +109,11 @@ def run_check(
     on_stage: Callable[[WorkerStage], None] | None = None,
     tpu_chips: int = DEFAULT_TPU_CHIPS,
     python: str | None = None,
+    language: str | None = None,
 ) -> ModelCheck | str:
     """Check one model file in a worker process (in `python` when given); the ModelCheck, or the one-line
-    error as a str."""
-    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, tpu_chips, python)[0]
+    error as a str, in `language` (None: the interface language in use)."""
+    return run_check_detailed(file, timeout_s, memory_limit_mb, on_stage, tpu_chips, python, language)[0]
 
 
 def run_check_detailed(
@@ -122,12 +123,13 @@ def run_check_detailed(
     on_stage: Callable[[WorkerStage], None] | None = None,
     tpu_chips: int = DEFAULT_TPU_CHIPS,
     python: str | None = None,
+    language: str | None = None,
 ) -> tuple[ModelCheck | str, Findings | None]:
     """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
     bad = precheck(file, python)
     if bad:
         return bad, None
-    session = CheckSession(str(file), timeout_s, memory_limit_mb)
+    session = CheckSession(str(file), timeout_s, memory_limit_mb, language)
     start = time.monotonic()
     try:
         proc = guarded.start(

@@ -158,9 +158,14 @@ def _now() -> datetime:
     return datetime.now(UTC).astimezone()
 
 
-def point_label(p: Progress) -> str:
-    """'matmul float32 4096×4096', 'copy float32 512 Mi elements' for the point a Progress message announced."""
-    return point_words(p.kernel, p.variant, p.dtype, p.size)
+#: the language of the messages a run file keeps (results', errors', backends'): read on any machine, in any language.
+RUN_FILE_LANGUAGE = "en"
+
+
+def point_label(p: Progress, language: str | None = None) -> str:
+    """'matmul float32 4096×4096', 'copy float32 512 Mi elements' for the point a Progress message announced,
+    in the language in use (progress on screen) or `language` (the run file's messages: "en")."""
+    return point_words(p.kernel, p.variant, p.dtype, p.size, language=language)
 
 
 class RunAssembler:
@@ -296,7 +301,9 @@ class RunAssembler:
         last = stderr_tail.strip().splitlines()[-1:] if stderr_tail.strip() else []
         out: list[Message] = []
         if point is not None and self.current_results == 0:
-            message = f"{what} during {point_label(point)}" + (f" (last log line: {last[0][:200]})" if last else "")
+            message = f"{what} during {point_label(point, RUN_FILE_LANGUAGE)}" + (
+                f" (last log line: {last[0][:200]})" if last else ""
+            )
             result = ProbeResult(
                 kernel=point.kernel,
                 backend=point.backend or backend,
@@ -311,7 +318,9 @@ class RunAssembler:
             out.append(self.add(ResultMsg(result=result)))
             return out, point.done + 1
         if point is not None:  # died between points: the announced point already reported
-            err = ErrorMsg(backend=backend, kernel=point.kernel, message=f"{what} after {point_label(point)}")
+            err = ErrorMsg(
+                backend=backend, kernel=point.kernel, message=f"{what} after {point_label(point, RUN_FILE_LANGUAGE)}"
+            )
             out.append(self.add(err))
             return out, point.done + 1
         reason = what + (f": {last[0][:200]}" if last else "")

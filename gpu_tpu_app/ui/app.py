@@ -350,6 +350,7 @@ def main(args: argparse.Namespace | None = None) -> int:
         _close_after_first_paint(window)
     show_page(window, page)
     window.show()
+    window.warm_probe_later()  # the Probe page's workers load while the user reads (probe_warmup.py)
     if prefs_problem:  # said in the window too, where a user started from the menu sees it
         _say_preferences_problem(window, prefs_problem)
     try:

@@ -67,6 +67,12 @@ class CollectiveRun(QObject):
     def is_running(self) -> bool:
         return self._proc is not None and self._proc.state() != QProcess.ProcessState.NotRunning
 
+    def stop(self) -> None:
+        """Stop every rank now and wait until they are reaped (the window is closing)."""
+        self.cancel()
+        if self._proc is not None and self.is_running():
+            self._proc.waitForFinished(3000)
+
     def cancel(self) -> None:
         """Stop every rank now."""
         self._cancelled = True

@@ -49,15 +49,72 @@ def env_text(env: PythonEnv) -> str:
     )
 
 
+def device_words(device: str) -> str:
+    """A device as a framework's query names it, in the user's words: 'cpu' / 'cpu:0 cpu' -> 'the CPU',
+    'cuda:0 NVIDIA H100' -> 'NVIDIA H100', 'mps' -> 'the Apple GPU (MPS)', 'tpu:0 TPU v5 lite' -> 'TPU v5 lite'."""
+    tr = QCoreApplication.translate
+    first, _sep, name = device.partition(" ")
+    platform = first.split(":")[0].lower()
+    if platform == "cpu":
+        return tr("EnvsView", "the CPU")
+    if platform == "mps":
+        return tr("EnvsView", "the Apple GPU (MPS)")
+    return name.strip() or device
+
+
+def build_words(flavour: str) -> str:
+    """The builds a query found ('torch +cpu, jax cpu', core.environments.build_flavour), said in words:
+    'PyTorch CPU-only build, JAX for the CPU'; a part it does not know stays as it is."""
+    tr = QCoreApplication.translate
+    out = []
+    for part in (p.strip() for p in flavour.split(",")):
+        if part == "torch +cpu":
+            out.append(tr("EnvsView", "PyTorch CPU-only build"))
+        elif part == "jax cpu":
+            out.append(tr("EnvsView", "JAX for the CPU"))
+        elif part.startswith(("torch CUDA ", "torch ROCm ")):
+            out.append(tr("EnvsView", "PyTorch {build} build").format(build=part.removeprefix("torch ")))
+        elif part.startswith(("jax CUDA", "jax ROCm", "jax TPU")):
+            build, _sep, plugin = part.removeprefix("jax ").partition(" ")
+            out.append(tr("EnvsView", "JAX {build} build {plugin}").format(build=build, plugin=plugin).strip())
+        elif part:
+            out.append(part)
+    return ", ".join(out)
+
+
+def frameworks_words(env: PythonEnv) -> str:
+    """'torch 2.13.0 (CPU-only build) finds the CPU; jax 0.10.2 finds the CPU', or the problem."""
+    tr = QCoreApplication.translate
+    if not env.usable:
+        return env.problem or tr("EnvsView", "not usable")
+    parts = []
+    for fw in env.frameworks:
+        name = f"{fw.framework} {version_words(env.versions.get(fw.framework, ''))}".strip()
+        if fw.devices:
+            found = ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
+            parts.append(tr("EnvsView", "{framework} finds {devices}").format(framework=name, devices=found))
+        else:
+            parts.append(
+                tr("EnvsView", "{framework} finds no device ({why})").format(
+                    framework=name, why=fw.error or tr("EnvsView", "none reported")
+                )
+            )
+    return "; ".join(parts)
+
+
 def env_tooltip(env: PythonEnv) -> str:
     """Everything the query found, one fact per line."""
     lines = [env.interpreter, QCoreApplication.translate("EnvsView", "found as: {kind}").format(kind=env.kind)]
     if env.python:
         lines.append(f"Python {env.python}")
     if env.flavour:
-        lines.append(QCoreApplication.translate("EnvsView", "build: {build}").format(build=env.flavour))
+        lines.append(QCoreApplication.translate("EnvsView", "build: {build}").format(build=build_words(env.flavour)))
     for fw in env.frameworks:
-        seen = ", ".join(fw.devices) if fw.devices else QCoreApplication.translate("EnvsView", "no devices")
+        seen = (
+            ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
+            if fw.devices
+            else QCoreApplication.translate("EnvsView", "no devices")
+        )
         if fw.error:
             line = QCoreApplication.translate("EnvsView", "{framework} sees: {devices} ({error})")
         else:
@@ -257,13 +314,7 @@ class EnvsView(QWidget):
         if env is None:
             self.note.setText("" if self._proc is None else self.note.text())
             return
-        sees = self.tr("; ").join(
-            self.tr("{framework} sees {devices}").format(
-                framework=fw.framework, devices=", ".join(fw.devices) if fw.devices else self.tr("no devices")
-            )
-            for fw in env.frameworks
-        )
-        self.note.setText((sees or env.summary()) + (f"  ·  {env.flavour}" if env.flavour else ""))
+        self.note.setText(frameworks_words(env))
         self.note.setToolTip(plain_tip(env_tooltip(env)))
 
     def _on_activated(self, index: int) -> None:

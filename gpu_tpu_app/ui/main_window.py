@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
         self.session_controller.sig_changed.connect(self.sig_session_changed)
         self._rec: Recommendation | None = None
         self.probe_panel: Any = None
+        self.probe_warmup: Any = None  # ProbeWarmup once warm_probe_later() asked for it (probe_warmup.py)
         self.learn_page: Any = None
         self.setMinimumSize(MIN_SIZE)
         self._fit_on_show = False
@@ -226,15 +227,32 @@ class MainWindow(QMainWindow):
             from gpu_tpu_app.ui.probe_panel import ProbePanel
 
             panel = ProbePanel(self.prefs)
+            if self.probe_warmup is not None:
+                panel.adopt_workers(*self.probe_warmup.take())
             panel.set_runs(list(self.session().runs))
             panel.sig_runs_changed.connect(self._panel_runs_changed)
             panel.sig_preferences_changed.connect(self.set_preferences)
             panel.sig_written.connect(self.confirm)
+            panel.sig_imported.connect(lambda what, path: self.confirm(what, path, read=True))
             self.stack.insertWidget(1, panel)
             self.stack.removeWidget(self._probe_slot)
             self._probe_slot.deleteLater()
             self.probe_panel = panel
         return self.probe_panel
+
+    def warm_probe_later(self) -> None:
+        """Start the Probe page's device detection and standby workers a moment after the window shows, or
+        at once when the pointer moves onto Probe in the sidebar, so Run answers soon after the page opens."""
+        from gpu_tpu_app.ui.probe_warmup import ProbeWarmup
+
+        if self.probe_warmup is None and self.probe_panel is None:
+            self.probe_warmup = ProbeWarmup(self)
+            self.probe_warmup.start_later(self.prefs)
+            self.nav.setMouseTracking(True)
+            probe_row = PAGES.index("probe")
+            self.nav.itemEntered.connect(
+                lambda item: self.nav.row(item) == probe_row and self.probe_warmup.start(self.prefs)
+            )
 
     def ensure_learn_page(self) -> Any:
         """The Learn page, built the first time it is needed."""
@@ -530,10 +548,13 @@ class MainWindow(QMainWindow):
             self.setGeometry(first_geometry(available))
         self._fit_on_show = True
 
-    def confirm(self, what: str, path: Path | None = None) -> None:
-        """Confirm a save or export at the top of the page: `what` and, for a file, its path and folder."""
+    def confirm(self, what: str, path: Path | None = None, read: bool = False) -> None:
+        """Confirm a save, export or (`read`) import at the top of the page: `what` and, for a file, its
+        path and folder."""
         if path is None:
             self.notice.show_text(what)
+        elif read:
+            self.notice.show_read(what, path)
         else:
             self.notice.show_written(what, path)
 
@@ -584,5 +605,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop every probe worker and a running model check now (the window is closing)."""
         self.wizard.model_check_bar.shutdown()
+        if self.probe_warmup is not None:
+            self.probe_warmup.stop()
         if self.probe_panel is not None:
             self.probe_panel.shutdown()

@@ -159,6 +159,25 @@ class ModelCheckProcess(QObject):
         except (ProcessLookupError, PermissionError):
             proc.kill()
 
+    def stop(self) -> None:
+        """Stop the check at once and wait until its guard is reaped (the window is closing: no grace)."""
+        proc = self._proc
+        if self._done or proc is None or proc.state() == QProcess.ProcessState.NotRunning:
+            self.cancel()
+            return
+        self._cancelled = True
+        pid = int(proc.processId())
+        try:
+            if pid and sys.platform != "win32":
+                os.kill(pid, signal.SIGTERM)  # the guard ends the worker and all it started, then exits
+            else:
+                proc.kill()
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+        if not proc.waitForFinished(int(guarded.STOP_GRACE_S * 1000)):
+            self._kill_group(pid)
+            proc.waitForFinished(3000)
+
     def _kill_group(self, pid: int) -> None:
         """The guard did not end within its grace: kill it and its group."""
         proc = self._proc
@@ -365,7 +384,8 @@ class ModelCheckBar(QWidget):
 
     def shutdown(self) -> None:
         """Stop the running check and the environment listing now (the window is closing)."""
-        self.cancel()
+        if self.process is not None:
+            self.process.stop()
         self.envs.stop()
 
     def is_running(self) -> bool:

@@ -46,6 +46,14 @@ class NoticeBar(QFrame):
         self.folder_button.show()
         self.show()
 
+    def show_read(self, what: str, path: str | Path) -> None:
+        """Confirm that `what` ('Imported the run of tpu-vm (12 results)') came from `path`."""
+        path = Path(path).expanduser().resolve()
+        self.folder = path.parent
+        self.text.setText(self.tr("{what} from {path}").format(what=what, path=path))
+        self.folder_button.show()
+        self.show()
+
     def show_text(self, text: str) -> None:
         """A notice without a file (e.g. 'New session')."""
         self.folder = None

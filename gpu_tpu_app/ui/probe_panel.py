@@ -47,12 +47,12 @@ from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
 from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.message_log import MessageLog
-from gpu_tpu_app.ui.probe_process import StandbyWorkers
 from gpu_tpu_app.ui.probe_run import ProbeRunner
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
 from gpu_tpu_app.ui.results_table import build_results_table
 from gpu_tpu_app.ui.run_controls import RunControls
 from gpu_tpu_app.ui.runs_list import RunsList
+from gpu_tpu_app.ui.standby_workers import StandbyWorkers
 from gpu_tpu_app.ui.summary_card import SummaryCard
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import WrapBar, message_box
@@ -77,6 +77,7 @@ class ProbePanel(ProbeRunner):
 
     sig_message = Signal(str, str)  # level, text: every line added to the message list
     sig_written = Signal(str, object)  # what, Path: a run or a chart exported (the window confirms it)
+    sig_imported = Signal(str, object)  # what, Path: a run file imported here (the window confirms it)
     sig_preferences_changed = Signal(object)  # Preferences: the probe environment was chosen or added here
 
     def __init__(self, prefs: Preferences | None = None, parent: QWidget | None = None) -> None:
@@ -292,6 +293,9 @@ class ProbePanel(ProbeRunner):
             ),
         )
         self.sig_runs_changed.emit()
+        self.sig_imported.emit(
+            self.tr("Imported the run of {host} ({n} results)").format(host=run.host, n=len(run.results)), Path(path)
+        )
         return True
 
     def set_preferences(self, prefs: Preferences) -> None:

@@ -16,6 +16,7 @@ import signal
 import socket
 import sys
 from datetime import datetime
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
@@ -45,9 +46,19 @@ from gpu_tpu_app.probe.protocol import (
 )
 from gpu_tpu_app.ui.results_model import STATUS_WORDS, words
 
+
+class Standby(Protocol):
+    """Workers waiting for a run (standby_workers.StandbyWorkers): `take` hands over the one for exactly
+    this launch and whether its own device listing was read in full, or None."""
+
+    def take(self, argv: list[str], env: dict[str, str]) -> tuple[QProcess, bool] | None: ...
+
+
 #: How often the watchdog asks the session whether the running point is past its cap.
 WATCHDOG_MS = 200
 STDERR_TAIL_BYTES = 4096
+#: How long a closing window waits for a killed worker to be reaped.
+REAP_WAIT_MS = 3000
 
 
 def _environment(env: dict[str, str]) -> QProcessEnvironment:
@@ -102,85 +113,10 @@ def stderr_tail(data: bytes | bytearray) -> str:
     return "\n".join([x for x in lines if not x.startswith(noise)][-3:])
 
 
-STANDBY_FLAG = "--standby"
-#: How long Run waits for a standby worker that was only just started to be running.
-STANDBY_START_MS = 3000
-
-
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:
     """A worker's argv as (the program up to its backend, the rest of its own arguments)."""
     i = argv.index("--backend")
     return argv[: i + 2], argv[i:]
-
-
-class StandbyWorkers(QObject):
-    """Workers started ahead of the run, while the user reads the page: each has imported its framework
-    and found its devices (the slow part of a start) and waits for the run's arguments on stdin, so Run
-    reaches its first point sooner. One per backend and interpreter and environment; a run takes the one
-    that matches its launch exactly, or starts a worker as usual. Closing stdin (or the window) ends them."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._procs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], QProcess] = {}
-
-    @staticmethod
-    def _key(argv: list[str], env: dict[str, str]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-        return tuple(_split(argv)[0]), tuple(sorted(env.items()))
-
-    def prepare(self, request: ProbeRequest) -> list[str]:
-        """Start a standby worker for each backend of `request` that has none; returns those started."""
-        started = []
-        for backend in request.backends:
-            argv, env = worker_command(backend, request), worker_env(backend, request)
-            key = self._key(argv, env)
-            proc = self._procs.get(key)
-            if proc is not None and proc.state() != QProcess.ProcessState.NotRunning:
-                continue
-            proc = QProcess(self)
-            _new_session(proc)
-            proc.setProcessEnvironment(_environment(env))
-            program = _split(argv)[0]
-            proc.setProgram(program[0])
-            proc.setArguments([*program[1:], STANDBY_FLAG])
-            # stdout stays unread: the worker says nothing before it has the run's arguments; what the
-            # framework writes to stderr meanwhile (e.g. libtpu's warnings) is drained, so its pipe never fills
-            proc.readyReadStandardError.connect(self._drain)
-            proc.finished.connect(proc.deleteLater)
-            proc.start()
-            self._procs[key] = proc
-            started.append(backend)
-        return started
-
-    def take(self, argv: list[str], env: dict[str, str]) -> QProcess | None:
-        """The waiting worker for exactly this launch, now given its arguments; None when there is none."""
-        proc = self._procs.pop(self._key(argv, env), None)
-        if proc is None or proc.state() == QProcess.ProcessState.NotRunning:
-            return None
-        if proc.state() == QProcess.ProcessState.Starting and not proc.waitForStarted(STANDBY_START_MS):
-            return None  # a start takes milliseconds; one that hangs is left to be killed with the rest
-        for sig, slot in ((proc.finished, proc.deleteLater), (proc.readyReadStandardError, self._drain)):
-            try:
-                sig.disconnect(slot)
-            except (RuntimeError, TypeError):
-                pass
-        return proc
-
-    def _drain(self) -> None:
-        proc = self.sender()
-        if isinstance(proc, QProcess):
-            proc.readAllStandardError()
-
-    def count(self) -> int:
-        """Standby workers still alive."""
-        return sum(p.state() != QProcess.ProcessState.NotRunning for p in self._procs.values())
-
-    def stop(self) -> None:
-        """End every standby worker (the window closes, or the interpreter or environment changed)."""
-        for proc in self._procs.values():
-            if proc.state() != QProcess.ProcessState.NotRunning:
-                _kill(proc)
-                proc.waitForFinished(STANDBY_START_MS)  # reaped here: gone before its QProcess is
-        self._procs.clear()
 
 
 class ProbeProcess(QObject):
@@ -196,15 +132,14 @@ class ProbeProcess(QObject):
     sig_log = Signal(str, str)
     sig_finished = Signal(object)
 
-    def __init__(
-        self, request: ProbeRequest, parent: QObject | None = None, standby: StandbyWorkers | None = None
-    ) -> None:
+    def __init__(self, request: ProbeRequest, parent: QObject | None = None, standby: Standby | None = None) -> None:
         super().__init__(parent)
         self.request = request
         self.session = ProbeSession(request)
         self._standby = standby
         self.warm_starts = 0  # workers taken from standby (started while the user read the page)
         self._proc: QProcess | None = None
+        self._preamble: bytearray | None = None  # a taken standby worker's listing, still being skipped
         self._backend = ""
         self._backend_index = -1
         self._seen_backends: list[str] = []
@@ -247,9 +182,12 @@ class ProbeProcess(QObject):
         return self._running
 
     def kill(self) -> None:
-        """Stop at once (the window is closing): no waiting for the worker to say done."""
+        """Stop at once (the window is closing): no waiting for the worker to say done, only for it to be
+        gone (reaped, so no QProcess outlives its process)."""
         self.session.cancel()
         self._kill()
+        if self._proc is not None:
+            self._proc.waitForFinished(REAP_WAIT_MS)
 
     def pid(self) -> int | None:
         """Process id of the running worker, if any."""
@@ -297,8 +235,9 @@ class ProbeProcess(QObject):
         self._timed_out = False
         warm = self._standby.take(launch.argv, launch.env) if self._standby is not None else None
         if warm is not None:
-            self._adopt(warm, launch.argv)
+            self._adopt(warm[0], launch.argv, listed=warm[1])
             return
+        self._preamble = None
         proc = QProcess(self)
         _new_session(proc)
         proc.setProcessEnvironment(_environment(launch.env))
@@ -314,9 +253,11 @@ class ProbeProcess(QObject):
         proc.start()
         self._watchdog.start()
 
-    def _adopt(self, proc: QProcess, argv: list[str]) -> None:
-        """Run this launch in a standby worker: its output comes here from now on, then its arguments go in."""
+    def _adopt(self, proc: QProcess, argv: list[str], listed: bool = True) -> None:
+        """Run this launch in a standby worker: its output comes here from now on, then its arguments go in;
+        the rest of a listing not read yet (the standby's own stream, up to its Done) is skipped."""
         proc.setParent(self)
+        self._preamble = None if listed else bytearray()
         proc.readyReadStandardOutput.connect(self._on_stdout)
         proc.readyReadStandardError.connect(self._on_stderr)
         proc.finished.connect(self._on_finished)
@@ -327,14 +268,39 @@ class ProbeProcess(QObject):
         proc.write((json.dumps(_split(argv)[1], allow_nan=False) + "\n").encode())
         proc.closeWriteChannel()
         self._watchdog.start()
+        if proc.bytesAvailable():  # written before the hand-over: no readyRead comes for it again
+            self._read_stdout()
 
     def _on_stdout(self) -> None:
-        proc = self.sender()
-        if proc is not self._proc or self._proc is None:
+        if self.sender() is self._proc:
+            self._read_stdout()
+
+    def _read_stdout(self) -> None:
+        if self._proc is None:
             return
         data = bytes(self._proc.readAllStandardOutput().data())
+        if self._preamble is not None:
+            data = self._skip_preamble(data)
         for msg in self.session.feed(data):
             self._emit(msg)
+
+    def _skip_preamble(self, data: bytes) -> bytes:
+        """Drop a standby worker's own listing (lines up to its Done line); returns what follows it."""
+        assert self._preamble is not None
+        self._preamble += data
+        while True:
+            nl = self._preamble.find(b"\n")
+            if nl < 0:
+                return b""
+            line = bytes(self._preamble[:nl])
+            del self._preamble[: nl + 1]
+            try:
+                done = json.loads(line).get("type") == "done"
+            except (ValueError, AttributeError):
+                done = False
+            if done:
+                rest, self._preamble = bytes(self._preamble), None
+                return rest
 
     def _on_stderr(self) -> None:
         if self._proc is None:
@@ -405,10 +371,7 @@ class ProbeProcess(QObject):
         proc = self.sender()
         if proc is not self._proc or self._proc is None:
             return
-        rest = bytes(self._proc.readAllStandardOutput().data())
-        if rest:
-            for msg in self.session.feed(rest):
-                self._emit(msg)
+        self._read_stdout()
         self._on_stderr()
         self._worker_done(_returncode(self._proc))
 

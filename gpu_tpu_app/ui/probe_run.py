@@ -22,10 +22,11 @@ from gpu_tpu_app.ui.charts import ChartsView
 from gpu_tpu_app.ui.collective_run import PROCESSES, CollectiveRun
 from gpu_tpu_app.ui.devices_view import DevicesView
 from gpu_tpu_app.ui.envs_view import EnvsView
-from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess, StandbyWorkers
+from gpu_tpu_app.ui.probe_process import DeviceLister, ProbeProcess
 from gpu_tpu_app.ui.results_model import STATUS_WORDS, SUITE_WORDS, ResultsModel, words
 from gpu_tpu_app.ui.run_controls import RunControls
 from gpu_tpu_app.ui.runs_list import RunsList
+from gpu_tpu_app.ui.standby_workers import StandbyListing, StandbyWorkers
 
 
 class ProbeRunner(QWidget):
@@ -58,7 +59,7 @@ class ProbeRunner(QWidget):
         super().__init__(parent)
         self._probe: ProbeProcess | None = None
         self._pending: ProbeRequest | None = None
-        self._lister: DeviceLister | None = None
+        self._lister: DeviceLister | StandbyListing | None = None
         self._listed = False
         self._listed_backends: set[str] = set()
         self._t0 = 0.0
@@ -83,7 +84,7 @@ class ProbeRunner(QWidget):
             # Device detection imports torch and jax in the background: measuring next to it would
             # report noise. Start as soon as it is done.
             self._pending = request
-            self.progress.setFormat(self.tr("Waiting for device detection to finish before measuring…"))
+            self._say_waiting()
             self._update_buttons()
             return True
         self._start_request(request)
@@ -114,11 +115,42 @@ class ProbeRunner(QWidget):
         self._listed_backends.clear()
         self.devices_note.setText(self.tr("Looking for devices (each backend in its own worker)…"))
         self.devices.set_searching(backends)
-        self._lister = DeviceLister(backends, self, python=self.envs.selected())
+        request = ProbeRequest(suite=self.suite.currentText(), backends=backends, python=self.envs.selected())
+        if not self._closed and set(self._standby.prepare(request)) == set(backends):
+            # the standby workers just started list their devices themselves: no second import of each
+            self._lister = StandbyListing(self._standby, request, self)
+        else:  # they were running already (Refresh): a fresh look, in listing workers
+            self._lister = DeviceLister(backends, self, python=self.envs.selected())
+            self._lister.start()
         self._lister.sig_backend.connect(self._on_listed)
         self._lister.sig_finished.connect(self._on_listing_done)
-        self._lister.start()
         self.warm_up()
+
+    def adopt_workers(self, lister: DeviceLister | StandbyListing | None, standby: StandbyWorkers) -> None:
+        """Take over the device listing (finished or running) and the standby workers that the window
+        started before this page was built (probe_warmup.py); a listing of another interpreter is ended."""
+        own, self._standby = self._standby, standby
+        standby.setParent(self)
+        own.stop()
+        own.deleteLater()
+        if lister is None:
+            return
+        if lister.python != self.envs.selected():
+            lister.stop()
+            lister.deleteLater()
+            standby.stop()  # they run another interpreter: the page lists and warms its own when shown
+            return
+        lister.setParent(self)
+        self._lister = lister
+        self._listed = True
+        self._listed_backends.clear()
+        self.devices.set_searching(tuple(b for b in lister.backends if b not in lister.results))
+        for status, devices in list(lister.results.values()):
+            self._on_listed(status, devices)
+        if lister.is_running():
+            self.devices_note.setText(self.tr("Looking for devices (each backend in its own worker)…"))
+            lister.sig_backend.connect(self._on_listed)
+            lister.sig_finished.connect(self._on_listing_done)
 
     def run_collective(self) -> bool:
         """Measure collectives across two processes on this machine (the Collectives tab's button); the run
@@ -159,7 +191,7 @@ class ProbeRunner(QWidget):
         self._closed = True  # and start no more
         self._standby.stop()
         if self._collective is not None:
-            self._collective.cancel()
+            self._collective.stop()
         if self._probe is not None and self._probe.is_running():
             self._probe.kill()
         if self._lister is not None:
@@ -195,9 +227,7 @@ class ProbeRunner(QWidget):
         first = request.backends[0]
         if self._probe.warm_starts:
             self.progress.setFormat(
-                self.tr("{backend}: the worker loaded while you read the page; planning the points…").format(
-                    backend=first
-                )
+                self.tr("{backend}: on the worker started ahead of time; planning the points…").format(backend=first)
             )
         else:
             self.progress.setFormat(
@@ -281,6 +311,8 @@ class ProbeRunner(QWidget):
     def _on_listed(self, status: BackendStatus, devices: list[DeviceInfo]) -> None:
         self._listed_backends.add(status.backend)
         self.devices.set_backend(status, devices)
+        if self._pending is not None:
+            self._say_waiting()
         if self._listed_backends >= set(BACKENDS):
             self.devices_note.setText(self.tr("Found by a worker process for each backend."))
         if not status.available:
@@ -288,6 +320,18 @@ class ProbeRunner(QWidget):
                 "warning",
                 self.tr("{backend}: not usable here: {reason}").format(backend=status.backend, reason=status.reason),
             )
+
+    def _say_waiting(self) -> None:
+        """The progress line while Run waits for device detection: which backends are still loading."""
+        lister = self._lister
+        left = [b for b in lister.backends if b not in lister.results] if lister is not None else []
+        first = self._pending.backends[0] if self._pending is not None else ""
+        self.progress.setFormat(
+            self.tr(
+                "Getting ready: finding devices ({left} still loading) and loading the {first} worker; "
+                "measuring starts right after, so detection cannot disturb it…"
+            ).format(left=", ".join(left) or "…", first=first)
+        )
 
     def _on_listing_done(self) -> None:
         self.sig_devices_listed.emit()

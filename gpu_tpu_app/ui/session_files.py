@@ -35,7 +35,7 @@ class SessionView(Protocol):
     def show_result(self) -> None: ...
     def probe_running(self) -> bool: ...
     def statusBar(self) -> QStatusBar: ...
-    def confirm(self, what: str, path: Path | None = None) -> None: ...
+    def confirm(self, what: str, path: Path | None = None, read: bool = False) -> None: ...
 
 
 class SessionFiles(QObject):
@@ -195,7 +195,7 @@ class SessionFiles(QObject):
             return False
         runs = self._session.session().runs
         if run in runs:
-            self._status(self.tr("{path}: this run is already in the session").format(path=path), 5000)
+            self._window.confirm(self.tr("{path}: this run is already in the session").format(path=path))
             return False
         try:
             self._session.show_runs([*runs, run])
@@ -206,8 +206,10 @@ class SessionFiles(QObject):
                 self.tr("{path}: cannot be shown ({error})").format(path=path, error=shown(exc, 300)),
             )
             return False
-        self._status(
-            self.tr("Imported the run from {host} ({n} results)").format(host=run.host, n=len(run.results)), 5000
+        self._window.confirm(
+            self.tr("Imported the run of {host} ({n} results)").format(host=run.host, n=len(run.results)),
+            Path(path),
+            read=True,
         )
         return True
 

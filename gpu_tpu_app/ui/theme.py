@@ -25,7 +25,7 @@ LIGHT: dict[str, str] = {
     "gpu": "#1f8a4c",
     "tpu": "#2f66d0",
     "grid": "#dde1e8",
-    "warning": "#a85a00",
+    "warning": "#7a4300",  # 4.5:1 also on the warning tint of a flagged table row, thin glyphs included
     "error": "#c0262d",
     "ok": "#2a7a36",
     "selection": "#e4e2fb",

@@ -54,7 +54,7 @@ class Emitter:
     """Writes Messages to the real stdout, one line each, flushed; nothing after Done."""
 
     def __init__(self, fh: IO[str]) -> None:
-        self._fh = fh
+        self.fh = fh
         self._lock = threading.Lock()
         self.done = False
 
@@ -63,8 +63,8 @@ class Emitter:
             if self.done:
                 return
             try:
-                self._fh.write(dump_message(msg) + "\n")
-                self._fh.flush()
+                self.fh.write(dump_message(msg) + "\n")
+                self.fh.flush()
             except (BrokenPipeError, ValueError):  # the parent is gone: nobody to report to
                 os._exit(1)
             if isinstance(msg, Done):
@@ -172,13 +172,16 @@ def _standby_warm(backend: str) -> None:
         WARMED.clear()
 
 
-def standby(args: argparse.Namespace) -> argparse.Namespace:
+def standby(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> argparse.Namespace:
     """A worker started ahead of its run (while the user reads the page): import the framework and find
-    its devices now, the slow part of a start, then wait for the run's arguments, one JSON list of strings
-    on stdin, and return them parsed. End of input (the window closed, or no run came) ends the worker."""
+    its devices now, the slow part of a start, and say what it found as `--list-devices` would (its own
+    stream, ending in Done, so the window needs no second process to list them); then wait for the run's
+    arguments, one JSON list of strings on stdin, and return them parsed. End of input (the window
+    closed, or no run came) ends the worker."""
     if args.backend == "jax":
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     _standby_warm(args.backend)
+    run(argparse.Namespace(**{**vars(args), "list_devices": True, "kernel": None}), Emitter(em.fh), stop)
     line = sys.stdin.readline()
     if not line.strip():
         sys.stderr.flush()
@@ -676,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = StopWatch(em)
     faulthandler.enable(file=sys.stderr)
     if args.standby:
-        args = standby(args)
+        args = standby(args, em, stop)
     allowed = allowed_kernels()
     for k in args.kernel or []:
         if k not in allowed:

@@ -56,34 +56,45 @@ def _peak_rss_mb() -> float | None:
         return None
 
 
-def _tpu_compile(
-    loader: Loader, findings: dict[str, Any], args: argparse.Namespace, start: float
-) -> dict[str, Any] | None:
-    """6. Compile for the catalogue's TPU generations, in a child process (worker/tpu_compile.py), within what is
-    left of the check's timeout; skipped when lowering for TPU already failed, not tried with --tpu-chips 0."""
+def _start_tpu_compile(
+    loader: Loader, framework: str, args: argparse.Namespace, start: float
+) -> tpu_compile.CompileChild | dict[str, Any] | None:
+    """6. Compile for the catalogue's TPU generations, in a child process (worker/tpu_compile.py) started before
+    the other stages, so that its start-up (importing the frameworks and libtpu, loading the model again) and its
+    compiles overlap them; within what is left of the check's timeout; not tried with --tpu-chips 0."""
     if args.tpu_chips <= 0:
         return None
-    lowering = findings.get("tpu_lowering") or {}
-    if lowering.get("status") == "failed":
-        return {
-            "status": "failed",
-            "detail": "not compiled: lowering for TPU failed, so the TPU compiler has no program",
-            "chips": args.tpu_chips,
-        }
     try:
         targets = json.loads(args.tpu_targets)
     except ValueError:
         targets = []
     # stop early enough that the findings still reach the parent before its own timeout
     left = (args.timeout - (time.monotonic() - start) - max(5.0, 0.1 * args.timeout)) if args.timeout > 0 else 600.0
-    return tpu_compile.compile_in_child(
-        loader.path,
-        findings["framework"],
-        args.tpu_chips,
-        targets if isinstance(targets, list) else [],
-        left,
-        on_stage=lambda text: _stage(text, "the TPU compiler"),
+    return tpu_compile.start_child(
+        loader.path, framework, args.tpu_chips, targets if isinstance(targets, list) else [], left
     )
+
+
+def _tpu_compile(
+    child: tpu_compile.CompileChild | dict[str, Any] | None, findings: dict[str, Any], args: argparse.Namespace
+) -> dict[str, Any] | None:
+    """The compile step's finding: the child's result, or "not compiled" (the child stopped) when lowering for
+    TPU already failed, so that the compiler has no program."""
+    lowering = findings.get("tpu_lowering") or {}
+    if isinstance(child, tpu_compile.CompileChild) and lowering.get("status") == "failed":
+        child.cancel()
+        child = None
+    if child is None:
+        if args.tpu_chips <= 0:
+            return None
+        return {
+            "status": "failed",
+            "detail": "not compiled: lowering for TPU failed, so the TPU compiler has no program",
+            "chips": args.tpu_chips,
+        }
+    if isinstance(child, dict):
+        return child
+    return child.collect(on_stage=lambda text: _stage(text, "the TPU compiler"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,11 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     start = time.monotonic()
     loader = Loader(args.file)
+    child: tpu_compile.CompileChild | dict[str, Any] | None = None
     try:
         loader.load()
         framework = _framework(loader)
+        child = _start_tpu_compile(loader, framework, args, start)
         findings = check_torch(loader, _export_for) if framework == "pytorch" else check_jax(loader)
-        findings["tpu_compile"] = _tpu_compile(loader, findings, args, start)
+        findings["tpu_compile"] = _tpu_compile(child, findings, args)
         findings["worker_seconds"] = round(time.monotonic() - start, 3)
         findings["interpreter"] = sys.executable
         findings["peak_rss_mb"] = _peak_rss_mb()
@@ -143,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         return 0
+    finally:
+        if isinstance(child, tpu_compile.CompileChild):
+            child.cancel()  # nothing it compiles outlives the check (a no-op once collected)
 
 
 if __name__ == "__main__":

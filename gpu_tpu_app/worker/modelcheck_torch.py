@@ -30,6 +30,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _short,
     _stage,
 )
+from gpu_tpu_app.worker.tpu_compile import torchax_default_device
 
 #: lowers a JAX function for a platform (gpu_tpu_app.worker.modelcheck_jax._export_for), for the torchax route.
 Exporter = Callable[..., dict[str, Any]]
@@ -503,8 +504,14 @@ def _torchax_route(
             "location": where,
             "custom_calls": [],
         }
+    created: list[int] = []
+
+    def forward(w: Any, *xs: Any) -> Any:
+        with torchax_default_device(tx, created):
+            return jax_func(w, xs)
+
     lowered = export_for(
-        lambda w, *xs: jax_func(w, xs),
+        forward,
         specs,
         "tpu",
         loader,
@@ -521,6 +528,13 @@ def _torchax_route(
             "detail": f"torchax {findings['versions']['torchax']} cannot lower the higher-order operator "
             f"{', '.join(hops)} (it has no rule for it): a limit of this route, not a verdict on the model "
             f"({lowered['detail'][:200]})",
+        }
+    if lowered["status"] == "ok" and created:
+        lowered = {
+            **lowered,
+            "detail": f"{lowered['detail']}; {len(created)} tensor(s) the model creates inside forward without a "
+            "device (torch.zeros(...), torch.eye(n), ...) were made on the TPU side, as with the default device "
+            "set there; on a TPU create them with device=x.device or set the default device",
         }
     sparse = [f"input {i} ({ops.layout_of(t, torch)})" for i, t in enumerate(inputs) if ops.is_sparse(t)]
     if lowered["status"] == "ok" and sparse:  # the lowered program is a dense one: not the model that runs

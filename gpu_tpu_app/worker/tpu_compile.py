@@ -27,18 +27,20 @@ Standard library and the frameworks only: this module may run in the user's own 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.metadata
 import importlib.util
 import json
 import math
 import os
-import selectors
+import queue
 import subprocess
 import sys
+import threading
 import time
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 #: the environment the TPU runtime needs on a host without TPUs: no query of the GCE metadata server, and
@@ -48,6 +50,8 @@ TPU_ENV = {"TPU_SKIP_MDS_QUERY": "1", "ALLOW_MULTIPLE_LIBTPU_LOAD": "1"}
 #: the chips one host holds in jax's default topology description; smaller slices pass their own bounds.
 _HOST_BOUNDS = (2, 2, 1)
 MAX_TEXT = 600
+#: after the child has ended, how long its pipes' readers may take to hand over what is left.
+DRAIN_S = 2.0
 
 _OUT: IO[str] = sys.stdout
 
@@ -137,6 +141,15 @@ def compile_in_child(
     on_stage: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Compile the model file for `targets` in a child process; the `tpu_compile` finding (never raises)."""
+    child = start_child(path, framework, chips, targets, timeout_s)
+    return child if isinstance(child, dict) else child.collect(on_stage)
+
+
+def start_child(
+    path: str, framework: str, chips: int, targets: list[dict[str, Any]], timeout_s: float
+) -> CompileChild | dict[str, Any]:
+    """Start compiling in a child process now (the model-check worker goes on with its own stages meanwhile), or
+    the `tpu_compile` finding at once when the compiler cannot run here."""
     base: dict[str, Any] = {"status": "unavailable", "detail": "", "route": "", "libtpu": None, "chips": chips}
     reason = unavailable_reason(framework)
     if reason is not None:
@@ -145,54 +158,116 @@ def compile_in_child(
         return {**base, "detail": "no TPU generation in the catalogue names a compile target"}
     if timeout_s < 5:
         return {**base, "status": "failed", "detail": "no time was left in the check's timeout to compile for TPUs"}
-    argv = [path, "--framework", framework, "--chips", str(chips), "--targets", json.dumps(targets, allow_nan=False)]
-    env = dict(os.environ)
-    for name, value in TPU_ENV.items():
-        env.setdefault(name, value)
-    env["PYTHONUNBUFFERED"] = "1"
-    proc = subprocess.Popen(
-        child_command(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-    )
-    assert proc.stdout is not None and proc.stderr is not None
-    start = time.monotonic()
-    out_buf, err_tail = b"", b""
-    result = dict(base)
-    generations: list[dict[str, Any]] = []
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ, "out")
-    sel.register(proc.stderr, selectors.EVENT_READ, "err")
-    timed_out, streams = False, 2
-    try:
-        while streams:
-            left = timeout_s - (time.monotonic() - start)
-            if left <= 0:
-                timed_out = True
-                break
-            for key, _ in sel.select(min(left, 0.5)):
-                data = os.read(key.fileobj.fileno(), 1 << 16)  # type: ignore[union-attr]  # only pipes are registered
-                if not data:
-                    sel.unregister(key.fileobj)
-                    streams -= 1
-                elif key.data == "err":
-                    err_tail = (err_tail + data)[-8192:]
-                else:
-                    out_buf += data
-                    *lines, out_buf = out_buf.split(b"\n")
-                    for raw in lines:
-                        _take(raw, result, generations, on_stage)
-        if not timed_out:
-            try:
-                proc.wait(timeout=max(1.0, timeout_s - (time.monotonic() - start)))
-            except subprocess.TimeoutExpired:
-                timed_out = True
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        sel.close()
-        proc.stdout.close()
-        proc.stderr.close()
-    return _finish(result, generations, targets, chips, proc.returncode, timed_out, timeout_s, err_tail)
+    return CompileChild(path, framework, chips, targets, timeout_s, base)
+
+
+class CompileChild:
+    """One compiling child, started at once. Its pipes are read by two threads from the start, so that libtpu's
+    start-up warnings cannot fill a pipe and stall it while the worker runs its own stages; `collect` then
+    hands its lines over in order and waits for the rest, within the child's timeout; `cancel` stops it."""
+
+    def __init__(
+        self,
+        path: str,
+        framework: str,
+        chips: int,
+        targets: list[dict[str, Any]],
+        timeout_s: float,
+        base: dict[str, Any],
+    ) -> None:
+        self.chips, self.targets, self.timeout_s, self.base = chips, targets, timeout_s, base
+        argv = [
+            path,
+            "--framework",
+            framework,
+            "--chips",
+            str(chips),
+            "--targets",
+            json.dumps(targets, allow_nan=False),
+        ]
+        env = dict(os.environ)
+        for name, value in TPU_ENV.items():
+            env.setdefault(name, value)
+        env["PYTHONUNBUFFERED"] = "1"
+        self.start = time.monotonic()
+        self.proc = subprocess.Popen(
+            child_command(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.err_tail = b""
+        self._readers = [
+            threading.Thread(target=self._read_out, daemon=True),
+            threading.Thread(target=self._read_err, daemon=True),
+        ]
+        for t in self._readers:
+            t.start()
+
+    def _read_out(self) -> None:
+        assert self.proc.stdout is not None
+        buf = b""
+        while data := os.read(self.proc.stdout.fileno(), 1 << 16):
+            buf += data
+            *lines, buf = buf.split(b"\n")
+            for raw in lines:
+                self.lines.put(raw)
+        if buf:
+            self.lines.put(buf)
+        self.lines.put(None)  # the child's stdout closed
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        while data := os.read(self.proc.stderr.fileno(), 1 << 16):
+            self.err_tail = (self.err_tail + data)[-8192:]
+
+    def cancel(self) -> None:
+        """Stop the child (its result is not needed) and close its pipes."""
+        self._end()
+
+    def _end(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for t in self._readers:
+            t.join(timeout=DRAIN_S)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+    def collect(self, on_stage: Callable[[str], None] | None = None) -> dict[str, Any]:
+        """The `tpu_compile` finding: every line the child sent, then its end (or the timeout); never raises."""
+        result = dict(self.base)
+        generations: list[dict[str, Any]] = []
+        timed_out = False
+        try:
+            while True:
+                left = self.timeout_s - (time.monotonic() - self.start)
+                if left <= 0:
+                    timed_out = True
+                    break
+                try:
+                    raw = self.lines.get(timeout=min(left, 0.5))
+                except queue.Empty:
+                    continue
+                if raw is None:
+                    break
+                _take(raw, result, generations, on_stage)
+            if not timed_out:
+                try:
+                    self.proc.wait(timeout=max(1.0, self.timeout_s - (time.monotonic() - self.start)))
+                except subprocess.TimeoutExpired:
+                    timed_out = True
+        finally:
+            self._end()
+        return _finish(
+            result,
+            generations,
+            self.targets,
+            self.chips,
+            self.proc.returncode,
+            timed_out,
+            self.timeout_s,
+            self.err_tail,
+        )
 
 
 def _take(
@@ -251,6 +326,38 @@ def _finish(
         f"; {why}" if missing else ""
     )
     return {**result, "generations": generations}
+
+
+# =========================================================================== torchax
+
+
+@contextlib.contextmanager
+def torchax_default_device(torchax: Any, created: list[int] | None = None) -> Iterator[None]:
+    """While torchax traces the model, a tensor the model creates in forward without naming a device
+    (`torch.zeros(b, c)`, `torch.eye(n)`) is made on torchax's side, as it is on the TPU when the default device
+    is set there. Without this torchax makes such a tensor a plain CPU tensor, because it decides by
+    `torch.get_default_device()` (here the CPU; torchax's own "jax" device cannot be set as the default in
+    torch 2.13), and then refuses to mix it with its own ("Expect a Tensor or a View but got torch.Tensor").
+    Each tensor made so is counted in `created`. A tensor created with an explicit device keeps it. Other
+    torchax versions without the method this wraps are traced as they are."""
+    env = torchax.default_env()
+    decide = getattr(env, "_should_use_torchax_tensor", None)
+    if not callable(decide):
+        yield
+        return
+
+    def default_on_torchax(device: Any) -> bool:
+        if device is None and not decide(device):
+            if created is not None:
+                created.append(1)
+            return True
+        return bool(decide(device))
+
+    env._should_use_torchax_tensor = default_on_torchax
+    try:
+        yield
+    finally:
+        del env._should_use_torchax_tensor  # the class's own method again
 
 
 # =========================================================================== the child's half
@@ -316,7 +423,12 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
     tensors = module.example_inputs()
     tensors = tuple(tensors) if isinstance(tensors, (list, tuple)) else (tensors,)
     states, fn = torchax.extract_jax(model)
-    programs["forward"] = lambda w, *xs: fn(w, xs)
+
+    def forward(w: Any, *xs: Any) -> Any:
+        with torchax_default_device(torchax):
+            return fn(w, xs)
+
+    programs["forward"] = forward
     train_weights = None
     if callable(getattr(module, "loss", None)):
         user_loss: Callable[..., Any] = module.loss
@@ -330,7 +442,12 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
                 return user_loss(self.model, *xs)
 
         train_weights, loss_fn = torchax.extract_jax(_Loss())
-        programs["train_step"] = _sgd(lambda w, *xs: loss_fn(w, xs))
+
+        def loss(w: Any, *xs: Any) -> Any:
+            with torchax_default_device(torchax):
+                return loss_fn(w, xs)
+
+        programs["train_step"] = _sgd(loss)
     specs = tuple(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in tensors)
     weights = {"forward": jax.tree.map(_spec, states)}
     if train_weights is not None:
@@ -481,6 +598,43 @@ def _warm_up(targets: list[dict[str, Any]]) -> float | None:
     return _since(start)
 
 
+def _trace_once(
+    targets: list[dict[str, Any]],
+    chips: int,
+    programs: dict[str, Callable[..., Any]],
+    weights: Any,
+    inputs: tuple,
+    torch: bool,
+) -> float:
+    """Trace each program once, laid out for the first target, before any generation is timed: jax keeps the
+    trace, so each generation's compile time is its lowering and compile, not the one-off trace of the model
+    (through torchax for PyTorch: seconds for a small transformer) that the first generation carried before.
+    The seconds it took; a program that fails to trace fails again, with its reason, in each generation."""
+    from jax.experimental import topologies
+
+    start = time.monotonic()
+    if not targets:
+        return 0.0
+    try:
+        name, bounds = topology_name(str(targets[0]["topology"]), chips, int(targets[0]["dims"]))
+        devices = list(
+            topologies.get_topology_desc(platform="tpu", topology_name=name, chips_per_host_bounds=bounds).devices
+        )
+    except Exception:
+        return _since(start)
+    import jax
+
+    for program, fn in programs.items():
+        placed_w, placed_x, _ = _layout(weights[program] if torch else weights, inputs, devices)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                jax.jit(fn, donate_argnums=(0,) if program == "train_step" else ()).trace(placed_w, *placed_x)
+        except Exception:
+            pass
+    return _since(start)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The child: compile the file's programs for each target and print one line per generation."""
     global _OUT
@@ -513,7 +667,12 @@ def main(argv: list[str] | None = None) -> int:
             "type": "start",
             "libtpu": version,
             "route": f"{route}.lower(<shapes with shardings>).compile()",
-            "startup_seconds": _warm_up(targets),
+            # the compiler's start-up and the model's one-off trace: in no generation's compile time
+            "startup_seconds": round(
+                (_warm_up(targets) or 0.0)
+                + _trace_once(targets, args.chips, programs, weights, inputs, args.framework == "pytorch"),
+                3,
+            ),
         }
     )
     for target in targets:

@@ -109,6 +109,17 @@ def test_gaussian_process_linear_algebra_is_matrix_math() -> None:
     assert c.answers.matmul_share == "dominant"
 
 
+@pytest.mark.skipif(not TORCHAX, reason="torchax is not installed")
+@pytest.mark.parametrize(("name", "created"), [("torch_fno.py", 4), ("torch_gp_regression.py", 1)])
+def test_tensors_the_model_creates_inside_forward_lower_through_torchax(name: str, created: int) -> None:
+    # torch.zeros(...) per spectral layer (FNO), torch.eye(n) (GP): made on torchax's side while it traces, as
+    # on a TPU with the default device set; before, torchax made them CPU tensors and refused to mix them
+    c = check(name)
+    assert c.level == "lowered_for_tpu_torchax"
+    assert c.answers.xla_verified == "yes"
+    assert f"{created} tensor(s) the model creates inside forward without a device" in details(c, "xla_verified")
+
+
 def test_sparse_graph_model_shows_the_layout_is_not_xla_verified_and_counts_nnz() -> None:
     c, f = checked("torch_sparse_gcn.py")
     assert "sparse COO" in f.inputs and "nnz" in f.inputs

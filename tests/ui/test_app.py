@@ -332,13 +332,31 @@ def test_import_run_good_and_broken(window: MainWindow, tmp_path: Path, monkeypa
     good = tmp_path / "run.json"
     save_run(make_run(), good)
     window.set_session(window.session().with_estimate(EstimateRequest(params=1e9)))
+    assert not window.notice.isVisible()
     assert window.import_run(good)
     assert window.session().runs == [make_run()] and window.is_modified()
+    # confirmed where it is seen: at the top of the page, with the file's full path and its folder
+    assert window.notice.isVisible() and window.notice.folder == good.resolve().parent
+    run = make_run()
+    assert (
+        window.notice.text.text()
+        == f"Imported the run of {run.host} ({len(run.results)} results) from {good.resolve()}"
+    )
     table = window.result_page.estimator.table
     kinds = [table.item(r, 1).text() for r in range(table.rowCount())]
     assert kinds.count("measured") == 1
     assert not window.import_run(good)  # the same run twice is not added again
     assert len(window.session().runs) == 1
+    assert window.notice.text.text() == f"{good}: this run is already in the session"
+
+
+def test_import_from_the_probe_page_is_confirmed_at_the_top_too(window: MainWindow, tmp_path: Path) -> None:
+    good = tmp_path / "from-the-page.json"
+    save_run(make_run(), good)
+    panel = window.ensure_probe_panel()  # built, not shown: no device listing starts
+    assert panel.import_run(good)
+    assert window.notice.isVisible() and window.notice.text.text().endswith(f" from {good.resolve()}")
+    assert window.notice.text.text().startswith("Imported the run of ")
 
 
 def test_report_export_in_three_formats(qtbot, window: MainWindow, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Dark and light themes: every visible text (labels, rich-text links, link buttons, buttons, list and
-table text) reaches 4.5:1 against what is behind it (WCAG AA), measured on the rendered pixels of the
-window on each page, not computed from the palette."""
+table cells, chart axis labels, legends and series lists) reaches 4.5:1 against what is behind it (WCAG
+AA), measured on the rendered pixels of the window on each page and each chart tab, not computed from
+the palette."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QImage, QTextCursor
-from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QListWidget, QTextBrowser, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QLabel,
+    QListWidget,
+    QTabWidget,
+    QTextBrowser,
+    QToolButton,
+    QWidget,
+)
 
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.ui.main_window import MainWindow
@@ -147,6 +158,97 @@ def _browser_link_contrasts(window: MainWindow) -> list[tuple[str, float]]:
     return out
 
 
+#: Cells measured per view (the first rows shown are enough to see each colour the view uses).
+MAX_ROWS = 30
+
+
+def _indexes(model, parent, depth: int = 0):
+    from PySide6.QtCore import QAbstractListModel, QAbstractTableModel
+
+    flat = isinstance(model, (QAbstractListModel, QAbstractTableModel))
+    columns = 1 if isinstance(model, QAbstractListModel) else model.columnCount(parent)
+    for row in range(min(model.rowCount(parent), MAX_ROWS)):
+        for col in range(columns):
+            index = model.index(row, col, parent)
+            yield index
+            if col == 0 and depth < 2 and not flat and model.hasChildren(index):
+                yield from _indexes(model, index, depth + 1)
+
+
+def _cell_lows(window: QWidget, image: QImage, where: str) -> tuple[list[str], int]:
+    """Each visible cell with text of each visible table, tree and list (the results table, the devices,
+    the runs shown, a chart's series list), measured in its rectangle on the rendered window."""
+    lows, measured = [], 0
+    for view in window.findChildren(QAbstractItemView):
+        model = view.model()
+        if not view.isVisible() or model is None:
+            continue
+        viewport = view.viewport()
+        for index in _indexes(model, view.rootIndex()):
+            text = index.data()
+            if not isinstance(text, str) or not text.strip():
+                continue
+            rect = view.visualRect(index)
+            if rect.height() < 6 or rect.width() < 6 or not viewport.rect().contains(rect):
+                continue  # a cell cut at the view's edge shows parts of glyphs: it is measured once scrolled to
+            ratio = text_contrast(image, QRect(viewport.mapTo(window, rect.topLeft()), rect.size()))
+            if ratio is None:
+                continue
+            measured += 1
+            if ratio < AA:
+                lows.append(f"{where}: {type(view).__name__} cell {text[:40]!r}: {ratio:.2f}:1")
+    return lows, measured
+
+
+def _chart_text_lows(window: QWidget, image: QImage, where: str) -> tuple[list[str], int]:
+    """The visible charts' axis labels (tick numbers and axis titles) and legend labels, each measured in
+    the rectangle the plot draws it in (the axis line itself, on the plot's side, left out)."""
+    import pyqtgraph as pg
+
+    lows, measured = [], 0
+    for view in window.findChildren(pg.GraphicsView):
+        if not view.isVisible():
+            continue
+
+        def on_window(item, view=view) -> QRect:
+            # the item's own place in its layout (an axis' bounding rectangle also covers its grid lines)
+            parent = item.parentItem()
+            scene_rect = parent.mapRectToScene(item.geometry()) if parent is not None else item.sceneBoundingRect()
+            rect = view.mapFromScene(scene_rect).boundingRect()
+            return QRect(view.viewport().mapTo(window, rect.topLeft()), rect.size())
+
+        for item in view.scene().items():
+            if isinstance(item, pg.AxisItem) and item.isVisible() and item.orientation in ("left", "bottom"):
+                rect = on_window(item)
+                # the axis line and tick marks sit on the plot's side: leave out those few pixels
+                rect = rect.adjusted(0, 0, -4, 0) if item.orientation == "left" else rect.adjusted(0, 4, 0, 0)
+                what = f"{item.orientation} axis"
+            elif isinstance(item, pg.LabelItem) and item.isVisible() and item.text:
+                rect = on_window(item)
+                what = f"label {item.text[:40]!r}"
+            else:
+                continue
+            ratio = text_contrast(image, rect)
+            if ratio is None:
+                continue
+            measured += 1
+            if ratio < AA:
+                lows.append(f"{where}: chart {what}: {ratio:.2f}:1")
+    return lows, measured
+
+
+def _chart_tabs(window: QWidget):
+    """Each tab of the Probe page's charts, shown in turn."""
+    from gpu_tpu_app.ui.charts import ChartsView
+
+    for tabs in window.findChildren(ChartsView):
+        if not isinstance(tabs, QTabWidget) or not tabs.isVisible():
+            continue
+        for i in range(tabs.count()):
+            tabs.setCurrentIndex(i)
+            yield tabs.tabText(i)
+
+
 def _pages(window: MainWindow):
     yield "decide", lambda: window.show_wizard(0)
     yield "result", window.show_result
@@ -158,6 +260,8 @@ def _pages(window: MainWindow):
 def _lows(window: MainWindow, qtbot) -> list[str]:
     lows = []
     checked = 0
+    cells: dict[str, int] = {}
+    chart_texts: dict[str, int] = {}
     for page, show in _pages(window):
         show()
         for _ in range(5):
@@ -174,11 +278,30 @@ def _lows(window: MainWindow, qtbot) -> list[str]:
             if ratio < AA:
                 lows.append(f"{page}: links of {w.text()[:60]!r}: {ratio:.2f}:1")
         lows += [f"{page}: {low}" for low in _list_lows(window)]
+        cell_lows, n = _cell_lows(window, image, page)
+        lows += cell_lows
+        cells[page] = n
+        if page == "probe":
+            for tab in _chart_tabs(window):
+                for _ in range(5):
+                    QApplication.processEvents()
+                qtbot.wait(50)
+                shot = window.grab().toImage()
+                chart_lows, n = _chart_text_lows(window, shot, f"probe, {tab} chart")
+                lows += chart_lows
+                chart_texts[tab] = n
+                more, n = _cell_lows(window, shot, f"probe, {tab} chart")
+                lows += more
+                cells[f"probe, {tab}"] = n
         for text, ratio in _browser_link_contrasts(window):
             if ratio < AA:
                 lows.append(f"{page}: link {text!r} in a text browser: {ratio:.2f}:1")
         checked += 1
     assert checked == 5
+    # the measure reached what it is for: the results table, devices and runs on the Probe page, and the
+    # axes and legend or series list of each chart that has data
+    assert cells["probe"] >= 20, cells
+    assert len(chart_texts) >= 4 and sum(n >= 2 for n in chart_texts.values()) >= 3, chart_texts
     return lows
 
 
@@ -244,3 +367,47 @@ def test_the_scroll_bar_thumb_stands_out_from_its_track(qtbot, theme: str) -> No
         assert max(contrast(c, track) for c in rgbs) >= 3.0
     finally:
         theme_manager().apply("light")
+
+
+def test_the_chart_and_cell_measures_see_low_contrast(qtbot) -> None:
+    """Axis labels drawn at about 1.5:1 and a table cell's text at about 1.6:1 are caught; at 12:1 they pass."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
+    from PySide6.QtWidgets import QTableView, QVBoxLayout
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.setStyleSheet("background: #21242b;")
+    layout = QVBoxLayout(host)
+    plot = pg.PlotWidget(background="#21242b")
+    plot.plot([1, 2, 3], [3, 1, 2])
+    table = QTableView()
+    model = QStandardItemModel(2, 2)
+    for r in range(2):
+        for c in range(2):
+            item = QStandardItem(f"cell {r}{c}")
+            item.setForeground(QColor("#3a3e48"))
+            model.setItem(r, c, item)
+    table.setModel(model)
+    table.setStyleSheet("QTableView { background: #21242b; }")
+    layout.addWidget(plot)
+    layout.addWidget(table)
+    host.resize(500, 500)
+    host.show()
+    qtbot.waitExposed(host)
+    for name in ("left", "bottom"):
+        plot.getAxis(name).setTextPen("#3a3e48")
+        plot.getAxis(name).setPen("#3a3e48")
+    qtbot.wait(50)
+    image = host.grab().toImage()
+    chart_lows, n_chart = _chart_text_lows(host, image, "test")
+    cell_lows, n_cells = _cell_lows(host, image, "test")
+    assert n_chart == 2 and len(chart_lows) == 2 and n_cells == 4 and len(cell_lows) == 4
+    for name in ("left", "bottom"):
+        plot.getAxis(name).setTextPen("#e7e9ee")
+    for r in range(2):
+        for c in range(2):
+            model.item(r, c).setForeground(QColor("#e7e9ee"))
+    qtbot.wait(50)
+    image = host.grab().toImage()
+    assert _chart_text_lows(host, image, "test")[0] == [] and _cell_lows(host, image, "test")[0] == []

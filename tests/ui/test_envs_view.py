@@ -58,7 +58,9 @@ def test_selector_lists_environments_and_a_probe_runs_in_the_chosen_one(qtbot, f
     panel.sig_preferences_changed.connect(prefs.append)
     assert view.select(fake_home["torch"])
     assert prefs[-1].probe_python == fake_home["torch"]  # remembered in the preferences
-    assert "torch sees cpu" in view.note.text()
+    note = view.note.text()
+    assert note.startswith("torch 2.") and "finds the CPU" in note
+    assert "+cpu" not in note and "+cpu" not in view.note.toolTip()  # the build in words, not its version tag
 
     panel.set_selection(backends=["torch"], kernels=["dispatch"], suite="smoke")
     with qtbot.waitSignal(panel.sig_finished, timeout=PROBE_TIMEOUT_MS) as blocker:
@@ -159,3 +161,36 @@ def test_envs_view_runs_alone_without_the_frameworks(qtbot) -> None:
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
+
+
+def test_builds_and_devices_are_said_in_words() -> None:
+    from gpu_tpu_app.core.environments import PythonEnv, build_flavour
+    from gpu_tpu_app.ui.envs_view import build_words, device_words, frameworks_words
+
+    assert build_words(build_flavour({"torch": "2.13.0+cpu", "jaxlib": "0.10.2"}) or "") == (
+        "PyTorch CPU-only build, JAX for the CPU"
+    )
+    assert build_words(build_flavour({"torch": "2.8.0+cu128"}) or "") == "PyTorch CUDA 12.8 build"
+    assert build_words("jax TPU (libtpu 0.0.42)") == "JAX TPU build (libtpu 0.0.42)"
+    assert [device_words(d) for d in ("cpu", "cpu:0 cpu", "cuda:1 NVIDIA H100 80GB HBM3", "mps")] == [
+        "the CPU",
+        "the CPU",
+        "NVIDIA H100 80GB HBM3",
+        "the Apple GPU (MPS)",
+    ]
+    env = PythonEnv.model_validate(
+        {
+            "interpreter": "/venv/bin/python",
+            "name": "venv",
+            "kind": "venv",
+            "usable": True,
+            "versions": {"torch": "2.13.0+cpu", "jax": "0.10.2"},
+            "frameworks": [
+                {"framework": "torch", "devices": ["cpu", "cuda:0 NVIDIA L4"]},
+                {"framework": "jax", "devices": [], "error": "no jaxlib"},
+            ],
+        }
+    )
+    assert frameworks_words(env) == (
+        "torch 2.13.0 (CPU-only build) finds the CPU, NVIDIA L4; jax 0.10.2 finds no device (no jaxlib)"
+    )

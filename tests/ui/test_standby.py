@@ -11,7 +11,8 @@ import subprocess
 import pytest
 
 from gpu_tpu_app.probe.protocol import ProbeRequest, worker_command, worker_env
-from gpu_tpu_app.ui.probe_process import ProbeProcess, StandbyWorkers
+from gpu_tpu_app.ui.probe_process import ProbeProcess
+from gpu_tpu_app.ui.standby_workers import StandbyWorkers
 
 pytestmark = pytest.mark.slow
 REQUEST = ProbeRequest(suite="smoke", backends=["torch"], kernels=["dispatch"])
@@ -39,7 +40,7 @@ def test_a_run_takes_the_worker_that_loaded_while_the_user_read(qtbot) -> None:
 def test_a_waiting_worker_ends_with_the_window_and_refuses_other_arguments(qtbot) -> None:
     standby = StandbyWorkers()
     standby.prepare(REQUEST)
-    [proc] = [p for p in standby._procs.values()]
+    [proc] = [w.proc for w in standby._procs.values()]
     assert proc.waitForStarted(30_000)
     pid = int(proc.processId())
     standby.stop()  # the window closes: the waiting worker goes
@@ -64,6 +65,10 @@ def test_a_waiting_worker_ends_with_the_window_and_refuses_other_arguments(qtbot
         text=True,
         timeout=240,
     )
-    assert bad.returncode == 2 and "started for torch, not jax" in bad.stderr and bad.stdout == ""
+    assert bad.returncode == 2 and "started for torch, not jax" in bad.stderr
+    assert [json.loads(x)["type"] for x in bad.stdout.splitlines()] == ["hello", "device", "done"]  # its listing
     quiet = subprocess.run([*argv[: i + 2], "--standby"], input="", env=env, capture_output=True, timeout=240)
-    assert quiet.returncode == 0 and quiet.stdout == b""  # no run came: nothing said, nothing measured
+    said = [json.loads(x) for x in quiet.stdout.splitlines()]
+    # no run came: it said what it found, as --list-devices does, and measured nothing
+    assert quiet.returncode == 0 and [m["type"] for m in said] == ["hello", "device", "done"]
+    assert said[1]["device"]["backend"] == "torch" and said[-1]["ok"] is True

@@ -2,7 +2,9 @@
 
 Every sentence the engine shows (wizard pages and questions, the rules' reasons, blockers, notes,
 next steps, the window's action buttons) lives in that file, keyed by the ids the code uses; the
-code keeps ids, weights, topics and sources. A translation is one more file with the same keys.
+code keeps ids, weights, topics and sources. A translation is one more file with the same keys
+(decision.zh-Hans.toml beside decision.en.toml); the file of the language in use
+(gpu_tpu_app.i18n) is read on first use and kept, one per language, never at import.
 
 This module reads and checks the file's shape (schema version, one-line texts, placeholders,
 every question and choice). The modules that join the words to their ids (rules, steps,

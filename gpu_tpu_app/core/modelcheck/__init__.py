@@ -42,15 +42,18 @@ from gpu_tpu_app.core.modelcheck.contract import (
     parse_worker_line,
 )
 from gpu_tpu_app.core.modelcheck.rules import (
+    CONTRACT_LANGUAGE,
     HOST_SYNC_OPS,
     MAPPING_RULES,
     MATMUL_DOMINANT,
     MATMUL_LOW,
     PLAUSIBLE_FRACTION,
     SPARSE_PREFIX,
+    Words,
     check_from_findings,
     combine,
     differing,
+    mapping_rules,
 )
 from gpu_tpu_app.core.modelcheck.session import CheckSession
 from gpu_tpu_app.core.modelcheck.text import (
@@ -61,11 +64,13 @@ from gpu_tpu_app.core.modelcheck.text import (
     evidence_text,
     level_text,
     measured_note,
+    own_failure,
     render_text,
 )
 
 __all__ = [
     "ANSWER_FIELDS",
+    "CONTRACT_LANGUAGE",
     "HIGH_PRECISION_FP64",
     "HOST_SYNC_OPS",
     "INTERNAL_FAILURE",
@@ -94,6 +99,7 @@ __all__ = [
     "ModelCheck",
     "Programs",
     "Stage",
+    "Words",
     "WorkerError",
     "WorkerFindings",
     "WorkerStage",
@@ -104,7 +110,9 @@ __all__ = [
     "error_line",
     "evidence_text",
     "level_text",
+    "mapping_rules",
     "measured_note",
+    "own_failure",
     "parse_worker_line",
     "render_text",
 ]

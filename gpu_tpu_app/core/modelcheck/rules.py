@@ -1,8 +1,9 @@
 """The rules from the worker's findings to the framework-check answers, the evidence behind each and the
 evidence level (`check_from_findings`), and measured answers combined with the user's stated ones.
 
-`MAPPING_RULES` says the rules in words (the README and the check's text output show them); each rule
-function below is one of them. Pure: no Qt, no torch, no jax.
+`mapping_rules()` says the rules in words (the README and the check's text output show them); each rule
+function below is one of them. The sentences are read by id from resources/text/modelcheck.<language>.toml
+(`Words`); what the worker, the compilers and torch wrote is filled in as it is. Pure: no Qt, no torch, no jax.
 """
 
 from __future__ import annotations
@@ -20,64 +21,74 @@ from gpu_tpu_app.core.modelcheck.contract import (
     MeasuredAnswers,
     ModelCheck,
 )
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import compiled_generations
-from gpu_tpu_app.core.units import count_words
 
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70
 MATMUL_LOW = 0.30
+#: the JSON contract's language: `check-model --format json` and everything saved stay in it.
+CONTRACT_LANGUAGE = "en"
 
-#: the rules from findings to answers, as shown in the README and in the check's text output.
-MAPPING_RULES: tuple[str, ...] = (
-    "framework: the entry points the file defines (model() + example_inputs() is PyTorch; params() + "
-    "forward() + example_inputs() is JAX).",
-    "xla_verified, the first rule that applies: a sparse tensor in the pass -> no (no XLA backend takes one; a "
-    "torchax lowering that densified it is not a yes); compiled for a TPU generation by the TPU compiler -> yes; "
-    "lowering for TPU succeeded (jax.export, or torchax then "
-    "jax.export) -> yes; one step under torch_xla on XLA's CPU device with no CPU fallback -> yes; lowering for "
-    "TPU, the torch_xla step or torch.export failed -> no, with the reason; that step with operators falling "
-    "back to the CPU -> unknown (choose no yourself when they sit in the main loop, yes when they do not); a "
-    "graph without a working TPU route here -> unknown. Every route's outcome is listed.",
-    "custom_ops: custom operators found (torch.library or extension ops, autograd.Function, Pallas or FFI calls, "
-    "JAX host callbacks), or operators that fell back to the CPU under torch_xla -> some (raise it to essential "
-    "yourself when they carry the main loop); none in a full forward pass -> none.",
-    "dynamic_shapes: data-dependent shapes or control flow (host syncs, sizes known only at run time), or more "
-    "compiled programs than the first input needed across other_inputs() -> yes; one program for all shapes "
-    "given -> no; no program compiled to count, or no other_inputs() and no data-dependent operation -> unknown.",
-    f"high_precision: float64 values (or float64 asked for) -> {HIGH_PRECISION_FP64!r}; none -> unknown (the need "
-    "for strict fp32 is not measurable).",
-    f"matmul_share: share of counted operations in matrix multiplies, convolutions, attention and dense linear "
-    f"algebra: >= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low, between them mixed; a count far below "
-    "2 x parameters x tokens -> unknown, said to look incomplete.",
-)
+
+class Words:
+    """The model check's sentences in one language (None: the interface language in use)."""
+
+    def __init__(self, language: str | None = None) -> None:
+        self.language = language
+
+    def __call__(self, key: str, **values: object) -> str:
+        return text(f"modelcheck.{key}", language=self.language, **values)
+
+    def count(self, n: int, noun: str) -> str:
+        """'1 operator', '3 operators' in the language's own way (count.<noun>_one / _other)."""
+        return self(f"count.{noun}_{'one' if n == 1 else 'other'}", n=n)
+
+
+def mapping_rules(language: str | None = None) -> tuple[str, ...]:
+    """The rules from findings to answers in words, one per answer, in wizard order."""
+    t = Words(language)
+    return (
+        t("rules.framework"),
+        t("rules.xla_verified"),
+        t("rules.custom_ops"),
+        t("rules.dynamic_shapes"),
+        t("rules.high_precision", fp64=repr(HIGH_PRECISION_FP64)),
+        t("rules.matmul_share", dominant=f"{MATMUL_DOMINANT:.0%}", low=f"{MATMUL_LOW:.0%}"),
+    )
+
+
+#: the rules in English, as the README shows them.
+MAPPING_RULES: tuple[str, ...] = mapping_rules(CONTRACT_LANGUAGE)
 
 
 # --------------------------------------------------------------------------- mapping
 
 
-def _at(location: str | None) -> str:
-    return f" at {location}" if location else ""
+def _at(t: Words, location: str | None) -> str:
+    return t("at", location=location) if location else ""
 
 
-def _names(items: list, attr: str = "name", limit: int = 6) -> str:
-    shown = [f"{getattr(i, attr)}{_at(getattr(i, 'location', None))}" for i in items[:limit]]
-    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+def _names(t: Words, items: list, attr: str = "name", limit: int = 6) -> str:
+    shown = [f"{getattr(i, attr)}{_at(t, getattr(i, 'location', None))}" for i in items[:limit]]
+    more = t("and_more", n=len(items) - limit) if len(items) > limit else ""
     return ", ".join(shown) + more
 
 
-def _framework(f: Findings) -> Evidence:
-    entry = (
-        "model() and example_inputs()"
-        if f.framework == "pytorch"
-        else "params(), forward(params, *inputs) and example_inputs()"
-    )
+def _framework(t: Words, f: Findings) -> Evidence:
+    entry = t("framework.entry_pytorch") if f.framework == "pytorch" else t("framework.entry_jax")
     versions = ", ".join(f"{k} {v}" for k, v in f.versions.items())
     return Evidence(
         answer="framework",
         value=f.framework,
-        finding=f"the file defines {entry}",
-        detail=f"checked with {versions}{f' in {f.interpreter}' if f.interpreter else ''}; {f.parameters:,} "
-        f"parameters; inputs {f.inputs}",
+        finding=t("framework.finding", entry=entry),
+        detail=t(
+            "framework.detail",
+            versions=versions,
+            interpreter=t("framework.interpreter", path=f.interpreter) if f.interpreter else "",
+            parameters=f"{f.parameters:,}",
+            inputs=f.inputs,
+        ),
     )
 
 
@@ -100,31 +111,31 @@ def _fallbacks(f: Findings) -> list[Fallback]:
     return [x for x in run.fallbacks if not _is_host_sync(x.name)] if run is not None else []
 
 
-def _routes(f: Findings) -> str:
+def _routes(t: Words, f: Findings) -> str:
     """Every TPU route's outcome in one line: torchax's lowering and the torch_xla step, each as it went."""
     parts = []
     tpu = f.tpu_lowering
     if tpu is not None and tpu.route and tpu.route.startswith("torchax"):
-        parts.append(f"torchax: {'lowered for TPU' if tpu.status == 'ok' else tpu.detail}")
+        parts.append(t("routes.torchax_lowered") if tpu.status == "ok" else t("routes.torchax", detail=tpu.detail))
     elif tpu is not None and tpu.status == "unavailable":
         parts.append(tpu.detail)
     elif tpu is not None and tpu.status == "failed" and f.framework == "pytorch":
-        parts.append(f"torchax: {tpu.detail}")
+        parts.append(t("routes.torchax", detail=tpu.detail))
     run = f.xla_run
     if run is not None:
         if run.status == "ok":
             fb = _fallbacks(f)
             parts.append(
-                f"torch_xla: ran, {count_words(len(fb), 'operator')} fell back to the CPU"
+                t("routes.torch_xla_fallbacks", operators=t.count(len(fb), "operator"))
                 if fb
-                else "torch_xla: ran, no operator fell back to the CPU"
+                else t("routes.torch_xla_clean")
             )
         else:
-            parts.append(run.detail if run.detail.startswith("torch_xla") else f"torch_xla: {run.detail}")
+            parts.append(run.detail if run.detail.startswith("torch_xla") else t("routes.torch_xla", detail=run.detail))
     return "; ".join(p for p in parts if p)
 
 
-def _compiled(f: Findings) -> tuple[list[Evidence], list[Evidence]]:
+def _compiled(t: Words, f: Findings) -> tuple[list[Evidence], list[Evidence]]:
     """The TPU compiler's evidence for xla_verified: (a deciding row when a generation compiled, []) or
     ([], a supporting row saying why nothing compiled)."""
     tc = f.tpu_compile
@@ -138,54 +149,51 @@ def _compiled(f: Findings) -> tuple[list[Evidence], list[Evidence]]:
         row = Evidence(
             answer="xla_verified",
             value="yes",
-            finding=f"compiled for TPU {names} by the TPU compiler (libtpu {tc.libtpu or '?'})",
-            detail=tc.route + (f"; not compiled: {failed}" if failed else ""),
+            finding=t("compiled.finding", names=names, libtpu=tc.libtpu or "?"),
+            detail=tc.route + (t("compiled.not_compiled", failed=failed) if failed else ""),
         )
         return [row], []
     why = failed if tc.status == "ok" else tc.detail
-    return [], [Evidence(answer="xla_verified", value=None, finding="not compiled for any TPU generation", detail=why)]
+    return [], [Evidence(answer="xla_verified", value=None, finding=t("compiled.none_finding"), detail=why)]
 
 
-def _xla_verified(f: Findings) -> Evidence:
+def _xla_verified(t: Words, f: Findings) -> Evidence:
     tpu = f.tpu_lowering
     run = f.xla_run
-    routes = _routes(f)
-    also_routes = f"; TPU routes here: {routes}" if routes and f.framework == "pytorch" else ""
+    routes = _routes(t, f)
+    also_routes = t("routes.also", routes=routes) if routes and f.framework == "pytorch" else ""
     sparse = _sparse(f)
     if sparse:
         return Evidence(
             answer="xla_verified",
             value="no",
-            finding=f"sparse tensors ({_names(sparse)}) have no XLA backend",
-            detail="torch_xla and torchax take only dense (strided) tensors, and a TPU program is dense: densify "
-            f"the tensor (to_dense) or rewrite the sparse product as a gather and a segment sum{also_routes}",
+            finding=t("xla.sparse_finding", names=_names(t, sparse)),
+            detail=t("xla.sparse_detail", routes=also_routes),
         )
     if tpu is not None and tpu.status == "ok":
         calls = (
-            f"; custom calls in the TPU module: {', '.join(tpu.custom_calls)}"
-            if tpu.custom_calls
-            else "; no custom calls in the TPU module"
+            t("xla.custom_calls", calls=", ".join(tpu.custom_calls)) if tpu.custom_calls else t("xla.no_custom_calls")
         )
         cuda = f.cuda_lowering
         also = ""
         if cuda is not None and cuda.status == "ok":
-            also = "; it also lowers for CUDA GPUs"
+            also = t("xla.also_cuda")
         elif cuda is not None and cuda.status == "failed":
-            also = f"; lowering for CUDA GPUs failed: {cuda.detail}"
+            also = t("xla.cuda_failed", detail=cuda.detail)
         return Evidence(
             answer="xla_verified",
             value="yes",
-            finding=f"lowered for TPU with {tpu.route}",
+            finding=t("xla.lowered_finding", route=tpu.route),
             detail=f"{tpu.detail}{calls}{also}{also_routes}",
         )
     compiled = ""
     if run is not None and run.status == "ok" and run.compiles is not None and run.compile_seconds is not None:
-        compiled = f"; {count_words(run.compiles, 'compile')}, {run.compile_seconds:g} s compiling"
+        compiled = t("xla.compiles", compiles=t.count(run.compiles, "compile"), seconds=f"{run.compile_seconds:g}")
     if run is not None and run.status == "ok" and not _fallbacks(f):
         return Evidence(
             answer="xla_verified",
             value="yes",
-            finding="one step ran under torch_xla on XLA's CPU device; no operator fell back to the CPU",
+            finding=t("xla.torch_xla_ok_finding"),
             detail=f"{run.detail}{compiled}{also_routes}",
         )
     # a failed lowering ranks above a step that ran with CPU fallbacks
@@ -193,53 +201,50 @@ def _xla_verified(f: Findings) -> Evidence:
         return Evidence(
             answer="xla_verified",
             value="no",
-            finding=f"lowering for TPU failed ({tpu.route})",
-            detail=f"{tpu.detail}{_at(tpu.location)}{also_routes}",
+            finding=t("xla.lowering_failed_finding", route=tpu.route),
+            detail=f"{tpu.detail}{_at(t, tpu.location)}{also_routes}",
         )
     if run is not None and run.status == "failed":
         return Evidence(
             answer="xla_verified",
             value="no",
-            finding="one step under torch_xla failed",
-            detail=f"{run.detail}{_at(run.location)}{also_routes}",
+            finding=t("xla.torch_xla_failed_finding"),
+            detail=f"{run.detail}{_at(t, run.location)}{also_routes}",
         )
     graph = f.static_graph
     if graph is not None and graph.status == "failed":
         return Evidence(
             answer="xla_verified",
             value="no",
-            finding="torch.export could not capture one static graph",
-            detail=f"{graph.detail}{_at(graph.location)}{also_routes or '; no TPU route was tried'}",
+            finding=t("xla.export_failed_finding"),
+            detail=f"{graph.detail}{_at(t, graph.location)}{also_routes or t('no_route_tried')}",
         )
     if run is not None and run.status == "ok":
         fb = _fallbacks(f)
         return Evidence(
             answer="xla_verified",
             value=None,
-            finding=f"ran on XLA's CPU device; {count_words(len(fb), 'operator')} fell back to the CPU: {_names(fb)}",
-            detail=f"each runs on the host CPU in every step on a TPU; choose no if they sit in the "
-            f"main loop, yes if not{compiled}{also_routes}",
+            finding=t("xla.fallbacks_finding", operators=t.count(len(fb), "operator"), names=_names(t, fb)),
+            detail=t("xla.fallbacks_detail", compiles=compiled, routes=also_routes),
         )
     if graph is not None and graph.unbacked:
         return Evidence(
             answer="xla_verified",
             value=None,
-            finding="one graph captured, but its sizes depend on the data",
-            detail=f"{graph.detail}; XLA compiles static shapes, so the data-dependent part needs padding to a "
-            f"fixed size or a rewrite{also_routes}",
+            finding=t("xla.unbacked_finding"),
+            detail=t("xla.unbacked_detail", detail=graph.detail, routes=also_routes),
         )
     if graph is not None:
         return Evidence(
             answer="xla_verified",
             value=None,
-            finding="static graph captured, but no route onto a TPU works here",
-            detail=f"a static graph ({graph.detail}) is necessary for XLA, not sufficient; TPU routes here: "
-            f"{routes or 'none was tried'}",
+            finding=t("xla.no_route_finding"),
+            detail=t("xla.no_route_detail", detail=graph.detail, routes=routes or t("none_tried")),
         )
-    return Evidence(answer="xla_verified", value=None, finding="nothing was lowered", detail=routes)
+    return Evidence(answer="xla_verified", value=None, finding=t("xla.nothing_finding"), detail=routes)
 
 
-def _fallback_ops(f: Findings) -> list[Evidence]:
+def _fallback_ops(t: Words, f: Findings) -> list[Evidence]:
     run = f.xla_run
     fallbacks = _fallbacks(f)
     if run is None or run.status != "ok" or not fallbacks:
@@ -248,53 +253,53 @@ def _fallback_ops(f: Findings) -> list[Evidence]:
         Evidence(
             answer="custom_ops",
             value="some",
-            finding=f"{count_words(len(fallbacks), 'operator')} fell back to the CPU under torch_xla: "
-            f"{', '.join(f'{x.name} ({x.count}x)' for x in fallbacks[:8])}",
-            detail="torch_xla has no XLA lowering for them; on a TPU each runs on the host CPU. Choose "
-            "essential if they carry the main loop.",
+            finding=t(
+                "custom.fallback_finding",
+                operators=t.count(len(fallbacks), "operator"),
+                names=", ".join(f"{x.name} ({x.count}x)" for x in fallbacks[:8]),
+            ),
+            detail=t("custom.fallback_detail"),
         )
     ]
 
 
-def _custom_ops(f: Findings) -> Evidence:
+def _custom_ops(t: Words, f: Findings) -> Evidence:
     if f.custom_ops:
         kinds = sorted({c.kind for c in f.custom_ops})
         return Evidence(
             answer="custom_ops",
             value="some",
-            finding=f"{count_words(len(f.custom_ops), 'custom operator')}: {_names(f.custom_ops)}",
-            detail=f"kinds: {', '.join(kinds)}; each needs an XLA lowering, a rewrite in standard "
-            "operators or a CPU fallback on a TPU. Choose essential if they carry the main loop.",
+            finding=t(
+                "custom.found_finding",
+                operators=t.count(len(f.custom_ops), "custom_operator"),
+                names=_names(t, f.custom_ops),
+            ),
+            detail=t("custom.found_detail", kinds=", ".join(kinds)),
         )
     if f.flops is not None:
-        extra = (
-            f"; operators outside the core ATen set (they decompose): {', '.join(f.non_core_ops[:8])}"
-            if f.non_core_ops
-            else ""
-        )
         return Evidence(
             answer="custom_ops",
             value="none",
-            finding="only the framework's own operators in one full forward pass",
-            detail=extra.lstrip("; "),
+            finding=t("custom.none_finding"),
+            detail=t("custom.non_core", ops=", ".join(f.non_core_ops[:8])) if f.non_core_ops else "",
         )
     return Evidence(
         answer="custom_ops",
         value=None,
-        finding="the forward pass could not be traced" if not f.instrumentation_error else "operators not recorded",
-        detail=f.instrumentation_error or "without a complete pass the operators are not all known",
+        finding=t("custom.not_traced") if not f.instrumentation_error else t("custom.not_recorded"),
+        detail=f.instrumentation_error or t("custom.incomplete"),
     )
 
 
-def _dynamic_shapes(f: Findings) -> list[Evidence]:
+def _dynamic_shapes(t: Words, f: Findings) -> list[Evidence]:
     rows: list[Evidence] = []
     for d in f.data_dependent:
         rows.append(
             Evidence(
                 answer="dynamic_shapes",
                 value="yes",
-                finding="data-dependent shape or control flow",
-                detail=f"{d.what}{_at(d.location)}",
+                finding=t("shapes.data_dependent_finding"),
+                detail=f"{d.what}{_at(t, d.location)}",
             )
         )
     p = f.programs
@@ -303,10 +308,15 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
             Evidence(
                 answer="dynamic_shapes",
                 value="yes",
-                finding="recompiles across other_inputs()",
-                detail=f"{p.programs} compiled programs for {p.input_sets} input sets "
-                f"({p.shapes} distinct shapes; the first input needed {p.programs_first}); "
-                f"{p.method}",
+                finding=t("shapes.recompiles_finding"),
+                detail=t(
+                    "shapes.recompiles_detail",
+                    programs=p.programs,
+                    input_sets=p.input_sets,
+                    shapes=p.shapes,
+                    first=p.programs_first,
+                    method=p.method,
+                ),
             )
         )
     if rows:
@@ -316,9 +326,14 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
             Evidence(
                 answer="dynamic_shapes",
                 value="no",
-                finding="one program for every input shape given",
-                detail=f"{count_words(p.input_sets, 'input set')}, {count_words(p.shapes, 'distinct shape')}, "
-                f"{count_words(p.programs, 'program')}; {p.method}",
+                finding=t("shapes.one_program_finding"),
+                detail=t(
+                    "shapes.one_program_detail",
+                    input_sets=t.count(p.input_sets, "input_set"),
+                    shapes=t.count(p.shapes, "distinct_shape"),
+                    programs=t.count(p.programs, "program"),
+                    method=p.method,
+                ),
             )
         ]
     if p is not None and p.status == "ok" and p.programs_first == 0:  # nothing compiled: not "one program"
@@ -326,51 +341,43 @@ def _dynamic_shapes(f: Findings) -> list[Evidence]:
             Evidence(
                 answer="dynamic_shapes",
                 value=None,
-                finding=f"no compiled program to count for {count_words(p.shapes, 'distinct shape')}",
-                detail=f"{p.method}; the compiler skipped the model, so how many programs XLA compiles is not known",
+                finding=t("shapes.none_compiled_finding", shapes=t.count(p.shapes, "distinct_shape")),
+                detail=t("shapes.none_compiled_detail", method=p.method),
             )
         ]
     if p is not None:
-        return [
-            Evidence(
-                answer="dynamic_shapes",
-                value=None,
-                finding="the programs for the other inputs could not be counted",
-                detail=p.detail,
-            )
-        ]
+        return [Evidence(answer="dynamic_shapes", value=None, finding=t("shapes.not_counted_finding"), detail=p.detail)]
     return [
         Evidence(
             answer="dynamic_shapes",
             value=None,
-            finding="no data-dependent operations in one pass",
-            detail="the file defines no other_inputs(), so whether shapes change in real use is not "
-            "measured; add other_inputs() with the shapes the model sees",
+            finding=t("shapes.no_others_finding"),
+            detail=t("shapes.no_others_detail"),
         )
     ]
 
 
-def _high_precision(f: Findings) -> Evidence:
+def _high_precision(t: Words, f: Findings) -> Evidence:
     if f.float64:
         return Evidence(
             answer="high_precision",
             value=HIGH_PRECISION_FP64,
-            finding="float64 values in the forward pass",
-            detail=f"{_names(f.float64, 'op')}; TPUs have no float64 arithmetic",
+            finding=t("precision.fp64_finding"),
+            detail=t("precision.fp64_detail", names=_names(t, f.float64, "op")),
         )
     if f.float64_requested:
-        where = ", ".join(x for x in f.float64_requested if x) or "in the model file"
+        where = ", ".join(x for x in f.float64_requested if x) or t("in_the_file")
         return Evidence(
             answer="high_precision",
             value=HIGH_PRECISION_FP64,
-            finding="the code asks for float64",
-            detail=f"{where}; jax_enable_x64 is off, so JAX silently computes these in float32",
+            finding=t("precision.asked_finding"),
+            detail=t("precision.asked_detail", where=where),
         )
     return Evidence(
         answer="high_precision",
         value=None,
-        finding="no float64 values found",
-        detail="whether the math needs strict fp32 or tolerates bfloat16 cannot be measured from one pass",
+        finding=t("precision.none_finding"),
+        detail=t("precision.none_detail"),
     )
 
 
@@ -385,38 +392,42 @@ def _expected_minimum(fl: Flops) -> int | None:
     return 2 * fl.parameters_used * fl.tokens
 
 
-def _matmul_share(f: Findings) -> Evidence:
+def _matmul_share(t: Words, f: Findings) -> Evidence:
     fl = f.flops
     total = (fl.matmul + fl.other) if fl is not None else 0
     if fl is None or total <= 0:
-        reason = f.instrumentation_error or (
-            "the forward pass could not be traced" if fl is None else "no work counted"
-        )
-        return Evidence(answer="matmul_share", value=None, finding="work could not be counted", detail=reason)
+        reason = f.instrumentation_error or (t("matmul.not_traced") if fl is None else t("matmul.no_work"))
+        return Evidence(answer="matmul_share", value=None, finding=t("matmul.not_counted_finding"), detail=reason)
     share = fl.matmul / total
     value = "dominant" if share >= MATMUL_DOMINANT else "low" if share < MATMUL_LOW else "mixed"
     kinds = ", ".join(f"{k} {v:.3g}" for k, v in sorted(fl.kinds.items(), key=lambda kv: -kv[1]) if v)
-    counted = (
-        f"{fl.matmul:.3g} of {total:.3g} operations per forward pass"
-        + (f" ({kinds})" if kinds else "")
-        + f" (thresholds: >= {MATMUL_DOMINANT:.0%} dominant, < {MATMUL_LOW:.0%} low)"
+    counted = t(
+        "matmul.counted",
+        matmul=f"{fl.matmul:.3g}",
+        total=f"{total:.3g}",
+        kinds=t("matmul.kinds", kinds=kinds) if kinds else "",
+        dominant=f"{MATMUL_DOMINANT:.0%}",
+        low=f"{MATMUL_LOW:.0%}",
     )
     expected = _expected_minimum(fl)
     if expected is not None and total < PLAUSIBLE_FRACTION * expected:
         return Evidence(
             answer="matmul_share",
             value=None,
-            finding=f"the count looks incomplete: {total:.3g} operations per forward pass, far below 2 x "
-            f"{fl.parameters_used:,} parameters x {fl.tokens:,} tokens = {expected:.3g}",
-            detail=f"{share:.1%} of the counted operations are matrix math, but some work was likely not "
-            f"counted (a kernel without a formula), so the share is not given as measured; {counted}; {fl.method}",
+            finding=t(
+                "matmul.incomplete_finding",
+                total=f"{total:.3g}",
+                parameters=f"{fl.parameters_used:,}",
+                tokens=f"{fl.tokens:,}",
+                expected=f"{expected:.3g}",
+            ),
+            detail=t("matmul.incomplete_detail", share=f"{share:.1%}", counted=counted, method=fl.method),
         )
     return Evidence(
         answer="matmul_share",
         value=value,
-        finding=f"{share:.1%} of counted operations are matrix math (matrix multiplies, convolutions, attention, "
-        "dense linear algebra)",
-        detail=f"{counted}; {fl.method}",
+        finding=t("matmul.share_finding", share=f"{share:.1%}"),
+        detail=t("matmul.share_detail", counted=counted, method=fl.method),
     )
 
 
@@ -432,40 +443,44 @@ def _level(f: Findings) -> Level:
     return "failed"
 
 
-def check_from_findings(file: str, findings: Findings, seconds: float) -> ModelCheck:
-    """Map the worker's findings to answers and evidence by the rules in MAPPING_RULES."""
-    compiled, not_compiled = _compiled(findings)
+def check_from_findings(
+    file: str, findings: Findings, seconds: float, language: str | None = CONTRACT_LANGUAGE
+) -> ModelCheck:
+    """Map the worker's findings to answers and evidence by the rules in `mapping_rules()`, the evidence in
+    `language` (English, the JSON contract's, unless asked; None: the interface language in use)."""
+    t = Words(language)
+    compiled, not_compiled = _compiled(t, findings)
     if _sparse(findings):  # a compile of a densified sparse argument is not this model's program
         compiled = []
     evidence = [
-        _framework(findings),
+        _framework(t, findings),
         *compiled,
-        _xla_verified(findings),
+        _xla_verified(t, findings),
         *not_compiled,
-        *_fallback_ops(findings),
-        _custom_ops(findings),
-        *_dynamic_shapes(findings),
-        _high_precision(findings),
-        _matmul_share(findings),
+        *_fallback_ops(t, findings),
+        _custom_ops(t, findings),
+        *_dynamic_shapes(t, findings),
+        _high_precision(t, findings),
+        _matmul_share(t, findings),
     ]
     for cb in findings.host_callbacks:
         evidence.append(
             Evidence(
                 answer="xla_verified",
                 value=None,
-                finding="host callback",
-                detail=f"{cb.name}{_at(cb.location)} runs Python on the host CPU in every step",
+                finding=t("xla.host_callback_finding"),
+                detail=t("xla.host_callback_detail", name=cb.name, at=_at(t, cb.location)),
             )
         )
     breaks = findings.graph_breaks
     if breaks is not None and breaks.status == "ok" and breaks.breaks:
+        graphs = t("xla.graph_count", graphs=t.count(breaks.graphs, "graph")) if breaks.graphs is not None else ""
         evidence.append(
             Evidence(
                 answer="xla_verified",
                 value=None,
-                finding=f"{count_words(len(breaks.breaks), 'graph break')} under torch.compile's tracer"
-                + (f" ({count_words(breaks.graphs, 'graph')})" if breaks.graphs is not None else ""),
-                detail="; ".join(f"{b.reason}{_at(b.location)}" for b in breaks.breaks[:6]),
+                finding=t("xla.graph_breaks_finding", breaks=t.count(len(breaks.breaks), "graph_break")) + graphs,
+                detail="; ".join(f"{b.reason}{_at(t, b.location)}" for b in breaks.breaks[:6]),
             )
         )
     firsts: dict[str, str | None] = {}

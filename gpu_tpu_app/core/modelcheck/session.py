@@ -14,8 +14,8 @@ from gpu_tpu_app.core.modelcheck.contract import (
     findings_problem,
     parse_worker_line,
 )
-from gpu_tpu_app.core.modelcheck.rules import check_from_findings
-from gpu_tpu_app.core.modelcheck.text import INTERNAL_FAILURE, MALFORMED_FINDINGS, error_line
+from gpu_tpu_app.core.modelcheck.rules import Words, check_from_findings
+from gpu_tpu_app.core.modelcheck.text import error_line
 
 # --------------------------------------------------------------------------- one check, as the parent sees it
 
@@ -27,13 +27,16 @@ class CheckSession:
     same one-line errors (timeout, crash, bad file) naming the file and the function that was running.
     """
 
-    #: how to check in another Python, said after a missing module (the window says its own way).
-    choose_python = "check it in the Python environment that has the package: --python PATH"
-
-    def __init__(self, file: str, timeout_s: float, memory_limit_mb: int) -> None:
+    def __init__(self, file: str, timeout_s: float, memory_limit_mb: int, language: str | None = None) -> None:
         self.file = file
         self.timeout_s = timeout_s
         self.memory_limit_mb = memory_limit_mb
+        #: the language of the result's evidence and of the error lines (None: the interface language in use;
+        #: "en" for `--format json`)
+        self.language = language
+        self._t = Words(language)
+        #: how to check in another Python, said after a missing module (the window says its own way).
+        self.choose_python = self._t("errors.choose_python")
         self.stage: WorkerStage | None = None
         self.findings: Findings | None = None
         self.error: WorkerError | None = None
@@ -64,42 +67,47 @@ class CheckSession:
 
     def _function(self) -> str:
         if self.stage is None:
-            return "(starting the check)"
-        return self.stage.function or "(module level)"
+            return self._t("errors.starting")
+        return self.stage.function or self._t("errors.module_level")
 
     def finish(
         self, returncode: int | None, seconds: float, *, timed_out: bool = False, stderr_tail: str = ""
     ) -> ModelCheck | str:
         """The result, or the one-line error: bad file, exception, timeout, memory, crash."""
+        t = self._t
         self.feed(b"\n")
         if timed_out:
-            during = f" (during {self.stage.stage})" if self.stage is not None else ""
-            return (
-                f"{self.file} in {self._function()}: did not finish within {self.timeout_s:g} s{during}; "
-                "stopped (raise --timeout if the model is large)"
+            during = t("errors.during", stage=self.stage.stage) if self.stage is not None else ""
+            return t(
+                "errors.timed_out",
+                file=self.file,
+                function=self._function(),
+                timeout=f"{self.timeout_s:g}",
+                during=during,
             )
         if self.error is not None:
-            line = error_line(self.file, self.error)
+            line = error_line(self.file, self.error, self.language)
             if self.error.kind == "internal":
-                return f"{self.file}: {INTERNAL_FAILURE}: {self.error.message}"
+                return t(
+                    "errors.internal", file=self.file, failure=t("errors.internal_failure"), message=self.error.message
+                )
             if self.error.kind == "memory":
-                line += f" ({self.memory_limit_mb} MiB; raise --memory-limit if the model needs more)"
+                line += t("errors.memory", limit=self.memory_limit_mb)
             elif self.error.kind == "module":
-                line += f"; {self.choose_python}"
+                line += t("errors.module", choose=self.choose_python)
             return line
         if self.findings is not None:
-            return check_from_findings(self.file, self.findings, seconds)
+            return check_from_findings(self.file, self.findings, seconds, self.language)
         if self.malformed is not None:
-            return f"{self.file}: {MALFORMED_FINDINGS} ({self.malformed})"
+            return t("errors.malformed_line", file=self.file, malformed=t("errors.malformed"), problem=self.malformed)
         if returncode is not None and returncode < 0 and -returncode == 9:
-            return (
-                f"{self.file} in {self._function()}: the check's process was killed (out of memory? the "
-                f"limit is {self.memory_limit_mb} MiB)"
-            )
+            return t("errors.killed", file=self.file, function=self._function(), limit=self.memory_limit_mb)
         tail = stderr_tail.strip().splitlines()[-1] if stderr_tail.strip() else ""
-        how = f"signal {-returncode}" if returncode is not None and returncode < 0 else f"exit code {returncode}"
+        how = (
+            t("errors.signal", n=-returncode)
+            if returncode is not None and returncode < 0
+            else t("errors.exit_code", n=returncode)
+        )
         if tail and len(tail) > 300:
             tail = tail[:299] + "…"
-        return f"{self.file} in {self._function()}: the check's process ended with {how}" + (
-            f" ({tail})" if tail else ""
-        )
+        return t("errors.ended", file=self.file, function=self._function(), how=how) + (f" ({tail})" if tail else "")

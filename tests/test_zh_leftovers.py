@@ -1,0 +1,32 @@
+"""The zh-Hans leftover finder (benchmarks/zh_leftovers.py) tells a text left in English from a translated one."""
+
+from __future__ import annotations
+
+from benchmarks.zh_leftovers import Leftover, SourceIndex, classify, mixed_words
+
+IDS = {"xla_verified", "matmul", "torch"}
+
+
+def test_an_english_sentence_is_a_leftover_and_names_and_ids_are_not() -> None:
+    found = list(classify("window x", "Export the report", IDS))
+    assert [(f.kind, f.words) for f in found] == [("english", ["Export", "the", "report"])]
+    assert list(classify("window x", "CUDA · XLA · 8 GB/s", IDS)) == []
+    assert list(classify("window x", "xla_verified", IDS)) == []
+    assert list(classify("window x", "Ctrl+Shift+S", IDS)) == []
+
+
+def test_an_english_fragment_in_a_chinese_sentence_is_mixed() -> None:
+    found = list(classify("command estimate", "警告：one copy needs 4 chips。", IDS))
+    assert found and found[0].kind == "mixed" and "needs" in found[0].words
+    # glossed terms, ids, file names and placeholders are not
+    assert mixed_words("降级（lowering）：xla_verified = yes，见 run.json", IDS | {"yes"}) == []
+
+
+def test_each_line_is_judged_on_its_own() -> None:
+    found = list(classify("command x", "结论：TPU\nnext steps", IDS))
+    assert [f.text for f in found] == ["next steps"]
+
+
+def test_the_source_of_a_leftover_is_found() -> None:
+    hits = SourceIndex().find(Leftover("english", "w", "a functional check, not a benchmark", ["functional"]))
+    assert hits[0].startswith("resources/text/terms.en.toml:"), hits
