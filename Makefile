@@ -87,7 +87,7 @@ bench: $(STAMP)
 # The README's screenshots, made by the app itself (--screenshot) from a session with a real quick run:
 # every page at 1280x800, the narrow and wide windows, the dark theme, 2x scale, first start, no verdict yet,
 # every page in Simplified Chinese;
-# then every page on a real X display (Xvfb with openbox) at 1024x640 and 1280x800, whole screen.
+# then every page on a real X display (Xvfb with openbox) at 1024x640 and 1280x800, whole screen, in both languages.
 SHOT := QT_QPA_PLATFORM=offscreen $(PY) -m gpu_tpu_app --session docs/screenshots/example-session.json
 screenshots: $(STAMP) translations
 	for page in welcome decide result probe learn; do \
@@ -109,6 +109,7 @@ screenshots: $(STAMP) translations
 	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots/zh-Hans zh-Hans
 	# every page as a user sees it on a real X display (Xvfb + openbox), the window placing itself
 	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
+	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11/zh-Hans 1024x640 1280x800 --lang zh-Hans
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
 # checked here; the spec's Windows and macOS branches are not built here.

@@ -12,6 +12,7 @@ import re
 #: names of products, frameworks, formats and units, written the same in Chinese text.
 ALLOWED_WORDS = frozenset(
     [
+        "gpu-tpu-app",  # the app's own name
         "CUDA",
         "ROCm",
         "XLA",

@@ -2,8 +2,9 @@
 manager, the app started as a user starts it (`gpu-tpu-app SESSION --page PAGE`, fresh config), so the
 window sizes and places itself and the window manager frames it; the whole screen is captured.
 
-Run: .venv/bin/python docs/screenshots/real_display.py SESSION.json OUT_DIR 1024x640 1280x800
-Saves OUT_DIR/<page>-<W>x<H>.png for welcome, decide, result, probe and learn (`make screenshots` runs it).
+Run: .venv/bin/python docs/screenshots/real_display.py SESSION.json OUT_DIR 1024x640 1280x800 [--lang zh-Hans]
+Saves OUT_DIR/<page>-<W>x<H>.png for welcome, decide, result, probe and learn (`make screenshots` runs it,
+once in English and once in Simplified Chinese, into x11/ and x11/zh-Hans/).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ APPEAR_S = 90.0
 POLL_S = 2.0
 
 
-def shoot(display: str, session: Path, page: str, out: Path) -> None:
+def shoot(display: str, session: Path, page: str, out: Path, lang: str | None = None) -> None:
     """Start the app on `display` showing `page`, capture the screen into `out`, stop the app."""
     home = tempfile.mkdtemp(prefix="gpu-tpu-shot-")
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
@@ -48,6 +49,8 @@ def shoot(display: str, session: Path, page: str, out: Path) -> None:
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         env[var] = os.path.join(home, var.lower())
     argv = [sys.executable, "-m", "gpu_tpu_app"]
+    if lang:
+        argv += ["--lang", lang]
     if page != "welcome":  # a first start shows the welcome card; the other pages open the session there
         argv += [str(session), "--page", page]
     app = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -71,6 +74,10 @@ def shoot(display: str, session: Path, page: str, out: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    lang = None
+    if "--lang" in argv:
+        i = argv.index("--lang")
+        lang, argv = argv[i + 1], argv[:i] + argv[i + 2 :]
     session, out_dir, sizes = Path(argv[0]).resolve(), Path(argv[1]), argv[2:]
     out_dir.mkdir(parents=True, exist_ok=True)
     for size in sizes:
@@ -78,7 +85,7 @@ def main(argv: list[str]) -> int:
         with x_display(width, height) as display:
             for page in PAGES:
                 out = out_dir / f"{page}-{width}x{height}.png"
-                shoot(display, session, page, out)
+                shoot(display, session, page, out, lang)
                 print(f"wrote {out}")
     return 0
 

@@ -54,10 +54,10 @@ class CollectiveChart(_Chart):
             ).format(n=TWO_RANKS)
         )
         self.controls.addWidget(self.run_button)
-        self.controls.addStretch(1)
         note = QLabel(self.tr("bus bandwidth = message size ÷ time × 2(n−1)/n (all-reduce) or (n−1)/n, as nccl-tests"))
         note.setProperty("role", "muted")
-        self.controls.addWidget(note)
+        note.setWordWrap(True)  # the room beside the button: it wraps there rather than being cut
+        self.controls.addWidget(note, 1)
         self.item.setLabel("bottom", self.tr("message size (log scale)"))
         self.item.setLabel("left", self.tr("bus bandwidth, B/s (log scale)"))
         self._last: ChartData | None = None
