@@ -59,6 +59,7 @@ class Leftover:
 #: allow-list lacks, the recompute and layout ids the estimator shows as they are typed.
 KEPT_IN_LATIN = frozenset(
     {"token", "tokens", "GFLOP", "MFLOP", "TFLOP", "PFLOP", "KV", "TP", "PP", "DP", "top-k", "auto", "none"}
+    | {"cpu", "gpu", "tpu"}  # device platforms and chip families, as `--backend` and the catalogue name them
     | {"selective", "full", "prefill", "decode", "Mi", "Ki", "Gi", "Ti", "µs", "IQR", "CV", "ISA", "BLAS"}
 )
 
@@ -101,6 +102,7 @@ def project_ids() -> set[str]:
         for chip in catalog.load_catalog().chips:
             add(chip.id)
             add(chip.name)
+            add(chip.family)
     except Exception:
         pass
     try:
