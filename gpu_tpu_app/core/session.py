@@ -19,7 +19,7 @@ from gpu_tpu_app.core.decision import Answers, Recommendation, decide, migrate_a
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.terms import functional_check
+from gpu_tpu_app.core.terms import functional_check_suffix
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
@@ -109,7 +109,7 @@ def measured_devices(runs: list[RunFile]) -> list[MeasuredDevice]:
         backend = dev.backend if dev else dev_key.split(":")[0]
         detail = text("session.measured.detail_separator").join(x for x in (backend, dtype) if x)
         memory = float(dev.memory_bytes) if dev is not None and dev.memory_bytes else None
-        check = text("session.measured.check", words=functional_check()) if is_functional_check(run) else ""
+        check = functional_check_suffix() if is_functional_check(run) else ""
         ident = "session.measured.device_on_host" if len(hosts) > 1 else "session.measured.device"
         shown = text(ident, name=name, detail=detail, check=check, host=host)
         out.append(MeasuredDevice(name=shown, flops=flops, memory_bytes=memory, key=f"{host}/{dev_key}"))

@@ -154,6 +154,11 @@ def functional_check(language: str | None = None) -> str:
     return _term("functional_check", language) or FUNCTIONAL_CHECK
 
 
+def functional_check_suffix(language: str | None = None) -> str:
+    """'; smoke suite: a functional check, not a benchmark', to follow a run's or a device's other words."""
+    return _term("functional_check_suffix", language, words=functional_check(language)) or f"; {FUNCTIONAL_CHECK}"
+
+
 def kernel_words(kernel: str, language: str | None = None) -> str:
     """A kernel's name on screen ('matmul'; '矩阵乘法' in zh-Hans); an unknown kernel's id as it is."""
     return _term(f"kernel.{kernel}", language) or kernel

@@ -29,7 +29,7 @@ from typing import IO, Any
 from gpu_tpu_app import __version__
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, OneLineParser
 from gpu_tpu_app.core import trust
-from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
+from gpu_tpu_app.core.terms import BACKENDS, KERNELS, ONE_THREAD, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.worker import detect, lifeline, nvml, testkernels
 from gpu_tpu_app.worker.wire import (
     DeviceInfo,
@@ -603,7 +603,10 @@ def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
 
 
 def _retry_reason_among(earlier: list[ProbeResult], batch: list[ProbeResult], r: ProbeResult) -> str | None:
-    """_retry_reason, with the point's other results (its one-thread reference) beside those measured before."""
+    """_retry_reason, with the point's other results (its one-thread reference) beside those measured before.
+    The one-thread reference itself never asks for a second try: noisy, it is simply no reference."""
+    if r.variant == ONE_THREAD:
+        return None
     return _retry_reason([*earlier, *(x for x in batch if x is not r)], r)
 
 

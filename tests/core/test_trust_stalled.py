@@ -146,3 +146,25 @@ def test_the_eta_follows_the_pace_measured_so_far_and_never_passes_the_deadline(
     assert eta_s(10.0, 8.0, 2.0, 100.0) == 40.0  # points took 4x their estimates: so will the rest
     assert eta_s(10.0, 8.0, 2.0, 25.0) == 25.0  # the worker stops at its deadline
     assert eta_s(10.0, 1.0, 100.0, 25.0) == 5.0  # a fast machine: at most twice as fast as planned
+
+
+def test_a_noisy_one_thread_reference_asks_for_no_second_try_of_its_point() -> None:
+    from gpu_tpu_app.worker import wire
+    from gpu_tpu_app.worker.main import _retry_reason_among
+
+    def record(value: float, variant: str | None, iqr: float) -> wire.ProbeResult:
+        st = wire.Stats(
+            median=value, min=value, max=value, q1=value, q3=value + iqr, iqr=iqr, cv=0.01, reps=9, seconds=0.5
+        )
+        return wire.ProbeResult(
+            kernel="matmul", backend="torch", device="torch:cpu:0", dtype="float32", size=512, metric="flops",
+            value=value, stats=st, variant=variant,
+        )  # fmt: skip
+
+    main, single = record(9e10, None, 0.0), record(5e10, trust.ONE_THREAD, 4e10)  # the reference: IQR 80 %
+    assert trust.noise(single) is not None
+    assert _retry_reason_among([], [main, single], single) is None
+    assert _retry_reason_among([], [main, single], main) is None  # steady, above its (noisy) reference
+    slow = record(1e10, None, 0.0)
+    steady_single = record(5e10, trust.ONE_THREAD, 0.0)
+    assert (_retry_reason_among([], [slow, steady_single], slow) or "").startswith("stalled: ")

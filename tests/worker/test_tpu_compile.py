@@ -186,3 +186,21 @@ def test_cli_refuses_a_chip_count_that_is_no_slice_and_json_carries_the_table(
     assert code == 0 and data["level"] == "compiled_for_tpu"
     by_chip = {g["chip"]: g for g in data["tpu_compile"]["generations"]}
     assert by_chip["tpu-v5e"]["status"] == "does_not_fit" and by_chip["tpu-v6e"]["programs"][0]["argument_bytes"] > 0
+
+
+def test_the_compile_child_runs_beside_the_check_and_a_cancelled_one_is_gone() -> None:
+    """The worker starts the compiling child before its own stages; when lowering fails it stops it, and
+    nothing the child started is left (the child is a real process of the real compiler)."""
+    from gpu_tpu_app.worker import tpu_compile as worker_tc
+
+    targets = [{"id": "tpu-v5e", "topology": "v5e", "dims": 2}]
+    child = worker_tc.start_child(str(EXAMPLES / "jax_transformer.py"), "jax", 1, targets, 120)
+    assert isinstance(child, worker_tc.CompileChild)
+    assert child.proc.poll() is None  # started, still working
+    child.cancel()
+    assert child.proc.returncode is not None and child.proc.stdout is not None and child.proc.stdout.closed
+    # a file whose lowering fails: the check answers without waiting for the compiler
+    c = check(EXAMPLES / "jax_boolean_mask.py")
+    assert c.tpu_compile is not None and c.tpu_compile.status == "failed"
+    assert "lowering for TPU failed" in c.tpu_compile.detail
+    assert c.seconds < 60
