@@ -115,6 +115,14 @@ def _problem_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple(out)
 
 
+def kind_words(kind: str, language: str | None = None) -> str:
+    """How an environment was found, in the language in use: 'app', 'venv', 'conda' ... in English (the ids
+    the cache and JSON keep), '本应用', '手动添加' ... in zh-Hans; an unknown kind as it is."""
+    if f"envs.kind.{kind}" not in area_texts("probe_app", i18n.DEFAULT_LANGUAGE):
+        return kind
+    return text(f"probe_app.envs.kind.{kind}", language=language)
+
+
 def problem_words(problem: str, language: str | None = None) -> str:
     """An environment's problem (kept in English: the cache, run files, JSON) in the language in use: a problem
     the app words itself is said again in that language, anything else (an OS error, a query's last line) as it is."""

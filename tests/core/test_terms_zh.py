@@ -128,3 +128,11 @@ def test_an_environments_problem_is_kept_in_english_and_shown_in_chinese(zh: Non
     # a problem the app does not word itself (an OS error) is shown as it is
     odd = "/x: cannot run it (Permission denied), not a Python interpreter"
     assert problem_words(odd) == odd
+
+
+def test_how_an_environment_was_found_in_both_languages(zh: None) -> None:
+    from gpu_tpu_app.core.environments import kind_words
+
+    assert [kind_words(k) for k in ("app", "added", "venv")] == ["本应用", "手动添加", "venv 环境"]
+    assert kind_words("something-new") == "something-new"
+    assert [kind_words(k, language="en") for k in ("app", "added", "venv")] == ["app", "added", "venv"]
