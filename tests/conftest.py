@@ -41,6 +41,23 @@ def _translations_built() -> None:
             pytest.fail(f"the window's translations cannot be built: {exc}", pytrace=False)
 
 
+@pytest.fixture(scope="session")
+def compiled_qm(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """compiled_qm(ts): the .qm that pyside6-lrelease compiles from the .ts file `ts` as it is now, built into a
+    private folder once per session (not once per test) and shared by the tests that install it."""
+    from gpu_tpu_app import qm
+
+    folder = tmp_path_factory.mktemp("qm")
+    built: dict[Path, Path] = {}
+
+    def compile_once(ts: Path) -> Path:
+        if ts not in built:
+            built[ts] = qm.compile_ts(ts, folder / qm.qm_for(ts).name)
+        return built[ts]
+
+    return compile_once
+
+
 @pytest.fixture
 def sandbox_home() -> str:
     """The private folder that stands in for the user's home during tests."""

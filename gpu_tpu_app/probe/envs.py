@@ -136,8 +136,12 @@ def _version_order(path: Path) -> tuple:
     return (0, tuple(int(x) for x in parts), "") if all(x.isdigit() for x in parts) else (1, (), path.name)
 
 
+#: How long `conda env list --json` may take before its environments file is read instead.
+CONDA_LIST_TIMEOUT_S = 20.0
+
+
 def _conda_prefixes(
-    home: Path, environ: Mapping[str, str], timeout_s: float = 20.0, notes: list[str] | None = None
+    home: Path, environ: Mapping[str, str], timeout_s: float | None = None, notes: list[str] | None = None
 ) -> list[Path]:
     """conda's environments: from `conda env list --json` when conda is present, else its environments file.
 
@@ -145,6 +149,7 @@ def _conda_prefixes(
     regular file under CONDA_LIST_MAX_BYTES (never a FIFO or a device), lines longer than a path can
     be skipped. What was skipped is said in `notes`."""
     notes = [] if notes is None else notes
+    timeout_s = CONDA_LIST_TIMEOUT_S if timeout_s is None else timeout_s
     conda = environ.get("CONDA_EXE") or shutil.which("conda", path=environ.get("PATH"))
     if conda:
         try:

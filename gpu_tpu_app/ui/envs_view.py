@@ -52,31 +52,37 @@ def env_text(env: PythonEnv) -> str:
 def device_words(device: str) -> str:
     """A device as a framework's query names it, in the user's words: 'cpu' / 'cpu:0 cpu' -> 'the CPU',
     'cuda:0 NVIDIA H100' -> 'NVIDIA H100', 'mps' -> 'the Apple GPU (MPS)', 'tpu:0 TPU v5 lite' -> 'TPU v5 lite'."""
-    tr = QCoreApplication.translate
     first, _sep, name = device.partition(" ")
     platform = first.split(":")[0].lower()
     if platform == "cpu":
-        return tr("EnvsView", "the CPU")
+        return QCoreApplication.translate("EnvsView", "the CPU")
     if platform == "mps":
-        return tr("EnvsView", "the Apple GPU (MPS)")
+        return QCoreApplication.translate("EnvsView", "the Apple GPU (MPS)")
     return name.strip() or device
 
 
 def build_words(flavour: str) -> str:
     """The builds a query found ('torch +cpu, jax cpu', core.environments.build_flavour), said in words:
     'PyTorch CPU-only build, JAX for the CPU'; a part it does not know stays as it is."""
-    tr = QCoreApplication.translate
     out = []
     for part in (p.strip() for p in flavour.split(",")):
         if part == "torch +cpu":
-            out.append(tr("EnvsView", "PyTorch CPU-only build"))
+            out.append(QCoreApplication.translate("EnvsView", "PyTorch CPU-only build"))
         elif part == "jax cpu":
-            out.append(tr("EnvsView", "JAX for the CPU"))
+            out.append(QCoreApplication.translate("EnvsView", "JAX for the CPU"))
         elif part.startswith(("torch CUDA ", "torch ROCm ")):
-            out.append(tr("EnvsView", "PyTorch {build} build").format(build=part.removeprefix("torch ")))
+            out.append(
+                QCoreApplication.translate("EnvsView", "PyTorch {build} build").format(
+                    build=part.removeprefix("torch ")
+                )
+            )
         elif part.startswith(("jax CUDA", "jax ROCm", "jax TPU")):
             build, _sep, plugin = part.removeprefix("jax ").partition(" ")
-            out.append(tr("EnvsView", "JAX {build} build {plugin}").format(build=build, plugin=plugin).strip())
+            out.append(
+                QCoreApplication.translate("EnvsView", "JAX {build} build {plugin}")
+                .format(build=build, plugin=plugin)
+                .strip()
+            )
         elif part:
             out.append(part)
     return ", ".join(out)
@@ -84,19 +90,22 @@ def build_words(flavour: str) -> str:
 
 def frameworks_words(env: PythonEnv) -> str:
     """'torch 2.13.0 (CPU-only build) finds the CPU; jax 0.10.2 finds the CPU', or the problem."""
-    tr = QCoreApplication.translate
     if not env.usable:
-        return env.problem or tr("EnvsView", "not usable")
+        return env.problem or QCoreApplication.translate("EnvsView", "not usable")
     parts = []
     for fw in env.frameworks:
         name = f"{fw.framework} {version_words(env.versions.get(fw.framework, ''))}".strip()
         if fw.devices:
             found = ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
-            parts.append(tr("EnvsView", "{framework} finds {devices}").format(framework=name, devices=found))
+            parts.append(
+                QCoreApplication.translate("EnvsView", "{framework} finds {devices}").format(
+                    framework=name, devices=found
+                )
+            )
         else:
             parts.append(
-                tr("EnvsView", "{framework} finds no device ({why})").format(
-                    framework=name, why=fw.error or tr("EnvsView", "none reported")
+                QCoreApplication.translate("EnvsView", "{framework} finds no device ({why})").format(
+                    framework=name, why=fw.error or QCoreApplication.translate("EnvsView", "none reported")
                 )
             )
     return "; ".join(parts)

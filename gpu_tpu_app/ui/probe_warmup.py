@@ -9,7 +9,7 @@ built (`take`); what was never taken ends with the window (`stop`).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.core.terms import BACKENDS
@@ -34,6 +34,9 @@ class ProbeWarmup(QObject):
         self._timer.setSingleShot(True)
         self._prefs: Preferences | None = None
         self._timer.timeout.connect(lambda: self.start(self._prefs))
+        app = QCoreApplication.instance()
+        if app is not None:  # however the app ends, what was not taken over is ended and reaped
+            app.aboutToQuit.connect(self.stop)
 
     def start_later(self, prefs: Preferences, delay_ms: int = START_DELAY_MS) -> None:
         """Start after `delay_ms` (the window's first paint comes first)."""

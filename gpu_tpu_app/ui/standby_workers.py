@@ -85,6 +85,7 @@ class StandbyWorkers(QObject):
             proc.readyReadStandardOutput.connect(self._on_stdout)
             proc.readyReadStandardError.connect(self._on_stderr)
             proc.finished.connect(self._on_finished)
+            proc.errorOccurred.connect(self._on_error)
             proc.start()
             self._procs[key] = waiting
             started.append(backend)
@@ -110,6 +111,7 @@ class StandbyWorkers(QObject):
             (proc.readyReadStandardOutput, self._on_stdout),
             (proc.readyReadStandardError, self._on_stderr),
             (proc.finished, self._on_finished),
+            (proc.errorOccurred, self._on_error),
         ):
             try:
                 sig.disconnect(slot)
@@ -148,6 +150,16 @@ class StandbyWorkers(QObject):
     def _drain(self, waiting: _Waiting) -> None:
         waiting.stderr += bytes(waiting.proc.readAllStandardError().data())
         del waiting.stderr[:-4096]
+
+    def _on_error(self, error: QProcess.ProcessError) -> None:
+        waiting = self._waiting()
+        if waiting is None or error != QProcess.ProcessError.FailedToStart:
+            return  # a crash ends in finished, which reports it
+        if not waiting.listed:
+            self._listed(waiting, f"could not start the worker: {waiting.proc.errorString()}")
+        self._procs = {k: w for k, w in self._procs.items() if w is not waiting}
+        self._disconnect(waiting.proc)
+        waiting.proc.deleteLater()
 
     def _ended(self, waiting: _Waiting) -> None:
         if not waiting.listed:

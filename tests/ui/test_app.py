@@ -251,6 +251,7 @@ def test_recent_files_and_geometry_persist_in_qsettings(qtbot, tmp_path: Path, s
     QSettings().clear()
 
 
+@pytest.mark.slow
 def test_theme_switch_changes_colours(qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("gpu_tpu_app.ui.main_window.save_preferences", lambda prefs: None)
     tm = theme_manager()

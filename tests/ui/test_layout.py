@@ -82,6 +82,7 @@ def layout_problems(window: MainWindow) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_nothing_is_clipped(qtbot, size):
     window = MainWindow(persist=False)

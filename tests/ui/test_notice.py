@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
@@ -54,6 +55,7 @@ def _texts(w: MainWindow) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_file_new_clears_every_trace_of_the_old_session(qtbot) -> None:
     fresh = _window(qtbot)
     fresh.show_wizard(0)

@@ -8,7 +8,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,16 +26,14 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.fixture
-def zh_qt(tmp_path: Path) -> Iterator[None]:
-    """zh-Hans for one test: the language set, this side's .ts compiled by pyside6-lrelease and installed."""
+def zh_qt(compiled_qm: Callable[[Path], Path]) -> Iterator[None]:
+    """zh-Hans for one test: the language set, this side's .ts compiled by pyside6-lrelease (once per session)
+    and installed."""
     before = i18n.current_language()
     i18n.set_language("zh-Hans")
     app = QApplication.instance() or QApplication([])
-    qm = tmp_path / "pages.qm"
-    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
-    subprocess.run([str(lrelease), str(TS), "-qm", str(qm)], check=True, capture_output=True)
     translator = QTranslator()
-    assert translator.load(str(qm))
+    assert translator.load(str(compiled_qm(TS)))
     app.installTranslator(translator)
     yield
     app.removeTranslator(translator)

@@ -4,9 +4,7 @@ each with its placeholders kept."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -43,14 +41,11 @@ def zh() -> Iterator[None]:
 
 
 @pytest.fixture
-def zh_qt(zh: None, tmp_path: Path) -> Iterator[None]:
-    """zh-Hans, with this side's .ts compiled by pyside6-lrelease and installed for the test."""
+def zh_qt(zh: None, compiled_qm: Callable[[Path], Path]) -> Iterator[None]:
+    """zh-Hans, with this side's .ts compiled by pyside6-lrelease (once per session) and installed for the test."""
     app = QApplication.instance() or QApplication([])
-    qm = tmp_path / "probe.qm"
-    lrelease = Path(sys.executable).with_name("pyside6-lrelease")
-    subprocess.run([str(lrelease), str(TS), "-qm", str(qm)], check=True, capture_output=True)
     translator = QTranslator()
-    assert translator.load(str(qm))
+    assert translator.load(str(compiled_qm(TS)))
     app.installTranslator(translator)
     yield
     app.removeTranslator(translator)

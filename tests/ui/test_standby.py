@@ -72,3 +72,17 @@ def test_a_waiting_worker_ends_with_the_window_and_refuses_other_arguments(qtbot
     # no run came: it said what it found, as --list-devices does, and measured nothing
     assert quiet.returncode == 0 and [m["type"] for m in said] == ["hello", "device", "done"]
     assert said[1]["device"]["backend"] == "torch" and said[-1]["ok"] is True
+
+
+def test_an_interpreter_that_cannot_start_is_listed_with_its_reason(qtbot, tmp_path) -> None:
+    from gpu_tpu_app.ui.standby_workers import StandbyListing
+
+    missing = tmp_path / "gone" / "bin" / "python"
+    request = ProbeRequest(suite="smoke", backends=["torch"], python=str(missing))
+    standby = StandbyWorkers()
+    assert standby.prepare(request) == ["torch"]
+    listing = StandbyListing(standby, request)
+    qtbot.waitUntil(lambda: not listing.is_running(), timeout=30_000)
+    status, devices = listing.results["torch"]
+    assert not status.available and devices == []
+    assert status.reason.startswith("could not start the worker") and standby.count() == 0

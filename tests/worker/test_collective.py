@@ -83,6 +83,7 @@ def test_local_group_measures_three_collectives(
     assert load_run(path) == run  # opens like any other run file
 
 
+@pytest.mark.slow
 def test_cli_collective_writes_a_run_that_compare_opens(tmp_path: Path) -> None:
     out = tmp_path / "c.json"
     cmd = [
@@ -120,6 +121,7 @@ def test_bad_max_bytes_is_one_line() -> None:
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--max-bytes: 'lots' is not a size" in proc.stderr
 
 
+@pytest.mark.slow
 def test_torchrun_launches_the_run_command_once_per_process(tmp_path: Path) -> None:
     out = tmp_path / "torchrun.json"
     env = {
@@ -181,6 +183,7 @@ def test_an_incomplete_group_ends_with_one_line(backend: str, rank: int, case: s
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["torch", "jax"])
 def test_a_crashed_rank_ends_the_others_and_keeps_what_was_measured(backend: str, monkeypatch) -> None:
     monkeypatch.setenv("GPU_TPU_APP_TEST_KERNELS", "1")

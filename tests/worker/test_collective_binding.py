@@ -74,6 +74,7 @@ def sockets_of(pids: set[int]) -> set[int]:
     return inodes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["torch", "jax"])
 def test_a_local_group_listens_on_loopback_only(backend: str) -> None:
     seen: dict[int, tuple[str, int]] = {}
@@ -120,6 +121,7 @@ def test_a_taken_port_is_one_line_naming_it(backend: str) -> None:
     assert "Traceback" not in proc.stderr and "Failed to start RPC server" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_an_address_of_another_machine_is_refused_in_one_line() -> None:
     proc = _rank0_at("torch", "192.0.2.1")  # TEST-NET-1: never an address of this machine
     lines = [x for x in proc.stderr.splitlines() if x.startswith("torch: ")]

@@ -43,6 +43,7 @@ def test_missing_backend_gives_error_and_done_not_a_traceback() -> None:
     assert b"Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_exception_in_a_point_becomes_an_error_result_and_the_run_goes_on() -> None:
     msgs, proc = worker("--backend", "torch", "--suite", "smoke", "--kernel", "test_oom", "dispatch", env=TEST_ENV)
     results = [m.result for m in msgs if isinstance(m, ResultMsg)]

@@ -102,6 +102,7 @@ def test_compare_puts_runs_side_by_side(measured, tmp_path, capsys) -> None:
     assert all(v["status"] == "ok" for v in data["rows"][0]["values"].values())
 
 
+@pytest.mark.slow
 def test_compare_keeps_two_runs_of_one_host_apart(measured, capsys) -> None:
     assert cli.main(["compare", str(measured["out"]), str(measured["out"]), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -109,6 +110,7 @@ def test_compare_keeps_two_runs_of_one_host_apart(measured, capsys) -> None:
     assert all(len(row["values"]) == 4 for row in data["rows"])
 
 
+@pytest.mark.slow
 def test_compare_with_a_broken_file_is_one_line_and_leaves_it_alone(measured, tmp_path, capsys) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema_version": 1, "results": [], "host": 3}')

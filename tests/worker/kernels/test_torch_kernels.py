@@ -168,6 +168,7 @@ def _held_back(monkeypatch: pytest.MonkeyPatch, delay: Any) -> None:
     monkeypatch.setattr(tk.torch, "matmul", product)
 
 
+@pytest.mark.slow
 def test_a_multithreaded_product_held_below_the_one_thread_rate_is_stalled(monkeypatch: pytest.MonkeyPatch) -> None:
     tk.configure_threads()
     if tk.torch.get_num_threads() < 2:
@@ -197,6 +198,7 @@ def test_the_plan_asks_for_one_thread_references_on_a_multicore_cpu_only_below_1
     assert not any(p.one_thread for p in smoke)
 
 
+@pytest.mark.slow
 def test_a_point_found_stalled_only_after_a_larger_size_is_measured_once_more(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
