@@ -66,6 +66,10 @@ lint: $(STAMP)
 
 venv: $(STAMP)
 
+# pip byte-compiles what it installs (about 30 s of CPU on this 2-core machine, most of it torch and jax), and
+# that is kept: with --no-compile, where PYTHONDONTWRITEBYTECODE=1 is set (it is on the development machine),
+# every later interpreter compiles them again (importing torch, jax and the window: 7.4 s of CPU against
+# 3.4 s), and the tests start hundreds of interpreters.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check --upgrade "pip>=24"
