@@ -49,6 +49,8 @@ class StepLabel(QLabel):
     def __init__(self, index: int, text: str, parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
         self.index = index
+        self.full_text = text
+        self.short_text = text
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -459,15 +461,42 @@ class DecideWizard(QWidget):
             done = i != index and i <= self._furthest and i < len(self.pages)  # a page the user went past
             state = "current" if i == index else "done" if done else "todo"
             set_role(step, "step", state)
-            mark = "✓ " if done else ""
-            step.setText(f"{mark}{i + 1}  {self._step_titles[i]}")
+            step.full_text = f"{'✓ ' if done else ''}{i + 1}  {self._step_titles[i]}"
+            step.short_text = f"{'✓ ' if done else ''}{i + 1}"
+            step.setText(step.full_text)
+            step.setToolTip("")
             step.setAccessibleName(
                 (self.tr("Step {n}, {title}, finished") if done else self.tr("Step {n}, {title}")).format(
                     n=i + 1, title=self._step_titles[i]
                 )
             )
+        self._fit_steps()
         self._update_count()
         self.sig_page_changed.emit(index)
+
+    def _fit_steps(self) -> None:
+        """Show every step's title when the row has room; otherwise only the current step's, the others by
+        number with their title as a tooltip (a narrow window or a long language never cuts a title)."""
+        if not self.step_labels:
+            return
+        row = self.step_labels[0].parentWidget()
+        room = (row.contentsRect().width() if row is not None else self.width()) - 48  # the card's margins
+        current = self.current_page()
+        for step in self.step_labels:
+            step.setText(step.full_text)
+            step.setToolTip("")
+        separators = len(PAGES) * (self.fontMetrics().horizontalAdvance("›") + 12)
+        needed = sum(step.sizeHint().width() + 6 for step in self.step_labels) + separators
+        if needed <= room:
+            return
+        for i, step in enumerate(self.step_labels):
+            if i != current:
+                step.setText(step.short_text)
+                step.setToolTip(self._step_titles[i])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_steps()
 
     def next(self) -> None:
         """Go to the next page, or ask for the result after the last one."""

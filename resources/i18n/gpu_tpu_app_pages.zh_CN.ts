@@ -104,71 +104,71 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="166"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="167"/>
         <source>Navigation</source>
         <translation>导航</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="371"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="389"/>
         <source>none yet</source>
         <translation>暂无</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="373"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="391"/>
         <source>Verdict so far: {verdict}
 1 question open</source>
         <translation>目前的结论：{verdict}
 还有 1 个问题未回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="375"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="393"/>
         <source>Verdict so far: {verdict}
 {n} questions open</source>
         <translation>目前的结论：{verdict}
 还有 {n} 个问题未回答</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="412"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="430"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="413"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="431"/>
         <source>{name}[*] — {app}</source>
         <translation>{name}[*] — {app}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="457"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="475"/>
         <source>Cannot build the report</source>
         <translation>无法生成报告</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="461"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="479"/>
         <source>Report saved to {path}</source>
         <translation>报告已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="462"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="480"/>
         <source>Exported the report</source>
         <translation>已导出报告</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="487"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="505"/>
         <source>Preferences not saved: {error}</source>
         <translation>偏好设置未保存：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="508"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="526"/>
         <source>About {app}</source>
         <translation>关于 {app}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="577"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="598"/>
         <source>Quit {app}</source>
         <translation>退出 {app}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/main_window.py" line="578"/>
+        <location filename="../../gpu_tpu_app/ui/main_window.py" line="599"/>
         <source>A probe is running: stop it and quit?</source>
         <translation>探测正在运行：要停止它并退出吗？</translation>
     </message>
@@ -237,6 +237,11 @@
         <location filename="../../gpu_tpu_app/ui/notice.py" line="45"/>
         <source>{what} to {path}</source>
         <translation>{what}：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/notice.py" line="53"/>
+        <source>{what} from {path}</source>
+        <translation>{what}，来自 {path}</translation>
     </message>
 </context>
 <context>
@@ -590,7 +595,7 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/result_page.py" line="375"/>
         <source>{to} instead of {from_}</source>
-        <translation>{to}，而不是{from_}</translation>
+        <translation>{to}，而不是「{from_}」</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/result_page.py" line="378"/>
@@ -736,16 +741,16 @@
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/session_files.py" line="210"/>
-        <source>Imported the run from {host} ({n} results)</source>
-        <translation>已导入来自 {host} 的运行（{n} 个结果）</translation>
+        <source>Imported the run of {host} ({n} results)</source>
+        <translation>已导入 {host} 的运行（{n} 条结果）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/session_files.py" line="246"/>
+        <location filename="../../gpu_tpu_app/ui/session_files.py" line="248"/>
         <source>No recent sessions</source>
         <translation>没有最近的会话</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/session_files.py" line="250"/>
+        <location filename="../../gpu_tpu_app/ui/session_files.py" line="252"/>
         <source>&amp;Clear List</source>
         <translation>清空列表(&amp;C)</translation>
     </message>

@@ -118,7 +118,7 @@
         <translation>在本机启动 {n} 个进程，测量它们之间的 all-reduce、all-gather 和 reduce-scatter（每个后端约一分钟）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="58"/>
+        <location filename="../../gpu_tpu_app/ui/chart_collectives.py" line="57"/>
         <source>bus bandwidth = message size ÷ time × 2(n−1)/n (all-reduce) or (n−1)/n, as nccl-tests</source>
         <translation>总线带宽 = 消息大小 ÷ 时间 × 2(n−1)/n（all-reduce）或 (n−1)/n，与 nccl-tests 相同</translation>
     </message>
@@ -143,33 +143,33 @@ or import a run measured across machines.</source>
 <context>
     <name>CollectiveRun</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="91"/>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="97"/>
         <source>the collective run could not start</source>
         <extracomment>Ranks started: the smallest group that has something to exchange. Measuring time per engine, and how long to wait for the ranks to join (seconds).</extracomment>
         <translation>集合通信运行无法启动</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="95"/>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="101"/>
         <source>Cancelled the collective run; nothing was added.</source>
         <translation>已取消集合通信运行；未添加任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="102"/>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="108"/>
         <source>The collective run wrote a file this app cannot read: {problem}</source>
         <translation>集合通信运行写出的文件本应用无法读取：{problem}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="107"/>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="113"/>
         <source>Measured collectives across {n} processes: {ok} points.</source>
         <translation>已跨 {n} 个进程测量集合通信：{ok} 个测量点。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="111"/>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="117"/>
         <source>exit status {code}</source>
         <translation>退出状态 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="112"/>
+        <location filename="../../gpu_tpu_app/ui/collective_run.py" line="118"/>
         <source>The collective run did not finish: {why}</source>
         <translation>集合通信运行未完成：{why}</translation>
     </message>
@@ -266,32 +266,32 @@ or import a run measured across machines.</source>
 <context>
     <name>DeviceLister</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="516"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="479"/>
         <source>could not start</source>
         <translation>无法启动</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="517"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="480"/>
         <source>could not start the worker: {reason}</source>
         <translation>无法启动工作进程：{reason}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="533"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="496"/>
         <source>device listing worker stopped (status {code}): {tail}</source>
         <translation>设备列举工作进程已停止（状态 {code}）：{tail}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="537"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="500"/>
         <source>device listing worker stopped (status {code})</source>
         <translation>设备列举工作进程已停止（状态 {code}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="549"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="512"/>
         <source>the worker reported no device</source>
         <translation>工作进程未报告任何设备</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="560"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="523"/>
         <source>no answer within {seconds} s</source>
         <translation>{seconds} 秒内没有响应</translation>
     </message>
@@ -423,113 +423,152 @@ or import a run measured across machines.</source>
         <translation>无框架</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="54"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="58"/>
+        <source>the CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="60"/>
+        <source>the Apple GPU (MPS)</source>
+        <translation>Apple GPU（MPS）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="70"/>
+        <source>PyTorch CPU-only build</source>
+        <translation>PyTorch 仅 CPU 版本</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="72"/>
+        <source>JAX for the CPU</source>
+        <translation>CPU 版 JAX</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="75"/>
+        <source>PyTorch {build} build</source>
+        <translation>PyTorch {build} 版本</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="82"/>
+        <source>JAX {build} build {plugin}</source>
+        <translation>JAX {build} 版本 {plugin}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="94"/>
+        <source>not usable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="101"/>
+        <source>{framework} finds {devices}</source>
+        <translation>{framework} 找到 {devices}</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="107"/>
+        <source>{framework} finds no device ({why})</source>
+        <translation>{framework} 未找到设备（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="108"/>
+        <source>none reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="116"/>
         <source>found as: {kind}</source>
         <translation>发现方式：{kind}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="58"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="120"/>
         <source>build: {build}</source>
         <translation>构建：{build}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="60"/>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="262"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="125"/>
         <source>no devices</source>
         <translation>无设备</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="62"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="128"/>
         <source>{framework} sees: {devices} ({error})</source>
         <translation>{framework} 看到：{devices}（{error}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="64"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="130"/>
         <source>{framework} sees: {devices}</source>
         <translation>{framework} 看到：{devices}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="102"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="168"/>
         <source>The Python the probe workers run in: this app&apos;s own, or one of your environments with its own torch / JAX builds</source>
         <translation>探测工作进程所用的 Python：本应用自带的，或你的某个带有自己 torch / JAX 构建的环境</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="107"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="173"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="108"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="174"/>
         <source>Add a Python interpreter by path (e.g. ~/venvs/train/bin/python)</source>
         <translation>按路径添加一个 Python 解释器（例如 ~/venvs/train/bin/python）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="112"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="178"/>
         <source>Ask every environment again</source>
         <translation>重新查询所有环境</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="162"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="228"/>
         <source>Looking for Python environments (venvs, conda, pyenv)…</source>
         <translation>正在查找 Python 环境（venv、conda、pyenv）…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="210"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="276"/>
         <source>this app (bundle)</source>
         <translation>本应用（打包版）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="210"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="276"/>
         <source>this app</source>
         <translation>本应用</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="228"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="294"/>
         <source>The probe environment {python} was not found; using this app&apos;s own Python.</source>
         <translation>未找到探测环境 {python}；改用本应用自带的 Python。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="239"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="305"/>
         <source>The probe environment cannot be used ({problem}); using this app&apos;s own Python.</source>
         <translation>探测环境无法使用（{problem}）；改用本应用自带的 Python。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="260"/>
-        <source>; </source>
-        <translation>；</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="261"/>
-        <source>{framework} sees {devices}</source>
-        <translation>{framework} 看到 {devices}</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="279"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="339"/>
         <source>Choose a Python interpreter</source>
         <translation>选择 Python 解释器</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="307"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="367"/>
         <source>Listing the Python environments failed: {problem} ({stderr})</source>
         <translation>列举 Python 环境失败：{problem}（{stderr}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="311"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="371"/>
         <source>Listing the Python environments failed: {problem}</source>
         <translation>列举 Python 环境失败：{problem}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="313"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="373"/>
         <source>The environment list could not be read; the app&apos;s own Python is used.</source>
         <translation>无法读取环境列表；使用本应用自带的 Python。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="329"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="389"/>
         <source>Could not start the environment listing.</source>
         <translation>无法启动环境列举。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="340"/>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="400"/>
         <source>Listing the Python environments took longer than {seconds} s; stopped it.</source>
         <translation>列举 Python 环境超过了 {seconds} 秒；已停止。</translation>
     </message>
@@ -1151,97 +1190,97 @@ Sources: {sources}.</source>
         <translation>Python 模型文件 (*.py);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="237"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="256"/>
         <source>Check my model…</source>
         <translation>检查我的模型…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="240"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="259"/>
         <source>Pick your model&apos;s Python file; it runs in a separate process, and the answers on this page are filled from what is measured</source>
         <translation>选择你模型的 Python 文件；它在单独的进程中运行，本页的回答将按测得的结果填写</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="248"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="267"/>
         <source>Measure these answers from your own model file (PyTorch: model() and example_inputs(); JAX: params(), forward() and example_inputs()).</source>
         <translation>从你自己的模型文件测出这些回答（PyTorch：model() 和 example_inputs()；JAX：params()、forward() 和 example_inputs()）。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="257"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="276"/>
         <source>no TPU compile</source>
         <translation>不为 TPU 编译</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="259"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="278"/>
         <source>1 chip</source>
         <translation>1 块芯片</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="261"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="280"/>
         <source>{n} chips</source>
         <translation>{n} 块芯片</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="264"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="283"/>
         <source>TPU chips to compile for</source>
         <translation>要编译的 TPU 芯片数</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="267"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="286"/>
         <source>With libtpu installed, the check compiles your model for each TPU generation of the catalogue, for a slice of this many chips (more than one shows how the batch is split)</source>
         <translation>装有 libtpu 时，检查会为目录中的每代 TPU 编译你的模型，切片（slice）大小为此芯片数（多于一块时可看到批如何拆分）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="271"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="290"/>
         <source>Compile for TPU:</source>
         <translation>为 TPU 编译：</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="279"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="298"/>
         <source>The Python your model is checked in: this app&apos;s own, or one of your environments, so that the packages your model imports (and their torch or JAX) are the ones you use</source>
         <translation>检查模型所用的 Python：本应用自带的，或你的某个环境，这样模型导入的包（及其 torch 或 JAX）就是你实际使用的</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="291"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="310"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="308"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="327"/>
         <source>Check a model file</source>
         <translation>检查模型文件</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="333"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="352"/>
         <source>Starting the check of {file} in {python}…</source>
         <translation>正在 {python} 中开始检查 {file}…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="335"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="354"/>
         <source>Starting the check of {file}…</source>
         <translation>正在开始检查 {file}…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="355"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="374"/>
         <source>Checked {file} (saved with this session): evidence level {level}.</source>
         <translation>已检查 {file}（随本会话保存）：证据级别 {level}。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="395"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="415"/>
         <source>Check cancelled; the answers were left as they were.</source>
         <translation>检查已取消；回答保持原样。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="398"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="418"/>
         <source>The check did not run: {problem}</source>
         <translation>检查未运行：{problem}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="402"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="422"/>
         <source>The model check did not run</source>
         <translation>模型检查未运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="411"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="431"/>
         <source>Checked {file} in {seconds} s: evidence level {level}. Measured values fill only the answers you left open; each stays yours to change.</source>
         <translation>已检查 {file}，用时 {seconds} 秒：证据级别 {level}。测得的值只填写你留空的回答；每个回答仍可由你修改。</translation>
     </message>
@@ -1259,7 +1298,7 @@ Sources: {sources}.</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/model_check.py" line="191"/>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="210"/>
         <source>{file}: the check&apos;s worker process could not start</source>
         <translation>{file}：检查的工作进程无法启动</translation>
     </message>
@@ -1267,184 +1306,189 @@ Sources: {sources}.</source>
 <context>
     <name>ProbePanel</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="109"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="110"/>
         <source>Ready: choose a suite and press Run.</source>
         <translation>就绪：选择套件并点击「运行」。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="147"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="148"/>
         <source>Import run…</source>
         <translation>导入运行…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="150"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="151"/>
         <source>Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it</source>
         <translation>打开在别处（例如云 GPU 或 TPU 虚拟机上）测得的运行文件并叠加显示</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="154"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="155"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="157"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="158"/>
         <source>Run as JSON…</source>
         <translation>运行导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="158"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="159"/>
         <source>Run as CSV…</source>
         <translation>运行导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="160"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="161"/>
         <source>This chart as PNG…</source>
         <translation>当前图表导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="161"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="162"/>
         <source>This chart as SVG…</source>
         <translation>当前图表导出为 SVG…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="165"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="166"/>
         <source>Side panel</source>
         <translation>侧边栏</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="169"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="170"/>
         <source>Show or hide devices, runs and messages (hidden by itself in a narrow window)</source>
         <translation>显示或隐藏设备、运行和消息（窗口较窄时自动隐藏）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="171"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="172"/>
         <source>Show the side panel</source>
         <translation>显示侧边栏</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="191"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="192"/>
         <source>Look for devices again</source>
         <translation>重新查找设备</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="193"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="194"/>
         <source>Devices on this machine</source>
         <translation>本机设备</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="197"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="198"/>
         <source>Found by a worker process for each backend.</source>
         <translation>由每个后端各自的工作进程查找。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="229"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="230"/>
         <source>Runs shown</source>
         <translation>显示的运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="230"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="231"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="270"/>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="283"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="271"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="284"/>
         <source>Cannot open this run file</source>
         <translation>无法打开此运行文件</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="275"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="276"/>
         <source>{file}: this run is already shown.</source>
         <translation>{file}：此运行已在显示中。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="284"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="285"/>
         <source>{path}: cannot be shown ({problem})</source>
         <translation>{path}：无法显示（{problem}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="290"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="291"/>
         <source>Imported {file}: {run}, {n} results ({ok} ok).</source>
         <translation>已导入 {file}：{run}，{n} 个结果（{ok} 个正常）。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="328"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="297"/>
+        <source>Imported the run of {host} ({n} results)</source>
+        <translation>已导入 {host} 的运行（{n} 条结果）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="332"/>
         <source>there is no run to export yet</source>
         <translation>还没有可导出的运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="334"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="338"/>
         <source>Saved {run} to {path}.</source>
         <translation>已将 {run} 保存到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="335"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="339"/>
         <source>Exported the run</source>
         <translation>已导出运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="342"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="346"/>
         <source>unknown chart {chart} (choose from {charts})</source>
         <translation>未知图表 {chart}（可选：{charts}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="347"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="351"/>
         <source>Saved the {chart} chart to {path}.</source>
         <translation>已将 {chart} 图表保存到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="348"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="352"/>
         <source>Exported the {chart} chart</source>
         <translation>已导出 {chart} 图表</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="398"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="402"/>
         <source>As found by the run of {when}; press the button to look again.</source>
         <extracomment>below this width the side panel hides itself, unless the user chose otherwise</extracomment>
         <translation>来自 {when} 的运行所找到的设备；点击按钮可重新查找。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="417"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="421"/>
         <source>Import a probe run</source>
         <translation>导入探测运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="417"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="421"/>
         <source>Probe runs (*.json);;All files (*)</source>
         <translation>探测运行 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="428"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="432"/>
         <source>JSON run file (*.json)</source>
         <translation>JSON 运行文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="428"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="432"/>
         <source>CSV table (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="430"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="434"/>
         <source>Export the run</source>
         <translation>导出运行</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="436"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="440"/>
         <source>Export the chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="453"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="457"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="471"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="475"/>
         <source>Probes now run in {python}.</source>
         <translation>现在探测在 {python} 中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="471"/>
+        <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="475"/>
         <source>this app’s own Python</source>
         <translation>本应用自带的 Python</translation>
     </message>
@@ -1452,48 +1496,48 @@ Sources: {sources}.</source>
 <context>
     <name>ProbeProcess</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="234"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="169"/>
         <source>Cancelling: the results already measured are kept.</source>
-        <extracomment>How often the watchdog asks the session whether the running point is past its cap. How long Run waits for a standby worker that was only just started to be running.</extracomment>
+        <extracomment>How often the watchdog asks the session whether the running point is past its cap. How long a closing window waits for a killed worker to be reaped.</extracomment>
         <translation>正在取消：已测得的结果会保留。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="352"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="318"/>
         <source>{where}: {message}</source>
         <translation>{where}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="359"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="325"/>
         <source>{point}: {status}: {message}</source>
         <translation>{point}：{status}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="363"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="329"/>
         <source>{point}: {status}</source>
         <translation>{point}：{status}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="368"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="334"/>
         <source>{backend}: stopped early: {message}</source>
         <translation>{backend}：提前停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="379"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="345"/>
         <source>{point} ran past its time cap</source>
         <translation>{point} 超出了时间上限</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="381"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="347"/>
         <source>the worker did not start in time</source>
         <translation>工作进程未能及时启动</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="384"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="350"/>
         <source>{backend}: {what}; stopping that worker and going on.</source>
         <translation>{backend}：{what}；停止该工作进程并继续。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="398"/>
+        <location filename="../../gpu_tpu_app/ui/probe_process.py" line="364"/>
         <source>{backend}: could not start the worker: {reason}</source>
         <translation>{backend}：无法启动工作进程：{reason}</translation>
     </message>
@@ -1501,147 +1545,148 @@ Sources: {sources}.</source>
 <context>
     <name>ProbeRunner</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="73"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="74"/>
         <source>unknown suite {suite} (choose from {suites})</source>
         <translation>未知套件 {suite}（可选：{suites}）</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="80"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="81"/>
         <source>Choose at least one backend (torch or jax) to run a probe.</source>
         <translation>请至少选择一个后端（torch 或 jax）来运行探测。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="86"/>
-        <source>Waiting for device detection to finish before measuring…</source>
-        <translation>正在等待设备检测完成后再开始测量…</translation>
-    </message>
-    <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="96"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="97"/>
         <source>Cancelled before the probe started.</source>
         <translation>已在探测开始前取消。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="97"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="98"/>
         <source>Ready: choose a suite and press Run.</source>
         <translation>就绪：选择套件并点击「运行」。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="101"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="102"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="115"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="116"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="151"/>
         <source>Looking for devices (each backend in its own worker)…</source>
         <translation>正在查找设备（每个后端在各自的工作进程中）…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="127"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="159"/>
         <source>A probe is running: the collective run starts once it is done or cancelled.</source>
         <translation>有探测正在运行：集合通信运行将在其完成或取消后开始。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="134"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="166"/>
         <source>Measuring across {n} processes…</source>
         <translation>正在跨 {n} 个进程测量…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="136"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="168"/>
         <source>Collectives: starting {n} processes ({backends})…</source>
         <translation>集合通信：正在启动 {n} 个进程（{backends}）…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="141"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="173"/>
         <source>Measuring collectives: {command}</source>
         <translation>正在测量集合通信：{command}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="149"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="181"/>
         <source>Measure across {n} processes</source>
         <translation>跨 {n} 个进程测量</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="182"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="214"/>
         <source>kernels {kernels}</source>
         <translation>内核 {kernels}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="184"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="216"/>
         <source>dtypes {dtypes}</source>
         <translation>数值格式 {dtypes}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="187"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="219"/>
         <source>Started the {suite} suite on {backends} ({limits}).</source>
         <translation>已在 {backends} 上开始{suite}套件（{limits}）。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="188"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="220"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="191"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="223"/>
         <source>Started the {suite} suite on {backends}.</source>
         <translation>已在 {backends} 上开始{suite}套件。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="198"/>
-        <source>{backend}: the worker loaded while you read the page; planning the points…</source>
-        <translation>{backend}：工作进程已在你阅读页面时加载完毕；正在规划测量点…</translation>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="230"/>
+        <source>{backend}: on the worker started ahead of time; planning the points…</source>
+        <translation>{backend}：使用提前启动的工作进程；正在规划测量点…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="204"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="331"/>
+        <source>Getting ready: finding devices ({left} still loading) and loading the {first} worker; measuring starts right after, so detection cannot disturb it…</source>
+        <translation>准备中：正在查找设备（还有 {left} 个在加载）并加载 {first} 工作进程；随后立即开始测量，查找设备不会干扰测量…</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="234"/>
         <source>Starting the {backend} worker (loading {backend}, finding its devices)…</source>
         <translation>正在启动 {backend} 工作进程（加载 {backend}，查找其设备）…</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="237"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="267"/>
         <source>, then {backends}</source>
         <translation>，然后是 {backends}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="241"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="271"/>
         <source>{backend}: {point} · point {n} of {total}{eta}{then}</source>
         <translation>{backend}：{point} · 第 {n} / {total} 个测量点{eta}{then}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="255"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="285"/>
         <source>no results</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="258"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="288"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="260"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="290"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="262"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="292"/>
         <source>Finished with problems</source>
         <translation>已完成，但有问题</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="266"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="296"/>
         <source>{head} after {time}: {n} results ({detail}).</source>
         <translation>{head}，用时 {time}：{n} 个结果（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="275"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="305"/>
         <source>{head}: {n} results in {time}</source>
         <translation>{head}：{n} 个结果，用时 {time}</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="285"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="317"/>
         <source>Found by a worker process for each backend.</source>
         <translation>由每个后端各自的工作进程查找。</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="289"/>
+        <location filename="../../gpu_tpu_app/ui/probe_run.py" line="321"/>
         <source>{backend}: not usable here: {reason}</source>
         <translation>{backend}：在此不可用：{reason}</translation>
     </message>

@@ -17,19 +17,19 @@ from PySide6.QtWidgets import QApplication
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.session import load_session
+from gpu_tpu_app.ui import translations
 from gpu_tpu_app.ui.main_window import MainWindow
 from tests.ui.test_layout import EXAMPLE, SIZES, layout_problems
 from tests.ui.test_layout_zh import install_language
 
 
 @pytest.fixture
-def chinese(tmp_path: Path) -> Iterator[None]:
+def chinese() -> Iterator[None]:
     app = QApplication.instance() or QApplication([])
     before = i18n.current_language()
-    translators = install_language(app, "zh-Hans", tmp_path)
+    install_language(app, "zh-Hans")
     yield
-    for translator in translators:
-        app.removeTranslator(translator)
+    translations.install(app, "en")
     i18n.set_language(before)
 
 
@@ -57,7 +57,7 @@ app = QApplication([])
 sys.path.insert(0, sys.argv[2])
 from test_layout import layout_problems
 from test_layout_zh import install_language
-keep = install_language(app, "zh-Hans", Path(sys.argv[3]))
+install_language(app, "zh-Hans")
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.ui.main_window import MainWindow
 w = MainWindow(persist=False)

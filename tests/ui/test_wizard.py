@@ -105,6 +105,22 @@ def test_progress_row_and_buttons_follow_the_page(qtbot, wizard: DecideWizard) -
         qtbot.mouseClick(wizard.step_labels[-1], Qt.MouseButton.LeftButton)
 
 
+def test_a_narrow_progress_row_names_the_other_steps_by_number_and_tooltip(qtbot, wizard: DecideWizard) -> None:
+    wizard.show()
+    wizard.go_to_page(4)
+    wizard.resize(1400, 760)
+    qtbot.waitUntil(lambda: all(s.text().endswith(t) for s, t in zip(wizard.step_labels, wizard._step_titles)))
+    assert all(s.width() >= s.sizeHint().width() for s in wizard.step_labels)
+    wizard.resize(640, 760)
+    qtbot.waitUntil(lambda: wizard.step_labels[0].text() == "✓ 1")
+    current = wizard.step_labels[4]
+    assert current.text() == f"5  {PAGES[4].title}" and current.width() >= current.sizeHint().width()
+    assert [s.toolTip() for s in wizard.step_labels[:4]] == [p.title for p in PAGES[:4]]
+    assert wizard.step_labels[-1].text() == str(len(PAGES) + 1) and current.toolTip() == ""
+    wizard.resize(1400, 760)
+    qtbot.waitUntil(lambda: wizard.step_labels[0].text() == f"✓ 1  {PAGES[0].title}")
+
+
 def test_focus_question_jumps_to_its_page(qtbot, wizard: DecideWizard) -> None:
     with qtbot.waitActive(wizard):
         wizard.show()
