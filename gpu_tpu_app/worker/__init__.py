@@ -4,7 +4,7 @@ Standard library and the frameworks (torch, jax) only, so that `gpu-tpu-probe ru
 stage this folder for another interpreter (probe/envs.py, WORKER_MODULES); the app validates what
 the workers send (core/runs.py).
 
-- `main`: the `probe-worker` process; `detect`: what it finds; `kernels`: what it measures;
+- `main`: the `probe-worker` process (its second tries: `retry`); `detect`: what it finds; `kernels`: what it measures;
   `collective`: one rank of a group; `testkernels`: kernels that misbehave on purpose.
 - `modelcheck`: the `model-check-worker` process that runs one user model file (its stages:
   `modelcheck_jax`, `modelcheck_torch`, `modelcheck_torchops`; shared: `modelcheck_base`,
