@@ -8,7 +8,7 @@ the font whose cmap keeps a shared glyph only under its unified ideograph: the r
 and so does any other code point (compatibility ideographs) that shares a glyph with a unified ideograph. Only
 the cmap and the names change; every other table is copied byte for byte (fontTools, lazily: the CFF outlines
 are never parsed). The copy sits in the user's cache folder, keyed by the source file's path, size and
-modification time, written atomically, and is registered with Qt for the PDF only, on the first Chinese PDF
+modification time (a copy of an older version of the file is removed), written atomically, and is registered with Qt for the PDF only, on the first Chinese PDF
 export, never at the window's start. Without fontconfig's ``fc-match``, fontTools, or a readable font file,
 the PDF uses the system font as before.
 """
@@ -85,10 +85,15 @@ def cached_copy(source: Path, index: int, family: str, folder: Path | None = Non
     stat = source.stat()
     key = f"{VERSION}|{source.resolve()}|{index}|{stat.st_size}|{stat.st_mtime_ns}|{family}"
     folder = folder or cache_dir()
-    target = folder / f"{hashlib.sha256(key.encode()).hexdigest()[:20]}.otf"
+    # one copy per source file and member: a copy made from an older version of the file is removed
+    prefix = f"{hashlib.sha256(f'{source.resolve()}|{index}'.encode()).hexdigest()[:12]}-"
+    target = folder / f"{prefix}{hashlib.sha256(key.encode()).hexdigest()[:20]}.otf"
     if target.is_file():
         return target
     atomic.write_bytes(target, derive(source, index, family + SUFFIX))  # another export never reads half a font
+    for old in folder.glob(f"{prefix}*.otf"):
+        if old != target:
+            old.unlink(missing_ok=True)
     return target
 
 

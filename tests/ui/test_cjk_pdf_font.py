@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,7 +77,41 @@ def test_the_copy_is_made_once_per_source_file_version(system_font, tmp_path: Pa
     os.utime(local, ns=(made, made + 10**9))  # the font package was updated
     second = cjk_pdf_font.cached_copy(local, index, family, cache)
     assert second != first and second.is_file()
-    assert sorted(p.name for p in cache.iterdir()) == sorted([first.name, second.name])  # no temporary file left
+    assert [p.name for p in cache.iterdir()] == [second.name]  # the stale copy went; no temporary file is left
+    other = tmp_path / "other.ttc"
+    shutil.copyfile(source, other)
+    third = cjk_pdf_font.cached_copy(other, index, family, cache)
+    assert sorted(p.name for p in cache.iterdir()) == sorted([second.name, third.name])  # another file's copy stays
+
+
+WINDOW_START = r"""
+import json, sys
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gpu_tpu_app import i18n
+from gpu_tpu_app.core.settings import Preferences
+from gpu_tpu_app.ui import translations
+from gpu_tpu_app.ui.main_window import MainWindow
+i18n.set_language("zh-Hans")
+translations.install(app, "zh-Hans")
+w = MainWindow(Preferences(default_suite="smoke"), persist=False)
+w.show()
+app.processEvents()
+w.show_result()
+app.processEvents()
+print(json.dumps(sorted(k for k in sys.modules if k.startswith(("fontTools", "gpu_tpu_app.ui.cjk_pdf_font")))))
+w.shutdown()
+"""
+
+
+def test_the_window_starts_without_deriving_the_font(tmp_path: Path) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CACHE_HOME=str(tmp_path))
+    proc = subprocess.run(
+        [sys.executable, "-c", WINDOW_START], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == []  # only a Chinese PDF export loads fontTools
+    assert not (tmp_path / "gpu-tpu-app" / "pdf-fonts").exists()
 
 
 def test_the_pdf_registers_the_copy_under_its_own_family(system_font, qapp) -> None:
