@@ -234,7 +234,7 @@ class PointInfo:
 def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
     """The hover data of one result of one run."""
     series = f"{cr.run.device_name(r.device)} · {r.backend} [{cr.label}]"
-    return PointInfo(series, r, f.note() if f.flagged else "", is_functional_check(cr.run))
+    return PointInfo(series, r, f.shown_note() if f.flagged else "", is_functional_check(cr.run))
 
 
 def _cv_text(stats: Any) -> str:

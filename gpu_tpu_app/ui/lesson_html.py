@@ -119,7 +119,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4, language: s
             failed = next((r for r in results if r.status in ("error", "timeout", "suspect")), None)
             untrusted = next((r for r in results if r.status == "ok" and r.value), None)
             if untrusted is not None:
-                why = flags[id(untrusted)].note() or words("flagged")
+                why = flags[id(untrusted)].shown_note() or words("flagged")
                 lines.append(words("not_trusted", device=run.device_name(untrusted.device), why=why))
             elif skipped is not None:
                 why = skipped.message or words("not_applicable")

@@ -35,3 +35,28 @@ def test_the_same_in_english_keeps_its_words() -> None:
     assert "smoke suite: a functional check, not a benchmark" in _run_line(run)
     lines = evidence_lines("matmul", [run], language="en")
     assert lines and all("; smoke suite: a functional check, not a benchmark" in line for line in lines), lines
+
+
+def test_why_a_point_is_not_trusted_in_chinese_and_kept_in_english(zh: None) -> None:
+    from gpu_tpu_app.core.runs import ProbeResult, Stats
+    from gpu_tpu_app.core.trust import point_flags
+
+    stats = Stats(median=1e11, min=5e10, max=2e11, q1=9e10, q3=1.1e11, iqr=2e10, cv=0.05, reps=10, seconds=1.0)
+    r = ProbeResult(
+        kernel="matmul",
+        backend="torch",
+        device="torch:cpu:0",
+        dtype="float32",
+        size=512,
+        metric="flops",
+        value=1e11,
+        unit="FLOP/s",
+        status="ok",
+        stats=stats,
+    )
+    flags = point_flags(r)
+    assert flags.notes() == ["too noisy: IQR 20 % of the median (over 10 %)"]  # as run files and JSON keep it
+    assert flags.shown_notes() == ["噪声大：IQR 为中位数的 20 %（超过 10 %）"]
+    assert flags.shown_note() == "噪声大：IQR 为中位数的 20 %（超过 10 %）"
+    i18n.set_language("en")
+    assert flags.shown_notes() == flags.notes()
