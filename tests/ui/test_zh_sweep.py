@@ -60,3 +60,18 @@ def test_why_a_point_is_not_trusted_in_chinese_and_kept_in_english(zh: None) -> 
     assert flags.shown_note() == "噪声大：IQR 为中位数的 20 %（超过 10 %）"
     i18n.set_language("en")
     assert flags.shown_notes() == flags.notes()
+
+
+def test_the_compile_table_in_chinese(zh: None) -> None:
+    from gpu_tpu_app.core.tpu_compile import TABLE_HEADERS, TpuCompile, column_words, table_rows
+    from tests.core.test_tpu_compile import CATALOG, _compile
+
+    assert column_words("en") == list(TABLE_HEADERS)
+    assert column_words()[0] == "代次" and column_words()[8] == "HBM 放得下"
+    rows = table_rows(TpuCompile.model_validate(_compile()), CATALOG)
+    assert rows[0].outcome == "已编译" and rows[0].status == "compiled"
+    assert rows[0].topology == "v5e:2x2（4 块芯片）" and rows[1].topology == "tpu7x:2x2x1（4 块芯片，8 个设备）"
+    assert rows[0].fits.startswith("放得下：20 B / ")
+    rows = table_rows(TpuCompile.model_validate(_compile("does_not_fit")), CATALOG)
+    assert rows[0].outcome == "放不下" and rows[0].fits == "放不下（RESOURCE_EXHAUSTED）"
+    assert rows[1].outcome == "失败" and rows[1].status == "failed"
