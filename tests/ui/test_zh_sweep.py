@@ -11,6 +11,7 @@ from gpu_tpu_app import i18n
 from gpu_tpu_app.core.report import _run_line
 from gpu_tpu_app.ui.lesson_html import evidence_lines
 from tests.core.test_session import make_run
+from tests.ui.test_probe_zh import zh_qt  # noqa: F401  (a fixture; it sets zh-Hans itself)
 
 ZH_CHECK = "冒烟套件：只是功能检查，不是基准测试"
 
@@ -75,3 +76,21 @@ def test_the_compile_table_in_chinese(zh: None) -> None:
     rows = table_rows(TpuCompile.model_validate(_compile("does_not_fit")), CATALOG)
     assert rows[0].outcome == "放不下" and rows[0].fits == "放不下（RESOURCE_EXHAUSTED）"
     assert rows[1].outcome == "失败" and rows[1].status == "failed"
+
+
+def test_the_window_estimator_says_its_rules_and_warnings_in_chinese(zh_qt: None, qtbot) -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.ui.estimator_card import EstimatorCard
+
+    card = EstimatorCard(load_catalog())
+    qtbot.addWidget(card)
+    card.params_edit.setText("7B")
+    card.tokens_edit.setText("1T")
+    card.chips_spin.setValue(64)
+    card._inputs_changed()
+    rules = card.rules.text()
+    assert "训练 FLOPs = 6 × N × D" in rules and "training FLOPs" not in rules, rules
+    tips = [card.table.item(r, 4).toolTip() for r in range(card.table.rowCount()) if card.table.item(r, 4)]
+    warned = [t for t in tips if t]
+    assert warned and all("exceed the largest fast-link group" not in t for t in warned), warned
+    assert any("超出了最大的高速互连组" in t for t in warned), warned
