@@ -78,7 +78,8 @@ def test_the_compile_table_in_chinese(zh: None) -> None:
     assert rows[1].outcome == "失败" and rows[1].status == "failed"
 
 
-def test_the_window_estimator_says_its_rules_and_warnings_in_chinese(zh_qt: None, qtbot) -> None:
+@pytest.mark.usefixtures("zh_qt")
+def test_the_window_estimator_says_its_rules_and_warnings_in_chinese(qtbot) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
     from gpu_tpu_app.ui.estimator_card import EstimatorCard
 
