@@ -95,3 +95,17 @@ def test_the_window_estimator_says_its_rules_and_warnings_in_chinese(qtbot) -> N
     warned = [t for t in tips if t]
     assert warned and all("exceed the largest fast-link group" not in t for t in warned), warned
     assert any("超出了最大的高速互连组" in t for t in warned), warned
+
+
+def test_the_prices_options_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    from gpu_tpu_app import cli
+
+    for lang, said, not_said in (
+        ("zh-Hans", "只看一个区域，例如 us-central1", "one region"),
+        ("en", "one region", "只看"),
+    ):
+        with pytest.raises(SystemExit) as done:
+            cli.main(["prices", "--help", "--lang", lang])
+        assert done.value.code == 0
+        out = capsys.readouterr().out
+        assert said in out and not_said not in out, out
