@@ -109,3 +109,13 @@ def test_the_prices_options_in_chinese(capsys: pytest.CaptureFixture[str]) -> No
         assert done.value.code == 0
         out = capsys.readouterr().out
         assert said in out and not_said not in out, out
+
+
+def test_gpu_tpu_probe_help_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    from gpu_tpu_app.commands import probe
+
+    with pytest.raises(SystemExit):
+        probe.main(["--lang", "zh-Hans", "--help"])
+    out = capsys.readouterr().out
+    assert "用 torch 和 JAX 测量本机的加速器" in out and "把几个运行文件并排打印" in out
+    assert "list the devices" not in out and "print several run files" not in out

@@ -39,8 +39,8 @@ def build_parser() -> OneLineParser:
     """The gpu-tpu-probe argument parser; every subcommand's --help has a description and examples."""
     parser = OneLineParser(
         prog="gpu-tpu-probe",
-        description="Measure this machine's accelerators with torch and JAX, save the run, compare runs.",
-        epilog="examples:\n  gpu-tpu-probe devices\n  gpu-tpu-probe run --suite quick --out run.json\n"
+        description=text("probe.help.description"),
+        epilog=text("cli.examples") + "\n  gpu-tpu-probe devices\n  gpu-tpu-probe run --suite quick --out run.json\n"
         "  gpu-tpu-probe compare laptop.json tpu-vm.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -10,6 +10,7 @@ from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, posit
 from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, save_outputs, say
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
@@ -22,7 +23,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     """Add the `collective` subcommand: N local ranks, engines, sizes, dtypes and time limits."""
     col = sub.add_parser(
         "collective",
-        help="all-reduce, all-gather and reduce-scatter across N local processes",
+        help=text("probe.help.collective"),
         description="Start N local processes through torch.distributed and/or jax.distributed and "
         "measure collectives between them (rank 0 writes the run). Across hosts, run "
         "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.",

@@ -8,6 +8,7 @@ import json
 from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands.probe.common import paragraphs
 from gpu_tpu_app.core.runs import load_run
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.probe.cli_output import compare_runs, compare_text
 
 
@@ -16,7 +17,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     raw = argparse.RawDescriptionHelpFormatter
     cmp_ = sub.add_parser(
         "compare",
-        help="print several run files side by side",
+        help=text("probe.help.compare"),
         formatter_class=raw,
         description=paragraphs(
             "Print several run files side by side: one row per kernel, dtype and size, one "

@@ -19,7 +19,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     raw = argparse.RawDescriptionHelpFormatter
     dev = sub.add_parser(
         "devices",
-        help="list the devices torch and JAX can measure here",
+        help=text("probe.help.devices"),
         formatter_class=raw,
         description=paragraphs(
             "List the devices torch and JAX can measure on this machine, with memory, the "

@@ -8,6 +8,7 @@ import sys
 
 from gpu_tpu_app.cliutil import OneLineParser, one_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_positive
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.cli_output import table
@@ -15,10 +16,10 @@ from gpu_tpu_app.probe.cli_output import table
 
 def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     """Add the `envs` subcommand."""
-    env = sub.add_parser("envs", help="list the Python environments found here and what each can measure")
-    env.add_argument("extra", nargs="*", metavar="PYTHON", help="also look at these interpreters")
+    env = sub.add_parser("envs", help=text("probe.help.envs"))
+    env.add_argument("extra", nargs="*", metavar="PYTHON", help=text("probe.help.envs_extra"))
     env.add_argument("--format", choices=("table", "json"), default="table")
-    env.add_argument("--refresh", action="store_true", help="ask every interpreter again instead of using the cache")
+    env.add_argument("--refresh", action="store_true", help=text("probe.help.envs_refresh"))
     env.add_argument(
         "--timeout-s",
         type=positive_number,

@@ -16,6 +16,7 @@ from gpu_tpu_app.commands.probe.common import (
     say,
 )
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.probe.cli_output import ProgressPrinter, results_table
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, run_probe, stop_on_signals
@@ -27,7 +28,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     raw = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "run",
-        help="run the probe kernels and print (and save) the results",
+        help=text("probe.help.run"),
         formatter_class=raw,
         description=paragraphs(
             "Run the probe kernels (matmul, memory bandwidth, transfers, dispatch, JAX "
