@@ -8,16 +8,14 @@ Pure Python + pydantic: no Qt, no torch, no jax.
 
 from __future__ import annotations
 
-import functools
 import re
-import string
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.cliutil import one_line
-from gpu_tpu_app.core.texts import area_texts, text
+from gpu_tpu_app.core.texts import area_texts, reword, text
 from gpu_tpu_app.safe_read import NAME_CHARS
 
 #: Where an environment was found, in the order the list shows them.
@@ -101,20 +99,6 @@ class PythonEnv(_Model):
         return text("probe_app.envs.separator").join(parts)
 
 
-@functools.lru_cache(maxsize=1)
-def _problem_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """(id, regex) of every English problem template: its {placeholders} match any text."""
-    out = []
-    for ident, template in area_texts("probe_app", i18n.DEFAULT_LANGUAGE).items():
-        if not ident.startswith("envs.problem."):
-            continue
-        pattern = ""
-        for literal, name, _spec, _conv in string.Formatter().parse(template):
-            pattern += re.escape(literal) + (f"(?P<{name}>.+?)" if name else "")
-        out.append((ident, re.compile(pattern, re.S)))
-    return tuple(out)
-
-
 def kind_words(kind: str, language: str | None = None) -> str:
     """How an environment was found, in the language in use: 'app', 'venv', 'conda' ... in English (the ids
     the cache and JSON keep), '本应用', '手动添加' ... in zh-Hans; an unknown kind as it is."""
@@ -126,11 +110,7 @@ def kind_words(kind: str, language: str | None = None) -> str:
 def problem_words(problem: str, language: str | None = None) -> str:
     """An environment's problem (kept in English: the cache, run files, JSON) in the language in use: a problem
     the app words itself is said again in that language, anything else (an OS error, a query's last line) as it is."""
-    for ident, pattern in _problem_patterns():
-        match = pattern.fullmatch(problem)
-        if match:
-            return text(f"probe_app.{ident}", language=language, **match.groupdict())
-    return problem
+    return reword("probe_app.envs.problem.", problem, language)
 
 
 class EnvironmentInfo(_Model):

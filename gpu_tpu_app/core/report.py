@@ -37,11 +37,12 @@ from gpu_tpu_app.core.estimate_text import (
 from gpu_tpu_app.core.localized import ListInLanguage
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, measured_note
 from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
+from gpu_tpu_app.core.terms import functional_check
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER, report_section
 from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, plain_number, tflops
+from gpu_tpu_app.core.wording import plain_number, tflops
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
@@ -215,7 +216,7 @@ def _run_line(run: RunFile) -> str:
         else text("report.run.device_best", name=d.name, backend=d.backend, best=tflops(best[d.key]))
         for d in run.devices
     )
-    check = text("report.run.check", words=FUNCTIONAL_CHECK) if is_functional_check(run) else ""
+    check = text("report.run.check", words=functional_check()) if is_functional_check(run) else ""
     flagged = flagged_summary(run)
     line = text(
         "report.run.line",

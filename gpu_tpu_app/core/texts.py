@@ -16,6 +16,7 @@ The window's own words go through Qt's tr() and .ts files instead (resources/i18
 from __future__ import annotations
 
 import functools
+import re
 import string
 import tomllib
 from collections.abc import Mapping
@@ -103,6 +104,30 @@ def text(key: str, /, language: str | None = None, **values: object) -> str:
     if found is None:
         found = area_texts(area, i18n.DEFAULT_LANGUAGE)[ident]
     return found.format(**values)
+
+
+@functools.lru_cache(maxsize=64)
+def _patterns(prefix: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    area, _, start = prefix.partition(".")
+    out = []
+    for ident, template in area_texts(area, i18n.DEFAULT_LANGUAGE).items():
+        if ident.startswith(start):
+            pattern = ""
+            for literal, name, _spec, _conv in string.Formatter().parse(template):
+                pattern += re.escape(literal) + (f"(?P<{name}>.+?)" if name else "")
+            out.append((f"{area}.{ident}", re.compile(pattern, re.S)))
+    return tuple(out)
+
+
+def reword(prefix: str, english: str, language: str | None = None) -> str:
+    """`english`, a text the app keeps in English (a run file's note, a cache's problem), said again in the
+    language in use when it matches one of the English texts whose ids start with `prefix` ("area.table.");
+    their {placeholders} match any text and are kept. Anything else comes back as it is."""
+    for key, pattern in _patterns(prefix):
+        match = pattern.fullmatch(english)
+        if match:
+            return text(key, language=language, **match.groupdict())
+    return english
 
 
 def areas() -> list[str]:

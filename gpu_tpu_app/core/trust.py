@@ -130,6 +130,18 @@ class Flags:
         """All reasons in one line; '' when trusted."""
         return "; ".join(self.notes())
 
+    def shown_notes(self) -> list[str]:
+        """The reasons in the language in use (notes() keeps them in English, as run files and JSON do)."""
+        from gpu_tpu_app.core.texts import reword
+
+        return [reword("probe_app.trust.", n) for n in self.notes()]
+
+    def shown_note(self) -> str:
+        """All reasons in one line in the language in use; '' when trusted."""
+        from gpu_tpu_app.core.texts import text
+
+        return text("probe_app.trust.separator").join(self.shown_notes())
+
 
 NO_FLAGS = Flags()
 

@@ -103,7 +103,7 @@ def trust_cell(flags: Flags) -> str:
 
 
 def _notes(r: ProbeResult, flags: Flags) -> str:
-    parts = [*flags.notes()]
+    parts = [*flags.shown_notes()]
     if r.message:
         parts.append(r.message)
     if r.math_mode and (not r.message or r.math_mode not in r.message):

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, size_words
+from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, functional_check, size_words
 from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.core.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, MISSING, format_pct, format_value
+from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 
 
 def kernel_name(kernel: str) -> str:
@@ -234,7 +234,7 @@ class PointInfo:
 def point_info(cr: ChartRun, r: ProbeResult, f: Flags) -> PointInfo:
     """The hover data of one result of one run."""
     series = f"{cr.run.device_name(r.device)} · {r.backend} [{cr.label}]"
-    return PointInfo(series, r, f.note() if f.flagged else "", is_functional_check(cr.run))
+    return PointInfo(series, r, f.shown_note() if f.flagged else "", is_functional_check(cr.run))
 
 
 def _cv_text(stats: Any) -> str:
@@ -268,7 +268,7 @@ def point_readout(info: PointInfo) -> str:
     if info.why:
         lines.append(_text("charts.readout.not_trusted", why=info.why))
     if info.functional_check:
-        lines.append(FUNCTIONAL_CHECK)
+        lines.append(functional_check())
     return "\n".join(lines)
 
 

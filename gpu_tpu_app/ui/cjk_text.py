@@ -58,10 +58,15 @@ def font_problem(text: str) -> str | None:
     )
 
 
-def body_font(cjk: bool, points: float = BODY_PT) -> QFont:
-    """The body font: DejaVu Sans, with the Chinese font behind it for the characters it lacks."""
+def body_font(cjk: bool, points: float = BODY_PT, pdf: bool = False) -> QFont:
+    """The body font: DejaVu Sans, with the Chinese font behind it for the characters it lacks; for a PDF,
+    the copy of the Chinese font whose text copies and searches as the ideographs shown (ui/cjk_pdf_font.py)."""
     font = QFont(LATIN_FAMILY)
     family = cjk_family() if cjk else None
+    if family and pdf:
+        from gpu_tpu_app.ui.cjk_pdf_font import pdf_family
+
+        family = pdf_family(family)
     if family:
         font.setFamilies([LATIN_FAMILY, family])
     font.setPointSizeF(points)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.environments import PythonEnv
+from gpu_tpu_app.core.environments import PythonEnv, kind_words, problem_words
 from gpu_tpu_app.core.wording import version_words
 from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json
 from gpu_tpu_app.ui.icons import set_themed_icon
@@ -91,7 +91,7 @@ def build_words(flavour: str) -> str:
 def frameworks_words(env: PythonEnv) -> str:
     """'torch 2.13.0 (CPU-only build) finds the CPU; jax 0.10.2 finds the CPU', or the problem."""
     if not env.usable:
-        return env.problem or QCoreApplication.translate("EnvsView", "not usable")
+        return problem_words(env.problem) if env.problem else QCoreApplication.translate("EnvsView", "not usable")
     parts = []
     for fw in env.frameworks:
         name = f"{fw.framework} {version_words(env.versions.get(fw.framework, ''))}".strip()
@@ -113,7 +113,10 @@ def frameworks_words(env: PythonEnv) -> str:
 
 def env_tooltip(env: PythonEnv) -> str:
     """Everything the query found, one fact per line."""
-    lines = [env.interpreter, QCoreApplication.translate("EnvsView", "found as: {kind}").format(kind=env.kind)]
+    lines = [
+        env.interpreter,
+        QCoreApplication.translate("EnvsView", "found as: {kind}").format(kind=kind_words(env.kind)),
+    ]
     if env.python:
         lines.append(f"Python {env.python}")
     if env.flavour:
@@ -130,7 +133,7 @@ def env_tooltip(env: PythonEnv) -> str:
             line = QCoreApplication.translate("EnvsView", "{framework} sees: {devices}")
         lines.append(line.format(framework=fw.framework, devices=seen, error=fw.error))
     if env.problem:
-        lines.append(env.problem)
+        lines.append(problem_words(env.problem))
     return "\n".join(lines)
 
 
@@ -303,7 +306,7 @@ class EnvsView(QWidget):
             self.sig_message.emit(
                 "warning",
                 self.tr("The probe environment cannot be used ({problem}); using this app's own Python.").format(
-                    problem=env.problem
+                    problem=problem_words(env.problem) if env.problem else env.summary()
                 ),
             )
             self._selected = None
@@ -375,7 +378,7 @@ class EnvsView(QWidget):
             return
         for env in self._envs:
             if env.kind == "added" and env.problem:
-                self.sig_message.emit("warning", env.problem)
+                self.sig_message.emit("warning", problem_words(env.problem))
         want, self._want = self._want, None
         self._fill()
         if want is not None:

@@ -30,7 +30,7 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
-from gpu_tpu_app.core.estimate_text import MEMORY_UNITS_NOTE
+from gpu_tpu_app.core.estimate_text import memory_units_note
 from gpu_tpu_app.core.prices import PriceBook
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.wording import format_quantity
@@ -250,7 +250,7 @@ class EstimatorCard(EstimateTableFill, Card):
             COST_COLUMN + 2: self.tr("Serving: the cost per million tokens generated (on-demand; spot in the tooltip)"),
             MEMORY_COLUMN: self.tr(
                 "What one model copy needs (training: the whole state, sharded) / what the chips it uses hold; {units}"
-            ).format(units=MEMORY_UNITS_NOTE),
+            ).format(units=memory_units_note()),
         }
         for col, tip in header_tips.items():
             if (head := self.table.horizontalHeaderItem(col)) is not None:

@@ -22,18 +22,19 @@ from PySide6.QtWidgets import (
 
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate
 from gpu_tpu_app.core.estimate_text import (
-    COST_RULE,
-    MEMORY_HEADER,
-    MEMORY_UNITS_NOTE,
     cost_lines,
     cost_range,
+    cost_rule,
     estimate_cells,
     estimate_inputs,
     estimate_model_lines,
     estimate_warnings,
     layout_cell,
+    memory_header,
     memory_tip,
+    memory_units_note,
     price_origins,
+    rule_words,
 )
 from gpu_tpu_app.core.prices import CLOUD_NAMES, format_rate
 from gpu_tpu_app.core.wording import MISSING, format_usd, plain_number
@@ -51,7 +52,7 @@ EST_COLUMNS = [
     "MFU",
     str(QT_TRANSLATE_NOOP("EstimatorTable", "Time")),
     str(QT_TRANSLATE_NOOP("EstimatorTable", "Bound")),
-    MEMORY_HEADER.replace(" needed", "\nneeded"),
+    memory_header("en").replace(" needed", "\nneeded"),
     str(QT_TRANSLATE_NOOP("EstimatorTable", "Chips per\ncopy")),
     str(QT_TRANSLATE_NOOP("EstimatorTable", "$/chip-hour")),
     str(QT_TRANSLATE_NOOP("EstimatorTable", "Cost")),
@@ -281,11 +282,11 @@ class EstimateTableFill:
                     "Compute: {compute}.\nMemory: {memory}; {units}.{model}\nCost: {cost}; {origins}.{warnings}\n"
                     "Sources: {sources}.",
                 ).format(
-                    compute=est.rule,
-                    memory=est.memory_rule,
-                    units=MEMORY_UNITS_NOTE,
+                    compute=rule_words(est.rule),
+                    memory=rule_words(est.memory_rule),
+                    units=memory_units_note(),
                     model=model,
-                    cost=COST_RULE,
+                    cost=cost_rule(),
                     origins=price_origins(est),
                     warnings=warnings,
                     sources=sources,

@@ -14,10 +14,10 @@ from urllib.parse import quote
 
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS
+from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, functional_check_suffix
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_seconds, format_value
+from gpu_tpu_app.core.wording import format_pct, format_seconds, format_value
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html
 
 # Page keys in the topic list besides topics.
@@ -70,7 +70,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4, language: s
         # flagged points (too noisy, in cache, above a roof) are never evidence
         flags = {id(r): f for r, f in zip(run.results, run_flags(run))}
         good = {id(r) for r in run.results if trusted(r, flags[id(r)])}
-        check = f"; {FUNCTIONAL_CHECK}" if is_functional_check(run) else ""
+        check = functional_check_suffix(language) if is_functional_check(run) else ""
 
         results = [r for r in run.results if r.kernel == kernel and (run.host, r.device) not in seen]
         if not results:
@@ -119,7 +119,7 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4, language: s
             failed = next((r for r in results if r.status in ("error", "timeout", "suspect")), None)
             untrusted = next((r for r in results if r.status == "ok" and r.value), None)
             if untrusted is not None:
-                why = flags[id(untrusted)].note() or words("flagged")
+                why = flags[id(untrusted)].shown_note() or words("flagged")
                 lines.append(words("not_trusted", device=run.device_name(untrusted.device), why=why))
             elif skipped is not None:
                 why = skipped.message or words("not_applicable")

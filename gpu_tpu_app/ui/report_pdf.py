@@ -87,7 +87,7 @@ class _Layout:
         self.title = title
         self.y = 0.0
         self.page = 1
-        self.body = body_font(cjk, BODY_PT)
+        self.body = body_font(cjk, BODY_PT, pdf=True)
         self.footer_h = QFontMetricsF(self._font(0.85), writer).height() * 1.8
         self.bottom = self.height - self.footer_h
 

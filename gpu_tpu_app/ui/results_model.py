@@ -177,7 +177,7 @@ def status_tooltip(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
         why = QCoreApplication.translate(
             "ResultsModel", "Not trusted, so never a best value, a ceiling, an estimator row or evidence:"
         )
-        why += "\n" + "\n".join(f"• {n}" for n in flags.notes())
+        why += "\n" + "\n".join(f"• {n}" for n in flags.shown_notes())
         base = f"{base}\n{why}" if base else why
     if r.message:
         base = f"{base}\n{r.message}" if base else r.message

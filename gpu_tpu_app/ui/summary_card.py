@@ -15,8 +15,9 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.core.terms import functional_check
 from gpu_tpu_app.core.trust import Best, Ratio, flagged_summary, format_ratio, machine_best, ratios
-from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_value
+from gpu_tpu_app.core.wording import format_value
 from gpu_tpu_app.ui.widgets import plain_tip
 
 # the two kinds in English; shown through kind_word()
@@ -214,7 +215,7 @@ class SummaryCard(QFrame):
         if suites == {"smoke"}:
             notes.append(
                 self.tr("From the {check}: run the quick or full suite for figures to compare.").format(
-                    check=FUNCTIONAL_CHECK
+                    check=functional_check()
                 )
             )
         self.note.setText(" ".join(notes))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import unicodedata
 from collections.abc import Iterator
 
 import pytest
@@ -19,7 +18,7 @@ from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.report import collect, session_estimate
 from gpu_tpu_app.core.session import new_session
-from gpu_tpu_app.ui import cjk_text, translations
+from gpu_tpu_app.ui import cjk_pdf_font, cjk_text, translations
 from gpu_tpu_app.ui import report_pdf as rp
 from gpu_tpu_app.ui.report_dialog import ReportDialog
 from tests.core.test_trust import BUSY
@@ -33,6 +32,21 @@ pytestmark = pytest.mark.skipif(
 #: one long Chinese paragraph with no space in it, and a sentence that mixes in Latin words and numbers
 LONG = "这是一段没有空格的中文说明" * 24 + "。"
 MIXED = "在 8 块 TPU v5e 芯片上训练 7B 参数的模型，预计需要 3.5 天；按需价格以最新的来源为准。"
+#: words whose characters Noto Sans CJK draws with the glyph of a Kangxi radical too (工 ⼯, 页 ⻚, 生 ⽣, 水 ⽔)
+WORDS = "工坊的流水线生成了第 3 页。"
+
+
+def radical_twins() -> str:
+    """Every unified ideograph that the system's Chinese font draws with the same glyph as a radical
+    (U+2E80-U+2FDF), read from the font file itself: the characters whose copied text came out as radicals."""
+    from fontTools.ttLib import TTFont
+
+    found = cjk_pdf_font.font_file(cjk_text.cjk_family() or "", bold=False)
+    assert found is not None, "fontconfig does not name the Chinese font's file"
+    with TTFont(str(found[0]), fontNumber=found[1], lazy=True) as font:
+        best = font.getBestCmap()
+    radical_glyphs = {glyph for cp, glyph in best.items() if 0x2E80 <= cp <= 0x2FDF}
+    return "".join(chr(cp) for cp, glyph in sorted(best.items()) if 0x4E00 <= cp <= 0x9FFF and glyph in radical_glyphs)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +54,9 @@ def zh_pdf(tmp_path_factory: pytest.TempPathFactory, qapp) -> Iterator[dict]:
     i18n.set_language("zh-Hans")
     translations.install(qapp, "zh-Hans")
     try:
-        session = new_session().model_copy(update={"answers": ANSWERS, "runs": [BUSY], "notes": f"{LONG}\n\n{MIXED}"})
+        twins = radical_twins()
+        notes = f"{LONG}\n\n{MIXED}\n\n{WORDS}\n\n{twins}"
+        session = new_session().model_copy(update={"answers": ANSWERS, "runs": [BUSY], "notes": notes})
         session = session.with_estimate(EstimateRequest(params=7e9, chips=8, prices={"h100-sxm": 2.5}))
         catalog = load_catalog()
         rec = session.recommendation()
@@ -58,9 +74,10 @@ def zh_pdf(tmp_path_factory: pytest.TempPathFactory, qapp) -> Iterator[dict]:
             "data": data,
             "path": path,
             "pages": sorted(folder.glob("page-*.pgm")),
-            "text": unicodedata.normalize("NFKC", raw),  # Kangxi radicals -> the ideographs they share a glyph with
+            "text": raw,  # as pdftotext (copy and paste, a viewer's search) reads it: no normalising
             "fonts": fonts,
             "verdict": verdict,
+            "twins": twins,
         }
     finally:
         translations.install(qapp, "en")
@@ -79,7 +96,7 @@ def test_the_chinese_report_embeds_a_chinese_font(zh_pdf: dict) -> None:
 
 def test_the_chinese_text_round_trips(zh_pdf: dict) -> None:
     def flat(text: str) -> str:
-        return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+        return re.sub(r"\s+", "", text)
 
     pdf_text = flat(zh_pdf["text"])
     assert zh_pdf["verdict"] == "结论" and "结论" in pdf_text
@@ -87,6 +104,19 @@ def test_the_chinese_text_round_trips(zh_pdf: dict) -> None:
     assert flat(MIXED) in pdf_text
     assert flat(zh_pdf["data"].headline) in pdf_text
     assert "\ufffd" not in zh_pdf["text"]
+
+
+def test_the_chinese_text_searches_as_the_ideographs_shown_not_radicals(zh_pdf: dict) -> None:
+    text = zh_pdf["text"]
+    flat = re.sub(r"\s+", "", text)
+    for word in ("工坊", "流水线", "生成", "页"):
+        assert word in text, word  # what a search for the word in a PDF viewer finds
+    assert re.sub(r"\s+", "", WORDS) in flat
+    twins = zh_pdf["twins"]
+    assert len(twins) > 100 and {"工", "生", "页", "水"} <= set(twins), twins  # the font does share glyphs
+    assert twins in flat  # every ideograph drawn with a radical's glyph copies as the ideograph
+    radicals = sorted({f"U+{ord(ch):04X} {ch}" for ch in text if 0x2E80 <= ord(ch) <= 0x2FDF})
+    assert not radicals, radicals
 
 
 def test_long_chinese_lines_wrap_within_the_page(zh_pdf: dict) -> None:

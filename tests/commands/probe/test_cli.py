@@ -179,6 +179,7 @@ def test_main_reads_sys_argv_when_given_none(monkeypatch, capsys) -> None:
     assert exc.value.code == 0 and "gpu-tpu-probe 0.1.0" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # the module's real smoke run (`measured`) is its cost; test_streaming shows the bar in the fast set
 def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise(measured) -> None:
     result = load_run(measured["out"]).results[0]
     msgs = [
