@@ -16,27 +16,25 @@ from gpu_tpu_app.errors import InputError
 
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the prices options to its subparser."""
-    p.add_argument("--chip", metavar="ID", help="one catalogue chip id, e.g. tpu-v6e or h100-sxm")
-    p.add_argument(
-        "--cloud", metavar="ID", help="one cloud: gcp, aws, lambda, nebius, or any cloud a local catalogue names"
-    )
-    p.add_argument("--region", metavar="NAME", help="one region, e.g. us-central1")
-    p.add_argument("--spot", action="store_true", help="spot (preemptible) prices instead of on-demand")
+    p.add_argument("--chip", metavar="ID", help=text("prices.options.chip"))
+    p.add_argument("--cloud", metavar="ID", help=text("prices.options.cloud"))
+    p.add_argument("--region", metavar="NAME", help=text("prices.options.region"))
+    p.add_argument("--spot", action="store_true", help=text("prices.options.spot"))
     p.add_argument(
         "--from",
         dest="sources",
         action="append",
         default=[],
         metavar="PATH",
-        help="a SkyPilot catalogue folder (~/.sky/catalogs/v8) or vms.csv, or a gpuhunt CSV or folder (repeatable)",
+        help=text("prices.options.sources"),
     )
     p.add_argument(
         "--no-local",
         action="store_true",
-        help="ignore catalogues in their default places (~/.sky/catalogs, $GPUHUNT_CATALOG_DIR)",
+        help=text("prices.options.no_local"),
     )
-    p.add_argument("--all", action="store_true", help="every region, not only the cheapest and dearest per chip")
-    p.add_argument("--format", choices=["table", "json"], default="table", help="table (default) or json")
+    p.add_argument("--all", action="store_true", help=text("prices.options.all"))
+    p.add_argument("--format", choices=["table", "json"], default="table", help=text("prices.options.format"))
 
 
 def _quote_json(q: Quote) -> dict[str, object]:

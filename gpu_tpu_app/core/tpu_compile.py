@@ -18,6 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_tpu_app import i18n
+from gpu_tpu_app.cliutil import display_width, pad
 from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.check_limits import MAX_CHIPS
 from gpu_tpu_app.core.texts import text
@@ -229,7 +231,7 @@ class TableRow(_Model):
     generation: str
     topology: str
     program: str
-    outcome: str
+    outcome: str  # in words ("compiled", "已编译"); `status` is the id
     compile_time: str
     arguments: str
     outputs: str
@@ -240,6 +242,8 @@ class TableRow(_Model):
     step_time: str
     #: the compiler's reason or the roofline's working, for a tooltip or a footnote.
     note: str = ""
+    #: the program's status id: compiled, does_not_fit or failed.
+    status: str = "failed"
 
 
 TABLE_HEADERS: tuple[str, ...] = (
@@ -258,6 +262,18 @@ TABLE_HEADERS: tuple[str, ...] = (
 )
 
 
+#: TABLE_HEADERS' ids in resources/text/modelcheck.<language>.toml ([table.column]), in the same order.
+COLUMN_IDS: tuple[str, ...] = (
+    "generation", "topology", "program", "outcome", "compile", "arguments", "outputs", "temporaries", "fits",
+    "flops", "bytes", "step",
+)  # fmt: skip
+
+
+def column_words(language: str | None = None) -> list[str]:
+    """The window's compile-table columns in the language in use (TABLE_HEADERS in English)."""
+    return [text(f"modelcheck.table.column.{c}", language=language) for c in COLUMN_IDS]
+
+
 def generation_name(catalog: Catalog | None, chip_id: str) -> tuple[str, Chip | None]:
     """The generation's short name ("TPU v5e", "TPU7x") and its catalogue entry (None when not catalogued)."""
     chip = next((c for c in catalog.chips if c.id == chip_id), None) if catalog is not None else None
@@ -266,14 +282,26 @@ def generation_name(catalog: Catalog | None, chip_id: str) -> tuple[str, Chip | 
     return chip.name.removeprefix("Google ").split(" (")[0], chip
 
 
-def table_rows(tc: TpuCompile, catalog: Catalog | None, float64: bool = False) -> list[TableRow]:
+def _close(language: str | None) -> str:
+    return "）" if (language or i18n.current_language()) == "zh-Hans" else ")"
+
+
+def table_rows(
+    tc: TpuCompile, catalog: Catalog | None, float64: bool = False, language: str | None = None
+) -> list[TableRow]:
     """One row per generation and program: the compiler's outcome and figures, and the roofline step time
-    (marked with * for a float64 model: see FLOAT64_NOTE)."""
+    (marked with * for a float64 model: see FLOAT64_NOTE); its words in `language` (None: the one in use)."""
+
+    def cell(key: str, **values: object) -> str:
+        return text(f"modelcheck.table.cell.{key}", language=language, **values)
+
     rows: list[TableRow] = []
     for g in tc.generations:
         name, chip = generation_name(catalog, g.chip)
-        topology = f"{g.topology} ({g.chips} chip{'s' if g.chips != 1 else ''}"
-        topology += f", {g.devices} devices)" if g.devices and g.devices != g.chips else ")"
+        topology = cell("topology_one" if g.chips == 1 else "topology_other", topology=g.topology, chips=g.chips)
+        topology += (
+            cell("topology_devices", devices=g.devices) if g.devices and g.devices != g.chips else _close(language)
+        )
         programs: list[CompiledProgram | None] = list(g.programs) or [None]
         for p in programs:
             if p is None:
@@ -282,7 +310,7 @@ def table_rows(tc: TpuCompile, catalog: Catalog | None, float64: bool = False) -
                         generation=name,
                         topology=topology,
                         program="—",
-                        outcome="failed",
+                        outcome=cell("failed"),
                         compile_time="—",
                         arguments="—",
                         outputs="—",
@@ -299,11 +327,11 @@ def table_rows(tc: TpuCompile, catalog: Catalog | None, float64: bool = False) -
             hbm = chip.memory_bytes() if chip is not None else None
             need = p.hbm_bytes()
             if p.status == "does_not_fit":
-                fits = "no (RESOURCE_EXHAUSTED)"
+                fits = cell("fits_no")
             elif p.status == "compiled" and need is not None and hbm:
-                fits = f"yes: {_bytes(need)} of {_bytes(hbm)}"
+                fits = cell("fits_of", need=_bytes(need), hbm=_bytes(hbm))
             elif p.status == "compiled":
-                fits = "yes"
+                fits = cell("fits_yes")
             else:
                 fits = "—"
             note = p.detail
@@ -318,7 +346,8 @@ def table_rows(tc: TpuCompile, catalog: Catalog | None, float64: bool = False) -
                     generation=name,
                     topology=topology,
                     program=p.program,
-                    outcome={"compiled": "compiled", "does_not_fit": "does not fit", "failed": "failed"}[p.status],
+                    outcome=cell(p.status),
+                    status=p.status,
                     compile_time=_seconds(p.compile_seconds),
                     arguments=_bytes(p.argument_bytes),
                     outputs=_bytes(p.output_bytes),
@@ -379,9 +408,9 @@ def render_table(
         ("step_time", "step"),
     ]
     cells = [[t(f"head.{h}") for _, h in cols]] + [[getattr(r, k) for k, _ in cols] for r in rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(len(cols))]
+    widths = [max(display_width(c[i]) for c in cells) for i in range(len(cols))]  # Chinese takes two columns
     for c in cells:
-        lines.append("  " + "  ".join(v.ljust(w) for v, w in zip(c, widths)).rstrip())
+        lines.append("  " + "  ".join(pad(v, w) for v, w in zip(c, widths)).rstrip())
     layouts: dict[str, list[str]] = {}
     for g in tc.generations:
         if g.sharding:
@@ -389,7 +418,7 @@ def render_table(
     for layout, names in layouts.items():
         lines.append("  " + t("layout", names=", ".join(names), layout=layout))
     for r in rows:
-        if r.outcome != "compiled" and r.note:
+        if r.status != "compiled" and r.note:
             lines.append(f"  {r.generation} {r.program}: {r.note}")
     if float64:
         lines.append(f"  * {t('float64')}")

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, ModelCheck
-from gpu_tpu_app.core.tpu_compile import FLOAT64_NOTE, TABLE_HEADERS, table_rows
+from gpu_tpu_app.core.tpu_compile import FLOAT64_NOTE, TABLE_HEADERS, column_words, table_rows
 from gpu_tpu_app.ui.widgets import Card, label
 
 #: TableRow fields in TABLE_HEADERS order.
@@ -47,7 +47,7 @@ class CompileCard(Card):
         self.intro = label("", "muted")
         self.body.addWidget(self.intro)
         self.table = QTableWidget(0, len(TABLE_HEADERS))
-        self.table.setHorizontalHeaderLabels(list(TABLE_HEADERS))
+        self.table.setHorizontalHeaderLabels(column_words())
         self.table.setAccessibleName(self.tr("Compiled for TPU generations"))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -107,7 +107,7 @@ class CompileCard(Card):
         self.table.show()
         layouts = dict.fromkeys(g.sharding for g in tc.generations if g.sharding)
         notes = [self.tr("Layout: {layout}.").format(layout=s) for s in layouts]
-        notes += [f"{r.generation} {r.program}: {r.note}" for r in rows if r.outcome != "compiled" and r.note]
+        notes += [f"{r.generation} {r.program}: {r.note}" for r in rows if r.status != "compiled" and r.note]
         if float64:
             notes.append(f"* {FLOAT64_NOTE}.")
         self.notes.setText("\n".join(notes))

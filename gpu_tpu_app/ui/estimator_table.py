@@ -34,6 +34,7 @@ from gpu_tpu_app.core.estimate_text import (
     memory_tip,
     memory_units_note,
     price_origins,
+    row_warnings,
     rule_words,
 )
 from gpu_tpu_app.core.prices import CLOUD_NAMES, format_rate
@@ -228,7 +229,7 @@ class EstimateTableFill:
                 if col == 3:
                     item.setToolTip(plain_tip(row.mfu_source))
                 if col == 4 and row.warnings:
-                    item.setToolTip(plain_tip("\n".join(row.warnings)))
+                    item.setToolTip(plain_tip("\n".join(row_warnings(row))))
                 if col == 5:
                     item.setToolTip(
                         QCoreApplication.translate(

@@ -11,6 +11,7 @@ from gpu_tpu_app import i18n
 from gpu_tpu_app.core.report import _run_line
 from gpu_tpu_app.ui.lesson_html import evidence_lines
 from tests.core.test_session import make_run
+from tests.ui.test_probe_zh import zh_qt  # noqa: F401  (a fixture; it sets zh-Hans itself)
 
 ZH_CHECK = "冒烟套件：只是功能检查，不是基准测试"
 
@@ -60,3 +61,51 @@ def test_why_a_point_is_not_trusted_in_chinese_and_kept_in_english(zh: None) -> 
     assert flags.shown_note() == "噪声大：IQR 为中位数的 20 %（超过 10 %）"
     i18n.set_language("en")
     assert flags.shown_notes() == flags.notes()
+
+
+def test_the_compile_table_in_chinese(zh: None) -> None:
+    from gpu_tpu_app.core.tpu_compile import TABLE_HEADERS, TpuCompile, column_words, table_rows
+    from tests.core.test_tpu_compile import CATALOG, _compile
+
+    assert column_words("en") == list(TABLE_HEADERS)
+    assert column_words()[0] == "代次" and column_words()[8] == "HBM 放得下"
+    rows = table_rows(TpuCompile.model_validate(_compile()), CATALOG)
+    assert rows[0].outcome == "已编译" and rows[0].status == "compiled"
+    assert rows[0].topology == "v5e:2x2（4 块芯片）" and rows[1].topology == "tpu7x:2x2x1（4 块芯片，8 个设备）"
+    assert rows[0].fits.startswith("放得下：20 B / ")
+    rows = table_rows(TpuCompile.model_validate(_compile("does_not_fit")), CATALOG)
+    assert rows[0].outcome == "放不下" and rows[0].fits == "放不下（RESOURCE_EXHAUSTED）"
+    assert rows[1].outcome == "失败" and rows[1].status == "failed"
+
+
+@pytest.mark.usefixtures("zh_qt")
+def test_the_window_estimator_says_its_rules_and_warnings_in_chinese(qtbot) -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.ui.estimator_card import EstimatorCard
+
+    card = EstimatorCard(load_catalog())
+    qtbot.addWidget(card)
+    card.params_edit.setText("7B")
+    card.tokens_edit.setText("1T")
+    card.chips_spin.setValue(64)
+    card._inputs_changed()
+    rules = card.rules.text()
+    assert "训练 FLOPs = 6 × N × D" in rules and "training FLOPs" not in rules, rules
+    tips = [card.table.item(r, 4).toolTip() for r in range(card.table.rowCount()) if card.table.item(r, 4)]
+    warned = [t for t in tips if t]
+    assert warned and all("exceed the largest fast-link group" not in t for t in warned), warned
+    assert any("超出了最大的高速互连组" in t for t in warned), warned
+
+
+def test_the_prices_options_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    from gpu_tpu_app import cli
+
+    for lang, said, not_said in (
+        ("zh-Hans", "只看一个区域，例如 us-central1", "one region"),
+        ("en", "one region", "只看"),
+    ):
+        with pytest.raises(SystemExit) as done:
+            cli.main(["prices", "--help", "--lang", lang])
+        assert done.value.code == 0
+        out = capsys.readouterr().out
+        assert said in out and not_said not in out, out
