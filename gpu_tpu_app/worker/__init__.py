@@ -9,7 +9,8 @@ the workers send (core/runs.py).
 - `modelcheck`: the `model-check-worker` process that runs one user model file (its stages:
   `modelcheck_jax`, `modelcheck_torch`, `modelcheck_torchops`; shared: `modelcheck_base`,
   `modelcheck_work`); `tpu_compile`: its child
-  that compiles the model for TPU generations with libtpu (a process of its own: libtpu may end it).
+  that compiles the model for TPU generations with libtpu (a process of its own: libtpu may end it),
+  started and read by `tpu_compile_launch`.
 - `envquery`: run as a script in each interpreter the Probe page lists.
 - `wire`: the records the workers print; `lifeline`: a worker ends when its parent does;
   `guard`: runs an untrusted command (a model check, an env query) so nothing it starts outlives it;

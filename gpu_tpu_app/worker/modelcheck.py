@@ -26,7 +26,7 @@ import traceback
 from typing import Any
 
 from gpu_tpu_app.worker import modelcheck_base as base
-from gpu_tpu_app.worker import tpu_compile
+from gpu_tpu_app.worker import tpu_compile_launch
 from gpu_tpu_app.worker.modelcheck_base import Loader, UserError, _emit, _first_line, _framework, _stage
 from gpu_tpu_app.worker.modelcheck_jax import _export_for, check_jax
 from gpu_tpu_app.worker.modelcheck_torch import check_torch
@@ -58,10 +58,11 @@ def _peak_rss_mb() -> float | None:
 
 def _start_tpu_compile(
     loader: Loader, framework: str, args: argparse.Namespace, start: float
-) -> tpu_compile.CompileChild | dict[str, Any] | None:
-    """6. Compile for the catalogue's TPU generations, in a child process (worker/tpu_compile.py) started before
-    the other stages, so that its start-up (importing the frameworks and libtpu, loading the model again) and its
-    compiles overlap them; within what is left of the check's timeout; not tried with --tpu-chips 0."""
+) -> tpu_compile_launch.CompileChild | dict[str, Any] | None:
+    """6. Compile for the catalogue's TPU generations, in a child process (worker/tpu_compile.py, started by
+    worker/tpu_compile_launch.py) before the other stages, so that its start-up (importing the frameworks and
+    libtpu, loading the model again) and its compiles overlap them; within what is left of the check's timeout;
+    not tried with --tpu-chips 0."""
     if args.tpu_chips <= 0:
         return None
     try:
@@ -70,18 +71,18 @@ def _start_tpu_compile(
         targets = []
     # stop early enough that the findings still reach the parent before its own timeout
     left = (args.timeout - (time.monotonic() - start) - max(5.0, 0.1 * args.timeout)) if args.timeout > 0 else 600.0
-    return tpu_compile.start_child(
+    return tpu_compile_launch.start_child(
         loader.path, framework, args.tpu_chips, targets if isinstance(targets, list) else [], left
     )
 
 
 def _tpu_compile(
-    child: tpu_compile.CompileChild | dict[str, Any] | None, findings: dict[str, Any], args: argparse.Namespace
+    child: tpu_compile_launch.CompileChild | dict[str, Any] | None, findings: dict[str, Any], args: argparse.Namespace
 ) -> dict[str, Any] | None:
     """The compile step's finding: the child's result, or "not compiled" (the child stopped) when lowering for
     TPU already failed, so that the compiler has no program."""
     lowering = findings.get("tpu_lowering") or {}
-    if isinstance(child, tpu_compile.CompileChild) and lowering.get("status") == "failed":
+    if isinstance(child, tpu_compile_launch.CompileChild) and lowering.get("status") == "failed":
         child.cancel()
         child = None
     if child is None:
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     start = time.monotonic()
     loader = Loader(args.file)
-    child: tpu_compile.CompileChild | dict[str, Any] | None = None
+    child: tpu_compile_launch.CompileChild | dict[str, Any] | None = None
     try:
         loader.load()
         framework = _framework(loader)
@@ -157,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     finally:
-        if isinstance(child, tpu_compile.CompileChild):
+        if isinstance(child, tpu_compile_launch.CompileChild):
             child.cancel()  # nothing it compiles outlives the check (a no-op once collected)
 
 

@@ -168,7 +168,7 @@ def test_without_libtpu_the_step_says_so_and_how_to_add_it() -> None:
     """A real interpreter without site-packages (python -S): libtpu cannot be found there."""
     code = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-        "from gpu_tpu_app.worker import tpu_compile as t; "
+        "from gpu_tpu_app.worker import tpu_compile_launch as t; "
         "print(t.compile_in_child('m.py', 'jax', 1, [{'id': 'tpu-v5e', 'topology': 'v5e', 'dims': 2}], 60))"
     )
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=120, check=True)
@@ -191,7 +191,7 @@ def test_cli_refuses_a_chip_count_that_is_no_slice_and_json_carries_the_table(
 def test_the_compile_child_runs_beside_the_check_and_a_cancelled_one_is_gone() -> None:
     """The worker starts the compiling child before its own stages; when lowering fails it stops it, and
     nothing the child started is left (the child is a real process of the real compiler)."""
-    from gpu_tpu_app.worker import tpu_compile as worker_tc
+    from gpu_tpu_app.worker import tpu_compile_launch as worker_tc
 
     targets = [{"id": "tpu-v5e", "topology": "v5e", "dims": 2}]
     child = worker_tc.start_child(str(EXAMPLES / "jax_transformer.py"), "jax", 1, targets, 120)
