@@ -119,3 +119,13 @@ def test_gpu_tpu_probe_help_in_chinese(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert "用 torch 和 JAX 测量本机的加速器" in out and "把几个运行文件并排打印" in out
     assert "list the devices" not in out and "print several run files" not in out
+
+
+def test_gpu_tpu_probe_run_options_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    from gpu_tpu_app.commands import probe
+
+    with pytest.raises(SystemExit):
+        probe.main(["run", "--lang", "zh-Hans", "--help"])
+    out = capsys.readouterr().out
+    assert "把运行文件保存到这里" in out and "只测这些内核（matmul" in out
+    assert "save the run file here" not in out

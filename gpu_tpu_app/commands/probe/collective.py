@@ -28,28 +28,28 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         "measure collectives between them (rank 0 writes the run). Across hosts, run "
         "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.",
     )
-    col.add_argument("--processes", type=int, required=True, metavar="N", help="ranks to start (2 to 64)")
+    col.add_argument("--processes", type=int, required=True, metavar="N", help=text("probe.options.processes"))
     col.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
-    col.add_argument("--out", metavar="FILE.json", help="save the run file here")
-    col.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    col.add_argument("--out", metavar="FILE.json", help=text("probe.options.out"))
+    col.add_argument("--csv", metavar="FILE", help=text("probe.options.csv"))
     col.add_argument(
         "--timeout-s",
         type=positive_number,
         default=60.0,
         metavar="SECONDS",
-        help="how long to wait for the ranks to join, and for any collective to progress (default 60)",
+        help=text("probe.options.timeout_collective"),
     )
     col.add_argument(
         "--budget-s",
         type=positive_number,
         default=60.0,
         metavar="SECONDS",
-        help="measuring time per engine (default 60); sizes not reached are reported as skipped",
+        help=text("probe.options.budget_collective"),
     )
     col.add_argument(
         "--max-bytes",
         metavar="SIZE",
-        help="largest message, e.g. 256K, 64M, 1G (default: 64M on CPU, 1G on accelerators)",
+        help=text("probe.options.max_bytes"),
     )
     col.add_argument(
         "--dtype",
@@ -57,14 +57,14 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         nargs="+",
         metavar="D",
         choices=DTYPES,
-        help="dtypes (default: float32 on CPU, float32 and bfloat16 on accelerators)",
+        help=text("probe.options.dtypes_collective"),
     )
     col.add_argument(
         "--accelerator",
         action="store_true",
-        help="one accelerator per rank (NCCL / JAX GPU) instead of the CPU over gloo",
+        help=text("probe.options.accelerator"),
     )
-    col.add_argument("--python", metavar="PATH", help="run the ranks in this Python interpreter")
+    col.add_argument("--python", metavar="PATH", help=text("probe.options.python_ranks"))
     col.add_argument("--format", choices=("table", "json"), default="table")
 
 

@@ -30,7 +30,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     dev.add_argument("--format", choices=("table", "json"), default="table")
     dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
-    dev.add_argument("--python", metavar="PATH", help="detect in this Python interpreter (a venv or conda env)")
+    dev.add_argument("--python", metavar="PATH", help=text("probe.options.python_devices"))
 
 
 def _gib(n: int | None) -> str:

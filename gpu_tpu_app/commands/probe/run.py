@@ -45,7 +45,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         "--suite",
         choices=SUITES,
         default="quick",
-        help="smoke: seconds, a functional check; quick: about a minute; full: up to 10 minutes",
+        help=text("probe.options.suite"),
     )
     p.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
     p.add_argument(
@@ -54,7 +54,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         nargs="+",
         metavar="K",
         choices=allowed_kernels(),
-        help=f"only these kernels ({', '.join(KERNELS)})",
+        help=text("probe.options.kernels", kernels=", ".join(KERNELS)),
     )
     p.add_argument(
         "--dtype",
@@ -62,29 +62,26 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         nargs="+",
         metavar="D",
         choices=DTYPES,
-        help=f"only these dtypes ({', '.join(DTYPES)})",
+        help=text("probe.options.dtypes", dtypes=", ".join(DTYPES)),
     )
     p.add_argument(
         "--budget-s",
         type=positive_number,
         metavar="SECONDS",
-        help="whole-run time budget (default: the suite's: "
-        + ", ".join(f"{k} {v:.0f}" for k, v in SUITE_BUDGET_S.items())
-        + ")",
+        help=text("probe.options.budget", budgets=", ".join(f"{k} {v:.0f}" for k, v in SUITE_BUDGET_S.items())),
     )
-    p.add_argument("--out", metavar="FILE.json", help="save the run file here")
-    p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
-    p.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
+    p.add_argument("--out", metavar="FILE.json", help=text("probe.options.out"))
+    p.add_argument("--csv", metavar="FILE", help=text("probe.options.csv"))
+    p.add_argument("--format", choices=("table", "json"), default="table", help=text("probe.options.format"))
     p.add_argument(
         "--wide",
         action="store_true",
-        help="one line per result with its notes in full (the table is 100 columns wide otherwise, "
-        "notes wrapped under their row)",
+        help=text("probe.options.wide"),
     )
     p.add_argument(
         "--python",
         metavar="PATH",
-        help="run the workers in this Python interpreter (a venv or conda env with its own torch/JAX)",
+        help=text("probe.options.python_run"),
     )
 
 
