@@ -23,7 +23,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
             "Print several run files side by side: one row per kernel, dtype and size, one "
             "column per run and device. A value that is not trusted ends in '*'."
         ),
-        epilog="examples:\n  gpu-tpu-probe compare laptop.json tpu-vm.json\n"
+        epilog=text("cli.examples") + "\n  gpu-tpu-probe compare laptop.json tpu-vm.json\n"
         "  gpu-tpu-probe compare before.json after.json --format json",
     )
     cmp_.add_argument("runs", nargs="+", metavar="RUN.json")

@@ -26,7 +26,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
             "catalogue chip each matches and library versions. Each backend is asked in its own "
             "worker process."
         ),
-        epilog="examples:\n  gpu-tpu-probe devices\n  gpu-tpu-probe devices --backend jax --format json",
+        epilog=text("cli.examples") + "\n  gpu-tpu-probe devices\n  gpu-tpu-probe devices --backend jax --format json",
     )
     dev.add_argument("--format", choices=("table", "json"), default="table")
     dev.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")

@@ -37,7 +37,8 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
             "are flagged in the trust column and never count as best values. The smoke suite is "
             "a functional check, not a benchmark."
         ),
-        epilog="examples:\n  gpu-tpu-probe run --suite smoke\n  gpu-tpu-probe run --suite quick --out run.json "
+        epilog=text("cli.examples")
+        + "\n  gpu-tpu-probe run --suite smoke\n  gpu-tpu-probe run --suite quick --out run.json "
         "--csv run.csv\n  gpu-tpu-probe run --backend torch --kernel matmul --dtype bfloat16 --wide\n"
         "  gpu-tpu-probe run --suite full --budget-s 900 --format json > run.json",
     )
