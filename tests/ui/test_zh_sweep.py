@@ -129,3 +129,14 @@ def test_gpu_tpu_probe_run_options_in_chinese(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "把运行文件保存到这里" in out and "只测这些内核（matmul" in out
     assert "save the run file here" not in out
+
+
+def test_the_envs_table_in_chinese(zh: None) -> None:
+    from gpu_tpu_app.commands.probe.envs import envs_table
+    from gpu_tpu_app.core.environments import PythonEnv
+
+    env = PythonEnv(interpreter="/opt/v/bin/python", name="v", kind="venv", problem="/opt/v/bin/python: no such file")
+    lines = envs_table([env]).splitlines()
+    assert lines[0].split()[:4] == ["名称", "发现方式", "Python", "可用"]
+    assert "venv 环境" in lines[2] and "否" in lines[2] and "文件不存在" in lines[2]
+    assert lines[2].count("/opt/v/bin/python") == 1  # the path only in its own column

@@ -8,6 +8,7 @@ import sys
 
 from gpu_tpu_app.cliutil import OneLineParser, one_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_positive
+from gpu_tpu_app.core.environments import kind_words
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
@@ -39,17 +40,26 @@ def _added_envs() -> list[str]:
         return []
 
 
+def cell(ident: str) -> str:
+    """A word of the envs table (resources/text/probe_app.* [envs.table]) in the language in use."""
+    return text(f"probe_app.envs.table.{ident}")
+
+
 def envs_table(found: list) -> str:
     """The `envs` listing: one row per interpreter, with what each framework sees."""
     rows = []
     for e in found:
-        mark = "yes" if e.usable and not e.problem else ("partly" if e.usable else "no")
+        mark = cell("yes" if e.usable and not e.problem else ("partly" if e.usable else "no"))
         versions = " ".join(f"{k} {e.versions[k]}" for k in ("torch", "jax", "jaxlib", "torch_xla") if k in e.versions)
-        sees = e.summary().removeprefix(f"{e.interpreter}: ")  # the path has its own column
+        sees = e.summary().removeprefix(f"{e.interpreter}: ").removeprefix(f"{e.interpreter}：")  # its own column
         if e.note:
             sees += f" (note: {e.note})"
-        rows.append([e.name, e.kind, e.python or "-", mark, versions or "-", e.flavour or "-", sees, e.interpreter])
-    return table(["name", "kind", "python", "usable", "versions", "build", "sees", "interpreter"], rows)
+        rows.append(
+            [e.name, kind_words(e.kind), e.python or "-", mark, versions or "-", e.flavour or "-", sees, e.interpreter]
+        )
+    return table(
+        [cell(h) for h in ("name", "kind", "python", "usable", "versions", "build", "sees", "interpreter")], rows
+    )
 
 
 def run(args: argparse.Namespace) -> int:
