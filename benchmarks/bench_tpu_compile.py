@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     catalog = load_catalog()
     times: list[float] = []
     missed: list[str] = []
-    print(f"TPU compile of the shipped examples, {args.chips} chip(s) per generation, on {os.cpu_count()} CPU cores")
+    chips = "1 chip" if args.chips == 1 else f"{args.chips} chips"
+    print(f"TPU compile of the shipped examples, {chips} per generation, on {os.cpu_count()} CPU cores")
     for path in files:
         load = os.getloadavg()[0]
         result = run_check(path, timeout_s=600, tpu_chips=args.chips)

@@ -19,7 +19,7 @@ def test_an_english_fragment_in_a_chinese_sentence_is_mixed() -> None:
     found = list(classify("command estimate", "警告：one copy needs 4 chips。", IDS))
     assert found and found[0].kind == "mixed" and "needs" in found[0].words
     # glossed terms, ids, file names and placeholders are not
-    assert mixed_words("降级（lowering）：xla_verified = yes，见 run.json", IDS | {"yes"}) == []
+    assert mixed_words("下降（lowering）：xla_verified = yes，见 run.json", IDS | {"yes"}) == []
 
 
 def test_each_line_is_judged_on_its_own() -> None:

@@ -23,6 +23,7 @@ from gpu_tpu_app.cliutil import display_width, pad
 from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.check_limits import MAX_CHIPS
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.units import compact, plain_number
 from gpu_tpu_app.safe_read import NAME_CHARS
 
 __all__ = [
@@ -211,7 +212,7 @@ def _bytes(n: float | None) -> str:
         return "—"
     for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if n >= size:
-            return f"{n / size:.3g} {unit}"
+            return f"{plain_number(n / size)} {unit}"
     return f"{int(n)} B"
 
 
@@ -219,7 +220,7 @@ def _seconds(s: float | None) -> str:
     if s is None:
         return "—"
     if s >= 1:
-        return f"{s:.3g} s"
+        return f"{plain_number(s)} s"
     if s >= 1e-3:
         return f"{s * 1e3:.3g} ms"
     return f"{s * 1e6:.3g} µs"
@@ -337,8 +338,8 @@ def table_rows(
             note = p.detail
             if roof is not None:
                 note = (
-                    f"{roof.bound}-bound: {p.flops:.3g} FLOPs / {roof.peak_flops / 1e12:g} TFLOP/s (bf16 peak) = "
-                    f"{_seconds(roof.compute_seconds)}; {p.bytes_accessed:.3g} B / {roof.mem_bw / 1e9:g} GB/s = "
+                    f"{roof.bound}-bound: {plain_number(p.flops)} FLOPs / {roof.peak_flops / 1e12:g} TFLOP/s (bf16 peak) = "
+                    f"{_seconds(roof.compute_seconds)}; {_bytes(p.bytes_accessed)} / {roof.mem_bw / 1e9:g} GB/s = "
                     f"{_seconds(roof.memory_seconds)} (catalogue: {', '.join(roof.sources)})"
                 )
             rows.append(
@@ -353,7 +354,7 @@ def table_rows(
                     outputs=_bytes(p.output_bytes),
                     temporaries=_bytes(p.temp_bytes),
                     fits=fits,
-                    flops=f"{p.flops:.3g}" if p.flops is not None else "—",
+                    flops=compact(p.flops) if p.flops is not None else "—",
                     bytes_accessed=_bytes(p.bytes_accessed),
                     step_time=(_seconds(roof.seconds) + ("*" if float64 else "")) if roof is not None else "—",
                     note=note,

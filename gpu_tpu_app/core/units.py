@@ -31,6 +31,8 @@ def format_seconds(value: float | None) -> str:
     if value is None or not math.isfinite(value):
         return MISSING
     v = abs(value)
+    if v >= 1000.0:
+        return f"{plain_number(value)} s"
     if v >= 1.0:
         return f"{value:.3g} s"
     if v >= 1e-3:
@@ -48,7 +50,7 @@ def format_value(value: float | None, metric: str) -> str:
         return format_seconds(value)
     unit = _METRIC_UNIT.get(metric)
     if unit is None:
-        return f"{value:.4g}"
+        return plain_number(value, 4)
     for factor, prefix in _SI:
         if abs(value) >= factor:
             return f"{value / factor:.3g} {prefix}{unit}"
@@ -63,7 +65,9 @@ def format_pct(value: float | None) -> str:
 
 
 def compact(value: float, unit: str = "") -> str:
-    """Compact SI label, e.g. for axis ticks: 312G, 1.5T, 0.25."""
+    """Compact SI label, e.g. for axis ticks: 312G, 1.5T, 0.25 (from 10^18 on: '6.33 × 10²¹')."""
+    if abs(value) >= 1e18:
+        return f"{plain_number(value)}{unit}"
     for factor, prefix in _SI:
         if abs(value) >= factor:
             return f"{value / factor:.3g}{prefix}{unit}"

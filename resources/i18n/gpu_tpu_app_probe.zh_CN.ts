@@ -220,7 +220,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="43"/>
         <source>trace + lower</source>
-        <translation>追踪 + 降级（lowering）</translation>
+        <translation>追踪 + 下降（lowering）</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_compile.py" line="44"/>

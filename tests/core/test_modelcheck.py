@@ -195,7 +195,7 @@ def test_a_count_far_below_two_x_parameters_x_tokens_is_said_not_shown_as_fact()
     c = check_from_findings("m.py", findings(flops=low), 1.0)
     assert c.answers.matmul_share is None
     row = c.evidence_for("matmul_share")[0]
-    assert "looks incomplete" in row.finding and "2e+09" in row.finding
+    assert "looks incomplete" in row.finding and "2,000,000,000" in row.finding
     plausible = {**low, "matmul": 3 * 10**9}
     assert check_from_findings("m.py", findings(flops=plausible), 1.0).answers.matmul_share == "dominant"
     # without the two figures (JAX, or a worker that sent none) there is nothing to compare with

@@ -125,7 +125,7 @@ def test_check_model_lang_zh_hans_prints_chinese_and_json_stays_english() -> Non
     assert text.returncode == 0, text.stderr
     out = text.stdout
     assert out.startswith(f"模型检查：{model}（jax）")
-    assert "证据等级：已为 TPU 降级" in out
+    assert "证据等级：已下降到 TPU" in out
     assert "文件定义了 params()、forward(params, *inputs) 和 example_inputs()" in out
     assert "计入的运算中 " in out and "% 是矩阵运算" in out
     assert "jax.jit compiles one program per distinct input shape and dtype" in out  # the worker's words, as is

@@ -6,6 +6,8 @@ tests/worker/test_tpu_compile.py.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pydantic import ValidationError
 
@@ -135,3 +137,16 @@ def test_table_rows_word_per_chip_figures_and_the_roofline() -> None:
     assert row.fits == f"yes: 20 B of {hbm / 2**30:.3g} GiB"
     assert row.step_time.endswith("µs") and "compute-bound" in row.note
     assert table_rows(tc, CATALOG)[1].topology == "tpu7x:2x2x1 (4 chips, 8 devices)"
+
+
+def test_the_table_never_writes_e_notation_even_for_huge_programs() -> None:
+    data = _compile()
+    fwd = data["generations"][0]["programs"][0]
+    fwd.update(flops=6.33e21, bytes_accessed=3.2e15, argument_bytes=2.5e15, temp_bytes=1.5e14, compile_seconds=4321.0)
+    rows = table_rows(TpuCompile.model_validate(data), CATALOG)
+    row = rows[0]
+    cells = [row.flops, row.bytes_accessed, row.arguments, row.temporaries, row.compile_time, row.step_time, row.note]
+    assert not any(re.search(r"\de[+-]\d", cell) for cell in cells), cells
+    assert row.flops == "6.33 × 10²¹"
+    assert row.compile_time == "4,320 s" and row.arguments == "2,330,000 GiB"
+    assert "6.33 × 10²¹ FLOPs" in row.note

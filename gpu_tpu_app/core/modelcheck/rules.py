@@ -23,6 +23,7 @@ from gpu_tpu_app.core.modelcheck.contract import (
 )
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import compiled_generations
+from gpu_tpu_app.core.units import plain_number
 
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70
@@ -400,11 +401,11 @@ def _matmul_share(t: Words, f: Findings) -> Evidence:
         return Evidence(answer="matmul_share", value=None, finding=t("matmul.not_counted_finding"), detail=reason)
     share = fl.matmul / total
     value = "dominant" if share >= MATMUL_DOMINANT else "low" if share < MATMUL_LOW else "mixed"
-    kinds = ", ".join(f"{k} {v:.3g}" for k, v in sorted(fl.kinds.items(), key=lambda kv: -kv[1]) if v)
+    kinds = ", ".join(f"{k} {plain_number(v)}" for k, v in sorted(fl.kinds.items(), key=lambda kv: -kv[1]) if v)
     counted = t(
         "matmul.counted",
-        matmul=f"{fl.matmul:.3g}",
-        total=f"{total:.3g}",
+        matmul=plain_number(fl.matmul),
+        total=plain_number(total),
         kinds=t("matmul.kinds", kinds=kinds) if kinds else "",
         dominant=f"{MATMUL_DOMINANT:.0%}",
         low=f"{MATMUL_LOW:.0%}",
@@ -416,10 +417,10 @@ def _matmul_share(t: Words, f: Findings) -> Evidence:
             value=None,
             finding=t(
                 "matmul.incomplete_finding",
-                total=f"{total:.3g}",
+                total=plain_number(total),
                 parameters=f"{fl.parameters_used:,}",
                 tokens=f"{fl.tokens:,}",
-                expected=f"{expected:.3g}",
+                expected=plain_number(expected),
             ),
             detail=t("matmul.incomplete_detail", share=f"{share:.1%}", counted=counted, method=fl.method),
         )
