@@ -10,6 +10,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
+def _inner_pytest(folder: Path) -> str:
+    """Run the tests in `folder` in a real inner pytest with this project's conftest; its stdout."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**{k: v for k, v in os.environ.items() if k != "GPU_TPU_APP_TEST_TIMES"}, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    return proc.stdout
+
+
 LEAKY = """
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
@@ -43,15 +57,7 @@ def test_after(qtbot):
 
 def test_a_leaked_top_level_widget_fails_its_test_and_registered_ones_are_deleted(tmp_path: Path) -> None:
     (tmp_path / "test_leaky.py").write_text(LEAKY)
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**{k: v for k, v in os.environ.items() if k != "GPU_TPU_APP_TEST_TIMES"}, "QT_QPA_PLATFORM": "offscreen"},
-    )
-    out = proc.stdout
+    out = _inner_pytest(tmp_path)
     assert "test_leaky.py::test_leaves_a_window left 1 top-level widget(s) alive: QDialog(forgotten)" in out, out
     # the leaking test's own call passed: its teardown is the one error; test_after proves the deletion
     assert "4 passed, 1 error" in out, out
@@ -89,15 +95,7 @@ def test_drops_a_running_process_during_its_call(qtbot):
 
 def test_a_qprocess_destroyed_while_running_fails_its_test(tmp_path: Path) -> None:
     (tmp_path / "test_unreaped.py").write_text(UNREAPED)
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**{k: v for k, v in os.environ.items() if k != "GPU_TPU_APP_TEST_TIMES"}, "QT_QPA_PLATFORM": "offscreen"},
-    )
-    out = proc.stdout
+    out = _inner_pytest(tmp_path)
     assert "test_drops_a_running_process: Qt said, in its teardown: QProcess: Destroyed while process" in out, out
     assert "FAILED" in out and "test_drops_a_running_process_during_its_call" in out, out
     assert "Qt said, during the test: QProcess: Destroyed while process" in out, out
