@@ -17,7 +17,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from gpu_tpu_app import i18n
@@ -98,7 +105,9 @@ def table_note(note: Mapping[str, object]) -> Said:
     )
     if not isinstance(ident, str) or ident not in known:
         raise PydanticCustomError(
-            "note_id", "unknown note id {got} (known: {known})", {"got": shown(repr(ident)), "known": ", ".join(known)}
+            "note_id",
+            "unknown note id {got} (the ids are those of [note] in resources/text/prices.en.toml, e.g. {example})",
+            {"got": shown(repr(ident)), "example": known[0] if known else "none"},
         )
     values = {k: v for k, v in note.items() if k != "id"}
     wanted = placeholders(area_texts("prices", i18n.DEFAULT_LANGUAGE)[f"note.{ident}"])
@@ -154,14 +163,19 @@ class PriceRow(BaseModel):
     source: str = Field(min_length=1, max_length=100)
     #: the row's own words (shown as written), or a text id and its values (`{ id = "...", ... }`, said in the
     #: language in use; the shipped table's notes are all of this kind)
-    note: Annotated[str, Field(max_length=1_000)] | dict[str, str | int] | None = None
+    note: Annotated[str, Field(max_length=1_000)] | dict[str, object] | None = None
+
+    @field_validator("note")
+    @classmethod
+    def _known_note(cls, note: str | dict[str, object] | None) -> str | dict[str, object] | None:
+        if isinstance(note, dict):
+            table_note(note)
+        return note
 
     @model_validator(mode="after")
     def _a_price(self) -> PriceRow:
         if self.on_demand is None and self.spot is None:
             raise PydanticCustomError("price_row", "a row needs on_demand, spot or both")
-        if isinstance(self.note, dict):
-            table_note(self.note)
         return self
 
     def said(self) -> Said | None:
@@ -295,7 +309,7 @@ class Quote(BaseModel):
             return self.said.words(language)
         if self.note is None or not self.note.strip():
             return None
-        return text("prices.note_theirs", language=language, note=one_line(self.note))
+        return text("prices.own.note", language=language, note=one_line(self.note))
 
     def age(self, now: dt.datetime | None = None) -> dt.timedelta:
         now = now or dt.datetime.now(dt.UTC)
