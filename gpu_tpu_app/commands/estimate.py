@@ -30,6 +30,7 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_inputs,
     layout_cell,
     memory_units_note,
+    mfu_words,
     moe_line,
     note_lines,
     row_warnings,
@@ -405,7 +406,7 @@ def format_table(result: Estimate) -> str:
         lines.append(text("estimate.table.mfu_set", mfu=f"{req.mfu:.2f}"))
     else:
         lines.append(text("estimate.table.mfu_range"))
-        for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
+        for note in dict.fromkeys(mfu_words(row) for row in result.rows if row.family != "measured"):
             lines.append("  - " + text("estimate.table.note", note=note))
     lines += price_lines(result)
     lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))

@@ -33,6 +33,7 @@ from gpu_tpu_app.core.estimate_text import (
     memory_header,
     memory_tip,
     memory_units_note,
+    mfu_words,
     price_origins,
     row_warnings,
     rule_words,
@@ -227,7 +228,7 @@ class EstimateTableFill:
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:
-                    item.setToolTip(plain_tip(row.mfu_source))
+                    item.setToolTip(plain_tip(mfu_words(row, self._catalog)))
                 if col == 4 and row.warnings:
                     item.setToolTip(plain_tip("\n".join(row_warnings(row))))
                 if col == 5:
