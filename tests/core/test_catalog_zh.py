@@ -21,7 +21,7 @@ from gpu_tpu_app.commands.estimate import format_table
 from gpu_tpu_app.core import catalog_text
 from gpu_tpu_app.core.catalog import TEXT_FIELDS, Catalog, load_catalog
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate
-from gpu_tpu_app.core.estimate_text import estimate_warnings, mfu_words, note_lines
+from gpu_tpu_app.core.estimate_text import estimate_warnings, mfu_source_words, note_lines
 from gpu_tpu_app.errors import InputError
 from tests.i18n_allow import CJK, left_in_english
 
@@ -251,11 +251,13 @@ def test_the_estimate_says_the_mfu_evidence_and_fast_link_notes_in_chinese(zh: N
     result = estimate(EstimateRequest(params=7e9, chips=64), catalog)
     b200 = next(r for r in result.rows if r.chip_id == "b200")
     assert b200.mfu_source.startswith("NVIDIA B200 (HGX) 0.37-0.47 (H100's run range")  # the Estimate keeps English
-    said = mfu_words(b200, catalog)
+    said = mfu_source_words(b200, catalog=catalog)
     assert said.startswith("NVIDIA B200 (HGX) 0.37-0.47（H100 的运行范围，按 B200 实测最好的矩阵乘法占比（78%）")
     assert said.endswith("；来源：megatron-lm, llama3-2024, ml-engineering-mamf）")
     v5e = next(r for r in result.rows if r.chip_id == "tpu-v5e")
-    assert mfu_words(v5e, catalog).startswith("TPU 默认 0.39-0.50（TPU 上的运行：MaxText 在 v6e-256 上 39-50%")
+    assert mfu_source_words(v5e, catalog=catalog).startswith(
+        "TPU 默认 0.39-0.50（TPU 上的运行：MaxText 在 v6e-256 上 39-50%"
+    )
     table = format_table(result)
     assert "（H100 的运行范围，按 A100 实测最好的矩阵乘法占比（87%）" in table
     assert "reported runs" not in table and "run range" not in table
@@ -276,17 +278,18 @@ def test_words_the_catalogue_does_not_hold_stay_as_the_row_has_them(zh: None) ->
     catalog = load_catalog()
     result = estimate(EstimateRequest(params=7e9, chips=8, mfu=0.4), catalog)
     row = result.rows[0]
-    assert mfu_words(row, catalog) == row.mfu_source  # set by the user, not the catalogue's
+    assert row.mfu_source == "set by the user"  # the app's words (estimate.row), not the catalogue's
+    assert "（" not in mfu_source_words(row, catalog=catalog)
     other = estimate(EstimateRequest(params=7e9, chips=8), catalog).rows[0]
     moved = other.model_copy(update={"mfu_source": "some other catalogue's words"})
-    assert mfu_words(moved, catalog) == "some other catalogue's words"
+    assert mfu_source_words(moved, catalog=catalog) == "some other catalogue's words"
 
 
 def test_the_estimate_in_english_keeps_its_words(en: None) -> None:
     catalog = load_catalog()
     result = estimate(EstimateRequest(params=7e9, chips=64), catalog)
     for row in result.rows:
-        assert mfu_words(row, catalog) == row.mfu_source
+        assert mfu_source_words(row, catalog=catalog) == row.mfu_source
     h100 = catalog.chip("h100-sxm")
     assert catalog.mfu_for(h100)[2] == (
         "NVIDIA H100 SXM 0.38-0.48 (reported runs on H100: Megatron-LM 41-48%, Llama 3 405B 38-43%; "
