@@ -301,7 +301,8 @@ def cost_lines(row: EstimateRow) -> list[str]:
     lines = []
     if row.price is not None:
         key = "estimate.cost.yours" if row.price.origin == "user" else "estimate.cost.on_demand"
-        note = text("estimate.cost.note", note=row.price.note) if row.price.note else ""
+        said = row.price.note_words()
+        note = text("estimate.cost.note", note=said) if said else ""
         lines.append(text(key, price=row.price.describe(), note=note, cost=format_usd(row.cost_usd) or MISSING))
     if row.spot_price is not None:
         lines.append(

@@ -38,6 +38,7 @@ from gpu_tpu_app.core.estimate_text import (
     rule_words,
 )
 from gpu_tpu_app.core.prices import CLOUD_NAMES, format_rate
+from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.core.wording import MISSING, format_usd, plain_number
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
@@ -204,9 +205,9 @@ class EstimateTableFill:
                     item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
                     tip = table_words(PRICE_TIP).format(chip=row.chip_name)
                     if row.price is not None:
-                        tip = (
-                            f"{row.price.describe()}" + (f" [{row.price.note}]" if row.price.note else "") + "\n" + tip
-                        )
+                        note = row.price.note_words()
+                        said = _text("estimate.cost.note", note=note) if note else ""
+                        tip = f"{row.price.describe()}{said}\n{tip}"
                     item.setToolTip(plain_tip(tip))
                     item.setBackground(QColor(colors["selection"]))  # a field to type in, not a figure
                     if price is None and row.price is not None:

@@ -39,6 +39,9 @@ TEMPLATES: dict[str, str] = {
     "common.one_device": "only one {platform} device: nothing to all-reduce across",
     # JAX kernels (kernels/jax_kernels.py)
     "jax.ahead": "set up and compiled ahead in {seconds} s, outside the point's time cap",
+    "jax.ahead_reused": "set up and compiled ahead in {seconds} s, outside the point's time cap ({reused})",
+    "jax.set_up_ahead": "set up ahead in {seconds} s, outside the point's time cap",
+    "jax.set_up_ahead_reused": "set up ahead in {seconds} s, outside the point's time cap ({reused})",
     "jax.jit_default": "jit, default precision",
     "jax.first_call": "first call {seconds} s",
     "jax.donated": "output buffer donated",
@@ -63,6 +66,13 @@ TEMPLATES: dict[str, str] = {
     "jax.psum": "all-reduce (psum in shard_map) of {size} per device across {ranks} {platform} devices; algorithm "
     "bandwidth; bus bandwidth {bus} = algbw × 2(n-1)/n",
     "jax.model_step": "jitted forward + backward (jax.grad)",
+    # what a JAX point kept from an earlier try or point (kernels/jax_held.py)
+    "held.kept": "{what} kept from an earlier try or point (same seed, shape and dtype)",
+    "held.both": "{first} and {second}",
+    "held.function": "the compiled function",
+    "held.functions": "{n} compiled functions",
+    "held.arrays": "its arrays",
+    "held.some_arrays": "{n} of its {total} arrays",
     # torch kernels (kernels/torch_kernels.py)
     "torch.one_thread": "the same product on 1 of {threads} threads: a {threads}-thread rate below it is stalled",
     "torch.from_pinned": "{size} from pinned (page-locked) host memory",
