@@ -9,49 +9,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import positive_number
-from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
+from gpu_tpu_app.commands.check_flags import add_check_flags
+from gpu_tpu_app.core.check_limits import DEFAULT_TPU_CHIPS, MAX_CHIPS
 from gpu_tpu_app.errors import CheckFailed, InputError
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.modelcheck import ModelCheck
 
 # The model check itself (core.modelcheck, the worker launcher, the catalogue) is imported by
-# measure() and run(), not here: `decide` builds its parser with add_check_flags and should not
-# pay for the model check unless it is given --model.
-
-
-def add_check_flags(p: argparse.ArgumentParser) -> None:
-    """--timeout and --memory-limit, shared by check-model and decide --model."""
-    p.add_argument(
-        "--timeout",
-        type=positive_number,
-        default=DEFAULT_TIMEOUT_S,
-        metavar="S",
-        help=f"stop the check after S seconds (default {DEFAULT_TIMEOUT_S:g})",
-    )
-    p.add_argument(
-        "--memory-limit",
-        type=int,
-        default=DEFAULT_MEMORY_LIMIT_MB,
-        metavar="MIB",
-        help=f"address-space limit of the worker process in MiB (default {DEFAULT_MEMORY_LIMIT_MB})",
-    )
-    p.add_argument(
-        "--tpu-chips",
-        type=int,
-        default=DEFAULT_TPU_CHIPS,
-        metavar="N",
-        help="compile for a slice of N chips of each TPU generation (a power of two up to "
-        f"{MAX_CHIPS}; default {DEFAULT_TPU_CHIPS}; 0 skips the TPU compile); needs libtpu in the checking "
-        "interpreter",
-    )
-    p.add_argument(
-        "--python",
-        metavar="PATH",
-        help="check the model in this Python interpreter (your venv or conda env, with your packages) "
-        "instead of the app's own; it needs only the model's framework",
-    )
+# measure() and run(), not here; the flags `decide` shares are in check_flags.py, so that `decide`
+# builds its parser without this module and pays for the model check only when given --model.
 
 
 def configure(p: argparse.ArgumentParser) -> None:
