@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.i18n_allow import ALLOWED_WORDS, CJK, PLACEHOLDER, WORD, left_in_english  # noqa: E402
+from tests.i18n_allow import ALLOWED_WORDS, CJK, PLACEHOLDER, WORD, code_like, left_in_english, without_code  # noqa: E402
 
 SESSION = ROOT / "docs" / "screenshots" / "example-session.json"
 #: the most cells read from one table or tree (a run has thousands of points; the first rows show the words).
@@ -61,7 +61,12 @@ KEPT_IN_LATIN = frozenset(
     {"token", "tokens", "GFLOP", "MFLOP", "TFLOP", "PFLOP", "KV", "TP", "PP", "DP", "top-k", "auto", "none"}
     | {"cpu", "gpu", "tpu"}  # device platforms and chip families, as `--backend` and the catalogue name them
     | {"selective", "full", "prefill", "decode", "Mi", "Ki", "Gi", "Ti", "µs", "IQR", "CV", "ISA", "BLAS"}
+    # terms Chinese ML writing keeps in Latin letters: a TPU pod, a process's rank, the gather and scatter
+    # operations, JSON's null, an id; the standard streams
+    | {"pod", "rank", "gather", "scatter", "null", "id", "stdout", "stderr", "stdin"}
 )
+#: key names that a Chinese sentence writes as they are printed on the key ("按 Enter 键").
+KEYS = frozenset({"Enter", "Return", "Esc", "Escape", "Tab", "Space", "Backspace", "Delete", "Home", "End"})
 
 #: the run fields that are the machine's own words (names, versions, flags), not the app's.
 DATA_FIELDS = ("name", "model", "vendor", "host", "os", "python", "machine", "versions", "isa", "flags", "key", "kind")
@@ -139,10 +144,20 @@ def project_ids() -> set[str]:
             add(getattr(q, "region", ""))
     except Exception:
         pass
+    try:  # the explainer's extra topics (faq, glossary, ...), the clouds and the languages, as typed
+        from gpu_tpu_app import i18n
+        from gpu_tpu_app.commands.explain import EXTRAS
+        from gpu_tpu_app.core.prices import CLOUD_NAMES
+
+        for value in (*EXTRAS, *CLOUD_NAMES, *i18n.LANGUAGES):
+            add(value)
+    except Exception:
+        pass
     ids.update(KEPT_IN_LATIN)
     ids.update(
         {"gpu-tpu-app", "gpu-tpu-probe", "explain", "catalog", "decide", "estimate", "prices", "check-model"}
-        | {"probe", "devices", "run", "envs", "collective", "compare", "json", "text", "csv", "md", "py", "png"}
+        | {"probe", "devices", "run", "envs", "collective", "compare", "json", "text", "table", "csv", "md", "py"}
+        | {"png"}
         | {"jit", "vmap", "pjit", "shard_map", "torch.compile", "nn.Module", "MaxText", "Ironwood", "Trillium"}
         | {"Spot", "flex-start", "HGX", "Instinct", "Gaudi", "Trainium2", "Trainium3", "Inferentia2", "Nebius"}
     )
@@ -150,11 +165,13 @@ def project_ids() -> set[str]:
 
 
 _URL = re.compile(r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)(?:/\S*)?)")
-_PATH = re.compile(r"(?:~|\.{0,2})/[\w./-]+|\b[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b")
-#: a term's English name glossed after its Chinese one, as the project's zh-Hans terms write it: 降级（lowering）, 屋顶线（roofline）.
-_GLOSS = re.compile(r"（[A-Za-z][A-Za-z -]{0,30}）")
+_PATH = re.compile(
+    r"(?:~|\.{0,2})/[\w./-]+|\b(?:[\w.-]+/)*[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b|\b(?:[\w.-]+/){2,}"
+)
+#: a term's English name (one to three words) glossed after its Chinese one, as the zh-Hans terms write it: 下降（lowering）, 屋顶线（roofline）.
+_GLOSS = re.compile(r"（[A-Za-z][A-Za-z-]{0,24}(?: [A-Za-z-]{1,24}){0,2}）")
 _CHOICES = re.compile(r"\{[\w.-]+(?:,[\w.-]+)+\}|\[-[^\]]*\]")
-_CODE = re.compile(r"`[^`]*`|--[\w-]+|\$\w+|\b\w+=\S+")
+_CODE = re.compile(r"\$\w+")
 
 
 def _strip_markup(text: str) -> str:
@@ -191,6 +208,15 @@ def verbatim_titles() -> list[str]:
     return sorted((t for t in titles if len(t) > 8), key=len, reverse=True)
 
 
+def user_texts(session_file: Path) -> list[str]:
+    """The session's own words (its notes): the user's, shown as they typed them, in whatever language."""
+    try:
+        notes = json.loads(session_file.read_text(encoding="utf-8")).get("notes")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [line.strip() for line in notes.splitlines() if len(line.strip()) > 8] if isinstance(notes, str) else []
+
+
 def _not_words(text: str) -> str:
     """`text` without what is never prose: URLs, paths and file names, code, flags, argparse choice lists, and
     the titles of cited sources."""
@@ -198,7 +224,7 @@ def _not_words(text: str) -> str:
         if title in text:
             text = text.replace(title, " ")
     text = _CHOICES.sub(" ", _URL.sub(" ", text))
-    return _CODE.sub(" ", _PATH.sub(" ", text))
+    return without_code(_CODE.sub(" ", _PATH.sub(" ", text)))
 
 
 def mixed_words(text: str, ids: set[str]) -> list[str]:
@@ -206,16 +232,14 @@ def mixed_words(text: str, ids: set[str]) -> list[str]:
     if not CJK.search(text):
         return []
     stripped = _not_words(_GLOSS.sub(" ", PLACEHOLDER.sub(" ", text)))
-    return [w for w in WORD.findall(stripped) if not _is_name(w, ids)]
+    return [w for w in WORD.findall(stripped) if not _is_name(w, ids) and w.strip("./+-") not in KEYS]
 
 
 def _is_name(word: str, ids: set[str]) -> bool:
-    """True for a word that stays as it is in Chinese text: an allowed name, a project id, a number-ish token."""
+    """True for a word that stays as it is in Chinese text: an allowed name, a project id, code or an id
+    (``code_like``: 7B, v5e-8, gpu-b200-sxm, jax.jit, torch_xla, LC_ALL, TOPIC)."""
     core = word.strip("./+-")
-    if len(core) < 2 or core in ALLOWED_WORDS or core in ids or core.lower() in ids:
-        return True
-    # 7B, 1e9, TP, v5e-8, q1, Ctrl+S, F1
-    return bool(re.fullmatch(r"[A-Za-z]?\d[\w.]*|[A-Z0-9]{1,4}|[a-z]\d*|(Ctrl|Alt|Shift|Meta)\+.*|F\d+", core))
+    return len(core) < 2 or core in ALLOWED_WORDS or core in ids or core.lower() in ids or code_like(core)
 
 
 def classify(where: str, raw: str, ids: set[str]) -> Iterator[Leftover]:
@@ -595,7 +619,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     both = not args.window and not args.commands
     ids = project_ids() | data_words(args.session)
-    VERBATIM[:] = verbatim_titles()
+    VERBATIM[:] = sorted([*verbatim_titles(), *user_texts(args.session)], key=len, reverse=True)
     found: list[Leftover] = []
     if args.commands or both:
         found += command_leftovers(ids)

@@ -17,7 +17,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--format",
         choices=["table", "json"],
         default="table",
-        help="table (default) or json (every figure with unit, source and reason)",
+        help=text("cli.catalog.format"),
     )
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from gpu_tpu_app import i18n
 from gpu_tpu_app.commands.check_flags import add_check_flags
 from gpu_tpu_app.core.check_limits import DEFAULT_TPU_CHIPS, MAX_CHIPS
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import CheckFailed, InputError
 
 if TYPE_CHECKING:
@@ -26,12 +27,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "file",
         metavar="FILE",
-        help="Python file defining model() + example_inputs() (PyTorch) or params() + forward() + "
-        "example_inputs() (JAX); optional other_inputs()",
+        help=text("cli.check_model.file"),
     )
-    p.add_argument(
-        "--format", choices=("text", "json"), default="text", help="text for people (default), json for tools"
-    )
+    p.add_argument("--format", choices=("text", "json"), default="text", help=text("cli.format_text_json"))
     add_check_flags(p)
 
 
@@ -47,13 +45,11 @@ def measure(
     """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2). The
     evidence and the error line are in `language` (None: the interface language; JSON output asks for English)."""
     if tpu_chips != 0 and (not 1 <= tpu_chips <= MAX_CHIPS or tpu_chips & (tpu_chips - 1)):
-        raise InputError(
-            f"--tpu-chips: {tpu_chips} is not a TPU slice size (1, 2, 4, 8, ... up to {MAX_CHIPS}; 0 skips compiling)"
-        )
+        raise InputError(text("cli.check_model.bad_tpu_chips", language=language, n=tpu_chips, most=MAX_CHIPS))
     if not math.isfinite(timeout) or timeout <= 0:
-        raise InputError(f"--timeout: {timeout:g} is not a positive number of seconds")
+        raise InputError(text("cli.check_model.bad_timeout", language=language, seconds=f"{timeout:g}"))
     if memory_limit < 512:
-        raise InputError(f"--memory-limit: {memory_limit} MiB is too small (at least 512)")
+        raise InputError(text("cli.check_model.small_memory_limit", language=language, mib=memory_limit))
     progress = None
     if not quiet and sys.stderr.isatty():
 

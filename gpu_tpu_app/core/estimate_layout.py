@@ -76,6 +76,8 @@ def warning_text(warning: Warning, language: str | None = None) -> str:
     from gpu_tpu_app.core.texts import text
 
     ident, values = warning
+    if "." in ident:  # a full text id (a compiled row's warning)
+        return text(ident, language=language, **values)
     if "note" in values:
         note = values["note"]
         values = {**values, "note": text("estimate.layout.note", language=language, note=note) if note else ""}

@@ -123,6 +123,24 @@ def time_range(low: float | None, mid: float | None, high: float | None) -> str:
     return f"{format_duration(low)} - {format_duration(high)}"
 
 
+def row_name(row: EstimateRow, language: str | None = None) -> str:
+    """The row's chip or device name in `language` (None: the language in use): a measured device and your
+    compiled model are named in it; a catalogue chip by its own name."""
+    if row.chip_name_text is not None:
+        ident, values = row.chip_name_text
+        return text(ident, language=language, **values)
+    return row.chip_name
+
+
+def mfu_source_words(row: EstimateRow, language: str | None = None) -> str:
+    """Where the row's MFU comes from, in `language` where the app words it (your setting, a measurement, your
+    compiled model); the catalogue's own note as the row holds it."""
+    if row.mfu_source_text is not None:
+        ident, values = row.mfu_source_text
+        return text(ident, language=language, **values)
+    return row.mfu_source
+
+
 def estimate_cells(row: EstimateRow) -> EstimateCells:
     """The words and numbers of one estimate row."""
     peak = tflops(row.peak_flops)
@@ -132,7 +150,7 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
     memory = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
     mfu = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
     return EstimateCells(
-        chip=row.chip_name,
+        chip=row_name(row),
         kind=FAMILY_WORDS.get(row.family, row.family),
         peak=peak,
         mfu=mfu,
@@ -174,12 +192,12 @@ def memory_tip(row: EstimateRow, training: bool) -> str:
             chips=_chips(n, "estimate.memory.chips"),
             layout=layout_cell(row),
             available=available,
-            chip=row.chip_name,
+            chip=row_name(row),
             chip_memory=chip,
         )
     else:
         key = "estimate.memory.tip_serving" if n and n > 1 else "estimate.memory.tip_serving_one"
-        tip = text(key, needed=needed, n=n, available=available, chip=row.chip_name, chip_memory=chip)
+        tip = text(key, needed=needed, n=n, available=available, chip=row_name(row), chip_memory=chip)
     if row.fits is not None:
         tip = sentences(tip, text("estimate.memory.fits" if row.fits else "estimate.memory.no_fit"))
     return sentences(tip, text("estimate.memory.gb"))
@@ -283,12 +301,12 @@ def estimate_warnings(result: Estimate) -> list[str]:
     if short:
         given = result.request.chips
         key = "estimate.warning.too_few_one" if given == 1 else "estimate.warning.too_few"
-        lines.append(text(key, k=len(short), given=given, names=", ".join(row.chip_name for row in short)))
+        lines.append(text(key, k=len(short), given=given, names=", ".join(row_name(row) for row in short)))
     others: dict[str, list[str]] = {}
     for row in result.rows:
         for english, w in zip(row.warnings, row_warnings(row), strict=True):
             if not english.startswith(TOO_FEW_CHIPS):
-                others.setdefault(w, []).append(row.chip_name)
+                others.setdefault(w, []).append(row_name(row))
     lines += [text("estimate.warning.chips", chips=", ".join(chips), warning=w) for w, chips in others.items()]
     return lines
 
@@ -301,7 +319,8 @@ def cost_lines(row: EstimateRow) -> list[str]:
     lines = []
     if row.price is not None:
         key = "estimate.cost.yours" if row.price.origin == "user" else "estimate.cost.on_demand"
-        note = text("estimate.cost.note", note=row.price.note) if row.price.note else ""
+        said = row.price.note_words()
+        note = text("estimate.cost.note", note=said) if said else ""
         lines.append(text(key, price=row.price.describe(), note=note, cost=format_usd(row.cost_usd) or MISSING))
     if row.spot_price is not None:
         lines.append(

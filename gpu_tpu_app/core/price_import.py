@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
-from gpu_tpu_app.core.prices import Kind, PriceBook, PriceTable, Quote, load_price_table, shipped_quotes
+from gpu_tpu_app.core.prices import Kind, PriceBook, PriceTable, Quote, Said, load_price_table, shipped_quotes
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import MIB, NAME_CHARS, read_text
 
@@ -97,7 +97,8 @@ class _Reader:
         if header is None:
             raise InputError(f"{path}: empty file, not a price catalogue")
         self.header = [h.strip() for h in header]
-        self.dropped: Counter[str] = Counter()
+        #: rows that gave no price, by why: (the id of the reason in resources/text/prices.* [dropped], its value)
+        self.dropped: Counter[tuple[str, str]] = Counter()
         self.read = 0
 
     def columns(self, names: Iterable[str], fmt: str) -> dict[str, int]:
@@ -146,23 +147,41 @@ class _Reader:
         try:
             value = float(text)
         except ValueError:
-            self.dropped["not a number"] += 1
+            self.dropped[("not_a_number", "")] += 1
             return None
         if not math.isfinite(value) or value < 0:
-            self.dropped["not finite or negative"] += 1
+            self.dropped[("not_finite", "")] += 1
             return None
         if value in PLACEHOLDER_PRICES:
-            self.dropped[f"placeholder {value:g}"] += 1
+            self.dropped[("placeholder", f"{value:g}")] += 1
             return None
         return value
 
-    def note(self, fmt: str, quotes: int, field: str) -> str:
+    def drops(self) -> list[Said]:
+        """Why rows gave no price, with how many: '3 not a number', '1 placeholder 700' (in the order of
+        their English words)."""
+        reasons = [
+            (Said(id="dropped." + why, values={"value": value} if value else {}), n)
+            for (why, value), n in self.dropped.items()
+        ]
+        reasons.sort(key=lambda pair: pair[0].english)
+        return [Said(id="read.drop", values={"n": f"{n:,}", "why": why}) for why, n in reasons]
+
+    def note(self, fmt: str, quotes: int, field: str) -> Said:
         """One line on what the file gave; InputError when it gave no price and something was wrong."""
-        drops = ", ".join(f"{n:,} {why}" for why, n in sorted(self.dropped.items()))
+        drops = self.drops()
         if quotes == 0 and self.read and self.dropped:
-            raise InputError(f"{self.path}: {field}: no usable price in {self.read:,} rows ({drops})")
-        text = f"{self.path}: {fmt} catalogue, {quotes:,} chip prices from {self.read:,} rows"
-        return text + (f"; dropped {drops}" if drops else "")
+            words = ", ".join(d.english for d in drops)
+            raise InputError(f"{self.path}: {field}: no usable price in {self.read:,} rows ({words})")
+        values: dict[str, str | Said | list[Said]] = {
+            "path": str(self.path),
+            "format": fmt,
+            "quotes": f"{quotes:,}",
+            "rows": f"{self.read:,}",
+        }
+        if not drops:
+            return Said(id="read.file", values=values)
+        return Said(id="read.file_dropped", values={**values, "drops": drops})
 
 
 def _mtime(path: Path) -> dt.datetime:
@@ -216,14 +235,14 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
     for rec in accelerator_rows:
         name, region = rec["AcceleratorName"], rec["Region"].lower()
         if not _REGION.match(region):
-            reader.dropped["bad region"] += 1
+            reader.dropped[("bad_region", "")] += 1
             continue
         tpu = tpu_slice(name, table)
         host_note = None
         if tpu is not None:
             chip, chips = tpu
             host: tuple[float | None, float | None] = (0.0, 0.0)
-            note = f"{name} over its {chips} chips"
+            note = Said(id="note.slice_import", values={"slice": name, "chips": f"{chips:,}"})
         else:
             chip = table.chip_for(name, rec["InstanceType"])
             try:
@@ -231,23 +250,24 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
             except ValueError:
                 count = math.nan
             if not math.isfinite(count) or count < 1 or count != int(count):
-                reader.dropped["not a whole number of accelerators"] += 1
+                reader.dropped[("not_whole", "")] += 1
                 continue
             chips = int(count)
-            host, note = (0.0, 0.0), f"{chips} x {name}"
+            host = (0.0, 0.0)
+            note = Said(id="note.gpus_import", values={"n": f"{chips:,}", "gpu": name})
             if not rec["InstanceType"] and cloud == "gcp":
                 pattern = table.gcp_hosts.get(name)
                 place = rec.get("AvailabilityZone") or rec["Region"]
                 if pattern is not None and (place, pattern.format(n=chips)) in hosts:
                     host = hosts[(place, pattern.format(n=chips))]
-                    note += f" plus its host VM {pattern.format(n=chips)}"
+                    note = Said(id="note.gpus_import_host", values={**note.values, "host": pattern.format(n=chips)})
                 else:
-                    host_note = "the GPU only; the VM it is attached to is billed on top"
+                    host_note = Said(id="note.gpu_only")
         if chip is None:
-            reader.dropped["not a catalogue chip"] += 1
+            reader.dropped[("not_a_chip", "")] += 1
             continue
         if chips < 1:
-            reader.dropped["not a whole number of accelerators"] += 1
+            reader.dropped[("not_whole", "")] += 1
             continue
         columns: tuple[tuple[Kind, str, float | None], ...] = (
             ("on-demand", "Price", host[0]),
@@ -270,11 +290,11 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
                     where=str(path),
                     as_of=as_of,
                     dated_by="file",
-                    note=host_note or note,
+                    said=host_note or note,
                 ),
             )
     quotes = sorted(found.values(), key=lambda q: (q.chip_id, q.region, q.kind))
-    return PriceBook(quotes=quotes, notes=[reader.note("SkyPilot", len(quotes), "Price")])
+    return PriceBook.of(quotes, [reader.note("SkyPilot", len(quotes), "Price")])
 
 
 def tpu_slice(name: str, table: PriceTable) -> tuple[str | None, int] | None:
@@ -308,7 +328,7 @@ def read_gpuhunt(
         cloud = rec.get("provider", "").lower() or default_cloud
         cloud = CLOUD_ALIASES.get(cloud, cloud)
         if not _REGION.match(cloud):
-            reader.dropped["bad provider"] += 1
+            reader.dropped[("bad_provider", "")] += 1
             continue
         chip = None
         tpu = tpu_slice(rec["gpu_name"], table)  # gpuhunt: one "GPU" named like the slice, priced per slice
@@ -329,20 +349,20 @@ def read_gpuhunt(
             except ValueError:
                 count = math.nan
         if chip is None:
-            reader.dropped["not a catalogue chip"] += 1
+            reader.dropped[("not_a_chip", "")] += 1
             continue
         if not math.isfinite(count) or count < 1 or count != int(count):
-            reader.dropped["not a whole number of accelerators"] += 1
+            reader.dropped[("not_whole", "")] += 1
             continue
         spot = _truthy(rec["spot"])
         if spot is None:
-            reader.dropped["spot neither true nor false"] += 1
+            reader.dropped[("spot_unclear", "")] += 1
             continue
         location = rec["location"].lower()
         zone = _GCP_ZONE.match(location) if cloud == "gcp" else None
         region = zone.group(1) if zone else location
         if not _REGION.match(region):
-            reader.dropped["bad location"] += 1
+            reader.dropped[("bad_location", "")] += 1
             continue
         usd = reader.price(rec["price"])
         if usd is None:
@@ -360,11 +380,15 @@ def read_gpuhunt(
                 where=str(path),
                 as_of=as_of,
                 dated_by="file",
-                note=f"{rec['instance_name'] or 'offer'}: {int(count)} x {rec['gpu_name']}",
+                said=Said(
+                    id="note.offer" if rec["instance_name"] else "note.offer_unnamed",
+                    values={"n": str(int(count)), "gpu": rec["gpu_name"]}
+                    | ({"instance": rec["instance_name"]} if rec["instance_name"] else {}),
+                ),
             ),
         )
     quotes = sorted(found.values(), key=lambda q: (q.cloud, q.chip_id, q.region, q.kind))
-    return PriceBook(quotes=quotes, notes=[reader.note("gpuhunt", len(quotes), "price")])
+    return PriceBook.of(quotes, [reader.note("gpuhunt", len(quotes), "price")])
 
 
 def sniff(path: Path, text: str) -> Format:
@@ -402,6 +426,11 @@ def _csv_files(folder: Path) -> list[Path]:
     return files
 
 
+def not_used(exc: InputError) -> PriceBook:
+    """The note on a catalogue in its default place that could not be read, and is left out."""
+    return PriceBook.of(notes=[Said(id="read.not_used", values={"problem": str(exc)})])
+
+
 def read_path(path: Path | str, table: PriceTable | None = None) -> PriceBook:
     """Every quote in a catalogue file or folder; InputError on the first file that is refused."""
     table = table or load_price_table()
@@ -435,7 +464,7 @@ def load_book(
             try:
                 book = book.merged(read_path(place, table))
             except InputError as exc:
-                book = book.merged(PriceBook(notes=[f"not used: {exc}"]))
+                book = book.merged(not_used(exc))
     for path in extra:
         book = book.merged(read_path(path, table))
     return book

@@ -115,6 +115,35 @@ def remeasure_later_stalls(
         emit(ResultMsg(result=keep))
 
 
+class NoiseWatch:
+    """Whether a noisy point is worth a second try now. A noise retry that ended too noisy again says the
+    machine is busy for longer than one point: its next noisy points keep their one try (still flagged),
+    until a point measures steady at its first try. Stalled points are measured again whatever it says:
+    a stall is one try held back, and the next try is usually not."""
+
+    def __init__(self) -> None:
+        self.busy = False
+
+    def why(self, earlier: list[ProbeResult], batch: list[ProbeResult], r: ProbeResult) -> str | None:
+        """_retry_reason_among, without the noise reasons while the machine is busy."""
+        reason = _retry_reason_among(earlier, batch, r)
+        if reason is not None and self.busy and not reason.startswith(STALLED):
+            return None
+        return reason
+
+    def saw(self, first: list[ProbeResult], kept: list[ProbeResult], retried: bool) -> None:
+        """Learn from one point: its first try's results and the ones kept (after a second try when `retried`)."""
+        main = [r for r in first if r.variant != ONE_THREAD and r.stats is not None]
+        if main and all(trust.noise(r) is None for r in main):
+            self.busy = False
+        elif retried and any(trust.noise(r) is not None for r in kept if r.variant != ONE_THREAD):
+            self.busy = True
+
+
+#: How the stall rule's reasons begin (core.trust.stalls).
+STALLED = "stalled: "
+
+
 def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
     """Why `r` is stalled against the points measured before it on its device (core.trust.stalls), or None."""
     both = [*earlier, r]

@@ -7,7 +7,7 @@ import signal
 import sys
 
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, positive_number
-from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, save_outputs, say
+from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, paragraphs, save_outputs, say
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
 from gpu_tpu_app.core.texts import text
@@ -24,9 +24,8 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     col = sub.add_parser(
         "collective",
         help=text("probe.help.collective"),
-        description="Start N local processes through torch.distributed and/or jax.distributed and "
-        "measure collectives between them (rank 0 writes the run). Across hosts, run "
-        "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=paragraphs(text("cli.probe_commands.collective")),
     )
     col.add_argument("--processes", type=int, required=True, metavar="N", help=text("probe.options.processes"))
     col.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")

@@ -9,7 +9,6 @@ import os
 import stat
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 from typing import IO
@@ -23,9 +22,12 @@ from gpu_tpu_app.probe import envs
 CSV_HEADER = ",".join(CSV_COLUMNS).encode()
 
 
-def paragraphs(text: str, width: int = 78) -> str:
-    """Help text wrapped to `width`, paragraphs (split at blank lines) kept apart: for RawDescriptionHelpFormatter."""
-    return "\n\n".join(textwrap.fill(" ".join(p.split()), width) for p in text.split("\n\n"))
+def paragraphs(*texts: str, width: int = 78) -> str:
+    """Help text paragraphs, each wrapped to `width` terminal columns (Chinese between characters too) and kept
+    apart by a blank line: for RawDescriptionHelpFormatter."""
+    from gpu_tpu_app.clilang import fill
+
+    return "\n\n".join(fill(" ".join(p.split()), width) for p in texts)
 
 
 def check_output(path: str, flag: str) -> Path:

@@ -26,7 +26,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         type=positive_number,
         default=envs.QUERY_TIMEOUT_S,
         metavar="SECONDS",
-        help=f"how long one interpreter may take to answer (default {envs.QUERY_TIMEOUT_S:.0f})",
+        help=text("cli.probe_commands.envs_timeout", seconds=f"{envs.QUERY_TIMEOUT_S:.0f}"),
     )
 
 

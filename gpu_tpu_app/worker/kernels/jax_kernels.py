@@ -22,6 +22,7 @@ from gpu_tpu_app.core.terms import ELEM_BYTES
 from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
+from gpu_tpu_app.worker.kernels.jax_held import Held
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, measure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,6 +61,63 @@ def _block(x: Any) -> Any:
     return jax.block_until_ready(x)
 
 
+#: This worker's compiled functions and the current point's arrays (jax_held): a second try of a point,
+#: or a later point of the same shape, reuses them instead of compiling and drawing its data again.
+HELD = Held()
+
+
+def _where(dev: Any) -> tuple[str, int]:
+    return (dev.platform, int(dev.id))
+
+
+def _randn_key(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> tuple[Any, ...]:
+    return ("randn", shape, dtype, seed, _where(dev))
+
+
+def _out_key(shape: tuple[int, ...], dtype: str, dev: Any) -> tuple[Any, ...]:
+    return ("out", shape, dtype, _where(dev))
+
+
+def _input(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array:
+    """_randn's array, held: the same seed, shape, dtype and device give the array made before, if still held."""
+    return HELD.array(_randn_key(shape, dtype, dev, seed), lambda: _randn(shape, dtype, dev, seed))
+
+
+def _output(shape: tuple[int, ...], dtype: str, dev: Any) -> jax.Array:
+    """A buffer a donating loop writes into (its contents are overwritten), held like the inputs."""
+    return HELD.array(_out_key(shape, dtype, dev), lambda: jax.device_put(jnp.empty(shape, _dtype(dtype)), dev))
+
+
+def _ahead(key: tuple[Any, ...], fn: Any, *args: Any) -> Any:
+    """The executable of fn for args (compile_ahead), compiled once per key in this worker."""
+    return HELD.compiled((*key, _where_args(args)), lambda: compile_ahead(fn, *args)[0])
+
+
+def _where_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The shapes, dtypes and shardings an executable was compiled for (part of its key)."""
+    leaves = jax.tree_util.tree_leaves(args)
+    return tuple((tuple(a.shape), str(a.dtype), str(getattr(a, "sharding", ""))) for a in leaves)
+
+
+def _wanted(point: Point, dev: Any) -> list[tuple[Any, ...]]:
+    """The held arrays `point` uses (HELD.keep lets every other one go before it starts)."""
+    n, dtype = int(point.size or 0), point.dtype or "float32"
+    if point.kernel == "matmul":
+        return [_randn_key((n, n), dtype, dev, common.SEED + i) for i in (0, 1)] + [_out_key((n, n), dtype, dev)]
+    if point.kernel in common.STREAM_ARRAYS:
+        seeds = (0,) if point.kernel == "copy" else (0, 1)
+        return [_randn_key((n,), "float32", dev, common.SEED + i) for i in seeds] + [_out_key((n,), "float32", dev)]
+    if point.kernel == "dispatch":
+        return [_randn_key((1,), "float32", dev, common.SEED)]
+    if point.kernel == "model_step":
+        return [("model_step", point.variant, dtype, _where(dev))]
+    if point.kernel == "transfer":
+        return [("host", n), ("d2h", n, _where(dev))]
+    if point.kernel == "collective":
+        return [("collective", n, dev.platform)]
+    return []
+
+
 def _precision_setting() -> str | None:
     value = getattr(jax.config, "jax_default_matmul_precision", None)
     return str(value) if value else None
@@ -78,18 +136,25 @@ def compile_ahead(fn: Any, *args: Any) -> tuple[Any, float]:
 
 
 def _ahead_note(clock: common.PointClock) -> str:
-    return f"set up and compiled ahead in {clock.before_s:.3f} s, outside the point's time cap"
+    reused_all = HELD.reuse.compiled > 0 and HELD.reuse.compiled_reused == HELD.reuse.compiled
+    done = "set up ahead" if reused_all else "set up and compiled ahead"
+    note = f"{done} in {clock.before_s:.3f} s, outside the point's time cap"
+    reused = HELD.reuse.words()
+    return f"{note} ({reused})" if reused else note
 
 
 def _free_bytes(dev: Any) -> int | None:
+    """Bytes free for the point's arrays: what the device (or host) has free, plus what HELD keeps for the point."""
     if dev.platform == "cpu":
-        return common.host_available_bytes()
-    try:
-        stats = dev.memory_stats() or {}
-    except Exception:
-        return None
-    limit, used = stats.get("bytes_limit"), stats.get("bytes_in_use", 0)
-    return int(limit - used) if limit else None
+        free = common.host_available_bytes()
+    else:
+        try:
+            stats = dev.memory_stats() or {}
+        except Exception:
+            return None
+        limit, used = stats.get("bytes_limit"), stats.get("bytes_in_use", 0)
+        free = int(limit - used) if limit else None
+    return None if free is None else free + HELD.held_bytes()
 
 
 def _accel(dev: Any) -> bool:
@@ -118,6 +183,15 @@ class _Donating:
 # ---------------------------------------------------------------- kernels
 
 
+_MATMUL = jax.jit(lambda out, x, y: x @ y, donate_argnums=0, keep_unused=True)
+_COPY = jax.jit(lambda out, src: jnp.copy(src), donate_argnums=0, keep_unused=True)
+_PLUS_ONE = jax.jit(lambda v: v + 1)
+
+
+def _triad(scalar: float) -> Any:
+    return jax.jit(lambda out, x, y: x + scalar * y, donate_argnums=0, keep_unused=True)
+
+
 def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     n, dtype = int(point.size or 0), point.dtype or "float32"
     mode = math_mode(dev, dtype)
@@ -125,13 +199,14 @@ def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     skip = common.matmul_memory_skip(point, need, _free_bytes(dev), mode)
     if skip is not None:
         return skip
-    a = _randn((n, n), dtype, dev, common.SEED)
-    b = _randn((n, n), dtype, dev, common.SEED + 1)
-    c = jax.device_put(jnp.empty((n, n), _dtype(dtype)), dev)
-    f, _ = compile_ahead(jax.jit(lambda out, x, y: x @ y, donate_argnums=0, keep_unused=True), c, a, b)
+    a = _input((n, n), dtype, dev, common.SEED)
+    b = _input((n, n), dtype, dev, common.SEED + 1)
+    c = _output((n, n), dtype, dev)
+    f = _ahead(("matmul",), _MATMUL, c, a, b)
     clock.restart()
     call = _Donating(f, c, a, b)
     timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    HELD.put(_out_key((n, n), dtype, dev), call.out)
     if not timing.times:
         return []
     first = f"; first call {timing.first_call_s:.3f} s" if timing.first_call_s is not None else ""
@@ -155,18 +230,17 @@ def _stream(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     free = _free_bytes(dev)
     if free is not None and need > 0.5 * free:
         return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free)} free")]
-    b = _randn((n,), "float32", dev, common.SEED)
-    c = _randn((n,), "float32", dev, common.SEED + 1)
-    a = jax.device_put(jnp.empty((n,), jnp.float32), dev)
+    b = _input((n,), "float32", dev, common.SEED)
+    a = _output((n,), "float32", dev)
     scalar = 3.0
-    if point.kernel == "copy":
-        f, _ = compile_ahead(jax.jit(lambda out, src: jnp.copy(src), donate_argnums=0, keep_unused=True), a, b)
-        call = _Donating(f, a, b)
+    if point.kernel == "copy":  # copy reads one array: no second one is drawn
+        call = _Donating(_ahead(("copy",), _COPY, a, b), a, b)
     else:  # one fused pass
-        f, _ = compile_ahead(jax.jit(lambda out, x, y: x + scalar * y, donate_argnums=0, keep_unused=True), a, b, c)
-        call = _Donating(f, a, b, c)
+        c = _input((n,), "float32", dev, common.SEED + 1)
+        call = _Donating(_ahead(("triad", scalar), _triad(scalar), a, b, c), a, b, c)
     clock.restart()
     timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    HELD.put(_out_key((n,), "float32", dev), call.out)
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
@@ -179,15 +253,15 @@ def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) ->
         return [common.skipped(point, "bytes_per_s", "not applicable on CPU")]
     nbytes = int(point.size or 0)
     n = nbytes // 4
-    host = np.random.default_rng(common.SEED).standard_normal(n, dtype=np.float32)
+    host = HELD.array(("host", nbytes), lambda: np.random.default_rng(common.SEED).standard_normal(n, dtype=np.float32))
     if (point.variant or "h2d").startswith("h2d"):
         kw = common.measure_kwargs(point, ctx, True, clock)
         # device_put returns before the copy lands: wait for each one
         timing = measure(lambda: jax.device_put(host, dev).block_until_ready(), **{**kw, "min_sample_s": 0.0})
         msg = f"{common.mib(nbytes)} numpy array → device (jax.device_put)"
     else:
-        on_dev = jax.device_put(host, dev).block_until_ready()
-        bump, _ = compile_ahead(jax.jit(lambda x: x + 1.0), on_dev)
+        on_dev = HELD.array(("d2h", nbytes, _where(dev)), lambda: jax.device_put(host, dev).block_until_ready())
+        bump = _ahead(("bump",), _PLUS_ONE, on_dev)
         clock.restart()
         kw = common.measure_kwargs(point, ctx, True, clock)
         # a new device array per sample: np.asarray caches the host copy of an array it has seen
@@ -203,8 +277,8 @@ def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) ->
 
 
 def _dispatch(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
-    x = _randn((1,), "float32", dev, common.SEED)
-    f, _ = compile_ahead(jax.jit(lambda v: v + 1), x)
+    x = _input((1,), "float32", dev, common.SEED)
+    f = _ahead(("dispatch",), _PLUS_ONE, x)
     clock.restart()
     last: list[Any] = [None]
 
@@ -355,15 +429,14 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     sharding = NamedSharding(mesh, P("i"))
     # the data is made on the devices, already sharded: nothing crosses the host
     make = jax.jit(lambda key: jax.random.normal(key, (ranks * per,), jnp.float32), out_shardings=sharding)
-    x = make(jax.random.key(common.SEED)).block_until_ready()
+    x = HELD.array(("collective", nbytes, dev.platform), lambda: make(jax.random.key(common.SEED)).block_until_ready())
     shard_map: Any = getattr(jax, "shard_map", None)
     if shard_map is None:  # older JAX
         from jax.experimental.shard_map import shard_map as experimental_shard_map
 
         shard_map = experimental_shard_map
-    f, _ = compile_ahead(
-        jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i"))), x
-    )
+    psum = jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+    f = _ahead(("psum", ranks), psum, x)
     f(x).block_until_ready()  # one all-reduce before the clock: the communicator (NCCL, ICI) is built here
     clock.restart()
     last: list[Any] = [None]
@@ -405,9 +478,8 @@ def block_forward(x: jax.Array, p: dict[str, jax.Array], heads: int) -> jax.Arra
     return x + jax.nn.gelu(h @ p["w_1"], approximate=False) @ p["w_2"]
 
 
-def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
-    shape = BlockShape.parse(point.variant or "")
-    dtype = point.dtype or "float32"
+def _block_inputs(shape: BlockShape, dtype: str, dev: Any) -> tuple[dict[str, jax.Array], jax.Array]:
+    """The block's weights (seeded, scaled by 1/sqrt(fan-in); layer norms at 1 and 0) and its input."""
     d, ff = shape.d_model, shape.mlp * shape.d_model
     rng = np.random.default_rng(common.SEED)
 
@@ -428,12 +500,18 @@ def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
         "w_1": w(d, ff),
         "w_2": w(ff, d),
     }
-    x = _randn((shape.batch, shape.seq, d), dtype, dev, common.SEED + 7)
+    return params, _randn((shape.batch, shape.seq, d), dtype, dev, common.SEED + 7)
+
+
+def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    shape = BlockShape.parse(point.variant or "")
+    dtype = point.dtype or "float32"
+    params, x = HELD.array(("model_step", point.variant, dtype, _where(dev)), lambda: _block_inputs(shape, dtype, dev))
 
     def loss(p: dict[str, jax.Array], inp: jax.Array) -> jax.Array:
         return jnp.mean(jnp.square(block_forward(inp, p, shape.heads).astype(jnp.float32)))
 
-    grad, _ = compile_ahead(jax.jit(jax.grad(loss)), params, x)
+    grad = _ahead(("model_step", shape.tag), jax.jit(jax.grad(loss)), params, x)
     clock.restart()
     last: list[Any] = [None]
 
@@ -497,7 +575,7 @@ def warm_up(info: DeviceInfo) -> float:
     """
     t0 = time.perf_counter()
     dev = jax_device(info)
-    x = _randn((256, 256), "float32", dev, common.SEED)
+    x = _input((256, 256), "float32", dev, common.SEED)
     jax.jit(lambda a: a @ a)(x).block_until_ready()
     return time.perf_counter() - t0
 
@@ -505,7 +583,9 @@ def warm_up(info: DeviceInfo) -> float:
 def run(point: Point, ctx: Context) -> list[ProbeResult]:
     """Measure one point with JAX on ctx.device."""
     clock = common.PointClock()
-    return _KERNELS[point.kernel](point, ctx, jax_device(ctx.device), clock)
+    dev = jax_device(ctx.device)
+    HELD.keep(_wanted(point, dev))  # the arrays of earlier points that this one does not use are let go
+    return _KERNELS[point.kernel](point, ctx, dev, clock)
 
 
 def calibrate(info: DeviceInfo, dtypes: list[str], n: int, mm: Any = None) -> dict[str, float]:
@@ -529,8 +609,8 @@ class _Calibration:
 
     def __init__(self, f: Any, dtype: str, n: int, dev: Any) -> None:
         self.f, self.out = f, None
-        self.a = _randn((n, n), dtype, dev, common.SEED)
-        self.b = _randn((n, n), dtype, dev, common.SEED + 1)
+        self.a = _input((n, n), dtype, dev, common.SEED)
+        self.b = _input((n, n), dtype, dev, common.SEED + 1)
 
     def __call__(self) -> None:
         self.out = self.f(self.a, self.b)

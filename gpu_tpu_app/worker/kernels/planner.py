@@ -88,6 +88,13 @@ class _Speed:
     first_s: float  # one-off cost of a new shape (jit compile, autotune)
     fill_s: float  # seconds per element to create random inputs
     spawn_s: float  # starting collective ranks
+    #: seconds per element to create a copy/triad array (None: fill_s); torch tiles a seeded block
+    #: (torch_kernels.stream_array), bound by first-touching fresh memory rather than by drawing normals
+    stream_fill_s: float | None = None
+
+
+#: A CPU's first touch of fresh memory, per float32 element (measured here: 128 MiB in ~0.08 s).
+_FIRST_TOUCH_S_PER_ELEM = 4.0 / 1.6e9
 
 
 def _speed(backend: str, device: DeviceInfo) -> _Speed:
@@ -109,6 +116,7 @@ def _speed(backend: str, device: DeviceInfo) -> _Speed:
             0.0 if backend == "torch" else 0.12,
             1e-8,
             4.0 + 1.5 * cores,
+            _FIRST_TOUCH_S_PER_ELEM if backend == "torch" else None,
         )
     if plat == "tpu":
         return _Speed({"float32": 50e12, "bfloat16": 150e12, "float16": 150e12}, 800e9, 5e9, 3e-5, 1.0, 1e-10, 0.0)
@@ -384,7 +392,8 @@ def calibration_dtypes(
 
 def _stream_est(pl: _Planner, kernel: str, n: int) -> float:
     t = common.stream_bytes(kernel, n, 4) / pl.speed.mem_bw + pl.speed.launch_s
-    return common.STREAM_ARRAYS[kernel] * n * pl.speed.fill_s + _loop_s(t, pl.target, pl.speed.first_s)
+    fill = pl.speed.fill_s if pl.speed.stream_fill_s is None else pl.speed.stream_fill_s
+    return common.STREAM_ARRAYS[kernel] * n * fill + _loop_s(t, pl.target, pl.speed.first_s)
 
 
 def stream_plan(pl: _Planner) -> tuple[list[int], str | None]:
