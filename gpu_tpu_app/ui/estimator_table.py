@@ -230,7 +230,7 @@ class EstimateTableFill:
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:
-                    item.setToolTip(plain_tip(mfu_source_words(row)))
+                    item.setToolTip(plain_tip(mfu_source_words(row, catalog=self._catalog)))
                 if col == 4 and row.warnings:
                     item.setToolTip(plain_tip("\n".join(row_warnings(row))))
                 if col == 5:

@@ -83,6 +83,28 @@ def _input(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array
     return HELD.array(_randn_key(shape, dtype, dev, seed), lambda: _randn(shape, dtype, dev, seed))
 
 
+def stream_array(n: int, dev: Any, seed: int, on_host: bool | None = None) -> jax.Array:
+    """n float32 elements for copy/triad on `dev`: a seeded normal block of common.STREAM_BLOCK, repeated
+    (never zeros). Repeated on the host for a CPU, on the device for an accelerator (nothing large
+    crosses); `on_host` chooses (tests run the device's way on a CPU)."""
+    block_n = min(n, common.STREAM_BLOCK)
+    whole, rest = divmod(n, block_n)
+    if dev.platform == "cpu" if on_host is None else on_host:
+        drawn = np.random.default_rng(seed).standard_normal(block_n, dtype=np.float32)
+        host = np.empty(n, np.float32)
+        host[: whole * block_n].reshape(whole, block_n)[:] = drawn  # broadcast: one pass
+        host[whole * block_n :] = drawn[:rest]
+        return jax.device_put(host, dev).block_until_ready()
+    block = _randn((block_n,), "float32", dev, seed)
+    tile = jax.jit(lambda b: jnp.concatenate([jnp.broadcast_to(b, (whole, block_n)).reshape(-1), b[:rest]]))
+    return tile(block).block_until_ready()
+
+
+def _stream_input(n: int, dev: Any, seed: int) -> jax.Array:
+    """stream_array, held like _input's arrays."""
+    return HELD.array(("stream", n, seed, _where(dev)), lambda: stream_array(n, dev, seed))
+
+
 def _output(shape: tuple[int, ...], dtype: str, dev: Any) -> jax.Array:
     """A buffer a donating loop writes into (its contents are overwritten), held like the inputs."""
     return HELD.array(_out_key(shape, dtype, dev), lambda: jax.device_put(jnp.empty(shape, _dtype(dtype)), dev))
@@ -106,7 +128,7 @@ def _wanted(point: Point, dev: Any) -> list[tuple[Any, ...]]:
         return [_randn_key((n, n), dtype, dev, common.SEED + i) for i in (0, 1)] + [_out_key((n, n), dtype, dev)]
     if point.kernel in common.STREAM_ARRAYS:
         seeds = (0,) if point.kernel == "copy" else (0, 1)
-        return [_randn_key((n,), "float32", dev, common.SEED + i) for i in seeds] + [_out_key((n,), "float32", dev)]
+        return [("stream", n, common.SEED + i, _where(dev)) for i in seeds] + [_out_key((n,), "float32", dev)]
     if point.kernel == "dispatch":
         return [_randn_key((1,), "float32", dev, common.SEED)]
     if point.kernel == "model_step":
@@ -230,13 +252,13 @@ def _stream(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     free = _free_bytes(dev)
     if free is not None and need > 0.5 * free:
         return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free)} free")]
-    b = _input((n,), "float32", dev, common.SEED)
+    b = _stream_input(n, dev, common.SEED)
     a = _output((n,), "float32", dev)
     scalar = 3.0
     if point.kernel == "copy":  # copy reads one array: no second one is drawn
         call = _Donating(_ahead(("copy",), _COPY, a, b), a, b)
     else:  # one fused pass
-        c = _input((n,), "float32", dev, common.SEED + 1)
+        c = _stream_input(n, dev, common.SEED + 1)
         call = _Donating(_ahead(("triad", scalar), _triad(scalar), a, b, c), a, b, c)
     clock.restart()
     timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
