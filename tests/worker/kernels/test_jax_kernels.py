@@ -277,3 +277,21 @@ def test_a_donated_buffer_is_never_handed_out_again() -> None:
     out.delete()  # what donating it to a jitted call does
     again = jk._output((8,), "float32", dev)
     assert again is not out and not again.is_deleted()
+
+
+@pytest.mark.parametrize("n", [1000, 1 << 20, 3 * (1 << 20) + 7])
+def test_stream_arrays_repeat_a_seeded_normal_block_the_same_way_on_host_and_device(n: int) -> None:
+    import numpy as np
+
+    from gpu_tpu_app.worker.kernels.common import STREAM_BLOCK
+
+    dev = jk.jax_device(Ctx().device)
+    host = np.asarray(jk.stream_array(n, dev, 7, on_host=True))
+    device = np.asarray(jk.stream_array(n, dev, 7, on_host=False))
+    block = np.random.default_rng(7).standard_normal(min(n, STREAM_BLOCK), dtype=np.float32)
+    assert host.shape == device.shape == (n,) and host.dtype == np.float32
+    assert np.array_equal(host, device) and np.count_nonzero(host) == n  # never zeros
+    assert np.array_equal(host[: block.size], block) and np.array_equal(
+        host[-(n % block.size or block.size) :], block[: n % block.size or block.size]
+    )
+    assert not np.array_equal(host, np.asarray(jk.stream_array(n, dev, 8)))  # each seed its own data
