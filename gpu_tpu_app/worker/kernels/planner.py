@@ -61,6 +61,11 @@ COLLECTIVE_MIN_CAP_S = 20.0
 #: collective's communicator): it runs outside the cap and is reported; the worker announces
 #: cap + set-up, so a slow first compile is not killed as a hang.
 JAX_SETUP_S = {"cpu": 30.0, "accel": 60.0, "collective": 120.0}
+#: What the parent's hang timer allows a torch CPU model step beyond its cap. Its warm-up and first timed
+#: step run before the loop can look at the cap, and on a busy 2-core machine each of a step's ~100 small
+#: ops can wait for a descheduled thread: one step took 1.4 s at load 10 (1.8 GFLOP/s), so the worker was
+#: killed as hung and restarted. The loop still stops at the cap; a step that slow is flagged.
+TORCH_STEP_SLACK_S = 6.0
 #: A dtype whose calibrated matmul rate is under this share of what the plan expects of it (or of
 #: the measured fp32 rate, when it is not fp32) is "slow": said in one line, sized down, measured last.
 SLOW_SHARE = 0.1
@@ -89,8 +94,9 @@ class _Speed:
     first_s: float  # one-off cost of a new shape (jit compile, autotune)
     fill_s: float  # seconds per element to create random inputs
     spawn_s: float  # starting collective ranks
-    #: seconds per element to create a copy/triad array (None: fill_s); torch tiles a seeded block
-    #: (torch_kernels.stream_array), bound by first-touching fresh memory rather than by drawing normals
+    #: seconds per element to create a copy/triad array (None: fill_s); both backends tile a seeded block
+    #: (torch_kernels.stream_array, jax_kernels.stream_array), bound by first-touching fresh memory rather
+    #: than by drawing normals
     stream_fill_s: float | None = None
 
 
@@ -117,7 +123,8 @@ def _speed(backend: str, device: DeviceInfo) -> _Speed:
             0.0 if backend == "torch" else 0.12,
             1e-8,
             4.0 + 1.5 * cores,
-            _FIRST_TOUCH_S_PER_ELEM if backend == "torch" else None,
+            # torch tiles in place; JAX tiles on the host, then copies to its device (a second first touch)
+            _FIRST_TOUCH_S_PER_ELEM * (1 if backend == "torch" else 2),
         )
     if plat == "tpu":
         return _Speed({"float32": 50e12, "bfloat16": 150e12, "float16": 150e12}, 800e9, 5e9, 3e-5, 1.0, 1e-10, 0.0)
@@ -255,7 +262,10 @@ class _Planner:
         return Point(**base, est_s=round(expected, 3), cap_s=round(cap, 1))
 
     def setup_s(self, kernel: str) -> float:
-        """Seconds a point may spend before its clock starts: JAX compiles ahead, torch has no such step."""
+        """Seconds a point may spend before its clock starts: JAX compiles ahead; torch has no such step,
+        but its CPU model step gets TORCH_STEP_SLACK_S on the parent's hang timer (not on its cap)."""
+        if self.backend == "torch" and kernel == "model_step" and not self.accel:
+            return TORCH_STEP_SLACK_S
         if self.backend != "jax" or kernel == "compile":  # the compile point measures compiling itself
             return 0.0
         if kernel == "collective":
