@@ -59,7 +59,7 @@ def rows(catalog: Catalog) -> list[list[str]]:
             [
                 chip.id,
                 chip.name,
-                chip.family,
+                text(f"catalog.family.{chip.family}"),
                 bf16,
                 fp8,
                 _cell(chip, "fp32"),
@@ -79,7 +79,7 @@ def format_table(catalog: Catalog) -> str:
     lines = align(rows(catalog), right={3, 4, 5, 6, 7, 9, 10, 11})
     lines.append("")
     lines.append(text("cli.catalog.links"))
-    lines += [f"  {chip.id}: {chip.interconnect}" for chip in catalog.chips]
+    lines += [f"  {chip.id}: {catalog.interconnect(chip)}" for chip in catalog.chips]
     lines.append("")
     lines += [text(f"cli.catalog.legend_{part}") for part in ("peaks", "missing", "domain", "memory")]
     return "\n".join(lines)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpu_tpu_app import i18n
+from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
 from gpu_tpu_app.core.estimate_layout import warning_text
 from gpu_tpu_app.core.estimate_workload import shape_origin
@@ -132,13 +133,22 @@ def row_name(row: EstimateRow, language: str | None = None) -> str:
     return row.chip_name
 
 
-def mfu_source_words(row: EstimateRow, language: str | None = None) -> str:
-    """Where the row's MFU comes from, in `language` where the app words it (your setting, a measurement, your
-    compiled model); the catalogue's own note as the row holds it."""
+def mfu_source_words(row: EstimateRow, language: str | None = None, catalog: Catalog | None = None) -> str:
+    """Where the row's MFU comes from, in `language` (None: the language in use): the app's words (your setting,
+    a measurement, your compiled model), or the catalogue's line for the row's chip in that language when the
+    row holds that line's English (`catalog`: the one the estimate used; None: the packaged one); else the
+    row's own words."""
     if row.mfu_source_text is not None:
         ident, values = row.mfu_source_text
         return text(ident, language=language, **values)
-    return row.mfu_source
+    lang = language or i18n.current_language()
+    if lang == i18n.DEFAULT_LANGUAGE or row.family in OWN_FAMILIES:
+        return row.mfu_source
+    catalog = catalog or load_catalog()
+    chip = next((c for c in catalog.chips if c.id == row.chip_id), None)
+    if chip is None or catalog.mfu_for(chip)[2] != row.mfu_source:
+        return row.mfu_source
+    return catalog.mfu_for(chip, lang)[2]
 
 
 def estimate_cells(row: EstimateRow) -> EstimateCells:
@@ -362,11 +372,22 @@ def note_lines(result: Estimate) -> list[str]:
     if result.bw_share_source:
         english_nominal = bw_share_words(result.request, None, language=i18n.DEFAULT_LANGUAGE)
         own = result.request.bw_share or result.bw_share_source == english_nominal
-        words = bw_share_words(result.request, None) if own else result.bw_share_source  # else the catalogue's
+        words = bw_share_words(result.request, None) if own else decode_words(result.bw_share_source)
         lines.append(text("estimate.line.bandwidth", text=words))
     if result.fp32_note:
         lines.append(text("estimate.line.precision", text=fp32_words()))
     return lines
+
+
+def decode_words(english: str, catalog: Catalog | None = None) -> str:
+    """The catalogue's decode share in the language in use, when `english` (what an Estimate keeps) is the
+    catalogue's English line for it; else `english` as it is."""
+    if i18n.current_language() == i18n.DEFAULT_LANGUAGE:
+        return english
+    catalog = catalog or load_catalog()
+    if catalog.decode_words(i18n.DEFAULT_LANGUAGE) != english:
+        return english
+    return catalog.decode_words() or english
 
 
 def estimate_model_lines(result: Estimate) -> list[str]:

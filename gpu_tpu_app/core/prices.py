@@ -244,10 +244,12 @@ def check_chips(table: PriceTable, chip_ids: set[str], path: Path | str) -> None
     """InputError naming the first row or name whose chip the catalogue lacks."""
     for i, row in enumerate(table.prices):
         if row.chip not in chip_ids:
-            raise InputError(f"{path}: prices.{i}.chip: unknown chip id {row.chip!r} (not in the catalogue)")
+            raise InputError(
+                f"{path}: {text('prices.error.unknown_chip', field=f'prices.{i}.chip', chip=repr(row.chip))}"
+            )
     for name, chip in table.names.items():
         if chip not in chip_ids:
-            raise InputError(f"{path}: names.{name}: unknown chip id {chip!r} (not in the catalogue)")
+            raise InputError(f"{path}: {text('prices.error.unknown_chip', field=f'names.{name}', chip=repr(chip))}")
 
 
 @functools.lru_cache(maxsize=1)
@@ -305,8 +307,8 @@ class Quote(BaseModel):
     def note_words(self, language: str | None = None) -> str | None:
         """The note in `language` (None: the language in use): the app's own note said in it, a price
         table's own words as they were written (on one line) and, outside English, marked as the table's."""
-        if self.said is not None:
-            return self.said.words(language)
+        if self.said is not None:  # its values come from a catalogue's cells: kept on one line too
+            return one_line(self.said.words(language))
         if self.note is None or not self.note.strip():
             return None
         return text("prices.own.note", language=language, note=one_line(self.note))

@@ -13,6 +13,7 @@ from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
 from gpu_tpu_app.cliutil import display_width, pad
+from gpu_tpu_app.core.note_text import result_message, separator
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
 from gpu_tpu_app.core.terms import KERNELS, point_words, size_words
 from gpu_tpu_app.core.texts import text
@@ -32,6 +33,7 @@ from gpu_tpu_app.core.wording import (
     format_pct,
     format_value,
 )
+from gpu_tpu_app.i18n import current_language
 
 #: Printed tables and progress lines fit this many columns (unless --wide).
 WIDTH = 100
@@ -101,10 +103,10 @@ def trust_cell(flags: Flags) -> str:
 def _notes(r: ProbeResult, flags: Flags) -> str:
     parts = [*flags.shown_notes()]
     if r.message:
-        parts.append(r.message)
+        parts.append(result_message(r) or r.message)
     if r.math_mode and (not r.message or r.math_mode not in r.message):
         parts.append(text("probe.math", mode=r.math_mode))
-    return "; ".join(parts)
+    return separator(current_language()).join(parts)
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:
@@ -385,7 +387,7 @@ class ProgressPrinter:
             r = msg.result
             redraw = self._bar
             self._clear()
-            extra = f" ({r.message})" if r.message and r.status != "ok" else ""
+            extra = f" ({result_message(r)})" if r.message and r.status != "ok" else ""
             words = point_words(r.kernel, r.variant, r.dtype, r.size)
             self.stream.write(f"  {r.device} {words}: {value_cell(r)}{extra}\n")
             if redraw:

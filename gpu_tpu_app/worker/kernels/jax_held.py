@@ -22,6 +22,8 @@ from typing import Any
 
 import jax
 
+from gpu_tpu_app.worker.notes import note
+
 
 def _deleted(value: Any) -> bool:
     """True when any array in `value` (an array, or a tuple/dict of them) was donated or deleted."""
@@ -46,17 +48,18 @@ class Reuse:
         parts = []
         if self.compiled_reused:
             parts.append(
-                "the compiled function" if self.compiled == 1 else f"{self.compiled_reused} compiled functions"
+                note("held.function") if self.compiled == 1 else note("held.functions", n=self.compiled_reused)
             )
         if self.arrays_reused:
             parts.append(
-                "its arrays"
+                note("held.arrays")
                 if self.arrays_reused == self.arrays
-                else f"{self.arrays_reused} of its {self.arrays} arrays"
+                else note("held.some_arrays", n=self.arrays_reused, total=self.arrays)
             )
         if not parts:
             return None
-        return f"{' and '.join(parts)} kept from an earlier try or point (same seed, shape and dtype)"
+        what = note("held.both", first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
+        return note("held.kept", what=what)
 
 
 class Held:

@@ -277,3 +277,51 @@ def test_a_donated_buffer_is_never_handed_out_again() -> None:
     out.delete()  # what donating it to a jitted call does
     again = jk._output((8,), "float32", dev)
     assert again is not out and not again.is_deleted()
+
+
+@pytest.mark.parametrize("n", [1000, 1 << 20, 3 * (1 << 20) + 7])
+def test_stream_arrays_repeat_a_seeded_normal_block_the_same_way_on_host_and_device(n: int) -> None:
+    import numpy as np
+
+    from gpu_tpu_app.worker.kernels.common import STREAM_BLOCK
+
+    dev = jk.jax_device(Ctx().device)
+    host = np.asarray(jk.stream_array(n, dev, 7, on_host=True))
+    device = np.asarray(jk.stream_array(n, dev, 7, on_host=False))
+    block = np.random.default_rng(7).standard_normal(min(n, STREAM_BLOCK), dtype=np.float32)
+    assert host.shape == device.shape == (n,) and host.dtype == np.float32
+    assert np.array_equal(host, device) and np.count_nonzero(host) == n  # never zeros
+    assert np.array_equal(host[: block.size], block) and np.array_equal(
+        host[-(n % block.size or block.size) :], block[: n % block.size or block.size]
+    )
+    assert not np.array_equal(host, np.asarray(jk.stream_array(n, dev, 8)))  # each seed its own data
+
+
+def test_cpu_inputs_and_outputs_are_made_without_compiling_and_hold_the_same_numbers() -> None:
+    """On a CPU the arrays come from numpy: no XLA compile per new shape (jnp.asarray(x, bfloat16) and
+    jnp.empty each compiled one), and bfloat16 data is bit for bit what XLA's convert made of it."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    compiles: list[str] = []
+
+    def listen(event: str, seconds: float, **kwargs: object) -> None:
+        if "compile" in event:
+            compiles.append(event)
+
+    dev = jk.jax_device(Ctx().device)
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        data = jk._randn((333, 77), "bfloat16", dev, 5)
+        out = jk._output((333, 77), "bfloat16", dev)
+        block = jk._block_inputs(BlockShape(2, 8, 48, 2), "bfloat16", dev)
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+    assert compiles == []
+    assert data.dtype == out.dtype == jnp.bfloat16 and out.shape == (333, 77)
+    host = np.random.default_rng(5).standard_normal((333, 77), dtype=np.float32)
+    by_xla = np.asarray(jnp.asarray(host, dtype=jnp.bfloat16))
+    assert np.array_equal(np.asarray(data).view(np.uint16), by_xla.view(np.uint16))
+    params, x = block
+    assert {str(v.dtype) for v in params.values()} == {"bfloat16"} and str(x.dtype) == "bfloat16"
+    assert float(params["ln1_w"][0]) == 1.0 and float(params["ln1_b"][0]) == 0.0
