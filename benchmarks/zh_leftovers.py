@@ -104,10 +104,13 @@ def project_ids() -> set[str]:
     try:
         from gpu_tpu_app.core import catalog
 
-        for chip in catalog.load_catalog().chips:
+        shipped = catalog.load_catalog()
+        for chip in shipped.chips:
             add(chip.id)
             add(chip.name)
             add(chip.family)
+        for source in shipped.sources:  # cited by id: "来源：megatron-lm, ml-engineering-mamf"
+            add(source.id)
     except Exception:
         pass
     try:
