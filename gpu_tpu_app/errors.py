@@ -11,12 +11,13 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.texts import text as _text
+
+if TYPE_CHECKING:  # pydantic is imported where a model is validated, not by every command that can fail
+    from pydantic import ValidationError
 
 #: pydantic error type that a model validator raises for a cross-reference problem; its
 #: context holds the field `path`, the `problem` and how many problems were found (`count`).

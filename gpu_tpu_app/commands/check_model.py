@@ -9,8 +9,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import positive_number
-from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
+from gpu_tpu_app.commands.check_flags import add_check_flags
+from gpu_tpu_app.core.check_limits import DEFAULT_TPU_CHIPS, MAX_CHIPS
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import CheckFailed, InputError
 
@@ -18,38 +18,8 @@ if TYPE_CHECKING:
     from gpu_tpu_app.core.modelcheck import ModelCheck
 
 # The model check itself (core.modelcheck, the worker launcher, the catalogue) is imported by
-# measure() and run(), not here: `decide` builds its parser with add_check_flags and should not
-# pay for the model check unless it is given --model.
-
-
-def add_check_flags(p: argparse.ArgumentParser) -> None:
-    """--timeout and --memory-limit, shared by check-model and decide --model."""
-    p.add_argument(
-        "--timeout",
-        type=positive_number,
-        default=DEFAULT_TIMEOUT_S,
-        metavar="S",
-        help=text("cli.check_model.timeout", seconds=f"{DEFAULT_TIMEOUT_S:g}"),
-    )
-    p.add_argument(
-        "--memory-limit",
-        type=int,
-        default=DEFAULT_MEMORY_LIMIT_MB,
-        metavar="MIB",
-        help=text("cli.check_model.memory_limit", mib=DEFAULT_MEMORY_LIMIT_MB),
-    )
-    p.add_argument(
-        "--tpu-chips",
-        type=int,
-        default=DEFAULT_TPU_CHIPS,
-        metavar="N",
-        help=text("cli.check_model.tpu_chips", most=MAX_CHIPS, default=DEFAULT_TPU_CHIPS),
-    )
-    p.add_argument(
-        "--python",
-        metavar="PATH",
-        help=text("cli.check_model.python"),
-    )
+# measure() and run(), not here; the flags `decide` shares are in check_flags.py, so that `decide`
+# builds its parser without this module and pays for the model check only when given --model.
 
 
 def configure(p: argparse.ArgumentParser) -> None:

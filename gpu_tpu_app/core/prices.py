@@ -305,8 +305,8 @@ class Quote(BaseModel):
     def note_words(self, language: str | None = None) -> str | None:
         """The note in `language` (None: the language in use): the app's own note said in it, a price
         table's own words as they were written (on one line) and, outside English, marked as the table's."""
-        if self.said is not None:
-            return self.said.words(language)
+        if self.said is not None:  # its values come from a catalogue's cells: kept on one line too
+            return one_line(self.said.words(language))
         if self.note is None or not self.note.strip():
             return None
         return text("prices.own.note", language=language, note=one_line(self.note))

@@ -226,7 +226,10 @@ class EstimateTableFill:
                     )
                 item.setFlags(flags)
                 if col == 0:
-                    item.setToolTip(plain_tip(_text("estimate.row.name_kind", name=c.chip, kind=c.kind)))
+                    own = row.family in OWN_FAMILIES  # its name already says it is measured or your model
+                    item.setToolTip(
+                        plain_tip(c.chip if own else _text("estimate.row.name_kind", name=c.chip, kind=c.kind))
+                    )
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:

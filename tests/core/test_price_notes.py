@@ -205,3 +205,13 @@ def test_the_prices_table_in_chinese_has_no_english_note_and_the_same_figures(tm
     figures = re.compile(r"\$[0-9][0-9,.]*|[0-9][0-9,.]* \$/h")
     assert sorted(figures.findall(chinese)) == sorted(figures.findall(english))
     assert "丢弃的行：" in chinese
+
+
+def test_a_gpuhunt_offer_name_with_a_line_break_stays_on_one_line(tmp_path: Path, table: PriceTable) -> None:
+    offers = GPUHUNT_GCP.replace("a2-highgpu-1g,us-central1-b", '"a2-highgpu\n1g",us-central1-b')
+    book = read_gpuhunt(_write(tmp_path / "gcp.csv", offers), table)
+    quote = next(q for q in book.quotes if q.chip_id == "a100-40gb")
+    assert quote.note == "a2-highgpu\n1g: 1 x A100"  # the data as read (JSON)
+    for language in ("en", ZH):
+        words = quote.note_words(language) or ""
+        assert "\n" not in words and "a2-highgpu\\n1g" in words, words

@@ -88,8 +88,9 @@ class _Speed:
     first_s: float  # one-off cost of a new shape (jit compile, autotune)
     fill_s: float  # seconds per element to create random inputs
     spawn_s: float  # starting collective ranks
-    #: seconds per element to create a copy/triad array (None: fill_s); torch tiles a seeded block
-    #: (torch_kernels.stream_array), bound by first-touching fresh memory rather than by drawing normals
+    #: seconds per element to create a copy/triad array (None: fill_s); both backends tile a seeded block
+    #: (torch_kernels.stream_array, jax_kernels.stream_array), bound by first-touching fresh memory rather
+    #: than by drawing normals
     stream_fill_s: float | None = None
 
 
@@ -116,7 +117,8 @@ def _speed(backend: str, device: DeviceInfo) -> _Speed:
             0.0 if backend == "torch" else 0.12,
             1e-8,
             4.0 + 1.5 * cores,
-            _FIRST_TOUCH_S_PER_ELEM if backend == "torch" else None,
+            # torch tiles in place; JAX tiles on the host, then copies to its device (a second first touch)
+            _FIRST_TOUCH_S_PER_ELEM * (1 if backend == "torch" else 2),
         )
     if plat == "tpu":
         return _Speed({"float32": 50e12, "bfloat16": 150e12, "float16": 150e12}, 800e9, 5e9, 3e-5, 1.0, 1e-10, 0.0)

@@ -79,9 +79,8 @@ def _randn(shape: tuple[int, ...], dtype: str, dev: torch.device, seed: int) -> 
     return torch.randn(shape, generator=gen, dtype=torch.float32).to(device=dev, dtype=_dtype(dtype))
 
 
-#: Elements of seeded normal data that copy/triad arrays repeat: their values do not change the bytes
-#: moved, and drawing 32M normals takes about 0.35 s per array on a CPU core against ~0.03 s to tile a block.
-STREAM_BLOCK = 1 << 20
+#: Elements of seeded normal data that copy/triad arrays repeat (one home for both backends: common.py).
+STREAM_BLOCK = common.STREAM_BLOCK
 
 
 def stream_array(n: int, dev: torch.device, seed: int) -> torch.Tensor:
