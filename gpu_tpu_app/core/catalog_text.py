@@ -65,7 +65,7 @@ def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, Any]) -> None
             out[full] = value
 
 
-def _said(ident: str, **values: str | int) -> str:
+def _said(ident: str, **values: Any) -> str:
     """A problem in the language in use (resources/text/catalog.<language>.toml [problem])."""
     from gpu_tpu_app.core.texts import text
 
