@@ -51,11 +51,17 @@ def _dtype(name: str) -> Any:
 def _randn(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array:
     """Seeded normal random data on `dev` (never zeros): numpy on the CPU, jax.random on accelerators."""
     if dev.platform == "cpu":
-        host = np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
-        return jax.device_put(jnp.asarray(host, dtype=_dtype(dtype)), dev).block_until_ready()
+        return jax.device_put(_host_randn(shape, dtype, seed), dev).block_until_ready()
     with jax.default_device(dev):
         x = jax.random.normal(jax.random.key(seed), shape, jnp.float32).astype(_dtype(dtype))
     return jax.device_put(x, dev).block_until_ready()
+
+
+def _host_randn(shape: tuple[int, ...], dtype: str, seed: int) -> np.ndarray:
+    """Seeded float32 normals, cast in numpy (ml_dtypes rounds to nearest even as XLA's convert does, bit
+    for bit): jnp.asarray(x, bfloat16) would compile a convert for every new shape (0.1-0.2 s)."""
+    host = np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
+    return host if dtype == "float32" else host.astype(_dtype(dtype))
 
 
 def _block(x: Any) -> Any:
@@ -107,8 +113,15 @@ def _stream_input(n: int, dev: Any, seed: int) -> jax.Array:
 
 
 def _output(shape: tuple[int, ...], dtype: str, dev: Any) -> jax.Array:
-    """A buffer a donating loop writes into (its contents are overwritten), held like the inputs."""
-    return HELD.array(_out_key(shape, dtype, dev), lambda: jax.device_put(jnp.empty(shape, _dtype(dtype)), dev))
+    """A buffer a donating loop writes into (its contents are overwritten), held like the inputs. On a CPU
+    it comes from numpy: jnp.empty compiles a fill for every new shape (0.1-0.2 s), for a value never read."""
+
+    def make() -> jax.Array:
+        if dev.platform == "cpu":
+            return jax.device_put(np.empty(shape, _dtype(dtype)), dev).block_until_ready()
+        return jax.device_put(jnp.empty(shape, _dtype(dtype)), dev)
+
+    return HELD.array(_out_key(shape, dtype, dev), make)
 
 
 def _ahead(key: tuple[Any, ...], fn: Any, *args: Any) -> Any:
@@ -494,12 +507,13 @@ def _block_inputs(shape: BlockShape, dtype: str, dev: Any) -> tuple[dict[str, ja
     d, ff = shape.d_model, shape.mlp * shape.d_model
     rng = np.random.default_rng(common.SEED)
 
+    # made and cast in numpy, then put on the device: jnp.asarray(x, dtype) and jnp.full compile per shape
     def w(rows: int, cols: int) -> jax.Array:
-        arr = rng.standard_normal((rows, cols), dtype=np.float32) / math.sqrt(rows)
-        return jax.device_put(jnp.asarray(arr, _dtype(dtype)), dev)
+        arr = rng.standard_normal((rows, cols), dtype=np.float32) / np.float32(math.sqrt(rows))
+        return jax.device_put(arr if dtype == "float32" else arr.astype(_dtype(dtype)), dev)
 
     def vec(val: float) -> jax.Array:
-        return jax.device_put(jnp.full((d,), val, _dtype(dtype)), dev)
+        return jax.device_put(np.full((d,), val, _dtype(dtype)), dev)
 
     params = {
         "ln1_w": vec(1.0),

@@ -295,3 +295,33 @@ def test_stream_arrays_repeat_a_seeded_normal_block_the_same_way_on_host_and_dev
         host[-(n % block.size or block.size) :], block[: n % block.size or block.size]
     )
     assert not np.array_equal(host, np.asarray(jk.stream_array(n, dev, 8)))  # each seed its own data
+
+
+def test_cpu_inputs_and_outputs_are_made_without_compiling_and_hold_the_same_numbers() -> None:
+    """On a CPU the arrays come from numpy: no XLA compile per new shape (jnp.asarray(x, bfloat16) and
+    jnp.empty each compiled one), and bfloat16 data is bit for bit what XLA's convert made of it."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    compiles: list[str] = []
+
+    def listen(event: str, seconds: float, **kwargs: object) -> None:
+        if "compile" in event:
+            compiles.append(event)
+
+    dev = jk.jax_device(Ctx().device)
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        data = jk._randn((333, 77), "bfloat16", dev, 5)
+        out = jk._output((333, 77), "bfloat16", dev)
+        block = jk._block_inputs(BlockShape(2, 8, 48, 2), "bfloat16", dev)
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+    assert compiles == []
+    assert data.dtype == out.dtype == jnp.bfloat16 and out.shape == (333, 77)
+    host = np.random.default_rng(5).standard_normal((333, 77), dtype=np.float32)
+    by_xla = np.asarray(jnp.asarray(host, dtype=jnp.bfloat16))
+    assert np.array_equal(np.asarray(data).view(np.uint16), by_xla.view(np.uint16))
+    params, x = block
+    assert {str(v.dtype) for v in params.values()} == {"bfloat16"} and str(x.dtype) == "bfloat16"
+    assert float(params["ln1_w"][0]) == 1.0 and float(params["ln1_b"][0]) == 0.0
