@@ -244,10 +244,12 @@ def check_chips(table: PriceTable, chip_ids: set[str], path: Path | str) -> None
     """InputError naming the first row or name whose chip the catalogue lacks."""
     for i, row in enumerate(table.prices):
         if row.chip not in chip_ids:
-            raise InputError(f"{path}: prices.{i}.chip: unknown chip id {row.chip!r} (not in the catalogue)")
+            raise InputError(
+                f"{path}: {text('prices.error.unknown_chip', field=f'prices.{i}.chip', chip=repr(row.chip))}"
+            )
     for name, chip in table.names.items():
         if chip not in chip_ids:
-            raise InputError(f"{path}: names.{name}: unknown chip id {chip!r} (not in the catalogue)")
+            raise InputError(f"{path}: {text('prices.error.unknown_chip', field=f'names.{name}', chip=repr(chip))}")
 
 
 @functools.lru_cache(maxsize=1)

@@ -215,3 +215,50 @@ def test_a_gpuhunt_offer_name_with_a_line_break_stays_on_one_line(tmp_path: Path
     for language in ("en", ZH):
         words = quote.note_words(language) or ""
         assert "\n" not in words and "a2-highgpu\\n1g" in words, words
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "english", "chinese"),
+    [
+        (
+            "nul.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\n\x00,x\n",
+            "character 69: a NUL character",
+            "第 69 个字符：NUL 字符",
+        ),
+        ("wrong.csv", "name,cost\nH100,2\n", "header: neither a SkyPilot catalogue", "表头：既不是 SkyPilot 目录"),
+        (
+            "gcp/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price\np5,H100,8,us-east-1,3\n",
+            "header: no column 'SpotPrice'; this is not a SkyPilot catalogue",
+            "表头：没有 'SpotPrice' 列；这不是 SkyPilot 目录",
+        ),
+        (
+            "gcp/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,700.0,x\n",
+            "Price: no usable price in 1 rows (1 not a number, 1 placeholder 700)",
+            "Price：1 行中没有可用的价格（不是数字：1 行，占位价格 700：1 行）",
+        ),
+        (
+            "bad cloud!/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\n",
+            "cloud (the folder name): 'bad cloud!' is not a cloud name",
+            "云（文件夹名）：'bad cloud!' 不是云的名称",
+        ),
+    ],
+)
+def test_a_refused_catalogue_is_one_line_in_each_language(
+    tmp_path: Path, run_cli, name: str, content: str, english: str, chinese: str
+) -> None:
+    path = _write(tmp_path / name, content)
+    _, _, err_en = run_cli("--lang", "en", "prices", "--no-local", "--from", str(path))
+    _, _, err_zh = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--from", str(path))
+    assert f"{path}: {english}" in err_en, err_en
+    assert f"{path}: {chinese}" in err_zh, err_zh
+    assert len(err_zh.strip().splitlines()) == 1
+
+
+def test_an_empty_folder_is_refused_in_chinese(tmp_path: Path, run_cli) -> None:
+    code, _, err = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--from", str(tmp_path))
+    assert code != 0
+    assert f"{tmp_path}: 这里没有价格目录（没有 <cloud>/vms.csv，也没有 .csv 文件）" in err
