@@ -230,6 +230,16 @@ ALLOWED_WORDS = frozenset(
         "Mixtral",
         "PaLM",
         "Gemma",
+        # an optimizer, an SDK and an author the estimator's notes cite by name
+        "Adam",
+        "Neuron",
+        "Korthikanti",
+        # the math libraries torch reports it was built with
+        "MKL",
+        "mkl",
+        "oneDNN",
+        "onednn",
+        "blas",
     ]
 )
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
