@@ -90,7 +90,7 @@ class Said(BaseModel):
         return self.words(i18n.DEFAULT_LANGUAGE)
 
 
-def refusal(problem: str, **values: object) -> PydanticCustomError:
+def refusal(problem: str, **values: str) -> PydanticCustomError:
     """A price table's problem, in the language in use (resources/text/prices.<lang>.toml [table]), as the
     pydantic error that `errors.from_validation` turns into '<file>: <field>: <problem>'."""
     return PydanticCustomError(
@@ -126,7 +126,7 @@ def table_note(note: Mapping[str, object]) -> Said:
             raise refusal("note_value_kind", ident=ident, key=shown(key))
         shown_value = note_value(value)
         if not shown_value.strip() or len(shown_value) > NOTE_VALUE_CHARS or shown_value != one_line(shown_value):
-            raise refusal("note_value_line", ident=ident, key=shown(key), limit=NOTE_VALUE_CHARS)
+            raise refusal("note_value_line", ident=ident, key=shown(key), limit=str(NOTE_VALUE_CHARS))
         out[key] = shown_value
     return Said(id=f"note.{ident}", values=out)
 
