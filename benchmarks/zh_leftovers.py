@@ -65,7 +65,7 @@ KEPT_IN_LATIN = frozenset(
     # operations, JSON's null, an id; the standard streams
     | {"pod", "rank", "gather", "scatter", "null", "id", "stdout", "stderr", "stdin"}
     # the programs a model check compiles (worker/tpu_compile.py names them), a tensor's dtype
-    | {"forward", "dtype"}
+    | {"forward", "dtype", "if"}  # ... and Python's if statement
 )
 #: key names that a Chinese sentence writes as they are printed on the key ("按 Enter 键").
 KEYS = frozenset({"Enter", "Return", "Esc", "Escape", "Tab", "Space", "Backspace", "Delete", "Home", "End"})
@@ -158,8 +158,8 @@ def project_ids() -> set[str]:
         from gpu_tpu_app.commands.explain import EXTRAS
         from gpu_tpu_app.core.prices import CLOUD_NAMES
 
-        for value in (*EXTRAS, *CLOUD_NAMES, *i18n.LANGUAGES):
-            add(value)
+        for value in (*EXTRAS, *CLOUD_NAMES, *i18n.LANGUAGES, *i18n.LANGUAGE_NAMES.values()):
+            add(value)  # a language's name is written in that language ("English" in the Chinese menu too)
     except Exception:
         pass
     ids.update(KEPT_IN_LATIN)
@@ -201,7 +201,11 @@ def verbatim_titles() -> list[str]:
     try:
         from gpu_tpu_app.core.lesson import load_lesson
 
-        titles |= {s.title for s in load_lesson(language="en").sources if s.kind == "web"}
+        lesson = load_lesson(language="en")
+        titles |= {s.title for s in lesson.sources if s.kind == "web"}
+        # the episode's own title and its chapters' names, which the Chinese pack keeps as the episode says them
+        # ("节目第 2 章：From Pixels to Pathways")
+        titles |= {s.title.partition(": ")[2] for s in lesson.sources if s.kind == "episode"} | {lesson.title}
     except Exception:
         pass
     try:
