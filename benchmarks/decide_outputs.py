@@ -7,7 +7,8 @@ The cases: the shipped examples (examples/answers-*.json), the test data's answe
 answer files drawn at random (fixed seed; every factor left open or given one of its values), every
 single-answer file, and hostile files (not JSON, not an object, unknown fields, values of the wrong
 type or out of range, unsupported schema versions, a byte-order mark, text that is not UTF-8, deep
-nesting, a file over the size cap, a folder, a missing file) plus bad command lines. Each runs through
+nesting, a file over the size cap, a folder, a missing file) plus bad command lines, and the --help
+of every headless command and a few runs of catalog, explain and estimate (they share decide's parser). Each runs through
 `gpu_tpu_app.cli.main` in this process in English and in zh-Hans, as text and as JSON; the exit
 status, stdout and stderr of each are written out. The case files are written to DIR (default
 /tmp/decide-output-cases) so that error lines, which name the file, are the same in both runs. Set
@@ -139,6 +140,14 @@ def record(folder: Path) -> dict[str, dict[str, object]]:
             str(ROOT / "examples" / "answers-mixed-unknowns.json"),
         ],
         "help": ["decide", "--help"],
+        # the parser all headless commands share, and the other commands' own output
+        **{f"help-{name}": [name, "--help"] for name in ("explain", "catalog", "estimate", "check-model", "prices")},
+        "catalog": ["catalog"],
+        "catalog-json": ["catalog", "--format", "json"],
+        "explain": ["explain"],
+        "explain-flexibility": ["explain", "flexibility"],
+        "estimate": ["estimate", "--params", "7e9"],
+        "estimate-bad": ["estimate", "--params", "seven"],
     }
     for name, argv in bad_lines.items():
         for lang in ("en", "zh-Hans"):
