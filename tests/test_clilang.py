@@ -72,6 +72,9 @@ def test_help_in_chinese_wherever_lang_stands(run_cli: Run, argv: list[str]) -> 
     assert out.startswith("用法：gpu-tpu-app")
     assert "显示本帮助并退出" in out and "show this help message" not in out
     assert "usage:" not in out and "positional arguments" not in out
+    # the section headings end as Chinese ends them, English keeps argparse's colon
+    assert "\n选项：\n" in out and "选项:" not in out
+    assert "\noptions:\n" in run_cli(*[a for a in argv if "zh-Hans" not in a and a != "--lang"])[1]
 
 
 def test_every_app_command_and_probe_command_takes_lang(run_cli: Run, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Literal
 
 from gpu_tpu_app.core.prices import Kind, PriceBook, PriceTable, Quote, Said, load_price_table, shipped_quotes
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import MIB, NAME_CHARS, read_text
 
@@ -56,6 +57,12 @@ Format = Literal["skypilot", "gpuhunt"]
 _TPU_NAME = re.compile(r"^(?:tpu-)?(v[0-9][a-z0-9]*)-([0-9]+)$", re.IGNORECASE)
 _GCP_ZONE = re.compile(r"^([a-z]+-[a-z]+[0-9]+)-[a-z0-9]+$")
 _REGION = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+def refused(path: Path | str, problem: str, **values: str) -> InputError:
+    """The one line that refuses a catalogue file or folder: '<path>: <field>: <problem>', the problem in the
+    language in use (resources/text/prices.<lang>.toml [error])."""
+    return InputError(f"{path}: {text('prices.error.' + problem, **values)}")
 
 
 def default_skypilot_dir(home: Path | None = None) -> Path | None:
@@ -88,14 +95,14 @@ class _Reader:
             text = read_text(path, what, MAX_PRICE_FILE_BYTES)
         nul = text.find("\x00")
         if nul >= 0:
-            raise InputError(f"{path}: character {nul:,}: a NUL character; binary data, not CSV text")
+            raise refused(path, "nul", at=f"{nul:,}")
         self.rows = csv.reader(io.StringIO(text, newline=""))
         try:
             header = next(self.rows, None)
         except csv.Error as exc:
-            raise InputError(f"{path}: line 1: not CSV ({exc})") from None
+            raise refused(path, "not_csv", line="1", detail=str(exc)) from None
         if header is None:
-            raise InputError(f"{path}: empty file, not a price catalogue")
+            raise refused(path, "empty")
         self.header = [h.strip() for h in header]
         #: rows that gave no price, by why: (the id of the reason in resources/text/prices.* [dropped], its value)
         self.dropped: Counter[tuple[str, str]] = Counter()
@@ -105,7 +112,7 @@ class _Reader:
         index = {name: i for i, name in enumerate(self.header)}
         for name in names:
             if name not in index:
-                raise InputError(f"{self.path}: header: no column {name!r}; this is not a {fmt} catalogue")
+                raise refused(self.path, "no_column", column=repr(name), format=fmt)
         return index
 
     def records(
@@ -120,10 +127,10 @@ class _Reader:
             except StopIteration:
                 return
             except csv.Error as exc:
-                raise InputError(f"{self.path}: line {line + 1}: not CSV ({exc})") from None
+                raise refused(self.path, "not_csv", line=str(line + 1), detail=str(exc)) from None
             line += 1
             if line > MAX_PRICE_ROWS + 1:
-                raise InputError(f"{self.path}: more than {MAX_PRICE_ROWS:,} rows; not reading it")
+                raise refused(self.path, "too_many_rows", limit=f"{MAX_PRICE_ROWS:,}")
             if not row or all(not c.strip() for c in row):
                 continue
             if keep is not None and not keep(row):
@@ -134,7 +141,7 @@ class _Reader:
                 i = index[name]
                 value = row[i].strip() if i < len(row) else ""
                 if len(value) > NAME_CHARS:
-                    raise InputError(f"{self.path}: line {line}: {name}: longer than {NAME_CHARS:,} characters")
+                    raise refused(self.path, "too_long", line=str(line), column=name, limit=f"{NAME_CHARS:,}")
                 record[name] = value
             record["_line"] = str(line)
             self.read += 1
@@ -171,8 +178,8 @@ class _Reader:
         """One line on what the file gave; InputError when it gave no price and something was wrong."""
         drops = self.drops()
         if quotes == 0 and self.read and self.dropped:
-            words = ", ".join(d.english for d in drops)
-            raise InputError(f"{self.path}: {field}: no usable price in {self.read:,} rows ({words})")
+            words = text("prices.read.drop_separator").join(d.words() for d in drops)
+            raise refused(self.path, "no_price", column=field, rows=f"{self.read:,}", drops=words)
         values: dict[str, str | Said | list[Said]] = {
             "path": str(self.path),
             "format": fmt,
@@ -201,17 +208,17 @@ def _keep_cheapest(found: dict[tuple[str, str, str], Quote], quote: Quote) -> No
 CLOUD_ALIASES = {"lambdalabs": "lambda", "google": "gcp", "amazon": "aws"}
 
 
-def _cloud_id(text: str, path: Path, field: str) -> str:
-    cloud = CLOUD_ALIASES.get(text.strip().lower(), text.strip().lower())
+def _cloud_id(name: str, path: Path, problem: str) -> str:
+    cloud = CLOUD_ALIASES.get(name.strip().lower(), name.strip().lower())
     if not _REGION.match(cloud) or len(cloud) > 100:
-        raise InputError(f"{path}: {field}: {shown(text)!r} is not a cloud name")
+        raise refused(path, problem, got=repr(shown(name)))
     return cloud
 
 
 def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None, text: str | None = None) -> PriceBook:
     """Quotes from one SkyPilot vms.csv; the cloud is the folder it sits in unless given."""
     path = Path(path)
-    cloud = _cloud_id(cloud or path.parent.name, path, "cloud (the folder name)")
+    cloud = _cloud_id(cloud or path.parent.name, path, "not_a_cloud_folder")
     reader = _Reader(path, "a SkyPilot catalogue", text)
     index = reader.columns(SKYPILOT_COLUMNS, "SkyPilot")
     wanted = [*SKYPILOT_COLUMNS, "AvailabilityZone"]
@@ -319,7 +326,7 @@ def read_gpuhunt(
     reader = _Reader(path, "a gpuhunt catalogue", text)
     index = reader.columns(GPUHUNT_COLUMNS, "gpuhunt")
     wanted = [*GPUHUNT_COLUMNS, "gpu_memory", "provider"]
-    default_cloud = _cloud_id(provider or path.stem, path, "provider (the file name)")
+    default_cloud = _cloud_id(provider or path.stem, path, "not_a_cloud_file")
     as_of = _mtime(path)
     found: dict[tuple[str, str, str], Quote] = {}
     for rec in reader.records(index, wanted):
@@ -402,10 +409,7 @@ def sniff(path: Path, text: str) -> Format:
         return "skypilot"
     if {"instance_name", "gpu_name", "price"} <= header:
         return "gpuhunt"
-    raise InputError(
-        f"{path}: header: neither a SkyPilot catalogue (InstanceType, AcceleratorName, Price, ...) nor a "
-        "gpuhunt one (instance_name, gpu_name, price, ...)"
-    )
+    raise refused(path, "neither")
 
 
 def _csv_files(folder: Path) -> list[Path]:
@@ -414,15 +418,15 @@ def _csv_files(folder: Path) -> list[Path]:
         nested = sorted(p for p in folder.glob("*/vms.csv") if p.is_file())
         own = sorted(p for p in folder.glob("*.csv") if p.is_file())
     except OSError as exc:
-        raise InputError(f"{folder}: cannot read the folder: {exc.strerror or exc}") from None
+        raise refused(folder, "folder_unreadable", detail=str(exc.strerror or exc)) from None
     files = nested or own
     if not files:
         sky = default_skypilot_dir(folder.parent) if folder.name == ".sky" else None
         if sky is not None:
             return _csv_files(sky)
-        raise InputError(f"{folder}: no price catalogue here (no <cloud>/vms.csv and no .csv file)")
+        raise refused(folder, "no_catalogue")
     if len(files) > MAX_PRICE_FILES:
-        raise InputError(f"{folder}: {len(files):,} catalogue files, more than {MAX_PRICE_FILES}; not reading them")
+        raise refused(folder, "too_many_files", n=f"{len(files):,}", limit=f"{MAX_PRICE_FILES:,}")
     return files
 
 

@@ -31,7 +31,7 @@ from gpu_tpu_app.cliutil import EXIT_CANCELLED, OneLineParser
 from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.worker import detect, lifeline, nvml, testkernels
-from gpu_tpu_app.worker.notes import join
+from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.retry import TEXT_CHARS as TEXT_CHARS  # where tests and callers look for them
 from gpu_tpu_app.worker.retry import NoiseWatch, _stalled, remeasure_later_stalls, remeasure_noisy
 from gpu_tpu_app.worker.retry import _retry_reason as _retry_reason
@@ -380,9 +380,12 @@ def _run_points(
                         result=_failed(
                             rest,
                             "skipped",
-                            f"not run: the {args.suite} suite's time budget "
-                            f"({budget:.0f} s for {args.backend}) was used up; a larger time budget "
-                            "includes it (Time on the Probe page, --budget-s for gpu-tpu-probe)",
+                            note(
+                                "main.budget_used_up",
+                                suite=args.suite,
+                                seconds=f"{budget:.0f}",
+                                backend=args.backend,
+                            ),
                         )
                     )
                 )

@@ -147,3 +147,23 @@ def test_every_price_a_row_shows_has_its_note_in_chinese() -> None:
     for quote in noted:
         words = quote.note_words(ZH) or ""
         assert CJK.search(words), words
+
+
+def test_the_report_in_chinese_says_the_price_notes_and_measured_rows_in_chinese() -> None:
+    from gpu_tpu_app.core.report import build_html, build_markdown
+    from tests.core.test_report import TPU_ANSWERS, session
+
+    req = EstimateRequest(params=7e9, chips=8, mfu=0.4)
+    s = session(TPU_ANSWERS, estimate=req)
+    result = estimate(req, load_catalog(), [_device()], book=shipped_book())
+    english = build_markdown(s, estimate=result)
+    assert "tpu-v4-8 (4 chips) over its chips" in english and "AMD EPYC 9B14 (measured)" in english
+    i18n.set_language(ZH)
+    try:
+        for report in (build_markdown(s, estimate=result), build_html(s, estimate=result)):
+            for words in ENGLISH:
+                assert words not in report, words
+            assert "tpu-v4-8（4 块芯片）的价格按芯片平摊" in report
+            assert "AMD EPYC 9B14（实测）" in report
+    finally:
+        i18n.set_language(None)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.price_import import read_gpuhunt, read_path, read_skypilot
 from gpu_tpu_app.core.prices import PriceRow, PriceTable, Said, load_price_table, shipped_quotes
 from gpu_tpu_app.core.texts import placeholders, read_text_file, text_folder
@@ -215,3 +216,80 @@ def test_a_gpuhunt_offer_name_with_a_line_break_stays_on_one_line(tmp_path: Path
     for language in ("en", ZH):
         words = quote.note_words(language) or ""
         assert "\n" not in words and "a2-highgpu\\n1g" in words, words
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "english", "chinese"),
+    [
+        (
+            "nul.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\n\x00,x\n",
+            "character 69: a NUL character",
+            "第 69 个字符：NUL 字符",
+        ),
+        ("wrong.csv", "name,cost\nH100,2\n", "header: neither a SkyPilot catalogue", "表头：既不是 SkyPilot 目录"),
+        (
+            "gcp/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price\np5,H100,8,us-east-1,3\n",
+            "header: no column 'SpotPrice'; this is not a SkyPilot catalogue",
+            "表头：没有 'SpotPrice' 列；这不是 SkyPilot 目录",
+        ),
+        (
+            "gcp/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,700.0,x\n",
+            "Price: no usable price in 1 rows (1 not a number, 1 placeholder 700)",
+            "Price：1 行中没有可用的价格（不是数字：1 行，占位价格 700：1 行）",
+        ),
+        (
+            "bad cloud!/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\n",
+            "cloud (the folder name): 'bad cloud!' is not a cloud name",
+            "云（文件夹名）：'bad cloud!' 不是云的名称",
+        ),
+    ],
+)
+def test_a_refused_catalogue_is_one_line_in_each_language(
+    tmp_path: Path, run_cli, name: str, content: str, english: str, chinese: str
+) -> None:
+    path = _write(tmp_path / name, content)
+    _, _, err_en = run_cli("--lang", "en", "prices", "--no-local", "--from", str(path))
+    _, _, err_zh = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--from", str(path))
+    assert f"{path}: {english}" in err_en, err_en
+    assert f"{path}: {chinese}" in err_zh, err_zh
+    assert len(err_zh.strip().splitlines()) == 1
+
+
+def test_an_empty_folder_is_refused_in_chinese(tmp_path: Path, run_cli) -> None:
+    code, _, err = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--from", str(tmp_path))
+    assert code != 0
+    assert f"{tmp_path}: 这里没有价格目录（没有 <cloud>/vms.csv，也没有 .csv 文件）" in err
+
+
+@pytest.mark.parametrize(
+    ("note", "chinese"),
+    [
+        ('note = { id = "no_such_note" }', "prices.0.note: 未知的说明 id 'no_such_note'（可用的 id 见"),
+        ('note = { id = "slice_over_chips", slice = "s" }', "prices.0.note: 说明 slice_over_chips：缺少 chips"),
+        (
+            'note = { id = "slice_over_chips", slice = "s", chips = 4, size = 8 }',
+            "prices.0.note: 说明 slice_over_chips：文字中没有 size",
+        ),
+        ('note = { id = "slice_over_chips", slice = "", chips = 4 }', "slice 必须是一行 1 到 200 个字符的文字"),
+        (
+            'note = "x"\nspot = 1.0\n[[prices]]\nchip = "tpu-v4"\ncloud = "gcp"\nregion = "us-central2"\n'
+            'on_demand = 2.0\nsource = "s"',
+            "prices.1: tpu-v4 在 gcp us-central2 的第二行",
+        ),
+    ],
+)
+def test_a_bad_price_table_is_named_in_chinese(tmp_path: Path, note: str, chinese: str) -> None:
+    path = _table_file(tmp_path, note)
+    i18n.set_language(ZH)
+    try:
+        with pytest.raises(InputError) as err:
+            load_price_table(path)
+    finally:
+        i18n.set_language(None)
+    message = str(err.value)
+    assert message.startswith(f"{path}: "), message
+    assert chinese in message, message
