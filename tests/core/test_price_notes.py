@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.price_import import read_gpuhunt, read_path, read_skypilot
 from gpu_tpu_app.core.prices import PriceRow, PriceTable, Said, load_price_table, shipped_quotes
 from gpu_tpu_app.core.texts import placeholders, read_text_file, text_folder
@@ -262,3 +263,33 @@ def test_an_empty_folder_is_refused_in_chinese(tmp_path: Path, run_cli) -> None:
     code, _, err = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--from", str(tmp_path))
     assert code != 0
     assert f"{tmp_path}: 这里没有价格目录（没有 <cloud>/vms.csv，也没有 .csv 文件）" in err
+
+
+@pytest.mark.parametrize(
+    ("note", "chinese"),
+    [
+        ('note = { id = "no_such_note" }', "prices.0.note: 未知的说明 id 'no_such_note'（可用的 id 见"),
+        ('note = { id = "slice_over_chips", slice = "s" }', "prices.0.note: 说明 slice_over_chips：缺少 chips"),
+        (
+            'note = { id = "slice_over_chips", slice = "s", chips = 4, size = 8 }',
+            "prices.0.note: 说明 slice_over_chips：文字中没有 size",
+        ),
+        ('note = { id = "slice_over_chips", slice = "", chips = 4 }', "slice 必须是一行 1 到 200 个字符的文字"),
+        (
+            'note = "x"\nspot = 1.0\n[[prices]]\nchip = "tpu-v4"\ncloud = "gcp"\nregion = "us-central2"\n'
+            'on_demand = 2.0\nsource = "s"',
+            "prices.1: tpu-v4 在 gcp us-central2 的第二行",
+        ),
+    ],
+)
+def test_a_bad_price_table_is_named_in_chinese(tmp_path: Path, note: str, chinese: str) -> None:
+    path = _table_file(tmp_path, note)
+    i18n.set_language(ZH)
+    try:
+        with pytest.raises(InputError) as err:
+            load_price_table(path)
+    finally:
+        i18n.set_language(None)
+    message = str(err.value)
+    assert message.startswith(f"{path}: "), message
+    assert chinese in message, message
