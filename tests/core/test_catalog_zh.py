@@ -365,3 +365,19 @@ def test_the_chip_option_of_the_command(run_cli) -> None:
     code, out, err = run_cli("catalog", "--chip", "h999", "--lang", "en")
     assert code == 2 and out == ""
     assert "--chip: unknown chip 'h999' (choose from a100-40gb, a100-80gb, a10g," in err
+
+
+def test_the_report_says_the_fast_link_notes_and_decode_share_in_chinese(zh: None) -> None:
+    from gpu_tpu_app.core.lesson import load_lesson
+    from gpu_tpu_app.core.report import build_html, build_markdown, session_estimate
+    from tests.core.test_report import session
+
+    catalog, lesson = load_catalog(), load_lesson()
+    training = session(estimate=EstimateRequest(params=7e9, chips=64))
+    md = build_markdown(training, lesson, catalog, session_estimate(training, catalog), name="zh")
+    assert "（一块 HGX H100 主板，8 块 GPU 经 NVSwitch 相连）" in md
+    assert "joined by NVSwitch" not in md and "traffic goes over" not in md
+    serving = session(estimate=EstimateRequest(mode="inference", params=8e9, tokens=1e9, batch=8))
+    page = build_html(serving, lesson, catalog, session_estimate(serving, catalog), name="zh")
+    assert "解码达到标称内存带宽的 0.65-0.80（实测：RTX 3090 上解码为标称带宽的 64-66%" in page
+    assert "of nominal memory bandwidth" not in page
