@@ -9,7 +9,7 @@ Each run is one in-process run_probe() (workers in their own processes, as the C
 Per run and backend it prints: the wall time from the first message to the last, the first ETA
 the worker announced against the time that backend then took, the points measured, how many of
 them twice (said in their note), how many carry a trust flag, and the median CV of the trusted
-matmul points. The load average is printed before and after each run: on a shared machine every
+matmul points; per run, the CPU seconds the workers used (user + system, which moves less with load). The load average is printed before and after each run: on a shared machine every
 figure moves with it, and the CV column shows whether a faster run measured less well.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import time
 from typing import Any
@@ -43,11 +44,20 @@ def one_run(backends: list[str]) -> dict[str, Any]:
         row["last_s"] = now
 
     load_before = os.getloadavg()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = run_probe(ProbeRequest(suite="quick", backends=tuple(backends)), on_message)
     wall = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     load_after = os.getloadavg()
     flags = trust.run_flags(run)
-    out: dict[str, Any] = {"wall_s": wall, "load_before": load_before, "load_after": load_after, "backends": {}}
+    out: dict[str, Any] = {
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "load_before": load_before,
+        "load_after": load_after,
+        "backends": {},
+    }
     for backend in backends:
         mine = [(r, f) for r, f in zip(run.results, flags) if r.backend == backend]
         measured = [(r, f) for r, f in mine if r.stats is not None]
@@ -74,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     runs = []
     print(
-        f"{'run':>3}  {'wall':>6}  {'load before':>16}  {'backend':>7}  {'took':>6}  {'1st ETA':>7}  "
+        f"{'run':>3}  {'wall':>6}  {'CPU':>6}  {'load before':>16}  {'backend':>7}  {'took':>6}  {'1st ETA':>7}  "
         f"{'points':>6}  {'twice':>5}  {'flagged':>7}  {'matmul CV':>9}"
     )
     for i in range(args.runs):
@@ -85,12 +95,16 @@ def main(argv: list[str] | None = None) -> int:
             eta = f"{b['first_eta_s']:.1f} s" if b["first_eta_s"] is not None else "-"
             cv = f"{100 * b['matmul_cv_median']:.1f}%" if b["matmul_cv_median"] is not None else "-"
             print(
-                f"{i + 1:>3}  {r['wall_s']:5.1f}s  {load:>16}  {backend:>7}  {b['took_s']:5.1f}s  {eta:>7}  "
+                f"{i + 1:>3}  {r['wall_s']:5.1f}s  {r['cpu_s']:5.1f}s  {load:>16}  {backend:>7}  {b['took_s']:5.1f}s  {eta:>7}  "
                 f"{b['measured']:>6}  {b['twice']:>5}  {b['flagged']:>7}  {cv:>9}"
             )
         print(f"     load after: {' '.join(f'{v:.2f}' for v in r['load_after'])}")
     walls = [r["wall_s"] for r in runs]
-    print(f"median wall {statistics.median(walls):.1f} s over {len(walls)} runs (goal: at most 25 s for both backends)")
+    cpus = [r["cpu_s"] for r in runs]
+    print(
+        f"median wall {statistics.median(walls):.1f} s, CPU {statistics.median(cpus):.1f} s (the workers', user + "
+        f"system) over {len(walls)} runs (goal: at most 25 s for both backends)"
+    )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(runs, fh, indent=2)

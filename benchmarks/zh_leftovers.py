@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.i18n_allow import ALLOWED_WORDS, CJK, PLACEHOLDER, WORD, left_in_english  # noqa: E402
+from tests.i18n_allow import ALLOWED_WORDS, CJK, PLACEHOLDER, WORD, code_like, left_in_english, without_code  # noqa: E402
 
 SESSION = ROOT / "docs" / "screenshots" / "example-session.json"
 #: the most cells read from one table or tree (a run has thousands of points; the first rows show the words).
@@ -61,7 +61,14 @@ KEPT_IN_LATIN = frozenset(
     {"token", "tokens", "GFLOP", "MFLOP", "TFLOP", "PFLOP", "KV", "TP", "PP", "DP", "top-k", "auto", "none"}
     | {"cpu", "gpu", "tpu"}  # device platforms and chip families, as `--backend` and the catalogue name them
     | {"selective", "full", "prefill", "decode", "Mi", "Ki", "Gi", "Ti", "µs", "IQR", "CV", "ISA", "BLAS"}
+    # terms Chinese ML writing keeps in Latin letters: a TPU pod, a process's rank, the gather and scatter
+    # operations, JSON's null, an id; the standard streams
+    | {"pod", "rank", "gather", "scatter", "null", "id", "stdout", "stderr", "stdin"}
+    # the programs a model check compiles (worker/tpu_compile.py names them), a tensor's dtype
+    | {"forward", "dtype", "if"}  # ... and Python's if statement
 )
+#: key names that a Chinese sentence writes as they are printed on the key ("按 Enter 键").
+KEYS = frozenset({"Enter", "Return", "Esc", "Escape", "Tab", "Space", "Backspace", "Delete", "Home", "End"})
 
 #: the run fields that are the machine's own words (names, versions, flags), not the app's.
 DATA_FIELDS = ("name", "model", "vendor", "host", "os", "python", "machine", "versions", "isa", "flags", "key", "kind")
@@ -99,10 +106,13 @@ def project_ids() -> set[str]:
     try:
         from gpu_tpu_app.core import catalog
 
-        for chip in catalog.load_catalog().chips:
+        book = catalog.load_catalog()
+        for chip in book.chips:
             add(chip.id)
             add(chip.name)
             add(chip.family)
+        for source in book.sources:  # the ids the estimator and the catalogue cite
+            add(source.id)
     except Exception:
         pass
     try:
@@ -137,12 +147,26 @@ def project_ids() -> set[str]:
         for q in shipped_book().quotes:
             add(getattr(q, "cloud", ""))
             add(getattr(q, "region", ""))
+        from gpu_tpu_app.core.prices import load_price_table
+
+        for source in load_price_table().sources:
+            add(source.id)
+    except Exception:
+        pass
+    try:  # the explainer's extra topics (faq, glossary, ...), the clouds and the languages, as typed
+        from gpu_tpu_app import i18n
+        from gpu_tpu_app.commands.explain import EXTRAS
+        from gpu_tpu_app.core.prices import CLOUD_NAMES
+
+        for value in (*EXTRAS, *CLOUD_NAMES, *i18n.LANGUAGES, *i18n.LANGUAGE_NAMES.values()):
+            add(value)  # a language's name is written in that language ("English" in the Chinese menu too)
     except Exception:
         pass
     ids.update(KEPT_IN_LATIN)
     ids.update(
         {"gpu-tpu-app", "gpu-tpu-probe", "explain", "catalog", "decide", "estimate", "prices", "check-model"}
-        | {"probe", "devices", "run", "envs", "collective", "compare", "json", "text", "csv", "md", "py", "png"}
+        | {"probe", "devices", "run", "envs", "collective", "compare", "json", "text", "table", "csv", "md", "py"}
+        | {"png"}
         | {"jit", "vmap", "pjit", "shard_map", "torch.compile", "nn.Module", "MaxText", "Ironwood", "Trillium"}
         | {"Spot", "flex-start", "HGX", "Instinct", "Gaudi", "Trainium2", "Trainium3", "Inferentia2", "Nebius"}
     )
@@ -150,11 +174,15 @@ def project_ids() -> set[str]:
 
 
 _URL = re.compile(r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)(?:/\S*)?)")
-_PATH = re.compile(r"(?:~|\.{0,2})/[\w./-]+|\b[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b")
-#: a term's English name glossed after its Chinese one, as the project's zh-Hans terms write it: 降级（lowering）, 屋顶线（roofline）.
-_GLOSS = re.compile(r"（[A-Za-z][A-Za-z -]{0,30}）")
+_PATH = re.compile(
+    r"(?:~|\.{0,2})/[\w./-]+|\b(?:[\w.-]+/)*[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b|\b(?:[\w.-]+/){2,}"
+)
+#: a term's English name (one to three words) glossed after its Chinese one, as the zh-Hans terms write it: 下降（lowering）, 屋顶线（roofline）.
+_GLOSS = re.compile(r"（[A-Za-z][A-Za-z-]{0,24}(?: [A-Za-z-]{1,24}){0,2}）")
 _CHOICES = re.compile(r"\{[\w.-]+(?:,[\w.-]+)+\}|\[-[^\]]*\]")
-_CODE = re.compile(r"`[^`]*`|--[\w-]+|\$\w+|\b\w+=\S+")
+#: ``$NAME`` variables, and an exception quoted as the framework or the user's code raised it
+#: (``NonConcreteBooleanIndexError: Array boolean indices must be concrete``): its words are not the app's.
+_CODE = re.compile(r"\$\w+|\b[A-Z]\w*(?:Error|Exception|Warning): [^（(\n]*")
 
 
 def _strip_markup(text: str) -> str:
@@ -173,7 +201,11 @@ def verbatim_titles() -> list[str]:
     try:
         from gpu_tpu_app.core.lesson import load_lesson
 
-        titles |= {s.title for s in load_lesson(language="en").sources if s.kind == "web"}
+        lesson = load_lesson(language="en")
+        titles |= {s.title for s in lesson.sources if s.kind == "web"}
+        # the episode's own title and its chapters' names, which the Chinese pack keeps as the episode says them
+        # ("节目第 2 章：From Pixels to Pathways")
+        titles |= {s.title.partition(": ")[2] for s in lesson.sources if s.kind == "episode"} | {lesson.title}
     except Exception:
         pass
     try:
@@ -191,6 +223,15 @@ def verbatim_titles() -> list[str]:
     return sorted((t for t in titles if len(t) > 8), key=len, reverse=True)
 
 
+def user_texts(session_file: Path) -> list[str]:
+    """The session's own words (its notes): the user's, shown as they typed them, in whatever language."""
+    try:
+        notes = json.loads(session_file.read_text(encoding="utf-8")).get("notes")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [line.strip() for line in notes.splitlines() if len(line.strip()) > 8] if isinstance(notes, str) else []
+
+
 def _not_words(text: str) -> str:
     """`text` without what is never prose: URLs, paths and file names, code, flags, argparse choice lists, and
     the titles of cited sources."""
@@ -198,7 +239,7 @@ def _not_words(text: str) -> str:
         if title in text:
             text = text.replace(title, " ")
     text = _CHOICES.sub(" ", _URL.sub(" ", text))
-    return _CODE.sub(" ", _PATH.sub(" ", text))
+    return without_code(_CODE.sub(" ", _PATH.sub(" ", text)))
 
 
 def mixed_words(text: str, ids: set[str]) -> list[str]:
@@ -206,16 +247,14 @@ def mixed_words(text: str, ids: set[str]) -> list[str]:
     if not CJK.search(text):
         return []
     stripped = _not_words(_GLOSS.sub(" ", PLACEHOLDER.sub(" ", text)))
-    return [w for w in WORD.findall(stripped) if not _is_name(w, ids)]
+    return [w for w in WORD.findall(stripped) if not _is_name(w, ids) and w.strip("./+-") not in KEYS]
 
 
 def _is_name(word: str, ids: set[str]) -> bool:
-    """True for a word that stays as it is in Chinese text: an allowed name, a project id, a number-ish token."""
+    """True for a word that stays as it is in Chinese text: an allowed name, a project id, code or an id
+    (``code_like``: 7B, v5e-8, gpu-b200-sxm, jax.jit, torch_xla, LC_ALL, TOPIC)."""
     core = word.strip("./+-")
-    if len(core) < 2 or core in ALLOWED_WORDS or core in ids or core.lower() in ids:
-        return True
-    # 7B, 1e9, TP, v5e-8, q1, Ctrl+S, F1
-    return bool(re.fullmatch(r"[A-Za-z]?\d[\w.]*|[A-Z0-9]{1,4}|[a-z]\d*|(Ctrl|Alt|Shift|Meta)\+.*|F\d+", core))
+    return len(core) < 2 or core in ALLOWED_WORDS or core in ids or core.lower() in ids or code_like(core)
 
 
 def classify(where: str, raw: str, ids: set[str]) -> Iterator[Leftover]:
@@ -534,28 +573,54 @@ def commands() -> list[list[str]]:
     return out
 
 
-def command_leftovers(ids: set[str], timeout_s: float = 240.0) -> list[Leftover]:
+def shown_command(argv: list[str]) -> str:
+    """A command line as the report names it: the arguments after the interpreter, files by their names."""
+    return " ".join(Path(a).name if "/" in a else a for a in argv[2:])
+
+
+def command_output(argv: list[str], timeout_s: float = 240.0) -> tuple[str, str] | None:
+    """(stdout, stderr) of one command run in zh-Hans, None when it ran past `timeout_s`."""
     env = {**os.environ, "GPU_TPU_APP_LANG": "zh-Hans", "COLUMNS": "120"}
+    try:
+        proc = subprocess.run(
+            [*argv, "--lang", "zh-Hans"] if "--help" not in argv else argv,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            cwd=ROOT,
+            env=env,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        print(f"note: {shown_command(argv)}: over {timeout_s:.0f} s", file=sys.stderr)
+        return None
+    return proc.stdout, proc.stderr
+
+
+def output_leftovers(argv: list[str], stdout: str, stderr: str, ids: set[str]) -> list[Leftover]:
+    """The leftovers in one command's output."""
+    shown = shown_command(argv)
+    return [
+        lo
+        for stream, out in (("stdout", stdout), ("stderr", stderr))
+        for lo in classify(f"command {shown} ({stream})", out, ids)
+    ]
+
+
+def command_leftovers(ids: set[str], timeout_s: float = 240.0) -> list[Leftover]:
     found: list[Leftover] = []
     for argv in commands():
-        shown = " ".join(Path(a).name if "/" in a else a for a in argv[2:])
-        try:
-            proc = subprocess.run(
-                [*argv, "--lang", "zh-Hans"] if "--help" not in argv else argv,
-                capture_output=True,
-                text=True,
-                timeout=timeout_s,
-                cwd=ROOT,
-                env=env,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            print(f"note: {shown}: over {timeout_s:.0f} s", file=sys.stderr)
-            continue
-        for stream, out in (("stdout", proc.stdout), ("stderr", proc.stderr)):
-            for lo in classify(f"command {shown} ({stream})", out, ids):
-                found.append(lo)
+        out = command_output(argv, timeout_s)
+        if out is not None:
+            found += output_leftovers(argv, *out, ids)
     return found
+
+
+def prepare(session_file: Path = SESSION) -> set[str]:
+    """The words a zh-Hans text may keep (project ids, the session's data) with the verbatim titles and the
+    session's notes set aside: call before `classify`."""
+    VERBATIM[:] = sorted([*verbatim_titles(), *user_texts(session_file)], key=len, reverse=True)
+    return project_ids() | data_words(session_file)
 
 
 # ---------------------------------------------------------------- report
@@ -594,8 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     both = not args.window and not args.commands
-    ids = project_ids() | data_words(args.session)
-    VERBATIM[:] = verbatim_titles()
+    ids = prepare(args.session)
     found: list[Leftover] = []
     if args.commands or both:
         found += command_leftovers(ids)

@@ -77,24 +77,36 @@ def _examples(examples: list[str]) -> str | None:
     return text("cli.examples") + "\n" + "\n".join(f"  {e}" for e in examples) if examples else None
 
 
+class _CommandParser(OneLineParser):
+    """A subcommand's parser: its description (a paragraph wrapped for the terminal) is made when its help is."""
+
+    details: str | None = None
+
+    def format_help(self) -> str:
+        if self.details is not None and self.description is None:
+            self.description = fill(text(self.details), 78)
+        return super().format_help()
+
+
 def _headless_parser(command: str) -> OneLineParser:
-    """Parser for one headless command; only that command's module is imported."""
+    """Parser for one headless command; only that command's module is imported, and only its parser gets the
+    description and examples of its --help (the others are listed by name and one line)."""
     parser = OneLineParser(prog="gpu-tpu-app", description=text("cli.description"))
     parser.add_argument(
         "--version", action="version", version=f"gpu-tpu-app {__version__}", help=text("cli.argparse.version")
     )
     add_lang_option(parser, top=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for name, (module, examples) in COMMANDS.items():
+        chosen = name == command
         p = sub.add_parser(
             name,
             help=_help(name),
-            description=fill(text(f"cli.commands.{name}.details"), 78),
-            epilog=_examples(examples),
+            epilog=_examples(examples) if chosen else None,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        p.__class__ = OneLineParser
-        if name == command:
+        if chosen:
+            p.details = f"cli.commands.{name}.details"
             importlib.import_module(module).configure(p)
             add_lang_option(p)
     for name, (_module, listed) in PASSTHROUGH.items():

@@ -77,7 +77,22 @@ def use_language(argv: Sequence[str]) -> str:
     argparse._ = _argparse_text  # type: ignore[attr-defined]  # argparse looks its words up through gettext
     argparse.HelpFormatter._split_lines = _split_lines  # type: ignore[method-assign]  # Chinese help wraps too
     argparse.HelpFormatter._format_usage = _format_usage  # type: ignore[method-assign]  # a wide "usage:"
+    argparse.HelpFormatter.format_help = _format_help  # type: ignore[method-assign]  # "选项：", not "选项:"
     return language
+
+
+_format_help_as_argparse = argparse.HelpFormatter.format_help
+
+
+def _format_help(self: argparse.HelpFormatter) -> str:
+    """argparse's help with its section headings ended as the language ends them (argparse always writes ':')."""
+    out = _format_help_as_argparse(self)
+    end = text("cli.argparse.heading_end")
+    if end == ":":
+        return out
+    for heading in (text("cli.argparse.positional"), text("cli.argparse.options")):
+        out = out.replace(f"\n{heading}:\n", f"\n{heading}{end}\n")
+    return out
 
 
 _format_usage_by_chars = argparse.HelpFormatter._format_usage

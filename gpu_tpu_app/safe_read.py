@@ -14,13 +14,14 @@ import os
 import stat
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gpu_tpu_app.errors import PROBLEM, InputError, from_validation, json_object
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:  # pydantic only where a content pack is validated: reading an answers file needs none
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -126,13 +127,24 @@ def read_json_object(path: str | Path, what: str, limit: int) -> dict[str, Any]:
 
 def read_toml_model(path: Path, model: type[M], what: str) -> M:
     """Read a TOML content file into `model`; any problem is one InputError naming the file and field."""
+    return validate_toml_model(path, read_toml(path, what), model)
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """A TOML content file's tables, read with `read_text`; InputError naming the file when it is not TOML."""
     text = read_text(path, f"the {what}", MAX_CONTENT_FILE_BYTES)
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except RecursionError:
         raise InputError(f"{path}: not valid TOML (nested too deeply)") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
+
+
+def validate_toml_model(path: Path, data: dict[str, Any], model: type[M]) -> M:
+    """`data` (a content file's tables) as `model`; any problem is one InputError naming the file and field."""
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -30,6 +30,59 @@ ALLOWED_WORDS = frozenset(
         "PCIe",
         "NVLink",
         "ICI",
+        # names the accelerator catalogue's texts keep (resources/catalog/chips.zh-Hans.toml): links, parts,
+        # instance types, the runs its MFU evidence cites
+        "NVSwitch",
+        "Switch",  # NVLink Switch
+        "Infinity",  # AMD Infinity Fabric, Infinity Cache
+        "Fabric",
+        "Cache",
+        "XCD",
+        "NeuronLink",
+        "NeuronLink-v2",
+        "NeuronLink-v3",
+        "NeuronLink-v4",
+        "Neuron",
+        "UltraServer",
+        "Trn2",
+        "Trn3",
+        "Inf2",
+        "trn2.48xlarge",
+        "inf2.48xlarge",
+        "G5",
+        "Gen1",
+        "Gen2",
+        "Gen3",
+        "Gen4",
+        "Gen5",
+        "x16",
+        "GbE",
+        "RoCE",
+        "OAM",
+        "MME",
+        "ECC",
+        "HGX",
+        "DGX",
+        "GB10",
+        "Turing",
+        "Ultra",  # Blackwell Ultra
+        "Max-Q",
+        "FP4",
+        "MXFP8",
+        "MXFP4",
+        "cFP8",
+        "TOPS",
+        "GBps",
+        "Gbps",
+        "L2",
+        "pod",
+        "Megatron-LM",
+        "Llama",
+        "Llama2-70B",
+        "Mixtral",
+        "PaLM",
+        "MaxText",
+        "v6e-256",
         "SparseCore",
         "MXU",
         "PyTorch",
@@ -164,17 +217,76 @@ ALLOWED_WORDS = frozenset(
         "AI",
         "Lena",
         "x",
+        # tools and libraries named as they are
+        "pyenv",
+        "pydantic",
+        "nccl-tests",
+        "torchrun",
+        # collective operations, named as the libraries name them (like all-reduce)
+        "all-gather",
+        "reduce-scatter",
+        # models the texts cite by name
+        "Llama",
+        "Mixtral",
+        "PaLM",
+        "Gemma",
+        # an optimizer, an SDK and an author the estimator's notes cite by name
+        "Adam",
+        "Neuron",
+        "Korthikanti",
+        # JAX's libraries and the model architecture, by name
+        "Flax",
+        "Equinox",
+        "Transformer",
+        # the math libraries torch reports it was built with
+        "MKL",
+        "mkl",
+        "oneDNN",
+        "onednn",
+        "blas",
     ]
 )
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?::[^}]*)?\}|%\d+|%[sdfn]|%L\d+")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_./+-]*")
 
+#: spans that are code or keys, not prose, in any language: inline code, a call (``model()``,
+#: ``jax.jit(f)``), a keyboard shortcut (``Ctrl+,``, ``Alt+左方向``, ``Ctrl+Shift+S``), a file suffix
+#: (``.html``), a choice list (``en|zh-Hans``), ``key=value`` (``platforms=["tpu"]``), an option with its
+#: metavar (``--size WxH``).
+CODE_SPAN = re.compile(
+    r"`[^`]*`"
+    r"|(?<![\w-])[A-Za-z_][\w.]*\([^()]{0,60}\)"
+    r"|\b(?:(?:Ctrl|Alt|Shift|Meta|Cmd)\+)+(?:F\d{1,2}\b|[A-Z][a-z]+|[A-Za-z0-9]\b|[\u4e00-\u9fff]+|[^\sA-Za-z0-9])"
+    r"|(?<![\w/.)])\.[a-z]{2,5}\b(?!\()"
+    r"|[\w.-]+(?:\|[\w.-]+)+"
+    r"|\b\w+=\S+"
+    r"|(?<![\w-])--[A-Za-z][\w-]*(?:[ =][A-Z][A-Za-z]*[A-Z]\b)?"
+)
+#: a word that is a code name or an id rather than English: it holds a digit (HBM3e, gpu-b200-sxm,
+#: file_gpu001:c0000), an underscore (torch_xla, LC_ALL), a dot inside (jax.jit, lax.cond), a capital
+#: after a small letter (oneDNN, PyTorch) or a capitalised word after capitals (TPUEmbedding), or only capitals
+#: (an acronym, metavar or variable: TOPIC, LANG).
+_CODE_WORD = re.compile(
+    r".*\d.*|.*_.*|[A-Za-z]\w+(?:\.\w+)+|.*[a-z][A-Z].*|.*[A-Z]{2}[a-z].*|[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*"
+)
+
+
+def code_like(word: str) -> bool:
+    """True for a Latin word that is a code name, id, key or acronym, not a word to translate."""
+    return bool(_CODE_WORD.fullmatch(word.strip("./+-:")))
+
+
+def without_code(text: str) -> str:
+    """`text` with its code spans (CODE_SPAN) blanked out."""
+    return CODE_SPAN.sub(" ", text)
+
 
 def left_in_english(text: str) -> list[str]:
-    """The Latin words of a would-be zh-Hans `text` that are not allowed to stay (empty: fine)."""
+    """The Latin words of a would-be zh-Hans `text` that are not allowed to stay (empty: fine): neither an
+    allowed name nor code (``code_like``, ``CODE_SPAN``)."""
     if CJK.search(text):
         return []
     stripped = PLACEHOLDER.sub(" ", text)
-    stripped = re.sub(r"<[^>]*>", " ", stripped)  # markup tags
-    return [w for w in WORD.findall(stripped) if w.strip("./+-") not in ALLOWED_WORDS]
+    stripped = without_code(re.sub(r"<[^>]*>", " ", stripped))  # markup tags, code
+    return [w for w in WORD.findall(stripped) if w.strip("./+-") not in ALLOWED_WORDS and not code_like(w)]

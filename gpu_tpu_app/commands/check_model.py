@@ -9,49 +9,17 @@ import sys
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import positive_number
-from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
+from gpu_tpu_app.commands.check_flags import add_check_flags
+from gpu_tpu_app.core.check_limits import DEFAULT_TPU_CHIPS, MAX_CHIPS
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import CheckFailed, InputError
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.modelcheck import ModelCheck
 
 # The model check itself (core.modelcheck, the worker launcher, the catalogue) is imported by
-# measure() and run(), not here: `decide` builds its parser with add_check_flags and should not
-# pay for the model check unless it is given --model.
-
-
-def add_check_flags(p: argparse.ArgumentParser) -> None:
-    """--timeout and --memory-limit, shared by check-model and decide --model."""
-    p.add_argument(
-        "--timeout",
-        type=positive_number,
-        default=DEFAULT_TIMEOUT_S,
-        metavar="S",
-        help=f"stop the check after S seconds (default {DEFAULT_TIMEOUT_S:g})",
-    )
-    p.add_argument(
-        "--memory-limit",
-        type=int,
-        default=DEFAULT_MEMORY_LIMIT_MB,
-        metavar="MIB",
-        help=f"address-space limit of the worker process in MiB (default {DEFAULT_MEMORY_LIMIT_MB})",
-    )
-    p.add_argument(
-        "--tpu-chips",
-        type=int,
-        default=DEFAULT_TPU_CHIPS,
-        metavar="N",
-        help="compile for a slice of N chips of each TPU generation (a power of two up to "
-        f"{MAX_CHIPS}; default {DEFAULT_TPU_CHIPS}; 0 skips the TPU compile); needs libtpu in the checking "
-        "interpreter",
-    )
-    p.add_argument(
-        "--python",
-        metavar="PATH",
-        help="check the model in this Python interpreter (your venv or conda env, with your packages) "
-        "instead of the app's own; it needs only the model's framework",
-    )
+# measure() and run(), not here; the flags `decide` shares are in check_flags.py, so that `decide`
+# builds its parser without this module and pays for the model check only when given --model.
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -59,12 +27,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "file",
         metavar="FILE",
-        help="Python file defining model() + example_inputs() (PyTorch) or params() + forward() + "
-        "example_inputs() (JAX); optional other_inputs()",
+        help=text("cli.check_model.file"),
     )
-    p.add_argument(
-        "--format", choices=("text", "json"), default="text", help="text for people (default), json for tools"
-    )
+    p.add_argument("--format", choices=("text", "json"), default="text", help=text("cli.format_text_json"))
     add_check_flags(p)
 
 
@@ -80,13 +45,11 @@ def measure(
     """Run the check; a bad file, exception, timeout or memory problem raises InputError (one line, exit 2). The
     evidence and the error line are in `language` (None: the interface language; JSON output asks for English)."""
     if tpu_chips != 0 and (not 1 <= tpu_chips <= MAX_CHIPS or tpu_chips & (tpu_chips - 1)):
-        raise InputError(
-            f"--tpu-chips: {tpu_chips} is not a TPU slice size (1, 2, 4, 8, ... up to {MAX_CHIPS}; 0 skips compiling)"
-        )
+        raise InputError(text("cli.check_model.bad_tpu_chips", language=language, n=tpu_chips, most=MAX_CHIPS))
     if not math.isfinite(timeout) or timeout <= 0:
-        raise InputError(f"--timeout: {timeout:g} is not a positive number of seconds")
+        raise InputError(text("cli.check_model.bad_timeout", language=language, seconds=f"{timeout:g}"))
     if memory_limit < 512:
-        raise InputError(f"--memory-limit: {memory_limit} MiB is too small (at least 512)")
+        raise InputError(text("cli.check_model.small_memory_limit", language=language, mib=memory_limit))
     progress = None
     if not quiet and sys.stderr.isatty():
 

@@ -1,26 +1,33 @@
-"""`gpu-tpu-app decide`: an answers file in, a GPU / TPU recommendation out (text or JSON)."""
+"""`gpu-tpu-app decide`: an answers file in, a GPU / TPU recommendation out (text or JSON).
+
+Without --model it runs on the standard library alone: the answers are read and checked as plain
+values (core.decision.io.read_answer_values), the engine's plain records are printed
+(core.decision.engine.outcome, records.as_json), and neither pydantic nor the model check is imported
+(tests/commands/test_decide_imports.py holds it). --model brings the model check and its models.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision import (
-    FACTORS,
-    QUESTIONS,
-    Recommendation,
-    decide,
-    leans_only,
-    load_answers,
-    read_answers,
-)
+from gpu_tpu_app.core.decision.engine import leans_only, outcome
+from gpu_tpu_app.core.decision.fields import FACTORS, values_of
+from gpu_tpu_app.core.decision.io import answer_values, read_answer_values
+from gpu_tpu_app.core.decision.questions import QUESTIONS
+from gpu_tpu_app.core.decision.records import Outcome, as_json
 from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.verdict_text import confidence_word
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.decision import Recommendation
 
 
 def _option(key: str, **values: str) -> str:
@@ -47,7 +54,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=_option("model"),
     )
-    from gpu_tpu_app.commands.check_model import add_check_flags
+    from gpu_tpu_app.commands.check_flags import add_check_flags
 
     add_check_flags(p)
 
@@ -62,14 +69,16 @@ def run(args: argparse.Namespace) -> int:
             raw = data.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(text("decide.error.stdin_not_utf8")) from None
-        answers = load_answers(raw, "<stdin>")
+        values = answer_values(raw, "<stdin>")
     else:
-        answers = read_answers(args.answers)
-    check = sources = None
+        values = read_answer_values(args.answers)
+    check = sources = answers = None
     if getattr(args, "model", None):
         from gpu_tpu_app.commands.check_model import measure
+        from gpu_tpu_app.core.decision import Answers
         from gpu_tpu_app.core.modelcheck import combine
 
+        answers = Answers.model_validate(values)  # checked already: every field a choice or None
         check = measure(
             args.model,
             args.timeout,
@@ -79,10 +88,11 @@ def run(args: argparse.Namespace) -> int:
             language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None,
         )
         answers, sources = combine(answers, check)
+        values = values_of(answers)
     # JSON is for tools: its keys and values, the words included, are English in every language
-    rec = decide(answers, language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None)
+    rec = outcome(values, language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None)
     if args.format == "json":
-        data = rec.model_dump(mode="json", by_alias=True)
+        data = as_json(rec)
         if check is not None:
             data["answer_sources"] = sources
             data["model_check"] = check.model_dump(mode="json")
@@ -126,11 +136,11 @@ def render_sources(check, sources: dict[str, str], answers) -> str:
     return "\n".join(lines)
 
 
-def _cite(topic: str, sources: list[str]) -> str:
+def _cite(topic: str, sources: Sequence[str]) -> str:
     return text("decide.line.cite", topic=topic, sources=", ".join(sources))
 
 
-def render_text(rec: Recommendation) -> str:
+def render_text(rec: Recommendation | Outcome) -> str:
     """The recommendation as plain text, in the language in use: verdict, blockers, reasons, flips,
     next steps, open questions. Ids (factors, answers, topics, sources) stay as the answers file writes them."""
     lines = [

@@ -30,8 +30,10 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_inputs,
     layout_cell,
     memory_units_note,
+    mfu_source_words,
     moe_line,
     note_lines,
+    row_name,
     row_warnings,
     rule_words,
     training_memory_line,
@@ -384,7 +386,7 @@ def format_table(result: Estimate) -> str:
             if serving:
                 cells += [format_usd(row.usd_per_mtok), format_usd(row.spot_usd_per_mtok)]
         table.append(cells)
-        notes += [text("estimate.warning.chips", chips=row.chip_name, warning=w) for w in row_warnings(row)]
+        notes += [text("estimate.warning.chips", chips=row_name(row), warning=w) for w in row_warnings(row)]
     right = {i for i, col in enumerate(columns) if col in _NUMERIC}
     widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
     for n, cells in enumerate(table):
@@ -405,7 +407,7 @@ def format_table(result: Estimate) -> str:
         lines.append(text("estimate.table.mfu_set", mfu=f"{req.mfu:.2f}"))
     else:
         lines.append(text("estimate.table.mfu_range"))
-        for note in dict.fromkeys(row.mfu_source for row in result.rows if row.family != "measured"):
+        for note in dict.fromkeys(mfu_source_words(row) for row in result.rows if row.family != "measured"):
             lines.append("  - " + text("estimate.table.note", note=note))
     lines += price_lines(result)
     lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))

@@ -35,11 +35,9 @@ def configure(p: argparse.ArgumentParser) -> None:
         "topic",
         nargs="?",
         metavar="TOPIC",
-        help="topic id (see the contents without one), or one of: " + ", ".join(EXTRAS),
+        help=_text("explain.topic_help", extras=", ".join(EXTRAS)),
     )
-    p.add_argument(
-        "--format", choices=("text", "json"), default="text", help="text for people (default), json for tools"
-    )
+    p.add_argument("--format", choices=("text", "json"), default="text", help=_text("cli.format_text_json"))
 
 
 def run(args: argparse.Namespace) -> int:

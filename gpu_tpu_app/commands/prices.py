@@ -92,7 +92,7 @@ def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | N
         rows = [[text(h + "chip"), text(h + "rate"), text(h + "where"), text(h + "source"), text(h + "note")]]
         for s in found:
             for q in book.select(s.chip_id, kind, cloud, region):
-                rows.append([s.chip_id, format_rate(q.usd), q.place(), q.describe_age(), q.note or ""])
+                rows.append([s.chip_id, format_rate(q.usd), q.place(), q.describe_age(), q.note_words() or ""])
         lines += align(rows, {1})
     priced = {s.chip_id for s in found}
     missing = [c for c in names if c not in priced and chip is None]
@@ -102,7 +102,7 @@ def format_table(book: PriceBook, kind: Kind, cloud: str | None, region: str | N
             text("cli.prices.unpriced_spot" if spot else "cli.prices.unpriced_on_demand", chips=", ".join(missing))
         )
     lines.append(text("cli.prices.rule", days=STALE_DAYS))
-    lines += [text("cli.prices.read", note=note) for note in book.notes]
+    lines += [text("cli.prices.read", note=note) for note in book.note_words()]
     sources = sorted({q.where for s in found for q in (s.cheapest, s.dearest)})
     if sources:
         lines.append(text("cli.prices.sources"))

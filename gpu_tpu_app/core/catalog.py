@@ -3,18 +3,23 @@
 Loaded from resources/catalog/chips.toml. Compute figures are dense unless the field says
 sparse; a figure the vendor does not publish is an explicit null with a reason, never a
 guess. Memory keeps the vendor's own unit (GB or GiB) and is converted only on request.
+The catalogue's words (links, notes, reasons, MFU evidence) are English here; other languages
+sit in a file beside it, chips.<language>.toml (core.catalog_text), read by `Catalog.words`.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from gpu_tpu_app import i18n
+from gpu_tpu_app.core import catalog_text
 from gpu_tpu_app.errors import problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
@@ -52,6 +57,11 @@ FIELD_UNITS: dict[str, dict[str, float]] = {
     "domain": COUNT_UNITS,
     "llc": CACHE_UNITS,
 }
+
+#: A chip's fields that hold words (shown to people, so translated beside the catalogue: core.catalog_text).
+TEXT_FIELDS = frozenset(
+    {"interconnect", "mfu.note"} | {f"{field}.{part}" for field in FIELD_UNITS for part in ("note", "reason")}
+)
 
 #: dtype names (as torch / jax / users write them) -> dense Chip field.
 DTYPE_FIELDS: dict[str, str] = {
@@ -174,11 +184,19 @@ class MfuDefault(BaseModel):
         """(low, high); a default without a range is one number."""
         return (self.low if self.low is not None else self.value, self.high if self.high is not None else self.value)
 
-    def describe(self, family: str) -> str:
-        """One line for tables and reports: the default range, the reported evidence, the sources."""
+    def describe(self, family: str, language: str = i18n.DEFAULT_LANGUAGE, evidence: str | None = None) -> str:
+        """One line for tables and reports: the default range, the reported evidence (`evidence`: the
+        catalogue's words for it in `language`; None: the English), the sources."""
         low, high = self.bounds()
         shown = f"{low:.2f}-{high:.2f}" if low != high else f"{self.value:.2f}"
-        return f"{family.upper()} default {shown} ({self.range}; sources: {', '.join(self.sources)})"
+        return _line(
+            "family",
+            language,
+            family=family.upper(),
+            range=shown,
+            evidence=evidence or self.range,
+            sources=", ".join(self.sources),
+        )
 
 
 class RocmPart(BaseModel):
@@ -201,9 +219,10 @@ class ChipMfu(BaseModel):
     note: str = Field(min_length=1)
     sources: list[str] = Field(min_length=1)
 
-    def describe(self, name: str) -> str:
+    def describe(self, name: str, language: str = i18n.DEFAULT_LANGUAGE, note: str | None = None) -> str:
+        """'<name> <range> (<note>; sources: ...)' in `language` (`note`: the catalogue's words in it)."""
         shown = f"{self.low:.2f}-{self.high:.2f}" if self.low != self.high else f"{self.low:.2f}"
-        return f"{name} {shown} ({self.note}; sources: {', '.join(self.sources)})"
+        return _line("chip", language, name=name, range=shown, note=note or self.note, sources=", ".join(self.sources))
 
 
 class CompileTarget(BaseModel):
@@ -227,9 +246,18 @@ class DecodeShare(BaseModel):
     note: str = Field(min_length=1)
     sources: list[str] = Field(min_length=1)
 
-    def describe(self) -> str:
+    def describe(self, language: str = i18n.DEFAULT_LANGUAGE, note: str | None = None) -> str:
+        """The decode share with its evidence, in `language` (`note`: the catalogue's words in it)."""
         shown = f"{self.low:.2f}-{self.high:.2f}" if self.low != self.high else f"{self.low:.2f}"
-        return f"decode at {shown} of nominal memory bandwidth ({self.note}; sources: {', '.join(self.sources)})"
+        return _line("decode", language, range=shown, note=note or self.note, sources=", ".join(self.sources))
+
+
+def _line(kind: str, language: str, **values: str) -> str:
+    """One of the catalogue's evidence lines ("family", "chip", "decode") in `language`
+    (resources/text/catalog.<language>.toml)."""
+    from gpu_tpu_app.core.texts import text
+
+    return text(f"catalog.evidence.{kind}", language=language, **values)
 
 
 class Chip(BaseModel):
@@ -331,6 +359,16 @@ class Catalog(BaseModel):
     chips: list[Chip] = Field(min_length=1)
     #: the share of nominal bandwidth decode reaches; None: the nominal figure (a best case).
     decode: DecodeShare | None = None
+    #: the file this catalogue was read from (its translations lie beside it); None: built in memory.
+    _origin: Path | None = PrivateAttr(default=None)
+    #: language -> the catalogue's words in it (Catalog.words), read once.
+    _words: dict[str, Mapping[str, str]] = PrivateAttr(default_factory=dict)
+
+    def __eq__(self, other: object) -> bool:
+        # the same content is the same catalogue, wherever it was read from and whichever words were looked up
+        if not isinstance(other, Catalog):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
 
     @model_validator(mode="after")
     def _consistent(self) -> Catalog:
@@ -339,13 +377,76 @@ class Catalog(BaseModel):
             raise problem_error(problems)
         return self
 
-    def mfu_for(self, chip: Chip) -> tuple[float, float, str, list[str]]:
-        """(low, high, one-line description, source ids) of the MFU range the estimator uses for `chip`."""
+    def mfu_for(self, chip: Chip, language: str = i18n.DEFAULT_LANGUAGE) -> tuple[float, float, str, list[str]]:
+        """(low, high, one-line description, source ids) of the MFU range the estimator uses for `chip`;
+        the description in `language` (English by default: the words an Estimate keeps)."""
+        english = language == i18n.DEFAULT_LANGUAGE
         if chip.mfu is not None:
-            return chip.mfu.low, chip.mfu.high, chip.mfu.describe(chip.name), list(chip.mfu.sources)
-        default = self.mfu["gpu" if chip.family == "other" else chip.family]
+            note = None if english else self.say(f"chips.{chip.id}.mfu.note", language)
+            return chip.mfu.low, chip.mfu.high, chip.mfu.describe(chip.name, language, note), list(chip.mfu.sources)
+        family = "gpu" if chip.family == "other" else chip.family
+        default = self.mfu[family]
         low, high = default.bounds()
-        return low, high, default.describe(chip.family), list(default.sources)
+        evidence = None if english else self.say(f"mfu.{family}.range", language)
+        return low, high, default.describe(chip.family, language, evidence), list(default.sources)
+
+    def decode_words(self, language: str | None = None) -> str | None:
+        """The decode share and its evidence in `language` (None: the language in use); None when not catalogued."""
+        if self.decode is None:
+            return None
+        lang = language or i18n.current_language()
+        note = None if lang == i18n.DEFAULT_LANGUAGE else self.say("decode.note", lang)
+        return self.decode.describe(lang, note)
+
+    def english_texts(self) -> dict[str, str]:
+        """Every text of the catalogue that people read, by key: "chips.<id>.interconnect",
+        "chips.<id>.<figure>.note" / ".reason", "chips.<id>.mfu.note", "mfu.<family>.range", "decode.note"."""
+        out = {f"mfu.{family}.range": default.range for family, default in self.mfu.items()}
+        if self.decode is not None:
+            out["decode.note"] = self.decode.note
+        for chip in self.chips:
+            out[f"chips.{chip.id}.interconnect"] = chip.interconnect
+            for field, figure in chip.figures().items():
+                for part in ("note", "reason"):
+                    if (value := getattr(figure, part)) is not None:
+                        out[f"chips.{chip.id}.{field}.{part}"] = value
+            if chip.mfu is not None:
+                out[f"chips.{chip.id}.mfu.note"] = chip.mfu.note
+        return out
+
+    def translations(self, language: str) -> dict[str, str]:
+        """The texts `language`'s file beside the catalogue gives, by key, as written there ({} for English,
+        for a catalogue built in memory, or without such a file). InputError naming the file and the key
+        when the file is malformed or names a chip or field the catalogue lacks."""
+        if language == i18n.DEFAULT_LANGUAGE or self._origin is None:
+            return {}
+        path = catalog_text.translation_path(self._origin, language)
+        return catalog_text.read_translations(path, self.english_texts(), TEXT_FIELDS)
+
+    def words(self, language: str | None = None) -> Mapping[str, str]:
+        """Every text of the catalogue in `language` (None: the language in use), by key (english_texts' keys).
+
+        A text the language's file lacks, or whose numbers and units differ from the English (a figure
+        changed in chips.toml and not in the translation), is the English one."""
+        lang = language or i18n.current_language()
+        found = self._words.get(lang)
+        if found is None:
+            english = self.english_texts()
+            translated = self.translations(lang)
+            found = {
+                key: translated[key] if key in translated and catalog_text.same_figures(said, translated[key]) else said
+                for key, said in english.items()
+            }
+            self._words[lang] = found
+        return found
+
+    def say(self, key: str, language: str | None = None) -> str:
+        """The catalogue's text at `key` (see english_texts) in `language` (None: the language in use)."""
+        return self.words(language)[key]
+
+    def interconnect(self, chip: Chip, language: str | None = None) -> str:
+        """How `chip` links to its peers, in `language` (None: the language in use)."""
+        return self.say(f"chips.{chip.id}.interconnect", language)
 
     def decode_share(self) -> tuple[float, float]:
         """(low, high) share of nominal memory bandwidth a decode step reaches; (1, 1) when not catalogued."""
@@ -430,7 +531,9 @@ def catalog_problems(catalog: Catalog) -> list[tuple[str, str]]:
 
 
 def _read_catalog(path: Path) -> Catalog:
-    return read_toml_model(path, Catalog, "catalogue")
+    catalog = read_toml_model(path, Catalog, "catalogue")
+    catalog._origin = path
+    return catalog
 
 
 @functools.lru_cache(maxsize=1)
@@ -443,8 +546,10 @@ def _packaged_catalog() -> Catalog:
 def load_catalog(path: Path | str | None = None) -> Catalog:
     """Read and validate a catalogue file; the packaged one when path is None (cached).
 
-    Raises InputError('<file>: <field.path>: <problem>') on any bad content.
+    Raises InputError('<file>: <field.path>: <problem>') on any bad content, and, when the app speaks
+    another language, on a bad translation file beside it (core.catalog_text): it is read here, once.
     """
-    if path is None:
-        return _packaged_catalog()
-    return _read_catalog(Path(path))
+    catalog = _packaged_catalog() if path is None else _read_catalog(Path(path))
+    if i18n.current_language() != i18n.DEFAULT_LANGUAGE:
+        catalog.words()
+    return catalog

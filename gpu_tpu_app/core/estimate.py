@@ -31,7 +31,6 @@ from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate_compiled import compiled_rows
 from gpu_tpu_app.core.estimate_devices import (
     FP32_SOURCES,
-    MEASURED_MFU_SOURCE,
     TPU_FP32_PASSES,
     catalog_devices,
     measured_devices,
@@ -116,7 +115,6 @@ __all__ = [
     "MAX_PARAMS",
     "MAX_PRICE",
     "MAX_TOKENS",
-    "MEASURED_MFU_SOURCE",
     "OWN_FAMILIES",
     "RULE_SOURCES",
     "TOKENS_PER_PARAM",

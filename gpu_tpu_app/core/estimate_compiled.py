@@ -12,16 +12,13 @@ from __future__ import annotations
 
 from gpu_tpu_app.core.catalog import Catalog
 from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import CompiledProgram, GenerationCompile, TpuCompile, roofline
 from gpu_tpu_app.core.units import SECONDS_PER_DAY
 
-#: how a compiled row is named and what it rests on
+#: how a compiled row is named and what it rests on (resources/text/estimate.<lang>.toml [row], [compiled])
 COMPILED_FAMILY = "compiled"
-COMPILED_NAME = "{chip} (your model, compiled)"
-COMPILED_SOURCE = (
-    "your model compiled for {chips} chip{s} of this generation: the roofline of the compiled {program}'s own "
-    "FLOPs and bytes per chip at the catalogue's bf16 peak and bandwidth (a best case: no MFU applied)"
-)
+COMPILED_NAME = "estimate.row.compiled_name"
 
 
 def _program(gen: GenerationCompile, training: bool) -> CompiledProgram | None:
@@ -33,8 +30,13 @@ def _program(gen: GenerationCompile, training: bool) -> CompiledProgram | None:
     return gen.program("forward")
 
 
-def _words(program: CompiledProgram) -> str:
-    return "training step" if program.program == "train_step" else "forward pass"
+def _kind(program: CompiledProgram) -> str:
+    """The id part that names the program: the training step or the forward pass."""
+    return "train" if program.program == "train_step" else "forward"
+
+
+def _english(ident: str, values: dict[str, str]) -> str:
+    return text(ident, language="en", **values)
 
 
 def compiled_rows(tc: TpuCompile | None, catalog: Catalog, req: EstimateRequest) -> list[ChipEstimate]:
@@ -58,26 +60,28 @@ def compiled_rows(tc: TpuCompile | None, catalog: Catalog, req: EstimateRequest)
         line = roofline(program, chip)
         step = line.seconds if line is not None else None
         days = step * req.steps / SECONDS_PER_DAY if (step is not None and req.steps) else None
-        warnings = []
+        warnings: list[tuple[str, dict[str, str]]] = []
         if program.status != "compiled":
-            warnings.append(f"the {_words(program)} did not compile: {gen.reason().rstrip('. ')}")
+            reason = gen.reason().rstrip(". ")
+            warnings.append((f"estimate.compiled.not_compiled_{_kind(program)}", {"reason": reason}))
         if req.steps is None and step is not None:
-            warnings.append("give the steps to run (--steps) for a time; the step time is shown")
+            warnings.append(("estimate.compiled.give_steps", {}))
+        name = (COMPILED_NAME, {"chip": chip.name})
+        many = "one" if gen.chips == 1 else "many"
+        source = (f"estimate.compiled.mfu_{_kind(program)}_{many}", {"chips": f"{gen.chips:,}"})
         rows.append(
             ChipEstimate(
                 chip_id=f"compiled:{chip.id}",
-                chip_name=COMPILED_NAME.format(chip=chip.name),
+                chip_name=_english(*name),
+                chip_name_text=name,
                 family=COMPILED_FAMILY,
                 peak_flops=line.peak_flops if line is not None else chip.peak_flops("bfloat16"),
                 peak_dtype="bfloat16",
                 mfu=1.0,
                 mfu_low=1.0,
                 mfu_high=1.0,
-                mfu_source=COMPILED_SOURCE.format(
-                    chips=gen.chips,
-                    s="" if gen.chips == 1 else "s",
-                    program=_words(program),
-                ),
+                mfu_source=_english(*source),
+                mfu_source_text=source,
                 days=days,
                 days_low=days,
                 days_high=days,
@@ -92,7 +96,8 @@ def compiled_rows(tc: TpuCompile | None, catalog: Catalog, req: EstimateRequest)
                 mem_bw=chip.mem_bw_bytes_per_s(),
                 step_seconds=step,
                 per_chip_bytes=float(hbm) if hbm is not None else None,
-                warnings=warnings,
+                warnings=[_english(*w) for w in warnings],
+                warning_texts=warnings,
                 cost_usd=None,
             )
         )

@@ -15,6 +15,7 @@ from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.estimate_models import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
 from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 
 #: strict fp32 on a TPU: the matrix units multiply in bf16, so an fp32 product takes 3 (bf16_3x,
@@ -22,10 +23,9 @@ from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 TPU_FP32_PASSES = (3, 6)
 FP32_SOURCES = ["jax-matmul-precision"]
 
-MEASURED_MFU_SOURCE = (
-    "measured matmul on {where}: the measured throughput is already achieved, so the efficiency "
-    "factor is 1.0 (a best case: a full model step reaches less than a pure matmul)"
-)
+#: a text id of resources/text/estimate.<lang>.toml and its values: words the Estimate keeps in English and
+#: the window and the commands say in the language in use
+Words = tuple[str, dict[str, str]]
 
 
 class Device(NamedTuple):
@@ -45,11 +45,13 @@ class Device(NamedTuple):
     domain_note: str | None
     share_low: float
     share_high: float
+    name_text: Words | None = None  # the name as a text id, for a device the app names (a measured one)
 
 
 Quotes = tuple[Quote | None, Quote | None]
-#: one device with its MFU range (low, high), where the range comes from, and its (price, spot) quotes
-DeviceEntry = tuple[Device, float, float, str, Quotes]
+#: one device with its MFU range (low, high), where the range comes from (the catalogue's English words, or a
+#: text id with values), and its (price, spot) quotes
+DeviceEntry = tuple[Device, float, float, str | Words, Quotes]
 
 
 def measured_from_run(run: Any) -> list[MeasuredDevice]:
@@ -118,9 +120,10 @@ def catalog_devices(
     devices = []
     for chip in catalog.chips:
         peak, peak_low, peak_high, dtype = _peaks(chip, req)
+        mfu_source: str | Words
         if req.mfu is not None:
             low = high = req.mfu
-            mfu_source = "set by the user"
+            mfu_source = ("estimate.row.mfu_user", {})
         else:
             low, high, mfu_source, mfu_sources = catalog.mfu_for(chip)
             used_sources.extend(mfu_sources)
@@ -150,7 +153,7 @@ def measured_devices(measured: list[MeasuredDevice] | None) -> list[DeviceEntry]
     for device in measured or []:
         dev = Device(
             f"measured:{device.key or device.name}",
-            f"{device.name} (measured)",
+            text("estimate.row.measured_name", language="en", name=device.name),
             "measured",
             device.flops,
             device.flops,
@@ -162,7 +165,12 @@ def measured_devices(measured: list[MeasuredDevice] | None) -> list[DeviceEntry]
             None,
             1.0,
             1.0,
+            ("estimate.row.measured_name", {"name": device.name}),
         )
-        where = MEASURED_MFU_SOURCE.format(where=device.host or "this machine")
+        where: Words = (
+            ("estimate.row.mfu_measured_on", {"host": device.host})
+            if device.host
+            else ("estimate.row.mfu_measured_here", {})
+        )
         devices.append((dev, 1.0, 1.0, where, (None, None)))
     return devices

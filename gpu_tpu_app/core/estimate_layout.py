@@ -55,7 +55,8 @@ def layout_warnings(req: EstimateRequest, dev: Device, plan: Plan) -> list[Warni
     if per_copy is not None and per_copy > req.chips:
         found.append(("too_few", {"per_copy": str(per_copy), "chips": str(req.chips)}))
     if dev.domain is not None:
-        note = {"note": dev.domain_note or ""}
+        # the chip id lets other languages say the catalogue's note in their words (warning_text)
+        note = {"note": dev.domain_note or "", "chip": dev.chip_id}
         if req.mode == "training" and req.chips > dev.domain:
             found.append(("beyond_group", {"chips": str(req.chips), "domain": str(dev.domain), **note}))
         elif req.mode == "inference" and per_copy is not None and per_copy > dev.domain:
@@ -76,7 +77,25 @@ def warning_text(warning: Warning, language: str | None = None) -> str:
     from gpu_tpu_app.core.texts import text
 
     ident, values = warning
+    if "." in ident:  # a full text id (a compiled row's warning)
+        return text(ident, language=language, **values)
     if "note" in values:
-        note = values["note"]
+        note = _domain_note(values.get("chip"), values["note"], language)
         values = {**values, "note": text("estimate.layout.note", language=language, note=note) if note else ""}
     return text(f"estimate.layout.{ident}", language=language, **values)
+
+
+def _domain_note(chip_id: str | None, note: str, language: str | None) -> str:
+    """A fast-link group's note in `language`: the packaged catalogue's words for `chip_id`'s group when `note`
+    is that catalogue's English one, else `note` as the estimate holds it."""
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.core.catalog import load_catalog
+
+    lang = language or i18n.current_language()
+    if not note or not chip_id or lang == i18n.DEFAULT_LANGUAGE:
+        return note
+    key = f"chips.{chip_id}.domain.note"
+    catalog = load_catalog()
+    if catalog.words(i18n.DEFAULT_LANGUAGE).get(key) != note:
+        return note
+    return catalog.say(key, lang)

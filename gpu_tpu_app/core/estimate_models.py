@@ -162,6 +162,8 @@ class ChipEstimate(BaseModel):
 
     chip_id: str
     chip_name: str
+    #: the name as a text id and values, for a row the app names (a measured device, your compiled model)
+    chip_name_text: tuple[str, dict[str, str]] | None = Field(default=None, exclude=True)
     family: str  # "gpu", "tpu", "other", or "measured" for a probed device
     peak_flops: float | None  # FLOP/s per chip used for the time
     peak_dtype: str | None  # which peak: "bfloat16", "float16" where a chip has no bf16, "measured"
@@ -169,6 +171,8 @@ class ChipEstimate(BaseModel):
     mfu_low: float
     mfu_high: float
     mfu_source: str
+    #: where the MFU comes from as a text id and values, where the app words it (not the catalogue's note)
+    mfu_source_text: tuple[str, dict[str, str]] | None = Field(default=None, exclude=True)
     days: float | None  # at the midpoint MFU
     days_low: float | None  # at the high MFU
     days_high: float | None  # at the low MFU

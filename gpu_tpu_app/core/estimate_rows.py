@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_tpu_app.core.estimate_devices import Device, Quotes
+from gpu_tpu_app.core.estimate_devices import Device, Quotes, Words
 from gpu_tpu_app.core.estimate_layout import Plan, copy_plan, layout_warnings, warning_text
 from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
 from gpu_tpu_app.core.estimate_workload import (
@@ -22,6 +22,7 @@ from gpu_tpu_app.core.estimate_workload import (
     recompute_factor,
     training_tokens,
 )
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.units import SECONDS_PER_DAY
 
 
@@ -72,7 +73,7 @@ def chip_row(
     dev: Device,
     low: float,
     high: float,
-    mfu_source: str,
+    mfu_source: str | Words,
     prices: Quotes,
     work: Workload,
     stated: dict[str, str],
@@ -103,13 +104,15 @@ def chip_row(
     return ChipEstimate(
         chip_id=dev.chip_id,
         chip_name=dev.name,
+        chip_name_text=dev.name_text,
         family=dev.family,
         peak_flops=dev.peak,
         peak_dtype=dev.peak_dtype,
         mfu=round(mid, 4),
         mfu_low=low,
         mfu_high=high,
-        mfu_source=mfu_source,
+        mfu_source=mfu_source if isinstance(mfu_source, str) else text(mfu_source[0], language="en", **mfu_source[1]),
+        mfu_source_text=None if isinstance(mfu_source, str) else mfu_source,
         days=days,
         days_low=days_of(fast["seconds"]),
         days_high=days_of(slow["seconds"]),

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpu_tpu_app import i18n
+from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
 from gpu_tpu_app.core.estimate_layout import warning_text
 from gpu_tpu_app.core.estimate_workload import shape_origin
@@ -123,6 +124,33 @@ def time_range(low: float | None, mid: float | None, high: float | None) -> str:
     return f"{format_duration(low)} - {format_duration(high)}"
 
 
+def row_name(row: EstimateRow, language: str | None = None) -> str:
+    """The row's chip or device name in `language` (None: the language in use): a measured device and your
+    compiled model are named in it; a catalogue chip by its own name."""
+    if row.chip_name_text is not None:
+        ident, values = row.chip_name_text
+        return text(ident, language=language, **values)
+    return row.chip_name
+
+
+def mfu_source_words(row: EstimateRow, language: str | None = None, catalog: Catalog | None = None) -> str:
+    """Where the row's MFU comes from, in `language` (None: the language in use): the app's words (your setting,
+    a measurement, your compiled model), or the catalogue's line for the row's chip in that language when the
+    row holds that line's English (`catalog`: the one the estimate used; None: the packaged one); else the
+    row's own words."""
+    if row.mfu_source_text is not None:
+        ident, values = row.mfu_source_text
+        return text(ident, language=language, **values)
+    lang = language or i18n.current_language()
+    if lang == i18n.DEFAULT_LANGUAGE or row.family in OWN_FAMILIES:
+        return row.mfu_source
+    catalog = catalog or load_catalog()
+    chip = next((c for c in catalog.chips if c.id == row.chip_id), None)
+    if chip is None or catalog.mfu_for(chip)[2] != row.mfu_source:
+        return row.mfu_source
+    return catalog.mfu_for(chip, lang)[2]
+
+
 def estimate_cells(row: EstimateRow) -> EstimateCells:
     """The words and numbers of one estimate row."""
     peak = tflops(row.peak_flops)
@@ -132,7 +160,7 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
     memory = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
     mfu = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
     return EstimateCells(
-        chip=row.chip_name,
+        chip=row_name(row),
         kind=FAMILY_WORDS.get(row.family, row.family),
         peak=peak,
         mfu=mfu,
@@ -174,12 +202,12 @@ def memory_tip(row: EstimateRow, training: bool) -> str:
             chips=_chips(n, "estimate.memory.chips"),
             layout=layout_cell(row),
             available=available,
-            chip=row.chip_name,
+            chip=row_name(row),
             chip_memory=chip,
         )
     else:
         key = "estimate.memory.tip_serving" if n and n > 1 else "estimate.memory.tip_serving_one"
-        tip = text(key, needed=needed, n=n, available=available, chip=row.chip_name, chip_memory=chip)
+        tip = text(key, needed=needed, n=n, available=available, chip=row_name(row), chip_memory=chip)
     if row.fits is not None:
         tip = sentences(tip, text("estimate.memory.fits" if row.fits else "estimate.memory.no_fit"))
     return sentences(tip, text("estimate.memory.gb"))
@@ -283,12 +311,12 @@ def estimate_warnings(result: Estimate) -> list[str]:
     if short:
         given = result.request.chips
         key = "estimate.warning.too_few_one" if given == 1 else "estimate.warning.too_few"
-        lines.append(text(key, k=len(short), given=given, names=", ".join(row.chip_name for row in short)))
+        lines.append(text(key, k=len(short), given=given, names=", ".join(row_name(row) for row in short)))
     others: dict[str, list[str]] = {}
     for row in result.rows:
         for english, w in zip(row.warnings, row_warnings(row), strict=True):
             if not english.startswith(TOO_FEW_CHIPS):
-                others.setdefault(w, []).append(row.chip_name)
+                others.setdefault(w, []).append(row_name(row))
     lines += [text("estimate.warning.chips", chips=", ".join(chips), warning=w) for w, chips in others.items()]
     return lines
 
@@ -301,7 +329,8 @@ def cost_lines(row: EstimateRow) -> list[str]:
     lines = []
     if row.price is not None:
         key = "estimate.cost.yours" if row.price.origin == "user" else "estimate.cost.on_demand"
-        note = text("estimate.cost.note", note=row.price.note) if row.price.note else ""
+        said = row.price.note_words()
+        note = text("estimate.cost.note", note=said) if said else ""
         lines.append(text(key, price=row.price.describe(), note=note, cost=format_usd(row.cost_usd) or MISSING))
     if row.spot_price is not None:
         lines.append(
@@ -343,11 +372,22 @@ def note_lines(result: Estimate) -> list[str]:
     if result.bw_share_source:
         english_nominal = bw_share_words(result.request, None, language=i18n.DEFAULT_LANGUAGE)
         own = result.request.bw_share or result.bw_share_source == english_nominal
-        words = bw_share_words(result.request, None) if own else result.bw_share_source  # else the catalogue's
+        words = bw_share_words(result.request, None) if own else decode_words(result.bw_share_source)
         lines.append(text("estimate.line.bandwidth", text=words))
     if result.fp32_note:
         lines.append(text("estimate.line.precision", text=fp32_words()))
     return lines
+
+
+def decode_words(english: str, catalog: Catalog | None = None) -> str:
+    """The catalogue's decode share in the language in use, when `english` (what an Estimate keeps) is the
+    catalogue's English line for it; else `english` as it is."""
+    if i18n.current_language() == i18n.DEFAULT_LANGUAGE:
+        return english
+    catalog = catalog or load_catalog()
+    if catalog.decode_words(i18n.DEFAULT_LANGUAGE) != english:
+        return english
+    return catalog.decode_words() or english
 
 
 def estimate_model_lines(result: Estimate) -> list[str]:

@@ -13,15 +13,24 @@ import datetime as dt
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
-from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.errors import InputError, problem_error, supported_version
+from gpu_tpu_app import i18n
+from gpu_tpu_app.cliutil import one_line
+from gpu_tpu_app.core.texts import area_texts, placeholders, text
+from gpu_tpu_app.errors import InputError, problem_error, shown, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
 
 SCHEMA_VERSION = 1
@@ -49,6 +58,77 @@ FORM_HINTS = {"PCIE": frozenset({"pcie"}), "NVL": frozenset({"nvl"}), "SXM": fro
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 _ID = r"^[a-z0-9][a-z0-9._-]*$"
+#: the longest value a note's placeholder takes (an instance or slice name, a price as written).
+NOTE_VALUE_CHARS = 200
+
+
+class Said(BaseModel):
+    """A note the app writes about a price or a catalogue it read: the id of its text in
+    resources/text/prices.<language>.toml ("note.slice_over_chips") and its placeholders' values.
+
+    The English words (`english`) are what JSON output and files keep; `words()` says it in the language in
+    use, so a note is never translated from its English form, and a third language is a new text file."""
+
+    model_config = _FROZEN
+
+    id: str
+    #: text, a note said inside this one, or a list of them (joined by the language's list separator)
+    values: dict[str, str | Said | list[Said]] = Field(default_factory=dict)
+
+    def words(self, language: str | None = None) -> str:
+        def said(value: str | Said | list[Said]) -> str:
+            if isinstance(value, str):
+                return value
+            if isinstance(value, Said):
+                return value.words(language)
+            return text("prices.read.drop_separator", language=language).join(v.words(language) for v in value)
+
+        return text(f"prices.{self.id}", language=language, **{k: said(v) for k, v in self.values.items()})
+
+    @property
+    def english(self) -> str:
+        return self.words(i18n.DEFAULT_LANGUAGE)
+
+
+def refusal(problem: str, **values: str) -> PydanticCustomError:
+    """A price table's problem, in the language in use (resources/text/prices.<lang>.toml [table]), as the
+    pydantic error that `errors.from_validation` turns into '<file>: <field>: <problem>'."""
+    return PydanticCustomError(
+        f"price_table_{problem}", "{problem}", {"problem": text(f"prices.table.{problem}", **values)}
+    )
+
+
+def note_value(value: object) -> str:
+    """A note placeholder's value as it is shown: whole numbers with thousands separators, text as given."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def table_note(note: Mapping[str, object]) -> Said:
+    """A price-table row's note given as a text id and values (`{ id = "slice_over_chips", slice = ..., chips =
+    4 }`): checked against the English text of `prices.note.<id>` (its placeholders exactly); raises
+    PydanticCustomError naming the problem."""
+    ident = note.get("id")
+    known = sorted(
+        k.removeprefix("note.") for k in area_texts("prices", i18n.DEFAULT_LANGUAGE) if k.startswith("note.")
+    )
+    if not isinstance(ident, str) or ident not in known:
+        raise refusal("note_id", got=shown(repr(ident)), example=known[0] if known else "-")
+    values = {k: v for k, v in note.items() if k != "id"}
+    wanted = placeholders(area_texts("prices", i18n.DEFAULT_LANGUAGE)[f"note.{ident}"])
+    if set(values) != wanted:
+        missing = ", ".join(sorted(wanted - set(values)))
+        extra = ", ".join(shown(e) for e in sorted(set(values) - wanted))
+        which = "note_missing_extra" if missing and extra else "note_missing" if missing else "note_extra"
+        raise refusal(which, ident=ident, missing=missing, extra=extra)
+    out = {}
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise refusal("note_value_kind", ident=ident, key=shown(key))
+        shown_value = note_value(value)
+        if not shown_value.strip() or len(shown_value) > NOTE_VALUE_CHARS or shown_value != one_line(shown_value):
+            raise refusal("note_value_line", ident=ident, key=shown(key), limit=str(NOTE_VALUE_CHARS))
+        out[key] = shown_value
+    return Said(id=f"note.{ident}", values=out)
 
 
 class PriceSource(BaseModel):
@@ -73,13 +153,26 @@ class PriceRow(BaseModel):
     on_demand: float | None = Field(default=None, gt=0, le=MAX_CHIP_HOUR_USD)
     spot: float | None = Field(default=None, gt=0, le=MAX_CHIP_HOUR_USD)
     source: str = Field(min_length=1, max_length=100)
-    note: str | None = Field(default=None, max_length=1_000)
+    #: the row's own words (shown as written), or a text id and its values (`{ id = "...", ... }`, said in the
+    #: language in use; the shipped table's notes are all of this kind)
+    note: Annotated[str, Field(max_length=1_000)] | dict[str, object] | None = None
+
+    @field_validator("note")
+    @classmethod
+    def _known_note(cls, note: str | dict[str, object] | None) -> str | dict[str, object] | None:
+        if isinstance(note, dict):
+            table_note(note)
+        return note
 
     @model_validator(mode="after")
     def _a_price(self) -> PriceRow:
         if self.on_demand is None and self.spot is None:
-            raise PydanticCustomError("price_row", "a row needs on_demand, spot or both")
+            raise refusal("no_price")
         return self
+
+    def said(self) -> Said | None:
+        """The row's note as a text id and values; None for a row without one or with its own words."""
+        return table_note(self.note) if isinstance(self.note, dict) else None
 
 
 class PriceTable(BaseModel):
@@ -99,19 +192,20 @@ class PriceTable(BaseModel):
         ids: set[str] = set()
         for i, source in enumerate(self.sources):
             if source.id in ids:
-                problems.append((f"sources.{i}.id", f"duplicate source id {source.id!r}"))
+                problems.append((f"sources.{i}.id", text("prices.table.duplicate_source", id=repr(source.id))))
             ids.add(source.id)
         seen: set[tuple[str, str, str]] = set()
         for i, row in enumerate(self.prices):
             if row.source not in ids:
-                problems.append((f"prices.{i}.source", f"unknown source id {row.source!r}"))
+                problems.append((f"prices.{i}.source", text("prices.table.unknown_source", id=repr(row.source))))
             key = (row.chip, row.cloud, row.region)
             if key in seen:
-                problems.append((f"prices.{i}", f"a second row for {row.chip} in {row.cloud} {row.region}"))
+                second = text("prices.table.second_row", chip=row.chip, cloud=row.cloud, region=row.region)
+                problems.append((f"prices.{i}", second))
             seen.add(key)
         for host, pattern in self.gcp_hosts.items():
             if pattern.count("{n}") != 1:
-                problems.append((f"gcp_hosts.{host}", "must hold {n} once (the accelerator count)"))
+                problems.append((f"gcp_hosts.{host}", text("prices.table.host_count")))
         if problems:
             raise problem_error(problems)
         return self
@@ -143,10 +237,12 @@ def check_chips(table: PriceTable, chip_ids: set[str], path: Path | str) -> None
     """InputError naming the first row or name whose chip the catalogue lacks."""
     for i, row in enumerate(table.prices):
         if row.chip not in chip_ids:
-            raise InputError(f"{path}: prices.{i}.chip: unknown chip id {row.chip!r} (not in the catalogue)")
+            raise InputError(
+                f"{path}: {text('prices.error.unknown_chip', field=f'prices.{i}.chip', chip=repr(row.chip))}"
+            )
     for name, chip in table.names.items():
         if chip not in chip_ids:
-            raise InputError(f"{path}: names.{name}: unknown chip id {chip!r} (not in the catalogue)")
+            raise InputError(f"{path}: {text('prices.error.unknown_chip', field=f'names.{name}', chip=repr(chip))}")
 
 
 @functools.lru_cache(maxsize=1)
@@ -188,7 +284,27 @@ class Quote(BaseModel):
     where: str  # the source page's URL, or the file a local catalogue was read from
     as_of: dt.datetime  # aware: when the price was read (shipped) or the file was written (local)
     dated_by: Literal["read", "file"] = "read"
-    note: str | None = None
+    note: str | None = None  # in English (the JSON form); filled from `said` when that is given
+    #: the note as a text id and values, said in the language in use; None for a table's own words
+    said: Said | None = Field(default=None, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _note_from_said(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("said") is not None and data.get("note") is None:
+            said = data["said"]
+            said = said if isinstance(said, Said) else Said.model_validate(said)
+            data = {**data, "said": said, "note": said.english}
+        return data
+
+    def note_words(self, language: str | None = None) -> str | None:
+        """The note in `language` (None: the language in use): the app's own note said in it, a price
+        table's own words as they were written (on one line) and, outside English, marked as the table's."""
+        if self.said is not None:  # its values come from a catalogue's cells: kept on one line too
+            return one_line(self.said.words(language))
+        if self.note is None or not self.note.strip():
+            return None
+        return text("prices.own.note", language=language, note=one_line(self.note))
 
     def age(self, now: dt.datetime | None = None) -> dt.timedelta:
         now = now or dt.datetime.now(dt.UTC)
@@ -254,6 +370,8 @@ def shipped_quotes(table: PriceTable) -> list[Quote]:
         source = table.source(row.source)
         as_of = dt.datetime.combine(source.read, dt.time(0, 0), tzinfo=dt.UTC)
         pairs: tuple[tuple[Kind, float | None], ...] = (("on-demand", row.on_demand), ("spot", row.spot))
+        said = row.said()
+        note = said.english if said is not None else row.note if isinstance(row.note, str) else None
         for kind, usd in pairs:
             if usd is None:
                 continue
@@ -267,7 +385,8 @@ def shipped_quotes(table: PriceTable) -> list[Quote]:
                     origin="shipped",
                     where=source.url,
                     as_of=as_of,
-                    note=row.note,
+                    note=note,
+                    said=said,
                 )
             )
     return quotes
@@ -279,7 +398,18 @@ class PriceBook(BaseModel):
     model_config = _FROZEN
 
     quotes: list[Quote] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)  # in English (the JSON form)
+    #: the notes the app wrote, by their English words, as text ids to say them in the language in use
+    said: dict[str, Said] = Field(default_factory=dict, exclude=True)
+
+    @classmethod
+    def of(cls, quotes: Sequence[Quote] = (), notes: Sequence[Said] = ()) -> PriceBook:
+        """A book of `quotes` with notes the app wrote."""
+        return cls(quotes=list(quotes), notes=[n.english for n in notes], said={n.english: n for n in notes})
+
+    def note_words(self, language: str | None = None) -> list[str]:
+        """The notes in `language` (None: the language in use); one the app did not write as it is."""
+        return [self.said[n].words(language) if n in self.said else n for n in self.notes]
 
     def winners(self) -> list[Quote]:
         """One quote per chip, cloud, region and kind: the newest (a tie keeps the cheaper)."""
@@ -326,7 +456,9 @@ class PriceBook(BaseModel):
         return sorted({q.cloud for q in self.quotes})
 
     def merged(self, other: PriceBook) -> PriceBook:
-        return PriceBook(quotes=[*self.quotes, *other.quotes], notes=[*self.notes, *other.notes])
+        return PriceBook(
+            quotes=[*self.quotes, *other.quotes], notes=[*self.notes, *other.notes], said={**self.said, **other.said}
+        )
 
 
 class Spread(BaseModel):

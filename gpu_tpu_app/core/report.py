@@ -32,6 +32,7 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_warnings,
     memory_header,
     memory_units_note,
+    row_name,
     rule_words,
 )
 from gpu_tpu_app.core.localized import ListInLanguage
@@ -193,12 +194,12 @@ def _estimate_section(estimate: Estimate | None, cited: _Cited) -> tuple[str, li
         *[text("report.estimate.warning", warning=w) for w in estimate_warnings(estimate)],
         text("report.estimate.cost", rule=cost_rule()),
         *[
-            text("report.estimate.price", chip=row.chip_name, lines=text("estimate.table.price_separator").join(lines))
+            text("report.estimate.price", chip=row_name(row), lines=text("estimate.table.price_separator").join(lines))
             for row in estimate.rows
             if (lines := cost_lines(row))
         ],
     ]
-    unpriced = [row.chip_name for row in estimate.rows if row.family not in OWN_FAMILIES and row.price is None]
+    unpriced = [row_name(row) for row in estimate.rows if row.family not in OWN_FAMILIES and row.price is None]
     if unpriced:
         est_rules.append(text("report.estimate.unpriced", chips=", ".join(unpriced)))
     return est_intro, est_rows, est_rules
@@ -575,7 +576,7 @@ def _cheapest_places(rec: Recommendation, estimate: Estimate | None) -> list[str
     if estimate is None or not has_verdict(rec):
         return []
     families = verdict_families(rec.verdict)
-    found = [(r.chip_name, r.price) for r in estimate.rows if r.family in families and r.price is not None]
+    found = [(row_name(r), r.price) for r in estimate.rows if r.family in families and r.price is not None]
     cheapest = cheapest_text(found, rec.verdict)
     return [text("report.cheapest", text=cheapest)] if cheapest else []
 

@@ -12,17 +12,20 @@ import io
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.environments import EnvironmentInfo, HostInfo
 from gpu_tpu_app.core.terms import Backend, Metric
-from gpu_tpu_app.errors import InputError, check_schema_version, from_validation
+from gpu_tpu_app.errors import InputError, from_validation, shown
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, TEXT_CHARS, read_json_object
 
-SCHEMA_VERSION = 1
+#: The version this app writes. 2 added each result's `notes` (its message's parts with their text ids);
+#: files and worker lines of version 1 are read as they are (their messages show in English).
+SCHEMA_VERSION = 2
+SCHEMA_VERSIONS = (1, 2)
 
 Status = Literal["ok", "timeout", "error", "skipped", "suspect"]
 
@@ -130,6 +133,35 @@ class CollectiveInfo(_Model):
     busbw: float = Field(ge=0, allow_inf_nan=False)
 
 
+#: a stored note's text id ("worker.matmul.first_call") and a parameter's name
+NoteId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+){1,5}$", max_length=120)]
+ParamName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")]
+
+
+class MessageNote(_Model):
+    """One part of a result's message as the worker worded it: a text id and its parameters (text, or
+    other notes), so the app can say it in the language in use (core.note_text). Nesting is bounded."""
+
+    id: NoteId
+    params: dict[ParamName, Text | MessageNote] = Field({}, max_length=16)
+
+    @field_validator("params")
+    @classmethod
+    def _not_too_deep(cls, params: dict[str, Any]) -> dict[str, Any]:
+        if _depth(params) > NOTE_DEPTH:
+            raise ValueError(f"notes nested more than {NOTE_DEPTH} deep")
+        return params
+
+
+#: How deep notes may nest in a run file (core.note_text.MAX_DEPTH reads no deeper).
+NOTE_DEPTH = 4
+
+
+def _depth(params: dict[str, Any]) -> int:
+    inner = [_depth(v.params) for v in params.values() if isinstance(v, MessageNote)]
+    return 1 + max(inner, default=0)
+
+
 class ProbeResult(_Model):
     """One measured (or failed, timed out, skipped) point."""
 
@@ -146,6 +178,8 @@ class ProbeResult(_Model):
     math_mode: str | None = None
     status: Status = "ok"
     message: Text | None = None
+    #: the message's parts with their text ids (schema 2; empty in older files and for plain messages)
+    notes: list[MessageNote] = Field([], max_length=64)
     pct_spec: NonNegative | None = None
     pct_ceiling: NonNegative | None = None
     #: the device's state just before and just after the point (NVIDIA with nvidia-ml-py installed)
@@ -263,8 +297,8 @@ def parse_message(line: str | bytes) -> Message:
     if not isinstance(raw, dict) or "type" not in raw:
         raise ProtocolError(f"not a probe message: {text[:80]!r}")
     version = raw.get("schema_version", SCHEMA_VERSION)
-    if version != SCHEMA_VERSION:
-        raise ProtocolError(f"schema_version: {version!r} is not supported (this app reads {SCHEMA_VERSION})")
+    if type(version) is not int or version not in SCHEMA_VERSIONS:
+        raise ProtocolError(f"schema_version: {version!r} is not supported (this app reads {_versions()})")
     try:
         return _MESSAGE.validate_python(raw)
     except ValidationError as exc:
@@ -322,16 +356,25 @@ def load_run(path: str | Path) -> RunFile:
     raw = read_json_object(path, "a gpu-tpu-app probe run file", MAX_DATA_FILE_BYTES)
     if "schema_version" not in raw or "results" not in raw:
         raise InputError(f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file")
-    check_schema_version(raw["schema_version"], path, SCHEMA_VERSION)
+    version = raw["schema_version"]
+    if type(version) is not int or version not in SCHEMA_VERSIONS:
+        raise InputError(
+            f"{path}: schema_version: {shown(json.dumps(version))} is not supported (this app reads {_versions()})"
+        )
     try:
         return RunFile.model_validate(raw)
     except ValidationError as exc:
         raise from_validation(path, exc) from None
 
 
+def _versions() -> str:
+    return " or ".join(str(v) for v in SCHEMA_VERSIONS)
+
+
 def save_run(run: RunFile, path: str | Path) -> None:
     """Write `run` as indented JSON, atomically (readers never see half a file)."""
-    write_text(path, run.model_dump_json(indent=2) + "\n")
+    current = run.model_copy(update={"schema_version": SCHEMA_VERSION})  # what it holds now is version 2's
+    write_text(path, current.model_dump_json(indent=2) + "\n")
 
 
 CSV_COLUMNS = (

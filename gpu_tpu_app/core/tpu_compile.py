@@ -394,7 +394,7 @@ def render_table(
     startup = t("startup", seconds=_seconds(tc.startup_seconds)) if tc.startup_seconds else ""
     chips = t("chips_one" if tc.chips == 1 else "chips_other", n=tc.chips)
     lines = [t("title", route=tc.route, libtpu=tc.libtpu or "?", chips=chips, startup=startup)]
-    rows = table_rows(tc, catalog, float64)
+    rows = table_rows(tc, catalog, float64, language)
     cols = [
         ("generation", "generation"),
         ("program", "program"),

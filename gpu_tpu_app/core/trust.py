@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gpu_tpu_app.core.notes import Note, parts_of
 from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS, ONE_THREAD
 from gpu_tpu_app.core.units import MISSING, format_pct, format_value
 
@@ -81,6 +82,34 @@ __all__ = [
 #: How the noise flag of a point with fewer than MIN_REPS repetitions begins (its spread is unknown).
 FEW_REPS = "too few repetitions to judge the noise: "
 
+#: The English of each reason, by its id in resources/text/probe_app.<language>.toml [trust] (the English
+#: file says the same: a test holds them equal). Each reason is a core.notes.Note: English text that keeps
+#: its id and parameters, so the window, the report and a second try's note can say it in any language.
+TEMPLATES = {
+    "few_reps_one": FEW_REPS + "only {reps} repetition; {needed} needed",
+    "few_reps": FEW_REPS + "only {reps} repetitions; {needed} needed",
+    "noisy_iqr": "too noisy: IQR {iqr} of the median (over {limit})",
+    "noisy_cv": "too noisy: CV {cv} (over {limit})",
+    "in_cache": "in cache: each array is {array}, {ratio}x the {llc} last-level cache (under {factor}x): not a "
+    "memory bandwidth",
+    "in_cache_note": "in cache: the arrays fit partly in the cache (see the note): not a memory bandwidth",
+    "above_spec": "above the chip's published peak ({pct} of spec): a timing or catalogue error",
+    "above_spec_suspect": "above the chip's published peak: a timing or catalogue error",
+    "above_roof": "above this machine's measured roof: {bandwidth} x {intensity} FLOP/byte = {roof}",
+    "stalled_one_thread": "stalled: {rate}, below the {other} of {n}×{n} on one thread: the machine held this "
+    "point back, however steady it looks",
+    "stalled_smaller": "stalled: {rate}, under {share} of the {other} of {n}×{n} (same dtype): the machine held "
+    "this point back, however steady it looks",
+    "stalled_per_call": "stalled: {rate}, each call slower than a larger product at the {other} of {n}×{n} (same "
+    "dtype): the machine held this point back, however steady it looks",
+    "stalled_next": "stalled: {rate}, under {share} of the {other} of {n}×{n} (same dtype): the machine held this "
+    "point back, however steady it looks",
+}
+
+
+def _said(key: str, **params: object) -> Note:
+    return Note(f"probe_app.trust.{key}", TEMPLATES[key], **params)
+
 
 def few_reps_words(reps: int) -> str:
     """'only 1 repetition; 3 needed'."""
@@ -132,9 +161,9 @@ class Flags:
 
     def shown_notes(self) -> list[str]:
         """The reasons in the language in use (notes() keeps them in English, as run files and JSON do)."""
-        from gpu_tpu_app.core.texts import reword
+        from gpu_tpu_app.core.note_text import shown_message
 
-        return [reword("probe_app.trust.", n) for n in self.notes()]
+        return [shown_message(n, parts_of(n)) or n for n in self.notes()]
 
     def shown_note(self) -> str:
         """All reasons in one line in the language in use; '' when trusted."""
@@ -164,12 +193,12 @@ def noise(r: ProbeResult) -> str | None:
     if s is None or not _has_value(r):
         return None
     if s.reps < MIN_REPS:
-        return FEW_REPS + few_reps_words(s.reps)
+        return _said("few_reps_one" if s.reps == 1 else "few_reps", reps=s.reps, needed=MIN_REPS)
     ratio = iqr_ratio(r)
     if ratio is not None and ratio > NOISE_IQR_RATIO:
-        return f"too noisy: IQR {format_pct(100 * ratio)} of the median (over {format_pct(100 * NOISE_IQR_RATIO)})"
+        return _said("noisy_iqr", iqr=format_pct(100 * ratio), limit=format_pct(100 * NOISE_IQR_RATIO))
     if s.cv > NOISE_CV:
-        return f"too noisy: CV {format_pct(100 * s.cv)} (over {format_pct(100 * NOISE_CV)})"
+        return _said("noisy_cv", cv=format_pct(100 * s.cv), limit=format_pct(100 * NOISE_CV))
     return None
 
 
@@ -195,13 +224,16 @@ def in_cache(r: ProbeResult, device: DeviceInfo | None = None) -> str | None:
     if llc and r.size:
         per_array = r.size * DTYPE_BYTES.get(r.dtype or "float32", 4)
         if per_array < LLC_FACTOR * llc:
-            return (
-                f"in cache: each array is {_mib(per_array)}, {per_array / llc:.1f}x the {_mib(llc)} last-level "
-                f"cache (under {LLC_FACTOR:.0f}x): not a memory bandwidth"
+            return _said(
+                "in_cache",
+                array=_mib(per_array),
+                ratio=f"{per_array / llc:.1f}",
+                llc=_mib(llc),
+                factor=f"{LLC_FACTOR:.0f}",
             )
         return None
     if r.message and "in cache" in r.message:  # the kernel's own note, where the cache size is not in the file
-        return "in cache: the arrays fit partly in the cache (see the note): not a memory bandwidth"
+        return _said("in_cache_note")
     return None
 
 
@@ -210,9 +242,9 @@ def above_catalogue(r: ProbeResult) -> str | None:
     if not _has_value(r):
         return None
     if r.pct_spec is not None and r.pct_spec > 100:
-        return f"above the chip's published peak ({format_pct(r.pct_spec)} of spec): a timing or catalogue error"
+        return _said("above_spec", pct=format_pct(r.pct_spec))
     if r.status == "suspect":
-        return "above the chip's published peak: a timing or catalogue error"
+        return _said("above_spec_suspect")
     return None
 
 
@@ -246,9 +278,11 @@ def results_flags(results: Sequence[ProbeResult], device: Callable[[str], Device
         roof = bw * matmul_intensity(r.size, r.dtype)
         if r.measured > roof:
             flags[i] = Flags(
-                above_roof=(
-                    f"above this machine's measured roof: {format_value(bw, 'bytes_per_s')} x "
-                    f"{matmul_intensity(r.size, r.dtype):.3g} FLOP/byte = {format_value(roof, 'flops')}"
+                above_roof=_said(
+                    "above_roof",
+                    bandwidth=format_value(bw, "bytes_per_s"),
+                    intensity=f"{matmul_intensity(r.size, r.dtype):.3g}",
+                    roof=format_value(roof, "flops"),
                 )
             )
     for i, why in stalls(results, lambda j: not flags[j].flagged).items():
@@ -283,29 +317,32 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
             n, rate = r.size or 0, float(r.value)
             single = one_thread.get((device, dtype, n)) if variant is None else None
             if single is not None and rate < float(single.value):
-                out[i] = _stall_words(r, single, "below", "on one thread")
+                out[i] = _stall_words("stalled_one_thread", r, single)
                 continue
             smaller = [results[j] for j in idx[:pos] if (results[j].size or 0) < n and references(j)]
             larger = [results[j] for j in idx[pos + 1 :] if (results[j].size or 0) > n and references(j)]
             best_small = max(smaller, key=lambda x: float(x.value), default=None)
             if best_small is not None and rate < STALL_SHARE * float(best_small.value):
-                out[i] = _stall_words(r, best_small, f"under {format_pct(100 * STALL_SHARE)} of")
+                out[i] = _stall_words("stalled_smaller", r, best_small, share=format_pct(100 * STALL_SHARE))
                 continue
             per_call = (n**3) / rate
             slower = next((x for x in larger if per_call > ((x.size or 0) ** 3) / float(x.value)), None)
             if slower is not None:
-                out[i] = _stall_words(r, slower, "each call slower than a larger product at")
+                out[i] = _stall_words("stalled_per_call", r, slower)
                 continue
             nxt = min(larger, key=lambda x: x.size or 0, default=None)
             if cpu and nxt is not None and rate < CPU_STALL_SHARE * float(nxt.value):
-                out[i] = _stall_words(r, nxt, f"under {format_pct(100 * CPU_STALL_SHARE)} of")
+                out[i] = _stall_words("stalled_next", r, nxt, share=format_pct(100 * CPU_STALL_SHARE))
     return out
 
 
-def _stall_words(r: Any, other: Any, how: str, where: str = "(same dtype)") -> str:
-    return (
-        f"stalled: {format_value(float(r.value), 'flops')}, {how} the {format_value(float(other.value), 'flops')} of "
-        f"{other.size}×{other.size} {where}: the machine held this point back, however steady it looks"
+def _stall_words(key: str, r: Any, other: Any, **more: str) -> Note:
+    return _said(
+        key,
+        rate=format_value(float(r.value), "flops"),
+        other=format_value(float(other.value), "flops"),
+        n=other.size,
+        **more,
     )
 
 

@@ -7,11 +7,15 @@ in resources/text/verdict.<language>.toml (core.texts).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from gpu_tpu_app.core.decision import QUESTIONS, Recommendation, has_verdict, leans_only
+from gpu_tpu_app.core.decision import QUESTIONS, has_verdict, leans_only
 from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import text
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.decision import Recommendation
 
 _VERDICTS = ("gpu", "tpu", "either")
 

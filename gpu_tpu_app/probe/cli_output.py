@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import textwrap
 import time
-import unicodedata
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
+from gpu_tpu_app.cliutil import display_width, pad
+from gpu_tpu_app.core.note_text import result_message, separator
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
 from gpu_tpu_app.core.terms import KERNELS, point_words, size_words
 from gpu_tpu_app.core.texts import text
@@ -32,6 +33,7 @@ from gpu_tpu_app.core.wording import (
     format_pct,
     format_value,
 )
+from gpu_tpu_app.i18n import current_language
 
 #: Printed tables and progress lines fit this many columns (unless --wide).
 WIDTH = 100
@@ -60,16 +62,12 @@ def headers(*ids: str) -> list[str]:
     return [text(f"probe.headers.{i}") for i in ids]
 
 
-def cols(cell: str) -> int:
-    """Terminal columns a cell takes: East Asian wide and full-width characters take two."""
-    if cell.isascii():
-        return len(cell)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
+#: terminal columns a cell takes (wide characters two): cliutil's count, the one home of it.
+cols = display_width
 
 
 def _pad(cell: str, width: int, right: bool) -> str:
-    room = " " * max(0, width - cols(cell))
-    return room + cell if right else cell + room
+    return pad(cell, width, right)
 
 
 def table(headers: list[str], rows: list[list[str]], right: AbstractSet[int] = frozenset()) -> str:
@@ -105,15 +103,15 @@ def trust_cell(flags: Flags) -> str:
 def _notes(r: ProbeResult, flags: Flags) -> str:
     parts = [*flags.shown_notes()]
     if r.message:
-        parts.append(r.message)
+        parts.append(result_message(r) or r.message)
     if r.math_mode and (not r.message or r.math_mode not in r.message):
         parts.append(text("probe.math", mode=r.math_mode))
-    return "; ".join(parts)
+    return separator(current_language()).join(parts)
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:
     """Wrap at spaces only: a word is never broken, even a long one."""
-    if not text.isascii() and any(unicodedata.east_asian_width(ch) in "WF" for ch in text):
+    if not text.isascii() and any(display_width(ch) == 2 for ch in text):
         return _wrap_wide(text, width, indent)
     # a number and its unit stay on one line: '10 %', '3.5 %' (textwrap breaks at ASCII spaces only)
     kept = text.replace(" %", "\u00a0%")
@@ -133,7 +131,7 @@ def _wrap_wide(text: str, width: int, indent: str) -> list[str]:
     inside a run of Latin letters or digits; columns counted as a terminal shows them."""
     tokens: list[str] = []
     for ch in text:
-        wide = unicodedata.east_asian_width(ch) in "WF"
+        wide = display_width(ch) == 2
         if wide or ch == " " or not tokens or tokens[-1] == " " or cols(tokens[-1][-1]) == 2:
             tokens.append(ch)
         else:
@@ -389,7 +387,7 @@ class ProgressPrinter:
             r = msg.result
             redraw = self._bar
             self._clear()
-            extra = f" ({r.message})" if r.message and r.status != "ok" else ""
+            extra = f" ({result_message(r)})" if r.message and r.status != "ok" else ""
             words = point_words(r.kernel, r.variant, r.dtype, r.size)
             self.stream.write(f"  {r.device} {words}: {value_cell(r)}{extra}\n")
             if redraw:

@@ -58,6 +58,7 @@ WORKER_SHARED_MODULES = (
     "core/terms.py",
     "core/machine.py",
     "core/units.py",
+    "core/notes.py",
     "core/trust.py",
     "core/devicematch.py",
 )

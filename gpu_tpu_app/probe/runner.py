@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import json
 import os
 import selectors
 import signal
@@ -127,21 +128,135 @@ def _signal_group(proc: subprocess.Popen, sig: int) -> None:
         pass
 
 
-def _run_worker(session: ProbeSession, launch: WorkerLaunch, on_message: OnMessage, cancel: threading.Event) -> None:
-    """Start one worker, pass its messages on, stop it on cancel or when it hangs, report how it ended."""
-    echo = os.environ.get("GPU_TPU_APP_PROBE_LOG") == "1"
-    proc = subprocess.Popen(
-        launch.argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=launch.env,
-        start_new_session=True,  # its own process group: Ctrl-C reaches the parent, kills reach helpers too
-    )
-    assert proc.stdout is not None and proc.stderr is not None
-    errlog = _Stderr(proc.stderr, echo)
-    fd = proc.stdout.fileno()
-    os.set_blocking(fd, False)
+#: Most seconds the first backend's run waits for the workers started beside it to load (import their
+#: framework, find and first use their devices), so that no framework loads while a backend measures.
+AHEAD_WAIT_S = 30.0
+STANDBY_FLAG = "--standby"
+
+
+def _echo() -> bool:
+    return os.environ.get("GPU_TPU_APP_PROBE_LOG") == "1"
+
+
+class _Ahead:
+    """A worker started before its turn (`--standby`, as the window's standby workers are): it loads its
+    framework, finds its devices, lists them (Hello, devices, Done: read here and dropped, the run's own
+    stream says the same again), then waits for the run's arguments on stdin. So each backend's import
+    runs beside the others' imports, all before the first point, instead of one after another."""
+
+    def __init__(self, backend: str, request: ProbeRequest) -> None:
+        self.backend = backend
+        self.proc = subprocess.Popen(
+            [*worker_command(backend, request), STANDBY_FLAG],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=worker_env(backend, request),
+            start_new_session=True,
+        )
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self.errlog = _Stderr(self.proc.stderr, _echo())
+        self.fd = self.proc.stdout.fileno()
+        os.set_blocking(self.fd, False)
+        self.rest = bytearray()  # bytes after the listing's Done line
+        self.listed = False
+        self.ended = False
+
+    def read(self) -> None:
+        """Read what the worker wrote so far (never blocks); notes the listing's end or the process's."""
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:
+            self.ended = True
+            return
+        self.rest += data
+        while not self.listed and (nl := self.rest.find(b"\n")) >= 0:
+            line = bytes(self.rest[:nl])
+            del self.rest[: nl + 1]
+            self.listed = _is_done(line)
+
+    def ready(self) -> bool:
+        return self.listed or self.ended or self.proc.poll() is not None
+
+    def stop(self) -> None:
+        """End a worker no run took: end of input ends it; its group is killed all the same."""
+        with contextlib.suppress(OSError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        _signal_group(self.proc, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+def _is_done(line: bytes) -> bool:
+    try:
+        return bool(json.loads(line).get("type") == "done")
+    except (ValueError, AttributeError):
+        return False
+
+
+def _start_ahead(request: ProbeRequest, cancel: threading.Event) -> dict[str, _Ahead]:
+    """With two or more backends, start each one's worker now and wait (up to AHEAD_WAIT_S) until all have
+    loaded; {} for one backend, where there is nothing to load beside."""
+    if len(request.backends) < 2:
+        return {}
+    ahead = {b: _Ahead(b, request) for b in request.backends}
+    sel = selectors.DefaultSelector()
+    for a in ahead.values():
+        sel.register(a.fd, selectors.EVENT_READ, a)
+    end = time.monotonic() + AHEAD_WAIT_S
+    try:
+        while not cancel.is_set() and time.monotonic() < end:
+            pending = [a for a in ahead.values() if not a.ready()]
+            if not pending:
+                break
+            for key, _ in sel.select(0.05):
+                key.data.read()
+    finally:
+        sel.close()
+    return ahead
+
+
+def _run_worker(
+    session: ProbeSession,
+    launch: WorkerLaunch,
+    on_message: OnMessage,
+    cancel: threading.Event,
+    ahead: _Ahead | None = None,
+) -> None:
+    """Start one worker (or hand its arguments to one started `ahead`), pass its messages on, stop it on
+    cancel or when it hangs, report how it ended."""
+    first = b""
+    if ahead is not None and ahead.listed and ahead.proc.poll() is None and ahead.proc.stdin is not None:
+        proc, errlog, fd, first = ahead.proc, ahead.errlog, ahead.fd, bytes(ahead.rest)
+        own = launch.argv[launch.argv.index("--backend") :]
+        try:
+            ahead.proc.stdin.write((json.dumps(own) + "\n").encode())
+            ahead.proc.stdin.close()
+        except OSError:  # it ended meanwhile: what it said (and its exit) is read below
+            pass
+    else:
+        if ahead is not None:
+            ahead.stop()
+        proc = subprocess.Popen(
+            launch.argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=launch.env,
+            start_new_session=True,  # its own process group: Ctrl-C reaches the parent, kills reach helpers too
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        errlog = _Stderr(proc.stderr, _echo())
+        fd = proc.stdout.fileno()
+        os.set_blocking(fd, False)
+    assert proc.stdout is not None
+    for msg in session.feed(first):
+        on_message(msg)
     sel = selectors.DefaultSelector()
     sel.register(fd, selectors.EVENT_READ)
     stop_sent: float | None = None
@@ -197,12 +312,18 @@ def run_probe(
     cancel = cancel_event or threading.Event()
     callback = on_message or (lambda _m: None)
     session = ProbeSession(request)
+    ahead: dict[str, _Ahead] = {}
     try:
         with stop_on_signals(cancel):
+            ahead = _start_ahead(request, cancel)
             while not cancel.is_set() and (launch := session.next_launch()) is not None:
-                _run_worker(session, launch, callback, cancel)
+                # a backend's first launch takes its worker started ahead; a restart starts a new one
+                _run_worker(session, launch, callback, cancel, ahead.pop(launch.backend, None))
     except KeyboardInterrupt:
         cancel.set()
+    finally:
+        for a in ahead.values():
+            a.stop()
     if cancel.is_set():
         session.cancel()
     return session.finish()

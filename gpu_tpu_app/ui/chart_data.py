@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, functional_check, size_words
 from gpu_tpu_app.core.texts import text as _text
@@ -494,7 +495,8 @@ def empty_reason(data: ChartData, kernels: tuple[str, ...], what: str, hint: str
                 if wanted and r.kernel in kernels and r.status in STATUS_WORDS and r.status != "suspect":
                     status = _text(f"charts.status.{r.status}")
                     if r.message:
-                        note = _text("charts.empty.note_message", backend=r.backend, status=status, message=r.message)
+                        said = result_message(r)
+                        note = _text("charts.empty.note_message", backend=r.backend, status=status, message=said)
                     else:
                         note = _text("charts.empty.note", backend=r.backend, status=status)
                     if note not in notes:

@@ -33,11 +33,14 @@ from gpu_tpu_app.core.estimate_text import (
     memory_header,
     memory_tip,
     memory_units_note,
+    mfu_source_words,
     price_origins,
+    row_name,
     row_warnings,
     rule_words,
 )
 from gpu_tpu_app.core.prices import CLOUD_NAMES, format_rate
+from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.core.wording import MISSING, format_usd, plain_number
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
@@ -202,11 +205,11 @@ class EstimateTableFill:
                 if editable:
                     flags |= Qt.ItemFlag.ItemIsEditable
                     item.setData(Qt.ItemDataRole.UserRole, row.chip_id)
-                    tip = table_words(PRICE_TIP).format(chip=row.chip_name)
+                    tip = table_words(PRICE_TIP).format(chip=row_name(row))
                     if row.price is not None:
-                        tip = (
-                            f"{row.price.describe()}" + (f" [{row.price.note}]" if row.price.note else "") + "\n" + tip
-                        )
+                        note = row.price.note_words()
+                        said = _text("estimate.cost.note", note=note) if note else ""
+                        tip = f"{row.price.describe()}{said}\n{tip}"
                     item.setToolTip(plain_tip(tip))
                     item.setBackground(QColor(colors["selection"]))  # a field to type in, not a figure
                     if price is None and row.price is not None:
@@ -223,11 +226,14 @@ class EstimateTableFill:
                     )
                 item.setFlags(flags)
                 if col == 0:
-                    item.setToolTip(plain_tip(f"{row.chip_name} ({c.kind})"))
+                    own = row.family in OWN_FAMILIES  # its name already says it is measured or your model
+                    item.setToolTip(
+                        plain_tip(c.chip if own else _text("estimate.row.name_kind", name=c.chip, kind=c.kind))
+                    )
                 if col == 1:
                     item.setForeground(QColor(colors.get(row.family, colors["accent"])))
                 if col == 3:
-                    item.setToolTip(plain_tip(row.mfu_source))
+                    item.setToolTip(plain_tip(mfu_source_words(row, catalog=self._catalog)))
                 if col == 4 and row.warnings:
                     item.setToolTip(plain_tip("\n".join(row_warnings(row))))
                 if col == 5:

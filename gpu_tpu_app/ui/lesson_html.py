@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from urllib.parse import quote
 
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
+from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, functional_check_suffix
 from gpu_tpu_app.core.texts import text
@@ -122,13 +123,13 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4, language: s
                 why = flags[id(untrusted)].shown_note() or words("flagged")
                 lines.append(words("not_trusted", device=run.device_name(untrusted.device), why=why))
             elif skipped is not None:
-                why = skipped.message or words("not_applicable")
+                why = result_message(skipped) or words("not_applicable")
                 lines.append(words("not_measured", device=run.device_name(skipped.device), why=why))
             elif failed is not None:
                 status = text(f"learn.status.{failed.status}", language=language)
                 device = run.device_name(failed.device)
                 if failed.message:
-                    lines.append(words("failed", status=status, device=device, why=failed.message))
+                    lines.append(words("failed", status=status, device=device, why=result_message(failed)))
                 else:
                     lines.append(words("failed_plain", status=status, device=device))
     return lines[:limit]

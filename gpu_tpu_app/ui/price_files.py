@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSettings, Signal
 from PySide6.QtWidgets import QFileDialog
 
-from gpu_tpu_app.core.price_import import default_skypilot_dir, load_book, read_path
+from gpu_tpu_app.core.price_import import default_skypilot_dir, load_book, not_used, read_path
 from gpu_tpu_app.core.prices import PriceBook, shipped_book
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.widgets import show_error
@@ -45,14 +45,14 @@ class PriceFiles(QObject):
         try:
             self.book = load_book(defaults=local)
         except InputError as exc:  # the shipped table itself is broken: say so, cost nothing from it
-            self.book = PriceBook(notes=[str(exc)])
+            self.book = PriceBook(notes=[str(exc)])  # the problem's own line, as errors are shown
         self.imported: list[Path] = []
         for remembered in self._remembered():
             try:
                 self.book = self.book.merged(read_path(remembered))
                 self.imported.append(remembered)
             except InputError as exc:
-                self.book = self.book.merged(PriceBook(notes=[f"not used: {exc}"]))
+                self.book = self.book.merged(not_used(exc))
 
     def _remembered(self) -> list[Path]:
         """Catalogues imported in earlier sessions of a window that keeps its settings."""
@@ -68,7 +68,7 @@ class PriceFiles(QObject):
 
     def problems(self) -> list[str]:
         """The notes of catalogues in their default places that were left out."""
-        return [note for note in self.book.notes if note.startswith("not used: ")]
+        return [said.words() for said in self.book.said.values() if said.id == "read.not_used"]
 
     def import_prices(self, path: str | Path | None = None) -> bool:
         """Add a SkyPilot or gpuhunt catalogue file (or folder) to the prices; False if none was added."""
@@ -99,7 +99,7 @@ class PriceFiles(QObject):
         self._remember()
         self.sig_changed.emit(self.book)
         window.statusBar().showMessage(
-            part.notes[0] if part.notes else self.tr("Imported prices from {path}").format(path=path), 8000
+            part.note_words()[0] if part.notes else self.tr("Imported prices from {path}").format(path=path), 8000
         )
         return True
 

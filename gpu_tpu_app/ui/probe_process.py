@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.machine import this_machine
+from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import (
     BackendStatus,
     DeviceInfo,
@@ -323,7 +324,7 @@ class ProbeProcess(QObject):
             status = words(STATUS_WORDS, r.status)
             if r.message:
                 line = self.tr("{point}: {status}: {message}").format(
-                    point=f"{r.backend} {r.label()}", status=status, message=r.message
+                    point=f"{r.backend} {r.label()}", status=status, message=result_message(r)
                 )
             else:
                 line = self.tr("{point}: {status}").format(point=f"{r.backend} {r.label()}", status=status)

@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle
 
+from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.trust import NO_FLAGS, NOISE_RULE, Flags, is_functional_check, run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
@@ -180,7 +181,8 @@ def status_tooltip(r: ProbeResult, flags: Flags = NO_FLAGS) -> str:
         why += "\n" + "\n".join(f"• {n}" for n in flags.shown_notes())
         base = f"{base}\n{why}" if base else why
     if r.message:
-        base = f"{base}\n{r.message}" if base else r.message
+        said = result_message(r) or r.message
+        base = f"{base}\n{said}" if base else said
     return base
 
 
@@ -295,7 +297,7 @@ class ResultsModel(QAbstractTableModel):
             elif col == "Size" and r.size is not None:
                 parts.append(f"{r.size:,}")
             elif r.status == "ok":
-                parts.append(r.message or "")
+                parts.append(result_message(r) or "")
             if r.math_mode and col in ("Kernel", "Dtype", "Median"):
                 parts.append(self.tr("math mode: {mode}").format(mode=r.math_mode))
             text = "\n".join(p for p in parts if p)

@@ -31,9 +31,11 @@ from gpu_tpu_app.cliutil import EXIT_CANCELLED, OneLineParser
 from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.worker import detect, lifeline, nvml, testkernels
+from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.retry import TEXT_CHARS as TEXT_CHARS  # where tests and callers look for them
+from gpu_tpu_app.worker.retry import NoiseWatch, _stalled, remeasure_later_stalls, remeasure_noisy
 from gpu_tpu_app.worker.retry import _retry_reason as _retry_reason
-from gpu_tpu_app.worker.retry import _retry_reason_among, _stalled, remeasure_later_stalls, remeasure_noisy
+from gpu_tpu_app.worker.retry import _retry_reason_among as _retry_reason_among
 from gpu_tpu_app.worker.retry import pick_try as pick_try
 from gpu_tpu_app.worker.wire import (
     DeviceInfo,
@@ -254,7 +256,7 @@ def with_device_state(r: ProbeResult, before: dict[str, Any] | None, after: dict
         return r
     update: dict[str, Any] = {"before": _state(before), "after": _state(after)}
     if r.status in ("ok", "suspect") and (note := nvml.throttle_note(before, after)):
-        update["message"] = f"{r.message}; {note}" if r.message else note
+        update["message"] = join(r.message, note)
     return r.model_copy(update=update)
 
 
@@ -328,9 +330,16 @@ def _measure_point(point: Any, ctx: WorkerContext) -> list[ProbeResult]:
         return [_failed(point, "error", describe(exc))]
 
 
-def _capped(args: argparse.Namespace, point: Any, time_left: float) -> Any:
-    """The point, its cap lowered to the budget left (never below its own estimate) and to --point-cap-s."""
-    cap = min(point.cap_s, max(point.est_s, time_left))
+def _capped(args: argparse.Namespace, point: Any, time_left: float, remaining_est: float | None = None) -> Any:
+    """The point, its cap lowered to its share of the budget left (never below its own estimate) and to
+    --point-cap-s. Its share: the time left split over the points still to come (this one included,
+    `remaining_est` seconds of estimates) in proportion to their estimates, so that on a busy machine,
+    where every point runs to its cap, the last points are measured too instead of finding the budget
+    used up."""
+    share = time_left
+    if remaining_est and remaining_est > 0 and point.est_s > 0:  # a point answered without measuring keeps its cap
+        share = time_left * point.est_s / remaining_est
+    cap = min(point.cap_s, max(point.est_s, share))
     if args.point_cap_s is not None:
         cap = min(cap, args.point_cap_s)
     if cap < point.cap_s:
@@ -354,6 +363,7 @@ def _run_points(
     measured: dict[str, list[ProbeResult]] = {}  # device key -> its results so far, for the stall rule
     point_of: dict[int, tuple[Any, WorkerContext]] = {}  # id of a result -> its point and context
     retried: set[str] = set()  # ids of the points measured twice already
+    noise = NoiseWatch()  # whether a noisy point's second try can help now
     total = len(points)
     spent = estimated = 0.0
     skipped = 0
@@ -370,19 +380,23 @@ def _run_points(
                         result=_failed(
                             rest,
                             "skipped",
-                            f"not run: the {args.suite} suite's time budget "
-                            f"({budget:.0f} s for {args.backend}) was used up; a larger time budget "
-                            "includes it (Time on the Probe page, --budget-s for gpu-tpu-probe)",
+                            note(
+                                "main.budget_used_up",
+                                suite=args.suite,
+                                seconds=f"{budget:.0f}",
+                                backend=args.backend,
+                            ),
                         )
                     )
                 )
                 skipped += 1
             return skipped
-        point = _capped(args, point, deadline - now)
+        remaining = sum(p.est_s for p in points[i:])
+        point = _capped(args, point, deadline - now, remaining)
         # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
         announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
-        remaining = sum(p.est_s for p in points[i:])
-        eta = eta_s(remaining, spent, estimated, deadline - now, load_scale(devices))
+        longest = sum(_capped(args, p, deadline - now, remaining).cap_s for p in points[i:] if p.est_s > 0)
+        eta = eta_s(remaining, spent, estimated, deadline - now, load_scale(devices), longest)
         progress = Progress(
             done=i,
             total=total,
@@ -409,20 +423,23 @@ def _run_points(
 
         results = measure()
         earlier = measured.setdefault(device.key, [])
-        rest_est = sum(p.est_s for p in points[i + 1 :])
+        first_s = time.monotonic() - started
+        # the points still to come, at the pace measured so far (a busy machine runs each to its cap)
+        rest_est = sum(p.est_s for p in points[i + 1 :]) * pace(spent + first_s, estimated + point.est_s)
         if point.kernel not in testkernels.TEST_KERNELS and not stop.is_set():
-            # a noisy or stalled point gets one more try when the budget holds it; the parent's hang timer
-            # restarts only with slack: the points still to come keep their share of the budget
+            # a noisy or stalled point gets one more try when the budget holds it (a try as long as its first)
+            # and a second try can help (noise.why); the points still to come keep their share of the budget
             slack = deadline - time.monotonic() - rest_est
             first = results
             results = remeasure_noisy(
                 results,
                 measure,
                 slack,
-                point.est_s,
+                max(point.est_s, first_s),
                 announce=functools.partial(em.emit, progress),
-                why=functools.partial(_retry_reason_among, earlier, first),
+                why=functools.partial(noise.why, earlier, first),
             )
+            noise.saw(first, results, tries[0] > 1)
         if tries[0] > 1:
             retried.add(point.id)
         spent += time.monotonic() - started
@@ -493,12 +510,28 @@ def load_scale(devices: list[DeviceInfo]) -> float:
     return min(ETA_SCALE[1], max(1.0, (load + 1.0) / max(1, cores)))
 
 
-def eta_s(remaining_est: float, spent: float, estimated: float, time_left: float, prior: float = 1.0) -> float:
-    """Seconds left: the estimates of the points still to come at the pace measured so far (seconds spent
-    over seconds estimated, retries included; `prior` before the first point), never past the deadline."""
+def pace(spent: float, estimated: float, prior: float = 1.0) -> float:
+    """Seconds spent over seconds estimated so far (retries included; `prior` before the first point),
+    within ETA_SCALE."""
     lo, hi = ETA_SCALE
-    pace = spent / estimated if estimated > 0 else prior
-    return max(0.0, min(remaining_est * min(hi, max(lo, pace)), time_left))
+    return min(hi, max(lo, spent / estimated if estimated > 0 else prior))
+
+
+def eta_s(
+    remaining_est: float,
+    spent: float,
+    estimated: float,
+    time_left: float,
+    prior: float = 1.0,
+    longest: float | None = None,
+) -> float:
+    """Seconds left: the estimates of the points still to come at the pace measured so far (seconds spent
+    over seconds estimated, retries included; `prior` before the first point), never past the deadline,
+    nor past `longest` (the caps of the points still to come: a busy machine runs each to its cap, no further)."""
+    eta = min(remaining_est * pace(spent, estimated, prior), time_left)
+    if longest is not None:
+        eta = min(eta, longest)
+    return max(0.0, eta)
 
 
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 
 from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import ONE_THREAD
+from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import ProbeResult, ResultMsg
 
 #: Longest message a result carries (the run file's limit, safe_read.TEXT_CHARS; a test holds them equal).
@@ -47,27 +48,33 @@ def remeasure_noisy(
         if reason is None or other is None or other.value is None or other.stats is None or r.value is None:
             out.append(r)
             continue
-        keep, note = pick_try(r, other, reason)
-        message = "; ".join(m for m in (keep.message, note) if m)
-        out.append(keep.model_copy(update={"message": message[:TEXT_CHARS]}))
+        keep, said = pick_try(r, other, reason)
+        out.append(keep.model_copy(update={"message": _bounded(join(keep.message, said))}))
     return out
+
+
+def _bounded(message: str | None) -> str | None:
+    """A message within the run file's limit (a longer one loses its parts' ids: it is no longer their join)."""
+    return message if message is None or len(message) <= TEXT_CHARS else message[:TEXT_CHARS]
 
 
 def pick_try(first: ProbeResult, second: ProbeResult, reason: str, when: str = "twice") -> tuple[ProbeResult, str]:
     """The try to keep of two of one point and the words that say so: the faster, unless it is the noisy
-    one by the rule and the other is not (for times, lower is faster; for rates, higher)."""
+    one by the rule and the other is not (for times, lower is faster; for rates, higher). `when` is
+    "twice" or "again after a larger size"."""
     lower_is_faster = first.metric == "seconds"
     a, b = float(first.value or 0.0), float(second.value or 0.0)
     first_faster = a <= b if lower_is_faster else a >= b
     faster, slower = (first, second) if first_faster else (second, first)
     if trust.noise(faster) is not None and trust.noise(slower) is None:
-        keep, how = slower, "the steadier"
+        keep, how = slower, "steadier"
     else:
-        keep, how = faster, "the faster"
+        keep, how = faster, "faster"
     which = "first" if keep is first else "second"
+    said_when = note("retry.twice" if when == "twice" else "retry.again_after_larger")
     if trust.noise(first) is not None and trust.noise(second) is not None:
-        return keep, f"measured {when}, too noisy both times; {how} ({which}) try is kept"
-    return keep, f"measured {when}: the first try was {reason}; {how} ({which}) try is kept"
+        return keep, note(f"retry.both_noisy_{how}_{which}", when=said_when)
+    return keep, note(f"retry.{how}_{which}", when=said_when, reason=reason)
 
 
 def _identity(r: Any) -> tuple[Any, ...]:
@@ -107,12 +114,40 @@ def remeasure_later_stalls(
         other = again.get(_identity(r))
         if other is None or other.value is None or other.stats is None:
             continue
-        keep, note = pick_try(r, other, why, when="again after a larger size")
-        message = "; ".join(m for m in (keep.message, note) if m)
-        keep = keep.model_copy(update={"message": message[:TEXT_CHARS]})
+        keep, said = pick_try(r, other, why, when="again after a larger size")
+        keep = keep.model_copy(update={"message": _bounded(join(keep.message, said))})
         earlier[j] = keep
         point_of[id(keep)] = found
         emit(ResultMsg(result=keep))
+
+
+class NoiseWatch:
+    """Whether a noisy point is worth a second try now. A noise retry that ended too noisy again says the
+    machine is busy for longer than one point: its next noisy points keep their one try (still flagged),
+    until a point measures steady at its first try. Stalled points are measured again whatever it says:
+    a stall is one try held back, and the next try is usually not."""
+
+    def __init__(self) -> None:
+        self.busy = False
+
+    def why(self, earlier: list[ProbeResult], batch: list[ProbeResult], r: ProbeResult) -> str | None:
+        """_retry_reason_among, without the noise reasons while the machine is busy."""
+        reason = _retry_reason_among(earlier, batch, r)
+        if reason is not None and self.busy and not reason.startswith(STALLED):
+            return None
+        return reason
+
+    def saw(self, first: list[ProbeResult], kept: list[ProbeResult], retried: bool) -> None:
+        """Learn from one point: its first try's results and the ones kept (after a second try when `retried`)."""
+        main = [r for r in first if r.variant != ONE_THREAD and r.stats is not None]
+        if main and all(trust.noise(r) is None for r in main):
+            self.busy = False
+        elif retried and any(trust.noise(r) is not None for r in kept if r.variant != ONE_THREAD):
+            self.busy = True
+
+
+#: How the stall rule's reasons begin (core.trust.stalls).
+STALLED = "stalled: "
 
 
 def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:

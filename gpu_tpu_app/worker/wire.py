@@ -15,7 +15,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = 1
+from gpu_tpu_app.core.notes import to_dicts
+
+#: core.runs.SCHEMA_VERSION (a test holds them equal): 2 added each result's `notes`.
+SCHEMA_VERSION = 2
 
 
 class _Record:
@@ -147,6 +150,8 @@ class ProbeResult(_Record):
     math_mode: str | None = None
     status: str = "ok"
     message: str | None = None
+    #: the message's parts with their text ids; written from the message itself (a core.notes.Notes) when empty
+    notes: list[dict[str, Any]] = field(default_factory=list)
     pct_spec: float | None = None
     pct_ceiling: float | None = None
     before: DeviceState | None = None
@@ -163,6 +168,11 @@ class ProbeResult(_Record):
         for key in ("before", "after", "collective"):  # newer fields: apps that predate them still read the line
             if out.get(key) is None:
                 out.pop(key, None)
+        notes = to_dicts(self.message) or self.notes  # the message's parts with their text ids (core.notes)
+        if notes:
+            out["notes"] = notes
+        else:
+            out.pop("notes", None)  # a newer field too
         return out
 
 

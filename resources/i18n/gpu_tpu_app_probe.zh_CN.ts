@@ -931,7 +931,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="92"/>
         <source>Training: activation recomputation (Korthikanti et al. 2022). none keeps every activation; selective recomputes the attention core; full keeps each layer&apos;s input and repeats the forward pass. auto: the least recomputation that reaches the fewest chips per copy.</source>
-        <translation>训练：激活重计算（Korthikanti et al. 2022）。「无」保留全部激活值；「选择性」重算注意力核心；「完全」只保留每层的输入并重做前向计算。「自动」：在每个副本用最少芯片的前提下，重计算最少的方案。</translation>
+        <translation>训练：激活重计算（Korthikanti 等，2022）。「无」保留全部激活值；「选择性」重算注意力核心；「完全」只保留每层的输入并重做前向计算。「自动」：在每个副本用最少芯片的前提下，重计算最少的方案。</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="99"/>

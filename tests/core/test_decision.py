@@ -592,7 +592,7 @@ def test_pages_follow_the_playbook_order_and_cover_every_field_once() -> None:
 def test_no_text_names_the_incidental_url() -> None:
     needle = "not-a" + "-source"
     texts = [json.dumps(decide(Answers()).model_dump(mode="json", by_alias=True))]
-    texts += [q.model_dump_json() for q in QUESTIONS.values()] + [p.model_dump_json() for p in PAGES]
+    texts += [json.dumps(q._asdict()) for q in QUESTIONS.values()] + [json.dumps(p._asdict()) for p in PAGES]
     texts += [r.message for by_value in RULES.values() for r in by_value.values()]
     assert not any(needle in t for t in texts)
 

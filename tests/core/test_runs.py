@@ -121,7 +121,7 @@ def test_every_message_round_trips_through_one_json_line(msg) -> None:
         ("[1, 2]", "not a probe message"),
         ('{"versions": {}}', "not a probe message"),
         ('{"type": "gossip"}', "type"),
-        ('{"type": "done", "ok": true, "schema_version": 2}', "schema_version: 2 is not supported"),
+        ('{"type": "done", "ok": true, "schema_version": 3}', "schema_version: 3 is not supported"),
         ('{"type": "progress", "done": "three", "total": 1, "kernel": "matmul"}', "done"),
         ('{"type": "done", "ok": true, "surprise": 1}', "surprise"),
     ],
@@ -141,7 +141,7 @@ def test_run_file_round_trips_and_save_is_atomic(tmp_path) -> None:
     run = run_file()
     save_run(run, path)
     assert load_run(path) == run
-    assert json.loads(path.read_text())["schema_version"] == 1
+    assert json.loads(path.read_text())["schema_version"] == runs.SCHEMA_VERSION == 2
     assert [p.name for p in path.parent.iterdir()] == ["run.json"]  # no temp file left behind
 
 
@@ -157,10 +157,10 @@ def _unchanged_after_load(path) -> str:
 
 def test_other_schema_version_is_refused_with_one_line(tmp_path) -> None:
     data = json.loads(run_file().model_dump_json())
-    data["schema_version"] = 2
+    data["schema_version"] = 3
     path = tmp_path / "run.json"
     path.write_text(json.dumps(data))
-    assert _unchanged_after_load(path) == f"{path}: schema_version: 2 is not supported (this app reads 1)"
+    assert _unchanged_after_load(path) == f"{path}: schema_version: 3 is not supported (this app reads 1 or 2)"
 
 
 def test_broken_json_names_file_and_line(tmp_path) -> None:

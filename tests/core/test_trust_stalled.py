@@ -146,6 +146,7 @@ def test_the_eta_follows_the_pace_measured_so_far_and_never_passes_the_deadline(
     assert eta_s(10.0, 8.0, 2.0, 100.0) == 40.0  # points took 4x their estimates: so will the rest
     assert eta_s(10.0, 8.0, 2.0, 25.0) == 25.0  # the worker stops at its deadline
     assert eta_s(10.0, 1.0, 100.0, 25.0) == 5.0  # a fast machine: at most twice as fast as planned
+    assert eta_s(10.0, 8.0, 2.0, 100.0, longest=18.0) == 18.0  # ... and never past the caps of the points left
 
 
 def test_a_noisy_one_thread_reference_asks_for_no_second_try_of_its_point() -> None:
@@ -168,3 +169,23 @@ def test_a_noisy_one_thread_reference_asks_for_no_second_try_of_its_point() -> N
     slow = record(1e10, None, 0.0)
     steady_single = record(5e10, trust.ONE_THREAD, 0.0)
     assert (_retry_reason_among([], [slow, steady_single], slow) or "").startswith("stalled: ")
+
+
+def test_after_a_noise_retry_that_stayed_noisy_noisy_points_keep_one_try_but_stalls_are_retried() -> None:
+    from gpu_tpu_app.worker.retry import NoiseWatch
+
+    noisy = res("matmul", 9.0e10, 512, st=stats(9.0e10, iqr_ratio=0.4, cv=0.5))
+    steady = res("matmul", 9.0e10, 512)
+    watch = NoiseWatch()
+    assert (watch.why([], [noisy], noisy) or "").startswith("too noisy")  # a quiet machine: retried
+    watch.saw([noisy], [noisy], retried=True)  # ... and the second try was too noisy as well
+    assert watch.busy and watch.why([], [noisy], noisy) is None  # the next noisy point keeps its one try
+    earlier = [res("matmul", 9.0e10, 256)]
+    stalled = res("matmul", 16.8e9, 512)  # steady, under half of 256's rate
+    assert (watch.why(earlier, [stalled], stalled) or "").startswith("stalled: ")  # a stall is retried anyway
+    watch.saw([noisy], [noisy], retried=False)  # noisy, not retried: still busy
+    assert watch.busy
+    watch.saw([steady], [steady], retried=False)  # a point steady at its first try: noise retries again
+    assert not watch.busy and watch.why([], [noisy], noisy) is not None
+    watch.saw([noisy], [steady], retried=True)  # a retry that cured the noise does not mark the machine busy
+    assert not watch.busy

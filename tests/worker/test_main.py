@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import subprocess
@@ -190,3 +191,19 @@ def test_points_the_plan_leaves_out_reach_the_table_and_the_run_file_as_skipped(
     save_run(run, tmp_path / "run.json")
     back = load_run(tmp_path / "run.json")
     assert [r.message for r in back.results if r.status == "skipped"] == [r.message for r in skipped]
+
+
+def test_on_a_busy_machine_each_point_gets_its_share_of_the_time_left() -> None:
+    from gpu_tpu_app.worker.kernels.point import Point
+    from gpu_tpu_app.worker.main import _capped
+
+    args = argparse.Namespace(point_cap_s=None)
+
+    def pt(est: float, cap: float) -> Point:
+        return Point("x", "matmul", "torch", "torch:cpu:0", "float32", 512, None, est_s=est, cap_s=cap)
+
+    assert _capped(args, pt(0.5, 0.9), 100.0, 5.0).cap_s == 0.9  # time to spare: the plan's cap
+    assert _capped(args, pt(0.5, 0.9), 6.0, 5.0).cap_s == 0.6  # 10 % of the estimates left, 10 % of the time
+    assert _capped(args, pt(0.5, 0.9), 1.0, 5.0).cap_s == 0.5  # never below the point's own estimate
+    assert _capped(args, pt(0.0, 5.0), 10.0, 5.0).cap_s == 5.0  # a point answered without measuring: no share
+    assert _capped(argparse.Namespace(point_cap_s=0.3), pt(0.5, 0.9), 100.0, 5.0).cap_s == 0.3

@@ -7,10 +7,11 @@ import signal
 import sys
 
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, positive_number
-from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, save_outputs, say
+from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, paragraphs, save_outputs, say
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.texts import text as _text  # parse_bytes's argument is named text
 from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
@@ -24,9 +25,8 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     col = sub.add_parser(
         "collective",
         help=text("probe.help.collective"),
-        description="Start N local processes through torch.distributed and/or jax.distributed and "
-        "measure collectives between them (rank 0 writes the run). Across hosts, run "
-        "`gpu-tpu-probe run --kernel collective` under torchrun or on every host of a TPU slice.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=paragraphs(text("cli.probe_commands.collective")),
     )
     col.add_argument("--processes", type=int, required=True, metavar="N", help=text("probe.options.processes"))
     col.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
@@ -77,9 +77,9 @@ def parse_bytes(text: str) -> int:
     try:
         value = int(float(number) * scale[unit])
     except (ValueError, OverflowError):  # not a number, NaN, Infinity
-        raise InputError(f"--max-bytes: {text!r} is not a size (examples: 256K, 64M, 1G)") from None
+        raise InputError(_text("cli.probe_commands.errors.not_a_size", value=repr(text))) from None
     if not 4096 <= value <= 64 * 1024**3:
-        raise InputError(f"--max-bytes: {text!r} must be between 4K and 64G")
+        raise InputError(_text("cli.probe_commands.errors.size_range", value=repr(text)))
     return value
 
 

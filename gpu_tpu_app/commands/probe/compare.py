@@ -19,10 +19,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         "compare",
         help=text("probe.help.compare"),
         formatter_class=raw,
-        description=paragraphs(
-            "Print several run files side by side: one row per kernel, dtype and size, one "
-            "column per run and device. A value that is not trusted ends in '*'."
-        ),
+        description=paragraphs(text("cli.probe_commands.compare")),
         epilog=text("cli.examples") + "\n  gpu-tpu-probe compare laptop.json tpu-vm.json\n"
         "  gpu-tpu-probe compare before.json after.json --format json",
     )

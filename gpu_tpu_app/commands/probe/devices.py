@@ -21,11 +21,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         "devices",
         help=text("probe.help.devices"),
         formatter_class=raw,
-        description=paragraphs(
-            "List the devices torch and JAX can measure on this machine, with memory, the "
-            "catalogue chip each matches and library versions. Each backend is asked in its own "
-            "worker process."
-        ),
+        description=paragraphs(text("cli.probe_commands.devices")),
         epilog=text("cli.examples") + "\n  gpu-tpu-probe devices\n  gpu-tpu-probe devices --backend jax --format json",
     )
     dev.add_argument("--format", choices=("table", "json"), default="table")

@@ -30,13 +30,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         "run",
         help=text("probe.help.run"),
         formatter_class=raw,
-        description=paragraphs(
-            "Run the probe kernels (matmul, memory bandwidth, transfers, dispatch, JAX "
-            "compile, ...) on every backend in turn and print one table, 100 columns wide.\n\n"
-            "Points too noisy to trust, bandwidth measured in the cache and points above a roof "
-            "are flagged in the trust column and never count as best values. The smoke suite is "
-            "a functional check, not a benchmark."
-        ),
+        description=paragraphs(text("cli.probe_commands.run"), text("cli.probe_commands.run_trust")),
         epilog=text("cli.examples")
         + "\n  gpu-tpu-probe run --suite smoke\n  gpu-tpu-probe run --suite quick --out run.json "
         "--csv run.csv\n  gpu-tpu-probe run --backend torch --kernel matmul --dtype bfloat16 --wide\n"

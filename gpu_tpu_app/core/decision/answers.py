@@ -1,29 +1,65 @@
 """The answers model: what the user knows about the workload, one field per wizard question.
 
-The field names and their values are ids; the words people read for them are content
-(resources/decision, loaded by questions.py).
+The fields, their values and their order are those of fields.py (the one home of them, which the
+CLI reads without pydantic); this module declares the pydantic model the window, sessions and the
+model check use, and refuses to build if the two ever differ.
 """
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import get_args
 
 from pydantic import BaseModel, ConfigDict
 
-Leans = Literal["gpu", "tpu"]
-Verdict = Literal["gpu", "tpu", "either"]
-Confidence = Literal["low", "medium", "high"]
+from gpu_tpu_app.core.decision.fields import (
+    CHOICES,
+    FACTORS,
+    FIELDS,
+    ORDERED,
+    UNKNOWN,
+    ArchitectureChanges,
+    Batch,
+    BurstCapacity,
+    Confidence,
+    CostFocus,
+    CustomOps,
+    DataPipeline,
+    Deployment,
+    Duration,
+    Embeddings,
+    Framework,
+    HighPrecision,
+    Leans,
+    MatmulShare,
+    PortingBudget,
+    Scale,
+    Stage,
+    Team,
+    Utilization,
+    Verdict,
+    Workload,
+    YesNo,
+    choices,
+    values_of,
+)
 
-#: how a missing answer is written in flips and text output.
-UNKNOWN = "unknown"
-
-#: Answer values that a framework check can also measure (core.modelcheck.MeasuredAnswers shares them).
-Framework = Literal["pytorch", "jax", "tensorflow", "other"]
-YesNo = Literal["yes", "no"]
-CustomOps = Literal["none", "some", "essential"]
-HighPrecision = Literal["fp64", "fp32", "no"]
-#: "irregular": little dense matrix math, and most of the rest FFTs, sparse math or gathers.
-MatmulShare = Literal["irregular", "low", "mixed", "dominant"]
+__all__ = [
+    "CHOICES",
+    "FACTORS",
+    "ORDERED",
+    "UNKNOWN",
+    "Answers",
+    "Confidence",
+    "CustomOps",
+    "Framework",
+    "HighPrecision",
+    "Leans",
+    "MatmulShare",
+    "Verdict",
+    "YesNo",
+    "choices",
+    "values_of",
+]
 
 
 class Answers(BaseModel):
@@ -36,51 +72,31 @@ class Answers(BaseModel):
     custom_ops: CustomOps | None = None
     dynamic_shapes: YesNo | None = None
     high_precision: HighPrecision | None = None
-    stage: Literal["exploring", "stabilizing", "production"] | None = None
-    architecture_changes: Literal["weekly", "monthly", "locked"] | None = None
-    workload: Literal["training", "inference", "both"] | None = None
-    scale: Literal["small", "medium", "large", "massive"] | None = None
-    batch: Literal["small", "large"] | None = None
-    duration: Literal["hours", "days", "weeks"] | None = None
+    stage: Stage | None = None
+    architecture_changes: ArchitectureChanges | None = None
+    workload: Workload | None = None
+    scale: Scale | None = None
+    batch: Batch | None = None
+    duration: Duration | None = None
     matmul_share: MatmulShare | None = None
-    embeddings: Literal["ultra_large", "ordinary"] | None = None
-    team: Literal["cuda", "xla", "general"] | None = None
-    porting_budget: Literal["none", "some", "ample"] | None = None
-    deployment: Literal["google_cloud", "any_cloud", "other_cloud", "on_premises"] | None = None
-    burst_capacity: Literal["yes", "no"] | None = None
-    utilization: Literal["sporadic", "steady"] | None = None
-    data_pipeline: Literal["slow", "fast"] | None = None
-    cost_focus: Literal["hardware", "engineering"] | None = None
+    embeddings: Embeddings | None = None
+    team: Team | None = None
+    porting_budget: PortingBudget | None = None
+    deployment: Deployment | None = None
+    burst_capacity: BurstCapacity | None = None
+    utilization: Utilization | None = None
+    data_pipeline: DataPipeline | None = None
+    cost_focus: CostFocus | None = None
 
 
-#: field names in wizard order.
-FACTORS: tuple[str, ...] = tuple(Answers.model_fields)
+def _declared() -> dict[str, tuple[str, ...]]:
+    """Each model field's allowed values, read from its annotation."""
+    out = {}
+    for name, info in Answers.model_fields.items():
+        literal = next(arg for arg in get_args(info.annotation) if arg is not type(None))
+        out[name] = get_args(literal)
+    return out
 
 
-def choices(factor: str) -> tuple[str, ...]:
-    """The allowed values of one answer field, in the table's order."""
-    annotation = Answers.model_fields[factor].annotation
-    literal = next(arg for arg in get_args(annotation) if arg is not type(None))
-    return tuple(get_args(literal))
-
-
-#: every field's allowed values, computed once.
-CHOICES: dict[str, tuple[str, ...]] = {factor: choices(factor) for factor in FACTORS}
-
-#: the ordered factors, each value order running toward the factory-line (TPU) end.
-ORDERED: dict[str, tuple[str, ...]] = {
-    "stage": ("exploring", "stabilizing", "production"),
-    "architecture_changes": ("weekly", "monthly", "locked"),
-    "scale": ("small", "medium", "large", "massive"),
-    "batch": ("small", "large"),
-    "duration": ("hours", "days", "weeks"),
-    "matmul_share": ("irregular", "low", "mixed", "dominant"),
-    "porting_budget": ("none", "some", "ample"),
-    "utilization": ("sporadic", "steady"),
-    "data_pipeline": ("slow", "fast"),
-}
-
-
-def values_of(answers: Answers) -> dict[str, str | None]:
-    """The answers as a plain mapping of field to value (None: unknown), in wizard order."""
-    return {factor: getattr(answers, factor) for factor in FACTORS}
+if _declared() != CHOICES or tuple(Answers.model_fields) != FACTORS or set(FIELDS) != set(FACTORS):
+    raise RuntimeError("core.decision.answers.Answers and core.decision.fields.FIELDS differ: declare a field in both")

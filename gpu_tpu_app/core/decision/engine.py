@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, NamedTuple
-
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from typing import TYPE_CHECKING, NamedTuple
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision.answers import (
-    CHOICES,
-    FACTORS,
-    ORDERED,
-    Answers,
-    Confidence,
-    Leans,
-    Verdict,
-    values_of,
+from gpu_tpu_app.core.decision.fields import CHOICES, FACTORS, ORDERED, Confidence, Values, Verdict, values_of
+from gpu_tpu_app.core.decision.records import (
+    BlockerRecord,
+    ConflictRecord,
+    FlipRecord,
+    Outcome,
+    ReasonRecord,
 )
 from gpu_tpu_app.core.decision.rules import (
     BELOW_THRESHOLD,
@@ -44,101 +40,17 @@ from gpu_tpu_app.core.decision.rules import (
     RuleSet,
     rules_for,
 )
-from gpu_tpu_app.core.decision.steps import Step, next_steps, step_of_line, steps_for
+from gpu_tpu_app.core.decision.steps import next_steps, steps_for
 from gpu_tpu_app.core.localized import sentences
 
-# --------------------------------------------------------------------------- output models
-
-
-class Reason(BaseModel):
-    """One answer's lean and why, with the explainer topic and sources it rests on."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    factor: str
-    answer: str
-    leans: Leans
-    weight: float
-    message: str
-    topic: str
-    sources: list[str]
-
-
-class Blocker(BaseModel):
-    """A hard constraint that decides the verdict on its own."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    factor: str
-    answer: str
-    verdict: Leans
-    message: str
-    topic: str
-    sources: list[str]
-
-
-class Flip(BaseModel):
-    """The smallest change of one answer that changes the verdict (serialised with "from")."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-    factor: str
-    from_: str = Field(alias="from")
-    to: str
-    verdict: Verdict
-
-
-class Conflict(BaseModel):
-    """Two answers that contradict each other: named on the result page, and the confidence drops a level."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str
-    factors: list[str]
-    answers: list[str]
-    message: str
-
-
-class Recommendation(BaseModel):
-    """The engine's answer: verdict, score, confidence and everything that explains them.
-
-    `steps` are the next steps as structured records (the window's buttons come from their
-    actions); `next_steps` are the same steps as the CLI, the report and JSON output print them.
-    `steps` stays out of the JSON form, which tools already read; read back, the steps are found
-    again from their lines.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    verdict: Verdict
-    score: float = Field(ge=-1.0, le=1.0)
-    confidence: Confidence
-    blockers: list[Blocker]
-    reasons: list[Reason]
-    flips: list[Flip]
-    next_steps: list[str]
-    unanswered: list[str]
-    conflicts: list[Conflict] = []
-    steps: list[Step] = Field(default_factory=list, exclude=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _steps_from_lines(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "steps" not in data and isinstance(data.get("next_steps"), list):
-            data = {**data, "steps": [step_of_line(line) for line in data["next_steps"] if isinstance(line, str)]}
-        return data
-
-    @model_validator(mode="after")
-    def _lines_are_the_steps(self) -> Recommendation:
-        if [step.line for step in self.steps] != self.next_steps:
-            raise ValueError("next_steps must be the lines of steps")
-        return self
-
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.decision.answers import Answers
+    from gpu_tpu_app.core.decision.recommendation import Recommendation
 
 # --------------------------------------------------------------------------- the engine core
 
 
-def _blocked(values: dict[str, str | None], factor: str, rules: RuleSet) -> bool:
+def _blocked(values: Values, factor: str, rules: RuleSet) -> bool:
     value = values[factor]
     if value is None or (factor, value) not in rules.blockers:
         return False
@@ -149,16 +61,16 @@ def _blocked(values: dict[str, str | None], factor: str, rules: RuleSet) -> bool
     return True
 
 
-def _small_serving(values: dict[str, str | None]) -> bool:
+def _small_serving(values: Values) -> bool:
     return values["workload"] == "inference" and values["batch"] == "small"
 
 
-def _short_finetune(values: dict[str, str | None]) -> bool:
+def _short_finetune(values: Values) -> bool:
     """A short, small-batch fine-tune of a fixed base model (LoRA and the like): hours, a small batch, not serving."""
     return values["workload"] != "inference" and values["duration"] == "hours" and values["batch"] == "small"
 
 
-def _variant(values: dict[str, str | None], factor: str, rules: RuleSet) -> str:
+def _variant(values: Values, factor: str, rules: RuleSet) -> str:
     """Which form of a factor's rule applies: a few answers shape how another one counts."""
     value = values[factor]
     if _small_serving(values) and (factor, value) in rules.small_serving:
@@ -195,15 +107,15 @@ def _variants(factor: str, value: str, rule: Rule, rules: RuleSet) -> dict[str, 
     return forms
 
 
-def _reason(factor: str, value: str, rule: Rule) -> Reason:
-    return Reason(
+def _reason(factor: str, value: str, rule: Rule) -> ReasonRecord:
+    return ReasonRecord(
         factor=factor,
         answer=value,
         leans=rule.leans,
         weight=round(rule.weight, 3),
         message=rule.message,
         topic=rule.topic,
-        sources=list(rule.sources),
+        sources=tuple(rule.sources),
     )
 
 
@@ -212,8 +124,8 @@ class _Prepared(NamedTuple):
 
     rules: RuleSet
     #: (factor, answer, variant) -> (signed weight, Reason)
-    reasons: dict[tuple[str, str, str], tuple[float, Reason]]
-    blockers: dict[tuple[str, str], Blocker]
+    reasons: dict[tuple[str, str, str], tuple[float, ReasonRecord]]
+    blockers: dict[tuple[str, str], BlockerRecord]
 
 
 def _prepare(rules: RuleSet) -> _Prepared:
@@ -224,8 +136,8 @@ def _prepare(rules: RuleSet) -> _Prepared:
         for variant, rule in _variants(factor, value, base, rules).items()
     }
     blockers = {
-        (factor, value): Blocker(
-            factor=factor, answer=value, verdict=b.verdict, message=b.message, topic=b.topic, sources=list(b.sources)
+        (factor, value): BlockerRecord(
+            factor=factor, answer=value, verdict=b.verdict, message=b.message, topic=b.topic, sources=tuple(b.sources)
         )
         for (factor, value), b in rules.blockers.items()
     }
@@ -247,13 +159,13 @@ def __getattr__(name: str) -> object:
 class _Evaluation(NamedTuple):
     score: float
     blocked: bool
-    blockers: list[Blocker]
-    reasons: list[tuple[float, int, Reason]]  # (-weight, wizard index, reason)
+    blockers: list[BlockerRecord]
+    reasons: list[tuple[float, int, ReasonRecord]]  # (-weight, wizard index, reason)
 
 
 def _combine(
-    found: dict[str, tuple[float, Reason]], rules: RuleSet, explain: bool = True
-) -> dict[str, tuple[float, Reason]]:
+    found: dict[str, tuple[float, ReasonRecord]], rules: RuleSet, explain: bool = True
+) -> dict[str, tuple[float, ReasonRecord]]:
     """Correlated answers: per group and direction the strongest keeps its weight, the others keep
     CORRELATED_SHARE of it, and their reasons say so. Monotone in every answer's signed weight."""
     out = dict(found)
@@ -271,9 +183,7 @@ def _combine(
                 note = rules.correlated_note.format(factor=lead, answer=lead_reason.answer)
                 out[f] = (
                     shared,
-                    reason.model_copy(
-                        update={"weight": round(abs(shared), 3), "message": sentences(reason.message, note)}
-                    )
+                    reason._replace(weight=round(abs(shared), 3), message=sentences(reason.message, note))
                     if explain
                     else reason,
                 )
@@ -281,8 +191,8 @@ def _combine(
 
 
 def _porting_cost(
-    values: dict[str, str | None], found: dict[str, tuple[float, Reason]], rules: RuleSet, explain: bool = True
-) -> dict[str, tuple[float, Reason]]:
+    values: Values, found: dict[str, tuple[float, ReasonRecord]], rules: RuleSet, explain: bool = True
+) -> dict[str, tuple[float, ReasonRecord]]:
     """While XLA is untested, the GPU-side parts of a port (custom operations, changing shapes, a CUDA
     team) weigh as one cost that grows with each part. Monotone in every answer's signed weight."""
     if values["xla_verified"] == "yes":
@@ -298,20 +208,18 @@ def _porting_cost(
         note = rules.porting_note.format(others=others, times=f"{times:g}")
         grown = signed * times
         if explain:
-            reason = reason.model_copy(
-                update={"weight": round(abs(grown), 3), "message": sentences(reason.message, note)}
-            )
+            reason = reason._replace(weight=round(abs(grown), 3), message=sentences(reason.message, note))
         out[f] = (grown, reason)
     return out
 
 
-def _evaluate(values: dict[str, str | None], prepared: _Prepared, explain: bool = True) -> _Evaluation:
+def _evaluate(values: Values, prepared: _Prepared, explain: bool = True) -> _Evaluation:
     """One pass over the answers: the score (tanh of the signed weighted sum, capped by blockers),
     the blockers that apply and the weighted reasons (correlated answers combined). Without
     `explain` the score and blockers are the same, and the reasons' notes are left out (flips)."""
     rules = prepared.rules
-    blockers: list[Blocker] = []
-    found: dict[str, tuple[float, Reason]] = {}
+    blockers: list[BlockerRecord] = []
+    found: dict[str, tuple[float, ReasonRecord]] = {}
     for factor in FACTORS:
         value = values[factor]
         if value is None:
@@ -337,7 +245,7 @@ def _evaluate(values: dict[str, str | None], prepared: _Prepared, explain: bool 
         lead = max(tpu_side, key=lambda f: (combined[f][0], -FACTORS.index(f)))
         signed, reason = combined[lead]
         if explain:
-            reason = reason.model_copy(update={"message": sentences(reason.message, rules.playbook_alone)})
+            reason = reason._replace(message=sentences(reason.message, rules.playbook_alone))
         combined[lead] = (signed, reason)
     index = {factor: i for i, factor in enumerate(FACTORS)}
     reasons = [(-reason.weight, index[factor], reason) for factor, (_s, reason) in combined.items()]
@@ -360,18 +268,18 @@ def _verdict(score: float, blocked: bool) -> Verdict:
 _LOWER: dict[Confidence, Confidence] = {"high": "medium", "medium": "low", "low": "low"}
 
 
-def _conflicts(values: dict[str, str | None], rules: RuleSet) -> list[Conflict]:
+def _conflicts(values: Values, rules: RuleSet) -> list[ConflictRecord]:
     """The pairs of answers that contradict each other, in the rules' order."""
     return [
-        Conflict(id=cid, factors=[f for f, _v in c.answers], answers=[v for _f, v in c.answers], message=c.message)
+        ConflictRecord(
+            id=cid, factors=tuple(f for f, _v in c.answers), answers=tuple(v for _f, v in c.answers), message=c.message
+        )
         for cid, c in rules.conflicts.items()
         if all(values[f] == v for f, v in c.answers)
     ]
 
 
-def _confidence(
-    values: dict[str, str | None], score: float, verdict: Verdict, blocked: bool, conflicted: bool = False
-) -> Confidence:
+def _confidence(values: Values, score: float, verdict: Verdict, blocked: bool, conflicted: bool = False) -> Confidence:
     """Blockers decide with high confidence; otherwise the answered share and the margin both count.
 
     A TPU verdict stays at most "medium" until the framework check has passed (xla_verified = yes):
@@ -398,17 +306,16 @@ def _confidence(
 MAX_FLIPS = 5
 
 
-def _flips(answers: Answers, verdict: Verdict, score: float, prepared: _Prepared) -> list[Flip]:
+def _flips(values: Values, verdict: Verdict, score: float, prepared: _Prepared) -> list[FlipRecord]:
     """What single changed answer would change the verdict: answered questions only, strongest first.
 
     Per answered factor the smallest change that flips the verdict is kept (nearest in the factor's
     order first, then the smallest move of the score, then the table order). The flips are then
     ordered by how far they move the score, largest first, and at most MAX_FLIPS are kept.
     """
-    found: list[tuple[float, int, Flip]] = []
-    values = values_of(answers)
+    found: list[tuple[float, int, FlipRecord]] = []
     for position, factor in enumerate(FACTORS):
-        current = getattr(answers, factor)
+        current = values[factor]
         if current is None:
             continue  # nobody answered it: the open questions are listed apart
         order = ORDERED.get(factor)
@@ -426,7 +333,7 @@ def _flips(answers: Answers, verdict: Verdict, score: float, prepared: _Prepared
             if best is None or key < best[0]:
                 best = (key, candidate, rerun_verdict)
         if best is not None:
-            flip = Flip(factor=factor, from_=current, to=best[1], verdict=best[2])
+            flip = FlipRecord(factor=factor, from_=current, to=best[1], verdict=best[2])
             found.append((-best[0][1], position, flip))
     found.sort(key=lambda item: (item[0], item[1]))
     return [flip for _move, _pos, flip in found[:MAX_FLIPS]]
@@ -441,21 +348,27 @@ def decide(answers: Answers, flips: bool = True, language: str | None = None) ->
     The words (reasons, blockers, conflicts, next steps) are those of `language` (None: the language
     in use); everything else (verdict, score, confidence, ids, flips) is the same in every language.
     """
+    from gpu_tpu_app.core.decision.recommendation import recommendation
+
+    return recommendation(outcome(values_of(answers), flips, language))
+
+
+def outcome(values: Values, flips: bool = True, language: str | None = None) -> Outcome:
+    """`decide` on the answers as a mapping of field to value (None: unknown), as plain records."""
     lang = language or i18n.current_language()
     prepared = _prepared(lang)
-    values = values_of(answers)
     ev = _evaluate(values, prepared)
     verdict = _verdict(ev.score, ev.blocked)
     ev.reasons.sort(key=lambda item: (item[0], item[1]))
     steps = next_steps(values, verdict, [b.factor for b in ev.blockers], steps_for(lang))
     conflicts = _conflicts(values, prepared.rules)
-    return Recommendation(
+    return Outcome(
         verdict=verdict,
         score=ev.score,
         confidence=_confidence(values, ev.score, verdict, ev.blocked, bool(conflicts)),
         blockers=ev.blockers,
         reasons=[reason for _w, _i, reason in ev.reasons],
-        flips=_flips(answers, verdict, ev.score, prepared) if flips else [],
+        flips=_flips(values, verdict, ev.score, prepared) if flips else [],
         next_steps=[step.line for step in steps],
         unanswered=[factor for factor in FACTORS if values[factor] is None],
         conflicts=conflicts,
@@ -470,17 +383,17 @@ def decide(answers: Answers, flips: bool = True, language: str | None = None) ->
 MIN_ANSWERS_FOR_VERDICT = 3
 
 
-def answered_count(rec: Recommendation) -> int:
+def answered_count(rec: Recommendation | Outcome) -> int:
     """How many of the wizard's questions the recommendation was given."""
     return len(FACTORS) - len(rec.unanswered)
 
 
-def leans_only(rec: Recommendation) -> bool:
+def leans_only(rec: Recommendation | Outcome) -> bool:
     """True when the answers are too few to decide (rules.FULL_ENOUGH) and no blocker does: the verdict is
     "either" at low confidence, whichever way the score leans."""
     return not rec.blockers and answered_count(rec) < FULL_ENOUGH
 
 
-def has_verdict(rec: Recommendation) -> bool:
+def has_verdict(rec: Recommendation | Outcome) -> bool:
     """True when there is enough to go on: a blocker (decisive alone) or enough answered questions."""
     return bool(rec.blockers) or answered_count(rec) >= MIN_ANSWERS_FOR_VERDICT

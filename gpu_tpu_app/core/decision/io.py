@@ -1,14 +1,18 @@
-"""Files in: answers files (JSON, versioned, migrated on load) and a full check of a decision text file."""
+"""Files in: answers files (JSON, versioned, migrated on load) and a full check of a decision text file.
+
+Standard library only until an Answers model is asked for: `answer_values` and `read_answer_values`
+check an answers file completely (every field and value, with the same one-line errors) and give
+the values as a plain mapping, which is all `gpu-tpu-app decide` needs.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS, Answers
 from gpu_tpu_app.core.decision.content import DecisionText, read_decision_text
+from gpu_tpu_app.core.decision.fields import CHOICES, FACTORS, Values
 from gpu_tpu_app.core.decision.questions import build_questions
 from gpu_tpu_app.core.decision.rules import build_rules
 from gpu_tpu_app.core.decision.steps import build_steps
@@ -16,6 +20,9 @@ from gpu_tpu_app.core.texts import text as words
 from gpu_tpu_app.errors import InputError, from_validation, json_object
 from gpu_tpu_app.errors import shown as quoted
 from gpu_tpu_app.safe_read import MAX_SMALL_FILE_BYTES, read_text
+
+if TYPE_CHECKING:
+    from gpu_tpu_app.core.decision.answers import Answers
 
 #: version an answers file may state in an optional top-level "schema_version" key. Version 1 had
 #: high_precision "yes" | "no" and no embeddings answer; such files are migrated on load.
@@ -60,6 +67,26 @@ def load_answers(text: str, source_name: str = "answers") -> Answers:
     Missing fields and null mean "unknown". An optional "schema_version" key must be 1 or 2; files
     of version 1 (or without a version) are migrated (high_precision "yes" reads as "fp64").
     """
+    from pydantic import ValidationError
+
+    from gpu_tpu_app.core.decision.answers import Answers
+
+    data = _checked(text, source_name)
+    try:
+        return Answers.model_validate(data)
+    except ValidationError as exc:  # the checks above should catch everything; keep the one-line promise anyway
+        raise from_validation(source_name, exc) from None
+
+
+def answer_values(text: str, source_name: str = "answers") -> Values:
+    """`load_answers` without the model: the same checks and errors, the answers as field -> value (None:
+    unknown) in wizard order."""
+    data = _checked(text, source_name)
+    return {factor: data.get(factor) for factor in FACTORS}  # type: ignore[misc]  # checked: a choice or None
+
+
+def _checked(text: str, source_name: str) -> dict[str, object]:
+    """The answers object of `text`, migrated, after every check of its fields and values."""
     data = dict(json_object(text, source_name, "a JSON object of answers"))
     version = check_answers_version(data.pop("schema_version"), source_name) if "schema_version" in data else None
     data = migrate_answers(data, version)
@@ -81,16 +108,19 @@ def load_answers(text: str, source_name: str = "answers") -> Answers:
                     choices=", ".join(CHOICES[factor]),
                 )
             )
-    try:
-        return Answers.model_validate(data)
-    except ValidationError as exc:  # the checks above should catch everything; keep the one-line promise anyway
-        raise from_validation(source_name, exc) from None
+    return data
 
 
 def read_answers(path: str | Path) -> Answers:
     """Read and parse an answers file; a missing or unreadable file is an InputError too."""
     path = Path(path)
     return load_answers(read_text(path, "an answers file", MAX_SMALL_FILE_BYTES), str(path))
+
+
+def read_answer_values(path: str | Path) -> Values:
+    """`read_answers` without the model (`answer_values`)."""
+    path = Path(path)
+    return answer_values(read_text(path, "an answers file", MAX_SMALL_FILE_BYTES), str(path))
 
 
 def check_decision_text(path: str | Path) -> DecisionText:

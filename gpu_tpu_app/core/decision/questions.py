@@ -8,19 +8,15 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict
-
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision.answers import CHOICES, FACTORS
 from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.decision.fields import CHOICES, FACTORS
 from gpu_tpu_app.core.localized import InLanguage, ListInLanguage
 
 
-class Question(BaseModel):
+class Question(NamedTuple):
     """One wizard question: its short label (flips, open questions, reports), plain-words text, a
     one-line help, its explainer topic and labelled choices."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     field: str
     label: str
@@ -30,10 +26,8 @@ class Question(BaseModel):
     choices: list[tuple[str, str]]
 
 
-class Page(BaseModel):
+class Page(NamedTuple):
     """One wizard page: a title, a one-line intro and the fields it asks, in order."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str
     title: str

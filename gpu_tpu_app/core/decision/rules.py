@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision.answers import FACTORS, Leans
 from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.decision.fields import FACTORS, Leans
 from gpu_tpu_app.core.localized import InLanguage, sentences
 
 #: |score| below this is "either".

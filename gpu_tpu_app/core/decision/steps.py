@@ -12,11 +12,9 @@ import functools
 from collections.abc import Mapping
 from typing import Literal, NamedTuple, get_args
 
-from pydantic import BaseModel, ConfigDict
-
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision.answers import FACTORS, Verdict
 from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+from gpu_tpu_app.core.decision.fields import FACTORS, Verdict
 from gpu_tpu_app.core.localized import InLanguage
 
 #: what a step's button does in the window.
@@ -24,11 +22,9 @@ Action = Literal["estimate", "probe_quick", "compare_chips", "check_model", "ans
 ACTIONS: tuple[Action, ...] = get_args(Action)
 
 
-class Step(BaseModel):
+class Step(NamedTuple):
     """One next step: `text` is what the window shows beside the button for `action`; `line` is what
     the CLI and the report print, naming `command` where the step has one."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str
     text: str

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from gpu_tpu_app.core.trust import device_llc
 from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.worker.kernels.stats import Timing, rates, summarize
+from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import ProbeResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,6 +40,9 @@ def matmul_flops(n: int) -> float:
 
 
 STREAM_ARRAYS = {"copy": 2, "triad": 3}
+#: Elements of seeded normal data that a copy/triad array repeats: the values do not change the bytes
+#: moved, and drawing 32M normals takes 0.3-2 s per array on a CPU core against ~0.1 s to repeat a block.
+STREAM_BLOCK = 1 << 20
 
 
 def stream_bytes(kernel: str, elements: int, elem_bytes: int) -> float:
@@ -195,15 +199,17 @@ def stream_elements(platform: str, suite: str, llc: int | None = None) -> list[i
 
 def stream_note(ctx: Context, arrays: int, elements: int) -> str:
     """'3 arrays × 512 MiB (2.0× LLC, partly in cache: not DRAM bandwidth)' for a copy/triad result."""
-    note = f"{arrays} arrays × {mib(elements * 4)}"
+    size = mib(elements * 4)
     llc = device_llc(ctx.device)
     if llc is None and ctx.device.platform == "cpu":
         llc = llc_bytes()
     if not llc:
-        return note
+        return note("common.arrays", arrays=arrays, size=size)
     ratio = elements * 4 / llc
-    memory = "DRAM" if ctx.device.platform == "cpu" else "device memory"
-    return note + f" ({ratio:.1f}× LLC{'' if ratio >= 4 else f', partly in cache: not {memory} bandwidth'})"
+    if ratio >= 4:
+        return note("common.arrays_llc", arrays=arrays, size=size, ratio=f"{ratio:.1f}")
+    key = "common.arrays_in_cache_dram" if ctx.device.platform == "cpu" else "common.arrays_in_cache_device"
+    return note(key, arrays=arrays, size=size, ratio=f"{ratio:.1f}")
 
 
 def cpu_bf16_mode(flags: set[str] | None = None) -> str:
@@ -392,8 +398,8 @@ def result(
             raise ValueError("a result needs timing samples")
         samples = rates(work, timing.times) if metric != "seconds" else list(timing.times)  # type: ignore[arg-type]  # times are floats; Timing types them as a sequence of numbers
         seconds = timing.seconds if seconds is None else seconds
-        if note := timing.note():
-            notes.append(note)
+        if ended := timing.note():
+            notes.append(ended)
     stats = summarize(samples, seconds or 0.0)
     value = stats.median
     pct_spec = None
@@ -402,17 +408,14 @@ def result(
         pct_spec = 100.0 * value / peak
         if value > peak and status == "ok":
             status = "suspect"
-            notes.append(
-                f"above the catalogue peak of {format_value(peak, metric)} ({pct_spec:.0f}%): the timing or the "
-                "catalogue entry is wrong, not a record"
-            )
+            notes.append(note("common.above_peak", peak=format_value(peak, metric), pct=f"{pct_spec:.0f}"))
     return ProbeResult(
         **_point_fields(point, metric, variant),
         value=value,
         stats=stats,
         math_mode=math_mode,
         status=status,
-        message="; ".join(notes) or None,
+        message=join(*notes),
         pct_spec=pct_spec,
     )
 
@@ -456,7 +459,7 @@ def matmul_memory_skip(
         fits = free is None or need <= MATMUL_MEMORY_FRACTION * free
     if fits:
         return None
-    reason = f"needs {mib(need)}, more than {MATMUL_MEMORY_FRACTION:.0%} of the {mib(free or 0)} free"
+    reason = note("common.matmul_memory", need=mib(need), share=f"{MATMUL_MEMORY_FRACTION:.0%}", free=mib(free or 0))
     return [skipped(point, "flops", reason, math_mode=math_mode)]
 
 

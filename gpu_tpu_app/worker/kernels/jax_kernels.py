@@ -22,7 +22,9 @@ from gpu_tpu_app.core.terms import ELEM_BYTES
 from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
+from gpu_tpu_app.worker.kernels.jax_held import Held
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, measure
+from gpu_tpu_app.worker.notes import join, note
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.worker.kernels.point import Context, Point
@@ -49,15 +51,107 @@ def _dtype(name: str) -> Any:
 def _randn(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array:
     """Seeded normal random data on `dev` (never zeros): numpy on the CPU, jax.random on accelerators."""
     if dev.platform == "cpu":
-        host = np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
-        return jax.device_put(jnp.asarray(host, dtype=_dtype(dtype)), dev).block_until_ready()
+        return jax.device_put(_host_randn(shape, dtype, seed), dev).block_until_ready()
     with jax.default_device(dev):
         x = jax.random.normal(jax.random.key(seed), shape, jnp.float32).astype(_dtype(dtype))
     return jax.device_put(x, dev).block_until_ready()
 
 
+def _host_randn(shape: tuple[int, ...], dtype: str, seed: int) -> np.ndarray:
+    """Seeded float32 normals, cast in numpy (ml_dtypes rounds to nearest even as XLA's convert does, bit
+    for bit): jnp.asarray(x, bfloat16) would compile a convert for every new shape (0.1-0.2 s)."""
+    host = np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
+    return host if dtype == "float32" else host.astype(_dtype(dtype))
+
+
 def _block(x: Any) -> Any:
     return jax.block_until_ready(x)
+
+
+#: This worker's compiled functions and the current point's arrays (jax_held): a second try of a point,
+#: or a later point of the same shape, reuses them instead of compiling and drawing its data again.
+HELD = Held()
+
+
+def _where(dev: Any) -> tuple[str, int]:
+    return (dev.platform, int(dev.id))
+
+
+def _randn_key(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> tuple[Any, ...]:
+    return ("randn", shape, dtype, seed, _where(dev))
+
+
+def _out_key(shape: tuple[int, ...], dtype: str, dev: Any) -> tuple[Any, ...]:
+    return ("out", shape, dtype, _where(dev))
+
+
+def _input(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array:
+    """_randn's array, held: the same seed, shape, dtype and device give the array made before, if still held."""
+    return HELD.array(_randn_key(shape, dtype, dev, seed), lambda: _randn(shape, dtype, dev, seed))
+
+
+def stream_array(n: int, dev: Any, seed: int, on_host: bool | None = None) -> jax.Array:
+    """n float32 elements for copy/triad on `dev`: a seeded normal block of common.STREAM_BLOCK, repeated
+    (never zeros). Repeated on the host for a CPU, on the device for an accelerator (nothing large
+    crosses); `on_host` chooses (tests run the device's way on a CPU)."""
+    block_n = min(n, common.STREAM_BLOCK)
+    whole, rest = divmod(n, block_n)
+    if dev.platform == "cpu" if on_host is None else on_host:
+        drawn = np.random.default_rng(seed).standard_normal(block_n, dtype=np.float32)
+        host = np.empty(n, np.float32)
+        host[: whole * block_n].reshape(whole, block_n)[:] = drawn  # broadcast: one pass
+        host[whole * block_n :] = drawn[:rest]
+        return jax.device_put(host, dev).block_until_ready()
+    block = _randn((block_n,), "float32", dev, seed)
+    tile = jax.jit(lambda b: jnp.concatenate([jnp.broadcast_to(b, (whole, block_n)).reshape(-1), b[:rest]]))
+    return tile(block).block_until_ready()
+
+
+def _stream_input(n: int, dev: Any, seed: int) -> jax.Array:
+    """stream_array, held like _input's arrays."""
+    return HELD.array(("stream", n, seed, _where(dev)), lambda: stream_array(n, dev, seed))
+
+
+def _output(shape: tuple[int, ...], dtype: str, dev: Any) -> jax.Array:
+    """A buffer a donating loop writes into (its contents are overwritten), held like the inputs. On a CPU
+    it comes from numpy: jnp.empty compiles a fill for every new shape (0.1-0.2 s), for a value never read."""
+
+    def make() -> jax.Array:
+        if dev.platform == "cpu":
+            return jax.device_put(np.empty(shape, _dtype(dtype)), dev).block_until_ready()
+        return jax.device_put(jnp.empty(shape, _dtype(dtype)), dev)
+
+    return HELD.array(_out_key(shape, dtype, dev), make)
+
+
+def _ahead(key: tuple[Any, ...], fn: Any, *args: Any) -> Any:
+    """The executable of fn for args (compile_ahead), compiled once per key in this worker."""
+    return HELD.compiled((*key, _where_args(args)), lambda: compile_ahead(fn, *args)[0])
+
+
+def _where_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The shapes, dtypes and shardings an executable was compiled for (part of its key)."""
+    leaves = jax.tree_util.tree_leaves(args)
+    return tuple((tuple(a.shape), str(a.dtype), str(getattr(a, "sharding", ""))) for a in leaves)
+
+
+def _wanted(point: Point, dev: Any) -> list[tuple[Any, ...]]:
+    """The held arrays `point` uses (HELD.keep lets every other one go before it starts)."""
+    n, dtype = int(point.size or 0), point.dtype or "float32"
+    if point.kernel == "matmul":
+        return [_randn_key((n, n), dtype, dev, common.SEED + i) for i in (0, 1)] + [_out_key((n, n), dtype, dev)]
+    if point.kernel in common.STREAM_ARRAYS:
+        seeds = (0,) if point.kernel == "copy" else (0, 1)
+        return [("stream", n, common.SEED + i, _where(dev)) for i in seeds] + [_out_key((n,), "float32", dev)]
+    if point.kernel == "dispatch":
+        return [_randn_key((1,), "float32", dev, common.SEED)]
+    if point.kernel == "model_step":
+        return [("model_step", point.variant, dtype, _where(dev))]
+    if point.kernel == "transfer":
+        return [("host", n), ("d2h", n, _where(dev))]
+    if point.kernel == "collective":
+        return [("collective", n, dev.platform)]
+    return []
 
 
 def _precision_setting() -> str | None:
@@ -78,18 +172,25 @@ def compile_ahead(fn: Any, *args: Any) -> tuple[Any, float]:
 
 
 def _ahead_note(clock: common.PointClock) -> str:
-    return f"set up and compiled ahead in {clock.before_s:.3f} s, outside the point's time cap"
+    reused_all = HELD.reuse.compiled > 0 and HELD.reuse.compiled_reused == HELD.reuse.compiled
+    done = "jax.set_up_ahead" if reused_all else "jax.ahead"
+    seconds = f"{clock.before_s:.3f}"
+    reused = HELD.reuse.words()
+    return note(f"{done}_reused", seconds=seconds, reused=reused) if reused else note(done, seconds=seconds)
 
 
 def _free_bytes(dev: Any) -> int | None:
+    """Bytes free for the point's arrays: what the device (or host) has free, plus what HELD keeps for the point."""
     if dev.platform == "cpu":
-        return common.host_available_bytes()
-    try:
-        stats = dev.memory_stats() or {}
-    except Exception:
-        return None
-    limit, used = stats.get("bytes_limit"), stats.get("bytes_in_use", 0)
-    return int(limit - used) if limit else None
+        free = common.host_available_bytes()
+    else:
+        try:
+            stats = dev.memory_stats() or {}
+        except Exception:
+            return None
+        limit, used = stats.get("bytes_limit"), stats.get("bytes_in_use", 0)
+        free = int(limit - used) if limit else None
+    return None if free is None else free + HELD.held_bytes()
 
 
 def _accel(dev: Any) -> bool:
@@ -97,8 +198,7 @@ def _accel(dev: Any) -> bool:
 
 
 def _join(*parts: str | None) -> str | None:
-    text = "; ".join(p for p in parts if p)
-    return text or None
+    return join(*parts)
 
 
 class _Donating:
@@ -118,6 +218,15 @@ class _Donating:
 # ---------------------------------------------------------------- kernels
 
 
+_MATMUL = jax.jit(lambda out, x, y: x @ y, donate_argnums=0, keep_unused=True)
+_COPY = jax.jit(lambda out, src: jnp.copy(src), donate_argnums=0, keep_unused=True)
+_PLUS_ONE = jax.jit(lambda v: v + 1)
+
+
+def _triad(scalar: float) -> Any:
+    return jax.jit(lambda out, x, y: x + scalar * y, donate_argnums=0, keep_unused=True)
+
+
 def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     n, dtype = int(point.size or 0), point.dtype or "float32"
     mode = math_mode(dev, dtype)
@@ -125,16 +234,17 @@ def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     skip = common.matmul_memory_skip(point, need, _free_bytes(dev), mode)
     if skip is not None:
         return skip
-    a = _randn((n, n), dtype, dev, common.SEED)
-    b = _randn((n, n), dtype, dev, common.SEED + 1)
-    c = jax.device_put(jnp.empty((n, n), _dtype(dtype)), dev)
-    f, _ = compile_ahead(jax.jit(lambda out, x, y: x @ y, donate_argnums=0, keep_unused=True), c, a, b)
+    a = _input((n, n), dtype, dev, common.SEED)
+    b = _input((n, n), dtype, dev, common.SEED + 1)
+    c = _output((n, n), dtype, dev)
+    f = _ahead(("matmul",), _MATMUL, c, a, b)
     clock.restart()
     call = _Donating(f, c, a, b)
     timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    HELD.put(_out_key((n, n), dtype, dev), call.out)
     if not timing.times:
         return []
-    first = f"; first call {timing.first_call_s:.3f} s" if timing.first_call_s is not None else ""
+    first = note("jax.first_call", seconds=f"{timing.first_call_s:.3f}") if timing.first_call_s is not None else None
     return [
         common.result(
             point,
@@ -143,7 +253,7 @@ def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
             timing=timing,
             work=common.matmul_flops(n),
             math_mode=mode,
-            message=f"jit, default precision; {_ahead_note(clock)}{first}",
+            message=join(note("jax.jit_default"), _ahead_note(clock), first),
         )
     ]
 
@@ -154,57 +264,53 @@ def _stream(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     need = arrays * n * 4
     free = _free_bytes(dev)
     if free is not None and need > 0.5 * free:
-        return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free)} free")]
-    b = _randn((n,), "float32", dev, common.SEED)
-    c = _randn((n,), "float32", dev, common.SEED + 1)
-    a = jax.device_put(jnp.empty((n,), jnp.float32), dev)
+        reason = note("common.stream_memory", need=common.mib(need), free=common.mib(free))
+        return [common.skipped(point, "bytes_per_s", reason)]
+    b = _stream_input(n, dev, common.SEED)
+    a = _output((n,), "float32", dev)
     scalar = 3.0
-    if point.kernel == "copy":
-        f, _ = compile_ahead(jax.jit(lambda out, src: jnp.copy(src), donate_argnums=0, keep_unused=True), a, b)
-        call = _Donating(f, a, b)
+    if point.kernel == "copy":  # copy reads one array: no second one is drawn
+        call = _Donating(_ahead(("copy",), _COPY, a, b), a, b)
     else:  # one fused pass
-        f, _ = compile_ahead(jax.jit(lambda out, x, y: x + scalar * y, donate_argnums=0, keep_unused=True), a, b, c)
-        call = _Donating(f, a, b, c)
+        c = _stream_input(n, dev, common.SEED + 1)
+        call = _Donating(_ahead(("triad", scalar), _triad(scalar), a, b, c), a, b, c)
     clock.restart()
     timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
+    HELD.put(_out_key((n,), "float32", dev), call.out)
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
-    note = common.stream_note(ctx, arrays, n) + f", output buffer donated; {_ahead_note(clock)}"
-    return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=work, message=note)]
+    said = join(common.stream_note(ctx, arrays, n), note("jax.donated"), _ahead_note(clock))
+    return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=work, message=said)]
 
 
 def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     if dev.platform == "cpu":
-        return [common.skipped(point, "bytes_per_s", "not applicable on CPU")]
+        return [common.skipped(point, "bytes_per_s", note("common.not_on_cpu"))]
     nbytes = int(point.size or 0)
     n = nbytes // 4
-    host = np.random.default_rng(common.SEED).standard_normal(n, dtype=np.float32)
+    host = HELD.array(("host", nbytes), lambda: np.random.default_rng(common.SEED).standard_normal(n, dtype=np.float32))
     if (point.variant or "h2d").startswith("h2d"):
         kw = common.measure_kwargs(point, ctx, True, clock)
         # device_put returns before the copy lands: wait for each one
         timing = measure(lambda: jax.device_put(host, dev).block_until_ready(), **{**kw, "min_sample_s": 0.0})
-        msg = f"{common.mib(nbytes)} numpy array → device (jax.device_put)"
+        msg = note("jax.h2d", size=common.mib(nbytes))
     else:
-        on_dev = jax.device_put(host, dev).block_until_ready()
-        bump, _ = compile_ahead(jax.jit(lambda x: x + 1.0), on_dev)
+        on_dev = HELD.array(("d2h", nbytes, _where(dev)), lambda: jax.device_put(host, dev).block_until_ready())
+        bump = _ahead(("bump",), _PLUS_ONE, on_dev)
         clock.restart()
         kw = common.measure_kwargs(point, ctx, True, clock)
         # a new device array per sample: np.asarray caches the host copy of an array it has seen
         timing = measure(lambda x: np.asarray(x), prepare=lambda: bump(on_dev).block_until_ready(), **kw)
-        msg = (
-            f"{common.mib(nbytes)} device array → numpy (np.asarray) into a new host buffer each sample: its "
-            "first-touch page faults are timed (JAX has no copy into an existing numpy array); torch's "
-            "d2h figures reuse one faulted-in buffer, so compare engines on h2d"
-        )
+        msg = note("jax.d2h", size=common.mib(nbytes))
     if not timing.times:
         return []
     return [common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), message=msg)]
 
 
 def _dispatch(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
-    x = _randn((1,), "float32", dev, common.SEED)
-    f, _ = compile_ahead(jax.jit(lambda v: v + 1), x)
+    x = _input((1,), "float32", dev, common.SEED)
+    f = _ahead(("dispatch",), _PLUS_ONE, x)
     clock.restart()
     last: list[Any] = [None]
 
@@ -223,8 +329,7 @@ def _dispatch(point: Point, ctx: Context, dev: Any, clock: common.PointClock) ->
             ctx,
             metric="seconds",
             timing=timing,
-            message=f"jitted x + 1 on 1 element (compiled ahead), bursts of {timing.inner} calls, "
-            "then block_until_ready",
+            message=note("jax.dispatch", calls=timing.inner),
         )
     ]
 
@@ -291,17 +396,8 @@ def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> 
     analytic = common.matmul_flops(n)
     cost = _cost_flops(compiled)
     check = (
-        f"cost_analysis {cost / 1e9:.3f} GFLOP vs 2·N³ = {analytic / 1e9:.3f} GFLOP for the matmul (+ GELU)"
-        if cost
-        else "cost_analysis gave no FLOP count"
+        note("jax.cost", cost=f"{cost / 1e9:.3f}", analytic=f"{analytic / 1e9:.3f}") if cost else note("jax.no_cost")
     )
-    what = {
-        "lower": "trace + lower to StableHLO: jax.jit(f).lower(x, w)",
-        "compile": "XLA compile of the lowered module: .compile(), warm (autotune results cached in this process)",
-        "first_call": "first call of a new jitted function: trace + compile + run, warm: XLA's process-wide "
-        "autotune and kernel caches already hold this shape",
-        "steady": "later calls of the compiled function",
-    }
     out = [
         common.result(
             point,
@@ -310,9 +406,7 @@ def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> 
             samples=[cold],
             seconds=cold,
             variant="first_call_cold",
-            message=f"matmul {n}×{n} + GELU, float32; the first call of the step in this worker, one "
-            "sample: trace + compile (with GPU autotuning) + run; an earlier matmul of this shape in "
-            "the run may already have filled the autotune cache",
+            message=note("jax.compile_cold", n=n),
         )
     ]
     for variant, timing in phases:
@@ -326,7 +420,7 @@ def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> 
                 timing=timing,
                 variant=variant,
                 message=_join(
-                    f"matmul {n}×{n} + GELU, float32; {what[variant]}",
+                    note(f"jax.compile_{variant}", n=n),
                     check if variant in ("compile", "steady") else None,
                 ),
             )
@@ -345,8 +439,7 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
             common.skipped(
                 point,
                 "bytes_per_s",
-                f"only one {dev.platform} device: nothing to all-reduce across "
-                "(XLA_FLAGS=--xla_force_host_platform_device_count=N makes N CPU devices)",
+                note("jax.one_device_hint", platform=dev.platform),
             )
         ]
     nbytes = int(point.size or 0)
@@ -355,15 +448,14 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     sharding = NamedSharding(mesh, P("i"))
     # the data is made on the devices, already sharded: nothing crosses the host
     make = jax.jit(lambda key: jax.random.normal(key, (ranks * per,), jnp.float32), out_shardings=sharding)
-    x = make(jax.random.key(common.SEED)).block_until_ready()
+    x = HELD.array(("collective", nbytes, dev.platform), lambda: make(jax.random.key(common.SEED)).block_until_ready())
     shard_map: Any = getattr(jax, "shard_map", None)
     if shard_map is None:  # older JAX
         from jax.experimental.shard_map import shard_map as experimental_shard_map
 
         shard_map = experimental_shard_map
-    f, _ = compile_ahead(
-        jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i"))), x
-    )
+    psum = jax.jit(shard_map(lambda s: jax.lax.psum(s, "i"), mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+    f = _ahead(("psum", ranks), psum, x)
     f(x).block_until_ready()  # one all-reduce before the clock: the communicator (NCCL, ICI) is built here
     clock.restart()
     last: list[Any] = [None]
@@ -377,8 +469,13 @@ def _collective(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant="psum")
     bus = common.bus_bandwidth(res.value or 0.0, ranks)
     msg = _join(
-        f"all-reduce (psum in shard_map) of {common.mib(nbytes)} per device across {ranks} {dev.platform} "
-        f"devices; algorithm bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
+        note(
+            "jax.psum",
+            size=common.mib(nbytes),
+            ranks=ranks,
+            platform=dev.platform,
+            bus=format_value(bus, "bytes_per_s"),
+        ),
         _ahead_note(clock),
         res.message,
     )
@@ -405,18 +502,18 @@ def block_forward(x: jax.Array, p: dict[str, jax.Array], heads: int) -> jax.Arra
     return x + jax.nn.gelu(h @ p["w_1"], approximate=False) @ p["w_2"]
 
 
-def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
-    shape = BlockShape.parse(point.variant or "")
-    dtype = point.dtype or "float32"
+def _block_inputs(shape: BlockShape, dtype: str, dev: Any) -> tuple[dict[str, jax.Array], jax.Array]:
+    """The block's weights (seeded, scaled by 1/sqrt(fan-in); layer norms at 1 and 0) and its input."""
     d, ff = shape.d_model, shape.mlp * shape.d_model
     rng = np.random.default_rng(common.SEED)
 
+    # made and cast in numpy, then put on the device: jnp.asarray(x, dtype) and jnp.full compile per shape
     def w(rows: int, cols: int) -> jax.Array:
-        arr = rng.standard_normal((rows, cols), dtype=np.float32) / math.sqrt(rows)
-        return jax.device_put(jnp.asarray(arr, _dtype(dtype)), dev)
+        arr = rng.standard_normal((rows, cols), dtype=np.float32) / np.float32(math.sqrt(rows))
+        return jax.device_put(arr if dtype == "float32" else arr.astype(_dtype(dtype)), dev)
 
     def vec(val: float) -> jax.Array:
-        return jax.device_put(jnp.full((d,), val, _dtype(dtype)), dev)
+        return jax.device_put(np.full((d,), val, _dtype(dtype)), dev)
 
     params = {
         "ln1_w": vec(1.0),
@@ -428,12 +525,18 @@ def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
         "w_1": w(d, ff),
         "w_2": w(ff, d),
     }
-    x = _randn((shape.batch, shape.seq, d), dtype, dev, common.SEED + 7)
+    return params, _randn((shape.batch, shape.seq, d), dtype, dev, common.SEED + 7)
+
+
+def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
+    shape = BlockShape.parse(point.variant or "")
+    dtype = point.dtype or "float32"
+    params, x = HELD.array(("model_step", point.variant, dtype, _where(dev)), lambda: _block_inputs(shape, dtype, dev))
 
     def loss(p: dict[str, jax.Array], inp: jax.Array) -> jax.Array:
         return jnp.mean(jnp.square(block_forward(inp, p, shape.heads).astype(jnp.float32)))
 
-    grad, _ = compile_ahead(jax.jit(jax.grad(loss)), params, x)
+    grad = _ahead(("model_step", shape.tag), jax.jit(jax.grad(loss)), params, x)
     clock.restart()
     last: list[Any] = [None]
 
@@ -447,17 +550,21 @@ def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) 
     res = common.result(point, ctx, metric="flops", timing=timing, work=work, math_mode=math_mode(dev, dtype))
     best = common.best_measured(ctx, "matmul", dtype)
     parts = [
-        f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)",
-        "jitted forward + backward (jax.grad)",
+        note("common.step_flops", gflop=f"{work / 1e9:.2f}"),
+        note("jax.model_step"),
         _ahead_note(clock),
     ]
     if best and res.value:
         parts.append(
-            f"{100 * res.value / best:.0f}% of the best {dtype} matmul measured in this run "
-            f"({format_value(best, 'flops')})"
+            note(
+                "common.share_of_best",
+                pct=f"{100 * res.value / best:.0f}",
+                dtype=dtype,
+                best=format_value(best, "flops"),
+            )
         )
     else:
-        parts.append(f"no {dtype} matmul measured in this run to compare with")
+        parts.append(note("common.no_best", dtype=dtype))
     if res.message:
         parts.append(res.message)
     return [res.model_copy(update={"message": _join(*parts)})]
@@ -493,30 +600,51 @@ def warm_up(info: DeviceInfo) -> float:
     """Start the device's runtime with a first transfer, random draw and jitted product; returns seconds.
 
     The worker calls this once before point 1, outside every point's cap (client start-up, the RNG's
-    and a matmul's first compile).
+    and a matmul's first compile). The product is the one the first matmul point and the float32
+    calibration time, held (HELD), so neither compiles it again.
     """
     t0 = time.perf_counter()
     dev = jax_device(info)
-    x = _randn((256, 256), "float32", dev, common.SEED)
-    jax.jit(lambda a: a @ a)(x).block_until_ready()
+    n = 256
+    call = _held_matmul(n, "float32", dev)
+    call()
+    call.sync()
+    HELD.put(_out_key((n, n), "float32", dev), call.out)
     return time.perf_counter() - t0
+
+
+def _held_matmul(n: int, dtype: str, dev: Any) -> _Donating:
+    """The matmul point's product of n×n `dtype` matrices, with its held inputs, output and executable."""
+    a = _input((n, n), dtype, dev, common.SEED)
+    b = _input((n, n), dtype, dev, common.SEED + 1)
+    c = _output((n, n), dtype, dev)
+    return _Donating(_ahead(("matmul",), _MATMUL, c, a, b), c, a, b)
 
 
 def run(point: Point, ctx: Context) -> list[ProbeResult]:
     """Measure one point with JAX on ctx.device."""
     clock = common.PointClock()
-    return _KERNELS[point.kernel](point, ctx, jax_device(ctx.device), clock)
+    dev = jax_device(ctx.device)
+    HELD.keep(_wanted(point, dev))  # the arrays of earlier points that this one does not use are let go
+    return _KERNELS[point.kernel](point, ctx, dev, clock)
 
 
 def calibrate(info: DeviceInfo, dtypes: list[str], n: int, mm: Any = None) -> dict[str, float]:
-    """Measured FLOP/s of one small jitted n×n product per dtype, timed before the plan is made (its
-    compile is in the first call, which does not count). A dtype that fails is left out."""
+    """Measured FLOP/s of one small jitted n×n product per dtype, timed before the plan is made (a first
+    call, which does not count, then the timed ones). The product is the matmul point's own, compiled
+    ahead and held, so the point of that size reuses it; `mm` replaces it (a test slows it). A dtype
+    that fails is left out."""
     dev = jax_device(info)
     rates: dict[str, float] = {}
     for name in dtypes:
         try:
-            call = _Calibration(jax.jit(mm or (lambda x, y: x @ y)), name, n, dev)
-            rate = common.calibrated_rate(call, call.sync, common.matmul_flops(n))
+            if mm is None:
+                held = _held_matmul(n, name, dev)
+                rate = common.calibrated_rate(held, held.sync, common.matmul_flops(n))
+                HELD.put(_out_key((n, n), name, dev), held.out)
+            else:
+                call = _Calibration(jax.jit(mm), name, n, dev)
+                rate = common.calibrated_rate(call, call.sync, common.matmul_flops(n))
         except Exception:  # the dtype's own points meet the problem and report it
             continue
         if rate is not None:
@@ -529,8 +657,8 @@ class _Calibration:
 
     def __init__(self, f: Any, dtype: str, n: int, dev: Any) -> None:
         self.f, self.out = f, None
-        self.a = _randn((n, n), dtype, dev, common.SEED)
-        self.b = _randn((n, n), dtype, dev, common.SEED + 1)
+        self.a = _input((n, n), dtype, dev, common.SEED)
+        self.b = _input((n, n), dtype, dev, common.SEED + 1)
 
     def __call__(self) -> None:
         self.out = self.f(self.a, self.b)

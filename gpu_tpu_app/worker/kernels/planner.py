@@ -17,6 +17,7 @@ from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES
 from gpu_tpu_app.worker.kernels.point import Point
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN
+from gpu_tpu_app.worker.notes import join, note
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.worker.wire import DeviceInfo
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # ---------------------------------------------------------------- suites
 
-_SUITE_TARGET_S = {"smoke": 0.05, "quick": 0.15, "full": 0.5}
+_SUITE_TARGET_S = {"smoke": 0.05, "quick": 0.1, "full": 0.5}
 
 _MATMUL_SIZES: dict[tuple[str, str], dict[str, list[int]]] = {
     # (suite, "cpu" | "accel") -> dtype -> sizes; multiples of 256, launch-bound to saturated
@@ -60,6 +61,11 @@ COLLECTIVE_MIN_CAP_S = 20.0
 #: collective's communicator): it runs outside the cap and is reported; the worker announces
 #: cap + set-up, so a slow first compile is not killed as a hang.
 JAX_SETUP_S = {"cpu": 30.0, "accel": 60.0, "collective": 120.0}
+#: What the parent's hang timer allows a torch CPU model step beyond its cap. Its warm-up and first timed
+#: step run before the loop can look at the cap, and on a busy 2-core machine each of a step's ~100 small
+#: ops can wait for a descheduled thread: one step took 1.4 s at load 10 (1.8 GFLOP/s), so the worker was
+#: killed as hung and restarted. The loop still stops at the cap; a step that slow is flagged.
+TORCH_STEP_SLACK_S = 6.0
 #: A dtype whose calibrated matmul rate is under this share of what the plan expects of it (or of
 #: the measured fp32 rate, when it is not fp32) is "slow": said in one line, sized down, measured last.
 SLOW_SHARE = 0.1
@@ -88,6 +94,14 @@ class _Speed:
     first_s: float  # one-off cost of a new shape (jit compile, autotune)
     fill_s: float  # seconds per element to create random inputs
     spawn_s: float  # starting collective ranks
+    #: seconds per element to create a copy/triad array (None: fill_s); both backends tile a seeded block
+    #: (torch_kernels.stream_array, jax_kernels.stream_array), bound by first-touching fresh memory rather
+    #: than by drawing normals
+    stream_fill_s: float | None = None
+
+
+#: A CPU's first touch of fresh memory, per float32 element (measured here: 128 MiB in ~0.08 s).
+_FIRST_TOUCH_S_PER_ELEM = 4.0 / 1.6e9
 
 
 def _speed(backend: str, device: DeviceInfo) -> _Speed:
@@ -109,6 +123,8 @@ def _speed(backend: str, device: DeviceInfo) -> _Speed:
             0.0 if backend == "torch" else 0.12,
             1e-8,
             4.0 + 1.5 * cores,
+            # torch tiles in place; JAX tiles on the host, then copies to its device (a second first touch)
+            _FIRST_TOUCH_S_PER_ELEM * (1 if backend == "torch" else 2),
         )
     if plat == "tpu":
         return _Speed({"float32": 50e12, "bfloat16": 150e12, "float16": 150e12}, 800e9, 5e9, 3e-5, 1.0, 1e-10, 0.0)
@@ -156,11 +172,11 @@ def _dtype_gap(backend: str, device: DeviceInfo, dtype: str) -> str | None:
     """Why `dtype` is not multiplied on this device, or None when it is."""
     plat = device.platform
     if plat == "cpu" and dtype == "float16":
-        return "no native fp16 matmul on CPUs: hundreds of times slower than fp32, so it is not planned"
+        return note("plan.no_fp16_cpu")
     if plat == "tpu" and dtype == "float16":
-        return "TPUs multiply in bf16; fp16 is converted, not a native format, so it is not planned"
+        return note("plan.no_fp16_tpu")
     if backend == "torch" and plat != "cpu" and not _torch_dtype_ok(device, dtype):
-        return f"torch could not multiply {dtype} matrices on this {plat} device"
+        return note("plan.torch_dtype_failed", dtype=dtype, platform=plat)
     return None
 
 
@@ -246,7 +262,10 @@ class _Planner:
         return Point(**base, est_s=round(expected, 3), cap_s=round(cap, 1))
 
     def setup_s(self, kernel: str) -> float:
-        """Seconds a point may spend before its clock starts: JAX compiles ahead, torch has no such step."""
+        """Seconds a point may spend before its clock starts: JAX compiles ahead; torch has no such step,
+        but its CPU model step gets TORCH_STEP_SLACK_S on the parent's hang timer (not on its cap)."""
+        if self.backend == "torch" and kernel == "model_step" and not self.accel:
+            return TORCH_STEP_SLACK_S
         if self.backend != "jax" or kernel == "compile":  # the compile point measures compiling itself
             return 0.0
         if kernel == "collective":
@@ -267,7 +286,8 @@ def _matmul_points(pl: _Planner) -> list[Point]:
     pts: list[Point] = []
     for dt in [d for d in pl.allowed if pl.dtypes is not None or d in table]:
         if (gap := _dtype_gap(pl.backend, pl.device, dt)) is not None or dt not in table:
-            pts.append(pl.left_out("matmul", dt, None, None, gap or f"no {dt} matmul in the {pl.suite} suite"))
+            gap = gap or note("plan.not_in_suite", dtype=dt, suite=pl.suite)
+            pts.append(pl.left_out("matmul", dt, None, None, gap))
             continue
         for n in table[dt]:
             if not _matmul_fits(n, dt, pl.memory):
@@ -278,9 +298,13 @@ def _matmul_points(pl: _Planner) -> list[Point]:
                         dt,
                         n,
                         None,
-                        f"needs {common.mib(need)} for three {n}×{n} "
-                        f"matrices, more than {common.MATMUL_MEMORY_FRACTION:.0%} of the "
-                        f"{common.mib(pl.memory or 0)} this device has",
+                        note(
+                            "plan.matmul_memory",
+                            need=common.mib(need),
+                            n=n,
+                            share=f"{common.MATMUL_MEMORY_FRACTION:.0%}",
+                            memory=common.mib(pl.memory or 0),
+                        ),
                     )
                 )
                 continue
@@ -293,8 +317,16 @@ def _matmul_points(pl: _Planner) -> list[Point]:
                         dt,
                         n,
                         None,
-                        f"{pl.slow[dt]}; one {n}×{n} product takes about {t:.2g} s, so the point would take "
-                        f"about {est:.0f} s, more than the {limit:.0f} s a slow dtype may use of the budget",
+                        join(  # type: ignore[arg-type]  # two parts: never None
+                            pl.slow[dt],
+                            note(
+                                "plan.slow_left_out",
+                                n=n,
+                                product_s=f"{t:.2g}",
+                                point_s=f"{est:.0f}",
+                                limit_s=f"{limit:.0f}",
+                            ),
+                        ),
                     )
                 )
                 continue
@@ -357,16 +389,20 @@ def slow_line(device: DeviceInfo, dtype: str, rate: float, expected: float | Non
         return None
     shown = _rate_words(rate)
     if below_fp32 and fp32:
-        versus = f"{fp32 / rate:.0f}x below fp32"
+        versus = note("plan.below_fp32", times=f"{fp32 / rate:.0f}")
     else:
-        versus = f"{(expected or rate) / rate:.0f}x below the {_rate_words(expected or rate)} expected"
+        versus = note(
+            "plan.below_expected", times=f"{(expected or rate) / rate:.0f}", expected=_rate_words(expected or rate)
+        )
     if device.platform == "cpu" and dtype in ("bfloat16", "float16"):
         flags = set((device.cpu.flags if device.cpu else []) or common.cpu_flags())
         units = {"bfloat16": ("avx512_bf16", "amx_bf16"), "float16": ("avx512_fp16", "amx_fp16")}[dtype]
         if not flags & set(units):
-            return f"{dtype} is emulated on this CPU: {shown}, {versus}"
-    where = "CPU" if device.platform == "cpu" else f"{device.platform} device"
-    return f"{dtype} runs far below {'fp32' if below_fp32 else 'its expected rate'} on this {where}: {shown}, {versus}"
+            return note("plan.emulated_cpu", dtype=dtype, rate=shown, versus=versus)
+    which = "fp32" if below_fp32 else "expected"
+    if device.platform == "cpu":
+        return note(f"plan.far_below_{which}_cpu", dtype=dtype, rate=shown, versus=versus)
+    return note(f"plan.far_below_{which}_device", dtype=dtype, platform=device.platform, rate=shown, versus=versus)
 
 
 def calibration_dtypes(
@@ -384,7 +420,8 @@ def calibration_dtypes(
 
 def _stream_est(pl: _Planner, kernel: str, n: int) -> float:
     t = common.stream_bytes(kernel, n, 4) / pl.speed.mem_bw + pl.speed.launch_s
-    return common.STREAM_ARRAYS[kernel] * n * pl.speed.fill_s + _loop_s(t, pl.target, pl.speed.first_s)
+    fill = pl.speed.fill_s if pl.speed.stream_fill_s is None else pl.speed.stream_fill_s
+    return common.STREAM_ARRAYS[kernel] * n * fill + _loop_s(t, pl.target, pl.speed.first_s)
 
 
 def stream_plan(pl: _Planner) -> tuple[list[int], str | None]:
@@ -420,21 +457,21 @@ def stream_plan(pl: _Planner) -> tuple[list[int], str | None]:
         return sizes, None
     target = 4 * (llc or common.DEVICE_STREAM_BYTES // 4)
     reasons = {
-        "time": f"the {pl.suite} suite's time budget",
-        "memory": f"{STREAM_MEMORY_SHARE:.1%} of the device's memory for all three arrays",
+        "time": note("plan.suite_budget", suite=pl.suite),
+        "memory": note("plan.memory_share", share=f"{STREAM_MEMORY_SHARE:.1%}"),
     }
-    because = " and ".join(reasons[w] for w in sorted(why, reverse=True))
-    cache = f"4× the {common.mib(llc)} last-level cache" if llc else "the planned working set"
-    return sizes, (
-        f"arrays capped at {common.mib(sizes[0] * 4)} each to fit {because}; {cache} asks for "
-        f"{common.mib(target)}: part of the data may be served from cache"
+    first, *more = [reasons[w] for w in sorted(why, reverse=True)]
+    because = note("plan.both", first=first, second=more[0]) if more else first
+    cache = note("plan.llc_times_4", llc=common.mib(llc)) if llc else note("plan.working_set")
+    return sizes, note(
+        "plan.stream_capped", size=common.mib(sizes[0] * 4), because=because, cache=cache, target=common.mib(target)
     )
 
 
 def _stream_points(pl: _Planner, kernel: str) -> list[Point]:
     if not pl.keep("float32"):
         return []
-    sizes, note = stream_plan(pl)
+    sizes, capped = stream_plan(pl)
     pts = []
     for n in sizes:
         need = common.STREAM_ARRAYS[kernel] * n * 4
@@ -445,11 +482,11 @@ def _stream_points(pl: _Planner, kernel: str) -> list[Point]:
                     "float32",
                     n,
                     None,
-                    f"needs {common.mib(need)}, more than 40% of the {common.mib(pl.memory)} this device has",
+                    note("plan.stream_memory", need=common.mib(need), memory=common.mib(pl.memory)),
                 )
             )
             continue
-        pts.append(pl.point(kernel, "float32", n, None, _stream_est(pl, kernel, n), note=note))
+        pts.append(pl.point(kernel, "float32", n, None, _stream_est(pl, kernel, n), note=capped))
     return pts
 
 
@@ -562,11 +599,13 @@ def _apply_budget(points: list[Point], budget_s: float | None, suite: str = "", 
             break
         worst = max(live, key=lambda i: (keep[i].est_s, i))
         p = keep[worst]
-        reason = (
-            f"left out to fit the time budget: this point takes about {p.est_s:.1f} s, and "
-            f"{backend or 'this backend'} had {budget_s:.0f} s of the {suite + ' suite' if suite else 'run'}'s "
-            f"budget for {need:.0f} s of points; a larger time budget includes it (Time on the Probe page, "
-            "--budget-s for gpu-tpu-probe), or fewer kernels"
+        reason = note(
+            "plan.budget_suite" if suite else "plan.budget_run",
+            point_s=f"{p.est_s:.1f}",
+            backend=backend or "this backend",
+            budget_s=f"{budget_s:.0f}",
+            suite=suite,
+            need_s=f"{need:.0f}",
         )
         keep[worst] = dataclasses.replace(p, est_s=0.0, skip=reason)
     return keep

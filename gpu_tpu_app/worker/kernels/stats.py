@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_tpu_app.worker.notes import note as _note
 from gpu_tpu_app.worker.wire import Stats
 
 #: Extend a point while its coefficient of variation is above this.
@@ -84,6 +85,7 @@ class Timing:
     cancelled: bool = False
     capped: bool = False  # stopped by the cap (or the sample limit) while the CV was still above target
     limit: str = "time cap"  # which limit stopped it when capped
+    max_reps: int | None = None  # set when the limit was the number of samples
 
     @property
     def cv(self) -> float:
@@ -93,9 +95,12 @@ class Timing:
     def note(self) -> str | None:
         """A short remark for the result message when the loop ended early, else None."""
         if self.cancelled:
-            return f"cancelled after {len(self.times)} samples"
+            return _note("stats.cancelled", samples=len(self.times))
         if self.capped:
-            return f"{self.limit} reached before the CV fell to {100 * CV_TARGET:.1f}%"
+            cv_target = f"{100 * CV_TARGET:.1f}"
+            if self.max_reps is not None:
+                return _note("stats.sample_limit", samples=self.max_reps, cv=cv_target)
+            return _note("stats.time_cap", cv=cv_target)
         return None
 
 
@@ -159,7 +164,7 @@ def _sample_rounds(
         per_sample = 0.5 * per_sample + 0.5 * t * inner  # follows drift without chasing one outlier
     else:
         if cv(timing.times) > cv_target:
-            timing.capped, timing.limit = True, f"limit of {max_reps} samples"
+            timing.capped, timing.limit, timing.max_reps = True, f"limit of {max_reps} samples", max_reps
 
 
 def measure(

@@ -23,6 +23,7 @@ from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv, measure
+from gpu_tpu_app.worker.notes import join, note
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.worker.kernels.point import Context, Point
@@ -76,6 +77,22 @@ def _randn(shape: tuple[int, ...], dtype: str, dev: torch.device, seed: int) -> 
         gen = torch.Generator(device=dev).manual_seed(seed)
         return torch.randn(shape, generator=gen, device=dev, dtype=torch.float32).to(_dtype(dtype))
     return torch.randn(shape, generator=gen, dtype=torch.float32).to(device=dev, dtype=_dtype(dtype))
+
+
+#: Elements of seeded normal data that copy/triad arrays repeat (one home for both backends: common.py).
+STREAM_BLOCK = common.STREAM_BLOCK
+
+
+def stream_array(n: int, dev: torch.device, seed: int) -> torch.Tensor:
+    """n float32 elements for copy/triad: a seeded normal block of STREAM_BLOCK, repeated (never zeros)."""
+    block = _randn((min(n, STREAM_BLOCK),), "float32", dev, seed)
+    if n <= STREAM_BLOCK:
+        return block
+    out = torch.empty(n, dtype=torch.float32, device=dev)
+    whole = n // STREAM_BLOCK
+    out[: whole * STREAM_BLOCK].view(whole, STREAM_BLOCK).copy_(block)  # broadcast: one pass, no index math
+    out[whole * STREAM_BLOCK :].copy_(block[: n - whole * STREAM_BLOCK])
+    return out
 
 
 def math_mode(dev: torch.device, dtype: str) -> str:
@@ -142,12 +159,11 @@ def pin_kwargs(version: str, dev_type: str) -> dict[str, Any]:
 
 
 def _threads_note(dev: torch.device) -> str | None:
-    return f"{torch.get_num_threads()} threads" if dev.type == "cpu" else None
+    return note("common.threads", threads=torch.get_num_threads()) if dev.type == "cpu" else None
 
 
 def _join(*parts: str | None) -> str | None:
-    text = "; ".join(p for p in parts if p)
-    return text or None
+    return join(*parts)
 
 
 # ---------------------------------------------------------------- kernels
@@ -168,10 +184,14 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     def product() -> Any:
         return torch.matmul(a, b, out=c)
 
-    single = _one_thread(point, ctx, dev, product, mode)
-    timing = measure(product, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
+    kwargs = common.measure_kwargs(point, ctx, dev.type != "cpu", clock)
+    wants_single = _wants_one_thread(point, ctx, dev)
+    if wants_single:  # the reference's share of the cap is kept for it, after the loop
+        kwargs["cap_s"] = point.cap_s * (1.0 - ONE_THREAD_CAP_SHARE)
+    timing = measure(product, sync=synchronizer(dev), **kwargs)
     if not timing.times:
         return []
+    single = _one_thread(point, ctx, dev, product, mode, timing, clock) if wants_single else None
     main = common.result(
         point,
         ctx,
@@ -184,22 +204,42 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     return [main] if single is None else [main, single]
 
 
-#: The most of a point's cap its one-thread reference may take (its own loop: short rounds, 3 samples).
+#: The share of a point's cap kept for its one-thread reference (its own loop: short rounds, 3 samples),
+#: timed after the multi-threaded loop; the reference may run past that share up to ONE_THREAD_MAX_S,
+#: when the loop's per-call time shows that 3 samples on one thread need longer.
 ONE_THREAD_CAP_SHARE = 0.25
 ONE_THREAD_MAX_S = 0.6
+_ONE_THREAD_REPS = 3
 
 
-def _one_thread(point: Point, ctx: Context, dev: torch.device, product: Any, mode: str) -> ProbeResult | None:
-    """The same product on one thread, timed before the multi-threaded loop and inside the point's cap,
-    where the plan asks for it (Point.one_thread): a multi-threaded rate below it is stalled."""
+def _wants_one_thread(point: Point, ctx: Context, dev: torch.device) -> bool:
+    return bool(getattr(point, "one_thread", False)) and dev.type == "cpu" and torch.get_num_threads() >= 2
+
+
+def _one_thread(
+    point: Point, ctx: Context, dev: torch.device, product: Any, mode: str, multi: Timing, clock: common.PointClock
+) -> ProbeResult | None:
+    """The same product on one thread, timed after the multi-threaded loop (`multi`) and within the point's
+    cap, where the plan asks for it (Point.one_thread): a multi-threaded rate below it is stalled.
+
+    Its cap is what the point's cap has left, and at least what a warm-up and _ONE_THREAD_REPS samples
+    take on one thread by the loop's own per-call time (threads x the fastest call bounds one thread's
+    call), up to ONE_THREAD_MAX_S: before, a 1024 product on one thread got 2 samples in its fixed share
+    and was no reference."""
     n = int(point.size or 0)
     threads = torch.get_num_threads()
-    if not getattr(point, "one_thread", False) or dev.type != "cpu" or threads < 2 or ctx.cancelled():
+    if ctx.cancelled():
         return None
-    cap = min(ONE_THREAD_MAX_S, ONE_THREAD_CAP_SHARE * point.cap_s)
+    left = point.cap_s * CAP_MARGIN - (time.perf_counter() - clock.start)
+    needed = (_ONE_THREAD_REPS + 2) * threads * min(multi.times) / CAP_MARGIN
+    cap = min(ONE_THREAD_MAX_S, max(left / CAP_MARGIN, needed, 0.0))
+    if cap <= 0:
+        return None
     torch.set_num_threads(1)
     try:
-        timing = measure(product, target_s=min(0.05, point.target_s), cap_s=cap, cancelled=ctx.cancelled, min_reps=3)
+        timing = measure(
+            product, target_s=min(0.05, point.target_s), cap_s=cap, cancelled=ctx.cancelled, min_reps=_ONE_THREAD_REPS
+        )
     finally:
         torch.set_num_threads(threads)
     if not timing.times:
@@ -212,7 +252,7 @@ def _one_thread(point: Point, ctx: Context, dev: torch.device, product: Any, mod
         work=common.matmul_flops(n),
         variant=ONE_THREAD,
         math_mode=mode,
-        message=f"the same product on 1 of {threads} threads: a {threads}-thread rate below it is stalled",
+        message=note("torch.one_thread", threads=threads),
     )
 
 
@@ -222,9 +262,10 @@ def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     need = arrays * n * 4
     fits, free = _fits(dev, need, 0.5)
     if not fits:
-        return [common.skipped(point, "bytes_per_s", f"needs {common.mib(need)} of the {common.mib(free or 0)} free")]
-    b = _randn((n,), "float32", dev, common.SEED)
-    c = _randn((n,), "float32", dev, common.SEED + 1)
+        reason = note("common.stream_memory", need=common.mib(need), free=common.mib(free or 0))
+        return [common.skipped(point, "bytes_per_s", reason)]
+    b = stream_array(n, dev, common.SEED)
+    c = stream_array(n, dev, common.SEED + 1) if point.kernel == "triad" else b
     a = torch.empty_like(b)
     scalar = 3.0
     if point.kernel == "copy":
@@ -240,17 +281,17 @@ def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
-    note = common.stream_note(ctx, arrays, n)
+    arrays_note = common.stream_note(ctx, arrays, n)
     return [
         common.result(
-            point, ctx, metric="bytes_per_s", timing=timing, work=work, message=_join(note, _threads_note(dev))
+            point, ctx, metric="bytes_per_s", timing=timing, work=work, message=_join(arrays_note, _threads_note(dev))
         )
     ]
 
 
 def _transfer(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
     if dev.type == "cpu":
-        return [common.skipped(point, "bytes_per_s", "not applicable on CPU")]
+        return [common.skipped(point, "bytes_per_s", note("common.not_on_cpu"))]
     nbytes = int(point.size or 0)
     n = nbytes // 4
     variant = point.variant or "h2d-pageable"
@@ -273,7 +314,7 @@ def _transfer(point: Point, ctx: Context, dev: torch.device, clock: common.Point
     timing = measure(fn, sync=sync, **common.measure_kwargs(point, ctx, True, clock))
     if not timing.times:
         return []
-    kind = "pinned (page-locked)" if pinned else "pageable"
+    way = "from" if variant.startswith("h2d") else "into"
     return [
         common.result(
             point,
@@ -281,9 +322,7 @@ def _transfer(point: Point, ctx: Context, dev: torch.device, clock: common.Point
             metric="bytes_per_s",
             timing=timing,
             work=float(n * 4),
-            message=f"{common.mib(n * 4)} from {kind} host memory"
-            if variant.startswith("h2d")
-            else f"{common.mib(n * 4)} into {kind} host memory",
+            message=note(f"torch.{way}_{'pinned' if pinned else 'pageable'}", size=common.mib(n * 4)),
         )
     ]
 
@@ -301,7 +340,7 @@ def _dispatch(point: Point, ctx: Context, dev: torch.device, clock: common.Point
             ctx,
             metric="seconds",
             timing=timing,
-            message=f"eager x + 1 on 1 element, bursts of {timing.inner} calls between syncs",
+            message=note("torch.dispatch", calls=timing.inner),
         )
     ]
 
@@ -311,7 +350,7 @@ def _compile(point: Point, ctx: Context, dev: torch.device, clock: common.PointC
         common.skipped(
             point,
             "seconds",
-            "torch runs eagerly here: nothing is compiled ahead of the first call (torch.compile is not measured)",
+            note("torch.no_compile"),
         )
     ]
 
@@ -371,21 +410,25 @@ def _model_step(point: Point, ctx: Context, dev: torch.device, clock: common.Poi
         return []
     work = shape.step_flops()
     return [
-        _model_result(point, ctx, timing, work, math_mode(dev, dtype), "eager forward + backward", _threads_note(dev))
+        _model_result(point, ctx, timing, work, math_mode(dev, dtype), note("torch.model_step"), _threads_note(dev))
     ]
 
 
 def _model_result(point: Point, ctx: Context, timing: Any, work: float, mode: str, *notes: str | None) -> ProbeResult:
     res = common.result(point, ctx, metric="flops", timing=timing, work=work, math_mode=mode)
     best = common.best_measured(ctx, "matmul", point.dtype)
-    parts = [f"{work / 1e9:.2f} GFLOP per step (3 × forward matmul FLOPs)", *notes]
+    parts = [note("common.step_flops", gflop=f"{work / 1e9:.2f}"), *notes]
     if best and res.value:
         parts.append(
-            f"{100 * res.value / best:.0f}% of the best {point.dtype} matmul measured in this run "
-            f"({format_value(best, 'flops')})"
+            note(
+                "common.share_of_best",
+                pct=f"{100 * res.value / best:.0f}",
+                dtype=point.dtype,
+                best=format_value(best, "flops"),
+            )
         )
     else:
-        parts.append(f"no {point.dtype} matmul measured in this run to compare with")
+        parts.append(note("common.no_best", dtype=point.dtype))
     if res.message:
         parts.append(res.message)
     return res.model_copy(update={"message": _join(*parts)})
@@ -474,14 +517,10 @@ def collective_choice(dev_type: str, variant: str | None, count: int, nccl: bool
     if variant == "gloo" or (dev_type == "cpu" and variant is None and count >= 2):
         return "gloo", 2, None
     if count < 2:
-        return "", 0, f"only one {dev_type} device: nothing to all-reduce across"
+        return "", 0, note("common.one_device", platform=dev_type)
     if dev_type == "cuda":
-        return ("nccl", count, None) if nccl else ("", 0, "torch.distributed was built without NCCL")
-    return (
-        "",
-        0,
-        (f"{count} {dev_type} devices, but all-reduce across them (oneCCL / xccl on XPU) is not measured by this app"),
-    )
+        return ("nccl", count, None) if nccl else ("", 0, note("torch.no_nccl"))
+    return "", 0, note("torch.no_collective", count=count, platform=dev_type)
 
 
 def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:
@@ -496,7 +535,7 @@ def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.Poi
     if reason:
         return [common.skipped(point, "bytes_per_s", reason)]
     if not dist.is_available():
-        return [common.skipped(point, "bytes_per_s", "torch.distributed is not available in this build")]
+        return [common.skipped(point, "bytes_per_s", note("torch.no_distributed"))]
     port = _free_port()
     ctx_mp = mp.get_context("spawn")
     start = time.perf_counter()
@@ -544,10 +583,15 @@ def _collective(point: Point, ctx: Context, dev: torch.device, clock: common.Poi
     timing = Timing(times=list(data["times"]), seconds=float(data["seconds"]), inner=int(data["inner"]))
     res = common.result(point, ctx, metric="bytes_per_s", timing=timing, work=float(nbytes), variant=backend)
     bus = common.bus_bandwidth(res.value or 0.0, world)
-    where = "on loopback 127.0.0.1" if backend == "gloo" else "over the GPUs' links"
+    where = "loopback" if backend == "gloo" else "links"
     msg = _join(
-        f"all-reduce (sum) of {common.mib(nbytes)} across {world} ranks ({backend} {where}); algorithm "
-        f"bandwidth; bus bandwidth {format_value(bus, 'bytes_per_s')} = algbw × 2(n-1)/n",
+        note(
+            f"torch.allreduce_{where}",
+            size=common.mib(nbytes),
+            ranks=world,
+            backend=backend,
+            bus=format_value(bus, "bytes_per_s"),
+        ),
         res.message,
     )
     return [res.model_copy(update={"message": msg})]

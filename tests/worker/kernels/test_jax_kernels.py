@@ -59,6 +59,7 @@ def test_compile_happens_before_the_points_clock_starts(kernel: str, monkeypatch
 
     monkeypatch.setattr(jk, "compile_ahead", compile_spy)
     monkeypatch.setattr(jk, "measure", measure_spy)
+    jk.HELD.clear()  # an earlier test's executable of this shape would be reused, with no compile to see
     size = {"matmul": 128, "triad": 1 << 16, "dispatch": 1}[kernel]
     [res] = run_point(point(kernel, "float32" if kernel != "dispatch" else None, size), Ctx())
     compiled = [t for what, t in events if what == "compiled"]
@@ -220,3 +221,131 @@ def test_collective_psum_over_four_forced_host_devices() -> None:
     assert (res.status, res.metric, res.variant, res.size) == ("ok", "bytes_per_s", "psum", 1 << 20), res.message
     assert 1e6 < (res.value or 0) < 1e13
     assert "across 4 cpu devices" in (res.message or "") and "bus bandwidth" in (res.message or "")
+
+
+def test_a_second_try_reuses_the_compiled_function_and_the_same_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A point measured twice (worker/retry.py calls run_point again) compiles and draws its data once."""
+    import numpy as np
+
+    compiles: list[object] = []
+    real_compile = jk.compile_ahead
+
+    def counting(*args, **kwargs):
+        compiles.append(args[0])
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(jk, "compile_ahead", counting)
+    jk.HELD.clear()
+    p = point("matmul", "float32", 192)
+    [first] = run_point(p, Ctx())
+    assert len(compiles) == 1 and "kept from an earlier try" not in (first.message or "")
+    [second] = run_point(p, Ctx())
+    assert len(compiles) == 1  # the same executable
+    assert "the compiled function and its arrays kept from an earlier try or point" in (second.message or "")
+    assert first.status == second.status == "ok" and (first.value or 0) > 0 and (second.value or 0) > 0
+    # the data held is exactly what a fresh draw of the same seed gives: what is timed is unchanged
+    dev = jk.jax_device(Ctx().device)
+    held = jk._input((192, 192), "float32", dev, jk.common.SEED)
+    assert np.array_equal(np.asarray(held), np.asarray(jk._randn((192, 192), "float32", dev, jk.common.SEED)))
+
+
+def test_triad_reuses_copys_array_and_output_and_draws_only_its_second_input() -> None:
+    jk.HELD.clear()
+    n = 1 << 18
+    [copy] = run_point(point("copy", "float32", n), Ctx())
+    assert "kept from an earlier try" not in (copy.message or "")
+    assert jk.HELD.held_bytes() == 2 * n * 4  # copy reads one array and writes one: no third drawn
+    [triad] = run_point(point("triad", "float32", n), Ctx())
+    assert "2 of its 3 arrays kept from an earlier try or point" in (triad.message or "")
+    assert copy.status == triad.status == "ok"
+    assert jk.HELD.held_bytes() == 3 * n * 4
+
+
+def test_a_point_lets_go_of_the_arrays_it_does_not_use() -> None:
+    jk.HELD.clear()
+    [mm] = run_point(point("matmul", "float32", 512), Ctx())
+    assert mm.status == "ok" and jk.HELD.held_bytes() == 3 * 512 * 512 * 4
+    [dispatch] = run_point(point("dispatch", None, 1), Ctx())
+    assert dispatch.status == "ok" and jk.HELD.held_bytes() == 4  # only dispatch's one float32 element
+    run_point(point("compile", None, 64, cap_s=1.0), Ctx())
+    assert jk.HELD.held_bytes() == 0  # the compile point holds nothing
+
+
+def test_a_donated_buffer_is_never_handed_out_again() -> None:
+    dev = jk.jax_device(Ctx().device)
+    jk.HELD.keep([jk._out_key((8,), "float32", dev)])
+    out = jk._output((8,), "float32", dev)
+    out.delete()  # what donating it to a jitted call does
+    again = jk._output((8,), "float32", dev)
+    assert again is not out and not again.is_deleted()
+
+
+@pytest.mark.parametrize("n", [1000, 1 << 20, 3 * (1 << 20) + 7])
+def test_stream_arrays_repeat_a_seeded_normal_block_the_same_way_on_host_and_device(n: int) -> None:
+    import numpy as np
+
+    from gpu_tpu_app.worker.kernels.common import STREAM_BLOCK
+
+    dev = jk.jax_device(Ctx().device)
+    host = np.asarray(jk.stream_array(n, dev, 7, on_host=True))
+    device = np.asarray(jk.stream_array(n, dev, 7, on_host=False))
+    block = np.random.default_rng(7).standard_normal(min(n, STREAM_BLOCK), dtype=np.float32)
+    assert host.shape == device.shape == (n,) and host.dtype == np.float32
+    assert np.array_equal(host, device) and np.count_nonzero(host) == n  # never zeros
+    assert np.array_equal(host[: block.size], block) and np.array_equal(
+        host[-(n % block.size or block.size) :], block[: n % block.size or block.size]
+    )
+    assert not np.array_equal(host, np.asarray(jk.stream_array(n, dev, 8)))  # each seed its own data
+
+
+def test_cpu_inputs_and_outputs_are_made_without_compiling_and_hold_the_same_numbers() -> None:
+    """On a CPU the arrays come from numpy: no XLA compile per new shape (jnp.asarray(x, bfloat16) and
+    jnp.empty each compiled one), and bfloat16 data is bit for bit what XLA's convert made of it."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    compiles: list[str] = []
+
+    def listen(event: str, seconds: float, **kwargs: object) -> None:
+        if "compile" in event:
+            compiles.append(event)
+
+    dev = jk.jax_device(Ctx().device)
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        data = jk._randn((333, 77), "bfloat16", dev, 5)
+        out = jk._output((333, 77), "bfloat16", dev)
+        block = jk._block_inputs(BlockShape(2, 8, 48, 2), "bfloat16", dev)
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+    assert compiles == []
+    assert data.dtype == out.dtype == jnp.bfloat16 and out.shape == (333, 77)
+    host = np.random.default_rng(5).standard_normal((333, 77), dtype=np.float32)
+    by_xla = np.asarray(jnp.asarray(host, dtype=jnp.bfloat16))
+    assert np.array_equal(np.asarray(data).view(np.uint16), by_xla.view(np.uint16))
+    params, x = block
+    assert {str(v.dtype) for v in params.values()} == {"bfloat16"} and str(x.dtype) == "bfloat16"
+    assert float(params["ln1_w"][0]) == 1.0 and float(params["ln1_b"][0]) == 0.0
+
+
+def test_warm_up_and_calibration_compile_the_first_matmul_points_product(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up, the calibration and the first matmul point of each dtype time one executable, compiled once."""
+    compiles: list[object] = []
+    real_compile = jk.compile_ahead
+
+    def counting(*args, **kwargs):
+        compiles.append(args[0])
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(jk, "compile_ahead", counting)
+    jk.HELD.clear()
+    info = Ctx().device
+    assert jk.warm_up(info) > 0
+    rates = jk.calibrate(info, ["float32", "bfloat16"], 256)
+    assert set(rates) == {"float32", "bfloat16"} and all(1e8 < r < 1e14 for r in rates.values())
+    assert len(compiles) == 2  # float32 (in the warm-up) and bfloat16
+    # float32 right after the calibration keeps its arrays too; bfloat16's were let go by the float32 point
+    for dtype, kept in (("float32", "the compiled function and its arrays kept"), ("bfloat16", "function kept")):
+        [res] = run_point(point("matmul", dtype, 256), Ctx())
+        assert res.status == "ok" and kept in (res.message or ""), res.message
+    assert len(compiles) == 2

@@ -62,6 +62,21 @@ def test_stream_counts_bytes_like_stream(kernel: str, arrays: int, timings: list
     assert f"{arrays} arrays" in (res.message or "") and "in cache" in (res.message or "")
 
 
+def test_stream_arrays_are_a_seeded_normal_block_repeated_and_never_zero() -> None:
+    cpu = torch.device("cpu")
+    block = tk.stream_array(tk.STREAM_BLOCK, cpu, 7)
+    n = 3 * tk.STREAM_BLOCK + 5  # not a multiple of the block: the tail is the block's start
+    arr = tk.stream_array(n, cpu, 7)
+    assert arr.shape == (n,) and arr.dtype == torch.float32 and arr.is_contiguous()
+    assert torch.equal(arr[: tk.STREAM_BLOCK], block) and torch.equal(
+        arr[2 * tk.STREAM_BLOCK : 3 * tk.STREAM_BLOCK], block
+    )
+    assert torch.equal(arr[3 * tk.STREAM_BLOCK :], block[:5])
+    assert bool((arr != 0).all()) and 0.9 < float(block.std()) < 1.1  # normal data, no zeros
+    assert not torch.equal(tk.stream_array(1000, cpu, 8), tk.stream_array(1000, cpu, 7))  # seeded per array
+    assert torch.equal(tk.stream_array(n, cpu, 7), arr)  # the same data in every run
+
+
 def test_triad_computes_b_plus_s_c() -> None:
     b, c, a = torch.randn(1000), torch.randn(1000), torch.empty(1000)
     torch.add(b, c, alpha=3.0, out=a)  # the exact call the kernel times

@@ -1,0 +1,134 @@
+"""The English of every note the probe worker writes into a result, by text id (core.notes).
+
+The worker runs in the user's interpreter and cannot read the app's text files, so the English
+sentences live here; `resources/text/worker.en.toml` holds the same sentence for each id (a test
+proves the two agree) and `worker.<language>.toml` the other languages, which the app shows
+(core.note_text). Parameters are text: numbers are written as people read them before they go in.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_tpu_app.core.notes import Note, Notes, join, parts_of, verbatim
+
+__all__ = ["TEMPLATES", "Note", "Notes", "join", "note", "parts_of", "verbatim"]
+
+#: id (without the "worker." area) -> English template; resources/text/worker.en.toml says the same.
+TEMPLATES: dict[str, str] = {
+    # the measuring loop (kernels/stats.py)
+    "stats.cancelled": "cancelled after {samples} samples",
+    "stats.time_cap": "time cap reached before the CV fell to {cv}%",
+    "stats.sample_limit": "limit of {samples} samples reached before the CV fell to {cv}%",
+    # results of every kernel (kernels/common.py)
+    "common.above_peak": "above the catalogue peak of {peak} ({pct}%): the timing or the catalogue entry is wrong, "
+    "not a record",
+    "common.matmul_memory": "needs {need}, more than {share} of the {free} free",
+    "common.stream_memory": "needs {need} of the {free} free",
+    "common.threads": "{threads} threads",
+    "common.not_on_cpu": "not applicable on CPU",
+    "common.arrays": "{arrays} arrays × {size}",
+    "common.arrays_llc": "{arrays} arrays × {size} ({ratio}× LLC)",
+    "common.arrays_in_cache_dram": "{arrays} arrays × {size} ({ratio}× LLC, partly in cache: not DRAM bandwidth)",
+    "common.arrays_in_cache_device": "{arrays} arrays × {size} ({ratio}× LLC, partly in cache: not device memory "
+    "bandwidth)",
+    "common.step_flops": "{gflop} GFLOP per step (3 × forward matmul FLOPs)",
+    "common.share_of_best": "{pct}% of the best {dtype} matmul measured in this run ({best})",
+    "common.no_best": "no {dtype} matmul measured in this run to compare with",
+    "common.one_device": "only one {platform} device: nothing to all-reduce across",
+    # JAX kernels (kernels/jax_kernels.py)
+    "jax.ahead": "set up and compiled ahead in {seconds} s, outside the point's time cap",
+    "jax.ahead_reused": "set up and compiled ahead in {seconds} s, outside the point's time cap ({reused})",
+    "jax.set_up_ahead": "set up ahead in {seconds} s, outside the point's time cap",
+    "jax.set_up_ahead_reused": "set up ahead in {seconds} s, outside the point's time cap ({reused})",
+    "jax.jit_default": "jit, default precision",
+    "jax.first_call": "first call {seconds} s",
+    "jax.donated": "output buffer donated",
+    "jax.h2d": "{size} numpy array → device (jax.device_put)",
+    "jax.d2h": "{size} device array → numpy (np.asarray) into a new host buffer each sample: its first-touch page "
+    "faults are timed (JAX has no copy into an existing numpy array); torch's d2h figures reuse one faulted-in "
+    "buffer, so compare engines on h2d",
+    "jax.dispatch": "jitted x + 1 on 1 element (compiled ahead), bursts of {calls} calls, then block_until_ready",
+    "jax.cost": "cost_analysis {cost} GFLOP vs 2·N³ = {analytic} GFLOP for the matmul (+ GELU)",
+    "jax.no_cost": "cost_analysis gave no FLOP count",
+    "jax.compile_cold": "matmul {n}×{n} + GELU, float32; the first call of the step in this worker, one sample: "
+    "trace + compile (with GPU autotuning) + run; an earlier matmul of this shape in the run may already have filled "
+    "the autotune cache",
+    "jax.compile_lower": "matmul {n}×{n} + GELU, float32; trace + lower to StableHLO: jax.jit(f).lower(x, w)",
+    "jax.compile_compile": "matmul {n}×{n} + GELU, float32; XLA compile of the lowered module: .compile(), warm "
+    "(autotune results cached in this process)",
+    "jax.compile_first_call": "matmul {n}×{n} + GELU, float32; first call of a new jitted function: trace + compile "
+    "+ run, warm: XLA's process-wide autotune and kernel caches already hold this shape",
+    "jax.compile_steady": "matmul {n}×{n} + GELU, float32; later calls of the compiled function",
+    "jax.one_device_hint": "only one {platform} device: nothing to all-reduce across "
+    "(XLA_FLAGS=--xla_force_host_platform_device_count=N makes N CPU devices)",
+    "jax.psum": "all-reduce (psum in shard_map) of {size} per device across {ranks} {platform} devices; algorithm "
+    "bandwidth; bus bandwidth {bus} = algbw × 2(n-1)/n",
+    "jax.model_step": "jitted forward + backward (jax.grad)",
+    # what a JAX point kept from an earlier try or point (kernels/jax_held.py)
+    "held.kept": "{what} kept from an earlier try or point (same seed, shape and dtype)",
+    "held.both": "{first} and {second}",
+    "held.function": "the compiled function",
+    "held.functions": "{n} compiled functions",
+    "held.arrays": "its arrays",
+    "held.some_arrays": "{n} of its {total} arrays",
+    # torch kernels (kernels/torch_kernels.py)
+    "torch.one_thread": "the same product on 1 of {threads} threads: a {threads}-thread rate below it is stalled",
+    "torch.from_pinned": "{size} from pinned (page-locked) host memory",
+    "torch.from_pageable": "{size} from pageable host memory",
+    "torch.into_pinned": "{size} into pinned (page-locked) host memory",
+    "torch.into_pageable": "{size} into pageable host memory",
+    "torch.dispatch": "eager x + 1 on 1 element, bursts of {calls} calls between syncs",
+    "torch.no_compile": "torch runs eagerly here: nothing is compiled ahead of the first call (torch.compile is not "
+    "measured)",
+    "torch.model_step": "eager forward + backward",
+    "torch.no_nccl": "torch.distributed was built without NCCL",
+    "torch.no_collective": "{count} {platform} devices, but all-reduce across them (oneCCL / xccl on XPU) is not "
+    "measured by this app",
+    "torch.no_distributed": "torch.distributed is not available in this build",
+    "torch.allreduce_loopback": "all-reduce (sum) of {size} across {ranks} ranks ({backend} on loopback 127.0.0.1); "
+    "algorithm bandwidth; bus bandwidth {bus} = algbw × 2(n-1)/n",
+    "torch.allreduce_links": "all-reduce (sum) of {size} across {ranks} ranks ({backend} over the GPUs' links); "
+    "algorithm bandwidth; bus bandwidth {bus} = algbw × 2(n-1)/n",
+    # the plan (kernels/planner.py) and the worker's loop (main.py)
+    "main.budget_used_up": "not run: the {suite} suite's time budget ({seconds} s for {backend}) was used up; a larger time budget includes it (Time on the Probe page, --budget-s for gpu-tpu-probe)",
+    "plan.no_fp16_cpu": "no native fp16 matmul on CPUs: hundreds of times slower than fp32, so it is not planned",
+    "plan.no_fp16_tpu": "TPUs multiply in bf16; fp16 is converted, not a native format, so it is not planned",
+    "plan.torch_dtype_failed": "torch could not multiply {dtype} matrices on this {platform} device",
+    "plan.not_in_suite": "no {dtype} matmul in the {suite} suite",
+    "plan.matmul_memory": "needs {need} for three {n}×{n} matrices, more than {share} of the {memory} this device has",
+    "plan.slow_left_out": "one {n}×{n} product takes about {product_s} s, so the point would take about {point_s} s, more than the {limit_s} s a slow dtype may use of the budget",
+    "plan.below_fp32": "{times}x below fp32",
+    "plan.below_expected": "{times}x below the {expected} expected",
+    "plan.emulated_cpu": "{dtype} is emulated on this CPU: {rate}, {versus}",
+    "plan.far_below_fp32_cpu": "{dtype} runs far below fp32 on this CPU: {rate}, {versus}",
+    "plan.far_below_expected_cpu": "{dtype} runs far below its expected rate on this CPU: {rate}, {versus}",
+    "plan.far_below_fp32_device": "{dtype} runs far below fp32 on this {platform} device: {rate}, {versus}",
+    "plan.far_below_expected_device": "{dtype} runs far below its expected rate on this {platform} device: {rate}, {versus}",
+    "plan.suite_budget": "the {suite} suite's time budget",
+    "plan.memory_share": "{share} of the device's memory for all three arrays",
+    "plan.both": "{first} and {second}",
+    "plan.llc_times_4": "4× the {llc} last-level cache",
+    "plan.working_set": "the planned working set",
+    "plan.stream_capped": "arrays capped at {size} each to fit {because}; {cache} asks for {target}: part of the data may be served from cache",
+    "plan.stream_memory": "needs {need}, more than 40% of the {memory} this device has",
+    "plan.budget_suite": "left out to fit the time budget: this point takes about {point_s} s, and {backend} had {budget_s} s of the {suite} suite's budget for {need_s} s of points; a larger time budget includes it (Time on the Probe page, --budget-s for gpu-tpu-probe), or fewer kernels",
+    "plan.budget_run": "left out to fit the time budget: this point takes about {point_s} s, and {backend} had {budget_s} s of the run's budget for {need_s} s of points; a larger time budget includes it (Time on the Probe page, --budget-s for gpu-tpu-probe), or fewer kernels",
+    # second tries (retry.py); {reason} is the trust rule's reason (core.trust)
+    "retry.both_noisy_faster_first": "measured {when}, too noisy both times; the faster (first) try is kept",
+    "retry.both_noisy_faster_second": "measured {when}, too noisy both times; the faster (second) try is kept",
+    "retry.both_noisy_steadier_first": "measured {when}, too noisy both times; the steadier (first) try is kept",
+    "retry.both_noisy_steadier_second": "measured {when}, too noisy both times; the steadier (second) try is kept",
+    "retry.faster_first": "measured {when}: the first try was {reason}; the faster (first) try is kept",
+    "retry.faster_second": "measured {when}: the first try was {reason}; the faster (second) try is kept",
+    "retry.steadier_first": "measured {when}: the first try was {reason}; the steadier (first) try is kept",
+    "retry.steadier_second": "measured {when}: the first try was {reason}; the steadier (second) try is kept",
+    "retry.twice": "twice",
+    "retry.again_after_larger": "again after a larger size",
+}
+
+
+def note(key: str, **params: Any) -> Note:
+    """The note with id "worker.<key>", its English from TEMPLATES, its parameters as given (text or notes)."""
+    return Note(f"worker.{key}", TEMPLATES[key], **params)

@@ -1,0 +1,200 @@
+"""Worker notes (core.notes, worker/notes.py) in the language in use (core.note_text): the English the
+worker writes equals the English file for every id, each id has its zh-Hans text with every number,
+a real run shows no English in zh-Hans, and an old or altered run file shows its stored English."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.zh_leftovers import classify, project_ids
+from gpu_tpu_app.core import note_text, trust
+from gpu_tpu_app.core.notes import Note, join, to_dicts
+from gpu_tpu_app.core.runs import ProbeResult, load_run
+from gpu_tpu_app.core.texts import area_texts, placeholders
+from gpu_tpu_app.worker import notes as worker_notes
+
+ZH = "zh-Hans"
+#: the APIs, libraries and code a note names as the code calls them: kept as they are in every language.
+CODE_NAMES = {
+    "block_until_ready",
+    "np.asarray",
+    "numpy",
+    "jax.device_put",
+    "jax.grad",
+    "jax.jit",
+    "psum",
+    "shard_map",
+    "cost_analysis",
+    "GELU",
+    "algbw × 2(n-1)/n",  # the nccl-tests formula
+    "algbw",
+    "torch.distributed",
+    "torch.compile",
+    "oneCCL",
+    "xccl",
+    "XPU",
+    "XLA_FLAGS",
+    "GFLOP",
+    "MFLOP",
+    "TFLOP",
+}
+
+
+def _flat(area: str) -> dict[str, str]:
+    return dict(area_texts(area, "en"))
+
+
+def _values(template: str) -> dict[str, str]:
+    """A distinct number for each placeholder of `template`: 1,101, 1,102, ..."""
+    return {name: f"{1101 + i:,}" for i, name in enumerate(sorted(placeholders(template)))}
+
+
+def _leftover_words(zh: str) -> list[str]:
+    for name in sorted(CODE_NAMES, key=len, reverse=True):  # code, as the code calls it
+        zh = zh.replace(name, " ")
+    return [w for found in classify("test", zh, project_ids()) for w in found.words]
+
+
+def test_the_worker_writes_the_english_file_s_sentence_for_every_id() -> None:
+    english = {k: v for k, v in _flat("worker").items() if k not in ("separator", "verbatim")}
+    assert english == worker_notes.TEMPLATES
+
+
+def test_the_trust_rule_s_reasons_are_the_english_file_s_sentences() -> None:
+    english = {k[len("trust.") :]: v for k, v in _flat("probe_app").items() if k.startswith("trust.")}
+    assert {k: english.get(k) for k in trust.TEMPLATES} == trust.TEMPLATES
+
+
+@pytest.mark.parametrize("key", sorted(worker_notes.TEMPLATES))
+def test_each_worker_note_reads_in_zh_hans_with_its_numbers(key: str) -> None:
+    template = worker_notes.TEMPLATES[key]
+    values = _values(template)
+    said = worker_notes.note(key, **values)
+    assert note_text.render(said.to_dict(), "en") == said == template.format(**values)
+    zh = note_text.render(json.loads(json.dumps(said.to_dict())), ZH)
+    assert zh is not None and zh != said
+    assert all(v in zh for v in values.values()), zh
+    assert re.search(r"[\u4e00-\u9fff]", zh), zh
+    assert _leftover_words(zh) == [], zh
+
+
+@pytest.mark.parametrize("key", sorted(trust.TEMPLATES))
+def test_each_trust_reason_reads_in_zh_hans_with_its_numbers(key: str) -> None:
+    values = _values(trust.TEMPLATES[key])
+    said = Note(f"probe_app.trust.{key}", trust.TEMPLATES[key], **values)
+    zh = note_text.render(said, ZH)
+    assert zh is not None and all(v in zh for v in values.values()), zh
+    assert _leftover_words(zh) == [], zh
+
+
+def _result(message: str | None, notes: list) -> ProbeResult:
+    return ProbeResult(
+        kernel="matmul", backend="torch", device="torch:cpu:0", metric="flops", message=message, notes=notes
+    )
+
+
+def test_a_joined_message_with_a_nested_reason_reads_in_zh_hans() -> None:
+    reason = Note("probe_app.trust.noisy_cv", trust.TEMPLATES["noisy_cv"], cv="31 %", limit="25 %")
+    message = join(
+        worker_notes.note("common.threads", threads=2),
+        "RuntimeError: boom",  # a framework's own words: kept as they are
+        worker_notes.note("retry.faster_second", when=worker_notes.note("retry.twice"), reason=reason),
+    )
+    assert message == (
+        "2 threads; RuntimeError: boom; measured twice: the first try was too noisy: CV 31 % (over 25 %); "
+        "the faster (second) try is kept"
+    )
+    r = _result(message, to_dicts(message))
+    assert note_text.result_message(r, "en") == message
+    assert note_text.result_message(r, ZH) == (
+        "2 个线程；RuntimeError: boom；测量了两次：第一次的问题是「噪声大：CV 为 31 %（超过 25 %）」；保留较快的一次（第二次）"
+    )
+
+
+def test_an_old_file_an_unknown_id_or_an_altered_message_shows_the_stored_english() -> None:
+    said = worker_notes.note("jax.first_call", seconds="0.015")
+    stored = said.to_dict()
+    assert note_text.result_message(_result(said, []), ZH) == said  # an old file: no notes
+    cases = [
+        [{"id": "worker.jax.no_such_note", "params": {}}],  # a newer worker's id
+        [{"id": "cli.version", "params": {}}],  # not a note's area
+        [{"id": "worker.jax.first_call", "params": {}}],  # a placeholder without a value
+        [{"id": "worker.jax.first_call", "params": {"seconds": "9.999"}}],  # not what the message says
+        [stored, stored],  # more parts than the message has
+    ]
+    for notes in cases:
+        assert note_text.result_message(_result(said, notes), ZH) == said, notes
+    assert note_text.result_message(_result(None, [stored]), ZH) is None
+
+
+def test_hostile_notes_are_refused_by_the_run_file_or_shown_as_plain_english() -> None:
+    from pydantic import ValidationError
+
+    deep: dict = {"id": "worker.retry.twice", "params": {}}
+    for _ in range(6):
+        deep = {"id": "worker.retry.faster_first", "params": {"when": deep, "reason": "x"}}
+    bad = [
+        [deep],
+        [{"id": "Worker.X", "params": {}}],
+        [{"id": "worker.x", "params": {"not a name": "1"}}],
+        [{"id": "worker.x", "params": {f"p{i}": "1" for i in range(17)}}],
+        [{"id": "worker.x", "params": {"a": 1.5}}],
+    ]
+    for notes in bad:
+        with pytest.raises(ValidationError):
+            _result("x", notes)
+    braces = worker_notes.note("common.threads", threads="{other} <b>8</b>")
+    r = _result(braces, to_dicts(braces))
+    assert note_text.result_message(r, ZH) == "{other} <b>8</b> 个线程"  # a value is text, never a template
+
+
+def test_an_old_run_file_without_ids_still_shows_its_english(tmp_path: Path) -> None:
+    session = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json"
+    old = json.loads(session.read_text(encoding="utf-8"))["runs"][0]  # a real run, saved before notes had ids
+    assert old["schema_version"] == 1
+    path = tmp_path / "old-run.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    run = load_run(path)
+    messages = [r for r in run.results if r.message]
+    assert messages and all(not r.notes for r in messages)
+    assert [note_text.result_message(r, ZH) for r in messages] == [r.message for r in messages]
+
+
+@pytest.mark.slow
+def test_a_real_smoke_run_reads_in_zh_hans_with_no_english_left(tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from gpu_tpu_app.commands.probe import main; main()",
+            "run",
+            "--suite",
+            "smoke",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    run = load_run(out)
+    assert run.schema_version == 2
+    with_notes = [r for r in run.results if r.notes]
+    assert {r.backend for r in with_notes} == {"torch", "jax"}
+    english_left = {}
+    for r in run.results:
+        if not r.message or r.status not in ("ok", "suspect"):
+            continue
+        zh = note_text.result_message(r, ZH)
+        assert note_text.result_message(r, "en") == r.message
+        assert zh != r.message, r.message
+        if words := _leftover_words(zh or ""):
+            english_left[zh] = words
+    assert english_left == {}
