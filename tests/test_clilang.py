@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -219,3 +220,15 @@ def test_prices_in_chinese(run_cli: Run) -> None:
     code, out_zh, _ = run_cli("prices", "--no-local", "--format", "json", "--lang", "zh-Hans")
     assert json.loads(out_en)["kind"] == json.loads(out_zh)["kind"] == "on-demand"
     assert [c["chip"] for c in json.loads(out_zh)["chips"]] == [c["chip"] for c in json.loads(out_en)["chips"]]
+
+
+def test_flag_and_output_file_problems_in_chinese(run_cli: Run, tmp_path: Path) -> None:
+    code, _out, err = run_cli("probe", "run", "--suite", "smoke", "--out", str(tmp_path), "--lang", "zh-Hans")
+    assert code == 2 and err == f"错误：{tmp_path}: --out: 这是一个文件夹\n"
+    code, _out, err = run_cli("check-model", "m.py", "--timeout", "nan", "--lang", "zh-Hans")
+    assert code == 2 and "必须是大于 0 的有限数字，而不是 'nan'" in err and err.count("\n") == 1
+    code, _out, err = run_cli("probe", "collective", "--processes", "2", "--max-bytes", "lots", "--lang", "zh-Hans")
+    assert code == 2 and err == "错误：--max-bytes: 'lots' 不是大小（例如 256K、64M、1G）\n"
+    # English as before
+    code, _out, err = run_cli("probe", "run", "--suite", "smoke", "--out", str(tmp_path))
+    assert code == 2 and err == f"error: {tmp_path}: --out: is a folder\n"

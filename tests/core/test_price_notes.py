@@ -293,3 +293,34 @@ def test_a_bad_price_table_is_named_in_chinese(tmp_path: Path, note: str, chines
     message = str(err.value)
     assert message.startswith(f"{path}: "), message
     assert chinese in message, message
+
+
+def test_a_price_over_the_bound_is_dropped_and_counted_not_a_traceback(tmp_path: Path, run_cli) -> None:
+    path = _write(
+        tmp_path / "gcp" / "vms.csv",
+        "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,1e12,1\n"
+        "p6,H100,8,us-west-1,1e300,1e300\n",
+    )
+    code, out, err = run_cli("--lang", "en", "prices", "--no-local", "--all", "--from", str(path))
+    assert code == 0, err
+    assert "1 chip prices from 2 rows; dropped 3 over 1,000,000 USD per chip-hour" in out
+    _, out_zh, _ = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--all", "--from", str(path))
+    assert "丢弃的行：每芯片小时超过 1,000,000 美元：3 行" in out_zh
+    only_high = _write(
+        tmp_path / "aws" / "vms.csv",
+        "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,1e12,\n",
+    )
+    code, _, err = run_cli("--lang", "en", "prices", "--no-local", "--from", str(only_high))
+    assert code != 0 and "Traceback" not in err
+    assert f"{only_high}: Price: no usable price in 1 rows (1 over 1,000,000 USD per chip-hour)" in err
+
+
+def test_gpuhunt_offers_of_two_providers_in_one_region_are_both_kept(tmp_path: Path, table: PriceTable) -> None:
+    offers = (
+        "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,provider\n"
+        "p5.48xlarge,us-east-1,55.04,192,2048,8,H100,80.0,False,aws\n"
+        "gpu_8x_h100_sxm5,us-east-1,23.92,208,1800,8,H100,80.0,False,lambdalabs\n"
+    )
+    book = read_gpuhunt(_write(tmp_path / "offers.csv", offers), table)
+    got = {(q.cloud, q.region): q.usd for q in book.quotes}
+    assert got == {("aws", "us-east-1"): pytest.approx(6.88), ("lambda", "us-east-1"): pytest.approx(2.99)}

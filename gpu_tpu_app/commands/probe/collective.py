@@ -11,6 +11,7 @@ from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, che
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.texts import text as _text  # parse_bytes's argument is named text
 from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
@@ -76,9 +77,9 @@ def parse_bytes(text: str) -> int:
     try:
         value = int(float(number) * scale[unit])
     except (ValueError, OverflowError):  # not a number, NaN, Infinity
-        raise InputError(f"--max-bytes: {text!r} is not a size (examples: 256K, 64M, 1G)") from None
+        raise InputError(_text("cli.probe_commands.errors.not_a_size", value=repr(text))) from None
     if not 4096 <= value <= 64 * 1024**3:
-        raise InputError(f"--max-bytes: {text!r} must be between 4K and 64G")
+        raise InputError(_text("cli.probe_commands.errors.size_range", value=repr(text)))
     return value
 
 

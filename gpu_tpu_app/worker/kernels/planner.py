@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # ---------------------------------------------------------------- suites
 
-_SUITE_TARGET_S = {"smoke": 0.05, "quick": 0.15, "full": 0.5}
+_SUITE_TARGET_S = {"smoke": 0.05, "quick": 0.1, "full": 0.5}
 
 _MATMUL_SIZES: dict[tuple[str, str], dict[str, list[int]]] = {
     # (suite, "cpu" | "accel") -> dtype -> sizes; multiples of 256, launch-bound to saturated
