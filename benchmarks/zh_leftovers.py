@@ -550,6 +550,8 @@ def commands() -> list[list[str]]:
         [*app, "explain", "flexibility"],
         [*app, "explain", "history"],
         [*app, "catalog"],
+        [*app, "catalog", "--chip", "a10g"],
+        [*app, "catalog", "--chip", "tpu-v5e"],
         [*app, "decide", "--answers", str(ex / "answers-jax-llm-pretraining.json")],
         [*app, "decide", "--answers", str(ex / "answers-mixed-unknowns.json")],
         [*app, "decide", "--answers", str(ex / "answers-pytorch-moe-no-porting-time.json")],

@@ -31,10 +31,20 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
-from gpu_tpu_app.core.prices import Kind, PriceBook, PriceTable, Quote, Said, load_price_table, shipped_quotes
+from gpu_tpu_app.core.prices import (
+    MAX_CHIP_HOUR_USD,
+    Kind,
+    PriceBook,
+    PriceTable,
+    Quote,
+    Said,
+    load_price_table,
+    shipped_quotes,
+)
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import MIB, NAME_CHARS, read_text
@@ -198,10 +208,21 @@ def _mtime(path: Path) -> dt.datetime:
         return dt.datetime.now(dt.UTC)
 
 
-def _keep_cheapest(found: dict[tuple[str, str, str], Quote], quote: Quote) -> None:
-    key = (quote.chip_id, quote.region, quote.kind)
-    if key not in found or quote.usd < found[key].usd:
-        found[key] = quote
+def _keep_cheapest(
+    found: dict[tuple[str, str, str, str], Quote],
+    reader: _Reader,
+    key: tuple[str, str, str, str],
+    usd: float,
+    make: Callable[[], Quote],
+) -> None:
+    """Keep the quote `make` builds for (chip, cloud, region, kind) `key` when `usd` is the cheapest so far (only then
+    is it built); a price per chip-hour over the bound a price may have is dropped and counted."""
+    if usd > MAX_CHIP_HOUR_USD:
+        reader.dropped[("too_high", f"{MAX_CHIP_HOUR_USD:,.0f}")] += 1
+        return
+    held = found.get(key)
+    if held is None or usd < held.usd:
+        found[key] = make()
 
 
 #: the same cloud under another catalogue's name (gpuhunt says lambdalabs where SkyPilot says lambda).
@@ -238,7 +259,7 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
             place = rec.get("AvailabilityZone") or rec["Region"]
             prices = (reader.price(rec["Price"]), reader.price(rec["SpotPrice"]))
             hosts[(place, rec["InstanceType"])] = prices
-    found: dict[tuple[str, str, str], Quote] = {}
+    found: dict[tuple[str, str, str, str], Quote] = {}
     for rec in accelerator_rows:
         name, region = rec["AcceleratorName"], rec["Region"].lower()
         if not _REGION.match(region):
@@ -284,15 +305,19 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
             usd = reader.price(rec[column])
             if usd is None:
                 continue
-            total = usd + (extra or 0.0)
+            per_chip = round((usd + (extra or 0.0)) / chips, 6)
             _keep_cheapest(
                 found,
-                Quote(
+                reader,
+                (chip, cloud, region, kind),
+                per_chip,
+                partial(
+                    Quote,
                     chip_id=chip,
                     cloud=cloud,
                     region=region,
                     kind=kind,
-                    usd=round(total / chips, 6),
+                    usd=per_chip,
                     origin="skypilot",
                     where=str(path),
                     as_of=as_of,
@@ -328,7 +353,7 @@ def read_gpuhunt(
     wanted = [*GPUHUNT_COLUMNS, "gpu_memory", "provider"]
     default_cloud = _cloud_id(provider or path.stem, path, "not_a_cloud_file")
     as_of = _mtime(path)
-    found: dict[tuple[str, str, str], Quote] = {}
+    found: dict[tuple[str, str, str, str], Quote] = {}
     for rec in reader.records(index, wanted):
         if not rec["gpu_name"]:
             continue  # a CPU-only offer
@@ -375,23 +400,26 @@ def read_gpuhunt(
         if usd is None:
             continue
         kind: Kind = "spot" if spot else "on-demand"
+        instance, gpus = rec["instance_name"], {"n": str(int(count)), "gpu": rec["gpu_name"]}
+        said = Said(id="note.offer", values={**gpus, "instance": instance}) if instance else None
+        per_chip = round(usd / count, 6)
         _keep_cheapest(
             found,
-            Quote(
+            reader,
+            (chip, cloud, region, kind),
+            per_chip,
+            partial(
+                Quote,
                 chip_id=chip,
                 cloud=cloud,
                 region=region,
                 kind=kind,
-                usd=round(usd / count, 6),
+                usd=per_chip,
                 origin="gpuhunt",
                 where=str(path),
                 as_of=as_of,
                 dated_by="file",
-                said=Said(
-                    id="note.offer" if rec["instance_name"] else "note.offer_unnamed",
-                    values={"n": str(int(count)), "gpu": rec["gpu_name"]}
-                    | ({"instance": rec["instance_name"]} if rec["instance_name"] else {}),
-                ),
+                said=said or Said(id="note.offer_unnamed", values=gpus),
             ),
         )
     quotes = sorted(found.values(), key=lambda q: (q.cloud, q.chip_id, q.region, q.kind))

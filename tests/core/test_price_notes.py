@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app import i18n
+from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.price_import import read_gpuhunt, read_path, read_skypilot
 from gpu_tpu_app.core.prices import PriceRow, PriceTable, Said, load_price_table, shipped_quotes
 from gpu_tpu_app.core.texts import placeholders, read_text_file, text_folder
 from gpu_tpu_app.errors import InputError
 from tests.core.test_prices import GCP_VMS, GPUHUNT_GCP, GPUHUNT_LAMBDA, _write
-from tests.i18n_allow import CJK
+from tests.i18n_allow import CJK, left_in_english
 
 ZH = "zh-Hans"
 
@@ -206,6 +207,12 @@ def test_the_prices_table_in_chinese_has_no_english_note_and_the_same_figures(tm
     figures = re.compile(r"\$[0-9][0-9,.]*|[0-9][0-9,.]* \$/h")
     assert sorted(figures.findall(chinese)) == sorted(figures.findall(english))
     assert "丢弃的行：" in chinese
+    names = sorted((c.name for c in load_catalog().chips), key=len, reverse=True)  # the catalogue's own names
+    for line in chinese.splitlines():
+        for name in names:
+            line = line.replace(name, " ")
+        line = re.sub(r"https://\S+", " ", line)  # the sources' addresses
+        assert not left_in_english(line), line
 
 
 def test_a_gpuhunt_offer_name_with_a_line_break_stays_on_one_line(tmp_path: Path, table: PriceTable) -> None:
@@ -293,3 +300,34 @@ def test_a_bad_price_table_is_named_in_chinese(tmp_path: Path, note: str, chines
     message = str(err.value)
     assert message.startswith(f"{path}: "), message
     assert chinese in message, message
+
+
+def test_a_price_over_the_bound_is_dropped_and_counted_not_a_traceback(tmp_path: Path, run_cli) -> None:
+    path = _write(
+        tmp_path / "gcp" / "vms.csv",
+        "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,1e12,1\n"
+        "p6,H100,8,us-west-1,1e300,1e300\n",
+    )
+    code, out, err = run_cli("--lang", "en", "prices", "--no-local", "--all", "--from", str(path))
+    assert code == 0, err
+    assert "1 chip prices from 2 rows; dropped 3 over 1,000,000 USD per chip-hour" in out
+    _, out_zh, _ = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--all", "--from", str(path))
+    assert "丢弃的行：每芯片小时超过 1,000,000 美元：3 行" in out_zh
+    only_high = _write(
+        tmp_path / "aws" / "vms.csv",
+        "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,1e12,\n",
+    )
+    code, _, err = run_cli("--lang", "en", "prices", "--no-local", "--from", str(only_high))
+    assert code != 0 and "Traceback" not in err
+    assert f"{only_high}: Price: no usable price in 1 rows (1 over 1,000,000 USD per chip-hour)" in err
+
+
+def test_gpuhunt_offers_of_two_providers_in_one_region_are_both_kept(tmp_path: Path, table: PriceTable) -> None:
+    offers = (
+        "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,provider\n"
+        "p5.48xlarge,us-east-1,55.04,192,2048,8,H100,80.0,False,aws\n"
+        "gpu_8x_h100_sxm5,us-east-1,23.92,208,1800,8,H100,80.0,False,lambdalabs\n"
+    )
+    book = read_gpuhunt(_write(tmp_path / "offers.csv", offers), table)
+    got = {(q.cloud, q.region): q.usd for q in book.quotes}
+    assert got == {("aws", "us-east-1"): pytest.approx(6.88), ("lambda", "us-east-1"): pytest.approx(2.99)}

@@ -208,7 +208,7 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
 #: timed after the multi-threaded loop; the reference may run past that share up to ONE_THREAD_MAX_S,
 #: when the loop's per-call time shows that 3 samples on one thread need longer.
 ONE_THREAD_CAP_SHARE = 0.25
-ONE_THREAD_MAX_S = 0.6
+ONE_THREAD_MAX_S = 0.4
 _ONE_THREAD_REPS = 3
 
 
