@@ -248,7 +248,9 @@ def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
         i18n.set_language(None)
     assert zh[0].split()[:2] == ["引擎", "操作"] and "总线带宽" in zh[0] and "传输方式" in zh[0]
     assert zh[2].endswith("正常") and "2.0 %" in zh[2]
-    assert zh[-3] == "不可信（照常列出，但绝不用作最佳值）：" and zh[-2].startswith("  torch all_reduce 1 MiB：不可信：")
+    assert zh[-3] == "不可信（照常列出，但绝不用作最佳值）：" and zh[-2].startswith(
+        "  torch all_reduce 1 MiB：不可信："
+    )
 
 
 @pytest.fixture
