@@ -15,7 +15,7 @@ from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice, estimate
 from gpu_tpu_app.core.estimate_text import mfu_source_words, row_name, row_warnings
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.prices import shipped_book
-from tests.i18n_allow import CJK
+from tests.i18n_allow import CJK, left_in_english
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = ROOT / "examples" / "checks" / "jax_transformer-tpu4.json"
@@ -113,6 +113,11 @@ def test_the_estimate_command_in_chinese_keeps_the_figures_and_leaves_no_english
     chinese = _cli(run_cli, ZH, *argv, "--no-local-prices")
     for words in ENGLISH:
         assert words not in chinese, words
+    names = sorted((c.name for c in load_catalog().chips), key=len, reverse=True)  # the catalogue's own names
+    for line in chinese.splitlines():
+        for name in names:
+            line = line.replace(name, " ")
+        assert not left_in_english(line), line
     en_lines, zh_lines = english.splitlines(), chinese.splitlines()
     # the table: one row per chip in the same order, each with the same figures
     start_en = next(i for i, line in enumerate(en_lines) if line.startswith("-----"))
