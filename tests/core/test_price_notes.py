@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app import i18n
+from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.price_import import read_gpuhunt, read_path, read_skypilot
 from gpu_tpu_app.core.prices import PriceRow, PriceTable, Said, load_price_table, shipped_quotes
 from gpu_tpu_app.core.texts import placeholders, read_text_file, text_folder
 from gpu_tpu_app.errors import InputError
 from tests.core.test_prices import GCP_VMS, GPUHUNT_GCP, GPUHUNT_LAMBDA, _write
-from tests.i18n_allow import CJK
+from tests.i18n_allow import CJK, left_in_english
 
 ZH = "zh-Hans"
 
@@ -206,6 +207,12 @@ def test_the_prices_table_in_chinese_has_no_english_note_and_the_same_figures(tm
     figures = re.compile(r"\$[0-9][0-9,.]*|[0-9][0-9,.]* \$/h")
     assert sorted(figures.findall(chinese)) == sorted(figures.findall(english))
     assert "丢弃的行：" in chinese
+    names = sorted((c.name for c in load_catalog().chips), key=len, reverse=True)  # the catalogue's own names
+    for line in chinese.splitlines():
+        for name in names:
+            line = line.replace(name, " ")
+        line = re.sub(r"https://\S+", " ", line)  # the sources' addresses
+        assert not left_in_english(line), line
 
 
 def test_a_gpuhunt_offer_name_with_a_line_break_stays_on_one_line(tmp_path: Path, table: PriceTable) -> None:

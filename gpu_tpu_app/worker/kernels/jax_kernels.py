@@ -365,7 +365,12 @@ def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> 
     def kw(phases_left: int) -> dict[str, Any]:
         # the four phases share what is left of the cap
         left = CAP_MARGIN * point.cap_s - clock.elapsed()
-        return {**base, "start": None, "min_reps": 3, "cap_s": max(0.2, left / phases_left / CAP_MARGIN)}
+        return {
+            **base,
+            "start": None,
+            "min_reps": common.COMPILE_PHASE_MIN_REPS,
+            "cap_s": max(0.2, left / phases_left / CAP_MARGIN),
+        }
 
     # The very first call of the step in this worker: later phases hit XLA's process-wide caches
     # (GPU GEMM autotuning, kernel cache), so this one sample is the cold figure.

@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 jax = pytest.importorskip("jax")
+pytestmark = pytest.mark.serial  # measures the kernels on the cores: runs alone (make test's serial part)
 
 from gpu_tpu_app.core.runs import ProbeResult  # noqa: E402
 from gpu_tpu_app.worker.kernels import jax_kernels as jk  # noqa: E402
