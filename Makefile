@@ -48,12 +48,25 @@ $(VENV)/.desktop-entry: $(STAMP)
 	-$(PY) -m gpu_tpu_app --install-desktop-entry && touch $@
 
 # make test: lint and the fast tests (about 3-4 minutes on two cores); make test-all: every test, the slow ones
-# too (real probe runs, model checks, collectives, launches, builds). CI runs test-all.
+# too (real probe runs, model checks, collectives, launches, builds), in one process. CI runs test-all.
+# make test runs the fast tests in TEST_WORKERS pytest-xdist workers (TEST_WORKERS=0: in one process), each
+# taking whole files (--dist loadfile: a file's module fixtures are made once), then the ones marked `serial`
+# (they measure time or speed on the cores) alone; a failure in the first part still lets the second run.
+# PYTHONDONTWRITEBYTECODE is cleared for pytest: where it is set (it is on the development machine), every
+# pytest process would rewrite every test file's asserts again and every CLI or worker subprocess the tests
+# start would compile the app's modules again (0.35 s of CPU per torch worker); the .pyc files go to
+# __pycache__ folders, which git ignores.
+TEST_WORKERS ?= 2
+PYTEST := QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
+
 test: lint system-deps translations
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m "not slow"
+	@$(PYTEST) -m "not slow and not serial" -n $(TEST_WORKERS) --dist loadfile; parallel=$$?; \
+	echo "the serial part (tests that measure time or speed), alone:"; \
+	$(PYTEST) -m "not slow and serial"; serial=$$?; \
+	[ $$parallel = 0 ] && [ $$serial = 0 ]
 
 test-all: lint system-deps translations
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	$(PYTEST)
 
 # Everything the formatter checks (the whole tree is in its style).
 FORMATTED := gpu_tpu_app tests benchmarks packaging docs

@@ -3,12 +3,13 @@
 Run: .venv/bin/python benchmarks/decide_outputs.py --write OUT.json [--cases DIR]
      .venv/bin/python benchmarks/decide_outputs.py --compare BEFORE.json AFTER.json
 
-The cases: the shipped examples (examples/answers-*.json), the test data's answers files, a few hundred
-answer files drawn at random (fixed seed; every factor left open or given one of its values), every
-single-answer file, and hostile files (not JSON, not an object, unknown fields, values of the wrong
-type or out of range, unsupported schema versions, a byte-order mark, text that is not UTF-8, deep
-nesting, a file over the size cap, a folder, a missing file) plus bad command lines, and the --help
-of every headless command and a few runs of catalog, explain and estimate (they share decide's parser). Each runs through
+The cases: the shipped examples (examples/answers-*.json), the test data's answers files, a few
+hundred answer files drawn at random (fixed seed; every factor left open or given one of its
+values), every single-answer file, and hostile files (not JSON, not an object, unknown fields,
+values of the wrong type or out of range, unsupported schema versions, a byte-order mark, text
+that is not UTF-8, deep nesting, a file over the size cap, a folder, a missing file), answers on
+standard input, bad command lines, and the --help of every headless command and a few runs of
+catalog, explain and estimate (they share decide's parser). Each runs through
 `gpu_tpu_app.cli.main` in this process in English and in zh-Hans, as text and as JSON; the exit
 status, stdout and stderr of each are written out. The case files are written to DIR (default
 /tmp/decide-output-cases) so that error lines, which name the file, are the same in both runs. Set
@@ -103,11 +104,13 @@ def write_cases(folder: Path) -> list[Path]:
     return paths
 
 
-def _run(argv: list[str]) -> dict[str, object]:
+def _run(argv: list[str], stdin: bytes = b"") -> dict[str, object]:
     from gpu_tpu_app.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     environ = dict(os.environ)  # --lang sets GPU_TPU_APP_LANG for child processes: not for the next case
+    real_stdin = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             rc: object = main(argv)
@@ -116,6 +119,7 @@ def _run(argv: list[str]) -> dict[str, object]:
         finally:
             os.environ.clear()
             os.environ.update(environ)
+            sys.stdin = real_stdin
     return {"rc": rc, "stdout": out.getvalue(), "stderr": err.getvalue()}
 
 
@@ -149,6 +153,18 @@ def record(folder: Path) -> dict[str, dict[str, object]]:
         "estimate": ["estimate", "--params", "7e9"],
         "estimate-bad": ["estimate", "--params", "seven"],
     }
+    stdin_cases = {
+        "example": (ROOT / "examples" / "answers-research-prototype.json").read_bytes(),
+        "not-json": b"{framework",
+        "not-utf8": b'{"team": "caf\xe9"}',
+        "too-big": b" " * (1024 * 1024 + 1),
+        "wrong-value": b'{"scale": "huge"}',
+    }
+    for name, data in stdin_cases.items():
+        for lang in ("en", "zh-Hans"):
+            for fmt in ("text", "json"):
+                argv = ["decide", "--answers", "-", "--format", fmt, "--lang", lang]
+                results[f"stdin-{name} {lang} {fmt}"] = _run(argv, stdin=data)
     for name, argv in bad_lines.items():
         for lang in ("en", "zh-Hans"):
             results[f"argv-{name} {lang}"] = _run([*argv, "--lang", lang] if name != "leading-lang" else argv)

@@ -64,6 +64,8 @@ KEPT_IN_LATIN = frozenset(
     # terms Chinese ML writing keeps in Latin letters: a TPU pod, a process's rank, the gather and scatter
     # operations, JSON's null, an id; the standard streams
     | {"pod", "rank", "gather", "scatter", "null", "id", "stdout", "stderr", "stdin"}
+    # the programs a model check compiles (worker/tpu_compile.py names them), a tensor's dtype
+    | {"forward", "dtype", "if"}  # ... and Python's if statement
 )
 #: key names that a Chinese sentence writes as they are printed on the key ("按 Enter 键").
 KEYS = frozenset({"Enter", "Return", "Esc", "Escape", "Tab", "Space", "Backspace", "Delete", "Home", "End"})
@@ -104,10 +106,13 @@ def project_ids() -> set[str]:
     try:
         from gpu_tpu_app.core import catalog
 
-        for chip in catalog.load_catalog().chips:
+        book = catalog.load_catalog()
+        for chip in book.chips:
             add(chip.id)
             add(chip.name)
             add(chip.family)
+        for source in book.sources:  # the ids the estimator and the catalogue cite
+            add(source.id)
     except Exception:
         pass
     try:
@@ -142,6 +147,10 @@ def project_ids() -> set[str]:
         for q in shipped_book().quotes:
             add(getattr(q, "cloud", ""))
             add(getattr(q, "region", ""))
+        from gpu_tpu_app.core.prices import load_price_table
+
+        for source in load_price_table().sources:
+            add(source.id)
     except Exception:
         pass
     try:  # the explainer's extra topics (faq, glossary, ...), the clouds and the languages, as typed
@@ -149,8 +158,8 @@ def project_ids() -> set[str]:
         from gpu_tpu_app.commands.explain import EXTRAS
         from gpu_tpu_app.core.prices import CLOUD_NAMES
 
-        for value in (*EXTRAS, *CLOUD_NAMES, *i18n.LANGUAGES):
-            add(value)
+        for value in (*EXTRAS, *CLOUD_NAMES, *i18n.LANGUAGES, *i18n.LANGUAGE_NAMES.values()):
+            add(value)  # a language's name is written in that language ("English" in the Chinese menu too)
     except Exception:
         pass
     ids.update(KEPT_IN_LATIN)
@@ -171,7 +180,9 @@ _PATH = re.compile(
 #: a term's English name (one to three words) glossed after its Chinese one, as the zh-Hans terms write it: 下降（lowering）, 屋顶线（roofline）.
 _GLOSS = re.compile(r"（[A-Za-z][A-Za-z-]{0,24}(?: [A-Za-z-]{1,24}){0,2}）")
 _CHOICES = re.compile(r"\{[\w.-]+(?:,[\w.-]+)+\}|\[-[^\]]*\]")
-_CODE = re.compile(r"\$\w+")
+#: ``$NAME`` variables, and an exception quoted as the framework or the user's code raised it
+#: (``NonConcreteBooleanIndexError: Array boolean indices must be concrete``): its words are not the app's.
+_CODE = re.compile(r"\$\w+|\b[A-Z]\w*(?:Error|Exception|Warning): [^（(\n]*")
 
 
 def _strip_markup(text: str) -> str:
@@ -190,7 +201,11 @@ def verbatim_titles() -> list[str]:
     try:
         from gpu_tpu_app.core.lesson import load_lesson
 
-        titles |= {s.title for s in load_lesson(language="en").sources if s.kind == "web"}
+        lesson = load_lesson(language="en")
+        titles |= {s.title for s in lesson.sources if s.kind == "web"}
+        # the episode's own title and its chapters' names, which the Chinese pack keeps as the episode says them
+        # ("节目第 2 章：From Pixels to Pathways")
+        titles |= {s.title.partition(": ")[2] for s in lesson.sources if s.kind == "episode"} | {lesson.episode.title}
     except Exception:
         pass
     try:
@@ -535,6 +550,8 @@ def commands() -> list[list[str]]:
         [*app, "explain", "flexibility"],
         [*app, "explain", "history"],
         [*app, "catalog"],
+        [*app, "catalog", "--chip", "a10g"],
+        [*app, "catalog", "--chip", "tpu-v5e"],
         [*app, "decide", "--answers", str(ex / "answers-jax-llm-pretraining.json")],
         [*app, "decide", "--answers", str(ex / "answers-mixed-unknowns.json")],
         [*app, "decide", "--answers", str(ex / "answers-pytorch-moe-no-porting-time.json")],
@@ -558,28 +575,54 @@ def commands() -> list[list[str]]:
     return out
 
 
-def command_leftovers(ids: set[str], timeout_s: float = 240.0) -> list[Leftover]:
+def shown_command(argv: list[str]) -> str:
+    """A command line as the report names it: the arguments after the interpreter, files by their names."""
+    return " ".join(Path(a).name if "/" in a else a for a in argv[2:])
+
+
+def command_output(argv: list[str], timeout_s: float = 240.0) -> tuple[str, str] | None:
+    """(stdout, stderr) of one command run in zh-Hans, None when it ran past `timeout_s`."""
     env = {**os.environ, "GPU_TPU_APP_LANG": "zh-Hans", "COLUMNS": "120"}
+    try:
+        proc = subprocess.run(
+            [*argv, "--lang", "zh-Hans"] if "--help" not in argv else argv,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            cwd=ROOT,
+            env=env,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        print(f"note: {shown_command(argv)}: over {timeout_s:.0f} s", file=sys.stderr)
+        return None
+    return proc.stdout, proc.stderr
+
+
+def output_leftovers(argv: list[str], stdout: str, stderr: str, ids: set[str]) -> list[Leftover]:
+    """The leftovers in one command's output."""
+    shown = shown_command(argv)
+    return [
+        lo
+        for stream, out in (("stdout", stdout), ("stderr", stderr))
+        for lo in classify(f"command {shown} ({stream})", out, ids)
+    ]
+
+
+def command_leftovers(ids: set[str], timeout_s: float = 240.0) -> list[Leftover]:
     found: list[Leftover] = []
     for argv in commands():
-        shown = " ".join(Path(a).name if "/" in a else a for a in argv[2:])
-        try:
-            proc = subprocess.run(
-                [*argv, "--lang", "zh-Hans"] if "--help" not in argv else argv,
-                capture_output=True,
-                text=True,
-                timeout=timeout_s,
-                cwd=ROOT,
-                env=env,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            print(f"note: {shown}: over {timeout_s:.0f} s", file=sys.stderr)
-            continue
-        for stream, out in (("stdout", proc.stdout), ("stderr", proc.stderr)):
-            for lo in classify(f"command {shown} ({stream})", out, ids):
-                found.append(lo)
+        out = command_output(argv, timeout_s)
+        if out is not None:
+            found += output_leftovers(argv, *out, ids)
     return found
+
+
+def prepare(session_file: Path = SESSION) -> set[str]:
+    """The words a zh-Hans text may keep (project ids, the session's data) with the verbatim titles and the
+    session's notes set aside: call before `classify`."""
+    VERBATIM[:] = sorted([*verbatim_titles(), *user_texts(session_file)], key=len, reverse=True)
+    return project_ids() | data_words(session_file)
 
 
 # ---------------------------------------------------------------- report
@@ -618,8 +661,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     both = not args.window and not args.commands
-    ids = project_ids() | data_words(args.session)
-    VERBATIM[:] = sorted([*verbatim_titles(), *user_texts(args.session)], key=len, reverse=True)
+    ids = prepare(args.session)
     found: list[Leftover] = []
     if args.commands or both:
         found += command_leftovers(ids)

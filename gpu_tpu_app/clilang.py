@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,7 +76,22 @@ def use_language(argv: Sequence[str]) -> str:
     argparse._ = _argparse_text  # type: ignore[attr-defined]  # argparse looks its words up through gettext
     argparse.HelpFormatter._split_lines = _split_lines  # type: ignore[method-assign]  # Chinese help wraps too
     argparse.HelpFormatter._format_usage = _format_usage  # type: ignore[method-assign]  # a wide "usage:"
+    argparse.HelpFormatter.format_help = _format_help  # type: ignore[method-assign]  # "选项：", not "选项:"
     return language
+
+
+_format_help_as_argparse = argparse.HelpFormatter.format_help
+
+
+def _format_help(self: argparse.HelpFormatter) -> str:
+    """argparse's help with its section headings ended as the language ends them (argparse always writes ':')."""
+    out = _format_help_as_argparse(self)
+    end = text("cli.argparse.heading_end")
+    if end == ":":
+        return out
+    for heading in (text("cli.argparse.positional"), text("cli.argparse.options")):
+        out = out.replace(f"\n{heading}:\n", f"\n{heading}{end}\n")
+    return out
 
 
 _format_usage_by_chars = argparse.HelpFormatter._format_usage
@@ -136,6 +150,8 @@ def fill(paragraph: str, width: int) -> str:
     """`paragraph` wrapped to `width` terminal columns: at spaces (textwrap, for text with no wide characters),
     and between Chinese characters too, never before a closing mark."""
     if all(cliutil.display_width(ch) == 1 for ch in paragraph):
+        import textwrap  # only when help is shown: its wrapper compiles its patterns at import
+
         return textwrap.fill(paragraph, width)
     # tokens: runs of narrow non-space characters stay whole (words, numbers, paths), each wide character
     # stands alone, a closing mark stays with what it closes

@@ -19,7 +19,12 @@ from typing import NoReturn
 #: then (and in a worker) the English of those ids, below.
 translate: Callable[..., str] | None = None
 #: the English of the ids used here, for the worker side (tests/test_clilang.py keeps them equal to cli.en.toml).
-ENGLISH = {"cli.error": "error: {message}", "cli.parser_error": "{prog}: error: {message} (see --help)"}
+ENGLISH = {
+    "cli.error": "error: {message}",
+    "cli.parser_error": "{prog}: error: {message} (see --help)",
+    "cli.not_a_number": "{value} is not a number",
+    "cli.not_positive_number": "must be a finite number more than 0, not {value}",
+}
 
 
 def say(ident: str, **values: object) -> str:
@@ -48,9 +53,9 @@ def positive_number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(say("cli.not_a_number", value=repr(text))) from None
     if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number more than 0, not {text!r}")
+        raise argparse.ArgumentTypeError(say("cli.not_positive_number", value=repr(text)))
     return value
 
 

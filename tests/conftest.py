@@ -30,15 +30,21 @@ import pytest  # noqa: E402  # the environment above must be set first
 def _translations_built() -> None:
     """The .qm files as their .ts files say: a stale or missing one is compiled with pyside6-lrelease first, so
     the window's tests see the translations as they are now (a missing lrelease fails here, by name)."""
+    import fcntl
+
     from gpu_tpu_app import qm
     from gpu_tpu_app.assets import resource_path
 
     folder = resource_path(qm.FOLDER)
-    if qm.stale(folder):
-        try:
-            qm.build_stale(folder)
-        except qm.TranslationBuildError as exc:
-            pytest.fail(f"the window's translations cannot be built: {exc}", pytrace=False)
+    # make test's two pytest-xdist workers both come here: one compiles while the other waits on the lock,
+    # then finds nothing stale (lrelease writes the .qm in place, so a reader must not see it half written)
+    with open(os.path.join(tempfile.gettempdir(), "gpu-tpu-app-tests-qm.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if qm.stale(folder):
+            try:
+                qm.build_stale(folder)
+            except qm.TranslationBuildError as exc:
+                pytest.fail(f"the window's translations cannot be built: {exc}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -288,8 +294,9 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 # --- How long each test takes, in wall and CPU seconds (opt-in) ---------------------------------------------
 # GPU_TPU_APP_TEST_TIMES=FILE appends one JSON line per test: its node id, wall seconds of setup + call +
-# teardown, and the CPU seconds this process and its finished children spent meanwhile. CPU time hardly
-# changes with the machine's load, so it is what decides which tests are marked slow (over about 2 s).
+# teardown, the CPU seconds this process and its finished children spent meanwhile, and the pytest-xdist
+# worker that ran it ("gw0", "gw1"; "main" without xdist). CPU time hardly changes with the machine's load,
+# so it is what decides which tests are marked slow (over about 2 s).
 _TIMES_FILE = os.environ.get("GPU_TPU_APP_TEST_TIMES")
 
 
@@ -311,6 +318,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     result = yield
     row = {"test": item.nodeid, "wall_s": round(time.perf_counter() - wall, 3), "cpu_s": round(_cpu_seconds() - cpu, 3)}
     row["slow"] = item.get_closest_marker("slow") is not None
+    row["worker"] = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with open(_TIMES_FILE, "a", encoding="utf-8") as f:
         f.write(json.dumps(row) + "\n")
     return result
@@ -320,7 +328,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 def no_leftover_processes() -> Iterator[None]:
     """After every test: no process that a guarded launch started (a model check's worker and whatever
     the model file forked, an interpreter `envs` queried) is still alive. They carry the guard's marker
-    in their environment (tests/leftovers.py); found ones are killed and the test fails."""
+    in their environment (tests/leftovers.py), one marker per pytest process, so each pytest-xdist worker
+    looks only at what its own tests started; found ones are killed and the test fails."""
     from tests import leftovers
 
     leftovers.install()

@@ -230,6 +230,20 @@ ALLOWED_WORDS = frozenset(
         "Mixtral",
         "PaLM",
         "Gemma",
+        # an optimizer, an SDK and an author the estimator's notes cite by name
+        "Adam",
+        "Neuron",
+        "Korthikanti",
+        # JAX's libraries and the model architecture, by name
+        "Flax",
+        "Equinox",
+        "Transformer",
+        # the math libraries torch reports it was built with
+        "MKL",
+        "mkl",
+        "oneDNN",
+        "onednn",
+        "blas",
     ]
 )
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
@@ -242,7 +256,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9_./+-]*")
 #: metavar (``--size WxH``).
 CODE_SPAN = re.compile(
     r"`[^`]*`"
-    r"|\b[A-Za-z_][\w.]*\([^()]{0,60}\)"
+    r"|(?<![\w-])[A-Za-z_][\w.]*\([^()]{0,60}\)"
     r"|\b(?:(?:Ctrl|Alt|Shift|Meta|Cmd)\+)+(?:F\d{1,2}\b|[A-Z][a-z]+|[A-Za-z0-9]\b|[\u4e00-\u9fff]+|[^\sA-Za-z0-9])"
     r"|(?<![\w/.)])\.[a-z]{2,5}\b(?!\()"
     r"|[\w.-]+(?:\|[\w.-]+)+"
@@ -251,8 +265,11 @@ CODE_SPAN = re.compile(
 )
 #: a word that is a code name or an id rather than English: it holds a digit (HBM3e, gpu-b200-sxm,
 #: file_gpu001:c0000), an underscore (torch_xla, LC_ALL), a dot inside (jax.jit, lax.cond), a capital
-#: after a small letter (oneDNN, PyTorch), or only capitals (an acronym, metavar or variable: TOPIC, LANG).
-_CODE_WORD = re.compile(r".*\d.*|.*_.*|[A-Za-z]\w+(?:\.\w+)+|.*[a-z][A-Z].*|[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*")
+#: after a small letter (oneDNN, PyTorch) or a capitalised word after capitals (TPUEmbedding), or only capitals
+#: (an acronym, metavar or variable: TOPIC, LANG).
+_CODE_WORD = re.compile(
+    r".*\d.*|.*_.*|[A-Za-z]\w+(?:\.\w+)+|.*[a-z][A-Z].*|.*[A-Z]{2}[a-z].*|[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*"
+)
 
 
 def code_like(word: str) -> bool:

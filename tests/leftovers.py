@@ -8,8 +8,10 @@ import signal
 import time
 from pathlib import Path
 
-#: this test run's marker session, inherited by the CLI subprocesses the tests start.
-SESSION = f"tests-{os.getpid()}"
+#: this test process's marker session, inherited by the CLI subprocesses the tests start. Each pytest-xdist
+#: worker is a process of its own, so each has its own marker, named after its worker id and pid: a worker's
+#: check never sees (nor kills) what the other worker's running test started.
+SESSION = f"tests-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
 
 
 def marked(session: str = SESSION) -> dict[int, str]:

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -72,6 +73,9 @@ def test_help_in_chinese_wherever_lang_stands(run_cli: Run, argv: list[str]) -> 
     assert out.startswith("用法：gpu-tpu-app")
     assert "显示本帮助并退出" in out and "show this help message" not in out
     assert "usage:" not in out and "positional arguments" not in out
+    # the section headings end as Chinese ends them, English keeps argparse's colon
+    assert "\n选项：\n" in out and "选项:" not in out
+    assert "\noptions:\n" in run_cli(*[a for a in argv if "zh-Hans" not in a and a != "--lang"])[1]
 
 
 def test_every_app_command_and_probe_command_takes_lang(run_cli: Run, capsys: pytest.CaptureFixture[str]) -> None:
@@ -216,3 +220,25 @@ def test_prices_in_chinese(run_cli: Run) -> None:
     code, out_zh, _ = run_cli("prices", "--no-local", "--format", "json", "--lang", "zh-Hans")
     assert json.loads(out_en)["kind"] == json.loads(out_zh)["kind"] == "on-demand"
     assert [c["chip"] for c in json.loads(out_zh)["chips"]] == [c["chip"] for c in json.loads(out_en)["chips"]]
+
+
+def test_flag_and_output_file_problems_in_chinese(run_cli: Run, tmp_path: Path) -> None:
+    code, _out, err = run_cli("probe", "run", "--suite", "smoke", "--out", str(tmp_path), "--lang", "zh-Hans")
+    assert code == 2 and err == f"错误：{tmp_path}: --out: 这是一个文件夹\n"
+    code, _out, err = run_cli("check-model", "m.py", "--timeout", "nan", "--lang", "zh-Hans")
+    assert code == 2 and "必须是大于 0 的有限数字，而不是 'nan'" in err and err.count("\n") == 1
+    code, _out, err = run_cli("probe", "collective", "--processes", "2", "--max-bytes", "lots", "--lang", "zh-Hans")
+    assert code == 2 and err == "错误：--max-bytes: 'lots' 不是大小（例如 256K、64M、1G）\n"
+    # English as before
+    code, _out, err = run_cli("probe", "run", "--suite", "smoke", "--out", str(tmp_path))
+    assert code == 2 and err == f"error: {tmp_path}: --out: is a folder\n"
+
+
+def test_a_missing_model_file_and_a_bad_count_in_chinese_json_stays_english(run_cli: Run, tmp_path: Path) -> None:
+    gone = tmp_path / "gone.py"
+    code, _out, err = run_cli("check-model", str(gone), "--lang", "zh-Hans")
+    assert code == 2 and err == f"错误：{gone}: 文件不存在\n"
+    code, out, _err = run_cli("check-model", str(gone), "--format", "json", "--lang", "zh-Hans")
+    assert code == 2 and json.loads(out)["error"] == f"{gone}: no such file"
+    code, _out, err = run_cli("estimate", "--params", "abc", "--lang", "zh-Hans")
+    assert code == 2 and err == "错误：--params: 不是数字：'abc'（可写成 7e9、7B 或 70M 这样的形式）\n"

@@ -66,7 +66,17 @@ def test_english_words_beside_code_are_still_left_in_english(text: str, words: l
 
 
 def test_what_makes_a_word_code_like() -> None:
-    for word in ("jax.jit", "torch_xla", "gpu-b200-sxm", "HBM3e", "oneDNN", "PyTorch", "LC_ALL", "TOPIC", "v5e:2x2"):
+    for word in (
+        "jax.jit",
+        "torch_xla",
+        "gpu-b200-sxm",
+        "HBM3e",
+        "oneDNN",
+        "TPUEmbedding",
+        "LC_ALL",
+        "TOPIC",
+        "v5e:2x2",
+    ):
         assert code_like(word), word
     for word in ("export", "Export", "report.", "e.g.", "and/or", "all-gather", "Enter", "measured"):
         assert not code_like(word), word
@@ -84,6 +94,7 @@ def test_the_finder_allows_code_in_a_chinese_sentence_and_reports_english_in_one
         "只看一种芯片，例如 tpu-v6e；另见：faq",
         "gpu-tpu-app decide --answers examples/answers-jax-llm-pretraining.json",
         "LANGUAGE、LC_ALL、LC_MESSAGES、LANG）；--format json 始终为英文",
+        "关于 gpu-tpu-app(A)",
     ]
     for text in allowed:
         assert list(classify("command x", text, IDS)) == [], text

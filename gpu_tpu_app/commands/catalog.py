@@ -1,12 +1,14 @@
 """`gpu-tpu-app catalog`: print the accelerator catalogue as a table (in the interface language: headers and
-legend from resources/text/cli.<lang>.toml) or as JSON (English)."""
+legend from resources/text/cli.<lang>.toml, the catalogue's own words from resources/catalog/chips.<lang>.toml)
+or as JSON (English); `--chip ID`: one chip's every figure with its source and note or reason."""
 
 from __future__ import annotations
 
 import argparse
 
-from gpu_tpu_app.cliutil import align
-from gpu_tpu_app.core.catalog import Catalog, Chip, load_catalog
+from gpu_tpu_app import i18n
+from gpu_tpu_app.cliutil import align, fail
+from gpu_tpu_app.core.catalog import Catalog, Chip, Figure, load_catalog
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING
 
@@ -19,6 +21,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         default="table",
         help=text("cli.catalog.format"),
     )
+    p.add_argument("--chip", metavar="ID", help=text("catalog.chip_help"))
 
 
 def _cell(chip: Chip, field: str) -> str:
@@ -85,9 +88,51 @@ def format_table(catalog: Catalog) -> str:
     return "\n".join(lines)
 
 
+def _value(figure: Figure) -> str:
+    """A figure as its detail shows it: '989 TFLOP/s', '8 chips', or why there is none, in the language in use."""
+    if figure.value is None:
+        return text(f"catalog.missing.{(figure.missing or 'not published').replace(' ', '_')}")
+    if figure.unit == "chips":
+        return text("catalog.detail.chips", n=figure.display().removesuffix(" chips"))
+    return figure.display()
+
+
+def format_chip(catalog: Catalog, chip: Chip) -> str:
+    """One chip in words: every figure with its source and its note or reason, its links, its MFU range and
+    the sources it cites, in the language in use (the figures and source titles as the catalogue has them)."""
+    d = "catalog.detail."
+    lines = [
+        text(d + "title", name=chip.name, id=chip.id, family=text(f"catalog.family.{chip.family}"), year=chip.year)
+    ]
+    table = [[text(d + "headers." + h) for h in ("figure", "value", "source", "note")]]
+    for field, figure in chip.figures().items():
+        said = next(
+            (catalog.say(f"chips.{chip.id}.{field}.{part}") for part in ("reason", "note") if getattr(figure, part)),
+            "",
+        )
+        table.append([text(f"catalog.field.{field}"), _value(figure), figure.source, said])
+    lines += align(table, right=set())
+    lines.append("")
+    lines.append(text(d + "memory_type", type=chip.memory_type))
+    lines.append(text(d + "links", links=catalog.interconnect(chip)))
+    lines.append(text(d + "mfu", mfu=catalog.mfu_for(chip, i18n.current_language())[2]))
+    lines.append(text(d + "sources"))
+    for sid in chip.sources():
+        source = catalog.source(sid)
+        lines.append(f"  {sid}: {source.title} <{source.url}>")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the packaged catalogue."""
+    """Print the packaged catalogue, or one chip of it."""
     catalog = load_catalog()
+    if args.chip is not None:
+        known = [c.id for c in catalog.chips]
+        if args.chip.lower() not in known:
+            return fail(text("cli.prices.unknown_chip", chip=repr(args.chip), chips=", ".join(sorted(known))))
+        chip = catalog.chip(args.chip.lower())
+        print(chip.model_dump_json(indent=2) if args.format == "json" else format_chip(catalog, chip))
+        return 0
     if args.format == "json":
         print(catalog.model_dump_json(indent=2))
     else:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import read_text
 
 SCHEMA_VERSION = 1
@@ -65,19 +65,27 @@ def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, Any]) -> None
             out[full] = value
 
 
+def _said(ident: str, **values: Any) -> str:
+    """A problem in the language in use (resources/text/catalog.<language>.toml [problem])."""
+    from gpu_tpu_app.core.texts import text
+
+    return text(f"catalog.problem.{ident}", **values)
+
+
 def _problem(key: str, english: Mapping[str, str], fields: frozenset[str]) -> str:
     """Why `key` names no text of the catalogue: an unknown chip id, an unknown field, or no text there."""
     parts = key.split(".")
     if parts[0] == "chips" and len(parts) >= 2:
         chips = sorted({k.split(".")[1] for k in english if k.startswith("chips.")})
         if parts[1] not in chips:
-            return f"unknown chip id {parts[1]!r} (not in the catalogue)"
+            return _said("unknown_chip", chip=repr(shown(parts[1])))
         field = ".".join(parts[2:])
         if field not in fields:
-            return f"unknown field {field!r} (texts: {', '.join(sorted(fields))})"
-        return f"the catalogue has no {field} for chip {parts[1]!r}"
+            figures = sorted({f.split(".")[0] for f in fields if f.endswith(".reason")})
+            return _said("unknown_field", field=repr(shown(field)), figures=", ".join(figures))
+        return _said("no_text", field=field, chip=repr(parts[1]))
     tops = sorted({k.rsplit(".", 1)[0] for k in english if not k.startswith("chips.")})
-    return f"unknown key (texts outside [chips.<id>]: {', '.join(f'{t}.*' for t in tops)})"
+    return _said("unknown_key", keys=", ".join(f"{t}.*" for t in tops))
 
 
 def read_translations(path: Path, english: Mapping[str, str], fields: frozenset[str]) -> dict[str, str]:
@@ -97,17 +105,19 @@ def read_translations(path: Path, english: Mapping[str, str], fields: frozenset[
         raise InputError(f"{path}: not valid TOML: {exc}") from None
     version = data.pop("schema_version", None)
     if version != SCHEMA_VERSION:
-        shown = "missing" if version is None else repr(version)
-        raise InputError(f"{path}: schema_version: {shown} (this app reads {SCHEMA_VERSION})")
+        if version is None:
+            raise InputError(f"{path}: schema_version: {_said('no_version', want=SCHEMA_VERSION)}")
+        raise InputError(f"{path}: schema_version: {_said('version', got=shown(repr(version)), want=SCHEMA_VERSION)}")
     flat: dict[str, Any] = {}
     _flatten(data, "", flat)
     out: dict[str, str] = {}
     for key, value in flat.items():
+        where = shown(key)
         if key not in english:
-            raise InputError(f"{path}: {key}: {_problem(key, english, fields)}")
+            raise InputError(f"{path}: {where}: {_problem(key, english, fields)}")
         if not isinstance(value, str):
-            raise InputError(f"{path}: {key}: must be a string")
+            raise InputError(f"{path}: {where}: {_said('not_text')}")
         if not value.strip() or len(value) > MAX_TEXT_CHARS or "\n" in value or "\r" in value:
-            raise InputError(f"{path}: {key}: must be one line of 1 to {MAX_TEXT_CHARS} characters")
+            raise InputError(f"{path}: {where}: {_said('one_line', most=MAX_TEXT_CHARS)}")
         out[key] = value
     return out

@@ -31,10 +31,21 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
-from gpu_tpu_app.core.prices import Kind, PriceBook, PriceTable, Quote, Said, load_price_table, shipped_quotes
+from gpu_tpu_app.core.prices import (
+    MAX_CHIP_HOUR_USD,
+    Kind,
+    PriceBook,
+    PriceTable,
+    Quote,
+    Said,
+    load_price_table,
+    shipped_quotes,
+)
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.safe_read import MIB, NAME_CHARS, read_text
 
@@ -56,6 +67,22 @@ Format = Literal["skypilot", "gpuhunt"]
 _TPU_NAME = re.compile(r"^(?:tpu-)?(v[0-9][a-z0-9]*)-([0-9]+)$", re.IGNORECASE)
 _GCP_ZONE = re.compile(r"^([a-z]+-[a-z]+[0-9]+)-[a-z0-9]+$")
 _REGION = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+class Refused(InputError):
+    """A catalogue file or folder refused: its line in the language in use, and in English (`english`) for
+    what keeps English (the prices command's JSON)."""
+
+    def __init__(self, message: str, english: str) -> None:
+        super().__init__(message)
+        self.english = InputError(english).args[0]
+
+
+def refused(path: Path | str, problem: str, **values: str) -> Refused:
+    """The one line that refuses a catalogue file or folder: '<path>: <field>: <problem>', the problem in the
+    language in use (resources/text/prices.<lang>.toml [error])."""
+    ident = "prices.error." + problem
+    return Refused(f"{path}: {text(ident, **values)}", f"{path}: {text(ident, language='en', **values)}")
 
 
 def default_skypilot_dir(home: Path | None = None) -> Path | None:
@@ -88,14 +115,14 @@ class _Reader:
             text = read_text(path, what, MAX_PRICE_FILE_BYTES)
         nul = text.find("\x00")
         if nul >= 0:
-            raise InputError(f"{path}: character {nul:,}: a NUL character; binary data, not CSV text")
+            raise refused(path, "nul", at=f"{nul:,}")
         self.rows = csv.reader(io.StringIO(text, newline=""))
         try:
             header = next(self.rows, None)
         except csv.Error as exc:
-            raise InputError(f"{path}: line 1: not CSV ({exc})") from None
+            raise refused(path, "not_csv", line="1", detail=str(exc)) from None
         if header is None:
-            raise InputError(f"{path}: empty file, not a price catalogue")
+            raise refused(path, "empty")
         self.header = [h.strip() for h in header]
         #: rows that gave no price, by why: (the id of the reason in resources/text/prices.* [dropped], its value)
         self.dropped: Counter[tuple[str, str]] = Counter()
@@ -105,7 +132,7 @@ class _Reader:
         index = {name: i for i, name in enumerate(self.header)}
         for name in names:
             if name not in index:
-                raise InputError(f"{self.path}: header: no column {name!r}; this is not a {fmt} catalogue")
+                raise refused(self.path, "no_column", column=repr(name), format=fmt)
         return index
 
     def records(
@@ -120,10 +147,10 @@ class _Reader:
             except StopIteration:
                 return
             except csv.Error as exc:
-                raise InputError(f"{self.path}: line {line + 1}: not CSV ({exc})") from None
+                raise refused(self.path, "not_csv", line=str(line + 1), detail=str(exc)) from None
             line += 1
             if line > MAX_PRICE_ROWS + 1:
-                raise InputError(f"{self.path}: more than {MAX_PRICE_ROWS:,} rows; not reading it")
+                raise refused(self.path, "too_many_rows", limit=f"{MAX_PRICE_ROWS:,}")
             if not row or all(not c.strip() for c in row):
                 continue
             if keep is not None and not keep(row):
@@ -134,7 +161,7 @@ class _Reader:
                 i = index[name]
                 value = row[i].strip() if i < len(row) else ""
                 if len(value) > NAME_CHARS:
-                    raise InputError(f"{self.path}: line {line}: {name}: longer than {NAME_CHARS:,} characters")
+                    raise refused(self.path, "too_long", line=str(line), column=name, limit=f"{NAME_CHARS:,}")
                 record[name] = value
             record["_line"] = str(line)
             self.read += 1
@@ -171,8 +198,8 @@ class _Reader:
         """One line on what the file gave; InputError when it gave no price and something was wrong."""
         drops = self.drops()
         if quotes == 0 and self.read and self.dropped:
-            words = ", ".join(d.english for d in drops)
-            raise InputError(f"{self.path}: {field}: no usable price in {self.read:,} rows ({words})")
+            said = Said(id="error.no_price", values={"column": field, "rows": f"{self.read:,}", "drops": drops})
+            raise Refused(f"{self.path}: {said.words()}", f"{self.path}: {said.english}")
         values: dict[str, str | Said | list[Said]] = {
             "path": str(self.path),
             "format": fmt,
@@ -191,27 +218,38 @@ def _mtime(path: Path) -> dt.datetime:
         return dt.datetime.now(dt.UTC)
 
 
-def _keep_cheapest(found: dict[tuple[str, str, str], Quote], quote: Quote) -> None:
-    key = (quote.chip_id, quote.region, quote.kind)
-    if key not in found or quote.usd < found[key].usd:
-        found[key] = quote
+def _keep_cheapest(
+    found: dict[tuple[str, str, str, str], Quote],
+    reader: _Reader,
+    key: tuple[str, str, str, str],
+    usd: float,
+    make: Callable[[], Quote],
+) -> None:
+    """Keep the quote `make` builds for (chip, cloud, region, kind) `key` when `usd` is the cheapest so far (only then
+    is it built); a price per chip-hour over the bound a price may have is dropped and counted."""
+    if usd > MAX_CHIP_HOUR_USD:
+        reader.dropped[("too_high", f"{MAX_CHIP_HOUR_USD:,.0f}")] += 1
+        return
+    held = found.get(key)
+    if held is None or usd < held.usd:
+        found[key] = make()
 
 
 #: the same cloud under another catalogue's name (gpuhunt says lambdalabs where SkyPilot says lambda).
 CLOUD_ALIASES = {"lambdalabs": "lambda", "google": "gcp", "amazon": "aws"}
 
 
-def _cloud_id(text: str, path: Path, field: str) -> str:
-    cloud = CLOUD_ALIASES.get(text.strip().lower(), text.strip().lower())
+def _cloud_id(name: str, path: Path, problem: str) -> str:
+    cloud = CLOUD_ALIASES.get(name.strip().lower(), name.strip().lower())
     if not _REGION.match(cloud) or len(cloud) > 100:
-        raise InputError(f"{path}: {field}: {shown(text)!r} is not a cloud name")
+        raise refused(path, problem, got=repr(shown(name)))
     return cloud
 
 
 def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None, text: str | None = None) -> PriceBook:
     """Quotes from one SkyPilot vms.csv; the cloud is the folder it sits in unless given."""
     path = Path(path)
-    cloud = _cloud_id(cloud or path.parent.name, path, "cloud (the folder name)")
+    cloud = _cloud_id(cloud or path.parent.name, path, "not_a_cloud_folder")
     reader = _Reader(path, "a SkyPilot catalogue", text)
     index = reader.columns(SKYPILOT_COLUMNS, "SkyPilot")
     wanted = [*SKYPILOT_COLUMNS, "AvailabilityZone"]
@@ -231,7 +269,7 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
             place = rec.get("AvailabilityZone") or rec["Region"]
             prices = (reader.price(rec["Price"]), reader.price(rec["SpotPrice"]))
             hosts[(place, rec["InstanceType"])] = prices
-    found: dict[tuple[str, str, str], Quote] = {}
+    found: dict[tuple[str, str, str, str], Quote] = {}
     for rec in accelerator_rows:
         name, region = rec["AcceleratorName"], rec["Region"].lower()
         if not _REGION.match(region):
@@ -277,15 +315,19 @@ def read_skypilot(path: Path | str, table: PriceTable, cloud: str | None = None,
             usd = reader.price(rec[column])
             if usd is None:
                 continue
-            total = usd + (extra or 0.0)
+            per_chip = round((usd + (extra or 0.0)) / chips, 6)
             _keep_cheapest(
                 found,
-                Quote(
+                reader,
+                (chip, cloud, region, kind),
+                per_chip,
+                partial(
+                    Quote,
                     chip_id=chip,
                     cloud=cloud,
                     region=region,
                     kind=kind,
-                    usd=round(total / chips, 6),
+                    usd=per_chip,
                     origin="skypilot",
                     where=str(path),
                     as_of=as_of,
@@ -319,9 +361,9 @@ def read_gpuhunt(
     reader = _Reader(path, "a gpuhunt catalogue", text)
     index = reader.columns(GPUHUNT_COLUMNS, "gpuhunt")
     wanted = [*GPUHUNT_COLUMNS, "gpu_memory", "provider"]
-    default_cloud = _cloud_id(provider or path.stem, path, "provider (the file name)")
+    default_cloud = _cloud_id(provider or path.stem, path, "not_a_cloud_file")
     as_of = _mtime(path)
-    found: dict[tuple[str, str, str], Quote] = {}
+    found: dict[tuple[str, str, str, str], Quote] = {}
     for rec in reader.records(index, wanted):
         if not rec["gpu_name"]:
             continue  # a CPU-only offer
@@ -368,23 +410,26 @@ def read_gpuhunt(
         if usd is None:
             continue
         kind: Kind = "spot" if spot else "on-demand"
+        instance, gpus = rec["instance_name"], {"n": str(int(count)), "gpu": rec["gpu_name"]}
+        said = Said(id="note.offer", values={**gpus, "instance": instance}) if instance else None
+        per_chip = round(usd / count, 6)
         _keep_cheapest(
             found,
-            Quote(
+            reader,
+            (chip, cloud, region, kind),
+            per_chip,
+            partial(
+                Quote,
                 chip_id=chip,
                 cloud=cloud,
                 region=region,
                 kind=kind,
-                usd=round(usd / count, 6),
+                usd=per_chip,
                 origin="gpuhunt",
                 where=str(path),
                 as_of=as_of,
                 dated_by="file",
-                said=Said(
-                    id="note.offer" if rec["instance_name"] else "note.offer_unnamed",
-                    values={"n": str(int(count)), "gpu": rec["gpu_name"]}
-                    | ({"instance": rec["instance_name"]} if rec["instance_name"] else {}),
-                ),
+                said=said or Said(id="note.offer_unnamed", values=gpus),
             ),
         )
     quotes = sorted(found.values(), key=lambda q: (q.cloud, q.chip_id, q.region, q.kind))
@@ -402,10 +447,7 @@ def sniff(path: Path, text: str) -> Format:
         return "skypilot"
     if {"instance_name", "gpu_name", "price"} <= header:
         return "gpuhunt"
-    raise InputError(
-        f"{path}: header: neither a SkyPilot catalogue (InstanceType, AcceleratorName, Price, ...) nor a "
-        "gpuhunt one (instance_name, gpu_name, price, ...)"
-    )
+    raise refused(path, "neither")
 
 
 def _csv_files(folder: Path) -> list[Path]:
@@ -414,21 +456,23 @@ def _csv_files(folder: Path) -> list[Path]:
         nested = sorted(p for p in folder.glob("*/vms.csv") if p.is_file())
         own = sorted(p for p in folder.glob("*.csv") if p.is_file())
     except OSError as exc:
-        raise InputError(f"{folder}: cannot read the folder: {exc.strerror or exc}") from None
+        raise refused(folder, "folder_unreadable", detail=str(exc.strerror or exc)) from None
     files = nested or own
     if not files:
         sky = default_skypilot_dir(folder.parent) if folder.name == ".sky" else None
         if sky is not None:
             return _csv_files(sky)
-        raise InputError(f"{folder}: no price catalogue here (no <cloud>/vms.csv and no .csv file)")
+        raise refused(folder, "no_catalogue")
     if len(files) > MAX_PRICE_FILES:
-        raise InputError(f"{folder}: {len(files):,} catalogue files, more than {MAX_PRICE_FILES}; not reading them")
+        raise refused(folder, "too_many_files", n=f"{len(files):,}", limit=f"{MAX_PRICE_FILES:,}")
     return files
 
 
 def not_used(exc: InputError) -> PriceBook:
-    """The note on a catalogue in its default place that could not be read, and is left out."""
-    return PriceBook.of(notes=[Said(id="read.not_used", values={"problem": str(exc)})])
+    """The note on a catalogue in its default place that could not be read, and is left out: in English in
+    the book's notes (JSON), in the language in use where it is shown."""
+    english = Said(id="read.not_used", values={"problem": getattr(exc, "english", str(exc))}).english
+    return PriceBook(notes=[english], said={english: Said(id="read.not_used", values={"problem": str(exc)})})
 
 
 def read_path(path: Path | str, table: PriceTable | None = None) -> PriceBook:

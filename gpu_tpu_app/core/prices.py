@@ -90,6 +90,14 @@ class Said(BaseModel):
         return self.words(i18n.DEFAULT_LANGUAGE)
 
 
+def refusal(problem: str, **values: str) -> PydanticCustomError:
+    """A price table's problem, in the language in use (resources/text/prices.<lang>.toml [table]), as the
+    pydantic error that `errors.from_validation` turns into '<file>: <field>: <problem>'."""
+    return PydanticCustomError(
+        f"price_table_{problem}", "{problem}", {"problem": text(f"prices.table.{problem}", **values)}
+    )
+
+
 def note_value(value: object) -> str:
     """A note placeholder's value as it is shown: whole numbers with thousands separators, text as given."""
     return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
@@ -104,37 +112,21 @@ def table_note(note: Mapping[str, object]) -> Said:
         k.removeprefix("note.") for k in area_texts("prices", i18n.DEFAULT_LANGUAGE) if k.startswith("note.")
     )
     if not isinstance(ident, str) or ident not in known:
-        raise PydanticCustomError(
-            "note_id",
-            "unknown note id {got} (the ids are those of [note] in resources/text/prices.en.toml, e.g. {example})",
-            {"got": shown(repr(ident)), "example": known[0] if known else "none"},
-        )
+        raise refusal("note_id", got=shown(repr(ident)), example=known[0] if known else "-")
     values = {k: v for k, v in note.items() if k != "id"}
     wanted = placeholders(area_texts("prices", i18n.DEFAULT_LANGUAGE)[f"note.{ident}"])
     if set(values) != wanted:
-        missing, extra = sorted(wanted - set(values)), sorted(set(values) - wanted)
-        problem = "; ".join(
-            part
-            for part in (
-                f"missing {', '.join(missing)}" if missing else "",
-                f"not in the text: {', '.join(shown(e) for e in extra)}" if extra else "",
-            )
-            if part
-        )
-        raise PydanticCustomError("note_values", "note {ident}: {problem}", {"ident": ident, "problem": problem})
+        missing = ", ".join(sorted(wanted - set(values)))
+        extra = ", ".join(shown(e) for e in sorted(set(values) - wanted))
+        which = "note_missing_extra" if missing and extra else "note_missing" if missing else "note_extra"
+        raise refusal(which, ident=ident, missing=missing, extra=extra)
     out = {}
     for key, value in values.items():
         if isinstance(value, bool) or not isinstance(value, str | int):
-            raise PydanticCustomError(
-                "note_value", "note {ident}: {key} must be text or a whole number", {"ident": ident, "key": key}
-            )
+            raise refusal("note_value_kind", ident=ident, key=shown(key))
         shown_value = note_value(value)
         if not shown_value.strip() or len(shown_value) > NOTE_VALUE_CHARS or shown_value != one_line(shown_value):
-            raise PydanticCustomError(
-                "note_value",
-                "note {ident}: {key} must be one line of 1 to {limit} characters",
-                {"ident": ident, "key": key, "limit": NOTE_VALUE_CHARS},
-            )
+            raise refusal("note_value_line", ident=ident, key=shown(key), limit=str(NOTE_VALUE_CHARS))
         out[key] = shown_value
     return Said(id=f"note.{ident}", values=out)
 
@@ -175,7 +167,7 @@ class PriceRow(BaseModel):
     @model_validator(mode="after")
     def _a_price(self) -> PriceRow:
         if self.on_demand is None and self.spot is None:
-            raise PydanticCustomError("price_row", "a row needs on_demand, spot or both")
+            raise refusal("no_price")
         return self
 
     def said(self) -> Said | None:
@@ -200,19 +192,20 @@ class PriceTable(BaseModel):
         ids: set[str] = set()
         for i, source in enumerate(self.sources):
             if source.id in ids:
-                problems.append((f"sources.{i}.id", f"duplicate source id {source.id!r}"))
+                problems.append((f"sources.{i}.id", text("prices.table.duplicate_source", id=repr(source.id))))
             ids.add(source.id)
         seen: set[tuple[str, str, str]] = set()
         for i, row in enumerate(self.prices):
             if row.source not in ids:
-                problems.append((f"prices.{i}.source", f"unknown source id {row.source!r}"))
+                problems.append((f"prices.{i}.source", text("prices.table.unknown_source", id=repr(row.source))))
             key = (row.chip, row.cloud, row.region)
             if key in seen:
-                problems.append((f"prices.{i}", f"a second row for {row.chip} in {row.cloud} {row.region}"))
+                second = text("prices.table.second_row", chip=row.chip, cloud=row.cloud, region=row.region)
+                problems.append((f"prices.{i}", second))
             seen.add(key)
         for host, pattern in self.gcp_hosts.items():
             if pattern.count("{n}") != 1:
-                problems.append((f"gcp_hosts.{host}", "must hold {n} once (the accelerator count)"))
+                problems.append((f"gcp_hosts.{host}", text("prices.table.host_count")))
         if problems:
             raise problem_error(problems)
         return self
@@ -244,10 +237,12 @@ def check_chips(table: PriceTable, chip_ids: set[str], path: Path | str) -> None
     """InputError naming the first row or name whose chip the catalogue lacks."""
     for i, row in enumerate(table.prices):
         if row.chip not in chip_ids:
-            raise InputError(f"{path}: prices.{i}.chip: unknown chip id {row.chip!r} (not in the catalogue)")
+            raise InputError(
+                f"{path}: {text('prices.error.unknown_chip', field=f'prices.{i}.chip', chip=repr(row.chip))}"
+            )
     for name, chip in table.names.items():
         if chip not in chip_ids:
-            raise InputError(f"{path}: names.{name}: unknown chip id {chip!r} (not in the catalogue)")
+            raise InputError(f"{path}: {text('prices.error.unknown_chip', field=f'names.{name}', chip=repr(chip))}")
 
 
 @functools.lru_cache(maxsize=1)

@@ -20,6 +20,7 @@ from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.environments import EnvironmentInfo, HostInfo
 from gpu_tpu_app.core.note_model import MessageNote
 from gpu_tpu_app.core.terms import Backend, Metric
+from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.errors import InputError, from_validation, shown
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, TEXT_CHARS, read_json_object
 
@@ -325,7 +326,7 @@ class RunFile(_Model):
 def load_run(path: str | Path) -> RunFile:
     """Read and validate a run file; InputError '<file>: <field>: <problem>' when it is not one we can read."""
     path = Path(path)
-    raw = read_json_object(path, "a gpu-tpu-app probe run file", MAX_DATA_FILE_BYTES)
+    raw = read_json_object(path, _text("errors.what.run"), MAX_DATA_FILE_BYTES)
     if "schema_version" not in raw or "results" not in raw:
         raise InputError(f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file")
     version = raw["schema_version"]

@@ -395,7 +395,8 @@ def render_table(
         return text(f"modelcheck.table.{key}", language=language, **values)
 
     if tc.status != "ok":
-        return [t("not_ok", status=t(f"cell.{tc.status}")), f"  {said(tc, 'detail', language)}"]
+        status = text(f"cli.check_model.compile_{tc.status}", language=language)
+        return [t("not_ok", status=status), f"  {said(tc, 'detail', language)}"]
     startup = t("startup", seconds=_seconds(tc.startup_seconds)) if tc.startup_seconds else ""
     chips = t("chips_one" if tc.chips == 1 else "chips_other", n=tc.chips)
     lines = [t("title", route=said(tc, "route", language), libtpu=tc.libtpu or "?", chips=chips, startup=startup)]

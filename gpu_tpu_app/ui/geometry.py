@@ -4,7 +4,8 @@ always on the screen, whatever screen the window was saved on."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMargins, QRect, QSize
+from PySide6.QtCore import QByteArray, QMargins, QRect, QSettings, QSize
+from PySide6.QtWidgets import QWidget
 
 #: The window's size on a first start, where the screen has room for it.
 DEFAULT_SIZE = QSize(1280, 800)
@@ -12,6 +13,8 @@ DEFAULT_SIZE = QSize(1280, 800)
 MIN_SIZE = QSize(900, 600)
 #: A window manager's frame before the window is shown (title bar, borders); the real one replaces it after.
 TYPICAL_FRAME = QMargins(4, 30, 4, 4)
+#: Where the window's geometry is kept (QSettings).
+GEOMETRY_KEY = "window/geometry"
 
 
 def room(available: QRect, frame: QMargins) -> QSize:
@@ -61,3 +64,33 @@ def frame_of(frame_rect: QRect, client: QRect) -> QMargins:
     if m.isNull() or min(m.left(), m.top(), m.right(), m.bottom()) < 0:
         return TYPICAL_FRAME
     return m
+
+
+def restore_geometry(window: QWidget, settings: QSettings) -> None:
+    """Size and place `window` from its screen's available geometry; a geometry saved in `settings` (on
+    another screen, perhaps) is clamped to it."""
+    available = window.screen().availableGeometry()
+    window.setMinimumSize(minimum_size(available))
+    saved = settings.value(GEOMETRY_KEY)
+    if isinstance(saved, QByteArray) and not saved.isEmpty() and window.restoreGeometry(saved):
+        window.setGeometry(clamp_geometry(window.geometry(), available))
+    else:
+        window.setGeometry(first_geometry(available))
+
+
+def keep_on_screen(window: QWidget) -> None:
+    """Keep the framed `window` inside its screen's available area (once the window manager framed it);
+    a maximized, full-screen or hidden window is left alone."""
+    if window.isMaximized() or window.isFullScreen() or not window.isVisible():
+        return
+    available = window.screen().availableGeometry()
+    frame = frame_of(window.frameGeometry(), window.geometry())
+    window.setMinimumSize(minimum_size(available, frame))
+    fitted = clamp_geometry(window.geometry(), available, frame)
+    if fitted != window.geometry():
+        window.setGeometry(fitted)
+
+
+def save_geometry(window: QWidget, settings: QSettings) -> None:
+    """Keep `window`'s geometry in `settings`, for restore_geometry at the next start."""
+    settings.setValue(GEOMETRY_KEY, window.saveGeometry())

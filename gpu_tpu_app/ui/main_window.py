@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -34,7 +34,7 @@ from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui import translations
 from gpu_tpu_app.ui.about import about_html
-from gpu_tpu_app.ui.geometry import MIN_SIZE, clamp_geometry, first_geometry, frame_of, minimum_size
+from gpu_tpu_app.ui.geometry import MIN_SIZE, keep_on_screen, restore_geometry, save_geometry
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
 from gpu_tpu_app.ui.menus import WindowMenus
 from gpu_tpu_app.ui.nav_column import PAGES, build_nav_column
@@ -535,18 +535,11 @@ class MainWindow(QMainWindow):
         return self.files.recent_files()
 
     def _load_state(self) -> None:
-        """Size and place the window from the screen's available geometry; a restored geometry (saved on
-        another screen, perhaps) is clamped to it."""
-        if not self._persist:
-            return
-        available = self.screen().availableGeometry()
-        self.setMinimumSize(minimum_size(available))
-        geometry = self._settings().value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty() and self.restoreGeometry(geometry):
-            self.setGeometry(clamp_geometry(self.geometry(), available))
-        else:
-            self.setGeometry(first_geometry(available))
-        self._fit_on_show = True
+        """Size and place the window on its screen, a saved geometry clamped to it (ui/geometry.py); fitted
+        again once shown and framed."""
+        if self._persist:
+            restore_geometry(self, self._settings())
+            self._fit_on_show = True
 
     def confirm(self, what: str, path: Path | None = None, read: bool = False) -> None:
         """Confirm a save, export or (`read`) import at the top of the page: `what` and, for a file, its
@@ -560,14 +553,7 @@ class MainWindow(QMainWindow):
 
     def fit_to_screen(self) -> None:
         """Keep the framed window inside the screen's available area (once the window manager framed it)."""
-        if self.isMaximized() or self.isFullScreen() or not self.isVisible():
-            return
-        available = self.screen().availableGeometry()
-        frame = frame_of(self.frameGeometry(), self.geometry())
-        self.setMinimumSize(minimum_size(available, frame))
-        fitted = clamp_geometry(self.geometry(), available, frame)
-        if fitted != self.geometry():
-            self.setGeometry(fitted)
+        keep_on_screen(self)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -579,7 +565,7 @@ class MainWindow(QMainWindow):
     def save_state(self) -> None:
         """Remember the window geometry (QSettings)."""
         if self._persist:
-            self._settings().setValue("window/geometry", self.saveGeometry())
+            save_geometry(self, self._settings())
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.confirm_stop_probe() or not self.maybe_save():

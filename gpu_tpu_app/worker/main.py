@@ -395,7 +395,8 @@ def _run_points(
         point = _capped(args, point, deadline - now, remaining)
         # the parent's hang timer gets the point's set-up allowance (a JAX compile ahead) on top of its cap
         announced = round(point.cap_s + getattr(point, "setup_s", 0.0), 3)
-        eta = eta_s(remaining, spent, estimated, deadline - now, load_scale(devices))
+        longest = sum(_capped(args, p, deadline - now, remaining).cap_s for p in points[i:] if p.est_s > 0)
+        eta = eta_s(remaining, spent, estimated, deadline - now, load_scale(devices), longest)
         progress = Progress(
             done=i,
             total=total,
@@ -516,10 +517,21 @@ def pace(spent: float, estimated: float, prior: float = 1.0) -> float:
     return min(hi, max(lo, spent / estimated if estimated > 0 else prior))
 
 
-def eta_s(remaining_est: float, spent: float, estimated: float, time_left: float, prior: float = 1.0) -> float:
+def eta_s(
+    remaining_est: float,
+    spent: float,
+    estimated: float,
+    time_left: float,
+    prior: float = 1.0,
+    longest: float | None = None,
+) -> float:
     """Seconds left: the estimates of the points still to come at the pace measured so far (seconds spent
-    over seconds estimated, retries included; `prior` before the first point), never past the deadline."""
-    return max(0.0, min(remaining_est * pace(spent, estimated, prior), time_left))
+    over seconds estimated, retries included; `prior` before the first point), never past the deadline,
+    nor past `longest` (the caps of the points still to come: a busy machine runs each to its cap, no further)."""
+    eta = min(remaining_est * pace(spent, estimated, prior), time_left)
+    if longest is not None:
+        eta = min(eta, longest)
+    return max(0.0, eta)
 
 
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:

@@ -135,23 +135,38 @@ def _copy(tmp_path: Path, zh_text: str | None) -> Path:
     ],
 )
 def test_a_bad_translation_is_one_line_naming_the_file_and_the_key(
-    tmp_path: Path, zh: None, entry: str, problem: str
+    tmp_path: Path, en: None, entry: str, problem: str
 ) -> None:
-    path = _copy(tmp_path, f"schema_version = 1\n{entry}\n")
+    catalog = load_catalog(_copy(tmp_path, f"schema_version = 1\n{entry}\n"))  # English: the file is not read
     with pytest.raises(InputError) as caught:
-        load_catalog(path)
+        catalog.translations("zh-Hans")
     message = str(caught.value)
     assert message.startswith(f"{tmp_path / 'chips.zh-Hans.toml'}: {problem}"), message
     assert "\n" not in message
 
 
-def test_a_translation_file_of_another_version_or_not_toml_is_refused(tmp_path: Path, zh: None) -> None:
+def test_in_zh_the_catalogue_loader_refuses_a_bad_translation_in_chinese(tmp_path: Path, zh: None) -> None:
+    path = _copy(tmp_path, 'schema_version = 1\n[chips.h999]\ninterconnect = "无"\n')
+    with pytest.raises(InputError) as caught:
+        load_catalog(path)
+    assert (
+        str(caught.value)
+        == f"{tmp_path / 'chips.zh-Hans.toml'}: chips.h999.interconnect: 未知的芯片 id 'h999'（目录中没有）"
+    )
+    path.with_name("chips.zh-Hans.toml").write_text('schema_version = 1\n[chips.t4]\ncolour = "红"\n', encoding="utf-8")
+    with pytest.raises(
+        InputError, match=r"chips\.t4\.colour: 未知的字段 'colour'（芯片可翻译的字段：interconnect、mfu\.note"
+    ):
+        load_catalog(path)
+
+
+def test_a_translation_file_of_another_version_or_not_toml_is_refused(tmp_path: Path, en: None) -> None:
     with pytest.raises(InputError, match=r"chips\.zh-Hans\.toml: schema_version: 2 \(this app reads 1\)"):
-        load_catalog(_copy(tmp_path, 'schema_version = 2\n[chips.t4]\ninterconnect = "无"\n'))
-    with pytest.raises(InputError, match=r"chips\.zh-Hans\.toml: schema_version: missing"):
-        load_catalog(_copy(tmp_path, '[chips.t4]\ninterconnect = "无"\n'))
+        load_catalog(_copy(tmp_path, 'schema_version = 2\n[chips.t4]\ninterconnect = "无"\n')).translations("zh-Hans")
+    with pytest.raises(InputError, match=r"chips\.zh-Hans\.toml: schema_version: missing \(this app reads 1\)"):
+        load_catalog(_copy(tmp_path, '[chips.t4]\ninterconnect = "无"\n')).translations("zh-Hans")
     with pytest.raises(InputError, match=r"chips\.zh-Hans\.toml: not valid TOML"):
-        load_catalog(_copy(tmp_path, "schema_version = \n"))
+        load_catalog(_copy(tmp_path, "schema_version = \n")).translations("zh-Hans")
 
 
 def test_in_english_the_translation_file_is_not_read(tmp_path: Path, en: None) -> None:
@@ -238,6 +253,7 @@ def test_the_catalog_command_in_english_is_unchanged(en: None) -> None:
 def test_json_keeps_the_english_in_zh(zh: None, capsys: pytest.CaptureFixture[str]) -> None:
     class Args:
         format = "json"
+        chip = None
 
     assert catalog_command.run(Args()) == 0  # type: ignore[arg-type]
     data = json.loads(capsys.readouterr().out)
@@ -297,3 +313,71 @@ def test_the_estimate_in_english_keeps_its_words(en: None) -> None:
     )
     warnings = "\n".join(estimate_warnings(result))
     assert "(one HGX H100 board of 8 GPUs joined by NVSwitch)" in warnings
+
+
+# ------------------------------------------------------------------ one chip: catalog --chip ID
+
+
+def test_one_chip_in_zh_says_every_note_and_reason_in_chinese(zh: None) -> None:
+    catalog = load_catalog()
+    names = _names(catalog) | {"n/p", "n/s"}
+    titles = {s.title for s in catalog.sources}
+    for chip in catalog.chips:
+        shown = catalog_command.format_chip(catalog, chip)
+        for key, said in catalog.words("zh-Hans").items():
+            if key.startswith(f"chips.{chip.id}.") and not key.endswith((".mfu.note", ".interconnect")):
+                assert said in shown, (chip.id, key)
+        for line in shown.splitlines():
+            if line.startswith("  ") and any(t in line for t in titles):
+                continue  # a cited source: its id, title and address as published
+            assert _english_words(line, names) == [], (chip.id, line)
+    a10g = catalog_command.format_chip(catalog, catalog.chip("a10g"))
+    assert (
+        "\n内存带宽    厂商未公布  aws-g5  A10G 是 AWS 独有的型号：NVIDIA 没有为它发布数据手册，AWS 只给出内存大小\n"
+        in a10g
+    )
+    assert "\n互联：PCIe，无 NVLink（每个 G5 实例最多 8 块）\n" in a10g
+
+
+def test_one_chip_in_english_has_the_catalogues_own_words(en: None) -> None:
+    catalog = load_catalog()
+    h100 = catalog.chip("h100-sxm")
+    shown = catalog_command.format_chip(catalog, h100)
+    assert shown.splitlines()[0] == "NVIDIA H100 SXM (h100-sxm): gpu, 2022"
+    assert "BF16                989 TFLOP/s    nvidia-h100          half the 1,979 TFLOP/s sparsity figure" in shown
+    assert f"\nLinks: {h100.interconnect}\n" in shown
+    assert f"\nMFU: {catalog.mfu_for(h100)[2]}\n" in shown
+    assert (
+        "  megatron-lm: NVIDIA Megatron-LM (README: model FLOPs utilisation on H100) <https://github.com/NVIDIA/Megatron-LM>"
+        in shown
+    )
+    t4 = catalog_command.format_chip(catalog, catalog.chip("t4"))
+    assert re.search(r"\nBF16 +not supported +gce-gpus +T4 \(Turing\) has no BF16 arithmetic", t4), t4
+
+
+def test_the_chip_option_of_the_command(run_cli) -> None:
+    code, out, _err = run_cli("catalog", "--chip", "TPU-V5E", "--lang", "zh-Hans")
+    assert code == 0
+    assert out.startswith("Google TPU v5e（tpu-v5e）：TPU，2023 年\n")
+    assert "\n互联：ICI，双向 400 GB/s，2D 环面，256 块芯片的 pod\n" in out
+    code, out, _err = run_cli("catalog", "--chip", "tpu-v5e", "--format", "json", "--lang", "zh-Hans")
+    assert code == 0 and json.loads(out)["interconnect"] == "ICI, 400 GB/s both ways, 2D torus, 256-chip pod"
+    code, out, err = run_cli("catalog", "--chip", "h999", "--lang", "en")
+    assert code == 2 and out == ""
+    assert "--chip: unknown chip 'h999' (choose from a100-40gb, a100-80gb, a10g," in err
+
+
+def test_the_report_says_the_fast_link_notes_and_decode_share_in_chinese(zh: None) -> None:
+    from gpu_tpu_app.core.lesson import load_lesson
+    from gpu_tpu_app.core.report import build_html, build_markdown, session_estimate
+    from tests.core.test_report import session
+
+    catalog, lesson = load_catalog(), load_lesson()
+    training = session(estimate=EstimateRequest(params=7e9, chips=64))
+    md = build_markdown(training, lesson, catalog, session_estimate(training, catalog), name="zh")
+    assert "（一块 HGX H100 主板，8 块 GPU 经 NVSwitch 相连）" in md
+    assert "joined by NVSwitch" not in md and "traffic goes over" not in md
+    serving = session(estimate=EstimateRequest(mode="inference", params=8e9, tokens=1e9, batch=8))
+    page = build_html(serving, lesson, catalog, session_estimate(serving, catalog), name="zh")
+    assert "解码达到标称内存带宽的 0.65-0.80（实测：RTX 3090 上解码为标称带宽的 64-66%" in page
+    assert "of nominal memory bandwidth" not in page

@@ -15,7 +15,7 @@ from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice, estimate
 from gpu_tpu_app.core.estimate_text import mfu_source_words, row_name, row_warnings
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.prices import shipped_book
-from tests.i18n_allow import CJK
+from tests.i18n_allow import CJK, left_in_english
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = ROOT / "examples" / "checks" / "jax_transformer-tpu4.json"
@@ -113,6 +113,11 @@ def test_the_estimate_command_in_chinese_keeps_the_figures_and_leaves_no_english
     chinese = _cli(run_cli, ZH, *argv, "--no-local-prices")
     for words in ENGLISH:
         assert words not in chinese, words
+    names = sorted((c.name for c in load_catalog().chips), key=len, reverse=True)  # the catalogue's own names
+    for line in chinese.splitlines():
+        for name in names:
+            line = line.replace(name, " ")
+        assert not left_in_english(line), line
     en_lines, zh_lines = english.splitlines(), chinese.splitlines()
     # the table: one row per chip in the same order, each with the same figures
     start_en = next(i for i, line in enumerate(en_lines) if line.startswith("-----"))
@@ -147,3 +152,39 @@ def test_every_price_a_row_shows_has_its_note_in_chinese() -> None:
     for quote in noted:
         words = quote.note_words(ZH) or ""
         assert CJK.search(words), words
+
+
+def test_the_report_in_chinese_says_the_price_notes_and_measured_rows_in_chinese() -> None:
+    from gpu_tpu_app.core.report import build_html, build_markdown
+    from tests.core.test_report import TPU_ANSWERS, session
+
+    req = EstimateRequest(params=7e9, chips=8, mfu=0.4)
+    s = session(TPU_ANSWERS, estimate=req)
+    result = estimate(req, load_catalog(), [_device()], book=shipped_book())
+    english = build_markdown(s, estimate=result)
+    assert "tpu-v4-8 (4 chips) over its chips" in english and "AMD EPYC 9B14 (measured)" in english
+    i18n.set_language(ZH)
+    try:
+        for report in (build_markdown(s, estimate=result), build_html(s, estimate=result)):
+            for words in ENGLISH:
+                assert words not in report, words
+            assert "tpu-v4-8（4 块芯片）的价格按芯片平摊" in report
+            assert "AMD EPYC 9B14（实测）" in report
+    finally:
+        i18n.set_language(None)
+
+
+def test_a_smoke_runs_device_says_so_in_each_language_and_json_keeps_english(tmp_path: Path, run_cli) -> None:
+    from tests.core.test_session import make_run
+
+    run = tmp_path / "smoke.json"
+    run.write_text(make_run().model_dump_json(), encoding="utf-8")
+    argv = ["--params", "7e9", "--results", str(run), "--no-local-prices"]
+    english = _cli(run_cli, "en", *argv)
+    chinese = _cli(run_cli, ZH, *argv)
+    assert "Example CPU (smoke suite: a functional check, not a benchmark) (measured)" in english
+    assert "Example CPU（冒烟套件：只是功能检查，不是基准测试）（实测）" in chinese
+    assert "smoke suite" not in chinese
+    as_json = _cli(run_cli, ZH, *argv, "--format", "json")
+    assert as_json == _cli(run_cli, "en", *argv, "--format", "json")
+    assert "Example CPU (smoke suite: a functional check, not a benchmark) (measured)" in as_json

@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from gpu_tpu_app import i18n
+from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.price_import import read_gpuhunt, read_path, read_skypilot
 from gpu_tpu_app.core.prices import PriceRow, PriceTable, Said, load_price_table, shipped_quotes
 from gpu_tpu_app.core.texts import placeholders, read_text_file, text_folder
 from gpu_tpu_app.errors import InputError
 from tests.core.test_prices import GCP_VMS, GPUHUNT_GCP, GPUHUNT_LAMBDA, _write
-from tests.i18n_allow import CJK
+from tests.i18n_allow import CJK, left_in_english
 
 ZH = "zh-Hans"
 
@@ -205,6 +207,12 @@ def test_the_prices_table_in_chinese_has_no_english_note_and_the_same_figures(tm
     figures = re.compile(r"\$[0-9][0-9,.]*|[0-9][0-9,.]* \$/h")
     assert sorted(figures.findall(chinese)) == sorted(figures.findall(english))
     assert "丢弃的行：" in chinese
+    names = sorted((c.name for c in load_catalog().chips), key=len, reverse=True)  # the catalogue's own names
+    for line in chinese.splitlines():
+        for name in names:
+            line = line.replace(name, " ")
+        line = re.sub(r"https://\S+", " ", line)  # the sources' addresses
+        assert not left_in_english(line), line
 
 
 def test_a_gpuhunt_offer_name_with_a_line_break_stays_on_one_line(tmp_path: Path, table: PriceTable) -> None:
@@ -215,3 +223,126 @@ def test_a_gpuhunt_offer_name_with_a_line_break_stays_on_one_line(tmp_path: Path
     for language in ("en", ZH):
         words = quote.note_words(language) or ""
         assert "\n" not in words and "a2-highgpu\\n1g" in words, words
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "english", "chinese"),
+    [
+        (
+            "nul.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\n\x00,x\n",
+            "character 69: a NUL character",
+            "第 69 个字符：NUL 字符",
+        ),
+        ("wrong.csv", "name,cost\nH100,2\n", "header: neither a SkyPilot catalogue", "表头：既不是 SkyPilot 目录"),
+        (
+            "gcp/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price\np5,H100,8,us-east-1,3\n",
+            "header: no column 'SpotPrice'; this is not a SkyPilot catalogue",
+            "表头：没有 'SpotPrice' 列；这不是 SkyPilot 目录",
+        ),
+        (
+            "gcp/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,700.0,x\n",
+            "Price: no usable price in 1 rows (1 not a number, 1 placeholder 700)",
+            "Price：1 行中没有可用的价格（不是数字：1 行，占位价格 700：1 行）",
+        ),
+        (
+            "bad cloud!/vms.csv",
+            "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\n",
+            "cloud (the folder name): 'bad cloud!' is not a cloud name",
+            "云（文件夹名）：'bad cloud!' 不是云的名称",
+        ),
+    ],
+)
+def test_a_refused_catalogue_is_one_line_in_each_language(
+    tmp_path: Path, run_cli, name: str, content: str, english: str, chinese: str
+) -> None:
+    path = _write(tmp_path / name, content)
+    _, _, err_en = run_cli("--lang", "en", "prices", "--no-local", "--from", str(path))
+    _, _, err_zh = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--from", str(path))
+    assert f"{path}: {english}" in err_en, err_en
+    assert f"{path}: {chinese}" in err_zh, err_zh
+    assert len(err_zh.strip().splitlines()) == 1
+
+
+def test_an_empty_folder_is_refused_in_chinese(tmp_path: Path, run_cli) -> None:
+    code, _, err = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--from", str(tmp_path))
+    assert code != 0
+    assert f"{tmp_path}: 这里没有价格目录（没有 <cloud>/vms.csv，也没有 .csv 文件）" in err
+
+
+@pytest.mark.parametrize(
+    ("note", "chinese"),
+    [
+        ('note = { id = "no_such_note" }', "prices.0.note: 未知的说明 id 'no_such_note'（可用的 id 见"),
+        ('note = { id = "slice_over_chips", slice = "s" }', "prices.0.note: 说明 slice_over_chips：缺少 chips"),
+        (
+            'note = { id = "slice_over_chips", slice = "s", chips = 4, size = 8 }',
+            "prices.0.note: 说明 slice_over_chips：文字中没有 size",
+        ),
+        ('note = { id = "slice_over_chips", slice = "", chips = 4 }', "slice 必须是一行 1 到 200 个字符的文字"),
+        (
+            'note = "x"\nspot = 1.0\n[[prices]]\nchip = "tpu-v4"\ncloud = "gcp"\nregion = "us-central2"\n'
+            'on_demand = 2.0\nsource = "s"',
+            "prices.1: tpu-v4 在 gcp us-central2 的第二行",
+        ),
+    ],
+)
+def test_a_bad_price_table_is_named_in_chinese(tmp_path: Path, note: str, chinese: str) -> None:
+    path = _table_file(tmp_path, note)
+    i18n.set_language(ZH)
+    try:
+        with pytest.raises(InputError) as err:
+            load_price_table(path)
+    finally:
+        i18n.set_language(None)
+    message = str(err.value)
+    assert message.startswith(f"{path}: "), message
+    assert chinese in message, message
+
+
+def test_a_price_over_the_bound_is_dropped_and_counted_not_a_traceback(tmp_path: Path, run_cli) -> None:
+    path = _write(
+        tmp_path / "gcp" / "vms.csv",
+        "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,1e12,1\n"
+        "p6,H100,8,us-west-1,1e300,1e300\n",
+    )
+    code, out, err = run_cli("--lang", "en", "prices", "--no-local", "--all", "--from", str(path))
+    assert code == 0, err
+    assert "1 chip prices from 2 rows; dropped 3 over 1,000,000 USD per chip-hour" in out
+    _, out_zh, _ = run_cli("--lang", "zh-Hans", "prices", "--no-local", "--all", "--from", str(path))
+    assert "丢弃的行：每芯片小时超过 1,000,000 美元：3 行" in out_zh
+    only_high = _write(
+        tmp_path / "aws" / "vms.csv",
+        "InstanceType,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\np5,H100,8,us-east-1,1e12,\n",
+    )
+    code, _, err = run_cli("--lang", "en", "prices", "--no-local", "--from", str(only_high))
+    assert code != 0 and "Traceback" not in err
+    assert f"{only_high}: Price: no usable price in 1 rows (1 over 1,000,000 USD per chip-hour)" in err
+
+
+def test_gpuhunt_offers_of_two_providers_in_one_region_are_both_kept(tmp_path: Path, table: PriceTable) -> None:
+    offers = (
+        "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,provider\n"
+        "p5.48xlarge,us-east-1,55.04,192,2048,8,H100,80.0,False,aws\n"
+        "gpu_8x_h100_sxm5,us-east-1,23.92,208,1800,8,H100,80.0,False,lambdalabs\n"
+    )
+    book = read_gpuhunt(_write(tmp_path / "offers.csv", offers), table)
+    got = {(q.cloud, q.region): q.usd for q in book.quotes}
+    assert got == {("aws", "us-east-1"): pytest.approx(6.88), ("lambda", "us-east-1"): pytest.approx(2.99)}
+
+
+def test_a_catalogue_left_out_is_said_in_chinese_and_kept_in_english_in_json(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("GPUHUNT_CATALOG_DIR", raising=False)
+    bad = _write(tmp_path / ".sky" / "catalogs" / "v8" / "gcp" / "vms.csv", "name,cost\nH100,2\n")
+    _, out_zh, _ = run_cli("--lang", "zh-Hans", "prices")
+    assert f"未使用：{bad}: 表头：既不是 SkyPilot 目录" in out_zh
+    _, as_json_zh, _ = run_cli("--lang", "zh-Hans", "prices", "--format", "json")
+    _, as_json_en, _ = run_cli("--lang", "en", "prices", "--format", "json")
+    assert as_json_zh == as_json_en
+    (note,) = json.loads(as_json_en)["read"]
+    assert note.startswith(f"not used: {bad}: header: neither a SkyPilot catalogue")

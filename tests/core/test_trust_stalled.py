@@ -146,6 +146,7 @@ def test_the_eta_follows_the_pace_measured_so_far_and_never_passes_the_deadline(
     assert eta_s(10.0, 8.0, 2.0, 100.0) == 40.0  # points took 4x their estimates: so will the rest
     assert eta_s(10.0, 8.0, 2.0, 25.0) == 25.0  # the worker stops at its deadline
     assert eta_s(10.0, 1.0, 100.0, 25.0) == 5.0  # a fast machine: at most twice as fast as planned
+    assert eta_s(10.0, 8.0, 2.0, 100.0, longest=18.0) == 18.0  # ... and never past the caps of the points left
 
 
 def test_a_noisy_one_thread_reference_asks_for_no_second_try_of_its_point() -> None:

@@ -74,6 +74,7 @@ def test_json_nested_100000_deep_is_dropped_and_counted(tmp_path: Path) -> None:
     assert env.note == "2 lines of its answer were dropped (first: JSON nested too deeply)"
 
 
+@pytest.mark.serial  # times the cut against its limit: runs alone (make test's serial part)
 def test_an_answer_that_never_ends_is_cut_at_its_limit_quickly(tmp_path: Path) -> None:
     python = _script(tmp_path / "py", 'exec yes \'{"part": "torch", "devices": ["cpu"]}\'\n')
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -85,6 +86,7 @@ def test_an_answer_that_never_ends_is_cut_at_its_limit_quickly(tmp_path: Path) -
     assert took < 10 and grew_kib < 64 * 1024  # stopped at 1 MiB, not at the 30 s timeout with gigabytes read
 
 
+@pytest.mark.serial  # times the cut against its limit: runs alone (make test's serial part)
 def test_an_answer_that_trickles_until_the_timeout_is_stopped_at_it(tmp_path: Path) -> None:
     python = _script(tmp_path / "py", f"echo '{META}'\nwhile :; do echo x; sleep 0.1; done\n")
     t0 = time.monotonic()
@@ -252,6 +254,7 @@ def test_a_ranks_hostile_line_is_dropped_counted_and_the_collective_run_kept(tmp
     assert "JSON nested too deeply" in notes[1]
 
 
+@pytest.mark.serial  # times the cut against its limit: runs alone (make test's serial part)
 @pytest.mark.parametrize(
     "body", ['exec yes \'{"envs": ["/a"\'\n', "exec sleep 60\n", "printf '%s' '" + "[" * 100_000 + "'\n"]
 )

@@ -21,7 +21,10 @@ from gpu_tpu_app.probe.envs import query_env
 from gpu_tpu_app.probe.modelcheck_launch import run_check
 from tests.leftovers import marked
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+    pytest.mark.serial,  # what the file started must be gone within a second: runs alone (make test's serial part)
+]
 
 SETSID_CHILD = (
     "import os, sys, time\n"

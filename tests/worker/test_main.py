@@ -99,6 +99,7 @@ def test_unknown_or_disabled_kernel_is_a_usage_error() -> None:
     assert proc.stderr.decode().count("\n") == 1 and "unknown kernel 'test_sleep'" in proc.stderr.decode()
 
 
+@pytest.mark.serial  # times the stop: runs alone (make test's serial part)
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_signal_during_a_hung_point_ends_the_worker_quickly(sig: int) -> None:
     request = ProbeRequest(suite="smoke", backends=("torch",), kernels=("test_sleep",), env=TEST_ENV)
@@ -144,6 +145,7 @@ def test_errors_in_a_point_are_reported_by_name() -> None:
     assert res.message == "MemoryError: out of memory"
 
 
+@pytest.mark.serial  # the plan of a 3 s budget depends on the clock: runs alone (make test's serial part)
 def test_points_the_plan_leaves_out_reach_the_table_and_the_run_file_as_skipped(monkeypatch, tmp_path) -> None:
     """A fake device description plans the points; the kernels are never called, so nothing is measured."""
     import io

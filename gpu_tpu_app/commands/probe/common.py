@@ -11,15 +11,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from gpu_tpu_app import APP_NAME
 from gpu_tpu_app.atomic import resolve_target, write_text
 from gpu_tpu_app.core.runs import CSV_COLUMNS, RunFile, load_run, to_csv
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
 
 CSV_HEADER = ",".join(CSV_COLUMNS).encode()
+
+
+def _error(ident: str, **values: Any) -> str:
+    """One of the flag and output-file problems (resources/text/cli.* [probe_commands.errors]) in the language in use."""
+    return text(f"cli.probe_commands.errors.{ident}", **values)
 
 
 def paragraphs(*texts: str, width: int = 78) -> str:
@@ -40,31 +46,31 @@ def check_output(path: str, flag: str) -> Path:
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise InputError(f"{p}: {flag}: cannot write there ({exc.strerror or exc})") from None
+        raise InputError(_error("cannot_write_there", path=p, flag=flag, problem=exc.strerror or exc)) from None
     if st is not None and stat.S_ISDIR(st.st_mode):
-        raise InputError(f"{p}: {flag}: is a folder")
+        raise InputError(_error("is_folder", path=p, flag=flag))
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise InputError(f"{p}: {flag}: not a regular file (to see the run on stdout, use --format json)")
+        raise InputError(_error("not_regular", path=p, flag=flag))
     if st is not None and st.st_size and flag == "--out":
         try:
             load_run(target)
         except InputError:
-            raise InputError(f"{p}: {flag}: exists and is not a probe run file; not overwriting it") from None
+            raise InputError(_error("not_a_run", path=p, flag=flag)) from None
     if st is not None and st.st_size and flag == "--csv":
         try:
             with open(target, "rb") as fh:
                 head = fh.read(len(CSV_HEADER) + 1)
         except OSError as exc:
-            raise InputError(f"{p}: {flag}: cannot read it ({exc.strerror or exc})") from None
+            raise InputError(_error("cannot_read", path=p, flag=flag, problem=exc.strerror or exc)) from None
         if head.rstrip(b"\r\n") != CSV_HEADER:
-            raise InputError(f"{p}: {flag}: exists and is not a probe CSV file; not overwriting it")
+            raise InputError(_error("not_a_csv", path=p, flag=flag))
     parent = target.parent if str(target.parent) else Path(".")
     while not os.path.lexists(parent) and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
-        raise InputError(f"{p}: {flag}: {parent} is not a folder")
+        raise InputError(_error("parent_not_folder", path=p, flag=flag, parent=parent))
     if not os.access(parent, os.W_OK):
-        raise InputError(f"{p}: {flag}: folder {parent} is not writable")
+        raise InputError(_error("parent_not_writable", path=p, flag=flag, parent=parent))
     return target
 
 
@@ -75,13 +81,13 @@ def check_outputs(args: argparse.Namespace) -> None:
     if args.csv:
         csv_target = check_output(args.csv, "--csv")
         if args.out and os.path.abspath(csv_target) == os.path.abspath(out_target):
-            raise InputError(f"{args.csv}: --csv: the same file as --out")
+            raise InputError(_error("same_file", path=args.csv))
 
 
 def check_positive(value: float | None, flag: str) -> None:
     """InputError naming `flag` for a number of seconds that is not more than 0 (None: not given)."""
     if value is not None and value <= 0:
-        raise InputError(f"{flag}: must be more than 0")
+        raise InputError(_error("not_positive", flag=flag))
 
 
 def fallback_dirs() -> list[Path]:
@@ -153,12 +159,9 @@ def save_outputs(run: RunFile, args: argparse.Namespace) -> tuple[list[str], dic
         kept, why = save_fallback(data, wanted)
         if kept is not None:
             written[flag] = str(kept)
-            errors.append(f"{wanted}: {flag}: cannot write ({problem}); the results are saved in {kept} instead")
+            errors.append(_error("saved_instead", path=wanted, flag=flag, problem=problem, kept=kept))
         else:
-            errors.append(
-                f"{wanted}: {flag}: cannot write ({problem}); no fallback file could be written either "
-                f"({why}); the table printed above is all that is kept"
-            )
+            errors.append(_error("nothing_saved", path=wanted, flag=flag, problem=problem, why=why))
     return errors, written
 
 
@@ -172,5 +175,8 @@ def check_python(path: str | None) -> str | None:
         return None
     found = envs.lookup(path)
     if not found.usable:
-        raise InputError(f"--python: {found.problem or f'{path}: not usable'}")
+        from gpu_tpu_app.core.environments import problem_words
+
+        problem = problem_words(found.problem) if found.problem else _error("python_not_usable", path=path)
+        raise InputError(_error("python", problem=problem))
     return found.interpreter

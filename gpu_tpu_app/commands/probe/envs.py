@@ -36,7 +36,7 @@ def _added_envs() -> list[str]:
     try:
         return list(load_preferences().python_envs)
     except InputError as exc:
-        print(f"note: environments added in the window not listed: {exc}", file=sys.stderr)
+        print(text("probe_app.envs.added_not_listed", problem=exc), file=sys.stderr)
         return []
 
 
@@ -53,9 +53,10 @@ def envs_table(found: list) -> str:
         versions = " ".join(f"{k} {e.versions[k]}" for k in ("torch", "jax", "jaxlib", "torch_xla") if k in e.versions)
         sees = e.summary().removeprefix(f"{e.interpreter}: ").removeprefix(f"{e.interpreter}：")  # its own column
         if e.note:
-            sees += f" (note: {e.note})"
+            sees = text("probe_app.envs.with_note", sees=sees, note=e.note)
+        name = text("probe_app.envs.this_app") if e.kind == "app" and e.name == "this app" else e.name
         rows.append(
-            [e.name, kind_words(e.kind), e.python or "-", mark, versions or "-", e.flavour or "-", sees, e.interpreter]
+            [name, kind_words(e.kind), e.python or "-", mark, versions or "-", e.flavour or "-", sees, e.interpreter]
         )
     return table(
         [cell(h) for h in ("name", "kind", "python", "usable", "versions", "build", "sees", "interpreter")], rows
@@ -73,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(envs_table(found))
     for note in notes:
-        print(f"note: {one_line(note)}", file=sys.stderr)
+        print(text("probe_app.envs.note", note=one_line(note)), file=sys.stderr)
     for e in found:
         if e.problem and e.kind == "added":
             print(e.problem, file=sys.stderr)
         elif e.note:
-            print(f"note: {e.name}: {e.note}", file=sys.stderr)
+            print(text("probe_app.envs.named_note", name=e.name, note=e.note), file=sys.stderr)
     return 0

@@ -500,6 +500,9 @@ def measure_kwargs(point: Point, ctx: Context, accelerator: bool, clock: PointCl
     }
 
 
+#: Samples each phase of the JAX compile point takes at least (jax_kernels._compile; the planner's estimate).
+COMPILE_PHASE_MIN_REPS = 3
+
 #: Most seconds the calibration of one dtype may take (its first call may run past it, then it stops).
 CALIBRATION_S = 0.3
 

@@ -184,10 +184,14 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     def product() -> Any:
         return torch.matmul(a, b, out=c)
 
-    single = _one_thread(point, ctx, dev, product, mode)
-    timing = measure(product, sync=synchronizer(dev), **common.measure_kwargs(point, ctx, dev.type != "cpu", clock))
+    kwargs = common.measure_kwargs(point, ctx, dev.type != "cpu", clock)
+    wants_single = _wants_one_thread(point, ctx, dev)
+    if wants_single:  # the reference's share of the cap is kept for it, after the loop
+        kwargs["cap_s"] = point.cap_s * (1.0 - ONE_THREAD_CAP_SHARE)
+    timing = measure(product, sync=synchronizer(dev), **kwargs)
     if not timing.times:
         return []
+    single = _one_thread(point, ctx, dev, product, mode, timing, clock) if wants_single else None
     main = common.result(
         point,
         ctx,
@@ -200,22 +204,42 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     return [main] if single is None else [main, single]
 
 
-#: The most of a point's cap its one-thread reference may take (its own loop: short rounds, 3 samples).
+#: The share of a point's cap kept for its one-thread reference (its own loop: short rounds, 3 samples),
+#: timed after the multi-threaded loop; the reference may run past that share up to ONE_THREAD_MAX_S,
+#: when the loop's per-call time shows that 3 samples on one thread need longer.
 ONE_THREAD_CAP_SHARE = 0.25
-ONE_THREAD_MAX_S = 0.6
+ONE_THREAD_MAX_S = 0.4
+_ONE_THREAD_REPS = 3
 
 
-def _one_thread(point: Point, ctx: Context, dev: torch.device, product: Any, mode: str) -> ProbeResult | None:
-    """The same product on one thread, timed before the multi-threaded loop and inside the point's cap,
-    where the plan asks for it (Point.one_thread): a multi-threaded rate below it is stalled."""
+def _wants_one_thread(point: Point, ctx: Context, dev: torch.device) -> bool:
+    return bool(getattr(point, "one_thread", False)) and dev.type == "cpu" and torch.get_num_threads() >= 2
+
+
+def _one_thread(
+    point: Point, ctx: Context, dev: torch.device, product: Any, mode: str, multi: Timing, clock: common.PointClock
+) -> ProbeResult | None:
+    """The same product on one thread, timed after the multi-threaded loop (`multi`) and within the point's
+    cap, where the plan asks for it (Point.one_thread): a multi-threaded rate below it is stalled.
+
+    Its cap is what the point's cap has left, and at least what a warm-up and _ONE_THREAD_REPS samples
+    take on one thread by the loop's own per-call time (threads x the fastest call bounds one thread's
+    call), up to ONE_THREAD_MAX_S: before, a 1024 product on one thread got 2 samples in its fixed share
+    and was no reference."""
     n = int(point.size or 0)
     threads = torch.get_num_threads()
-    if not getattr(point, "one_thread", False) or dev.type != "cpu" or threads < 2 or ctx.cancelled():
+    if ctx.cancelled():
         return None
-    cap = min(ONE_THREAD_MAX_S, ONE_THREAD_CAP_SHARE * point.cap_s)
+    left = point.cap_s * CAP_MARGIN - (time.perf_counter() - clock.start)
+    needed = (_ONE_THREAD_REPS + 2) * threads * min(multi.times) / CAP_MARGIN
+    cap = min(ONE_THREAD_MAX_S, max(left / CAP_MARGIN, needed, 0.0))
+    if cap <= 0:
+        return None
     torch.set_num_threads(1)
     try:
-        timing = measure(product, target_s=min(0.05, point.target_s), cap_s=cap, cancelled=ctx.cancelled, min_reps=3)
+        timing = measure(
+            product, target_s=min(0.05, point.target_s), cap_s=cap, cancelled=ctx.cancelled, min_reps=_ONE_THREAD_REPS
+        )
     finally:
         torch.set_num_threads(threads)
     if not timing.times:

@@ -13,6 +13,7 @@ import time
 import pytest
 
 pty = pytest.importorskip("pty")
+pytestmark = pytest.mark.serial  # a real probe run, read as it measures: runs alone (make test's serial part)
 
 #: a result line of the progress printer: "  torch:cpu:0 matmul float32 256×256: 197 GFLOP/s"
 RESULT_LINE = re.compile(r"^  torch:cpu:0 (matmul|triad|dispatch) .+: [0-9.]+ (GFLOP/s|[GMk]?B/s|[µnm]?s)\b")

@@ -11,6 +11,7 @@ import time
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.serial  # measures each dtype's rate on the cores: runs alone (make test's serial part)
 
 from gpu_tpu_app.worker import detect  # noqa: E402
 from gpu_tpu_app.worker.kernels import calibrate, plan, warm_up  # noqa: E402

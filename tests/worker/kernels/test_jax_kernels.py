@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 jax = pytest.importorskip("jax")
+pytestmark = pytest.mark.serial  # measures the kernels on the cores: runs alone (make test's serial part)
 
 from gpu_tpu_app.core.runs import ProbeResult  # noqa: E402
 from gpu_tpu_app.worker.kernels import jax_kernels as jk  # noqa: E402
@@ -325,3 +326,26 @@ def test_cpu_inputs_and_outputs_are_made_without_compiling_and_hold_the_same_num
     params, x = block
     assert {str(v.dtype) for v in params.values()} == {"bfloat16"} and str(x.dtype) == "bfloat16"
     assert float(params["ln1_w"][0]) == 1.0 and float(params["ln1_b"][0]) == 0.0
+
+
+def test_warm_up_and_calibration_compile_the_first_matmul_points_product(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up, the calibration and the first matmul point of each dtype time one executable, compiled once."""
+    compiles: list[object] = []
+    real_compile = jk.compile_ahead
+
+    def counting(*args, **kwargs):
+        compiles.append(args[0])
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(jk, "compile_ahead", counting)
+    jk.HELD.clear()
+    info = Ctx().device
+    assert jk.warm_up(info) > 0
+    rates = jk.calibrate(info, ["float32", "bfloat16"], 256)
+    assert set(rates) == {"float32", "bfloat16"} and all(1e8 < r < 1e14 for r in rates.values())
+    assert len(compiles) == 2  # float32 (in the warm-up) and bfloat16
+    # float32 right after the calibration keeps its arrays too; bfloat16's were let go by the float32 point
+    for dtype, kept in (("float32", "the compiled function and its arrays kept"), ("bfloat16", "function kept")):
+        [res] = run_point(point("matmul", dtype, 256), Ctx())
+        assert res.status == "ok" and kept in (res.message or ""), res.message
+    assert len(compiles) == 2

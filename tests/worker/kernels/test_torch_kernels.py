@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.serial  # measures the kernels on the cores: runs alone (make test's serial part)
 
 from gpu_tpu_app.core import trust  # noqa: E402
 from gpu_tpu_app.core.terms import ONE_THREAD  # noqa: E402
