@@ -390,7 +390,8 @@ def render_table(
         return text(f"modelcheck.table.{key}", language=language, **values)
 
     if tc.status != "ok":
-        return [t("not_ok", status=tc.status), f"  {tc.detail}"]
+        status = text(f"cli.check_model.compile_{tc.status}", language=language)
+        return [t("not_ok", status=status), f"  {tc.detail}"]
     startup = t("startup", seconds=_seconds(tc.startup_seconds)) if tc.startup_seconds else ""
     chips = t("chips_one" if tc.chips == 1 else "chips_other", n=tc.chips)
     lines = [t("title", route=tc.route, libtpu=tc.libtpu or "?", chips=chips, startup=startup)]
