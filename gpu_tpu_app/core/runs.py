@@ -88,6 +88,8 @@ class BackendStatus(_Model):
     available: bool
     reason: Text | None = None
     versions: dict[str, Text] = {}
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class Stats(_Model):
@@ -229,6 +231,8 @@ class ErrorMsg(_Msg):
     backend: Backend | None = None
     kernel: str | None = None
     message: Text
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class Done(_Msg):
@@ -237,6 +241,8 @@ class Done(_Msg):
     type: Literal["done"] = "done"
     ok: bool
     message: Text | None = None
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class HostsMsg(_Msg):

@@ -115,6 +115,14 @@ TEMPLATES: dict[str, str] = {
     "plan.stream_memory": "needs {need}, more than 40% of the {memory} this device has",
     "plan.budget_suite": "left out to fit the time budget: this point takes about {point_s} s, and {backend} had {budget_s} s of the {suite} suite's budget for {need_s} s of points; a larger time budget includes it (Time on the Probe page, --budget-s for gpu-tpu-probe), or fewer kernels",
     "plan.budget_run": "left out to fit the time budget: this point takes about {point_s} s, and {backend} had {budget_s} s of the run's budget for {need_s} s of points; a larger time budget includes it (Time on the Probe page, --budget-s for gpu-tpu-probe), or fewer kernels",
+    # device detection (detect.py) and the worker's messages (main.py)
+    "detect.not_installed": "{backend} is not installed ({error})",
+    "detect.switched_off": "{backend} is not installed (switched off by {variable})",
+    "detect.failed_to_start": "{backend} failed to initialise: {error}",
+    "detect.no_devices": "{backend} found no devices",
+    "main.cancelled": "cancelled",
+    "main.not_available": "not available",
+    "main.skipped": "{n} points skipped: time budget used up",
     # the model check (modelcheck*.py, tpu_compile*.py)
     "check.torchax_then": "torchax.extract_jax, then {then}",
     "check.compile_route": "{route}.lower(<shapes with shardings>).compile()",

@@ -275,3 +275,30 @@ def test_a_real_jax_check_reads_in_zh_hans_and_its_json_stays_english() -> None:
     details = [e["detail"] for e in data["evidence"]]
     assert "not compiled: lowering for TPU failed, so the TPU compiler has no program" in details
     assert data["tpu_compile"]["said"]["detail"] == [{"id": "worker.check.not_compiled", "params": {}}]
+
+
+def test_a_backend_that_is_not_usable_says_why_in_zh_hans() -> None:
+    import os
+
+    from gpu_tpu_app.core.runs import Done, ErrorMsg, parse_message
+    from gpu_tpu_app.probe.protocol import RunAssembler
+    from gpu_tpu_app.worker import detect
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", "probe-worker", "--backend", "jax", "--suite", "smoke"],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, detect.DISABLE_ENV: "jax"},
+    )
+    msgs = [parse_message(line) for line in proc.stdout.decode().splitlines()]
+    error = next(m for m in msgs if isinstance(m, ErrorMsg))
+    done = next(m for m in msgs if isinstance(m, Done))
+    assert error.message == "jax is not installed (switched off by GPU_TPU_APP_DISABLE_BACKENDS)"
+    zh = "未安装 jax（已由 GPU_TPU_APP_DISABLE_BACKENDS 关闭）"
+    assert note_text.result_message(error, ZH) == zh == note_text.result_message(done, ZH)
+    collector = RunAssembler("smoke")
+    collector.start_worker("jax")
+    for m in msgs:
+        collector.add(m)
+    assert note_text.reason_text(collector.backends["jax"], ZH) == zh
+    assert note_text.reason_text(collector.backends["jax"], "en") == error.message
