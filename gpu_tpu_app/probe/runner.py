@@ -245,7 +245,7 @@ def _run_worker(
         proc, errlog, fd, first = ahead.proc, ahead.errlog, ahead.fd, bytes(ahead.rest)
         own = launch.argv[launch.argv.index("--backend") :]
         try:
-            ahead.proc.stdin.write((json.dumps(own) + "\n").encode())
+            ahead.proc.stdin.write((json.dumps(own, allow_nan=False) + "\n").encode())
             ahead.proc.stdin.close()
         except OSError:  # it ended meanwhile: what it said (and its exit) is read below
             pass

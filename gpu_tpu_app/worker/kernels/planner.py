@@ -95,7 +95,7 @@ class _Speed:
     fill_s: float  # seconds per element to create random inputs
     spawn_s: float  # starting collective ranks
     #: seconds per element to create a copy/triad array (None: fill_s); both backends tile a seeded block
-    #: (torch_kernels.stream_array, jax_kernels.stream_array), bound by first-touching fresh memory rather
+    #: (torch_kernels.stream_array, jax_data.stream_array), bound by first-touching fresh memory rather
     #: than by drawing normals
     stream_fill_s: float | None = None
 
