@@ -12,12 +12,13 @@ import io
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.environments import EnvironmentInfo, HostInfo
+from gpu_tpu_app.core.note_model import MessageNote
 from gpu_tpu_app.core.terms import Backend, Metric
 from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.errors import InputError, from_validation, shown
@@ -87,6 +88,8 @@ class BackendStatus(_Model):
     available: bool
     reason: Text | None = None
     versions: dict[str, Text] = {}
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class Stats(_Model):
@@ -132,35 +135,6 @@ class CollectiveInfo(_Model):
     time_s: float = Field(gt=0, allow_inf_nan=False)
     algbw: float = Field(ge=0, allow_inf_nan=False)
     busbw: float = Field(ge=0, allow_inf_nan=False)
-
-
-#: a stored note's text id ("worker.matmul.first_call") and a parameter's name
-NoteId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+){1,5}$", max_length=120)]
-ParamName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")]
-
-
-class MessageNote(_Model):
-    """One part of a result's message as the worker worded it: a text id and its parameters (text, or
-    other notes), so the app can say it in the language in use (core.note_text). Nesting is bounded."""
-
-    id: NoteId
-    params: dict[ParamName, Text | MessageNote] = Field({}, max_length=16)
-
-    @field_validator("params")
-    @classmethod
-    def _not_too_deep(cls, params: dict[str, Any]) -> dict[str, Any]:
-        if _depth(params) > NOTE_DEPTH:
-            raise ValueError(f"notes nested more than {NOTE_DEPTH} deep")
-        return params
-
-
-#: How deep notes may nest in a run file (core.note_text.MAX_DEPTH reads no deeper).
-NOTE_DEPTH = 4
-
-
-def _depth(params: dict[str, Any]) -> int:
-    inner = [_depth(v.params) for v in params.values() if isinstance(v, MessageNote)]
-    return 1 + max(inner, default=0)
 
 
 class ProbeResult(_Model):
@@ -257,6 +231,8 @@ class ErrorMsg(_Msg):
     backend: Backend | None = None
     kernel: str | None = None
     message: Text
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class Done(_Msg):
@@ -265,6 +241,8 @@ class Done(_Msg):
     type: Literal["done"] = "done"
     ok: bool
     message: Text | None = None
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class HostsMsg(_Msg):

@@ -395,7 +395,7 @@ class ProgressPrinter:
                 self._bar = True
         elif isinstance(msg, ErrorMsg):
             self._clear()
-            self.stream.write(f"{msg.backend or ''}: {msg.message}\n")
+            self.stream.write(f"{msg.backend or ''}: {result_message(msg)}\n")
         elif isinstance(msg, Done):
             self._clear()
         self.stream.flush()
