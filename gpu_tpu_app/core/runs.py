@@ -20,6 +20,7 @@ from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.environments import EnvironmentInfo, HostInfo
 from gpu_tpu_app.core.note_model import MessageNote
 from gpu_tpu_app.core.terms import Backend, Metric
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.errors import InputError, from_validation, shown
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, TEXT_CHARS, read_json_object
@@ -334,12 +335,12 @@ def load_run(path: str | Path) -> RunFile:
     path = Path(path)
     raw = read_json_object(path, _text("errors.what.run"), MAX_DATA_FILE_BYTES)
     if "schema_version" not in raw or "results" not in raw:
-        raise InputError(f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file")
+        raise InputError(f"{path}: schema_version: {text('probe_app.run_file.missing')}")
     version = raw["schema_version"]
     if type(version) is not int or version not in SCHEMA_VERSIONS:
-        raise InputError(
-            f"{path}: schema_version: {shown(json.dumps(version))} is not supported (this app reads {_versions()})"
-        )
+        supported = text("probe_app.run_file.versions", first=SCHEMA_VERSIONS[0], second=SCHEMA_VERSIONS[-1])
+        problem = text("errors.version_not_supported", version=shown(json.dumps(version)), supported=supported)
+        raise InputError(f"{path}: schema_version: {problem}")
     try:
         return RunFile.model_validate(raw)
     except ValidationError as exc:
@@ -347,7 +348,7 @@ def load_run(path: str | Path) -> RunFile:
 
 
 def _versions() -> str:
-    return " or ".join(str(v) for v in SCHEMA_VERSIONS)
+    return text("probe_app.run_file.versions", first=SCHEMA_VERSIONS[0], second=SCHEMA_VERSIONS[-1])
 
 
 def save_run(run: RunFile, path: str | Path) -> None:

@@ -302,3 +302,24 @@ def test_a_backend_that_is_not_usable_says_why_in_zh_hans() -> None:
         collector.add(m)
     assert note_text.reason_text(collector.backends["jax"], ZH) == zh
     assert note_text.reason_text(collector.backends["jax"], "en") == error.message
+
+
+def test_a_file_that_is_no_run_file_says_so_in_zh_hans(tmp_path: Path) -> None:
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.errors import InputError
+
+    path = tmp_path / "x.json"
+    old = i18n.current_language()
+    try:
+        i18n.set_language(ZH)
+        for body, problem in (
+            ({"results": []}, "schema_version: 缺失；这不是 gpu-tpu-app 的探测运行文件"),
+            ({"schema_version": 9, "results": []}, "schema_version: 不支持 9（本应用读取 1 或 2）"),
+        ):
+            path.write_text(json.dumps(body), encoding="utf-8")
+            with pytest.raises(InputError) as err:
+                load_run(path)
+            assert str(err.value).startswith(f"{path}: {problem}"), str(err.value)
+            assert re.search(r"[\u4e00-\u9fff]", str(err.value)), str(err.value)
+    finally:
+        i18n.set_language(old)
