@@ -209,3 +209,22 @@ def test_a_file_refused_before_reading_says_why_in_chinese(chinese: None, tmp_pa
     with pytest.raises(InputError) as err:
         load_session(bad)
     assert str(err.value) == f"{bad}: （顶层）: 应为一个 gpu-tpu-app 会话文件，实际是列表"
+
+
+def test_an_unsupported_schema_version_in_chinese(chinese: None) -> None:
+    from pydantic import AfterValidator
+
+    from gpu_tpu_app.errors import supported_version
+
+    class Pack(BaseModel):
+        schema_version: Annotated[int, AfterValidator(supported_version(1))]
+
+    with pytest.raises(ValidationError) as err:
+        Pack.model_validate({"schema_version": 3})
+    assert (
+        str(from_validation("pack.toml", err.value)) == "pack.toml: schema_version: 不支持的格式版本 3（本应用读取 1）"
+    )
+    i18n.set_language("en")
+    assert str(from_validation("pack.toml", err.value)) == (
+        "pack.toml: schema_version: unsupported schema version 3 (this app reads 1)"
+    )
