@@ -205,7 +205,7 @@ def verbatim_titles() -> list[str]:
         titles |= {s.title for s in lesson.sources if s.kind == "web"}
         # the episode's own title and its chapters' names, which the Chinese pack keeps as the episode says them
         # ("节目第 2 章：From Pixels to Pathways")
-        titles |= {s.title.partition(": ")[2] for s in lesson.sources if s.kind == "episode"} | {lesson.title}
+        titles |= {s.title.partition(": ")[2] for s in lesson.sources if s.kind == "episode"} | {lesson.episode.title}
     except Exception:
         pass
     try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -151,6 +150,8 @@ def fill(paragraph: str, width: int) -> str:
     """`paragraph` wrapped to `width` terminal columns: at spaces (textwrap, for text with no wide characters),
     and between Chinese characters too, never before a closing mark."""
     if all(cliutil.display_width(ch) == 1 for ch in paragraph):
+        import textwrap  # only when help is shown: its wrapper compiles its patterns at import
+
         return textwrap.fill(paragraph, width)
     # tokens: runs of narrow non-space characters stay whole (words, numbers, paths), each wide character
     # stands alone, a closing mark stays with what it closes

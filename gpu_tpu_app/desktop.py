@@ -15,9 +15,18 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from gpu_tpu_app import APP_ID, APP_NAME, atomic
 from gpu_tpu_app.assets import resource_path
+from gpu_tpu_app.cliutil import error_line
+from gpu_tpu_app.core.texts import text
+
+
+def _say(ident: str, **values: Any) -> str:
+    """What the desktop-entry commands print (resources/text/cli.* [desktop]), in the language in use."""
+    return text(f"cli.desktop.{ident}", **values)
+
 
 #: PNG sizes installed into the hicolor theme (the files in resources/icons/png/).
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
@@ -101,15 +110,9 @@ def check_launcher(command: list[str]) -> None:
     cannot find (its loader looks up the program before expanding '%%' to '%') and would drop."""
     for arg in command:
         if any(not c.isprintable() and c != " " for c in arg):
-            raise LauncherError(
-                f"{_shown(arg)}: the launcher path has control characters or bytes that are "
-                "not UTF-8; a desktop entry cannot hold it (install the app under a plain path)"
-            )
+            raise LauncherError(_say("control_characters", path=_shown(arg)))
     if "%" in command[0]:
-        raise LauncherError(
-            f"{_shown(command[0])}: a '%' in the launcher path makes GLib-based desktop menus drop "
-            "the entry; install the app under a path without '%'"
-        )
+        raise LauncherError(_say("percent", path=_shown(command[0])))
 
 
 def desktop_entry(command: list[str]) -> str:
@@ -304,31 +307,29 @@ def uninstall_entry(root: Path | None = None) -> list[Path]:
 def main(install: bool) -> int:
     """--install-desktop-entry (install=True) or --uninstall-desktop-entry; prints what it did."""
     if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
-        print(
-            "error: desktop entries are a Linux desktop feature; on this system start the app bundle instead",
-            file=sys.stderr,
-        )
+        print(error_line(_say("not_linux")), file=sys.stderr)
         return 1
     root = data_home()
     try:
         if install:
             changed = install_entry(root)
             for path in planned_files(root):
-                print(f"{'wrote' if path in changed else 'unchanged'} {path}")
-            print(f"{APP_NAME} is in your desktop menu; it starts: {' '.join(launcher_command())}")
+                print(_say("wrote" if path in changed else "unchanged", path=path))
+            print(_say("installed", app=APP_NAME, command=" ".join(launcher_command())))
         else:
             removed = uninstall_entry(root)
             for path in removed:
-                print(f"removed {path}")
+                print(_say("removed", path=path))
             for path in foreign_paths(root):
-                print(f"left alone {_shown(str(path))} (not a file the app installed)")
+                print(_say("left_alone", path=_shown(str(path))))
             if not removed:
-                print(f"nothing to remove under {root}")
+                print(_say("nothing_to_remove", root=root))
     except LauncherError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         return 1
     except OSError as exc:
-        undone = " (nothing was installed: the files written before it were removed)" if install else ""
-        print(f"error: {_shown(str(exc.filename or root))}: {exc.strerror or exc}{undone}", file=sys.stderr)
+        where = _shown(str(exc.filename or root))
+        problem = _say("os_error_undone" if install else "os_error", path=where, problem=exc.strerror or exc)
+        print(error_line(problem), file=sys.stderr)
         return 1
     return 0

@@ -199,8 +199,9 @@ def _json_message(message: str) -> str:
     return _text(f"errors.json.{ident}") if ident else message
 
 
-def json_object(text: str, source: str | Path, expected: str = "a JSON object") -> dict[str, Any]:
+def json_object(text: str, source: str | Path, expected: str | None = None) -> dict[str, Any]:
     """Parse JSON text that must be one object; InputError '<source>: line L column C: ...' otherwise."""
+    expected = _text("errors.what.object") if expected is None else expected
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -16,6 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.errors import PROBLEM, InputError, from_validation, json_object
 
 if TYPE_CHECKING:  # pydantic only where a content pack is validated: reading an answers file needs none
@@ -46,34 +47,35 @@ def _size(n: int) -> str:
     for unit, scale in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
         if n >= scale:
             return f"{n / scale:.3g} {unit}"
-    return f"{n} bytes"
+    return _text("errors.read.bytes", n=n)
 
 
 def _kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
+        return _text("errors.read.kind.fifo")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return _text("errors.read.kind.device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return _text("errors.read.kind.socket")
+    return _text("errors.read.kind.other")
 
 
 def _os_problem(path: Path, exc: OSError) -> InputError:
     if isinstance(exc, FileNotFoundError) or exc.errno == errno.ENOTDIR:
-        return InputError(f"{path}: no such file")
+        return InputError(f"{path}: {_text('errors.read.no_such_file')}")
     if exc.errno == errno.ELOOP:
-        return InputError(f"{path}: cannot read: a symbolic link that loops (too many levels of links)")
-    return InputError(f"{path}: cannot read: {exc.strerror or exc}")
+        return InputError(f"{path}: {_text('errors.read.link_loop')}")
+    return InputError(f"{path}: {_text('errors.read.cannot_read', problem=exc.strerror or exc)}")
 
 
 def _check(path: Path, st: os.stat_result, what: str, limit: int) -> None:
     if stat.S_ISDIR(st.st_mode):
-        raise InputError(f"{path}: is a folder, not {what}")
+        raise InputError(f"{path}: {_text('errors.read.is_folder', what=what)}")
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"{path}: is {_kind(st.st_mode)}, not {what}; not reading it")
+        raise InputError(f"{path}: {_text('errors.read.is_kind', kind=_kind(st.st_mode), what=what)}")
     if st.st_size > limit:
-        raise InputError(f"{path}: is {_size(st.st_size)}, over the {_size(limit)} limit for {what}; not reading it")
+        too_big = _text("errors.read.too_big", size=_size(st.st_size), limit=_size(limit), what=what)
+        raise InputError(f"{path}: {too_big}")
 
 
 def read_bytes(path: str | Path, what: str, limit: int) -> bytes:
@@ -89,7 +91,7 @@ def read_bytes(path: str | Path, what: str, limit: int) -> bytes:
     except InputError:
         raise
     except ValueError:  # a NUL byte in the path
-        raise InputError(f"{path!r}: not a valid file name") from None
+        raise InputError(f"{path!r}: {_text('errors.read.bad_name')}") from None
     except OSError as exc:
         raise _os_problem(path, exc) from None
     try:
@@ -107,7 +109,7 @@ def read_bytes(path: str | Path, what: str, limit: int) -> bytes:
     finally:
         os.close(fd)
     if total > limit:
-        raise InputError(f"{path}: grew over the {_size(limit)} limit for {what} while being read; not reading it")
+        raise InputError(f"{path}: {_text('errors.read.grew', limit=_size(limit), what=what)}")
     return b"".join(chunks)
 
 
@@ -117,7 +119,7 @@ def read_text(path: str | Path, what: str, limit: int) -> str:
     try:
         return data.decode("utf-8-sig")  # a byte-order mark (as some Windows editors write) is not content
     except UnicodeDecodeError as exc:
-        raise InputError(f"{Path(path)}: not UTF-8 text (byte {exc.start}); this is not {what}") from None
+        raise InputError(f"{Path(path)}: {_text('errors.read.not_utf8', byte=exc.start, what=what)}") from None
 
 
 def read_json_object(path: str | Path, what: str, limit: int) -> dict[str, Any]:

@@ -232,3 +232,13 @@ def test_flag_and_output_file_problems_in_chinese(run_cli: Run, tmp_path: Path) 
     # English as before
     code, _out, err = run_cli("probe", "run", "--suite", "smoke", "--out", str(tmp_path))
     assert code == 2 and err == f"error: {tmp_path}: --out: is a folder\n"
+
+
+def test_a_missing_model_file_and_a_bad_count_in_chinese_json_stays_english(run_cli: Run, tmp_path: Path) -> None:
+    gone = tmp_path / "gone.py"
+    code, _out, err = run_cli("check-model", str(gone), "--lang", "zh-Hans")
+    assert code == 2 and err == f"错误：{gone}: 文件不存在\n"
+    code, out, _err = run_cli("check-model", str(gone), "--format", "json", "--lang", "zh-Hans")
+    assert code == 2 and json.loads(out)["error"] == f"{gone}: no such file"
+    code, _out, err = run_cli("estimate", "--params", "abc", "--lang", "zh-Hans")
+    assert code == 2 and err == "错误：--params: 不是数字：'abc'（可写成 7e9、7B 或 70M 这样的形式）\n"

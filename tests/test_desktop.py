@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tpu_app import APP_ID, cli, desktop
+from gpu_tpu_app import APP_ID, APP_NAME, cli, desktop
 from tests.desktop_spec import SpecError, entry_value, spec_loader, string_value, unquote_exec
 
 
@@ -499,3 +499,20 @@ def test_a_failed_install_puts_a_replaced_symlink_back(
         desktop.install_entry()
     assert entry.is_symlink() and os.readlink(entry) == str(precious)
     assert precious.read_text() == "linked\n"
+
+
+def test_what_the_installer_says_is_in_the_language_in_use(data_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gpu_tpu_app import i18n
+
+    i18n.set_language("zh-Hans")
+    try:
+        assert desktop.main(install=True) == 0
+        out = capsys.readouterr().out
+        assert all(f"已写入 {path}" in out for path in desktop.planned_files(data_home))
+        assert f"{APP_NAME} 已在你的桌面菜单中" in out
+        assert desktop.main(install=False) == 0
+        assert capsys.readouterr().out.count("已删除 ") == len(desktop.installed_paths(data_home))
+        assert desktop.main(install=False) == 0
+        assert capsys.readouterr().out.strip() == f"{data_home} 下没有要删除的内容"
+    finally:
+        i18n.set_language(None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import enum
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -188,3 +189,42 @@ def test_json_and_version_problems_in_chinese(chinese: None) -> None:
     with pytest.raises(InputError) as err:
         check_schema_version(9, "run.json", 1)
     assert str(err.value) == "run.json: schema_version: 不支持 9（本应用读取 1）"
+
+
+def test_a_file_refused_before_reading_says_why_in_chinese(chinese: None, tmp_path: Path) -> None:
+    from gpu_tpu_app.core.session import load_session
+
+    with pytest.raises(InputError) as err:
+        load_session(tmp_path)
+    assert str(err.value) == f"{tmp_path}: 是文件夹，不是一个 gpu-tpu-app 会话文件"
+    with pytest.raises(InputError) as err:
+        load_session(tmp_path / "gone.json")
+    assert str(err.value) == f"{tmp_path / 'gone.json'}: 文件不存在"
+    bad = tmp_path / "s.json"
+    bad.write_bytes(b'{"a": "\xff"}')
+    with pytest.raises(InputError) as err:
+        load_session(bad)
+    assert str(err.value) == f"{bad}: 不是 UTF-8 文本（第 7 个字节）；这不是一个 gpu-tpu-app 会话文件"
+    bad.write_text("[]", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_session(bad)
+    assert str(err.value) == f"{bad}: （顶层）: 应为一个 gpu-tpu-app 会话文件，实际是列表"
+
+
+def test_an_unsupported_schema_version_in_chinese(chinese: None) -> None:
+    from pydantic import AfterValidator
+
+    from gpu_tpu_app.errors import supported_version
+
+    class Pack(BaseModel):
+        schema_version: Annotated[int, AfterValidator(supported_version(1))]
+
+    with pytest.raises(ValidationError) as err:
+        Pack.model_validate({"schema_version": 3})
+    assert (
+        str(from_validation("pack.toml", err.value)) == "pack.toml: schema_version: 不支持的格式版本 3（本应用读取 1）"
+    )
+    i18n.set_language("en")
+    assert str(from_validation("pack.toml", err.value)) == (
+        "pack.toml: schema_version: unsupported schema version 3 (this app reads 1)"
+    )

@@ -30,3 +30,10 @@ def test_each_line_is_judged_on_its_own() -> None:
 def test_the_source_of_a_leftover_is_found() -> None:
     hits = SourceIndex().find(Leftover("english", "w", "a functional check, not a benchmark", ["functional"]))
     assert hits[0].startswith("resources/text/terms.en.toml:"), hits
+
+
+def test_the_episode_and_its_chapters_keep_their_names() -> None:
+    from benchmarks.zh_leftovers import verbatim_titles
+
+    titles = verbatim_titles()
+    assert "GPU vs TPU: Choosing Your AI Engine" in titles and "From Pixels to Pathways" in titles

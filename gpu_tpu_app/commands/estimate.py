@@ -444,7 +444,9 @@ def _compiled(path: str) -> TpuCompile | str:
     from gpu_tpu_app.safe_read import MAX_CONTENT_FILE_BYTES, read_json_object
 
     try:
-        check = ModelCheck.model_validate(read_json_object(path, "a model check", MAX_CONTENT_FILE_BYTES))
+        check = ModelCheck.model_validate(
+            read_json_object(path, text("errors.what.model_check"), MAX_CONTENT_FILE_BYTES)
+        )
     except InputError as exc:
         return f"--model-check: {exc}"
     except ValidationError as exc:

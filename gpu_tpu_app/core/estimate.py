@@ -215,8 +215,12 @@ def parse_quantity(text: str) -> float:
     cleaned = text.strip().replace("_", "").replace(",", "")
     found = _QUANTITY.match(cleaned)
     if not found:
-        raise ValueError(f"not a number: {text!r} (write e.g. 7e9, 7B or 70M)")
+        from gpu_tpu_app.core.texts import text as _text  # only on the error path: the module starts quickly
+
+        raise ValueError(_text("errors.quantity.not_a_number", value=repr(text)))
     value = float(found.group(1)) * _SUFFIXES.get(found.group(2).lower(), 1.0)
     if not math.isfinite(value):
-        raise ValueError(f"not a finite number: {text!r}")
+        from gpu_tpu_app.core.texts import text as _text
+
+        raise ValueError(_text("errors.quantity.not_finite", value=repr(text)))
     return value

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.estimate_models import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
-from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS
+from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS, functional_check
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 
@@ -73,12 +73,14 @@ def measured_from_run(run: Any) -> list[MeasuredDevice]:
     devices = []
     for key, flops in best.items():
         info = run.device(key)
-        name = info.name if info is not None else key
+        name = shown = info.name if info is not None else key
         if is_functional_check(run):
+            shown = text("estimate.row.checked_name", name=name, check=functional_check())
             name += f" ({FUNCTIONAL_CHECK})"
         devices.append(
             MeasuredDevice(
                 name=name,
+                shown_name=shown if shown != name else None,
                 flops=flops,
                 memory_bytes=getattr(info, "memory_bytes", None),
                 key=key,
@@ -165,7 +167,7 @@ def measured_devices(measured: list[MeasuredDevice] | None) -> list[DeviceEntry]
             None,
             1.0,
             1.0,
-            ("estimate.row.measured_name", {"name": device.name}),
+            ("estimate.row.measured_name", {"name": device.shown_name or device.name}),
         )
         where: Words = (
             ("estimate.row.mfu_measured_on", {"host": device.host})

@@ -119,6 +119,8 @@ class MeasuredDevice(BaseModel):
     model_config = _FROZEN
 
     name: str = Field(min_length=1)
+    #: the name in the language in use where the app adds words to it (a smoke run's); None: `name`
+    shown_name: str | None = Field(default=None, exclude=True)
     flops: float = Field(gt=0, allow_inf_nan=False)  # FLOP/s
     memory_bytes: float | None = Field(default=None, ge=0)
     key: str | None = None  # DeviceInfo.key, e.g. "torch:cuda:0"

@@ -103,3 +103,8 @@ def shown_message(message: str | None, notes: Sequence[Any], language: str | Non
 def result_message(result: Any, language: str | None = None) -> str | None:
     """A probe result's message in the language in use (see shown_message)."""
     return shown_message(getattr(result, "message", None), getattr(result, "notes", None) or (), language)
+
+
+def reason_text(status: Any, language: str | None = None) -> str | None:
+    """A backend's reason (why it is not usable, what it lacks) in the language in use (see shown_message)."""
+    return shown_message(getattr(status, "reason", None), getattr(status, "notes", None) or (), language)

@@ -96,3 +96,21 @@ def to_dicts(text: str | None) -> list[dict[str, Any]]:
     if all(p.key == VERBATIM for p in parts):
         return []
     return [p.to_dict() for p in parts]
+
+
+#: The key under which a JSON object keeps the notes of its text fields: {"said": {"sharding": [...]}}.
+SAID = "said"
+
+
+def mark(obj: Any) -> Any:
+    """`obj` (JSON-ready dicts and lists) with each dict's text fields that are notes recorded under its
+    "said" key as stored notes (to_dicts), so that they survive json.dumps; nothing else changes."""
+    if isinstance(obj, dict):
+        out = {k: mark(v) for k, v in obj.items()}
+        said = {k: d for k, v in obj.items() if isinstance(v, str) and (d := to_dicts(v))}
+        if said:
+            out[SAID] = {**(obj.get(SAID) or {}), **said}
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [mark(v) for v in obj]
+    return obj

@@ -69,10 +69,20 @@ _GCP_ZONE = re.compile(r"^([a-z]+-[a-z]+[0-9]+)-[a-z0-9]+$")
 _REGION = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
-def refused(path: Path | str, problem: str, **values: str) -> InputError:
+class Refused(InputError):
+    """A catalogue file or folder refused: its line in the language in use, and in English (`english`) for
+    what keeps English (the prices command's JSON)."""
+
+    def __init__(self, message: str, english: str) -> None:
+        super().__init__(message)
+        self.english = InputError(english).args[0]
+
+
+def refused(path: Path | str, problem: str, **values: str) -> Refused:
     """The one line that refuses a catalogue file or folder: '<path>: <field>: <problem>', the problem in the
     language in use (resources/text/prices.<lang>.toml [error])."""
-    return InputError(f"{path}: {text('prices.error.' + problem, **values)}")
+    ident = "prices.error." + problem
+    return Refused(f"{path}: {text(ident, **values)}", f"{path}: {text(ident, language='en', **values)}")
 
 
 def default_skypilot_dir(home: Path | None = None) -> Path | None:
@@ -188,8 +198,8 @@ class _Reader:
         """One line on what the file gave; InputError when it gave no price and something was wrong."""
         drops = self.drops()
         if quotes == 0 and self.read and self.dropped:
-            words = text("prices.read.drop_separator").join(d.words() for d in drops)
-            raise refused(self.path, "no_price", column=field, rows=f"{self.read:,}", drops=words)
+            said = Said(id="error.no_price", values={"column": field, "rows": f"{self.read:,}", "drops": drops})
+            raise Refused(f"{self.path}: {said.words()}", f"{self.path}: {said.english}")
         values: dict[str, str | Said | list[Said]] = {
             "path": str(self.path),
             "format": fmt,
@@ -459,8 +469,10 @@ def _csv_files(folder: Path) -> list[Path]:
 
 
 def not_used(exc: InputError) -> PriceBook:
-    """The note on a catalogue in its default place that could not be read, and is left out."""
-    return PriceBook.of(notes=[Said(id="read.not_used", values={"problem": str(exc)})])
+    """The note on a catalogue in its default place that could not be read, and is left out: in English in
+    the book's notes (JSON), in the language in use where it is shown."""
+    english = Said(id="read.not_used", values={"problem": getattr(exc, "english", str(exc))}).english
+    return PriceBook(notes=[english], said={english: Said(id="read.not_used", values={"problem": str(exc)})})
 
 
 def read_path(path: Path | str, table: PriceTable | None = None) -> PriceBook:

@@ -12,13 +12,16 @@ import io
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.environments import EnvironmentInfo, HostInfo
+from gpu_tpu_app.core.note_model import MessageNote
 from gpu_tpu_app.core.terms import Backend, Metric
+from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.errors import InputError, from_validation, shown
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, TEXT_CHARS, read_json_object
 
@@ -86,6 +89,8 @@ class BackendStatus(_Model):
     available: bool
     reason: Text | None = None
     versions: dict[str, Text] = {}
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class Stats(_Model):
@@ -133,35 +138,6 @@ class CollectiveInfo(_Model):
     busbw: float = Field(ge=0, allow_inf_nan=False)
 
 
-#: a stored note's text id ("worker.matmul.first_call") and a parameter's name
-NoteId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+){1,5}$", max_length=120)]
-ParamName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")]
-
-
-class MessageNote(_Model):
-    """One part of a result's message as the worker worded it: a text id and its parameters (text, or
-    other notes), so the app can say it in the language in use (core.note_text). Nesting is bounded."""
-
-    id: NoteId
-    params: dict[ParamName, Text | MessageNote] = Field({}, max_length=16)
-
-    @field_validator("params")
-    @classmethod
-    def _not_too_deep(cls, params: dict[str, Any]) -> dict[str, Any]:
-        if _depth(params) > NOTE_DEPTH:
-            raise ValueError(f"notes nested more than {NOTE_DEPTH} deep")
-        return params
-
-
-#: How deep notes may nest in a run file (core.note_text.MAX_DEPTH reads no deeper).
-NOTE_DEPTH = 4
-
-
-def _depth(params: dict[str, Any]) -> int:
-    inner = [_depth(v.params) for v in params.values() if isinstance(v, MessageNote)]
-    return 1 + max(inner, default=0)
-
-
 class ProbeResult(_Model):
     """One measured (or failed, timed out, skipped) point."""
 
@@ -176,6 +152,8 @@ class ProbeResult(_Model):
     unit: str = ""
     stats: Stats | None = None
     math_mode: str | None = None
+    #: the math mode's parts with their text ids (schema 2), as `notes` are the message's
+    math_mode_notes: list[MessageNote] = Field([], max_length=8)
     status: Status = "ok"
     message: Text | None = None
     #: the message's parts with their text ids (schema 2; empty in older files and for plain messages)
@@ -256,6 +234,8 @@ class ErrorMsg(_Msg):
     backend: Backend | None = None
     kernel: str | None = None
     message: Text
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class Done(_Msg):
@@ -264,6 +244,8 @@ class Done(_Msg):
     type: Literal["done"] = "done"
     ok: bool
     message: Text | None = None
+    #: the text's parts with their text ids (schema 2; core.note_text shows them in the language in use)
+    notes: list[MessageNote] = Field([], max_length=64)
 
 
 class HostsMsg(_Msg):
@@ -353,14 +335,14 @@ class RunFile(_Model):
 def load_run(path: str | Path) -> RunFile:
     """Read and validate a run file; InputError '<file>: <field>: <problem>' when it is not one we can read."""
     path = Path(path)
-    raw = read_json_object(path, "a gpu-tpu-app probe run file", MAX_DATA_FILE_BYTES)
+    raw = read_json_object(path, _text("errors.what.run"), MAX_DATA_FILE_BYTES)
     if "schema_version" not in raw or "results" not in raw:
-        raise InputError(f"{path}: schema_version: missing; this is not a gpu-tpu-app probe run file")
+        raise InputError(f"{path}: schema_version: {text('probe_app.run_file.missing')}")
     version = raw["schema_version"]
     if type(version) is not int or version not in SCHEMA_VERSIONS:
-        raise InputError(
-            f"{path}: schema_version: {shown(json.dumps(version))} is not supported (this app reads {_versions()})"
-        )
+        supported = text("probe_app.run_file.versions", first=SCHEMA_VERSIONS[0], second=SCHEMA_VERSIONS[-1])
+        problem = text("errors.version_not_supported", version=shown(json.dumps(version)), supported=supported)
+        raise InputError(f"{path}: schema_version: {problem}")
     try:
         return RunFile.model_validate(raw)
     except ValidationError as exc:
@@ -368,7 +350,7 @@ def load_run(path: str | Path) -> RunFile:
 
 
 def _versions() -> str:
-    return " or ".join(str(v) for v in SCHEMA_VERSIONS)
+    return text("probe_app.run_file.versions", first=SCHEMA_VERSIONS[0], second=SCHEMA_VERSIONS[-1])
 
 
 def save_run(run: RunFile, path: str | Path) -> None:

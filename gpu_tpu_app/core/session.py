@@ -21,6 +21,7 @@ from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.terms import functional_check_suffix
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.texts import text as _text  # where `text` is the file read
 from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_json_object, read_text
@@ -137,7 +138,7 @@ def save_session(session: Session, path: str | Path) -> Session:
 
 def loads_session(text: str, source: str | Path = "session") -> Session:
     """Parse session JSON; InputError '<source>: <field>: <problem>' for anything that is not one."""
-    raw = json_object(text, source, "a gpu-tpu-app session file")
+    raw = json_object(text, source, _text("errors.what.session"))
     if "answers" not in raw or "schema_version" not in raw:
         if "results" in raw and "devices" in raw:
             raise InputError(f"{source}: answers: missing; this is a probe run file, open it with File > Import run")
@@ -162,13 +163,13 @@ def loads_session(text: str, source: str | Path = "session") -> Session:
 def load_session(path: str | Path) -> Session:
     """Read a session file; InputError naming the file and field when it is broken or foreign."""
     path = Path(path)
-    return loads_session(read_text(path, "a gpu-tpu-app session file", MAX_DATA_FILE_BYTES), path)
+    return loads_session(read_text(path, _text("errors.what.session"), MAX_DATA_FILE_BYTES), path)
 
 
 def file_kind(path: str | Path) -> Literal["session", "run"]:
     """Whether `path` is a session file (it has answers) or a probe run file (it has results), as a file
     manager or `gpu-tpu-app FILE` hands it over; InputError naming the file when it is neither."""
-    raw = read_json_object(path, "a gpu-tpu-app session or probe run file", MAX_DATA_FILE_BYTES)
+    raw = read_json_object(path, _text("errors.what.session_or_run"), MAX_DATA_FILE_BYTES)
     if "answers" in raw:
         return "session"
     if "results" in raw:

@@ -98,7 +98,7 @@ def load_preferences(path: str | Path | None = None) -> Preferences:
     path = Path(path) if path is not None else preferences_path()
     if not os.path.lexists(path):
         return Preferences()
-    raw = read_json_object(path, "a JSON object of preferences", MAX_SMALL_FILE_BYTES)
+    raw = read_json_object(path, text("errors.what.preferences"), MAX_SMALL_FILE_BYTES)
     check_schema_version(raw.get("schema_version", SCHEMA_VERSION), path, SCHEMA_VERSION)
     try:
         return Preferences.model_validate(raw)

@@ -22,6 +22,7 @@ from gpu_tpu_app import i18n
 from gpu_tpu_app.cliutil import display_width, pad
 from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.check_limits import MAX_CHIPS
+from gpu_tpu_app.core.note_model import Said, said
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.units import compact, plain_number
 from gpu_tpu_app.safe_read import NAME_CHARS
@@ -109,6 +110,8 @@ class GenerationCompile(_Model):
     status: ProgramStatus
     detail: str = _Text
     programs: list[CompiledProgram] = Field(default_factory=list, max_length=4)
+    #: the notes of its text fields, so they show in the language in use (core.note_model.said)
+    said: Said = Field(default_factory=dict)
 
     def reason(self) -> str:
         """Why it did not compile: the generation's detail, else the first failed program's, else the status."""
@@ -135,6 +138,8 @@ class TpuCompile(_Model):
     startup_seconds: float | None = _Count
     chips: int = Field(default=1, ge=1, le=MAX_CHIPS)
     generations: list[GenerationCompile] = Field(default_factory=list, max_length=20)
+    #: the notes of its text fields, so they show in the language in use (core.note_model.said)
+    said: Said = Field(default_factory=dict)
 
     def generation(self, chip_id: str) -> GenerationCompile | None:
         """The outcome for one catalogue chip id."""
@@ -390,10 +395,11 @@ def render_table(
         return text(f"modelcheck.table.{key}", language=language, **values)
 
     if tc.status != "ok":
-        return [t("not_ok", status=tc.status), f"  {tc.detail}"]
+        status = text(f"cli.check_model.compile_{tc.status}", language=language)
+        return [t("not_ok", status=status), f"  {said(tc, 'detail', language)}"]
     startup = t("startup", seconds=_seconds(tc.startup_seconds)) if tc.startup_seconds else ""
     chips = t("chips_one" if tc.chips == 1 else "chips_other", n=tc.chips)
-    lines = [t("title", route=tc.route, libtpu=tc.libtpu or "?", chips=chips, startup=startup)]
+    lines = [t("title", route=said(tc, "route", language), libtpu=tc.libtpu or "?", chips=chips, startup=startup)]
     rows = table_rows(tc, catalog, float64, language)
     cols = [
         ("generation", "generation"),
@@ -415,7 +421,7 @@ def render_table(
     layouts: dict[str, list[str]] = {}
     for g in tc.generations:
         if g.sharding:
-            layouts.setdefault(g.sharding, []).append(generation_name(catalog, g.chip)[0])
+            layouts.setdefault(said(g, "sharding", language), []).append(generation_name(catalog, g.chip)[0])
     for layout, names in layouts.items():
         lines.append("  " + t("layout", names=", ".join(names), layout=layout))
     for r in rows:

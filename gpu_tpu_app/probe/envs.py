@@ -411,7 +411,7 @@ def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
     try:
         write_text(path, _CacheFile(schema_version=CACHE_SCHEMA, entries=entries).model_dump_json() + "\n")
     except OSError as exc:
-        print(f"{path}: could not write the environment cache: {exc.strerror or exc}", file=sys.stderr)
+        print(text("probe_app.envs.cache_not_written", path=path, problem=exc.strerror or exc), file=sys.stderr)
 
 
 def list_envs(

@@ -81,20 +81,25 @@ def worker_env(base: dict[str, str] | None = None, python: str | None = None) ->
     return env
 
 
-def precheck(file: str | Path, python: str | None = None) -> str | None:
+def precheck(file: str | Path, python: str | None = None, language: str | None = None) -> str | None:
     """The one-line error for a path that cannot be a model file (or a Python that cannot run), before any
-    process starts."""
+    process starts; in `language` (None: the one in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    def say(ident: str, **values: object) -> str:
+        return text(f"cli.check_model.{ident}", language=language, **values)
+
     if not envs.is_own(python):
         interpreter = Path(str(python))
         if not interpreter.is_file():
-            return f"--python {python}: no such interpreter"
+            return say("no_interpreter", python=python)
         if not os.access(interpreter, os.X_OK):
-            return f"--python {python}: not executable"
+            return say("not_executable", python=python)
     path = Path(file)
     if not path.exists():
-        return f"{file}: no such file"
+        return say("no_file", file=file)
     if path.is_dir():
-        return f"{file}: is a folder, not a Python file"
+        return say("is_folder", file=file)
     return None
 
 
@@ -126,7 +131,7 @@ def run_check_detailed(
     language: str | None = None,
 ) -> tuple[ModelCheck | str, Findings | None]:
     """run_check, plus the worker's raw findings (parameters, peak memory, worker time) when it sent them."""
-    bad = precheck(file, python)
+    bad = precheck(file, python, language)
     if bad:
         return bad, None
     session = CheckSession(str(file), timeout_s, memory_limit_mb, language)

@@ -220,8 +220,9 @@ class RunAssembler:
             old = self.backends.get(dev.backend)
             versions = old.versions if old else {}
             note = old.reason if old and old.available else None
+            notes = old.notes if old and old.available else []
             self.backends[dev.backend] = BackendStatus(
-                backend=dev.backend, available=True, reason=note, versions=versions
+                backend=dev.backend, available=True, reason=note, versions=versions, notes=notes
             )
         elif isinstance(msg, ErrorMsg):
             where = f"{backend}" + (f" {msg.kernel}" if msg.kernel else "")
@@ -232,10 +233,14 @@ class RunAssembler:
                 old = self.backends.get(backend)
                 if old is None or not old.available:
                     self.backends[backend] = BackendStatus(
-                        backend=backend, available=False, reason=msg.message, versions=old.versions if old else {}
+                        backend=backend,
+                        available=False,
+                        reason=msg.message,
+                        versions=old.versions if old else {},
+                        notes=msg.notes,
                     )
                 elif old.reason is None:
-                    self.backends[backend] = old.model_copy(update={"reason": msg.message})
+                    self.backends[backend] = old.model_copy(update={"reason": msg.message, "notes": msg.notes})
         elif isinstance(msg, Progress):
             self.current = msg
             self.current_results = 0

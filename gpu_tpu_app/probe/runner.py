@@ -10,6 +10,7 @@ import collections
 import contextlib
 import json
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -162,20 +163,27 @@ class _Ahead:
         self.listed = False
         self.ended = False
 
-    def read(self) -> None:
-        """Read what the worker wrote so far (never blocks); notes the listing's end or the process's."""
+    def read(self) -> int:
+        """Read what the worker wrote so far (never blocks); notes the listing's end or the process's.
+        Returns the bytes read."""
         try:
             data = os.read(self.fd, 1 << 16)
         except BlockingIOError:
-            return
+            return 0
         if not data:
             self.ended = True
-            return
+            return 0
         self.rest += data
         while not self.listed and (nl := self.rest.find(b"\n")) >= 0:
             line = bytes(self.rest[:nl])
             del self.rest[: nl + 1]
             self.listed = _is_done(line)
+        return len(data)
+
+    def catch_up(self) -> None:
+        """Read all it wrote since the gate (a listing that came after AHEAD_WAIT_S counts too)."""
+        while not self.ended and select.select([self.fd], [], [], 0)[0] and self.read():
+            pass
 
     def ready(self) -> bool:
         return self.listed or self.ended or self.proc.poll() is not None
@@ -231,11 +239,13 @@ def _run_worker(
     """Start one worker (or hand its arguments to one started `ahead`), pass its messages on, stop it on
     cancel or when it hangs, report how it ended."""
     first = b""
+    if ahead is not None:
+        ahead.catch_up()
     if ahead is not None and ahead.listed and ahead.proc.poll() is None and ahead.proc.stdin is not None:
         proc, errlog, fd, first = ahead.proc, ahead.errlog, ahead.fd, bytes(ahead.rest)
         own = launch.argv[launch.argv.index("--backend") :]
         try:
-            ahead.proc.stdin.write((json.dumps(own) + "\n").encode())
+            ahead.proc.stdin.write((json.dumps(own, allow_nan=False) + "\n").encode())
             ahead.proc.stdin.close()
         except OSError:  # it ended meanwhile: what it said (and its exit) is read below
             pass

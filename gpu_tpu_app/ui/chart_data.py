@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from gpu_tpu_app.core.note_text import result_message
+from gpu_tpu_app.core.note_text import reason_text, result_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, functional_check, size_words
 from gpu_tpu_app.core.texts import text as _text
@@ -506,7 +506,7 @@ def empty_reason(data: ChartData, kernels: tuple[str, ...], what: str, hint: str
             listed = _text("charts.separator").join(notes[:3]) + (_text("charts.rest") if len(notes) > 3 else "")
             text = _text("charts.empty.failed", what=what, notes=listed)
         elif backend is not None and not any(b.available for b in statuses):
-            why = next((b.reason for b in statuses if b.reason), None)
+            why = next((reason_text(b) for b in statuses if b.reason), None)
             if why:
                 text = _text("charts.empty.no_backend_why", what=what, backend=backend, why=why)
             else:

@@ -6,6 +6,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
+from gpu_tpu_app.core.note_text import reason_text
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
 from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.core.wording import MISSING, version_words
@@ -147,7 +148,7 @@ class DevicesView(QTreeWidget):
             elif not status.available:
                 top.setText(0, self.tr("{backend}: not usable").format(backend=title))
                 top.setIcon(0, style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
-                reason = status.reason or self.tr("no reason given")
+                reason = reason_text(status) or self.tr("no reason given")
                 top.setToolTip(0, plain_tip(reason))
                 why = QTreeWidgetItem(top, [reason])
                 why.setForeground(0, QBrush(QColor(colors["error"])))
@@ -160,7 +161,7 @@ class DevicesView(QTreeWidget):
                 else:
                     top.setText(0, self.tr("{backend}: {n} devices").format(backend=title, n=n))
                 if status.reason:
-                    note_item = QTreeWidgetItem(top, [status.reason])
+                    note_item = QTreeWidgetItem(top, [reason_text(status) or status.reason])
                     note_item.setForeground(0, QBrush(QColor(colors["warning"])))
                     note_item.setFirstColumnSpanned(True)
             top.setFirstColumnSpanned(True)

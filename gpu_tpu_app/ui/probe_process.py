@@ -316,7 +316,7 @@ class ProbeProcess(QObject):
             where = " ".join(x for x in (msg.backend or self._backend, msg.kernel) if x)
             self.sig_log.emit(
                 "error" if msg.kernel is None else "warning",
-                self.tr("{where}: {message}").format(where=where, message=msg.message),
+                self.tr("{where}: {message}").format(where=where, message=result_message(msg)),
             )
         elif isinstance(msg, ResultMsg) and msg.result.status in ("error", "timeout", "suspect"):
             r = msg.result
@@ -332,7 +332,9 @@ class ProbeProcess(QObject):
         elif isinstance(msg, Done) and not msg.ok and msg.message:
             self.sig_log.emit(
                 "warning",
-                self.tr("{backend}: stopped early: {message}").format(backend=self._backend, message=msg.message),
+                self.tr("{backend}: stopped early: {message}").format(
+                    backend=self._backend, message=result_message(msg)
+                ),
             )
         self.sig_message.emit(msg)
 

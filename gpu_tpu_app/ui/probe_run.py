@@ -14,6 +14,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QProgressBar, QWidget
 
+from gpu_tpu_app.core.note_text import reason_text
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo, ErrorMsg, Message, Progress, ResultMsg, RunFile
 from gpu_tpu_app.core.terms import BACKENDS, SUITES
 from gpu_tpu_app.core.wording import format_eta, format_seconds
@@ -318,7 +319,9 @@ class ProbeRunner(QWidget):
         if not status.available:
             self.log(
                 "warning",
-                self.tr("{backend}: not usable here: {reason}").format(backend=status.backend, reason=status.reason),
+                self.tr("{backend}: not usable here: {reason}").format(
+                    backend=status.backend, reason=reason_text(status)
+                ),
             )
 
     def _say_waiting(self) -> None:

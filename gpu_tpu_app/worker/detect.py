@@ -23,6 +23,7 @@ from gpu_tpu_app.core.devicematch import match_device_name, match_rocm_part
 from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
 from gpu_tpu_app.core.terms import BACKENDS, CATALOG_ENV
 from gpu_tpu_app.worker.kernels.common import cache_sizes, usable_cores
+from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import BackendStatus, CpuInfo, DeviceInfo
 
 DISABLE_ENV = "GPU_TPU_APP_DISABLE_BACKENDS"
@@ -364,7 +365,9 @@ def detect_torch() -> tuple[BackendStatus, list[DeviceInfo]]:
     try:
         import torch
     except Exception as exc:
-        return BackendStatus(backend="torch", available=False, reason=f"torch is not installed ({exc})"), []
+        return BackendStatus(
+            backend="torch", available=False, reason=note("detect.not_installed", backend="torch", error=str(exc))
+        ), []
     versions = {"torch": str(torch.__version__)}
     devices = [_torch_cpu_device(torch, versions)]
     problems: list[str] = []
@@ -373,7 +376,7 @@ def detect_torch() -> tuple[BackendStatus, list[DeviceInfo]]:
             devices += find(torch, versions)
         except Exception as exc:
             problems.append(f"{label}: {exc}")
-    reason = "; ".join(problems) or None
+    reason = join(*problems)
     return BackendStatus(backend="torch", available=True, reason=reason, versions=versions), devices
 
 
@@ -411,7 +414,9 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
     try:
         import jax
     except Exception as exc:
-        return BackendStatus(backend="jax", available=False, reason=f"jax is not installed ({exc})"), []
+        return BackendStatus(
+            backend="jax", available=False, reason=note("detect.not_installed", backend="jax", error=str(exc))
+        ), []
     versions = {"jax": str(jax.__version__)}
     try:
         import jaxlib
@@ -425,7 +430,10 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
         default = jax.default_backend()
     except Exception as exc:
         return BackendStatus(
-            backend="jax", available=False, reason=f"jax failed to initialise: {exc}", versions=versions
+            backend="jax",
+            available=False,
+            reason=note("detect.failed_to_start", backend="jax", error=str(exc)),
+            versions=versions,
         ), []
     for plat in ("cpu", "gpu", "tpu"):
         try:
@@ -446,12 +454,12 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
         if plat == "gpu" and (nv := _nvidia_driver()):
             dev_versions["nvidia_driver"] = nv
         for i, dev in enumerate(found):
-            note = None
+            memory_note = None
             if plat == "cpu":
                 name, memory, cpu = cpu_model(), host_memory_bytes(), cpu_info(usable_cores())
             else:
                 name, cpu = str(dev.device_kind), None
-                memory, note = _jax_memory(dev)
+                memory, memory_note = _jax_memory(dev)
             catalog_id = catalog_match(name)
             devices.append(
                 DeviceInfo(
@@ -461,7 +469,7 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
                     index=i,
                     count=len(found),
                     memory_bytes=memory,
-                    memory_note=note,
+                    memory_note=memory_note,
                     versions=dev_versions,
                     catalog_id=catalog_id,
                     cpu=cpu,
@@ -469,10 +477,10 @@ def detect_jax() -> tuple[BackendStatus, list[DeviceInfo]]:
                 )
             )
     if not devices:
-        reason = "; ".join(problems) or "jax found no devices"
+        reason = join(*problems) or note("detect.no_devices", backend="jax")
         return BackendStatus(backend="jax", available=False, reason=reason, versions=versions), []
     versions["default_backend"] = str(default)
-    return BackendStatus(backend="jax", available=True, reason="; ".join(problems) or None, versions=versions), devices
+    return BackendStatus(backend="jax", available=True, reason=join(*problems), versions=versions), devices
 
 
 def detect(backend: str) -> tuple[BackendStatus, list[DeviceInfo]]:
@@ -481,9 +489,11 @@ def detect(backend: str) -> tuple[BackendStatus, list[DeviceInfo]]:
         raise ValueError(f"unknown backend {backend!r}")
     if backend in disabled_backends():
         return BackendStatus(
-            backend=backend, available=False, reason=f"{backend} is not installed (switched off by {DISABLE_ENV})"
+            backend=backend, available=False, reason=note("detect.switched_off", backend=backend, variable=DISABLE_ENV)
         ), []
     try:
         return detect_torch() if backend == "torch" else detect_jax()
     except Exception as exc:
-        return BackendStatus(backend=backend, available=False, reason=f"{backend} failed to initialise: {exc}"), []
+        return BackendStatus(
+            backend=backend, available=False, reason=note("detect.failed_to_start", backend=backend, error=str(exc))
+        ), []

@@ -116,7 +116,7 @@ class StopWatch:
             if stops.intersection(data):
                 self.event.set()
                 time.sleep(self._grace)
-                self._emitter.emit(Done(ok=False, message="cancelled"))
+                self._emitter.emit(Done(ok=False, message=note("main.cancelled")))
                 os._exit(130)
 
     def is_set(self) -> bool:
@@ -550,7 +550,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         Hello(backend=args.backend, versions=versions, env=detect.kernel_env(), pid=os.getpid(), cpu=detect.cpu_info())
     )
     if not status.available:
-        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason or "not available"))
+        em.emit(ErrorMsg(backend=args.backend, kernel=None, message=status.reason or note("main.not_available")))
         em.emit(Done(ok=False, message=status.reason))
         return 1
     if not args.list_devices:
@@ -577,9 +577,9 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
 
     skipped = _run_points(args, em, stop, devices, points, budget, deadline)
     if stop.is_set():
-        em.emit(Done(ok=False, message="cancelled"))
+        em.emit(Done(ok=False, message=note("main.cancelled")))
         return EXIT_CANCELLED
-    em.emit(Done(ok=True, message=f"{skipped} points skipped: time budget used up" if skipped else None))
+    em.emit(Done(ok=True, message=note("main.skipped", n=skipped) if skipped else None))
     return 0
 
 

@@ -30,6 +30,7 @@ from gpu_tpu_app.worker import tpu_compile_launch
 from gpu_tpu_app.worker.modelcheck_base import Loader, UserError, _emit, _first_line, _framework, _stage
 from gpu_tpu_app.worker.modelcheck_jax import _export_for, check_jax
 from gpu_tpu_app.worker.modelcheck_torch import check_torch
+from gpu_tpu_app.worker.notes import note
 
 # =========================================================================== entry point
 
@@ -90,7 +91,7 @@ def _tpu_compile(
             return None
         return {
             "status": "failed",
-            "detail": "not compiled: lowering for TPU failed, so the TPU compiler has no program",
+            "detail": note("check.not_compiled"),
             "chips": args.tpu_chips,
         }
     if isinstance(child, dict):

@@ -16,6 +16,8 @@ import types
 from collections.abc import Callable
 from typing import IO, Any, NoReturn
 
+from gpu_tpu_app.core.notes import mark
+
 #: how many items of one kind (ops, locations, breaks) a finding lists at most.
 MAX_ITEMS = 20
 #: the longest text one finding carries.
@@ -33,7 +35,7 @@ def set_output(stream: IO[str]) -> None:
 
 
 def _emit(obj: dict[str, Any]) -> None:
-    _OUT.write(json.dumps(obj, default=str) + "\n")
+    _OUT.write(json.dumps(mark(obj), default=str) + "\n")
     _OUT.flush()
 
 

@@ -23,6 +23,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _raising,
     _stage,
 )
+from gpu_tpu_app.worker.notes import join, note
 
 #: primitives that send data to the host CPU and back.
 _CALLBACKS = {"pure_callback", "io_callback", "debug_callback", "callback", "host_callback"}
@@ -262,16 +263,15 @@ def _export_for(
         return {
             "status": "ok",
             "route": route,
-            "detail": f"StableHLO module of {len(text) // 1024} KiB",
+            "detail": note("check.stablehlo_size", kib=len(text) // 1024),
             "location": None,
             "custom_calls": calls[:MAX_ITEMS],
         }
     except Exception as exc:
         detail = f"{type(exc).__name__}: {_first_line(exc)}"
         if callbacks and "platform" in str(exc):
-            detail = (
-                f"host callback ({', '.join(callbacks)}) runs Python on the host CPU; "
-                f"it cannot be lowered ahead of time for {platform.upper()} ({detail})"
+            detail = note(
+                "check.host_callback", callbacks=", ".join(callbacks), platform=platform.upper(), error=detail
             )
         line = loader.user_line(exc.__traceback__)
         return {
@@ -325,7 +325,7 @@ def _jax_trace(
         where = f"{os.path.basename(loader.path)}:{line}" if line else None
         findings["data_dependent"].append(
             {
-                "what": f"a shape or Python branch that depends on array values ({type(exc).__name__})",
+                "what": note("check.value_dependent", error=type(exc).__name__),
                 "location": where,
             }
         )
@@ -351,12 +351,7 @@ def _jax_scan(jaxpr: Any, loader: Loader, requested64: list[str], findings: dict
             "matmul": walk.matmul,
             "other": walk.other,
             "kinds": {k: v for k, v in walk.kinds.items() if v},
-            "method": "counted from the traced jaxpr: dot_general and convolutions as 2 x "
-            "multiply-adds; dense linear algebra (Cholesky, triangular solves, LU, eigh, SVD, QR) by the "
-            "Golub-Van Loan operation counts, as matrix math; FFTs at 2.5 N log2 N, outside it; "
-            "every other primitive 1 operation per output element "
-            "(per input element for reductions); reshapes and copies 0; scan bodies "
-            "x their length" + ("; while-loop bodies once (trip count unknown)" if walk.loops_counted_once else ""),
+            "method": join(note("check.count_jaxpr"), note("check.while_once") if walk.loops_counted_once else None),
         }
     else:
         findings["flops"] = None
@@ -428,7 +423,7 @@ def _jax_programs(
         "shapes": distinct,
         "programs_first": 1,
         "programs": distinct,
-        "method": "jax.jit compiles one program per distinct input shape and dtype",
+        "method": note("check.programs_jax"),
         **({"detail": failed} if failed else {}),
     }
 

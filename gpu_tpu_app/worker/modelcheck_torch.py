@@ -30,6 +30,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _short,
     _stage,
 )
+from gpu_tpu_app.worker.notes import note
 from gpu_tpu_app.worker.tpu_compile import torchax_default_device
 
 #: lowers a JAX function for a platform (gpu_tpu_app.worker.modelcheck_jax._export_for), for the torchax route.
@@ -296,8 +297,7 @@ def _torch_recompiles(
             "shapes": distinct,
             "programs_first": 1,
             "programs": distinct,
-            "method": "torch.export captured one static graph without data-dependent operations; XLA compiles "
-            "a static graph once per distinct input shape and dtype",
+            "method": note("check.programs_export"),
         }
     return _torch_programs(model, inputs, others, loader)
 
@@ -348,7 +348,7 @@ def _torch_programs(model: Any, inputs: tuple, others: list[tuple], loader: Load
         "shapes": len(set(signatures)),
         "programs_first": int(first),
         "programs": int(counter.frame_count),
-        "method": "torch.compile with static shapes (as XLA compiles), counting compiled frames",
+        "method": note("check.programs_compile"),
     }
 
 
@@ -384,7 +384,7 @@ def check_torch(loader: Loader, export_for: Exporter) -> dict[str, Any]:
 def _import_route(name: str) -> tuple[Any, str | None]:
     """Import `name` for a TPU route: (the module, None), or (None, the one-line reason it is not usable)."""
     if importlib.util.find_spec(name) is None:
-        return None, f"{name}: not installed"
+        return None, note("check.not_installed", name=name)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -516,7 +516,7 @@ def _torchax_route(
         "tpu",
         loader,
         {},
-        route='torchax.extract_jax, then jax.export, platforms=["tpu"]',
+        route=note("check.torchax_then", then='jax.export, platforms=["tpu"]'),
         function="model().forward",
     )
     hops = [h["name"] for h in findings.get("higher_order_ops") or []]

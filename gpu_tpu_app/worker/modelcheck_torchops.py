@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_tpu_app.worker import modelcheck_work as work
+from gpu_tpu_app.worker.notes import note
 
 #: how many items of one kind the observer keeps.
 MAX_ITEMS = 20
@@ -518,14 +519,7 @@ class _null:
 
 def method_text(observer: TorchObserver) -> str:
     """How the work was counted (the split by kind travels in the findings' kinds)."""
-    return (
-        "one eager forward on the CPU under a dispatch mode (PyTorch's fused attention fast path off): "
-        "matrix multiplies, convolutions and attention by torch's FLOP formulas; fused transformer, "
-        "attention and oneDNN recurrent kernels as the matrix multiplies inside them; dense linear algebra "
-        "(Cholesky, solves, LU, eigh, SVD, QR, cdist) by the Golub-Van Loan operation counts and counted as "
-        "matrix math; FFTs at 2.5 N log2 N and sparse products at 2 x nnz x k, both outside it; every other "
-        "operator 1 operation per output element (per input element for reductions); views 0"
-    )
+    return note("check.count_torch")
 
 
 _UNBACKED = re.compile(r"\bu\d+\b")

@@ -42,6 +42,9 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
+from gpu_tpu_app.core.notes import mark
+from gpu_tpu_app.worker.notes import join, note
+
 #: the environment the TPU runtime needs on a host without TPUs: no query of the GCE metadata server, and
 #: no claim on /tmp/libtpu_lockfile (libtpu's one-process-per-host lock: the compiler opens no TPU here, so
 #: two checks, or a check beside a real TPU job, may compile at once).
@@ -54,7 +57,7 @@ _OUT: IO[str] = sys.stdout
 
 
 def _emit(obj: dict[str, Any]) -> None:
-    _OUT.write(json.dumps(obj, default=str, allow_nan=False) + "\n")
+    _OUT.write(json.dumps(mark(obj), default=str, allow_nan=False) + "\n")
     _OUT.flush()
 
 
@@ -222,7 +225,7 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
     weights = {"forward": jax.tree.map(_spec, states)}
     if train_weights is not None:
         weights["train_step"] = jax.tree.map(_spec, train_weights)
-    return programs, weights, specs, "torchax.extract_jax, then jax.jit(...)"
+    return programs, weights, specs, note("check.torchax_then", then="jax.jit(...)")
 
 
 def _spec(x: Any) -> Any:
@@ -253,11 +256,11 @@ def _layout(weights: Any, inputs: tuple, devices: list[Any]) -> tuple[Any, tuple
     placed_weights = jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=replicated), weights)
     placed_inputs = tuple(jax.tree.map(place_input, inputs))
     if n == 1:
-        text = "one device: nothing is split"
+        text: str = note("check.layout_one")
     else:
-        text = f"inputs split along their first axis over {n} devices (data parallel); weights replicated on each"
+        text = note("check.layout_split", n=n)
         if kept:
-            text += f"; replicated because the first axis does not divide by {n}: {', '.join(kept[:4])}"
+            text = join(text, note("check.layout_kept", n=n, inputs=", ".join(kept[:4]))) or text
     return placed_weights, placed_inputs, text
 
 
@@ -334,12 +337,12 @@ def _generation(
         return {**row, "status": "failed", "detail": f"no such topology here: {_compiler_reason(exc)}"}
     per_chip = max(1, len(devices) // chips)
     row.update(devices=len(devices), device_kind=_short(getattr(devices[0], "device_kind", ""), 100))
-    layout = ""
+    layout: str = ""
     for program, fn in programs.items():
         w = weights[program] if torch else weights
         placed_w, placed_x, layout = _layout(w, inputs, devices)
         row["programs"].append(_compile_one(program, fn, placed_w, placed_x, per_chip))
-    row["sharding"] = layout + (f"; {per_chip} devices per chip, figures summed per chip" if per_chip > 1 else "")
+    row["sharding"] = join(layout, note("check.per_chip", n=per_chip) if per_chip > 1 else None) or ""
     statuses = [p["status"] for p in row["programs"]]
     row["status"] = next((s for s in ("failed", "does_not_fit") if s in statuses), "compiled")
     row["detail"] = next((p["detail"] for p in row["programs"] if p["status"] != "compiled"), "")
@@ -436,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         {
             "type": "start",
             "libtpu": version,
-            "route": f"{route}.lower(<shapes with shardings>).compile()",
+            "route": note("check.compile_route", route=route),
             # the compiler's start-up and the model's one-off trace: in no generation's compile time
             "startup_seconds": round(
                 (_warm_up(targets) or 0.0)

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from gpu_tpu_app.worker.notes import note
 from gpu_tpu_app.worker.tpu_compile import TPU_ENV, _short, topology_name
 
 #: after the child has ended, how long its pipes' readers may take to hand over what is left.
@@ -32,12 +33,9 @@ DRAIN_S = 2.0
 def unavailable_reason(framework: str) -> str | None:
     """Why the TPU compiler cannot run in this interpreter (without importing it), or None."""
     if importlib.util.find_spec("libtpu") is None:
-        return (
-            "libtpu is not installed in the checking interpreter, so the TPU compiler is not available here "
-            "(pip install 'libtpu==<the version jax[tpu] names>'; see the README)"
-        )
+        return note("check.no_libtpu")
     if framework == "pytorch" and importlib.util.find_spec("torchax") is None:
-        return "torchax is not installed; PyTorch models reach the TPU compiler through torchax.extract_jax"
+        return note("check.no_torchax")
     return None
 
 
@@ -209,6 +207,9 @@ def _take(
         on_stage(_short(msg.get("stage", ""), 200))
     elif kind == "start":
         result.update(status="ok", libtpu=msg.get("libtpu"), route=_short(msg.get("route", ""), 300))
+        said = msg.get("said")
+        if isinstance(said, dict) and said.get("route"):  # the route's notes (core.notes.mark), kept with it
+            result["said"] = {"route": said["route"]}
         if isinstance(msg.get("startup_seconds"), (int, float)):
             result["startup_seconds"] = msg["startup_seconds"]
     elif kind == "generation" and isinstance(msg.get("generation"), dict) and len(generations) < 20:

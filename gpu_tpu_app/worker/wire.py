@@ -79,12 +79,27 @@ class DeviceInfo(_Record):
         return f"{self.backend}:{self.platform}:{self.index}"
 
 
+def _with_notes(out: dict[str, Any], text: str | None, notes: list[dict[str, Any]]) -> dict[str, Any]:
+    """`out` with the notes of `text` (core.notes) under "notes", or without the key when it has none."""
+    found = to_dicts(text) or notes
+    if found:
+        out["notes"] = found
+    else:
+        out.pop("notes", None)  # a newer field: apps that predate it still read the line
+    return out
+
+
 @dataclass(frozen=True)
 class BackendStatus(_Record):
     backend: str
     available: bool
     reason: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
+    #: the reason's parts with their text ids (core.notes), written from the reason itself when empty
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _with_notes(super().to_dict(), self.reason, self.notes)
 
 
 @dataclass(frozen=True)
@@ -152,6 +167,8 @@ class ProbeResult(_Record):
     message: str | None = None
     #: the message's parts with their text ids; written from the message itself (a core.notes.Notes) when empty
     notes: list[dict[str, Any]] = field(default_factory=list)
+    #: the math mode's parts with their text ids, written from math_mode itself when empty
+    math_mode_notes: list[dict[str, Any]] = field(default_factory=list)
     pct_spec: float | None = None
     pct_ceiling: float | None = None
     before: DeviceState | None = None
@@ -173,6 +190,11 @@ class ProbeResult(_Record):
             out["notes"] = notes
         else:
             out.pop("notes", None)  # a newer field too
+        mode_notes = to_dicts(self.math_mode) or self.math_mode_notes
+        if mode_notes:
+            out["math_mode_notes"] = mode_notes
+        else:
+            out.pop("math_mode_notes", None)
         return out
 
 
@@ -226,6 +248,10 @@ class ErrorMsg(_Record):
     backend: str | None = None
     kernel: str | None = None
     type: str = "error"
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _with_notes(super().to_dict(), self.message, self.notes)
 
 
 @dataclass(frozen=True)
@@ -233,6 +259,10 @@ class Done(_Record):
     ok: bool
     message: str | None = None
     type: str = "done"
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _with_notes(super().to_dict(), self.message, self.notes)
 
 
 def dump_message(msg: _Record) -> str:

@@ -33,8 +33,10 @@ FORBIDDEN = (
 )
 
 _PROBE = """
-import contextlib, io, json, sys
+import contextlib, importlib, io, json, sys
 from gpu_tpu_app.cli import main
+for name in json.loads(sys.argv[2]):
+    importlib.import_module(name)
 codes, printed = [], []
 for argv in json.loads(sys.argv[1]):
     with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
@@ -44,12 +46,11 @@ print(json.dumps({"codes": codes, "printed": printed, "modules": sorted(sys.modu
 """
 
 
-def _imported(*argvs: list[str]) -> tuple[list[tuple[int, str, str]], list[str]]:
+def _imported(*argvs: list[str], first: tuple[str, ...] = ()) -> tuple[list[tuple[int, str, str]], list[str]]:
     """(exit code, stdout, stderr) of each of the commands `argvs`, run one after another in a fresh
-    interpreter, and the modules that interpreter had imported at the end."""
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE, json.dumps(argvs)], capture_output=True, text=True, timeout=120, check=True
-    )
+    interpreter (which imports the modules `first` before them), and the modules it had imported at the end."""
+    argv = [sys.executable, "-c", _PROBE, json.dumps(argvs), json.dumps(list(first))]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=True)
     found = json.loads(done.stdout.splitlines()[-1])
     return [(code, out, err) for code, (out, err) in zip(found["codes"], found["printed"])], found["modules"]
 
@@ -80,8 +81,11 @@ def test_a_bad_answers_file_is_refused_without_the_models_too(tmp_path: Path) ->
     assert _forbidden(modules) == []
 
 
-def test_the_check_sees_pydantic_where_a_command_uses_it() -> None:
-    # the same probe on a command that reads a pydantic model (the catalogue) finds it: the check can fail
-    runs, modules = _imported(["catalog"])
+def test_the_check_sees_what_the_process_imported() -> None:
+    # the same probe, where the answers model was imported before decide ran, finds it: the check can fail
+    runs, modules = _imported(
+        ["decide", "--answers", str(EXAMPLES / "answers-mixed-unknowns.json")],
+        first=("gpu_tpu_app.core.decision.answers",),
+    )
     assert runs[0][0] == 0
-    assert "pydantic" in _forbidden(modules)
+    assert {"pydantic", "gpu_tpu_app.core.decision.answers"} <= set(_forbidden(modules))

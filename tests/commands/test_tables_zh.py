@@ -90,3 +90,13 @@ def test_the_compile_table_is_in_the_language_asked_for_whatever_the_one_in_use(
     finally:
         i18n.set_language(None)
     assert all("已编译" in row and "放得下" in row for row in rows), rows
+
+
+@pytest.mark.parametrize("status", ["unavailable", "failed"])
+def test_a_compile_step_that_did_not_run_says_so_in_chinese(status: str) -> None:
+    from gpu_tpu_app.core.tpu_compile import TpuCompile
+
+    tc = TpuCompile(status=status, detail="libtpu is not installed")
+    zh, en = (render_table(tc, load_catalog(), language=lang)[0] for lang in ("zh-Hans", "en"))
+    assert zh == "为各代 TPU 编译：" + {"unavailable": "不可用", "failed": "失败"}[status]
+    assert en == f"Compiled for TPU generations: {status}"

@@ -172,3 +172,19 @@ def test_the_report_in_chinese_says_the_price_notes_and_measured_rows_in_chinese
             assert "AMD EPYC 9B14（实测）" in report
     finally:
         i18n.set_language(None)
+
+
+def test_a_smoke_runs_device_says_so_in_each_language_and_json_keeps_english(tmp_path: Path, run_cli) -> None:
+    from tests.core.test_session import make_run
+
+    run = tmp_path / "smoke.json"
+    run.write_text(make_run().model_dump_json(), encoding="utf-8")
+    argv = ["--params", "7e9", "--results", str(run), "--no-local-prices"]
+    english = _cli(run_cli, "en", *argv)
+    chinese = _cli(run_cli, ZH, *argv)
+    assert "Example CPU (smoke suite: a functional check, not a benchmark) (measured)" in english
+    assert "Example CPU（冒烟套件：只是功能检查，不是基准测试）（实测）" in chinese
+    assert "smoke suite" not in chinese
+    as_json = _cli(run_cli, ZH, *argv, "--format", "json")
+    assert as_json == _cli(run_cli, "en", *argv, "--format", "json")
+    assert "Example CPU (smoke suite: a functional check, not a benchmark) (measured)" in as_json

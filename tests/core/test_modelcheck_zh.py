@@ -128,13 +128,18 @@ def test_check_model_lang_zh_hans_prints_chinese_and_json_stays_english() -> Non
     assert "证据等级：已下降到 TPU" in out
     assert "文件定义了 params()、forward(params, *inputs) 和 example_inputs()" in out
     assert "计入的运算中 " in out and "% 是矩阵运算" in out
-    assert "jax.jit compiles one program per distinct input shape and dtype" in out  # the worker's words, as is
+    # the worker's words too, from the ids it keeps beside them (worker/notes.py)
+    assert "jax.jit 为每一种不同的输入形状和数据类型编译一个程序" in out
+    assert "jax.jit compiles one program" not in out
     assert "\n规则：\n" in out and "Rules:" not in out and "Model check:" not in out
     data = json.loads(run_cli("--lang", "zh-Hans", "check-model", model, "--tpu-chips", "0", "--format", "json").stdout)
     assert not CJK.search(json.dumps(data, ensure_ascii=False))
     assert any(
         e["finding"] == "the file defines params(), forward(params, *inputs) and example_inputs()"
         for e in data["evidence"]
+    )
+    assert any(
+        "jax.jit compiles one program per distinct input shape and dtype" in e["detail"] for e in data["evidence"]
     )
 
 

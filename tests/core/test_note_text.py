@@ -43,6 +43,17 @@ CODE_NAMES = {
     "GFLOP",
     "MFLOP",
     "TFLOP",
+    # operations and algorithms by the names the counting rules give them
+    "jaxpr",
+    "Cholesky",
+    "eigh",
+    "cdist",
+    "Golub-Van Loan",
+    "reshape",
+    "scan",
+    "while",
+    "nnz",
+    "Transformer",
 }
 
 
@@ -80,7 +91,8 @@ def test_each_worker_note_reads_in_zh_hans_with_its_numbers(key: str) -> None:
     zh = note_text.render(json.loads(json.dumps(said.to_dict())), ZH)
     assert zh is not None and zh != said
     assert all(v in zh for v in values.values()), zh
-    assert re.search(r"[\u4e00-\u9fff]", zh), zh
+    # Chinese words, unless the English has only names and placeholders ("fp32 ({named})")
+    assert re.search(r"[\u4e00-\u9fff]", zh) or _leftover_words(re.sub(r"\{\w+\}", " ", template)) == [], zh
     assert _leftover_words(zh) == [], zh
 
 
@@ -198,3 +210,128 @@ def test_a_real_smoke_run_reads_in_zh_hans_with_no_english_left(tmp_path: Path) 
         if words := _leftover_words(zh or ""):
             english_left[zh] = words
     assert english_left == {}
+
+
+def test_the_kinds_of_work_the_worker_counts_have_their_text_ids() -> None:
+    from gpu_tpu_app.worker import modelcheck_work as work
+
+    kinds = {v for k, v in vars(work).items() if k.isupper() and isinstance(v, str)}
+    english = {k[len("kind.") :] for k in _flat("modelcheck") if k.startswith("kind.")}
+    assert kinds == english
+    zh = dict(area_texts("modelcheck", ZH))
+    assert all(re.search(r"[\u4e00-\u9fff]", zh[f"kind.{k}"]) or k == "FFTs" for k in kinds)
+
+
+def _generations(sharding: str) -> dict:
+    from gpu_tpu_app.core.notes import mark
+
+    generation = {
+        "chip": "tpu-v4",
+        "topology": "v4:1x1x1",
+        "chips": 1,
+        "devices": 2,
+        "status": "compiled",
+        "sharding": sharding,
+        "programs": [],
+    }
+    return json.loads(json.dumps(mark({"status": "ok", "route": "r", "generations": [generation]})))
+
+
+def test_the_tpu_compile_layout_reads_in_zh_hans_and_a_changed_one_in_english() -> None:
+    from gpu_tpu_app.core.catalog import load_catalog
+    from gpu_tpu_app.core.tpu_compile import TpuCompile, render_table
+
+    layout = join(
+        worker_notes.note("check.layout_split", n=2),
+        worker_notes.note("check.layout_kept", n=2, inputs="int32[3]"),
+        worker_notes.note("check.per_chip", n=2),
+    )
+    data = _generations(layout)
+    assert data["generations"][0]["said"]["sharding"][0]["id"] == "worker.check.layout_split"
+    tc = TpuCompile.model_validate(data)
+    catalog = load_catalog()
+    zh = "\n".join(render_table(tc, catalog, language=ZH))
+    assert (
+        "输入沿第一个轴切分到 2 个设备上（数据并行）；权重在每个设备上各存一份；因第一个轴不能被 2 整除而复制到每个设备：int32[3]；每块芯片 2 个设备"
+        in zh
+    )
+    assert "inputs split" not in zh
+    assert layout in "\n".join(render_table(tc, catalog, language="en"))
+    data["generations"][0]["sharding"] = "one device: nothing is split"  # edited by hand: its notes no longer say it
+    assert "one device: nothing is split" in "\n".join(
+        render_table(TpuCompile.model_validate(data), catalog, language=ZH)
+    )
+
+
+def test_a_real_jax_check_reads_in_zh_hans_and_its_json_stays_english() -> None:
+    model = Path(__file__).resolve().parents[2] / "examples" / "models" / "jax_boolean_mask.py"
+    run = [sys.executable, "-m", "gpu_tpu_app", "check-model", str(model)]
+    zh = subprocess.run([*run, "--lang", ZH], capture_output=True, timeout=240, text=True).stdout
+    assert "形状或 Python 分支取决于数组的值（NonConcreteBooleanIndexError）" in zh
+    assert "为各代 TPU 编译：失败\n  未编译：为 TPU 下降失败，TPU 编译器没有可编译的程序" in zh
+    assert "not compiled" not in zh and "depends on array values" not in zh
+    data = json.loads(
+        subprocess.run([*run, "--lang", ZH, "--format", "json"], capture_output=True, timeout=240, text=True).stdout
+    )
+    details = [e["detail"] for e in data["evidence"]]
+    assert "not compiled: lowering for TPU failed, so the TPU compiler has no program" in details
+    assert data["tpu_compile"]["said"]["detail"] == [{"id": "worker.check.not_compiled", "params": {}}]
+
+
+def test_a_backend_that_is_not_usable_says_why_in_zh_hans() -> None:
+    import os
+
+    from gpu_tpu_app.core.runs import Done, ErrorMsg, parse_message
+    from gpu_tpu_app.probe.protocol import RunAssembler
+    from gpu_tpu_app.worker import detect
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", "probe-worker", "--backend", "jax", "--suite", "smoke"],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, detect.DISABLE_ENV: "jax"},
+    )
+    msgs = [parse_message(line) for line in proc.stdout.decode().splitlines()]
+    error = next(m for m in msgs if isinstance(m, ErrorMsg))
+    done = next(m for m in msgs if isinstance(m, Done))
+    assert error.message == "jax is not installed (switched off by GPU_TPU_APP_DISABLE_BACKENDS)"
+    zh = "未安装 jax（已由 GPU_TPU_APP_DISABLE_BACKENDS 关闭）"
+    assert note_text.result_message(error, ZH) == zh == note_text.result_message(done, ZH)
+    collector = RunAssembler("smoke")
+    collector.start_worker("jax")
+    for m in msgs:
+        collector.add(m)
+    assert note_text.reason_text(collector.backends["jax"], ZH) == zh
+    assert note_text.reason_text(collector.backends["jax"], "en") == error.message
+
+
+def test_a_file_that_is_no_run_file_says_so_in_zh_hans(tmp_path: Path) -> None:
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.errors import InputError
+
+    path = tmp_path / "x.json"
+    old = i18n.current_language()
+    try:
+        i18n.set_language(ZH)
+        for body, problem in (
+            ({"results": []}, "schema_version: 缺失；这不是 gpu-tpu-app 的探测运行文件"),
+            ({"schema_version": 9, "results": []}, "schema_version: 不支持 9（本应用读取 1 或 2）"),
+        ):
+            path.write_text(json.dumps(body), encoding="utf-8")
+            with pytest.raises(InputError) as err:
+                load_run(path)
+            assert str(err.value).startswith(f"{path}: {problem}"), str(err.value)
+            assert re.search(r"[\u4e00-\u9fff]", str(err.value)), str(err.value)
+    finally:
+        i18n.set_language(old)
+
+
+def test_a_math_mode_reads_in_zh_hans_and_keeps_its_first_word() -> None:
+    from gpu_tpu_app.worker.kernels import common
+
+    mode = common.torch_math_mode("cuda", "float32", precision="high", capability=(9, 0))
+    assert mode == "tf32 tensor cores (float32 matmul precision 'high')"
+    assert note_text.shown_message(mode, to_dicts(mode), ZH) == "tf32 张量核心（float32 矩阵乘法精度 'high'）"
+    tpu = common.jax_math_mode("tpu", "float32", "highest")
+    assert tpu.split(" ", 1)[0] == "bf16x6"  # the word the % of spec is taken against
+    assert note_text.shown_message(tpu, to_dicts(tpu), ZH) == "bf16x6（6 遍，精度 'highest'）"

@@ -331,3 +331,18 @@ def test_gpuhunt_offers_of_two_providers_in_one_region_are_both_kept(tmp_path: P
     book = read_gpuhunt(_write(tmp_path / "offers.csv", offers), table)
     got = {(q.cloud, q.region): q.usd for q in book.quotes}
     assert got == {("aws", "us-east-1"): pytest.approx(6.88), ("lambda", "us-east-1"): pytest.approx(2.99)}
+
+
+def test_a_catalogue_left_out_is_said_in_chinese_and_kept_in_english_in_json(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("GPUHUNT_CATALOG_DIR", raising=False)
+    bad = _write(tmp_path / ".sky" / "catalogs" / "v8" / "gcp" / "vms.csv", "name,cost\nH100,2\n")
+    _, out_zh, _ = run_cli("--lang", "zh-Hans", "prices")
+    assert f"未使用：{bad}: 表头：既不是 SkyPilot 目录" in out_zh
+    _, as_json_zh, _ = run_cli("--lang", "zh-Hans", "prices", "--format", "json")
+    _, as_json_en, _ = run_cli("--lang", "en", "prices", "--format", "json")
+    assert as_json_zh == as_json_en
+    (note,) = json.loads(as_json_en)["read"]
+    assert note.startswith(f"not used: {bad}: header: neither a SkyPilot catalogue")

@@ -238,6 +238,19 @@ def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
     assert out.split("stalled operations:\n", 1)[1].startswith(
         "  jax all_reduce 256 KiB: 2 of 5 operations stalled (up to 190 ms, the fastest took 0.50 ms): JAX's own"
     )
+    # in zh-Hans: the headers, the trust cell and the notes' frame are Chinese, the ids and figures as they are
+    from gpu_tpu_app import i18n
+
+    i18n.set_language("zh-Hans")
+    try:
+        zh = collective_table(run).splitlines()
+    finally:
+        i18n.set_language(None)
+    assert zh[0].split()[:2] == ["引擎", "操作"] and "总线带宽" in zh[0] and "传输方式" in zh[0]
+    assert zh[2].endswith("正常") and "2.0 %" in zh[2]
+    assert zh[-3] == "不可信（照常列出，但绝不用作最佳值）：" and zh[-2].startswith(
+        "  torch all_reduce 1 MiB：不可信："
+    )
 
 
 @pytest.fixture

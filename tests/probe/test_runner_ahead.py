@@ -88,3 +88,13 @@ def test_a_worker_started_ahead_that_died_is_started_again_and_one_backend_start
     _, run = _run(("torch",))
     assert len(starts) == 1 and "--standby" not in starts[0][1]
     assert [r.status for r in run.results] == ["ok"]
+
+
+def test_a_worker_that_listed_only_after_the_gate_gave_up_waiting_is_still_taken(monkeypatch) -> None:
+    starts, _ = _spy(monkeypatch)
+    monkeypatch.setattr(runner, "AHEAD_WAIT_S", 0.0)  # the gate opens at once: neither has listed yet
+    _, run = _run(("torch", "jax"))
+    assert {(r.backend, r.status) for r in run.results} == {("torch", "ok"), ("jax", "ok")}
+    backends = [(argv[argv.index("--backend") + 1], argv[-1] == "--standby") for _, argv in starts]
+    # JAX had long listed when its turn came, after torch's points: its standby worker ran them
+    assert [b for b in backends if b[0] == "jax"] == [("jax", True)]

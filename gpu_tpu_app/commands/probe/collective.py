@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from typing import Any
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, positive_number
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, paragraphs, save_outputs, say
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
@@ -83,6 +84,16 @@ def parse_bytes(text: str) -> int:
     return value
 
 
+def _words(ident: str, **values: Any) -> str:
+    """A word of the collective table (resources/text/cli.* [probe_commands.collective_table])."""
+    return _text(f"cli.probe_commands.collective_table.{ident}", **values)
+
+
+def _end(ident: str, **values: Any) -> str:
+    """A line after the table (resources/text/cli.* [probe_commands.end])."""
+    return _text(f"cli.probe_commands.end.{ident}", **values)
+
+
 def collective_table(run: RunFile) -> str:
     """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth, the CV
     of its repetitions and the trust rule's verdict (a flagged point is listed, marked, never a best value)."""
@@ -114,36 +125,36 @@ def collective_table(run: RunFile) -> str:
                 str(c.ranks),
                 str(c.hosts),
                 c.transport,
-                trust_cell(flags) or "ok",
+                trust_cell(flags) or _words("ok"),
             ]
         )
         if flags.flagged:
-            notes.append(f"  {r.backend} {c.op} {size}: not trusted: {flags.note()}")
+            notes.append("  " + _words("not_trusted", point=f"{r.backend} {c.op} {size}", why=flags.shown_note()))
         stalls = [part for part in (r.message or "").split("; ") if " operations stalled (" in part]
         stalled += [f"  {r.backend} {c.op} {size}: {part}" for part in stalls]
     headers = [
-        "engine",
-        "op",
-        "dtype",
-        "size",
-        "time/op",
-        "algbw",
-        "busbw",
-        "CV",
-        "ranks",
-        "hosts",
-        "transport",
-        "trust",
+        _words("engine"),
+        _words("op"),
+        _text("probe.headers.dtype"),
+        _text("probe.headers.size"),
+        _words("time"),
+        _words("algbw"),
+        _words("busbw"),
+        _words("cv"),
+        _words("ranks"),
+        _words("hosts"),
+        _words("transport"),
+        _text("probe.headers.trust"),
     ]
     if not rows:
-        return "no results"
+        return _words("no_results")
     text = table(headers, rows, right={3, 4, 5, 6, 7, 8, 9})
     if notes:
-        text += "\n" + "\n".join(["not trusted (listed, never a best value):", *notes])
+        text += "\n" + "\n".join([_words("not_trusted_heading"), *notes])
     if stalled:
-        text += "\n" + "\n".join(["stalled operations:", *stalled])
+        text += "\n" + "\n".join([_words("stalled_heading"), *stalled])
     if not_run:
-        text += "\n" + "\n".join(["not measured:", *not_run])
+        text += "\n" + "\n".join([_words("not_measured_heading"), *not_run])
     return text
 
 
@@ -177,20 +188,30 @@ def run(args: argparse.Namespace) -> int:
         else:
             lines = [collective_table(probe_run)]
             for host in probe_run.hosts:
+                versions = " ".join(f"{k} {v}" for k, v in host.versions.items())
                 lines.append(
-                    f"host {host.host}: ranks {', '.join(map(str, host.ranks))}; {host.cpu or '?'}; "
-                    f"{host.os or '?'}; Python {host.python or '?'}; "
-                    + " ".join(f"{k} {v}" for k, v in host.versions.items())
+                    _end(
+                        "host",
+                        host=host.host,
+                        ranks=", ".join(map(str, host.ranks)),
+                        cpu=host.cpu or "?",
+                        os=host.os or "?",
+                        python=host.python or "?",
+                        versions=versions,
+                    ).rstrip()
                 )
             say("\n".join(lines), sys.stdout)
         errors, written = save_outputs(probe_run, args)
     for line in [*probe_run.errors, *errors]:
-        say(f"{'note' if is_dropped_note(line) else 'error'}: {line}")
+        say(_end("note", line=line) if is_dropped_note(line) else error_line(line))
     if cancel.is_set():
-        say("cancelled" + (f": partial run saved to {written['--out']}" if "--out" in written else ""))
+        if "--out" in written:
+            say(_end("stopped", how=_end("cancelled"), saved=_end("partial_saved", path=written["--out"])))
+        else:
+            say(_end("cancelled"))
         return 128 + int(cancel.signum) if cancel.signum not in (None, signal.SIGINT) else EXIT_CANCELLED
     if "--out" in written and not errors:
-        say(f"saved {written['--out']}")
+        say(_end("saved", path=written["--out"]))
     if errors:
         return EXIT_USAGE
     ok = any(r.status == "ok" for r in probe_run.results)

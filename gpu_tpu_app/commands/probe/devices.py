@@ -7,6 +7,7 @@ import json
 
 from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands.probe.common import check_python, paragraphs
+from gpu_tpu_app.core.note_text import reason_text
 from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING
@@ -61,9 +62,9 @@ def devices_table(devices: list, backends: list) -> str:
             lines.append(text("probe.devices.memory_note", key=d.key, note=d.memory_note))
     for b in backends:
         if not b.available:
-            lines.append(text("probe.devices.unavailable", backend=b.backend, reason=b.reason))
+            lines.append(text("probe.devices.unavailable", backend=b.backend, reason=reason_text(b)))
         elif b.reason:
-            lines.append(text("probe.devices.note", backend=b.backend, reason=b.reason))
+            lines.append(text("probe.devices.note", backend=b.backend, reason=reason_text(b)))
     return "\n".join(lines)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from typing import Any
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, positive_number
+from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
 from gpu_tpu_app.commands.probe.common import (
     check_outputs,
     check_positive,
@@ -21,6 +22,11 @@ from gpu_tpu_app.probe.cli_output import ProgressPrinter, results_table
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, run_probe, stop_on_signals
 from gpu_tpu_app.worker.collective import this_rank as collective_rank
+
+
+def _end(ident: str, **values: Any) -> str:
+    """A line after the table (resources/text/cli.* [probe_commands.end]) in the language in use."""
+    return text(f"cli.probe_commands.end.{ident}", **values)
 
 
 def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -104,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         if rank:  # one rank of a group under torchrun / jax.distributed: rank 0 writes and prints
             if probe_run.errors or not probe_run.complete:
                 return 1  # the problem was printed as it came
-            say(f"rank {rank}: done; rank 0 writes the run file and prints the results")
+            say(_end("rank_done", rank=rank))
             return 0
         # the table first: whatever happens to the files below, the measurements have been shown
         text = (
@@ -113,23 +119,24 @@ def run(args: argparse.Namespace) -> int:
         say(text, sys.stdout)
         errors, written = save_outputs(probe_run, args)
     for line in errors:
-        say(f"error: {line}")
+        say(error_line(line))
     failed = sum(r.status in ("error", "timeout") for r in probe_run.results)
     if failed:
-        say(f"{failed} point{'s' if failed > 1 else ''} failed or timed out (see the note column)")
+        say(_end("failed_one") if failed == 1 else _end("failed_other", n=failed))
     if cancel.is_set() and not probe_run.complete:
-        how = "cancelled"
+        how = _end("cancelled")
         if cancel.signum not in (None, signal.SIGINT):
-            how += f" ({signal.Signals(cancel.signum).name})"
+            how = _end("cancelled_by", signal=signal.Signals(cancel.signum).name)
+        n = len(probe_run.results)
         if "--out" in written:
-            saved = f"partial run ({len(probe_run.results)} results) saved to {written['--out']}"
+            saved = _end("partial_run", n=n, path=written["--out"])
         elif "--csv" in written:
-            saved = f"partial results ({len(probe_run.results)}) saved as CSV to {written['--csv']}"
+            saved = _end("partial_csv", n=n, path=written["--csv"])
         else:
-            saved = "nothing saved" + ("" if args.out or args.csv else " (no --out given)")
-        say(f"{how}: {saved}")
+            saved = _end("nothing_saved" if args.out or args.csv else "nothing_saved_no_out")
+        say(_end("stopped", how=how, saved=saved))
     elif args.out and not errors:
-        say(f"saved {args.out}")
+        say(_end("saved", path=args.out))
     if cancel.signum is not None:
         return 128 + int(cancel.signum)
     if cancel.is_set():

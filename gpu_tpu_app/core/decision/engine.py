@@ -3,7 +3,9 @@
 Each answer carries a weighted lean toward the GPU ("the workshop") or the TPU ("the factory
 line") from rules.py. The score is tanh of the weighted sum, so it stays in [-1, 1]; hard
 constraints (blockers) decide the verdict alone and cap the score on the GPU side. Everything
-here is pure and deterministic: the wizard, the CLI and the tests all run the same function.
+here is pure and deterministic: the wizard, the CLI and the tests all run the same function,
+`outcome`, which works on plain values and records (standard library only); `decide` gives its
+answer as the pydantic Recommendation the window, reports and sessions keep.
 """
 
 from __future__ import annotations

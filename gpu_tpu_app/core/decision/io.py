@@ -87,7 +87,7 @@ def answer_values(text: str, source_name: str = "answers") -> Values:
 
 def _checked(text: str, source_name: str) -> dict[str, object]:
     """The answers object of `text`, migrated, after every check of its fields and values."""
-    data = dict(json_object(text, source_name, "a JSON object of answers"))
+    data = dict(json_object(text, source_name, words("errors.what.answers")))
     version = check_answers_version(data.pop("schema_version"), source_name) if "schema_version" in data else None
     data = migrate_answers(data, version)
     for key in data:
@@ -114,13 +114,13 @@ def _checked(text: str, source_name: str) -> dict[str, object]:
 def read_answers(path: str | Path) -> Answers:
     """Read and parse an answers file; a missing or unreadable file is an InputError too."""
     path = Path(path)
-    return load_answers(read_text(path, "an answers file", MAX_SMALL_FILE_BYTES), str(path))
+    return load_answers(read_text(path, words("errors.what.answers_file"), MAX_SMALL_FILE_BYTES), str(path))
 
 
 def read_answer_values(path: str | Path) -> Values:
     """`read_answers` without the model (`answer_values`)."""
     path = Path(path)
-    return answer_values(read_text(path, "an answers file", MAX_SMALL_FILE_BYTES), str(path))
+    return answer_values(read_text(path, words("errors.what.answers_file"), MAX_SMALL_FILE_BYTES), str(path))
 
 
 def check_decision_text(path: str | Path) -> DecisionText:

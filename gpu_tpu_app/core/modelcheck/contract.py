@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gpu_tpu_app.core.decision import CustomOps, Framework, HighPrecision, MatmulShare, YesNo
+from gpu_tpu_app.core.note_model import Said
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.safe_read import NAME_CHARS
 
@@ -71,6 +72,8 @@ class Flops(_Model):
     #: parameters an operator read during the pass, and tokens in the first input: the plausibility check.
     parameters_used: int | None = Field(default=None, ge=0)
     tokens: int | None = Field(default=None, ge=0)
+    #: the notes of its text fields, so they show in the language in use (core.note_model.said)
+    said: Said = Field(default_factory=dict)
 
 
 class Stage(_Model):
@@ -87,6 +90,8 @@ class Lowering(_Model):
     detail: str = _Text
     location: str | None = Field(default=None, max_length=500)
     custom_calls: list[str] = Field(default_factory=list, max_length=50)
+    #: the notes of its text fields, so they show in the language in use (core.note_model.said)
+    said: Said = Field(default_factory=dict)
 
 
 class GraphBreak(_Model):
@@ -109,6 +114,8 @@ class Programs(_Model):
     programs: int = Field(default=0, ge=0)
     method: str = _Text
     detail: str = _Text
+    #: the notes of its text fields, so they show in the language in use (core.note_model.said)
+    said: Said = Field(default_factory=dict)
 
 
 class Fallback(_Model):
@@ -126,6 +133,8 @@ class XlaRun(_Model):
     fallbacks: list[Fallback] = Field(default_factory=list, max_length=50)
     compiles: int | None = Field(default=None, ge=0)
     compile_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    #: the notes of its text fields, so they show in the language in use (core.note_model.said)
+    said: Said = Field(default_factory=dict)
 
 
 class Float64Use(_Model):
@@ -136,6 +145,8 @@ class Float64Use(_Model):
 class DataDependent(_Model):
     what: str = _Text
     location: str | None = Field(default=None, max_length=500)
+    #: the notes of its text fields, so they show in the language in use (core.note_model.said)
+    said: Said = Field(default_factory=dict)
 
 
 class HostCallback(_Model):

@@ -21,9 +21,11 @@ from gpu_tpu_app.core.modelcheck.contract import (
     MeasuredAnswers,
     ModelCheck,
 )
-from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.core.note_model import said
+from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.tpu_compile import compiled_generations
 from gpu_tpu_app.core.units import plain_number
+from gpu_tpu_app.i18n import current_language
 
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70
@@ -64,6 +66,17 @@ MAPPING_RULES: tuple[str, ...] = mapping_rules(CONTRACT_LANGUAGE)
 
 
 # --------------------------------------------------------------------------- mapping
+
+
+def _said(t: Words, model: object, field: str) -> str:
+    """A worker's text field in the check's language, from the notes it keeps (core.note_model.said)."""
+    return said(model, field, t.language or current_language())
+
+
+def _kind(t: Words, kind: str) -> str:
+    """A kind of work the worker counted ("matrix multiplies", its id) in the check's language; an unknown
+    kind as it came."""
+    return t(f"kind.{kind}") if f"kind.{kind}" in area_texts("modelcheck", "en") else kind
 
 
 def _at(t: Words, location: str | None) -> str:
@@ -117,11 +130,13 @@ def _routes(t: Words, f: Findings) -> str:
     parts = []
     tpu = f.tpu_lowering
     if tpu is not None and tpu.route and tpu.route.startswith("torchax"):
-        parts.append(t("routes.torchax_lowered") if tpu.status == "ok" else t("routes.torchax", detail=tpu.detail))
+        parts.append(
+            t("routes.torchax_lowered") if tpu.status == "ok" else t("routes.torchax", detail=_said(t, tpu, "detail"))
+        )
     elif tpu is not None and tpu.status == "unavailable":
-        parts.append(tpu.detail)
+        parts.append(_said(t, tpu, "detail"))
     elif tpu is not None and tpu.status == "failed" and f.framework == "pytorch":
-        parts.append(t("routes.torchax", detail=tpu.detail))
+        parts.append(t("routes.torchax", detail=_said(t, tpu, "detail")))
     run = f.xla_run
     if run is not None:
         if run.status == "ok":
@@ -132,7 +147,11 @@ def _routes(t: Words, f: Findings) -> str:
                 else t("routes.torch_xla_clean")
             )
         else:
-            parts.append(run.detail if run.detail.startswith("torch_xla") else t("routes.torch_xla", detail=run.detail))
+            parts.append(
+                _said(t, run, "detail")
+                if run.detail.startswith("torch_xla")
+                else t("routes.torch_xla", detail=_said(t, run, "detail"))
+            )
     return "; ".join(p for p in parts if p)
 
 
@@ -151,10 +170,10 @@ def _compiled(t: Words, f: Findings) -> tuple[list[Evidence], list[Evidence]]:
             answer="xla_verified",
             value="yes",
             finding=t("compiled.finding", names=names, libtpu=tc.libtpu or "?"),
-            detail=tc.route + (t("compiled.not_compiled", failed=failed) if failed else ""),
+            detail=_said(t, tc, "route") + (t("compiled.not_compiled", failed=failed) if failed else ""),
         )
         return [row], []
-    why = failed if tc.status == "ok" else tc.detail
+    why = failed if tc.status == "ok" else _said(t, tc, "detail")
     return [], [Evidence(answer="xla_verified", value=None, finding=t("compiled.none_finding"), detail=why)]
 
 
@@ -180,12 +199,12 @@ def _xla_verified(t: Words, f: Findings) -> Evidence:
         if cuda is not None and cuda.status == "ok":
             also = t("xla.also_cuda")
         elif cuda is not None and cuda.status == "failed":
-            also = t("xla.cuda_failed", detail=cuda.detail)
+            also = t("xla.cuda_failed", detail=_said(t, cuda, "detail"))
         return Evidence(
             answer="xla_verified",
             value="yes",
-            finding=t("xla.lowered_finding", route=tpu.route),
-            detail=f"{tpu.detail}{calls}{also}{also_routes}",
+            finding=t("xla.lowered_finding", route=_said(t, tpu, "route")),
+            detail=f"{_said(t, tpu, 'detail')}{calls}{also}{also_routes}",
         )
     compiled = ""
     if run is not None and run.status == "ok" and run.compiles is not None and run.compile_seconds is not None:
@@ -195,22 +214,22 @@ def _xla_verified(t: Words, f: Findings) -> Evidence:
             answer="xla_verified",
             value="yes",
             finding=t("xla.torch_xla_ok_finding"),
-            detail=f"{run.detail}{compiled}{also_routes}",
+            detail=f"{_said(t, run, 'detail')}{compiled}{also_routes}",
         )
     # a failed lowering ranks above a step that ran with CPU fallbacks
     if tpu is not None and tpu.status == "failed":
         return Evidence(
             answer="xla_verified",
             value="no",
-            finding=t("xla.lowering_failed_finding", route=tpu.route),
-            detail=f"{tpu.detail}{_at(t, tpu.location)}{also_routes}",
+            finding=t("xla.lowering_failed_finding", route=_said(t, tpu, "route")),
+            detail=f"{_said(t, tpu, 'detail')}{_at(t, tpu.location)}{also_routes}",
         )
     if run is not None and run.status == "failed":
         return Evidence(
             answer="xla_verified",
             value="no",
             finding=t("xla.torch_xla_failed_finding"),
-            detail=f"{run.detail}{_at(t, run.location)}{also_routes}",
+            detail=f"{_said(t, run, 'detail')}{_at(t, run.location)}{also_routes}",
         )
     graph = f.static_graph
     if graph is not None and graph.status == "failed":
@@ -300,7 +319,7 @@ def _dynamic_shapes(t: Words, f: Findings) -> list[Evidence]:
                 answer="dynamic_shapes",
                 value="yes",
                 finding=t("shapes.data_dependent_finding"),
-                detail=f"{d.what}{_at(t, d.location)}",
+                detail=f"{_said(t, d, 'what')}{_at(t, d.location)}",
             )
         )
     p = f.programs
@@ -316,7 +335,7 @@ def _dynamic_shapes(t: Words, f: Findings) -> list[Evidence]:
                     input_sets=p.input_sets,
                     shapes=p.shapes,
                     first=p.programs_first,
-                    method=p.method,
+                    method=_said(t, p, "method"),
                 ),
             )
         )
@@ -333,7 +352,7 @@ def _dynamic_shapes(t: Words, f: Findings) -> list[Evidence]:
                     input_sets=t.count(p.input_sets, "input_set"),
                     shapes=t.count(p.shapes, "distinct_shape"),
                     programs=t.count(p.programs, "program"),
-                    method=p.method,
+                    method=_said(t, p, "method"),
                 ),
             )
         ]
@@ -343,7 +362,7 @@ def _dynamic_shapes(t: Words, f: Findings) -> list[Evidence]:
                 answer="dynamic_shapes",
                 value=None,
                 finding=t("shapes.none_compiled_finding", shapes=t.count(p.shapes, "distinct_shape")),
-                detail=t("shapes.none_compiled_detail", method=p.method),
+                detail=t("shapes.none_compiled_detail", method=_said(t, p, "method")),
             )
         ]
     if p is not None:
@@ -401,7 +420,11 @@ def _matmul_share(t: Words, f: Findings) -> Evidence:
         return Evidence(answer="matmul_share", value=None, finding=t("matmul.not_counted_finding"), detail=reason)
     share = fl.matmul / total
     value = "dominant" if share >= MATMUL_DOMINANT else "low" if share < MATMUL_LOW else "mixed"
-    kinds = ", ".join(f"{k} {plain_number(v)}" for k, v in sorted(fl.kinds.items(), key=lambda kv: -kv[1]) if v)
+    kinds = t("matmul.kind_separator").join(
+        t("matmul.kind_count", kind=_kind(t, k), n=plain_number(v))
+        for k, v in sorted(fl.kinds.items(), key=lambda kv: -kv[1])
+        if v
+    )
     counted = t(
         "matmul.counted",
         matmul=plain_number(fl.matmul),
@@ -422,13 +445,13 @@ def _matmul_share(t: Words, f: Findings) -> Evidence:
                 tokens=f"{fl.tokens:,}",
                 expected=plain_number(expected),
             ),
-            detail=t("matmul.incomplete_detail", share=f"{share:.1%}", counted=counted, method=fl.method),
+            detail=t("matmul.incomplete_detail", share=f"{share:.1%}", counted=counted, method=_said(t, fl, "method")),
         )
     return Evidence(
         answer="matmul_share",
         value=value,
         finding=t("matmul.share_finding", share=f"{share:.1%}"),
-        detail=t("matmul.share_detail", counted=counted, method=fl.method),
+        detail=t("matmul.share_detail", counted=counted, method=_said(t, fl, "method")),
     )
 
 

@@ -11,7 +11,7 @@ per matmul on a CPU, 2-3 s for copy's and triad's 128 MiB arrays. The worker kee
 
 The data is the same either way (the same seed gives the same numbers), so what is timed does not
 change; only the set-up before the point's clock gets shorter, and the result says what it reused.
-Imported only inside a worker process, by jax_kernels.
+Imported only inside a worker process, by jax_data and jax_kernels.
 """
 
 from __future__ import annotations

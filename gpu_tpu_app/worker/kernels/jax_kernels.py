@@ -7,7 +7,6 @@ counterpart of torch's out=: a fresh output per call would time page faults, not
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,18 @@ from gpu_tpu_app.core.terms import ELEM_BYTES
 from gpu_tpu_app.core.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
-from gpu_tpu_app.worker.kernels.jax_held import Held
+from gpu_tpu_app.worker.kernels.jax_data import (
+    HELD,
+    block_inputs,
+    held_input,
+    held_output,
+    held_stream,
+    out_key,
+    randn,
+    wanted,
+    where,
+    where_args,
+)
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, measure
 from gpu_tpu_app.worker.notes import join, note
 
@@ -44,114 +54,13 @@ def jax_device(info: DeviceInfo) -> Any:
     return devices[info.index]
 
 
-def _dtype(name: str) -> Any:
-    return {"float32": jnp.float32, "bfloat16": jnp.bfloat16, "float16": jnp.float16}[name]
-
-
-def _randn(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array:
-    """Seeded normal random data on `dev` (never zeros): numpy on the CPU, jax.random on accelerators."""
-    if dev.platform == "cpu":
-        return jax.device_put(_host_randn(shape, dtype, seed), dev).block_until_ready()
-    with jax.default_device(dev):
-        x = jax.random.normal(jax.random.key(seed), shape, jnp.float32).astype(_dtype(dtype))
-    return jax.device_put(x, dev).block_until_ready()
-
-
-def _host_randn(shape: tuple[int, ...], dtype: str, seed: int) -> np.ndarray:
-    """Seeded float32 normals, cast in numpy (ml_dtypes rounds to nearest even as XLA's convert does, bit
-    for bit): jnp.asarray(x, bfloat16) would compile a convert for every new shape (0.1-0.2 s)."""
-    host = np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
-    return host if dtype == "float32" else host.astype(_dtype(dtype))
-
-
 def _block(x: Any) -> Any:
     return jax.block_until_ready(x)
 
 
-#: This worker's compiled functions and the current point's arrays (jax_held): a second try of a point,
-#: or a later point of the same shape, reuses them instead of compiling and drawing its data again.
-HELD = Held()
-
-
-def _where(dev: Any) -> tuple[str, int]:
-    return (dev.platform, int(dev.id))
-
-
-def _randn_key(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> tuple[Any, ...]:
-    return ("randn", shape, dtype, seed, _where(dev))
-
-
-def _out_key(shape: tuple[int, ...], dtype: str, dev: Any) -> tuple[Any, ...]:
-    return ("out", shape, dtype, _where(dev))
-
-
-def _input(shape: tuple[int, ...], dtype: str, dev: Any, seed: int) -> jax.Array:
-    """_randn's array, held: the same seed, shape, dtype and device give the array made before, if still held."""
-    return HELD.array(_randn_key(shape, dtype, dev, seed), lambda: _randn(shape, dtype, dev, seed))
-
-
-def stream_array(n: int, dev: Any, seed: int, on_host: bool | None = None) -> jax.Array:
-    """n float32 elements for copy/triad on `dev`: a seeded normal block of common.STREAM_BLOCK, repeated
-    (never zeros). Repeated on the host for a CPU, on the device for an accelerator (nothing large
-    crosses); `on_host` chooses (tests run the device's way on a CPU)."""
-    block_n = min(n, common.STREAM_BLOCK)
-    whole, rest = divmod(n, block_n)
-    if dev.platform == "cpu" if on_host is None else on_host:
-        drawn = np.random.default_rng(seed).standard_normal(block_n, dtype=np.float32)
-        host = np.empty(n, np.float32)
-        host[: whole * block_n].reshape(whole, block_n)[:] = drawn  # broadcast: one pass
-        host[whole * block_n :] = drawn[:rest]
-        return jax.device_put(host, dev).block_until_ready()
-    block = _randn((block_n,), "float32", dev, seed)
-    tile = jax.jit(lambda b: jnp.concatenate([jnp.broadcast_to(b, (whole, block_n)).reshape(-1), b[:rest]]))
-    return tile(block).block_until_ready()
-
-
-def _stream_input(n: int, dev: Any, seed: int) -> jax.Array:
-    """stream_array, held like _input's arrays."""
-    return HELD.array(("stream", n, seed, _where(dev)), lambda: stream_array(n, dev, seed))
-
-
-def _output(shape: tuple[int, ...], dtype: str, dev: Any) -> jax.Array:
-    """A buffer a donating loop writes into (its contents are overwritten), held like the inputs. On a CPU
-    it comes from numpy: jnp.empty compiles a fill for every new shape (0.1-0.2 s), for a value never read."""
-
-    def make() -> jax.Array:
-        if dev.platform == "cpu":
-            return jax.device_put(np.empty(shape, _dtype(dtype)), dev).block_until_ready()
-        return jax.device_put(jnp.empty(shape, _dtype(dtype)), dev)
-
-    return HELD.array(_out_key(shape, dtype, dev), make)
-
-
 def _ahead(key: tuple[Any, ...], fn: Any, *args: Any) -> Any:
     """The executable of fn for args (compile_ahead), compiled once per key in this worker."""
-    return HELD.compiled((*key, _where_args(args)), lambda: compile_ahead(fn, *args)[0])
-
-
-def _where_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The shapes, dtypes and shardings an executable was compiled for (part of its key)."""
-    leaves = jax.tree_util.tree_leaves(args)
-    return tuple((tuple(a.shape), str(a.dtype), str(getattr(a, "sharding", ""))) for a in leaves)
-
-
-def _wanted(point: Point, dev: Any) -> list[tuple[Any, ...]]:
-    """The held arrays `point` uses (HELD.keep lets every other one go before it starts)."""
-    n, dtype = int(point.size or 0), point.dtype or "float32"
-    if point.kernel == "matmul":
-        return [_randn_key((n, n), dtype, dev, common.SEED + i) for i in (0, 1)] + [_out_key((n, n), dtype, dev)]
-    if point.kernel in common.STREAM_ARRAYS:
-        seeds = (0,) if point.kernel == "copy" else (0, 1)
-        return [("stream", n, common.SEED + i, _where(dev)) for i in seeds] + [_out_key((n,), "float32", dev)]
-    if point.kernel == "dispatch":
-        return [_randn_key((1,), "float32", dev, common.SEED)]
-    if point.kernel == "model_step":
-        return [("model_step", point.variant, dtype, _where(dev))]
-    if point.kernel == "transfer":
-        return [("host", n), ("d2h", n, _where(dev))]
-    if point.kernel == "collective":
-        return [("collective", n, dev.platform)]
-    return []
+    return HELD.compiled((*key, where_args(args)), lambda: compile_ahead(fn, *args)[0])
 
 
 def _precision_setting() -> str | None:
@@ -234,14 +143,14 @@ def _matmul(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     skip = common.matmul_memory_skip(point, need, _free_bytes(dev), mode)
     if skip is not None:
         return skip
-    a = _input((n, n), dtype, dev, common.SEED)
-    b = _input((n, n), dtype, dev, common.SEED + 1)
-    c = _output((n, n), dtype, dev)
+    a = held_input((n, n), dtype, dev, common.SEED)
+    b = held_input((n, n), dtype, dev, common.SEED + 1)
+    c = held_output((n, n), dtype, dev)
     f = _ahead(("matmul",), _MATMUL, c, a, b)
     clock.restart()
     call = _Donating(f, c, a, b)
     timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
-    HELD.put(_out_key((n, n), dtype, dev), call.out)
+    HELD.put(out_key((n, n), dtype, dev), call.out)
     if not timing.times:
         return []
     first = note("jax.first_call", seconds=f"{timing.first_call_s:.3f}") if timing.first_call_s is not None else None
@@ -266,17 +175,17 @@ def _stream(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> l
     if free is not None and need > 0.5 * free:
         reason = note("common.stream_memory", need=common.mib(need), free=common.mib(free))
         return [common.skipped(point, "bytes_per_s", reason)]
-    b = _stream_input(n, dev, common.SEED)
-    a = _output((n,), "float32", dev)
+    b = held_stream(n, dev, common.SEED)
+    a = held_output((n,), "float32", dev)
     scalar = 3.0
     if point.kernel == "copy":  # copy reads one array: no second one is drawn
         call = _Donating(_ahead(("copy",), _COPY, a, b), a, b)
     else:  # one fused pass
-        c = _stream_input(n, dev, common.SEED + 1)
+        c = held_stream(n, dev, common.SEED + 1)
         call = _Donating(_ahead(("triad", scalar), _triad(scalar), a, b, c), a, b, c)
     clock.restart()
     timing = measure(call, sync=call.sync, **common.measure_kwargs(point, ctx, _accel(dev), clock))
-    HELD.put(_out_key((n,), "float32", dev), call.out)
+    HELD.put(out_key((n,), "float32", dev), call.out)
     if not timing.times:
         return []
     work = common.stream_bytes(point.kernel, n, 4)
@@ -296,7 +205,7 @@ def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) ->
         timing = measure(lambda: jax.device_put(host, dev).block_until_ready(), **{**kw, "min_sample_s": 0.0})
         msg = note("jax.h2d", size=common.mib(nbytes))
     else:
-        on_dev = HELD.array(("d2h", nbytes, _where(dev)), lambda: jax.device_put(host, dev).block_until_ready())
+        on_dev = HELD.array(("d2h", nbytes, where(dev)), lambda: jax.device_put(host, dev).block_until_ready())
         bump = _ahead(("bump",), _PLUS_ONE, on_dev)
         clock.restart()
         kw = common.measure_kwargs(point, ctx, True, clock)
@@ -309,7 +218,7 @@ def _transfer(point: Point, ctx: Context, dev: Any, clock: common.PointClock) ->
 
 
 def _dispatch(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
-    x = _input((1,), "float32", dev, common.SEED)
+    x = held_input((1,), "float32", dev, common.SEED)
     f = _ahead(("dispatch",), _PLUS_ONE, x)
     clock.restart()
     last: list[Any] = [None]
@@ -358,14 +267,19 @@ def _cost_flops(compiled: Any) -> float | None:
 
 def _compile(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     n = int(point.size or 0)
-    x = _randn((n, n), "float32", dev, common.SEED)
-    w = _randn((n, n), "float32", dev, common.SEED + 1)
+    x = randn((n, n), "float32", dev, common.SEED)
+    w = randn((n, n), "float32", dev, common.SEED + 1)
     base = common.measure_kwargs(point, ctx, _accel(dev), clock)
 
     def kw(phases_left: int) -> dict[str, Any]:
         # the four phases share what is left of the cap
         left = CAP_MARGIN * point.cap_s - clock.elapsed()
-        return {**base, "start": None, "min_reps": 3, "cap_s": max(0.2, left / phases_left / CAP_MARGIN)}
+        return {
+            **base,
+            "start": None,
+            "min_reps": common.COMPILE_PHASE_MIN_REPS,
+            "cap_s": max(0.2, left / phases_left / CAP_MARGIN),
+        }
 
     # The very first call of the step in this worker: later phases hit XLA's process-wide caches
     # (GPU GEMM autotuning, kernel cache), so this one sample is the cold figure.
@@ -502,36 +416,10 @@ def block_forward(x: jax.Array, p: dict[str, jax.Array], heads: int) -> jax.Arra
     return x + jax.nn.gelu(h @ p["w_1"], approximate=False) @ p["w_2"]
 
 
-def _block_inputs(shape: BlockShape, dtype: str, dev: Any) -> tuple[dict[str, jax.Array], jax.Array]:
-    """The block's weights (seeded, scaled by 1/sqrt(fan-in); layer norms at 1 and 0) and its input."""
-    d, ff = shape.d_model, shape.mlp * shape.d_model
-    rng = np.random.default_rng(common.SEED)
-
-    # made and cast in numpy, then put on the device: jnp.asarray(x, dtype) and jnp.full compile per shape
-    def w(rows: int, cols: int) -> jax.Array:
-        arr = rng.standard_normal((rows, cols), dtype=np.float32) / np.float32(math.sqrt(rows))
-        return jax.device_put(arr if dtype == "float32" else arr.astype(_dtype(dtype)), dev)
-
-    def vec(val: float) -> jax.Array:
-        return jax.device_put(np.full((d,), val, _dtype(dtype)), dev)
-
-    params = {
-        "ln1_w": vec(1.0),
-        "ln1_b": vec(0.0),
-        "w_qkv": w(d, 3 * d),
-        "w_o": w(d, d),
-        "ln2_w": vec(1.0),
-        "ln2_b": vec(0.0),
-        "w_1": w(d, ff),
-        "w_2": w(ff, d),
-    }
-    return params, _randn((shape.batch, shape.seq, d), dtype, dev, common.SEED + 7)
-
-
 def _model_step(point: Point, ctx: Context, dev: Any, clock: common.PointClock) -> list[ProbeResult]:
     shape = BlockShape.parse(point.variant or "")
     dtype = point.dtype or "float32"
-    params, x = HELD.array(("model_step", point.variant, dtype, _where(dev)), lambda: _block_inputs(shape, dtype, dev))
+    params, x = HELD.array(("model_step", point.variant, dtype, where(dev)), lambda: block_inputs(shape, dtype, dev))
 
     def loss(p: dict[str, jax.Array], inp: jax.Array) -> jax.Array:
         return jnp.mean(jnp.square(block_forward(inp, p, shape.heads).astype(jnp.float32)))
@@ -609,15 +497,15 @@ def warm_up(info: DeviceInfo) -> float:
     call = _held_matmul(n, "float32", dev)
     call()
     call.sync()
-    HELD.put(_out_key((n, n), "float32", dev), call.out)
+    HELD.put(out_key((n, n), "float32", dev), call.out)
     return time.perf_counter() - t0
 
 
 def _held_matmul(n: int, dtype: str, dev: Any) -> _Donating:
     """The matmul point's product of n×n `dtype` matrices, with its held inputs, output and executable."""
-    a = _input((n, n), dtype, dev, common.SEED)
-    b = _input((n, n), dtype, dev, common.SEED + 1)
-    c = _output((n, n), dtype, dev)
+    a = held_input((n, n), dtype, dev, common.SEED)
+    b = held_input((n, n), dtype, dev, common.SEED + 1)
+    c = held_output((n, n), dtype, dev)
     return _Donating(_ahead(("matmul",), _MATMUL, c, a, b), c, a, b)
 
 
@@ -625,7 +513,7 @@ def run(point: Point, ctx: Context) -> list[ProbeResult]:
     """Measure one point with JAX on ctx.device."""
     clock = common.PointClock()
     dev = jax_device(ctx.device)
-    HELD.keep(_wanted(point, dev))  # the arrays of earlier points that this one does not use are let go
+    HELD.keep(wanted(point, dev))  # the arrays of earlier points that this one does not use are let go
     return _KERNELS[point.kernel](point, ctx, dev, clock)
 
 
@@ -641,7 +529,7 @@ def calibrate(info: DeviceInfo, dtypes: list[str], n: int, mm: Any = None) -> di
             if mm is None:
                 held = _held_matmul(n, name, dev)
                 rate = common.calibrated_rate(held, held.sync, common.matmul_flops(n))
-                HELD.put(_out_key((n, n), name, dev), held.out)
+                HELD.put(out_key((n, n), name, dev), held.out)
             else:
                 call = _Calibration(jax.jit(mm), name, n, dev)
                 rate = common.calibrated_rate(call, call.sync, common.matmul_flops(n))
@@ -657,8 +545,8 @@ class _Calibration:
 
     def __init__(self, f: Any, dtype: str, n: int, dev: Any) -> None:
         self.f, self.out = f, None
-        self.a = _input((n, n), dtype, dev, common.SEED)
-        self.b = _input((n, n), dtype, dev, common.SEED + 1)
+        self.a = held_input((n, n), dtype, dev, common.SEED)
+        self.b = held_input((n, n), dtype, dev, common.SEED + 1)
 
     def __call__(self) -> None:
         self.out = self.f(self.a, self.b)

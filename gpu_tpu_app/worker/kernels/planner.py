@@ -95,7 +95,7 @@ class _Speed:
     fill_s: float  # seconds per element to create random inputs
     spawn_s: float  # starting collective ranks
     #: seconds per element to create a copy/triad array (None: fill_s); both backends tile a seeded block
-    #: (torch_kernels.stream_array, jax_kernels.stream_array), bound by first-touching fresh memory rather
+    #: (torch_kernels.stream_array, jax_data.stream_array), bound by first-touching fresh memory rather
     #: than by drawing normals
     stream_fill_s: float | None = None
 
@@ -523,8 +523,8 @@ def _compile_points(pl: _Planner) -> list[Point]:
         return [pl.point("compile", None, n, None, 0.0, cap_s=5.0)]
     sp, target = pl.speed, pl.target
     t = common.matmul_flops(n) / sp.flops["float32"] + sp.launch_s
-    reps = 3 if target < 0.1 else 5
-    per_phase = max(target, reps * max(sp.first_s, t))
+    # each phase takes at least the kernel's minimum of samples (not the loop's default of 5), each a compile
+    per_phase = max(target, common.COMPILE_PHASE_MIN_REPS * max(sp.first_s, t))
     est = 2 * n * n * sp.fill_s + 3 * (per_phase + 2 * max(sp.first_s, t)) + _loop_s(t, target, 0.0)
     return [pl.point("compile", None, n, None, est, cap_s=max(2.0 * est + 0.5, 4 * 6.0 * target))]
 

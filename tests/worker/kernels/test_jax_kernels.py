@@ -16,6 +16,7 @@ jax = pytest.importorskip("jax")
 pytestmark = pytest.mark.serial  # measures the kernels on the cores: runs alone (make test's serial part)
 
 from gpu_tpu_app.core.runs import ProbeResult  # noqa: E402
+from gpu_tpu_app.worker.kernels import jax_data as jd  # noqa: E402
 from gpu_tpu_app.worker.kernels import jax_kernels as jk  # noqa: E402
 from gpu_tpu_app.worker.kernels import run_point  # noqa: E402
 from gpu_tpu_app.worker.kernels.common import BlockShape  # noqa: E402
@@ -245,8 +246,8 @@ def test_a_second_try_reuses_the_compiled_function_and_the_same_data(monkeypatch
     assert first.status == second.status == "ok" and (first.value or 0) > 0 and (second.value or 0) > 0
     # the data held is exactly what a fresh draw of the same seed gives: what is timed is unchanged
     dev = jk.jax_device(Ctx().device)
-    held = jk._input((192, 192), "float32", dev, jk.common.SEED)
-    assert np.array_equal(np.asarray(held), np.asarray(jk._randn((192, 192), "float32", dev, jk.common.SEED)))
+    held = jd.held_input((192, 192), "float32", dev, jk.common.SEED)
+    assert np.array_equal(np.asarray(held), np.asarray(jd.randn((192, 192), "float32", dev, jk.common.SEED)))
 
 
 def test_triad_reuses_copys_array_and_output_and_draws_only_its_second_input() -> None:
@@ -273,10 +274,10 @@ def test_a_point_lets_go_of_the_arrays_it_does_not_use() -> None:
 
 def test_a_donated_buffer_is_never_handed_out_again() -> None:
     dev = jk.jax_device(Ctx().device)
-    jk.HELD.keep([jk._out_key((8,), "float32", dev)])
-    out = jk._output((8,), "float32", dev)
+    jk.HELD.keep([jd.out_key((8,), "float32", dev)])
+    out = jd.held_output((8,), "float32", dev)
     out.delete()  # what donating it to a jitted call does
-    again = jk._output((8,), "float32", dev)
+    again = jd.held_output((8,), "float32", dev)
     assert again is not out and not again.is_deleted()
 
 
@@ -287,15 +288,15 @@ def test_stream_arrays_repeat_a_seeded_normal_block_the_same_way_on_host_and_dev
     from gpu_tpu_app.worker.kernels.common import STREAM_BLOCK
 
     dev = jk.jax_device(Ctx().device)
-    host = np.asarray(jk.stream_array(n, dev, 7, on_host=True))
-    device = np.asarray(jk.stream_array(n, dev, 7, on_host=False))
+    host = np.asarray(jd.stream_array(n, dev, 7, on_host=True))
+    device = np.asarray(jd.stream_array(n, dev, 7, on_host=False))
     block = np.random.default_rng(7).standard_normal(min(n, STREAM_BLOCK), dtype=np.float32)
     assert host.shape == device.shape == (n,) and host.dtype == np.float32
     assert np.array_equal(host, device) and np.count_nonzero(host) == n  # never zeros
     assert np.array_equal(host[: block.size], block) and np.array_equal(
         host[-(n % block.size or block.size) :], block[: n % block.size or block.size]
     )
-    assert not np.array_equal(host, np.asarray(jk.stream_array(n, dev, 8)))  # each seed its own data
+    assert not np.array_equal(host, np.asarray(jd.stream_array(n, dev, 8)))  # each seed its own data
 
 
 def test_cpu_inputs_and_outputs_are_made_without_compiling_and_hold_the_same_numbers() -> None:
@@ -313,9 +314,9 @@ def test_cpu_inputs_and_outputs_are_made_without_compiling_and_hold_the_same_num
     dev = jk.jax_device(Ctx().device)
     jax.monitoring.register_event_duration_secs_listener(listen)
     try:
-        data = jk._randn((333, 77), "bfloat16", dev, 5)
-        out = jk._output((333, 77), "bfloat16", dev)
-        block = jk._block_inputs(BlockShape(2, 8, 48, 2), "bfloat16", dev)
+        data = jd.randn((333, 77), "bfloat16", dev, 5)
+        out = jd.held_output((333, 77), "bfloat16", dev)
+        block = jd.block_inputs(BlockShape(2, 8, 48, 2), "bfloat16", dev)
     finally:
         jax.monitoring.unregister_event_duration_listener(listen)
     assert compiles == []
