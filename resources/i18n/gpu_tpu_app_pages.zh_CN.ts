@@ -301,12 +301,12 @@
         <location filename="../../gpu_tpu_app/ui/wizard.py" line="121"/>
         <location filename="../../gpu_tpu_app/ui/wizard.py" line="207"/>
         <source>Show evidence</source>
-        <translation>显示依据</translation>
+        <translation>显示证据</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/wizard.py" line="123"/>
         <source>Evidence the model check found for: {question}</source>
-        <translation>模型检查为此找到的依据：{question}</translation>
+        <translation>模型检查为此找到的证据：{question}</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/wizard.py" line="135"/>
@@ -346,7 +346,7 @@
     <message>
         <location filename="../../gpu_tpu_app/ui/wizard.py" line="207"/>
         <source>Hide evidence</source>
-        <translation>隐藏依据</translation>
+        <translation>隐藏证据</translation>
     </message>
 </context>
 <context>

@@ -679,7 +679,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="152"/>
         <source>Weights and KV-cache type</source>
-        <translation>权重与 KV 缓存的数值格式</translation>
+        <translation>权重与 KV 缓存的数据类型</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="153"/>
@@ -749,7 +749,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="182"/>
         <source>MF&amp;U</source>
-        <translation>算力利用率 MF&amp;U</translation>
+        <translation>MFU(&amp;U)</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="183"/>
@@ -769,7 +769,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="186"/>
         <source>&amp;Data type</source>
-        <translation>数值格式(&amp;D)</translation>
+        <translation>数据类型(&amp;D)</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="187"/>
@@ -916,7 +916,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="78"/>
         <source>Training micro-batch: sequences per step of one copy</source>
-        <translation>训练微批：一个副本每步处理的序列数</translation>
+        <translation>训练微批次：一个副本每步处理的序列数</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="81"/>
@@ -946,7 +946,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="106"/>
         <source>Full fp32 matrix products: GPUs at their FP32 peak (no TF32), TPUs at their bf16 peak over 3 to 6 bf16 passes (precision=HIGH to HIGHEST).</source>
-        <translation>完整 fp32 矩阵乘积：GPU 按其 FP32 峰值计算（不用 TF32），TPU 按 bf16 峰值、分 3 到 6 次 bf16 运算计算（precision=HIGH 到 HIGHEST）。</translation>
+        <translation>完整 fp32 矩阵乘积：GPU 按其 FP32 峰值计算（不用 TF32），TPU 按 bf16 峰值、分 3 到 6 趟 bf16 运算计算（precision=HIGH 到 HIGHEST）。</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="113"/>
@@ -1001,7 +1001,7 @@ or import a run measured across machines.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="155"/>
         <source>&amp;Micro-batch</source>
-        <translation>微批(&amp;M)</translation>
+        <translation>微批次(&amp;M)</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="156"/>
@@ -1106,7 +1106,7 @@ needed / available</source>
         <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="74"/>
         <source>✎ type $/h</source>
         <extracomment>What an empty price cell shows, so it reads as a field to type in.</extracomment>
-        <translation>✎ 输入 美元/小时</translation>
+        <translation>✎ 输入美元/小时</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="76"/>
@@ -1608,7 +1608,7 @@ Sources: {sources}.</source>
     <message>
         <location filename="../../gpu_tpu_app/ui/probe_run.py" line="216"/>
         <source>dtypes {dtypes}</source>
-        <translation>数值格式 {dtypes}</translation>
+        <translation>数据类型 {dtypes}</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/probe_run.py" line="219"/>
@@ -1779,7 +1779,7 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <location filename="../../gpu_tpu_app/ui/results_model.py" line="122"/>
         <source>Dtype</source>
-        <translation>数值格式</translation>
+        <translation>数据类型</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/results_model.py" line="123"/>
@@ -1849,7 +1849,7 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <location filename="../../gpu_tpu_app/ui/results_model.py" line="267"/>
         <source>Percent of the best trusted result of the same kernel, device and dtype in this run</source>
-        <translation>占本次运行中同一内核、设备和数值格式最佳可信结果的百分比</translation>
+        <translation>占本次运行中同一内核、设备和数据类型最佳可信结果的百分比</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/results_model.py" line="269"/>
@@ -1872,7 +1872,7 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <location filename="../../gpu_tpu_app/ui/results_table.py" line="18"/>
         <source>Filter results (kernel, device, dtype, status…)</source>
-        <translation>筛选结果（内核、设备、数值格式、状态…）</translation>
+        <translation>筛选结果（内核、设备、数据类型、状态…）</translation>
     </message>
 </context>
 <context>
@@ -1896,13 +1896,13 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="62"/>
         <source>Compute ceiling for this dtype (measured matmul and catalogue peak)</source>
-        <translation>此数值格式的计算上限（实测矩阵乘法与目录峰值）</translation>
+        <translation>此数据类型的计算上限（实测矩阵乘法与目录峰值）</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="64"/>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="111"/>
         <source>Compare with chips</source>
-        <translation>与芯片对比</translation>
+        <translation>与芯片比较</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="65"/>
@@ -1912,7 +1912,7 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="69"/>
         <source>dtype</source>
-        <translation>数值格式</translation>
+        <translation>数据类型</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="84"/>
@@ -1932,12 +1932,12 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="111"/>
         <source>Compare with chips ({n})</source>
-        <translation>与芯片对比（{n}）</translation>
+        <translation>与芯片比较（{n}）</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="133"/>
         <source>No {dtype} matmul or memory bandwidth measured yet. Run a probe, import a run file, or pick catalogue chips to compare.</source>
-        <translation>还没有测得 {dtype} 矩阵乘法或内存带宽。运行一次探测、导入运行文件，或选择目录中的芯片来对比。</translation>
+        <translation>还没有测得 {dtype} 矩阵乘法或内存带宽。运行一次探测、导入运行文件，或选择目录中的芯片来比较。</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_roofline.py" line="148"/>
@@ -2037,12 +2037,12 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <location filename="../../gpu_tpu_app/ui/run_controls.py" line="150"/>
         <source>Dtypes</source>
-        <translation>数值格式</translation>
+        <translation>数据类型</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/run_controls.py" line="152"/>
         <source>Limit matmul and friends to some dtypes (default: every dtype the device supports)</source>
-        <translation>只让矩阵乘法等内核使用部分数值格式（默认：设备支持的所有数值格式）</translation>
+        <translation>只让矩阵乘法等内核使用部分数据类型（默认：设备支持的所有数据类型）</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/run_controls.py" line="154"/>

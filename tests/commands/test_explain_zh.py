@@ -53,7 +53,7 @@ def test_contents_and_topics_print_in_chinese(capsys: pytest.CaptureFixture[str]
     zh = load_lesson(language="zh-Hans")
     code, out, err = run(capsys, "zh-Hans")
     assert (code, err) == (0, "")
-    assert "学习计划：AI 硬件基础 | 主持人 Lena | 14 分钟 | 2026-04-22 | AI、技术、商业" in out
+    assert "学习计划：AI 硬件基础 | 主持声音 Lena | 14 分钟 | 2026-04-22 | AI、技术、商业" in out
     for insight in zh.insights:
         assert f"{insight.number}. {insight.title}" in out
     for topic in zh.topics:

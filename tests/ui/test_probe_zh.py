@@ -64,7 +64,7 @@ def test_a_hover_readout_in_chinese_keeps_its_figures(zh: None) -> None:
     lines = readout.splitlines()
     assert lines[1] == "矩阵乘法"
     assert lines[2].startswith("数值：") and "（中位数）" in lines[2]
-    assert "大小：512×512" in readout and "数值格式：float32" in readout and "重复次数：1" in readout
+    assert "大小：512×512" in readout and "数据类型：float32" in readout and "重复次数：1" in readout
     assert "Value:" not in readout and "Reps:" not in readout
 
 
