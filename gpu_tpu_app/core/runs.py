@@ -152,6 +152,8 @@ class ProbeResult(_Model):
     unit: str = ""
     stats: Stats | None = None
     math_mode: str | None = None
+    #: the math mode's parts with their text ids (schema 2), as `notes` are the message's
+    math_mode_notes: list[MessageNote] = Field([], max_length=8)
     status: Status = "ok"
     message: Text | None = None
     #: the message's parts with their text ids (schema 2; empty in older files and for plain messages)

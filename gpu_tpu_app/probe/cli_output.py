@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
 from gpu_tpu_app.cliutil import display_width, pad
-from gpu_tpu_app.core.note_text import result_message, separator
+from gpu_tpu_app.core.note_text import result_message, separator, shown_message
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
 from gpu_tpu_app.core.terms import KERNELS, point_words, size_words
 from gpu_tpu_app.core.texts import text
@@ -105,7 +105,7 @@ def _notes(r: ProbeResult, flags: Flags) -> str:
     if r.message:
         parts.append(result_message(r) or r.message)
     if r.math_mode and (not r.message or r.math_mode not in r.message):
-        parts.append(text("probe.math", mode=r.math_mode))
+        parts.append(text("probe.math", mode=shown_message(r.math_mode, r.math_mode_notes)))
     return separator(current_language()).join(parts)
 
 

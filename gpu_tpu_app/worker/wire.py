@@ -167,6 +167,8 @@ class ProbeResult(_Record):
     message: str | None = None
     #: the message's parts with their text ids; written from the message itself (a core.notes.Notes) when empty
     notes: list[dict[str, Any]] = field(default_factory=list)
+    #: the math mode's parts with their text ids, written from math_mode itself when empty
+    math_mode_notes: list[dict[str, Any]] = field(default_factory=list)
     pct_spec: float | None = None
     pct_ceiling: float | None = None
     before: DeviceState | None = None
@@ -188,6 +190,11 @@ class ProbeResult(_Record):
             out["notes"] = notes
         else:
             out.pop("notes", None)  # a newer field too
+        mode_notes = to_dicts(self.math_mode) or self.math_mode_notes
+        if mode_notes:
+            out["math_mode_notes"] = mode_notes
+        else:
+            out.pop("math_mode_notes", None)
         return out
 
 

@@ -91,7 +91,8 @@ def test_each_worker_note_reads_in_zh_hans_with_its_numbers(key: str) -> None:
     zh = note_text.render(json.loads(json.dumps(said.to_dict())), ZH)
     assert zh is not None and zh != said
     assert all(v in zh for v in values.values()), zh
-    assert re.search(r"[\u4e00-\u9fff]", zh), zh
+    # Chinese words, unless the English has only names and placeholders ("fp32 ({named})")
+    assert re.search(r"[\u4e00-\u9fff]", zh) or _leftover_words(re.sub(r"\{\w+\}", " ", template)) == [], zh
     assert _leftover_words(zh) == [], zh
 
 
@@ -323,3 +324,20 @@ def test_a_file_that_is_no_run_file_says_so_in_zh_hans(tmp_path: Path) -> None:
             assert re.search(r"[\u4e00-\u9fff]", str(err.value)), str(err.value)
     finally:
         i18n.set_language(old)
+
+
+def test_a_math_mode_reads_in_zh_hans_and_keeps_its_first_word() -> None:
+    from gpu_tpu_app.worker.kernels import common
+
+    mode = common.torch_math_mode("cuda", "float32", precision="high", capability=(9, 0))
+    assert mode == "tf32 tensor cores (float32 matmul precision 'high')"
+    assert note_text.shown_message(mode, to_dicts(mode), ZH) == "tf32 张量核心（float32 矩阵乘法精度 'high'）"
+    tpu = common.jax_math_mode("tpu", "float32", "highest")
+    assert tpu.split(" ", 1)[0] == "bf16x6"  # the word the % of spec is taken against
+    assert note_text.shown_message(tpu, to_dicts(tpu), ZH) == "bf16x6（6 遍，精度 'highest'）"
+
+
+def test_the_noise_rule_reads_in_zh_hans_and_its_english_is_the_rule_s() -> None:
+    assert trust.noise_rule_text("en") == trust.NOISE_RULE
+    zh = trust.noise_rule_text(ZH)
+    assert "3 次" in zh and "10 %" in zh and "25 %" in zh and _leftover_words(zh) == []

@@ -219,7 +219,7 @@ def cpu_bf16_mode(flags: set[str] | None = None) -> str:
         return "bf16 (oneDNN, AMX)"
     if "avx512_bf16" in flags:
         return "bf16 (oneDNN, AVX512-BF16)"
-    return "bf16 (emulated through fp32)"
+    return note("mode.bf16_emulated")
 
 
 # ---------------------------------------------------------------- results
@@ -288,30 +288,30 @@ def torch_math_mode(
         ampere = capability is not None and capability >= (8, 0)
         if dtype == "float32":
             if env.get("NVIDIA_TF32_OVERRIDE") == "0":
-                return "fp32 (full: NVIDIA_TF32_OVERRIDE=0 keeps cuBLAS off TF32)"
+                return note("mode.fp32_override_off")
             why = (
                 "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1"
                 if env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1"
-                else f"float32 matmul precision '{precision}'"
+                else note("mode.torch_precision", precision=precision)
                 if precision in ("high", "medium")
                 else "torch.backends.cuda.matmul.allow_tf32"
                 if allow_tf32
                 else None
             )
             if why is None:
-                return "fp32 (full)"
+                return note("mode.fp32_full")
             if not ampere:
-                return f"fp32 (full: {why} asks for TF32, which needs compute capability 8.0)"
-            return f"tf32 tensor cores ({why})"
+                return note("mode.fp32_tf32_needs_sm80", why=why)
+            return note("mode.tf32_tensor_cores", why=why)
         if dtype == "bfloat16" and not ampere:
-            return "bf16 (no bf16 tensor cores before compute capability 8.0)"
+            return note("mode.bf16_before_sm80")
         if dtype == "float16" and capability is not None and capability < (7, 0):
-            return "fp16 (no tensor cores before compute capability 7.0)"
-        return f"{short} tensor cores (fp32 accumulate)"
+            return note("mode.fp16_before_sm70")
+        return note("mode.tensor_cores", short=short)
     if platform == "rocm":
         if dtype == "float32":
-            return "fp32 (ROCm, no TF32)"
-        return f"{short} matrix cores (fp32 accumulate)"
+            return note("mode.rocm_fp32")
+        return note("mode.matrix_cores", short=short)
     return f"{short} ({platform})"
 
 
@@ -348,29 +348,29 @@ def jax_math_mode(platform: str, dtype: str, setting: str | None, capability: st
     the CPU always multiplies in fp32.
     """
     short = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}[dtype]
-    named = f"precision '{setting or 'default'}'"
+    named = note("mode.jax_precision", setting=setting or "default")
     if platform == "cpu":
         return f"{short} (XLA CPU)"
     if dtype != "float32":
-        return f"{short} (fp32 accumulate)"
+        return note("mode.accumulate", short=short)
     if setting in JAX_ALGORITHMS:
-        return f"{JAX_ALGORITHMS[setting]} (dot algorithm {setting})"
+        return note("mode.dot_algorithm", short=JAX_ALGORITHMS[setting], setting=setting)
     group = JAX_PRECISION.get(setting.lower() if setting else setting)
     if group is None:
-        return f"fp32? ({named} is not one this app maps)"
+        return note("mode.unmapped", named=named)
     if platform == "tpu":
         return {
-            "DEFAULT": f"bf16 (1 pass, {named})",
-            "HIGH": f"bf16x3 (3 passes, {named})",
-            "HIGHEST": f"bf16x6 (6 passes, {named})",
+            "DEFAULT": note("mode.tpu_one_pass", named=named),
+            "HIGH": note("mode.tpu_three_passes", named=named),
+            "HIGHEST": note("mode.tpu_six_passes", named=named),
         }[group]
     try:
         major = int(str(capability).split(".")[0])
     except (TypeError, ValueError):
         major = 0  # ROCm reports a gfx name: no TF32 in XLA there
     if group != "HIGHEST" and major >= 8:
-        return f"tf32 ({named})"
-    return f"fp32 ({named})"
+        return note("mode.gpu_tf32", named=named)
+    return note("mode.gpu_fp32", named=named)
 
 
 def result(
