@@ -53,6 +53,21 @@ NOISE_RULE = (
     f"its repetitions spreads over more than {format_pct(100 * NOISE_IQR_RATIO)} of the median (IQR / median), or when its "
     f"coefficient of variation is above {format_pct(100 * NOISE_CV)}."
 )
+
+
+def noise_rule_text(language: str | None = None) -> str:
+    """NOISE_RULE in the language in use (the window's Status column)."""
+    from gpu_tpu_app.core.texts import text
+
+    return text(
+        "probe_app.trust.noise_rule",
+        language=language,
+        reps=MIN_REPS,
+        iqr=format_pct(100 * NOISE_IQR_RATIO),
+        cv=format_pct(100 * NOISE_CV),
+    )
+
+
 TRUST_RULE = (
     NOISE_RULE + " Copy and triad points whose arrays are smaller than 4x the last-level cache measured the "
     "cache, not memory. Points above the chip's published peak, or matmul points above this machine's own "

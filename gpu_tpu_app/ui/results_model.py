@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from gpu_tpu_app.core.note_text import result_message, shown_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.trust import NO_FLAGS, NOISE_RULE, Flags, is_functional_check, run_flags
+from gpu_tpu_app.core.trust import NO_FLAGS, Flags, is_functional_check, noise_rule_text, run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
 from gpu_tpu_app.ui.chart_data import kernel_name
 from gpu_tpu_app.ui.widgets import plain_tip
@@ -269,7 +269,7 @@ class ResultsModel(QAbstractTableModel):
                     "Percent of the best trusted result of the same kernel, device and dtype in this run"
                 ),
                 "Status": self.tr("ok, a failure, or why a measured point is not trusted: {rule}").format(
-                    rule=NOISE_RULE
+                    rule=noise_rule_text()
                 ),
                 "% spec": self.tr("Percent of the published dense peak of the matched catalogue chip"),
             }.get(COLUMNS[section])

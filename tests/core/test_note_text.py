@@ -335,3 +335,9 @@ def test_a_math_mode_reads_in_zh_hans_and_keeps_its_first_word() -> None:
     tpu = common.jax_math_mode("tpu", "float32", "highest")
     assert tpu.split(" ", 1)[0] == "bf16x6"  # the word the % of spec is taken against
     assert note_text.shown_message(tpu, to_dicts(tpu), ZH) == "bf16x6（6 遍，精度 'highest'）"
+
+
+def test_the_noise_rule_reads_in_zh_hans_and_its_english_is_the_rule_s() -> None:
+    assert trust.noise_rule_text("en") == trust.NOISE_RULE
+    zh = trust.noise_rule_text(ZH)
+    assert "3 次" in zh and "10 %" in zh and "25 %" in zh and _leftover_words(zh) == []

@@ -184,9 +184,9 @@ def test_a_bad_answers_file_is_one_chinese_line_naming_the_file_and_field(tmp_pa
     from gpu_tpu_app.errors import InputError
 
     for body, expected in [
-        ('{"stage": "prod"}', "answers.json：stage：'prod' 不是 exploring, stabilizing, production 之一"),
-        ('{"stagex": 1}', "answers.json：stagex：未知字段（已知：framework, "),
-        ('{"schema_version": 7}', "answers.json：schema_version：不支持 7（本应用读取 1 和 2）"),
+        ('{"stage": "prod"}', "answers.json: stage: 'prod' 不是 exploring, stabilizing, production 之一"),
+        ('{"stagex": 1}', "answers.json: stagex: 未知字段（已知：framework, "),
+        ('{"schema_version": 7}', "answers.json: schema_version: 不支持 7（本应用读取 1 和 2）"),
     ]:
         with pytest.raises(InputError) as err:
             load_answers(body, "answers.json")
