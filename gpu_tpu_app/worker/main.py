@@ -310,7 +310,13 @@ def _warm_up(args: argparse.Namespace, devices: list[DeviceInfo], em: Emitter) -
                 dev = dev.model_copy(update={"first_use_s": round(first_use, 3)})
             except Exception as exc:  # the points will meet the same problem and report it one by one
                 traceback.print_exc()
-                em.emit(ErrorMsg(backend=args.backend, kernel=None, message=f"warm-up of {dev.key}: {describe(exc)}"))
+                em.emit(
+                    ErrorMsg(
+                        backend=args.backend,
+                        kernel=None,
+                        message=note("main.warm_up_failed", device=dev.key, error=describe(exc)),
+                    )
+                )
         out.append(dev)
     return out
 
@@ -570,7 +576,7 @@ def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:
         points = _plan(args, devices, budget)
     except Exception as exc:
         traceback.print_exc()
-        message = f"could not plan the {args.suite} suite: {type(exc).__name__}: {exc}"
+        message = note("main.could_not_plan", suite=args.suite, error=f"{type(exc).__name__}: {exc}")
         em.emit(ErrorMsg(backend=args.backend, kernel=None, message=message))
         em.emit(Done(ok=False, message=message))
         return 1

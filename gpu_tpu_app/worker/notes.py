@@ -144,6 +144,9 @@ TEMPLATES: dict[str, str] = {
     "main.cancelled": "cancelled",
     "main.not_available": "not available",
     "main.skipped": "{n} points skipped: time budget used up",
+    "main.warm_up_failed": "warm-up of {device}: {error}",
+    "main.could_not_plan": "could not plan the {suite} suite: {error}",
+    "main.throttled": "measured while the GPU reported {reasons} (NVML): clocks held below their target",
     # the model check (modelcheck*.py, tpu_compile*.py)
     "check.torchax_then": "torchax.extract_jax, then {then}",
     "check.compile_route": "{route}.lower(<shapes with shardings>).compile()",

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from gpu_tpu_app.worker.notes import note
+
 #: nvmlClocksEventReasons bits (nvml.h; called ClocksThrottleReasons before driver 535).
 REASONS = {
     0x1: "gpu_idle",
@@ -95,4 +97,4 @@ def throttle_note(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     seen = [r for s in (before, after) if s for r in s.get("throttle", []) if r in SLOWDOWN]
     if not seen:
         return None
-    return f"measured while the GPU reported {', '.join(dict.fromkeys(seen))} (NVML): clocks held below their target"
+    return note("main.throttled", reasons=", ".join(dict.fromkeys(seen)))
