@@ -58,6 +58,8 @@ TERMS = (
     Term(r"\bslices?\b", "切片", (), paired=False),
     Term(r"\bmemory\b", "内存", ("显存",), paired=False),
     Term(r"\bplaybook\b", "选型清单", ("行动指南",)),
+    Term(r"\b(?:input|data) pipelines?\b", "管道", ("管线",)),
+    Term(r"\bport(?:s|ing|ed)?\b", "迁移", ("移植",)),
     Term(r"\bFAQ\b", "常见问题", ("问答集", "疑问解答", "常问问题")),
     Term(r"\bknowledge sources?\b", "知识来源", ("参考资料", "资料来源", "引用来源")),
 )
