@@ -5,6 +5,10 @@ files (`probe compare`, `estimate --results`, `--results`, the window's Import a
 page's Import) and preferences. Each case must give exactly one line that names the file
 (and the field, where there is one): exit 2 in a command line, a plain-text dialog in the
 window, never a traceback, and the file must be left exactly as it was.
+
+One file of about 840 lines on purpose: every section, the writers' NaN and Infinity checks included, uses
+the same valid files (`valid`, `make_run`), hostile cases (`CASES`, `Bad`), the snapshot that proves a file
+untouched and the module-scoped window and Probe page; split, each part would import all of them back.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
+    QHeaderView,
     QLabel,
     QLineEdit,
     QStyledItemDelegate,
@@ -168,6 +169,11 @@ class EstimateTableFill:
         colors = theme_manager().colors()
         self._filling = True
         self.table.setSortingEnabled(False)
+        # a ResizeToContents column measures all its cells again after every setItem: 0.6 s of CPU for the 29
+        # catalogue rows, 25 times the fill itself; held at Fixed while filling, the columns are sized once after
+        header = self.table.horizontalHeader()
+        modes = [header.sectionResizeMode(col) for col in range(header.count())]
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         est = self.result
         rows = est.rows if est else []
         self.table.setRowCount(len(rows))
@@ -266,6 +272,8 @@ class EstimateTableFill:
                 if col in (2, 3, 4, 6, 7, 8, 9, 10, 11):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, col, item)
+        for col, mode in enumerate(modes):
+            header.setSectionResizeMode(col, mode)
         self.table.setSortingEnabled(True)
         if rows:
             self.table.resizeColumnToContents(0)  # full chip names, readable (the column stays resizable)
