@@ -167,6 +167,10 @@ TEMPLATES: dict[str, str] = {
     "check.programs_jax": "jax.jit compiles one program per distinct input shape and dtype",
     "check.programs_export": "torch.export captured one static graph without data-dependent operations; XLA compiles a static graph once per distinct input shape and dtype",
     "check.programs_compile": "torch.compile with static shapes (as XLA compiles), counting compiled frames",
+    "check.torchax_no_rule": "torchax {version} cannot lower the higher-order operator {operators} (it has no rule for it): a limit of this route, not a verdict on the model ({error})",
+    "check.created_tensors": "{n} tensor(s) the model creates inside forward without a device (torch.zeros(...), torch.eye(n), ...) were made on the TPU side, as with the default device set there; on a TPU create them with device=x.device or set the default device",
+    "check.sparse_as_dense": "torchax lowered it only by treating the sparse argument(s) as dense arrays ({inputs}): the TPU program is a dense one, not the sparse model",
+    "check.compiled_nothing": "torch.compile compiled no program for {n} distinct input shape(s): it skipped the model (it skips some modules, nn.LSTM and nn.GRU among them), so how many programs XLA would compile is not known",
     # second tries (retry.py); {reason} is the trust rule's reason (core.trust)
     "retry.both_noisy_faster_first": "measured {when}, too noisy both times; the faster (first) try is kept",
     "retry.both_noisy_faster_second": "measured {when}, too noisy both times; the faster (second) try is kept",

@@ -54,6 +54,7 @@ CODE_NAMES = {
     "while",
     "nnz",
     "Transformer",
+    "device=x.device",  # a keyword argument, as the user's code writes it
 }
 
 
