@@ -191,3 +191,19 @@ def test_the_guide_dialog_shows_the_interface_language(qtbot, zh_language: None)
     qtbot.addWidget(dialog)
     shown = dialog.browser.toPlainText()
     assert shown.startswith("使用 gpu-tpu-app") and "工坊" in shown and "流水线" in shown
+
+
+def test_the_chinese_guide_renders_without_stray_spaces_or_markup(qtbot) -> None:
+    # Markdown turns a line break inside a paragraph into a space, which shows in Chinese ("都有， 用");
+    # emphasis that ends in punctuation right before a Chinese character is not emphasis ("**检查我的模型…**会")
+    from PySide6.QtGui import QTextDocument
+
+    from gpu_tpu_app.ui.help import guide_markdown
+
+    doc = QTextDocument()
+    doc.setMarkdown(guide_markdown("zh-Hans"))
+    shown = doc.toPlainText()
+    assert "*" not in CODE.sub("", shown), [line for line in shown.splitlines() if "*" in line]
+    cjk = r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"
+    assert re.findall(f"{cjk} +{cjk}", shown) == []
+    assert "**检查我的模型…**" in guide_markdown("zh-Hans") and "检查我的模型…" in shown
