@@ -36,9 +36,14 @@ LIST_TIMEOUT_S = 3 * QUERY_TIMEOUT_S + 30
 MAX_OUTPUT = 8 * 1024 * 1024
 
 
+def _list_sep() -> str:
+    """Between the items of a list in a line (", "; Chinese writes "、")."""
+    return QCoreApplication.translate("EnvsView", ", ")
+
+
 def env_text(env: PythonEnv) -> str:
     """The combo box line: name, Python, and what it has or why it cannot be used."""
-    what = ", ".join(f"{k} {version_words(env.versions[k])}" for k in ("torch", "jax") if k in env.versions)
+    what = _list_sep().join(f"{k} {version_words(env.versions[k])}" for k in ("torch", "jax") if k in env.versions)
     python = env.python or "?"
     if not env.usable:
         return QCoreApplication.translate("EnvsView", "{name} (Python {python}): not usable").format(
@@ -85,7 +90,7 @@ def build_words(flavour: str) -> str:
             )
         elif part:
             out.append(part)
-    return ", ".join(out)
+    return _list_sep().join(out)
 
 
 def frameworks_words(env: PythonEnv) -> str:
@@ -96,7 +101,7 @@ def frameworks_words(env: PythonEnv) -> str:
     for fw in env.frameworks:
         name = f"{fw.framework} {version_words(env.versions.get(fw.framework, ''))}".strip()
         if fw.devices:
-            found = ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
+            found = _list_sep().join(dict.fromkeys(device_words(d) for d in fw.devices))
             parts.append(
                 QCoreApplication.translate("EnvsView", "{framework} finds {devices}").format(
                     framework=name, devices=found
@@ -108,7 +113,7 @@ def frameworks_words(env: PythonEnv) -> str:
                     framework=name, why=fw.error or QCoreApplication.translate("EnvsView", "none reported")
                 )
             )
-    return "; ".join(parts)
+    return QCoreApplication.translate("EnvsView", "; ").join(parts)
 
 
 def env_tooltip(env: PythonEnv) -> str:
@@ -123,7 +128,7 @@ def env_tooltip(env: PythonEnv) -> str:
         lines.append(QCoreApplication.translate("EnvsView", "build: {build}").format(build=build_words(env.flavour)))
     for fw in env.frameworks:
         seen = (
-            ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
+            _list_sep().join(dict.fromkeys(device_words(d) for d in fw.devices))
             if fw.devices
             else QCoreApplication.translate("EnvsView", "no devices")
         )
