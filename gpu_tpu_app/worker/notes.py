@@ -171,6 +171,14 @@ TEMPLATES: dict[str, str] = {
     "check.created_tensors": "{n} tensor(s) the model creates inside forward without a device (torch.zeros(...), torch.eye(n), ...) were made on the TPU side, as with the default device set there; on a TPU create them with device=x.device or set the default device",
     "check.sparse_as_dense": "torchax lowered it only by treating the sparse argument(s) as dense arrays ({inputs}): the TPU program is a dense one, not the sparse model",
     "check.compiled_nothing": "torch.compile compiled no program for {n} distinct input shape(s): it skipped the model (it skips some modules, nn.LSTM and nn.GRU among them), so how many programs XLA would compile is not known",
+    # collectives across processes (collective.py, collective_report.py)
+    "collective.not_run": "not run: {why}",
+    "collective.cancelled": "cancelled",
+    "collective.budget_used_up": "the time budget was used up",
+    "collective.stalled": "{n} of {total} operations stalled (up to {slowest_ms} ms, the fastest took {fastest_ms} ms)",
+    "collective.stalled_jax_gloo": "{n} of {total} operations stalled (up to {slowest_ms} ms, the fastest took {fastest_ms} ms): JAX's own gloo transport stalls like this at some sizes, in a plain jax.distributed loop too, so this figure is JAX's, not the probe's",
+    "collective.measured_one_host": "{op} of {size} across {ranks} ranks on {hosts} host ({backend} {transport}); {us} µs per operation; algorithm bandwidth {algbw} GB/s; bus bandwidth = algbw × {factor}",
+    "collective.measured_hosts": "{op} of {size} across {ranks} ranks on {hosts} hosts ({backend} {transport}); {us} µs per operation; algorithm bandwidth {algbw} GB/s; bus bandwidth = algbw × {factor}",
     # second tries (retry.py); {reason} is the trust rule's reason (core.trust)
     "retry.both_noisy_faster_first": "measured {when}, too noisy both times; the faster (first) try is kept",
     "retry.both_noisy_faster_second": "measured {when}, too noisy both times; the faster (second) try is kept",
