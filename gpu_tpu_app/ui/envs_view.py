@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QProcess, QProcessEnvironment, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QProcess, QProcessEnvironment, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -200,6 +201,17 @@ class EnvsView(QWidget):
         col.addWidget(self.note)
         self._fill()
 
+    def minimumSizeHint(self) -> QSize:
+        """Room for the note as wrapped at the width it has (a layout counts a wrapping label as one line),
+        so the pane below never covers its second line."""
+        hint = super().minimumSizeHint()
+        extra = self.note.heightForWidth(max(1, self.note.width())) - self.note.minimumSizeHint().height()
+        return QSize(hint.width(), hint.height() + max(0, extra))
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.updateGeometry()  # the note wraps differently at another width
+
     # ---------------------------------------------------------------- API
     def selected(self) -> str | None:
         """The chosen interpreter, or None for the app's own."""
@@ -332,6 +344,7 @@ class EnvsView(QWidget):
             self.note.setText("" if self._proc is None else self.note.text())
             return
         self.note.setText(frameworks_words(env))
+        self.updateGeometry()
         self.note.setToolTip(plain_tip(env_tooltip(env)))
 
     def _on_activated(self, index: int) -> None:
