@@ -173,7 +173,9 @@ def project_ids() -> set[str]:
     return ids
 
 
-_URL = re.compile(r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)(?:/\S*)?)")
+_URL = re.compile(
+    r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)\b(?:/\S*)?)"
+)  # not torch.compile, jax.device_put
 _PATH = re.compile(
     r"(?:~|\.{0,2})/[\w./-]+|\b(?:[\w.-]+/)*[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b|\b(?:[\w.-]+/){2,}"
 )
@@ -224,12 +226,25 @@ def verbatim_titles() -> list[str]:
 
 
 def user_texts(session_file: Path) -> list[str]:
-    """The session's own words (its notes): the user's, shown as they typed them, in whatever language."""
+    """The session's own words, shown as they are in every language: its notes (the user's), and the messages
+    of results saved before run files kept their notes' text ids (a result without `notes`: the worker's English,
+    which an old file keeps)."""
     try:
-        notes = json.loads(session_file.read_text(encoding="utf-8")).get("notes")
-    except (OSError, ValueError, AttributeError):
+        session = json.loads(session_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return []
-    return [line.strip() for line in notes.splitlines() if len(line.strip()) > 8] if isinstance(notes, str) else []
+    if not isinstance(session, dict):
+        return []
+    texts: list[str] = []
+    notes = session.get("notes")
+    if isinstance(notes, str):
+        texts += [line.strip() for line in notes.splitlines()]
+    for run in session.get("runs") or []:
+        for result in (run.get("results") or []) if isinstance(run, dict) else []:
+            message = result.get("message") if isinstance(result, dict) and not result.get("notes") else None
+            if isinstance(message, str):
+                texts += [message, *message.split("; ")]
+    return [t.strip() for t in texts if len(t.strip()) > 8]
 
 
 def _not_words(text: str) -> str:

@@ -29,18 +29,10 @@ from benchmarks.zh_leftovers import (
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: files whose English is being translated by other changes (the worker's notes and the model check's findings,
-#: the trust rule's reasons); English that comes from them is an expected failure until they land. Empty it as they do.
-PENDING: tuple[str, ...] = (
-    "gpu_tpu_app/worker/",
-    "resources/text/worker.en.toml",
-    "gpu_tpu_app/core/trust.py",
-    "gpu_tpu_app/core/runs.py",
-    "gpu_tpu_app/core/check_limits.py",
-    "gpu_tpu_app/core/tpu_compile.py",
-    "resources/text/modelcheck.en.toml",
-    "resources/text/probe.en.toml",
-)
+#: files whose English is being translated by other changes; English that comes from them is an expected
+#: failure until they land (the catalogue's, the prices', the estimate's, the lesson's, the decision text's and
+#: the worker's all have; add a file here only while its translation is under way).
+PENDING: tuple[str, ...] = ()
 
 
 @cache
@@ -68,11 +60,11 @@ def _strings(source: str) -> list[str]:
 
 
 @cache
-def _pending_text() -> str:
+def _pending_text(entries: tuple[str, ...]) -> str:
     """What the pending files can print, whitespace collapsed: a Python file's string literals, a text
     file's lines but its comments."""
     parts = []
-    for entry in PENDING:
+    for entry in entries:
         path = ROOT / entry
         for f in sorted(path.rglob("*.py")) if entry.endswith("/") else [path]:
             if not f.is_file():
@@ -90,11 +82,11 @@ def _pending_text() -> str:
 _PIECES = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef;:()\[\]{}<>|=]+")
 
 
-def from_pending(leftover: Leftover) -> bool:
+def from_pending(leftover: Leftover, entries: tuple[str, ...] = PENDING) -> bool:
     """True when the leftover's English is a run of words one of the PENDING files holds: four words in a row,
     or a shorter run whole (numbers end a run: the source fills them in), or, for a run of one or two words,
     one of its words."""
-    pending = _pending_text()
+    pending = _pending_text(entries)
     for piece in _PIECES.split(_strip_markup(leftover.text)):
         runs: list[list[str]] = [[]]
         for token in piece.split():
@@ -157,7 +149,8 @@ def test_every_command_prints_chinese(argv: list[str]) -> None:
 
 
 def test_english_from_a_pending_file_is_told_from_english_of_ones_own() -> None:
-    pending = Leftover("mixed", "w", "TPU v5e 上的布局：one device: nothing is split", ["one", "device", "nothing"])
+    files = ("resources/text/worker.en.toml", "gpu_tpu_app/worker/")
+    note = Leftover("mixed", "w", "噪声大; 2 threads; time cap reached before the CV fell to 3.5%", ["time", "cap"])
     own = Leftover("english", "w", "Print the table of flowers", ["Print", "the", "table", "of", "flowers"])
-    assert from_pending(pending) is any(e.startswith("gpu_tpu_app/worker/") for e in PENDING)
-    assert not from_pending(own)
+    assert from_pending(note, files) and not from_pending(note, ())
+    assert not from_pending(own, files)

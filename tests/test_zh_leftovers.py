@@ -37,3 +37,27 @@ def test_the_episode_and_its_chapters_keep_their_names() -> None:
 
     titles = verbatim_titles()
     assert "GPU vs TPU: Choosing Your AI Engine" in titles and "From Pixels to Pathways" in titles
+
+
+def test_a_sessions_own_words_are_the_notes_and_old_results_messages(tmp_path) -> None:
+    import json
+
+    from benchmarks.zh_leftovers import user_texts
+
+    old = {"message": "2 threads; time cap reached before the CV fell to 3.5%"}
+    new = {"message": "one device: nothing is split", "notes": [{"id": "worker.x"}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"notes": "Our model is stable", "runs": [{"results": [old, new]}]}))
+    texts = user_texts(path)
+    assert (
+        "Our model is stable" in texts
+        and old["message"] in texts
+        and "time cap reached before the CV fell to 3.5%" in texts
+    )
+    assert not any("nothing is split" in t for t in texts)  # a result with note ids is shown translated: judged
+
+
+def test_a_call_whose_name_starts_like_a_domain_is_no_url() -> None:
+    ids = IDS | {"torch.compile", "jax.device_put"}
+    assert mixed_words("不测量 torch.compile；jax.device_put；见 example.com/x", ids) == []
+    assert "pile" not in mixed_words("不测量 torch.compile", IDS)

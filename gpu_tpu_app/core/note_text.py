@@ -84,13 +84,20 @@ def separator(language: str) -> str:
     return area_texts("worker", language).get("separator", SEPARATOR)
 
 
+def notes_hold(message: str | None, notes: Sequence[Any]) -> bool:
+    """True when `notes` say `message` again exactly in English (then they may be shown in another language)."""
+    if not message or not notes:
+        return False
+    english = [render(n, i18n.DEFAULT_LANGUAGE) for n in notes]
+    return all(e is not None for e in english) and SEPARATOR.join(english) == message  # type: ignore[arg-type]  # None ruled out
+
+
 def shown_message(message: str | None, notes: Sequence[Any], language: str | None = None) -> str | None:
     """`message` in the language in use where its `notes` say it again exactly; else `message` as stored."""
     if not message or not notes:
         return message
     lang = language or i18n.current_language()
-    english = [render(n, i18n.DEFAULT_LANGUAGE) for n in notes]
-    if any(e is None for e in english) or SEPARATOR.join(english) != message:  # type: ignore[arg-type]  # None ruled out
+    if not notes_hold(message, notes):
         return message
     if lang == i18n.DEFAULT_LANGUAGE:
         return message

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -58,9 +58,21 @@ class CollectiveChart(_Chart):
         note.setProperty("role", "muted")
         note.setWordWrap(True)  # the room beside the button: it wraps there rather than being cut
         self.controls.addWidget(note, 1)
+        self._note = note
         self.item.setLabel("bottom", self.tr("message size (log scale)"))
         self.item.setLabel("left", self.tr("bus bandwidth, B/s (log scale)"))
         self._last: ChartData | None = None
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for the note as wrapped at the width it has (a layout counts a wrapping label as one line),
+        so the chart is never given less height than its plot and axis labels need."""
+        hint = super().minimumSizeHint()
+        extra = self._note.heightForWidth(max(1, self._note.width())) - self._note.minimumSizeHint().height()
+        return QSize(hint.width(), hint.height() + max(0, extra))
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.updateGeometry()  # the note wraps differently at another width
 
     def _again(self, *_args: Any) -> None:
         if self._last is not None:

@@ -137,7 +137,7 @@ MAX_LEGEND_ENTRIES = 2
 #: The legend entry that says what a hollow marker means (each series keeps its own entry).
 UNTRUSTED_KEY = str(QT_TRANSLATE_NOOP("_Chart", "hollow: not trusted (hover a point for why)"))
 #: The plot (title, axes and data) never gets shorter than this.
-MIN_PLOT_HEIGHT = 280
+MIN_PLOT_HEIGHT = 250
 
 
 class _Chart(QWidget):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QProcess, QProcessEnvironment, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QProcess, QProcessEnvironment, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -36,9 +37,14 @@ LIST_TIMEOUT_S = 3 * QUERY_TIMEOUT_S + 30
 MAX_OUTPUT = 8 * 1024 * 1024
 
 
+def _list_sep() -> str:
+    """Between the items of a list in a line (", "; Chinese writes "、")."""
+    return QCoreApplication.translate("EnvsView", ", ")
+
+
 def env_text(env: PythonEnv) -> str:
     """The combo box line: name, Python, and what it has or why it cannot be used."""
-    what = ", ".join(f"{k} {version_words(env.versions[k])}" for k in ("torch", "jax") if k in env.versions)
+    what = _list_sep().join(f"{k} {version_words(env.versions[k])}" for k in ("torch", "jax") if k in env.versions)
     python = env.python or "?"
     if not env.usable:
         return QCoreApplication.translate("EnvsView", "{name} (Python {python}): not usable").format(
@@ -85,7 +91,7 @@ def build_words(flavour: str) -> str:
             )
         elif part:
             out.append(part)
-    return ", ".join(out)
+    return _list_sep().join(out)
 
 
 def frameworks_words(env: PythonEnv) -> str:
@@ -96,7 +102,7 @@ def frameworks_words(env: PythonEnv) -> str:
     for fw in env.frameworks:
         name = f"{fw.framework} {version_words(env.versions.get(fw.framework, ''))}".strip()
         if fw.devices:
-            found = ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
+            found = _list_sep().join(dict.fromkeys(device_words(d) for d in fw.devices))
             parts.append(
                 QCoreApplication.translate("EnvsView", "{framework} finds {devices}").format(
                     framework=name, devices=found
@@ -108,7 +114,7 @@ def frameworks_words(env: PythonEnv) -> str:
                     framework=name, why=fw.error or QCoreApplication.translate("EnvsView", "none reported")
                 )
             )
-    return "; ".join(parts)
+    return QCoreApplication.translate("EnvsView", "; ").join(parts)
 
 
 def env_tooltip(env: PythonEnv) -> str:
@@ -123,7 +129,7 @@ def env_tooltip(env: PythonEnv) -> str:
         lines.append(QCoreApplication.translate("EnvsView", "build: {build}").format(build=build_words(env.flavour)))
     for fw in env.frameworks:
         seen = (
-            ", ".join(dict.fromkeys(device_words(d) for d in fw.devices))
+            _list_sep().join(dict.fromkeys(device_words(d) for d in fw.devices))
             if fw.devices
             else QCoreApplication.translate("EnvsView", "no devices")
         )
@@ -194,6 +200,17 @@ class EnvsView(QWidget):
         col.addLayout(row)
         col.addWidget(self.note)
         self._fill()
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for the note as wrapped at the width it has (a layout counts a wrapping label as one line),
+        so the pane below never covers its second line."""
+        hint = super().minimumSizeHint()
+        extra = self.note.heightForWidth(max(1, self.note.width())) - self.note.minimumSizeHint().height()
+        return QSize(hint.width(), hint.height() + max(0, extra))
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.updateGeometry()  # the note wraps differently at another width
 
     # ---------------------------------------------------------------- API
     def selected(self) -> str | None:
@@ -327,6 +344,7 @@ class EnvsView(QWidget):
             self.note.setText("" if self._proc is None else self.note.text())
             return
         self.note.setText(frameworks_words(env))
+        self.updateGeometry()
         self.note.setToolTip(plain_tip(env_tooltip(env)))
 
     def _on_activated(self, index: int) -> None:

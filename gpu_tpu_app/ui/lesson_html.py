@@ -89,13 +89,14 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4, language: s
                     best[key[0]] = (key, phases)
             for (dev, dtype, size), phases in best.values():
                 order = [p for p in COMPILE_PHASES if p in phases]
-                steps = ", ".join(
+                steps = words("details_sep").join(
                     f"{text(f'learn.phase.{p}', language=language)} {format_seconds(phases[p])}" for p in order
                 )
                 shape = " ".join(x for x in (dtype, f"N={size}" if size else None) if x)
                 r0 = next(r for r in results if r.device == dev)
                 where = _where(run, r0, many, language) + check
-                lines.append(f"{steps} ({shape}; {where})" if shape else f"{steps} ({where})")
+                details = words("shape_where", shape=shape, where=where) if shape else where
+                lines.append(words("detail", value=steps, details=details))
             continue
         by_key: dict[tuple[str, str, str | None, str | None], ProbeResult] = {}
         for r in results:
@@ -114,7 +115,8 @@ def evidence_lines(kernel: str, runs: list[RunFile], limit: int = 4, language: s
                 shown = words("best", value=shown)
             if r.pct_spec is not None:
                 shown = words("of_spec", value=shown, pct=format_pct(r.pct_spec))
-            lines.append(f"{shown} ({', '.join([*extra, _where(run, r, many, language)])}{check})")
+            details = words("details_sep").join([*extra, _where(run, r, many, language)]) + check
+            lines.append(words("detail", value=shown, details=details))
         if not by_key:
             skipped = next((r for r in results if r.status == "skipped"), None)
             failed = next((r for r in results if r.status in ("error", "timeout", "suspect")), None)
@@ -267,7 +269,10 @@ class LessonHtml:
             if not lines:
                 continue
             items = "<br>".join(html.escape(line) for line in lines)
-            rows.append(f"<b>{html.escape(kernel_words(k, self.language))}</b>: {items}")
+            label = f"<b>{html.escape(kernel_words(k, self.language))}</b>"
+            # the words around the two are escaped; the label and the lines are HTML already
+            row = html.escape(text("learn.evidence.labelled", language=self.language, kernel="\0", lines="\1"))
+            rows.append(row.replace("\0", label).replace("\1", items))
         if not rows:
             return ""
         return (

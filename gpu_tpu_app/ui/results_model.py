@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from gpu_tpu_app.core.note_text import result_message, shown_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
+from gpu_tpu_app.core.terms import variant_words
 from gpu_tpu_app.core.trust import NO_FLAGS, Flags, is_functional_check, noise_rule_text, run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
 from gpu_tpu_app.ui.chart_data import kernel_name
@@ -60,7 +61,7 @@ def words(table: dict[str, str], key: str) -> str:
 def kernel_label(r: ProbeResult) -> str:
     """Kernel plus variant: 'transfer h2d-pinned', 'compile first_call', 'matmul' (the kernel as the charts
     name it in the language in use)."""
-    return f"{kernel_name(r.kernel)} {r.variant}" if r.variant else kernel_name(r.kernel)
+    return f"{kernel_name(r.kernel)} {variant_words(r.variant)}" if r.variant else kernel_name(r.kernel)
 
 
 def spread_text(r: ProbeResult) -> str:

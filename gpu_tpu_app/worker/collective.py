@@ -60,6 +60,7 @@ from gpu_tpu_app.worker.collective_common import (
 from gpu_tpu_app.worker.collective_jax import _JaxGroup
 from gpu_tpu_app.worker.collective_report import _HostsMsg, _measured_result, _result, _skip_rest
 from gpu_tpu_app.worker.collective_torch import _TorchGroup
+from gpu_tpu_app.worker.notes import note
 from gpu_tpu_app.worker.wire import DeviceInfo, DeviceMsg, Done, ErrorMsg, Hello, Progress, ResultMsg
 
 __all__ = [
@@ -199,7 +200,11 @@ def _run_points(
         if stop:
             if lead:
                 _skip_rest(
-                    emit, points[i:], backend, key, "cancelled" if cancelled() else "the time budget was used up"
+                    emit,
+                    points[i:],
+                    backend,
+                    key,
+                    note("collective.cancelled") if cancelled() else note("collective.budget_used_up"),
                 )
             return 0
         dog.beat(f"measuring {label}")

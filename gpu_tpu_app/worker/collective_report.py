@@ -11,6 +11,7 @@ from typing import Any
 
 from gpu_tpu_app.worker.collective_common import OP_LABEL, bus_factor
 from gpu_tpu_app.worker.kernels.stats import summarize
+from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import CollectiveInfo, ProbeResult, ResultMsg
 
 
@@ -32,13 +33,20 @@ def _measured_result(
     algbw = busbw / bus_factor(op, ranks)
     med = size / algbw
     info = CollectiveInfo(op=op, ranks=ranks, hosts=n_hosts, transport=transport, time_s=med, algbw=algbw, busbw=busbw)
-    msg = (
-        f"{OP_LABEL[op]} of {_size(size)} across {ranks} ranks on {n_hosts} host{'s' if n_hosts > 1 else ''} "
-        f"({backend} {transport}); {med * 1e6:.1f} µs per operation; algorithm bandwidth {algbw / 1e9:.3g} GB/s; "
-        f"bus bandwidth = algbw × {bus_factor(op, ranks):.3g}"
+    msg: str | None = note(
+        "collective.measured_hosts" if n_hosts > 1 else "collective.measured_one_host",
+        op=OP_LABEL[op],
+        size=_size(size),
+        ranks=ranks,
+        hosts=n_hosts,
+        backend=backend,
+        transport=transport,
+        us=f"{med * 1e6:.1f}",
+        algbw=f"{algbw / 1e9:.3g}",
+        factor=f"{bus_factor(op, ranks):.3g}",
     )
     if (stalls := stall_note(backend, transport, times)) is not None:
-        msg = f"{msg}; {stalls}"
+        msg = join(msg, stalls)
     return ProbeResult(
         kernel="collective",
         backend=backend,
@@ -74,16 +82,10 @@ def stall_note(backend: str, transport: str, times: list[float]) -> str | None:
     slow = [t for t in times if t > STALL_FACTOR * fastest and t > STALL_MIN_S]
     if len(slow) < STALL_COUNT:
         return None
-    said = (
-        f"{len(slow)} of {len(times)} operations stalled (up to {max(slow) * 1e3:.0f} ms, the fastest took "
-        f"{fastest * 1e3:.2f} ms)"
+    key = "collective.stalled_jax_gloo" if backend == "jax" and transport == "gloo" else "collective.stalled"
+    return note(
+        key, n=len(slow), total=len(times), slowest_ms=f"{max(slow) * 1e3:.0f}", fastest_ms=f"{fastest * 1e3:.2f}"
     )
-    if backend == "jax" and transport == "gloo":
-        said += (
-            ": JAX's own gloo transport stalls like this at some sizes, in a plain jax.distributed loop too, "
-            "so this figure is JAX's, not the probe's"
-        )
-    return said
 
 
 def _skip_rest(
@@ -91,7 +93,13 @@ def _skip_rest(
 ) -> None:
     """Report every point not run as skipped, with the reason."""
     for size2, op2, dt2 in points:
-        emit(ResultMsg(result=_result(backend, key, op2, dt2, size2, status="skipped", message=f"not run: {why}")))
+        emit(
+            ResultMsg(
+                result=_result(
+                    backend, key, op2, dt2, size2, status="skipped", message=note("collective.not_run", why=why)
+                )
+            )
+        )
 
 
 def _size(nbytes: int) -> str:
@@ -112,7 +120,7 @@ def _result(backend: str, key: str, op: str, dtype: str, size: int, *, status: s
         metric="bytes_per_s",
         unit="B/s",
         status=status,
-        message=message[:500],
+        message=message if len(message) <= 500 else message[:500],  # a Note keeps its id when it fits
     )
 
 

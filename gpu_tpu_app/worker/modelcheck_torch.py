@@ -30,7 +30,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _short,
     _stage,
 )
-from gpu_tpu_app.worker.notes import note
+from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.tpu_compile import torchax_default_device
 
 #: lowers a JAX function for a platform (gpu_tpu_app.worker.modelcheck_jax._export_for), for the torchax route.
@@ -338,9 +338,7 @@ def _torch_programs(model: Any, inputs: tuple, others: list[tuple], loader: Load
             "status": "failed",
             "input_sets": len(signatures),
             "shapes": len(set(signatures)),
-            "detail": f"torch.compile compiled no program for {len(set(signatures))} distinct input shape(s): it "
-            "skipped the model (it skips some modules, nn.LSTM and nn.GRU among them), so how many programs XLA "
-            "would compile is not known",
+            "detail": note("check.compiled_nothing", n=len(set(signatures))),
         }
     return {
         "status": "ok",
@@ -525,23 +523,23 @@ def _torchax_route(
         lowered = {
             **lowered,
             "status": "unavailable",
-            "detail": f"torchax {findings['versions']['torchax']} cannot lower the higher-order operator "
-            f"{', '.join(hops)} (it has no rule for it): a limit of this route, not a verdict on the model "
-            f"({lowered['detail'][:200]})",
+            "detail": note(
+                "check.torchax_no_rule",
+                version=findings["versions"]["torchax"],
+                operators=", ".join(hops),
+                error=lowered["detail"][:200],
+            ),
         }
     if lowered["status"] == "ok" and created:
         lowered = {
             **lowered,
-            "detail": f"{lowered['detail']}; {len(created)} tensor(s) the model creates inside forward without a "
-            "device (torch.zeros(...), torch.eye(n), ...) were made on the TPU side, as with the default device "
-            "set there; on a TPU create them with device=x.device or set the default device",
+            "detail": join(lowered["detail"], note("check.created_tensors", n=len(created))),
         }
     sparse = [f"input {i} ({ops.layout_of(t, torch)})" for i, t in enumerate(inputs) if ops.is_sparse(t)]
     if lowered["status"] == "ok" and sparse:  # the lowered program is a dense one: not the model that runs
         lowered = {
             **lowered,
             "status": "failed",
-            "detail": f"torchax lowered it only by treating the sparse argument(s) as dense arrays "
-            f"({', '.join(sparse)}): the TPU program is a dense one, not the sparse model",
+            "detail": note("check.sparse_as_dense", inputs=", ".join(sparse)),
         }
     return lowered

@@ -407,6 +407,16 @@ or import a run measured across machines.</source>
 <context>
     <name>EnvsView</name>
     <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="41"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/envs_view.py" line="116"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/envs_view.py" line="44"/>
         <source>{name} (Python {python}): not usable</source>
         <extracomment>The whole listing may take this long (queries run four at a time, each with its own limit). Output beyond this is not read.</extracomment>

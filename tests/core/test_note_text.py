@@ -54,6 +54,8 @@ CODE_NAMES = {
     "while",
     "nnz",
     "Transformer",
+    "device=x.device",  # a keyword argument, as the user's code writes it
+    "Metal",  # Apple's GPU interface, by its name
 }
 
 
@@ -341,3 +343,24 @@ def test_the_noise_rule_reads_in_zh_hans_and_its_english_is_the_rule_s() -> None
     assert trust.noise_rule_text("en") == trust.NOISE_RULE
     zh = trust.noise_rule_text(ZH)
     assert "3 次" in zh and "10 %" in zh and "25 %" in zh and _leftover_words(zh) == []
+
+
+def test_a_collective_point_and_its_stalls_read_in_zh_hans() -> None:
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.commands.probe.collective import _stall_parts
+    from gpu_tpu_app.worker.collective_report import _measured_result
+
+    stalled = [0.0005, 0.00052, 0.00049, 0.0006, 0.0011, 0.0875, 0.1896, 0.052]
+    wire = _measured_result("jax", "jax:cpu:0", "all_reduce", "float32", 262144, 2, 1, "gloo", stalled, 1.0)
+    r = ProbeResult.model_validate(json.loads(json.dumps(wire.to_dict())))
+    assert "3 of 8 operations stalled (up to 190 ms, the fastest took 0.49 ms)" in (r.message or "")
+    zh = note_text.result_message(r, ZH) or ""
+    assert "跨 1 台主机上的 2 个进程（rank）" in zh and "8 次操作中有 3 次停滞（最长 190 毫秒" in zh, zh
+    old = i18n.current_language()
+    try:
+        i18n.set_language(ZH)
+        assert [p[:20] for p in _stall_parts(r)] == ["8 次操作中有 3 次停滞（最长 190 毫秒"[:20]]
+        english_only = r.model_copy(update={"notes": []})  # a file from before notes had ids
+        assert _stall_parts(english_only)[0].startswith("3 of 8 operations stalled")
+    finally:
+        i18n.set_language(old)

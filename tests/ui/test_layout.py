@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QApplication, QHeaderView, QWidget
 
@@ -41,6 +42,10 @@ def layout_problems(window: MainWindow) -> list[str]:
         app.processEvents()
         if chart.plot.height() < MIN_CHART_HEIGHT:
             problems.append(f"{chart.slug}: plot {chart.plot.height()} px tall")
+        # a chart given less than its minimum height runs past its tab and cuts off the axis labels
+        below = chart.plot.mapTo(chart, QPoint(0, chart.plot.height())).y() - chart.height()
+        if below > 0:
+            problems.append(f"{chart.slug}: plot cut off {below} px at the bottom (the axis label is hidden)")
         font = chart.font()
         font.setPointSize(11)
         shown = chart.shown_title

@@ -80,6 +80,27 @@ def test_every_zh_page_is_in_chinese(content: LessonHtml, compile_and_matmul_run
     assert "Measured evidence" not in measured and "best 250" not in measured
 
 
+def test_zh_evidence_lines_use_chinese_punctuation(content: LessonHtml, compile_and_matmul_run: RunFile) -> None:
+    # the measured lines beside the claims: full-width parentheses, commas and colons around the figures
+    from gpu_tpu_app.ui.lesson_html import evidence_lines
+
+    assert evidence_lines("compile", [compile_and_matmul_run], language="zh-Hans") == [
+        "下降 12 ms，编译 250 ms，首次调用 270 ms，稳态 400 µs（N=1024；Test CPU · jax；冒烟套件：只是功能检查，不是基准测试）"
+    ]
+    assert evidence_lines("matmul", [compile_and_matmul_run], language="zh-Hans") == [
+        "最佳 250 GFLOP/s（float32，N=2048，Test CPU · jax；冒烟套件：只是功能检查，不是基准测试）"
+    ]
+    content.runs = [compile_and_matmul_run]
+    try:
+        measured = plain(content.page("workflow", COLORS))
+    finally:
+        content.runs = []
+    assert "JAX 编译步骤：下降 12 ms" in measured
+    assert not re.search(
+        r"[\u4e00-\u9fff][:(,;]|[:(,;] ?[\u4e00-\u9fff]", measured.split("在本机实测")[1].split("\n")[0]
+    )
+
+
 def test_zh_tooltips_and_search(content: LessonHtml) -> None:
     lesson = content.lesson
     tip = tooltip_html(lesson.term("systolic array"), lesson)
@@ -170,3 +191,19 @@ def test_the_guide_dialog_shows_the_interface_language(qtbot, zh_language: None)
     qtbot.addWidget(dialog)
     shown = dialog.browser.toPlainText()
     assert shown.startswith("使用 gpu-tpu-app") and "工坊" in shown and "流水线" in shown
+
+
+def test_the_chinese_guide_renders_without_stray_spaces_or_markup(qtbot) -> None:
+    # Markdown turns a line break inside a paragraph into a space, which shows in Chinese ("都有， 用");
+    # emphasis that ends in punctuation right before a Chinese character is not emphasis ("**检查我的模型…**会")
+    from PySide6.QtGui import QTextDocument
+
+    from gpu_tpu_app.ui.help import guide_markdown
+
+    doc = QTextDocument()
+    doc.setMarkdown(guide_markdown("zh-Hans"))
+    shown = doc.toPlainText()
+    assert "*" not in CODE.sub("", shown), [line for line in shown.splitlines() if "*" in line]
+    cjk = r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"
+    assert re.findall(f"{cjk} +{cjk}", shown) == []
+    assert "**检查我的模型…**" in guide_markdown("zh-Hans") and "检查我的模型…" in shown

@@ -217,3 +217,26 @@ def test_the_model_check_bar_speaks_chinese_and_keeps_chip_counts(zh_qt: None, q
     bar._finished(None)
     assert bar.status.text() == "检查已取消；回答保持原样。"
     assert bar.envs.add_button.text() == "添加…"
+
+
+def test_the_environment_line_uses_chinese_separators(zh_qt: None) -> None:
+    # "torch …找到 CPU; jax …" read with an ASCII semicolon between two Chinese clauses
+    from gpu_tpu_app.core.environments import PythonEnv
+    from gpu_tpu_app.ui.envs_view import build_words, frameworks_words
+
+    env = PythonEnv.model_validate(
+        {
+            "interpreter": "/venv/bin/python",
+            "name": "venv",
+            "kind": "venv",
+            "usable": True,
+            "versions": {"torch": "2.13.0+cpu", "jax": "0.10.2"},
+            "frameworks": [
+                {"framework": "torch", "devices": ["cpu", "cuda:0 NVIDIA L4"]},
+                {"framework": "jax", "devices": ["cpu"]},
+            ],
+        }
+    )
+    words = frameworks_words(env)
+    assert words.startswith("torch 2.13.0（仅 CPU 版本） 找到 CPU、NVIDIA L4；jax 0.10.2 找到 CPU"), words
+    assert build_words("torch +cpu, jax cpu") == "PyTorch 仅 CPU 版本、CPU 版 JAX"

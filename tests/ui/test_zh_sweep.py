@@ -94,7 +94,7 @@ def test_the_window_estimator_says_its_rules_and_warnings_in_chinese(qtbot) -> N
     tips = [card.table.item(r, 4).toolTip() for r in range(card.table.rowCount()) if card.table.item(r, 4)]
     warned = [t for t in tips if t]
     assert warned and all("exceed the largest fast-link group" not in t for t in warned), warned
-    assert any("超出了最大的高速互连组" in t for t in warned), warned
+    assert any("超出了最大的高速互联组" in t for t in warned), warned
 
 
 def test_the_prices_options_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:

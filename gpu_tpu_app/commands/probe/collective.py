@@ -9,13 +9,16 @@ from typing import Any
 
 from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, paragraphs, save_outputs, say
-from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.core import note_text
+from gpu_tpu_app.core.note_text import result_message
+from gpu_tpu_app.core.runs import ProbeResult, RunFile
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.texts import text as _text  # parse_bytes's argument is named text
 from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.i18n import current_language
 from gpu_tpu_app.probe.cli_output import ProgressPrinter, table, trust_cell
 from gpu_tpu_app.probe.protocol import is_dropped_note
 from gpu_tpu_app.probe.runner import CancelEvent, stop_on_signals
@@ -94,6 +97,15 @@ def _end(ident: str, **values: Any) -> str:
     return _text(f"cli.probe_commands.end.{ident}", **values)
 
 
+def _stall_parts(r: ProbeResult) -> list[str]:
+    """The worker's notes on stalled operations of a point, in the language in use: by their ids where the
+    run file has them, else the parts of its English message that say so (files from before notes had ids)."""
+    if note_text.notes_hold(r.message, r.notes):
+        stalled = [n for n in r.notes if n.id.startswith("worker.collective.stalled")]
+        return [note_text.render(n, current_language()) or "" for n in stalled]
+    return [part for part in (r.message or "").split("; ") if " operations stalled (" in part]
+
+
 def collective_table(run: RunFile) -> str:
     """One row per collective point: engine, op, dtype, size, time per op, algorithm and bus bandwidth, the CV
     of its repetitions and the trust rule's verdict (a flagged point is listed, marked, never a best value)."""
@@ -109,7 +121,7 @@ def collective_table(run: RunFile) -> str:
         if c is None:
             rows.append([r.backend, r.variant or "-", r.dtype or "-", size, "-", "-", r.status, "-", "-", "-", "-", ""])
             if r.message:
-                not_run.append(f"  {r.backend} {r.variant or ''} {size}: {r.message}")
+                not_run.append(f"  {r.backend} {r.variant or ''} {size}: {result_message(r)}")
             continue
         cv = MISSING if r.stats is None else format_pct(100 * r.stats.cv) if r.stats.reps > 1 else MISSING
         rows.append(
@@ -130,7 +142,7 @@ def collective_table(run: RunFile) -> str:
         )
         if flags.flagged:
             notes.append("  " + _words("not_trusted", point=f"{r.backend} {c.op} {size}", why=flags.shown_note()))
-        stalls = [part for part in (r.message or "").split("; ") if " operations stalled (" in part]
+        stalls = _stall_parts(r)
         stalled += [f"  {r.backend} {c.op} {size}: {part}" for part in stalls]
     headers = [
         _words("engine"),
