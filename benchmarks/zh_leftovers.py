@@ -173,7 +173,9 @@ def project_ids() -> set[str]:
     return ids
 
 
-_URL = re.compile(r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)(?:/\S*)?)")
+_URL = re.compile(
+    r"\b(?:https?://\S+|[\w.-]+\.(?:com|org|io|dev|ai|net)\b(?:/\S*)?)"
+)  # not torch.compile, jax.device_put
 _PATH = re.compile(
     r"(?:~|\.{0,2})/[\w./-]+|\b(?:[\w.-]+/)*[\w-]+\.(?:json|py|toml|csv|md|png|pdf|html|qm|ts|txt)\b|\b(?:[\w.-]+/){2,}"
 )

@@ -55,3 +55,9 @@ def test_a_sessions_own_words_are_the_notes_and_old_results_messages(tmp_path) -
         and "time cap reached before the CV fell to 3.5%" in texts
     )
     assert not any("nothing is split" in t for t in texts)  # a result with note ids is shown translated: judged
+
+
+def test_a_call_whose_name_starts_like_a_domain_is_no_url() -> None:
+    ids = IDS | {"torch.compile", "jax.device_put"}
+    assert mixed_words("不测量 torch.compile；jax.device_put；见 example.com/x", ids) == []
+    assert "pile" not in mixed_words("不测量 torch.compile", IDS)

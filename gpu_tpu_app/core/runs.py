@@ -73,6 +73,8 @@ class DeviceInfo(_Model):
     cache_bytes: Count | None = None
     #: what memory_bytes is when it is not the device's total (e.g. JAX's allocator limit)
     memory_note: Text | None = None
+    #: the memory note's parts with their text ids (schema 2), as a result's `notes` are its message's
+    memory_note_notes: list[MessageNote] = Field([], max_length=8)
     #: seconds the worker's warm-up took before point 1 (context, BLAS handles, first compile), outside every cap
     first_use_s: NonNegative | None = None
 

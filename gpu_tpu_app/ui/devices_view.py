@@ -6,7 +6,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
-from gpu_tpu_app.core.note_text import reason_text
+from gpu_tpu_app.core.note_text import reason_text, shown_message
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
 from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.core.wording import MISSING, version_words
@@ -42,7 +42,8 @@ def device_tooltip(dev: DeviceInfo) -> str:
     if dev.memory_bytes:
         memory = memory_text(dev.memory_bytes)
         if dev.memory_note:
-            lines.append(_t("memory: {memory} ({note})").format(memory=memory, note=dev.memory_note))
+            note = shown_message(dev.memory_note, dev.memory_note_notes) or dev.memory_note
+            lines.append(_t("memory: {memory} ({note})").format(memory=memory, note=note))
         else:
             lines.append(_t("memory: {memory}").format(memory=memory))
     if dev.cache_bytes:

@@ -329,7 +329,7 @@ def _torch_mps_device(torch, versions: dict[str, str]) -> list[DeviceInfo]:
             index=0,
             count=1,
             memory_bytes=mem,
-            memory_note="Metal's recommended working-set limit, not the unified memory total",
+            memory_note=note("detect.metal_limit"),
             versions={**versions, "macos": platform.mac_ver()[0]},
             catalog_id=catalog_match(name),
         )
@@ -391,13 +391,14 @@ def jax_memory(
         return None, None
     limit = int(stats["bytes_limit"])
     if platform_name != "gpu":
-        return limit, f"bytes_limit of the {platform_name.upper()} runtime"
+        return limit, note("detect.runtime_limit", platform=platform_name.upper())
     env = os.environ if environ is None else environ
     fraction = env.get("XLA_PYTHON_CLIENT_MEM_FRACTION")
     if env.get("XLA_PYTHON_CLIENT_ALLOCATOR") == "platform":
-        return limit, "XLA allocator limit (platform allocator)"
-    share = f"XLA_PYTHON_CLIENT_MEM_FRACTION={fraction}" if fraction else "75% of the total by default"
-    return limit, f"XLA allocator limit ({share}), not the device's total memory"
+        return limit, note("detect.platform_allocator")
+    if fraction:
+        return limit, note("detect.allocator_fraction", fraction=fraction)
+    return limit, note("detect.allocator_default")
 
 
 def _jax_memory(dev) -> tuple[int | None, str | None]:

@@ -147,6 +147,11 @@ TEMPLATES: dict[str, str] = {
     "main.warm_up_failed": "warm-up of {device}: {error}",
     "main.could_not_plan": "could not plan the {suite} suite: {error}",
     "main.throttled": "measured while the GPU reported {reasons} (NVML): clocks held below their target",
+    "detect.metal_limit": "Metal's recommended working-set limit, not the unified memory total",
+    "detect.runtime_limit": "bytes_limit of the {platform} runtime",
+    "detect.platform_allocator": "XLA allocator limit (platform allocator)",
+    "detect.allocator_fraction": "XLA allocator limit (XLA_PYTHON_CLIENT_MEM_FRACTION={fraction}), not the device's total memory",
+    "detect.allocator_default": "XLA allocator limit (75% of the total by default), not the device's total memory",
     # the model check (modelcheck*.py, tpu_compile*.py)
     "check.torchax_then": "torchax.extract_jax, then {then}",
     "check.compile_route": "{route}.lower(<shapes with shardings>).compile()",

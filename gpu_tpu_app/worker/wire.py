@@ -72,6 +72,17 @@ class DeviceInfo(_Record):
     cache_bytes: int | None = None
     memory_note: str | None = None
     first_use_s: float | None = None
+    #: the memory note's parts with their text ids, written from memory_note itself when empty
+    memory_note_notes: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        found = to_dicts(self.memory_note) or self.memory_note_notes
+        if found:
+            out["memory_note_notes"] = found
+        else:
+            out.pop("memory_note_notes", None)  # a newer field: apps that predate it still read the line
+        return out
 
     @property
     def key(self) -> str:

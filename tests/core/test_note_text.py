@@ -55,6 +55,7 @@ CODE_NAMES = {
     "nnz",
     "Transformer",
     "device=x.device",  # a keyword argument, as the user's code writes it
+    "Metal",  # Apple's GPU interface, by its name
 }
 
 

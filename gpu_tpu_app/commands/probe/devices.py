@@ -7,7 +7,7 @@ import json
 
 from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands.probe.common import check_python, paragraphs
-from gpu_tpu_app.core.note_text import reason_text
+from gpu_tpu_app.core.note_text import reason_text, shown_message
 from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING
@@ -59,7 +59,8 @@ def devices_table(devices: list, backends: list) -> str:
         )
     for d in devices:
         if d.memory_note:
-            lines.append(text("probe.devices.memory_note", key=d.key, note=d.memory_note))
+            note = shown_message(d.memory_note, d.memory_note_notes) or d.memory_note
+            lines.append(text("probe.devices.memory_note", key=d.key, note=note))
     for b in backends:
         if not b.available:
             lines.append(text("probe.devices.unavailable", backend=b.backend, reason=reason_text(b)))
