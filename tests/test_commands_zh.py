@@ -17,15 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.zh_leftovers import (
-    Leftover,
-    _strip_markup,
-    command_output,
-    commands,
-    output_leftovers,
-    prepare,
-    shown_command,
-)
+from benchmarks.zh_classify import Leftover, _strip_markup
+from benchmarks.zh_leftovers import command_output, commands, output_leftovers, prepare, shown_command
 
 ROOT = Path(__file__).resolve().parents[1]
 

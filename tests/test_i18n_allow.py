@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.zh_leftovers import classify, mixed_words
+from benchmarks.zh_classify import classify, mixed_words
 from tests.i18n_allow import code_like, left_in_english
 
 IDS = {"tpu-v6e", "faq", "decide", "json"}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from benchmarks.zh_leftovers import Leftover, SourceIndex, classify, mixed_words
+from benchmarks.zh_classify import Leftover, classify, mixed_words
+from benchmarks.zh_leftovers import SourceIndex
 
 IDS = {"xla_verified", "matmul", "torch"}
 
@@ -33,7 +34,7 @@ def test_the_source_of_a_leftover_is_found() -> None:
 
 
 def test_the_episode_and_its_chapters_keep_their_names() -> None:
-    from benchmarks.zh_leftovers import verbatim_titles
+    from benchmarks.zh_classify import verbatim_titles
 
     titles = verbatim_titles()
     assert "GPU vs TPU: Choosing Your AI Engine" in titles and "From Pixels to Pathways" in titles
@@ -42,7 +43,7 @@ def test_the_episode_and_its_chapters_keep_their_names() -> None:
 def test_a_sessions_own_words_are_the_notes_and_old_results_messages(tmp_path) -> None:
     import json
 
-    from benchmarks.zh_leftovers import user_texts
+    from benchmarks.zh_classify import user_texts
 
     old = {"message": "2 threads; time cap reached before the CV fell to 3.5%"}
     new = {"message": "one device: nothing is split", "notes": [{"id": "worker.x"}]}

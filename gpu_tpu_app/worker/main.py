@@ -32,6 +32,7 @@ from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.worker import detect, lifeline, nvml, testkernels
 from gpu_tpu_app.worker.notes import join, note
+from gpu_tpu_app.worker.pace import _slack, eta_s, load_scale, pace
 from gpu_tpu_app.worker.retry import TEXT_CHARS as TEXT_CHARS  # where tests and callers look for them
 from gpu_tpu_app.worker.retry import NoiseWatch, _stalled, remeasure_later_stalls, remeasure_noisy
 from gpu_tpu_app.worker.retry import _retry_reason as _retry_reason
@@ -481,11 +482,6 @@ def _run_points(
     return skipped
 
 
-def _slack(deadline: float, rest_est: float) -> float:
-    """Seconds the budget has beyond the estimates of the points still to come."""
-    return deadline - time.monotonic() - rest_est
-
-
 def _announce_again(progress: Progress, p: Any) -> Progress:
     """The Progress that announces a second try of an earlier point `p` (the parent's hang timer gets its cap)."""
     return dataclasses.replace(
@@ -497,47 +493,6 @@ def _announce_again(progress: Progress, p: Any) -> Progress:
         variant=p.variant,
         cap_s=round(p.cap_s + getattr(p, "setup_s", 0.0), 3),
     )
-
-
-#: How far the pace learned from the points measured so far may stretch or shrink the plan's estimates.
-ETA_SCALE = (0.5, 10.0)
-
-
-def load_scale(devices: list[DeviceInfo]) -> float:
-    """The pace to expect before any point is measured: on a CPU device, the host's 1-minute load over
-    its usable cores (a busy machine runs every point to its cap); 1 on accelerators or an idle host."""
-    if not any(d.platform == "cpu" for d in devices) or any(d.platform != "cpu" for d in devices):
-        return 1.0
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return 1.0
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return min(ETA_SCALE[1], max(1.0, (load + 1.0) / max(1, cores)))
-
-
-def pace(spent: float, estimated: float, prior: float = 1.0) -> float:
-    """Seconds spent over seconds estimated so far (retries included; `prior` before the first point),
-    within ETA_SCALE."""
-    lo, hi = ETA_SCALE
-    return min(hi, max(lo, spent / estimated if estimated > 0 else prior))
-
-
-def eta_s(
-    remaining_est: float,
-    spent: float,
-    estimated: float,
-    time_left: float,
-    prior: float = 1.0,
-    longest: float | None = None,
-) -> float:
-    """Seconds left: the estimates of the points still to come at the pace measured so far (seconds spent
-    over seconds estimated, retries included; `prior` before the first point), never past the deadline,
-    nor past `longest` (the caps of the points still to come: a busy machine runs each to its cap, no further)."""
-    eta = min(remaining_est * pace(spent, estimated, prior), time_left)
-    if longest is not None:
-        eta = min(eta, longest)
-    return max(0.0, eta)
 
 
 def run(args: argparse.Namespace, em: Emitter, stop: StopWatch) -> int:

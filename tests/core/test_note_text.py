@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.zh_leftovers import classify, project_ids
+from benchmarks.zh_classify import classify, project_ids
 from gpu_tpu_app.core import note_text, trust
 from gpu_tpu_app.core.notes import Note, join, to_dicts
 from gpu_tpu_app.core.runs import ProbeResult, load_run

@@ -139,7 +139,7 @@ def test_too_few_repetitions_get_no_second_try_under_the_same_cap() -> None:
 
 
 def test_the_eta_follows_the_pace_measured_so_far_and_never_passes_the_deadline() -> None:
-    from gpu_tpu_app.worker.main import eta_s
+    from gpu_tpu_app.worker.pace import eta_s
 
     assert eta_s(14.0, 0.0, 0.0, 30.0) == 14.0  # nothing measured yet: the plan's estimate
     assert eta_s(14.0, 0.0, 0.0, 30.0, prior=1.8) == 14.0 * 1.8  # a busy machine's prior
