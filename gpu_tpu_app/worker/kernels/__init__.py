@@ -13,19 +13,17 @@ from typing import TYPE_CHECKING, Any
 from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES
 from gpu_tpu_app.worker.kernels.planner import (
     CALIBRATION_N,
-    COLLECTIVE_MIN_CAP_S,
     JAX_SETUP_S,
     STREAM_BUDGET_SHARE,
     STREAM_MEMORY_SHARE,
     calibration_dtypes,
-    collective_cap,
-    collective_estimate,
     estimate_total,
     plan,
     stream_plan,
     targets,
 )
 from gpu_tpu_app.worker.kernels.point import Context, Point
+from gpu_tpu_app.worker.kernels.speeds import COLLECTIVE_MIN_CAP_S, collective_cap, collective_estimate
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult

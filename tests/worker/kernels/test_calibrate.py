@@ -16,7 +16,8 @@ pytestmark = pytest.mark.serial  # measures each dtype's rate on the cores: runs
 from gpu_tpu_app.worker import detect  # noqa: E402
 from gpu_tpu_app.worker.kernels import calibrate, plan, warm_up  # noqa: E402
 from gpu_tpu_app.worker.kernels.common import cpu_flags  # noqa: E402
-from gpu_tpu_app.worker.kernels.planner import SLOW_SHARE, slow_point_limit  # noqa: E402
+from gpu_tpu_app.worker.kernels.planner import slow_point_limit  # noqa: E402
+from gpu_tpu_app.worker.kernels.speeds import SLOW_SHARE  # noqa: E402
 
 NATIVE_BF16 = bool(cpu_flags() & {"avx512_bf16", "amx_bf16"})
 
