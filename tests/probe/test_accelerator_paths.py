@@ -316,7 +316,9 @@ def test_xpu_pinning_names_the_device_before_torch_2_5() -> None:
 
 
 def test_collective_reasons_per_device_kind() -> None:
-    tk = _torch_kernels()
+    pytest.importorskip("torch")
+    from gpu_tpu_app.worker.kernels import torch_collective as tk
+
     assert tk.collective_choice("cuda", None, 8, True) == ("nccl", 8, None)
     assert "without NCCL" in (tk.collective_choice("cuda", None, 8, False)[2] or "")
     assert "only one cuda device" in (tk.collective_choice("cuda", None, 1, True)[2] or "")
