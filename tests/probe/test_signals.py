@@ -26,12 +26,19 @@ TEST_ENV = {testkernels.ENV: "1"}
 GONE_WITHIN_S = 10.0
 
 
+def _hangup_as_in_a_terminal() -> None:
+    # a command started from a terminal gets SIGHUP's default action; a test run started under nohup would
+    # hand its children SIGHUP ignored, and they would rightly keep running (see the nohup test below)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def cli(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "gpu_tpu_app", "probe", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, **TEST_ENV},
+        preexec_fn=_hangup_as_in_a_terminal,
     )
 
 
