@@ -339,6 +339,17 @@ def no_leftover_processes() -> Iterator[None]:
         pytest.fail("processes left running after the test: " + "; ".join(f"{p} {c}" for p, c in sorted(left.items())))
 
 
+@pytest.fixture
+def zh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The interface in zh-Hans for one test, as GPU_TPU_APP_LANG=zh-Hans sets it (commands the test starts
+    inherit it); `_language_restored` below puts the language and the variable back after the test."""
+    from gpu_tpu_app import i18n
+
+    monkeypatch.setenv(i18n.LANG_ENV, "zh-Hans")
+    i18n.set_language("zh-Hans")
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _language_restored() -> Iterator[None]:
     """After every test: the interface language as it was before it. `--lang` writes GPU_TPU_APP_LANG into

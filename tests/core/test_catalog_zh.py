@@ -30,16 +30,6 @@ ZH = resource_path("catalog", "chips.zh-Hans.toml")
 
 
 @pytest.fixture
-def zh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The process in zh-Hans, as GPU_TPU_APP_LANG=zh-Hans sets it; back to the environment's choice after."""
-    monkeypatch.setenv(i18n.LANG_ENV, "zh-Hans")
-    i18n.set_language(None)
-    yield
-    monkeypatch.undo()
-    i18n.set_language(None)
-
-
-@pytest.fixture
 def en(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(i18n.LANG_ENV, "en")
     i18n.set_language(None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
 
 import pytest
 
@@ -23,16 +22,6 @@ from gpu_tpu_app.core.verdict_text import headline, verdict_change, verdict_summ
 from gpu_tpu_app.core.wording import format_duration, version_words
 from tests.core.test_report import BLOCKED, TPU_ANSWERS, run, session
 from tests.i18n_allow import CJK
-
-
-@pytest.fixture
-def zh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The process in zh-Hans, as GPU_TPU_APP_LANG=zh-Hans sets it; back to the environment's choice after."""
-    monkeypatch.setenv(i18n.LANG_ENV, "zh-Hans")
-    i18n.set_language(None)
-    yield
-    monkeypatch.undo()
-    i18n.set_language(None)
 
 
 def _texts(area: str, language: str) -> dict[str, str]:

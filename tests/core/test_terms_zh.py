@@ -5,9 +5,6 @@ messages in English."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
-
-import pytest
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core import terms
@@ -17,13 +14,6 @@ from gpu_tpu_app.core.session import measured_devices
 from gpu_tpu_app.probe.cli_output import ProgressPrinter
 from gpu_tpu_app.probe.protocol import RunAssembler, point_label
 from tests.core.test_session import make_run, matmul
-
-
-@pytest.fixture
-def zh() -> Iterator[None]:
-    i18n.set_language("zh-Hans")
-    yield
-    i18n.set_language("en")
 
 
 def test_english_words_are_unchanged() -> None:

@@ -253,15 +253,6 @@ def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
     )
 
 
-@pytest.fixture
-def zh():
-    from gpu_tpu_app import i18n
-
-    i18n.set_language("zh-Hans")
-    yield
-    i18n.set_language(None)
-
-
 def test_the_run_table_in_zh_hans_has_its_headers_codes_and_legend_in_chinese_within_100_columns(zh) -> None:
     from gpu_tpu_app.core.texts import text as shown
     from gpu_tpu_app.probe.cli_output import cols

@@ -4,23 +4,12 @@ in zh-Hans, while the estimate the card holds keeps the catalogue's English."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import load_catalog
 
 MFU_COLUMN = 3
 TIME_COLUMN = 4
-
-
-@pytest.fixture
-def zh() -> Iterator[None]:
-    before = i18n.current_language()
-    i18n.set_language("zh-Hans")
-    yield
-    i18n.set_language(before)
 
 
 def _card(qtbot, chips: int):

@@ -11,7 +11,6 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QTranslator
 from PySide6.QtWidgets import QApplication
 
-from gpu_tpu_app import i18n
 from gpu_tpu_app.core.runs import BackendStatus
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.trust import point_flags
@@ -29,15 +28,6 @@ from tests.ui.test_charts import _data, _r, _run, _with_stats
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "resources" / "i18n" / "gpu_tpu_app_probe.zh_CN.ts"
-
-
-@pytest.fixture
-def zh() -> Iterator[None]:
-    """The language set to zh-Hans for one test, English again after it."""
-    before = i18n.current_language()
-    i18n.set_language("zh-Hans")
-    yield
-    i18n.set_language(before)
 
 
 @pytest.fixture

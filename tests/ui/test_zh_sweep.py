@@ -3,8 +3,6 @@ label wherever a smoke run's numbers show, the estimator's rules, an environment
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from gpu_tpu_app import i18n
@@ -14,13 +12,6 @@ from tests.core.test_session import make_run
 from tests.ui.test_probe_zh import zh_qt  # noqa: F401  (a fixture; it sets zh-Hans itself)
 
 ZH_CHECK = "冒烟套件：只是功能检查，不是基准测试"
-
-
-@pytest.fixture
-def zh() -> Iterator[None]:
-    i18n.set_language("zh-Hans")
-    yield
-    i18n.set_language("en")
 
 
 def test_a_smoke_runs_report_line_and_evidence_say_so_in_chinese(zh: None) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,16 +21,6 @@ from tests.i18n_allow import CJK, left_in_english
 
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT_LANGUAGE]
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("answers-*.json"))
-
-
-@pytest.fixture
-def zh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The process in zh-Hans, as GPU_TPU_APP_LANG=zh-Hans sets it; back to the environment's choice after."""
-    monkeypatch.setenv(i18n.LANG_ENV, "zh-Hans")
-    i18n.set_language(None)
-    yield
-    monkeypatch.undo()
-    i18n.set_language(None)
 
 
 @pytest.mark.parametrize("language", OTHERS)
