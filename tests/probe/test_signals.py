@@ -26,19 +26,22 @@ TEST_ENV = {testkernels.ENV: "1"}
 GONE_WITHIN_S = 10.0
 
 
-def _hangup_as_in_a_terminal() -> None:
-    # a command started from a terminal gets SIGHUP's default action; a test run started under nohup would
-    # hand its children SIGHUP ignored, and they would rightly keep running (see the nohup test below)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+#: Starts the CLI as a terminal would: SIGHUP at its default action. A test run started under nohup would hand
+#: its children SIGHUP ignored, and they would rightly keep running (see the nohup test below). The reset
+#: happens in a small launcher that then execs the CLI (same pid), not in a preexec_fn: a preexec_fn makes
+#: subprocess fork the test process, and a test process that has imported JAX warns on every fork.
+_AS_FROM_A_TERMINAL = (
+    "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'gpu_tpu_app', 'probe', *sys.argv[1:]])"
+)
 
 
 def cli(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "gpu_tpu_app", "probe", *args],
+        [sys.executable, "-c", _AS_FROM_A_TERMINAL, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, **TEST_ENV},
-        preexec_fn=_hangup_as_in_a_terminal,
     )
 
 
