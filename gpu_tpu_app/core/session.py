@@ -28,9 +28,11 @@ from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, 
 
 #: version 2: answers of schema 2 (high_precision "fp64" | "fp32" | "no", embeddings, other_cloud).
 #: version 3: the model check may carry `tpu_compile`, the TPU compiler's outcome per generation.
-SCHEMA_VERSION = 3
+#: version 4: its runs may be run files of schema 2 (each result's `notes`); an app that reads sessions up
+#: to version 3 says the version is newer than it reads, rather than "unknown field" deep in a run.
+SCHEMA_VERSION = 4
 #: every session version this app opens; older files are migrated on load and saved as the current one.
-SCHEMA_VERSIONS = (1, 2, 3)
+SCHEMA_VERSIONS = (1, 2, 3, 4)
 #: file-dialog filter and suffix of session files.
 SUFFIX = ".json"
 
@@ -152,7 +154,8 @@ def loads_session(text: str, source: str | Path = "session") -> Session:
     if version < 2 and isinstance(raw["answers"], dict):
         # a version-1 file: its answers are version-1 answers (high_precision "yes" reads as "fp64")
         raw["answers"] = migrate_answers(raw["answers"], 1)
-    # version 2 to 3 added an optional field (model_check.tpu_compile): nothing to change
+    # versions 2 to 3 and 3 to 4 added optional fields (model_check.tpu_compile, a run's result notes): nothing
+    # to change
     raw["schema_version"] = SCHEMA_VERSION
     try:
         return Session.model_validate(raw)

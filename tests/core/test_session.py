@@ -124,7 +124,7 @@ def test_flips_serialise_by_alias_in_the_recommendation() -> None:
         ("[]", "(top level): expected a gpu-tpu-app session file, got a list"),
         ('{"schema_version": 1}', "answers: missing"),
         ('{"answers": {}}', "schema_version: missing"),
-        ('{"schema_version": 4, "answers": {}}', "schema_version: 4 is not supported"),
+        ('{"schema_version": 5, "answers": {}}', "schema_version: 5 is not supported"),
         ('{"schema_version": true, "answers": {}}', "schema_version: true is not supported"),
         ('{"schema_version": 2, "answers": {"high_precision": "yes"}}', "answers.high_precision"),
         ('{"schema_version": 1, "answers": {"framework": "fortran"}}', "answers.framework"),
@@ -217,7 +217,7 @@ def test_sessions_written_by_the_first_version_still_open(tmp_path: Path, name: 
     raw = json.loads(original)
     assert raw["schema_version"] == 1
     session = load_session(path)
-    assert session.schema_version == SCHEMA_VERSION == 3
+    assert session.schema_version == SCHEMA_VERSION == 4
     old = raw["answers"]
     for factor, value in old.items():
         expected = "fp64" if (factor == "high_precision" and value == "yes") else value
@@ -228,7 +228,7 @@ def test_sessions_written_by_the_first_version_still_open(tmp_path: Path, name: 
     assert path.read_bytes() == original  # opening never rewrites the user's file
     saved = save_session(session, tmp_path / "again.json")
     again = json.loads((tmp_path / "again.json").read_text())
-    assert again["schema_version"] == 3 and load_session(tmp_path / "again.json").same_content(saved)
+    assert again["schema_version"] == 4 and load_session(tmp_path / "again.json").same_content(saved)
 
 
 def test_a_migrated_fp64_answer_keeps_the_old_verdict() -> None:
@@ -271,6 +271,30 @@ def test_a_schema_2_session_with_a_model_check_opens_unmigrated_and_saves_with_t
     check = session.model_check.model_copy(update={"tpu_compile": table, "level": "compiled_for_tpu"})
     saved = save_session(session.with_model_check(check), tmp_path / "v3.json")
     raw = json.loads((tmp_path / "v3.json").read_text())
-    assert raw["schema_version"] == 3 and raw["model_check"]["tpu_compile"]["generations"][0]["chip"] == "tpu-v5e"
+    assert (
+        raw["schema_version"] == SCHEMA_VERSION
+        and raw["model_check"]["tpu_compile"]["generations"][0]["chip"] == "tpu-v5e"
+    )
     again = load_session(tmp_path / "v3.json")
     assert again.same_content(saved) and again.model_check == check
+
+
+def test_a_session_with_a_schema_2_run_says_its_version_to_an_older_app(tmp_path: Path) -> None:
+    """Sessions are version 4 since runs may be run files of schema 2 (result notes): an app that reads
+    sessions up to version 3 refuses the file with one line naming its version, not "unknown field" in a
+    run. A version-3 file saved before that still opens, and saves as version 4."""
+    from gpu_tpu_app.core.runs import SCHEMA_VERSION as RUN_SCHEMA
+    from gpu_tpu_app.errors import check_schema_version
+
+    assert RUN_SCHEMA == 2
+    path = tmp_path / "now.json"
+    save_session(new_session(), path)
+    raw = json.loads(path.read_text())
+    assert raw["schema_version"] == 4
+    with pytest.raises(InputError) as info:  # what the version check of an app that reads up to 3 says
+        check_schema_version(raw["schema_version"], path, 3)
+    assert str(info.value).startswith(f"{path}: schema_version: 4 is not supported")
+    older = tmp_path / "v3.json"
+    older.write_text(json.dumps({**raw, "schema_version": 3}))
+    opened = load_session(older)
+    assert opened.schema_version == 4 and opened.same_content(load_session(path))
