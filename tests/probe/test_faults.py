@@ -14,6 +14,7 @@ import pytest
 from gpu_tpu_app.core.runs import Progress, ResultMsg, load_run
 from gpu_tpu_app.probe.runner import ProbeRequest, run_probe
 from gpu_tpu_app.worker import detect, testkernels
+from tests.terminal import as_from_a_terminal
 
 pytestmark = pytest.mark.slow
 TEST_ENV = {testkernels.ENV: "1"}
@@ -21,7 +22,7 @@ TEST_ENV = {testkernels.ENV: "1"}
 
 def cli(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "gpu_tpu_app", "probe", *args],
+        as_from_a_terminal([sys.executable, "-m", "gpu_tpu_app", "probe", *args]),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, **(env or {})},

@@ -16,6 +16,7 @@ import pytest
 
 from gpu_tpu_app.core.runs import load_run
 from gpu_tpu_app.worker import lifeline, testkernels
+from tests.terminal import as_from_a_terminal
 
 pytestmark = [
     pytest.mark.slow,
@@ -26,19 +27,9 @@ TEST_ENV = {testkernels.ENV: "1"}
 GONE_WITHIN_S = 10.0
 
 
-#: Starts the CLI as a terminal would: SIGHUP at its default action. A test run started under nohup would hand
-#: its children SIGHUP ignored, and they would rightly keep running (see the nohup test below). The reset
-#: happens in a small launcher that then execs the CLI (same pid), not in a preexec_fn: a preexec_fn makes
-#: subprocess fork the test process, and a test process that has imported JAX warns on every fork.
-_AS_FROM_A_TERMINAL = (
-    "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
-    "os.execv(sys.executable, [sys.executable, '-m', 'gpu_tpu_app', 'probe', *sys.argv[1:]])"
-)
-
-
 def cli(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-c", _AS_FROM_A_TERMINAL, *args],
+        as_from_a_terminal([sys.executable, "-m", "gpu_tpu_app", "probe", *args]),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, **TEST_ENV},
