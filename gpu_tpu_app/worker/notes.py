@@ -21,6 +21,7 @@ TEMPLATES: dict[str, str] = {
     "stats.cancelled": "cancelled after {samples} samples",
     "stats.time_cap": "time cap reached before the CV fell to {cv}%",
     "stats.sample_limit": "limit of {samples} samples reached before the CV fell to {cv}%",
+    "stats.pinned": "the CV stayed above {cv}%; stopped at {samples} samples, the median's standard error {error}%",
     # results of every kernel (kernels/common.py)
     "common.above_peak": "above the catalogue peak of {peak} ({pct}%): the timing or the catalogue entry is wrong, "
     "not a record",

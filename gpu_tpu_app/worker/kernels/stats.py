@@ -3,7 +3,10 @@
 The loop follows the usual benchmarking practice: warm up and discard the first call,
 time bursts of calls between two synchronisation points (so a sync per call does not
 distort accelerator timings), collect samples for a target time, and keep extending
-while the coefficient of variation stays above 3.5 % (Phoronix), up to the point's cap.
+while the coefficient of variation stays above 3.5 % (Phoronix), up to the point's cap, unless
+the median is already pinned to within 1 % (its standard error): on a busy or shared machine the CV
+of short samples may never fall to 3.5 %, and past that point more samples only move the median by
+less than its error.
 Pure Python: no torch, no jax.
 """
 
@@ -23,6 +26,25 @@ from gpu_tpu_app.worker.wire import Stats
 CV_TARGET = 0.035
 #: The measuring loop stops this fraction of the cap early, leaving time to build the result.
 CAP_MARGIN = 0.85
+#: ... or, while the CV stays above CV_TARGET, once the median is pinned this closely: its standard error
+#: (from the IQR, so a few stalled samples do not count for more than they move the median) over the median.
+MEDIAN_PRECISION = 0.01
+#: Fewest samples whose quartiles are trusted for that: below it only the CV can end the loop early.
+PINNED_MIN_SAMPLES = 20
+
+
+def median_error(values: Sequence[float]) -> float:
+    """Relative standard error of the median of `values`: 1.2533·σ/√n over the median, with σ = IQR / 1.349
+    (the normal distribution's; robust to the odd stalled sample). inf under PINNED_MIN_SAMPLES values."""
+    n = len(values)
+    if n < PINNED_MIN_SAMPLES:
+        return math.inf
+    ordered = sorted(values)
+    mid = quantile(ordered, 0.5)
+    if mid == 0:
+        return math.inf
+    sigma = (quantile(ordered, 0.75) - quantile(ordered, 0.25)) / 1.349
+    return 1.2533 * sigma / math.sqrt(n) / abs(mid)
 
 
 def quantile(sorted_values: Sequence[float], q: float) -> float:
@@ -86,6 +108,7 @@ class Timing:
     capped: bool = False  # stopped by the cap (or the sample limit) while the CV was still above target
     limit: str = "time cap"  # which limit stopped it when capped
     max_reps: int | None = None  # set when the limit was the number of samples
+    pinned: bool = False  # stopped with the CV above target, its median pinned (MEDIAN_PRECISION)
 
     @property
     def cv(self) -> float:
@@ -96,6 +119,9 @@ class Timing:
         """A short remark for the result message when the loop ended early, else None."""
         if self.cancelled:
             return _note("stats.cancelled", samples=len(self.times))
+        if self.pinned:
+            error = f"{100 * median_error(self.times):.1f}"
+            return _note("stats.pinned", cv=f"{100 * CV_TARGET:.1f}", error=error, samples=len(self.times))
         if self.capped:
             cv_target = f"{100 * CV_TARGET:.1f}"
             if self.max_reps is not None:
@@ -151,6 +177,9 @@ def _sample_rounds(
         now = clock()
         if len(timing.times) >= min_reps and now >= round_end:
             if cv(timing.times) <= cv_target:
+                break
+            if median_error(timing.times) <= MEDIAN_PRECISION:
+                timing.pinned = True
                 break
             if now + per_sample > deadline:
                 timing.capped = True
