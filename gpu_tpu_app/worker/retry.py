@@ -159,9 +159,17 @@ def _stalled(earlier: list[ProbeResult], r: ProbeResult) -> str | None:
 def _retry_reason_among(earlier: list[ProbeResult], batch: list[ProbeResult], r: ProbeResult) -> str | None:
     """_retry_reason, with the point's other results (its one-thread reference) beside those measured before.
     The one-thread reference itself never asks for a second try: noisy, it is simply no reference."""
-    if r.variant == ONE_THREAD:
+    if r.variant == ONE_THREAD or r.kernel in NO_NOISE_RETRY:
         return None
     return _retry_reason([*earlier, *(x for x in batch if x is not r)], r)
+
+
+#: Kernels whose points never get a second try for noise (nor for a stall: they are times, not rates).
+#: The compile point times one-off work, a trace, a lowering, a compile, a first call, whose spread is
+#: its nature: on the 2-core development machine its lowering phase (about 8 ms) had an IQR of 26-36 %
+#: of its median in each of 3 runs and was too noisy at both tries every time, so a second try cost as
+#: much as the first (about 2.5 s) and changed nothing. A noisy phase stays flagged.
+NO_NOISE_RETRY = frozenset({"compile"})
 
 
 def _retry_reason(earlier: list[ProbeResult], r: ProbeResult) -> str | None:

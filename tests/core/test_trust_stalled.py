@@ -171,6 +171,26 @@ def test_a_noisy_one_thread_reference_asks_for_no_second_try_of_its_point() -> N
     assert (_retry_reason_among([], [slow, steady_single], slow) or "").startswith("stalled: ")
 
 
+def test_a_noisy_compile_phase_asks_for_no_second_try_but_a_noisy_matmul_does() -> None:
+    from gpu_tpu_app.worker import wire
+    from gpu_tpu_app.worker.main import _retry_reason_among
+
+    st = wire.Stats(median=0.008, min=0.006, max=0.012, q1=0.007, q3=0.0098, iqr=0.0028, cv=0.19, reps=104, seconds=0.9)
+    lower = wire.ProbeResult(
+        kernel="compile", backend="jax", device="jax:cpu:0", size=1024, metric="seconds", value=0.008,
+        stats=st, variant="lower",
+    )  # fmt: skip
+    assert (trust.noise(lower) or "").startswith("too noisy: IQR 35")  # flagged, as it should be
+    assert _retry_reason_among([], [lower], lower) is None  # ... and measured once: its spread is its nature
+    rate = st.model_copy(update={k: 1e9 / getattr(st, k) for k in ("median", "min", "max", "q1", "q3")})
+    rate = rate.model_copy(update={"iqr": rate.q1 - rate.q3 if rate.q1 > rate.q3 else rate.q3 - rate.q1})
+    matmul = wire.ProbeResult(
+        kernel="matmul", backend="jax", device="jax:cpu:0", dtype="float32", size=256, metric="flops",
+        value=rate.median, stats=rate,
+    )  # fmt: skip
+    assert (_retry_reason_among([], [matmul], matmul) or "").startswith("too noisy: IQR")
+
+
 def test_after_a_noise_retry_that_stayed_noisy_noisy_points_keep_one_try_but_stalls_are_retried() -> None:
     from gpu_tpu_app.worker.retry import NoiseWatch
 
