@@ -30,7 +30,7 @@ CAP_MARGIN = 0.85
 #: (from the IQR, so a few stalled samples do not count for more than they move the median) over the median.
 MEDIAN_PRECISION = 0.01
 #: Fewest samples whose quartiles are trusted for that: below it only the CV can end the loop early.
-PINNED_MIN_SAMPLES = 20
+PINNED_MIN_SAMPLES = 50
 
 
 def median_error(values: Sequence[float]) -> float:

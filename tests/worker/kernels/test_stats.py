@@ -154,10 +154,11 @@ def test_a_stalled_half_never_pins_the_median() -> None:
 
 
 def test_median_error_of_known_samples() -> None:
-    assert stats.median_error([1.0] * 19) == math.inf  # too few samples to trust quartiles
-    assert stats.median_error([1.0] * 20) == 0.0
-    values = [1.0, 2.0, 3.0, 4.0, 5.0] * 5  # n 25, quartiles 2 and 4, median 3
-    assert stats.median_error(values) == pytest.approx(1.2533 * (2.0 / 1.349) / 5.0 / 3.0)
+    assert stats.PINNED_MIN_SAMPLES == 50
+    assert stats.median_error([1.0] * 49) == math.inf  # too few samples to trust quartiles
+    assert stats.median_error([1.0] * 50) == 0.0
+    values = [1.0, 2.0, 3.0, 4.0, 5.0] * 20  # n 100, quartiles 2 and 4, median 3
+    assert stats.median_error(values) == pytest.approx(1.2533 * (2.0 / 1.349) / 10.0 / 3.0)
 
 
 def test_measure_bursts_fast_calls_between_syncs() -> None:
