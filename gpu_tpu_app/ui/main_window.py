@@ -45,7 +45,7 @@ from gpu_tpu_app.ui.session_controller import SessionController
 from gpu_tpu_app.ui.session_files import SessionFiles
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.welcome import WelcomeCard
-from gpu_tpu_app.ui.widgets import message_box, show_error
+from gpu_tpu_app.ui.widgets import message_box, scroll_page, show_error
 from gpu_tpu_app.ui.wizard import DecideWizard
 
 if TYPE_CHECKING:
@@ -234,7 +234,9 @@ class MainWindow(QMainWindow):
             panel.sig_preferences_changed.connect(self.set_preferences)
             panel.sig_written.connect(self.confirm)
             panel.sig_imported.connect(lambda what, path: self.confirm(what, path, read=True))
-            self.stack.insertWidget(1, panel)
+            # in a window shorter than the page's minimum (a 1024x640 screen less the window frame, with
+            # Chinese notes wrapping to more lines) the page scrolls instead of cutting off a chart's axis
+            self.stack.insertWidget(1, scroll_page(panel))
             self.stack.removeWidget(self._probe_slot)
             self._probe_slot.deleteLater()
             self.probe_panel = panel
