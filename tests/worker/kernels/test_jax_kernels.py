@@ -28,6 +28,20 @@ point = functools.partial(make_point, "jax")
 
 
 @pytest.fixture
+def compiles(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The functions jax_kernels compiles ahead during the test, in order (each still compiled for real)."""
+    seen: list[object] = []
+    real_compile = jk.compile_ahead
+
+    def counting(*args, **kwargs):
+        seen.append(args[0])
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(jk, "compile_ahead", counting)
+    return seen
+
+
+@pytest.fixture
 def timings(monkeypatch: pytest.MonkeyPatch) -> list[Timing]:
     """The Timing each kernel's measuring loop returned (the real loop, observed)."""
     return spy_measure(monkeypatch, jk)
@@ -224,18 +238,10 @@ def test_collective_psum_over_four_forced_host_devices() -> None:
     assert "across 4 cpu devices" in (res.message or "") and "bus bandwidth" in (res.message or "")
 
 
-def test_a_second_try_reuses_the_compiled_function_and_the_same_data(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_second_try_reuses_the_compiled_function_and_the_same_data(compiles: list[object]) -> None:
     """A point measured twice (worker/retry.py calls run_point again) compiles and draws its data once."""
     import numpy as np
 
-    compiles: list[object] = []
-    real_compile = jk.compile_ahead
-
-    def counting(*args, **kwargs):
-        compiles.append(args[0])
-        return real_compile(*args, **kwargs)
-
-    monkeypatch.setattr(jk, "compile_ahead", counting)
     jk.HELD.clear()
     p = point("matmul", "float32", 192)
     [first] = run_point(p, Ctx())
@@ -329,16 +335,8 @@ def test_cpu_inputs_and_outputs_are_made_without_compiling_and_hold_the_same_num
     assert float(params["ln1_w"][0]) == 1.0 and float(params["ln1_b"][0]) == 0.0
 
 
-def test_warm_up_and_calibration_compile_the_first_matmul_points_product(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_warm_up_and_calibration_compile_the_first_matmul_points_product(compiles: list[object]) -> None:
     """The warm-up, the calibration and the first matmul point of each dtype time one executable, compiled once."""
-    compiles: list[object] = []
-    real_compile = jk.compile_ahead
-
-    def counting(*args, **kwargs):
-        compiles.append(args[0])
-        return real_compile(*args, **kwargs)
-
-    monkeypatch.setattr(jk, "compile_ahead", counting)
     jk.HELD.clear()
     info = Ctx().device
     assert jk.warm_up(info) > 0
