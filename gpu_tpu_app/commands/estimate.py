@@ -22,7 +22,7 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
-from gpu_tpu_app.core.estimate_text import (
+from gpu_tpu_app.core.estimate.text import (
     cost_lines,
     cost_range,
     cost_rule,

@@ -21,8 +21,8 @@ from gpu_tpu_app import __version__, i18n
 from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
-from gpu_tpu_app.core.estimate_models import OWN_FAMILIES
-from gpu_tpu_app.core.estimate_text import (
+from gpu_tpu_app.core.estimate.models import OWN_FAMILIES
+from gpu_tpu_app.core.estimate.text import (
     cost_lines,
     cost_range,
     cost_rule,

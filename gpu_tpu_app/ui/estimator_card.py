@@ -30,7 +30,7 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
-from gpu_tpu_app.core.estimate_text import memory_units_note
+from gpu_tpu_app.core.estimate.text import memory_units_note
 from gpu_tpu_app.core.prices import PriceBook
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.wording import format_quantity

@@ -2,7 +2,7 @@
 the delegate that draws an empty price cell as a field to type in, and EstimateTableFill, which
 fills EstimatorCard's table (ui/estimator_card.py) from an estimate. Words: Qt's translate() under the
 context "EstimatorTable" (constants marked with QT_TRANSLATE_NOOP keep their English text, translated
-where shown); the sentences of an estimate are core's (core/estimate_text.py)."""
+where shown); the sentences of an estimate are core's (core/estimate/text.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate
-from gpu_tpu_app.core.estimate_text import (
+from gpu_tpu_app.core.estimate.text import (
     cost_lines,
     cost_range,
     cost_rule,

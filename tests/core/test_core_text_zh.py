@@ -14,7 +14,7 @@ from gpu_tpu_app.commands.estimate import format_table
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate
-from gpu_tpu_app.core.estimate_text import FAMILY_WORDS, FITS_WORDS, estimate_cells, memory_tip
+from gpu_tpu_app.core.estimate.text import FAMILY_WORDS, FITS_WORDS, estimate_cells, memory_tip
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.report import build_html, build_markdown, session_estimate
 from gpu_tpu_app.core.texts import read_text_file, text, text_folder

@@ -379,7 +379,7 @@ def test_the_largest_inputs_stay_finite(catalog: Catalog) -> None:
 
 
 def test_chips_too_small_for_one_copy_are_one_note_not_a_line_each(catalog: Catalog) -> None:
-    from gpu_tpu_app.core.estimate_text import estimate_warnings
+    from gpu_tpu_app.core.estimate.text import estimate_warnings
 
     est = estimate(EstimateRequest(params=70e9, tokens=1e9, mode="inference", chips=1, batch=8, **LLAMA_70B), catalog)
     short = [row for row in est.rows if any(w.startswith("one copy needs") for w in row.warnings)]

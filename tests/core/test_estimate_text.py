@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate
-from gpu_tpu_app.core.estimate_text import estimate_cells
+from gpu_tpu_app.core.estimate.text import estimate_cells
 from gpu_tpu_app.core.units import MISSING
 
 
@@ -30,7 +30,7 @@ def test_estimate_cells_say_kind_peak_fit_and_cost_in_one_set_of_words() -> None
 def test_cost_is_a_range_where_time_is() -> None:
     from gpu_tpu_app.core.catalog import load_catalog
     from gpu_tpu_app.core.estimate import EstimateRequest, estimate
-    from gpu_tpu_app.core.estimate_text import time_range
+    from gpu_tpu_app.core.estimate.text import time_range
 
     est = estimate(EstimateRequest(params=7e9, chips=8, prices={"h100-sxm": 3.0}), load_catalog())
     [row] = [r for r in est.rows if r.chip_id == "h100-sxm"]

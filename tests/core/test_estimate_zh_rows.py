@@ -12,7 +12,7 @@ import pytest
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice, estimate
-from gpu_tpu_app.core.estimate_text import mfu_source_words, row_name, row_warnings
+from gpu_tpu_app.core.estimate.text import mfu_source_words, row_name, row_warnings
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.prices import shipped_book
 from tests.i18n_allow import CJK, left_in_english

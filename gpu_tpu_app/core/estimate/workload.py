@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gpu_tpu_app.core import transformer
-from gpu_tpu_app.core.estimate_models import EstimateRequest, Moe, Shape
+from gpu_tpu_app.core.estimate.models import EstimateRequest, Moe, Shape
 from gpu_tpu_app.core.transformer import Checkpointing
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
-from gpu_tpu_app.core.estimate_layout import warning_text
-from gpu_tpu_app.core.estimate_workload import shape_origin
+from gpu_tpu_app.core.estimate.layout import warning_text
+from gpu_tpu_app.core.estimate.workload import shape_origin
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known

@@ -13,9 +13,9 @@ import math
 from typing import NamedTuple
 
 from gpu_tpu_app.core import transformer
-from gpu_tpu_app.core.estimate_devices import Device
-from gpu_tpu_app.core.estimate_models import EstimateRequest
-from gpu_tpu_app.core.estimate_workload import Workload
+from gpu_tpu_app.core.estimate.devices import Device
+from gpu_tpu_app.core.estimate.models import EstimateRequest
+from gpu_tpu_app.core.estimate.workload import Workload
 
 
 class Plan(NamedTuple):

@@ -28,15 +28,15 @@ import re
 
 from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
-from gpu_tpu_app.core.estimate_compiled import compiled_rows
-from gpu_tpu_app.core.estimate_devices import (
+from gpu_tpu_app.core.estimate.compiled import compiled_rows
+from gpu_tpu_app.core.estimate.devices import (
     FP32_SOURCES,
     TPU_FP32_PASSES,
     catalog_devices,
     measured_devices,
     measured_from_run,
 )
-from gpu_tpu_app.core.estimate_models import (
+from gpu_tpu_app.core.estimate.models import (
     MAX_CHIPS,
     MAX_PARAMS,
     MAX_PRICE,
@@ -50,8 +50,8 @@ from gpu_tpu_app.core.estimate_models import (
     Moe,
     Shape,
 )
-from gpu_tpu_app.core.estimate_rows import chip_row
-from gpu_tpu_app.core.estimate_workload import (
+from gpu_tpu_app.core.estimate.rows import chip_row
+from gpu_tpu_app.core.estimate.workload import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
     DEFAULT_MICRO_BATCH,

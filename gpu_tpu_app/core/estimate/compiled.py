@@ -11,7 +11,7 @@ the one the check compiled for.
 from __future__ import annotations
 
 from gpu_tpu_app.core.catalog import Catalog
-from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
+from gpu_tpu_app.core.estimate.models import ChipEstimate, EstimateRequest
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import CompiledProgram, GenerationCompile, TpuCompile, roofline
 from gpu_tpu_app.core.units import SECONDS_PER_DAY

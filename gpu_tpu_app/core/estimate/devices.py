@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from gpu_tpu_app.core.catalog import Catalog, Chip
-from gpu_tpu_app.core.estimate_models import EstimateRequest, MeasuredDevice
+from gpu_tpu_app.core.estimate.models import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
 from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS, functional_check
 from gpu_tpu_app.core.texts import text

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_tpu_app.core.estimate_devices import Device, Quotes, Words
-from gpu_tpu_app.core.estimate_layout import Plan, copy_plan, layout_warnings, warning_text
-from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
-from gpu_tpu_app.core.estimate_workload import (
+from gpu_tpu_app.core.estimate.devices import Device, Quotes, Words
+from gpu_tpu_app.core.estimate.layout import Plan, copy_plan, layout_warnings, warning_text
+from gpu_tpu_app.core.estimate.models import ChipEstimate, EstimateRequest
+from gpu_tpu_app.core.estimate.workload import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
     Workload,
