@@ -5,10 +5,9 @@ stage this folder for another interpreter (probe/envs.py, WORKER_MODULES); the a
 the workers send (core/runs.py).
 
 - `main`: the `probe-worker` process (its second tries: `retry`); `detect`: what it finds; `kernels`: what it measures;
-  `collective`: one rank of a group; `testkernels`: kernels that misbehave on purpose.
-- `modelcheck`: the `model-check-worker` process that runs one user model file (its stages:
-  `modelcheck_jax`, `modelcheck_torch`, `modelcheck_torchops`; shared: `modelcheck_base`,
-  `modelcheck_work`); `tpu_compile`: its child
+  `collective/`: one rank of a group; `testkernels`: kernels that misbehave on purpose.
+- `modelcheck/`: the `model-check-worker` process that runs one user model file (its stages:
+  `jax_check`, `torch_check`, `torchops`; shared: `base`, `work`); `tpu_compile`: its child
   that compiles the model for TPU generations with libtpu (a process of its own: libtpu may end it),
   started and read by `tpu_compile_launch`.
 - `envquery`: run as a script in each interpreter the Probe page lists.

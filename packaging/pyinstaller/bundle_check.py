@@ -52,10 +52,10 @@ MUST_BE_PRESENT = (
     "gpu_tpu_app.worker.main",
     "gpu_tpu_app.worker.guard",  # model checks and env queries start under it
     "gpu_tpu_app.worker.collective",  # imported by name when a rank of a group starts
-    "gpu_tpu_app.worker.collective_common",
-    "gpu_tpu_app.worker.collective_torch",
-    "gpu_tpu_app.worker.collective_jax",
-    "gpu_tpu_app.worker.collective_report",
+    "gpu_tpu_app.worker.collective.common",
+    "gpu_tpu_app.worker.collective.torch_group",
+    "gpu_tpu_app.worker.collective.jax_group",
+    "gpu_tpu_app.worker.collective.report",
     "gpu_tpu_app.worker.kernels.torch_kernels",
     "gpu_tpu_app.worker.kernels.jax_kernels",
     "gpu_tpu_app.desktop",

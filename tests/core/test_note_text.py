@@ -215,7 +215,7 @@ def test_a_real_smoke_run_reads_in_zh_hans_with_no_english_left(tmp_path: Path) 
 
 
 def test_the_kinds_of_work_the_worker_counts_have_their_text_ids() -> None:
-    from gpu_tpu_app.worker import modelcheck_work as work
+    from gpu_tpu_app.worker.modelcheck import work
 
     kinds = {v for k, v in vars(work).items() if k.isupper() and isinstance(v, str)}
     english = {k[len("kind.") :] for k in _flat("modelcheck") if k.startswith("kind.")}
@@ -348,7 +348,7 @@ def test_the_noise_rule_reads_in_zh_hans_and_its_english_is_the_rule_s() -> None
 def test_a_collective_point_and_its_stalls_read_in_zh_hans() -> None:
     from gpu_tpu_app import i18n
     from gpu_tpu_app.commands.probe.collective import _stall_parts
-    from gpu_tpu_app.worker.collective_report import _measured_result
+    from gpu_tpu_app.worker.collective.report import _measured_result
 
     stalled = [0.0005, 0.00052, 0.00049, 0.0006, 0.0011, 0.0875, 0.1896, 0.052]
     wire = _measured_result("jax", "jax:cpu:0", "all_reduce", "float32", 262144, 2, 1, "gloo", stalled, 1.0)

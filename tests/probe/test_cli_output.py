@@ -230,7 +230,7 @@ def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
     assert "not trusted: too noisy: CV 78 % (over 25 %)" in lines[-2]
     assert "only 1 repetition; 3 needed" in lines[-1]
     # the worker's words on stalled operations (worker.collective_report.stall_note) are listed too
-    from gpu_tpu_app.worker.collective_report import stall_note
+    from gpu_tpu_app.worker.collective.report import stall_note
 
     note = stall_note("jax", "gloo", [5e-4, 5e-4, 6e-4, 0.0875, 0.19])
     slow = point(262144, 3e6, 0.9, 5).model_copy(update={"backend": "jax", "message": f"all-reduce; {note}"})

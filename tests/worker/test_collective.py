@@ -198,7 +198,7 @@ def test_a_crashed_rank_ends_the_others_and_keeps_what_was_measured(backend: str
 def test_stalled_operations_are_said_and_jax_gloo_stalls_are_put_down_to_jax() -> None:
     """Issue 24: JAX's gloo all-reduce at 64-256 KiB took ~90 ms per operation in a plain jax.distributed
     loop as in the probe, while most operations took under a millisecond (times below as measured there)."""
-    from gpu_tpu_app.worker.collective_report import _measured_result, stall_note
+    from gpu_tpu_app.worker.collective.report import _measured_result, stall_note
 
     steady = [0.0005, 0.00052, 0.00049, 0.0006, 0.0011]
     assert stall_note("jax", "gloo", steady) is None

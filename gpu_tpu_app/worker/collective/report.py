@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gpu_tpu_app.worker.collective_common import OP_LABEL, bus_factor
+from gpu_tpu_app.worker.collective.common import OP_LABEL, bus_factor
 from gpu_tpu_app.worker.kernels.stats import summarize
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import CollectiveInfo, ProbeResult, ResultMsg

@@ -17,9 +17,9 @@ the slowest rank's time counts. Rank 0 reports results and the hosts; the others
 problems. A joining or a collective that makes no progress within the timeout ends with one line.
 
 This module is the rank's main loop (join, introduce, measure every point, leave); the rest lives
-beside it and its public names are re-exported here: collective_common.py (message sizes, bus
-factors, launcher variables, watchdog, rendezvous, host merging), collective_torch.py and
-collective_jax.py (the two engines) and collective_report.py (rank 0's results and hosts message).
+beside it in this folder and its public names are re-exported here: common.py (message sizes, bus
+factors, launcher variables, watchdog, rendezvous, host merging), torch_group.py and
+jax_group.py (the two engines) and report.py (rank 0's results and hosts message).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Any
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.terms import TEST_KERNELS_ENV
 from gpu_tpu_app.worker import detect
-from gpu_tpu_app.worker.collective_common import (
+from gpu_tpu_app.worker.collective.common import (
     ACCEL_MAX_BYTES,
     CPU_MAX_BYTES,
     DISTRIBUTED_ENV,
@@ -57,9 +57,9 @@ from gpu_tpu_app.worker.collective_common import (
     split_address,
     this_rank,
 )
-from gpu_tpu_app.worker.collective_jax import _JaxGroup
-from gpu_tpu_app.worker.collective_report import _HostsMsg, _measured_result, _result, _skip_rest
-from gpu_tpu_app.worker.collective_torch import _TorchGroup
+from gpu_tpu_app.worker.collective.jax_group import _JaxGroup
+from gpu_tpu_app.worker.collective.report import _HostsMsg, _measured_result, _result, _skip_rest
+from gpu_tpu_app.worker.collective.torch_group import _TorchGroup
 from gpu_tpu_app.worker.notes import note
 from gpu_tpu_app.worker.wire import DeviceInfo, DeviceMsg, Done, ErrorMsg, Hello, Progress, ResultMsg
 

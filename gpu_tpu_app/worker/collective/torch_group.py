@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from gpu_tpu_app.worker import detect
-from gpu_tpu_app.worker.collective_common import ELEM_BYTES, listen_on
+from gpu_tpu_app.worker.collective.common import ELEM_BYTES, listen_on
 
 
 class _TorchGroup:

@@ -7,7 +7,7 @@ each operator as the model runs once; higher-order operators (`torch.cond`, `whi
 error in the recording is the check's own and never the model's: it is kept in `observer.errors` and
 the model goes on running.
 
-Work per operator (gpu_tpu_app.worker.modelcheck_work): torch's own FLOP formulas
+Work per operator (gpu_tpu_app.worker.modelcheck.work): torch's own FLOP formulas
 (`torch.utils.flop_counter`) for matrix multiplies, convolutions and attention; the formulas there for
 fused kernels (`_transformer_encoder_layer_fwd`, `_native_multi_head_attention`, `mkldnn_rnn_layer`),
 dense linear algebra, FFTs and sparse products; one operation per output element for everything
@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gpu_tpu_app.worker import modelcheck_work as work
+from gpu_tpu_app.worker.modelcheck import work
 from gpu_tpu_app.worker.notes import note
 
 #: how many items of one kind the observer keeps.

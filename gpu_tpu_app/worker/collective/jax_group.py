@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_tpu_app.worker import detect
-from gpu_tpu_app.worker.collective_common import (
+from gpu_tpu_app.worker.collective.common import (
     ELEM_BYTES,
     WATCHDOG_MARGIN_S,
     RendezvousError,

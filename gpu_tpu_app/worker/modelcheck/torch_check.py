@@ -18,8 +18,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from gpu_tpu_app.worker import modelcheck_torchops as ops
-from gpu_tpu_app.worker.modelcheck_base import (
+from gpu_tpu_app.worker.modelcheck import torchops as ops
+from gpu_tpu_app.worker.modelcheck.base import (
     MAX_ITEMS,
     MAX_LEAVES,
     Loader,
@@ -33,7 +33,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.tpu_compile import torchax_default_device
 
-#: lowers a JAX function for a platform (gpu_tpu_app.worker.modelcheck_jax._export_for), for the torchax route.
+#: lowers a JAX function for a platform (gpu_tpu_app.worker.modelcheck.jax_check._export_for), for the torchax route.
 Exporter = Callable[..., dict[str, Any]]
 
 

@@ -11,8 +11,8 @@ side (gpu_tpu_app.core.modelcheck). Stdout carries one JSON object per line:
 
 The model contract: PyTorch `model()` and `example_inputs()`; JAX `params()`,
 `forward(params, *inputs)` and `example_inputs()`; either may add `other_inputs()`. This module holds
-the entry point; the JAX stages are in gpu_tpu_app.worker.modelcheck_jax, the PyTorch stages in
-gpu_tpu_app.worker.modelcheck_torch.
+the entry point; the JAX stages are in gpu_tpu_app.worker.modelcheck.jax_check, the PyTorch stages in
+gpu_tpu_app.worker.modelcheck.torch_check.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ import time
 import traceback
 from typing import Any
 
-from gpu_tpu_app.worker import modelcheck_base as base
 from gpu_tpu_app.worker import tpu_compile_launch
-from gpu_tpu_app.worker.modelcheck_base import Loader, UserError, _emit, _first_line, _framework, _stage
-from gpu_tpu_app.worker.modelcheck_jax import _export_for, check_jax
-from gpu_tpu_app.worker.modelcheck_torch import check_torch
+from gpu_tpu_app.worker.modelcheck import base
+from gpu_tpu_app.worker.modelcheck.base import Loader, UserError, _emit, _first_line, _framework, _stage
+from gpu_tpu_app.worker.modelcheck.jax_check import _export_for, check_jax
+from gpu_tpu_app.worker.modelcheck.torch_check import check_torch
 from gpu_tpu_app.worker.notes import note
 
 # =========================================================================== entry point

@@ -1,7 +1,7 @@
 """The model-check worker's JAX stages: load `params()`, `forward` and `example_inputs()`, trace, walk the jaxpr.
 
 Worker side: the standard library and JAX only (imported by gpu_tpu_app.worker.modelcheck, the entry
-point; `_export_for` also serves the torchax route of gpu_tpu_app.worker.modelcheck_torch).
+point; `_export_for` also serves the torchax route of gpu_tpu_app.worker.modelcheck.torch_check).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from gpu_tpu_app.worker import modelcheck_work as work
-from gpu_tpu_app.worker.modelcheck_base import (
+from gpu_tpu_app.worker.modelcheck import work
+from gpu_tpu_app.worker.modelcheck.base import (
     MAX_ITEMS,
     MAX_LEAVES,
     Loader,
@@ -64,7 +64,7 @@ _JAX_LINALG = {"cholesky", "triangular_solve", "eigh", "eig", "svd", "qr", "geqr
 
 
 def _jax_linalg_work(name: str, eqn: Any) -> int:
-    """Work of one dense linear-algebra or FFT primitive (gpu_tpu_app.worker.modelcheck_work)."""
+    """Work of one dense linear-algebra or FFT primitive (gpu_tpu_app.worker.modelcheck.work)."""
     a = eqn.invars[0].aval.shape
     batch = work._prod(a[:-2]) if len(a) > 2 else 1
     params = eqn.params

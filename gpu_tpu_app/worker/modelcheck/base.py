@@ -1,7 +1,7 @@
 """The model-check worker's shared basics: its output lines, the user's file as a module, the user's errors.
 
 Worker side: the standard library only. gpu_tpu_app.worker.modelcheck (the entry point),
-gpu_tpu_app.worker.modelcheck_jax (the JAX stages) and gpu_tpu_app.worker.modelcheck_torch (the PyTorch
+gpu_tpu_app.worker.modelcheck.jax_check (the JAX stages) and gpu_tpu_app.worker.modelcheck.torch_check (the PyTorch
 stages) build on it.
 """
 

@@ -1,0 +1,8 @@
+"""`python -m gpu_tpu_app.worker.modelcheck`: the model-check worker's command line, as before the
+worker became a folder (an app of an earlier version, or a remote VM, starts it by this name)."""
+
+import sys
+
+from gpu_tpu_app.worker.modelcheck import main
+
+sys.exit(main())
