@@ -27,10 +27,10 @@ from typing import Any
 
 
 def one_run(backends: list[str], budget_s: float | None = None) -> dict[str, Any]:
-    from gpu_tpu_app.core import trust
     from gpu_tpu_app.core.runs import Progress
     from gpu_tpu_app.probe.protocol import ProbeRequest
     from gpu_tpu_app.probe.runner import run_probe
+    from gpu_tpu_app.shared import trust
 
     seen: dict[str, dict[str, Any]] = {}
     t0 = time.monotonic()

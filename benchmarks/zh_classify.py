@@ -113,7 +113,7 @@ def project_ids() -> set[str]:
     except Exception:
         pass
     try:
-        from gpu_tpu_app.core import terms
+        from gpu_tpu_app.shared import terms
 
         for k in (*terms.KERNELS, *terms.DTYPE_SPECS, *terms.BACKENDS, *terms.SUITES, *terms.COMPILE_PHASES):
             add(k)

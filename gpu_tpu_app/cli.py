@@ -14,9 +14,9 @@ import sys
 
 from gpu_tpu_app import __version__, i18n
 from gpu_tpu_app.clilang import LANG_OPTION, add_lang_option, fill, use_language
-from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands import guarded
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.shared.cliutil import OneLineParser
 
 #: subcommand -> (module, examples for its --help). Each module has configure(parser) and run(args); its
 #: one-line help and description are texts cli.commands.<name>.help / .details (resources/text/cli.<lang>.toml).

@@ -15,8 +15,9 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from gpu_tpu_app import cliutil, i18n
+from gpu_tpu_app import i18n
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.shared import cliutil
 
 LANG_OPTION = "--lang"
 

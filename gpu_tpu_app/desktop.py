@@ -19,8 +19,8 @@ from typing import Any
 
 from gpu_tpu_app import APP_ID, APP_NAME, atomic
 from gpu_tpu_app.assets import resource_path
-from gpu_tpu_app.cliutil import error_line
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.shared.cliutil import error_line
 
 
 def _say(ident: str, **values: Any) -> str:

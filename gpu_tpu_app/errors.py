@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.texts import text as _text
+from gpu_tpu_app.shared.cliutil import one_line
 
 if TYPE_CHECKING:  # pydantic is imported where a model is validated, not by every command that can fail
     from pydantic import ValidationError

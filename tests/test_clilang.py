@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tpu_app import cli, clilang, cliutil, i18n
+from gpu_tpu_app import cli, clilang, i18n
 from gpu_tpu_app.commands import probe
 from gpu_tpu_app.core import texts
+from gpu_tpu_app.shared import cliutil
 
 Run = Callable[..., tuple[int, str, str]]
 

@@ -157,6 +157,22 @@ def test_layer_contracts_hold() -> None:
     assert " kept, 0 broken" in proc.stdout and "BROKEN" not in proc.stdout
 
 
+def test_the_worker_contract_forbids_every_other_part_of_the_package() -> None:
+    """The contract that keeps worker/ and shared/ to the standard library names every other top-level
+    module and package of gpu_tpu_app, so a new one is forbidden to them until someone decides otherwise."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
+    worker = next(c for c in contracts if "gpu_tpu_app.worker" in c["source_modules"])
+    assert sorted(worker["source_modules"]) == ["gpu_tpu_app.shared", "gpu_tpu_app.worker"]
+    package = ROOT / "gpu_tpu_app"
+    parts = {f"gpu_tpu_app.{m.name}" for m in pkgutil.iter_modules([str(package)]) if m.name != "__main__"}
+    assert {"gpu_tpu_app.core", "gpu_tpu_app.ui", "gpu_tpu_app.cli"} <= parts
+    assert sorted(parts - set(worker["source_modules"]) - set(worker["forbidden_modules"])) == []
+
+
 #: An import hook that makes Qt and pyqtgraph missing, as in an environment where they are not installed.
 _NO_QT = """
 import importlib.abc, sys

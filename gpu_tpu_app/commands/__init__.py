@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, error_line
 from gpu_tpu_app.errors import CheckFailed, InputError
+from gpu_tpu_app.shared.cliutil import EXIT_CANCELLED, EXIT_USAGE, error_line
 
 
 def guarded(call: Callable[[], int]) -> int:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import align, fail
 from gpu_tpu_app.core.catalog import Catalog, Chip, Figure, load_catalog
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING
+from gpu_tpu_app.shared.cliutil import align, fail
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from gpu_tpu_app.cliutil import positive_number
 from gpu_tpu_app.core.check_limits import DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_S, DEFAULT_TPU_CHIPS, MAX_CHIPS
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.shared.cliutil import positive_number
 
 
 def add_check_flags(p: argparse.ArgumentParser) -> None:

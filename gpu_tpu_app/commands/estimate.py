@@ -7,7 +7,6 @@ import math
 
 from pydantic import ValidationError
 
-from gpu_tpu_app.cliutil import display_width, fail, pad
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import (
     DEFAULT_BATCH,
@@ -39,11 +38,12 @@ from gpu_tpu_app.core.estimate.text import (
     training_memory_line,
 )
 from gpu_tpu_app.core.prices import format_rate
-from gpu_tpu_app.core.terms import SERVING_DTYPES
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
 from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
+from gpu_tpu_app.shared.cliutil import display_width, fail, pad
+from gpu_tpu_app.shared.terms import SERVING_DTYPES
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -16,11 +16,11 @@ from itertools import zip_longest
 from typing import Any
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import fail
 from gpu_tpu_app.core.columns import display_width, pad
 from gpu_tpu_app.core.columns import wrap as _wrap
 from gpu_tpu_app.core.lesson import LessonPack, Side, Topic, load_lesson
 from gpu_tpu_app.core.texts import text as _text
+from gpu_tpu_app.shared.cliutil import fail
 
 #: Extra pages besides the topics.
 EXTRAS = ("faq", "glossary", "quotes", "sources")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from gpu_tpu_app.cliutil import align, fail
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.price_import import load_book
 from gpu_tpu_app.core.prices import STALE_DAYS, Kind, PriceBook, Quote, format_rate, spreads
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.shared.cliutil import align, fail
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ from the run-file models (core.runs), which trust reads.
 from __future__ import annotations
 
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
-from gpu_tpu_app.core.trust import point_flags, results_flags
+from gpu_tpu_app.shared.trust import point_flags, results_flags
 
 
 def ceiling_key(r: ProbeResult) -> tuple[str, str, str, str | None]:

@@ -3,7 +3,7 @@
 A Chinese character takes two columns of a terminal and Chinese text has no spaces between
 words, so `len()` and `textwrap` lay it out wrongly: a line of Chinese would be twice as wide as
 counted and would never break. `display_width` counts columns and `pad` fills a cell to a width
-(both gpu_tpu_app.cliutil's, the one home of that count, re-exported here); `wrap` breaks between
+(both gpu_tpu_app.shared.cliutil's, the one home of that count, re-exported here); `wrap` breaks between
 Chinese characters (and at spaces), keeps closing punctuation off the start of a line and opening
 punctuation off its end. Text without wide characters is wrapped by `textwrap` exactly as before.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from gpu_tpu_app.cliutil import display_width, pad
+from gpu_tpu_app.shared.cliutil import display_width, pad
 
 __all__ = ["NO_LINE_END", "NO_LINE_START", "display_width", "pad", "wrap"]
 

@@ -14,9 +14,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.texts import area_texts, reword, text
 from gpu_tpu_app.safe_read import NAME_CHARS
+from gpu_tpu_app.shared.cliutil import one_line
 
 #: Where an environment was found, in the order the list shows them.
 EnvKind = Literal["app", "active", "conda", "pyenv", "venv", "added"]

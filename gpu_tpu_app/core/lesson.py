@@ -18,10 +18,10 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.terms import Kernel
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import problem_error, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
+from gpu_tpu_app.shared.terms import Kernel
 
 SCHEMA_VERSION = 1
 #: the file format version this app reads, checked on load.

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.notes import SEPARATOR, VERBATIM, Note
 from gpu_tpu_app.core.texts import area_texts
+from gpu_tpu_app.shared.notes import SEPARATOR, VERBATIM, Note
 
 #: The text ids a stored note may name: the worker's notes and the trust rule's reasons.
 NOTE_PREFIXES = ("worker.", "probe_app.trust.")

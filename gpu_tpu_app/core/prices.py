@@ -28,10 +28,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.texts import area_texts, placeholders, text
 from gpu_tpu_app.errors import InputError, problem_error, shown, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
+from gpu_tpu_app.shared.cliutil import one_line
 
 SCHEMA_VERSION = 1
 #: the file format version this app reads, checked on load.

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__, i18n
-from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate.models import OWN_FAMILIES
@@ -38,12 +37,13 @@ from gpu_tpu_app.core.estimate.text import (
 from gpu_tpu_app.core.localized import ListInLanguage
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, measured_note
 from gpu_tpu_app.core.prices import cheapest_text, format_rate, verdict_families
-from gpu_tpu_app.core.terms import functional_check
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import REPORT_HEADER, report_section
-from gpu_tpu_app.core.trust import flagged_summary, is_functional_check, trusted_results
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.core.wording import plain_number, tflops
+from gpu_tpu_app.shared.cliutil import one_line
+from gpu_tpu_app.shared.terms import functional_check
+from gpu_tpu_app.shared.trust import flagged_summary, is_functional_check, trusted_results
 
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog

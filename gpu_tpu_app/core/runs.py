@@ -19,11 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.environments import EnvironmentInfo, HostInfo
 from gpu_tpu_app.core.note_model import MessageNote
-from gpu_tpu_app.core.terms import Backend, Metric
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.texts import text as _text
 from gpu_tpu_app.errors import InputError, from_validation, shown
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, TEXT_CHARS, read_json_object
+from gpu_tpu_app.shared.terms import Backend, Metric
 
 #: The version this app writes. 2 added each result's `notes` (its message's parts with their text ids);
 #: files and worker lines of version 1 are read as they are (their messages show in English).

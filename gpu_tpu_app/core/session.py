@@ -19,12 +19,12 @@ from gpu_tpu_app.core.decision import Answers, Recommendation, decide, migrate_a
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.terms import functional_check_suffix
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.texts import text as _text  # where `text` is the file read
-from gpu_tpu_app.core.trust import is_functional_check, trusted_results
 from gpu_tpu_app.errors import InputError, check_schema_version, from_validation, json_object
 from gpu_tpu_app.safe_read import MAX_DATA_FILE_BYTES, NAME_CHARS, NOTES_CHARS, read_json_object, read_text
+from gpu_tpu_app.shared.terms import functional_check_suffix
+from gpu_tpu_app.shared.trust import is_functional_check, trusted_results
 
 #: version 2: answers of schema 2 (high_precision "fp64" | "fp32" | "no", embeddings, other_cloud).
 #: version 3: the model check may carry `tpu_compile`, the TPU compiler's outcome per generation.

@@ -19,13 +19,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import display_width, pad
 from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.check_limits import MAX_CHIPS
 from gpu_tpu_app.core.note_model import Said, said
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.core.units import compact, plain_number
 from gpu_tpu_app.safe_read import NAME_CHARS
+from gpu_tpu_app.shared.cliutil import display_width, pad
+from gpu_tpu_app.shared.units import compact, plain_number
 
 __all__ = [
     "FLOAT64_NOTE",

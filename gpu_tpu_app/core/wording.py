@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK  # noqa: F401  (re-exported)
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.core.units import (  # noqa: F401  (the numbers live there, for the worker too; re-exported)
+from gpu_tpu_app.shared.terms import FUNCTIONAL_CHECK  # noqa: F401  (re-exported)
+from gpu_tpu_app.shared.units import (  # noqa: F401  (the numbers live there, for the worker too; re-exported)
     DAYS_PER_YEAR,
     MISSING,
     SECONDS_PER_DAY,

@@ -12,12 +12,19 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
-from gpu_tpu_app.cliutil import display_width, pad
 from gpu_tpu_app.core.note_text import result_message, separator, shown_message
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
-from gpu_tpu_app.core.terms import KERNELS, point_words, size_words
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.core.trust import (
+from gpu_tpu_app.core.wording import (
+    MISSING,
+    format_eta,
+    format_pct,
+    format_value,
+)
+from gpu_tpu_app.i18n import current_language
+from gpu_tpu_app.shared.cliutil import display_width, pad
+from gpu_tpu_app.shared.terms import KERNELS, point_words, size_words
+from gpu_tpu_app.shared.trust import (
     FLAG_WORDS,
     LLC_FACTOR,
     MIN_REPS,
@@ -27,13 +34,6 @@ from gpu_tpu_app.core.trust import (
     is_functional_check,
     run_flags,
 )
-from gpu_tpu_app.core.wording import (
-    MISSING,
-    format_eta,
-    format_pct,
-    format_value,
-)
-from gpu_tpu_app.i18n import current_language
 
 #: Printed tables and progress lines fit this many columns (unless --wide).
 WIDTH = 100

@@ -18,8 +18,8 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.probe import guarded
+from gpu_tpu_app.shared.cliutil import one_line
 
 #: The most an interpreter's answer may take (a real one is under 10 KB).
 ANSWER_MAX_BYTES = 1024 * 1024

@@ -26,7 +26,6 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from gpu_tpu_app import APP_NAME, __version__
-from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.environments import (
     FRAMEWORKS,
     MIN_PYTHON,
@@ -35,11 +34,12 @@ from gpu_tpu_app.core.environments import (
     PythonEnv,
     build_flavour,
 )
-from gpu_tpu_app.core.terms import PEAK_DTYPES
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envanswer, guarded
 from gpu_tpu_app.safe_read import read_text
+from gpu_tpu_app.shared.cliutil import one_line
+from gpu_tpu_app.shared.terms import PEAK_DTYPES
 
 #: Seconds one query may take (importing torch and JAX on a cold disk can take a while).
 QUERY_TIMEOUT_S = 60.0
@@ -49,23 +49,16 @@ CACHE_SCHEMA = 1
 #: Folders where people keep virtualenvs, relative to the home folder.
 VENV_FOLDERS = (".virtualenvs", ".venvs", "venvs", "envs", ".local/share/virtualenvs", ".cache/pypoetry/virtualenvs")
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-#: The modules outside worker/ that the worker side imports: pure standard library (the import-linter
-#: contract "the worker side imports only the standard library and the frameworks" proves it).
-WORKER_SHARED_MODULES = (
+#: Everything a worker in another interpreter needs, relative to the package: the package's __init__,
+#: the shared/ floor (standard library only: the import-linter contract "the worker side and shared/
+#: import only the standard library and the frameworks" proves it) and the worker/ folder.
+WORKER_MODULES = (
     "__init__.py",
-    "cliutil.py",
-    "core/__init__.py",
-    "core/terms.py",
-    "core/machine.py",
-    "core/units.py",
-    "core/notes.py",
-    "core/trust.py",
-    "core/devicematch.py",
-)
-#: Everything a worker in another interpreter needs, relative to the package: the worker/ folder and
-#: the shared modules above.
-WORKER_MODULES = WORKER_SHARED_MODULES + tuple(
-    sorted(p.relative_to(PACKAGE_DIR).as_posix() for p in (PACKAGE_DIR / "worker").rglob("*.py"))
+    *sorted(
+        p.relative_to(PACKAGE_DIR).as_posix()
+        for folder in ("shared", "worker")
+        for p in (PACKAGE_DIR / folder).rglob("*.py")
+    ),
 )
 
 

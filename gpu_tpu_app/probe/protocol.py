@@ -22,9 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.cliutil import one_line
 from gpu_tpu_app.core.ceilings import CeilingTracker, with_ceilings
-from gpu_tpu_app.core.machine import this_machine
 from gpu_tpu_app.core.runs import (
     BackendStatus,
     CpuInfo,
@@ -41,8 +39,10 @@ from gpu_tpu_app.core.runs import (
     RunFile,
     parse_message,
 )
-from gpu_tpu_app.core.terms import BACKENDS, CATALOG_ENV, SUITE_BUDGET_S, SUITES, metric_for, point_words
 from gpu_tpu_app.probe import envs
+from gpu_tpu_app.shared.cliutil import one_line
+from gpu_tpu_app.shared.machine import this_machine
+from gpu_tpu_app.shared.terms import BACKENDS, CATALOG_ENV, SUITE_BUDGET_S, SUITES, metric_for, point_words
 from gpu_tpu_app.worker import lifeline
 
 #: A point may run this long past its cap (plus GRACE_FACTOR x cap) before its worker is killed.

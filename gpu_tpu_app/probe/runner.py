@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable, Iterator
 
 from gpu_tpu_app.core.runs import DeviceInfo, Message, RunFile
-from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.probe.protocol import (
     CANCEL_WAIT_S,
     SUITE_BUDGET_S,
@@ -31,6 +30,7 @@ from gpu_tpu_app.probe.protocol import (
     worker_command,
     worker_env,
 )
+from gpu_tpu_app.shared.terms import BACKENDS
 
 __all__ = [
     "BACKENDS",

@@ -19,10 +19,10 @@ import numpy as np
 
 from gpu_tpu_app.core.note_text import reason_text, result_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, functional_check, size_words
 from gpu_tpu_app.core.texts import text as _text
-from gpu_tpu_app.core.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
+from gpu_tpu_app.shared.terms import COMPILE_PHASES, KERNEL_SPECS, MEMORY_KERNELS, functional_check, size_words
+from gpu_tpu_app.shared.trust import Flags, is_functional_check, matmul_intensity, run_flags, trusted
 
 
 def kernel_name(kernel: str) -> str:

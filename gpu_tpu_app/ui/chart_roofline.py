@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.terms import DTYPES
 from gpu_tpu_app.core.wording import compact, format_value
+from gpu_tpu_app.shared.terms import DTYPES
 from gpu_tpu_app.ui.chart_data import (
     Ceiling,
     ChartData,

@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem
 
 from gpu_tpu_app.core.note_text import reason_text, shown_message
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
-from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.core.wording import MISSING, version_words
+from gpu_tpu_app.shared.terms import BACKENDS
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
 

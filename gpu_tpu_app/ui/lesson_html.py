@@ -15,10 +15,10 @@ from urllib.parse import quote
 from gpu_tpu_app.core.lesson import Claim, LessonPack, Topic
 from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import COMPILE_PHASES, KERNEL_SPECS, functional_check_suffix
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.core.trust import is_functional_check, run_flags, trusted
 from gpu_tpu_app.core.wording import format_pct, format_seconds, format_value
+from gpu_tpu_app.shared.terms import COMPILE_PHASES, KERNEL_SPECS, functional_check_suffix
+from gpu_tpu_app.shared.trust import is_functional_check, run_flags, trusted
 from gpu_tpu_app.ui.glossary import GlossaryLinker, glossary_html
 
 # Page keys in the topic list besides topics.

@@ -39,8 +39,8 @@ from gpu_tpu_app.core.runs import (
     to_csv,
 )
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.errors import InputError, shown
+from gpu_tpu_app.shared.terms import BACKENDS
 from gpu_tpu_app.ui.charts import ChartData, ChartsView
 from gpu_tpu_app.ui.collective_run import CollectiveRun
 from gpu_tpu_app.ui.devices_view import DevicesView

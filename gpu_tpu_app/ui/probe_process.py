@@ -21,7 +21,6 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.core.machine import this_machine
 from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import (
     BackendStatus,
@@ -33,7 +32,6 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     RunFile,
 )
-from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.probe.protocol import (
     CANCEL_WAIT_S,
     STARTUP_TIMEOUT_S,
@@ -45,6 +43,8 @@ from gpu_tpu_app.probe.protocol import (
     worker_command,
     worker_env,
 )
+from gpu_tpu_app.shared.machine import this_machine
+from gpu_tpu_app.shared.terms import BACKENDS
 from gpu_tpu_app.ui.results_model import STATUS_WORDS, words
 
 

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QComboBox, QLabel, QProgressBar, QWidget
 
 from gpu_tpu_app.core.note_text import reason_text
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo, ErrorMsg, Message, Progress, ResultMsg, RunFile
-from gpu_tpu_app.core.terms import BACKENDS, SUITES
 from gpu_tpu_app.core.wording import format_eta, format_seconds
 from gpu_tpu_app.probe.protocol import ProbeRequest, point_label
+from gpu_tpu_app.shared.terms import BACKENDS, SUITES
 from gpu_tpu_app.ui.charts import ChartsView
 from gpu_tpu_app.ui.collective_run import PROCESSES, CollectiveRun
 from gpu_tpu_app.ui.devices_view import DevicesView

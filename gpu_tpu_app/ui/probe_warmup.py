@@ -12,8 +12,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.probe.protocol import ProbeRequest
+from gpu_tpu_app.shared.terms import BACKENDS
 from gpu_tpu_app.ui.standby_workers import StandbyListing, StandbyWorkers
 
 #: Milliseconds after the window is shown before the workers start: the window paints first.

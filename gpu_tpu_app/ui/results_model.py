@@ -27,9 +27,9 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from gpu_tpu_app.core.note_text import result_message, shown_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import variant_words
-from gpu_tpu_app.core.trust import NO_FLAGS, Flags, is_functional_check, noise_rule_text, run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_size, format_value
+from gpu_tpu_app.shared.terms import variant_words
+from gpu_tpu_app.shared.trust import NO_FLAGS, Flags, is_functional_check, noise_rule_text, run_flags
 from gpu_tpu_app.ui.chart_data import kernel_name
 from gpu_tpu_app.ui.widgets import plain_tip
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
+from gpu_tpu_app.shared.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
 from gpu_tpu_app.ui.chart_data import kernel_name
 from gpu_tpu_app.ui.results_model import SUITE_WORDS, words
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QMenu, QWidget
 
-from gpu_tpu_app.core.machine import is_this_machine
 from gpu_tpu_app.core.runs import RunFile
+from gpu_tpu_app.shared.machine import is_this_machine
 from gpu_tpu_app.ui.charts import ChartRun
 from gpu_tpu_app.ui.results_model import SUITE_WORDS, run_label, words
 from gpu_tpu_app.ui.widgets import plain_tip

@@ -15,9 +15,9 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.core.terms import functional_check
-from gpu_tpu_app.core.trust import Best, Ratio, flagged_summary, format_ratio, machine_best, ratios
 from gpu_tpu_app.core.wording import format_value
+from gpu_tpu_app.shared.terms import functional_check
+from gpu_tpu_app.shared.trust import Best, Ratio, flagged_summary, format_ratio, machine_best, ratios
 from gpu_tpu_app.ui.widgets import plain_tip
 
 # the two kinds in English; shown through kind_word()

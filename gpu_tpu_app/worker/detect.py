@@ -19,9 +19,9 @@ import platform
 import re
 from pathlib import Path
 
-from gpu_tpu_app.core.devicematch import match_device_name, match_rocm_part
-from gpu_tpu_app.core.machine import cpu_model, cpuinfo_fields
-from gpu_tpu_app.core.terms import BACKENDS, CATALOG_ENV
+from gpu_tpu_app.shared.devicematch import match_device_name, match_rocm_part
+from gpu_tpu_app.shared.machine import cpu_model, cpuinfo_fields
+from gpu_tpu_app.shared.terms import BACKENDS, CATALOG_ENV
 from gpu_tpu_app.worker.kernels.common import cache_sizes, usable_cores
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import BackendStatus, CpuInfo, DeviceInfo

@@ -27,9 +27,9 @@ import traceback
 from typing import IO, Any
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, OneLineParser
-from gpu_tpu_app.core import trust
-from gpu_tpu_app.core.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
+from gpu_tpu_app.shared import trust
+from gpu_tpu_app.shared.cliutil import EXIT_CANCELLED, OneLineParser
+from gpu_tpu_app.shared.terms import BACKENDS, KERNELS, SUITE_BUDGET_S, SUITES, allowed_kernels, metric_for
 from gpu_tpu_app.worker import detect, lifeline, nvml, testkernels
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.pace import _slack, eta_s, load_scale, pace

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_tpu_app.core.notes import Note, Notes, join, parts_of, verbatim
+from gpu_tpu_app.shared.notes import Note, Notes, join, parts_of, verbatim
 
 __all__ = ["TEMPLATES", "Note", "Notes", "join", "note", "parts_of", "verbatim"]
 

@@ -10,8 +10,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from gpu_tpu_app.core import trust
-from gpu_tpu_app.core.terms import ONE_THREAD
+from gpu_tpu_app.shared import trust
+from gpu_tpu_app.shared.terms import ONE_THREAD
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import ProbeResult, ResultMsg
 

@@ -11,7 +11,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from gpu_tpu_app.core.terms import TEST_KERNELS, TEST_KERNELS_ENV, enabled_test_kernels
+from gpu_tpu_app.shared.terms import TEST_KERNELS, TEST_KERNELS_ENV, enabled_test_kernels
 from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
 
 ENV = TEST_KERNELS_ENV

@@ -42,7 +42,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from gpu_tpu_app.core.notes import mark
+from gpu_tpu_app.shared.notes import mark
 from gpu_tpu_app.worker.notes import join, note
 
 #: the environment the TPU runtime needs on a host without TPUs: no query of the GCE metadata server, and

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_tpu_app.core.notes import to_dicts
+from gpu_tpu_app.shared.notes import to_dicts
 
 #: core.runs.SCHEMA_VERSION (a test holds them equal): 2 added each result's `notes`.
 SCHEMA_VERSION = 2

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.cliutil import display_width
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.tpu_compile import render_table
+from gpu_tpu_app.shared.cliutil import display_width
 from tests.i18n_allow import CJK
 
 ROOT = Path(__file__).resolve().parents[2]

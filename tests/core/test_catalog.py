@@ -9,8 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from gpu_tpu_app.core.catalog import Catalog, Figure, load_catalog
-from gpu_tpu_app.core.devicematch import match_device_name
 from gpu_tpu_app.errors import InputError
+from gpu_tpu_app.shared.devicematch import match_device_name
 
 
 @pytest.fixture

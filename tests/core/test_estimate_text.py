@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate
 from gpu_tpu_app.core.estimate.text import estimate_cells
-from gpu_tpu_app.core.units import MISSING
+from gpu_tpu_app.shared.units import MISSING
 
 
 def test_estimate_cells_say_kind_peak_fit_and_cost_in_one_set_of_words() -> None:

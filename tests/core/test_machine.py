@@ -7,9 +7,9 @@ import socket
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gpu_tpu_app.core import machine
-from gpu_tpu_app.core.machine import is_this_machine, machine_id
 from gpu_tpu_app.core.runs import CpuInfo, RunFile, load_run
+from gpu_tpu_app.shared import machine
+from gpu_tpu_app.shared.machine import is_this_machine, machine_id
 
 WHEN = datetime(2026, 3, 4, 5, 6, tzinfo=UTC)
 

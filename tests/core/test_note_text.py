@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks.zh_classify import classify, project_ids
-from gpu_tpu_app.core import note_text, trust
-from gpu_tpu_app.core.notes import Note, join, to_dicts
+from gpu_tpu_app.core import note_text
 from gpu_tpu_app.core.runs import ProbeResult, load_run
 from gpu_tpu_app.core.texts import area_texts, placeholders
+from gpu_tpu_app.shared import trust
+from gpu_tpu_app.shared.notes import Note, join, to_dicts
 from gpu_tpu_app.worker import notes as worker_notes
 
 ZH = "zh-Hans"
@@ -225,7 +226,7 @@ def test_the_kinds_of_work_the_worker_counts_have_their_text_ids() -> None:
 
 
 def _generations(sharding: str) -> dict:
-    from gpu_tpu_app.core.notes import mark
+    from gpu_tpu_app.shared.notes import mark
 
     generation = {
         "chip": "tpu-v4",

@@ -7,8 +7,9 @@ from typing import get_args
 import pytest
 
 from gpu_tpu_app.commands import probe as probe_cli
-from gpu_tpu_app.core import runs, terms
+from gpu_tpu_app.core import runs
 from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo
+from gpu_tpu_app.shared import terms
 from gpu_tpu_app.worker.kernels import plan
 
 

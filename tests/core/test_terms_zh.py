@@ -7,12 +7,12 @@ from __future__ import annotations
 import io
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core import terms
 from gpu_tpu_app.core.environments import FrameworkDevices, PythonEnv
 from gpu_tpu_app.core.runs import Progress
 from gpu_tpu_app.core.session import measured_devices
 from gpu_tpu_app.probe.cli_output import ProgressPrinter
 from gpu_tpu_app.probe.protocol import RunAssembler, point_label
+from gpu_tpu_app.shared import terms
 from tests.core.test_session import make_run, matmul
 
 

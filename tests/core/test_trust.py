@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.ceilings import with_ceilings
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate, measured_from_run
@@ -18,6 +17,7 @@ from gpu_tpu_app.core.report import collect
 from gpu_tpu_app.core.runs import CpuInfo, DeviceInfo, ProbeResult, RunFile, Stats
 from gpu_tpu_app.core.session import measured_devices, new_session
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK
+from gpu_tpu_app.shared import trust
 
 CPU = CpuInfo(model="Test CPU", cores=2, threads_used=2, caches={"L1d": 32 << 10, "L2": 1 << 20, "L3": 8 << 20})
 DEV = DeviceInfo(backend="torch", platform="cpu", name="Test CPU", memory_bytes=8 << 30, cpu=CPU)

@@ -6,9 +6,9 @@ at a steady 16 ms per call while larger sizes ran at ~90 GFLOP/s); they are test
 
 from __future__ import annotations
 
-from gpu_tpu_app.core import trust
 from gpu_tpu_app.core.runs import DeviceInfo
 from gpu_tpu_app.probe.cli_output import results_table
+from gpu_tpu_app.shared import trust
 from gpu_tpu_app.worker.main import pick_try, remeasure_noisy
 from tests.core.test_trust import DEV, res, run_of, stats
 

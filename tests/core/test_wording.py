@@ -82,14 +82,14 @@ def test_format_duration(days: float, text: str) -> None:
     ],
 )
 def test_plain_number_never_writes_e_notation(value: float, text: str) -> None:
-    from gpu_tpu_app.core.units import plain_number
+    from gpu_tpu_app.shared.units import plain_number
 
     assert plain_number(value) == text and "e+" not in plain_number(value * 1.37)
 
 
 def test_versions_and_counts_read_as_words() -> None:
-    from gpu_tpu_app.core.units import count_words
     from gpu_tpu_app.core.wording import version_words
+    from gpu_tpu_app.shared.units import count_words
 
     assert version_words("2.13.0+cpu") == "2.13.0 (CPU-only build)"
     assert version_words("2.5.1+cu124") == "2.5.1 (CUDA 12.4 build)"
@@ -98,7 +98,7 @@ def test_versions_and_counts_read_as_words() -> None:
 
 
 def test_clip_words_never_cuts_inside_a_word() -> None:
-    from gpu_tpu_app.core.units import clip_words
+    from gpu_tpu_app.shared.units import clip_words
 
     text = "graph break at model.py:12: data-dependent control flow in forward, then another at line 40"
     clipped = clip_words(text, 50)

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from gpu_tpu_app.core.catalog import load_catalog
-from gpu_tpu_app.core.devicematch import is_partition
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo, DeviceMsg, ProbeResult, Progress, parse_message
+from gpu_tpu_app.shared.devicematch import is_partition
 from gpu_tpu_app.worker import detect, nvml
 from gpu_tpu_app.worker.kernels import JAX_SETUP_S, plan
 from gpu_tpu_app.worker.kernels.common import jax_math_mode, peak_for, torch_math_mode

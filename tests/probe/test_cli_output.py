@@ -305,7 +305,7 @@ def test_the_devices_listing_in_zh_hans(zh) -> None:
 
 def test_flag_words_and_the_flagged_summary_in_zh_hans(zh) -> None:
     from gpu_tpu_app import i18n
-    from gpu_tpu_app.core import trust
+    from gpu_tpu_app.shared import trust
 
     flags = trust.run_flags(BUSY)
     few = trust.Flags(noisy=trust.FEW_REPS + trust.few_reps_words(1), stalled="stalled: x")

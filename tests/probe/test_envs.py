@@ -167,7 +167,7 @@ def test_build_flavour() -> None:
 
 def test_catalogue_digest_matches_like_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.core.devicematch import match_device_name
+    from gpu_tpu_app.shared.devicematch import match_device_name
     from gpu_tpu_app.worker import detect
 
     catalog = load_catalog()
@@ -299,7 +299,7 @@ def test_worker_records_carry_the_same_fields_as_the_run_file_models() -> None:
 
 def test_the_digest_knows_amd_parts_and_caches_from_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.core.devicematch import ROCM_MEMORY_RANGE
+    from gpu_tpu_app.shared.devicematch import ROCM_MEMORY_RANGE
     from gpu_tpu_app.worker import detect
 
     monkeypatch.setenv(detect.CATALOG_ENV, envs.catalog_digest())
@@ -349,7 +349,7 @@ def _worker_contract() -> dict:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"][
         "contracts"
     ]
-    return next(c for c in contracts if c["source_modules"] == ["gpu_tpu_app.worker"])
+    return next(c for c in contracts if "gpu_tpu_app.worker" in c["source_modules"])
 
 
 def test_the_staged_worker_sources_hold_every_module_the_worker_imports() -> None:

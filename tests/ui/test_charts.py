@@ -15,8 +15,8 @@ from PySide6.QtGui import QImage
 
 from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.runs import CollectiveInfo, DeviceInfo, ProbeResult, RunFile, Stats
-from gpu_tpu_app.core.trust import matmul_intensity
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_value
+from gpu_tpu_app.shared.trust import matmul_intensity
 from gpu_tpu_app.ui.chart_data import (
     Ceiling,
     ChartData,
@@ -422,7 +422,7 @@ def test_every_series_of_every_kind_is_listed_and_hoverable(view):
 
 
 def test_too_few_repetitions_says_so_in_the_readout_and_the_table():
-    from gpu_tpu_app.core.trust import point_flags
+    from gpu_tpu_app.shared.trust import point_flags
     from gpu_tpu_app.ui.chart_data import point_info
     from gpu_tpu_app.ui.results_model import status_text, status_tooltip
 

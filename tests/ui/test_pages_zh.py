@@ -105,7 +105,7 @@ def test_the_welcome_card_and_the_gauge_speak_chinese(qtbot, zh_qt: None) -> Non
 
 def test_the_summary_card_keeps_its_figures_in_chinese(qtbot, zh_qt: None) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.core.trust import format_ratio
+    from gpu_tpu_app.shared.trust import format_ratio
     from gpu_tpu_app.ui.summary_card import SummaryCard
     from tests.core.test_trust import BUSY
 

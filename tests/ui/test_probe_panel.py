@@ -348,8 +348,8 @@ def test_export_dialogs_add_the_extension_and_report_a_failed_write(panel, error
 
 
 def test_a_run_from_another_machine_with_this_host_name_is_listed_as_imported(panel) -> None:
-    from gpu_tpu_app.core.machine import cpu_model, this_machine
     from gpu_tpu_app.core.runs import CpuInfo
+    from gpu_tpu_app.shared.machine import cpu_model, this_machine
 
     here = socket.gethostname()
     other_cpu = "AMD EPYC 7B13" if "EPYC" not in cpu_model() else "Intel Xeon Platinum 8481C"

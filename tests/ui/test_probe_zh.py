@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from gpu_tpu_app.core.runs import BackendStatus
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.core.trust import point_flags
+from gpu_tpu_app.shared.trust import point_flags
 from gpu_tpu_app.ui.chart_data import (
     ChartData,
     ChartRun,

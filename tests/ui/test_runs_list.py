@@ -40,7 +40,7 @@ def test_the_time_control_sets_the_runs_budget(qtbot) -> None:
     """The window has the time budget its messages point to: chosen on the page, carried by the request."""
     from PySide6.QtWidgets import QApplication
 
-    from gpu_tpu_app.core.terms import SUITE_BUDGET_S
+    from gpu_tpu_app.shared.terms import SUITE_BUDGET_S
     from gpu_tpu_app.ui.run_controls import RunControls
 
     controls = RunControls("quick", QApplication.style())

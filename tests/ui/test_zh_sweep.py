@@ -31,7 +31,7 @@ def test_the_same_in_english_keeps_its_words() -> None:
 
 def test_why_a_point_is_not_trusted_in_chinese_and_kept_in_english(zh: None) -> None:
     from gpu_tpu_app.core.runs import ProbeResult, Stats
-    from gpu_tpu_app.core.trust import point_flags
+    from gpu_tpu_app.shared.trust import point_flags
 
     stats = Stats(median=1e11, min=5e10, max=2e11, q1=9e10, q3=1.1e11, iqr=2e10, cv=0.05, reps=10, seconds=1.0)
     r = ProbeResult(

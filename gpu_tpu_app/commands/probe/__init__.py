@@ -14,7 +14,6 @@ from types import ModuleType
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.clilang import add_lang_option, use_language
-from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands import guarded
 from gpu_tpu_app.commands.probe import collective, compare, devices, envs, run
 from gpu_tpu_app.commands.probe.collective import collective_table, parse_bytes
@@ -22,6 +21,7 @@ from gpu_tpu_app.commands.probe.common import save_fallback
 from gpu_tpu_app.commands.probe.devices import devices_table
 from gpu_tpu_app.commands.probe.envs import envs_table
 from gpu_tpu_app.core.texts import text
+from gpu_tpu_app.shared.cliutil import OneLineParser
 
 __all__ = ["build_parser", "collective_table", "devices_table", "envs_table", "main", "parse_bytes", "save_fallback"]
 

@@ -7,21 +7,21 @@ import signal
 import sys
 from typing import Any
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_outputs, check_positive, check_python, paragraphs, save_outputs, say
 from gpu_tpu_app.core import note_text
 from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import ProbeResult, RunFile
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES, size_words
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.texts import text as _text  # parse_bytes's argument is named text
-from gpu_tpu_app.core.trust import run_flags
 from gpu_tpu_app.core.wording import MISSING, format_pct, format_value
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.i18n import current_language
 from gpu_tpu_app.probe.cli_output import ProgressPrinter, table, trust_cell
 from gpu_tpu_app.probe.protocol import is_dropped_note
 from gpu_tpu_app.probe.runner import CancelEvent, stop_on_signals
+from gpu_tpu_app.shared.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
+from gpu_tpu_app.shared.terms import BACKENDS, DTYPES, size_words
+from gpu_tpu_app.shared.trust import run_flags
 
 
 def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:

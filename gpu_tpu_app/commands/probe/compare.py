@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands.probe.common import paragraphs
 from gpu_tpu_app.core.runs import load_run
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.probe.cli_output import compare_runs, compare_text
+from gpu_tpu_app.shared.cliutil import OneLineParser
 
 
 def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from gpu_tpu_app.cliutil import OneLineParser
 from gpu_tpu_app.commands.probe.common import check_python, paragraphs
 from gpu_tpu_app.core.note_text import reason_text, shown_message
-from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.probe.cli_output import table
 from gpu_tpu_app.probe.runner import list_devices
+from gpu_tpu_app.shared.cliutil import OneLineParser
+from gpu_tpu_app.shared.terms import BACKENDS
 
 
 def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:

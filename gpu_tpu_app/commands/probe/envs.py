@@ -6,13 +6,13 @@ import argparse
 import json
 import sys
 
-from gpu_tpu_app.cliutil import OneLineParser, one_line, positive_number
 from gpu_tpu_app.commands.probe.common import check_positive
 from gpu_tpu_app.core.environments import kind_words
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.cli_output import table
+from gpu_tpu_app.shared.cliutil import OneLineParser, one_line, positive_number
 
 
 def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:

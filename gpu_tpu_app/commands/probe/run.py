@@ -7,7 +7,6 @@ import signal
 import sys
 from typing import Any
 
-from gpu_tpu_app.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
 from gpu_tpu_app.commands.probe.common import (
     check_outputs,
     check_positive,
@@ -16,11 +15,12 @@ from gpu_tpu_app.commands.probe.common import (
     save_outputs,
     say,
 )
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.probe.cli_output import ProgressPrinter, results_table
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, run_probe, stop_on_signals
+from gpu_tpu_app.shared.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
+from gpu_tpu_app.shared.terms import BACKENDS, DTYPES, KERNELS, SUITES, allowed_kernels
 from gpu_tpu_app.worker.collective import this_rank as collective_rank
 
 

@@ -14,7 +14,7 @@ from gpu_tpu_app.core.catalog import Catalog
 from gpu_tpu_app.core.estimate.models import ChipEstimate, EstimateRequest
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import CompiledProgram, GenerationCompile, TpuCompile, roofline
-from gpu_tpu_app.core.units import SECONDS_PER_DAY
+from gpu_tpu_app.shared.units import SECONDS_PER_DAY
 
 #: how a compiled row is named and what it rests on (resources/text/estimate.<lang>.toml [row], [compiled])
 COMPILED_FAMILY = "compiled"

@@ -14,9 +14,9 @@ from typing import Any, NamedTuple
 from gpu_tpu_app.core.catalog import Catalog, Chip
 from gpu_tpu_app.core.estimate.models import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.prices import PriceBook, Quote, chip_quotes
-from gpu_tpu_app.core.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS, functional_check
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.core.trust import is_functional_check, trusted_results
+from gpu_tpu_app.shared.terms import FUNCTIONAL_CHECK, MEMORY_KERNELS, functional_check
+from gpu_tpu_app.shared.trust import is_functional_check, trusted_results
 
 #: strict fp32 on a TPU: the matrix units multiply in bf16, so an fp32 product takes 3 (bf16_3x,
 #: precision=HIGH) to 6 (precision=HIGHEST) bf16 passes (JAX matmul precision docs).

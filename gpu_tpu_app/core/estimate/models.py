@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.prices import MAX_CHIP_HOUR_USD, Quote
-from gpu_tpu_app.core.terms import DTYPE_BYTES, ServingDtype
+from gpu_tpu_app.shared.terms import DTYPE_BYTES, ServingDtype
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 

@@ -23,7 +23,7 @@ from gpu_tpu_app.core.estimate.workload import (
     training_tokens,
 )
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.core.units import SECONDS_PER_DAY
+from gpu_tpu_app.shared.units import SECONDS_PER_DAY
 
 
 def days_of(seconds: float | None) -> float | None:

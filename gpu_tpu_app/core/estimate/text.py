@@ -17,8 +17,8 @@ from gpu_tpu_app.core.estimate.layout import warning_text
 from gpu_tpu_app.core.estimate.workload import shape_origin
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
-from gpu_tpu_app.core.units import MISSING, _known
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
+from gpu_tpu_app.shared.units import MISSING, _known
 
 _FAMILIES = ("gpu", "tpu", "other", "measured", "compiled")
 #: A probed device's row is "measured" everywhere (window, report, CLI): its run may come from another machine.

@@ -24,8 +24,8 @@ from gpu_tpu_app.core.modelcheck.contract import (
 from gpu_tpu_app.core.note_model import said
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.tpu_compile import compiled_generations
-from gpu_tpu_app.core.units import plain_number
 from gpu_tpu_app.i18n import current_language
+from gpu_tpu_app.shared.units import plain_number
 
 #: matmul share at or above this is "dominant"; below MATMUL_LOW it is "low"; between, "mixed".
 MATMUL_DOMINANT = 0.70

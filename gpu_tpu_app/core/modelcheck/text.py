@@ -10,7 +10,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.modelcheck.contract import ANSWER_FIELDS, HIGH_PRECISION_FP64, ModelCheck, WorkerError
 from gpu_tpu_app.core.modelcheck.rules import CONTRACT_LANGUAGE, Words, mapping_rules
 from gpu_tpu_app.core.tpu_compile import compiled_generations, generation_name, render_table
-from gpu_tpu_app.core.units import clip_words
+from gpu_tpu_app.shared.units import clip_words
 
 #: how a failure of the check itself (not of the user's file) is said; such a check exits 1, never 2.
 INTERNAL_FAILURE = Words(CONTRACT_LANGUAGE)("errors.internal_failure")

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_tpu_app import __version__
-from gpu_tpu_app.core.terms import TEST_KERNELS_ENV
+from gpu_tpu_app.shared.terms import TEST_KERNELS_ENV
 from gpu_tpu_app.worker import detect
 from gpu_tpu_app.worker.collective.common import (
     ACCEL_MAX_BYTES,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES, KERNELS, SUITES
+from gpu_tpu_app.shared.terms import BACKENDS, DTYPES, KERNELS, SUITES
 from gpu_tpu_app.worker.kernels.planner import (
     CALIBRATION_N,
     JAX_SETUP_S,

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.trust import device_llc
-from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.shared.trust import device_llc
+from gpu_tpu_app.shared.units import format_value
 from gpu_tpu_app.worker.kernels.stats import Timing, rates, summarize
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.wire import ProbeResult

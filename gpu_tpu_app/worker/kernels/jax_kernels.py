@@ -17,8 +17,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gpu_tpu_app.core.terms import ELEM_BYTES
-from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.shared.terms import ELEM_BYTES
+from gpu_tpu_app.shared.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
 from gpu_tpu_app.worker.kernels.jax_data import (

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITE_BUDGET_S, SUITES
+from gpu_tpu_app.shared.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITE_BUDGET_S, SUITES
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES
 from gpu_tpu_app.worker.kernels.point import Point

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.shared.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, CV_TARGET, Timing, cv
 from gpu_tpu_app.worker.notes import join, note

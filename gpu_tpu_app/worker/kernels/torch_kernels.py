@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from gpu_tpu_app.core.terms import DTYPES, ELEM_BYTES, ONE_THREAD
-from gpu_tpu_app.core.units import format_value
+from gpu_tpu_app.shared.terms import DTYPES, ELEM_BYTES, ONE_THREAD
+from gpu_tpu_app.shared.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
 from gpu_tpu_app.worker.kernels.stats import CAP_MARGIN, Timing, measure

@@ -16,7 +16,7 @@ import types
 from collections.abc import Callable
 from typing import IO, Any, NoReturn
 
-from gpu_tpu_app.core.notes import mark
+from gpu_tpu_app.shared.notes import mark
 
 #: how many items of one kind (ops, locations, breaks) a finding lists at most.
 MAX_ITEMS = 20

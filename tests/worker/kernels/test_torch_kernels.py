@@ -16,8 +16,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.serial  # measures the kernels on the cores: runs alone (make test's serial part)
 
-from gpu_tpu_app.core import trust  # noqa: E402
-from gpu_tpu_app.core.terms import ONE_THREAD  # noqa: E402
+from gpu_tpu_app.shared import trust  # noqa: E402
+from gpu_tpu_app.shared.terms import ONE_THREAD  # noqa: E402
 from gpu_tpu_app.worker.kernels import run_point  # noqa: E402
 from gpu_tpu_app.worker.kernels import torch_kernels as tk  # noqa: E402
 from gpu_tpu_app.worker.kernels.common import BlockShape, usable_cores  # noqa: E402

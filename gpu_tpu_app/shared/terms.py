@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from typing import Literal, cast, get_args
 
-from gpu_tpu_app.core.units import binary_count
+from gpu_tpu_app.shared.units import binary_count
 
 Backend = Literal["torch", "jax"]
 Metric = Literal["flops", "bytes_per_s", "seconds"]

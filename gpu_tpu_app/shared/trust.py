@@ -27,9 +27,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpu_tpu_app.core.notes import Note, parts_of
-from gpu_tpu_app.core.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS, ONE_THREAD
-from gpu_tpu_app.core.units import MISSING, format_pct, format_value
+from gpu_tpu_app.shared.notes import Note, parts_of
+from gpu_tpu_app.shared.terms import DTYPE_BYTES, FUNCTIONAL_CHECK, MEMORY_KERNELS, ONE_THREAD
+from gpu_tpu_app.shared.units import MISSING, format_pct, format_value
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
