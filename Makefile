@@ -18,7 +18,7 @@ DISPLAY_PACKAGES := libxcb1 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 li
 # PDF report to images and text in its layout test; openbox gives the real-display tests (Xvfb) a window
 # manager, so windows get real frames and placement. fonts-noto-cjk draws (and the PDF report embeds) the
 # Simplified Chinese interface's characters; fontconfig's fc-match names its file, from which the PDF report
-# derives its searchable copy (ui/cjk_pdf_font.py).
+# derives its searchable copy (ui/result/cjk_pdf_font.py).
 RUNTIME_PACKAGES := libegl1 libgl1 libxkbcommon0 libfontconfig1 fontconfig libdbus-1-3 libglib2.0-0 fonts-dejavu-core fonts-noto-cjk
 DEB_PACKAGES := $(RUNTIME_PACKAGES) \
                 desktop-file-utils appstream shared-mime-info libglib2.0-bin binutils $(DISPLAY_PACKAGES) xvfb xauth \

@@ -1,4 +1,4 @@
-"""The PDF report's searchable copy of the Chinese font (ui/cjk_pdf_font.py): how long the first
+"""The PDF report's searchable copy of the Chinese font (ui/result/cjk_pdf_font.py): how long the first
 derivation takes (on the first Chinese PDF export, once per font file version) and a later export's
 cache lookup, Regular and Bold, with the copy's size.
 
@@ -24,7 +24,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     _app = QGuiApplication(sys.argv[:1])
-    from gpu_tpu_app.ui import cjk_pdf_font, cjk_text
+    from gpu_tpu_app.ui.result import cjk_pdf_font
+    from gpu_tpu_app.ui.shell import cjk_text
 
     family = cjk_text.cjk_family()
     if family is None:

@@ -5,7 +5,7 @@ Run: .venv/bin/python benchmarks/bench_first_point.py [--rounds 3] [--before-s 0
         [--backend torch]
 
 Each round is a fresh process: the main window opens on the Decide page and, as `gpu-tpu-app` does,
-asks for the Probe page's workers to start a moment later (ui/probe_warmup.py); BEFORE seconds later the
+asks for the Probe page's workers to start a moment later (ui/probe/probe_warmup.py); BEFORE seconds later the
 user opens the Probe page, "reads" it for READ seconds (0: presses Run at once), then presses Run with
 the quick suite; the clock stops at the first result and the run is cancelled. Goal: at most 2 s
 (median) for a Run pressed at once on a Probe page opened 3 s after the window (the time to read the
@@ -37,8 +37,8 @@ def child(before_s: float, read_s: float, backend: str) -> int:
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     from gpu_tpu_app.core.settings import Preferences
-    from gpu_tpu_app.ui.main_window import MainWindow
-    from gpu_tpu_app.ui.theme import theme_manager
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.theme import theme_manager
 
     theme_manager().apply("light")
     window = MainWindow(Preferences(default_suite="quick"), persist=False)

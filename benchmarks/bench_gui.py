@@ -74,12 +74,12 @@ def probe_child(suite: str) -> int:
 
     _app = QApplication.instance() or QApplication([sys.argv[0]])  # kept alive for the whole run
     from gpu_tpu_app.core.settings import Preferences
-    from gpu_tpu_app.ui.theme import theme_manager
+    from gpu_tpu_app.ui.shell.theme import theme_manager
 
     theme_manager().apply("light")
     prefs = Preferences(default_suite=suite)  # type: ignore[arg-type]
     try:
-        from gpu_tpu_app.ui.main_window import MainWindow
+        from gpu_tpu_app.ui.shell.main_window import MainWindow
 
         window = MainWindow(prefs, persist=False)
         window.resize(1280, 800)
@@ -88,7 +88,7 @@ def probe_child(suite: str) -> int:
         panel = window.ensure_probe_panel()
         host = "main window"
     except ImportError:
-        from gpu_tpu_app.ui.probe_panel import ProbePanel
+        from gpu_tpu_app.ui.probe.probe_panel import ProbePanel
 
         window = panel = ProbePanel(prefs)
         window.resize(1280, 800)

@@ -220,7 +220,7 @@ def window_leftovers(session_file: Path, ids: set[str]) -> list[Leftover]:
 
     i18n.set_language("zh-Hans")
     os.environ[i18n.LANG_ENV] = "zh-Hans"
-    from gpu_tpu_app.ui import translations
+    from gpu_tpu_app.ui.shell import translations
 
     for ts in qm.stale(translations.qm_folder()):
         qm.compile_ts(ts)
@@ -229,7 +229,7 @@ def window_leftovers(session_file: Path, ids: set[str]) -> list[Leftover]:
     app = QApplication.instance() or QApplication(["zh_leftovers"])
     translations.install(app, "zh-Hans")
     from gpu_tpu_app.core.session import load_session
-    from gpu_tpu_app.ui.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
 
     window = MainWindow(persist=False)
     window.set_session(load_session(session_file))
@@ -282,7 +282,7 @@ def window_leftovers(session_file: Path, ids: set[str]) -> list[Leftover]:
         dialog.hide()
         dialog.deleteLater()
     about = QMessageBox(window)
-    from gpu_tpu_app.ui.about import about_html
+    from gpu_tpu_app.ui.shell.about import about_html
 
     about.setText(about_html(list(window.session().runs)))
     sweep("dialog about", about)
@@ -296,17 +296,17 @@ def window_leftovers(session_file: Path, ids: set[str]) -> list[Leftover]:
 
 def _dialogs(window) -> list[tuple[str, Callable[[], object]]]:
     out: list[tuple[str, Callable[[], object]]] = []
-    from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
+    from gpu_tpu_app.ui.shell.help import GuideDialog, ShortcutsDialog, shortcut_rows
 
     out.append(("guide", lambda: GuideDialog(window)))
     out.append(("shortcuts", lambda: ShortcutsDialog(shortcut_rows(window.findChildren(_qaction())), window)))
     try:
-        from gpu_tpu_app.ui.prefs_dialog import PreferencesDialog
+        from gpu_tpu_app.ui.shell.prefs_dialog import PreferencesDialog
 
         out.append(("preferences", lambda: PreferencesDialog(window.prefs, window)))
     except ImportError:
         pass
-    from gpu_tpu_app.ui.report_dialog import ReportDialog, report_stem
+    from gpu_tpu_app.ui.result.report_dialog import ReportDialog, report_stem
 
     def report() -> object:
         md, html_text = window.report_texts()

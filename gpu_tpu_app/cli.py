@@ -205,7 +205,7 @@ def _main(argv: list[str]) -> int:
         from gpu_tpu_app import desktop
 
         return desktop.main(install=bool(args.install_desktop_entry))
-    from gpu_tpu_app.ui.app import main as gui_main
+    from gpu_tpu_app.ui.shell.app import main as gui_main
 
     return int(gui_main(args) or 0)
 

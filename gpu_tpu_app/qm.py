@@ -2,7 +2,7 @@
 
 Each ``resources/i18n/<name>.<qt locale>.ts`` (``gpu_tpu_app_pages.zh_CN.ts``) is kept with
 ``pyside6-lupdate`` and compiled by ``pyside6-lrelease`` into the ``.qm`` beside it, which
-``QTranslator`` loads (``ui/translations.py``). The Makefile builds them (``make translations``,
+``QTranslator`` loads (``ui/shell/translations.py``). The Makefile builds them (``make translations``,
 part of ``make run``, ``make test`` and ``make bundle``), the wheel build does (``setup.py``), and
 the tests do when a .ts is newer than its .qm (tests/conftest.py). Pure Python: no Qt import, so
 the build and the tests can use it without a QApplication.

@@ -61,8 +61,8 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpu_tpu_app import cli
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui.theme import theme_manager
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.theme import theme_manager
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 theme_manager().apply("system")
 w = MainWindow(Preferences(default_suite="smoke"), persist=False)
 w.resize(1280, 800)

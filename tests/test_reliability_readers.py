@@ -440,7 +440,7 @@ class Boxes:
 
 @pytest.fixture(scope="module")
 def window(qapp) -> Iterator[QWidget]:
-    from gpu_tpu_app.ui.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
 
     w = MainWindow(persist=False)
     yield w
@@ -451,7 +451,7 @@ def window(qapp) -> Iterator[QWidget]:
 
 @pytest.fixture(scope="module")
 def probe_panel(qapp) -> Iterator[QWidget]:
-    from gpu_tpu_app.ui.probe_panel import ProbePanel
+    from gpu_tpu_app.ui.probe.probe_panel import ProbePanel
 
     p = ProbePanel(Preferences(default_suite="smoke"))
     yield p
@@ -571,8 +571,8 @@ def test_html_in_a_valid_run_is_shown_as_text(qtbot, tmp_path: Path, monkeypatch
     """Host, device, OS and messages holding HTML: every label, tooltip and legend shows it as text."""
     import pyqtgraph as pg
 
-    from gpu_tpu_app.ui.main_window import MainWindow
-    from gpu_tpu_app.ui.probe_panel import ProbePanel
+    from gpu_tpu_app.ui.probe.probe_panel import ProbePanel
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
 
     Boxes(monkeypatch)
     monkeypatch.setattr(ProbePanel, "list_devices", lambda self: None)  # no worker processes needed here
@@ -750,7 +750,7 @@ def test_a_session_price_that_would_overflow_the_cost_is_refused(
 
 
 def test_recent_files_from_a_hand_edited_settings_file(qtbot) -> None:
-    from gpu_tpu_app.ui.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
 
     w = MainWindow(persist=True)
     qtbot.addWidget(w)
@@ -825,7 +825,7 @@ def test_a_host_name_from_a_file_never_points_the_export_dialog_elsewhere(
 def test_a_broken_preferences_file_is_said_in_the_window(qapp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse
 
-    from gpu_tpu_app.ui import app as app_module
+    from gpu_tpu_app.ui.shell import app as app_module
 
     boxes = Boxes(monkeypatch)
     prefs = tmp_path / "gpu-tpu-app" / "preferences.json"

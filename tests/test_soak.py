@@ -15,8 +15,8 @@ import pytest
 
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.shell.main_window import MainWindow
+from gpu_tpu_app.ui.shell.theme import theme_manager
 
 PROBE_TIMEOUT_MS = 120_000
 REDRAWS = 1_000

@@ -30,11 +30,11 @@ def main(argv: list[str]) -> int:
 
     from gpu_tpu_app import APP_NAME
     from gpu_tpu_app.core.session import load_session
-    from gpu_tpu_app.ui import translations
-    from gpu_tpu_app.ui.about import about_html
-    from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
-    from gpu_tpu_app.ui.main_window import MainWindow
-    from gpu_tpu_app.ui.theme import theme_manager
+    from gpu_tpu_app.ui.shell import translations
+    from gpu_tpu_app.ui.shell.about import about_html
+    from gpu_tpu_app.ui.shell.help import GuideDialog, ShortcutsDialog, shortcut_rows
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.theme import theme_manager
 
     def tr(text: str) -> str:  # the window's own words for its dialogs' titles and question
         return QCoreApplication.translate("MainWindow", text).format(app=APP_NAME)

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QApplication
 def main(argv: list[str]) -> int:
     model, out, *fields = argv
     app = QApplication([])
-    from gpu_tpu_app.ui.main_window import MainWindow
-    from gpu_tpu_app.ui.theme import theme_manager
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.theme import theme_manager
 
     theme_manager().apply("light")
     window = MainWindow(persist=False)

@@ -47,8 +47,8 @@ MUST_BE_ABSENT = (
 )
 #: Modules the bundle cannot work without (the window, the worker, both probe backends).
 MUST_BE_PRESENT = (
-    "gpu_tpu_app.ui.app",
-    "gpu_tpu_app.ui.main_window",
+    "gpu_tpu_app.ui.shell.app",
+    "gpu_tpu_app.ui.shell.main_window",
     "gpu_tpu_app.worker.main",
     "gpu_tpu_app.worker.guard",  # model checks and env queries start under it
     "gpu_tpu_app.worker.collective",  # imported by name when a rank of a group starts

@@ -183,7 +183,7 @@ def test_summary_card_ratios_against_catalogue_chips() -> None:
 def test_the_results_table_colours_and_explains_a_flagged_row(qtbot) -> None:
     from PySide6.QtCore import Qt
 
-    from gpu_tpu_app.ui.results_model import COL, ResultsModel
+    from gpu_tpu_app.ui.probe.results_model import COL, ResultsModel
 
     model = ResultsModel()
     model.set_runs([BUSY])
@@ -200,7 +200,7 @@ def test_the_results_table_colours_and_explains_a_flagged_row(qtbot) -> None:
 
 
 def test_the_summary_card_shows_best_trusted_figures_as_ratios_to_picked_chips(qtbot) -> None:
-    from gpu_tpu_app.ui.summary_card import SummaryCard
+    from gpu_tpu_app.ui.result.summary_card import SummaryCard
 
     card = SummaryCard()
     qtbot.addWidget(card)
@@ -243,7 +243,7 @@ def test_charts_draw_flagged_points_hollow_and_spread_as_error_bars(qtbot) -> No
     import pyqtgraph as pg
     from PySide6.QtCore import Qt
 
-    from gpu_tpu_app.ui.charts import ChartData, ChartRun, ThroughputChart, matmul_series, matmul_spread
+    from gpu_tpu_app.ui.charts.view import ChartData, ChartRun, ThroughputChart, matmul_series, matmul_spread
 
     data = ChartData([ChartRun(BUSY, "busy", 0)])
     key = (0, DEV.key, "torch", "float32")

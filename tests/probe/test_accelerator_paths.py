@@ -479,7 +479,7 @@ def test_a_result_measured_while_throttling_says_so() -> None:
 
 def test_the_memory_label_reaches_the_devices_table_and_tooltip() -> None:
     from gpu_tpu_app.commands.probe.devices import devices_table
-    from gpu_tpu_app.ui.devices_view import device_tooltip
+    from gpu_tpu_app.ui.probe.devices_view import device_tooltip
 
     mem, note = detect.jax_memory({"bytes_limit": 60 * GIB}, "gpu", {})
     dev = jax_gpu()[0].model_copy(update={"memory_bytes": mem, "memory_note": note, "first_use_s": 1.25})

@@ -227,7 +227,7 @@ def test_kill_9_of_the_window_side_check_ends_the_check(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from PySide6.QtCore import QCoreApplication\n"
-        "from gpu_tpu_app.ui.model_check import ModelCheckProcess\n"
+        "from gpu_tpu_app.ui.probe.model_check import ModelCheckProcess\n"
         "app = QCoreApplication([])\n"
         "check = ModelCheckProcess(sys.argv[1], timeout_s=300.0)\n"
         "check.start()\n"
@@ -237,7 +237,7 @@ def test_kill_9_of_the_window_side_check_ends_the_check(tmp_path: Path) -> None:
 
 
 def test_cancel_in_the_window_ends_what_the_file_started(tmp_path: Path, qtbot) -> None:
-    from gpu_tpu_app.ui.model_check import ModelCheckProcess
+    from gpu_tpu_app.ui.probe.model_check import ModelCheckProcess
 
     file, pids = _model(tmp_path, KEEP_GOING)
     check = ModelCheckProcess(str(file), timeout_s=300.0)

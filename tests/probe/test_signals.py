@@ -190,7 +190,7 @@ WINDOW_SIDE = """
 import os, sys
 from PySide6.QtCore import QCoreApplication
 from gpu_tpu_app.probe.protocol import ProbeRequest
-from gpu_tpu_app.ui.probe_process import ProbeProcess
+from gpu_tpu_app.ui.probe.probe_process import ProbeProcess
 app = QCoreApplication([])
 run = ProbeProcess(ProbeRequest(suite="smoke", backends=("torch",), kernels=("test_sleep",)))
 def on_progress(msg, i, n):

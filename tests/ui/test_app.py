@@ -17,10 +17,10 @@ from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, save_run
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.core.settings import Preferences, load_preferences
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.prefs_dialog import PreferencesDialog
-from gpu_tpu_app.ui.report_dialog import ReportDialog, format_for, html_to_pdf
-from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
+from gpu_tpu_app.ui.result.report_dialog import ReportDialog, format_for, html_to_pdf
+from gpu_tpu_app.ui.shell.main_window import MainWindow
+from gpu_tpu_app.ui.shell.prefs_dialog import PreferencesDialog
+from gpu_tpu_app.ui.shell.theme import DARK, LIGHT, theme_manager
 
 ANSWERS = Answers(
     framework="jax", xla_verified="yes", stage="production", deployment="google_cloud", matmul_share="dominant"
@@ -253,7 +253,7 @@ def test_recent_files_and_geometry_persist_in_qsettings(qtbot, tmp_path: Path, s
 
 @pytest.mark.slow
 def test_theme_switch_changes_colours(qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("gpu_tpu_app.ui.main_window.save_preferences", lambda prefs: None)
+    monkeypatch.setattr("gpu_tpu_app.ui.shell.main_window.save_preferences", lambda prefs: None)
     tm = theme_manager()
     window.set_theme("light")
     assert tm.current() == "light"

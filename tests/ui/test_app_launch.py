@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tpu_app.ui.app import debian_package, display_problem, headless_hint
+from gpu_tpu_app.ui.shell.app import debian_package, display_problem, headless_hint
 
 _NO_DISPLAY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
 

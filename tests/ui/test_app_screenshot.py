@@ -130,7 +130,7 @@ def test_an_injected_full_disk_is_an_input_error_and_leaves_nothing(tmp_path: Pa
     import argparse
 
     from gpu_tpu_app.errors import InputError
-    from gpu_tpu_app.ui import app
+    from gpu_tpu_app.ui.shell import app
 
     full_disk()
     target = tmp_path / "shots" / "decide.png"

@@ -17,7 +17,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.runs import CollectiveInfo, DeviceInfo, ProbeResult, RunFile, Stats
 from gpu_tpu_app.core.wording import FUNCTIONAL_CHECK, format_pct, format_value
 from gpu_tpu_app.shared.trust import matmul_intensity
-from gpu_tpu_app.ui.chart_data import (
+from gpu_tpu_app.ui.charts.data import (
     Ceiling,
     ChartData,
     ChartRun,
@@ -31,8 +31,8 @@ from gpu_tpu_app.ui.chart_data import (
     roofline_segments,
     waterfall_segments,
 )
-from gpu_tpu_app.ui.charts import ChartsView, LogAxis
-from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
+from gpu_tpu_app.ui.charts.view import ChartsView, LogAxis
+from gpu_tpu_app.ui.shell.theme import DARK, LIGHT, theme_manager
 
 DEV = DeviceInfo(backend="torch", platform="cpu", name="Test CPU")
 
@@ -423,8 +423,8 @@ def test_every_series_of_every_kind_is_listed_and_hoverable(view):
 
 def test_too_few_repetitions_says_so_in_the_readout_and_the_table():
     from gpu_tpu_app.shared.trust import point_flags
-    from gpu_tpu_app.ui.chart_data import point_info
-    from gpu_tpu_app.ui.results_model import status_text, status_tooltip
+    from gpu_tpu_app.ui.charts.data import point_info
+    from gpu_tpu_app.ui.probe.results_model import status_text, status_tooltip
 
     r = _with_stats(_r("matmul", 1e11, "flops", 512, "float32"), 0.0, 1)
     flags = point_flags(r)
@@ -439,7 +439,7 @@ def test_too_few_repetitions_says_so_in_the_readout_and_the_table():
 
 def test_an_empty_chart_gives_the_reason_the_runs_record():
     from gpu_tpu_app.core.runs import BackendStatus
-    from gpu_tpu_app.ui.chart_data import empty_reason
+    from gpu_tpu_app.ui.charts.data import empty_reason
 
     assert empty_reason(ChartData(), ("compile",), "JAX compile results", "hint", "jax").startswith(
         "No JAX compile results yet"

@@ -14,7 +14,7 @@ from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, MeasuredAnswers, ModelCheck
 from gpu_tpu_app.core.verdict_text import verdict_words
-from gpu_tpu_app.ui.wizard import DecideWizard
+from gpu_tpu_app.ui.decide.wizard import DecideWizard
 
 
 def _values(field: str) -> st.SearchStrategy[str | None]:
@@ -127,7 +127,7 @@ def test_the_model_dialog_opens_at_the_examples_then_the_last_folder(
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QFileDialog
 
-    from gpu_tpu_app.ui import model_check
+    from gpu_tpu_app.ui.probe import model_check
 
     QSettings().remove(model_check.LAST_FOLDER_KEY)
     asked: list[str] = []
@@ -141,7 +141,7 @@ def test_the_model_dialog_opens_at_the_examples_then_the_last_folder(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", dialog)
     monkeypatch.setattr(wizard.model_check_bar, "check", lambda path: None)
     wizard.model_check_bar.choose_file()
-    examples = Path(model_check.__file__).resolve().parents[2] / "examples" / "models"
+    examples = Path(model_check.__file__).resolve().parents[3] / "examples" / "models"
     assert asked[0] == str(examples) and (examples / "torch_transformer.py").is_file()
     wizard.model_check_bar.choose_file()
     assert asked[1] == str(picked.parent)  # the last folder used, next time

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from gpu_tpu_app.ui import cjk_pdf_font, cjk_text
+from gpu_tpu_app.ui.result import cjk_pdf_font
+from gpu_tpu_app.ui.shell import cjk_text
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +91,8 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui import translations
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell import translations
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 i18n.set_language("zh-Hans")
 translations.install(app, "zh-Hans")
 w = MainWindow(Preferences(default_suite="smoke"), persist=False)
@@ -99,7 +100,7 @@ w.show()
 app.processEvents()
 w.show_result()
 app.processEvents()
-print(json.dumps(sorted(k for k in sys.modules if k.startswith(("fontTools", "gpu_tpu_app.ui.cjk_pdf_font")))))
+print(json.dumps(sorted(k for k in sys.modules if k.startswith(("fontTools", "gpu_tpu_app.ui.result.cjk_pdf_font")))))
 w.shutdown()
 """
 

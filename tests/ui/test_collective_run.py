@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui import collective_run
-from gpu_tpu_app.ui.chart_data import PointInfo
-from gpu_tpu_app.ui.probe_panel import ProbePanel
+from gpu_tpu_app.ui.charts.data import PointInfo
+from gpu_tpu_app.ui.probe import collective_run
+from gpu_tpu_app.ui.probe.probe_panel import ProbePanel
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.report import collect, to_html, to_markdown
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.core.tpu_compile import TABLE_HEADERS
-from gpu_tpu_app.ui.result_page import ResultPage
+from gpu_tpu_app.ui.result.result_page import ResultPage
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CHECK = ModelCheck.model_validate(json.loads((DATA / "model-check-tpu-compiled.json").read_text()))

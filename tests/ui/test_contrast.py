@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.shell.main_window import MainWindow
+from gpu_tpu_app.ui.shell.theme import theme_manager
 
 SESSION = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json"
 AA = 4.5
@@ -239,7 +239,7 @@ def _chart_text_lows(window: QWidget, image: QImage, where: str) -> tuple[list[s
 
 def _chart_tabs(window: QWidget):
     """Each tab of the Probe page's charts, shown in turn."""
-    from gpu_tpu_app.ui.charts import ChartsView
+    from gpu_tpu_app.ui.charts.view import ChartsView
 
     for tabs in window.findChildren(ChartsView):
         if not isinstance(tabs, QTabWidget) or not tabs.isVisible():

@@ -14,8 +14,8 @@ import pytest
 from gpu_tpu_app.core.runs import CollectiveInfo, ProbeResult, RunFile
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.probe.envs import parse_envs_json
-from gpu_tpu_app.ui.charts import ChartData, ChartRun, ChartsView, collective_series
-from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.charts.view import ChartData, ChartRun, ChartsView, collective_series
+from gpu_tpu_app.ui.shell.theme import theme_manager
 from tests.venv_helpers import TORCH_DEPS, link_frameworks, plain_venv
 
 PROBE_TIMEOUT_MS = 240_000
@@ -38,7 +38,7 @@ def fake_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]
 
 @pytest.mark.slow
 def test_selector_lists_environments_and_a_probe_runs_in_the_chosen_one(qtbot, fake_home, monkeypatch) -> None:
-    from gpu_tpu_app.ui.probe_panel import ProbePanel
+    from gpu_tpu_app.ui.probe.probe_panel import ProbePanel
 
     monkeypatch.chdir(fake_home["home"])  # no ./.venv of the project in the list
     theme_manager().apply("light")
@@ -76,7 +76,7 @@ def test_selector_lists_environments_and_a_probe_runs_in_the_chosen_one(qtbot, f
 
 @pytest.mark.slow
 def test_a_remembered_environment_that_is_gone_falls_back_to_the_app(qtbot, fake_home, monkeypatch) -> None:
-    from gpu_tpu_app.ui.envs_view import EnvsView
+    from gpu_tpu_app.ui.probe.envs_view import EnvsView
 
     monkeypatch.chdir(fake_home["home"])
     gone = str(Path(fake_home["home"]) / "removed" / "bin" / "python")
@@ -150,7 +150,7 @@ def test_collective_chart_one_line_per_engine_ranks_and_hosts(qtbot) -> None:
 def test_envs_view_runs_alone_without_the_frameworks(qtbot) -> None:
     """The selector's module is part of the window: it must not pull in torch or jax."""
     code = (
-        "import sys; import gpu_tpu_app.ui.envs_view; "
+        "import sys; import gpu_tpu_app.ui.probe.envs_view; "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'jax', 'jaxlib'}))"
     )
     out = subprocess.run(
@@ -165,7 +165,7 @@ def test_envs_view_runs_alone_without_the_frameworks(qtbot) -> None:
 
 def test_builds_and_devices_are_said_in_words() -> None:
     from gpu_tpu_app.core.environments import PythonEnv, build_flavour
-    from gpu_tpu_app.ui.envs_view import build_words, device_words, frameworks_words
+    from gpu_tpu_app.ui.probe.envs_view import build_words, device_words, frameworks_words
 
     assert build_words(build_flavour({"torch": "2.13.0+cpu", "jaxlib": "0.10.2"}) or "") == (
         "PyTorch CPU-only build, JAX for the CPU"

@@ -13,7 +13,7 @@ TIME_COLUMN = 4
 
 
 def _card(qtbot, chips: int):
-    from gpu_tpu_app.ui.estimator_card import EstimatorCard
+    from gpu_tpu_app.ui.probe.estimator_card import EstimatorCard
 
     card = EstimatorCard(load_catalog())
     qtbot.addWidget(card)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_tpu_app.core.estimate import EstimateRequest
-from gpu_tpu_app.ui.result_page import ResultPage
+from gpu_tpu_app.ui.result.result_page import ResultPage
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.price_import import read_path
 from gpu_tpu_app.core.prices import shipped_book
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
-from gpu_tpu_app.ui.result_page import ResultPage
+from gpu_tpu_app.ui.result.result_page import ResultPage
 from tests.core.test_estimate_zh_rows import ENGLISH
 from tests.core.test_prices import GCP_VMS, _write
 from tests.i18n_allow import left_in_english

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMargins, QRect, QSize
 
-from gpu_tpu_app.ui.geometry import DEFAULT_SIZE, clamp_geometry, first_geometry, minimum_size
+from gpu_tpu_app.ui.shell.geometry import DEFAULT_SIZE, clamp_geometry, first_geometry, minimum_size
 from tests.ui.x_display import x_display
 
 FRAME = QMargins(2, 24, 2, 2)
@@ -43,9 +43,9 @@ def test_clamp_moves_and_shrinks_a_geometry_saved_on_another_screen() -> None:
 SCRIPT = r"""
 import json, sys, time
 from PySide6.QtWidgets import QApplication
-from gpu_tpu_app.ui.app import _application
+from gpu_tpu_app.ui.shell.app import _application
 app = _application()
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 w = MainWindow()
 w.show()
 end = time.monotonic() + 2.0

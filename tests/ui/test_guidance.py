@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from gpu_tpu_app.core.decision import MIN_ANSWERS_FOR_VERDICT, QUESTIONS, Answers
 from gpu_tpu_app.core.runs import DeviceInfo, RunFile
-from gpu_tpu_app.ui.about import about_html
-from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, guide_markdown, shortcut_rows
-from gpu_tpu_app.ui.history import History
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.about import about_html
+from gpu_tpu_app.ui.shell.help import GuideDialog, ShortcutsDialog, guide_markdown, shortcut_rows
+from gpu_tpu_app.ui.shell.history import History
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 
 @pytest.fixture
@@ -165,7 +165,7 @@ def test_quitting_during_a_probe_asks_first(window, monkeypatch, answer, closes)
 
 
 def test_empty_charts_show_a_placeholder_without_axes(qtbot):
-    from gpu_tpu_app.ui.charts import ChartData, ThroughputChart
+    from gpu_tpu_app.ui.charts.view import ChartData, ThroughputChart
 
     chart = ThroughputChart()
     qtbot.addWidget(chart)

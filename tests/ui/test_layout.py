@@ -15,8 +15,8 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QApplication, QHeaderView, QWidget
 
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.results_model import COL
+from gpu_tpu_app.ui.probe.results_model import COL
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 EXAMPLE = next(
     p / "docs" / "screenshots" / "example-session.json"
@@ -112,9 +112,9 @@ import json, sys
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpu_tpu_app import i18n
-from gpu_tpu_app.ui import translations
+from gpu_tpu_app.ui.shell import translations
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 sys.path.insert(0, sys.argv[2])
 from test_layout import layout_problems
 language, width, height = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
@@ -195,7 +195,7 @@ def test_no_page_is_wider_than_a_1024x640_window(qtbot) -> None:
     from PySide6.QtWidgets import QApplication, QScrollArea
 
     from gpu_tpu_app.core.session import load_session
-    from gpu_tpu_app.ui.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
 
     session = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json"
     w = MainWindow(persist=False)

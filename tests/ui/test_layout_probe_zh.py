@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QApplication
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui import translations
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell import translations
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 from tests.ui.test_layout import EXAMPLE, SIZES, layout_problems
 from tests.ui.test_layout_zh import install_language
 
@@ -59,7 +59,7 @@ from test_layout import layout_problems
 from test_layout_zh import install_language
 install_language(app, "zh-Hans")
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 w = MainWindow(persist=False)
 w.set_session(load_session(sys.argv[1]))
 w.resize(1280, 800)

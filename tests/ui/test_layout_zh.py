@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QScrollArea
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui import translations
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell import translations
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "screenshots" / "example-session.json"
@@ -107,7 +107,7 @@ sys.path.insert(0, sys.argv[2])
 from test_layout_zh import decide_problems, install_language
 install_language(app, "zh-Hans")
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 w = MainWindow(persist=False)
 w.set_session(load_session(sys.argv[1]))
 w.resize(1280, 800)

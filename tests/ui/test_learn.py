@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QSplitter, QToolTip
 
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.runs import ProbeResult
-from gpu_tpu_app.ui.glossary import GlossaryLinker
-from gpu_tpu_app.ui.learn import ITEM_PAD_X, LearnPage
-from gpu_tpu_app.ui.lesson_html import GLOSSARY, evidence_lines
-from gpu_tpu_app.ui.theme import DARK, LIGHT, theme_manager
+from gpu_tpu_app.ui.learn.glossary import GlossaryLinker
+from gpu_tpu_app.ui.learn.learn import ITEM_PAD_X, LearnPage
+from gpu_tpu_app.ui.learn.lesson_html import GLOSSARY, evidence_lines
+from gpu_tpu_app.ui.shell.theme import DARK, LIGHT, theme_manager
 
 GPU_LABEL = "GPU · the workshop"
 TPU_LABEL = "TPU · the factory line"
@@ -315,7 +315,7 @@ def test_glossary_linker_links_each_term_once_longest_name_first(lesson):
 
 
 def test_learn_module_does_not_import_pyqtgraph():
-    code = "import sys, gpu_tpu_app.ui.learn; print('pyqtgraph' in sys.modules, 'torch' in sys.modules, 'jax' in sys.modules)"
+    code = "import sys, gpu_tpu_app.ui.learn.learn; print('pyqtgraph' in sys.modules, 'torch' in sys.modules, 'jax' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False", "False"]
 
@@ -358,7 +358,7 @@ def test_evidence_sits_beside_the_claim_the_lesson_pack_names(page, lesson, monk
 
 def test_glossary_tooltips_name_sources_by_title_never_by_id() -> None:
     from gpu_tpu_app.core.lesson import load_lesson
-    from gpu_tpu_app.ui.glossary import tooltip_html
+    from gpu_tpu_app.ui.learn.glossary import tooltip_html
 
     pack = load_lesson()
     ids = {s.id for s in pack.sources}

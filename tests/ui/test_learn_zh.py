@@ -17,9 +17,9 @@ from PySide6.QtCore import QCoreApplication, QTranslator
 from gpu_tpu_app.core import texts
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.ui.glossary import GlossaryLinker, tooltip_html
-from gpu_tpu_app.ui.lesson_html import FAQ, GLOSSARY, OVERVIEW, PAGE_TITLES, QUOTES, SOURCES, LessonHtml, matches
-from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.learn.glossary import GlossaryLinker, tooltip_html
+from gpu_tpu_app.ui.learn.lesson_html import FAQ, GLOSSARY, OVERVIEW, PAGE_TITLES, QUOTES, SOURCES, LessonHtml, matches
+from gpu_tpu_app.ui.shell.theme import theme_manager
 from tests.i18n_allow import left_in_english
 from tests.ui.test_lesson_html import COLORS
 
@@ -82,7 +82,7 @@ def test_every_zh_page_is_in_chinese(content: LessonHtml, compile_and_matmul_run
 
 def test_zh_evidence_lines_use_chinese_punctuation(content: LessonHtml, compile_and_matmul_run: RunFile) -> None:
     # the measured lines beside the claims: full-width parentheses, commas and colons around the figures
-    from gpu_tpu_app.ui.lesson_html import evidence_lines
+    from gpu_tpu_app.ui.learn.lesson_html import evidence_lines
 
     assert evidence_lines("compile", [compile_and_matmul_run], language="zh-Hans") == [
         "下降 12 ms，编译 250 ms，首次调用 270 ms，稳态 400 µs（N=1024；Test CPU · jax；冒烟套件：只是功能检查，不是基准测试）"
@@ -127,7 +127,7 @@ def translator(qapp, tmp_path: Path) -> Iterator[QTranslator]:
 
 
 def test_the_zh_learn_page_shows_chinese_titles_and_widgets(qtbot, translator: QTranslator) -> None:
-    from gpu_tpu_app.ui.learn import LearnPage
+    from gpu_tpu_app.ui.learn.learn import LearnPage
 
     theme_manager().apply("light")
     lesson = load_lesson(language="zh-Hans")
@@ -161,7 +161,7 @@ CODE = re.compile(r"`[^`]+`")
 
 def test_the_guide_is_shipped_per_language() -> None:
     from gpu_tpu_app import i18n
-    from gpu_tpu_app.ui.help import guide_markdown, guide_path
+    from gpu_tpu_app.ui.shell.help import guide_markdown, guide_path
 
     for lang in i18n.LANGUAGES:
         assert guide_path(lang).name == f"guide.{lang}.md" and guide_path(lang).is_file()
@@ -185,7 +185,7 @@ def zh_language() -> Iterator[None]:
 
 
 def test_the_guide_dialog_shows_the_interface_language(qtbot, zh_language: None) -> None:
-    from gpu_tpu_app.ui.help import GuideDialog
+    from gpu_tpu_app.ui.shell.help import GuideDialog
 
     dialog = GuideDialog()
     qtbot.addWidget(dialog)
@@ -198,7 +198,7 @@ def test_the_chinese_guide_renders_without_stray_spaces_or_markup(qtbot) -> None
     # emphasis that ends in punctuation right before a Chinese character is not emphasis ("**检查我的模型…**会")
     from PySide6.QtGui import QTextDocument
 
-    from gpu_tpu_app.ui.help import guide_markdown
+    from gpu_tpu_app.ui.shell.help import guide_markdown
 
     doc = QTextDocument()
     doc.setMarkdown(guide_markdown("zh-Hans"))

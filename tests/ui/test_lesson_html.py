@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.runs import RunFile
-from gpu_tpu_app.ui.glossary import GlossaryLinker
-from gpu_tpu_app.ui.lesson_html import (
+from gpu_tpu_app.ui.learn.glossary import GlossaryLinker
+from gpu_tpu_app.ui.learn.lesson_html import (
     FAQ,
     GLOSSARY,
     OVERVIEW,

@@ -14,8 +14,8 @@ from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck
 from gpu_tpu_app.core.report import build_markdown
 from gpu_tpu_app.core.session import load_session, save_session
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.wizard import DecideWizard
+from gpu_tpu_app.ui.decide.wizard import DecideWizard
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 MODELS = Path(__file__).resolve().parents[2] / "examples" / "models"
 CHECK_MS = 300_000  # a generous cap for a loaded machine; the tests wait on signals, never sleep

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app.core.modelcheck import ModelCheck
-from gpu_tpu_app.ui.model_check import TPU_CHIP_CHOICES, ModelCheckBar
+from gpu_tpu_app.ui.probe.model_check import TPU_CHIP_CHOICES, ModelCheckBar
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ def _result() -> ProbeResult:
 def test_the_one_thread_variant_reads_in_zh_hans_in_the_results_table() -> None:
     from gpu_tpu_app import i18n
     from gpu_tpu_app.shared.terms import ONE_THREAD
-    from gpu_tpu_app.ui.results_model import kernel_label
+    from gpu_tpu_app.ui.probe.results_model import kernel_label
 
     r = _result().model_copy(update={"variant": ONE_THREAD})
     old = i18n.current_language()

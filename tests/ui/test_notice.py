@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QPlainTextEdit, Q
 from gpu_tpu_app.core.decision import Answers
 from gpu_tpu_app.core.modelcheck import MeasuredAnswers, ModelCheck
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 SESSION = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json"
 

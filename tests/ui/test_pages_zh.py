@@ -17,8 +17,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QLabel, QMenu
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.ui.help import shortcut_rows
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.help import shortcut_rows
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "resources" / "i18n" / "gpu_tpu_app_pages.zh_CN.ts"
@@ -86,8 +86,8 @@ def test_the_navigation_column_and_title_fill_their_placeholders(qtbot, zh_qt: N
 
 def test_the_welcome_card_and_the_gauge_speak_chinese(qtbot, zh_qt: None) -> None:
     from gpu_tpu_app.core.decision import QUESTIONS
-    from gpu_tpu_app.ui.gauge import VerdictGauge
-    from gpu_tpu_app.ui.welcome import WelcomeCard
+    from gpu_tpu_app.ui.result.gauge import VerdictGauge
+    from gpu_tpu_app.ui.shell.welcome import WelcomeCard
 
     card = WelcomeCard()
     qtbot.addWidget(card)
@@ -106,7 +106,7 @@ def test_the_welcome_card_and_the_gauge_speak_chinese(qtbot, zh_qt: None) -> Non
 def test_the_summary_card_keeps_its_figures_in_chinese(qtbot, zh_qt: None) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
     from gpu_tpu_app.shared.trust import format_ratio
-    from gpu_tpu_app.ui.summary_card import SummaryCard
+    from gpu_tpu_app.ui.result.summary_card import SummaryCard
     from tests.core.test_trust import BUSY
 
     card = SummaryCard()
@@ -129,7 +129,7 @@ def test_the_summary_card_keeps_its_figures_in_chinese(qtbot, zh_qt: None) -> No
 def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     from gpu_tpu_app.core.decision import PAGES, QUESTIONS
     from gpu_tpu_app.core.lesson import load_lesson
-    from gpu_tpu_app.ui.wizard import DecideWizard
+    from gpu_tpu_app.ui.decide.wizard import DecideWizard
 
     wizard = DecideWizard(load_lesson())
     qtbot.addWidget(wizard)
@@ -150,7 +150,7 @@ def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
     from gpu_tpu_app.core.lesson import load_lesson
     from gpu_tpu_app.core.report import factor_label
-    from gpu_tpu_app.ui.result_page import ResultPage
+    from gpu_tpu_app.ui.result.result_page import ResultPage
     from tests.ui.test_result_page import TPU
 
     page = ResultPage(load_lesson(), load_catalog())
@@ -173,7 +173,7 @@ def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
 
 
 def test_the_window_commands_start_up_lines_are_chinese(tmp_path: Path) -> None:
-    from gpu_tpu_app.ui.app import display_problem, headless_hint
+    from gpu_tpu_app.ui.shell.app import display_problem, headless_hint
 
     before = i18n.current_language()
     i18n.set_language("zh-Hans")
@@ -198,8 +198,8 @@ def test_the_window_commands_start_up_lines_are_chinese(tmp_path: Path) -> None:
 
 
 def test_the_notice_the_report_dialog_and_the_recent_menu_are_chinese(qtbot, zh_qt: None, tmp_path: Path) -> None:
-    from gpu_tpu_app.ui.notice import NoticeBar
-    from gpu_tpu_app.ui.report_dialog import ReportDialog
+    from gpu_tpu_app.ui.result.report_dialog import ReportDialog
+    from gpu_tpu_app.ui.shell.notice import NoticeBar
 
     notice = NoticeBar()
     qtbot.addWidget(notice)

@@ -12,8 +12,8 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.prices import shipped_book
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.result_page import COST_COLUMN, EST_COLUMNS, PRICE_COLUMN, ResultPage
+from gpu_tpu_app.ui.result.result_page import COST_COLUMN, EST_COLUMNS, PRICE_COLUMN, ResultPage
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 from tests.core.test_prices import AWS_VMS, _write
 from tests.ui.test_app import Dialogs, add_window
 

@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 
 from gpu_tpu_app.core.runs import CSV_COLUMNS, DeviceInfo, ProbeResult, RunFile, Stats, load_run, save_run
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui.probe_panel import ProbePanel
-from gpu_tpu_app.ui.results_model import COL
-from gpu_tpu_app.ui.theme import theme_manager
+from gpu_tpu_app.ui.probe.probe_panel import ProbePanel
+from gpu_tpu_app.ui.probe.results_model import COL
+from gpu_tpu_app.ui.shell.theme import theme_manager
 
 PROBE_TIMEOUT_MS = 120_000
 

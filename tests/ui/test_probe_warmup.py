@@ -9,7 +9,7 @@ import os
 import pytest
 
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 pytestmark = pytest.mark.slow
 TIMEOUT_MS = 240_000

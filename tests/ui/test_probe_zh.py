@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from gpu_tpu_app.core.runs import BackendStatus
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.shared.trust import point_flags
-from gpu_tpu_app.ui.chart_data import (
+from gpu_tpu_app.ui.charts.data import (
     ChartData,
     ChartRun,
     category_name,
@@ -79,7 +79,7 @@ def test_wrapping_never_starts_a_line_with_a_closing_mark() -> None:
 
 
 def test_the_charts_speak_chinese(zh_qt: None, qtbot) -> None:
-    from gpu_tpu_app.ui.charts import ChartsView
+    from gpu_tpu_app.ui.charts.view import ChartsView
 
     view = ChartsView(ChartData)
     qtbot.addWidget(view)
@@ -122,15 +122,15 @@ def test_every_probe_message_is_translated_with_its_placeholders() -> None:
 
 
 def test_the_memory_header_is_marked_as_the_table_words_it() -> None:
-    from gpu_tpu_app.ui.estimator_table import EST_COLUMNS, MEMORY_COLUMN, MEMORY_HEADER_WORDS
+    from gpu_tpu_app.ui.probe.estimator_table import EST_COLUMNS, MEMORY_COLUMN, MEMORY_HEADER_WORDS
 
     assert EST_COLUMNS[MEMORY_COLUMN] == MEMORY_HEADER_WORDS
 
 
 def test_the_estimator_speaks_chinese_and_keeps_its_ids(zh_qt: None, qtbot) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.ui.estimator_card import EstimatorCard
-    from gpu_tpu_app.ui.estimator_table import EST_COLUMNS
+    from gpu_tpu_app.ui.probe.estimator_card import EstimatorCard
+    from gpu_tpu_app.ui.probe.estimator_table import EST_COLUMNS
 
     card = EstimatorCard(load_catalog())
     qtbot.addWidget(card)
@@ -153,8 +153,8 @@ def test_the_results_table_and_run_controls_speak_chinese_and_keep_ids(zh_qt: No
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget
 
-    from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, run_label, status_text
-    from gpu_tpu_app.ui.run_controls import RunControls
+    from gpu_tpu_app.ui.probe.results_model import COLUMNS, ResultsModel, run_label, status_text
+    from gpu_tpu_app.ui.probe.run_controls import RunControls
 
     model = ResultsModel()
     heads = [model.headerData(i, Qt.Orientation.Horizontal) for i in range(len(COLUMNS))]
@@ -181,7 +181,7 @@ def test_the_results_table_and_run_controls_speak_chinese_and_keep_ids(zh_qt: No
 
 def test_the_device_list_speaks_chinese(zh_qt: None, qtbot) -> None:
     from gpu_tpu_app.core.runs import DeviceInfo
-    from gpu_tpu_app.ui.devices_view import DevicesView, device_tooltip
+    from gpu_tpu_app.ui.probe.devices_view import DevicesView, device_tooltip
 
     view = DevicesView()
     qtbot.addWidget(view)
@@ -197,7 +197,7 @@ def test_the_device_list_speaks_chinese(zh_qt: None, qtbot) -> None:
 
 
 def test_the_model_check_bar_speaks_chinese_and_keeps_chip_counts(zh_qt: None, qtbot) -> None:
-    from gpu_tpu_app.ui.model_check import ModelCheckBar
+    from gpu_tpu_app.ui.probe.model_check import ModelCheckBar
 
     bar = ModelCheckBar()
     qtbot.addWidget(bar)
@@ -212,7 +212,7 @@ def test_the_model_check_bar_speaks_chinese_and_keeps_chip_counts(zh_qt: None, q
 def test_the_environment_line_uses_chinese_separators(zh_qt: None) -> None:
     # "torch …找到 CPU; jax …" read with an ASCII semicolon between two Chinese clauses
     from gpu_tpu_app.core.environments import PythonEnv
-    from gpu_tpu_app.ui.envs_view import build_words, frameworks_words
+    from gpu_tpu_app.ui.probe.envs_view import build_words, frameworks_words
 
     env = PythonEnv.model_validate(
         {

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton
 
 from gpu_tpu_app import qm
-from gpu_tpu_app.ui import translations
+from gpu_tpu_app.ui.shell import translations
 
 TS = Path(__file__).resolve().parents[2] / "resources" / "i18n" / "gpu_tpu_app_pyqtgraph.zh_CN.ts"
 

@@ -20,8 +20,8 @@ from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.report import ESTIMATE_HEADER, collect, session_estimate
 from gpu_tpu_app.core.session import new_session
-from gpu_tpu_app.ui.report_dialog import report_stem
-from gpu_tpu_app.ui.report_pdf import DPI, MARGIN_MM, Gauge, _fit_columns, report_pdf
+from gpu_tpu_app.ui.result.report_dialog import report_stem
+from gpu_tpu_app.ui.result.report_pdf import DPI, MARGIN_MM, Gauge, _fit_columns, report_pdf
 from tests.core.test_trust import BUSY
 
 pytestmark = pytest.mark.skipif(
@@ -147,7 +147,7 @@ def test_no_table_row_is_split_across_pages(pdf) -> None:
 
 
 def test_the_gauge_is_drawn_on_the_first_page(pdf, tmp_path) -> None:
-    from gpu_tpu_app.ui.theme import theme_manager
+    from gpu_tpu_app.ui.shell.theme import theme_manager
 
     subprocess.run(
         ["pdftoppm", "-r", str(RENDER_DPI), "-f", "1", "-l", "1", str(pdf["path"]), str(tmp_path / "c")],

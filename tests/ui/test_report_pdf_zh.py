@@ -18,9 +18,10 @@ from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.report import collect, session_estimate
 from gpu_tpu_app.core.session import new_session
-from gpu_tpu_app.ui import cjk_pdf_font, cjk_text, translations
-from gpu_tpu_app.ui import report_pdf as rp
-from gpu_tpu_app.ui.report_dialog import ReportDialog
+from gpu_tpu_app.ui.result import cjk_pdf_font
+from gpu_tpu_app.ui.result import report_pdf as rp
+from gpu_tpu_app.ui.result.report_dialog import ReportDialog
+from gpu_tpu_app.ui.shell import cjk_text, translations
 from tests.core.test_trust import BUSY
 from tests.ui.test_report_pdf import ANSWERS, MARGIN_MM, RENDER_DPI, _pgm
 

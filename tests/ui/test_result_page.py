@@ -17,7 +17,7 @@ from gpu_tpu_app.core.report import collect, factor_label
 from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.core.wording import MISSING
-from gpu_tpu_app.ui.result_page import MEMORY_COLUMN, PRICE_COLUMN, PRICE_PLACEHOLDER, TOP_REASONS, ResultPage
+from gpu_tpu_app.ui.result.result_page import MEMORY_COLUMN, PRICE_COLUMN, PRICE_PLACEHOLDER, TOP_REASONS, ResultPage
 
 BLOCKED = Answers(framework="pytorch", deployment="on_premises", stage="exploring", team="cuda")
 TPU = Answers(
@@ -333,7 +333,7 @@ def test_the_estimate_follows_typing_and_chip_names_are_readable(qtbot) -> None:
     from PySide6.QtWidgets import QHeaderView
 
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.ui.result_page import TYPING_PAUSE_MS, EstimatorCard
+    from gpu_tpu_app.ui.result.result_page import TYPING_PAUSE_MS, EstimatorCard
 
     card = EstimatorCard(load_catalog())
     qtbot.addWidget(card)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from gpu_tpu_app.ui.runs_list import RunsList
+from gpu_tpu_app.ui.probe.runs_list import RunsList
 from tests.ui.test_probe_panel import _hand_made_run
 
 
@@ -41,7 +41,7 @@ def test_the_time_control_sets_the_runs_budget(qtbot) -> None:
     from PySide6.QtWidgets import QApplication
 
     from gpu_tpu_app.shared.terms import SUITE_BUDGET_S
-    from gpu_tpu_app.ui.run_controls import RunControls
+    from gpu_tpu_app.ui.probe.run_controls import RunControls
 
     controls = RunControls("quick", QApplication.style())
     for w in (controls.suite, controls.budget, controls.kernels, controls.dtypes, controls.run_button):

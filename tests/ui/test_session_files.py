@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QMessageBox
 
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.runs import RunFile, save_run
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.session_files import SessionFiles
+from gpu_tpu_app.ui.shell.main_window import MainWindow
+from gpu_tpu_app.ui.shell.session_files import SessionFiles
 from tests.ui.test_app import make_run
 
 

@@ -11,8 +11,8 @@ import subprocess
 import pytest
 
 from gpu_tpu_app.probe.protocol import ProbeRequest, worker_command, worker_env
-from gpu_tpu_app.ui.probe_process import ProbeProcess
-from gpu_tpu_app.ui.standby_workers import StandbyWorkers
+from gpu_tpu_app.ui.probe.probe_process import ProbeProcess
+from gpu_tpu_app.ui.shell.standby_workers import StandbyWorkers
 
 pytestmark = pytest.mark.slow
 REQUEST = ProbeRequest(suite="smoke", backends=["torch"], kernels=["dispatch"])
@@ -75,7 +75,7 @@ def test_a_waiting_worker_ends_with_the_window_and_refuses_other_arguments(qtbot
 
 
 def test_an_interpreter_that_cannot_start_is_listed_with_its_reason(qtbot, tmp_path) -> None:
-    from gpu_tpu_app.ui.standby_workers import StandbyListing
+    from gpu_tpu_app.ui.shell.standby_workers import StandbyListing
 
     missing = tmp_path / "gone" / "bin" / "python"
     request = ProbeRequest(suite="smoke", backends=["torch"], python=str(missing))

@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
 
 from gpu_tpu_app import i18n, qm
 from gpu_tpu_app.core.settings import Preferences
-from gpu_tpu_app.ui import app as ui_app
-from gpu_tpu_app.ui import translations
-from gpu_tpu_app.ui.about import about_html
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell import app as ui_app
+from gpu_tpu_app.ui.shell import translations
+from gpu_tpu_app.ui.shell.about import about_html
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QApplication
 
 from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers
 from gpu_tpu_app.core.lesson import load_lesson
-from gpu_tpu_app.ui.main_window import MainWindow
-from gpu_tpu_app.ui.wizard import SKIP_LABEL, DecideWizard
+from gpu_tpu_app.ui.decide.wizard import SKIP_LABEL, DecideWizard
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 #: what the keyboard test answers (field -> value); the others stay "don't know".
 TARGET = {

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from gpu_tpu_app.core.session import load_session
-from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 
 class Errors:

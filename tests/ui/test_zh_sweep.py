@@ -7,7 +7,7 @@ import pytest
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.report import _run_line
-from gpu_tpu_app.ui.lesson_html import evidence_lines
+from gpu_tpu_app.ui.learn.lesson_html import evidence_lines
 from tests.core.test_session import make_run
 from tests.ui.test_probe_zh import zh_qt  # noqa: F401  (a fixture; it sets zh-Hans itself)
 
@@ -72,7 +72,7 @@ def test_the_compile_table_in_chinese(zh: None) -> None:
 @pytest.mark.usefixtures("zh_qt")
 def test_the_window_estimator_says_its_rules_and_warnings_in_chinese(qtbot) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.ui.estimator_card import EstimatorCard
+    from gpu_tpu_app.ui.probe.estimator_card import EstimatorCard
 
     card = EstimatorCard(load_catalog())
     qtbot.addWidget(card)

@@ -91,14 +91,14 @@ def main(argv: list[str]) -> int:
 
     i18n.set_language(language)
     app = QApplication([sys.argv[0]])
-    from gpu_tpu_app.ui import translations
+    from gpu_tpu_app.ui.shell import translations
 
     translations.install(app, language)
     from test_layout import layout_problems
 
     from gpu_tpu_app.core.session import load_session
-    from gpu_tpu_app.ui.main_window import MainWindow
-    from gpu_tpu_app.ui.theme import theme_manager
+    from gpu_tpu_app.ui.shell.main_window import MainWindow
+    from gpu_tpu_app.ui.shell.theme import theme_manager
     from tests.i18n_allow import left_in_english
 
     theme_manager().apply("light")

@@ -1,0 +1,58 @@
+"""The Probe page's results table: a filter box over a sortable table of every result shown.
+
+It only builds the widgets; the page (probe_panel.py) owns the model and fills it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
+
+from gpu_tpu_app.ui.probe.results_model import COLUMNS, ResultsProxy, column_header
+
+
+def build_results_table(proxy: ResultsProxy) -> tuple[QWidget, QLineEdit, QTableView]:
+    """The results table under its filter box: (the box holding both, the filter, the table)."""
+    filt = QLineEdit()
+    filt.setPlaceholderText(
+        QCoreApplication.translate("ResultsTable", "Filter results (kernel, device, dtype, status…)")
+    )
+    filt.setClearButtonEnabled(True)
+    filt.textChanged.connect(proxy.setFilterFixedString)
+    table = QTableView()
+    table.setModel(proxy)
+    table.setSortingEnabled(True)
+    table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setAlternatingRowColors(True)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(22)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setStretchLastSection(True)
+    for name, width in {
+        "Run": 130,
+        "Kernel": 96,
+        "Backend": 56,
+        "Device": 100,
+        "Dtype": 64,
+        "Size": 56,
+        "Median": 96,
+        "Status": 76,
+        "CV / IQR": 84,
+        "% ceiling": 66,
+        "% spec": 56,
+    }.items():
+        label_room = header.fontMetrics().horizontalAdvance(column_header(name)) + 18  # the header and sort arrow
+        table.setColumnWidth(COLUMNS.index(name), max(width, label_room))
+    # what matters most stays in view in a narrow window: the value and its status come right
+    # after what was measured; the rest follows and elides or scrolls
+    header.setStretchLastSection(False)
+    header.moveSection(header.visualIndex(COLUMNS.index("Status")), header.visualIndex(COLUMNS.index("Median")) + 1)
+    header.setTextElideMode(Qt.TextElideMode.ElideRight)
+    table_box = QWidget()
+    tl = QVBoxLayout(table_box)
+    tl.setContentsMargins(0, 0, 0, 0)
+    tl.addWidget(filt)
+    tl.addWidget(table)
+    return table_box, filt, table
