@@ -1,6 +1,7 @@
-"""The README's pasted command output is what the commands print today.
+"""The pasted command output of the README and docs/ is what the commands print today.
 
-Each ```console block of README.md that runs one of the headless commands below is run again
+Each ```console block of README.md, CONTRIBUTING.md and every docs/**/*.md page that runs one of the
+headless commands below is run again
 (in a fresh home folder, so no price catalogue or setting of this machine leaks in) and must
 print exactly what the README shows. After a change that alters the output, regenerate the
 blocks with `python -m tests.test_readme --write` and read the diff.
@@ -21,6 +22,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+#: every page whose console blocks are checked
+PAGES = [README, ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
 #: the commands whose output the README pastes in full (deterministic, nothing measured on this machine)
 CHECKED = ("catalog", "estimate", "prices", "decide --answers examples/", "explain")
 _BLOCK = re.compile(r"^```console\n(.*?)^```$", re.S | re.M)
@@ -52,31 +55,61 @@ def run(command: str, home: Path) -> str:
     return (proc.stdout + proc.stderr).rstrip("\n")
 
 
-CASES = pasted(README.read_text(encoding="utf-8"))
+CASES = [
+    (page, command, output) for page in PAGES if page.is_file() for command, output in pasted(page.read_text(encoding="utf-8"))
+]
 
 
 def test_the_readme_pastes_the_tables_it_promises() -> None:
-    commands = [c for c, _out in CASES]
+    commands = [c for _p, c, _out in CASES]
     for wanted in ("gpu-tpu-app catalog", "gpu-tpu-app estimate --params 7e9 --chips 64", "gpu-tpu-app prices"):
         assert wanted in commands
-    assert all(out.strip() for _c, out in CASES)
+    assert all(out.strip() for _p, _c, out in CASES)
 
 
-@pytest.mark.parametrize(("command", "output"), CASES, ids=[c for c, _o in CASES])
-def test_pasted_output_is_what_the_command_prints(command: str, output: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("page", "command", "output"), CASES, ids=[f"{p.relative_to(ROOT)}: {c}" for p, c, _o in CASES]
+)
+def test_pasted_output_is_what_the_command_prints(page: Path, command: str, output: str, tmp_path: Path) -> None:
     assert run(command, tmp_path) == output, (
-        f"README.md is out of date for `{command}`: python -m tests.test_readme --write"
+        f"{page.relative_to(ROOT)} is out of date for `{command}`: python -m tests.test_readme --write"
     )
 
 
-def write() -> None:
-    """Replace each checked block's output in README.md with what the command prints now."""
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_the_readme_is_a_front_page() -> None:
     text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    first_commands = re.findall(r"^make (\w[\w-]*)", text, re.M)[:2]
+    assert first_commands == ["run", "test"]
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.is_file()], ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_resolves(page: Path) -> None:
+    """A link to a file of the repository (a page, a screenshot, a folder) names one that exists."""
+    broken = []
+    for target in _LINK.findall(page.read_text(encoding="utf-8")):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+            continue
+        path = target.split("#", 1)[0]
+        if not (page.parent / path).exists():
+            broken.append(target)
+    assert not broken, f"{page.relative_to(ROOT)}: {broken}"
+
+
+def write() -> None:
+    """Replace each checked block's output in the README and docs/ with what the command prints now."""
     with tempfile.TemporaryDirectory() as home:
-        for command, output in pasted(text):
-            fresh = run(command, Path(home))
-            text = text.replace(f"$ {command}\n{output}\n", f"$ {command}\n{fresh}\n", 1)
-    README.write_text(text, encoding="utf-8")
+        for page in PAGES:
+            if not page.is_file():
+                continue
+            text = page.read_text(encoding="utf-8")
+            for command, output in pasted(text):
+                fresh = run(command, Path(home))
+                text = text.replace(f"$ {command}\n{output}\n", f"$ {command}\n{fresh}\n", 1)
+            page.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":
