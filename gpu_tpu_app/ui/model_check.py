@@ -100,6 +100,7 @@ class ModelCheckProcess(QObject):
         self._timed_out = False
         self._cancelled = False
         self._done = False
+        self._mark: str | None = None  # this launch's marker (probe/guarded.py), for the sweep at the end
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._on_timeout)
@@ -119,7 +120,9 @@ class ModelCheckProcess(QObject):
             flags = QProcess.UnixProcessFlag
             proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers | flags.IgnoreSigPipe)
         env = QProcessEnvironment()
-        for k, v in guarded.marked(worker_env(python=self.python)).items():
+        marked = guarded.marked(worker_env(python=self.python))
+        self._mark = marked[guarded.MARK_ENV]
+        for k, v in marked.items():
             env.insert(k, v)
         proc.setProcessEnvironment(env)
         proc.setProgram(argv[0])
@@ -210,6 +213,7 @@ class ModelCheckProcess(QObject):
             self._finish(self.tr("{file}: the check's worker process could not start").format(file=self.file))
 
     def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
+        guarded.sweep(self._mark)  # what escaped a guard that was killed (by the file, or kill -9)
         if self._proc is not None:
             self._on_stdout()
             self._on_stderr()

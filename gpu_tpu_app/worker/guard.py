@@ -29,6 +29,7 @@ import sys
 import time
 from typing import Any
 
+from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
 from gpu_tpu_app.worker import lifeline
 
 PR_SET_NO_NEW_PRIVS = 38
@@ -201,6 +202,10 @@ def _wait(child: int) -> int:
 def _exit_like(code: int) -> None:
     if os.WIFSIGNALED(code):
         sig = os.WTERMSIG(code)
+        try:
+            os.write(2, f"\n{GUARD_SIGNAL_LINE}{sig}\n".encode())
+        except OSError:
+            pass
         try:
             import resource
 
