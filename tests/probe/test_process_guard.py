@@ -19,6 +19,7 @@ import pytest
 
 from gpu_tpu_app.probe.envs import query_env
 from gpu_tpu_app.probe.modelcheck_launch import run_check
+from gpu_tpu_app.worker.guard import descendants
 from tests.leftovers import marked
 
 pytestmark = [
@@ -386,3 +387,51 @@ def test_kill_9_of_the_guard_from_outside_ends_the_daemon_within_2_s(tmp_path: P
     assert left == [] and took < 2.0 + 1.0, (left, took)  # DRAIN_S of the launcher, then the sweep
     assert isinstance(out[0], str)
     _not_memory(out[0])
+
+
+def test_kill_9_of_the_window_ends_its_environment_listing_within_2_s(tmp_path: Path) -> None:
+    # the window's listing (ui/envs_view.EnvsView: `probe envs` in a QProcess) asks a hanging interpreter
+    wrapper, pids = _wrapper(tmp_path, f'{sys.executable} -c "import time; time.sleep(300)" "$@"')
+    script = (
+        "import sys\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from gpu_tpu_app.ui.envs_view import EnvsView\n"
+        "app = QApplication(['x', '-platform', 'offscreen'])\n"
+        "view = EnvsView(None, [])\n"
+        "view.add(sys.argv[1])\n"
+        "app.exec()\n"
+    )
+    window = subprocess.Popen(
+        [sys.executable, "-c", script, str(wrapper)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        started = _pids(pids, 2, within_s=90)
+        time.sleep(0.5)  # the wrapper's own python child is running too
+        below = [p for p, _ in descendants(window.pid)]
+        assert len(below) >= 4, below  # guard, probe envs, its guard, the wrapper (and their children)
+        os.kill(window.pid, signal.SIGKILL)
+    finally:
+        if window.poll() is None:
+            window.kill()
+        window.wait()
+    assert _gone(started + below, within_s=2) == [], "the environment listing ran on after kill -9 of the window"
+
+
+def test_the_window_listing_gives_up_on_a_hanging_interpreter_and_leaves_nothing(
+    tmp_path: Path, qtbot, monkeypatch
+) -> None:
+    from gpu_tpu_app.ui import envs_view
+
+    wrapper, pids = _wrapper(tmp_path, f'{sys.executable} -c "import time; time.sleep(300)" "$@"')
+    monkeypatch.setattr(envs_view, "LIST_TIMEOUT_S", 1.0)
+    view = envs_view.EnvsView(None, [])
+    qtbot.addWidget(view)
+    view.add(str(wrapper))
+    started = _pids(pids, 2, within_s=90)
+    with qtbot.waitSignal(view.sig_listed, timeout=30_000):
+        pass
+    assert not view.is_listing()
+    assert _gone(started, within_s=1) == [] and marked() == {}
