@@ -33,8 +33,12 @@ START_TIMEOUT_S = 60.0
 _COUNT = itertools.count(1)
 
 
-def guard_command(argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int | None = None) -> list[str]:
-    """argv that runs `argv` under the guard: this same program with the hidden process-guard subcommand."""
+def guard_command(
+    argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int | None = None, report_signal: bool = False
+) -> list[str]:
+    """argv that runs `argv` under the guard: this same program with the hidden process-guard subcommand.
+    `report_signal`: the guard's last stderr line names the signal that ended the command (procutil.
+    GUARD_SIGNAL_LINE), so that the launcher tells a killed command from a killed guard."""
     base = (
         [sys.executable, "process-guard"]
         if getattr(sys, "frozen", False)  # a PyInstaller bundle (protocol.frozen; imported here it would cycle)
@@ -43,6 +47,8 @@ def guard_command(argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int 
     opts = ["--memory-limit-mb", str(int(memory_limit_mb))] if memory_limit_mb > 0 else []
     if status_fd is not None:
         opts += ["--status-fd", str(status_fd)]
+    if report_signal:
+        opts += ["--report-signal", "1"]
     return [*base, *opts, "--", *map(str, argv)]
 
 
@@ -54,14 +60,16 @@ def marked(env: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-def start(argv: Sequence[str], *, env: Mapping[str, str], memory_limit_mb: int = 0, **popen: Any) -> subprocess.Popen:
+def start(
+    argv: Sequence[str], *, env: Mapping[str, str], memory_limit_mb: int = 0, report_signal: bool = False, **popen: Any
+) -> subprocess.Popen:
     """Popen of `argv` under the guard, in a session of its own. Raises OSError as Popen would when
     `argv` cannot be executed (the guard reports the errno once it tried)."""
     read_fd, write_fd = os.pipe()
     env = marked(env)
     try:
         proc = subprocess.Popen(
-            guard_command(argv, memory_limit_mb, write_fd),
+            guard_command(argv, memory_limit_mb, write_fd, report_signal),
             env=env,
             pass_fds=(write_fd,),
             start_new_session=True,

@@ -113,7 +113,9 @@ class ModelCheckProcess(QObject):
             return
         # under the process guard (probe/guarded.py): nothing the file starts outlives the check or the window
         argv = guarded.guard_command(
-            worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python), self._memory
+            worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python),
+            self._memory,
+            report_signal=True,  # SIGKILL of the worker may be memory; of the guard itself, never
         )
         proc = QProcess(self)
         if sys.platform != "win32":

@@ -435,3 +435,22 @@ def test_the_window_listing_gives_up_on_a_hanging_interpreter_and_leaves_nothing
         pass
     assert not view.is_listing()
     assert _gone(started, within_s=1) == [] and marked() == {}
+
+
+def test_a_worker_killed_by_sigkill_is_still_read_as_memory_and_only_the_model_check_asks_the_guard(
+    tmp_path: Path,
+) -> None:
+    # the worker itself killed (as the kernel's OOM killer does): the guard says so, and the line may blame memory
+    file, pids = _model(tmp_path, "os.kill(os.getpid(), 9)\n")
+    result = run_check(file, timeout_s=120)
+    assert isinstance(result, str) and "out of memory?" in result and "guard" not in result, result
+    # other guarded commands (envs' interpreter queries) keep their own stderr: no guard line there
+    from gpu_tpu_app.probe import guarded
+    from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
+
+    proc = guarded.start(
+        [sys.executable, "-c", "import os; os.kill(os.getpid(), 9)"], env=dict(os.environ), stderr=subprocess.PIPE
+    )
+    _, err = proc.communicate(timeout=60)
+    guarded.stop(proc)
+    assert proc.returncode == -signal.SIGKILL and GUARD_SIGNAL_LINE.encode() not in err
