@@ -56,7 +56,10 @@ def run(command: str, home: Path) -> str:
 
 
 CASES = [
-    (page, command, output) for page in PAGES if page.is_file() for command, output in pasted(page.read_text(encoding="utf-8"))
+    (page, command, output)
+    for page in PAGES
+    if page.is_file()
+    for command, output in pasted(page.read_text(encoding="utf-8"))
 ]
 
 

@@ -390,8 +390,26 @@ CSV_COLUMNS = (
 )
 
 
+#: what a spreadsheet reads as the start of a formula (or strips before one): a cell that begins with
+#: one of these is written behind a single quote, so it stays text (OWASP, "CSV Injection").
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(value: object) -> object:
+    """`value` as a CSV cell no spreadsheet runs: text that begins like a formula gets a leading quote;
+    numbers (a negative one included) stay numbers. A carriage return inside the text becomes a line
+    feed: the writer's rows end in "\n", so it quotes a cell holding "\n" but would leave a bare "\r"
+    unquoted, and readers take that for the end of the row."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_LEADS):
+        value = "'" + value
+    return value.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def to_csv(run: RunFile) -> str:
-    """One CSV row per result (SI units), with a header; for spreadsheets and other tools."""
+    """One CSV row per result (SI units), with a header; for spreadsheets and other tools. Text from the
+    run (a host, a device name, a message: a shared run file may say anything) never starts a formula."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -418,5 +436,5 @@ def to_csv(run: RunFile) -> str:
             r.pct_ceiling,
             *stats,
         ]
-        writer.writerow(["" if v is None else v for v in row])
+        writer.writerow(["" if v is None else inert_cell(v) for v in row])
     return out.getvalue()

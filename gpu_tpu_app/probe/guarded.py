@@ -19,9 +19,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gpu_tpu_app import procutil
+from gpu_tpu_app.procutil import MARK_ENV
 from gpu_tpu_app.worker.lifeline import PARENT_ENV
 
-MARK_ENV = "GPU_TPU_APP_GUARD_MARK"
+__all__ = ["MARK_ENV", "guard_command", "marked", "start", "stop", "sweep"]
 #: names the marker's session (the test suite sets it, so that its CLI subprocesses' checks are found too).
 SESSION_ENV = "GPU_TPU_APP_GUARD_SESSION"
 #: how long the guard gets to end its command's processes after SIGTERM before it is killed itself.
@@ -31,8 +33,12 @@ START_TIMEOUT_S = 60.0
 _COUNT = itertools.count(1)
 
 
-def guard_command(argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int | None = None) -> list[str]:
-    """argv that runs `argv` under the guard: this same program with the hidden process-guard subcommand."""
+def guard_command(
+    argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int | None = None, report_signal: bool = False
+) -> list[str]:
+    """argv that runs `argv` under the guard: this same program with the hidden process-guard subcommand.
+    `report_signal`: the guard's last stderr line names the signal that ended the command (procutil.
+    GUARD_SIGNAL_LINE), so that the launcher tells a killed command from a killed guard."""
     base = (
         [sys.executable, "process-guard"]
         if getattr(sys, "frozen", False)  # a PyInstaller bundle (protocol.frozen; imported here it would cycle)
@@ -41,6 +47,8 @@ def guard_command(argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int 
     opts = ["--memory-limit-mb", str(int(memory_limit_mb))] if memory_limit_mb > 0 else []
     if status_fd is not None:
         opts += ["--status-fd", str(status_fd)]
+    if report_signal:
+        opts += ["--report-signal", "1"]
     return [*base, *opts, "--", *map(str, argv)]
 
 
@@ -52,20 +60,24 @@ def marked(env: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-def start(argv: Sequence[str], *, env: Mapping[str, str], memory_limit_mb: int = 0, **popen: Any) -> subprocess.Popen:
+def start(
+    argv: Sequence[str], *, env: Mapping[str, str], memory_limit_mb: int = 0, report_signal: bool = False, **popen: Any
+) -> subprocess.Popen:
     """Popen of `argv` under the guard, in a session of its own. Raises OSError as Popen would when
     `argv` cannot be executed (the guard reports the errno once it tried)."""
     read_fd, write_fd = os.pipe()
+    env = marked(env)
     try:
         proc = subprocess.Popen(
-            guard_command(argv, memory_limit_mb, write_fd),
-            env=marked(env),
+            guard_command(argv, memory_limit_mb, write_fd, report_signal),
+            env=env,
             pass_fds=(write_fd,),
             start_new_session=True,
             **popen,
         )
     finally:
         os.close(write_fd)
+    proc.guard_mark = env[MARK_ENV]  # type: ignore[attr-defined]  # for stop()'s sweep
     try:
         status = _read_status(read_fd, proc)
     finally:
@@ -93,9 +105,15 @@ def _read_status(fd: int, proc: subprocess.Popen) -> bytes:
     return data
 
 
+def sweep(mark: str | None) -> list[int]:
+    """After a guard has exited: kill whatever of its launch is still alive (it was killed before it could
+    clean up: by kill -9, or by the model file it guarded). The pids killed."""
+    return procutil.end_marked(mark) if mark else []
+
+
 def stop(proc: subprocess.Popen, grace_s: float = STOP_GRACE_S) -> None:
     """End a guarded command: SIGTERM to the guard (it ends every process below it), SIGKILL after
-    `grace_s`; reaps the guard."""
+    `grace_s`; reaps the guard, then sweeps what escaped a guard that was killed."""
     if proc.poll() is None:
         try:
             proc.send_signal(signal.SIGTERM)
@@ -106,3 +124,4 @@ def stop(proc: subprocess.Popen, grace_s: float = STOP_GRACE_S) -> None:
             except (ProcessLookupError, PermissionError):
                 proc.kill()
     proc.wait()
+    sweep(getattr(proc, "guard_mark", None))

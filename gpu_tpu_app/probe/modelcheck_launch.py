@@ -141,6 +141,7 @@ def run_check_detailed(
             worker_command(file, memory_limit_mb, timeout_s, tpu_chips, python),
             env=worker_env(python=python),
             memory_limit_mb=memory_limit_mb,
+            report_signal=True,  # SIGKILL of the worker may be memory; of the guard itself, never
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

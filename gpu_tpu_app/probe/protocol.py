@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 
 from gpu_tpu_app import __version__
 from gpu_tpu_app.core.ceilings import CeilingTracker, with_ceilings
+from gpu_tpu_app.core.runs import SCHEMA_VERSION as RUN_SCHEMA_VERSION
 from gpu_tpu_app.core.runs import (
     BackendStatus,
     CpuInfo,
@@ -332,6 +333,30 @@ class RunAssembler:
         out.append(self.add(ErrorMsg(backend=backend, kernel=None, message=reason)))
         self.aborted = True
         return out, None
+
+    def snapshot(self) -> RunFile:
+        """The run so far, cheaply (not validated, no provenance read), for live tables and charts; the
+        same schema as finish(), which is the one place a run in progress becomes a file."""
+        return RunFile.model_construct(
+            schema_version=RUN_SCHEMA_VERSION,
+            app_version=__version__,
+            host=socket.gethostname(),
+            machine=this_machine(),
+            os=sys.platform,
+            python=sys.version.split()[0],
+            cpu=None,
+            devices=list(self.devices.values()),
+            backends=list(self.backends.values()),
+            versions=dict(self.versions),
+            threads=None,
+            env={},
+            suite=self.suite,
+            started=self.started,
+            ended=None,
+            complete=False,
+            results=list(self.results),
+            errors=list(self.errors),
+        )
 
     def finish(self, *, cancelled: bool = False, ended: datetime | None = None) -> RunFile:
         """The run so far as a RunFile, with provenance; complete unless cancelled or a backend was lost."""

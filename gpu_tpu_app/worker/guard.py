@@ -29,12 +29,15 @@ import sys
 import time
 from typing import Any
 
+from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
 from gpu_tpu_app.worker import lifeline
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 CAP_SYS_RESOURCE = 24
+#: set by `--report-signal 1`: say on stderr which signal ended the command (procutil.GUARD_SIGNAL_LINE).
+_REPORT_SIGNAL: list[bool] = []
 #: the command's pid once forked (a stop signal may come at any moment after the fork).
 _CHILD: list[int] = []
 #: how long the guard keeps killing descendants that keep appearing before it gives up.
@@ -149,7 +152,9 @@ def end_all(child: int) -> None:
 
 def _parse(argv: list[str]) -> tuple[int, int | None, list[str]]:
     if "--" not in argv:
-        raise SystemExit("process-guard: usage: process-guard [--memory-limit-mb N] [--status-fd FD] -- CMD...")
+        raise SystemExit(
+            "process-guard: usage: process-guard [--memory-limit-mb N] [--status-fd FD] [--report-signal 1] -- CMD..."
+        )
     cut = argv.index("--")
     opts, cmd = argv[:cut], argv[cut + 1 :]
     memory, status = 0, None
@@ -158,6 +163,8 @@ def _parse(argv: list[str]) -> tuple[int, int | None, list[str]]:
             memory = int(opts[i + 1])
         elif opts[i] == "--status-fd" and opts[i + 1].isdigit():
             status = int(opts[i + 1])
+        elif opts[i] == "--report-signal" and opts[i + 1] == "1":
+            _REPORT_SIGNAL.append(True)
     if not cmd:
         raise SystemExit("process-guard: no command after --")
     return memory, status, cmd
@@ -201,13 +208,21 @@ def _wait(child: int) -> int:
 def _exit_like(code: int) -> None:
     if os.WIFSIGNALED(code):
         sig = os.WTERMSIG(code)
+        if _REPORT_SIGNAL:
+            try:
+                os.write(2, f"\n{GUARD_SIGNAL_LINE}{sig}\n".encode())
+            except OSError:
+                pass
         try:
             import resource
 
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the command's crash, not a guard core file
         except (ImportError, ValueError, OSError):
             pass
-        signal.signal(sig, signal.SIG_DFL)
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass  # SIGKILL and SIGSTOP have no handler to reset (EINVAL): the guard ended with exit 1 here
         os.kill(os.getpid(), sig)
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(code) if os.WIFEXITED(code) else 1)

@@ -143,7 +143,14 @@ def test_session_messages_timeout_and_crash() -> None:
         s.finish(None, 30, timed_out=True)
         == "m.py in model(): did not finish within 30 s (during calling model()); stopped (raise --timeout if the model is large)"
     )
-    assert "killed (out of memory? the limit is 2048 MiB)" in str(s.finish(-9, 1))
+    # SIGKILL of the worker, which the guard reports on its last stderr line, may be memory; SIGKILL of
+    # the guard itself (the file killed its parent, or kill -9 from outside) is not blamed on memory
+    said = "\nprocess-guard: the command ended by signal 9\n"
+    assert "killed (out of memory? the limit is 2048 MiB)" in str(s.finish(-9, 1, stderr_tail=said))
+    assert "guard process was killed" in str(s.finish(-9, 1)) and "memory" not in str(s.finish(-9, 1))
+    assert str(s.finish(-11, 1, stderr_tail="boom\nprocess-guard: the command ended by signal 11\n")).endswith(
+        "signal 11 (boom)"
+    )
     assert (
         s.finish(1, 1, stderr_tail="x\nSegfault here")
         == "m.py in model(): the check's process ended with exit code 1 (Segfault here)"

@@ -342,3 +342,47 @@ def test_session_splits_the_budget_restarts_after_failures_and_times_out_points(
     assert session.next_launch() is None
     run = session.finish()
     assert run.complete and [r.status for r in run.results] == ["timeout"]
+
+
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_begin_like_a_formula_stay_text(lead: str) -> None:
+    """A shared run file's host, device name, message, kernel... reach a spreadsheet behind a quote (OWASP);
+    numbers, negative ones too, stay numbers."""
+    attack = f"{lead}cmd|' /C calc'!A0"
+    cell = "'" + attack.replace("\r", "\n")  # a CR would end the row in a reader: a line feed, quoted
+    dev = DEV.model_copy(update={"name": attack})
+    run = run_file([result(message=attack, variant=attack), result(1e11, 512)]).model_copy(
+        update={"host": attack, "devices": [dev]}
+    )
+    rows = list(csv.DictReader(io.StringIO(to_csv(run), newline="")))
+    for field in ("host", "device_name", "message", "variant"):
+        assert rows[0][field] == cell, field
+    assert len(rows) == 2 and rows[1]["host"] == cell and float(rows[1]["value"]) == 1e11
+    assert not any(cell.startswith(runs.FORMULA_LEADS) for row in rows for cell in row.values())
+    assert runs.inert_cell(-1.5) == -1.5 and runs.inert_cell("-") == "'-"
+
+
+def test_csv_of_a_collective_run_is_inert_too() -> None:
+    """The collective's run file (host list, op in the variant) goes through the same writer."""
+    run = run_file(
+        [
+            result(
+                kernel="all_reduce",
+                variant='=HYPERLINK("http://x")',
+                metric="bytes_per_s",
+                unit="B/s",
+                message="@SUM(A1)",
+                collective=runs.CollectiveInfo(
+                    op="all_reduce", ranks=2, hosts=1, transport="-gloo", time_s=1e-3, algbw=1e9, busbw=1e9
+                ),
+            )
+        ]
+    ).model_copy(update={"host": "+a-host"})
+    rows = list(csv.DictReader(io.StringIO(to_csv(run), newline="")))
+    assert rows[0]["variant"] == '\'=HYPERLINK("http://x")' and rows[0]["message"] == "'@SUM(A1)"
+    assert rows[0]["host"] == "'+a-host"
+
+
+def test_csv_leaves_plain_text_alone() -> None:
+    rows = list(csv.DictReader(io.StringIO(to_csv(run_file([result(message="a 'quoted' note")])))))
+    assert rows[0]["message"] == "a 'quoted' note" and rows[0]["host"] == "box"

@@ -19,6 +19,7 @@ import pytest
 
 from gpu_tpu_app.probe.envs import query_env
 from gpu_tpu_app.probe.modelcheck_launch import run_check
+from gpu_tpu_app.worker.guard import descendants
 from tests.leftovers import marked
 
 pytestmark = [
@@ -285,3 +286,171 @@ def test_a_command_that_cannot_be_executed_is_an_oserror_like_popen(tmp_path: Pa
     with pytest.raises(OSError) as err:
         guarded.start([str(text)], env=dict(os.environ))
     assert err.value.errno == 8  # ENOEXEC, as subprocess.Popen raises it
+
+
+# A model file that double-forks a setsid daemon listening on a socket, then kills its parent: the guard.
+# The guard cannot clean up after kill -9; its launcher sweeps what carries the launch's marker.
+DAEMON = """
+import socket, time
+with open(os.path.join(PIDS, "worker"), "w") as f:
+    f.write(str(os.getpid()))
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with open(os.path.join(PIDS, "port"), "w") as f:
+            f.write(str(server.getsockname()[1]))
+        open(os.path.join(PIDS, f"{os.getpid()}.pid"), "w").close()
+        time.sleep(300)
+    os._exit(0)
+wait_for(2)
+while not os.path.exists(os.path.join(PIDS, "port")):
+    time.sleep(0.02)
+open(os.path.join(PIDS, "ready"), "w").close()
+"""
+KILL_THE_GUARD = DAEMON + "os.kill(os.getppid(), 9)\ntime.sleep(300)\n"
+
+
+def _daemon_gone(pids: Path, started: list[int], within_s: float = 2.0) -> None:
+    import socket
+
+    assert _gone(started, within_s=within_s) == [], "the daemon the model file started outlived its guard"
+    port = int((pids / "port").read_text())
+    with socket.socket() as probe, pytest.raises(ConnectionRefusedError):
+        probe.connect(("127.0.0.1", port))
+    assert marked() == {}
+
+
+def _not_memory(line: str) -> None:
+    assert "memory" not in line and "MiB" not in line, line
+    assert "guard" in line and "\n" not in line, line
+
+
+def test_a_file_that_kills_its_guard_leaves_no_daemon_and_is_not_blamed_on_memory(tmp_path: Path) -> None:
+    file, pids = _model(tmp_path, KILL_THE_GUARD)
+    result = run_check(file, timeout_s=120)
+    started = _pids(pids, 2, within_s=1)
+    assert isinstance(result, str), result
+    _not_memory(result)
+    _daemon_gone(pids, started)
+
+
+def test_check_model_in_the_cli_after_the_file_killed_its_guard(tmp_path: Path) -> None:
+    file, pids = _model(tmp_path, KILL_THE_GUARD)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gpu_tpu_app", "check-model", str(file), "--timeout", "120"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    started = _pids(pids, 2, within_s=1)
+    _daemon_gone(pids, started)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    _not_memory(proc.stderr.strip().splitlines()[-1])
+
+
+def test_the_window_check_after_the_file_killed_its_guard(tmp_path: Path, qtbot) -> None:
+    from gpu_tpu_app.ui.probe.model_check import ModelCheckProcess
+
+    file, pids = _model(tmp_path, KILL_THE_GUARD)
+    check = ModelCheckProcess(str(file), timeout_s=120.0)
+    with qtbot.waitSignal(check.sig_finished, timeout=150_000) as finished:
+        check.start()
+    started = _pids(pids, 2, within_s=1)
+    _daemon_gone(pids, started)
+    assert isinstance(finished.args[0], str)
+    _not_memory(finished.args[0])
+
+
+def test_kill_9_of_the_guard_from_outside_ends_the_daemon_within_2_s(tmp_path: Path) -> None:
+    import threading
+
+    file, pids = _model(tmp_path, DAEMON + "time.sleep(300)\n")
+    out: list[object] = []
+    thread = threading.Thread(target=lambda: out.append(run_check(file, timeout_s=300)))
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not (pids / "ready").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = _pids(pids, 2, within_s=5)
+    model = int((pids / "worker").read_text())
+    guard = int(Path(f"/proc/{model}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    os.kill(guard, signal.SIGKILL)
+    killed_at = time.monotonic()
+    thread.join(30)
+    assert not thread.is_alive()
+    left = [p for p in started if _alive(p)]
+    took = time.monotonic() - killed_at
+    _daemon_gone(pids, started, within_s=0)
+    assert left == [] and took < 2.0 + 1.0, (left, took)  # DRAIN_S of the launcher, then the sweep
+    assert isinstance(out[0], str)
+    _not_memory(out[0])
+
+
+def test_kill_9_of_the_window_ends_its_environment_listing_within_2_s(tmp_path: Path) -> None:
+    # the window's listing (ui/envs_view.EnvsView: `probe envs` in a QProcess) asks a hanging interpreter
+    wrapper, pids = _wrapper(tmp_path, f'{sys.executable} -c "import time; time.sleep(300)" "$@"')
+    script = (
+        "import sys\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from gpu_tpu_app.ui.probe.envs_view import EnvsView\n"
+        "app = QApplication(['x', '-platform', 'offscreen'])\n"
+        "view = EnvsView(None, [])\n"
+        "view.add(sys.argv[1])\n"
+        "app.exec()\n"
+    )
+    window = subprocess.Popen(
+        [sys.executable, "-c", script, str(wrapper)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        started = _pids(pids, 2, within_s=90)
+        time.sleep(0.5)  # the wrapper's own python child is running too
+        below = [p for p, _ in descendants(window.pid)]
+        assert len(below) >= 4, below  # guard, probe envs, its guard, the wrapper (and their children)
+        os.kill(window.pid, signal.SIGKILL)
+    finally:
+        if window.poll() is None:
+            window.kill()
+        window.wait()
+    assert _gone(started + below, within_s=2) == [], "the environment listing ran on after kill -9 of the window"
+
+
+def test_the_window_listing_gives_up_on_a_hanging_interpreter_and_leaves_nothing(
+    tmp_path: Path, qtbot, monkeypatch
+) -> None:
+    from gpu_tpu_app.ui.probe import envs_view
+
+    wrapper, pids = _wrapper(tmp_path, f'{sys.executable} -c "import time; time.sleep(300)" "$@"')
+    monkeypatch.setattr(envs_view, "LIST_TIMEOUT_S", 1.0)
+    view = envs_view.EnvsView(None, [])
+    qtbot.addWidget(view)
+    view.add(str(wrapper))
+    started = _pids(pids, 2, within_s=90)
+    with qtbot.waitSignal(view.sig_listed, timeout=30_000):
+        pass
+    assert not view.is_listing()
+    assert _gone(started, within_s=1) == [] and marked() == {}
+
+
+def test_a_worker_killed_by_sigkill_is_still_read_as_memory_and_only_the_model_check_asks_the_guard(
+    tmp_path: Path,
+) -> None:
+    # the worker itself killed (as the kernel's OOM killer does): the guard says so, and the line may blame memory
+    file, pids = _model(tmp_path, "os.kill(os.getpid(), 9)\n")
+    result = run_check(file, timeout_s=120)
+    assert isinstance(result, str) and "out of memory?" in result and "guard" not in result, result
+    # other guarded commands (envs' interpreter queries) keep their own stderr: no guard line there
+    from gpu_tpu_app.probe import guarded
+    from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
+
+    proc = guarded.start(
+        [sys.executable, "-c", "import os; os.kill(os.getpid(), 9)"], env=dict(os.environ), stderr=subprocess.PIPE
+    )
+    _, err = proc.communicate(timeout=60)
+    guarded.stop(proc)
+    assert proc.returncode == -signal.SIGKILL and GUARD_SIGNAL_LINE.encode() not in err

@@ -272,3 +272,91 @@ def test_under_nohup_sighup_does_not_stop_the_run(tmp_path: Path) -> None:
     # the run went on to its end: the sleeping point was stopped by its own time cap, not by the signal
     assert run.complete
     assert [(r.kernel, r.status) for r in run.results] == [("dispatch", "ok"), ("test_sleep", "timeout")]
+
+
+WINDOW_SCRIPT = """
+import argparse, sys
+from PySide6.QtCore import QTimer
+from gpu_tpu_app.ui import app, main_window
+
+def start(window):
+    panel = window.ensure_probe_panel()
+    panel.set_selection(backends=["torch"], suite="smoke", kernels=["dispatch", "test_sleep"], dtypes=[])
+    panel.sig_result.connect(lambda r: print("RESULT", r.kernel, flush=True))
+    assert panel.start()
+
+main_window.MainWindow.warm_probe_later = lambda self: QTimer.singleShot(0, lambda: start(self))
+sys.exit(app.main(argparse.Namespace(screenshot=None, page="probe", session=None, results=None, lang=None)))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_the_window_keeps_the_measured_points_on_sigterm_and_sighup(sig: int, tmp_path: Path) -> None:
+    """The real window process, mid-run, gets a real signal: the run so far is saved, marked partial."""
+    state = tmp_path / "state"
+    env = {
+        **os.environ,
+        **TEST_ENV,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_STATE_HOME": str(state),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    window = subprocess.Popen(
+        [sys.executable, "-c", WINDOW_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    try:
+        assert window.stdout is not None
+        line = window.stdout.readline()  # the first point measured (dispatch); test_sleep runs on
+        assert line.startswith(b"RESULT dispatch"), (line, window.stderr.read() if window.poll() is not None else "")
+        workers = [p for p in children(window.pid) if running(p)]
+        window.send_signal(sig)
+        _out, err = window.communicate(timeout=60)
+    finally:
+        if window.poll() is None:
+            window.kill()
+            window.communicate()
+    name = signal.Signals(sig).name
+    assert window.returncode == 128 + sig, err.decode()
+    saved = sorted((state / "gpu-tpu-app" / "unsaved-runs").glob("*.json"))
+    assert len(saved) == 1, (saved, err.decode())
+    assert f"stopped by {name} before the end: partial probe run (1 results) saved to {saved[0]}" in err.decode()
+    run = load_run(saved[0])
+    assert not run.complete and [(r.kernel, r.status) for r in run.results] == [("dispatch", "ok")]
+    assert f"the window was stopped by {name} before the end" in run.errors
+    assert b"Traceback" not in err
+    assert not gone_within(workers, GONE_WITHIN_S)
+
+
+def test_a_closing_desktop_session_saves_the_run_in_progress_as_partial(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """What the session manager's commitDataRequest does (stop_signals.install connects it): the run so far,
+    validated and marked partial, in the unsaved-runs folder; the run itself goes on."""
+    from gpu_tpu_app.ui.probe.probe_panel import ProbePanel
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    monkeypatch.setenv(testkernels.ENV, "1")
+    panel = ProbePanel()
+    qtbot.addWidget(panel)
+    try:
+        _keep_mid_run(qtbot, panel, tmp_path)
+    finally:
+        panel.shutdown()
+
+
+def _keep_mid_run(qtbot, panel, tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from gpu_tpu_app.ui import stop_signals
+
+    assert stop_signals.keep_measured(SimpleNamespace(probe_panel=panel), stop_signals.WHY_SESSION) is None
+    panel.set_selection(backends=["torch"], suite="smoke", kernels=["dispatch", "test_sleep"], dtypes=[])
+    with qtbot.waitSignal(panel.sig_result, timeout=120_000):
+        assert panel.start()
+    path = stop_signals.keep_measured(SimpleNamespace(probe_panel=panel), stop_signals.WHY_SESSION)
+    assert path is not None and path.parent == tmp_path / "gpu-tpu-app" / "unsaved-runs"
+    run = load_run(path)
+    assert not run.complete and [r.kernel for r in run.results] == ["dispatch"]
+    assert stop_signals.WHY_SESSION in run.errors and run.schema_version == 2
+    assert panel.is_running()
+    with qtbot.waitSignal(panel.sig_finished, timeout=30_000):
+        panel.cancel()

@@ -279,6 +279,18 @@ def test_export_json_and_csv_from_the_panel(panel, tmp_path):
     assert (tmp_path / "matmul.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
 
 
+def test_csv_export_of_a_shared_run_file_runs_no_formula(panel, tmp_path):
+    """A run file from elsewhere whose host and device name begin like formulas exports as plain text."""
+    run = _hand_made_run(host="=cmd|' /C calc'!A0")
+    run = run.model_copy(update={"devices": [run.devices[0].model_copy(update={"name": "@SUM(1+1)"})]})
+    save_run(run, tmp_path / "shared.json")
+    panel.import_run(tmp_path / "shared.json")
+    panel.export_run(tmp_path / "out.csv")
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "out.csv").read_text(encoding="utf-8"))))
+    assert len(rows) == 3
+    assert {r["host"] for r in rows} == {"'=cmd|' /C calc'!A0"} and {r["device_name"] for r in rows} == {"'@SUM(1+1)"}
+
+
 def test_table_sorts_on_numbers_not_text(panel, tmp_path):
     save_run(_hand_made_run(), tmp_path / "in.json")
     panel.import_run(tmp_path / "in.json")

@@ -12,7 +12,7 @@ import argparse
 import sys
 from types import ModuleType
 
-from gpu_tpu_app import __version__
+from gpu_tpu_app import __version__, safe_output
 from gpu_tpu_app.clilang import add_lang_option, use_language
 from gpu_tpu_app.commands import guarded
 from gpu_tpu_app.commands.probe import collective, compare, devices, envs, run
@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of gpu-tpu-probe; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     use_language(argv)  # before the parser is built or anything prints
+    safe_output.use()  # a file name that is not UTF-8, in a parser error too, prints as \xNN escapes
     args = build_parser().parse_args(argv)
     command = SUBCOMMANDS[args.command]
     return guarded(lambda: int(command.run(args)))

@@ -16,6 +16,7 @@ from gpu_tpu_app.core.modelcheck.contract import (
 )
 from gpu_tpu_app.core.modelcheck.rules import Words, check_from_findings
 from gpu_tpu_app.core.modelcheck.text import error_line
+from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
 
 # --------------------------------------------------------------------------- one check, as the parent sees it
 
@@ -100,9 +101,16 @@ class CheckSession:
             return check_from_findings(self.file, self.findings, seconds, self.language)
         if self.malformed is not None:
             return t("errors.malformed_line", file=self.file, malformed=t("errors.malformed"), problem=self.malformed)
+        # the guard says so on its last stderr line when the worker was ended by a signal; SIGKILL without
+        # that line is the guard itself killed (by the file, which may kill its parent, or from outside)
+        lines = stderr_tail.strip().splitlines()
+        said = [ln for ln in lines if ln.startswith(GUARD_SIGNAL_LINE)]
+        lines = [ln for ln in lines if not ln.startswith(GUARD_SIGNAL_LINE)]
         if returncode is not None and returncode < 0 and -returncode == 9:
-            return t("errors.killed", file=self.file, function=self._function(), limit=self.memory_limit_mb)
-        tail = stderr_tail.strip().splitlines()[-1] if stderr_tail.strip() else ""
+            if said and said[-1].endswith(f"{GUARD_SIGNAL_LINE}9"):
+                return t("errors.killed", file=self.file, function=self._function(), limit=self.memory_limit_mb)
+            return t("errors.guard_killed", file=self.file, function=self._function())
+        tail = lines[-1] if lines else ""
         how = (
             t("errors.signal", n=-returncode)
             if returncode is not None and returncode < 0

@@ -9,6 +9,7 @@ CUDA / ROCm / TPU builds). One that cannot run a probe is listed, greyed out, wi
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpu_tpu_app import procutil
 from gpu_tpu_app.core.environments import PythonEnv, kind_words, problem_words
 from gpu_tpu_app.core.wording import version_words
+from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json
 from gpu_tpu_app.ui.shell.icons import set_themed_icon
 from gpu_tpu_app.ui.shell.widgets import label, plain_tip
@@ -165,6 +168,7 @@ class EnvsView(QWidget):
         self._envs: list[PythonEnv] = []
         self._proc: QProcess | None = None
         self._out = bytearray()
+        self._mark: str | None = None  # the listing's guard marker (probe/guarded.py), swept when it ends
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._give_up)
@@ -233,10 +237,18 @@ class EnvsView(QWidget):
         """List the environments again in the background (force: ask each one, ignoring the cache)."""
         if self._proc is not None:
             return
-        argv = envs_command(self._added, refresh=force)
+        # under the process guard, as the model check: tied to the window's life (kill -9 of the window
+        # ends the guard, which ends the listing and every interpreter it asked), and swept when it ends
+        argv = guarded.guard_command(envs_command(self._added, refresh=force))
         proc = QProcess(self)
-        env = QProcessEnvironment.systemEnvironment()
-        env.insert("PYTHONUNBUFFERED", "1")
+        if sys.platform != "win32":
+            flags = QProcess.UnixProcessFlag
+            proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers | flags.IgnoreSigPipe)
+        env = QProcessEnvironment()
+        marked = guarded.marked({**os.environ, "PYTHONUNBUFFERED": "1"})
+        self._mark = marked[guarded.MARK_ENV]
+        for k, v in marked.items():
+            env.insert(k, v)
         proc.setProcessEnvironment(env)
         proc.setProgram(argv[0])
         proc.setArguments(argv[1:])
@@ -267,12 +279,6 @@ class EnvsView(QWidget):
         self.combo.setCurrentIndex(index)
         self._on_activated(index)
         return True
-
-    def stop(self) -> None:
-        """Kill the listing process (the window is closing)."""
-        if self._proc is not None:
-            self._proc.kill()
-            self._proc.waitForFinished(2000)
 
     # ---------------------------------------------------------------- internals
     _want: str | None = None
@@ -370,6 +376,8 @@ class EnvsView(QWidget):
 
     def _done(self) -> None:
         self._timer.stop()
+        guarded.sweep(self._mark)
+        self._mark = None
         if self._proc is not None:
             self._proc.deleteLater()
         self._proc = None
@@ -410,11 +418,24 @@ class EnvsView(QWidget):
         self.sig_message.emit("error", self.tr("Could not start the environment listing."))
         self.sig_listed.emit()
 
+    def stop(self) -> None:
+        """End the listing now (the window is closing, or it took too long): SIGTERM to its guard (it ends the listing and every interpreter it asked),
+        SIGKILL to the guard's group after the grace; waits until the guard is gone."""
+        proc = self._proc
+        if proc is None or proc.state() == QProcess.ProcessState.NotRunning:
+            return
+        pid = int(proc.processId())
+        if pid and sys.platform != "win32" and procutil.kill(pid, signal.SIGTERM):
+            if proc.waitForFinished(int(guarded.STOP_GRACE_S * 1000)):
+                return
+            procutil.killpg(pid)
+        proc.kill()
+        proc.waitForFinished(2000)
+
     def _give_up(self) -> None:
         if self._proc is None:
             return
-        self._proc.kill()
-        self._proc.waitForFinished(2000)
+        self.stop()
         self._done()
         self.sig_message.emit(
             "error",

@@ -100,6 +100,7 @@ class ModelCheckProcess(QObject):
         self._timed_out = False
         self._cancelled = False
         self._done = False
+        self._mark: str | None = None  # this launch's marker (probe/guarded.py), for the sweep at the end
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._on_timeout)
@@ -112,14 +113,18 @@ class ModelCheckProcess(QObject):
             return
         # under the process guard (probe/guarded.py): nothing the file starts outlives the check or the window
         argv = guarded.guard_command(
-            worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python), self._memory
+            worker_command(self.file, self._memory, self._timeout_s, self._tpu_chips, self.python),
+            self._memory,
+            report_signal=True,  # SIGKILL of the worker may be memory; of the guard itself, never
         )
         proc = QProcess(self)
         if sys.platform != "win32":
             flags = QProcess.UnixProcessFlag
             proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers | flags.IgnoreSigPipe)
         env = QProcessEnvironment()
-        for k, v in guarded.marked(worker_env(python=self.python)).items():
+        marked = guarded.marked(worker_env(python=self.python))
+        self._mark = marked[guarded.MARK_ENV]
+        for k, v in marked.items():
             env.insert(k, v)
         proc.setProcessEnvironment(env)
         proc.setProgram(argv[0])
@@ -210,6 +215,7 @@ class ModelCheckProcess(QObject):
             self._finish(self.tr("{file}: the check's worker process could not start").format(file=self.file))
 
     def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
+        guarded.sweep(self._mark)  # what escaped a guard that was killed (by the file, or kill -9)
         if self._proc is not None:
             self._on_stdout()
             self._on_stderr()

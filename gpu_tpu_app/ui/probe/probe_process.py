@@ -13,14 +13,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import sys
 from datetime import datetime
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
-from gpu_tpu_app import __version__
 from gpu_tpu_app.core.note_text import result_message
 from gpu_tpu_app.core.runs import (
     BackendStatus,
@@ -43,7 +41,6 @@ from gpu_tpu_app.probe.protocol import (
     worker_command,
     worker_env,
 )
-from gpu_tpu_app.shared.machine import this_machine
 from gpu_tpu_app.shared.terms import BACKENDS
 from gpu_tpu_app.ui.probe.results_model import STATUS_WORDS, words
 
@@ -200,27 +197,16 @@ class ProbeProcess(QObject):
         """The run so far, cheaply (no validation), for live tables and charts."""
         if self._finished_run is not None:
             return self._finished_run
-        a: RunAssembler = self.session.assembler
-        return RunFile.model_construct(
-            schema_version=1,
-            app_version=__version__,
-            host=socket.gethostname(),
-            machine=this_machine(),
-            os=sys.platform,
-            python=sys.version.split()[0],
-            cpu=None,
-            devices=list(a.devices.values()),
-            backends=list(a.backends.values()),
-            versions=dict(a.versions),
-            threads=None,
-            env={},
-            suite=self.request.suite,
-            started=a.started,
-            ended=None,
-            complete=False,
-            results=list(a.results),
-            errors=list(a.errors),
-        )
+        return self.session.assembler.snapshot()
+
+    def partial(self, why: str) -> RunFile | None:
+        """The run so far as a validated run file marked partial (incomplete, with `why` among its errors),
+        for a window that is stopped mid-run (SIGTERM, SIGHUP, the desktop session closing); None when
+        it has finished (the window keeps finished runs) or measured nothing yet."""
+        if self._finished_run is not None or not self.session.assembler.results:
+            return None
+        run = self.session.assembler.finish(cancelled=True)
+        return run.model_copy(update={"errors": [*run.errors, why]})
 
     # -- worker lifecycle
     def _launch_next(self) -> None:

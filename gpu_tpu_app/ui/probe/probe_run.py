@@ -107,6 +107,11 @@ class ProbeRunner(QWidget):
         """True while a probe run is in progress (or about to start)."""
         return self._pending is not None or (self._probe is not None and self._probe.is_running())
 
+    def partial_run(self, why: str) -> RunFile | None:
+        """The run in progress as a run file marked partial (the window is being stopped: a signal, the
+        desktop session closing); None when no run is in progress or it measured nothing yet."""
+        return self._probe.partial(why) if self._probe is not None and self._probe.is_running() else None
+
     def list_devices(self) -> None:
         """Ask each backend's worker which devices it sees (in the background)."""
         if self._lister is not None and self._lister.is_running():
