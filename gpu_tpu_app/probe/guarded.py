@@ -19,8 +19,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpu_tpu_app import procutil
-from gpu_tpu_app.procutil import MARK_ENV
+from gpu_tpu_app.shared import procutil
+from gpu_tpu_app.shared.procutil import MARK_ENV
 from gpu_tpu_app.worker.lifeline import PARENT_ENV
 
 __all__ = ["MARK_ENV", "guard_command", "marked", "start", "stop", "sweep"]

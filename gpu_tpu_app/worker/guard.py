@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
+from gpu_tpu_app.shared.procutil import GUARD_SIGNAL_LINE
 from gpu_tpu_app.worker import lifeline
 
 PR_SET_NO_NEW_PRIVS = 38

@@ -446,7 +446,7 @@ def test_a_worker_killed_by_sigkill_is_still_read_as_memory_and_only_the_model_c
     assert isinstance(result, str) and "out of memory?" in result and "guard" not in result, result
     # other guarded commands (envs' interpreter queries) keep their own stderr: no guard line there
     from gpu_tpu_app.probe import guarded
-    from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
+    from gpu_tpu_app.shared.procutil import GUARD_SIGNAL_LINE
 
     proc = guarded.start(
         [sys.executable, "-c", "import os; os.kill(os.getpid(), 9)"], env=dict(os.environ), stderr=subprocess.PIPE

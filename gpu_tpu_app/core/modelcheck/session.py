@@ -16,7 +16,7 @@ from gpu_tpu_app.core.modelcheck.contract import (
 )
 from gpu_tpu_app.core.modelcheck.rules import Words, check_from_findings
 from gpu_tpu_app.core.modelcheck.text import error_line
-from gpu_tpu_app.procutil import GUARD_SIGNAL_LINE
+from gpu_tpu_app.shared.procutil import GUARD_SIGNAL_LINE
 
 # --------------------------------------------------------------------------- one check, as the parent sees it
 

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app import procutil
 from gpu_tpu_app.core.environments import PythonEnv, kind_words, problem_words
 from gpu_tpu_app.core.wording import version_words
 from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json
+from gpu_tpu_app.shared import procutil
 from gpu_tpu_app.ui.shell.icons import set_themed_icon
 from gpu_tpu_app.ui.shell.widgets import label, plain_tip
 
