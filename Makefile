@@ -80,7 +80,8 @@ lint: $(STAMP)
 
 venv: $(STAMP)
 
-# torch itself comes through pip, whose configuration knows where a machine keeps its own build (here: the
+# The development venv has the frameworks the base install leaves to extras ([torch], [jax], [tpu]; not
+# [nvidia], whose NVML needs an NVIDIA driver). torch itself comes through pip, whose configuration knows where a machine keeps its own build (here: the
 # CPU build on local disk; uv does not look there, and PyPI's torch 2.13.0 is a CUDA build of several GB); uv
 # (pinned in constraints.txt) then installs the rest, torch's own dependencies too, at the same pins,
 # downloading and unpacking in parallel (on this 2-core machine, cold: 24 s of CPU and 44 s at load 9, where
@@ -92,7 +93,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt --upgrade "pip>=24" uv
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt --no-deps torch
-	$(VENV)/bin/uv pip install --python $(PY) --quiet --compile-bytecode -c constraints.txt -e ".[test,tpu]"
+	$(VENV)/bin/uv pip install --python $(PY) --quiet --compile-bytecode -c constraints.txt -e ".[test,torch,jax,tpu]"
 	touch $(STAMP)
 
 # Installs the Debian packages the tests need when one is missing (needs root or sudo).
