@@ -4,15 +4,14 @@ its run file read back and shown. The window imports neither torch nor jax: the 
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, Signal
 
+from gpu_tpu_app import portable
 from gpu_tpu_app.core.runs import RunFile, load_run
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
@@ -79,13 +78,8 @@ class CollectiveRun(QObject):
         if self._proc is None or not self.is_running():
             return
         pid = int(self._proc.processId())
-        try:
-            if pid and sys.platform != "win32":
-                os.killpg(pid, signal.SIGKILL)
-            else:
-                self._proc.kill()
-        except (ProcessLookupError, PermissionError):
-            self._proc.kill()
+        if not (pid and portable.has_process_groups() and portable.kill_group(pid)):
+            self._proc.kill()  # no process groups (Windows): QProcess ends the launcher
 
     def _on_stderr(self) -> None:
         if self._proc is not None:

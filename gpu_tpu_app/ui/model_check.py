@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpu_tpu_app import portable
 from gpu_tpu_app.core.modelcheck import CheckSession, ModelCheck, WorkerStage, level_text
 from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.modelcheck_launch import (
@@ -183,9 +184,7 @@ class ModelCheckProcess(QObject):
         proc = self._proc
         if self._done or proc is None or proc.state() == QProcess.ProcessState.NotRunning:
             return
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+        if not portable.kill_group(pid):
             proc.kill()
 
     def _on_timeout(self) -> None:
@@ -216,7 +215,7 @@ class ModelCheckProcess(QObject):
         if self._cancelled:
             self._finish(None)
             return
-        rc = -int(signal.SIGKILL) if status == QProcess.ExitStatus.CrashExit else code
+        rc = portable.killed_exit_code() if status == QProcess.ExitStatus.CrashExit else code
         self._finish(
             self.session.finish(
                 rc,
