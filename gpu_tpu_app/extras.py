@@ -44,8 +44,21 @@ def missing_here(modules: Iterable[str]) -> list[str]:
 
 def install_hint(module: str, language: str | None = None) -> str:
     """One line: which extra adds `module` to the app's own Python, or to use a Python that has it."""
+    if is_bundle():
+        return text("extras.missing_bundle", language=language, module=module)
     extra = EXTRA_FOR.get(module, "all")
     return text("extras.missing", language=language, module=module, extra=extra, python=sys.executable)
+
+
+def page_hint(module: str, language: str | None = None) -> str:
+    """The Probe page's line under a framework that is not installed: the extra, or in a bundle another Python."""
+    key = "extras.page_bundle" if is_bundle() else "extras.page"
+    return text(key, language=language, module=module, extra=EXTRA_FOR.get(module, "all"))
+
+
+def is_bundle() -> bool:
+    """Whether the app runs from a frozen bundle (PyInstaller), which pip cannot add a framework to."""
+    return bool(getattr(sys, "frozen", False))
 
 
 def missing_in_error(message: str) -> str | None:

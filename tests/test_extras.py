@@ -90,3 +90,12 @@ def test_the_device_list_adds_the_extra_under_a_framework_that_is_not_installed(
     torch_rows = next(v for k, v in rows.items() if k.startswith("torch"))
     assert any("pip install 'gpu-tpu-app[jax]'" in r for r in jax_rows), jax_rows
     assert not any("gpu-tpu-app[" in r for r in torch_rows), torch_rows  # installed, failed for another reason
+
+
+def test_in_a_bundle_the_hint_points_at_another_python_not_pip(monkeypatch: pytest.MonkeyPatch, zh: None) -> None:
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    line = extras.install_hint("torch", language="en")
+    assert "not in this bundle" in line and "--python PATH" in line and "gpu-tpu-app[" not in line
+    assert "gpu-tpu-app[" not in extras.page_hint("jax") and "此打包版不含" in extras.page_hint("jax")
+    monkeypatch.delattr(sys, "frozen")
+    assert "gpu-tpu-app[jax]" in extras.page_hint("jax")

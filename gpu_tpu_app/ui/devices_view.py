@@ -9,9 +9,8 @@ from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem
 from gpu_tpu_app.core.note_text import reason_text, shown_message
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
 from gpu_tpu_app.core.terms import BACKENDS
-from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import MISSING, version_words
-from gpu_tpu_app.extras import EXTRA_FOR, backend_not_installed
+from gpu_tpu_app.extras import backend_not_installed, page_hint
 from gpu_tpu_app.ui.theme import theme_manager
 from gpu_tpu_app.ui.widgets import plain_tip
 
@@ -158,7 +157,7 @@ class DevicesView(QTreeWidget):
                 why.setToolTip(0, plain_tip(reason))
                 why.setFirstColumnSpanned(True)
                 if backend_not_installed(status):  # the base install has no framework: name the extra
-                    hint = text("extras.page", module=backend, extra=EXTRA_FOR.get(backend, "all"))
+                    hint = page_hint(backend)
                     how = QTreeWidgetItem(top, [hint])
                     how.setToolTip(0, plain_tip(hint))
                     how.setFirstColumnSpanned(True)
