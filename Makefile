@@ -24,7 +24,7 @@ DEB_PACKAGES := $(RUNTIME_PACKAGES) \
                 desktop-file-utils appstream shared-mime-info libglib2.0-bin binutils $(DISPLAY_PACKAGES) xvfb xauth \
                 openbox poppler-utils
 
-.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry translations
+.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check dist clean install-desktop-entry translations
 
 # The window's translations: each resources/i18n/*.ts (kept with pyside6-lupdate) compiled to the .qm file
 # QTranslator loads, by the venv's pyside6-lrelease. The .qm files are build output (.gitignore).
@@ -80,7 +80,8 @@ lint: $(STAMP)
 
 venv: $(STAMP)
 
-# torch itself comes through pip, whose configuration knows where a machine keeps its own build (here: the
+# The development venv has the frameworks the base install leaves to extras ([torch], [jax], [tpu]; not
+# [nvidia], whose NVML needs an NVIDIA driver). torch itself comes through pip, whose configuration knows where a machine keeps its own build (here: the
 # CPU build on local disk; uv does not look there, and PyPI's torch 2.13.0 is a CUDA build of several GB); uv
 # (pinned in constraints.txt) then installs the rest, torch's own dependencies too, at the same pins,
 # downloading and unpacking in parallel (on this 2-core machine, cold: 24 s of CPU and 44 s at load 9, where
@@ -92,7 +93,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt --upgrade "pip>=24" uv
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt --no-deps torch
-	$(VENV)/bin/uv pip install --python $(PY) --quiet --compile-bytecode -c constraints.txt -e ".[test,tpu]"
+	$(VENV)/bin/uv pip install --python $(PY) --quiet --compile-bytecode -c constraints.txt -e ".[test,torch,jax,tpu]"
 	touch $(STAMP)
 
 # Installs the Debian packages the tests need when one is missing (needs root or sudo).
@@ -154,6 +155,34 @@ bundle-check: $(STAMP) system-deps translations
 	else echo "dist/gpu-tpu-app is up to date"; fi
 	sh packaging/linux/check.sh
 	$(PY) packaging/pyinstaller/bundle_check.py dist/gpu-tpu-app
+
+# make dist: the release files of the committed tree, in dist/: the sdist and the wheel (python -m build,
+# isolated, on `git archive HEAD`, as a clean clone has it; twine check --strict), the Linux bundle without
+# the frameworks (GPU_TPU_APP_BUNDLE_FRAMEWORKS=no; FIRST-RUN.txt says how to point it at a Python that has
+# them), checked by bundle_check.py --no-frameworks, then tarred; and SHA256SUMS over the three. It refuses a
+# tree with uncommitted changes, so the bundle (built from this tree) and the sdist (from HEAD) agree.
+# build and twine live in their own venv (build/release-tools), not the development one.
+VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' gpu_tpu_app/__init__.py)
+RELEASE_BUNDLE := gpu-tpu-app-$(VERSION)-linux-$(shell uname -m)
+RELEASE_TOOLS := build/release-tools
+dist: $(STAMP) system-deps translations
+	@git diff --quiet HEAD -- || { echo "error: uncommitted changes: commit them first (make dist releases HEAD)" >&2; exit 1; }
+	rm -rf build/release dist/gpu_tpu_app-$(VERSION)* dist/$(RELEASE_BUNDLE).tar.gz dist/SHA256SUMS
+	mkdir -p build/release/src dist
+	test -x $(RELEASE_TOOLS)/bin/python || $(PYTHON) -m venv $(RELEASE_TOOLS)
+	$(RELEASE_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "build>=1.2" "twine>=6"
+	git archive --format=tar HEAD | tar -x -C build/release/src
+	$(RELEASE_TOOLS)/bin/python -m build --outdir dist build/release/src
+	$(RELEASE_TOOLS)/bin/python -m twine check --strict dist/gpu_tpu_app-$(VERSION).tar.gz dist/gpu_tpu_app-$(VERSION)-py3-none-any.whl
+	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(DISPLAY_PACKAGES)"
+	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt pyinstaller pyinstaller-hooks-contrib altgraph
+	GPU_TPU_APP_BUNDLE_FRAMEWORKS=no $(PY) -m PyInstaller --noconfirm --log-level WARN --distpath build/release/bundle \
+	  --workpath build/release/pyinstaller packaging/pyinstaller/gpu-tpu-app.spec
+	cp packaging/linux/FIRST-RUN.txt build/release/bundle/gpu-tpu-app/
+	$(PY) packaging/pyinstaller/bundle_check.py --no-frameworks build/release/bundle/gpu-tpu-app
+	tar -C build/release/bundle --transform 's,^gpu-tpu-app,$(RELEASE_BUNDLE),' -czf dist/$(RELEASE_BUNDLE).tar.gz gpu-tpu-app
+	cd dist && sha256sum gpu_tpu_app-$(VERSION).tar.gz gpu_tpu_app-$(VERSION)-py3-none-any.whl $(RELEASE_BUNDLE).tar.gz > SHA256SUMS
+	@cd dist && du -h gpu_tpu_app-$(VERSION)* $(RELEASE_BUNDLE).tar.gz && du -sh ../build/release/bundle/gpu-tpu-app && cat SHA256SUMS
 
 install-desktop-entry: $(STAMP)
 	$(PY) -m gpu_tpu_app --install-desktop-entry

@@ -24,6 +24,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpu_tpu_app.shared import portable
+
 #: Ends the name of every temporary file this module makes (and the only ones it ever removes).
 TEMP_SUFFIX = ".gpu-tpu-app.tmp"
 #: A temporary file of ours untouched for this long belongs to a save that will never finish.
@@ -211,7 +213,7 @@ def _copy_owner_and_mode(fd: int, target: Path, *, follow_symlinks: bool = True)
     except FileNotFoundError:
         st = None
     if st is None or stat.S_ISLNK(st.st_mode):
-        os.fchmod(fd, 0o666 & ~_umask())
+        portable.fchmod(fd, 0o666 & ~_umask())
         return
     if hasattr(os, "fchown"):
         mine = os.fstat(fd)
@@ -223,7 +225,7 @@ def _copy_owner_and_mode(fd: int, target: Path, *, follow_symlinks: bool = True)
                     os.fchown(fd, -1, st.st_gid)  # the group, when the user is a member of it
                 except PermissionError:
                     pass
-    os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after chown, which clears set-id bits
+    portable.fchmod(fd, stat.S_IMODE(st.st_mode))  # after chown, which clears set-id bits
 
 
 def _write_all(fd: int, data: bytes) -> None:

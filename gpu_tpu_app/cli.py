@@ -200,6 +200,19 @@ def _main(argv: list[str]) -> int:
         _gui_parser().error(
             text("cli.unknown_command", command=repr(argv[0]), commands=", ".join([*COMMANDS, "probe"]))
         )
+    return _window(argv)
+
+
+def window(argv: list[str] | None = None) -> int:
+    """The `gpu-tpu-app-window` GUI script: the window and its options only (no subcommands: on Windows a GUI
+    script has no console to print to, so the commands are the `gpu-tpu-app` console script's)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    use_language(argv)
+    return guarded(lambda: _window(_without_leading_lang(argv)))
+
+
+def _window(argv: list[str]) -> int:
+    """The window (or its desktop-entry options) with `argv` parsed by the window's parser."""
     args = _gui_parser().parse_args(argv)
     if args.install_desktop_entry or args.uninstall_desktop_entry:
         from gpu_tpu_app import desktop

@@ -250,3 +250,69 @@ def test_makefile_has_bundle_targets() -> None:
     assert "packaging/pyinstaller/bundle_check.py" in makefile and "packaging/linux/check.sh" in makefile
     constraints = (ROOT / "constraints.txt").read_text().splitlines()
     assert any(line.startswith("pyinstaller==") for line in constraints)
+
+
+def test_makefile_dist_builds_every_release_file_with_its_sum() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\ndist:", 1)[1].split("\n\n", 1)[0]
+    for step in (
+        "git archive --format=tar HEAD",
+        "-m build --outdir dist",
+        "twine check --strict",
+        "GPU_TPU_APP_BUNDLE_FRAMEWORKS=no",
+        "packaging/linux/FIRST-RUN.txt",
+        "bundle_check.py --no-frameworks",
+        "sha256sum",
+    ):
+        assert step in recipe, step
+    assert '-e ".[test,torch,jax,tpu]"' in makefile  # the development venv keeps every framework
+    assert {"torch", "jax", "jaxlib", "torchax"} <= set(_spec_list("FRAMEWORK_MODULES"))
+
+
+def _load_setup():
+    return _load("setup_hook", ROOT / "setup.py")  # setup() itself runs only as __main__
+
+
+def test_one_version_source_and_the_changelog_and_metainfo_follow_it() -> None:
+    import re
+    import tomllib
+
+    from gpu_tpu_app import __version__
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "gpu_tpu_app.__version__"}
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.findall(r"^## \[(\d[^\]]*)\] - (\d{4}-\d\d-\d\d)$", changelog, re.M)
+    assert releases and releases[0][0] == __version__
+    assert "## [Unreleased]" in changelog and f"[{__version__}]: https://" in changelog
+    assert "keepachangelog.com" in changelog
+
+
+def test_the_license_is_the_declared_mit() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License") and "WITHOUT WARRANTY OF ANY KIND" in text
+
+
+def test_the_long_description_makes_relative_links_absolute() -> None:
+    setup = _load_setup()
+    text = (
+        "![shot](docs/screenshots/probe.png) [guide](docs/install.md) [run](./examples/a.json#x)\n"
+        '[web](https://example.org/a.png) [here](#install) <img src="docs/x.svg" width="40">'
+    )
+    out = setup.long_description(text)
+    assert f"![shot]({setup.RAW}docs/screenshots/probe.png)" in out
+    assert f"[guide]({setup.PAGE}docs/install.md)" in out and f"[run]({setup.PAGE}examples/a.json#x)" in out
+    assert "[web](https://example.org/a.png)" in out and "[here](#install)" in out
+    assert f'<img src="{setup.RAW}docs/x.svg" width="40">' in out
+    import re
+
+    readme = setup.long_description((ROOT / "README.md").read_text())
+    targets = re.findall(r"\]\(([^)\s]+)", readme)
+    assert targets and all(t.startswith(("https://", "http://", "#", "mailto:")) for t in targets), [
+        t for t in targets if not t.startswith(("https://", "http://", "#", "mailto:"))
+    ][:5]

@@ -73,6 +73,17 @@ def measure_result(result: ModelCheck | str) -> ModelCheck:
     return result
 
 
+def _with_install_hint(
+    exc: InputError | CheckFailed, python: str | None, language: str | None
+) -> InputError | CheckFailed:
+    """`exc` followed by the line naming the extra to install, when the model's framework is missing from the app's
+    own Python (no --python) because the base install leaves it out (gpu_tpu_app.extras)."""
+    from gpu_tpu_app.extras import install_hint, missing_in_error
+
+    module = None if python else missing_in_error(str(exc))
+    return type(exc)(f"{exc}; {install_hint(module, language)}") if module else exc
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the file and print the result; exit 0 when the check ran, whatever it found. With --format json a
     bad file is a JSON object {"error": ..., "file": ...} on stdout as well as the line on stderr (exit 2)."""
@@ -85,9 +96,10 @@ def run(args: argparse.Namespace) -> int:
             args.file, args.timeout, args.memory_limit, tpu_chips=args.tpu_chips, python=args.python, language=language
         )
     except (InputError, CheckFailed) as exc:
+        exc = _with_install_hint(exc, args.python, language)
         if args.format == "json":
             print(json.dumps({"error": str(exc), "file": args.file}, indent=2, allow_nan=False))
-        raise
+        raise exc from None
     if args.format == "json":
         print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))
     else:

@@ -59,12 +59,13 @@ MUST_BE_PRESENT = (
     "gpu_tpu_app.worker.kernels.torch_kernels",
     "gpu_tpu_app.worker.kernels.jax_kernels",
     "gpu_tpu_app.desktop",
-    "torch",
-    "jax",
-    "jaxlib",
     "PySide6.QtSvg",
     "pyqtgraph",
 )
+
+
+#: The frameworks: in the bundle `make bundle` builds, absent from the release bundle (`make dist`, --no-frameworks).
+FRAMEWORKS = ("torch", "jax", "jaxlib")
 
 
 class Checker:
@@ -139,7 +140,7 @@ def extension_on_disk(internal: Path, module: str) -> bool:
     return folder.is_dir() and (any(folder.glob(f"{name}.*.so")) or any(folder.glob(f"{name}.*.pyd")))
 
 
-def check_contents(c: Checker, bundle: Path, exe: Path) -> None:
+def check_contents(c: Checker, bundle: Path, exe: Path, frameworks: bool = True) -> None:
     internal = bundle / "_internal"
     size = bundle_size(bundle)
     c.ok(f"bundle size {size / 1e6:.0f} MB ({size / 2**30:.2f} GiB) in {bundle}")
@@ -148,7 +149,8 @@ def check_contents(c: Checker, bundle: Path, exe: Path) -> None:
     except Exception as exc:
         c.fail(f"cannot read the executable's module archive: {type(exc).__name__}: {exc}")
         return
-    missing = [m for m in MUST_BE_PRESENT if m not in modules and not extension_on_disk(internal, m)]
+    wanted = MUST_BE_PRESENT + (FRAMEWORKS if frameworks else ())
+    missing = [m for m in wanted if m not in modules and not extension_on_disk(internal, m)]
     c.check(
         not missing,
         f"{len(modules)} modules in the archive, including the window, worker and backends",
@@ -162,6 +164,17 @@ def check_contents(c: Checker, bundle: Path, exe: Path) -> None:
     c.check(
         not present, "excluded packages are absent (" + ", ".join(MUST_BE_ABSENT[:6]) + ", ...)", f"found {present}"
     )
+    if not frameworks:
+        bundled = sorted(
+            {m for m in FRAMEWORKS if (internal / m).exists()} | {m.split(".")[0] for m in modules} & set(FRAMEWORKS)
+        )
+        c.check(not bundled, "torch, jax and jaxlib are left out (--no-frameworks)", f"found {bundled}")
+        note = bundle / "FIRST-RUN.txt"
+        c.check(
+            note.is_file() and "--python" in note.read_text(encoding="utf-8"),
+            "FIRST-RUN.txt beside the launcher says how to add a framework",
+            f"{note} missing",
+        )
     dropped = [p for p in ("torch/test", "torch/include", "torch/bin/test_api") if (internal / p).exists()]
     c.check(not dropped, "torch's test and header files are trimmed", f"found {dropped}")
     check_platform_plugins(c, internal)
@@ -279,13 +292,18 @@ def main(argv: list[str] | None = None) -> int:
         choices=["torch", "jax"],
         help="probe backends to run through the bundle (default: torch and jax)",
     )
+    parser.add_argument(
+        "--no-frameworks",
+        action="store_true",
+        help="the release bundle (make dist): torch and jax absent, and the probe names what to do instead",
+    )
     args = parser.parse_args(argv)
     bundle = Path(args.bundle).absolute()
     exe = bundle / "gpu-tpu-app"
     c = Checker()
     if not c.check(exe.is_file() and os.access(exe, os.X_OK), f"launcher {exe} exists", "run `make bundle` first"):
         return 1
-    check_contents(c, bundle, exe)
+    check_contents(c, bundle, exe, frameworks=not args.no_frameworks)
 
     work = Path(tempfile.mkdtemp(prefix="gpu-tpu-app-bundle-check-"))
     home = work / "home"
@@ -323,7 +341,15 @@ def main(argv: list[str] | None = None) -> int:
         if c.check(code == 0, f"--screenshot --page learn exits 0 ({secs:.1f} s)", f"exit {code}\n{tail(out)}"):
             check_png(c, shot)
 
-        for backend in args.backend or ["torch", "jax"]:
+        if args.no_frameworks:
+            # no framework inside: the probe says to use another Python, and nothing crashes
+            code, out, secs = run([str(exe), "probe", "run", "--suite", "smoke"], env, work, 300)
+            c.check(
+                "torch is not in this bundle" in out and "jax is not in this bundle" in out and "Traceback" not in out,
+                f"a probe without frameworks names what to do instead ({secs:.1f} s)",
+                f"exit {code}\n{tail(out)}",
+            )
+        for backend in [] if args.no_frameworks else args.backend or ["torch", "jax"]:
             out_file = work / f"smoke-{backend}.json"
             cmd = [str(exe), "probe", "run", "--suite", "smoke", "--backend", backend, "--out", str(out_file)]
             code, out, secs = run(cmd, env, work, 600)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from gpu_tpu_app.commands.probe.common import check_python, paragraphs
 from gpu_tpu_app.core.note_text import reason_text, shown_message
@@ -72,7 +73,13 @@ def devices_table(devices: list, backends: list) -> str:
 def run(args: argparse.Namespace) -> int:
     """List the devices; exit 1 when none was found."""
     backends = BACKENDS if args.backend == "all" else (args.backend,)
-    devices, statuses = list_devices(backends, python=check_python(args.python))
+    python = check_python(args.python)
+    if python is None:  # the app's own Python: a framework the base install left out is named with its extra
+        from gpu_tpu_app.extras import install_hint, missing_here
+
+        for module in missing_here(backends):
+            print(install_hint(module), file=sys.stderr)
+    devices, statuses = list_devices(backends, python=python)
     if args.format == "json":
         print(
             json.dumps(

@@ -99,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
         dtypes=args.dtype,
         budget_s=args.budget_s,
     )
+    if python is None:  # the app's own Python: a framework the base install left out is named with its extra
+        from gpu_tpu_app.extras import install_hint, missing_here
+
+        for module in missing_here(request.backends):
+            say(install_hint(module))
     cancel = CancelEvent()
     grouped = list(args.kernel or []) == ["collective"]
     rank = collective_rank() if grouped else None

@@ -4,9 +4,7 @@ its run file read back and shown. The window imports neither torch nor jax: the 
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -17,6 +15,7 @@ from gpu_tpu_app.core.runs import RunFile, load_run
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs
 from gpu_tpu_app.probe.protocol import frozen
+from gpu_tpu_app.shared import portable
 
 #: Ranks started: the smallest group that has something to exchange.
 PROCESSES = 2
@@ -79,13 +78,8 @@ class CollectiveRun(QObject):
         if self._proc is None or not self.is_running():
             return
         pid = int(self._proc.processId())
-        try:
-            if pid and sys.platform != "win32":
-                os.killpg(pid, signal.SIGKILL)
-            else:
-                self._proc.kill()
-        except (ProcessLookupError, PermissionError):
-            self._proc.kill()
+        if not (pid and portable.has_process_groups() and portable.kill_group(pid)):
+            self._proc.kill()  # no process groups (Windows): QProcess ends the launcher
 
     def _on_stderr(self) -> None:
         if self._proc is not None:

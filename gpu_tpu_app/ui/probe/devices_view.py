@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QTreeWidget, QTreeWidgetItem
 from gpu_tpu_app.core.note_text import reason_text, shown_message
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo
 from gpu_tpu_app.core.wording import MISSING, version_words
+from gpu_tpu_app.extras import backend_not_installed, page_hint
 from gpu_tpu_app.shared.terms import BACKENDS
 from gpu_tpu_app.ui.shell.theme import theme_manager
 from gpu_tpu_app.ui.shell.widgets import plain_tip
@@ -155,6 +156,11 @@ class DevicesView(QTreeWidget):
                 why.setForeground(0, QBrush(QColor(colors["error"])))
                 why.setToolTip(0, plain_tip(reason))
                 why.setFirstColumnSpanned(True)
+                if backend_not_installed(status):  # the base install has no framework: name the extra
+                    hint = page_hint(backend)
+                    how = QTreeWidgetItem(top, [hint])
+                    how.setToolTip(0, plain_tip(hint))
+                    how.setFirstColumnSpanned(True)
             else:
                 n = len(devices)
                 if n == 1:

@@ -40,6 +40,7 @@ from gpu_tpu_app.probe.modelcheck_launch import (
     worker_command,
     worker_env,
 )
+from gpu_tpu_app.shared import portable
 from gpu_tpu_app.ui.probe.envs_view import EnvsView
 from gpu_tpu_app.ui.shell.widgets import label
 
@@ -188,9 +189,7 @@ class ModelCheckProcess(QObject):
         proc = self._proc
         if self._done or proc is None or proc.state() == QProcess.ProcessState.NotRunning:
             return
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+        if not portable.kill_group(pid):
             proc.kill()
 
     def _on_timeout(self) -> None:
@@ -222,7 +221,7 @@ class ModelCheckProcess(QObject):
         if self._cancelled:
             self._finish(None)
             return
-        rc = -int(signal.SIGKILL) if status == QProcess.ExitStatus.CrashExit else code
+        rc = portable.killed_exit_code() if status == QProcess.ExitStatus.CrashExit else code
         self._finish(
             self.session.finish(
                 rc,

@@ -27,12 +27,12 @@ from __future__ import annotations
 import math
 import os
 import platform
-import signal
 import time
 from collections.abc import Callable
 from typing import Any
 
 from gpu_tpu_app import __version__
+from gpu_tpu_app.shared import portable
 from gpu_tpu_app.shared.terms import TEST_KERNELS_ENV
 from gpu_tpu_app.worker import detect
 from gpu_tpu_app.worker.collective.common import (
@@ -188,7 +188,7 @@ def _run_points(
     crash_at = _test_crash_point(rank)
     for i, (size, op, dtype) in enumerate(points):
         if i == crash_at:
-            os.kill(os.getpid(), signal.SIGKILL)  # the tests' stand-in for a rank that dies mid-run
+            os.kill(os.getpid(), portable.KILL_SIGNAL)  # the tests' stand-in for a rank that dies mid-run
         label = f"{OP_LABEL[op]} {dtype} {size} B"
         try:  # every rank stops at the same point: cancelled or out of time anywhere means everywhere
             stop = group.max_floats([1.0 if cancelled() or time.monotonic() > deadline else 0.0])[0]

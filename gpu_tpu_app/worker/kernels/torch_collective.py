@@ -9,6 +9,7 @@ import json
 import math
 import os
 import socket
+import sys
 import tempfile
 import time
 from datetime import timedelta
@@ -44,7 +45,7 @@ def _collective_rank(
     import torch.distributed as dist
 
     if backend == "gloo":
-        os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo0" if os.uname().sysname == "Darwin" else "lo")
+        os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo0" if sys.platform == "darwin" else "lo")
         torch.set_num_threads(1)
     start = time.perf_counter()
     deadline = start + (deadline_wall - time.time())
