@@ -24,7 +24,7 @@ DEB_PACKAGES := $(RUNTIME_PACKAGES) \
                 desktop-file-utils appstream shared-mime-info libglib2.0-bin binutils $(DISPLAY_PACKAGES) xvfb xauth \
                 openbox poppler-utils
 
-.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry translations
+.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check clean install-desktop-entry translations ts
 
 # The window's translations: each resources/i18n/*.ts (kept with pyside6-lupdate) compiled to the .qm file
 # QTranslator loads, by the venv's pyside6-lrelease. The .qm files are build output (.gitignore).
@@ -33,9 +33,28 @@ QM_FILES := $(TS_FILES:.ts=.qm)
 LRELEASE := $(VENV)/bin/pyside6-lrelease
 
 translations: $(QM_FILES)
+	@# a .qm whose .ts is gone (a part renamed or split) would still be loaded by the window
+	@for qm in resources/i18n/*.qm; do [ -e "$$qm" ] || continue; \
+	  [ -f "$${qm%.qm}.ts" ] || { rm -f "$$qm"; echo "removed $$qm: its .ts is gone"; }; done
 
 resources/i18n/%.qm: resources/i18n/%.ts | $(STAMP)
 	$(LRELEASE) -silent $< -qm $@
+
+# make ts: after adding or changing a tr() string, each window folder's strings go into its own part,
+# gpu_tpu_app/ui/<part>/ -> resources/i18n/gpu_tpu_app_<part>.<locale>.ts, for every shipped locale
+# (translations kept, strings no longer in the code dropped, no line numbers so edits elsewhere leave
+# the file alone); then translate the entries marked unfinished (docs/architecture.md, "add a language").
+# gpu_tpu_app_pyqtgraph.*.ts holds pyqtgraph's own strings and is kept by hand.
+UI_PARTS   := $(filter-out __pycache__,$(notdir $(patsubst %/,%,$(wildcard gpu_tpu_app/ui/*/))))
+TS_LOCALES := $(sort $(foreach f,$(TS_FILES),$(word 2,$(subst ., ,$(notdir $(f))))))
+LUPDATE    := $(VENV)/bin/pyside6-lupdate
+
+ts: $(STAMP)
+	@for part in $(UI_PARTS); do for locale in $(TS_LOCALES); do \
+	  echo "gpu_tpu_app/ui/$$part -> resources/i18n/gpu_tpu_app_$$part.$$locale.ts"; \
+	  $(LUPDATE) -silent -extensions py -no-obsolete -locations none -target-language $$locale \
+	    gpu_tpu_app/ui/$$part -ts resources/i18n/gpu_tpu_app_$$part.$$locale.ts || exit 1; \
+	done; done
 
 run: $(STAMP) $(VENV)/.desktop-entry translations
 	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(RUNTIME_PACKAGES) $(DISPLAY_PACKAGES)" \
