@@ -88,12 +88,12 @@ test-all: lint system-deps translations
 	$(PYTEST)
 
 # Everything the formatter checks (the whole tree is in its style).
-FORMATTED := gpu_tpu_app tests benchmarks packaging docs
+FORMATTED := gpu_tpu_app tests benchmarks tools packaging docs
 
 # Lint (ruff), format check (ruff format, FORMATTED only) and type check (mypy), configured in pyproject.toml.
 # The layer contracts (import-linter) run in the tests: tests/test_core_purity.py.
 lint: $(STAMP)
-	$(PY) -m ruff check gpu_tpu_app tests benchmarks packaging docs
+	$(PY) -m ruff check gpu_tpu_app tests benchmarks tools packaging docs
 	$(PY) -m ruff format --check $(FORMATTED)
 	$(PY) -m mypy
 
@@ -147,11 +147,11 @@ screenshots: $(STAMP) translations
 	for page in welcome decide result probe learn; do \
 	  $(SHOT) --lang zh-Hans --screenshot docs/screenshots/zh-Hans/$$page.png --page $$page || exit 1; \
 	done
-	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
-	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots/zh-Hans zh-Hans
+	QT_QPA_PLATFORM=offscreen $(PY) tools/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) tools/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots/zh-Hans zh-Hans
 	# every page as a user sees it on a real X display (Xvfb + openbox), the window placing itself
-	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
-	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11/zh-Hans 1024x640 1280x800 --lang zh-Hans
+	$(PY) tools/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
+	$(PY) tools/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11/zh-Hans 1024x640 1280x800 --lang zh-Hans
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
 # checked here; the spec's Windows and macOS branches are not built here.

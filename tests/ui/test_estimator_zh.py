@@ -24,7 +24,7 @@ from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
 from gpu_tpu_app.ui.result.result_page import ResultPage
 from tests.core.test_estimate_zh_rows import ENGLISH
 from tests.core.test_prices import GCP_VMS, _write
-from tests.i18n_allow import left_in_english
+from tools.i18n_allow import left_in_english
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "resources" / "i18n" / "gpu_tpu_app_probe.zh_CN.ts"
