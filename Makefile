@@ -66,15 +66,14 @@ run: $(STAMP) $(VENV)/.desktop-entry translations
 $(VENV)/.desktop-entry: $(STAMP)
 	-$(PY) -m gpu_tpu_app --install-desktop-entry && touch $@
 
-# make test: lint and the fast tests (about 3-4 minutes on two cores); make test-all: every test, the slow ones
-# too (real probe runs, model checks, collectives, launches, builds), in one process. CI runs test-all.
+# make test: lint and the fast tests; make test-all: every test, the slow ones too (real probe runs, model
+# checks, collectives, launches, builds), in one process. CI runs test-all.
 # make test runs the fast tests in TEST_WORKERS pytest-xdist workers (TEST_WORKERS=0: in one process), each
 # taking whole files (--dist loadfile: a file's module fixtures are made once), then the ones marked `serial`
 # (they measure time or speed on the cores) alone; a failure in the first part still lets the second run.
-# PYTHONDONTWRITEBYTECODE is cleared for pytest: where it is set (it is on the development machine), every
-# pytest process would rewrite every test file's asserts again and every CLI or worker subprocess the tests
-# start would compile the app's modules again (0.35 s of CPU per torch worker); the .pyc files go to
-# __pycache__ folders, which git ignores.
+# PYTHONDONTWRITEBYTECODE is cleared for pytest, so that asserts are rewritten and the app's modules compiled
+# once, not in every pytest process and every CLI or worker subprocess the tests start (benchmarks/README.md
+# has the measurement); the .pyc files go to __pycache__ folders, which git ignores.
 TEST_WORKERS ?= 2
 PYTEST := QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
@@ -99,14 +98,12 @@ lint: $(STAMP)
 
 venv: $(STAMP)
 
-# torch itself comes through pip, whose configuration knows where a machine keeps its own build (here: the
-# CPU build on local disk; uv does not look there, and PyPI's torch 2.13.0 is a CUDA build of several GB); uv
-# (pinned in constraints.txt) then installs the rest, torch's own dependencies too, at the same pins,
-# downloading and unpacking in parallel (on this 2-core machine, cold: 24 s of CPU and 44 s at load 9, where
-# pip took 36 s and 110 s; the venv holds the same 50 packages at the same versions, and uv). Both
-# byte-compile what they install, and that is kept: with pip's --no-compile, where PYTHONDONTWRITEBYTECODE=1 is
-# set (it is on the development machine), every later interpreter compiled torch and jax again (importing
-# torch, jax and the window: 7.4 s of CPU against 3.4 s), and the tests start hundreds of interpreters.
+# torch itself comes through pip, whose configuration knows where a machine keeps its own build (uv does not
+# look there, and PyPI's torch is a CUDA build of several GB); uv (pinned in constraints.txt) then installs
+# the rest, torch's own dependencies too, at the same pins, in parallel (faster than pip, same packages:
+# benchmarks/README.md). Both byte-compile what they install, and that is kept: where
+# PYTHONDONTWRITEBYTECODE=1 is set, every later interpreter would compile torch and jax again, and the tests
+# start hundreds of interpreters.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt --upgrade "pip>=24" uv
