@@ -1,5 +1,5 @@
 """The probe / charts / estimator side of the window in Simplified Chinese: the charts' Qt-free words
-(resources/text/charts.*, terms.*) and the widgets' words (resources/i18n/gpu_tpu_app_probe.zh_CN.ts),
+(resources/text/charts.*, terms.*) and the widgets' words (resources/i18n/gpu_tpu_app_{probe,charts}.zh_CN.ts),
 each with its placeholders kept."""
 
 from __future__ import annotations
