@@ -24,7 +24,7 @@ DEB_PACKAGES := $(RUNTIME_PACKAGES) \
                 desktop-file-utils appstream shared-mime-info libglib2.0-bin binutils $(DISPLAY_PACKAGES) xvfb xauth \
                 openbox poppler-utils
 
-.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check dist clean install-desktop-entry translations
+.PHONY: run test test-all lint venv system-deps bench screenshots bundle bundle-check dist clean install-desktop-entry translations ts
 
 # The window's translations: each resources/i18n/*.ts (kept with pyside6-lupdate) compiled to the .qm file
 # QTranslator loads, by the venv's pyside6-lrelease. The .qm files are build output (.gitignore).
@@ -33,9 +33,28 @@ QM_FILES := $(TS_FILES:.ts=.qm)
 LRELEASE := $(VENV)/bin/pyside6-lrelease
 
 translations: $(QM_FILES)
+	@# a .qm whose .ts is gone (a part renamed or split) would still be loaded by the window
+	@for qm in resources/i18n/*.qm; do [ -e "$$qm" ] || continue; \
+	  [ -f "$${qm%.qm}.ts" ] || { rm -f "$$qm"; echo "removed $$qm: its .ts is gone"; }; done
 
 resources/i18n/%.qm: resources/i18n/%.ts | $(STAMP)
 	$(LRELEASE) -silent $< -qm $@
+
+# make ts: after adding or changing a tr() string, each window folder's strings go into its own part,
+# gpu_tpu_app/ui/<part>/ -> resources/i18n/gpu_tpu_app_<part>.<locale>.ts, for every shipped locale
+# (translations kept, strings no longer in the code dropped, no line numbers so edits elsewhere leave
+# the file alone); then translate the entries marked unfinished (docs/architecture.md, "add a language").
+# gpu_tpu_app_pyqtgraph.*.ts holds pyqtgraph's own strings and is kept by hand.
+UI_PARTS   := $(filter-out __pycache__,$(notdir $(patsubst %/,%,$(wildcard gpu_tpu_app/ui/*/))))
+TS_LOCALES := $(sort $(foreach f,$(TS_FILES),$(word 2,$(subst ., ,$(notdir $(f))))))
+LUPDATE    := $(VENV)/bin/pyside6-lupdate
+
+ts: $(STAMP)
+	@for part in $(UI_PARTS); do for locale in $(TS_LOCALES); do \
+	  echo "gpu_tpu_app/ui/$$part -> resources/i18n/gpu_tpu_app_$$part.$$locale.ts"; \
+	  $(LUPDATE) -silent -extensions py -no-obsolete -locations none -target-language $$locale \
+	    gpu_tpu_app/ui/$$part -ts resources/i18n/gpu_tpu_app_$$part.$$locale.ts || exit 1; \
+	done; done
 
 run: $(STAMP) $(VENV)/.desktop-entry translations
 	@$(MAKE) --no-print-directory system-deps DEB_PACKAGES="$(RUNTIME_PACKAGES) $(DISPLAY_PACKAGES)" \
@@ -47,15 +66,14 @@ run: $(STAMP) $(VENV)/.desktop-entry translations
 $(VENV)/.desktop-entry: $(STAMP)
 	-$(PY) -m gpu_tpu_app --install-desktop-entry && touch $@
 
-# make test: lint and the fast tests (about 3-4 minutes on two cores); make test-all: every test, the slow ones
-# too (real probe runs, model checks, collectives, launches, builds), in one process. CI runs test-all.
+# make test: lint and the fast tests; make test-all: every test, the slow ones too (real probe runs, model
+# checks, collectives, launches, builds), in one process. CI runs test-all.
 # make test runs the fast tests in TEST_WORKERS pytest-xdist workers (TEST_WORKERS=0: in one process), each
 # taking whole files (--dist loadfile: a file's module fixtures are made once), then the ones marked `serial`
 # (they measure time or speed on the cores) alone; a failure in the first part still lets the second run.
-# PYTHONDONTWRITEBYTECODE is cleared for pytest: where it is set (it is on the development machine), every
-# pytest process would rewrite every test file's asserts again and every CLI or worker subprocess the tests
-# start would compile the app's modules again (0.35 s of CPU per torch worker); the .pyc files go to
-# __pycache__ folders, which git ignores.
+# PYTHONDONTWRITEBYTECODE is cleared for pytest, so that asserts are rewritten and the app's modules compiled
+# once, not in every pytest process and every CLI or worker subprocess the tests start (benchmarks/README.md
+# has the measurement); the .pyc files go to __pycache__ folders, which git ignores.
 TEST_WORKERS ?= 2
 PYTEST := QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
@@ -69,26 +87,25 @@ test-all: lint system-deps translations
 	$(PYTEST)
 
 # Everything the formatter checks (the whole tree is in its style).
-FORMATTED := gpu_tpu_app tests benchmarks packaging docs
+FORMATTED := gpu_tpu_app tests benchmarks tools packaging docs
 
 # Lint (ruff), format check (ruff format, FORMATTED only) and type check (mypy), configured in pyproject.toml.
 # The layer contracts (import-linter) run in the tests: tests/test_core_purity.py.
 lint: $(STAMP)
-	$(PY) -m ruff check gpu_tpu_app tests benchmarks packaging docs
+	$(PY) -m ruff check gpu_tpu_app tests benchmarks tools packaging docs
 	$(PY) -m ruff format --check $(FORMATTED)
 	$(PY) -m mypy
 
 venv: $(STAMP)
 
 # The development venv has the frameworks the base install leaves to extras ([torch], [jax], [tpu]; not
-# [nvidia], whose NVML needs an NVIDIA driver). torch itself comes through pip, whose configuration knows where a machine keeps its own build (here: the
-# CPU build on local disk; uv does not look there, and PyPI's torch 2.13.0 is a CUDA build of several GB); uv
-# (pinned in constraints.txt) then installs the rest, torch's own dependencies too, at the same pins,
-# downloading and unpacking in parallel (on this 2-core machine, cold: 24 s of CPU and 44 s at load 9, where
-# pip took 36 s and 110 s; the venv holds the same 50 packages at the same versions, and uv). Both
-# byte-compile what they install, and that is kept: with pip's --no-compile, where PYTHONDONTWRITEBYTECODE=1 is
-# set (it is on the development machine), every later interpreter compiled torch and jax again (importing
-# torch, jax and the window: 7.4 s of CPU against 3.4 s), and the tests start hundreds of interpreters.
+# [nvidia], whose NVML needs an NVIDIA driver).
+# torch itself comes through pip, whose configuration knows where a machine keeps its own build (uv does not
+# look there, and PyPI's torch is a CUDA build of several GB); uv (pinned in constraints.txt) then installs
+# the rest, torch's own dependencies too, at the same pins, in parallel (faster than pip, same packages:
+# benchmarks/README.md). Both byte-compile what they install, and that is kept: where
+# PYTHONDONTWRITEBYTECODE=1 is set, every later interpreter would compile torch and jax again, and the tests
+# start hundreds of interpreters.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check -c constraints.txt --upgrade "pip>=24" uv
@@ -129,11 +146,11 @@ screenshots: $(STAMP) translations
 	for page in welcome decide result probe learn; do \
 	  $(SHOT) --lang zh-Hans --screenshot docs/screenshots/zh-Hans/$$page.png --page $$page || exit 1; \
 	done
-	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
-	QT_QPA_PLATFORM=offscreen $(PY) docs/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots/zh-Hans zh-Hans
+	QT_QPA_PLATFORM=offscreen $(PY) tools/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) tools/screenshots/dialogs.py docs/screenshots/example-session.json docs/screenshots/zh-Hans zh-Hans
 	# every page as a user sees it on a real X display (Xvfb + openbox), the window placing itself
-	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
-	$(PY) docs/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11/zh-Hans 1024x640 1280x800 --lang zh-Hans
+	$(PY) tools/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11 1024x640 1280x800
+	$(PY) tools/screenshots/real_display.py docs/screenshots/example-session.json docs/screenshots/x11/zh-Hans 1024x640 1280x800 --lang zh-Hans
 
 # One-folder bundle in dist/gpu-tpu-app/ (PyInstaller, pinned in constraints.txt). Linux is built and
 # checked here; the spec's Windows and macOS branches are not built here.

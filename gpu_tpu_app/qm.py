@@ -1,7 +1,7 @@
 """The window's translation files: the .ts sources in resources/i18n/ and the .qm files built from them.
 
-Each ``resources/i18n/<name>.<qt locale>.ts`` (``gpu_tpu_app_pages.zh_CN.ts``) is kept with
-``pyside6-lupdate`` and compiled by ``pyside6-lrelease`` into the ``.qm`` beside it, which
+Each ``resources/i18n/<name>.<qt locale>.ts`` (``gpu_tpu_app_shell.zh_CN.ts``: one part per folder
+of gpu_tpu_app/ui/) is kept with ``pyside6-lupdate`` (``make ts``) and compiled by ``pyside6-lrelease`` into the ``.qm`` beside it, which
 ``QTranslator`` loads (``ui/shell/translations.py``). The Makefile builds them (``make translations``,
 part of ``make run``, ``make test`` and ``make bundle``), the wheel build does (``setup.py``), and
 the tests do when a .ts is newer than its .qm (tests/conftest.py). Pure Python: no Qt import, so

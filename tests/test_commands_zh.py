@@ -1,6 +1,6 @@
 """Every command's human output in zh-Hans has no English left: the headless commands the leftover finder lists
-(benchmarks/zh_leftovers.py `commands()`: each --help, explain, catalog, decide, estimate, prices, check-model and
-gpu-tpu-probe's devices, envs, run and compare), each judged by the finder's rules (tests/i18n_allow.py: names,
+(tools/zh_leftovers.py `commands()`: each --help, explain, catalog, decide, estimate, prices, check-model and
+gpu-tpu-probe's devices, envs, run and compare), each judged by the finder's rules (tools/i18n_allow.py: names,
 units, code and ids may stay).
 
 English whose source is a file another change is still translating (PENDING) makes the test xfail, naming it;
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.zh_classify import Leftover, _strip_markup
-from benchmarks.zh_leftovers import command_output, commands, output_leftovers, prepare, shown_command
+from tools.zh_classify import Leftover, _strip_markup
+from tools.zh_leftovers import command_output, commands, output_leftovers, prepare, shown_command
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app import APP_ID, desktop
-from tests.i18n_allow import CJK
+from tools.i18n_allow import CJK
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 MIME_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"

@@ -22,7 +22,7 @@ from gpu_tpu_app.errors import (
     json_object,
     problem_text,
 )
-from tests.i18n_allow import CJK
+from tools.i18n_allow import CJK
 
 
 class _Choice(enum.Enum):

@@ -1,12 +1,12 @@
-"""tests/i18n_allow.py tells code, ids and keys (which stay as they are in Chinese text) from English words left
-untranslated, by rule: the zh-Hans checks and the leftover finder (benchmarks/zh_leftovers.py) both rely on it."""
+"""tools/i18n_allow.py tells code, ids and keys (which stay as they are in Chinese text) from English words left
+untranslated, by rule: the zh-Hans checks and the leftover finder (tools/zh_leftovers.py) both rely on it."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.zh_classify import classify, mixed_words
-from tests.i18n_allow import code_like, left_in_english
+from tools.i18n_allow import code_like, left_in_english
+from tools.zh_classify import classify, mixed_words
 
 IDS = {"tpu-v6e", "faq", "decide", "json"}
 

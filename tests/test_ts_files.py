@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app import i18n, qm
-from tests.i18n_allow import left_in_english
+from tools.i18n_allow import left_in_english
 
 ROOT = Path(__file__).resolve().parents[1]
 I18N = ROOT / "resources" / qm.FOLDER

@@ -1,9 +1,9 @@
-"""The zh-Hans leftover finder (benchmarks/zh_leftovers.py) tells a text left in English from a translated one."""
+"""The zh-Hans leftover finder (tools/zh_leftovers.py) tells a text left in English from a translated one."""
 
 from __future__ import annotations
 
-from benchmarks.zh_classify import Leftover, classify, mixed_words
-from benchmarks.zh_leftovers import SourceIndex
+from tools.zh_classify import Leftover, classify, mixed_words
+from tools.zh_leftovers import SourceIndex
 
 IDS = {"xla_verified", "matmul", "torch"}
 
@@ -34,7 +34,7 @@ def test_the_source_of_a_leftover_is_found() -> None:
 
 
 def test_the_episode_and_its_chapters_keep_their_names() -> None:
-    from benchmarks.zh_classify import verbatim_titles
+    from tools.zh_classify import verbatim_titles
 
     titles = verbatim_titles()
     assert "GPU vs TPU: Choosing Your AI Engine" in titles and "From Pixels to Pathways" in titles
@@ -43,7 +43,7 @@ def test_the_episode_and_its_chapters_keep_their_names() -> None:
 def test_a_sessions_own_words_are_the_notes_and_old_results_messages(tmp_path) -> None:
     import json
 
-    from benchmarks.zh_classify import user_texts
+    from tools.zh_classify import user_texts
 
     old = {"message": "2 threads; time cap reached before the CV fell to 3.5%"}
     new = {"message": "one device: nothing is split", "notes": [{"id": "worker.x"}]}

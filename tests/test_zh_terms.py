@@ -226,7 +226,7 @@ def _plant(tmp_path: Path, path: str, old: str, new: str) -> list[Text]:
     [
         ("text/estimate.zh-Hans.toml", "高速互联组", "高速互连组", "互连"),
         ("text/modelcheck.zh-Hans.toml", "已下降到 TPU", "已降级到 TPU", "降级"),
-        ("i18n/gpu_tpu_app_pages.zh_CN.ts", "显示证据", "显示依据", "显示依据"),
+        ("i18n/gpu_tpu_app_decide.zh_CN.ts", "显示证据", "显示依据", "显示依据"),
         ("i18n/gpu_tpu_app_probe.zh_CN.ts", "微批次(&amp;M)", "微批(&amp;M)", "微批"),
         ("help/guide.zh-Hans.md", "工坊", "车间", "车间"),
         ("catalog/chips.zh-Hans.toml", "全互联", "全互连", "互连"),
@@ -241,7 +241,7 @@ def test_a_planted_variant_is_found(tmp_path: Path, path: str, old: str, new: st
     ("path", "old", "new", "english"),
     [  # a verdict rendered as 判断, a probe as 测试 (neither on a variants list): the pairing catches them
         (
-            "i18n/gpu_tpu_app_pages.zh_CN.ts",
+            "i18n/gpu_tpu_app_result.zh_CN.ts",
             "<translation>尚无结论</translation>",
             "<translation>尚无判断</translation>",
             "No verdict yet",

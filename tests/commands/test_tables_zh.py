@@ -16,7 +16,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.tpu_compile import render_table
 from gpu_tpu_app.shared.cliutil import display_width
-from tests.i18n_allow import CJK
+from tools.i18n_allow import CJK
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = [

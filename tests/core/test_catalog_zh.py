@@ -23,7 +23,7 @@ from gpu_tpu_app.core.catalog import TEXT_FIELDS, Catalog, load_catalog
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate
 from gpu_tpu_app.core.estimate.text import estimate_warnings, mfu_source_words, note_lines
 from gpu_tpu_app.errors import InputError
-from tests.i18n_allow import CJK, left_in_english
+from tools.i18n_allow import CJK, left_in_english
 
 SHIPPED = resource_path("catalog", "chips.toml")
 ZH = resource_path("catalog", "chips.zh-Hans.toml")

@@ -21,7 +21,7 @@ from gpu_tpu_app.core.texts import read_text_file, text, text_folder
 from gpu_tpu_app.core.verdict_text import headline, verdict_change, verdict_summary, verdict_words
 from gpu_tpu_app.core.wording import format_duration, version_words
 from tests.core.test_report import BLOCKED, TPU_ANSWERS, run, session
-from tests.i18n_allow import CJK
+from tools.i18n_allow import CJK
 
 
 def _texts(area: str, language: str) -> dict[str, str]:

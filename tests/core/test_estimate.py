@@ -20,6 +20,7 @@ from gpu_tpu_app.core.estimate import (
     parse_quantity,
 )
 from gpu_tpu_app.errors import InputError
+from tests.builders import matmul_run
 
 
 @pytest.fixture
@@ -372,27 +373,7 @@ def test_estimate_json_is_the_estimate_model(run_cli, catalog: Catalog) -> None:
 
 def test_estimate_with_results_file(run_cli, tmp_path: Path) -> None:
     runs = pytest.importorskip("gpu_tpu_app.core.runs")
-    run = runs.RunFile(
-        app_version="0.1.0",
-        host="box",
-        os="Linux",
-        python="3.11",
-        suite="quick",
-        started=datetime(2025, 1, 1, tzinfo=UTC),
-        devices=[runs.DeviceInfo(backend="torch", platform="cpu", name="Some CPU")],
-        results=[
-            runs.ProbeResult(
-                kernel="matmul",
-                backend="torch",
-                device="torch:cpu:0",
-                dtype="float32",
-                size=1024,
-                metric="flops",
-                value=2.5e11,
-                status="ok",
-            )
-        ],
-    )
+    run = matmul_run(name="Some CPU", value=2.5e11, unit="", suite="quick", complete=False)
     path = tmp_path / "run.json"
     runs.save_run(run, path)
     code, out, _err = run_cli("estimate", "--params", "1e8", "--results", str(path), "--format", "json")

@@ -12,6 +12,7 @@ from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import EstimateRequest, estimate
 from gpu_tpu_app.core.price_import import load_book
 from gpu_tpu_app.core.prices import PriceBook, load_price_table, shipped_book
+from tests.builders import tpu_answers
 from tests.core.test_prices import AWS_VMS, _write
 
 
@@ -126,23 +127,10 @@ def test_local_book_newer_than_the_table_moves_the_cost(catalog: Catalog, _fresh
 
 
 def test_the_report_names_the_cheapest_places_for_the_verdicts_chips(catalog: Catalog) -> None:
-    from gpu_tpu_app.core.decision import Answers
     from gpu_tpu_app.core.report import build_markdown, session_estimate
     from gpu_tpu_app.core.session import new_session
 
-    answers = Answers(
-        framework="jax",
-        xla_verified="yes",
-        custom_ops="none",
-        stage="production",
-        architecture_changes="locked",
-        scale="large",
-        batch="large",
-        duration="weeks",
-        matmul_share="dominant",
-        deployment="google_cloud",
-        utilization="steady",
-    )
+    answers = tpu_answers(every=True)
     session = new_session().with_answers(answers).with_estimate(EstimateRequest(params=7e9, chips=64))
     assert session.recommendation().verdict == "tpu"
     est = session_estimate(session, catalog, shipped_book())

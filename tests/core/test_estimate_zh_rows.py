@@ -15,7 +15,7 @@ from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice, estimate
 from gpu_tpu_app.core.estimate.text import mfu_source_words, row_name, row_warnings
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.prices import shipped_book
-from tests.i18n_allow import CJK, left_in_english
+from tools.i18n_allow import CJK, left_in_english
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = ROOT / "examples" / "checks" / "jax_transformer-tpu4.json"

@@ -11,7 +11,7 @@ import pytest
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.lesson import LessonPack, load_lesson, packaged_lesson_path
 from tests.core.test_lesson import QUOTE_1, QUOTE_2
-from tests.i18n_allow import left_in_english
+from tools.i18n_allow import left_in_english
 
 ZH = "zh-Hans"
 

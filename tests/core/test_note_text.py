@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.zh_classify import classify, project_ids
 from gpu_tpu_app.core import note_text
 from gpu_tpu_app.core.runs import ProbeResult, load_run
 from gpu_tpu_app.core.texts import area_texts, placeholders
 from gpu_tpu_app.shared import trust
 from gpu_tpu_app.shared.notes import Note, join, to_dicts
 from gpu_tpu_app.worker import notes as worker_notes
+from tools.zh_classify import classify, project_ids
 
 ZH = "zh-Hans"
 #: the APIs, libraries and code a note names as the code calls them: kept as they are in every language.

@@ -17,7 +17,7 @@ from gpu_tpu_app.core.prices import PriceRow, PriceTable, Said, load_price_table
 from gpu_tpu_app.core.texts import placeholders, read_text_file, text_folder
 from gpu_tpu_app.errors import InputError
 from tests.core.test_prices import GCP_VMS, GPUHUNT_GCP, GPUHUNT_LAMBDA, _write
-from tests.i18n_allow import CJK, left_in_english
+from tools.i18n_allow import CJK, left_in_english
 
 ZH = "zh-Hans"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from html.parser import HTMLParser
 
 from gpu_tpu_app.core.catalog import load_catalog
@@ -19,43 +18,16 @@ from gpu_tpu_app.core.report import (
     to_html,
     to_markdown,
 )
-from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
+from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import new_session
+from tests.builders import matmul_run, tpu_answers
 
-TPU_ANSWERS = Answers(
-    framework="jax",
-    xla_verified="yes",
-    stage="production",
-    deployment="google_cloud",
-    matmul_share="dominant",
-    scale="large",
-)
+TPU_ANSWERS = tpu_answers()
 BLOCKED = Answers(framework="pytorch", deployment="on_premises")
 
 
 def run() -> RunFile:
-    dev = DeviceInfo(backend="torch", platform="cpu", name="Example CPU")
-    res = ProbeResult(
-        kernel="matmul",
-        backend="torch",
-        device=dev.key,
-        dtype="float32",
-        size=1024,
-        metric="flops",
-        value=2e11,
-        unit="FLOP/s",
-    )
-    return RunFile(
-        app_version="0.1.0",
-        host="box",
-        os="Linux",
-        python="3.11",
-        devices=[dev],
-        suite="smoke",
-        started=datetime(2025, 1, 1, tzinfo=UTC),
-        complete=True,
-        results=[res],
-    )
+    return matmul_run()
 
 
 def session(answers: Answers = TPU_ANSWERS, **extra: object):

@@ -21,10 +21,9 @@ from gpu_tpu_app.core.session import (
     save_session,
 )
 from gpu_tpu_app.errors import InputError
+from tests.builders import tpu_answers
 
-ANSWERS = Answers(
-    framework="jax", xla_verified="yes", stage="production", deployment="google_cloud", matmul_share="dominant"
-)
+ANSWERS = tpu_answers(scale=None)
 
 
 def matmul(device: str, value: float, dtype: str = "float32", status: str = "ok", size: int = 1024) -> ProbeResult:

@@ -9,7 +9,7 @@ import pytest
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core import texts
-from tests.i18n_allow import left_in_english
+from tools.i18n_allow import left_in_english
 
 
 @pytest.fixture

@@ -14,41 +14,21 @@ from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QMessageBox
 
 from gpu_tpu_app.core.decision import Answers, decide
 from gpu_tpu_app.core.estimate import EstimateRequest
-from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile, save_run
+from gpu_tpu_app.core.runs import RunFile, save_run
 from gpu_tpu_app.core.session import load_session
 from gpu_tpu_app.core.settings import Preferences, load_preferences
 from gpu_tpu_app.ui.result.report_dialog import ReportDialog, format_for, html_to_pdf
 from gpu_tpu_app.ui.shell.main_window import MainWindow
 from gpu_tpu_app.ui.shell.prefs_dialog import PreferencesDialog
 from gpu_tpu_app.ui.shell.theme import DARK, LIGHT, theme_manager
+from tests.builders import matmul_run, tpu_answers
 
-ANSWERS = Answers(
-    framework="jax", xla_verified="yes", stage="production", deployment="google_cloud", matmul_share="dominant"
-)
+ANSWERS = tpu_answers(scale=None)
 
 
 def make_run(host: str = "tpu-vm") -> RunFile:
-    dev = DeviceInfo(backend="jax", platform="cpu", name="Example CPU", memory_bytes=64 << 30)
-    res = ProbeResult(
-        kernel="matmul",
-        backend="jax",
-        device=dev.key,
-        dtype="float32",
-        size=2048,
-        metric="flops",
-        value=4e11,
-        unit="FLOP/s",
-    )
-    return RunFile(
-        app_version="0.1.0",
-        host=host,
-        os="Linux",
-        python="3.11",
-        devices=[dev],
-        suite="smoke",
-        started=datetime(2025, 2, 3, tzinfo=UTC),
-        complete=True,
-        results=[res],
+    return matmul_run(
+        backend="jax", memory_bytes=64 << 30, size=2048, value=4e11, host=host, started=datetime(2025, 2, 3, tzinfo=UTC)
     )
 
 

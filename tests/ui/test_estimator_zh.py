@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -20,38 +19,19 @@ from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.price_import import read_path
 from gpu_tpu_app.core.prices import shipped_book
-from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
+from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.ui.result.result_page import ResultPage
+from tests.builders import matmul_run
 from tests.core.test_estimate_zh_rows import ENGLISH
 from tests.core.test_prices import GCP_VMS, _write
-from tests.i18n_allow import left_in_english
+from tools.i18n_allow import left_in_english
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "resources" / "i18n" / "gpu_tpu_app_probe.zh_CN.ts"
 
 
 def _run() -> RunFile:
-    dev = DeviceInfo(backend="torch", platform="cpu", name="Example CPU", memory_bytes=32 << 30)
-    res = ProbeResult(
-        kernel="matmul",
-        backend="torch",
-        device=dev.key,
-        dtype="float32",
-        size=2048,
-        metric="flops",
-        value=3e11,
-        unit="FLOP/s",
-    )
-    return RunFile(
-        app_version="0.1.0",
-        host="box",
-        os="Linux",
-        python="3.11",
-        devices=[dev],
-        suite="quick",
-        started=datetime(2025, 1, 1, tzinfo=UTC),
-        results=[res],
-    )
+    return matmul_run(memory_bytes=32 << 30, size=2048, value=3e11, suite="quick", complete=False)
 
 
 def _table_texts(qtbot, tmp_path: Path, request: EstimateRequest) -> list[list[str]]:

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QMargins, QRect, QSize
 
 from gpu_tpu_app.ui.shell.geometry import DEFAULT_SIZE, clamp_geometry, first_geometry, minimum_size
-from tests.ui.x_display import x_display
+from tools.x_display import x_display
 
 FRAME = QMargins(2, 24, 2, 2)
 

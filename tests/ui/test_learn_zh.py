@@ -20,8 +20,8 @@ from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.ui.learn.glossary import GlossaryLinker, tooltip_html
 from gpu_tpu_app.ui.learn.lesson_html import FAQ, GLOSSARY, OVERVIEW, PAGE_TITLES, QUOTES, SOURCES, LessonHtml, matches
 from gpu_tpu_app.ui.shell.theme import theme_manager
-from tests.i18n_allow import left_in_english
 from tests.ui.test_lesson_html import COLORS
+from tools.i18n_allow import left_in_english
 
 ROOT = Path(__file__).resolve().parents[2]
 TS_FILE = ROOT / "resources" / "i18n" / "gpu_tpu_app_learn.zh_CN.ts"

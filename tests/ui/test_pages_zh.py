@@ -1,5 +1,5 @@
 """The decide / learn / session / report side of the window in Simplified Chinese: its words through Qt's
-tr route, translated in resources/i18n/gpu_tpu_app_pages.zh_CN.ts (compiled here with pyside6-lrelease),
+tr route, translated in resources/i18n/gpu_tpu_app_{shell,decide,result}.zh_CN.ts (compiled here with pyside6-lrelease),
 accelerators kept as "文件(&F)", placeholders filled."""
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from gpu_tpu_app.ui.shell.help import shortcut_rows
 from gpu_tpu_app.ui.shell.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
-TS = ROOT / "resources" / "i18n" / "gpu_tpu_app_pages.zh_CN.ts"
+#: the parts of the pages these tests walk: the frame, the Decide page and the Result page
+TS = [ROOT / "resources" / "i18n" / f"gpu_tpu_app_{part}.zh_CN.ts" for part in ("shell", "decide", "result")]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -32,11 +33,13 @@ def zh_qt(compiled_qm: Callable[[Path], Path]) -> Iterator[None]:
     before = i18n.current_language()
     i18n.set_language("zh-Hans")
     app = QApplication.instance() or QApplication([])
-    translator = QTranslator()
-    assert translator.load(str(compiled_qm(TS)))
-    app.installTranslator(translator)
+    translators = [QTranslator() for _ in TS]
+    for translator, ts in zip(translators, TS):
+        assert translator.load(str(compiled_qm(ts)))
+        app.installTranslator(translator)
     yield
-    app.removeTranslator(translator)
+    for translator in translators:
+        app.removeTranslator(translator)
     i18n.set_language(before)
 
 

@@ -14,6 +14,7 @@ from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.prices import shipped_book
 from gpu_tpu_app.ui.result.result_page import COST_COLUMN, EST_COLUMNS, PRICE_COLUMN, ResultPage
 from gpu_tpu_app.ui.shell.main_window import MainWindow
+from tests.builders import tpu_answers
 from tests.core.test_prices import AWS_VMS, _write
 from tests.ui.test_app import Dialogs, add_window
 
@@ -114,23 +115,9 @@ def test_file_import_prices_adds_a_catalogue_and_refuses_a_hostile_one(
 
 
 def test_next_steps_name_the_cheapest_place_for_the_verdicts_chips(page: ResultPage) -> None:
-    from gpu_tpu_app.core.decision import Answers, decide
+    from gpu_tpu_app.core.decision import decide
 
-    rec = decide(
-        Answers(
-            framework="jax",
-            xla_verified="yes",
-            custom_ops="none",
-            stage="production",
-            architecture_changes="locked",
-            scale="large",
-            batch="large",
-            duration="weeks",
-            matmul_share="dominant",
-            deployment="google_cloud",
-            utilization="steady",
-        )
-    )
+    rec = decide(tpu_answers(every=True))
     assert rec.verdict == "tpu"
     page.set_recommendation(rec)
     assert "Cheapest places" not in page.steps_label.text()  # no prices yet

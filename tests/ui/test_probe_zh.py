@@ -1,5 +1,5 @@
 """The probe / charts / estimator side of the window in Simplified Chinese: the charts' Qt-free words
-(resources/text/charts.*, terms.*) and the widgets' words (resources/i18n/gpu_tpu_app_probe.zh_CN.ts),
+(resources/text/charts.*, terms.*) and the widgets' words (resources/i18n/gpu_tpu_app_{probe,charts}.zh_CN.ts),
 each with its placeholders kept."""
 
 from __future__ import annotations
@@ -27,18 +27,21 @@ from gpu_tpu_app.ui.charts.data import (
 from tests.ui.test_charts import _data, _r, _run, _with_stats
 
 ROOT = Path(__file__).resolve().parents[2]
-TS = ROOT / "resources" / "i18n" / "gpu_tpu_app_probe.zh_CN.ts"
+#: the Probe page's parts: its widgets and its charts
+TS = [ROOT / "resources" / "i18n" / f"gpu_tpu_app_{part}.zh_CN.ts" for part in ("probe", "charts")]
 
 
 @pytest.fixture
 def zh_qt(zh: None, compiled_qm: Callable[[Path], Path]) -> Iterator[None]:
     """zh-Hans, with this side's .ts compiled by pyside6-lrelease (once per session) and installed for the test."""
     app = QApplication.instance() or QApplication([])
-    translator = QTranslator()
-    assert translator.load(str(compiled_qm(TS)))
-    app.installTranslator(translator)
+    translators = [QTranslator() for _ in TS]
+    for translator, ts in zip(translators, TS):
+        assert translator.load(str(compiled_qm(ts)))
+        app.installTranslator(translator)
     yield
-    app.removeTranslator(translator)
+    for translator in translators:
+        app.removeTranslator(translator)
 
 
 def test_kernel_and_category_names_are_translated_and_ids_stay(zh: None) -> None:
@@ -101,10 +104,10 @@ def test_every_probe_message_is_translated_with_its_placeholders() -> None:
     import re
     import xml.etree.ElementTree as ET
 
-    from tests.i18n_allow import left_in_english
+    from tools.i18n_allow import left_in_english
 
     ph = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%n")
-    messages = ET.parse(TS).getroot().iter("message")
+    messages = [m for ts in TS for m in ET.parse(ts).getroot().iter("message")]
     count = 0
     for m in messages:
         src = m.findtext("source") or ""

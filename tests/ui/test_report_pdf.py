@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from gpu_tpu_app.core.catalog import load_catalog
-from gpu_tpu_app.core.decision import Answers
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.modelcheck import ModelCheck
@@ -22,6 +21,7 @@ from gpu_tpu_app.core.report import ESTIMATE_HEADER, collect, session_estimate
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.ui.result.report_dialog import report_stem
 from gpu_tpu_app.ui.result.report_pdf import DPI, MARGIN_MM, Gauge, _fit_columns, report_pdf
+from tests.builders import tpu_answers
 from tests.core.test_trust import BUSY
 
 pytestmark = pytest.mark.skipif(
@@ -29,14 +29,7 @@ pytestmark = pytest.mark.skipif(
     reason="poppler-utils is not installed (make test installs it)",
 )
 
-ANSWERS = Answers(
-    framework="jax",
-    xla_verified="yes",
-    stage="production",
-    deployment="google_cloud",
-    matmul_share="dominant",
-    scale="large",
-)
+ANSWERS = tpu_answers()
 A4_MM = (210.0, 297.0)
 DATA = Path(__file__).resolve().parents[1] / "data"
 RENDER_DPI = 50

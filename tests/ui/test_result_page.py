@@ -3,8 +3,6 @@ open questions, the gauge, and the estimator table."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStyleOptionViewItem
@@ -14,25 +12,13 @@ from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.lesson import load_lesson
 from gpu_tpu_app.core.report import collect, factor_label
-from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult, RunFile
 from gpu_tpu_app.core.session import new_session
 from gpu_tpu_app.core.wording import MISSING
 from gpu_tpu_app.ui.result.result_page import MEMORY_COLUMN, PRICE_COLUMN, PRICE_PLACEHOLDER, TOP_REASONS, ResultPage
+from tests.builders import matmul_run, tpu_answers
 
 BLOCKED = Answers(framework="pytorch", deployment="on_premises", stage="exploring", team="cuda")
-TPU = Answers(
-    framework="jax",
-    xla_verified="yes",
-    custom_ops="none",
-    stage="production",
-    architecture_changes="locked",
-    scale="large",
-    batch="large",
-    duration="weeks",
-    matmul_share="dominant",
-    deployment="google_cloud",
-    utilization="steady",
-)
+TPU = tpu_answers(every=True)
 
 
 @pytest.fixture
@@ -226,27 +212,7 @@ def test_price_typed_in_the_table_gives_a_cost(qtbot, page: ResultPage) -> None:
 
 
 def test_measured_devices_become_rows(page: ResultPage) -> None:
-    dev = DeviceInfo(backend="torch", platform="cpu", name="Example CPU", memory_bytes=32 << 30)
-    res = ProbeResult(
-        kernel="matmul",
-        backend="torch",
-        device=dev.key,
-        dtype="float32",
-        size=2048,
-        metric="flops",
-        value=3e11,
-        unit="FLOP/s",
-    )
-    run = RunFile(
-        app_version="0.1.0",
-        host="box",
-        os="Linux",
-        python="3.11",
-        devices=[dev],
-        suite="smoke",
-        started=datetime(2025, 1, 1, tzinfo=UTC),
-        results=[res],
-    )
+    run = matmul_run(memory_bytes=32 << 30, size=2048, value=3e11, complete=False)
     page.set_runs([run])
     page.set_estimate_request(EstimateRequest(params=1e9))
     card = page.estimator

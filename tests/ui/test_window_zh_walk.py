@@ -1,7 +1,7 @@
 """The window in Simplified Chinese as in English: nothing clipped at 1024x640, 1280x800 and at 2x device
 pixel ratio (the Probe and Result pages' checks of test_layout.py, and every visible button and one-line
 label of every page given the room its text needs), and no user-visible widget text left in English on
-any page (tests/i18n_allow.py's left_in_english). Each language runs in its own process
+any page (tools/i18n_allow.py's left_in_english). Each language runs in its own process
 (tests/ui/zh_walk.py) with the translators a real start installs."""
 
 from __future__ import annotations

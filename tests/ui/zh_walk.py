@@ -99,7 +99,7 @@ def main(argv: list[str]) -> int:
     from gpu_tpu_app.core.session import load_session
     from gpu_tpu_app.ui.shell.main_window import MainWindow
     from gpu_tpu_app.ui.shell.theme import theme_manager
-    from tests.i18n_allow import left_in_english
+    from tools.i18n_allow import left_in_english
 
     theme_manager().apply("light")
     window = MainWindow(persist=False)

@@ -17,7 +17,7 @@ from gpu_tpu_app.core.decision.content import _texts, packaged_text, packaged_te
 from gpu_tpu_app.core.decision.io import check_decision_text, read_answers
 from gpu_tpu_app.core.decision.steps import step_of_line
 from gpu_tpu_app.core.localized import sentences
-from tests.i18n_allow import CJK, left_in_english
+from tools.i18n_allow import CJK, left_in_english
 
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT_LANGUAGE]
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("answers-*.json"))

@@ -2,7 +2,7 @@
 manager, the app started as a user starts it (`gpu-tpu-app SESSION --page PAGE`, fresh config), so the
 window sizes and places itself and the window manager frames it; the whole screen is captured.
 
-Run: .venv/bin/python docs/screenshots/real_display.py SESSION.json OUT_DIR 1024x640 1280x800 [--lang zh-Hans]
+Run: .venv/bin/python tools/screenshots/real_display.py SESSION.json OUT_DIR 1024x640 1280x800 [--lang zh-Hans]
 Saves OUT_DIR/<page>-<W>x<H>.png for welcome, decide, result, probe and learn (`make screenshots` runs it,
 once in English and once in Simplified Chinese, into x11/ and x11/zh-Hans/).
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.ui.x_display import x_display  # noqa: E402  (the repository root is on the path just above)
+from tools.x_display import x_display  # noqa: E402  (the repository root is on the path just above)
 
 PAGES = ("welcome", "decide", "result", "probe", "learn")
 #: How long each page is given to settle (the Probe page lists the devices in its workers first).

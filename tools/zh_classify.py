@@ -1,4 +1,4 @@
-"""What counts as English left in a zh-Hans text, for the leftover finder (benchmarks/zh_leftovers.py), which
+"""What counts as English left in a zh-Hans text, for the leftover finder (tools/zh_leftovers.py), which
 collects the texts (the window's widgets, the commands' output) and names their sources: a text with no Chinese
 that still holds a Latin word which is not a name, unit or code (``english``), or a Chinese text with Latin words
 that are neither allowed names nor the project's own ids (``mixed``). The project's ids, the session's own data
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.i18n_allow import ALLOWED_WORDS, CJK, PLACEHOLDER, WORD, code_like, left_in_english, without_code  # noqa: E402
+from tools.i18n_allow import ALLOWED_WORDS, CJK, PLACEHOLDER, WORD, code_like, left_in_english, without_code  # noqa: E402
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """`decide`'s outputs over a fixed set of answer files, to compare two versions of the code byte for byte.
 
-Run: .venv/bin/python benchmarks/decide_outputs.py --write OUT.json [--cases DIR]
-     .venv/bin/python benchmarks/decide_outputs.py --compare BEFORE.json AFTER.json
+Run: .venv/bin/python tools/decide_outputs.py --write OUT.json [--cases DIR]
+     .venv/bin/python tools/decide_outputs.py --compare BEFORE.json AFTER.json
 
 The cases: the shipped examples (examples/answers-*.json), the test data's answers files, a few
 hundred answer files drawn at random (fixed seed; every factor left open or given one of its

@@ -1,12 +1,12 @@
 """Find the words still in English when the app speaks Simplified Chinese: every page of the window and
 every headless command in zh-Hans, each visible text checked, each leftover named with where it comes from.
 
-Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/zh_leftovers.py [--window] [--commands] [--json]
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python tools/zh_leftovers.py [--window] [--commands] [--json]
                                   [--session docs/screenshots/example-session.json]
 
 Two kinds of leftover are listed:
 - ``english``: a text with no Chinese character that still holds a Latin word which is not a name, unit
-  or format (``tests/i18n_allow.py``'s ``left_in_english``): a sentence, label or button left untranslated.
+  or format (``tools/i18n_allow.py``'s ``left_in_english``): a sentence, label or button left untranslated.
 - ``mixed``: a Chinese text that still holds Latin words which are neither allowed names nor the
   project's own ids (answer fields and values, topic and source ids, chip names, kernel ids, command
   names, file names): usually an English fragment built into a translated sentence.
@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 #: what counts as a leftover lives in zh_classify; its names are imported from here by the tests too
-from benchmarks.zh_classify import (  # noqa: E402
+from tools.zh_classify import (  # noqa: E402
     VERBATIM,
     Leftover,
     _strip_markup,

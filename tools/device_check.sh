@@ -2,11 +2,11 @@
 # Confirm the accelerator paths on a machine with a GPU or TPU: one command, a time limit,
 # everything under one folder.
 #
-#   benchmarks/device_check.sh [OUT_DIR] [TIME_LIMIT_S]      (defaults: device-check-<UTC time>, 540)
+#   tools/device_check.sh [OUT_DIR] [TIME_LIMIT_S]      (defaults: device-check-<UTC time>, 540)
 #
 # Runs, each under what is left of the limit: the driver's own report (nvidia-smi / rocm-smi),
 # `gpu-tpu-probe devices`, a smoke and a quick run (run files + CSV), a torch fp32 matmul with
-# TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1, then benchmarks/device_check.py over the run files.
+# TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1, then tools/device_check.py over the run files.
 # Exit status: 0 when every check holds, 1 when one does not, 124 when the time ran out.
 set -u
 OUT=${1:-device-check-$(date -u +%Y%m%dT%H%M%SZ)}
@@ -43,7 +43,7 @@ step smoke 120 "$PY" -m gpu_tpu_app probe run --suite smoke --out "$OUT/smoke.js
 step quick 300 "$PY" -m gpu_tpu_app probe run --suite quick --out "$OUT/quick.json" --csv "$OUT/quick.csv"
 step tf32-override 120 env TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1 "$PY" -m gpu_tpu_app probe run --suite smoke \
     --backend torch --kernel matmul --dtype float32 --out "$OUT/tf32-override.json"
-step check 60 "$PY" "$HERE/benchmarks/device_check.py" "$OUT"
+step check 60 "$PY" "$HERE/tools/device_check.py" "$OUT"
 rc=$(cat "$OUT/check.rc" 2>/dev/null || echo 124)
 cat "$OUT/check.out" 2>/dev/null
 echo "results in $OUT (check exit status $rc)" >&2

@@ -1,6 +1,6 @@
 """Screenshots of the Help dialogs and the quit question (`make screenshots` runs it).
 
-Run: QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/dialogs.py SESSION.json OUT_DIR [LANGUAGE]
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/dialogs.py SESSION.json OUT_DIR [LANGUAGE]
 Saves guide.png, shortcuts.png, about.png and quit-during-probe.png: each dialog on its own, as the
 window shows it, with the session's runs (for the versions in About), in LANGUAGE (en unless given).
 """

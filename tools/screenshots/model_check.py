@@ -1,6 +1,6 @@
 """Screenshot of the Framework-check page after a real model check (`make screenshots` runs it).
 
-Run: QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/model_check.py MODEL.py OUT.png [FIELD ...]
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/model_check.py MODEL.py OUT.png [FIELD ...]
 Checks MODEL.py in a worker process exactly as the Check-my-model button does, opens the evidence of
 each FIELD, and saves the window at 1280x800.
 """

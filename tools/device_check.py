@@ -1,10 +1,10 @@
 """Check a probe run measured on a GPU or TPU for the accelerator paths that only a device can confirm.
 
-Reads the run files benchmarks/device_check.sh wrote and says, per item, ok / problem / not
+Reads the run files tools/device_check.sh wrote and says, per item, ok / problem / not
 applicable, with the figures it looked at. Writes summary.json and prints the same as text.
 It judges only what a run file records; it never edits one.
 
-    python benchmarks/device_check.py OUT_DIR
+    python tools/device_check.py OUT_DIR
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def checks(run: RunFile, tf32_run: RunFile | None = None) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python benchmarks/device_check.py OUT_DIR", file=sys.stderr)
+        print("usage: python tools/device_check.py OUT_DIR", file=sys.stderr)
         return 2
     folder = Path(args[0])
     quick = folder / "quick.json"
