@@ -86,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
         )
     except (InputError, CheckFailed) as exc:
         if args.format == "json":
-            print(json.dumps({"error": str(exc), "file": args.file}, indent=2, allow_nan=False))
+            from gpu_tpu_app.probe.modelcheck_launch import shown_path
+
+            print(json.dumps({"error": str(exc), "file": shown_path(args.file)}, indent=2, allow_nan=False))
         raise
     if args.format == "json":
         print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))

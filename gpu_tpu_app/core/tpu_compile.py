@@ -28,18 +28,22 @@ from gpu_tpu_app.core.units import compact, plain_number
 from gpu_tpu_app.safe_read import NAME_CHARS
 
 __all__ = [
+    "FAILURES",
     "FLOAT64_NOTE",
     "MAX_CHIPS",
     "REPORT_HEADER",
     "TABLE_HEADERS",
     "CompiledProgram",
+    "Failure",
     "GenerationCompile",
     "Roofline",
     "TableRow",
     "TpuCompile",
     "compiled_generations",
+    "failure_words",
     "generation_name",
     "headline",
+    "next_step",
     "render_table",
     "report_section",
     "roofline",
@@ -60,6 +64,11 @@ class _Model(BaseModel):
 
 
 ProgramStatus = Literal["compiled", "does_not_fit", "failed"]
+#: why something did not compile, one of four (text, JSON and the window say the same): the check's time ran
+#: out; the check's own limit (a route or placement it cannot do: not the model's fault); the TPU compiler
+#: rejected the model's program (its first error line is the detail); the compiler was never run (why).
+Failure = Literal["timed_out", "check_limit", "model_failed", "not_run"]
+FAILURES: tuple[str, ...] = ("timed_out", "check_limit", "model_failed", "not_run")
 
 
 class CompiledProgram(_Model):
@@ -70,6 +79,8 @@ class CompiledProgram(_Model):
     status: ProgramStatus
     #: the compiler's own message when it did not compile (first lines, bounded).
     detail: str = _Text
+    #: which of the four failures it was (FAILURES), when status is failed.
+    failure: Failure | None = None
     compile_seconds: float | None = _Count
     #: memory_analysis(), per chip: the program's arguments, outputs, temporaries, argument buffers the
     #: outputs reuse (aliases) and the generated code.
@@ -109,6 +120,8 @@ class GenerationCompile(_Model):
     #: failed for another reason (detail says which).
     status: ProgramStatus
     detail: str = _Text
+    #: which of the four failures it was (FAILURES), when status is failed.
+    failure: Failure | None = None
     programs: list[CompiledProgram] = Field(default_factory=list, max_length=4)
     #: the notes of its text fields, so they show in the language in use (core.note_model.said)
     said: Said = Field(default_factory=dict)
@@ -118,6 +131,17 @@ class GenerationCompile(_Model):
         return self.detail or next(
             (p.detail for p in self.programs if p.status != "compiled" and p.detail), self.status
         )
+
+    def failure_kind(self) -> Failure | None:
+        """Which of the four failures stopped it (None when every program compiled or one did not fit): its
+        own, else its first failed program's; a result saved before the four were told apart says the
+        check's limit, since nothing in it shows the model's code to be the cause."""
+        if self.status != "failed":
+            return None
+        if self.failure is not None:
+            return self.failure
+        first = next((p for p in self.programs if p.status == "failed"), None)
+        return (first.failure if first is not None else None) or "check_limit"
 
     def program(self, name: str) -> CompiledProgram | None:
         """The forward or train_step program, when it was compiled or tried."""
@@ -131,6 +155,8 @@ class TpuCompile(_Model):
     #: installed or does not import in the checking interpreter; failed: the compiler's process failed.
     status: Literal["ok", "unavailable", "failed"]
     detail: str = _Text
+    #: which of the four failures it was (FAILURES) when status is not ok.
+    failure: Failure | None = None
     #: how the program reached the compiler, e.g. "jax.jit(forward).lower(...).compile()".
     route: str = Field(default="", max_length=300)
     libtpu: str | None = Field(default=None, max_length=60)
@@ -144,6 +170,26 @@ class TpuCompile(_Model):
     def generation(self, chip_id: str) -> GenerationCompile | None:
         """The outcome for one catalogue chip id."""
         return next((g for g in self.generations if g.chip == chip_id), None)
+
+    def failure_kind(self) -> Failure | None:
+        """Which of the four failures stopped the whole step (None when it ran): unavailable is not run."""
+        if self.status == "ok":
+            return None
+        return self.failure or ("not_run" if self.status == "unavailable" else "check_limit")
+
+
+def failure_words(failure: str, language: str | None = None) -> str:
+    """One of the four failures in words ("timed out", "the check's limit", ...)."""
+    return text(f"modelcheck.table.failure.{failure}", language=language)
+
+
+def next_step(failure: str, language: str | None = None) -> str:
+    """What the user can do after one of the four failures."""
+    return text(f"modelcheck.table.next.{failure}", language=language)
+
+
+def _program_failure(p: CompiledProgram, g: GenerationCompile) -> str:
+    return p.failure or g.failure or "check_limit"
 
 
 def compiled_generations(tc: TpuCompile | None) -> list[GenerationCompile]:
@@ -316,7 +362,7 @@ def table_rows(
                         generation=name,
                         topology=topology,
                         program="—",
-                        outcome=cell("failed"),
+                        outcome=failure_words(g.failure_kind() or "check_limit", language),
                         compile_time="—",
                         arguments="—",
                         outputs="—",
@@ -325,7 +371,7 @@ def table_rows(
                         flops="—",
                         bytes_accessed="—",
                         step_time="—",
-                        note=g.detail,
+                        note=_with_next(g.detail, g.failure_kind() or "check_limit", language),
                     )
                 )
                 continue
@@ -341,6 +387,8 @@ def table_rows(
             else:
                 fits = "—"
             note = p.detail
+            if p.status == "failed":
+                note = _with_next(p.detail, _program_failure(p, g), language)
             if roof is not None:
                 note = (
                     f"{roof.bound}-bound: {plain_number(p.flops)} FLOPs / {roof.peak_flops / 1e12:g} TFLOP/s (bf16 peak) = "
@@ -352,7 +400,7 @@ def table_rows(
                     generation=name,
                     topology=topology,
                     program=p.program,
-                    outcome=cell(p.status),
+                    outcome=cell(p.status) if p.status != "failed" else failure_words(_program_failure(p, g), language),
                     status=p.status,
                     compile_time=_seconds(p.compile_seconds),
                     arguments=_bytes(p.argument_bytes),
@@ -366,6 +414,11 @@ def table_rows(
                 )
             )
     return rows
+
+
+def _with_next(detail: str, failure: str, language: str | None) -> str:
+    step = next_step(failure, language)
+    return f"{detail} ({step})" if detail else step
 
 
 def headline(tc: TpuCompile | None) -> str:
@@ -395,8 +448,12 @@ def render_table(
         return text(f"modelcheck.table.{key}", language=language, **values)
 
     if tc.status != "ok":
-        status = text(f"cli.check_model.compile_{tc.status}", language=language)
-        return [t("not_ok", status=status), f"  {said(tc, 'detail', language)}"]
+        failure = tc.failure_kind() or "not_run"
+        return [
+            t("not_ok", status=failure_words(failure, language)),
+            f"  {said(tc, 'detail', language)}",
+            f"  {next_step(failure, language)}",
+        ]
     startup = t("startup", seconds=_seconds(tc.startup_seconds)) if tc.startup_seconds else ""
     chips = t("chips_one" if tc.chips == 1 else "chips_other", n=tc.chips)
     lines = [t("title", route=said(tc, "route", language), libtpu=tc.libtpu or "?", chips=chips, startup=startup)]

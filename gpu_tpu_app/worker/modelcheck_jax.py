@@ -22,6 +22,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _first_line,
     _raising,
     _stage,
+    printable,
 )
 from gpu_tpu_app.worker.notes import join, note
 
@@ -269,7 +270,7 @@ def _export_for(
         }
     except Exception as exc:
         detail = f"{type(exc).__name__}: {_first_line(exc)}"
-        if callbacks and "platform" in str(exc):
+        if callbacks and "platform" in printable(exc):
             detail = note(
                 "check.host_callback", callbacks=", ".join(callbacks), platform=platform.upper(), error=detail
             )

@@ -29,6 +29,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _other_inputs,
     _short,
     _stage,
+    printable,
 )
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.tpu_compile import torchax_default_device
@@ -232,7 +233,7 @@ def _torch_export(model: Any, inputs: tuple, loader: Loader, findings: dict[str,
             )
         findings["non_core_ops"] = _non_core_ops(exported, torch, findings)
     except Exception as exc:
-        text = str(exc)
+        text = printable(exc)
         graph = {
             "status": "failed",
             "detail": f"{type(exc).__name__}: {_first_line(text)}",

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from gpu_tpu_app.core.notes import mark
+from gpu_tpu_app.worker.modelcheck_base import printable
 from gpu_tpu_app.worker.notes import join, note
 
 #: the environment the TPU runtime needs on a host without TPUs: no query of the GCE metadata server, and
@@ -62,14 +63,49 @@ def _emit(obj: dict[str, Any]) -> None:
 
 
 def _short(text: object, limit: int = MAX_TEXT) -> str:
-    s = " ".join(str(text).split())
+    s = " ".join(printable(text).split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def _compiler_reason(exc: BaseException) -> str:
     """The compiler's own words: the first two non-empty lines of its message, bounded."""
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in printable(exc).splitlines() if ln.strip()]
     return _short(f"{type(exc).__name__}: {' '.join(lines[:2]) or '(no message)'}")
+
+
+#: words in an error that say the check's own route or placement cannot take the program (not the model).
+_LIMIT_WORDS = (
+    "not implemented",
+    "notimplemented",
+    "higherorderoperator",
+    "expect a tensor or a view",
+    "incompatible devices",
+    "device assignment",
+    "devices of the mesh",
+    "mesh",
+)
+
+
+def failure_of(exc: BaseException, user_file: str | None = None) -> str:
+    """Which of the four failures (core.tpu_compile.FAILURES) an exception of a compile is: the TPU compiler's
+    own error (jaxlib's runtime error) or one raised in the user's file is the model's ("model_failed"); what the
+    check's route cannot take (no rule, a mesh of other devices) and anything else is the check's limit, since
+    a result blames the model only when its own code is shown to be the cause."""
+    name = type(exc).__name__
+    words = printable(exc).lower()
+    if isinstance(exc, NotImplementedError) or any(w in words for w in _LIMIT_WORDS):
+        return "check_limit"
+    if name in ("XlaRuntimeError", "JaxRuntimeError"):
+        return "model_failed"
+    if user_file:
+        tb = exc.__traceback__
+        last = None
+        while tb is not None:
+            last = tb
+            tb = tb.tb_next
+        if last is not None and os.path.abspath(last.tb_frame.f_code.co_filename) == os.path.abspath(user_file):
+            return "model_failed"
+    return "check_limit"
 
 
 # =========================================================================== topology names
@@ -271,7 +307,9 @@ def _figure(cost: Any, key: str) -> float | None:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) and value >= 0 else None
 
 
-def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple, per_chip: int) -> dict[str, Any]:
+def _compile_one(
+    name: str, fn: Callable[..., Any], weights: Any, inputs: tuple, per_chip: int, user_file: str | None = None
+) -> dict[str, Any]:
     import jax
 
     start = time.monotonic()
@@ -282,8 +320,15 @@ def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple,
             compiled = jitted.lower(weights, *inputs).compile()
     except Exception as exc:
         reason = _compiler_reason(exc)
-        status = "does_not_fit" if "RESOURCE_EXHAUSTED" in reason else "failed"
-        return {"program": name, "status": status, "detail": reason, "compile_seconds": _since(start)}
+        if "RESOURCE_EXHAUSTED" in reason:
+            return {"program": name, "status": "does_not_fit", "detail": reason, "compile_seconds": _since(start)}
+        return {
+            "program": name,
+            "status": "failed",
+            "failure": failure_of(exc, user_file),
+            "detail": reason,
+            "compile_seconds": _since(start),
+        }
     seconds = _since(start)
     out: dict[str, Any] = {"program": name, "status": "compiled", "detail": "", "compile_seconds": seconds}
     try:
@@ -298,7 +343,7 @@ def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple,
             value = getattr(mem, attr, None)
             out[key] = int(value) * per_chip if isinstance(value, int) and value >= 0 else None
     except Exception as exc:
-        out["detail"] = _short(f"memory_analysis() failed: {type(exc).__name__}: {exc}")
+        out["detail"] = _short(f"memory_analysis() failed: {type(exc).__name__}: {printable(exc)}")
     try:
         cost = compiled.cost_analysis()
         for key, field in (
@@ -309,7 +354,7 @@ def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple,
             value = _figure(cost, field)
             out[key] = value * per_chip if value is not None else None
     except Exception as exc:
-        out["detail"] = _short(f"cost_analysis() failed: {type(exc).__name__}: {exc}")
+        out["detail"] = _short(f"cost_analysis() failed: {type(exc).__name__}: {printable(exc)}")
     return out
 
 
@@ -324,6 +369,7 @@ def _generation(
     weights: Any,
     inputs: tuple,
     torch: bool,
+    user_file: str | None = None,
 ) -> dict[str, Any]:
     from jax.experimental import topologies
 
@@ -334,18 +380,26 @@ def _generation(
         topo = topologies.get_topology_desc(platform="tpu", topology_name=name, chips_per_host_bounds=bounds)
         devices = list(topo.devices)
     except Exception as exc:
-        return {**row, "status": "failed", "detail": f"no such topology here: {_compiler_reason(exc)}"}
+        return {
+            **row,
+            "status": "failed",
+            "failure": "check_limit",
+            "detail": f"no such topology here: {_compiler_reason(exc)}",
+        }
     per_chip = max(1, len(devices) // chips)
     row.update(devices=len(devices), device_kind=_short(getattr(devices[0], "device_kind", ""), 100))
     layout: str = ""
     for program, fn in programs.items():
         w = weights[program] if torch else weights
         placed_w, placed_x, layout = _layout(w, inputs, devices)
-        row["programs"].append(_compile_one(program, fn, placed_w, placed_x, per_chip))
+        row["programs"].append(_compile_one(program, fn, placed_w, placed_x, per_chip, user_file))
     row["sharding"] = join(layout, note("check.per_chip", n=per_chip) if per_chip > 1 else None) or ""
     statuses = [p["status"] for p in row["programs"]]
     row["status"] = next((s for s in ("failed", "does_not_fit") if s in statuses), "compiled")
     row["detail"] = next((p["detail"] for p in row["programs"] if p["status"] != "compiled"), "")
+    failed = next((p for p in row["programs"] if p["status"] == "failed"), None)
+    if failed is not None:
+        row["failure"] = failed["failure"]
     return row
 
 
@@ -433,7 +487,13 @@ def main(argv: list[str] | None = None) -> int:
         programs, weights, inputs, route = _programs(module, args.framework)
         version = importlib.metadata.version("libtpu")
     except Exception as exc:
-        _emit({"type": "error", "detail": f"could not build the programs to compile: {_compiler_reason(exc)}"})
+        _emit(
+            {
+                "type": "error",
+                "failure": "check_limit",
+                "detail": f"could not build the programs to compile: {_compiler_reason(exc)}",
+            }
+        )
         return 0
     _emit(
         {
@@ -452,7 +512,9 @@ def main(argv: list[str] | None = None) -> int:
         _emit(
             {
                 "type": "generation",
-                "generation": _generation(target, args.chips, programs, weights, inputs, args.framework == "pytorch"),
+                "generation": _generation(
+                    target, args.chips, programs, weights, inputs, args.framework == "pytorch", args.file
+                ),
             }
         )
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from gpu_tpu_app.core.decision import CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.note_model import Said
@@ -41,7 +41,20 @@ Level = Literal[
     "failed",
 ]
 
-_Text = Field(default="", max_length=2000)
+#: the longest free text one field of the contract carries.
+TEXT_CHARS = 2000
+_Text = Field(default="", max_length=TEXT_CHARS)
+
+
+def clip(value: object, limit: int = TEXT_CHARS) -> str:
+    """`value` as text of at most `limit` characters, cut with "…" (a text is bounded where it is made, so
+    that no joined reason can make a result fail its own contract); never raises, even for an object whose
+    __str__ does."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except Exception as exc:
+        text = f"(cannot be shown: its __str__ raised {type(exc).__name__})"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Model(BaseModel):
@@ -207,8 +220,14 @@ class Evidence(_Model):
 
     answer: str = Field(max_length=40)
     value: str | None = Field(default=None, max_length=40)
-    finding: str = Field(max_length=2000)
+    finding: str = Field(max_length=TEXT_CHARS)
     detail: str = _Text
+
+    @field_validator("finding", "detail", mode="before")
+    @classmethod
+    def _bounded(cls, value: object) -> object:
+        # joined reasons (one per TPU generation, a route's detail) are cut here, never rejected
+        return clip(value) if isinstance(value, str) else value
 
 
 class ModelCheck(_Model):

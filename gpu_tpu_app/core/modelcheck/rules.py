@@ -163,7 +163,11 @@ def _compiled(t: Words, f: Findings) -> tuple[list[Evidence], list[Evidence]]:
         return [], []
     done = compiled_generations(tc)
     others = [g for g in tc.generations if g not in done]
-    failed = "; ".join(f"{g.topology}: {g.reason()}" for g in others[:4])
+    # generations that failed for the same reason share it ("v4:1x1x1, v5e:1x1: reason"), each reason once
+    reasons: dict[str, list[str]] = {}
+    for g in others:
+        reasons.setdefault(g.reason(), []).append(g.topology)
+    failed = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in list(reasons.items())[:4])
     if done:
         names = ", ".join(g.topology for g in done)
         row = Evidence(

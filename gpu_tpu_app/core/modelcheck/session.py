@@ -11,6 +11,7 @@ from gpu_tpu_app.core.modelcheck.contract import (
     WorkerError,
     WorkerFindings,
     WorkerStage,
+    clip,
     findings_problem,
     parse_worker_line,
 )
@@ -97,7 +98,15 @@ class CheckSession:
                 line += t("errors.module", choose=self.choose_python)
             return line
         if self.findings is not None:
-            return check_from_findings(self.file, self.findings, seconds, self.language)
+            try:
+                return check_from_findings(self.file, self.findings, seconds, self.language)
+            except Exception as exc:
+                return t(
+                    "errors.internal",
+                    file=self.file,
+                    failure=t("errors.internal_failure"),
+                    message=t("errors.rules_failed", problem=clip(f"{type(exc).__name__}: {exc}", 300)),
+                )
         if self.malformed is not None:
             return t("errors.malformed_line", file=self.file, malformed=t("errors.malformed"), problem=self.malformed)
         if returncode is not None and returncode < 0 and -returncode == 9:
