@@ -13,7 +13,15 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, ModelCheck
-from gpu_tpu_app.core.tpu_compile import FLOAT64_NOTE, TABLE_HEADERS, column_words, table_rows
+from gpu_tpu_app.core.note_model import said
+from gpu_tpu_app.core.tpu_compile import (
+    FLOAT64_NOTE,
+    TABLE_HEADERS,
+    column_words,
+    failure_words,
+    next_step,
+    table_rows,
+)
 from gpu_tpu_app.ui.widgets import Card, label
 
 #: TableRow fields in TABLE_HEADERS order.
@@ -67,8 +75,11 @@ class CompileCard(Card):
             return
         name = Path(check.file.replace("\\", "/")).name
         if tc.status != "ok":
+            # the same four failures, worded and with the next step, as the CLI's text and the JSON say
+            failure = tc.failure_kind() or "not_run"
+            detail = f"{failure_words(failure)}: {said(tc, 'detail')} ({next_step(failure)})"
             self.intro.setText(
-                self.tr("{file}: not compiled for TPU generations. {detail}").format(file=name, detail=tc.detail)
+                self.tr("{file}: not compiled for TPU generations. {detail}").format(file=name, detail=detail)
             )
             self.table.setRowCount(0)
             self.table.hide()
