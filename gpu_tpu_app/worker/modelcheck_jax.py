@@ -24,6 +24,7 @@ from gpu_tpu_app.worker.modelcheck_base import (
     _stage,
     printable,
 )
+from gpu_tpu_app.worker.modelcheck_outputs import flat_forward
 from gpu_tpu_app.worker.notes import join, note
 
 #: primitives that send data to the host CPU and back.
@@ -451,7 +452,8 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     findings["parameters"] = sum(int(x.size) for x in leaves)
     findings["parameter_bytes"] = sum(int(x.size) * x.dtype.itemsize for x in leaves)
     findings["inputs"] = _jax_signature(inputs)
-    forward = loader.module.forward  # type: ignore[union-attr]  # the loader checked that forward exists
+    # an output of any pytree-like shape (a dataclass, a namedtuple, a cache object) reaches jax as its arrays
+    forward = flat_forward(jax, loader.module.forward)  # type: ignore[union-attr]  # the loader checked it exists
     findings["data_dependent"] = []
 
     # 1. trace to a jaxpr: primitives, work, float64, callbacks; data-dependent Python control flow fails here

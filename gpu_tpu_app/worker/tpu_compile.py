@@ -44,6 +44,7 @@ from typing import IO, Any
 
 from gpu_tpu_app.core.notes import mark
 from gpu_tpu_app.worker.modelcheck_base import printable
+from gpu_tpu_app.worker.modelcheck_outputs import flat_forward, flat_forward_module, unwrap_compiled
 from gpu_tpu_app.worker.notes import join, note
 
 #: the environment the TPU runtime needs on a host without TPUs: no query of the GCE metadata server, and
@@ -218,7 +219,7 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
         weights = _shapes(module, "params")
         inputs = _shapes(module, "example_inputs")
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
-        programs["forward"] = module.forward
+        programs["forward"] = flat_forward(jax, module.forward)
         if callable(getattr(module, "train_step", None)):
             programs["train_step"] = module.train_step
         elif callable(getattr(module, "loss", None)):
@@ -228,10 +229,10 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
     import torch
     import torchax
 
-    model = module.model()
+    model, _ = unwrap_compiled(module.model())  # the same module the worker checked
     tensors = module.example_inputs()
     tensors = tuple(tensors) if isinstance(tensors, (list, tuple)) else (tensors,)
-    states, fn = torchax.extract_jax(model)
+    states, fn = torchax.extract_jax(flat_forward_module(torch, model))
 
     def forward(w: Any, *xs: Any) -> Any:
         with torchax_default_device(torchax):

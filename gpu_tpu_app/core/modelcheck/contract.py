@@ -195,6 +195,8 @@ class Findings(_Model):
     layouts: list[Located] = Field(default_factory=list, max_length=50)
     #: higher-order operators followed (torch.cond, while_loop, scan, flex_attention, ...).
     higher_order_ops: list[Located] = Field(default_factory=list, max_length=50)
+    #: model() returned a torch.compile'd module: the check ran its original module (`_orig_mod`).
+    compiled_module: bool = False
     #: the Python the worker ran in (the app's own, or the user's with --python).
     interpreter: str | None = Field(default=None, max_length=4096)
     #: an error raised inside the check's own instrumentation (the model itself ran).

@@ -102,7 +102,8 @@ def _framework(t: Words, f: Findings) -> Evidence:
             interpreter=t("framework.interpreter", path=f.interpreter) if f.interpreter else "",
             parameters=f"{f.parameters:,}",
             inputs=f.inputs,
-        ),
+        )
+        + (t("framework.compiled_module") if f.compiled_module else ""),
     )
 
 
