@@ -39,6 +39,8 @@ __all__ = [
     "Roofline",
     "TableRow",
     "TpuCompile",
+    "caveat_lines",
+    "caveats",
     "compiled_generations",
     "failure_words",
     "generation_name",
@@ -93,6 +95,18 @@ class CompiledProgram(_Model):
     flops: float | None = _Count
     bytes_accessed: float | None = _Count
     transcendentals: float | None = _Count
+    #: cost_analysis()'s own FLOPs when `flops` is the jaxpr's count instead (loops, Mosaic kernels).
+    xla_flops: float | None = _Count
+    #: trip counts of the static loops (scan, fori_loop) whose bodies `flops` multiplies in.
+    loop_trips: list[int] = Field(default_factory=list, max_length=20)
+    #: a loop whose trip count is known only at run time: its body is counted once (figures are a lower bound).
+    dynamic_loops: bool = False
+    #: Pallas kernels: compiled by Mosaic for the TPU, or compiled as their interpreter's emulation.
+    pallas: Literal["mosaic", "emulated"] | None = None
+    #: Mosaic's error when it refused the kernel and the emulation was compiled instead.
+    pallas_error: str = Field(default="", max_length=300)
+    #: the floating-point type the program computes in when it differs from the model's (float64 as float32).
+    compiled_dtype: str | None = Field(default=None, max_length=20)
 
     def hbm_bytes(self) -> int | None:
         """HBM the program needs per chip: arguments + outputs + temporaries + code, less the aliased buffers."""
@@ -296,6 +310,49 @@ class TableRow(_Model):
     note: str = ""
     #: the program's status id: compiled, does_not_fit or failed.
     status: str = "failed"
+    #: why a compiled row's figures are not simply the compiler's (loops multiplied in, a lower bound, a Pallas
+    #: kernel, another precision), worded; the table shows each once with the generations it applies to.
+    caveats: list[str] = Field(default_factory=list)
+
+
+def caveats(p: CompiledProgram, language: str | None = None) -> list[str]:
+    """Why a compiled program's figures differ from cost_analysis()'s, or are not exact, in words."""
+
+    def t(key: str, **values: object) -> str:
+        return text(f"modelcheck.table.caveat.{key}", language=language, **values)
+
+    out = []
+    if p.loop_trips and p.flops is not None and p.xla_flops != p.flops:
+        trips = ", ".join(str(n) for n in p.loop_trips[:8])
+        out.append(t("loops", trips=trips, xla=compact(p.xla_flops) if p.xla_flops is not None else "—"))
+    elif p.loop_trips:
+        out.append(t("loops_kept", trips=", ".join(str(n) for n in p.loop_trips[:8])))
+    if p.dynamic_loops:
+        out.append(t("dynamic"))
+    if p.pallas == "mosaic":
+        out.append(t("pallas_mosaic"))
+    elif p.pallas == "emulated":
+        out.append(t("pallas_emulated", error=p.pallas_error or "—"))
+    if p.compiled_dtype:
+        out.append(t("precision", dtype=p.compiled_dtype))
+    return out
+
+
+def _grouped(rows: list[TableRow]) -> list[tuple[str, list[str]]]:
+    """Each caveat once, with the generations (and programs) it applies to, in the order met."""
+    seen: dict[str, list[str]] = {}
+    for r in rows:
+        for c in r.caveats:
+            names = seen.setdefault(c, [])
+            name = f"{r.generation} {r.program}"
+            if name not in names:
+                names.append(name)
+    return list(seen.items())
+
+
+def caveat_lines(rows: list[TableRow]) -> list[str]:
+    """The rows' caveats as lines, each once: "TPU v5e forward, TPU v6e forward: <caveat>"."""
+    return [f"{', '.join(names)}: {c}" for c, names in _grouped(rows)]
 
 
 TABLE_HEADERS: tuple[str, ...] = (
@@ -407,10 +464,13 @@ def table_rows(
                     outputs=_bytes(p.output_bytes),
                     temporaries=_bytes(p.temp_bytes),
                     fits=fits,
-                    flops=compact(p.flops) if p.flops is not None else "—",
+                    flops=(("≥" if p.dynamic_loops else "") + compact(p.flops)) if p.flops is not None else "—",
                     bytes_accessed=_bytes(p.bytes_accessed),
-                    step_time=(_seconds(roof.seconds) + ("*" if float64 else "")) if roof is not None else "—",
+                    step_time=(("≥" if p.dynamic_loops else "") + _seconds(roof.seconds) + ("*" if float64 else ""))
+                    if roof is not None
+                    else "—",
                     note=note,
+                    caveats=caveats(p, language) if p.status == "compiled" else [],
                 )
             )
     return rows
@@ -484,6 +544,7 @@ def render_table(
     for r in rows:
         if r.status != "compiled" and r.note:
             lines.append(f"  {r.generation} {r.program}: {r.note}")
+    lines += [f"  {line}" for line in caveat_lines(rows)]
     if float64:
         lines.append(f"  * {t('float64')}")
     lines.append("  " + t("figures"))

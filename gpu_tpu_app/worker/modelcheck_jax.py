@@ -94,8 +94,14 @@ def _jax_linalg_work(name: str, eqn: Any) -> int:
 class JaxWalk:
     """Walks a jaxpr (and every jaxpr inside it): primitives, work, float64, callbacks, custom kernels."""
 
-    def __init__(self, loader: Loader) -> None:
+    def __init__(self, loader: Loader, multiply_loops: bool = True) -> None:
         self.loader = loader
+        #: False: every loop body counted once, as XLA's cost_analysis() counts it (the TPU compile's comparison)
+        self.multiply_loops = multiply_loops
+        #: trip counts of the loops with a static one (scan, fori_loop with static bounds), as met
+        self.static_loops: list[int] = []
+        #: each Pallas kernel met: whether it runs in the interpreter (interpret=True: emulated by XLA operations)
+        self.pallas: list[bool] = []
         self.matmul = 0
         self.other = 0
         self.primitives: dict[str, int] = {}
@@ -173,7 +179,18 @@ class JaxWalk:
                 self.other += times * out_n
             # nested programs
             if name == "scan":
-                self.walk(params["jaxpr"].jaxpr, times * int(params.get("length", 1)))
+                length = int(params.get("length", 1))
+                if length > 1 and len(self.static_loops) < 1000:
+                    self.static_loops.append(length)
+                self.walk(params["jaxpr"].jaxpr, times * length if self.multiply_loops else times)
+            elif name == "pallas_call":
+                # the kernel's body runs once per grid point
+                self.pallas.append(bool(params.get("interpret", False)))
+                grid = getattr(params.get("grid_mapping"), "grid", ()) or ()
+                points = int(np.prod([g for g in grid if isinstance(g, int)])) if grid else 1
+                inner = params.get("jaxpr")
+                if inner is not None and hasattr(inner, "eqns"):
+                    self.walk(inner, times * points if self.multiply_loops else times)
             elif name == "while":
                 self.loops_counted_once = True
                 self.walk(params["body_jaxpr"].jaxpr, times)

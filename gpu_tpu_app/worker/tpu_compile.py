@@ -265,6 +265,88 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
     return programs, weights, specs, note("check.torchax_then", then="jax.jit(...)")
 
 
+#: whether Pallas kernels are compiled by Mosaic for the TPU (interpret=False, whatever the file asked): a
+#: file runs its kernels in the interpreter on a CPU host, which XLA compiles as an emulation of the kernel.
+_PALLAS_MOSAIC = {"on": True}
+
+
+def _pallas_on_mosaic() -> None:
+    """Make `pallas_call` compile kernels for the TPU through Mosaic (interpret=False) rather than as their
+    interpreter's emulation, before the model file is loaded (so `from ... import pallas_call` sees it too)."""
+    try:
+        import jax.experimental.pallas as pl
+        from jax._src.pallas import pallas_call as impl
+    except Exception:
+        return
+    original = impl.pallas_call
+
+    def pallas_call(*args: Any, **kwargs: Any) -> Any:
+        if _PALLAS_MOSAIC["on"] and kwargs.get("interpret"):
+            kwargs["interpret"] = False
+        return original(*args, **kwargs)
+
+    impl.pallas_call = pallas_call
+    pl.pallas_call = pallas_call
+
+
+def jaxpr_figures(fn: Callable[..., Any], weights: Any, inputs: tuple, path: str) -> dict[str, Any] | None:
+    """The program's work counted from its jaxpr (worker.modelcheck_jax.JaxWalk): with every static loop's body
+    multiplied by its trip count and each Pallas kernel by its grid ("flops"), and with each body once, as
+    XLA's cost_analysis() counts it ("once"); the trip counts, whether a loop's count is known only at run time
+    ("dynamic"), and each Pallas kernel's interpret flag. None when the program cannot be traced."""
+    import jax
+
+    from gpu_tpu_app.worker.modelcheck_base import Loader
+    from gpu_tpu_app.worker.modelcheck_jax import JaxWalk
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            closed = jax.make_jaxpr(fn)(weights, *inputs)
+        walks = [JaxWalk(Loader(path), multiply_loops=m) for m in (True, False)]
+        for walk in walks:
+            walk.walk(closed.jaxpr)
+    except Exception:
+        return None
+    full, once = walks
+    return {
+        "flops": full.matmul + full.other,
+        "once": once.matmul + once.other,
+        "trips": full.static_loops[:20],
+        "dynamic": full.loops_counted_once,
+        "pallas": full.pallas[:20],
+    }
+
+
+def _split(inputs: tuple, n: int) -> bool:
+    """Whether _layout splits every input along its first axis over `n` devices."""
+    import jax
+
+    leaves = jax.tree.leaves(inputs)
+    return n > 1 and bool(leaves) and all(len(x.shape) >= 1 and x.shape[0] % n == 0 for x in leaves)
+
+
+def _corrected(out: dict[str, Any], figures: dict[str, Any] | None, share: float) -> None:
+    """Replace cost_analysis()'s FLOPs by the jaxpr's count where XLA cannot count them: a static loop's body
+    times its trip count, a Pallas kernel compiled by Mosaic (a custom call XLA sees no FLOPs in). XLA's own
+    figure stays in xla_flops; a loop whose trip count is known only at run time is flagged (a lower bound)."""
+    if figures is None or out["status"] != "compiled":
+        return
+    if figures["dynamic"]:
+        out["dynamic_loops"] = True
+    if figures["pallas"]:
+        # the jaxpr was traced with kernels on Mosaic: an interpret flag still set means the switch did not take
+        out["pallas"] = "emulated" if any(figures["pallas"]) or not _PALLAS_MOSAIC["on"] else "mosaic"
+    if not figures["trips"] and not figures["pallas"]:
+        return
+    counted = figures["flops"] * share
+    out["loop_trips"] = figures["trips"]
+    xla = out.get("flops")
+    if xla is None or counted > xla:  # a program of one Mosaic kernel: cost_analysis() names no FLOPs at all
+        out["xla_flops"] = xla
+        out["flops"] = float(counted)
+
+
 def _spec(x: Any) -> Any:
     import jax
 
@@ -309,7 +391,14 @@ def _figure(cost: Any, key: str) -> float | None:
 
 
 def _compile_one(
-    name: str, fn: Callable[..., Any], weights: Any, inputs: tuple, per_chip: int, user_file: str | None = None
+    name: str,
+    fn: Callable[..., Any],
+    weights: Any,
+    inputs: tuple,
+    per_chip: int,
+    user_file: str | None = None,
+    figures: dict[str, Any] | None = None,
+    share: float = 1.0,
 ) -> dict[str, Any]:
     import jax
 
@@ -356,6 +445,7 @@ def _compile_one(
             out[key] = value * per_chip if value is not None else None
     except Exception as exc:
         out["detail"] = _short(f"cost_analysis() failed: {type(exc).__name__}: {printable(exc)}")
+    _corrected(out, figures, share)
     return out
 
 
@@ -371,6 +461,7 @@ def _generation(
     inputs: tuple,
     torch: bool,
     user_file: str | None = None,
+    figures: dict[str, dict[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
     from jax.experimental import topologies
 
@@ -393,7 +484,26 @@ def _generation(
     for program, fn in programs.items():
         w = weights[program] if torch else weights
         placed_w, placed_x, layout = _layout(w, inputs, devices)
-        row["programs"].append(_compile_one(program, fn, placed_w, placed_x, per_chip, user_file))
+        # the jaxpr counts the whole program: a chip's share is 1/chips of it when the batch is split over them
+        share = per_chip / len(devices) if _split(inputs, len(devices)) else float(per_chip)
+        fig = (figures or {}).get(program)
+        done = _compile_one(program, fn, placed_w, placed_x, per_chip, user_file, fig, share)
+        if done["status"] == "failed" and fig and fig["pallas"] and _PALLAS_MOSAIC["on"]:
+            # Mosaic refused a kernel (a block shape the TPU cannot tile, a kernel split over two devices of one
+            # chip): compile its emulation for this generation instead, and say so
+            import jax
+
+            mosaic_error = done["detail"]
+            _PALLAS_MOSAIC["on"] = False
+            jax.clear_caches()
+            try:
+                done = _compile_one(program, fn, placed_w, placed_x, per_chip, user_file, fig, share)
+            finally:
+                _PALLAS_MOSAIC["on"] = True
+                jax.clear_caches()
+            done["pallas"] = "emulated"
+            done["pallas_error"] = _short(mosaic_error, 300)
+        row["programs"].append(done)
     row["sharding"] = join(layout, note("check.per_chip", n=per_chip) if per_chip > 1 else None) or ""
     statuses = [p["status"] for p in row["programs"]]
     row["status"] = next((s for s in ("failed", "does_not_fit") if s in statuses), "compiled")
@@ -484,6 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         targets = json.loads(args.targets)
         _emit({"type": "stage", "stage": "loading the model for the TPU compiler", "function": None})
+        _pallas_on_mosaic()
         module = _load(args.file)
         programs, weights, inputs, route = _programs(module, args.framework)
         version = importlib.metadata.version("libtpu")
@@ -496,6 +607,12 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         return 0
+    torch = args.framework == "pytorch"
+    started = time.monotonic()
+    figures = {
+        name: jaxpr_figures(fn, weights[name] if torch else weights, inputs, args.file) for name, fn in programs.items()
+    }
+    counted = time.monotonic() - started
     _emit(
         {
             "type": "start",
@@ -503,8 +620,9 @@ def main(argv: list[str] | None = None) -> int:
             "route": note("check.compile_route", route=route),
             # the compiler's start-up and the model's one-off trace: in no generation's compile time
             "startup_seconds": round(
-                (_warm_up(targets) or 0.0)
-                + _trace_once(targets, args.chips, programs, weights, inputs, args.framework == "pytorch"),
+                counted
+                + (_warm_up(targets) or 0.0)
+                + _trace_once(targets, args.chips, programs, weights, inputs, torch),
                 3,
             ),
         }
@@ -513,9 +631,7 @@ def main(argv: list[str] | None = None) -> int:
         _emit(
             {
                 "type": "generation",
-                "generation": _generation(
-                    target, args.chips, programs, weights, inputs, args.framework == "pytorch", args.file
-                ),
+                "generation": _generation(target, args.chips, programs, weights, inputs, torch, args.file, figures),
             }
         )
     return 0

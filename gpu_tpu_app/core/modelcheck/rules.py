@@ -199,6 +199,9 @@ def _xla_verified(t: Words, f: Findings) -> Evidence:
         calls = (
             t("xla.custom_calls", calls=", ".join(tpu.custom_calls)) if tpu.custom_calls else t("xla.no_custom_calls")
         )
+        if not tpu.custom_calls and any(c.name == "pallas_call" for c in f.custom_ops):
+            # a Pallas kernel run in the interpreter lowers to the emulation's XLA operations: no custom call
+            calls = t("xla.pallas_interpreted")
         cuda = f.cuda_lowering
         also = ""
         if cuda is not None and cuda.status == "ok":
