@@ -466,7 +466,12 @@ def table_rows(
                     fits=fits,
                     flops=(("≥" if p.dynamic_loops else "") + compact(p.flops)) if p.flops is not None else "—",
                     bytes_accessed=_bytes(p.bytes_accessed),
-                    step_time=(("≥" if p.dynamic_loops else "") + _seconds(roof.seconds) + ("*" if float64 else ""))
+                    # float64's emulation mark only on a program compiled in float64 (not one narrowed to float32)
+                    step_time=(
+                        ("≥" if p.dynamic_loops else "")
+                        + _seconds(roof.seconds)
+                        + ("*" if float64 and not p.compiled_dtype else "")
+                    )
                     if roof is not None
                     else "—",
                     note=note,
@@ -545,7 +550,7 @@ def render_table(
         if r.status != "compiled" and r.note:
             lines.append(f"  {r.generation} {r.program}: {r.note}")
     lines += [f"  {line}" for line in caveat_lines(rows)]
-    if float64:
+    if float64 and any(r.step_time.endswith("*") for r in rows):
         lines.append(f"  * {t('float64')}")
     lines.append("  " + t("figures"))
     return lines

@@ -17,6 +17,7 @@ from gpu_tpu_app.core.note_model import said
 from gpu_tpu_app.core.tpu_compile import (
     FLOAT64_NOTE,
     TABLE_HEADERS,
+    caveat_lines,
     column_words,
     failure_words,
     next_step,
@@ -119,7 +120,8 @@ class CompileCard(Card):
         layouts = dict.fromkeys(g.sharding for g in tc.generations if g.sharding)
         notes = [self.tr("Layout: {layout}.").format(layout=s) for s in layouts]
         notes += [f"{r.generation} {r.program}: {r.note}" for r in rows if r.status != "compiled" and r.note]
-        if float64:
+        notes += caveat_lines(rows)  # loops multiplied in, lower bounds, Pallas, precision: as the CLI says them
+        if float64 and any(r.step_time.endswith("*") for r in rows):
             notes.append(f"* {FLOAT64_NOTE}.")
         self.notes.setText("\n".join(notes))
         self.show()

@@ -258,6 +258,12 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
                 return loss_fn(w, xs)
 
         programs["train_step"] = _sgd(loss)
+    wide = [
+        t for t in (*model.parameters(), *model.buffers(), *tensors) if t.dtype in (torch.float64, torch.complex128)
+    ]
+    if wide and not jax.config.jax_enable_x64:
+        # torchax leaves jax_enable_x64 off: float64 weights and inputs reach the compiler as float32
+        _NARROWED["dtype"] = "float32"
     specs = tuple(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in tensors)
     weights = {"forward": jax.tree.map(_spec, states)}
     if train_weights is not None:
@@ -345,6 +351,10 @@ def _corrected(out: dict[str, Any], figures: dict[str, Any] | None, share: float
     if xla is None or counted > xla:  # a program of one Mosaic kernel: cost_analysis() names no FLOPs at all
         out["xla_flops"] = xla
         out["flops"] = float(counted)
+
+
+#: the floating-point type a float64 model was compiled in instead ("float32" when jax_enable_x64 is off).
+_NARROWED: dict[str, str] = {}
 
 
 def _spec(x: Any) -> Any:
@@ -446,6 +456,8 @@ def _compile_one(
     except Exception as exc:
         out["detail"] = _short(f"cost_analysis() failed: {type(exc).__name__}: {printable(exc)}")
     _corrected(out, figures, share)
+    if "dtype" in _NARROWED:
+        out["compiled_dtype"] = _NARROWED["dtype"]
     return out
 
 

@@ -23,6 +23,7 @@ HAND = {
     "jax_pytree_output.py": 4_194_304,
     "torch_pytree_output.py": 7_602_176,
     "torch_compiled_module.py": 5_300_224,
+    "torch_float64_mlp.py": 393_216,
 }
 _CACHE: dict[str, ModelCheck] = {}
 
@@ -78,3 +79,14 @@ def test_a_loop_known_only_at_run_time_is_a_lower_bound_marked_in_the_table() ->
     assert "lower bounds" in render_text(c)
     # the body (1,048,576 FLOPs in its matrix multiply) counted once: at least that
     assert all((g.program("forward").flops or 0) >= 1_048_576 for g in c.tpu_compile.generations)  # type: ignore[union-attr]
+
+
+def test_a_float64_model_compiled_as_float32_says_so_and_its_precision_answer_follows_the_model() -> None:
+    c = check("torch_float64_mlp.py")
+    assert c.answers.high_precision == "fp64"  # the model asks for float64, whatever the compiler saw
+    assert c.tpu_compile is not None
+    assert {g.program("forward").compiled_dtype for g in c.tpu_compile.generations} == {"float32"}  # type: ignore[union-attr]
+    rows = table_rows(c.tpu_compile, load_catalog(), float64=True)
+    assert rows and not any(r.step_time.endswith("*") for r in rows)  # not the float64 emulation's mark
+    text = render_text(c)
+    assert "compiled in float32, not the float64 the model asks for" in text and "which TPUs emulate" not in text
