@@ -136,6 +136,9 @@ class GenerationCompile(_Model):
     detail: str = _Text
     #: which of the four failures it was (FAILURES), when status is failed.
     failure: Failure | None = None
+    #: the file placed its program on the devices it found when loaded (a Mesh of CPU devices): loaded again with
+    #: this topology's TPU devices as jax.devices() (given_tpu_devices), or it still could not be placed.
+    mesh: Literal["given_tpu_devices", "cannot_place"] | None = None
     programs: list[CompiledProgram] = Field(default_factory=list, max_length=4)
     #: the notes of its text fields, so they show in the language in use (core.note_model.said)
     said: Said = Field(default_factory=dict)
@@ -452,6 +455,9 @@ def table_rows(
                     f"{_seconds(roof.compute_seconds)}; {_bytes(p.bytes_accessed)} / {roof.mem_bw / 1e9:g} GB/s = "
                     f"{_seconds(roof.memory_seconds)} (catalogue: {', '.join(roof.sources)})"
                 )
+            mesh = [text(f"modelcheck.table.mesh.{g.mesh}", language=language)] if g.mesh else []
+            if p.status == "failed" and g.mesh == "cannot_place":
+                note = f"{mesh[0]} ({p.detail})"
             rows.append(
                 TableRow(
                     generation=name,
@@ -475,7 +481,7 @@ def table_rows(
                     if roof is not None
                     else "—",
                     note=note,
-                    caveats=caveats(p, language) if p.status == "compiled" else [],
+                    caveats=(mesh + caveats(p, language)) if p.status == "compiled" else [],
                 )
             )
     return rows

@@ -357,6 +357,36 @@ def _corrected(out: dict[str, Any], figures: dict[str, Any] | None, share: float
 _NARROWED: dict[str, str] = {}
 
 
+#: words of jax's error when a program is placed on other devices than the ones it is compiled for.
+_PLACEMENT_WORDS = ("incompatible devices", "device ids", "devices of the mesh", "device assignment")
+
+
+def placement_error(detail: str) -> bool:
+    """Whether a compile failed because the program carries its own placement (a Mesh made of the devices jax
+    found when the file was loaded: CPU devices here), not the compile topology's TPU devices."""
+    low = detail.lower()
+    return any(w in low for w in _PLACEMENT_WORDS)
+
+
+@contextlib.contextmanager
+def devices_as(devices: list[Any]) -> Iterator[None]:
+    """While the file is loaded again: jax.devices() and jax.local_devices() are the compile topology's TPU
+    devices, so that a Mesh the file builds at import (or in params/forward) is made of them."""
+    import jax
+
+    names = ("devices", "local_devices", "device_count", "local_device_count")
+    saved = {n: getattr(jax, n) for n in names}
+    jax.devices = lambda *a, **k: list(devices)
+    jax.local_devices = lambda *a, **k: list(devices)
+    jax.device_count = lambda *a, **k: len(devices)
+    jax.local_device_count = lambda *a, **k: len(devices)
+    try:
+        yield
+    finally:
+        for n, f in saved.items():
+            setattr(jax, n, f)
+
+
 def _spec(x: Any) -> Any:
     import jax
 
@@ -474,6 +504,7 @@ def _generation(
     torch: bool,
     user_file: str | None = None,
     figures: dict[str, dict[str, Any] | None] | None = None,
+    rebuild: Callable[[list[Any]], tuple[dict[str, Callable[..., Any]], Any, tuple]] | None = None,
 ) -> dict[str, Any]:
     from jax.experimental import topologies
 
@@ -516,6 +547,23 @@ def _generation(
             done["pallas"] = "emulated"
             done["pallas_error"] = _short(mosaic_error, 300)
         row["programs"].append(done)
+    if rebuild is not None and any(p["status"] == "failed" and placement_error(p["detail"]) for p in row["programs"]):
+        # the file placed its program on the devices it found when loaded (a Mesh of CPU devices): load it again
+        # with this topology's TPU devices as jax.devices(), and compile what it builds then
+        try:
+            programs, weights, inputs = rebuild(devices)
+            again = []
+            for program, fn in programs.items():
+                w = weights[program] if torch else weights
+                placed_w, placed_x, layout = _layout(w, inputs, devices)
+                share = per_chip / len(devices) if _split(inputs, len(devices)) else float(per_chip)
+                fig = (figures or {}).get(program)
+                again.append(_compile_one(program, fn, placed_w, placed_x, per_chip, user_file, fig, share))
+            row["programs"] = again
+            row["mesh"] = "given_tpu_devices" if all(p["status"] != "failed" for p in again) else "cannot_place"
+        except Exception as exc:
+            row["mesh"] = "cannot_place"
+            row["programs"][0]["detail"] = _short(f"{row['programs'][0]['detail']} (again: {_compiler_reason(exc)})")
     row["sharding"] = join(layout, note("check.per_chip", n=per_chip) if per_chip > 1 else None) or ""
     statuses = [p["status"] for p in row["programs"]]
     row["status"] = next((s for s in ("failed", "does_not_fit") if s in statuses), "compiled")
@@ -620,6 +668,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     torch = args.framework == "pytorch"
+
+    def rebuild(devices: list[Any]) -> tuple[dict[str, Callable[..., Any]], Any, tuple]:
+        with devices_as(devices):
+            built = _programs(_load(args.file), args.framework)
+        return built[0], built[1], built[2]
+
     started = time.monotonic()
     figures = {
         name: jaxpr_figures(fn, weights[name] if torch else weights, inputs, args.file) for name, fn in programs.items()
@@ -643,7 +697,9 @@ def main(argv: list[str] | None = None) -> int:
         _emit(
             {
                 "type": "generation",
-                "generation": _generation(target, args.chips, programs, weights, inputs, torch, args.file, figures),
+                "generation": _generation(
+                    target, args.chips, programs, weights, inputs, torch, args.file, figures, rebuild
+                ),
             }
         )
     return 0

@@ -223,3 +223,15 @@ def test_a_step_not_run_says_not_run_and_why_in_text_and_json() -> None:
     assert TpuCompile.model_validate({"status": "failed"}).failure_kind() == "check_limit"
     with pytest.raises(ValidationError):
         TpuCompile.model_validate({"status": "failed", "failure": "the model's fault"})
+
+
+def test_a_program_the_check_cannot_place_says_so_and_what_the_user_can_do() -> None:
+    raw = _failed_everywhere("ValueError: Received incompatible devices for jitted computation", "check_limit")
+    for g in raw["generations"]:
+        g["mesh"] = "cannot_place"
+    rows = table_rows(TpuCompile.model_validate(raw), CATALOG)
+    assert {r.outcome for r in rows} == {"the check's limit"}
+    assert all(r.note.startswith("the check cannot place this program on TPU devices") for r in rows)
+    assert all(
+        "build the Mesh inside params() or forward()" in r.note and "incompatible devices" in r.note for r in rows
+    )

@@ -24,6 +24,7 @@ HAND = {
     "torch_pytree_output.py": 7_602_176,
     "torch_compiled_module.py": 5_300_224,
     "torch_float64_mlp.py": 393_216,
+    "jax_shard_map_mesh.py": 134_217_728,
 }
 _CACHE: dict[str, ModelCheck] = {}
 
@@ -90,3 +91,10 @@ def test_a_float64_model_compiled_as_float32_says_so_and_its_precision_answer_fo
     assert rows and not any(r.step_time.endswith("*") for r in rows)  # not the float64 emulation's mark
     text = render_text(c)
     assert "compiled in float32, not the float64 the model asks for" in text and "which TPUs emulate" not in text
+
+
+def test_a_mesh_built_at_import_from_cpu_devices_is_given_the_topologys_tpu_devices() -> None:
+    c = check("jax_shard_map_mesh.py")
+    assert c.level == "compiled_for_tpu" and c.tpu_compile is not None
+    assert {g.mesh for g in c.tpu_compile.generations} == {"given_tpu_devices"}
+    assert "loaded it again with this topology's TPU devices as jax.devices()" in render_text(c)
