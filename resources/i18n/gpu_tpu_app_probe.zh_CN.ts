@@ -1255,6 +1255,16 @@ Sources: {sources}.</source>
         <translation>取消</translation>
     </message>
     <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="401"/>
+        <source>{step}; {elapsed} s elapsed</source>
+        <translation>{step}；已用 {elapsed} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/model_check.py" line="404"/>
+        <source>{step}; {elapsed} s elapsed, about {left} s left</source>
+        <translation>{step}；已用 {elapsed} 秒，约剩 {left} 秒</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/model_check.py" line="327"/>
         <source>Check a model file</source>
         <translation>检查模型文件</translation>

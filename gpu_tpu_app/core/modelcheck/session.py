@@ -15,6 +15,7 @@ from gpu_tpu_app.core.modelcheck.contract import (
     findings_problem,
     parse_worker_line,
 )
+from gpu_tpu_app.core.modelcheck.phases import phase_words
 from gpu_tpu_app.core.modelcheck.rules import Words, check_from_findings
 from gpu_tpu_app.core.modelcheck.text import error_line
 
@@ -78,7 +79,11 @@ class CheckSession:
         t = self._t
         self.feed(b"\n")
         if timed_out:
-            during = t("errors.during", stage=self.stage.stage) if self.stage is not None else ""
+            during = (
+                t("errors.during", stage=phase_words(self.stage.stage, self.stage.function, self.language))
+                if self.stage is not None
+                else ""
+            )
             return t(
                 "errors.timed_out",
                 file=self.file,
