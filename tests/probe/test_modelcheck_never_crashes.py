@@ -53,3 +53,18 @@ def test_a_path_that_is_not_utf8_is_one_line_and_exit_2(tmp_path: Path, capsys: 
     )
     code, out, _ = _run([file, "--format", "json"], capsys)
     assert code == 2 and json.loads(out) == {"error": err.strip().removeprefix("error: "), "file": shown}
+
+
+@pytest.mark.slow
+def test_a_torch_cond_model_is_a_result_that_blames_the_route_not_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
+    # before: the compile child kept running after torchax said "unavailable", and its four 600-character
+    # reasons joined in one evidence detail raised out of the contract (exit 1, a traceback, no JSON)
+    file = str(MODELS / "torch_cond_gate.py")
+    code, out, err = _run([file, "--format", "json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["answers"]["xla_verified"] is None  # not "no": the model is not shown to be the cause
+    details = " ".join(e["detail"] for e in result["evidence"] if e["answer"] == "xla_verified")
+    assert "a limit of this route, not a verdict on the model" in details
+    assert result["tpu_compile"]["status"] == "failed" and result["tpu_compile"]["failure"] == "not_run"
+    assert all(len(e["detail"]) <= 2000 for e in result["evidence"])
