@@ -85,7 +85,7 @@ def unwrap_compiled(model: Any) -> tuple[Any, bool]:
 def flat_forward_module(torch: Any, model: Any) -> Any:
     """`model` wrapped so that its forward returns a tuple of its output's tensors (a torch.nn.Module)."""
 
-    class FlatForward(torch.nn.Module):  # type: ignore[misc, name-defined]
+    class FlatForward(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.model = model

@@ -261,7 +261,7 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
     wide = [
         t for t in (*model.parameters(), *model.buffers(), *tensors) if t.dtype in (torch.float64, torch.complex128)
     ]
-    if wide and not jax.config.jax_enable_x64:
+    if wide and not getattr(jax.config, "jax_enable_x64", False):
         # torchax leaves jax_enable_x64 off: float64 weights and inputs reach the compiler as float32
         _NARROWED["dtype"] = "float32"
     specs = tuple(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in tensors)
