@@ -235,3 +235,17 @@ def test_a_program_the_check_cannot_place_says_so_and_what_the_user_can_do() -> 
     assert all(
         "build the Mesh inside params() or forward()" in r.note and "incompatible devices" in r.note for r in rows
     )
+
+
+def test_the_estimators_compiled_rows_carry_the_tables_caveats() -> None:
+    from gpu_tpu_app.core.estimate_compiled import compiled_rows
+    from gpu_tpu_app.core.estimate_models import EstimateRequest
+
+    raw = _compile()
+    fwd = raw["generations"][0]["programs"][0]
+    fwd.update(dynamic_loops=True, compiled_dtype="float32")
+    rows = compiled_rows(
+        TpuCompile.model_validate(raw), CATALOG, EstimateRequest(params=5e9, mode="inference", tokens=1e9)
+    )
+    (row,) = [r for r in rows if r.chip_id == "compiled:tpu-v5e"]
+    assert any("lower bound" in w for w in row.warnings) and any("compiled in float32" in w for w in row.warnings)
