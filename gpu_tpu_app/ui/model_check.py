@@ -140,12 +140,17 @@ class ModelCheckProcess(QObject):
         return self._proc is not None and not self._done
 
     def cancel(self) -> None:
-        """Stop the check now: the worker and anything it started (the TPU compiler's process too) are killed by
-        its guard, and the check ends at once, without waiting for them to be reaped."""
+        """Stop the check now: its guard kills the worker and everything it started (the TPU compiler's process
+        too) and is reaped here before this returns (within the guard's grace, then its group is killed), so
+        the check has ended, all of it, when Cancel's click is handled."""
         if self._done:
             return
         self._cancelled = True
-        self._kill()
+        proc = self._proc
+        if proc is not None and proc.state() != QProcess.ProcessState.NotRunning:
+            self.stop()  # (stop() calls cancel() only when nothing runs: no loop)
+            if proc.state() != QProcess.ProcessState.NotRunning:
+                proc.waitForFinished(1000)  # its group was killed: reap it
         self._finish(None)
 
     def _kill(self) -> None:
