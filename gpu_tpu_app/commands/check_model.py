@@ -52,9 +52,10 @@ def measure(
         raise InputError(text("cli.check_model.small_memory_limit", language=language, mib=memory_limit))
     progress = None
     if not quiet and sys.stderr.isatty():
+        from gpu_tpu_app.core.modelcheck.phases import progress as step_line
 
         def progress(msg):
-            print(f"  {msg.stage}" + (f" [{msg.function}]" if msg.function else ""), file=sys.stderr)
+            print(f"  {step_line(msg.stage, msg.function, language)}", file=sys.stderr)
 
     from gpu_tpu_app.probe.modelcheck_launch import run_check
 
@@ -98,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, CheckFailed) as exc:
         exc = _with_install_hint(exc, args.python, language)
         if args.format == "json":
-            print(json.dumps({"error": str(exc), "file": args.file}, indent=2, allow_nan=False))
+            from gpu_tpu_app.probe.modelcheck_launch import shown_path
+
+            print(json.dumps({"error": str(exc), "file": shown_path(args.file)}, indent=2, allow_nan=False))
         raise exc from None
     if args.format == "json":
         print(json.dumps(check.model_dump(mode="json"), indent=2, allow_nan=False))

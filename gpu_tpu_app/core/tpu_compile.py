@@ -28,18 +28,24 @@ from gpu_tpu_app.shared.cliutil import display_width, pad
 from gpu_tpu_app.shared.units import compact, plain_number
 
 __all__ = [
+    "FAILURES",
     "FLOAT64_NOTE",
     "MAX_CHIPS",
     "REPORT_HEADER",
     "TABLE_HEADERS",
     "CompiledProgram",
+    "Failure",
     "GenerationCompile",
     "Roofline",
     "TableRow",
     "TpuCompile",
+    "caveat_lines",
+    "caveats",
     "compiled_generations",
+    "failure_words",
     "generation_name",
     "headline",
+    "next_step",
     "render_table",
     "report_section",
     "roofline",
@@ -60,6 +66,11 @@ class _Model(BaseModel):
 
 
 ProgramStatus = Literal["compiled", "does_not_fit", "failed"]
+#: why something did not compile, one of four (text, JSON and the window say the same): the check's time ran
+#: out; the check's own limit (a route or placement it cannot do: not the model's fault); the TPU compiler
+#: rejected the model's program (its first error line is the detail); the compiler was never run (why).
+Failure = Literal["timed_out", "check_limit", "model_failed", "not_run"]
+FAILURES: tuple[str, ...] = ("timed_out", "check_limit", "model_failed", "not_run")
 
 
 class CompiledProgram(_Model):
@@ -70,6 +81,8 @@ class CompiledProgram(_Model):
     status: ProgramStatus
     #: the compiler's own message when it did not compile (first lines, bounded).
     detail: str = _Text
+    #: which of the four failures it was (FAILURES), when status is failed.
+    failure: Failure | None = None
     compile_seconds: float | None = _Count
     #: memory_analysis(), per chip: the program's arguments, outputs, temporaries, argument buffers the
     #: outputs reuse (aliases) and the generated code.
@@ -82,6 +95,18 @@ class CompiledProgram(_Model):
     flops: float | None = _Count
     bytes_accessed: float | None = _Count
     transcendentals: float | None = _Count
+    #: cost_analysis()'s own FLOPs when `flops` is the jaxpr's count instead (loops, Mosaic kernels).
+    xla_flops: float | None = _Count
+    #: trip counts of the static loops (scan, fori_loop) whose bodies `flops` multiplies in.
+    loop_trips: list[int] = Field(default_factory=list, max_length=20)
+    #: a loop whose trip count is known only at run time: its body is counted once (figures are a lower bound).
+    dynamic_loops: bool = False
+    #: Pallas kernels: compiled by Mosaic for the TPU, or compiled as their interpreter's emulation.
+    pallas: Literal["mosaic", "emulated"] | None = None
+    #: Mosaic's error when it refused the kernel and the emulation was compiled instead.
+    pallas_error: str = Field(default="", max_length=300)
+    #: the floating-point type the program computes in when it differs from the model's (float64 as float32).
+    compiled_dtype: str | None = Field(default=None, max_length=20)
 
     def hbm_bytes(self) -> int | None:
         """HBM the program needs per chip: arguments + outputs + temporaries + code, less the aliased buffers."""
@@ -109,6 +134,11 @@ class GenerationCompile(_Model):
     #: failed for another reason (detail says which).
     status: ProgramStatus
     detail: str = _Text
+    #: which of the four failures it was (FAILURES), when status is failed.
+    failure: Failure | None = None
+    #: the file placed its program on the devices it found when loaded (a Mesh of CPU devices): loaded again with
+    #: this topology's TPU devices as jax.devices() (given_tpu_devices), or it still could not be placed.
+    mesh: Literal["given_tpu_devices", "cannot_place"] | None = None
     programs: list[CompiledProgram] = Field(default_factory=list, max_length=4)
     #: the notes of its text fields, so they show in the language in use (core.note_model.said)
     said: Said = Field(default_factory=dict)
@@ -118,6 +148,17 @@ class GenerationCompile(_Model):
         return self.detail or next(
             (p.detail for p in self.programs if p.status != "compiled" and p.detail), self.status
         )
+
+    def failure_kind(self) -> Failure | None:
+        """Which of the four failures stopped it (None when every program compiled or one did not fit): its
+        own, else its first failed program's; a result saved before the four were told apart says the
+        check's limit, since nothing in it shows the model's code to be the cause."""
+        if self.status != "failed":
+            return None
+        if self.failure is not None:
+            return self.failure
+        first = next((p for p in self.programs if p.status == "failed"), None)
+        return (first.failure if first is not None else None) or "check_limit"
 
     def program(self, name: str) -> CompiledProgram | None:
         """The forward or train_step program, when it was compiled or tried."""
@@ -131,6 +172,8 @@ class TpuCompile(_Model):
     #: installed or does not import in the checking interpreter; failed: the compiler's process failed.
     status: Literal["ok", "unavailable", "failed"]
     detail: str = _Text
+    #: which of the four failures it was (FAILURES) when status is not ok.
+    failure: Failure | None = None
     #: how the program reached the compiler, e.g. "jax.jit(forward).lower(...).compile()".
     route: str = Field(default="", max_length=300)
     libtpu: str | None = Field(default=None, max_length=60)
@@ -144,6 +187,26 @@ class TpuCompile(_Model):
     def generation(self, chip_id: str) -> GenerationCompile | None:
         """The outcome for one catalogue chip id."""
         return next((g for g in self.generations if g.chip == chip_id), None)
+
+    def failure_kind(self) -> Failure | None:
+        """Which of the four failures stopped the whole step (None when it ran): unavailable is not run."""
+        if self.status == "ok":
+            return None
+        return self.failure or ("not_run" if self.status == "unavailable" else "check_limit")
+
+
+def failure_words(failure: str, language: str | None = None) -> str:
+    """One of the four failures in words ("timed out", "the check's limit", ...)."""
+    return text(f"modelcheck.table.failure.{failure}", language=language)
+
+
+def next_step(failure: str, language: str | None = None) -> str:
+    """What the user can do after one of the four failures."""
+    return text(f"modelcheck.table.next.{failure}", language=language)
+
+
+def _program_failure(p: CompiledProgram, g: GenerationCompile) -> str:
+    return p.failure or g.failure or "check_limit"
 
 
 def compiled_generations(tc: TpuCompile | None) -> list[GenerationCompile]:
@@ -250,6 +313,49 @@ class TableRow(_Model):
     note: str = ""
     #: the program's status id: compiled, does_not_fit or failed.
     status: str = "failed"
+    #: why a compiled row's figures are not simply the compiler's (loops multiplied in, a lower bound, a Pallas
+    #: kernel, another precision), worded; the table shows each once with the generations it applies to.
+    caveats: list[str] = Field(default_factory=list)
+
+
+def caveats(p: CompiledProgram, language: str | None = None) -> list[str]:
+    """Why a compiled program's figures differ from cost_analysis()'s, or are not exact, in words."""
+
+    def t(key: str, **values: object) -> str:
+        return text(f"modelcheck.table.caveat.{key}", language=language, **values)
+
+    out = []
+    if p.loop_trips and p.flops is not None and p.xla_flops != p.flops:
+        trips = ", ".join(str(n) for n in p.loop_trips[:8])
+        out.append(t("loops", trips=trips, xla=compact(p.xla_flops) if p.xla_flops is not None else "—"))
+    elif p.loop_trips:
+        out.append(t("loops_kept", trips=", ".join(str(n) for n in p.loop_trips[:8])))
+    if p.dynamic_loops:
+        out.append(t("dynamic"))
+    if p.pallas == "mosaic":
+        out.append(t("pallas_mosaic"))
+    elif p.pallas == "emulated":
+        out.append(t("pallas_emulated", error=p.pallas_error or "—"))
+    if p.compiled_dtype:
+        out.append(t("precision", dtype=p.compiled_dtype))
+    return out
+
+
+def _grouped(rows: list[TableRow]) -> list[tuple[str, list[str]]]:
+    """Each caveat once, with the generations (and programs) it applies to, in the order met."""
+    seen: dict[str, list[str]] = {}
+    for r in rows:
+        for c in r.caveats:
+            names = seen.setdefault(c, [])
+            name = f"{r.generation} {r.program}"
+            if name not in names:
+                names.append(name)
+    return list(seen.items())
+
+
+def caveat_lines(rows: list[TableRow]) -> list[str]:
+    """The rows' caveats as lines, each once: "TPU v5e forward, TPU v6e forward: <caveat>"."""
+    return [f"{', '.join(names)}: {c}" for c, names in _grouped(rows)]
 
 
 TABLE_HEADERS: tuple[str, ...] = (
@@ -316,7 +422,7 @@ def table_rows(
                         generation=name,
                         topology=topology,
                         program="—",
-                        outcome=cell("failed"),
+                        outcome=failure_words(g.failure_kind() or "check_limit", language),
                         compile_time="—",
                         arguments="—",
                         outputs="—",
@@ -325,7 +431,7 @@ def table_rows(
                         flops="—",
                         bytes_accessed="—",
                         step_time="—",
-                        note=g.detail,
+                        note=_with_next(g.detail, g.failure_kind() or "check_limit", language),
                     )
                 )
                 continue
@@ -341,31 +447,49 @@ def table_rows(
             else:
                 fits = "—"
             note = p.detail
+            if p.status == "failed":
+                note = _with_next(p.detail, _program_failure(p, g), language)
             if roof is not None:
                 note = (
                     f"{roof.bound}-bound: {plain_number(p.flops)} FLOPs / {roof.peak_flops / 1e12:g} TFLOP/s (bf16 peak) = "
                     f"{_seconds(roof.compute_seconds)}; {_bytes(p.bytes_accessed)} / {roof.mem_bw / 1e9:g} GB/s = "
                     f"{_seconds(roof.memory_seconds)} (catalogue: {', '.join(roof.sources)})"
                 )
+            mesh = [text(f"modelcheck.table.mesh.{g.mesh}", language=language)] if g.mesh else []
+            if p.status == "failed" and g.mesh == "cannot_place":
+                note = f"{mesh[0]} ({p.detail})"
             rows.append(
                 TableRow(
                     generation=name,
                     topology=topology,
                     program=p.program,
-                    outcome=cell(p.status),
+                    outcome=cell(p.status) if p.status != "failed" else failure_words(_program_failure(p, g), language),
                     status=p.status,
                     compile_time=_seconds(p.compile_seconds),
                     arguments=_bytes(p.argument_bytes),
                     outputs=_bytes(p.output_bytes),
                     temporaries=_bytes(p.temp_bytes),
                     fits=fits,
-                    flops=compact(p.flops) if p.flops is not None else "—",
+                    flops=(("≥" if p.dynamic_loops else "") + compact(p.flops)) if p.flops is not None else "—",
                     bytes_accessed=_bytes(p.bytes_accessed),
-                    step_time=(_seconds(roof.seconds) + ("*" if float64 else "")) if roof is not None else "—",
+                    # float64's emulation mark only on a program compiled in float64 (not one narrowed to float32)
+                    step_time=(
+                        ("≥" if p.dynamic_loops else "")
+                        + _seconds(roof.seconds)
+                        + ("*" if float64 and not p.compiled_dtype else "")
+                    )
+                    if roof is not None
+                    else "—",
                     note=note,
+                    caveats=(mesh + caveats(p, language)) if p.status == "compiled" else [],
                 )
             )
     return rows
+
+
+def _with_next(detail: str, failure: str, language: str | None) -> str:
+    step = next_step(failure, language)
+    return f"{detail} ({step})" if detail else step
 
 
 def headline(tc: TpuCompile | None) -> str:
@@ -395,8 +519,12 @@ def render_table(
         return text(f"modelcheck.table.{key}", language=language, **values)
 
     if tc.status != "ok":
-        status = text(f"cli.check_model.compile_{tc.status}", language=language)
-        return [t("not_ok", status=status), f"  {said(tc, 'detail', language)}"]
+        failure = tc.failure_kind() or "not_run"
+        return [
+            t("not_ok", status=failure_words(failure, language)),
+            f"  {said(tc, 'detail', language)}",
+            f"  {next_step(failure, language)}",
+        ]
     startup = t("startup", seconds=_seconds(tc.startup_seconds)) if tc.startup_seconds else ""
     chips = t("chips_one" if tc.chips == 1 else "chips_other", n=tc.chips)
     lines = [t("title", route=said(tc, "route", language), libtpu=tc.libtpu or "?", chips=chips, startup=startup)]
@@ -427,7 +555,8 @@ def render_table(
     for r in rows:
         if r.status != "compiled" and r.note:
             lines.append(f"  {r.generation} {r.program}: {r.note}")
-    if float64:
+    lines += [f"  {line}" for line in caveat_lines(rows)]
+    if float64 and any(r.step_time.endswith("*") for r in rows):
         lines.append(f"  * {t('float64')}")
     lines.append("  " + t("figures"))
     return lines

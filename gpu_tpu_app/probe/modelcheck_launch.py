@@ -81,6 +81,21 @@ def worker_env(base: dict[str, str] | None = None, python: str | None = None) ->
     return env
 
 
+def utf8_path(file: str | Path) -> bool:
+    """Whether a path is valid UTF-8 (a name in another encoding reaches Python with lone surrogates, which the
+    worker's JSON lines cannot carry)."""
+    try:
+        str(file).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_path(file: str | Path) -> str:
+    """A path as printable text: bytes that are not UTF-8 written as \\xNN."""
+    return os.fsencode(str(file)).decode("utf-8", "backslashreplace")
+
+
 def precheck(file: str | Path, python: str | None = None, language: str | None = None) -> str | None:
     """The one-line error for a path that cannot be a model file (or a Python that cannot run), before any
     process starts; in `language` (None: the one in use)."""
@@ -95,6 +110,8 @@ def precheck(file: str | Path, python: str | None = None, language: str | None =
             return say("no_interpreter", python=python)
         if not os.access(interpreter, os.X_OK):
             return say("not_executable", python=python)
+    if not utf8_path(file):
+        return say("path_not_utf8", file=shown_path(file))
     path = Path(file)
     if not path.exists():
         return say("no_file", file=file)

@@ -162,7 +162,9 @@ TEMPLATES: dict[str, str] = {
     "check.per_chip": "{n} devices per chip, figures summed per chip",
     "check.no_libtpu": "libtpu is not installed in the checking interpreter, so the TPU compiler is not available here (pip install 'libtpu==<the version jax[tpu] names>'; see the README)",
     "check.no_torchax": "torchax is not installed; PyTorch models reach the TPU compiler through torchax.extract_jax",
-    "check.not_compiled": "not compiled: lowering for TPU failed, so the TPU compiler has no program",
+    "check.not_compiled": (
+        "not compiled: lowering for TPU failed or its route could not take this model, so the TPU compiler has no program"
+    ),
     "check.not_installed": "{name}: not installed",
     "check.stablehlo_size": "StableHLO module of {kib} KiB",
     "check.host_callback": "host callback ({callbacks}) runs Python on the host CPU; it cannot be lowered ahead of time for {platform} ({error})",

@@ -43,6 +43,8 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from gpu_tpu_app.shared.notes import mark
+from gpu_tpu_app.worker.modelcheck.base import printable
+from gpu_tpu_app.worker.modelcheck.outputs import flat_forward, flat_forward_module, unwrap_compiled
 from gpu_tpu_app.worker.notes import join, note
 
 #: the environment the TPU runtime needs on a host without TPUs: no query of the GCE metadata server, and
@@ -62,14 +64,49 @@ def _emit(obj: dict[str, Any]) -> None:
 
 
 def _short(text: object, limit: int = MAX_TEXT) -> str:
-    s = " ".join(str(text).split())
+    s = " ".join(printable(text).split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def _compiler_reason(exc: BaseException) -> str:
     """The compiler's own words: the first two non-empty lines of its message, bounded."""
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in printable(exc).splitlines() if ln.strip()]
     return _short(f"{type(exc).__name__}: {' '.join(lines[:2]) or '(no message)'}")
+
+
+#: words in an error that say the check's own route or placement cannot take the program (not the model).
+_LIMIT_WORDS = (
+    "not implemented",
+    "notimplemented",
+    "higherorderoperator",
+    "expect a tensor or a view",
+    "incompatible devices",
+    "device assignment",
+    "devices of the mesh",
+    "mesh",
+)
+
+
+def failure_of(exc: BaseException, user_file: str | None = None) -> str:
+    """Which of the four failures (core.tpu_compile.FAILURES) an exception of a compile is: the TPU compiler's
+    own error (jaxlib's runtime error) or one raised in the user's file is the model's ("model_failed"); what the
+    check's route cannot take (no rule, a mesh of other devices) and anything else is the check's limit, since
+    a result blames the model only when its own code is shown to be the cause."""
+    name = type(exc).__name__
+    words = printable(exc).lower()
+    if isinstance(exc, NotImplementedError) or any(w in words for w in _LIMIT_WORDS):
+        return "check_limit"
+    if name in ("XlaRuntimeError", "JaxRuntimeError"):
+        return "model_failed"
+    if user_file:
+        tb = exc.__traceback__
+        last = None
+        while tb is not None:
+            last = tb
+            tb = tb.tb_next
+        if last is not None and os.path.abspath(last.tb_frame.f_code.co_filename) == os.path.abspath(user_file):
+            return "model_failed"
+    return "check_limit"
 
 
 # =========================================================================== topology names
@@ -182,7 +219,7 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
         weights = _shapes(module, "params")
         inputs = _shapes(module, "example_inputs")
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
-        programs["forward"] = module.forward
+        programs["forward"] = flat_forward(jax, module.forward)
         if callable(getattr(module, "train_step", None)):
             programs["train_step"] = module.train_step
         elif callable(getattr(module, "loss", None)):
@@ -192,10 +229,10 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
     import torch
     import torchax
 
-    model = module.model()
+    model, _ = unwrap_compiled(module.model())  # the same module the worker checked
     tensors = module.example_inputs()
     tensors = tuple(tensors) if isinstance(tensors, (list, tuple)) else (tensors,)
-    states, fn = torchax.extract_jax(model)
+    states, fn = torchax.extract_jax(flat_forward_module(torch, model))
 
     def forward(w: Any, *xs: Any) -> Any:
         with torchax_default_device(torchax):
@@ -221,11 +258,133 @@ def _programs(module: types.ModuleType, framework: str) -> tuple[dict[str, Calla
                 return loss_fn(w, xs)
 
         programs["train_step"] = _sgd(loss)
+    wide = [
+        t for t in (*model.parameters(), *model.buffers(), *tensors) if t.dtype in (torch.float64, torch.complex128)
+    ]
+    if wide and not getattr(jax.config, "jax_enable_x64", False):
+        # torchax leaves jax_enable_x64 off: float64 weights and inputs reach the compiler as float32
+        _NARROWED["dtype"] = "float32"
     specs = tuple(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in tensors)
     weights = {"forward": jax.tree.map(_spec, states)}
     if train_weights is not None:
         weights["train_step"] = jax.tree.map(_spec, train_weights)
     return programs, weights, specs, note("check.torchax_then", then="jax.jit(...)")
+
+
+#: whether Pallas kernels are compiled by Mosaic for the TPU (interpret=False, whatever the file asked): a
+#: file runs its kernels in the interpreter on a CPU host, which XLA compiles as an emulation of the kernel.
+_PALLAS_MOSAIC = {"on": True}
+
+
+def _pallas_on_mosaic() -> None:
+    """Make `pallas_call` compile kernels for the TPU through Mosaic (interpret=False) rather than as their
+    interpreter's emulation, before the model file is loaded (so `from ... import pallas_call` sees it too)."""
+    try:
+        import jax.experimental.pallas as pl
+        from jax._src.pallas import pallas_call as impl
+    except Exception:
+        return
+    original = impl.pallas_call
+
+    def pallas_call(*args: Any, **kwargs: Any) -> Any:
+        if _PALLAS_MOSAIC["on"] and kwargs.get("interpret"):
+            kwargs["interpret"] = False
+        return original(*args, **kwargs)
+
+    impl.pallas_call = pallas_call
+    pl.pallas_call = pallas_call
+
+
+def jaxpr_figures(fn: Callable[..., Any], weights: Any, inputs: tuple, path: str) -> dict[str, Any] | None:
+    """The program's work counted from its jaxpr (worker.modelcheck_jax.JaxWalk): with every static loop's body
+    multiplied by its trip count and each Pallas kernel by its grid ("flops"), and with each body once, as
+    XLA's cost_analysis() counts it ("once"); the trip counts, whether a loop's count is known only at run time
+    ("dynamic"), and each Pallas kernel's interpret flag. None when the program cannot be traced."""
+    import jax
+
+    from gpu_tpu_app.worker.modelcheck.base import Loader
+    from gpu_tpu_app.worker.modelcheck.jax_check import JaxWalk
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            closed = jax.make_jaxpr(fn)(weights, *inputs)
+        walks = [JaxWalk(Loader(path), multiply_loops=m) for m in (True, False)]
+        for walk in walks:
+            walk.walk(closed.jaxpr)
+    except Exception:
+        return None
+    full, once = walks
+    return {
+        "flops": full.matmul + full.other,
+        "once": once.matmul + once.other,
+        "trips": full.static_loops[:20],
+        "dynamic": full.loops_counted_once,
+        "pallas": full.pallas[:20],
+    }
+
+
+def _split(inputs: tuple, n: int) -> bool:
+    """Whether _layout splits every input along its first axis over `n` devices."""
+    import jax
+
+    leaves = jax.tree.leaves(inputs)
+    return n > 1 and bool(leaves) and all(len(x.shape) >= 1 and x.shape[0] % n == 0 for x in leaves)
+
+
+def _corrected(out: dict[str, Any], figures: dict[str, Any] | None, share: float) -> None:
+    """Replace cost_analysis()'s FLOPs by the jaxpr's count where XLA cannot count them: a static loop's body
+    times its trip count, a Pallas kernel compiled by Mosaic (a custom call XLA sees no FLOPs in). XLA's own
+    figure stays in xla_flops; a loop whose trip count is known only at run time is flagged (a lower bound)."""
+    if figures is None or out["status"] != "compiled":
+        return
+    if figures["dynamic"]:
+        out["dynamic_loops"] = True
+    if figures["pallas"]:
+        # the jaxpr was traced with kernels on Mosaic: an interpret flag still set means the switch did not take
+        out["pallas"] = "emulated" if any(figures["pallas"]) or not _PALLAS_MOSAIC["on"] else "mosaic"
+    if not figures["trips"] and not figures["pallas"]:
+        return
+    counted = figures["flops"] * share
+    out["loop_trips"] = figures["trips"]
+    xla = out.get("flops")
+    if xla is None or counted > xla:  # a program of one Mosaic kernel: cost_analysis() names no FLOPs at all
+        out["xla_flops"] = xla
+        out["flops"] = float(counted)
+
+
+#: the floating-point type a float64 model was compiled in instead ("float32" when jax_enable_x64 is off).
+_NARROWED: dict[str, str] = {}
+
+
+#: words of jax's error when a program is placed on other devices than the ones it is compiled for.
+_PLACEMENT_WORDS = ("incompatible devices", "device ids", "devices of the mesh", "device assignment")
+
+
+def placement_error(detail: str) -> bool:
+    """Whether a compile failed because the program carries its own placement (a Mesh made of the devices jax
+    found when the file was loaded: CPU devices here), not the compile topology's TPU devices."""
+    low = detail.lower()
+    return any(w in low for w in _PLACEMENT_WORDS)
+
+
+@contextlib.contextmanager
+def devices_as(devices: list[Any]) -> Iterator[None]:
+    """While the file is loaded again: jax.devices() and jax.local_devices() are the compile topology's TPU
+    devices, so that a Mesh the file builds at import (or in params/forward) is made of them."""
+    import jax
+
+    names = ("devices", "local_devices", "device_count", "local_device_count")
+    saved = {n: getattr(jax, n) for n in names}
+    jax.devices = lambda *a, **k: list(devices)
+    jax.local_devices = lambda *a, **k: list(devices)
+    jax.device_count = lambda *a, **k: len(devices)
+    jax.local_device_count = lambda *a, **k: len(devices)
+    try:
+        yield
+    finally:
+        for n, f in saved.items():
+            setattr(jax, n, f)
 
 
 def _spec(x: Any) -> Any:
@@ -271,7 +430,16 @@ def _figure(cost: Any, key: str) -> float | None:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) and value >= 0 else None
 
 
-def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple, per_chip: int) -> dict[str, Any]:
+def _compile_one(
+    name: str,
+    fn: Callable[..., Any],
+    weights: Any,
+    inputs: tuple,
+    per_chip: int,
+    user_file: str | None = None,
+    figures: dict[str, Any] | None = None,
+    share: float = 1.0,
+) -> dict[str, Any]:
     import jax
 
     start = time.monotonic()
@@ -282,8 +450,15 @@ def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple,
             compiled = jitted.lower(weights, *inputs).compile()
     except Exception as exc:
         reason = _compiler_reason(exc)
-        status = "does_not_fit" if "RESOURCE_EXHAUSTED" in reason else "failed"
-        return {"program": name, "status": status, "detail": reason, "compile_seconds": _since(start)}
+        if "RESOURCE_EXHAUSTED" in reason:
+            return {"program": name, "status": "does_not_fit", "detail": reason, "compile_seconds": _since(start)}
+        return {
+            "program": name,
+            "status": "failed",
+            "failure": failure_of(exc, user_file),
+            "detail": reason,
+            "compile_seconds": _since(start),
+        }
     seconds = _since(start)
     out: dict[str, Any] = {"program": name, "status": "compiled", "detail": "", "compile_seconds": seconds}
     try:
@@ -298,7 +473,7 @@ def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple,
             value = getattr(mem, attr, None)
             out[key] = int(value) * per_chip if isinstance(value, int) and value >= 0 else None
     except Exception as exc:
-        out["detail"] = _short(f"memory_analysis() failed: {type(exc).__name__}: {exc}")
+        out["detail"] = _short(f"memory_analysis() failed: {type(exc).__name__}: {printable(exc)}")
     try:
         cost = compiled.cost_analysis()
         for key, field in (
@@ -309,7 +484,10 @@ def _compile_one(name: str, fn: Callable[..., Any], weights: Any, inputs: tuple,
             value = _figure(cost, field)
             out[key] = value * per_chip if value is not None else None
     except Exception as exc:
-        out["detail"] = _short(f"cost_analysis() failed: {type(exc).__name__}: {exc}")
+        out["detail"] = _short(f"cost_analysis() failed: {type(exc).__name__}: {printable(exc)}")
+    _corrected(out, figures, share)
+    if "dtype" in _NARROWED:
+        out["compiled_dtype"] = _NARROWED["dtype"]
     return out
 
 
@@ -324,6 +502,9 @@ def _generation(
     weights: Any,
     inputs: tuple,
     torch: bool,
+    user_file: str | None = None,
+    figures: dict[str, dict[str, Any] | None] | None = None,
+    rebuild: Callable[[list[Any]], tuple[dict[str, Callable[..., Any]], Any, tuple]] | None = None,
 ) -> dict[str, Any]:
     from jax.experimental import topologies
 
@@ -334,18 +515,62 @@ def _generation(
         topo = topologies.get_topology_desc(platform="tpu", topology_name=name, chips_per_host_bounds=bounds)
         devices = list(topo.devices)
     except Exception as exc:
-        return {**row, "status": "failed", "detail": f"no such topology here: {_compiler_reason(exc)}"}
+        return {
+            **row,
+            "status": "failed",
+            "failure": "check_limit",
+            "detail": f"no such topology here: {_compiler_reason(exc)}",
+        }
     per_chip = max(1, len(devices) // chips)
     row.update(devices=len(devices), device_kind=_short(getattr(devices[0], "device_kind", ""), 100))
     layout: str = ""
     for program, fn in programs.items():
         w = weights[program] if torch else weights
         placed_w, placed_x, layout = _layout(w, inputs, devices)
-        row["programs"].append(_compile_one(program, fn, placed_w, placed_x, per_chip))
+        # the jaxpr counts the whole program: a chip's share is 1/chips of it when the batch is split over them
+        share = per_chip / len(devices) if _split(inputs, len(devices)) else float(per_chip)
+        fig = (figures or {}).get(program)
+        done = _compile_one(program, fn, placed_w, placed_x, per_chip, user_file, fig, share)
+        if done["status"] == "failed" and fig and fig["pallas"] and _PALLAS_MOSAIC["on"]:
+            # Mosaic refused a kernel (a block shape the TPU cannot tile, a kernel split over two devices of one
+            # chip): compile its emulation for this generation instead, and say so
+            import jax
+
+            mosaic_error = done["detail"]
+            _PALLAS_MOSAIC["on"] = False
+            jax.clear_caches()
+            try:
+                done = _compile_one(program, fn, placed_w, placed_x, per_chip, user_file, fig, share)
+            finally:
+                _PALLAS_MOSAIC["on"] = True
+                jax.clear_caches()
+            done["pallas"] = "emulated"
+            done["pallas_error"] = _short(mosaic_error, 300)
+        row["programs"].append(done)
+    if rebuild is not None and any(p["status"] == "failed" and placement_error(p["detail"]) for p in row["programs"]):
+        # the file placed its program on the devices it found when loaded (a Mesh of CPU devices): load it again
+        # with this topology's TPU devices as jax.devices(), and compile what it builds then
+        try:
+            programs, weights, inputs = rebuild(devices)
+            again = []
+            for program, fn in programs.items():
+                w = weights[program] if torch else weights
+                placed_w, placed_x, layout = _layout(w, inputs, devices)
+                share = per_chip / len(devices) if _split(inputs, len(devices)) else float(per_chip)
+                fig = (figures or {}).get(program)
+                again.append(_compile_one(program, fn, placed_w, placed_x, per_chip, user_file, fig, share))
+            row["programs"] = again
+            row["mesh"] = "given_tpu_devices" if all(p["status"] != "failed" for p in again) else "cannot_place"
+        except Exception as exc:
+            row["mesh"] = "cannot_place"
+            row["programs"][0]["detail"] = _short(f"{row['programs'][0]['detail']} (again: {_compiler_reason(exc)})")
     row["sharding"] = join(layout, note("check.per_chip", n=per_chip) if per_chip > 1 else None) or ""
     statuses = [p["status"] for p in row["programs"]]
     row["status"] = next((s for s in ("failed", "does_not_fit") if s in statuses), "compiled")
     row["detail"] = next((p["detail"] for p in row["programs"] if p["status"] != "compiled"), "")
+    failed = next((p for p in row["programs"] if p["status"] == "failed"), None)
+    if failed is not None:
+        row["failure"] = failed["failure"]
     return row
 
 
@@ -429,12 +654,31 @@ def main(argv: list[str] | None = None) -> int:
     try:
         targets = json.loads(args.targets)
         _emit({"type": "stage", "stage": "loading the model for the TPU compiler", "function": None})
+        _pallas_on_mosaic()
         module = _load(args.file)
         programs, weights, inputs, route = _programs(module, args.framework)
         version = importlib.metadata.version("libtpu")
     except Exception as exc:
-        _emit({"type": "error", "detail": f"could not build the programs to compile: {_compiler_reason(exc)}"})
+        _emit(
+            {
+                "type": "error",
+                "failure": "check_limit",
+                "detail": f"could not build the programs to compile: {_compiler_reason(exc)}",
+            }
+        )
         return 0
+    torch = args.framework == "pytorch"
+
+    def rebuild(devices: list[Any]) -> tuple[dict[str, Callable[..., Any]], Any, tuple]:
+        with devices_as(devices):
+            built = _programs(_load(args.file), args.framework)
+        return built[0], built[1], built[2]
+
+    started = time.monotonic()
+    figures = {
+        name: jaxpr_figures(fn, weights[name] if torch else weights, inputs, args.file) for name, fn in programs.items()
+    }
+    counted = time.monotonic() - started
     _emit(
         {
             "type": "start",
@@ -442,8 +686,9 @@ def main(argv: list[str] | None = None) -> int:
             "route": note("check.compile_route", route=route),
             # the compiler's start-up and the model's one-off trace: in no generation's compile time
             "startup_seconds": round(
-                (_warm_up(targets) or 0.0)
-                + _trace_once(targets, args.chips, programs, weights, inputs, args.framework == "pytorch"),
+                counted
+                + (_warm_up(targets) or 0.0)
+                + _trace_once(targets, args.chips, programs, weights, inputs, torch),
                 3,
             ),
         }
@@ -452,7 +697,9 @@ def main(argv: list[str] | None = None) -> int:
         _emit(
             {
                 "type": "generation",
-                "generation": _generation(target, args.chips, programs, weights, inputs, args.framework == "pytorch"),
+                "generation": _generation(
+                    target, args.chips, programs, weights, inputs, torch, args.file, figures, rebuild
+                ),
             }
         )
     return 0

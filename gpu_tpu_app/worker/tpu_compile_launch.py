@@ -73,14 +73,26 @@ def start_child(
 ) -> CompileChild | dict[str, Any]:
     """Start compiling in a child process now (the model-check worker goes on with its own stages meanwhile), or
     the `tpu_compile` finding at once when the compiler cannot run here."""
-    base: dict[str, Any] = {"status": "unavailable", "detail": "", "route": "", "libtpu": None, "chips": chips}
+    base: dict[str, Any] = {
+        "status": "unavailable",
+        "failure": "not_run",
+        "detail": "",
+        "route": "",
+        "libtpu": None,
+        "chips": chips,
+    }
     reason = unavailable_reason(framework)
     if reason is not None:
         return {**base, "detail": reason}
     if not targets:
         return {**base, "detail": "no TPU generation in the catalogue names a compile target"}
     if timeout_s < 5:
-        return {**base, "status": "failed", "detail": "no time was left in the check's timeout to compile for TPUs"}
+        return {
+            **base,
+            "status": "failed",
+            "failure": "timed_out",
+            "detail": "no time was left in the check's timeout to compile for TPUs",
+        }
     return CompileChild(path, framework, chips, targets, timeout_s, base)
 
 
@@ -206,7 +218,7 @@ def _take(
     if kind == "stage" and on_stage is not None:
         on_stage(_short(msg.get("stage", ""), 200))
     elif kind == "start":
-        result.update(status="ok", libtpu=msg.get("libtpu"), route=_short(msg.get("route", ""), 300))
+        result.update(status="ok", failure=None, libtpu=msg.get("libtpu"), route=_short(msg.get("route", ""), 300))
         said = msg.get("said")
         if isinstance(said, dict) and said.get("route"):  # the route's notes (core.notes.mark), kept with it
             result["said"] = {"route": said["route"]}
@@ -215,7 +227,7 @@ def _take(
     elif kind == "generation" and isinstance(msg.get("generation"), dict) and len(generations) < 20:
         generations.append(msg["generation"])
     elif kind == "error":
-        result.update(status="failed", detail=_short(msg.get("detail", "")))
+        result.update(status="failed", failure="check_limit", detail=_short(msg.get("detail", "")))
 
 
 def _finish(
@@ -232,6 +244,7 @@ def _finish(
     if result["status"] == "failed":
         return {**result, "generations": generations}
     done = {g.get("chip") for g in generations}
+    failure = "timed_out" if timed_out else "check_limit"
     if timed_out:
         why = f"did not finish within {timeout_s:.0f} s (the rest of the check's timeout); stopped"
     elif returncode:
@@ -242,11 +255,19 @@ def _finish(
         why = "the TPU compiler's process ended without a result"
     missing = [t for t in targets if t.get("id") not in done]
     if result["status"] != "ok":
-        return {**result, "status": "failed", "detail": why, "generations": []}
+        return {**result, "status": "failed", "failure": failure, "detail": why, "generations": []}
     for t in missing:
         name, _ = topology_name(str(t["topology"]), chips, int(t["dims"]))
         generations.append(
-            {"chip": t["id"], "topology": name, "chips": chips, "status": "failed", "detail": why, "programs": []}
+            {
+                "chip": t["id"],
+                "topology": name,
+                "chips": chips,
+                "status": "failed",
+                "failure": failure,
+                "detail": why,
+                "programs": [],
+            }
         )
     result["detail"] = f"{len(targets) - len(missing)} of {len(targets)} generation(s) answered" + (
         f"; {why}" if missing else ""

@@ -879,6 +879,14 @@ Sources: {sources}.</source>
         <translation>正在开始检查 {file}…</translation>
     </message>
     <message>
+        <source>{step}; {elapsed} s elapsed</source>
+        <translation>{step}；已用 {elapsed} 秒</translation>
+    </message>
+    <message>
+        <source>{step}; {elapsed} s elapsed, about {left} s left</source>
+        <translation>{step}；已用 {elapsed} 秒，约剩 {left} 秒</translation>
+    </message>
+    <message>
         <source>Checked {file} (saved with this session): evidence level {level}.</source>
         <translation>已检查 {file}（随本会话保存）：证据级别 {level}。</translation>
     </message>

@@ -100,7 +100,7 @@ def test_the_rules_and_the_error_lines_in_chinese() -> None:
     s = CheckSession("m.py", 30, 2048, language="zh-Hans")
     s.feed(b'{"type": "stage", "stage": "calling model()", "function": "model()"}\n')
     assert s.finish(None, 30, timed_out=True) == (
-        "m.py（在 model() 中）：未在 30 秒内完成（正在进行：calling model()）；已停止（模型较大时请调高 --timeout）"
+        "m.py（在 model() 中）：未在 30 秒内完成（正在进行：调用 model()）；已停止（模型较大时请调高 --timeout）"
     )
     s.feed(b'{"type": "error", "kind": "internal", "message": "KeyError: x", "function": null, "line": null}\n')
     failed = s.finish(0, 1)

@@ -17,6 +17,7 @@ from gpu_tpu_app.core.tpu_compile import (
     CompiledProgram,
     TpuCompile,
     compiled_generations,
+    render_table,
     roofline,
     table_rows,
     targets,
@@ -126,7 +127,9 @@ def test_nothing_fitting_anywhere_leaves_the_level_to_the_lowering_and_says_why(
     assert any("not compiled for any TPU generation" in t and "RESOURCE_EXHAUSTED" in t for t in texts)
     rows = table_rows(c.tpu_compile, CATALOG)  # type: ignore[arg-type]
     assert rows[0].outcome == "does not fit" and rows[0].fits == "no (RESOURCE_EXHAUSTED)"
-    assert rows[1].outcome == "failed" and "signal 11" in rows[1].note
+    # a crash of the compiler's process saved without its kind of failure: the check's limit, never the model's
+    assert rows[1].outcome == "the check's limit" and "signal 11" in rows[1].note
+    assert "--tpu-chips 0" in rows[1].note
 
 
 def test_table_rows_word_per_chip_figures_and_the_roofline() -> None:
@@ -150,3 +153,99 @@ def test_the_table_never_writes_e_notation_even_for_huge_programs() -> None:
     assert row.flops == "6.33 × 10²¹"
     assert row.compile_time == "4,320 s" and row.arguments == "2,330,000 GiB"
     assert "6.33 × 10²¹ FLOPs" in row.note
+
+
+def _failed_everywhere(reason: str, failure: str | None = None) -> dict:
+    ids = [(t["id"], f"{t['topology']}:1x1") for t in targets(CATALOG)]
+    program = {"program": "forward", "status": "failed", "detail": reason}
+    if failure is not None:
+        program["failure"] = failure
+    return {
+        "status": "ok",
+        "route": "torchax",
+        "libtpu": "0.0.42.1",
+        "chips": 1,
+        "generations": [
+            {"chip": i, "topology": name, "chips": 1, "status": "failed", "detail": reason, "programs": [program]}
+            for i, name in ids
+        ],
+    }
+
+
+def test_long_reasons_from_every_generation_are_bounded_where_the_evidence_is_made() -> None:
+    # the torch.cond crash: one 600-character reason per generation joined into one detail passed the 2,000
+    # characters the contract allows, and pydantic raised out of the check (exit 1, a traceback, no JSON)
+    reasons = [f"NotImplementedError: no rule for cond #{i} " + "x" * 560 for i in range(6)]
+    raw = _failed_everywhere(reasons[0], "check_limit")
+    for g, reason in zip(raw["generations"], reasons):
+        g["detail"] = g["programs"][0]["detail"] = reason
+    f = Findings.model_validate({"framework": "pytorch", "tpu_compile": raw})
+    c = check_from_findings("m.py", f, 1.0)
+    rows = [e for e in c.evidence_for("xla_verified") if e.finding.startswith("not compiled for any")]
+    assert len(rows) == 1 and len(rows[0].detail) == 2000 and rows[0].detail.endswith("…")
+    assert "no rule for cond #0" in rows[0].detail
+
+
+def test_generations_that_failed_alike_share_one_reason() -> None:
+    f = Findings.model_validate({"framework": "jax", "tpu_compile": _failed_everywhere("E: the same", "model_failed")})
+    rows = check_from_findings("m.py", f, 1.0).evidence_for("xla_verified")
+    (row,) = [e for e in rows if e.finding.startswith("not compiled for any")]
+    assert row.detail.count("E: the same") == 1 and "v5e:1x1" in row.detail and "v6e:1x1" in row.detail
+
+
+@pytest.mark.parametrize(
+    ("failure", "words", "step"),
+    [
+        ("timed_out", "timed out", "--timeout SECONDS"),
+        ("check_limit", "the check's limit", "--tpu-chips 0"),
+        ("model_failed", "model failed to compile", "change the model"),
+    ],
+)
+def test_each_failure_is_worded_with_its_next_step_in_rows_and_text(failure: str, words: str, step: str) -> None:
+    tc = TpuCompile.model_validate(_failed_everywhere("XlaRuntimeError: INVALID_ARGUMENT: bad", failure))
+    rows = table_rows(tc, CATALOG)
+    assert {r.outcome for r in rows} == {words} and all(step in r.note for r in rows)
+    assert all(r.note.startswith("XlaRuntimeError: INVALID_ARGUMENT: bad") for r in rows)
+    assert tc.generations[0].failure_kind() == failure
+    zh = table_rows(tc, CATALOG, language="zh-Hans")
+    assert all(r.outcome not in ("", words) for r in zh)
+
+
+def test_a_step_not_run_says_not_run_and_why_in_text_and_json() -> None:
+    for status in ("unavailable", "failed"):
+        tc = TpuCompile.model_validate({"status": status, "failure": "not_run", "detail": "libtpu is not installed"})
+        lines = render_table(tc, CATALOG)
+        assert lines[0] == "Compiled for TPU generations: not run"
+        assert lines[1].strip() == "libtpu is not installed" and "not run" in lines[2]
+        assert tc.model_dump(mode="json")["failure"] == "not_run"
+    # a result saved before the four were told apart: unavailable is not run, a failure the check's limit
+    assert TpuCompile.model_validate({"status": "unavailable"}).failure_kind() == "not_run"
+    assert TpuCompile.model_validate({"status": "failed"}).failure_kind() == "check_limit"
+    with pytest.raises(ValidationError):
+        TpuCompile.model_validate({"status": "failed", "failure": "the model's fault"})
+
+
+def test_a_program_the_check_cannot_place_says_so_and_what_the_user_can_do() -> None:
+    raw = _failed_everywhere("ValueError: Received incompatible devices for jitted computation", "check_limit")
+    for g in raw["generations"]:
+        g["mesh"] = "cannot_place"
+    rows = table_rows(TpuCompile.model_validate(raw), CATALOG)
+    assert {r.outcome for r in rows} == {"the check's limit"}
+    assert all(r.note.startswith("the check cannot place this program on TPU devices") for r in rows)
+    assert all(
+        "build the Mesh inside params() or forward()" in r.note and "incompatible devices" in r.note for r in rows
+    )
+
+
+def test_the_estimators_compiled_rows_carry_the_tables_caveats() -> None:
+    from gpu_tpu_app.core.estimate.compiled import compiled_rows
+    from gpu_tpu_app.core.estimate.models import EstimateRequest
+
+    raw = _compile()
+    fwd = raw["generations"][0]["programs"][0]
+    fwd.update(dynamic_loops=True, compiled_dtype="float32")
+    rows = compiled_rows(
+        TpuCompile.model_validate(raw), CATALOG, EstimateRequest(params=5e9, mode="inference", tokens=1e9)
+    )
+    (row,) = [r for r in rows if r.chip_id == "compiled:tpu-v5e"]
+    assert any("lower bound" in w for w in row.warnings) and any("compiled in float32" in w for w in row.warnings)

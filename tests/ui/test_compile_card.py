@@ -15,7 +15,7 @@ from gpu_tpu_app.core.catalog import load_catalog
 from gpu_tpu_app.core.modelcheck import ModelCheck
 from gpu_tpu_app.core.report import collect, to_html, to_markdown
 from gpu_tpu_app.core.session import new_session
-from gpu_tpu_app.core.tpu_compile import TABLE_HEADERS
+from gpu_tpu_app.core.tpu_compile import TABLE_HEADERS, TpuCompile
 from gpu_tpu_app.ui.result.result_page import ResultPage
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -67,3 +67,36 @@ def test_the_report_carries_the_table_in_markdown_and_html() -> None:
     assert "## Compiled for TPU generations" in md and "TPU v6e (v6e:2x2 (4 chips))" in md
     assert "no (RESOURCE\\_EXHAUSTED)" in md  # escaped for Markdown
     assert "<h2>Compiled for TPU generations</h2>" in page and "no (RESOURCE_EXHAUSTED)" in page
+
+
+@pytest.mark.parametrize(
+    ("tc", "words", "step"),
+    [
+        ({"status": "unavailable", "failure": "not_run", "detail": "libtpu is not installed"}, "not run", "not run"),
+        (
+            {"status": "failed", "failure": "timed_out", "detail": "did not finish within 90 s"},
+            "timed out",
+            "--timeout",
+        ),
+    ],
+)
+def test_a_step_that_did_not_run_shows_which_of_the_four_and_the_next_step(
+    page: ResultPage, tc: dict, words: str, step: str
+) -> None:
+    page.set_model_check(CHECK.model_copy(update={"tpu_compile": TpuCompile.model_validate(tc)}))
+    intro = page.compile_card.intro.text()
+    assert f"{words}: {tc['detail']} (" in intro and step in intro.split("(", 1)[1]
+    assert page.compile_card.table.isHidden()
+
+
+def test_a_generation_that_failed_shows_the_same_words_as_the_cli(page: ResultPage) -> None:
+    tc = CHECK.tpu_compile
+    assert tc is not None
+    g = tc.generations[0]
+    failed = g.model_copy(
+        update={"status": "failed", "failure": "check_limit", "detail": "no such topology here", "programs": []}
+    )
+    check = CHECK.model_copy(update={"tpu_compile": tc.model_copy(update={"generations": [failed]})})
+    page.set_model_check(check)
+    col = {h: i for i, h in enumerate(TABLE_HEADERS)}
+    assert {r[col["Outcome"]] for r in _cells(page)} == {"the check's limit"}

@@ -95,6 +95,25 @@ def test_cancel_stops_the_worker_and_the_window_stays_responsive(qtbot, wizard: 
     assert wizard.answers().framework is None  # nothing was filled
 
 
+def test_the_step_line_counts_steps_with_elapsed_time_and_cancel_ends_at_once(
+    qtbot, wizard: DecideWizard, tmp_path: Path
+) -> None:
+    model = tmp_path / "slow.py"
+    model.write_text(
+        "import time\n\ndef model():\n    while True:\n        time.sleep(0.05)\n\n"
+        "def example_inputs():\n    return ()\n"
+    )
+    bar = wizard.model_check_bar
+    bar.check(str(model))
+    qtbot.waitUntil(lambda: "step 2 of 6: calling model()" in bar.stage_label.text(), timeout=CHECK_MS)
+    assert "s elapsed" in bar.stage_label.text() and "about" in bar.stage_label.text()  # step 1 done: an estimate
+    assert bar.progress.maximum() == 6 and bar.progress.value() == 1
+    finished = []
+    bar.sig_finished.connect(finished.append)
+    qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
+    assert finished == [None] and not bar.progress_view.isVisible()  # at once, not after the worker is reaped
+
+
 def test_bad_file_shows_a_dialog_with_one_line(qtbot, wizard: DecideWizard, tmp_path: Path, error_boxes) -> None:
     model = tmp_path / "broken.py"
     model.write_text("def model(:\n    pass\n")

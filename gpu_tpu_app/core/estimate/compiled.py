@@ -66,6 +66,13 @@ def compiled_rows(tc: TpuCompile | None, catalog: Catalog, req: EstimateRequest)
             warnings.append((f"estimate.compiled.not_compiled_{_kind(program)}", {"reason": reason}))
         if req.steps is None and step is not None:
             warnings.append(("estimate.compiled.give_steps", {}))
+        # why the compiled figures are not exact (core.tpu_compile.caveats): said with the row they feed
+        if program.status == "compiled" and program.dynamic_loops:
+            warnings.append(("estimate.compiled.lower_bound", {}))
+        if program.status == "compiled" and program.compiled_dtype:
+            warnings.append(("estimate.compiled.narrowed", {"dtype": program.compiled_dtype}))
+        if program.status == "compiled" and program.pallas == "emulated":
+            warnings.append(("estimate.compiled.emulated", {}))
         name = (COMPILED_NAME, {"chip": chip.name})
         many = "one" if gen.chips == 1 else "many"
         source = (f"estimate.compiled.mfu_{_kind(program)}_{many}", {"chips": f"{gen.chips:,}"})

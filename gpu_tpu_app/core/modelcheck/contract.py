@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from gpu_tpu_app.core.decision import CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.note_model import Said
@@ -41,7 +41,20 @@ Level = Literal[
     "failed",
 ]
 
-_Text = Field(default="", max_length=2000)
+#: the longest free text one field of the contract carries.
+TEXT_CHARS = 2000
+_Text = Field(default="", max_length=TEXT_CHARS)
+
+
+def clip(value: object, limit: int = TEXT_CHARS) -> str:
+    """`value` as text of at most `limit` characters, cut with "…" (a text is bounded where it is made, so
+    that no joined reason can make a result fail its own contract); never raises, even for an object whose
+    __str__ does."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except Exception as exc:
+        text = f"(cannot be shown: its __str__ raised {type(exc).__name__})"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Model(BaseModel):
@@ -182,6 +195,8 @@ class Findings(_Model):
     layouts: list[Located] = Field(default_factory=list, max_length=50)
     #: higher-order operators followed (torch.cond, while_loop, scan, flex_attention, ...).
     higher_order_ops: list[Located] = Field(default_factory=list, max_length=50)
+    #: model() returned a torch.compile'd module: the check ran its original module (`_orig_mod`).
+    compiled_module: bool = False
     #: the Python the worker ran in (the app's own, or the user's with --python).
     interpreter: str | None = Field(default=None, max_length=4096)
     #: an error raised inside the check's own instrumentation (the model itself ran).
@@ -207,8 +222,14 @@ class Evidence(_Model):
 
     answer: str = Field(max_length=40)
     value: str | None = Field(default=None, max_length=40)
-    finding: str = Field(max_length=2000)
+    finding: str = Field(max_length=TEXT_CHARS)
     detail: str = _Text
+
+    @field_validator("finding", "detail", mode="before")
+    @classmethod
+    def _bounded(cls, value: object) -> object:
+        # joined reasons (one per TPU generation, a route's detail) are cut here, never rejected
+        return clip(value) if isinstance(value, str) else value
 
 
 class ModelCheck(_Model):

@@ -102,7 +102,8 @@ def _framework(t: Words, f: Findings) -> Evidence:
             interpreter=t("framework.interpreter", path=f.interpreter) if f.interpreter else "",
             parameters=f"{f.parameters:,}",
             inputs=f.inputs,
-        ),
+        )
+        + (t("framework.compiled_module") if f.compiled_module else ""),
     )
 
 
@@ -163,7 +164,11 @@ def _compiled(t: Words, f: Findings) -> tuple[list[Evidence], list[Evidence]]:
         return [], []
     done = compiled_generations(tc)
     others = [g for g in tc.generations if g not in done]
-    failed = "; ".join(f"{g.topology}: {g.reason()}" for g in others[:4])
+    # generations that failed for the same reason share it ("v4:1x1x1, v5e:1x1: reason"), each reason once
+    reasons: dict[str, list[str]] = {}
+    for g in others:
+        reasons.setdefault(g.reason(), []).append(g.topology)
+    failed = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in list(reasons.items())[:4])
     if done:
         names = ", ".join(g.topology for g in done)
         row = Evidence(
@@ -194,6 +199,9 @@ def _xla_verified(t: Words, f: Findings) -> Evidence:
         calls = (
             t("xla.custom_calls", calls=", ".join(tpu.custom_calls)) if tpu.custom_calls else t("xla.no_custom_calls")
         )
+        if not tpu.custom_calls and any(c.name == "pallas_call" for c in f.custom_ops):
+            # a Pallas kernel run in the interpreter lowers to the emulation's XLA operations: no custom call
+            calls = t("xla.pallas_interpreted")
         cuda = f.cuda_lowering
         also = ""
         if cuda is not None and cuda.status == "ok":

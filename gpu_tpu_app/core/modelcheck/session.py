@@ -11,9 +11,11 @@ from gpu_tpu_app.core.modelcheck.contract import (
     WorkerError,
     WorkerFindings,
     WorkerStage,
+    clip,
     findings_problem,
     parse_worker_line,
 )
+from gpu_tpu_app.core.modelcheck.phases import phase_words
 from gpu_tpu_app.core.modelcheck.rules import Words, check_from_findings
 from gpu_tpu_app.core.modelcheck.text import error_line
 from gpu_tpu_app.shared.procutil import GUARD_SIGNAL_LINE
@@ -78,7 +80,11 @@ class CheckSession:
         t = self._t
         self.feed(b"\n")
         if timed_out:
-            during = t("errors.during", stage=self.stage.stage) if self.stage is not None else ""
+            during = (
+                t("errors.during", stage=phase_words(self.stage.stage, self.stage.function, self.language))
+                if self.stage is not None
+                else ""
+            )
             return t(
                 "errors.timed_out",
                 file=self.file,
@@ -98,7 +104,15 @@ class CheckSession:
                 line += t("errors.module", choose=self.choose_python)
             return line
         if self.findings is not None:
-            return check_from_findings(self.file, self.findings, seconds, self.language)
+            try:
+                return check_from_findings(self.file, self.findings, seconds, self.language)
+            except Exception as exc:
+                return t(
+                    "errors.internal",
+                    file=self.file,
+                    failure=t("errors.internal_failure"),
+                    message=t("errors.rules_failed", problem=clip(f"{type(exc).__name__}: {exc}", 300)),
+                )
         if self.malformed is not None:
             return t("errors.malformed_line", file=self.file, malformed=t("errors.malformed"), problem=self.malformed)
         # the guard says so on its last stderr line when the worker was ended by a signal; SIGKILL without

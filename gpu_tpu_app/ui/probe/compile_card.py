@@ -13,7 +13,16 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.modelcheck import HIGH_PRECISION_FP64, ModelCheck
-from gpu_tpu_app.core.tpu_compile import FLOAT64_NOTE, TABLE_HEADERS, column_words, table_rows
+from gpu_tpu_app.core.note_model import said
+from gpu_tpu_app.core.tpu_compile import (
+    FLOAT64_NOTE,
+    TABLE_HEADERS,
+    caveat_lines,
+    column_words,
+    failure_words,
+    next_step,
+    table_rows,
+)
 from gpu_tpu_app.ui.shell.widgets import Card, label
 
 #: TableRow fields in TABLE_HEADERS order.
@@ -67,8 +76,11 @@ class CompileCard(Card):
             return
         name = Path(check.file.replace("\\", "/")).name
         if tc.status != "ok":
+            # the same four failures, worded and with the next step, as the CLI's text and the JSON say
+            failure = tc.failure_kind() or "not_run"
+            detail = f"{failure_words(failure)}: {said(tc, 'detail')} ({next_step(failure)})"
             self.intro.setText(
-                self.tr("{file}: not compiled for TPU generations. {detail}").format(file=name, detail=tc.detail)
+                self.tr("{file}: not compiled for TPU generations. {detail}").format(file=name, detail=detail)
             )
             self.table.setRowCount(0)
             self.table.hide()
@@ -108,7 +120,8 @@ class CompileCard(Card):
         layouts = dict.fromkeys(g.sharding for g in tc.generations if g.sharding)
         notes = [self.tr("Layout: {layout}.").format(layout=s) for s in layouts]
         notes += [f"{r.generation} {r.program}: {r.note}" for r in rows if r.status != "compiled" and r.note]
-        if float64:
+        notes += caveat_lines(rows)  # loops multiplied in, lower bounds, Pallas, precision: as the CLI says them
+        if float64 and any(r.step_time.endswith("*") for r in rows):
             notes.append(f"* {FLOAT64_NOTE}.")
         self.notes.setText("\n".join(notes))
         self.show()

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.core.modelcheck import CheckSession, ModelCheck, WorkerStage, level_text
+from gpu_tpu_app.core.modelcheck.phases import STEPS, estimate_left, phase_of, progress
 from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.modelcheck_launch import (
     DEFAULT_MEMORY_LIMIT_MB,
@@ -70,10 +71,12 @@ def start_folder() -> str:
 
 
 class ModelCheckProcess(QObject):
-    """One check in a QProcess. sig_stage(str) while it runs; sig_finished(ModelCheck | str | None) once:
-    the result, the one-line error, or None when cancelled."""
+    """One check in a QProcess. sig_stage(str) while it runs ("step 5 of 6: lowering for TPU", from the phase
+    registry core.modelcheck.phases) and sig_step(WorkerStage) with it; sig_finished(ModelCheck | str | None)
+    once: the result, the one-line error, or None when cancelled."""
 
     sig_stage = Signal(str)
+    sig_step = Signal(object)
     sig_finished = Signal(object)
 
     def __init__(
@@ -143,11 +146,18 @@ class ModelCheckProcess(QObject):
         return self._proc is not None and not self._done
 
     def cancel(self) -> None:
-        """Stop the check now: the worker and anything it started are killed."""
+        """Stop the check now: its guard kills the worker and everything it started (the TPU compiler's process
+        too) and is reaped here before this returns (within the guard's grace, then its group is killed), so
+        the check has ended, all of it, when Cancel's click is handled."""
         if self._done:
             return
         self._cancelled = True
-        self._kill()
+        proc = self._proc
+        if proc is not None and proc.state() != QProcess.ProcessState.NotRunning:
+            self.stop()  # (stop() calls cancel() only when nothing runs: no loop)
+            if proc.state() != QProcess.ProcessState.NotRunning:
+                proc.waitForFinished(1000)  # its group was killed: reap it
+        self._finish(None)
 
     def _kill(self) -> None:
         proc = self._proc
@@ -201,7 +211,8 @@ class ModelCheckProcess(QObject):
             return
         for msg in self.session.feed(bytes(self._proc.readAllStandardOutput().data())):
             if isinstance(msg, WorkerStage):
-                self.sig_stage.emit(msg.stage + (f" ({msg.function})" if msg.function else ""))
+                self.sig_stage.emit(progress(msg.stage, msg.function))
+                self.sig_step.emit(msg)
 
     def _on_stderr(self) -> None:
         if self._proc is None:
@@ -309,9 +320,14 @@ class ModelCheckBar(QWidget):
         prow = QHBoxLayout(self.progress_view)
         prow.setContentsMargins(0, 0, 0, 0)
         self.progress = QProgressBar()
-        self.progress.setRange(0, 0)  # busy: the stages have no fixed length
+        self.progress.setRange(0, STEPS)  # the check's phases (core.modelcheck.phases), one step each
         self.progress.setMaximumWidth(180)
         self.stage_label = label("", "muted")
+        self._step: WorkerStage | None = None
+        self._started = 0.0
+        self._tick = QTimer(self)
+        self._tick.setInterval(1000)
+        self._tick.timeout.connect(self._show_step)
         self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.clicked.connect(self.cancel)
         prow.addWidget(self.progress)
@@ -348,7 +364,7 @@ class ModelCheckBar(QWidget):
             tpu_chips=int(self.chips.currentData()),
             python=self.envs.selected(),
         )
-        self.process.sig_stage.connect(self.stage_label.setText)
+        self.process.sig_step.connect(self._on_step)
         self.process.sig_finished.connect(self._finished)
         self.button.setEnabled(False)
         self.envs.setEnabled(False)
@@ -358,9 +374,38 @@ class ModelCheckBar(QWidget):
         else:
             starting = self.tr("Starting the check of {file}…").format(file=Path(path).name)
         self.stage_label.setText(starting)
+        self._step = None
+        self._started = time.monotonic()
+        self.progress.setValue(0)
+        self._tick.start()
         self.status.hide()
         self.progress_view.show()
         self.process.start()
+
+    def _on_step(self, msg: WorkerStage) -> None:
+        self._step = msg
+        self._show_step()
+
+    def _show_step(self) -> None:
+        """The step line: "step 6 of 6: compiling for v6e, 42 s elapsed, about 10 s left" (the estimate from
+        the steps done so far)."""
+        msg = self._step
+        if msg is None:
+            return
+        phase = phase_of(msg.stage)
+        elapsed = time.monotonic() - self._started
+        step = progress(msg.stage, msg.function)
+        left = estimate_left(phase.step, elapsed) if phase is not None else None
+        if phase is not None:
+            self.progress.setValue(phase.step - 1)
+        if left is None:
+            self.stage_label.setText(self.tr("{step}; {elapsed} s elapsed").format(step=step, elapsed=round(elapsed)))
+        else:
+            self.stage_label.setText(
+                self.tr("{step}; {elapsed} s elapsed, about {left} s left").format(
+                    step=step, elapsed=round(elapsed), left=max(1, round(left))
+                )
+            )
 
     def show_outcome(self, lines: list[str]) -> None:
         """Add what the check changed (answers filled, answers kept, the verdict) under its summary."""
@@ -413,6 +458,7 @@ class ModelCheckBar(QWidget):
         super().hideEvent(event)
 
     def _finished(self, result: ModelCheck | str | None) -> None:
+        self._tick.stop()
         self.progress_view.hide()
         self.button.setEnabled(True)
         self.envs.setEnabled(True)

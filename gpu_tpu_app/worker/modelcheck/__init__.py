@@ -83,7 +83,9 @@ def _tpu_compile(
     """The compile step's finding: the child's result, or "not compiled" (the child stopped) when lowering for
     TPU already failed, so that the compiler has no program."""
     lowering = findings.get("tpu_lowering") or {}
-    if isinstance(child, tpu_compile_launch.CompileChild) and lowering.get("status") == "failed":
+    # lowering failed, or its route could not run (torchax unavailable for this model): the compiler, which
+    # takes the same route, has no program either, so it is stopped now rather than left to run out its time
+    if isinstance(child, tpu_compile_launch.CompileChild) and lowering.get("status") in ("failed", "unavailable"):
         child.cancel()
         child = None
     if child is None:
@@ -91,6 +93,7 @@ def _tpu_compile(
             return None
         return {
             "status": "failed",
+            "failure": "not_run",
             "detail": note("check.not_compiled"),
             "chips": args.tpu_chips,
         }

@@ -43,8 +43,22 @@ def _stage(stage: str, function: str | None = None) -> None:
     _emit({"type": "stage", "stage": stage, "function": function})
 
 
+def printable(value: object) -> str:
+    """str(value), or what it is when its __str__ raises (an exception from the user's code may): never raises."""
+    try:
+        return value if isinstance(value, str) else str(value)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        try:
+            name = type(exc).__name__
+        except BaseException:
+            name = "an exception"
+        return f"(its message cannot be shown: {type(value).__name__}.__str__ raised {name})"
+
+
 def _short(text: object, limit: int = MAX_TEXT) -> str:
-    s = " ".join(str(text).split())
+    s = " ".join(printable(text).split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
@@ -58,7 +72,7 @@ def _raising(exc: BaseException) -> Callable[[], NoReturn]:
 
 
 def _first_line(text: object) -> str:
-    for line in str(text).splitlines():
+    for line in printable(text).splitlines():
         if line.strip():
             return _short(line.strip())
     return ""

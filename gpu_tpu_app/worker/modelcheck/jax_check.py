@@ -22,7 +22,9 @@ from gpu_tpu_app.worker.modelcheck.base import (
     _first_line,
     _raising,
     _stage,
+    printable,
 )
+from gpu_tpu_app.worker.modelcheck.outputs import flat_forward
 from gpu_tpu_app.worker.notes import join, note
 
 #: primitives that send data to the host CPU and back.
@@ -92,8 +94,14 @@ def _jax_linalg_work(name: str, eqn: Any) -> int:
 class JaxWalk:
     """Walks a jaxpr (and every jaxpr inside it): primitives, work, float64, callbacks, custom kernels."""
 
-    def __init__(self, loader: Loader) -> None:
+    def __init__(self, loader: Loader, multiply_loops: bool = True) -> None:
         self.loader = loader
+        #: False: every loop body counted once, as XLA's cost_analysis() counts it (the TPU compile's comparison)
+        self.multiply_loops = multiply_loops
+        #: trip counts of the loops with a static one (scan, fori_loop with static bounds), as met
+        self.static_loops: list[int] = []
+        #: each Pallas kernel met: whether it runs in the interpreter (interpret=True: emulated by XLA operations)
+        self.pallas: list[bool] = []
         self.matmul = 0
         self.other = 0
         self.primitives: dict[str, int] = {}
@@ -171,7 +179,18 @@ class JaxWalk:
                 self.other += times * out_n
             # nested programs
             if name == "scan":
-                self.walk(params["jaxpr"].jaxpr, times * int(params.get("length", 1)))
+                length = int(params.get("length", 1))
+                if length > 1 and len(self.static_loops) < 1000:
+                    self.static_loops.append(length)
+                self.walk(params["jaxpr"].jaxpr, times * length if self.multiply_loops else times)
+            elif name == "pallas_call":
+                # the kernel's body runs once per grid point
+                self.pallas.append(bool(params.get("interpret", False)))
+                grid = getattr(params.get("grid_mapping"), "grid", ()) or ()
+                points = int(np.prod([g for g in grid if isinstance(g, int)])) if grid else 1
+                inner = params.get("jaxpr")
+                if inner is not None and hasattr(inner, "eqns"):
+                    self.walk(inner, times * points if self.multiply_loops else times)
             elif name == "while":
                 self.loops_counted_once = True
                 self.walk(params["body_jaxpr"].jaxpr, times)
@@ -269,7 +288,7 @@ def _export_for(
         }
     except Exception as exc:
         detail = f"{type(exc).__name__}: {_first_line(exc)}"
-        if callbacks and "platform" in str(exc):
+        if callbacks and "platform" in printable(exc):
             detail = note(
                 "check.host_callback", callbacks=", ".join(callbacks), platform=platform.upper(), error=detail
             )
@@ -450,7 +469,8 @@ def check_jax(loader: Loader) -> dict[str, Any]:
     findings["parameters"] = sum(int(x.size) for x in leaves)
     findings["parameter_bytes"] = sum(int(x.size) * x.dtype.itemsize for x in leaves)
     findings["inputs"] = _jax_signature(inputs)
-    forward = loader.module.forward  # type: ignore[union-attr]  # the loader checked that forward exists
+    # an output of any pytree-like shape (a dataclass, a namedtuple, a cache object) reaches jax as its arrays
+    forward = flat_forward(jax, loader.module.forward)  # type: ignore[union-attr]  # the loader checked it exists
     findings["data_dependent"] = []
 
     # 1. trace to a jaxpr: primitives, work, float64, callbacks; data-dependent Python control flow fails here

@@ -29,7 +29,9 @@ from gpu_tpu_app.worker.modelcheck.base import (
     _other_inputs,
     _short,
     _stage,
+    printable,
 )
+from gpu_tpu_app.worker.modelcheck.outputs import flat_forward_module, unwrap_compiled
 from gpu_tpu_app.worker.notes import join, note
 from gpu_tpu_app.worker.tpu_compile import torchax_default_device
 
@@ -232,7 +234,7 @@ def _torch_export(model: Any, inputs: tuple, loader: Loader, findings: dict[str,
             )
         findings["non_core_ops"] = _non_core_ops(exported, torch, findings)
     except Exception as exc:
-        text = str(exc)
+        text = printable(exc)
         graph = {
             "status": "failed",
             "detail": f"{type(exc).__name__}: {_first_line(text)}",
@@ -364,6 +366,9 @@ def check_torch(loader: Loader, export_for: Exporter) -> dict[str, Any]:
     import torch
 
     findings: dict[str, Any] = {"framework": "pytorch", "versions": {"torch": torch.__version__}, "notes": []}
+    # a torch.compile'd module's code refuses the check's dispatch modes: its original module is the same model
+    model, compiled = unwrap_compiled(model)
+    findings["compiled_module"] = compiled
     findings["parameters"] = sum(int(p.numel()) for p in model.parameters())
     findings["parameter_bytes"] = sum(int(p.numel()) * p.element_size() for p in model.parameters())
     findings["inputs"] = _signature(inputs)
@@ -488,7 +493,8 @@ def _torchax_route(
         import jax
         import jax.numpy as jnp
 
-        states, jax_func = tx.extract_jax(model)
+        # outputs of any pytree-like shape (ModelOutput with a KV cache, dataclasses) reach jax as their tensors
+        states, jax_func = tx.extract_jax(flat_forward_module(torch, model))
         specs = (
             jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype), states),
             *(jax.ShapeDtypeStruct(tuple(t.shape), jnp.dtype(str(t.dtype).removeprefix("torch."))) for t in inputs),
