@@ -101,6 +101,10 @@ ALLOWED_WORDS = frozenset(
         "MLIR",
         "FSDP",
         "LoRA",
+        "QLoRA",  # and the estimate's --finetune choices, as typed
+        "lora",
+        "qlora",
+        "NormalFloat",  # QLoRA's 4-bit number format
         "MoE",
         "NVIDIA",
         "AMD",

@@ -94,6 +94,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         default="auto",
         help=_option("checkpointing"),
     )
+    p.add_argument("--finetune", choices=["full", "lora", "qlora"], help=_option("finetune"))
+    p.add_argument("--lora-rank", metavar="R", help=_option("lora_rank", default="16"))
     p.add_argument(
         "--strict-fp32",
         action="store_true",
@@ -277,6 +279,14 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             if value is not None:
                 raise _bad("inference_only", flag=flag)
     micro = _whole("--micro-batch", args.micro_batch, 100_000)
+    finetune = getattr(args, "finetune", None)
+    rank = _whole("--lora-rank", getattr(args, "lora_rank", None), 65_536)
+    if finetune is not None and args.inference:
+        raise _bad("finetune_inference")
+    if finetune is not None and tokens is None:
+        raise _bad("finetune_tokens")
+    if rank is not None and finetune not in ("lora", "qlora"):
+        raise _bad("lora_rank_only")
     if args.inference:
         if micro is not None:
             raise _bad("micro_batch_training")
@@ -323,6 +333,8 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             steps=_positive("--steps", args.steps) if args.steps is not None else None,
             price_cloud=args.cloud.lower() if args.cloud else None,
             price_region=args.region.lower() if args.region else None,
+            finetune=finetune,
+            lora_rank=rank if rank is not None else 16,
             **_moe(args, params),
             **shape,
         )

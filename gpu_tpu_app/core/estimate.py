@@ -46,6 +46,7 @@ from gpu_tpu_app.core.estimate_models import (
     Estimate,
     EstimateRequest,
     EstimateRow,
+    FineTune,
     MeasuredDevice,
     Moe,
     Shape,
@@ -55,10 +56,13 @@ from gpu_tpu_app.core.estimate_workload import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
     DEFAULT_MICRO_BATCH,
+    FINETUNE_SOURCES,
     INFERENCE_OVERHEAD,
     TOKENS_PER_PARAM,
     TRAINING_BYTES_PER_PARAM,
     activations,
+    adapter_params,
+    finetune_of,
     memory_needed,
     model_shape,
     moe_of,
@@ -124,10 +128,12 @@ __all__ = [
     "Estimate",
     "EstimateRequest",
     "EstimateRow",
+    "FineTune",
     "MeasuredDevice",
     "Moe",
     "Shape",
     "activations",
+    "adapter_params",
     "estimate",
     "measured_from_run",
     "memory_needed",
@@ -166,6 +172,7 @@ def estimate(
     work = workload(req)
     shape = work.shape
     used_sources = list(RULE_SOURCES[req.mode]) + list(transformer.SHAPE_SOURCES)
+    used_sources += FINETUNE_SOURCES.get(req.finetune or "", [])
     if req.strict_fp32:
         used_sources.extend(FP32_SOURCES)
     devices = catalog_devices(req, catalog, used_sources, book)
@@ -190,8 +197,12 @@ def estimate(
         tokens=tokens,
         tokens_default=req.mode == "training" and req.tokens is None,
         flops=flops,
-        rule=_rule("training" if req.mode == "training" else "inference"),
-        memory_rule=_rule("training_memory" if req.mode == "training" else "inference_memory"),
+        rule=_rule(("training_adapters" if req.adapters else "training") if req.mode == "training" else "inference"),
+        memory_rule=_rule(
+            ("training_memory_adapters" if req.adapters else "training_memory")
+            if req.mode == "training"
+            else "inference_memory"
+        ),
         sources=list(dict.fromkeys(used_sources)),
         shape=shape,
         batch=(req.batch or DEFAULT_BATCH) if req.mode == "inference" else None,
@@ -199,6 +210,7 @@ def estimate(
         prompt_tokens=(req.prompt_tokens or 0.0) if req.mode == "inference" else None,
         micro_batch=(req.micro_batch or DEFAULT_MICRO_BATCH) if req.mode == "training" else None,
         moe=moe_of(req),
+        finetune=finetune_of(req, shape),
         bw_share_source=share_source,
         fp32_note=fp32_note,
         compiled_rule=_rule("compiled") if own else None,

@@ -1,8 +1,9 @@
 """How one model copy sits on a device's chips, and what the layout leaves unmodelled.
 
-Training: the fewest chips per copy that hold the training state and one micro-batch's activations,
-tensor parallel inside a fast-link group and pipeline or sharded data parallel across
-(core.transformer.best_layout). Serving: the fewest chips whose memory holds one copy. The copies are
+Training: the layout that finishes soonest on the chips given with every chip within its memory:
+tensor parallel inside a fast-link group, the state sharded (FSDP / ZeRO-3) or not, and the least
+recomputation that fits (core.transformer.fastest_layout); when none fits, the fewest chips one copy
+would need (core.transformer.best_layout). Serving: the fewest chips whose memory holds one copy. The copies are
 the chips given over the chips per copy; the warnings say when a copy does not fit, spans more than a
 fast-link group, or leaves chips idle.
 """
@@ -34,7 +35,9 @@ def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
     needed = work.needed
     if req.mode == "training":
         limit = transformer.tensor_limit(dev.domain, work.shape.heads)
-        layout = transformer.best_layout(work.state, work.activations, dev.memory, limit)
+        layout = transformer.fastest_layout(
+            work.state, work.activations, dev.memory, limit, req.chips, work.recompute
+        ) or transformer.best_layout(work.state, work.activations, dev.memory, limit)
         if layout is None:
             return Plan(None, 0, None)
         return Plan(layout.chips, req.chips // layout.chips, layout)
@@ -44,6 +47,59 @@ def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
 
 #: one warning as an id in resources/text/estimate.*.toml ([layout]) and the values of its placeholders.
 Warning = tuple[str, dict[str, str]]
+
+
+def layout_name(tensor: int, shards: int, copies: int | None, checkpointing: str, language: str | None = None) -> str:
+    """A training layout in words: 'TP 8 x FSDP 2 x DP 4, no recompute'; in `language` (None: the one in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    parts = [
+        text(f"estimate.layout_name.{kind}", language=language, n=n)
+        for kind, n in (("tensor", tensor), ("fsdp", shards), ("data", copies or 1))
+        if n > 1
+    ]
+    joined = " x ".join(parts) or text("estimate.layout_name.one", language=language)
+    recompute = text(f"estimate.layout_name.{checkpointing}", language=language)
+    return text("estimate.layout_name.joined", language=language, parts=joined, recompute=recompute)
+
+
+def layout_reasons(req: EstimateRequest, dev: Device, work: Workload, plan: Plan) -> list[Warning]:
+    """Why a training row has its layout, as text ids ([why]) and values (bytes already in words)."""
+    from gpu_tpu_app.core.wording import format_bytes
+
+    layout = plan.layout
+    if req.mode != "training" or layout is None or dev.memory is None:
+        return []
+    if layout.chips > req.chips:
+        return [("needs_more", {"chips": str(req.chips)})]
+    found: list[Warning] = [
+        (
+            "fastest",
+            {"chips": str(req.chips), "per_chip": format_bytes(layout.per_chip), "memory": format_bytes(dev.memory)},
+        )
+    ]
+    if layout.chips > 1:
+        found.append(("sharded", {"single": format_bytes(work.state + layout.activations)}))
+    if req.checkpointing != "auto":
+        found.append(("asked", {"mode": layout.checkpointing}))
+    elif layout.checkpointing != "none":
+        found.append(("recompute", {}))
+    return found
+
+
+def reason_text(reason: Warning, language: str | None = None) -> str:
+    """One reason for a layout in `language` (None: the language in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    ident, values = reason
+    if ident == "asked":
+        values = {"mode": text(f"estimate.layout_name.{values['mode']}", language=language)}
+    return text(f"estimate.why.{ident}", language=language, **values)
+
+
+def reasons_text(reasons: list[Warning], language: str | None = None) -> str:
+    """The reasons joined into one line."""
+    return "; ".join(reason_text(r, language) for r in reasons)
 
 
 def layout_warnings(req: EstimateRequest, dev: Device, plan: Plan) -> list[Warning]:

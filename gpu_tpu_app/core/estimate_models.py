@@ -67,11 +67,18 @@ class EstimateRequest(BaseModel):
     steps: float | None = Field(default=None, gt=0, le=MAX_TOKENS)  # steps of your compiled model to run
     price_cloud: str | None = Field(default=None, max_length=100)  # price in this cloud only (default: any)
     price_region: str | None = Field(default=None, max_length=100)  # price in this region only (default: any)
+    #: training: a fine-tune of every weight, or LoRA / QLoRA adapters on frozen weights (None: pre-training)
+    finetune: Literal["full", "lora", "qlora"] | None = None
+    lora_rank: int = Field(default=16, ge=1, le=65_536)  # LoRA / QLoRA adapter rank
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
         if self.mode == "inference" and self.tokens is None:
             raise ValueError("inference needs tokens: the number of tokens to serve")
+        if self.finetune is not None and self.mode != "training":
+            raise ValueError("finetune is for training only")
+        if self.finetune is not None and self.tokens is None:
+            raise ValueError("a fine-tune needs tokens: the tokens of its data times the epochs")
         for chip_id, price in self.prices.items():
             if not (math.isfinite(price) and 0 <= price <= MAX_PRICE):
                 raise ValueError(f"price for {chip_id!r} must be 0 to {MAX_PRICE:,.0f} USD per chip-hour")
@@ -89,6 +96,11 @@ class EstimateRequest(BaseModel):
     def active(self) -> float:
         """Parameters each token uses: the active ones of a mixture of experts, else all."""
         return self.active_params if self.active_params is not None else self.params
+
+    @property
+    def adapters(self) -> bool:
+        """LoRA or QLoRA: frozen weights with trained low-rank adapters."""
+        return self.finetune in ("lora", "qlora")
 
     @property
     def value_bytes(self) -> float:
@@ -157,6 +169,21 @@ class Moe(BaseModel):
     decode_params: float  # parameters one decode step of the batch reads
 
 
+class FineTune(BaseModel):
+    """A fine-tune as the estimate counted it, with its arithmetic in English (JSON is a contract for tools)."""
+
+    model_config = _FROZEN
+
+    method: Literal["full", "lora", "qlora"]
+    rank: int | None  # LoRA / QLoRA adapter rank
+    adapter_params: float  # trained adapter parameters (0 for a full fine-tune)
+    frozen_bytes_per_param: float | None  # bytes a frozen weight takes (None: every weight is trained)
+    state_bytes: float  # weights, gradients and optimizer state before activations
+    weight_flops_per_token: float  # training FLOPs per token of the weights (without attention)
+    arithmetic: str  # how state_bytes and weight_flops_per_token were worked out
+    sources: list[str]
+
+
 class ChipEstimate(BaseModel):
     """One row: time (with a range), bound, memory per copy and fit, and cost on one kind of chip."""
 
@@ -199,6 +226,11 @@ class ChipEstimate(BaseModel):
     checkpointing: str | None = None
     activation_bytes: float | None = None  # one micro-batch over all layers
     per_chip_bytes: float | None = None  # on the fullest chip of a copy
+    #: training: the layout in words ("FSDP 8, no recompute") and why it was chosen, in English
+    layout: str | None = None
+    layout_why: str | None = None
+    #: the reasons as (text id, values) for other languages; not in the JSON form
+    layout_why_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
     warnings: list[str] = Field(default_factory=list)
     #: the layout warnings as (id, values) for other languages (core.estimate_layout); not in the JSON form
     warning_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
@@ -232,6 +264,7 @@ class Estimate(BaseModel):
     prompt_tokens: float | None = None
     micro_batch: int | None = None
     moe: Moe | None = None
+    finetune: FineTune | None = None
     bw_share_source: str | None = None  # where the decode share of bandwidth comes from
     fp32_note: str | None = None  # how strict fp32 was priced, when asked for
     compiled_rule: str | None = None  # how the rows from your compiled model are worked out, when there are any

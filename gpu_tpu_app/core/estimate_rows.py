@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_tpu_app.core.estimate_devices import Device, Quotes, Words
-from gpu_tpu_app.core.estimate_layout import Plan, copy_plan, layout_warnings, warning_text
+from gpu_tpu_app.core.estimate_layout import (
+    Plan,
+    copy_plan,
+    layout_name,
+    layout_reasons,
+    layout_warnings,
+    reasons_text,
+    warning_text,
+)
 from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
 from gpu_tpu_app.core.estimate_workload import (
     DEFAULT_BATCH,
@@ -21,6 +29,7 @@ from gpu_tpu_app.core.estimate_workload import (
     attention_flops_per_token,
     recompute_factor,
     training_tokens,
+    weight_flops_per_token,
 )
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.units import SECONDS_PER_DAY
@@ -43,7 +52,8 @@ def row_times(
     used = plan.copies * plan.per_copy
     if req.mode == "training":
         mode = plan.layout.checkpointing if plan.layout is not None else None
-        flops = (6.0 * req.active + 3.0 * attention) * training_tokens(req) * recompute_factor(mode, shape, req)
+        model = weight_flops_per_token(req, shape) + 3.0 * attention
+        flops = model * training_tokens(req) * recompute_factor(mode, shape, req)
         out.update(seconds=flops / (used * peak * mfu), bound="compute")
         return out
     assert req.tokens is not None
@@ -89,6 +99,7 @@ def chip_row(
     days = days_of(at_mid["seconds"])
     per_copy, layout = plan.per_copy, plan.layout
     warnings = layout_warnings(req, dev, plan)
+    reasons = layout_reasons(req, dev, work, plan)
     needed = needed_default
     if layout is not None:
         needed = work.state + layout.activations
@@ -136,6 +147,11 @@ def chip_row(
         checkpointing=layout.checkpointing if layout else None,
         activation_bytes=layout.activations if layout else None,
         per_chip_bytes=layout.per_chip if layout else None,
+        layout=layout_name(layout.tensor, layout.shards, plan.copies, layout.checkpointing, language="en")
+        if layout
+        else None,
+        layout_why=reasons_text(reasons, language="en") if reasons else None,
+        layout_why_texts=reasons,
         warnings=[warning_text(w, language="en") for w in warnings],
         warning_texts=warnings,
         cost_usd=cost,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
-from gpu_tpu_app.core.estimate_layout import warning_text
+from gpu_tpu_app.core.estimate_layout import layout_name, reasons_text, warning_text
 from gpu_tpu_app.core.estimate_workload import shape_origin
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
@@ -230,6 +230,14 @@ def estimate_inputs(result: Estimate) -> str:
     if req.mode == "training" and result.micro_batch is not None:
         parts.append(text("estimate.inputs.micro_batch", n=result.micro_batch))
         parts.append(text("estimate.inputs.checkpointing", mode=req.checkpointing))
+    if result.finetune is not None:
+        ft = result.finetune
+        if ft.method == "full":
+            parts.append(text("estimate.inputs.finetune_full"))
+        else:
+            method = "LoRA" if ft.method == "lora" else "QLoRA"
+            n = format_quantity(ft.adapter_params)
+            parts.append(text("estimate.inputs.finetune_adapters", method=method, rank=ft.rank, n=n))
     if result.moe is not None:
         parts.append(text("estimate.inputs.active", n=format_quantity(result.moe.active)))
         if result.moe.experts is not None:
@@ -253,15 +261,21 @@ def estimate_inputs(result: Estimate) -> str:
 
 
 def layout_cell(row: EstimateRow) -> str:
-    """How one training copy is laid out: 'TP 8 x 16, selective', or MISSING."""
-    if row.tensor_parallel is None or row.shards is None:
+    """How one training copy is laid out, in the language in use: 'TP 8 x FSDP 2 x DP 4, no recompute', or MISSING."""
+    if row.tensor_parallel is None or row.shards is None or row.checkpointing is None:
         return MISSING
-    return f"TP {row.tensor_parallel} x {row.shards}, {row.checkpointing}"
+    return layout_name(row.tensor_parallel, row.shards, row.copies, row.checkpointing)
+
+
+def layout_why(row: EstimateRow) -> str:
+    """Why a training row has its layout, in the language in use ('' for none)."""
+    return reasons_text(row.layout_why_texts) if row.layout_why_texts else (row.layout_why or "")
 
 
 def training_memory_line(result: Estimate) -> str:
     """The training state and one micro-batch's activations, in one sentence."""
-    state = format_bytes(16.0 * result.request.params)
+    ft = result.finetune
+    state = format_bytes(ft.state_bytes if ft is not None else 16.0 * result.request.params)
     acts = sorted({row.activation_bytes for row in result.rows if row.activation_bytes is not None})
     if not acts:
         return text("estimate.memory.training_state", state=state, missing=MISSING)
@@ -270,6 +284,9 @@ def training_memory_line(result: Estimate) -> str:
         if len(acts) == 1
         else text("estimate.memory.acts_range", low=format_bytes(acts[0]), high=format_bytes(acts[-1]))
     )
+    if ft is not None and ft.frozen_bytes_per_param is not None:
+        frozen = f"{ft.frozen_bytes_per_param:.3g}"
+        return text("estimate.memory.training_state_adapters", state=state, frozen=frozen, activations=shown)
     return text("estimate.memory.training_state_acts", state=state, activations=shown)
 
 

@@ -224,3 +224,48 @@ def best_layout(
             if best is None or layout.chips < best.chips:
                 best = layout
     return best
+
+
+def _smallest_divisor_from(n: int, low: int) -> int | None:
+    """The smallest divisor of n that is at least `low`, or None when low > n."""
+    found = [x for d in range(1, math.isqrt(n) + 1) if n % d == 0 for x in (d, n // d) if x >= low]
+    return min(found) if found else None
+
+
+def fastest_layout(
+    state_bytes: float,
+    activations: dict[Checkpointing, float],
+    chip_memory: float,
+    max_tensor: int,
+    chips: int,
+    recompute: dict[Checkpointing, float],
+) -> Layout | None:
+    """The layout of one copy that finishes soonest on `chips` chips, each chip within its memory.
+
+    For each checkpointing mode offered and each tensor degree t (powers of two up to max_tensor and
+    the chips), the state is sharded over p chips (FSDP / ZeRO-3; p = 1 is plain data parallel), with
+    state/(t·p) + activations/t within the chip. The time is the recomputation factor over the chips
+    working (whole copies of t·p chips); of the p that fit, the smallest one that divides the chips / t
+    (no chip idle), else the smallest that fits. Ties go to less recomputation, then to fewer chips per
+    copy (less communication), then to less tensor parallel. Pipeline stages are not searched: with the
+    same memory per chip as FSDP (the first stage keeps one micro-batch's activations of every layer
+    under 1F1B) they add a bubble and no speed. None when nothing fits on the chips given."""
+    best: tuple[tuple[float, int, int, int], Layout] | None = None
+    for order, mode in enumerate(CHECKPOINTING_ORDER):
+        if mode not in activations:
+            continue
+        act = activations[mode]
+        for t in _powers_of_two(min(max_tensor, chips)):
+            room = chip_memory - act / t
+            if room <= 0:
+                continue
+            least = max(1, math.ceil(state_bytes / (t * room) - 1e-9))
+            groups = chips // t
+            if least > groups:
+                continue
+            for p in dict.fromkeys(p for p in (_smallest_divisor_from(groups, least), least) if p is not None):
+                used = (chips // (t * p)) * t * p
+                key = (recompute.get(mode, 1.0) / used, order, t * p, t)
+                if best is None or key < best[0]:
+                    best = (key, Layout(t, p, mode, act, state_bytes / (t * p) + act / t))
+    return best[1] if best is not None else None

@@ -31,6 +31,7 @@ from gpu_tpu_app.core.estimate_text import (
     estimate_model_lines,
     estimate_warnings,
     layout_cell,
+    layout_why,
     memory_header,
     memory_tip,
     memory_units_note,
@@ -262,9 +263,9 @@ class EstimateTableFill:
                         plain_tip(
                             QCoreApplication.translate(
                                 "EstimatorTable",
-                                "One copy: {layout} (tensor parallel inside the fast-link group x pipeline "
-                                "stages or sharded data parallel across groups, checkpointing as shown)",
-                            ).format(layout=layout_cell(row))
+                                "Layout: {layout} (TP: tensor parallel inside the fast-link group; FSDP: the "
+                                "state sharded over that many groups; DP: copies working side by side). Why: {why}",
+                            ).format(layout=layout_cell(row), why=layout_why(row))
                         )
                     )
                 if col > PRICE_COLUMN and cost_tip:

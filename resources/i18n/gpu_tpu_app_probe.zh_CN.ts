@@ -1161,8 +1161,8 @@ needed / available</source>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="249"/>
-        <source>One copy: {layout} (tensor parallel inside the fast-link group x pipeline stages or sharded data parallel across groups, checkpointing as shown)</source>
-        <translation>一个副本：{layout}（高速互联组内张量并行 x 流水线阶段，或跨组分片数据并行；检查点如表所示）</translation>
+        <source>Layout: {layout} (TP: tensor parallel inside the fast-link group; FSDP: the state sharded over that many groups; DP: copies working side by side). Why: {why}</source>
+        <translation>布局：{layout}（TP：高速互联组内的张量并行；FSDP：状态分片到这么多个组上；DP：并行工作的副本）。原因：{why}</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_table.py" line="269"/>

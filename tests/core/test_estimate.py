@@ -154,9 +154,19 @@ def test_fit_scales_with_chip_count_and_converts_gib_once(catalog: Catalog) -> N
     assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 2, "selective")
     assert h100.activation_bytes == pytest.approx(80 * 34 * 2048 * 8192)
     assert h100.fits is True and h100.memory_available_bytes == 16 * 80e9
+    # on 15 chips full checkpointing fits: 80 x 2 x 2048 x 8192 + one layer's 2048 x 8192 x (34 + 5 x 64 x 2048
+    # / 8192) = 4.60 GB of activations; FSDP over 15 holds 1.12e12 / 15 + 4.60e9 = 79.3 GB a chip, within 80
     fifteen = _row(estimate(req.model_copy(update={"chips": 15}), catalog), "h100-sxm")
-    assert fifteen.fits is False and fifteen.days is None
-    assert any("one copy needs 16 chips" in w for w in fifteen.warnings)
+    full = 80 * 2 * 2048 * 8192 + 2048 * 8192 * (34 + 5 * 64 * 2048 / 8192)
+    assert (fifteen.tensor_parallel, fifteen.shards, fifteen.checkpointing) == (1, 15, "full")
+    assert fifteen.per_chip_bytes == pytest.approx(16 * 70e9 / 15 + full) and fifteen.per_chip_bytes < 80e9
+    assert fifteen.fits is True and fifteen.days is not None
+    # on 14 no layout fits (FSDP 14 needs 1.12e12 / 14 + 4.6e9 = 84.6 GB a chip; TP 2 x FSDP 7 still 82.3 GB):
+    # the row says the fewest chips one copy needs
+    fourteen = _row(estimate(req.model_copy(update={"chips": 14}), catalog), "h100-sxm")
+    assert 16 * 70e9 / 14 + full > 80e9 and 16 * 70e9 / 14 + full / 2 > 80e9
+    assert fourteen.fits is False and fourteen.days is None
+    assert any("one copy needs 16 chips" in w for w in fourteen.warnings)
     # TPU7x memory is published as 192 GiB: 206.2e9 bytes, converted once
     assert _row(estimate(req, catalog), "tpu7x").chip_memory_bytes == 192 * 2**30
 

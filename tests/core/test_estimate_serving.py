@@ -298,10 +298,14 @@ def test_activation_memory_with_and_without_checkpointing(catalog: Catalog) -> N
         ((8 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att)) / ((6 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att))
     )
     auto = _row(estimate(EstimateRequest(**base), catalog), "h100-sxm")
-    assert auto.checkpointing == "selective"  # the least recomputation reaching the fewest chips (2)
+    # the fastest on the 8 chips given: no recomputation at TP 4 (26.1 + 28 GB a chip), two copies working;
+    # TP 2 x FSDP 4 is as fast but a copy spans more chips
+    assert (auto.checkpointing, auto.tensor_parallel, auto.shards, auto.copies) == ("none", 4, 1, 2)
+    assert auto.days == pytest.approx(rows["none"].days)
+    assert auto.days < rows["selective"].days
 
 
-def test_405b_reads_128_chips_per_copy_as_llama3_ran(catalog: Catalog) -> None:
+def test_405b_on_16384_h100_takes_the_fastest_layout_that_fits(catalog: Catalog) -> None:
     req = EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384)
     result = estimate(req, catalog)
     assert result.shape is not None and (result.shape.layers, result.shape.width, result.shape.heads) == (
@@ -310,21 +314,25 @@ def test_405b_reads_128_chips_per_copy_as_llama3_ran(catalog: Catalog) -> None:
         128,
     )
     h100 = _row(result, "h100-sxm")
-    # state 16 x 405e9 = 6.48 TB. Selective recomputation: 127 x 34 x 2048 x 16384 = 144.9 GB of
-    # activations, 18.1 GB a chip over TP 8; 6.48e12 / (8 x (80 - 18.1) GB) = 13.1 -> 16 stages: 128
-    # chips (without recomputation 60.7 GB a chip leaves 19.3 GB: 41.9 -> 64 stages, 512 chips).
-    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (8, 16, 128)
-    assert h100.checkpointing == "selective" and h100.copies == 128
-    assert h100.activation_bytes == pytest.approx(127 * 34 * 2048 * 16384)
-    # Llama 3's own shape at its 8,192-token context: selective would keep 71.9 GB a chip, so full
-    # checkpointing (126 x 2 x 8192 x 16384 + one layer's 8192 x 16384 x 354 = 81.3 GB, 10.2 GB a chip)
-    # with 6.48e12 / (8 x 69.8e9) = 11.6 -> 16 stages: again 128 chips per copy, as Llama 3 ran (TP 8 x PP 16)
+    # state 16 x 405e9 = 6.48 TB. No recomputation: 127 x 2048 x 16384 x (34 + 5 x 128 x 2048 / 16384)
+    # = 485.6 GB of activations, 60.7 GB a chip over TP 8, leaving 19.3 GB: 6.48e12 / (8 x 19.3e9) = 42.02
+    # shards at least; the smallest that divides 16384 / 8 = 2048 is 64: TP 8 x FSDP 64 = 512 chips, 32 copies.
+    # (Selective would need only 128 chips a copy, but repeats the attention's forward pass.)
+    acts = 127 * 2048 * 16384 * (34 + 5 * 128 * 2048 / 16384)
+    assert 6.48e12 / (8 * (80e9 - acts / 8)) == pytest.approx(42.02, rel=1e-3)
+    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (8, 64, 512)
+    assert h100.checkpointing == "none" and h100.copies == 32
+    assert h100.activation_bytes == pytest.approx(acts)
+    # Llama 3's own shape at its 8,192-token context: no recomputation cannot fit (47.5 GB a layer); selective
+    # keeps 126 x 34 x 8192 x 16384 = 575 GB, 71.9 GB a chip over TP 8, so 6.48e12 / (8 x 8.1e9) = 100 -> 128
+    # shards (a divisor of 2048): TP 8 x 128, which beats full checkpointing's extra forward pass
     llama = EstimateRequest(
         params=405e9, tokens=15.6e12, chips=16_384, context=8192, layers=126, width=16384, heads=128, kv_heads=8
     )
     h100 = _row(estimate(llama, catalog), "h100-sxm")
-    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 16, "full")
-    assert h100.activation_bytes == pytest.approx(126 * 2 * 8192 * 16384 + 8192 * 16384 * (34 + 5 * 128 * 8192 / 16384))
+    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 128, "selective")
+    assert h100.activation_bytes == pytest.approx(126 * 34 * 8192 * 16384)
+    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 1024 + 126 * 34 * 8192 * 16384 / 8)
 
 
 def test_strict_fp32_prices_tpus_at_three_to_six_bf16_passes(catalog: Catalog) -> None:
