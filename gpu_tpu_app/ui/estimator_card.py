@@ -370,6 +370,11 @@ class EstimatorCard(EstimateTableFill, Card):
             if mode == "inference" and tokens is None:
                 self.message.setText(self.tr("Inference: type the number of tokens to serve."))
                 return None
+            if mode == "training" and tokens is None and self.model_inputs.finetune_combo.currentData():
+                self.message.setText(
+                    self.tr("Fine-tune: type the tokens to train on (your data times the epochs); it has no default.")
+                )
+                return None
             shape: dict[str, int | None] = {}
             for key, edit in self.shape_edits.items():
                 shape_text = edit.text().strip()

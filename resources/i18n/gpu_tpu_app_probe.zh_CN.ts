@@ -586,6 +586,10 @@ or import a run measured across machines.</source>
 <context>
     <name>EstimatorCard</name>
     <message>
+        <source>Fine-tune: type the tokens to train on (your data times the epochs); it has no default.</source>
+        <translation>微调：请输入要训练的 token 数（数据乘以轮数）；微调没有默认值。</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="74"/>
         <source>How long would your run take?</source>
         <extracomment>The estimator&apos;s inputs: at most this many across, each column about this wide at the least. How long the estimator waits after the last keystroke before it estimates again.</extracomment>
@@ -856,10 +860,48 @@ or import a run measured across machines.</source>
 <context>
     <name>EstimatorInputs</name>
     <message>
-        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="23"/>
-        <source>auto (fewest chips)</source>
-        <extracomment>checkpointing choices as the combo box shows them, in EstimateRequest&apos;s words</extracomment>
-        <translation>自动（芯片最少）</translation>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Fine-tune</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <source>LoRA / QLoRA: the adapters&apos; rank r; 18 x r x width trained parameters a layer.</source>
+        <translation>LoRA / QLoRA：适配器的秩 r；每层训练 18 × r × 宽度 个参数。</translation>
+    </message>
+    <message>
+        <source>LoRA adapter rank</source>
+        <translation>LoRA 适配器的秩</translation>
+    </message>
+    <message>
+        <source>Training: pre-training, or a fine-tune of every weight (16 B each), or LoRA / QLoRA adapters on frozen weights (bf16, or 4-bit for QLoRA: no weight gradients, about 4 x N x D FLOPs). A fine-tune needs its tokens: your data times the epochs.</source>
+        <translation>训练：预训练，或微调全部权重（每个 16 B），或在冻结的权重（bf16，QLoRA 为 4 位）上训练 LoRA / QLoRA 适配器（没有权重梯度，约 4 × N × D FLOPs）。微调需要给出 token 数：数据乘以轮数。</translation>
+    </message>
+    <message>
+        <source>Training or fine-tune</source>
+        <translation>训练或微调</translation>
+    </message>
+    <message>
+        <source>QLoRA (4-bit weights)</source>
+        <translation>QLoRA（4 位权重）</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>full fine-tune</source>
+        <translation>全量微调</translation>
+    </message>
+    <message>
+        <source>pre-training</source>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <source>auto (fastest that fits)</source>
+        <translation>自动（放得下的最快方式）</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="24"/>
@@ -939,9 +981,8 @@ or import a run measured across machines.</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="92"/>
-        <source>Training: activation recomputation (Korthikanti et al. 2022). none keeps every activation; selective recomputes the attention core; full keeps each layer&apos;s input and repeats the forward pass. auto: the least recomputation that reaches the fewest chips per copy.</source>
-        <translation>训练：激活重计算（Korthikanti 等，2022）。「无」保留全部激活值；「选择性」重算注意力核心；「完全」只保留每层的输入并重做前向计算。「自动」：在每个副本用最少芯片的前提下，重计算最少的方案。</translation>
+        <source>Training: activation recomputation (Korthikanti et al. 2022). none keeps every activation; selective recomputes the attention core; full keeps each layer&apos;s input and repeats the forward pass. auto: the layout search takes the fastest that fits each chip.</source>
+        <translation>训练：激活值重计算（Korthikanti 等，2022）。none 保留所有激活值；selective 重计算注意力核心；full 只保留每层的输入并重复前向计算。auto：布局搜索选出每块芯片都放得下的最快方式。</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="99"/>

@@ -132,3 +132,28 @@ def test_a_compiled_model_check_adds_rows_from_your_model(qtbot, page: ResultPag
     assert "Your model, compiled: per chip" in card.rules.text()
     page.set_model_check(None)
     assert not any("(your model" in card.table.item(r, 0).text() for r in range(card.table.rowCount()))
+
+
+def test_the_fine_tune_choice_reaches_the_estimate_and_saved_requests(qtbot, page: ResultPage) -> None:
+    card, inputs = page.estimator, page.estimator.model_inputs
+    card.params_edit.setText("8B")
+    card.params_edit.editingFinished.emit()
+    inputs.finetune_combo.setCurrentIndex(inputs.finetune_combo.findData("lora"))
+    # a fine-tune has no default tokens: the card asks for them and estimates nothing
+    assert card.request() is None and "Fine-tune: type the tokens to train on" in card.message.text()
+    request = _edit(qtbot, page, card.tokens_edit, "1e8")
+    assert request is not None and (request.finetune, request.lora_rank) == ("lora", 16)
+    h100 = next(r for r in card.result.rows if r.chip_id == "h100-sxm")
+    # frozen bf16 weights 2 x 8e9 + 16 B x 18 x 16 x 4096 x 34 adapter parameters: 16.64 GB, one H100
+    assert card.result.finetune is not None
+    assert card.result.finetune.state_bytes == pytest.approx(2 * 8e9 + 16 * 18 * 16 * 4096 * 34)
+    assert h100.fits is True and h100.chips_per_copy == 1
+    inputs.rank_spin.setValue(64)
+    assert card.request() is not None and card.request().lora_rank == 64
+    inputs.finetune_combo.setCurrentIndex(inputs.finetune_combo.findData("qlora"))
+    assert card.request().finetune == "qlora"
+    # a saved request fills the choice back; pre-training shows as such
+    page.set_estimate_request(EstimateRequest(params=8e9, tokens=1e8, finetune="full"))
+    assert inputs.finetune_combo.currentData() == "full" and inputs.rank_spin.value() == 16
+    page.set_estimate_request(EstimateRequest(params=8e9))
+    assert inputs.finetune_combo.currentData() == "" and card.request().finetune is None
