@@ -3,7 +3,8 @@
 Training: the layout that finishes soonest on the chips given with every chip within its memory:
 tensor parallel inside a fast-link group, the state sharded (FSDP / ZeRO-3) or not, and the least
 recomputation that fits (core.transformer.fastest_layout); when none fits, the fewest chips one copy
-would need (core.transformer.best_layout). Serving: the fewest chips whose memory holds one copy. The copies are
+would need (core.transformer.best_layout). Serving: tensor parallel in powers of two that divide the heads and
+the KV heads within the fast-link group, pipeline stages only past it (serving_plan). The copies are
 the chips given over the chips per copy; the warnings say when a copy does not fit, spans more than a
 fast-link group, or leaves chips idle.
 """
@@ -20,11 +21,48 @@ from gpu_tpu_app.core.estimate_workload import Workload
 
 
 class Plan(NamedTuple):
-    """How one copy sits on a device: chips per copy, copies, and the training layout."""
+    """How one copy sits on a device: chips per copy, copies, the training layout, and a serving copy's
+    tensor parallel degree, pipeline stages and bytes on each of its chips."""
 
     per_copy: int | None
     copies: int | None
     layout: transformer.Layout | None
+    tensor: int | None = None  # serving
+    stages: int | None = None  # serving: pipeline stages of tensor-parallel groups
+    per_chip: float | None = None  # serving: one copy's memory over its chips
+
+
+def serving_tensor_limit(domain: int | None, heads: int, kv_heads: int) -> int:
+    """The largest tensor-parallel degree a serving copy can use: a power of two within the fast-link group
+    that divides the heads and the KV heads (each chip keeps whole heads of the KV cache)."""
+    best, t = 1, 1
+    while t <= (domain or 1):
+        if heads % t == 0 and kv_heads % t == 0:
+            best = t
+        t *= 2
+    return best
+
+
+def serving_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
+    """A serving copy's layout on `dev` (its memory known): the tensor-parallel degrees t that hold the copy
+    (1.2 x weights + KV cache, split evenly over t) are tried up to serving_tensor_limit; of those within the
+    chips given, the one that leaves the fewest chips idle (then the smallest) is taken, copies = chips // t.
+    When even the largest t does not hold it, pipeline stages of that group are added (the fewest that hold
+    it). A copy larger than the chips given gets 0 copies."""
+    assert dev.memory is not None
+    needed, memory, chips = work.needed, dev.memory, req.chips
+    limit = serving_tensor_limit(dev.domain, work.shape.heads, work.shape.kv_heads)
+    fitting = [t for t in (2**k for k in range(limit.bit_length())) if t <= limit and needed / t <= memory]
+    if fitting:
+        usable = [t for t in fitting if t <= chips]
+        if not usable:
+            t = fitting[0]
+            return Plan(t, 0, None, t, 1, needed / t)
+        t = min(usable, key=lambda t: (chips % t, t))
+        return Plan(t, chips // t, None, t, 1, needed / t)
+    stages = math.ceil(needed / (limit * memory))
+    per_copy = limit * stages
+    return Plan(per_copy, chips // per_copy, None, limit, stages, needed / per_copy)
 
 
 def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
@@ -32,7 +70,6 @@ def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
     when no training layout fits."""
     if dev.memory is None or dev.memory <= 0:
         return Plan(None, None, None)
-    needed = work.needed
     if req.mode == "training":
         limit = transformer.tensor_limit(dev.domain, work.shape.heads)
         layout = transformer.fastest_layout(
@@ -41,8 +78,7 @@ def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
         if layout is None:
             return Plan(None, 0, None)
         return Plan(layout.chips, req.chips // layout.chips, layout)
-    per_copy = max(1, math.ceil(needed / dev.memory))
-    return Plan(per_copy, req.chips // per_copy, None)
+    return serving_plan(req, dev, work)
 
 
 #: one warning as an id in resources/text/estimate.*.toml ([layout]) and the values of its placeholders.
@@ -61,6 +97,18 @@ def layout_name(tensor: int, shards: int, copies: int | None, checkpointing: str
     joined = " x ".join(parts) or text("estimate.layout_name.one", language=language)
     recompute = text(f"estimate.layout_name.{checkpointing}", language=language)
     return text("estimate.layout_name.joined", language=language, parts=joined, recompute=recompute)
+
+
+def serving_layout_name(tensor: int, stages: int, copies: int | None, language: str | None = None) -> str:
+    """A serving layout in words: 'TP 4 x DP 2', 'TP 8 x PP 2'; in `language` (None: the language in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    parts = [
+        text(f"estimate.layout_name.{kind}", language=language, n=n)
+        for kind, n in (("tensor", tensor), ("pipeline", stages), ("data", copies or 1))
+        if n > 1
+    ]
+    return " x ".join(parts) or text("estimate.layout_name.one", language=language)
 
 
 def layout_reasons(req: EstimateRequest, dev: Device, work: Workload, plan: Plan) -> list[Warning]:

@@ -19,6 +19,7 @@ from gpu_tpu_app.core.estimate_layout import (
     layout_reasons,
     layout_warnings,
     reasons_text,
+    serving_layout_name,
     warning_text,
 )
 from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
@@ -104,8 +105,8 @@ def chip_row(
     if layout is not None:
         needed = work.state + layout.activations
     fits = (per_copy <= req.chips) if per_copy is not None else (False if dev.memory is not None else None)
-    if req.mode == "inference" and dev.memory is not None and per_copy is not None:
-        fits = needed <= dev.memory and per_copy <= req.chips
+    if req.mode == "inference" and dev.memory is not None and plan.per_chip is not None and per_copy is not None:
+        fits = plan.per_chip <= dev.memory and per_copy <= req.chips  # judged per chip of the copy
     available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
     price, spot = prices
     cost, spot_cost = (
@@ -142,14 +143,19 @@ def chip_row(
         decode_days=days_of(at_mid["decode"]),
         step_seconds=at_mid["step"],
         tokens_per_second=at_mid["tps"],
-        tensor_parallel=layout.tensor if layout else None,
+        tensor_parallel=layout.tensor if layout else plan.tensor,
+        pipeline_stages=plan.stages,
         shards=layout.shards if layout else None,
         checkpointing=layout.checkpointing if layout else None,
         activation_bytes=layout.activations if layout else None,
-        per_chip_bytes=layout.per_chip if layout else None,
+        per_chip_bytes=layout.per_chip if layout else plan.per_chip,
         layout=layout_name(layout.tensor, layout.shards, plan.copies, layout.checkpointing, language="en")
         if layout
-        else None,
+        else (
+            serving_layout_name(plan.tensor, plan.stages, plan.copies, language="en")
+            if plan.tensor is not None and plan.stages is not None
+            else None
+        ),
         layout_why=reasons_text(reasons, language="en") if reasons else None,
         layout_why_texts=reasons,
         warnings=[warning_text(w, language="en") for w in warnings],

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
-from gpu_tpu_app.core.estimate_layout import layout_name, reasons_text, warning_text
+from gpu_tpu_app.core.estimate_layout import layout_name, reasons_text, serving_layout_name, warning_text
 from gpu_tpu_app.core.estimate_workload import shape_origin
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
@@ -262,6 +262,8 @@ def estimate_inputs(result: Estimate) -> str:
 
 def layout_cell(row: EstimateRow) -> str:
     """How one training copy is laid out, in the language in use: 'TP 8 x FSDP 2 x DP 4, no recompute', or MISSING."""
+    if row.tensor_parallel is not None and row.pipeline_stages is not None:  # serving
+        return serving_layout_name(row.tensor_parallel, row.pipeline_stages, row.copies)
     if row.tensor_parallel is None or row.shards is None or row.checkpointing is None:
         return MISSING
     return layout_name(row.tensor_parallel, row.shards, row.copies, row.checkpointing)

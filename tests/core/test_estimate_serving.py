@@ -105,13 +105,18 @@ def test_model_shape_defaults_and_overrides(catalog: Catalog) -> None:
 def test_a_copy_too_big_for_the_chips_given_has_no_time(catalog: Catalog) -> None:
     req = EstimateRequest(params=70e9, tokens=1e9, mode="inference", chips=1, batch=8, **LLAMA_70B)
     h100 = _row(estimate(req, catalog), "h100-sxm")
-    # 1.2 x 140 GB of weights + 8 x 2048 x 327,680 B of KV cache = 173.4 GB: three 80 GB H100s
+    # 1.2 x 140 GB of weights + 8 x 2048 x 327,680 B of KV cache = 173.4 GB: TP 2 holds 86.7 GB a chip, over
+    # 80; TP 4 (a power of two dividing the 64 heads and 8 KV heads) holds 43.4 GB: four H100s, not three
     assert h100.memory_needed_bytes == pytest.approx(1.2 * 140e9 + 8 * 2048 * 327_680)
-    assert h100.chips_per_copy == 3 and h100.fits is False and h100.days is None
-    assert any("one copy needs 3 chips" in w for w in h100.warnings)
-    three = _row(estimate(req.model_copy(update={"chips": 4}), catalog), "h100-sxm")
-    assert three.days is not None and three.copies == 1 and three.memory_available_bytes == 240e9
-    assert any("1 chip left idle" in w for w in three.warnings)
+    assert h100.chips_per_copy == 4 and h100.fits is False and h100.days is None
+    assert any("one copy needs 4 chips" in w for w in h100.warnings)
+    four = _row(estimate(req.model_copy(update={"chips": 4}), catalog), "h100-sxm")
+    assert four.days is not None and four.copies == 1 and four.memory_available_bytes == 320e9
+    assert four.per_chip_bytes == pytest.approx((1.2 * 140e9 + 8 * 2048 * 327_680) / 4) and four.fits is True
+    assert not any("idle" in w for w in four.warnings) and four.layout == "TP 4"
+    # six chips: TP 4 leaves 2 idle, TP 8 is more than six; one copy of four
+    six = _row(estimate(req.model_copy(update={"chips": 6}), catalog), "h100-sxm")
+    assert (six.tensor_parallel, six.copies) == (4, 1) and any("2 chips left idle" in w for w in six.warnings)
 
 
 def test_warning_when_chips_exceed_the_largest_fast_link_group(catalog: Catalog) -> None:
