@@ -235,6 +235,9 @@ class ChipEstimate(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     #: the layout warnings as (id, values) for other languages (core.estimate_layout); not in the JSON form
     warning_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
+    #: why the row has no time, in English (None: it has one); the id and values for other languages
+    no_time: str | None = None
+    no_time_text: tuple[str, dict[str, str]] | None = Field(default=None, exclude=True)
     cost_usd: float | None
     price: Quote | None = None  # the on-demand price the cost uses: the user's, else the cheapest known
     spot_price: Quote | None = None  # the cheapest spot price known, shown beside

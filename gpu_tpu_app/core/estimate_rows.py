@@ -79,6 +79,19 @@ def row_times(
     return out
 
 
+def no_time_reason(req: EstimateRequest, dev: Device, plan: Plan) -> tuple[str, dict[str, str]]:
+    """Why a row has no time, as a text id ([no_time]) and its values."""
+    if dev.peak is None or dev.peak <= 0:
+        return ("estimate.no_time.fp32" if req.strict_fp32 else "estimate.no_time.peak", {})
+    if dev.memory is None or dev.memory <= 0:
+        return ("estimate.no_time.memory", {})
+    if plan.per_copy is None:
+        return ("estimate.no_time.layout", {})
+    if plan.per_copy > req.chips:
+        return ("estimate.no_time.chips", {"n": str(plan.per_copy)})
+    return ("estimate.no_time.bandwidth", {})
+
+
 def chip_row(
     req: EstimateRequest,
     dev: Device,
@@ -98,6 +111,7 @@ def chip_row(
     fast = row_times(req, dev, work, plan, high, dev.peak_high, dev.share_high)
     slow = row_times(req, dev, work, plan, low, dev.peak_low, dev.share_low)
     days = days_of(at_mid["seconds"])
+    why_none = None if days is not None else no_time_reason(req, dev, plan)
     per_copy, layout = plan.per_copy, plan.layout
     warnings = layout_warnings(req, dev, plan)
     reasons = layout_reasons(req, dev, work, plan)
@@ -160,6 +174,8 @@ def chip_row(
         layout_why_texts=reasons,
         warnings=[warning_text(w, language="en") for w in warnings],
         warning_texts=warnings,
+        no_time=text(why_none[0], language="en", **why_none[1]) if why_none else None,
+        no_time_text=why_none,
         cost_usd=cost,
         price=price,
         spot_price=spot,

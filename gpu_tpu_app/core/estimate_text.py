@@ -157,14 +157,16 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
     if row.peak_dtype and row.peak_dtype != "measured" and _known(row.peak_flops):
         peak += f" {row.peak_dtype}"
     low, high = row.mfu_low, row.mfu_high
-    memory = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
+    memory = memory_cell(row)
     mfu = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
     return EstimateCells(
         chip=row_name(row),
         kind=FAMILY_WORDS.get(row.family, row.family),
         peak=peak,
         mfu=mfu,
-        time=time_range(row.days_low, row.days, row.days_high),
+        time=time_range(row.days_low, row.days, row.days_high)
+        if row.days is not None or row.no_time_text is None
+        else text("estimate.cell.no_time", missing=MISSING, why=text(row.no_time_text[0], **row.no_time_text[1])),
         bound=bound_words(row.bound),
         fits=FITS_WORDS[row.fits],
         needed=format_bytes(row.memory_needed_bytes),
@@ -175,6 +177,25 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         memory_fit=text("estimate.cell.memory_no_fit", memory=memory, no_fit=FITS_WORDS[False])
         if row.fits is False
         else memory,
+    )
+
+
+def memory_cell(row: EstimateRow) -> str:
+    """A row's memory: per chip (what the fullest chip of a copy keeps / what a chip holds) and, for a copy of
+    several chips, per copy; needed / available where the row has no per-chip figure."""
+    copy = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
+    if row.per_chip_bytes is None or row.chip_memory_bytes is None:
+        return copy
+    chip = (format_bytes(row.per_chip_bytes), format_bytes(row.chip_memory_bytes))
+    if not row.chips_per_copy or row.chips_per_copy <= 1:
+        return text("estimate.cell.memory_chip", need=chip[0], have=chip[1])
+    return text(
+        "estimate.cell.memory_copy",
+        need=chip[0],
+        have=chip[1],
+        copy_need=format_bytes(row.memory_needed_bytes),
+        copy_have=format_bytes(row.memory_available_bytes),
+        n=row.chips_per_copy,
     )
 
 

@@ -118,6 +118,8 @@ def place_words(cloud: str | None, region: str | None) -> str:
 
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+#: a row's place in the estimate (fastest first, then by chip id): how cells without a number sort
+TIE_ROLE = SORT_ROLE + 1
 
 
 class SortItem(QTableWidgetItem):
@@ -129,6 +131,9 @@ class SortItem(QTableWidgetItem):
             return float(a) < float(b)
         if a is not None or b is not None:
             return b is None  # empty cells last
+        ta, tb = self.data(TIE_ROLE), other.data(TIE_ROLE)
+        if ta is not None and tb is not None and ta != tb:
+            return int(ta) < int(tb)  # the estimate's own order, the same in every language
         return self.text() < other.text()
 
 
@@ -205,6 +210,7 @@ class EstimateTableFill:
             cost_tip = plain_tip("\n".join(cost_lines(row))) if cost_lines(row) else ""
             for col, (text, key) in enumerate(cells):
                 item = SortItem(text)
+                item.setData(TIE_ROLE, i)
                 if key is not None:
                     item.setData(SORT_ROLE, float(key))
                 editable = col == PRICE_COLUMN and row.family not in OWN_FAMILIES

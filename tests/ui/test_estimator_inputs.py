@@ -157,3 +157,23 @@ def test_the_fine_tune_choice_reaches_the_estimate_and_saved_requests(qtbot, pag
     assert inputs.finetune_combo.currentData() == "full" and inputs.rank_spin.value() == 16
     page.set_estimate_request(EstimateRequest(params=8e9))
     assert inputs.finetune_combo.currentData() == "" and card.request().finetune is None
+
+
+def test_memory_says_per_chip_and_per_copy_and_a_row_without_time_says_why(page: ResultPage) -> None:
+    from gpu_tpu_app.ui.estimator_table import EST_COLUMNS, MEMORY_COLUMN
+
+    page.set_estimate_request(
+        EstimateRequest(params=70e9, mode="inference", tokens=1e9, chips=2, layers=80, width=8192, heads=64, kv_heads=8)
+    )
+    card = page.estimator
+    by_name = {card.table.item(r, 0).text(): r for r in range(card.table.rowCount())}
+    h100 = by_name["NVIDIA H100 SXM"]
+    # 1.2 x 140 GB + 2048 x 327,680 B = 168.7 GB a copy; TP 4 puts 42.2 GB on each 80 GB chip
+    memory = card.table.item(h100, MEMORY_COLUMN).text()
+    assert memory == "42.2 GB / 80 GB a chip; 169 GB / 320 GB a copy of 4, does not fit"
+    time = card.table.item(h100, EST_COLUMNS.index("Time")).text()
+    assert time == "– (one copy needs 4 chips)"  # 2 chips given
+    a10g = by_name["NVIDIA A10G (AWS)"]
+    assert "no bf16 or fp16 peak" in card.table.item(a10g, EST_COLUMNS.index("Time")).text()
+    h200 = by_name["NVIDIA H200 SXM"]  # 141 GB: TP 2 holds 84.3 GB a chip, a copy of both chips
+    assert card.table.item(h200, MEMORY_COLUMN).text() == "84.3 GB / 141 GB a chip; 169 GB / 282 GB a copy of 2"
