@@ -43,6 +43,7 @@ from gpu_tpu_app.core.terms import SERVING_DTYPES
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.tpu_compile import TpuCompile
 from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
+from gpu_tpu_app.core.units import MISSING as MISSING_CELL
 from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
 
 
@@ -106,6 +107,10 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="F",
         help=_option("bw_share"),
     )
+    p.add_argument("--ttft-ms", metavar="MS", help=_option("ttft_ms"))
+    p.add_argument("--tpot-ms", metavar="MS", help=_option("tpot_ms"))
+    p.add_argument("--requests-per-s", metavar="R", help=_option("requests_per_s"))
+    p.add_argument("--output-len", metavar="T", help=_option("output_len"))
     p.add_argument(
         "--dtype",
         choices=sorted(SERVING_DTYPES),
@@ -274,8 +279,13 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             raise FlagError(f"--prompt-tokens: {exc}") from None
         if prompt < 0:
             raise _bad("prompt_negative", got=repr(args.prompt_tokens))
+    ttft = _positive("--ttft-ms", args.ttft_ms) if getattr(args, "ttft_ms", None) is not None else None
+    tpot = _positive("--tpot-ms", args.tpot_ms) if getattr(args, "tpot_ms", None) is not None else None
+    rate = _positive("--requests-per-s", args.requests_per_s) if getattr(args, "requests_per_s", None) else None
+    output = _whole("--output-len", getattr(args, "output_len", None), 100_000_000)
+    latency = (("--ttft-ms", ttft), ("--tpot-ms", tpot), ("--requests-per-s", rate), ("--output-len", output))
     if not args.inference:
-        for flag, value in (("--batch", batch), ("--prompt-tokens", prompt), ("--bw-share", args.bw_share)):
+        for flag, value in (("--batch", batch), ("--prompt-tokens", prompt), ("--bw-share", args.bw_share), *latency):
             if value is not None:
                 raise _bad("inference_only", flag=flag)
     micro = _whole("--micro-batch", args.micro_batch, 100_000)
@@ -313,6 +323,10 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
     if shape["width"] is not None and shape["heads"] is not None and shape["width"] % shape["heads"]:
         raise _bad("width_heads", heads=str(shape["heads"]), got=repr(args.width))
     context = _whole("--context", args.context, 100_000_000)
+    if rate is not None and output is None:
+        raise _bad("rate_output")
+    if output is not None and output >= (context or DEFAULT_CONTEXT):
+        raise _bad("output_context", context=str(context or DEFAULT_CONTEXT), got=repr(args.output_len))
     try:
         return EstimateRequest(
             params=params,
@@ -334,6 +348,10 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             price_cloud=args.cloud.lower() if args.cloud else None,
             price_region=args.region.lower() if args.region else None,
             finetune=finetune,
+            ttft_ms=ttft,
+            tpot_ms=tpot,
+            requests_per_s=rate,
+            output_len=output,
             lora_rank=rank if rank is not None else 16,
             **_moe(args, params),
             **shape,
@@ -410,6 +428,7 @@ def format_table(result: Estimate) -> str:
         lines.append(text("estimate.table.warnings"))
         lines += [f"  - {note}" for note in notes]
         lines.append("")
+    lines += latency_lines(result)
     lines.append(text("estimate.table.time", rule=rule_words(result.rule)))
     lines.append(text("estimate.table.memory", rule=rule_words(result.memory_rule), note=memory_units_note()))
     lines += note_lines(result)
@@ -424,6 +443,54 @@ def format_table(result: Estimate) -> str:
     lines += price_lines(result)
     lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))
     return "\n".join(lines)
+
+
+def latency_lines(result: Estimate) -> list[str]:
+    """The latency targets' table (serving with --ttft-ms, --tpot-ms or --requests-per-s), or nothing."""
+    req = result.request
+    rows = [r for r in result.rows if r.latency is not None]
+    if not rows:
+        return []
+    targets = []
+    if req.ttft_ms is not None:
+        targets.append(text("estimate.latency.targets_ttft", ms=f"{req.ttft_ms:g}"))
+    if req.tpot_ms is not None:
+        targets.append(text("estimate.latency.targets_tpot", ms=f"{req.tpot_ms:g}"))
+    if req.requests_per_s is not None:
+        targets.append(text("estimate.latency.targets_rate", rate=f"{req.requests_per_s:g}", out=str(req.output_len)))
+    lines = [text("estimate.latency.title", targets=text("estimate.inputs.list_separator").join(targets))]
+    columns = ["chip", "copy", "batch", "ttft", "tpot", "rate", "cost"]
+    if req.requests_per_s is not None:
+        columns.append("chips")
+    table = [[text(f"estimate.latency.{col}") for col in columns]]
+    missed: list[str] = []
+    for row in rows:
+        fit = row.latency
+        assert fit is not None
+        cells = [
+            row_name(row),
+            str(fit.chips_per_copy),
+            str(fit.batch) if fit.batch is not None else MISSING_CELL,
+            f"{fit.ttft_ms:.3g} ms",
+            f"{fit.tpot_ms:.3g} ms" if fit.tpot_ms is not None else MISSING_CELL,
+            f"{fit.tokens_per_s_chip:,.0f}" if fit.tokens_per_s_chip is not None else MISSING_CELL,
+            format_usd(fit.usd_per_mtok),
+        ]
+        if req.requests_per_s is not None:
+            cells.append(f"{fit.chips_for_rate:,}" if fit.chips_for_rate is not None else MISSING_CELL)
+        table.append(cells)
+        if fit.missed_texts:
+            why = text("estimate.inputs.list_separator").join(text(i, **v) for i, v in fit.missed_texts)
+            missed.append(
+                text("estimate.warning.chips", chips=row_name(row), warning=text("estimate.latency.not_met", why=why))
+            )
+    widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
+    for n, cells in enumerate(table):
+        lines.append("  " + "  ".join(pad(c, widths[i], i > 0 and n > 0) for i, c in enumerate(cells)).rstrip())
+    lines += [f"  - {m}" for m in missed]
+    lines.append("  " + text("estimate.latency.rule"))
+    lines.append("")
+    return lines
 
 
 def price_lines(result: Estimate) -> list[str]:

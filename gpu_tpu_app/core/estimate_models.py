@@ -70,6 +70,12 @@ class EstimateRequest(BaseModel):
     #: training: a fine-tune of every weight, or LoRA / QLoRA adapters on frozen weights (None: pre-training)
     finetune: Literal["full", "lora", "qlora"] | None = None
     lora_rank: int = Field(default=16, ge=1, le=65_536)  # LoRA / QLoRA adapter rank
+    #: serving to latency targets: time to the first token and per output token (ms), a request rate, and
+    #: the tokens each request generates (its prompt is the context less these)
+    ttft_ms: float | None = Field(default=None, gt=0, le=1e7)
+    tpot_ms: float | None = Field(default=None, gt=0, le=1e7)
+    requests_per_s: float | None = Field(default=None, gt=0, le=1e9)
+    output_len: int | None = Field(default=None, ge=1, le=100_000_000)
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
@@ -77,6 +83,13 @@ class EstimateRequest(BaseModel):
             raise ValueError("inference needs tokens: the number of tokens to serve")
         if self.finetune is not None and self.mode != "training":
             raise ValueError("finetune is for training only")
+        latency = (self.ttft_ms, self.tpot_ms, self.requests_per_s, self.output_len)
+        if self.mode != "inference" and any(v is not None for v in latency):
+            raise ValueError("latency targets (ttft_ms, tpot_ms, requests_per_s, output_len) are for serving only")
+        if self.requests_per_s is not None and self.output_len is None:
+            raise ValueError("requests_per_s needs output_len: the tokens each request generates")
+        if self.output_len is not None and self.output_len >= (self.context or 2048):
+            raise ValueError("output_len must be less than the context (a request's prompt and output fill it)")
         if self.finetune is not None and self.tokens is None:
             raise ValueError("a fine-tune needs tokens: the tokens of its data times the epochs")
         for chip_id, price in self.prices.items():
@@ -184,6 +197,27 @@ class FineTune(BaseModel):
     sources: list[str]
 
 
+class LatencyFit(BaseModel):
+    """One chip's serving at the latency targets; None figures where the target cannot be met."""
+
+    model_config = _FROZEN
+
+    chips_per_copy: int
+    batch: int | None  # the largest batch per copy that meets the targets and fits
+    max_batch_memory: int  # the largest batch whose KV cache fits the copy
+    ttft_ms: float  # the first token of a request alone
+    tpot_ms: float | None  # per output token at `batch` (at batch 1 when no batch meets the target)
+    tokens_per_s_chip: float | None
+    usd_per_mtok: float | None
+    requests_per_s_copy: float | None
+    chips_for_rate: int | None  # for --requests-per-s
+    met: bool
+    #: what misses and by how much, as text ids and values (English in `missed`)
+    missed: list[str]
+    missed_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
+    arithmetic: str
+
+
 class ChipEstimate(BaseModel):
     """One row: time (with a range), bound, memory per copy and fit, and cost on one kind of chip."""
 
@@ -243,6 +277,7 @@ class ChipEstimate(BaseModel):
     spot_price: Quote | None = None  # the cheapest spot price known, shown beside
     spot_cost_usd: float | None = None
     usd_per_mtok: float | None = None  # serving: cost per million tokens generated
+    latency: LatencyFit | None = None  # serving with --ttft-ms / --tpot-ms / --requests-per-s
     spot_usd_per_mtok: float | None = None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_tpu_app.core.estimate_devices import Device, Quotes, Words
+from gpu_tpu_app.core.estimate_latency import latency_fit
 from gpu_tpu_app.core.estimate_layout import (
     Plan,
     copy_plan,
@@ -181,6 +182,7 @@ def chip_row(
         spot_price=spot,
         spot_cost_usd=spot_cost,
         usd_per_mtok=cost / (req.tokens / 1e6) if (per_mtok and cost is not None and req.tokens) else None,
+        latency=latency_fit(req, dev, work, plan.per_copy, mid, price),
         spot_usd_per_mtok=spot_cost / (req.tokens / 1e6)
         if (per_mtok and spot_cost is not None and req.tokens)
         else None,
