@@ -111,6 +111,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tpot-ms", metavar="MS", help=_option("tpot_ms"))
     p.add_argument("--requests-per-s", metavar="R", help=_option("requests_per_s"))
     p.add_argument("--output-len", metavar="T", help=_option("output_len"))
+    p.add_argument("--goodput", metavar="F", help=_option("goodput"))
+    p.add_argument("--spot-goodput", metavar="F", help=_option("spot_goodput"))
     p.add_argument(
         "--dtype",
         choices=sorted(SERVING_DTYPES),
@@ -312,6 +314,8 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             raise _bad("aspect_range", got=repr(args.aspect_ratio))
     if args.strict_fp32 and args.dtype in ("float8", "int8"):
         raise _bad("dtype_fp32", dtype=args.dtype)
+    if not args.inference and args.dtype not in ("bfloat16", "float8"):
+        raise _bad("dtype_training", dtype=args.dtype)
     shape = {
         "layers": _whole("--layers", args.layers, 100_000),
         "width": _whole("--width", args.width, 10_000_000),
@@ -348,6 +352,8 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             price_cloud=args.cloud.lower() if args.cloud else None,
             price_region=args.region.lower() if args.region else None,
             finetune=finetune,
+            goodput=_fraction("--goodput", getattr(args, "goodput", None)),
+            spot_goodput=_fraction("--spot-goodput", getattr(args, "spot_goodput", None)),
             ttft_ms=ttft,
             tpot_ms=tpot,
             requests_per_s=rate,
@@ -441,8 +447,21 @@ def format_table(result: Estimate) -> str:
         for note in dict.fromkeys(mfu_source_words(row) for row in result.rows if row.family != "measured"):
             lines.append("  - " + text("estimate.table.note", note=note))
     lines += price_lines(result)
+    if result.goodput_note:
+        lines.append(text("estimate.goodput.line", note=goodput_words(result)))
     lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))
     return "\n".join(lines)
+
+
+def goodput_words(result: Estimate) -> str:
+    """The goodputs and where they come from, in the language in use."""
+    req = result.request
+    mine = text(
+        "estimate.goodput.user" if req.goodput is not None else "estimate.goodput.default", g=f"{result.goodput:g}"
+    )
+    spot = result.spot_goodput / result.goodput
+    key = "estimate.goodput.spot_user" if req.spot_goodput is not None else "estimate.goodput.spot_default"
+    return mine + " " + text(key, s=f"{spot:.3g}", total=f"{result.spot_goodput:.3g}")
 
 
 def latency_lines(result: Estimate) -> list[str]:

@@ -58,6 +58,7 @@ from gpu_tpu_app.core.estimate_workload import (
     DEFAULT_MICRO_BATCH,
     FINETUNE_SOURCES,
     INFERENCE_OVERHEAD,
+    SPOT_GOODPUT,
     TOKENS_PER_PARAM,
     TRAINING_BYTES_PER_PARAM,
     activations,
@@ -121,6 +122,7 @@ __all__ = [
     "MAX_TOKENS",
     "OWN_FAMILIES",
     "RULE_SOURCES",
+    "SPOT_GOODPUT",
     "TOKENS_PER_PARAM",
     "TPU_FP32_PASSES",
     "TRAINING_BYTES_PER_PARAM",
@@ -192,6 +194,8 @@ def estimate(
         decode = catalog.decode.describe() if catalog.decode is not None else None  # the catalogue's own words
         share_source = bw_share_words(req, decode, language="en")
     fp32_note = fp32_words(language="en") if req.strict_fp32 else None
+    good = req.goodput or 1.0
+    spot_good = req.spot_goodput if req.spot_goodput is not None else SPOT_GOODPUT
     return Estimate(
         request=req,
         tokens=tokens,
@@ -214,8 +218,23 @@ def estimate(
         bw_share_source=share_source,
         fp32_note=fp32_note,
         compiled_rule=_rule("compiled") if own else None,
+        goodput=good,
+        spot_goodput=good * spot_good,
+        goodput_note=_goodput_note(req, good, spot_good),
         rows=rows,
     )
+
+
+def _goodput_note(req: EstimateRequest, good: float, spot: float) -> str:
+    """Where the goodputs come from, in English (the Estimate keeps it): the user's, or the spot default's
+    arithmetic."""
+    from gpu_tpu_app.core.texts import text
+
+    mine = text(
+        "estimate.goodput.user" if req.goodput is not None else "estimate.goodput.default", language="en", g=f"{good:g}"
+    )
+    key = "estimate.goodput.spot_user" if req.spot_goodput is not None else "estimate.goodput.spot_default"
+    return mine + " " + text(key, language="en", s=f"{spot:.3g}", total=f"{good * spot:.3g}")
 
 
 _SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "p": 1e15}

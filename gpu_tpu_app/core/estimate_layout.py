@@ -165,6 +165,8 @@ def layout_warnings(req: EstimateRequest, dev: Device, plan: Plan) -> list[Warni
             found.append(("beyond_group", {"chips": str(req.chips), "domain": str(dev.domain), **note}))
         elif req.mode == "inference" and per_copy is not None and per_copy > dev.domain:
             found.append(("spans_group", {"per_copy": str(per_copy), "domain": str(dev.domain), **note}))
+    if dev.fp8 is not None:
+        found.append((f"no_fp8_{dev.fp8}", {}))
     if copies is not None and per_copy is not None and copies >= 1 and req.chips % per_copy:
         idle = req.chips % per_copy
         found.append(

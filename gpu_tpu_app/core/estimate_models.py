@@ -76,6 +76,10 @@ class EstimateRequest(BaseModel):
     tpot_ms: float | None = Field(default=None, gt=0, le=1e7)
     requests_per_s: float | None = Field(default=None, gt=0, le=1e9)
     output_len: int | None = Field(default=None, ge=1, le=100_000_000)
+    #: the share of wall-clock time that makes progress (preemptions, restarts, checkpoints): time and cost are
+    #: divided by it; None: 1 on demand, and spot_goodput (None: SPOT_GOODPUT) on top of it for the spot cost
+    goodput: float | None = Field(default=None, gt=0, le=1)
+    spot_goodput: float | None = Field(default=None, gt=0, le=1)
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
@@ -103,6 +107,8 @@ class EstimateRequest(BaseModel):
         _check_moe(self)
         if self.strict_fp32 and self.dtype in ("float8", "int8"):
             raise ValueError(f"strict_fp32 keeps float32 weights: dtype {self.dtype} contradicts it")
+        if self.mode == "training" and self.dtype not in ("bfloat16", "float8"):
+            raise ValueError(f"training runs in bfloat16 or float8, not {self.dtype} (strict_fp32 for float32)")
         return self
 
     @property
@@ -276,6 +282,7 @@ class ChipEstimate(BaseModel):
     price: Quote | None = None  # the on-demand price the cost uses: the user's, else the cheapest known
     spot_price: Quote | None = None  # the cheapest spot price known, shown beside
     spot_cost_usd: float | None = None
+    spot_days: float | None = None  # the time at spot goodput (more restarts), at the middle of the range
     usd_per_mtok: float | None = None  # serving: cost per million tokens generated
     latency: LatencyFit | None = None  # serving with --ttft-ms / --tpot-ms / --requests-per-s
     spot_usd_per_mtok: float | None = None
@@ -307,4 +314,7 @@ class Estimate(BaseModel):
     bw_share_source: str | None = None  # where the decode share of bandwidth comes from
     fp32_note: str | None = None  # how strict fp32 was priced, when asked for
     compiled_rule: str | None = None  # how the rows from your compiled model are worked out, when there are any
+    goodput: float = 1.0  # the share of time making progress the times and on-demand costs use
+    spot_goodput: float = 1.0  # the same for the spot cost (times goodput)
+    goodput_note: str | None = None  # where both come from, with the arithmetic of the spot default
     rows: list[ChipEstimate]

@@ -27,6 +27,7 @@ from gpu_tpu_app.core.estimate_models import ChipEstimate, EstimateRequest
 from gpu_tpu_app.core.estimate_workload import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
+    SPOT_GOODPUT,
     Workload,
     attention_flops_per_token,
     recompute_factor,
@@ -111,7 +112,14 @@ def chip_row(
     at_mid = row_times(req, dev, work, plan, mid, dev.peak, share_mid)
     fast = row_times(req, dev, work, plan, high, dev.peak_high, dev.share_high)
     slow = row_times(req, dev, work, plan, low, dev.peak_low, dev.share_low)
+    good = req.goodput or 1.0
+    spot_good = good * (req.spot_goodput if req.spot_goodput is not None else SPOT_GOODPUT)
+    for times in (at_mid, fast, slow):  # the wall clock: progress over the share of time that makes it
+        for key in ("seconds", "prefill", "decode"):
+            if times[key] is not None:
+                times[key] = times[key] / good
     days = days_of(at_mid["seconds"])
+    spot_days = days * good / spot_good if days is not None else None
     why_none = None if days is not None else no_time_reason(req, dev, plan)
     per_copy, layout = plan.per_copy, plan.layout
     warnings = layout_warnings(req, dev, plan)
@@ -124,9 +132,8 @@ def chip_row(
         fits = plan.per_chip <= dev.memory and per_copy <= req.chips  # judged per chip of the copy
     available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
     price, spot = prices
-    cost, spot_cost = (
-        days * 24.0 * req.chips * q.usd if (q is not None and days is not None) else None for q in (price, spot)
-    )
+    cost = days * 24.0 * req.chips * price.usd if (price is not None and days is not None) else None
+    spot_cost = spot_days * 24.0 * req.chips * spot.usd if (spot is not None and spot_days is not None) else None
     per_mtok = req.mode == "inference" and req.tokens is not None and req.tokens > 0
     return ChipEstimate(
         chip_id=dev.chip_id,
@@ -181,6 +188,7 @@ def chip_row(
         price=price,
         spot_price=spot,
         spot_cost_usd=spot_cost,
+        spot_days=spot_days,
         usd_per_mtok=cost / (req.tokens / 1e6) if (per_mtok and cost is not None and req.tokens) else None,
         latency=latency_fit(req, dev, work, plan.per_copy, mid, price),
         spot_usd_per_mtok=spot_cost / (req.tokens / 1e6)

@@ -28,6 +28,11 @@ QLORA_BITS_PER_PARAM = 4.127
 #: assumes (four d x d attention projections, two d x 4d MLP matrices): r x (in + out) each,
 #: r x (4 x 2d + 2 x 5d) = 18 x r x d per layer.
 LORA_PARAMS_PER_RANK_WIDTH = 18.0
+#: spot capacity is taken back at short notice; with a checkpoint every 30 minutes, each preemption loses half
+#: an interval (15 min) of work on average plus about 10 minutes to get capacity back and restart. At one
+#: preemption every 6 hours that is 25 / 360 min lost: goodput 1 - 25/360 = 0.93. These are the app's stated
+#: assumptions, not a measurement; --spot-goodput sets your own.
+SPOT_GOODPUT = 1.0 - (15.0 + 10.0) / 360.0
 FINETUNE_SOURCES = {"lora": ["hu-2021-lora"], "qlora": ["hu-2021-lora", "dettmers-2023-qlora"]}
 #: serving: runtime buffers on top of the weights when checking whether a copy fits (research notes:
 #: inference memory is about 1.2 x the weight bytes); a decode step still reads weights + KV cache only.
