@@ -447,21 +447,8 @@ def format_table(result: Estimate) -> str:
         for note in dict.fromkeys(mfu_source_words(row) for row in result.rows if row.family != "measured"):
             lines.append("  - " + text("estimate.table.note", note=note))
     lines += price_lines(result)
-    if result.goodput_note:
-        lines.append(text("estimate.goodput.line", note=goodput_words(result)))
     lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))
     return "\n".join(lines)
-
-
-def goodput_words(result: Estimate) -> str:
-    """The goodputs and where they come from, in the language in use."""
-    req = result.request
-    mine = text(
-        "estimate.goodput.user" if req.goodput is not None else "estimate.goodput.default", g=f"{result.goodput:g}"
-    )
-    spot = result.spot_goodput / result.goodput
-    key = "estimate.goodput.spot_user" if req.spot_goodput is not None else "estimate.goodput.spot_default"
-    return mine + " " + text(key, s=f"{spot:.3g}", total=f"{result.spot_goodput:.3g}")
 
 
 def latency_lines(result: Estimate) -> list[str]:

@@ -14,7 +14,7 @@ from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
 from gpu_tpu_app.core.estimate_layout import layout_name, reasons_text, serving_layout_name, warning_text
-from gpu_tpu_app.core.estimate_workload import shape_origin
+from gpu_tpu_app.core.estimate_workload import finetune_words, shape_origin
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.units import MISSING, _known
@@ -416,7 +416,21 @@ def note_lines(result: Estimate) -> list[str]:
         lines.append(text("estimate.line.bandwidth", text=words))
     if result.fp32_note:
         lines.append(text("estimate.line.precision", text=fp32_words()))
+    if result.finetune is not None:
+        lines.append(finetune_words(result.request, result.shape))
+    if result.goodput_note:
+        lines.append(goodput_words(result))
     return lines
+
+
+def goodput_words(result: Estimate) -> str:
+    """The goodputs and where they come from, in the language in use."""
+    req = result.request
+    key = "estimate.goodput.user" if req.goodput is not None else "estimate.goodput.default"
+    mine = text(key, g=f"{result.goodput:g}")
+    spot = result.spot_goodput / result.goodput
+    key = "estimate.goodput.spot_user" if req.spot_goodput is not None else "estimate.goodput.spot_default"
+    return mine + " " + text(key, s=f"{spot:.3g}", total=f"{result.spot_goodput:.3g}")
 
 
 def decode_words(english: str, catalog: Catalog | None = None) -> str:

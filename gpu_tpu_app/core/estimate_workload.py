@@ -114,17 +114,8 @@ def finetune_of(req: EstimateRequest, shape: Shape | None = None) -> FineTune | 
     adapters = adapter_params(req, shape)
     state = training_state(req, shape)
     flops = weight_flops_per_token(req, shape)
-    n, a = f"{req.params:.4g}", f"{req.active:.4g}"
-    if req.adapters:
-        frozen = frozen_bytes_per_param(req)
-        how = (
-            f"adapters = 18 x r x d x L = 18 x {req.lora_rank} x {shape.width} x {shape.layers} = {adapters:.4g}; "
-            f"state = {frozen:g} B x {n} frozen weights + 16 B x {adapters:.4g} adapter parameters = {state:.4g} B; "
-            f"FLOPs per token = 4 x {a} (no weight gradients of frozen weights) + 6 x {adapters:.4g} = {flops:.4g}"
-        )
-    else:
-        frozen = None
-        how = f"state = 16 B x {n} = {state:.4g} B; FLOPs per token = 6 x {a} = {flops:.4g}"
+    frozen = frozen_bytes_per_param(req) if req.adapters else None
+    how = finetune_words(req, shape, language="en")
     return FineTune(
         method=req.finetune,
         rank=req.lora_rank if req.adapters else None,
@@ -134,6 +125,32 @@ def finetune_of(req: EstimateRequest, shape: Shape | None = None) -> FineTune | 
         weight_flops_per_token=flops,
         arithmetic=how,
         sources=FINETUNE_SOURCES.get(req.finetune, []),
+    )
+
+
+def finetune_words(req: EstimateRequest, shape: Shape | None = None, language: str | None = None) -> str:
+    """How a fine-tune's state and FLOPs per token were worked out, in `language` (None: the one in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    shape = shape or model_shape(req)
+    adapters = adapter_params(req, shape)
+    values = {
+        "n": f"{req.params:.4g}",
+        "a": f"{req.active:.4g}",
+        "state": f"{training_state(req, shape):.4g}",
+        "flops": f"{weight_flops_per_token(req, shape):.4g}",
+    }
+    if not req.adapters:
+        return text("estimate.finetune.arith_full", language=language, **values)
+    return text(
+        "estimate.finetune.arith_adapters",
+        language=language,
+        r=str(req.lora_rank),
+        d=str(shape.width),
+        layers=str(shape.layers),
+        adapters=f"{adapters:.4g}",
+        frozen=f"{frozen_bytes_per_param(req):.4g}",
+        **values,
     )
 
 

@@ -141,11 +141,14 @@ def test_cli_finetune_flags_and_json(run_cli) -> None:
     result = Estimate.model_validate_json(out)
     assert result.finetune is not None and result.finetune.rank == 64
     assert result.finetune.adapter_params == 18 * 64 * D * L
-    assert json.loads(out)["finetune"]["arithmetic"].startswith("adapters = 18 x r x d x L = 18 x 64 x 4096 x 34")
+    assert json.loads(out)["finetune"]["arithmetic"].startswith(
+        "Fine-tune with adapters: adapters = 18 x r x d x L = 18 x 64 x 4096 x 34 = 1.604e+08"
+    )
     code, out, err = run_cli("estimate", "--params", "8B", "--tokens", "1e8", "--finetune", "lora", "--chips", "1")
     assert code == 0 and "LoRA fine-tune, rank 16: 40.11M adapter parameters trained" in out
     assert "(2 B per frozen weight + 16 B per adapter parameter)" in out
     assert "LoRA / QLoRA fine-tune FLOPs = (4 x N + 6 x adapters) x D" in out
+    assert "FLOPs per token = 4 x 8e+09 (no weight gradients of frozen weights) + 6 x 4.011e+07 = 3.224e+10." in out
     code, out, err = run_cli("estimate", "--params", "8B", "--finetune", "lora")
     assert code != 0 and err.strip().endswith("a fine-tune has no default)") and "Traceback" not in err
     code, out, err = run_cli("estimate", "--params", "8B", "--tokens", "1e8", "--lora-rank", "8")

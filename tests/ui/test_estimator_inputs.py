@@ -148,6 +148,9 @@ def test_the_fine_tune_choice_reaches_the_estimate_and_saved_requests(qtbot, pag
     assert card.result.finetune is not None
     assert card.result.finetune.state_bytes == pytest.approx(2 * 8e9 + 16 * 18 * 16 * 4096 * 34)
     assert h100.fits is True and h100.chips_per_copy == 1
+    # the arithmetic behind the new figures is in the card's notes
+    assert "adapters = 18 x r x d x L = 18 x 16 x 4096 x 34 = 4.011e+07" in card.rules.text()
+    assert "(no weight gradients of frozen weights)" in card.rules.text()
     inputs.rank_spin.setValue(64)
     assert card.request() is not None and card.request().lora_rank == 64
     inputs.finetune_combo.setCurrentIndex(inputs.finetune_combo.findData("qlora"))
