@@ -246,8 +246,9 @@ def fastest_layout(
     the chips), the state is sharded over p chips (FSDP / ZeRO-3; p = 1 is plain data parallel), with
     state/(t·p) + activations/t within the chip. The time is the recomputation factor over the chips
     working (whole copies of t·p chips); of the p that fit, the smallest one that divides the chips / t
-    (no chip idle), else the smallest that fits. Ties go to less recomputation, then to fewer chips per
-    copy (less communication), then to less tensor parallel. Pipeline stages are not searched: with the
+    (no chip idle), else the smallest that fits. Ties go to less recomputation, then to less tensor parallel
+    (its all-reduces sit on every layer's critical path, where FSDP's gathers overlap the compute), then to
+    fewer chips per copy. Pipeline stages are not searched: with the
     same memory per chip as FSDP (the first stage keeps one micro-batch's activations of every layer
     under 1F1B) they add a bubble and no speed. None when nothing fits on the chips given."""
     best: tuple[tuple[float, int, int, int], Layout] | None = None
@@ -265,7 +266,7 @@ def fastest_layout(
                 continue
             for p in dict.fromkeys(p for p in (_smallest_divisor_from(groups, least), least) if p is not None):
                 used = (chips // (t * p)) * t * p
-                key = (recompute.get(mode, 1.0) / used, order, t * p, t)
+                key = (recompute.get(mode, 1.0) / used, order, t, t * p)
                 if best is None or key < best[0]:
                     best = (key, Layout(t, p, mode, act, state_bytes / (t * p) + act / t))
     return best[1] if best is not None else None

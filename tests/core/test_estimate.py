@@ -53,8 +53,10 @@ def test_training_time_by_hand(catalog: Catalog) -> None:
     assert result.flops == pytest.approx(6.33097e21, rel=1e-5)
     h100 = _row(result, "h100-sxm")
     assert h100.peak_flops == 989e12 and h100.mfu == 0.4 and h100.bound == "compute"
-    # one copy: 112 GB of state + 30.6 GB of activations (no recomputation) over TP 2: 32 copies of 2
-    assert (h100.chips_per_copy, h100.copies, h100.checkpointing) == (2, 32, "none")
+    # one copy: 112 GB of state + 30.6 GB of activations (no recomputation): sharded over p chips, 112 / p + 30.6
+    # <= 80 needs p >= 2.27, and the smallest p dividing 64 from 3 up is 4: FSDP 4, 16 copies, no tensor parallel
+    assert (h100.tensor_parallel, h100.shards, h100.copies, h100.checkpointing) == (1, 4, 16, "none")
+    assert h100.per_chip_bytes == pytest.approx(112e9 / 4 + 32 * 2048 * 4096 * (34 + 5 * 32 * 2048 / 4096))
     assert h100.days == pytest.approx(flops / (64 * 989e12 * 0.4) / 86_400, rel=1e-12)
     assert h100.days_low == h100.days_high == h100.days  # one MFU set by the user: no range
     v5p = _row(result, "tpu-v5p")
