@@ -400,8 +400,7 @@ def format_table(result: Estimate) -> str:
     lines.append("")
     priced = any(row.cost_usd is not None or row.spot_cost_usd is not None for row in result.rows)
     columns = ["chip", "kind", "peak", "mfu", "time", "bound", "memory", "chips_per_copy", "fits"]
-    if not serving:
-        columns.insert(8, "layout")
+    columns.insert(8, "layout")
     if priced:
         columns += ["rate", "cost", "spot_cost"]
         if serving:
@@ -411,8 +410,7 @@ def format_table(result: Estimate) -> str:
     for row in result.rows:
         c = estimate_cells(row)
         cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory, c.chips_per_copy, c.fits]
-        if not serving:
-            cells.insert(8, layout_cell(row))
+        cells.insert(8, layout_cell(row))
         if priced:
             cells += [
                 "" if row.price is None else format_rate(row.price.usd),

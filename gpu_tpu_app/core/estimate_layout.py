@@ -116,6 +116,14 @@ def layout_reasons(req: EstimateRequest, dev: Device, work: Workload, plan: Plan
     from gpu_tpu_app.core.wording import format_bytes
 
     layout = plan.layout
+    if req.mode == "inference" and plan.tensor is not None and plan.per_chip is not None and dev.memory is not None:
+        key = "serving_pipeline" if (plan.stages or 1) > 1 else "serving"
+        values = {
+            "tensor": str(plan.tensor),
+            "per_chip": format_bytes(plan.per_chip),
+            "memory": format_bytes(dev.memory),
+        }
+        return [(key, values)]
     if req.mode != "training" or layout is None or dev.memory is None:
         return []
     if layout.chips > req.chips:

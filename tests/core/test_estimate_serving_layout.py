@@ -37,6 +37,7 @@ def test_70b_on_8_h100_is_tp4_times_two_copies(catalog: Catalog) -> None:
     assert COPY_70B / 2 > 80e9 >= COPY_70B / 4
     assert (h100.tensor_parallel, h100.pipeline_stages, h100.chips_per_copy, h100.copies) == (4, 1, 4, 2)
     assert h100.layout == "TP 4 x DP 2" and not h100.warnings
+    assert h100.layout_why is not None and h100.layout_why.endswith("TP 4, 42.2 GB of 80 GB a chip")
     assert h100.per_chip_bytes == pytest.approx(COPY_70B / 4) and h100.fits is True
     assert h100.memory_needed_bytes == pytest.approx(COPY_70B)  # per copy, as before
     # the old layout (the fewest chips: ceil(168.7 / 80) = 3 a copy, 2 copies, 2 idle) had 3/4 of this rate:
