@@ -22,6 +22,8 @@ be laid out.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from typing import Literal, NamedTuple
 
@@ -226,10 +228,18 @@ def best_layout(
     return best
 
 
+@functools.lru_cache(maxsize=64)
+def _divisors(n: int) -> tuple[int, ...]:
+    """The divisors of n, smallest first (kept: every chip of an estimate asks for the same few n)."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return tuple(sorted(set(small + [n // d for d in small])))
+
+
 def _smallest_divisor_from(n: int, low: int) -> int | None:
     """The smallest divisor of n that is at least `low`, or None when low > n."""
-    found = [x for d in range(1, math.isqrt(n) + 1) if n % d == 0 for x in (d, n // d) if x >= low]
-    return min(found) if found else None
+    found = _divisors(n)
+    i = bisect.bisect_left(found, low)
+    return found[i] if i < len(found) else None
 
 
 def fastest_layout(
