@@ -106,7 +106,7 @@ def fp32_words(language: str | None = None) -> str:
 
 
 RULE_SOURCES = {
-    "training": ["eleuther-transformer-math", "hoffmann-2022", transformer.ACTIVATION_SOURCE],
+    "training": ["eleuther-transformer-math", "hoffmann-2022", transformer.ACTIVATION_SOURCE, transformer.FLASH_SOURCE],
     "inference": ["eleuther-transformer-math"],
 }
 

@@ -13,7 +13,9 @@ be laid out.
   Models", with sequence parallelism): per layer and micro-batch of b sequences of s tokens at
   width h and a heads, s·b·h·(34 + 5·a·s/h) bytes without recomputation, s·b·h·34 with selective
   recomputation (the attention core is recomputed), 2·s·b·h (the layer input) with full
-  checkpointing, plus one layer's working set while it is recomputed.
+  checkpointing, plus one layer's working set while it is recomputed. A fused (flash) attention
+  kernel keeps no score matrices (Dao et al. 2022), so without recomputation it keeps s·b·h·34 too;
+  the estimator assumes one.
 - Layout: tensor parallel t inside a fast-link group (at most 8, a power of two dividing the
   heads), and across groups pipeline stages or sharded data parallel (FSDP / ZeRO-3), also in
   powers of two. Either way one chip holds 1/(t·p) of the training state and, at the first
@@ -51,6 +53,7 @@ CHECKPOINTING_ORDER: tuple[Checkpointing, ...] = ("none", "selective", "full")
 
 SHAPE_SOURCES = ["kaplan-2020", "llama3-2024", "gpt3-2020"]
 ACTIVATION_SOURCE = "korthikanti-2022"
+FLASH_SOURCE = "dao-2022-flashattention"
 
 
 class Dims(NamedTuple):
@@ -131,16 +134,28 @@ def decode_weights(total: float, active: float | None, split: MoeSplit | None, b
 
 
 def activation_bytes_per_layer(
-    mode: Checkpointing, tokens: int, width: int, heads: int, context: int, top_k: int = 1, value_bytes: float = 2.0
+    mode: Checkpointing,
+    tokens: int,
+    width: int,
+    heads: int,
+    context: int,
+    top_k: int = 1,
+    value_bytes: float = 2.0,
+    attention_scores: bool = False,
 ) -> float:
     """Bytes one layer keeps for the backward pass for `tokens` = micro-batch x context tokens.
 
-    Korthikanti et al. 2022 count 2-byte values; `value_bytes` scales them (4 for fp32 training).
+    Korthikanti et al. 2022 count 2-byte values; `value_bytes` scales them (4 for fp32 training). Their
+    5·a·s/h term is the attention's score and softmax matrices, which a fused (flash) attention kernel never
+    keeps (Dao et al. 2022): it recomputes them in the backward pass, as selective recomputation does. The
+    estimator assumes such a kernel (PyTorch's scaled_dot_product_attention, JAX's splash attention), so
+    `attention_scores` is False unless the scores are materialised.
     """
     selective = ATTENTION_ACT + NORM_ACT + MLP_ACT * top_k
     scale = value_bytes / 2.0
     if mode == "none":
-        return tokens * width * (selective + SCORES_ACT * heads * context / width) * scale
+        scores = SCORES_ACT * heads * context / width if attention_scores else 0.0
+        return tokens * width * (selective + scores) * scale
     if mode == "selective":
         return tokens * width * selective * scale
     return tokens * width * 2.0 * scale  # full: the layer's input, in 2-byte values
@@ -155,12 +170,13 @@ def activation_bytes(
     context: int,
     top_k: int = 1,
     value_bytes: float = 2.0,
+    attention_scores: bool = False,
 ) -> float:
     """Activation bytes of one micro-batch over all layers; full checkpointing adds one layer's working set."""
-    per_layer = activation_bytes_per_layer(mode, tokens, width, heads, context, top_k, value_bytes)
+    per_layer = activation_bytes_per_layer(mode, tokens, width, heads, context, top_k, value_bytes, attention_scores)
     total = layers * per_layer
     if mode == "full":
-        total += activation_bytes_per_layer("none", tokens, width, heads, context, top_k, value_bytes)
+        total += activation_bytes_per_layer("none", tokens, width, heads, context, top_k, value_bytes, attention_scores)
     return total
 
 

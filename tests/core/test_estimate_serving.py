@@ -279,24 +279,22 @@ def test_activation_memory_with_and_without_checkpointing(catalog: Catalog) -> N
     base = {"params": 7e9, "chips": 8, "context": 4096, **LLAMA_8B}
     sbh = 4096 * 4096  # one micro-batch of 1 sequence of 4,096 tokens at width 4,096
     expected = {
-        # Korthikanti et al. 2022: s x b x h x (34 + 5 x a x s / h) per layer; a = 32 heads
-        "none": 32 * sbh * (34 + 5 * 32 * 4096 / 4096),  # 32 x 16.8M x 194 = 104.2 GB
+        # Korthikanti et al. 2022: s x b x h x (34 + 5 x a x s / h) per layer, a = 32 heads, but a flash attention
+        # kernel keeps no scores (5 x a x s / h), so no recomputation keeps s x b x h x 34 like selective
+        "none": 32 * sbh * 34,  # 18.3 GB (104.2 GB if the scores were kept)
         "selective": 32 * sbh * 34,  # 18.3 GB
-        "full": 32 * 2 * sbh + sbh * (34 + 5 * 32 * 4096 / 4096),  # 1.07 GB + 3.25 GB
+        "full": 32 * 2 * sbh + sbh * 34,  # 1.07 GB + 0.57 GB
     }
-    assert expected["none"] == pytest.approx(104.2e9, rel=1e-3)
-    assert expected["selective"] == pytest.approx(18.25e9, rel=1e-3)
-    assert expected["full"] == pytest.approx(4.33e9, rel=1e-3)
+    assert expected["none"] == pytest.approx(18.25e9, rel=1e-3)
+    assert expected["full"] == pytest.approx(1.644e9, rel=1e-3)
     rows = {}
     for mode, acts in expected.items():
         h100 = _row(estimate(EstimateRequest(checkpointing=mode, **base), catalog), "h100-sxm")
         assert h100.activation_bytes == pytest.approx(acts), mode
         assert h100.memory_needed_bytes == pytest.approx(16 * 7e9 + acts), mode
         rows[mode] = h100
-    # none: 104.2 GB is more than a chip; over TP 2, 52.1 GB a chip leaves 27.9 GB for 112 / (2 x 27.9) = 2.01 ->
-    # 3 shards, and the smallest that divides 8 / 2 = 4 is 4: TP 2 x FSDP 4, all 8 chips (TP 4 alone, two copies,
-    # is as fast, but less tensor parallel wins the tie); selective: TP 2 holds 9.1 + 56 GB a chip: 2 chips
-    assert (rows["none"].tensor_parallel, rows["none"].shards, rows["none"].chips_per_copy) == (2, 4, 8)
+    # none and selective: 112 / p + 18.25 <= 80 needs p >= 1.81: FSDP 2, four copies; full: FSDP 2 as well
+    assert (rows["none"].tensor_parallel, rows["none"].shards, rows["none"].chips_per_copy) == (1, 2, 2)
     assert rows["selective"].chips_per_copy == rows["full"].chips_per_copy == 2
     # full checkpointing repeats the forward pass: (8 x 7e9 + 4 x att) / (6 x 7e9 + 3 x att) more time
     att = 4 * 32 * 4096 * 4096
@@ -304,8 +302,8 @@ def test_activation_memory_with_and_without_checkpointing(catalog: Catalog) -> N
         ((8 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att)) / ((6 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att))
     )
     auto = _row(estimate(EstimateRequest(**base), catalog), "h100-sxm")
-    # the fastest on the 8 chips given: no recomputation, TP 2 x FSDP 4 (52.1 + 14 GB a chip), all 8 working
-    assert (auto.checkpointing, auto.tensor_parallel, auto.shards, auto.copies) == ("none", 2, 4, 1)
+    # the fastest on the 8 chips given: no recomputation, FSDP 2 (56 + 18.25 GB a chip), four copies
+    assert (auto.checkpointing, auto.tensor_parallel, auto.shards, auto.copies) == ("none", 1, 2, 4)
     assert auto.days == pytest.approx(rows["none"].days)
     assert auto.days < rows["selective"].days
 
@@ -319,23 +317,24 @@ def test_405b_on_16384_h100_takes_the_fastest_layout_that_fits(catalog: Catalog)
         128,
     )
     h100 = _row(result, "h100-sxm")
-    # state 16 x 405e9 = 6.48 TB. No recomputation: 127 x 2048 x 16384 x (34 + 5 x 128 x 2048 / 16384)
-    # = 485.6 GB of activations, 60.7 GB a chip over TP 8, leaving 19.3 GB: 6.48e12 / (8 x 19.3e9) = 42.02
-    # shards at least; the smallest that divides 16384 / 8 = 2048 is 64: TP 8 x FSDP 64 = 512 chips, 32 copies.
-    # (Selective would need only 128 chips a copy, but repeats the attention's forward pass.)
-    acts = 127 * 2048 * 16384 * (34 + 5 * 128 * 2048 / 16384)
-    assert 6.48e12 / (8 * (80e9 - acts / 8)) == pytest.approx(42.02, rel=1e-3)
-    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (8, 64, 512)
-    assert h100.checkpointing == "none" and h100.copies == 32
+    # state 16 x 405e9 = 6.48 TB. No recomputation (flash attention): 127 x 34 x 2048 x 16384 = 144.9 GB of
+    # activations. TP 2 puts 72.4 GB on a chip, leaving 7.55 GB: 6.48e12 / (2 x 7.55e9) = 429 shards at least,
+    # and the smallest that divides 16384 / 2 = 8192 is 512: TP 2 x FSDP 512 = 1024 chips, 16 copies. TP 4 and
+    # TP 8 also keep all 16,384 chips working with nothing recomputed; less tensor parallel wins the tie.
+    acts = 127 * 34 * 2048 * 16384
+    assert 6.48e12 / (2 * (80e9 - acts / 2)) == pytest.approx(429.2, rel=1e-3)
+    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (2, 512, 1024)
+    assert h100.checkpointing == "none" and h100.copies == 16
     assert h100.activation_bytes == pytest.approx(acts)
-    # Llama 3's own shape at its 8,192-token context: no recomputation cannot fit (47.5 GB a layer); selective
-    # keeps 126 x 34 x 8192 x 16384 = 575 GB, 71.9 GB a chip over TP 8, so 6.48e12 / (8 x 8.1e9) = 100 -> 128
-    # shards (a divisor of 2048): TP 8 x 128, which beats full checkpointing's extra forward pass
+    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 1024 + acts / 2)
+    # Llama 3's own shape at its 8,192-token context: 126 x 34 x 8192 x 16384 = 575 GB of activations, 71.9 GB a
+    # chip over TP 8 (TP 4 would need 143.8), so 6.48e12 / (8 x 8.1e9) = 100 -> 128 shards (a divisor of 2048):
+    # TP 8 x FSDP 128 with nothing recomputed
     llama = EstimateRequest(
         params=405e9, tokens=15.6e12, chips=16_384, context=8192, layers=126, width=16384, heads=128, kv_heads=8
     )
     h100 = _row(estimate(llama, catalog), "h100-sxm")
-    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 128, "selective")
+    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 128, "none")
     assert h100.activation_bytes == pytest.approx(126 * 34 * 8192 * 16384)
     assert h100.per_chip_bytes == pytest.approx(6.48e12 / 1024 + 126 * 34 * 8192 * 16384 / 8)
 
