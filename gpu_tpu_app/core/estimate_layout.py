@@ -130,7 +130,7 @@ def layout_reasons(req: EstimateRequest, dev: Device, work: Workload, plan: Plan
         return [("needs_more", {"chips": str(req.chips)})]
     found: list[Warning] = [
         (
-            "fastest",
+            "fastest_one" if req.chips == 1 else "fastest",
             {"chips": str(req.chips), "per_chip": format_bytes(layout.per_chip), "memory": format_bytes(dev.memory)},
         )
     ]
