@@ -238,6 +238,8 @@ ALLOWED_WORDS = frozenset(
         "Adam",
         "Neuron",
         "Korthikanti",
+        "Dao",  # FlashAttention's first author, cited in the estimate's memory rule
+        "Dettmers",  # QLoRA's first author
         # JAX's libraries and the model architecture, by name
         "Flax",
         "Equinox",

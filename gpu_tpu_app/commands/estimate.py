@@ -22,6 +22,7 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
+from gpu_tpu_app.core.estimate_rules import RuleError
 from gpu_tpu_app.core.estimate_text import (
     cost_lines,
     cost_range,
@@ -219,16 +220,6 @@ def _moe(args: argparse.Namespace, params: float) -> dict[str, float | int | Non
     active = _positive("--active-params", args.active_params) if args.active_params is not None else None
     experts = _whole("--experts", args.experts, 100_000)
     top_k = _whole("--top-k", args.top_k, 100_000)
-    if active is not None and active > params:
-        raise _bad("active_over_params", params=f"{params:g}", got=repr(args.active_params))
-    if (experts is None) != (top_k is None):
-        flag = "--experts" if experts is None else "--top-k"
-        raise _bad("experts_together", flag=flag)
-    if experts is not None and top_k is not None:
-        if active is None:
-            raise _bad("active_required")
-        if top_k >= experts:
-            raise _bad("top_k_over_experts", experts=str(experts), got=repr(args.top_k))
     return {"active_params": active, "experts": experts, "top_k": top_k}
 
 
@@ -256,8 +247,6 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
     """Validate the flags into an EstimateRequest; FlagError names the flag at fault."""
     params = _positive("--params", args.params)
     tokens = _positive("--tokens", args.tokens) if args.tokens is not None else None
-    if args.inference and tokens is None:
-        raise _bad("tokens_required")
     try:
         chips = int(str(args.chips).strip())
     except ValueError:
@@ -293,10 +282,6 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
     micro = _whole("--micro-batch", args.micro_batch, 100_000)
     finetune = getattr(args, "finetune", None)
     rank = _whole("--lora-rank", getattr(args, "lora_rank", None), 65_536)
-    if finetune is not None and args.inference:
-        raise _bad("finetune_inference")
-    if finetune is not None and tokens is None:
-        raise _bad("finetune_tokens")
     if rank is not None and finetune not in ("lora", "qlora"):
         raise _bad("lora_rank_only")
     if args.inference:
@@ -312,25 +297,13 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             raise _bad("aspect_number", got=repr(args.aspect_ratio)) from None
         if not (math.isfinite(aspect) and 1 <= aspect <= 10_000):
             raise _bad("aspect_range", got=repr(args.aspect_ratio))
-    if args.strict_fp32 and args.dtype in ("float8", "int8"):
-        raise _bad("dtype_fp32", dtype=args.dtype)
-    if not args.inference and args.dtype not in ("bfloat16", "float8"):
-        raise _bad("dtype_training", dtype=args.dtype)
     shape = {
         "layers": _whole("--layers", args.layers, 100_000),
         "width": _whole("--width", args.width, 10_000_000),
         "heads": _whole("--heads", args.heads, 100_000),
         "kv_heads": _whole("--kv-heads", args.kv_heads, 100_000),
     }
-    if shape["kv_heads"] is not None and shape["heads"] is not None and shape["kv_heads"] > shape["heads"]:
-        raise _bad("kv_heads_over", heads=str(shape["heads"]), got=repr(args.kv_heads))
-    if shape["width"] is not None and shape["heads"] is not None and shape["width"] % shape["heads"]:
-        raise _bad("width_heads", heads=str(shape["heads"]), got=repr(args.width))
     context = _whole("--context", args.context, 100_000_000)
-    if rate is not None and output is None:
-        raise _bad("rate_output")
-    if output is not None and output >= (context or DEFAULT_CONTEXT):
-        raise _bad("output_context", context=str(context or DEFAULT_CONTEXT), got=repr(args.output_len))
     try:
         return EstimateRequest(
             params=params,
@@ -362,8 +335,11 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             **_moe(args, params),
             **shape,
         )
-    except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15)
+    except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15) and its rules
         first = exc.errors(include_url=False)[0]
+        rule = (first.get("ctx") or {}).get("error")
+        if isinstance(rule, RuleError):
+            raise FlagError(f"--{rule.field.replace('_', '-')}: {rule.words()}") from None
         loc = str(first["loc"][0]) if first["loc"] else ""
         flag = "--" + loc.replace("_", "-") if loc in EstimateRequest.model_fields else "--params"
         raise FlagError(f"{flag}: {first['msg']}") from None

@@ -6,7 +6,6 @@ stays readable; saved sessions store EstimateRequest, and `estimate --format jso
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -83,32 +82,9 @@ class EstimateRequest(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
-        if self.mode == "inference" and self.tokens is None:
-            raise ValueError("inference needs tokens: the number of tokens to serve")
-        if self.finetune is not None and self.mode != "training":
-            raise ValueError("finetune is for training only")
-        latency = (self.ttft_ms, self.tpot_ms, self.requests_per_s, self.output_len)
-        if self.mode != "inference" and any(v is not None for v in latency):
-            raise ValueError("latency targets (ttft_ms, tpot_ms, requests_per_s, output_len) are for serving only")
-        if self.requests_per_s is not None and self.output_len is None:
-            raise ValueError("requests_per_s needs output_len: the tokens each request generates")
-        if self.output_len is not None and self.output_len >= (self.context or 2048):
-            raise ValueError("output_len must be less than the context (a request's prompt and output fill it)")
-        if self.finetune is not None and self.tokens is None:
-            raise ValueError("a fine-tune needs tokens: the tokens of its data times the epochs")
-        for chip_id, price in self.prices.items():
-            if not (math.isfinite(price) and 0 <= price <= MAX_PRICE):
-                raise ValueError(f"price for {chip_id!r} must be 0 to {MAX_PRICE:,.0f} USD per chip-hour")
-        heads = self.heads
-        if self.kv_heads is not None and heads is not None and self.kv_heads > heads:
-            raise ValueError("kv_heads cannot exceed heads")
-        if self.width is not None and heads is not None and self.width % heads:
-            raise ValueError("width must be a multiple of heads")
-        _check_moe(self)
-        if self.strict_fp32 and self.dtype in ("float8", "int8"):
-            raise ValueError(f"strict_fp32 keeps float32 weights: dtype {self.dtype} contradicts it")
-        if self.mode == "training" and self.dtype not in ("bfloat16", "float8"):
-            raise ValueError(f"training runs in bfloat16 or float8, not {self.dtype} (strict_fp32 for float32)")
+        from gpu_tpu_app.core.estimate_rules import check
+
+        check(self, MAX_PRICE)  # a RuleError: the field, and the rule in every language
         return self
 
     @property
@@ -125,23 +101,6 @@ class EstimateRequest(BaseModel):
     def value_bytes(self) -> float:
         """Bytes per weight and KV value when serving (4 under strict fp32)."""
         return 4.0 if self.strict_fp32 else DTYPE_BYTES[self.dtype]
-
-
-def _check_moe(req: EstimateRequest) -> None:
-    if (req.experts is None) != (req.top_k is None):
-        raise ValueError("experts and top_k go together: give both or neither")
-    if req.active_params is not None and req.active_params > req.params:
-        raise ValueError("active_params cannot exceed params (the total, all experts counted)")
-    if req.experts is None or req.top_k is None:
-        return
-    if req.active_params is None:
-        raise ValueError("experts and top_k need active_params: the parameters each token uses")
-    if req.top_k >= req.experts:
-        raise ValueError("top_k must be fewer than experts")
-    if req.active_params * req.experts < req.top_k * req.params * (1 - 1e-9):
-        raise ValueError(
-            "active_params must be at least top_k / experts of params (the shared weights cannot be negative)"
-        )
 
 
 class MeasuredDevice(BaseModel):

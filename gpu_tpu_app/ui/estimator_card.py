@@ -30,6 +30,7 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
+from gpu_tpu_app.core.estimate_rules import RuleError
 from gpu_tpu_app.core.estimate_text import memory_units_note
 from gpu_tpu_app.core.prices import PriceBook
 from gpu_tpu_app.core.tpu_compile import TpuCompile
@@ -405,6 +406,10 @@ class EstimatorCard(EstimateTableFill, Card):
             )
         except ValidationError as exc:
             err = exc.errors(include_url=False)[0]
+            rule = (err.get("ctx") or {}).get("error")
+            if isinstance(rule, RuleError):  # a rule across inputs: said in the language in use
+                self.message.setText(self.tr("Check the inputs: {problem}").format(problem=rule.words()))
+                return None
             where = ".".join(str(part) for part in err["loc"])
             text = str(err["msg"]).removeprefix("Value error, ")
             problem = self.tr("{field}: {problem}").format(field=where, problem=text) if where else text

@@ -93,4 +93,19 @@ def test_cli_latency_table_and_errors(run_cli) -> None:
     code, _out, err = run_cli("estimate", "--params", "8B", "--tpot-ms", "20")
     assert code != 0 and "--tpot-ms: only with --inference" in err
     code, _out, err = run_cli("estimate", "--params", "8B", "--inference", "--tokens", "1e9", "--requests-per-s", "5")
-    assert code != 0 and "--requests-per-s: needs --output-len" in err
+    assert code != 0 and "--output-len: requests_per_s needs output_len" in err
+
+
+def test_rules_across_inputs_name_their_field_and_speak_both_languages(run_cli) -> None:
+    from gpu_tpu_app.core.estimate_rules import RuleError
+
+    with pytest.raises(ValidationError) as caught:
+        EstimateRequest(params=8e9, tokens=1e6, mode="inference", requests_per_s=5)
+    rule = caught.value.errors()[0]["ctx"]["error"]
+    assert isinstance(rule, RuleError) and rule.field == "output_len"
+    assert rule.words("en") == str(rule) == "requests_per_s needs output_len: the tokens each request generates"
+    assert rule.words("zh-Hans") == "请求率需要输出长度：每个请求生成的 token 数"
+    # the command names the flag of the field and the rule in the language in use
+    code, _out, err = run_cli("estimate", "--params", "8B", "--inference", "--tokens", "1e6", "--output-len", "100",
+                              "--context", "64")  # fmt: skip
+    assert code != 0 and "--output-len: output_len must be less than the context (64)" in err
