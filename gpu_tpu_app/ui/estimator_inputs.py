@@ -227,6 +227,22 @@ class EstimatorInputs:
             "steps": _quantity(self.steps_edit),
         }
 
+    def failing_edit(self) -> QLineEdit | None:
+        """The first of these inputs whose text does not read (where values() raised), or None."""
+        for edit, read in (
+            (self.active_edit, _quantity),
+            (self.experts_edit, _whole),
+            (self.top_k_edit, _whole),
+            (self.aspect_edit, _number),
+            (self.share_edit, _number),
+            (self.steps_edit, _quantity),
+        ):
+            try:
+                read(edit)
+            except ValueError:
+                return edit
+        return None
+
     def fill(self, request: EstimateRequest | None) -> None:
         """Show a saved request's values (the caller blocks its change signal meanwhile)."""
         self.active_edit.setText(format_quantity(request.active_params) if request and request.active_params else "")

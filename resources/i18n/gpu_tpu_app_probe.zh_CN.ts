@@ -586,6 +586,14 @@ or import a run measured across machines.</source>
 <context>
     <name>EstimatorCard</name>
     <message>
+        <source>Show the model&apos;s shape, mixture of experts, memory and precision inputs; empty ones keep defaults</source>
+        <translation>显示模型形状、混合专家、内存和精度的输入；留空的保持默认值</translation>
+    </message>
+    <message>
+        <source>Advanced inputs</source>
+        <translation>高级输入</translation>
+    </message>
+    <message>
         <source>Fine-tune: type the tokens to train on (your data times the epochs); it has no default.</source>
         <translation>微调：请输入要训练的 token 数（数据乘以轮数）；微调没有默认值。</translation>
     </message>

@@ -180,3 +180,47 @@ def test_memory_says_per_chip_and_per_copy_and_a_row_without_time_says_why(page:
     assert "no bf16 or fp16 peak" in card.table.item(a10g, EST_COLUMNS.index("Time")).text()
     h200 = by_name["NVIDIA H200 SXM"]  # 141 GB: TP 2 holds 84.3 GB a chip, a copy of both chips
     assert card.table.item(h200, MEMORY_COLUMN).text() == "84.3 GB / 141 GB a chip; 169 GB / 282 GB a copy of 2"
+
+
+def test_an_input_error_shows_at_its_field_and_opens_the_advanced_inputs(qtbot, page: ResultPage) -> None:
+    card = page.estimator
+    heads, kv_heads = card.shape_edits["heads"], card.shape_edits["kv_heads"]
+    # the shape is an advanced input: hidden until asked for, or until one of them is wrong
+    assert not card.advanced_button.isChecked() and card.params_edit.isVisibleTo(card)
+    assert not kv_heads.isVisibleTo(card)
+    card.params_edit.setText("8B")
+    heads.setText("32")
+    kv_heads.setText("64")
+    kv_heads.editingFinished.emit()
+    error = card.field_errors[kv_heads]
+    assert card.request() is None
+    assert error.text() == "kv_heads cannot exceed heads" and error.isVisibleTo(card)
+    assert "border" in kv_heads.styleSheet()  # the red frame
+    assert card.advanced_button.isChecked() and kv_heads.isVisibleTo(card)
+    assert "Check the inputs: kv_heads cannot exceed heads" in card.message.text()
+    # a number that does not read is said under its own input
+    kv_heads.setText("8")
+    card.tokens_edit.setText("lots")
+    card.tokens_edit.editingFinished.emit()
+    assert not card.field_errors[kv_heads].isVisibleTo(card) and kv_heads.styleSheet() == ""
+    assert (
+        card.field_errors[card.tokens_edit].isVisibleTo(card) and "'lots'" in card.field_errors[card.tokens_edit].text()
+    )
+    card.tokens_edit.setText("1e9")
+    card.tokens_edit.editingFinished.emit()
+    assert card.request() is not None and not any(e.isVisibleTo(card) for e in card.field_errors.values())
+
+
+def test_the_page_scrolls_to_an_input_in_error(qtbot, page: ResultPage) -> None:
+    page.resize(900, 400)
+    page.show()
+    qtbot.waitExposed(page)
+    card, bar = page.estimator, page.scroll_area.verticalScrollBar()
+    bar.setValue(0)  # the page's top: the estimator's inputs are below the fold
+    top = card.tokens_edit.mapTo(page.scroll_area.widget(), card.tokens_edit.rect().topLeft()).y()
+    assert top > page.scroll_area.viewport().height()
+    card.params_edit.setText("8B")
+    card.tokens_edit.setText("lots")
+    card.tokens_edit.editingFinished.emit()
+    assert card.field_errors[card.tokens_edit].isVisibleTo(card)
+    assert bar.value() > 0 and bar.value() <= top <= bar.value() + page.scroll_area.viewport().height()
