@@ -704,9 +704,8 @@ or import a run measured across machines.</source>
         <translation>权重与 KV 缓存的数据类型</translation>
     </message>
     <message>
-        <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="153"/>
-        <source>Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4).</source>
-        <translation>推理服务：每个权重和 KV 值的字节数（bf16 为 2，fp8 和 int8 为 1，fp32 为 4）。</translation>
+        <source>Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4). fp8 also uses each chip&apos;s FP8 peak where it is faster, for training too.</source>
+        <translation>推理服务：每个权重和 KV 值的字节数（bf16 为 2，fp8 和 int8 为 1，fp32 为 4）。fp8 还会在芯片的 FP8 峰值更快时使用它，训练也一样。</translation>
     </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="156"/>

@@ -224,3 +224,15 @@ def test_the_page_scrolls_to_an_input_in_error(qtbot, page: ResultPage) -> None:
     card.tokens_edit.editingFinished.emit()
     assert card.field_errors[card.tokens_edit].isVisibleTo(card)
     assert bar.value() > 0 and bar.value() <= top <= bar.value() + page.scroll_area.viewport().height()
+
+
+def test_fp8_in_the_window_trains_at_the_fp8_peak(page: ResultPage) -> None:
+    card = page.estimator
+    card.params_edit.setText("8B")
+    card.dtype_combo.setCurrentIndex(card.dtype_combo.findData("float8"))
+    card.params_edit.editingFinished.emit()
+    assert card.request() is not None and card.request().dtype == "float8"
+    h100 = next(r for r in card.result.rows if r.chip_id == "h100-sxm")
+    assert (h100.peak_flops, h100.peak_dtype) == (1979e12, "float8")
+    card.dtype_combo.setCurrentIndex(card.dtype_combo.findData("int8"))  # a serving type: training stays bf16
+    assert card.request().dtype == "bfloat16"
