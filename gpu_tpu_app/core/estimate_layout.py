@@ -86,7 +86,7 @@ Warning = tuple[str, dict[str, str]]
 
 
 def layout_name(tensor: int, shards: int, copies: int | None, checkpointing: str, language: str | None = None) -> str:
-    """A training layout in words: 'TP 8 x FSDP 2 x DP 4, no recompute'; in `language` (None: the one in use)."""
+    """A training layout in words: 'TP 8 x FSDP 2 x DP 4 (no recompute)'; in `language` (None: the one in use)."""
     from gpu_tpu_app.core.texts import text
 
     parts = [

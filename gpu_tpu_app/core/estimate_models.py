@@ -226,7 +226,7 @@ class ChipEstimate(BaseModel):
     activation_bytes: float | None = None  # one micro-batch over all layers
     per_chip_bytes: float | None = None  # on the fullest chip of a copy (serving: the copy over its chips)
     pipeline_stages: int | None = None  # serving: pipeline stages of a copy past its tensor-parallel group
-    #: the layout in words ("FSDP 8, no recompute", serving "TP 4 x DP 2") and, training, why, in English
+    #: the layout in words ("FSDP 8 (no recompute)", serving "TP 4 x DP 2") and, training, why, in English
     layout: str | None = None
     layout_why: str | None = None
     #: the reasons as (text id, values) for other languages; not in the JSON form

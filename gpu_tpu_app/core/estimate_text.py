@@ -282,7 +282,7 @@ def estimate_inputs(result: Estimate) -> str:
 
 
 def layout_cell(row: EstimateRow) -> str:
-    """How one training copy is laid out, in the language in use: 'TP 8 x FSDP 2 x DP 4, no recompute', or MISSING."""
+    """How one training copy is laid out, in the language in use: 'TP 8 x FSDP 2 x DP 4 (no recompute)', or MISSING."""
     if row.tensor_parallel is not None and row.pipeline_stages is not None:  # serving
         return serving_layout_name(row.tensor_parallel, row.pipeline_stages, row.copies)
     if row.tensor_parallel is None or row.shards is None or row.checkpointing is None:
@@ -418,8 +418,8 @@ def note_lines(result: Estimate) -> list[str]:
         lines.append(text("estimate.line.precision", text=fp32_words()))
     if result.finetune is not None:
         lines.append(finetune_words(result.request, result.shape))
-    if result.goodput_note:
-        lines.append(goodput_words(result))
+    if result.request.goodput is not None or result.request.spot_goodput is not None:
+        lines.append(goodput_words(result))  # the default spot goodput is in the cost rule
     return lines
 
 

@@ -105,7 +105,7 @@ def test_full_fine_tune_of_8b_on_8_h100_takes_fsdp_without_recompute(catalog: Ca
     # FSDP 2, four copies, all 8 chips working with nothing recomputed
     assert (h100.tensor_parallel, h100.shards, h100.copies, h100.checkpointing) == (1, 2, 4, "none")
     assert h100.per_chip_bytes == pytest.approx(128e9 / 2 + ACTS["none"])
-    assert h100.layout == "FSDP 2 x DP 4, no recompute"
+    assert h100.layout == "FSDP 2 x DP 4 (no recompute)"
     assert h100.layout_why is not None
     assert "one chip alone would need 138 GB" in h100.layout_why  # 128 + 9.7
     # the old objective (fewest chips per copy) took TP 2 with full checkpointing: 8N + 4 att over 6N + 3 att

@@ -78,5 +78,7 @@ def test_goodput_scales_time_and_cost_and_spot_takes_its_default(catalog: Catalo
 def test_cli_goodput_flags(run_cli) -> None:
     code, out, err = run_cli("estimate", "--params", "8B", "--tokens", "1e12", "--goodput", "0.9")
     assert code == 0 and "Goodput 0.9, set by the user" in out
+    code, out, err = run_cli("estimate", "--params", "8B", "--tokens", "1e12")
+    assert code == 0 and "Goodput" not in out and "1 - 25/360 = 0.93" in out  # the spot default, in the cost rule
     code, _out, err = run_cli("estimate", "--params", "8B", "--goodput", "1.5")
     assert code != 0 and "--goodput: must be in (0, 1]" in err

@@ -105,7 +105,7 @@ def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
     row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
     assert card.table.item(row, 7).text() == "1024"
     tip = card.table.item(row, 7).toolTip()
-    assert "TP 2 x FSDP 512 x DP 16, no recompute" in tip
+    assert "TP 2 x FSDP 512 x DP 16 (no recompute)" in tip
     # why: the fullest chip's 6.33 GB of state + 72.4 GB of activations, within 80 GB
     assert "the fastest layout on the 16384 chips given whose fullest chip fits: 78.8 GB of 80 GB" in tip
 
