@@ -385,7 +385,7 @@ def format_table(result: Estimate) -> str:
     notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
-        cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory, c.chips_per_copy, c.fits]
+        cells = [c.chip, c.kind, c.peak, c.mfu, c.time_why, c.bound, c.memory, c.chips_per_copy, c.fits]
         cells.insert(8, layout_cell(row))
         if priced:
             cells += [

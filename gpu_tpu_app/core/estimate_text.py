@@ -98,8 +98,10 @@ class EstimateCells:
     available: str  # memory on the chips one copy uses
     chips_per_copy: str  # "1", "2", or MISSING
     cost: str  # "$1,234", or "" without a price
-    memory: str = MISSING  # "34 GB / 80 GB": needed by one copy / held by the chips it uses
-    memory_fit: str = MISSING  # the same, with ", does not fit" where it does not
+    memory: str = MISSING  # "42.2 GB / 80 GB a chip; 169 GB / 320 GB a copy of 4": per chip, then per copy
+    memory_fit: str = MISSING  # "169 GB / 320 GB": needed by one copy / held by its chips, ", does not fit" added
+    memory_chip_fit: str = MISSING  # `memory` with ", does not fit" where it does not
+    time_why: str = MISSING  # `time`, or where there is none, why: "– (one copy needs 4 chips)"
 
 
 def cost_range(row: EstimateRow, spot: bool = False) -> str:
@@ -158,13 +160,15 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         peak += f" {row.peak_dtype}"
     low, high = row.mfu_low, row.mfu_high
     memory = memory_cell(row)
+    copy = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
     mfu = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
     return EstimateCells(
         chip=row_name(row),
         kind=FAMILY_WORDS.get(row.family, row.family),
         peak=peak,
         mfu=mfu,
-        time=time_range(row.days_low, row.days, row.days_high)
+        time=time_range(row.days_low, row.days, row.days_high),
+        time_why=time_range(row.days_low, row.days, row.days_high)
         if row.days is not None or row.no_time_text is None
         else text("estimate.cell.no_time", missing=MISSING, why=text(row.no_time_text[0], **row.no_time_text[1])),
         bound=bound_words(row.bound),
@@ -174,7 +178,10 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         chips_per_copy=MISSING if row.chips_per_copy is None else str(row.chips_per_copy),
         cost=cost_range(row),
         memory=memory,
-        memory_fit=text("estimate.cell.memory_no_fit", memory=memory, no_fit=FITS_WORDS[False])
+        memory_fit=text("estimate.cell.memory_no_fit", memory=copy, no_fit=FITS_WORDS[False])
+        if row.fits is False
+        else copy,
+        memory_chip_fit=text("estimate.cell.memory_no_fit", memory=memory, no_fit=FITS_WORDS[False])
         if row.fits is False
         else memory,
     )
