@@ -440,6 +440,15 @@ class EstimatorCard(EstimateTableFill, Card):
             self._filling = False
         self._refresh()
 
+    def set_price_place(self, cloud: str | None, region: str | None = None) -> None:
+        """Price in one cloud (and region), or anywhere with (None, None): the Price in choice, kept where the
+        book knows no price there (the rows then say so); the estimate follows. For a caller that knows the
+        user's cloud (the wizard's answer)."""
+        key = place_key(cloud, region)
+        if self.place_combo.findData(key) < 0:
+            self.place_combo.addItem(place_words(cloud, region), key)
+        self.place_combo.setCurrentIndex(self.place_combo.findData(key))  # currentIndexChanged re-estimates
+
     def set_price_book(self, book: PriceBook | None) -> None:
         """The prices the costs use where the user typed none (shipped table, local catalogues)."""
         self._book = book

@@ -236,3 +236,15 @@ def test_fp8_in_the_window_trains_at_the_fp8_peak(page: ResultPage) -> None:
     assert (h100.peak_flops, h100.peak_dtype) == (1979e12, "float8")
     card.dtype_combo.setCurrentIndex(card.dtype_combo.findData("int8"))  # a serving type: training stays bf16
     assert card.request().dtype == "bfloat16"
+
+
+def test_the_price_place_can_be_set_from_the_users_cloud(page: ResultPage) -> None:
+    card = page.estimator
+    page.set_estimate_request(EstimateRequest(params=8e9, chips=8))
+    card.set_price_place("gcp")
+    request = card.request()
+    assert request is not None and (request.price_cloud, request.price_region) == ("gcp", None)
+    v6e = next(r for r in card.result.rows if r.chip_id == "tpu-v6e")
+    assert v6e.price is None or v6e.price.cloud == "gcp"
+    card.set_price_place(None)
+    assert (card.request().price_cloud, card.request().price_region) == (None, None)
