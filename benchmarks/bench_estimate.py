@@ -1,8 +1,9 @@
-"""Time one `estimate` over the whole catalogue (goal: median under 50 ms) for the workloads issue 19 names.
+"""Time one `estimate` over the whole catalogue (goal: median under 50 ms) for the workloads issues 19 and 32 name.
 
 Run: .venv/bin/python benchmarks/bench_estimate.py [--runs N]
 Each timed call is estimate(request) without a price book: the model, the training layout search per
-chip (checkpointing modes x tensor degrees x power-of-two shards) and the rows.
+chip (checkpointing modes x tensor degrees x the shard counts that fit and divide the chips), the serving
+layout and latency search (a bisection over the batch) and the rows.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ REQUESTS = {
         params=46.7e9, active_params=12.9e9, experts=8, top_k=2, mode="inference", tokens=1e9, batch=32, chips=8
     ),
     "strict fp32 training": EstimateRequest(params=1e9, chips=8, strict_fp32=True),
+    "8B LoRA, 1 chip": EstimateRequest(params=8e9, tokens=1e8, finetune="lora"),
+    "8B full fine-tune, 8 chips, FP8": EstimateRequest(
+        params=8e9, tokens=1e9, finetune="full", chips=8, dtype="float8"
+    ),
+    "70B serving, 8 chips, latency targets": EstimateRequest(
+        params=70e9, mode="inference", tokens=1e9, chips=8, tpot_ms=50, ttft_ms=500, output_len=256, requests_per_s=100
+    ),
+    "405B training, 9,999,991 chips (prime)": EstimateRequest(params=405e9, tokens=15.6e12, chips=9_999_991),
 }
 
 

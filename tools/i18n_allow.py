@@ -101,6 +101,10 @@ ALLOWED_WORDS = frozenset(
         "MLIR",
         "FSDP",
         "LoRA",
+        "QLoRA",  # and the estimate's --finetune choices, as typed
+        "lora",
+        "qlora",
+        "NormalFloat",  # QLoRA's 4-bit number format
         "MoE",
         "NVIDIA",
         "AMD",
@@ -234,6 +238,8 @@ ALLOWED_WORDS = frozenset(
         "Adam",
         "Neuron",
         "Korthikanti",
+        "Dao",  # FlashAttention's first author, cited in the estimate's memory rule
+        "Dettmers",  # QLoRA's first author
         # JAX's libraries and the model architecture, by name
         "Flax",
         "Equinox",

@@ -21,6 +21,7 @@ from gpu_tpu_app.core.estimate import (
     measured_from_run,
     parse_quantity,
 )
+from gpu_tpu_app.core.estimate.rules import RuleError
 from gpu_tpu_app.core.estimate.text import (
     cost_lines,
     cost_range,
@@ -44,6 +45,7 @@ from gpu_tpu_app.core.transformer import DEFAULT_ASPECT_RATIO
 from gpu_tpu_app.core.wording import format_bytes, format_usd, plain_number
 from gpu_tpu_app.shared.cliutil import display_width, fail, pad
 from gpu_tpu_app.shared.terms import SERVING_DTYPES
+from gpu_tpu_app.shared.units import MISSING as MISSING_CELL
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -94,6 +96,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         default="auto",
         help=_option("checkpointing"),
     )
+    p.add_argument("--finetune", choices=["full", "lora", "qlora"], help=_option("finetune"))
+    p.add_argument("--lora-rank", metavar="R", help=_option("lora_rank", default="16"))
     p.add_argument(
         "--strict-fp32",
         action="store_true",
@@ -104,6 +108,12 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="F",
         help=_option("bw_share"),
     )
+    p.add_argument("--ttft-ms", metavar="MS", help=_option("ttft_ms"))
+    p.add_argument("--tpot-ms", metavar="MS", help=_option("tpot_ms"))
+    p.add_argument("--requests-per-s", metavar="R", help=_option("requests_per_s"))
+    p.add_argument("--output-len", metavar="T", help=_option("output_len"))
+    p.add_argument("--goodput", metavar="F", help=_option("goodput"))
+    p.add_argument("--spot-goodput", metavar="F", help=_option("spot_goodput"))
     p.add_argument(
         "--dtype",
         choices=sorted(SERVING_DTYPES),
@@ -210,16 +220,6 @@ def _moe(args: argparse.Namespace, params: float) -> dict[str, float | int | Non
     active = _positive("--active-params", args.active_params) if args.active_params is not None else None
     experts = _whole("--experts", args.experts, 100_000)
     top_k = _whole("--top-k", args.top_k, 100_000)
-    if active is not None and active > params:
-        raise _bad("active_over_params", params=f"{params:g}", got=repr(args.active_params))
-    if (experts is None) != (top_k is None):
-        flag = "--experts" if experts is None else "--top-k"
-        raise _bad("experts_together", flag=flag)
-    if experts is not None and top_k is not None:
-        if active is None:
-            raise _bad("active_required")
-        if top_k >= experts:
-            raise _bad("top_k_over_experts", experts=str(experts), got=repr(args.top_k))
     return {"active_params": active, "experts": experts, "top_k": top_k}
 
 
@@ -247,8 +247,6 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
     """Validate the flags into an EstimateRequest; FlagError names the flag at fault."""
     params = _positive("--params", args.params)
     tokens = _positive("--tokens", args.tokens) if args.tokens is not None else None
-    if args.inference and tokens is None:
-        raise _bad("tokens_required")
     try:
         chips = int(str(args.chips).strip())
     except ValueError:
@@ -272,11 +270,20 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             raise FlagError(f"--prompt-tokens: {exc}") from None
         if prompt < 0:
             raise _bad("prompt_negative", got=repr(args.prompt_tokens))
+    ttft = _positive("--ttft-ms", args.ttft_ms) if getattr(args, "ttft_ms", None) is not None else None
+    tpot = _positive("--tpot-ms", args.tpot_ms) if getattr(args, "tpot_ms", None) is not None else None
+    rate = _positive("--requests-per-s", args.requests_per_s) if getattr(args, "requests_per_s", None) else None
+    output = _whole("--output-len", getattr(args, "output_len", None), 100_000_000)
+    latency = (("--ttft-ms", ttft), ("--tpot-ms", tpot), ("--requests-per-s", rate), ("--output-len", output))
     if not args.inference:
-        for flag, value in (("--batch", batch), ("--prompt-tokens", prompt), ("--bw-share", args.bw_share)):
+        for flag, value in (("--batch", batch), ("--prompt-tokens", prompt), ("--bw-share", args.bw_share), *latency):
             if value is not None:
                 raise _bad("inference_only", flag=flag)
     micro = _whole("--micro-batch", args.micro_batch, 100_000)
+    finetune = getattr(args, "finetune", None)
+    rank = _whole("--lora-rank", getattr(args, "lora_rank", None), 65_536)
+    if rank is not None and finetune not in ("lora", "qlora"):
+        raise _bad("lora_rank_only")
     if args.inference:
         if micro is not None:
             raise _bad("micro_batch_training")
@@ -290,18 +297,12 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             raise _bad("aspect_number", got=repr(args.aspect_ratio)) from None
         if not (math.isfinite(aspect) and 1 <= aspect <= 10_000):
             raise _bad("aspect_range", got=repr(args.aspect_ratio))
-    if args.strict_fp32 and args.dtype in ("float8", "int8"):
-        raise _bad("dtype_fp32", dtype=args.dtype)
     shape = {
         "layers": _whole("--layers", args.layers, 100_000),
         "width": _whole("--width", args.width, 10_000_000),
         "heads": _whole("--heads", args.heads, 100_000),
         "kv_heads": _whole("--kv-heads", args.kv_heads, 100_000),
     }
-    if shape["kv_heads"] is not None and shape["heads"] is not None and shape["kv_heads"] > shape["heads"]:
-        raise _bad("kv_heads_over", heads=str(shape["heads"]), got=repr(args.kv_heads))
-    if shape["width"] is not None and shape["heads"] is not None and shape["width"] % shape["heads"]:
-        raise _bad("width_heads", heads=str(shape["heads"]), got=repr(args.width))
     context = _whole("--context", args.context, 100_000_000)
     try:
         return EstimateRequest(
@@ -323,11 +324,22 @@ def request_from_args(args: argparse.Namespace, catalog: Catalog) -> EstimateReq
             steps=_positive("--steps", args.steps) if args.steps is not None else None,
             price_cloud=args.cloud.lower() if args.cloud else None,
             price_region=args.region.lower() if args.region else None,
+            finetune=finetune,
+            goodput=_fraction("--goodput", getattr(args, "goodput", None)),
+            spot_goodput=_fraction("--spot-goodput", getattr(args, "spot_goodput", None)),
+            ttft_ms=ttft,
+            tpot_ms=tpot,
+            requests_per_s=rate,
+            output_len=output,
+            lora_rank=rank if rank is not None else 16,
             **_moe(args, params),
             **shape,
         )
-    except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15)
+    except ValidationError as exc:  # the bounds of the model (e.g. --params over 1e15) and its rules
         first = exc.errors(include_url=False)[0]
+        rule = (first.get("ctx") or {}).get("error")
+        if isinstance(rule, RuleError):
+            raise FlagError(f"--{rule.field.replace('_', '-')}: {rule.words()}") from None
         loc = str(first["loc"][0]) if first["loc"] else ""
         flag = "--" + loc.replace("_", "-") if loc in EstimateRequest.model_fields else "--params"
         raise FlagError(f"{flag}: {first['msg']}") from None
@@ -364,8 +376,7 @@ def format_table(result: Estimate) -> str:
     lines.append("")
     priced = any(row.cost_usd is not None or row.spot_cost_usd is not None for row in result.rows)
     columns = ["chip", "kind", "peak", "mfu", "time", "bound", "memory", "chips_per_copy", "fits"]
-    if not serving:
-        columns.insert(8, "layout")
+    columns.insert(8, "layout")
     if priced:
         columns += ["rate", "cost", "spot_cost"]
         if serving:
@@ -374,9 +385,8 @@ def format_table(result: Estimate) -> str:
     notes: list[str] = []
     for row in result.rows:
         c = estimate_cells(row)
-        cells = [c.chip, c.kind, c.peak, c.mfu, c.time, c.bound, c.memory, c.chips_per_copy, c.fits]
-        if not serving:
-            cells.insert(8, layout_cell(row))
+        cells = [c.chip, c.kind, c.peak, c.mfu, c.time_why, c.bound, c.memory, c.chips_per_copy, c.fits]
+        cells.insert(8, layout_cell(row))
         if priced:
             cells += [
                 "" if row.price is None else format_rate(row.price.usd),
@@ -398,6 +408,7 @@ def format_table(result: Estimate) -> str:
         lines.append(text("estimate.table.warnings"))
         lines += [f"  - {note}" for note in notes]
         lines.append("")
+    lines += latency_lines(result)
     lines.append(text("estimate.table.time", rule=rule_words(result.rule)))
     lines.append(text("estimate.table.memory", rule=rule_words(result.memory_rule), note=memory_units_note()))
     lines += note_lines(result)
@@ -412,6 +423,54 @@ def format_table(result: Estimate) -> str:
     lines += price_lines(result)
     lines.append(text("estimate.table.sources", sources=", ".join(result.sources)))
     return "\n".join(lines)
+
+
+def latency_lines(result: Estimate) -> list[str]:
+    """The latency targets' table (serving with --ttft-ms, --tpot-ms or --requests-per-s), or nothing."""
+    req = result.request
+    rows = [r for r in result.rows if r.latency is not None]
+    if not rows:
+        return []
+    targets = []
+    if req.ttft_ms is not None:
+        targets.append(text("estimate.latency.targets_ttft", ms=f"{req.ttft_ms:g}"))
+    if req.tpot_ms is not None:
+        targets.append(text("estimate.latency.targets_tpot", ms=f"{req.tpot_ms:g}"))
+    if req.requests_per_s is not None:
+        targets.append(text("estimate.latency.targets_rate", rate=f"{req.requests_per_s:g}", out=str(req.output_len)))
+    lines = [text("estimate.latency.title", targets=text("estimate.inputs.list_separator").join(targets))]
+    columns = ["chip", "copy", "batch", "ttft", "tpot", "rate", "cost"]
+    if req.requests_per_s is not None:
+        columns.append("chips")
+    table = [[text(f"estimate.latency.{col}") for col in columns]]
+    missed: list[str] = []
+    for row in rows:
+        fit = row.latency
+        assert fit is not None
+        cells = [
+            row_name(row),
+            str(fit.chips_per_copy),
+            str(fit.batch) if fit.batch is not None else MISSING_CELL,
+            f"{fit.ttft_ms:.3g} ms",
+            f"{fit.tpot_ms:.3g} ms" if fit.tpot_ms is not None else MISSING_CELL,
+            f"{fit.tokens_per_s_chip:,.0f}" if fit.tokens_per_s_chip is not None else MISSING_CELL,
+            format_usd(fit.usd_per_mtok),
+        ]
+        if req.requests_per_s is not None:
+            cells.append(f"{fit.chips_for_rate:,}" if fit.chips_for_rate is not None else MISSING_CELL)
+        table.append(cells)
+        if fit.missed_texts:
+            why = text("estimate.inputs.list_separator").join(text(i, **v) for i, v in fit.missed_texts)
+            missed.append(
+                text("estimate.warning.chips", chips=row_name(row), warning=text("estimate.latency.not_met", why=why))
+            )
+    widths = [max(display_width(r[i]) for r in table) for i in range(len(columns))]
+    for n, cells in enumerate(table):
+        lines.append("  " + "  ".join(pad(c, widths[i], i > 0 and n > 0) for i, c in enumerate(cells)).rstrip())
+    lines += [f"  - {m}" for m in missed]
+    lines.append("  " + text("estimate.latency.rule"))
+    lines.append("")
+    return lines
 
 
 def price_lines(result: Estimate) -> list[str]:

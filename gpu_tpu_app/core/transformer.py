@@ -13,7 +13,9 @@ be laid out.
   Models", with sequence parallelism): per layer and micro-batch of b sequences of s tokens at
   width h and a heads, s·b·h·(34 + 5·a·s/h) bytes without recomputation, s·b·h·34 with selective
   recomputation (the attention core is recomputed), 2·s·b·h (the layer input) with full
-  checkpointing, plus one layer's working set while it is recomputed.
+  checkpointing, plus one layer's working set while it is recomputed. A fused (flash) attention
+  kernel keeps no score matrices (Dao et al. 2022), so without recomputation it keeps s·b·h·34 too;
+  the estimator assumes one.
 - Layout: tensor parallel t inside a fast-link group (at most 8, a power of two dividing the
   heads), and across groups pipeline stages or sharded data parallel (FSDP / ZeRO-3), also in
   powers of two. Either way one chip holds 1/(t·p) of the training state and, at the first
@@ -22,6 +24,8 @@ be laid out.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from typing import Literal, NamedTuple
 
@@ -49,6 +53,7 @@ CHECKPOINTING_ORDER: tuple[Checkpointing, ...] = ("none", "selective", "full")
 
 SHAPE_SOURCES = ["kaplan-2020", "llama3-2024", "gpt3-2020"]
 ACTIVATION_SOURCE = "korthikanti-2022"
+FLASH_SOURCE = "dao-2022-flashattention"
 
 
 class Dims(NamedTuple):
@@ -129,16 +134,28 @@ def decode_weights(total: float, active: float | None, split: MoeSplit | None, b
 
 
 def activation_bytes_per_layer(
-    mode: Checkpointing, tokens: int, width: int, heads: int, context: int, top_k: int = 1, value_bytes: float = 2.0
+    mode: Checkpointing,
+    tokens: int,
+    width: int,
+    heads: int,
+    context: int,
+    top_k: int = 1,
+    value_bytes: float = 2.0,
+    attention_scores: bool = False,
 ) -> float:
     """Bytes one layer keeps for the backward pass for `tokens` = micro-batch x context tokens.
 
-    Korthikanti et al. 2022 count 2-byte values; `value_bytes` scales them (4 for fp32 training).
+    Korthikanti et al. 2022 count 2-byte values; `value_bytes` scales them (4 for fp32 training). Their
+    5·a·s/h term is the attention's score and softmax matrices, which a fused (flash) attention kernel never
+    keeps (Dao et al. 2022): it recomputes them in the backward pass, as selective recomputation does. The
+    estimator assumes such a kernel (PyTorch's scaled_dot_product_attention, JAX's splash attention), so
+    `attention_scores` is False unless the scores are materialised.
     """
     selective = ATTENTION_ACT + NORM_ACT + MLP_ACT * top_k
     scale = value_bytes / 2.0
     if mode == "none":
-        return tokens * width * (selective + SCORES_ACT * heads * context / width) * scale
+        scores = SCORES_ACT * heads * context / width if attention_scores else 0.0
+        return tokens * width * (selective + scores) * scale
     if mode == "selective":
         return tokens * width * selective * scale
     return tokens * width * 2.0 * scale  # full: the layer's input, in 2-byte values
@@ -153,12 +170,13 @@ def activation_bytes(
     context: int,
     top_k: int = 1,
     value_bytes: float = 2.0,
+    attention_scores: bool = False,
 ) -> float:
     """Activation bytes of one micro-batch over all layers; full checkpointing adds one layer's working set."""
-    per_layer = activation_bytes_per_layer(mode, tokens, width, heads, context, top_k, value_bytes)
+    per_layer = activation_bytes_per_layer(mode, tokens, width, heads, context, top_k, value_bytes, attention_scores)
     total = layers * per_layer
     if mode == "full":
-        total += activation_bytes_per_layer("none", tokens, width, heads, context, top_k, value_bytes)
+        total += activation_bytes_per_layer("none", tokens, width, heads, context, top_k, value_bytes, attention_scores)
     return total
 
 
@@ -224,3 +242,57 @@ def best_layout(
             if best is None or layout.chips < best.chips:
                 best = layout
     return best
+
+
+@functools.lru_cache(maxsize=64)
+def _divisors(n: int) -> tuple[int, ...]:
+    """The divisors of n, smallest first (kept: every chip of an estimate asks for the same few n)."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return tuple(sorted(set(small + [n // d for d in small])))
+
+
+def _smallest_divisor_from(n: int, low: int) -> int | None:
+    """The smallest divisor of n that is at least `low`, or None when low > n."""
+    found = _divisors(n)
+    i = bisect.bisect_left(found, low)
+    return found[i] if i < len(found) else None
+
+
+def fastest_layout(
+    state_bytes: float,
+    activations: dict[Checkpointing, float],
+    chip_memory: float,
+    max_tensor: int,
+    chips: int,
+    recompute: dict[Checkpointing, float],
+) -> Layout | None:
+    """The layout of one copy that finishes soonest on `chips` chips, each chip within its memory.
+
+    For each checkpointing mode offered and each tensor degree t (powers of two up to max_tensor and
+    the chips), the state is sharded over p chips (FSDP / ZeRO-3; p = 1 is plain data parallel), with
+    state/(t·p) + activations/t within the chip. The time is the recomputation factor over the chips
+    working (whole copies of t·p chips); of the p that fit, the smallest one that divides the chips / t
+    (no chip idle), else the smallest that fits. Ties go to less recomputation, then to less tensor parallel
+    (its all-reduces sit on every layer's critical path, where FSDP's gathers overlap the compute), then to
+    fewer chips per copy. Pipeline stages are not searched: with the
+    same memory per chip as FSDP (the first stage keeps one micro-batch's activations of every layer
+    under 1F1B) they add a bubble and no speed. None when nothing fits on the chips given."""
+    best: tuple[tuple[float, int, int, int], Layout] | None = None
+    for order, mode in enumerate(CHECKPOINTING_ORDER):
+        if mode not in activations:
+            continue
+        act = activations[mode]
+        for t in _powers_of_two(min(max_tensor, chips)):
+            room = chip_memory - act / t
+            if room <= 0:
+                continue
+            least = max(1, math.ceil(state_bytes / (t * room) - 1e-9))
+            groups = chips // t
+            if least > groups:
+                continue
+            for p in dict.fromkeys(p for p in (_smallest_divisor_from(groups, least), least) if p is not None):
+                used = (chips // (t * p)) * t * p
+                key = (recompute.get(mode, 1.0) / used, order, t, t * p)
+                if best is None or key < best[0]:
+                    best = (key, Layout(t, p, mode, act, state_bytes / (t * p) + act / t))
+    return best[1] if best is not None else None

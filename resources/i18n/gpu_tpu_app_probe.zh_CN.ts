@@ -338,6 +338,14 @@
         <translation>输入模型的规模，即可看到目录中每款芯片以及本会话探测运行中测过的每台设备的时间、内存和成本。成本按每款芯片已知的最低价格计算（悬停在价格上可查看其来源和时效；「文件 &gt; 导入价格…」可添加 SkyPilot 或 gpuhunt 目录）；在 ✎ 单元格中输入你自己的每芯片小时价格，它将优先使用。</translation>
     </message>
     <message>
+        <source>Advanced inputs</source>
+        <translation>高级输入</translation>
+    </message>
+    <message>
+        <source>Show the model&apos;s shape, mixture of experts, memory and precision inputs; empty ones keep defaults</source>
+        <translation>显示模型形状、混合专家、内存和精度的输入；留空的保持默认值</translation>
+    </message>
+    <message>
         <source>e.g. 7B or 7e9</source>
         <translation>例如 7B 或 7e9</translation>
     </message>
@@ -412,10 +420,6 @@
     <message>
         <source>Weights and KV-cache type</source>
         <translation>权重与 KV 缓存的数据类型</translation>
-    </message>
-    <message>
-        <source>Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4).</source>
-        <translation>推理服务：每个权重和 KV 值的字节数（bf16 为 2，fp8 和 int8 为 1，fp32 为 4）。</translation>
     </message>
     <message>
         <source>Where the price is</source>
@@ -526,6 +530,10 @@
         <translation>推理：请输入要服务的 token 数。</translation>
     </message>
     <message>
+        <source>Fine-tune: type the tokens to train on (your data times the epochs); it has no default.</source>
+        <translation>微调：请输入要训练的 token 数（数据乘以轮数）；微调没有默认值。</translation>
+    </message>
+    <message>
         <source>{input}: type a whole number, e.g. 32</source>
         <translation>{input}：请输入整数，例如 32</translation>
     </message>
@@ -538,17 +546,16 @@
         <translation>请检查输入：{problem}</translation>
     </message>
     <message>
+        <source>Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4). fp8 also uses each chip&apos;s FP8 peak where it is faster, for training too.</source>
+        <translation>推理服务：每个权重和 KV 值的字节数（bf16 为 2，fp8 和 int8 为 1，fp32 为 4）。fp8 还会在芯片的 FP8 峰值更快时使用它，训练也一样。</translation>
+    </message>
+    <message>
         <source>Price for {chip}: type a number of USD per chip-hour, e.g. 2.5</source>
         <translation>{chip} 的价格：请输入每芯片小时的美元数，例如 2.5</translation>
     </message>
 </context>
 <context>
     <name>EstimatorInputs</name>
-    <message>
-        <source>auto (fewest chips)</source>
-        <extracomment>checkpointing choices as the combo box shows them, in EstimateRequest&apos;s words</extracomment>
-        <translation>自动（芯片最少）</translation>
-    </message>
     <message>
         <source>none</source>
         <translation>无</translation>
@@ -563,6 +570,7 @@
     </message>
     <message>
         <source>all (dense)</source>
+        <extracomment>LoRA / QLoRA adapter rank when none is chosen (EstimateRequest&apos;s default)</extracomment>
         <translation>全部（稠密）</translation>
     </message>
     <message>
@@ -610,8 +618,46 @@
         <translation>激活检查点</translation>
     </message>
     <message>
-        <source>Training: activation recomputation (Korthikanti et al. 2022). none keeps every activation; selective recomputes the attention core; full keeps each layer&apos;s input and repeats the forward pass. auto: the least recomputation that reaches the fewest chips per copy.</source>
-        <translation>训练：激活重计算（Korthikanti 等，2022）。「无」保留全部激活值；「选择性」重算注意力核心；「完全」只保留每层的输入并重做前向计算。「自动」：在每个副本用最少芯片的前提下，重计算最少的方案。</translation>
+        <source>auto (fastest that fits)</source>
+        <extracomment>checkpointing choices as the combo box shows them, in EstimateRequest&apos;s words</extracomment>
+        <translation>自动（放得下的最快方式）</translation>
+    </message>
+    <message>
+        <source>pre-training</source>
+        <extracomment>what a training run trains, as the combo box shows it, in EstimateRequest&apos;s words (&quot;&quot;: pre-training)</extracomment>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <source>full fine-tune</source>
+        <translation>全量微调</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>QLoRA (4-bit weights)</source>
+        <translation>QLoRA（4 位权重）</translation>
+    </message>
+    <message>
+        <source>Training: activation recomputation (Korthikanti et al. 2022). none keeps every activation; selective recomputes the attention core; full keeps each layer&apos;s input and repeats the forward pass. auto: the layout search takes the fastest that fits each chip.</source>
+        <translation>训练：激活值重计算（Korthikanti 等，2022）。none 保留所有激活值；selective 重计算注意力核心；full 只保留每层的输入并重复前向计算。auto：布局搜索选出每块芯片都放得下的最快方式。</translation>
+    </message>
+    <message>
+        <source>Training or fine-tune</source>
+        <translation>训练或微调</translation>
+    </message>
+    <message>
+        <source>Training: pre-training, or a fine-tune of every weight (16 B each), or LoRA / QLoRA adapters on frozen weights (bf16, or 4-bit for QLoRA: no weight gradients, about 4 x N x D FLOPs). A fine-tune needs its tokens: your data times the epochs.</source>
+        <translation>训练：预训练，或微调全部权重（每个 16 B），或在冻结的权重（bf16，QLoRA 为 4 位）上训练 LoRA / QLoRA 适配器（没有权重梯度，约 4 × N × D FLOPs）。微调需要给出 token 数：数据乘以轮数。</translation>
+    </message>
+    <message>
+        <source>LoRA adapter rank</source>
+        <translation>LoRA 适配器的秩</translation>
+    </message>
+    <message>
+        <source>LoRA / QLoRA: the adapters&apos; rank r; 18 x r x width trained parameters a layer.</source>
+        <translation>LoRA / QLoRA：适配器的秩 r；每层训练 18 × r × 宽度 个参数。</translation>
     </message>
     <message>
         <source>needs strict fp32</source>
@@ -664,6 +710,14 @@
     <message>
         <source>Shape ratio (width / la&amp;yers)</source>
         <translation>形状比例（宽度 / 层数）(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Fine-tune</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
     </message>
     <message>
         <source>&amp;Micro-batch</source>
@@ -774,6 +828,7 @@ needed / available</source>
     </message>
     <message>
         <source>USD per chip-hour, e.g. 2.5</source>
+        <extracomment>a row&apos;s place in the estimate (fastest first, then by chip id): how cells without a number sort</extracomment>
         <translation>每芯片小时美元数，例如 2.5</translation>
     </message>
     <message>
@@ -789,8 +844,8 @@ needed / available</source>
         <translation>训练受计算限制</translation>
     </message>
     <message>
-        <source>One copy: {layout} (tensor parallel inside the fast-link group x pipeline stages or sharded data parallel across groups, checkpointing as shown)</source>
-        <translation>一个副本：{layout}（高速互联组内张量并行 x 流水线阶段，或跨组分片数据并行；检查点如表所示）</translation>
+        <source>Layout: {layout} (TP: tensor parallel inside the fast-link group; FSDP: the state sharded over that many groups; DP: copies working side by side). Why: {why}</source>
+        <translation>布局：{layout}（TP：高速互联组内的张量并行；FSDP：状态分片到这么多个组上；DP：并行工作的副本）。原因：{why}</translation>
     </message>
     <message>
         <source>{inputs}: {flops} FLOPs in all. Fastest first; times run from the high to the low MFU (memory-bound decode: from the high to the low bandwidth share).</source>

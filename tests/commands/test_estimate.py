@@ -17,7 +17,7 @@ def test_cli_moe_and_training_layout(run_cli) -> None:
     assert parsed.request.active_params == 12.9e9 and parsed.moe is not None and parsed.moe.experts == 8
     code, out, _err = run_cli("estimate", "--params", "405B", "--chips", "16384", "--tokens", "15.6e12")
     h100 = next(line for line in out.splitlines() if line.startswith("NVIDIA H100 SXM"))
-    assert "TP 8 x 16, selective" in h100 and " 128 " in h100
+    assert "TP 2 x FSDP 512 x DP 16 (no recompute)" in h100 and " 1024 " in h100
     assert "activations of one micro-batch" in out
 
 

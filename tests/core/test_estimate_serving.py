@@ -105,13 +105,18 @@ def test_model_shape_defaults_and_overrides(catalog: Catalog) -> None:
 def test_a_copy_too_big_for_the_chips_given_has_no_time(catalog: Catalog) -> None:
     req = EstimateRequest(params=70e9, tokens=1e9, mode="inference", chips=1, batch=8, **LLAMA_70B)
     h100 = _row(estimate(req, catalog), "h100-sxm")
-    # 1.2 x 140 GB of weights + 8 x 2048 x 327,680 B of KV cache = 173.4 GB: three 80 GB H100s
+    # 1.2 x 140 GB of weights + 8 x 2048 x 327,680 B of KV cache = 173.4 GB: TP 2 holds 86.7 GB a chip, over
+    # 80; TP 4 (a power of two dividing the 64 heads and 8 KV heads) holds 43.4 GB: four H100s, not three
     assert h100.memory_needed_bytes == pytest.approx(1.2 * 140e9 + 8 * 2048 * 327_680)
-    assert h100.chips_per_copy == 3 and h100.fits is False and h100.days is None
-    assert any("one copy needs 3 chips" in w for w in h100.warnings)
-    three = _row(estimate(req.model_copy(update={"chips": 4}), catalog), "h100-sxm")
-    assert three.days is not None and three.copies == 1 and three.memory_available_bytes == 240e9
-    assert any("1 chip left idle" in w for w in three.warnings)
+    assert h100.chips_per_copy == 4 and h100.fits is False and h100.days is None
+    assert any("one copy needs 4 chips" in w for w in h100.warnings)
+    four = _row(estimate(req.model_copy(update={"chips": 4}), catalog), "h100-sxm")
+    assert four.days is not None and four.copies == 1 and four.memory_available_bytes == 320e9
+    assert four.per_chip_bytes == pytest.approx((1.2 * 140e9 + 8 * 2048 * 327_680) / 4) and four.fits is True
+    assert not any("idle" in w for w in four.warnings) and four.layout == "TP 4"
+    # six chips: TP 4 leaves 2 idle, TP 8 is more than six; one copy of four
+    six = _row(estimate(req.model_copy(update={"chips": 6}), catalog), "h100-sxm")
+    assert (six.tensor_parallel, six.copies) == (4, 1) and any("2 chips left idle" in w for w in six.warnings)
 
 
 def test_warning_when_chips_exceed_the_largest_fast_link_group(catalog: Catalog) -> None:
@@ -274,23 +279,22 @@ def test_activation_memory_with_and_without_checkpointing(catalog: Catalog) -> N
     base = {"params": 7e9, "chips": 8, "context": 4096, **LLAMA_8B}
     sbh = 4096 * 4096  # one micro-batch of 1 sequence of 4,096 tokens at width 4,096
     expected = {
-        # Korthikanti et al. 2022: s x b x h x (34 + 5 x a x s / h) per layer; a = 32 heads
-        "none": 32 * sbh * (34 + 5 * 32 * 4096 / 4096),  # 32 x 16.8M x 194 = 104.2 GB
+        # Korthikanti et al. 2022: s x b x h x (34 + 5 x a x s / h) per layer, a = 32 heads, but a flash attention
+        # kernel keeps no scores (5 x a x s / h), so no recomputation keeps s x b x h x 34 like selective
+        "none": 32 * sbh * 34,  # 18.3 GB (104.2 GB if the scores were kept)
         "selective": 32 * sbh * 34,  # 18.3 GB
-        "full": 32 * 2 * sbh + sbh * (34 + 5 * 32 * 4096 / 4096),  # 1.07 GB + 3.25 GB
+        "full": 32 * 2 * sbh + sbh * 34,  # 1.07 GB + 0.57 GB
     }
-    assert expected["none"] == pytest.approx(104.2e9, rel=1e-3)
-    assert expected["selective"] == pytest.approx(18.25e9, rel=1e-3)
-    assert expected["full"] == pytest.approx(4.33e9, rel=1e-3)
+    assert expected["none"] == pytest.approx(18.25e9, rel=1e-3)
+    assert expected["full"] == pytest.approx(1.644e9, rel=1e-3)
     rows = {}
     for mode, acts in expected.items():
         h100 = _row(estimate(EstimateRequest(checkpointing=mode, **base), catalog), "h100-sxm")
         assert h100.activation_bytes == pytest.approx(acts), mode
         assert h100.memory_needed_bytes == pytest.approx(16 * 7e9 + acts), mode
         rows[mode] = h100
-    # none: 104.2 GB over TP 2 leaves 52.1 + 56 GB a chip, over 80: TP 4 holds 26.1 + 28 GB: 4 chips;
-    # selective: TP 2 holds 9.1 + 56 GB a chip: 2 chips; full: TP 2, 2.2 + 56 GB
-    assert (rows["none"].tensor_parallel, rows["none"].chips_per_copy) == (4, 4)
+    # none and selective: 112 / p + 18.25 <= 80 needs p >= 1.81: FSDP 2, four copies; full: FSDP 2 as well
+    assert (rows["none"].tensor_parallel, rows["none"].shards, rows["none"].chips_per_copy) == (1, 2, 2)
     assert rows["selective"].chips_per_copy == rows["full"].chips_per_copy == 2
     # full checkpointing repeats the forward pass: (8 x 7e9 + 4 x att) / (6 x 7e9 + 3 x att) more time
     att = 4 * 32 * 4096 * 4096
@@ -298,10 +302,13 @@ def test_activation_memory_with_and_without_checkpointing(catalog: Catalog) -> N
         ((8 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att)) / ((6 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att))
     )
     auto = _row(estimate(EstimateRequest(**base), catalog), "h100-sxm")
-    assert auto.checkpointing == "selective"  # the least recomputation reaching the fewest chips (2)
+    # the fastest on the 8 chips given: no recomputation, FSDP 2 (56 + 18.25 GB a chip), four copies
+    assert (auto.checkpointing, auto.tensor_parallel, auto.shards, auto.copies) == ("none", 1, 2, 4)
+    assert auto.days == pytest.approx(rows["none"].days)
+    assert auto.days < rows["selective"].days
 
 
-def test_405b_reads_128_chips_per_copy_as_llama3_ran(catalog: Catalog) -> None:
+def test_405b_on_16384_h100_takes_the_fastest_layout_that_fits(catalog: Catalog) -> None:
     req = EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384)
     result = estimate(req, catalog)
     assert result.shape is not None and (result.shape.layers, result.shape.width, result.shape.heads) == (
@@ -310,21 +317,26 @@ def test_405b_reads_128_chips_per_copy_as_llama3_ran(catalog: Catalog) -> None:
         128,
     )
     h100 = _row(result, "h100-sxm")
-    # state 16 x 405e9 = 6.48 TB. Selective recomputation: 127 x 34 x 2048 x 16384 = 144.9 GB of
-    # activations, 18.1 GB a chip over TP 8; 6.48e12 / (8 x (80 - 18.1) GB) = 13.1 -> 16 stages: 128
-    # chips (without recomputation 60.7 GB a chip leaves 19.3 GB: 41.9 -> 64 stages, 512 chips).
-    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (8, 16, 128)
-    assert h100.checkpointing == "selective" and h100.copies == 128
-    assert h100.activation_bytes == pytest.approx(127 * 34 * 2048 * 16384)
-    # Llama 3's own shape at its 8,192-token context: selective would keep 71.9 GB a chip, so full
-    # checkpointing (126 x 2 x 8192 x 16384 + one layer's 8192 x 16384 x 354 = 81.3 GB, 10.2 GB a chip)
-    # with 6.48e12 / (8 x 69.8e9) = 11.6 -> 16 stages: again 128 chips per copy, as Llama 3 ran (TP 8 x PP 16)
+    # state 16 x 405e9 = 6.48 TB. No recomputation (flash attention): 127 x 34 x 2048 x 16384 = 144.9 GB of
+    # activations. TP 2 puts 72.4 GB on a chip, leaving 7.55 GB: 6.48e12 / (2 x 7.55e9) = 429 shards at least,
+    # and the smallest that divides 16384 / 2 = 8192 is 512: TP 2 x FSDP 512 = 1024 chips, 16 copies. TP 4 and
+    # TP 8 also keep all 16,384 chips working with nothing recomputed; less tensor parallel wins the tie.
+    acts = 127 * 34 * 2048 * 16384
+    assert 6.48e12 / (2 * (80e9 - acts / 2)) == pytest.approx(429.2, rel=1e-3)
+    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (2, 512, 1024)
+    assert h100.checkpointing == "none" and h100.copies == 16
+    assert h100.activation_bytes == pytest.approx(acts)
+    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 1024 + acts / 2)
+    # Llama 3's own shape at its 8,192-token context: 126 x 34 x 8192 x 16384 = 575 GB of activations, 71.9 GB a
+    # chip over TP 8 (TP 4 would need 143.8), so 6.48e12 / (8 x 8.1e9) = 100 -> 128 shards (a divisor of 2048):
+    # TP 8 x FSDP 128 with nothing recomputed
     llama = EstimateRequest(
         params=405e9, tokens=15.6e12, chips=16_384, context=8192, layers=126, width=16384, heads=128, kv_heads=8
     )
     h100 = _row(estimate(llama, catalog), "h100-sxm")
-    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 16, "full")
-    assert h100.activation_bytes == pytest.approx(126 * 2 * 8192 * 16384 + 8192 * 16384 * (34 + 5 * 128 * 8192 / 16384))
+    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 128, "none")
+    assert h100.activation_bytes == pytest.approx(126 * 34 * 8192 * 16384)
+    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 1024 + 126 * 34 * 8192 * 16384 / 8)
 
 
 def test_strict_fp32_prices_tpus_at_three_to_six_bf16_passes(catalog: Catalog) -> None:

@@ -14,6 +14,7 @@ def test_estimate_cells_say_kind_peak_fit_and_cost_in_one_set_of_words() -> None
     # 6ND plus the attention term (12 x L x c x d x D) at the default shape (33 layers x 4,096):
     # (4.2e10 + 3.322e9) x 1.4e11 = 6.345e21 FLOPs / (64 x 989e12 x 0.4) = 2.506e5 s = 2.9 days
     assert cells.kind == "GPU" and cells.time == "2.9 days" and cells.fits == "fits"
+    # 112 GB of state + 33 x 34 x 2048 x 4096 = 9.4 GB of activations: FSDP 2 (56 + 9.4 GB a chip), 32 copies
     assert cells.bound == "compute" and cells.chips_per_copy == "2" and cells.mfu == "0.40"
     ranged = estimate_cells(
         next(r for r in estimate(EstimateRequest(params=7e9, chips=64)).rows if r.chip_id == "h100-sxm")

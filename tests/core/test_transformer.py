@@ -40,11 +40,14 @@ def test_moe_split_and_decode_weights() -> None:
 
 
 def test_activation_bytes_per_mode() -> None:
-    # one layer, 2,048 tokens, width 4,096, 32 heads: s x h x (34 + 5 x 32 x 2048 / 4096) = 8.39M x 114
+    # one layer, 2,048 tokens, width 4,096, 32 heads. With the attention's scores kept (an unfused kernel):
+    # s x h x (34 + 5 x 32 x 2048 / 4096) = 8.39M x 114; a fused (flash) kernel keeps none of them: 8.39M x 34
     sh = 2048 * 4096
-    assert transformer.activation_bytes("none", 1, 2048, 4096, 32, 2048) == sh * 114
+    assert transformer.activation_bytes("none", 1, 2048, 4096, 32, 2048, attention_scores=True) == sh * 114
+    assert transformer.activation_bytes("none", 1, 2048, 4096, 32, 2048) == sh * 34
     assert transformer.activation_bytes("selective", 1, 2048, 4096, 32, 2048) == sh * 34
-    assert transformer.activation_bytes("full", 1, 2048, 4096, 32, 2048) == sh * 2 + sh * 114
+    assert transformer.activation_bytes("full", 1, 2048, 4096, 32, 2048) == sh * 2 + sh * 34
+    assert transformer.activation_bytes("full", 1, 2048, 4096, 32, 2048, attention_scores=True) == sh * 2 + sh * 114
     # top-2 experts double the MLP's 19: 11 + 4 + 38 = 53; fp32 doubles everything
     assert transformer.activation_bytes("selective", 1, 2048, 4096, 32, 2048, top_k=2) == sh * 53
     assert transformer.activation_bytes("selective", 1, 2048, 4096, 32, 2048, value_bytes=4.0) == sh * 68

@@ -103,8 +103,11 @@ def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
     page.set_estimate_request(EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384))
     card = page.estimator
     row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
-    assert card.table.item(row, 7).text() == "128"
-    assert "TP 8 x 16, selective" in card.table.item(row, 7).toolTip()
+    assert card.table.item(row, 7).text() == "1024"
+    tip = card.table.item(row, 7).toolTip()
+    assert "TP 2 x FSDP 512 x DP 16 (no recompute)" in tip
+    # why: the fullest chip's 6.33 GB of state + 72.4 GB of activations, within 80 GB
+    assert "the fastest layout on the 16384 chips given whose fullest chip fits: 78.8 GB of 80 GB" in tip
 
 
 def test_a_compiled_model_check_adds_rows_from_your_model(qtbot, page: ResultPage) -> None:
@@ -129,3 +132,119 @@ def test_a_compiled_model_check_adds_rows_from_your_model(qtbot, page: ResultPag
     assert "Your model, compiled: per chip" in card.rules.text()
     page.set_model_check(None)
     assert not any("(your model" in card.table.item(r, 0).text() for r in range(card.table.rowCount()))
+
+
+def test_the_fine_tune_choice_reaches_the_estimate_and_saved_requests(qtbot, page: ResultPage) -> None:
+    card, inputs = page.estimator, page.estimator.model_inputs
+    card.params_edit.setText("8B")
+    card.params_edit.editingFinished.emit()
+    inputs.finetune_combo.setCurrentIndex(inputs.finetune_combo.findData("lora"))
+    # a fine-tune has no default tokens: the card asks for them and estimates nothing
+    assert card.request() is None and "Fine-tune: type the tokens to train on" in card.message.text()
+    request = _edit(qtbot, page, card.tokens_edit, "1e8")
+    assert request is not None and (request.finetune, request.lora_rank) == ("lora", 16)
+    h100 = next(r for r in card.result.rows if r.chip_id == "h100-sxm")
+    # frozen bf16 weights 2 x 8e9 + 16 B x 18 x 16 x 4096 x 34 adapter parameters: 16.64 GB, one H100
+    assert card.result.finetune is not None
+    assert card.result.finetune.state_bytes == pytest.approx(2 * 8e9 + 16 * 18 * 16 * 4096 * 34)
+    assert h100.fits is True and h100.chips_per_copy == 1
+    # the arithmetic behind the new figures is in the card's notes
+    assert "adapters = 18 x r x d x L = 18 x 16 x 4096 x 34 = 4.011e+07" in card.rules.text()
+    assert "(no weight gradients of frozen weights)" in card.rules.text()
+    inputs.rank_spin.setValue(64)
+    assert card.request() is not None and card.request().lora_rank == 64
+    inputs.finetune_combo.setCurrentIndex(inputs.finetune_combo.findData("qlora"))
+    assert card.request().finetune == "qlora"
+    # a saved request fills the choice back; pre-training shows as such
+    page.set_estimate_request(EstimateRequest(params=8e9, tokens=1e8, finetune="full"))
+    assert inputs.finetune_combo.currentData() == "full" and inputs.rank_spin.value() == 16
+    page.set_estimate_request(EstimateRequest(params=8e9))
+    assert inputs.finetune_combo.currentData() == "" and card.request().finetune is None
+
+
+def test_memory_says_per_chip_and_per_copy_and_a_row_without_time_says_why(page: ResultPage) -> None:
+    from gpu_tpu_app.ui.probe.estimator_table import EST_COLUMNS, MEMORY_COLUMN
+
+    page.set_estimate_request(
+        EstimateRequest(params=70e9, mode="inference", tokens=1e9, chips=2, layers=80, width=8192, heads=64, kv_heads=8)
+    )
+    card = page.estimator
+    by_name = {card.table.item(r, 0).text(): r for r in range(card.table.rowCount())}
+    h100 = by_name["NVIDIA H100 SXM"]
+    # 1.2 x 140 GB + 2048 x 327,680 B = 168.7 GB a copy; TP 4 puts 42.2 GB on each 80 GB chip
+    memory = card.table.item(h100, MEMORY_COLUMN).text()
+    assert memory == "42.2 GB / 80 GB a chip; 169 GB / 320 GB a copy of 4, does not fit"
+    time = card.table.item(h100, EST_COLUMNS.index("Time")).text()
+    assert time == "– (one copy needs 4 chips)"  # 2 chips given
+    a10g = by_name["NVIDIA A10G (AWS)"]
+    assert "no bf16 or fp16 peak" in card.table.item(a10g, EST_COLUMNS.index("Time")).text()
+    h200 = by_name["NVIDIA H200 SXM"]  # 141 GB: TP 2 holds 84.3 GB a chip, a copy of both chips
+    assert card.table.item(h200, MEMORY_COLUMN).text() == "84.3 GB / 141 GB a chip; 169 GB / 282 GB a copy of 2"
+
+
+def test_an_input_error_shows_at_its_field_and_opens_the_advanced_inputs(qtbot, page: ResultPage) -> None:
+    card = page.estimator
+    heads, kv_heads = card.shape_edits["heads"], card.shape_edits["kv_heads"]
+    # the shape is an advanced input: hidden until asked for, or until one of them is wrong
+    assert not card.advanced_button.isChecked() and card.params_edit.isVisibleTo(card)
+    assert not kv_heads.isVisibleTo(card)
+    card.params_edit.setText("8B")
+    heads.setText("32")
+    kv_heads.setText("64")
+    kv_heads.editingFinished.emit()
+    error = card.field_errors[kv_heads]
+    assert card.request() is None
+    assert error.text() == "kv_heads cannot exceed heads" and error.isVisibleTo(card)
+    assert "border" in kv_heads.styleSheet()  # the red frame
+    assert card.advanced_button.isChecked() and kv_heads.isVisibleTo(card)
+    assert "Check the inputs: kv_heads cannot exceed heads" in card.message.text()
+    # a number that does not read is said under its own input
+    kv_heads.setText("8")
+    card.tokens_edit.setText("lots")
+    card.tokens_edit.editingFinished.emit()
+    assert not card.field_errors[kv_heads].isVisibleTo(card) and kv_heads.styleSheet() == ""
+    assert (
+        card.field_errors[card.tokens_edit].isVisibleTo(card) and "'lots'" in card.field_errors[card.tokens_edit].text()
+    )
+    card.tokens_edit.setText("1e9")
+    card.tokens_edit.editingFinished.emit()
+    assert card.request() is not None and not any(e.isVisibleTo(card) for e in card.field_errors.values())
+
+
+def test_the_page_scrolls_to_an_input_in_error(qtbot, page: ResultPage) -> None:
+    page.resize(900, 400)
+    page.show()
+    qtbot.waitExposed(page)
+    card, bar = page.estimator, page.scroll_area.verticalScrollBar()
+    bar.setValue(0)  # the page's top: the estimator's inputs are below the fold
+    top = card.tokens_edit.mapTo(page.scroll_area.widget(), card.tokens_edit.rect().topLeft()).y()
+    assert top > page.scroll_area.viewport().height()
+    card.params_edit.setText("8B")
+    card.tokens_edit.setText("lots")
+    card.tokens_edit.editingFinished.emit()
+    assert card.field_errors[card.tokens_edit].isVisibleTo(card)
+    assert bar.value() > 0 and bar.value() <= top <= bar.value() + page.scroll_area.viewport().height()
+
+
+def test_fp8_in_the_window_trains_at_the_fp8_peak(page: ResultPage) -> None:
+    card = page.estimator
+    card.params_edit.setText("8B")
+    card.dtype_combo.setCurrentIndex(card.dtype_combo.findData("float8"))
+    card.params_edit.editingFinished.emit()
+    assert card.request() is not None and card.request().dtype == "float8"
+    h100 = next(r for r in card.result.rows if r.chip_id == "h100-sxm")
+    assert (h100.peak_flops, h100.peak_dtype) == (1979e12, "float8")
+    card.dtype_combo.setCurrentIndex(card.dtype_combo.findData("int8"))  # a serving type: training stays bf16
+    assert card.request().dtype == "bfloat16"
+
+
+def test_the_price_place_can_be_set_from_the_users_cloud(page: ResultPage) -> None:
+    card = page.estimator
+    page.set_estimate_request(EstimateRequest(params=8e9, chips=8))
+    card.set_price_place("gcp")
+    request = card.request()
+    assert request is not None and (request.price_cloud, request.price_region) == ("gcp", None)
+    v6e = next(r for r in card.result.rows if r.chip_id == "tpu-v6e")
+    assert v6e.price is None or v6e.price.cloud == "gcp"
+    card.set_price_place(None)
+    assert (card.request().price_cloud, card.request().price_region) == (None, None)

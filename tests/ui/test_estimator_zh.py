@@ -104,3 +104,19 @@ class _zh:
     def __exit__(self, *_exc: object) -> None:
         QApplication.instance().removeTranslator(self._translator)
         i18n.set_language(self._before)
+
+
+def test_a_broken_rule_is_said_in_the_language_in_use(qtbot, compiled_qm: Callable[[Path], Path]) -> None:
+    """The rules across inputs raise text ids (core.estimate_rules): the window says them in Chinese, not pydantic's
+    English."""
+    with _zh(compiled_qm):
+        page = ResultPage()
+        qtbot.addWidget(page)
+        card = page.estimator
+        card.params_edit.setText("8B")
+        card.shape_edits["heads"].setText("32")
+        card.shape_edits["kv_heads"].setText("64")
+        card.shape_edits["kv_heads"].editingFinished.emit()
+        assert card.request() is None
+        assert "KV 头数不能超过注意力头数" in card.message.text()
+        assert "kv_heads cannot exceed heads" not in card.message.text()

@@ -141,7 +141,7 @@ def test_the_estimator_speaks_chinese_and_keeps_its_ids(zh_qt: None, qtbot) -> N
     assert heads[0] == "芯片" and heads[6] == "内存\n需要 / 可用" and heads[3] == "MFU"
     assert card.message.text() == "输入模型参数量即可查看估算。"
     assert card.mode_combo.itemText(1) == "推理" and card.mode_combo.itemData(1) == "inference"
-    assert card.model_inputs.checkpoint_combo.itemText(0) == "自动（芯片最少）"
+    assert card.model_inputs.checkpoint_combo.itemText(0) == "自动（放得下的最快方式）"
     assert card.model_inputs.checkpoint_combo.itemData(0) == "auto"
     card.params_edit.setText("7B")
     card.tokens_edit.setText("x")

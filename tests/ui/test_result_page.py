@@ -237,9 +237,13 @@ def test_memory_shows_needed_over_available_in_decimal_gb(page: ResultPage) -> N
         chip = catalog.chip(chip_id)
         row = next(x for x in card.result.rows if x.chip_id == chip_id)
         item = card.table.item(by_name[chip.name], MEMORY_COLUMN)
-        needed, available = (float(part.split()[0]) for part in item.text().split(",")[0].split(" / "))
-        # the numbers are the estimate's, in decimal GB (10^9 bytes)
-        assert item.text().startswith(f"{row.memory_needed_bytes / 1e9:.3g} GB / ")
+        per_chip, per_copy = item.text().split(", does not fit")[0].split("; ")
+        # the numbers are the estimate's, in decimal GB (10^9 bytes): per chip of the copy, then per copy
+        need, have = (float(part.split()[0]) for part in per_chip.removesuffix(" a chip").split(" / "))
+        assert need == pytest.approx(row.per_chip_bytes / 1e9, rel=5e-3)
+        assert have == pytest.approx(row.chip_memory_bytes / 1e9, rel=5e-3)
+        needed, available = (float(part.split()[0]) for part in per_copy.split(" a copy")[0].split(" / "))
+        assert per_copy.endswith(f" a copy of {row.chips_per_copy}") and row.chips_per_copy > 1
         assert needed == pytest.approx(row.memory_needed_bytes / 1e9, rel=5e-3)
         assert available == pytest.approx(row.memory_available_bytes / 1e9, rel=5e-3)
         assert item.text().endswith("does not fit") == (row.fits is False)

@@ -46,6 +46,7 @@ from gpu_tpu_app.core.estimate.models import (
     Estimate,
     EstimateRequest,
     EstimateRow,
+    FineTune,
     MeasuredDevice,
     Moe,
     Shape,
@@ -55,10 +56,14 @@ from gpu_tpu_app.core.estimate.workload import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
     DEFAULT_MICRO_BATCH,
+    FINETUNE_SOURCES,
     INFERENCE_OVERHEAD,
+    SPOT_GOODPUT,
     TOKENS_PER_PARAM,
     TRAINING_BYTES_PER_PARAM,
     activations,
+    adapter_params,
+    finetune_of,
     memory_needed,
     model_shape,
     moe_of,
@@ -101,7 +106,7 @@ def fp32_words(language: str | None = None) -> str:
 
 
 RULE_SOURCES = {
-    "training": ["eleuther-transformer-math", "hoffmann-2022", transformer.ACTIVATION_SOURCE],
+    "training": ["eleuther-transformer-math", "hoffmann-2022", transformer.ACTIVATION_SOURCE, transformer.FLASH_SOURCE],
     "inference": ["eleuther-transformer-math"],
 }
 
@@ -117,6 +122,7 @@ __all__ = [
     "MAX_TOKENS",
     "OWN_FAMILIES",
     "RULE_SOURCES",
+    "SPOT_GOODPUT",
     "TOKENS_PER_PARAM",
     "TPU_FP32_PASSES",
     "TRAINING_BYTES_PER_PARAM",
@@ -124,10 +130,12 @@ __all__ = [
     "Estimate",
     "EstimateRequest",
     "EstimateRow",
+    "FineTune",
     "MeasuredDevice",
     "Moe",
     "Shape",
     "activations",
+    "adapter_params",
     "estimate",
     "measured_from_run",
     "memory_needed",
@@ -166,6 +174,7 @@ def estimate(
     work = workload(req)
     shape = work.shape
     used_sources = list(RULE_SOURCES[req.mode]) + list(transformer.SHAPE_SOURCES)
+    used_sources += FINETUNE_SOURCES.get(req.finetune or "", [])
     if req.strict_fp32:
         used_sources.extend(FP32_SOURCES)
     devices = catalog_devices(req, catalog, used_sources, book)
@@ -185,13 +194,19 @@ def estimate(
         decode = catalog.decode.describe() if catalog.decode is not None else None  # the catalogue's own words
         share_source = bw_share_words(req, decode, language="en")
     fp32_note = fp32_words(language="en") if req.strict_fp32 else None
+    good = req.goodput or 1.0
+    spot_good = req.spot_goodput if req.spot_goodput is not None else SPOT_GOODPUT
     return Estimate(
         request=req,
         tokens=tokens,
         tokens_default=req.mode == "training" and req.tokens is None,
         flops=flops,
-        rule=_rule("training" if req.mode == "training" else "inference"),
-        memory_rule=_rule("training_memory" if req.mode == "training" else "inference_memory"),
+        rule=_rule(("training_adapters" if req.adapters else "training") if req.mode == "training" else "inference"),
+        memory_rule=_rule(
+            ("training_memory_adapters" if req.adapters else "training_memory")
+            if req.mode == "training"
+            else "inference_memory"
+        ),
         sources=list(dict.fromkeys(used_sources)),
         shape=shape,
         batch=(req.batch or DEFAULT_BATCH) if req.mode == "inference" else None,
@@ -199,11 +214,27 @@ def estimate(
         prompt_tokens=(req.prompt_tokens or 0.0) if req.mode == "inference" else None,
         micro_batch=(req.micro_batch or DEFAULT_MICRO_BATCH) if req.mode == "training" else None,
         moe=moe_of(req),
+        finetune=finetune_of(req, shape),
         bw_share_source=share_source,
         fp32_note=fp32_note,
         compiled_rule=_rule("compiled") if own else None,
+        goodput=good,
+        spot_goodput=good * spot_good,
+        goodput_note=_goodput_note(req, good, spot_good),
         rows=rows,
     )
+
+
+def _goodput_note(req: EstimateRequest, good: float, spot: float) -> str:
+    """Where the goodputs come from, in English (the Estimate keeps it): the user's, or the spot default's
+    arithmetic."""
+    from gpu_tpu_app.core.texts import text
+
+    mine = text(
+        "estimate.goodput.user" if req.goodput is not None else "estimate.goodput.default", language="en", g=f"{good:g}"
+    )
+    key = "estimate.goodput.spot_user" if req.spot_goodput is not None else "estimate.goodput.spot_default"
+    return mine + " " + text(key, language="en", s=f"{spot:.3g}", total=f"{good * spot:.3g}")
 
 
 _SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "p": 1e15}

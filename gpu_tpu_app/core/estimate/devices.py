@@ -46,6 +46,9 @@ class Device(NamedTuple):
     share_low: float
     share_high: float
     name_text: Words | None = None  # the name as a text id, for a device the app names (a measured one)
+    #: with --dtype float8, why the bf16 peak is used: "same" (its FP8 rate is its bf16 rate) or "none" (no FP8
+    #: rate catalogued); None when the FP8 peak is used or FP8 was not asked for
+    fp8: str | None = None
 
 
 Quotes = tuple[Quote | None, Quote | None]
@@ -108,7 +111,30 @@ def _peaks(chip: Chip, req: EstimateRequest) -> tuple[float | None, float | None
     peak, dtype = chip.peak_flops("bfloat16"), "bfloat16"
     if peak is None and chip.peak_flops("float16") is not None:
         peak, dtype = chip.peak_flops("float16"), "float16"
+    fp8 = chip.peak_flops("float8") if req.dtype == "float8" else None
+    if fp8 is not None and (peak is None or fp8 > peak * 1.01):
+        return fp8, fp8, fp8, "float8"
     return peak, peak, peak, dtype if peak is not None else None
+
+
+def fp8_note(chip: Chip, req: EstimateRequest) -> str | None:
+    """With --dtype float8: None when the chip's FP8 peak is used, "same" when its FP8 rate is no faster than
+    its bf16 rate (TPU v5p, v6e, Gaudi 3), "none" when the catalogue has no FP8 rate for it."""
+    if req.dtype != "float8" or req.strict_fp32:
+        return None
+    fp8 = chip.peak_flops("float8")
+    if fp8 is None:
+        return "none"
+    bf16 = chip.peak_flops("bfloat16") or chip.peak_flops("float16")
+    return "same" if bf16 is not None and fp8 <= bf16 * 1.01 else None
+
+
+#: a mixture of experts reaches less of the peak than a dense model (all-to-all dispatch, grouped GEMMs of small
+#: experts): Megatron-Core on H100 reached 49.3 % MFU on Mixtral 8x22B (8 experts) and 39.0 % on Qwen2-57B-A14B
+#: (64 fine-grained experts), Liu et al. 2025, arXiv:2504.14960: the dense range is scaled by 39.0 / 49.3 = 0.79
+#: at its low end and kept at its high end.
+MOE_DERATE = (39.0 / 49.3, 1.0)
+MOE_SOURCES = ["liu-2025-moe-folding"]
 
 
 def catalog_devices(
@@ -129,6 +155,17 @@ def catalog_devices(
         else:
             low, high, mfu_source, mfu_sources = catalog.mfu_for(chip)
             used_sources.extend(mfu_sources)
+            if req.active_params is not None and req.active_params < req.params:
+                low, high = low * MOE_DERATE[0], high * MOE_DERATE[1]
+                mfu_source = (
+                    "estimate.row.mfu_moe",
+                    {"dense": mfu_source, "derate": f"{MOE_DERATE[0]:.2f}", "sources": ", ".join(MOE_SOURCES)},
+                )
+                used_sources.extend(MOE_SOURCES)
+        if dtype == "float8":
+            fig = chip.fp8
+            if fig is not None:
+                used_sources.append(fig.source)
         dev = Device(
             chip.id,
             chip.name,
@@ -143,6 +180,7 @@ def catalog_devices(
             chip.domain.note if chip.domain is not None else None,
             share_low,
             share_high,
+            fp8=fp8_note(chip, req),
         )
         quotes = chip_quotes(book, chip.id, req.prices.get(chip.id), req.price_cloud, req.price_region)
         devices.append((dev, low, high, mfu_source, quotes))

@@ -6,7 +6,6 @@ stays readable; saved sessions store EstimateRequest, and `estimate --format jso
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -67,22 +66,25 @@ class EstimateRequest(BaseModel):
     steps: float | None = Field(default=None, gt=0, le=MAX_TOKENS)  # steps of your compiled model to run
     price_cloud: str | None = Field(default=None, max_length=100)  # price in this cloud only (default: any)
     price_region: str | None = Field(default=None, max_length=100)  # price in this region only (default: any)
+    #: training: a fine-tune of every weight, or LoRA / QLoRA adapters on frozen weights (None: pre-training)
+    finetune: Literal["full", "lora", "qlora"] | None = None
+    lora_rank: int = Field(default=16, ge=1, le=65_536)  # LoRA / QLoRA adapter rank
+    #: serving to latency targets: time to the first token and per output token (ms), a request rate, and
+    #: the tokens each request generates (its prompt is the context less these)
+    ttft_ms: float | None = Field(default=None, gt=0, le=1e7)
+    tpot_ms: float | None = Field(default=None, gt=0, le=1e7)
+    requests_per_s: float | None = Field(default=None, gt=0, le=1e9)
+    output_len: int | None = Field(default=None, ge=1, le=100_000_000)
+    #: the share of wall-clock time that makes progress (preemptions, restarts, checkpoints): time and cost are
+    #: divided by it; None: 1 on demand, and spot_goodput (None: SPOT_GOODPUT) on top of it for the spot cost
+    goodput: float | None = Field(default=None, gt=0, le=1)
+    spot_goodput: float | None = Field(default=None, gt=0, le=1)
 
     @model_validator(mode="after")
     def _check(self) -> EstimateRequest:
-        if self.mode == "inference" and self.tokens is None:
-            raise ValueError("inference needs tokens: the number of tokens to serve")
-        for chip_id, price in self.prices.items():
-            if not (math.isfinite(price) and 0 <= price <= MAX_PRICE):
-                raise ValueError(f"price for {chip_id!r} must be 0 to {MAX_PRICE:,.0f} USD per chip-hour")
-        heads = self.heads
-        if self.kv_heads is not None and heads is not None and self.kv_heads > heads:
-            raise ValueError("kv_heads cannot exceed heads")
-        if self.width is not None and heads is not None and self.width % heads:
-            raise ValueError("width must be a multiple of heads")
-        _check_moe(self)
-        if self.strict_fp32 and self.dtype in ("float8", "int8"):
-            raise ValueError(f"strict_fp32 keeps float32 weights: dtype {self.dtype} contradicts it")
+        from gpu_tpu_app.core.estimate.rules import check
+
+        check(self, MAX_PRICE)  # a RuleError: the field, and the rule in every language
         return self
 
     @property
@@ -91,26 +93,14 @@ class EstimateRequest(BaseModel):
         return self.active_params if self.active_params is not None else self.params
 
     @property
+    def adapters(self) -> bool:
+        """LoRA or QLoRA: frozen weights with trained low-rank adapters."""
+        return self.finetune in ("lora", "qlora")
+
+    @property
     def value_bytes(self) -> float:
         """Bytes per weight and KV value when serving (4 under strict fp32)."""
         return 4.0 if self.strict_fp32 else DTYPE_BYTES[self.dtype]
-
-
-def _check_moe(req: EstimateRequest) -> None:
-    if (req.experts is None) != (req.top_k is None):
-        raise ValueError("experts and top_k go together: give both or neither")
-    if req.active_params is not None and req.active_params > req.params:
-        raise ValueError("active_params cannot exceed params (the total, all experts counted)")
-    if req.experts is None or req.top_k is None:
-        return
-    if req.active_params is None:
-        raise ValueError("experts and top_k need active_params: the parameters each token uses")
-    if req.top_k >= req.experts:
-        raise ValueError("top_k must be fewer than experts")
-    if req.active_params * req.experts < req.top_k * req.params * (1 - 1e-9):
-        raise ValueError(
-            "active_params must be at least top_k / experts of params (the shared weights cannot be negative)"
-        )
 
 
 class MeasuredDevice(BaseModel):
@@ -157,6 +147,42 @@ class Moe(BaseModel):
     decode_params: float  # parameters one decode step of the batch reads
 
 
+class FineTune(BaseModel):
+    """A fine-tune as the estimate counted it, with its arithmetic in English (JSON is a contract for tools)."""
+
+    model_config = _FROZEN
+
+    method: Literal["full", "lora", "qlora"]
+    rank: int | None  # LoRA / QLoRA adapter rank
+    adapter_params: float  # trained adapter parameters (0 for a full fine-tune)
+    frozen_bytes_per_param: float | None  # bytes a frozen weight takes (None: every weight is trained)
+    state_bytes: float  # weights, gradients and optimizer state before activations
+    weight_flops_per_token: float  # training FLOPs per token of the weights (without attention)
+    arithmetic: str  # how state_bytes and weight_flops_per_token were worked out
+    sources: list[str]
+
+
+class LatencyFit(BaseModel):
+    """One chip's serving at the latency targets; None figures where the target cannot be met."""
+
+    model_config = _FROZEN
+
+    chips_per_copy: int
+    batch: int | None  # the largest batch per copy that meets the targets and fits
+    max_batch_memory: int  # the largest batch whose KV cache fits the copy
+    ttft_ms: float  # the first token of a request alone
+    tpot_ms: float | None  # per output token at `batch` (at batch 1 when no batch meets the target)
+    tokens_per_s_chip: float | None
+    usd_per_mtok: float | None
+    requests_per_s_copy: float | None
+    chips_for_rate: int | None  # for --requests-per-s
+    met: bool
+    #: what misses and by how much, as text ids and values (English in `missed`)
+    missed: list[str]
+    missed_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
+    arithmetic: str
+
+
 class ChipEstimate(BaseModel):
     """One row: time (with a range), bound, memory per copy and fit, and cost on one kind of chip."""
 
@@ -198,15 +224,26 @@ class ChipEstimate(BaseModel):
     shards: int | None = None
     checkpointing: str | None = None
     activation_bytes: float | None = None  # one micro-batch over all layers
-    per_chip_bytes: float | None = None  # on the fullest chip of a copy
+    per_chip_bytes: float | None = None  # on the fullest chip of a copy (serving: the copy over its chips)
+    pipeline_stages: int | None = None  # serving: pipeline stages of a copy past its tensor-parallel group
+    #: the layout in words ("FSDP 8 (no recompute)", serving "TP 4 x DP 2") and, training, why, in English
+    layout: str | None = None
+    layout_why: str | None = None
+    #: the reasons as (text id, values) for other languages; not in the JSON form
+    layout_why_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
     warnings: list[str] = Field(default_factory=list)
     #: the layout warnings as (id, values) for other languages (core.estimate_layout); not in the JSON form
     warning_texts: list[tuple[str, dict[str, str]]] = Field(default_factory=list, exclude=True)
+    #: why the row has no time, in English (None: it has one); the id and values for other languages
+    no_time: str | None = None
+    no_time_text: tuple[str, dict[str, str]] | None = Field(default=None, exclude=True)
     cost_usd: float | None
     price: Quote | None = None  # the on-demand price the cost uses: the user's, else the cheapest known
     spot_price: Quote | None = None  # the cheapest spot price known, shown beside
     spot_cost_usd: float | None = None
+    spot_days: float | None = None  # the time at spot goodput (more restarts), at the middle of the range
     usd_per_mtok: float | None = None  # serving: cost per million tokens generated
+    latency: LatencyFit | None = None  # serving with --ttft-ms / --tpot-ms / --requests-per-s
     spot_usd_per_mtok: float | None = None
 
 
@@ -232,7 +269,11 @@ class Estimate(BaseModel):
     prompt_tokens: float | None = None
     micro_batch: int | None = None
     moe: Moe | None = None
+    finetune: FineTune | None = None
     bw_share_source: str | None = None  # where the decode share of bandwidth comes from
     fp32_note: str | None = None  # how strict fp32 was priced, when asked for
     compiled_rule: str | None = None  # how the rows from your compiled model are worked out, when there are any
+    goodput: float = 1.0  # the share of time making progress the times and on-demand costs use
+    spot_goodput: float = 1.0  # the same for the spot cost (times goodput)
+    goodput_note: str | None = None  # where both come from, with the arithmetic of the spot default
     rows: list[ChipEstimate]

@@ -12,15 +12,27 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_tpu_app.core.estimate.devices import Device, Quotes, Words
-from gpu_tpu_app.core.estimate.layout import Plan, copy_plan, layout_warnings, warning_text
+from gpu_tpu_app.core.estimate.latency import latency_fit
+from gpu_tpu_app.core.estimate.layout import (
+    Plan,
+    copy_plan,
+    layout_name,
+    layout_reasons,
+    layout_warnings,
+    reasons_text,
+    serving_layout_name,
+    warning_text,
+)
 from gpu_tpu_app.core.estimate.models import ChipEstimate, EstimateRequest
 from gpu_tpu_app.core.estimate.workload import (
     DEFAULT_BATCH,
     DEFAULT_CONTEXT,
+    SPOT_GOODPUT,
     Workload,
     attention_flops_per_token,
     recompute_factor,
     training_tokens,
+    weight_flops_per_token,
 )
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.shared.units import SECONDS_PER_DAY
@@ -43,7 +55,8 @@ def row_times(
     used = plan.copies * plan.per_copy
     if req.mode == "training":
         mode = plan.layout.checkpointing if plan.layout is not None else None
-        flops = (6.0 * req.active + 3.0 * attention) * training_tokens(req) * recompute_factor(mode, shape, req)
+        model = weight_flops_per_token(req, shape) + 3.0 * attention
+        flops = model * training_tokens(req) * recompute_factor(mode, shape, req)
         out.update(seconds=flops / (used * peak * mfu), bound="compute")
         return out
     assert req.tokens is not None
@@ -68,6 +81,19 @@ def row_times(
     return out
 
 
+def no_time_reason(req: EstimateRequest, dev: Device, plan: Plan) -> tuple[str, dict[str, str]]:
+    """Why a row has no time, as a text id ([no_time]) and its values."""
+    if dev.peak is None or dev.peak <= 0:
+        return ("estimate.no_time.fp32" if req.strict_fp32 else "estimate.no_time.peak", {})
+    if dev.memory is None or dev.memory <= 0:
+        return ("estimate.no_time.memory", {})
+    if plan.per_copy is None:
+        return ("estimate.no_time.layout", {})
+    if plan.per_copy > req.chips:
+        return ("estimate.no_time.chips", {"n": str(plan.per_copy)})
+    return ("estimate.no_time.bandwidth", {})
+
+
 def chip_row(
     req: EstimateRequest,
     dev: Device,
@@ -86,20 +112,28 @@ def chip_row(
     at_mid = row_times(req, dev, work, plan, mid, dev.peak, share_mid)
     fast = row_times(req, dev, work, plan, high, dev.peak_high, dev.share_high)
     slow = row_times(req, dev, work, plan, low, dev.peak_low, dev.share_low)
+    good = req.goodput or 1.0
+    spot_good = good * (req.spot_goodput if req.spot_goodput is not None else SPOT_GOODPUT)
+    for times in (at_mid, fast, slow):  # the wall clock: progress over the share of time that makes it
+        for key in ("seconds", "prefill", "decode"):
+            if times[key] is not None:
+                times[key] = times[key] / good
     days = days_of(at_mid["seconds"])
+    spot_days = days * good / spot_good if days is not None else None
+    why_none = None if days is not None else no_time_reason(req, dev, plan)
     per_copy, layout = plan.per_copy, plan.layout
     warnings = layout_warnings(req, dev, plan)
+    reasons = layout_reasons(req, dev, work, plan)
     needed = needed_default
     if layout is not None:
         needed = work.state + layout.activations
     fits = (per_copy <= req.chips) if per_copy is not None else (False if dev.memory is not None else None)
-    if req.mode == "inference" and dev.memory is not None and per_copy is not None:
-        fits = needed <= dev.memory and per_copy <= req.chips
+    if req.mode == "inference" and dev.memory is not None and plan.per_chip is not None and per_copy is not None:
+        fits = plan.per_chip <= dev.memory and per_copy <= req.chips  # judged per chip of the copy
     available = dev.memory * per_copy if (dev.memory is not None and per_copy is not None) else None
     price, spot = prices
-    cost, spot_cost = (
-        days * 24.0 * req.chips * q.usd if (q is not None and days is not None) else None for q in (price, spot)
-    )
+    cost = days * 24.0 * req.chips * price.usd if (price is not None and days is not None) else None
+    spot_cost = spot_days * 24.0 * req.chips * spot.usd if (spot is not None and spot_days is not None) else None
     per_mtok = req.mode == "inference" and req.tokens is not None and req.tokens > 0
     return ChipEstimate(
         chip_id=dev.chip_id,
@@ -131,18 +165,32 @@ def chip_row(
         decode_days=days_of(at_mid["decode"]),
         step_seconds=at_mid["step"],
         tokens_per_second=at_mid["tps"],
-        tensor_parallel=layout.tensor if layout else None,
+        tensor_parallel=layout.tensor if layout else plan.tensor,
+        pipeline_stages=plan.stages,
         shards=layout.shards if layout else None,
         checkpointing=layout.checkpointing if layout else None,
         activation_bytes=layout.activations if layout else None,
-        per_chip_bytes=layout.per_chip if layout else None,
+        per_chip_bytes=layout.per_chip if layout else plan.per_chip,
+        layout=layout_name(layout.tensor, layout.shards, plan.copies, layout.checkpointing, language="en")
+        if layout
+        else (
+            serving_layout_name(plan.tensor, plan.stages, plan.copies, language="en")
+            if plan.tensor is not None and plan.stages is not None
+            else None
+        ),
+        layout_why=reasons_text(reasons, language="en") if reasons else None,
+        layout_why_texts=reasons,
         warnings=[warning_text(w, language="en") for w in warnings],
         warning_texts=warnings,
+        no_time=text(why_none[0], language="en", **why_none[1]) if why_none else None,
+        no_time_text=why_none,
         cost_usd=cost,
         price=price,
         spot_price=spot,
         spot_cost_usd=spot_cost,
+        spot_days=spot_days,
         usd_per_mtok=cost / (req.tokens / 1e6) if (per_mtok and cost is not None and req.tokens) else None,
+        latency=latency_fit(req, dev, work, plan.per_copy, mid, price),
         spot_usd_per_mtok=spot_cost / (req.tokens / 1e6)
         if (per_mtok and spot_cost is not None and req.tokens)
         else None,

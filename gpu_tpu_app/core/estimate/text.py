@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
-from gpu_tpu_app.core.estimate.layout import warning_text
-from gpu_tpu_app.core.estimate.workload import shape_origin
+from gpu_tpu_app.core.estimate.layout import layout_name, reasons_text, serving_layout_name, warning_text
+from gpu_tpu_app.core.estimate.workload import finetune_words, shape_origin
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
@@ -98,8 +98,10 @@ class EstimateCells:
     available: str  # memory on the chips one copy uses
     chips_per_copy: str  # "1", "2", or MISSING
     cost: str  # "$1,234", or "" without a price
-    memory: str = MISSING  # "34 GB / 80 GB": needed by one copy / held by the chips it uses
-    memory_fit: str = MISSING  # the same, with ", does not fit" where it does not
+    memory: str = MISSING  # "42.2 GB / 80 GB a chip; 169 GB / 320 GB a copy of 4": per chip, then per copy
+    memory_fit: str = MISSING  # "169 GB / 320 GB": needed by one copy / held by its chips, ", does not fit" added
+    memory_chip_fit: str = MISSING  # `memory` with ", does not fit" where it does not
+    time_why: str = MISSING  # `time`, or where there is none, why: "– (one copy needs 4 chips)"
 
 
 def cost_range(row: EstimateRow, spot: bool = False) -> str:
@@ -157,7 +159,8 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
     if row.peak_dtype and row.peak_dtype != "measured" and _known(row.peak_flops):
         peak += f" {row.peak_dtype}"
     low, high = row.mfu_low, row.mfu_high
-    memory = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
+    memory = memory_cell(row)
+    copy = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
     mfu = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
     return EstimateCells(
         chip=row_name(row),
@@ -165,6 +168,9 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         peak=peak,
         mfu=mfu,
         time=time_range(row.days_low, row.days, row.days_high),
+        time_why=time_range(row.days_low, row.days, row.days_high)
+        if row.days is not None or row.no_time_text is None
+        else text("estimate.cell.no_time", missing=MISSING, why=text(row.no_time_text[0], **row.no_time_text[1])),
         bound=bound_words(row.bound),
         fits=FITS_WORDS[row.fits],
         needed=format_bytes(row.memory_needed_bytes),
@@ -172,9 +178,31 @@ def estimate_cells(row: EstimateRow) -> EstimateCells:
         chips_per_copy=MISSING if row.chips_per_copy is None else str(row.chips_per_copy),
         cost=cost_range(row),
         memory=memory,
-        memory_fit=text("estimate.cell.memory_no_fit", memory=memory, no_fit=FITS_WORDS[False])
+        memory_fit=text("estimate.cell.memory_no_fit", memory=copy, no_fit=FITS_WORDS[False])
+        if row.fits is False
+        else copy,
+        memory_chip_fit=text("estimate.cell.memory_no_fit", memory=memory, no_fit=FITS_WORDS[False])
         if row.fits is False
         else memory,
+    )
+
+
+def memory_cell(row: EstimateRow) -> str:
+    """A row's memory: per chip (what the fullest chip of a copy keeps / what a chip holds) and, for a copy of
+    several chips, per copy; needed / available where the row has no per-chip figure."""
+    copy = f"{format_bytes(row.memory_needed_bytes)} / {format_bytes(row.memory_available_bytes)}"
+    if row.per_chip_bytes is None or row.chip_memory_bytes is None:
+        return copy
+    chip = (format_bytes(row.per_chip_bytes), format_bytes(row.chip_memory_bytes))
+    if not row.chips_per_copy or row.chips_per_copy <= 1:
+        return text("estimate.cell.memory_chip", need=chip[0], have=chip[1])
+    return text(
+        "estimate.cell.memory_copy",
+        need=chip[0],
+        have=chip[1],
+        copy_need=format_bytes(row.memory_needed_bytes),
+        copy_have=format_bytes(row.memory_available_bytes),
+        n=row.chips_per_copy,
     )
 
 
@@ -230,6 +258,14 @@ def estimate_inputs(result: Estimate) -> str:
     if req.mode == "training" and result.micro_batch is not None:
         parts.append(text("estimate.inputs.micro_batch", n=result.micro_batch))
         parts.append(text("estimate.inputs.checkpointing", mode=req.checkpointing))
+    if result.finetune is not None:
+        ft = result.finetune
+        if ft.method == "full":
+            parts.append(text("estimate.inputs.finetune_full"))
+        else:
+            method = "LoRA" if ft.method == "lora" else "QLoRA"
+            n = format_quantity(ft.adapter_params)
+            parts.append(text("estimate.inputs.finetune_adapters", method=method, rank=ft.rank, n=n))
     if result.moe is not None:
         parts.append(text("estimate.inputs.active", n=format_quantity(result.moe.active)))
         if result.moe.experts is not None:
@@ -253,15 +289,23 @@ def estimate_inputs(result: Estimate) -> str:
 
 
 def layout_cell(row: EstimateRow) -> str:
-    """How one training copy is laid out: 'TP 8 x 16, selective', or MISSING."""
-    if row.tensor_parallel is None or row.shards is None:
+    """How one training copy is laid out, in the language in use: 'TP 8 x FSDP 2 x DP 4 (no recompute)', or MISSING."""
+    if row.tensor_parallel is not None and row.pipeline_stages is not None:  # serving
+        return serving_layout_name(row.tensor_parallel, row.pipeline_stages, row.copies)
+    if row.tensor_parallel is None or row.shards is None or row.checkpointing is None:
         return MISSING
-    return f"TP {row.tensor_parallel} x {row.shards}, {row.checkpointing}"
+    return layout_name(row.tensor_parallel, row.shards, row.copies, row.checkpointing)
+
+
+def layout_why(row: EstimateRow) -> str:
+    """Why a training row has its layout, in the language in use ('' for none)."""
+    return reasons_text(row.layout_why_texts) if row.layout_why_texts else (row.layout_why or "")
 
 
 def training_memory_line(result: Estimate) -> str:
     """The training state and one micro-batch's activations, in one sentence."""
-    state = format_bytes(16.0 * result.request.params)
+    ft = result.finetune
+    state = format_bytes(ft.state_bytes if ft is not None else 16.0 * result.request.params)
     acts = sorted({row.activation_bytes for row in result.rows if row.activation_bytes is not None})
     if not acts:
         return text("estimate.memory.training_state", state=state, missing=MISSING)
@@ -270,6 +314,9 @@ def training_memory_line(result: Estimate) -> str:
         if len(acts) == 1
         else text("estimate.memory.acts_range", low=format_bytes(acts[0]), high=format_bytes(acts[-1]))
     )
+    if ft is not None and ft.frozen_bytes_per_param is not None:
+        frozen = f"{ft.frozen_bytes_per_param:.3g}"
+        return text("estimate.memory.training_state_adapters", state=state, frozen=frozen, activations=shown)
     return text("estimate.memory.training_state_acts", state=state, activations=shown)
 
 
@@ -376,7 +423,21 @@ def note_lines(result: Estimate) -> list[str]:
         lines.append(text("estimate.line.bandwidth", text=words))
     if result.fp32_note:
         lines.append(text("estimate.line.precision", text=fp32_words()))
+    if result.finetune is not None:
+        lines.append(finetune_words(result.request, result.shape))
+    if result.request.goodput is not None or result.request.spot_goodput is not None:
+        lines.append(goodput_words(result))  # the default spot goodput is in the cost rule
     return lines
+
+
+def goodput_words(result: Estimate) -> str:
+    """The goodputs and where they come from, in the language in use."""
+    req = result.request
+    key = "estimate.goodput.user" if req.goodput is not None else "estimate.goodput.default"
+    mine = text(key, g=f"{result.goodput:g}")
+    spot = result.spot_goodput / result.goodput
+    key = "estimate.goodput.spot_user" if req.spot_goodput is not None else "estimate.goodput.spot_default"
+    return mine + " " + text(key, s=f"{spot:.3g}", total=f"{result.spot_goodput:.3g}")
 
 
 def decode_words(english: str, catalog: Catalog | None = None) -> str:

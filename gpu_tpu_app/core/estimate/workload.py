@@ -13,13 +13,27 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gpu_tpu_app.core import transformer
-from gpu_tpu_app.core.estimate.models import EstimateRequest, Moe, Shape
+from gpu_tpu_app.core.estimate.models import EstimateRequest, FineTune, Moe, Shape
 from gpu_tpu_app.core.transformer import Checkpointing
 
 #: Compute-optimal tokens per parameter (Hoffmann et al. 2022).
 TOKENS_PER_PARAM = 20.0
 #: Mixed-precision AdamW training state per parameter, before activations.
 TRAINING_BYTES_PER_PARAM = 16.0
+#: LoRA / QLoRA: frozen weights kept at 2 B (bf16; 4 under strict fp32), or for QLoRA as 4-bit NormalFloat
+#: with double-quantised constants, 4.127 bits a weight (Dettmers et al. 2023, section 3: the constants
+#: cost 0.127 bits per parameter after double quantisation).
+QLORA_BITS_PER_PARAM = 4.127
+#: LoRA adapters on each of the block's linear layers (Hu et al. 2021), in the 12·L·d² block the shape
+#: assumes (four d x d attention projections, two d x 4d MLP matrices): r x (in + out) each,
+#: r x (4 x 2d + 2 x 5d) = 18 x r x d per layer.
+LORA_PARAMS_PER_RANK_WIDTH = 18.0
+#: spot capacity is taken back at short notice; with a checkpoint every 30 minutes, each preemption loses half
+#: an interval (15 min) of work on average plus about 10 minutes to get capacity back and restart. At one
+#: preemption every 6 hours that is 25 / 360 min lost: goodput 1 - 25/360 = 0.93. These are the app's stated
+#: assumptions, not a measurement; --spot-goodput sets your own.
+SPOT_GOODPUT = 1.0 - (15.0 + 10.0) / 360.0
+FINETUNE_SOURCES = {"lora": ["hu-2021-lora"], "qlora": ["hu-2021-lora", "dettmers-2023-qlora"]}
 #: serving: runtime buffers on top of the weights when checking whether a copy fits (research notes:
 #: inference memory is about 1.2 x the weight bytes); a decode step still reads weights + KV cache only.
 INFERENCE_OVERHEAD = 1.2
@@ -69,6 +83,77 @@ def attention_flops_per_token(shape: Shape, context: int) -> float:
     return 4.0 * shape.layers * context * shape.width
 
 
+def adapter_params(req: EstimateRequest, shape: Shape | None = None) -> float:
+    """Trained LoRA / QLoRA adapter parameters: 18 x r x d per layer (0 for a full fine-tune or pre-training)."""
+    if not req.adapters:
+        return 0.0
+    shape = shape or model_shape(req)
+    return LORA_PARAMS_PER_RANK_WIDTH * req.lora_rank * shape.width * shape.layers
+
+
+def frozen_bytes_per_param(req: EstimateRequest) -> float:
+    """Bytes a frozen weight takes under LoRA (2, 4 under strict fp32) or QLoRA (4.127 bits)."""
+    if req.finetune == "qlora":
+        return QLORA_BITS_PER_PARAM / 8.0
+    return 4.0 if req.strict_fp32 else 2.0
+
+
+def weight_flops_per_token(req: EstimateRequest, shape: Shape | None = None) -> float:
+    """Training FLOPs per token of the weights: 6·A (forward 2, backward 4); with frozen weights (LoRA,
+    QLoRA) 4·A (forward 2, the activations' gradients 2, no weight gradients) plus 6 per adapter parameter."""
+    if req.adapters:
+        return 4.0 * req.active + 6.0 * adapter_params(req, shape)
+    return 6.0 * req.active
+
+
+def finetune_of(req: EstimateRequest, shape: Shape | None = None) -> FineTune | None:
+    """The fine-tune's adapters, state and FLOPs per token with their arithmetic; None for pre-training."""
+    if req.finetune is None:
+        return None
+    shape = shape or model_shape(req)
+    adapters = adapter_params(req, shape)
+    state = training_state(req, shape)
+    flops = weight_flops_per_token(req, shape)
+    frozen = frozen_bytes_per_param(req) if req.adapters else None
+    how = finetune_words(req, shape, language="en")
+    return FineTune(
+        method=req.finetune,
+        rank=req.lora_rank if req.adapters else None,
+        adapter_params=adapters,
+        frozen_bytes_per_param=frozen,
+        state_bytes=state,
+        weight_flops_per_token=flops,
+        arithmetic=how,
+        sources=FINETUNE_SOURCES.get(req.finetune, []),
+    )
+
+
+def finetune_words(req: EstimateRequest, shape: Shape | None = None, language: str | None = None) -> str:
+    """How a fine-tune's state and FLOPs per token were worked out, in `language` (None: the one in use)."""
+    from gpu_tpu_app.core.texts import text
+
+    shape = shape or model_shape(req)
+    adapters = adapter_params(req, shape)
+    values = {
+        "n": f"{req.params:.4g}",
+        "a": f"{req.active:.4g}",
+        "state": f"{training_state(req, shape):.4g}",
+        "flops": f"{weight_flops_per_token(req, shape):.4g}",
+    }
+    if not req.adapters:
+        return text("estimate.finetune.arith_full", language=language, **values)
+    return text(
+        "estimate.finetune.arith_adapters",
+        language=language,
+        r=str(req.lora_rank),
+        d=str(shape.width),
+        layers=str(shape.layers),
+        adapters=f"{adapters:.4g}",
+        frozen=f"{frozen_bytes_per_param(req):.4g}",
+        **values,
+    )
+
+
 def training_tokens(req: EstimateRequest) -> float:
     """Tokens to train on: given, or 20 per parameter (all experts counted)."""
     return req.tokens if req.tokens is not None else TOKENS_PER_PARAM * req.params
@@ -82,7 +167,7 @@ def total_flops(req: EstimateRequest) -> tuple[float, float]:
     attention = attention_flops_per_token(shape, context)
     if req.mode == "training":
         tokens = training_tokens(req)
-        return (6.0 * req.active + 3.0 * attention) * tokens, tokens
+        return (weight_flops_per_token(req, shape) + 3.0 * attention) * tokens, tokens
     assert req.tokens is not None
     served = req.tokens + (req.prompt_tokens or 0.0)
     return (2.0 * req.active + attention) * served, req.tokens
@@ -128,8 +213,11 @@ def activations(req: EstimateRequest, shape: Shape | None = None) -> dict[Checkp
     }
 
 
-def training_state(req: EstimateRequest) -> float:
-    """Bytes of weights, gradients and optimizer state: 16 per parameter, all experts."""
+def training_state(req: EstimateRequest, shape: Shape | None = None) -> float:
+    """Bytes of weights, gradients and optimizer state: 16 per parameter, all experts; with LoRA / QLoRA the
+    frozen weights at their bytes plus 16 per adapter parameter."""
+    if req.adapters:
+        return frozen_bytes_per_param(req) * req.params + TRAINING_BYTES_PER_PARAM * adapter_params(req, shape)
     return TRAINING_BYTES_PER_PARAM * req.params
 
 
@@ -160,7 +248,7 @@ def recompute_factor(mode: str | None, shape: Shape, req: EstimateRequest) -> fl
     if mode not in ("selective", "full"):
         return 1.0
     attention = attention_flops_per_token(shape, req.context or DEFAULT_CONTEXT)
-    model = 6.0 * req.active + 3.0 * attention
+    model = weight_flops_per_token(req, shape) + 3.0 * attention
     extra = attention if mode == "selective" else 2.0 * req.active + attention
     return (model + extra) / model
 
@@ -174,16 +262,19 @@ class Workload(NamedTuple):
     step_bytes: float
     state: float
     activations: dict[Checkpointing, float]
+    recompute: dict[Checkpointing, float]  # hardware over model FLOPs, per checkpointing mode offered
 
 
 def workload(req: EstimateRequest) -> Workload:
     """The request's shape and bytes, once for all rows (a serving copy's step bytes, a training run's activations)."""
     shape = model_shape(req)
     training = req.mode == "training"
+    acts = activations(req, shape) if training else {}
     return Workload(
         shape=shape,
         needed=memory_needed(req),
         step_bytes=0.0 if training else step_bytes(req),
-        state=training_state(req),
-        activations=activations(req, shape) if training else {},
+        state=training_state(req, shape),
+        activations=acts,
+        recompute={mode: recompute_factor(mode, shape, req) for mode in acts},
     )

@@ -15,9 +15,12 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -30,6 +33,7 @@ from gpu_tpu_app.core.estimate import (
     estimate,
     parse_quantity,
 )
+from gpu_tpu_app.core.estimate.rules import RuleError
 from gpu_tpu_app.core.estimate.text import memory_units_note
 from gpu_tpu_app.core.prices import PriceBook
 from gpu_tpu_app.core.tpu_compile import TpuCompile
@@ -93,7 +97,17 @@ class EstimatorCard(EstimateTableFill, Card):
                 "muted",
             )
         )
+        self.advanced_button = QToolButton()
+        self.advanced_button.setText(self.tr("Advanced inputs"))
+        self.advanced_button.setCheckable(True)
+        self.advanced_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.advanced_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.advanced_button.setToolTip(
+            self.tr("Show the model's shape, mixture of experts, memory and precision inputs; empty ones keep defaults")
+        )
+        self.advanced_button.toggled.connect(self._show_advanced)
         self._add_input_grid(self._make_inputs())
+        self.body.addWidget(self.advanced_button)
         self.message = label("", "muted")
         self.body.addWidget(self.message)
         self._build_table()
@@ -150,7 +164,12 @@ class EstimatorCard(EstimateTableFill, Card):
         for value, text in (("bfloat16", "bf16"), ("float8", "fp8"), ("int8", "int8"), ("float32", "fp32")):
             self.dtype_combo.addItem(text, value)
         self.dtype_combo.setAccessibleName(self.tr("Weights and KV-cache type"))
-        self.dtype_combo.setToolTip(self.tr("Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4)."))
+        self.dtype_combo.setToolTip(
+            self.tr(
+                "Serving: bytes per weight and KV value (bf16 2, fp8 and int8 1, fp32 4). fp8 also uses each chip's "
+                "FP8 peak where it is faster, for training too."
+            )
+        )
         self.place_combo = QComboBox()
         self.place_combo.addItem(table_words(ANYWHERE), place_key(None, None))
         self.place_combo.setAccessibleName(self.tr("Where the price is"))
@@ -195,19 +214,57 @@ class EstimatorCard(EstimateTableFill, Card):
 
     def _add_input_grid(self, inputs: list[tuple[str, QWidget]]) -> None:
         """The inputs in rows (five across where there is room, fewer on a narrow window), each under its
-        label, so the card never gets wider than the page."""
+        label with room for its error under it, so the card never gets wider than the page; the advanced
+        ones show when the Advanced inputs button is down."""
         self._form = QGridLayout()
         self._form.setHorizontalSpacing(10)
         self._inputs: list[tuple[QLabel, QWidget]] = []
+        self.field_errors: dict[QWidget, QLabel] = {}
+        self._boxes: dict[QWidget, QWidget] = {}
+        basic = set(self._basic_inputs())
+        self._advanced: set[QWidget] = set()
         for text, widget in inputs:
-            lab = QLabel(text)
+            lab = QLabel(text, self)
             lab.setBuddy(widget)
             lab.setWordWrap(True)
             widget.setMinimumWidth(min(widget.minimumSizeHint().width(), INPUT_MIN_WIDTH))
+            box = QWidget(self)
+            column = QVBoxLayout(box)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(2)
+            column.addWidget(widget)
+            error = label("", "error")
+            error.setWordWrap(True)
+            error.hide()
+            column.addWidget(error)
+            self.field_errors[widget] = error
+            self._boxes[widget] = box
+            if widget not in basic:
+                self._advanced.add(widget)
             self._inputs.append((lab, widget))
         self._input_columns = 0
         self._arrange_inputs(INPUT_COLUMNS)
         self.body.addLayout(self._form)
+
+    def _basic_inputs(self) -> list[QWidget]:
+        """The inputs shown without the Advanced inputs button: size, tokens, mode, chips, batch, context, data
+        type, where the price is, and the fine-tune."""
+        return [
+            self.params_edit,
+            self.tokens_edit,
+            self.mode_combo,
+            self.chips_spin,
+            self.batch_spin,
+            self.context_spin,
+            self.dtype_combo,
+            self.place_combo,
+            self.model_inputs.finetune_combo,
+        ]
+
+    def _show_advanced(self, shown: bool) -> None:
+        self.advanced_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        columns, self._input_columns = self._input_columns, 0
+        self._arrange_inputs(columns or INPUT_COLUMNS)
 
     def _arrange_inputs(self, columns: int) -> None:
         if columns == self._input_columns:
@@ -215,13 +272,77 @@ class EstimatorCard(EstimateTableFill, Card):
         self._input_columns = columns
         for lab, widget in self._inputs:
             self._form.removeWidget(lab)
-            self._form.removeWidget(widget)
-        for n, (lab, widget) in enumerate(self._inputs):
+            self._form.removeWidget(self._boxes[widget])
+        shown = [
+            (lab, widget)
+            for lab, widget in self._inputs
+            if widget not in self._advanced or self.advanced_button.isChecked()
+        ]
+        for lab, widget in self._inputs:
+            visible = (lab, widget) in shown
+            lab.setVisible(visible)
+            self._boxes[widget].setVisible(visible)
+        for n, (lab, widget) in enumerate(shown):
             row, col = divmod(n, columns)
             self._form.addWidget(lab, 2 * row, col)
-            self._form.addWidget(widget, 2 * row + 1, col)
+            self._form.addWidget(self._boxes[widget], 2 * row + 1, col)
         for col in range(INPUT_COLUMNS):
             self._form.setColumnStretch(col, 1 if col < columns else 0)
+
+    # ------------------------------------------------------------------ errors at their fields
+
+    def _field_widget(self, field: str) -> QWidget | None:
+        """The input a request field comes from (None for one without its own input, such as prices)."""
+        own = {
+            "params": self.params_edit,
+            "tokens": self.tokens_edit,
+            "mode": self.mode_combo,
+            "chips": self.chips_spin,
+            "mfu": self.mfu_edit,
+            "batch": self.batch_spin,
+            "context": self.context_spin,
+            "prompt_tokens": self.prompt_edit,
+            "dtype": self.dtype_combo,
+            **self.shape_edits,
+            "active_params": self.model_inputs.active_edit,
+            "experts": self.model_inputs.experts_edit,
+            "top_k": self.model_inputs.top_k_edit,
+            "aspect_ratio": self.model_inputs.aspect_edit,
+            "micro_batch": self.model_inputs.micro_spin,
+            "checkpointing": self.model_inputs.checkpoint_combo,
+            "strict_fp32": self.model_inputs.fp32_check,
+            "bw_share": self.model_inputs.share_edit,
+            "steps": self.model_inputs.steps_edit,
+            "finetune": self.model_inputs.finetune_combo,
+            "lora_rank": self.model_inputs.rank_spin,
+        }
+        return own.get(field)
+
+    def _clear_field_errors(self) -> None:
+        for widget, error in self.field_errors.items():
+            if error.isVisible() or error.text():
+                error.setText("")
+                error.hide()
+                widget.setStyleSheet("")
+
+    def _field_error(self, widget: QWidget | None, problem: str) -> None:
+        """Show `problem` under `widget` with a red frame, open the advanced inputs when it is one of them, and
+        scroll the page to it; the card's message says it too."""
+        self.message.setText(self.tr("Check the inputs: {problem}").format(problem=problem))
+        if widget is None or widget not in self.field_errors:
+            return
+        if widget in self._advanced and not self.advanced_button.isChecked():
+            self.advanced_button.setChecked(True)
+        error = self.field_errors[widget]
+        error.setText(problem)
+        error.show()
+        color = theme_manager().colors()["error"]
+        widget.setStyleSheet(f"border: 2px solid {color};")
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QScrollArea):
+            parent = parent.parentWidget()
+        if isinstance(parent, QScrollArea):
+            parent.ensureWidgetVisible(widget)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         self._arrange_inputs(max(2, min(INPUT_COLUMNS, event.size().width() // INPUT_COLUMN_WIDTH)))
@@ -319,6 +440,15 @@ class EstimatorCard(EstimateTableFill, Card):
             self._filling = False
         self._refresh()
 
+    def set_price_place(self, cloud: str | None, region: str | None = None) -> None:
+        """Price in one cloud (and region), or anywhere with (None, None): the Price in choice, kept where the
+        book knows no price there (the rows then say so); the estimate follows. For a caller that knows the
+        user's cloud (the wizard's answer)."""
+        key = place_key(cloud, region)
+        if self.place_combo.findData(key) < 0:
+            self.place_combo.addItem(place_words(cloud, region), key)
+        self.place_combo.setCurrentIndex(self.place_combo.findData(key))  # currentIndexChanged re-estimates
+
     def set_price_book(self, book: PriceBook | None) -> None:
         """The prices the costs use where the user typed none (shipped table, local catalogues)."""
         self._book = book
@@ -356,22 +486,33 @@ class EstimatorCard(EstimateTableFill, Card):
         self._refresh()
 
     def _parse(self) -> EstimateRequest | None:
+        self._clear_field_errors()
         text = self.params_edit.text().strip()
         if not text:
             self.message.setText(table_words(PROMPT))
             return None
+        where: QWidget | None = self.params_edit  # the input being read, for an error at its field
         try:
             params = parse_quantity(text)
+            where = self.tokens_edit
             tokens_text = self.tokens_edit.text().strip()
             tokens = parse_quantity(tokens_text) if tokens_text else None
+            where = self.mfu_edit
             mfu_text = self.mfu_edit.text().strip()
             mfu = float(mfu_text) if mfu_text else None
             mode = self.mode_combo.currentData()
             if mode == "inference" and tokens is None:
                 self.message.setText(self.tr("Inference: type the number of tokens to serve."))
                 return None
+            if mode == "training" and tokens is None and self.model_inputs.finetune_combo.currentData():
+                self._field_error(
+                    self.tokens_edit,
+                    self.tr("Fine-tune: type the tokens to train on (your data times the epochs); it has no default."),
+                )
+                return None
             shape: dict[str, int | None] = {}
             for key, edit in self.shape_edits.items():
+                where = edit
                 shape_text = edit.text().strip()
                 if shape_text and not shape_text.isdigit():
                     raise ValueError(
@@ -379,9 +520,12 @@ class EstimatorCard(EstimateTableFill, Card):
                     )
                 shape[key] = int(shape_text) if shape_text else None
             batch = self.batch_spin.value() if mode == "inference" else None
+            where = self.prompt_edit
             prompt_text = self.prompt_edit.text().strip()
             prompt = parse_quantity(prompt_text) if (prompt_text and mode == "inference") else None
             context = self.context_spin.value()
+            where = None
+            model_values = self.model_inputs.values(mode)
             request = EstimateRequest(
                 params=params,
                 tokens=tokens,
@@ -392,23 +536,33 @@ class EstimatorCard(EstimateTableFill, Card):
                 batch=None if batch == DEFAULT_BATCH else batch,
                 context=None if context == DEFAULT_CONTEXT else context,
                 prompt_tokens=prompt or None,
-                dtype=self.dtype_combo.currentData() if mode == "inference" else "bfloat16",
+                dtype=self._dtype(mode),
                 price_cloud=place_of(self.place_combo.currentData())[0],
                 price_region=place_of(self.place_combo.currentData())[1],
-                **self.model_inputs.values(mode),
+                **model_values,
                 **shape,
             )
         except ValidationError as exc:
             err = exc.errors(include_url=False)[0]
-            where = ".".join(str(part) for part in err["loc"])
+            rule = (err.get("ctx") or {}).get("error")
+            if isinstance(rule, RuleError):  # a rule across inputs: said in the language in use, at its field
+                self._field_error(self._field_widget(rule.field), rule.words())
+                return None
+            field = str(err["loc"][0]) if err["loc"] else ""
+            where_text = ".".join(str(part) for part in err["loc"])
             text = str(err["msg"]).removeprefix("Value error, ")
-            problem = self.tr("{field}: {problem}").format(field=where, problem=text) if where else text
-            self.message.setText(self.tr("Check the inputs: {problem}").format(problem=problem))
+            problem = self.tr("{field}: {problem}").format(field=where_text, problem=text) if where_text else text
+            self._field_error(self._field_widget(field), problem)
             return None
         except ValueError as exc:
-            self.message.setText(self.tr("Check the inputs: {problem}").format(problem=exc))
+            self._field_error(where or self.model_inputs.failing_edit(), str(exc))
             return None
         return request
+
+    def _dtype(self, mode: str) -> str:
+        """The data type: any when serving; training takes fp8 (the chips' FP8 peaks) or else bf16."""
+        chosen = str(self.dtype_combo.currentData())
+        return chosen if mode == "inference" or chosen == "float8" else "bfloat16"
 
     def _inputs_changed(self, *_args: object) -> None:
         if self._filling:

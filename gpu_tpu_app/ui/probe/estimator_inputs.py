@@ -20,11 +20,20 @@ from gpu_tpu_app.core.wording import format_quantity
 
 #: checkpointing choices as the combo box shows them, in EstimateRequest's words
 CHECKPOINTING_WORDS = (
-    ("auto", str(QT_TRANSLATE_NOOP("EstimatorInputs", "auto (fewest chips)"))),
+    ("auto", str(QT_TRANSLATE_NOOP("EstimatorInputs", "auto (fastest that fits)"))),
     ("none", str(QT_TRANSLATE_NOOP("EstimatorInputs", "none"))),
     ("selective", str(QT_TRANSLATE_NOOP("EstimatorInputs", "selective"))),
     ("full", str(QT_TRANSLATE_NOOP("EstimatorInputs", "full"))),
 )
+#: what a training run trains, as the combo box shows it, in EstimateRequest's words ("": pre-training)
+FINETUNE_WORDS = (
+    ("", str(QT_TRANSLATE_NOOP("EstimatorInputs", "pre-training"))),
+    ("full", str(QT_TRANSLATE_NOOP("EstimatorInputs", "full fine-tune"))),
+    ("lora", str(QT_TRANSLATE_NOOP("EstimatorInputs", "LoRA"))),
+    ("qlora", str(QT_TRANSLATE_NOOP("EstimatorInputs", "QLoRA (4-bit weights)"))),
+)
+#: LoRA / QLoRA adapter rank when none is chosen (EstimateRequest's default)
+DEFAULT_LORA_RANK = 16
 
 
 class EstimatorInputs:
@@ -93,7 +102,28 @@ class EstimatorInputs:
                 "EstimatorInputs",
                 "Training: activation recomputation (Korthikanti et al. 2022). none keeps every activation; "
                 "selective recomputes the attention core; full keeps each layer's input and repeats the forward "
-                "pass. auto: the least recomputation that reaches the fewest chips per copy.",
+                "pass. auto: the layout search takes the fastest that fits each chip.",
+            )
+        )
+        self.finetune_combo = QComboBox()
+        for value, words in FINETUNE_WORDS:
+            self.finetune_combo.addItem(QCoreApplication.translate("EstimatorInputs", words), value)
+        self.finetune_combo.setAccessibleName(QCoreApplication.translate("EstimatorInputs", "Training or fine-tune"))
+        self.finetune_combo.setToolTip(
+            QCoreApplication.translate(
+                "EstimatorInputs",
+                "Training: pre-training, or a fine-tune of every weight (16 B each), or LoRA / QLoRA adapters on "
+                "frozen weights (bf16, or 4-bit for QLoRA: no weight gradients, about 4 x N x D FLOPs). A fine-tune "
+                "needs its tokens: your data times the epochs.",
+            )
+        )
+        self.rank_spin = QSpinBox()
+        self.rank_spin.setRange(1, 65_536)
+        self.rank_spin.setValue(DEFAULT_LORA_RANK)
+        self.rank_spin.setAccessibleName(QCoreApplication.translate("EstimatorInputs", "LoRA adapter rank"))
+        self.rank_spin.setToolTip(
+            QCoreApplication.translate(
+                "EstimatorInputs", "LoRA / QLoRA: the adapters' rank r; 18 x r x width trained parameters a layer."
             )
         )
         self.fp32_check = QCheckBox(QCoreApplication.translate("EstimatorInputs", "needs strict fp32"))
@@ -152,6 +182,8 @@ class EstimatorInputs:
             (QCoreApplication.translate("EstimatorInputs", "Expert&s"), self.experts_edit),
             (QCoreApplication.translate("EstimatorInputs", "Experts per toke&n"), self.top_k_edit),
             (QCoreApplication.translate("EstimatorInputs", "Shape ratio (width / la&yers)"), self.aspect_edit),
+            (QCoreApplication.translate("EstimatorInputs", "Fine-tune"), self.finetune_combo),
+            (QCoreApplication.translate("EstimatorInputs", "LoRA rank"), self.rank_spin),
             (QCoreApplication.translate("EstimatorInputs", "&Micro-batch"), self.micro_spin),
             (QCoreApplication.translate("EstimatorInputs", "Checkpo&inting"), self.checkpoint_combo),
             (QCoreApplication.translate("EstimatorInputs", "Precision (&fp32)"), self.fp32_check),
@@ -172,6 +204,8 @@ class EstimatorInputs:
             edit.editingFinished.connect(slot)
         self.micro_spin.valueChanged.connect(slot)
         self.checkpoint_combo.currentIndexChanged.connect(slot)
+        self.finetune_combo.currentIndexChanged.connect(slot)
+        self.rank_spin.valueChanged.connect(slot)
         self.fp32_check.toggled.connect(slot)
 
     def values(self, mode: str) -> dict[str, Any]:
@@ -186,10 +220,28 @@ class EstimatorInputs:
             if training
             else None,
             "checkpointing": self.checkpoint_combo.currentData() if training else "auto",
+            "finetune": (self.finetune_combo.currentData() or None) if training else None,
+            "lora_rank": self.rank_spin.value(),
             "strict_fp32": self.fp32_check.isChecked(),
             "bw_share": None if training else _number(self.share_edit),
             "steps": _quantity(self.steps_edit),
         }
+
+    def failing_edit(self) -> QLineEdit | None:
+        """The first of these inputs whose text does not read (where values() raised), or None."""
+        for edit, read in (
+            (self.active_edit, _quantity),
+            (self.experts_edit, _whole),
+            (self.top_k_edit, _whole),
+            (self.aspect_edit, _number),
+            (self.share_edit, _number),
+            (self.steps_edit, _quantity),
+        ):
+            try:
+                read(edit)
+            except ValueError:
+                return edit
+        return None
 
     def fill(self, request: EstimateRequest | None) -> None:
         """Show a saved request's values (the caller blocks its change signal meanwhile)."""
@@ -201,6 +253,10 @@ class EstimatorInputs:
         self.checkpoint_combo.setCurrentIndex(
             max(0, self.checkpoint_combo.findData(request.checkpointing if request else "auto"))
         )
+        self.finetune_combo.setCurrentIndex(
+            max(0, self.finetune_combo.findData((request.finetune or "") if request else ""))
+        )
+        self.rank_spin.setValue(request.lora_rank if request else DEFAULT_LORA_RANK)
         self.fp32_check.setChecked(bool(request and request.strict_fp32))
         self.share_edit.setText(f"{request.bw_share:g}" if request and request.bw_share else "")
         self.steps_edit.setText(format_quantity(request.steps) if request and request.steps else "")

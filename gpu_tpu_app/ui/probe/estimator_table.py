@@ -31,6 +31,7 @@ from gpu_tpu_app.core.estimate.text import (
     estimate_model_lines,
     estimate_warnings,
     layout_cell,
+    layout_why,
     memory_header,
     memory_tip,
     memory_units_note,
@@ -117,6 +118,8 @@ def place_words(cloud: str | None, region: str | None) -> str:
 
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+#: a row's place in the estimate (fastest first, then by chip id): how cells without a number sort
+TIE_ROLE = SORT_ROLE + 1
 
 
 class SortItem(QTableWidgetItem):
@@ -128,6 +131,9 @@ class SortItem(QTableWidgetItem):
             return float(a) < float(b)
         if a is not None or b is not None:
             return b is None  # empty cells last
+        ta, tb = self.data(TIE_ROLE), other.data(TIE_ROLE)
+        if ta is not None and tb is not None and ta != tb:
+            return int(ta) < int(tb)  # the estimate's own order, the same in every language
         return self.text() < other.text()
 
 
@@ -192,9 +198,9 @@ class EstimateTableFill:
                 (c.kind, None),
                 (c.peak, row.peak_flops),
                 (c.mfu, row.mfu),
-                (c.time, row.days),
+                (c.time_why, row.days),
                 (c.bound, None),
-                (c.memory_fit, row.memory_needed_bytes),
+                (c.memory_chip_fit, row.memory_needed_bytes),
                 (c.chips_per_copy, row.chips_per_copy),
                 (price_text, price if price is not None else known),
                 (c.cost, row.cost_usd),
@@ -204,6 +210,7 @@ class EstimateTableFill:
             cost_tip = plain_tip("\n".join(cost_lines(row))) if cost_lines(row) else ""
             for col, (text, key) in enumerate(cells):
                 item = SortItem(text)
+                item.setData(TIE_ROLE, i)
                 if key is not None:
                     item.setData(SORT_ROLE, float(key))
                 editable = col == PRICE_COLUMN and row.family not in OWN_FAMILIES
@@ -262,9 +269,9 @@ class EstimateTableFill:
                         plain_tip(
                             QCoreApplication.translate(
                                 "EstimatorTable",
-                                "One copy: {layout} (tensor parallel inside the fast-link group x pipeline "
-                                "stages or sharded data parallel across groups, checkpointing as shown)",
-                            ).format(layout=layout_cell(row))
+                                "Layout: {layout} (TP: tensor parallel inside the fast-link group; FSDP: the "
+                                "state sharded over that many groups; DP: copies working side by side). Why: {why}",
+                            ).format(layout=layout_cell(row), why=layout_why(row))
                         )
                     )
                 if col > PRICE_COLUMN and cost_tip:
