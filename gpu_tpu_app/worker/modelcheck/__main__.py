@@ -3,6 +3,6 @@ worker became a folder (an app of an earlier version, or a remote VM, starts it 
 
 import sys
 
-from gpu_tpu_app.worker.modelcheck import main
+from gpu_tpu_app.worker.modelcheck.check import main
 
 sys.exit(main())
