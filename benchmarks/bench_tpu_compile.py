@@ -40,6 +40,7 @@ HAND_FLOPS: dict[str, int | None] = {
     "torch_compiled_module.py": 5_300_224,
     "torch_float64_mlp.py": 393_216,
     "torch_cond_gate.py": 524_288,
+    "hf_llama_kv_cache.py": 6_029_312,  # needs transformers (the test extra)
     "torch_unprintable_error.py": None,
 }
 
