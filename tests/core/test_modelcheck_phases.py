@@ -18,7 +18,7 @@ def _worker_stages() -> set[str]:
     """Every stage name the worker and the TPU compile child send, read from their sources (f-strings up to
     their first placeholder)."""
     found = set()
-    for path in [*WORKER.glob("modelcheck*.py"), WORKER / "tpu_compile.py"]:
+    for path in [*WORKER.glob("modelcheck*.py"), *WORKER.glob("modelcheck/*.py"), WORKER / "tpu_compile.py"]:
         source = path.read_text()
         for m in re.finditer(r'_stage\(\s*f?"([^"{]*)', source):
             found.add(m.group(1))

@@ -346,7 +346,7 @@ def test_a_closing_desktop_session_saves_the_run_in_progress_as_partial(qtbot, t
 def _keep_mid_run(qtbot, panel, tmp_path: Path) -> None:
     from types import SimpleNamespace
 
-    from gpu_tpu_app.ui import stop_signals
+    from gpu_tpu_app.ui.shell import stop_signals
 
     assert stop_signals.keep_measured(SimpleNamespace(probe_panel=panel), stop_signals.WHY_SESSION) is None
     panel.set_selection(backends=["torch"], suite="smoke", kernels=["dispatch", "test_sleep"], dtypes=[])

@@ -353,7 +353,7 @@ def main(args: argparse.Namespace | None = None) -> int:
     window.warm_probe_later()  # the Probe page's workers load while the user reads (probe_warmup.py)
     if prefs_problem:  # said in the window too, where a user started from the menu sees it
         _say_preferences_problem(window, prefs_problem)
-    from gpu_tpu_app.ui import stop_signals
+    from gpu_tpu_app.ui.shell import stop_signals
 
     stop_signals.install(app, window)  # SIGTERM, SIGHUP, the session closing: the measured points are kept
     try:
