@@ -40,6 +40,13 @@ MIN_REPS = 3
 NOISE_IQR_RATIO = 0.10
 #: ... or above this coefficient of variation (25 %).
 NOISE_CV = 0.25
+#: A collective point (all-reduce and the like) is too noisy above these instead: the spread of a direct
+#: torch.distributed gloo all-reduce loop timed the probe's way (2 ms bursts, the slowest rank's time per
+#: sample) on a quiet 2-core machine, 1-64 MiB, 5 rounds each: IQR 10-140 % of the median, CV 5-73 %
+#: (benchmarks/bench_collective.py --spread). Under the matmul rule above every such point was flagged,
+#: 42 of 42 at load 0.6: a flag that always fires says nothing.
+COLLECTIVE_NOISE_IQR_RATIO = 1.5
+COLLECTIVE_NOISE_CV = 0.75
 #: STREAM's rule: each array at least 4x the last-level cache, or it measures the cache.
 LLC_FACTOR = 4.0
 #: A larger matmul at under this share of the FLOP/s a smaller one of the same dtype reached is stalled.
@@ -105,6 +112,8 @@ TEMPLATES = {
     "few_reps": FEW_REPS + "only {reps} repetitions; {needed} needed",
     "noisy_iqr": "too noisy: IQR {iqr} of the median (over {limit})",
     "noisy_cv": "too noisy: CV {cv} (over {limit})",
+    "noisy_collective": "too noisy: IQR {iqr} of the median, CV {cv} (a direct gloo loop on a quiet machine "
+    "stays under IQR {iqr_limit}, CV {cv_limit})",
     "in_cache": "in cache: each array is {array}, {ratio}x the {llc} last-level cache (under {factor}x): not a "
     "memory bandwidth",
     "in_cache_note": "in cache: the arrays fit partly in the cache (see the note): not a memory bandwidth",
@@ -210,6 +219,16 @@ def noise(r: ProbeResult) -> str | None:
     if s.reps < MIN_REPS:
         return _said("few_reps_one" if s.reps == 1 else "few_reps", reps=s.reps, needed=MIN_REPS)
     ratio = iqr_ratio(r)
+    if r.kernel == "collective":  # its own rule, calibrated on a direct gloo loop (COLLECTIVE_NOISE_*)
+        if (ratio is not None and ratio > COLLECTIVE_NOISE_IQR_RATIO) or s.cv > COLLECTIVE_NOISE_CV:
+            return _said(
+                "noisy_collective",
+                iqr=format_pct(100 * (ratio if ratio is not None else math.nan)),
+                cv=format_pct(100 * s.cv),
+                iqr_limit=format_pct(100 * COLLECTIVE_NOISE_IQR_RATIO),
+                cv_limit=format_pct(100 * COLLECTIVE_NOISE_CV),
+            )
+        return None
     if ratio is not None and ratio > NOISE_IQR_RATIO:
         return _said("noisy_iqr", iqr=format_pct(100 * ratio), limit=format_pct(100 * NOISE_IQR_RATIO))
     if s.cv > NOISE_CV:

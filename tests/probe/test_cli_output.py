@@ -227,7 +227,7 @@ def test_collective_table_shows_cv_and_marks_an_untrusted_point() -> None:
     assert "2.0 %" in lines[2] and lines[2].endswith("ok")
     assert "78 %" in lines[3] and lines[3].endswith("noisy")  # CV 78 % is never printed like any other point
     assert lines[4].endswith("noisy")
-    assert "not trusted: too noisy: CV 78 % (over 25 %)" in lines[-2]
+    assert "not trusted: too noisy: IQR 0.0 % of the median, CV 78 % (a direct gloo loop" in lines[-2]
     assert "only 1 repetition; 3 needed" in lines[-1]
     # the worker's words on stalled operations (worker.collective_report.stall_note) are listed too
     from gpu_tpu_app.worker.collective_report import stall_note
