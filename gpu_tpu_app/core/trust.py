@@ -54,6 +54,10 @@ STALL_SHARE = 0.5
 #: On a CPU a matmul under this share of the next larger size's FLOP/s is stalled (a CPU is not
 #: launch-bound at these sizes; an accelerator may be, so there only "one call slower than a larger call" counts).
 CPU_STALL_SHARE = 0.25
+#: The largest product timed on one thread as a multi-threaded point's same-minute reference: a larger point
+#: is held to the one-thread rate of this size, timed right after it (one thread's rate has levelled off by
+#: here, and a larger product on one thread would take seconds of the point's cap).
+ONE_THREAD_REF_N = 1024
 
 NOISE_RULE = (
     f"A point is too noisy to trust when it has fewer than {MIN_REPS} repetitions, when the middle half of "
@@ -328,8 +332,9 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
     """Index -> why, for each matmul result far below its neighbours (same device, dtype and variant);
     only results for which `references(index)` holds (say, those no other flag marks) serve as neighbours.
 
-    Against the same product on one thread (the ONE_THREAD variant, where measured): a multi-threaded
-    point below it. Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached.
+    Against the same product on one thread (the ONE_THREAD variant, timed right after the point; above
+    ONE_THREAD_REF_N, the product of that size on one thread): a multi-threaded point below it by more
+    than the reference's own noise (its IQR over its median), at any size. Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached.
     Against larger sizes: one call took longer than a call of a larger product, or (CPU devices, whose
     keys read 'backend:cpu:N') the rate is under CPU_STALL_SHARE of the next larger size's.
     """
@@ -349,8 +354,8 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
         for pos, i in enumerate(idx):
             r = results[i]
             n, rate = r.size or 0, float(r.value)
-            single = one_thread.get((device, dtype, n)) if variant is None else None
-            if single is not None and rate < float(single.value):
+            single = one_thread.get((device, dtype, min(n, ONE_THREAD_REF_N))) if variant is None else None
+            if single is not None and rate < float(single.value) * (1.0 - _spread(single)):
                 out[i] = _stall_words("stalled_one_thread", r, single)
                 continue
             smaller = [results[j] for j in idx[:pos] if (results[j].size or 0) < n and references(j)]
@@ -368,6 +373,14 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
             if cpu and nxt is not None and rate < CPU_STALL_SHARE * float(nxt.value):
                 out[i] = _stall_words("stalled_next", r, nxt, share=format_pct(100 * CPU_STALL_SHARE))
     return out
+
+
+def _spread(r: Any) -> float:
+    """The noise of a reference point: its IQR over its median (0 without statistics)."""
+    s = getattr(r, "stats", None)
+    if s is None or not s.median or s.median <= 0:
+        return 0.0
+    return max(0.0, min(1.0, float(s.iqr) / float(s.median)))
 
 
 def _stall_words(key: str, r: Any, other: Any, **more: str) -> Note:
