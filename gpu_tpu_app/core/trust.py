@@ -55,8 +55,8 @@ STALL_SHARE = 0.5
 #: launch-bound at these sizes; an accelerator may be, so there only "one call slower than a larger call" counts).
 CPU_STALL_SHARE = 0.25
 #: The largest product timed on one thread as a multi-threaded point's same-minute reference: a larger point
-#: is held to the one-thread rate of this size, timed right after it (one thread's rate has levelled off by
-#: here, and a larger product on one thread would take seconds of the point's cap).
+#: is held to the one-thread rate of this size, timed right after it and filed under the point's own size
+#: (one thread's rate has levelled off by here; a larger product on one thread would take seconds of the cap).
 ONE_THREAD_REF_N = 1024
 
 NOISE_RULE = (
@@ -332,9 +332,9 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
     """Index -> why, for each matmul result far below its neighbours (same device, dtype and variant);
     only results for which `references(index)` holds (say, those no other flag marks) serve as neighbours.
 
-    Against the same product on one thread (the ONE_THREAD variant, timed right after the point; above
-    ONE_THREAD_REF_N, the product of that size on one thread): a multi-threaded point below it by more
-    than the reference's own noise (its IQR over its median), at any size. Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached.
+    Against its one-thread reference (the ONE_THREAD variant of its size, timed right after the point: the
+    same product, or above ONE_THREAD_REF_N the product of that size): a multi-threaded point below it by
+    more than the reference's own noise (its IQR over its median), at any size. Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached.
     Against larger sizes: one call took longer than a call of a larger product, or (CPU devices, whose
     keys read 'backend:cpu:N') the rate is under CPU_STALL_SHARE of the next larger size's.
     """
@@ -354,7 +354,7 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
         for pos, i in enumerate(idx):
             r = results[i]
             n, rate = r.size or 0, float(r.value)
-            single = one_thread.get((device, dtype, min(n, ONE_THREAD_REF_N))) if variant is None else None
+            single = one_thread.get((device, dtype, n)) if variant is None else None
             if single is not None and rate < float(single.value) * (1.0 - _spread(single)):
                 out[i] = _stall_words("stalled_one_thread", r, single)
                 continue

@@ -98,8 +98,8 @@ TEMPLATES: dict[str, str] = {
     "held.some_arrays": "{n} of its {total} arrays",
     # torch kernels (kernels/torch_kernels.py)
     "torch.one_thread": "the same product on 1 of {threads} threads: a {threads}-thread rate below it is stalled",
-    "torch.one_thread_for": "the reference for {n}×{n}: this product on 1 of {threads} threads, timed right after it; a "
-    "{threads}-thread rate below it is stalled",
+    "torch.one_thread_for": "the {n}×{n} product on 1 of {threads} threads, timed right after this size's loop (one "
+    "thread's rate has levelled off by {n}): a {threads}-thread rate below it is stalled",
     "torch.from_pinned": "{size} from pinned (page-locked) host memory",
     "torch.from_pageable": "{size} from pageable host memory",
     "torch.into_pinned": "{size} into pinned (page-locked) host memory",
