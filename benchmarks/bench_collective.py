@@ -9,7 +9,12 @@ listed after. Goal: probe / direct >= 0.9 for messages of 1 MiB and more (smalle
 latency-bound and noisier on a shared machine). Probe and direct runs alternate over rounds;
 the table gives the median and the best round of each (other load can only lower a best).
 
+With --spread: no probe, only the direct loop timed the probe's way (2 ms bursts, the slowest rank's
+time per sample, 2 ranks, 1-64 MiB) in several rounds, and the spread of each round's samples (IQR over
+the median, CV): core.trust's COLLECTIVE_NOISE_* rule is set from it, so that a quiet machine passes.
+
 Run: .venv/bin/python benchmarks/bench_collective.py [--max-bytes 16M] [--rounds 3] [--json FILE]
+     .venv/bin/python benchmarks/bench_collective.py --spread [--rounds 5]
 """
 
 from __future__ import annotations
@@ -54,6 +59,86 @@ dist.destroy_process_group()
 if rank == 0:
     print(json.dumps(out))
 """
+
+
+SPREAD = r"""
+import json, os, statistics, sys, time
+import torch, torch.distributed as dist
+rank, size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+torch.set_num_threads(1)
+dist.init_process_group("gloo", init_method="env://")
+out = {}
+for nbytes in json.loads(sys.argv[1]):
+    x = torch.ones(nbytes // 4)
+    for _ in range(3):
+        dist.all_reduce(x)
+    t0 = time.perf_counter(); dist.all_reduce(x); first = time.perf_counter() - t0
+    inner = max(1, min(64, int(2e-3 / max(first, 1e-9)) + 1))  # the probe's bursts (worker/collective.py)
+    reps = max(7, min(40, int(0.5 / max(first * inner, 1e-7))))
+    flag = torch.tensor([float(inner), float(reps)])
+    dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+    inner, reps = int(flag[0]), int(flag[1])
+    rounds = []
+    for _ in range(int(sys.argv[2])):
+        times = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                dist.all_reduce(x)
+            times.append((time.perf_counter() - t0) / inner)
+        t = torch.tensor(times, dtype=torch.float64)
+        dist.all_reduce(t, op=dist.ReduceOp.MAX)  # each sample: the slowest rank's
+        bw = sorted(nbytes / v for v in t.tolist())
+        med, q = statistics.median(bw), statistics.quantiles(bw, n=4)
+        rounds.append({"iqr": (q[2] - q[0]) / med, "cv": statistics.pstdev(bw) / statistics.fmean(bw), "n": len(bw)})
+    out[str(nbytes)] = rounds
+dist.destroy_process_group()
+if rank == 0:
+    print(json.dumps(out))
+"""
+
+
+def spread(rounds: int) -> int:
+    """Print the spread of a direct 2-rank gloo all-reduce loop per size and round (see the module's doc)."""
+    sizes = [1024**2, 4 * 1024**2, 16 * 1024**2, 64 * 1024**2]
+    load = [f"{x:.2f}" for x in os.getloadavg()] if hasattr(os, "getloadavg") else ["?"]
+    result = _ranks(SPREAD, 2, [json.dumps(sizes), str(rounds)])
+    print(f"direct gloo all-reduce, 2 ranks, 2 ms bursts, {rounds} rounds; load average at start {' '.join(load)}")
+    print(f"{'size':>8}  {'IQR / median per round':<40}  {'CV per round':<34}")
+    worst_iqr = worst_cv = 0.0
+    for key, per in result.items():
+        worst_iqr = max(worst_iqr, *(r["iqr"] for r in per))
+        worst_cv = max(worst_cv, *(r["cv"] for r in per))
+        iqr = " ".join(f"{100 * r['iqr']:.0f}%" for r in per)
+        cvs = " ".join(f"{100 * r['cv']:.0f}%" for r in per)
+        print(f"{int(key) // 1024**2:>5} MiB  {iqr:<40}  {cvs:<34}")
+    print(f"widest round: IQR {100 * worst_iqr:.0f} % of the median, CV {100 * worst_cv:.0f} %")
+    return 0
+
+
+def _ranks(script: str, ranks: int, argv: list[str]) -> dict:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "loop.py")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(script)
+        procs = []
+        for rank in range(ranks):
+            env = {
+                **os.environ,
+                "RANK": str(rank),
+                "WORLD_SIZE": str(ranks),
+                "MASTER_ADDR": "127.0.0.1",
+                "MASTER_PORT": str(port),
+                "GLOO_SOCKET_IFNAME": "lo",
+            }
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, path, *argv], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+                )
+            )
+        outs = [p.communicate(timeout=600)[0] for p in procs]
+    return json.loads(outs[0])
 
 
 def free_port() -> int:
@@ -105,7 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-bytes", default="16M", help="largest message (K/M suffixes; default 16M)")
     ap.add_argument("--rounds", type=int, default=3, help="probe and direct alternate this many times (default 3)")
     ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--spread", action="store_true", help="only the direct loop's spread (sets the noise rule)")
     args = ap.parse_args(argv)
+    if args.spread:
+        return spread(max(1, args.rounds))
     from gpu_tpu_app.commands.probe.collective import parse_bytes
 
     max_bytes = parse_bytes(args.max_bytes)

@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from typing import IO, Any
 
 from gpu_tpu_app.core.note_text import result_message, separator, shown_message
-from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
+from gpu_tpu_app.core.runs import DeviceMsg, Done, ErrorMsg, Message, ProbeResult, Progress, ResultMsg, RunFile
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.wording import (
     MISSING,
@@ -32,6 +32,7 @@ from gpu_tpu_app.shared.trust import (
     NOISE_IQR_RATIO,
     Flags,
     is_functional_check,
+    point_flags,
     run_flags,
 )
 
@@ -225,6 +226,126 @@ def results_table(run: RunFile, width: int = WIDTH, wide: bool = False) -> str:
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------- streamed rows
+
+
+#: Fixed column widths of streamed rows (kernel, dtype, size, value, CV, best, spec): a row is printed the
+#: moment its point is measured, before the widest cell of the run is known. A longer cell widens its row only.
+STREAM_WIDTHS = (20, 8, 16, 12, 6, 6, 6)
+
+
+class RowStream:
+    """`gpu-tpu-probe run`'s table, one row per point printed (and flushed) as the point is measured: a
+    device's heading and the column headers before its first row, the point's own flags and notes under it.
+
+    Flags that need the whole run (a matmul above the run's measured roof, a size stalled against one measured
+    after it) are only known at the end: finish() lists the rows they change, and the legend.
+    """
+
+    def __init__(self, stream: IO[str], suite: str = "", wide: bool = False, width: int = WIDTH) -> None:
+        self.stream = stream
+        self.wide = wide
+        self.width = width
+        self.suite = suite
+        self.devices: set[str] = set()
+        self.info: dict[str, Any] = {}  # device key -> DeviceInfo, from the workers' device messages
+        self.shown: list[tuple[tuple[Any, ...], str]] = []  # each streamed point and the trust codes it showed
+        self.gone = False
+        self.any_flag = False
+
+    def see(self, msg: Message) -> None:
+        """Keep what a message says about a device (its name, its caches: the in-cache flag needs them)."""
+        if isinstance(msg, DeviceMsg):
+            self.info[msg.device.key] = msg.device
+
+    def __call__(self, r: ProbeResult) -> None:
+        if self.gone:
+            return
+        try:
+            self.stream.write("\n".join(self._lines(r)) + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed pipe: the run goes on to be saved
+            self.gone = True
+
+    def _lines(self, r: ProbeResult) -> list[str]:
+        lines: list[str] = []
+        if not self.devices and is_functional_check_suite(self.suite):
+            lines += [*_wrap(text("probe.smoke_note", suite=suite_words(self.suite)), self.width, ""), ""]
+        names = headers("kernel", "dtype", "size", "value", "cv", "best", "spec", "trust")
+        widths = [max(w, cols(h)) for w, h in zip(STREAM_WIDTHS, names)]
+        if r.device not in self.devices:
+            if self.devices:
+                lines.append("")
+            self.devices.add(r.device)
+            dev = self.info.get(r.device)
+            heading = f"{r.device}: {dev.name}" if dev else r.device
+            lines += [heading] if self.wide else _wrap(heading, self.width, "")
+            lines.append(_row(names, widths))
+            lines.append(_row(["-" * w for w in widths] + ["-" * cols(names[-1])], widths))
+        flags = point_flags(r, self.info.get(r.device))
+        self.any_flag = self.any_flag or flags.flagged
+        self.shown.append((_point_key(r), trust_cell(flags)))
+        cv = MISSING if r.stats is None else f"{100 * r.stats.cv:.1f}%"
+        point = " ".join(x for x in (r.kernel, r.variant) if x)
+        cells = [
+            point,
+            r.dtype or MISSING,
+            size_cell(r),
+            value_cell(r),
+            cv,
+            format_pct(r.pct_ceiling),
+            format_pct(r.pct_spec),
+            trust_cell(flags),
+        ]
+        note = _notes(r, flags)
+        if self.wide:
+            return [*lines, _row([*cells, note] if note else cells, [*widths, max(cols(names[-1]), 11)])]
+        lines.append(_row(cells, widths))
+        if note:
+            lines += _wrap(note, self.width, "    ")
+        return lines
+
+    def finish(self, run: RunFile) -> str:
+        """What follows the streamed rows once the run is over: the rows whose trust the whole run changed
+        (with their reasons) and the legend when any row is flagged; '' when there is nothing to add."""
+        if not self.shown and not run.results:
+            return text("probe.no_results")
+        shown = dict(self.shown)
+        changed: list[str] = []
+        any_flag = self.any_flag
+        for r, f in zip(run.results, run_flags(run)):
+            any_flag = any_flag or f.flagged
+            key = _point_key(r)
+            if key in shown and shown[key] == trust_cell(f):
+                continue
+            words = point_words(r.kernel, r.variant, r.dtype, r.size)
+            line = f"{r.device} {words}: {trust_cell(f) or text('probe.trusted')}"
+            reasons = separator(current_language()).join(f.shown_notes())
+            changed += _wrap(line + (f" ({reasons})" if reasons else ""), self.width, "  ")
+        lines: list[str] = []
+        if changed:
+            lines += ["", *_wrap(text("probe.judged_after"), self.width, ""), *changed]
+        if any_flag:
+            legend = trust_legend()
+            lines += ["", *([legend] if self.wide else _wrap(legend, self.width, ""))]
+        return "\n".join(lines) if lines else ""
+
+
+def is_functional_check_suite(suite: str) -> bool:
+    """True for the smoke suite (core.trust.is_functional_check, by the suite's name)."""
+    return suite == "smoke"
+
+
+def _point_key(r: ProbeResult) -> tuple[Any, ...]:
+    return (r.device, r.kernel, r.variant, r.dtype, r.size)
+
+
+def _row(cells: list[str], widths: list[int]) -> str:
+    right = {2, 3, 4, 5, 6}
+    out = [_pad(c, widths[i], i in right) if i < len(widths) else c for i, c in enumerate(cells)]
+    return "  ".join(out).rstrip()
+
+
 def compare_runs(runs: list[tuple[str, RunFile]]) -> tuple[list[str], list[list[str]], list[dict[str, Any]]]:
     """Headers, table rows and JSON rows of matching results: one row per kernel/variant/dtype/size,
     one column per (run, device). A point that is not trusted (core.trust) ends in '*' in the table and
@@ -319,8 +440,15 @@ class ProgressPrinter:
         budget_s: float | None = None,
         width: int = WIDTH,
         clock: Any = time.monotonic,
+        on_result: Any = None,
+        echo_results: bool = True,
     ) -> None:
+        """on_result: called with each result as it comes (a RowStream printing the table on stdout), the
+        bar cleared first and drawn again after; echo_results: also list each result on this stream (off
+        when the rows go to the same terminal)."""
         self.stream = stream
+        self.on_result = on_result
+        self.echo_results = echo_results
         self.tty = stream.isatty() if tty is None else tty
         self.backends = list(backends or [])
         self.budget_s = budget_s
@@ -387,9 +515,13 @@ class ProgressPrinter:
             r = msg.result
             redraw = self._bar
             self._clear()
-            extra = f" ({result_message(r)})" if r.message and r.status != "ok" else ""
-            words = point_words(r.kernel, r.variant, r.dtype, r.size)
-            self.stream.write(f"  {r.device} {words}: {value_cell(r)}{extra}\n")
+            if self.on_result is not None:
+                self.stream.flush()
+                self.on_result(r)
+            if self.echo_results:
+                extra = f" ({result_message(r)})" if r.message and r.status != "ok" else ""
+                words = point_words(r.kernel, r.variant, r.dtype, r.size)
+                self.stream.write(f"  {r.device} {words}: {value_cell(r)}{extra}\n")
             if redraw:
                 self.stream.write("\r" + self._bar_line)
                 self._bar = True

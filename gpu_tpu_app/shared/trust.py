@@ -40,6 +40,13 @@ MIN_REPS = 3
 NOISE_IQR_RATIO = 0.10
 #: ... or above this coefficient of variation (25 %).
 NOISE_CV = 0.25
+#: A collective point (all-reduce and the like) is too noisy above these instead: the spread of a direct
+#: torch.distributed gloo all-reduce loop timed the probe's way (2 ms bursts, the slowest rank's time per
+#: sample) on a quiet 2-core machine, 1-64 MiB, 5 rounds each: IQR 10-140 % of the median, CV 5-73 %
+#: (benchmarks/bench_collective.py --spread). Under the matmul rule above every such point was flagged,
+#: 42 of 42 at load 0.6: a flag that always fires says nothing.
+COLLECTIVE_NOISE_IQR_RATIO = 1.5
+COLLECTIVE_NOISE_CV = 0.75
 #: STREAM's rule: each array at least 4x the last-level cache, or it measures the cache.
 LLC_FACTOR = 4.0
 #: A larger matmul at under this share of the FLOP/s a smaller one of the same dtype reached is stalled.
@@ -47,6 +54,10 @@ STALL_SHARE = 0.5
 #: On a CPU a matmul under this share of the next larger size's FLOP/s is stalled (a CPU is not
 #: launch-bound at these sizes; an accelerator may be, so there only "one call slower than a larger call" counts).
 CPU_STALL_SHARE = 0.25
+#: The largest product timed on one thread as a multi-threaded point's same-minute reference: a larger point
+#: is held to the one-thread rate of this size, timed right after it and filed under the point's own size
+#: (one thread's rate has levelled off by here; a larger product on one thread would take seconds of the cap).
+ONE_THREAD_REF_N = 1024
 
 NOISE_RULE = (
     f"A point is too noisy to trust when it has fewer than {MIN_REPS} repetitions, when the middle half of "
@@ -105,6 +116,8 @@ TEMPLATES = {
     "few_reps": FEW_REPS + "only {reps} repetitions; {needed} needed",
     "noisy_iqr": "too noisy: IQR {iqr} of the median (over {limit})",
     "noisy_cv": "too noisy: CV {cv} (over {limit})",
+    "noisy_collective": "too noisy: IQR {iqr} of the median, CV {cv} (a direct gloo loop on a quiet machine "
+    "stays under IQR {iqr_limit}, CV {cv_limit})",
     "in_cache": "in cache: each array is {array}, {ratio}x the {llc} last-level cache (under {factor}x): not a "
     "memory bandwidth",
     "in_cache_note": "in cache: the arrays fit partly in the cache (see the note): not a memory bandwidth",
@@ -210,6 +223,16 @@ def noise(r: ProbeResult) -> str | None:
     if s.reps < MIN_REPS:
         return _said("few_reps_one" if s.reps == 1 else "few_reps", reps=s.reps, needed=MIN_REPS)
     ratio = iqr_ratio(r)
+    if r.kernel == "collective":  # its own rule, calibrated on a direct gloo loop (COLLECTIVE_NOISE_*)
+        if (ratio is not None and ratio > COLLECTIVE_NOISE_IQR_RATIO) or s.cv > COLLECTIVE_NOISE_CV:
+            return _said(
+                "noisy_collective",
+                iqr=format_pct(100 * (ratio if ratio is not None else math.nan)),
+                cv=format_pct(100 * s.cv),
+                iqr_limit=format_pct(100 * COLLECTIVE_NOISE_IQR_RATIO),
+                cv_limit=format_pct(100 * COLLECTIVE_NOISE_CV),
+            )
+        return None
     if ratio is not None and ratio > NOISE_IQR_RATIO:
         return _said("noisy_iqr", iqr=format_pct(100 * ratio), limit=format_pct(100 * NOISE_IQR_RATIO))
     if s.cv > NOISE_CV:
@@ -309,8 +332,9 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
     """Index -> why, for each matmul result far below its neighbours (same device, dtype and variant);
     only results for which `references(index)` holds (say, those no other flag marks) serve as neighbours.
 
-    Against the same product on one thread (the ONE_THREAD variant, where measured): a multi-threaded
-    point below it. Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached.
+    Against its one-thread reference (the ONE_THREAD variant of its size, timed right after the point: the
+    same product, or above ONE_THREAD_REF_N the product of that size): a multi-threaded point below it by
+    more than the reference's own noise (its IQR over its median), at any size. Against smaller sizes: under STALL_SHARE of the best rate a smaller product reached.
     Against larger sizes: one call took longer than a call of a larger product, or (CPU devices, whose
     keys read 'backend:cpu:N') the rate is under CPU_STALL_SHARE of the next larger size's.
     """
@@ -331,7 +355,7 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
             r = results[i]
             n, rate = r.size or 0, float(r.value)
             single = one_thread.get((device, dtype, n)) if variant is None else None
-            if single is not None and rate < float(single.value):
+            if single is not None and rate < float(single.value) * (1.0 - _spread(single)):
                 out[i] = _stall_words("stalled_one_thread", r, single)
                 continue
             smaller = [results[j] for j in idx[:pos] if (results[j].size or 0) < n and references(j)]
@@ -349,6 +373,14 @@ def stalls(results: Sequence[Any], references: Callable[[int], bool] = lambda i:
             if cpu and nxt is not None and rate < CPU_STALL_SHARE * float(nxt.value):
                 out[i] = _stall_words("stalled_next", r, nxt, share=format_pct(100 * CPU_STALL_SHARE))
     return out
+
+
+def _spread(r: Any) -> float:
+    """The noise of a reference point: its IQR over its median (0 without statistics)."""
+    s = getattr(r, "stats", None)
+    if s is None or not s.median or s.median <= 0:
+        return 0.0
+    return max(0.0, min(1.0, float(s.iqr) / float(s.median)))
 
 
 def _stall_words(key: str, r: Any, other: Any, **more: str) -> Note:

@@ -1,10 +1,11 @@
-"""The English of every note the probe worker writes into a result, by text id (core.notes).
+"""The English of every note the probe worker writes into a result, by text id (core.notes): the one source.
 
-The worker runs in the user's interpreter and cannot read the app's text files, so the English
-sentences live here; `resources/text/worker.en.toml` holds the same sentence for each id (a test
-proves the two agree) and `worker.<language>.toml` the other languages, which the app shows
-(core.note_text). Parameters are text: numbers are written as people read them before they go in.
-Standard library only.
+The worker runs in the user's interpreter (or a cloud VM) without the app's text files, so the English
+sentences live here, in code that needs nothing but the standard library. `resources/text/worker.en.toml`
+is generated from TEMPLATES (`python -m gpu_tpu_app.worker.notes > resources/text/worker.en.toml`; a test
+holds the file equal to what english_toml() writes), and `worker.<language>.toml` holds the other languages,
+which the app shows (core.note_text). Parameters are text: numbers are written as people read them before
+they go in.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from gpu_tpu_app.shared.notes import Note, Notes, join, parts_of, verbatim
 
 __all__ = ["TEMPLATES", "Note", "Notes", "join", "note", "parts_of", "verbatim"]
 
-#: id (without the "worker." area) -> English template; resources/text/worker.en.toml says the same.
+#: id (without the "worker." area) -> English template; resources/text/worker.en.toml is generated from it.
 TEMPLATES: dict[str, str] = {
     # the measuring loop (kernels/stats.py)
     "stats.cancelled": "cancelled after {samples} samples",
@@ -97,6 +98,8 @@ TEMPLATES: dict[str, str] = {
     "held.some_arrays": "{n} of its {total} arrays",
     # torch kernels (kernels/torch_kernels.py)
     "torch.one_thread": "the same product on 1 of {threads} threads: a {threads}-thread rate below it is stalled",
+    "torch.one_thread_for": "the {n}×{n} product on 1 of {threads} threads, timed right after this size's loop (one "
+    "thread's rate has levelled off by {n}): a {threads}-thread rate below it is stalled",
     "torch.from_pinned": "{size} from pinned (page-locked) host memory",
     "torch.from_pageable": "{size} from pageable host memory",
     "torch.into_pinned": "{size} into pinned (page-locked) host memory",
@@ -204,3 +207,32 @@ TEMPLATES: dict[str, str] = {
 def note(key: str, **params: Any) -> Note:
     """The note with id "worker.<key>", its English from TEMPLATES, its parameters as given (text or notes)."""
     return Note(f"worker.{key}", TEMPLATES[key], **params)
+
+
+#: The two entries of the English file that are no note: how notes join, and a note that is plain text.
+FILE_ENTRIES = {"separator": "; ", "verbatim": "{text}"}
+
+
+def english_toml() -> str:
+    """resources/text/worker.en.toml as generated from TEMPLATES: one table per area, in TEMPLATES' order."""
+    import json
+
+    lines = [
+        "# Notes the probe worker writes into results: GENERATED from gpu_tpu_app/worker/notes.py (the one",
+        "# source; the worker runs without the app's files) by `python -m gpu_tpu_app.worker.notes`. Edit that",
+        "# file, not this one. Run files keep the English and these ids; the app shows them from here.",
+    ]
+    lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in FILE_ENTRIES.items()]
+    areas: dict[str, list[str]] = {}  # each area's entries, areas in the order TEMPLATES first names them
+    for key, template in TEMPLATES.items():
+        head, name = key.split(".", 1)
+        areas.setdefault(head, []).append(f"{name} = {json.dumps(template, ensure_ascii=False)}")
+    for head, entries in areas.items():
+        lines += ["", f"[{head}]", *entries]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - writes the English file
+    import sys
+
+    sys.stdout.write(english_toml())

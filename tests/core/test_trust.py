@@ -101,6 +101,25 @@ def test_the_noise_rule() -> None:
     assert "10 %" in trust.NOISE_RULE and "25 %" in trust.NOISE_RULE and "3 repetitions" in trust.NOISE_RULE
 
 
+def test_collective_points_are_judged_by_the_spread_of_a_direct_gloo_loop() -> None:
+    """An all-reduce whose samples spread like a direct gloo loop on a quiet machine (IQR 60 %, CV 40 %) is
+    trusted; beyond that spread it is flagged, and the reason gives both its IQR and its CV."""
+
+    def coll(iqr: float, cv: float) -> ProbeResult:
+        return res("collective", 1.2e9, 4 << 20, st=stats(1.2e9, iqr_ratio=iqr, cv=cv)).model_copy(
+            update={"variant": "all_reduce"}
+        )
+
+    quiet = coll(0.6, 0.4)
+    assert trust.noise(res("matmul", 1e11, 512, st=stats(1e11, iqr_ratio=0.6, cv=0.4))) is not None
+    assert trust.noise(quiet) is None
+    assert trust.noise(coll(trust.COLLECTIVE_NOISE_IQR_RATIO, trust.COLLECTIVE_NOISE_CV)) is None
+    wild = trust.noise(coll(2.0, 0.5))
+    assert wild is not None and "IQR 200 % of the median" in wild and "CV 50 %" in wild
+    tails = trust.noise(coll(0.3, 0.9))
+    assert tails is not None and "CV 90 %" in tails and "IQR 30 %" in tails
+
+
 def test_in_cache_bandwidth_is_flagged_by_the_last_level_cache() -> None:
     flags = trust.run_flags(BUSY)
     by = dict(zip((id(r) for r in BUSY.results), flags))

@@ -6,7 +6,7 @@ at a steady 16 ms per call while larger sizes ran at ~90 GFLOP/s); they are test
 
 from __future__ import annotations
 
-from gpu_tpu_app.core.runs import DeviceInfo
+from gpu_tpu_app.core.runs import DeviceInfo, ProbeResult
 from gpu_tpu_app.probe.cli_output import results_table
 from gpu_tpu_app.shared import trust
 from gpu_tpu_app.worker.main import pick_try, remeasure_noisy
@@ -116,6 +116,24 @@ def test_a_multithreaded_point_below_the_one_thread_rate_of_the_same_product_is_
     assert not any(f.flagged for f in fine)
     flagged = run_of(results)
     assert [r.size for r in trust.trusted_results(flagged) if r.variant is None] == [1024]
+
+
+def test_a_point_above_1024_is_held_to_its_one_thread_reference_beyond_its_noise() -> None:
+    """Issue 35 §5: the stall check covers every size: 1536 and 2048 points held at about one thread's rate
+    (half their direct speed on 2 cores) are stalled against the one-thread reference timed beside each (the
+    1024 product, filed under the point's size), when they fall below it by more than the reference's own
+    noise; a point within that noise is not."""
+
+    def ref(n: int) -> ProbeResult:
+        return one_thread(9.0e10, n).model_copy(update={"stats": stats(9.0e10, iqr_ratio=0.04)})
+
+    results = [res("matmul", 1.7e11, 1024), ref(1024), res("matmul", 8.0e10, 1536), ref(1536)]
+    results += [res("matmul", 8.0e10, 2048), ref(2048)]
+    out = trust.stalls(results)
+    assert sorted(out) == [2, 4] and "below the 90 GFLOP/s of 2048×2048 on one thread" in out[4]
+    within = res("matmul", 8.8e10, 2048)  # 2 % under the reference, whose IQR is 4 %
+    assert trust.stalls([res("matmul", 1.7e11, 1024), ref(1024), within, ref(2048)]) == {}
+    assert trust.stalls([res("matmul", 1.7e11, 1024), ref(1024), res("matmul", 1.6e11, 2048), ref(2048)]) == {}
 
 
 def test_too_few_repetitions_get_no_second_try_under_the_same_cap() -> None:

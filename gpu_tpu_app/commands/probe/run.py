@@ -16,7 +16,7 @@ from gpu_tpu_app.commands.probe.common import (
     say,
 )
 from gpu_tpu_app.core.texts import text
-from gpu_tpu_app.probe.cli_output import ProgressPrinter, results_table
+from gpu_tpu_app.probe.cli_output import ProgressPrinter, RowStream
 from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.probe.runner import CancelEvent, run_probe, stop_on_signals
 from gpu_tpu_app.shared.cliutil import EXIT_CANCELLED, EXIT_USAGE, OneLineParser, error_line, positive_number
@@ -27,6 +27,14 @@ from gpu_tpu_app.worker.collective import this_rank as collective_rank
 def _end(ident: str, **values: Any) -> str:
     """A line after the table (resources/text/cli.* [probe_commands.end]) in the language in use."""
     return text(f"cli.probe_commands.end.{ident}", **values)
+
+
+def _same_terminal() -> bool:
+    """True when stdout and stderr are one terminal: the streamed rows then list each result, stderr need not."""
+    try:
+        return sys.stdout.isatty() and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -110,18 +118,32 @@ def run(args: argparse.Namespace) -> int:
     # Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what was measured; one that comes while
     # printing or saving waits for the save, then sets the exit code (128 + its number).
     with stop_on_signals(cancel, escalate=False):
-        printer = ProgressPrinter(sys.stderr, backends=request.backends, budget_s=request.total_budget_s)
-        probe_run = run_probe(request, on_message=printer, cancel_event=cancel)
+        # table output: each point's row on stdout as it is measured (flushed); JSON stays one document
+        rows = RowStream(sys.stdout, suite=args.suite, wide=args.wide) if args.format == "table" and not rank else None
+        printer = ProgressPrinter(
+            sys.stderr,
+            backends=request.backends,
+            budget_s=request.total_budget_s,
+            on_result=rows,
+            echo_results=rows is None or not _same_terminal(),
+        )
+
+        def on_message(msg: Any) -> None:
+            if rows is not None:
+                rows.see(msg)
+            printer(msg)
+
+        probe_run = run_probe(request, on_message=on_message, cancel_event=cancel)
         if rank:  # one rank of a group under torchrun / jax.distributed: rank 0 writes and prints
             if probe_run.errors or not probe_run.complete:
                 return 1  # the problem was printed as it came
             say(_end("rank_done", rank=rank))
             return 0
         # the table first: whatever happens to the files below, the measurements have been shown
-        text = (
-            probe_run.model_dump_json(indent=2) if args.format == "json" else results_table(probe_run, wide=args.wide)
-        )
-        say(text, sys.stdout)
+        if rows is None:
+            say(probe_run.model_dump_json(indent=2), sys.stdout)
+        elif rest := rows.finish(probe_run):
+            say(rest, sys.stdout)
         errors, written = save_outputs(probe_run, args)
     for line in errors:
         say(error_line(line))

@@ -23,7 +23,13 @@ from gpu_tpu_app.worker.kernels.planner import (
     targets,
 )
 from gpu_tpu_app.worker.kernels.point import Context, Point
-from gpu_tpu_app.worker.kernels.speeds import COLLECTIVE_MIN_CAP_S, collective_cap, collective_estimate
+from gpu_tpu_app.worker.kernels.speeds import (
+    COLLECTIVE_MIN_CAP_S,
+    _speed,
+    collective_cap,
+    collective_estimate,
+    slow_line,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from gpu_tpu_app.worker.wire import DeviceInfo, ProbeResult
@@ -78,8 +84,37 @@ def calibrate(
         wanted = calibration_dtypes(backend, device, suite, kernels, dtypes)
         if wanted:
             n = CALIBRATION_N["cpu" if device.platform == "cpu" else "accel"]
-            out[device.key] = impl.calibrate(device, wanted, n, mm)
+            out[device.key] = recheck_slow(device, impl.calibrate(device, wanted, n, mm), impl, n, mm)
     return out
+
+
+#: How many more times a dtype that calibrated slow is checked again (with fp32 beside it) before the plan
+#: may cut its sweep: one stalled check on a busy machine must not cost a dtype its sizes (issue 35 §5).
+CALIBRATION_RECHECKS = 2
+
+
+def slow_dtypes(device: DeviceInfo, rates: dict[str, float]) -> list[str]:
+    """The dtypes whose calibrated rate the planner would call slow (speeds.slow_line), in `rates`' order."""
+    expected = _speed(device.backend, device).flops
+    fp32 = rates.get("float32")
+    return [dt for dt, r in rates.items() if slow_line(device, dt, r, expected.get(dt), fp32) is not None]
+
+
+def recheck_slow(
+    device: DeviceInfo, rates: dict[str, float], impl: Any, n: int, mm: Any = None, rechecks: int = CALIBRATION_RECHECKS
+) -> dict[str, float]:
+    """`rates`, with every dtype that calibrated slow checked again in the same minute, fp32 beside it, up to
+    `rechecks` more times while it still looks slow; each dtype keeps its best rate over the checks (a stall
+    only ever lowers a rate). A dtype stays slow only when every check found it slow."""
+    best = dict(rates)
+    for _ in range(rechecks):
+        slow = slow_dtypes(device, best)
+        if not slow:
+            break
+        again = impl.calibrate(device, [*(["float32"] if "float32" in best else []), *slow], n, mm)
+        for dt, rate in again.items():
+            best[dt] = max(best.get(dt, 0.0), rate)
+    return best
 
 
 def _impl(backend: str) -> Any:

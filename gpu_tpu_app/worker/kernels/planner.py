@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpu_tpu_app.shared.terms import BACKENDS, DTYPES, ELEM_BYTES, KERNELS, SUITE_BUDGET_S, SUITES
+from gpu_tpu_app.shared.trust import ONE_THREAD_REF_N
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import MODEL_SHAPES
 from gpu_tpu_app.worker.kernels.point import Point
@@ -284,18 +285,18 @@ def _matmul_points(pl: _Planner) -> list[Point]:
     return pts
 
 
-#: Largest CPU matmul that also gets a one-thread reference (quick and full suites, several cores).
-ONE_THREAD_MAX_N = 1024
+#: Largest CPU matmul timed on one thread as a reference; a larger point times this size on one thread
+#: (core.trust.ONE_THREAD_REF_N): every size the stall rule trusts has a same-minute reference (issue 35 §5).
+ONE_THREAD_MAX_N = ONE_THREAD_REF_N
 
 
 def one_thread_reference(pl: _Planner, n: int, dtype: str) -> bool:
-    """Whether a CPU matmul point also times its product on one thread: the floor a multi-threaded rate
-    must beat (core.trust's stall rule). Not in the smoke suite, not for a slow dtype, not above
-    ONE_THREAD_MAX_N (its one-thread product takes a share of the point's own cap)."""
+    """Whether a CPU matmul point also times a product on one thread right after its loop: the floor a
+    multi-threaded rate must beat (core.trust's stall rule), at every size (above ONE_THREAD_MAX_N, the
+    product of that size). Not in the smoke suite, not for a slow dtype."""
     return (
         not pl.accel
         and pl.suite != "smoke"
-        and n <= ONE_THREAD_MAX_N
         and dtype not in pl.slow
         and common.usable_cores() > 1
         and pl.backend == "torch"

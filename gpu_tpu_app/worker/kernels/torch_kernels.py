@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from gpu_tpu_app.shared.terms import DTYPES, ELEM_BYTES, ONE_THREAD
+from gpu_tpu_app.shared.trust import ONE_THREAD_REF_N as ONE_THREAD_MAX_N
 from gpu_tpu_app.shared.units import format_value
 from gpu_tpu_app.worker.kernels import common
 from gpu_tpu_app.worker.kernels.common import BlockShape
@@ -188,7 +189,26 @@ def _matmul(point: Point, ctx: Context, dev: torch.device, clock: common.PointCl
     timing = measure(product, sync=synchronizer(dev), **kwargs)
     if not timing.times:
         return []
-    single = _one_thread(point, ctx, dev, product, mode, timing, clock) if wants_single else None
+    single = None
+    if wants_single:
+        ref_n = min(n, ONE_THREAD_MAX_N)
+        if ref_n == n:
+            single = _one_thread(point, ctx, dev, product, mode, timing, clock)
+        else:  # a larger point: the reference size's product on one thread, its own arrays (views of these)
+            ra, rb = a[:ref_n, :ref_n].contiguous(), b[:ref_n, :ref_n].contiguous()
+            rc = torch.empty((ref_n, ref_n), dtype=_dtype(dtype), device=dev)
+            per_call = min(timing.times) * (ref_n / n) ** 3  # the loop's fastest call, scaled to the smaller product
+            single = _one_thread(
+                point,
+                ctx,
+                dev,
+                lambda: torch.matmul(ra, rb, out=rc),
+                mode,
+                timing,
+                clock,
+                size=ref_n,
+                call_s=per_call,
+            )
     main = common.result(
         point,
         ctx,
@@ -214,7 +234,15 @@ def _wants_one_thread(point: Point, ctx: Context, dev: torch.device) -> bool:
 
 
 def _one_thread(
-    point: Point, ctx: Context, dev: torch.device, product: Any, mode: str, multi: Timing, clock: common.PointClock
+    point: Point,
+    ctx: Context,
+    dev: torch.device,
+    product: Any,
+    mode: str,
+    multi: Timing,
+    clock: common.PointClock,
+    size: int | None = None,
+    call_s: float | None = None,
 ) -> ProbeResult | None:
     """The same product on one thread, timed after the multi-threaded loop (`multi`) and within the point's
     cap, where the plan asks for it (Point.one_thread): a multi-threaded rate below it is stalled.
@@ -222,13 +250,17 @@ def _one_thread(
     Its cap is what the point's cap has left, and at least what a warm-up and _ONE_THREAD_REPS samples
     take on one thread by the loop's own per-call time (threads x the fastest call bounds one thread's
     call), up to ONE_THREAD_MAX_S: before, a 1024 product on one thread got 2 samples in its fixed share
-    and was no reference."""
-    n = int(point.size or 0)
+    and was no reference.
+
+    `size`: the product's size when it is not the point's (a point above ONE_THREAD_MAX_N times the product
+    of that size); `call_s`: its fastest call on all threads (by default the loop's)."""
+    n = int(size or point.size or 0)
     threads = torch.get_num_threads()
     if ctx.cancelled():
         return None
     left = point.cap_s * CAP_MARGIN - (time.perf_counter() - clock.start)
-    needed = (_ONE_THREAD_REPS + 2) * threads * min(multi.times) / CAP_MARGIN
+    fastest = min(multi.times) if call_s is None else call_s
+    needed = (_ONE_THREAD_REPS + 2) * threads * fastest / CAP_MARGIN
     cap = min(ONE_THREAD_MAX_S, max(left / CAP_MARGIN, needed, 0.0))
     if cap <= 0:
         return None
@@ -241,7 +273,7 @@ def _one_thread(
         torch.set_num_threads(threads)
     if not timing.times:
         return None
-    return common.result(
+    result = common.result(
         point,
         ctx,
         metric="flops",
@@ -249,8 +281,13 @@ def _one_thread(
         work=common.matmul_flops(n),
         variant=ONE_THREAD,
         math_mode=mode,
-        message=note("torch.one_thread", threads=threads),
+        message=note("torch.one_thread", threads=threads)
+        if n == point.size
+        else note("torch.one_thread_for", threads=threads, n=n),
     )
+    # a smaller product's rate is filed under the point's own size: the run keeps one reference per point
+    # (a second 1024 one-thread result would read as a second try of the 1024 point's and replace it)
+    return result
 
 
 def _stream(point: Point, ctx: Context, dev: torch.device, clock: common.PointClock) -> list[ProbeResult]:

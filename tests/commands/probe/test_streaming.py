@@ -1,4 +1,4 @@
-"""`gpu-tpu-probe run` on a terminal: each result shows as it is measured, not only in the table at the end."""
+"""`gpu-tpu-probe run` on a terminal: each result's table row shows as it is measured, not only at the end."""
 
 from __future__ import annotations
 
@@ -17,11 +17,14 @@ pytestmark = pytest.mark.serial  # a real probe run, read as it measures: runs a
 
 #: a result line of the progress printer: "  torch:cpu:0 matmul float32 256×256: 197 GFLOP/s"
 RESULT_LINE = re.compile(r"^  torch:cpu:0 (matmul|triad|dispatch) .+: [0-9.]+ (GFLOP/s|[GMk]?B/s|[µnm]?s)\b")
+#: a streamed table row (issue 35 §8): "matmul   float32   256×256   197 GFLOP/s   2.0%  ..."
+ROW = re.compile(r"^(matmul|triad|dispatch)\b.* [0-9.]+ (GFLOP/s|[GMk]?B/s|[µnm]?s)\b")
 
 
 def test_results_stream_to_a_terminal_before_the_run_ends(tmp_path) -> None:
-    """A real smoke run on a pseudo-terminal: a measured value appears while the process still runs,
-    every result is shown above the bar, and the final table is still printed at the end."""
+    """A real smoke run on a pseudo-terminal: each result's table row appears while the process still runs,
+    under the table's headers, above the bar; with stdout and stderr one terminal, the progress printer does
+    not list the results a second time (issue 35 §8)."""
     primary, secondary = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--backend", "torch"],
@@ -55,7 +58,7 @@ def test_results_stream_to_a_terminal_before_the_run_ends(tmp_path) -> None:
             for raw in lines:
                 line = raw.decode("utf-8", "replace").split("\r")[-1]  # what is left after the bar's redraws
                 seen.append(line)
-                if first_result_running is None and RESULT_LINE.match(line):
+                if first_result_running is None and ROW.match(line):
                     first_result_running = proc.poll() is None
         assert proc.wait(timeout=60) == 0, "\n".join(seen[-20:])
     finally:
@@ -63,8 +66,10 @@ def test_results_stream_to_a_terminal_before_the_run_ends(tmp_path) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         os.close(primary)
-    assert first_result_running is True, "no result line came before the process ended:\n" + "\n".join(seen)
-    results = [line for line in seen if RESULT_LINE.match(line)]
-    assert len(results) >= 3  # matmul (two sizes), triad and dispatch each show as they come
+    assert first_result_running is True, "no row came before the process ended:\n" + "\n".join(seen)
+    rows = [line for line in seen if ROW.match(line)]
+    assert len(rows) >= 3  # matmul (two sizes), triad and dispatch each show as they come
     table_at = next(i for i, line in enumerate(seen) if line.startswith("kernel ") and "value" in line)
-    assert seen.index(results[0]) < table_at  # the streamed lines come before the final table
+    assert table_at < seen.index(rows[0])  # the headers come once, before the first row
+    assert sum(line.startswith("kernel ") and "value" in line for line in seen) == 1
+    assert not any(RESULT_LINE.match(line) for line in seen)  # not listed twice on one terminal

@@ -98,3 +98,36 @@ def test_a_dtype_near_fp32_is_planned_as_before(measured) -> None:
     assert [(p.id, p.skip, p.note) for p in plan("torch", devices, "quick", rates=even)] == [
         (p.id, p.skip, p.note) for p in plan("torch", devices, "quick")
     ]
+
+
+def test_one_stalled_check_does_not_cut_a_dtype(measured) -> None:
+    """Issue 35 §5: a bfloat16 check held back once (its first two products, the warm-up and the timed one,
+    each lose half a second, as on a busy machine) is checked again beside fp32 before the plan may cut it:
+    the dtype keeps its real rate and every size of its sweep. Without the re-check the one stalled
+    check alone made it 'far below fp32' and the sweep dropped its large sizes."""
+    devices, _rates = measured
+    calls = {"bf16": 0}
+
+    def stalled_once(a, b):
+        out = torch.matmul(a, b)
+        if a.dtype == torch.bfloat16:
+            calls["bf16"] += 1
+            if calls["bf16"] <= 2:
+                time.sleep(0.5)
+        return out
+
+    from gpu_tpu_app.worker.kernels import recheck_slow, slow_dtypes
+    from gpu_tpu_app.worker.kernels import torch_kernels as impl
+
+    key = devices[0].key
+    first = impl.calibrate(devices[0], ["float32", "bfloat16"], 256, stalled_once)
+    assert slow_dtypes(devices[0], first) == ["bfloat16"]  # the stalled check alone calls it slow
+    calls["bf16"] = 0  # the same stall again, now under the calibration the worker runs
+    rates = calibrate("torch", devices, "full", mm=stalled_once)[key]
+    assert calls["bf16"] > 4  # checked again after the stalled check
+    assert slow_dtypes(devices[0], rates) == [], rates
+    bf16 = [p for p in plan("torch", devices, "full", rates={key: rates}) if p.kernel == "matmul"]
+    assert all(p.skip is None and not p.note for p in bf16 if p.dtype == "bfloat16")
+    # a dtype slow at every check is still cut, its measured rate in the reason
+    always = recheck_slow(devices[0], {"float32": rates["float32"], "bfloat16": 3e7}, impl, 256, slowed)
+    assert always["bfloat16"] < SLOW_SHARE * always["float32"]

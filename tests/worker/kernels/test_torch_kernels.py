@@ -202,7 +202,25 @@ def test_a_multithreaded_product_held_below_the_one_thread_rate_is_stalled(monke
     assert len(run_point(point("matmul", "float32", 256), Ctx())) == 1  # only where the plan asks for it
 
 
-def test_the_plan_asks_for_one_thread_references_on_a_multicore_cpu_only_below_1024() -> None:
+@pytest.mark.slow
+def test_a_point_above_1024_is_held_to_the_1024_product_on_one_thread_timed_beside_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 35 §5: a 1536 point times the 1024 product on one thread right after its loop (its own reference,
+    saying which product it timed); held back on all threads, the 1536 point is stalled against it."""
+    tk.configure_threads()
+    if tk.torch.get_num_threads() < 2:
+        pytest.skip("one usable core: there is no multi-threaded product to hold to the one-thread rate")
+    _held_back(monkeypatch, lambda a: 0.5 if tk.torch.get_num_threads() > 1 else 0.0)
+    pt = dataclasses.replace(point("matmul", "float32", 1536, cap_s=6.0), one_thread=True)
+    [main, single] = run_point(pt, Ctx())
+    # filed under the point's size: a second 1024 one-thread result would replace the 1024 point's own
+    assert (main.size, single.size, single.variant) == (1536, 1536, ONE_THREAD)
+    assert "the 1024×1024 product on 1 of" in (single.message or "")
+    assert "on one thread" in trust.stalls([main, single]).get(0, "")
+
+
+def test_the_plan_asks_for_one_thread_references_on_a_multicore_cpu_at_every_size() -> None:
     from gpu_tpu_app.worker import detect
     from gpu_tpu_app.worker.kernels import plan
 
@@ -210,7 +228,8 @@ def test_the_plan_asks_for_one_thread_references_on_a_multicore_cpu_only_below_1
     quick = [p for p in plan("torch", devices, "quick", ["matmul"], ["float32"], 55.0) if not p.skip]
     smoke = plan("torch", devices, "smoke", ["matmul"], None, 20.0)
     many = usable_cores() > 1
-    assert [p.size for p in quick if p.one_thread] == ([256, 512, 1024] if many else [])
+    # issue 35 §5: every size, not only up to 1024 (1536 and 2048 were trusted at half speed without one)
+    assert [p.size for p in quick if p.one_thread] == ([256, 512, 1024, 1536, 2048] if many else [])
     assert not any(p.one_thread for p in smoke)
 
 
