@@ -1,15 +1,15 @@
 """The answers' ids: one field per wizard question, each with the values it may take. Standard library only.
 
 The field names and their values are ids; the words people read for them are content
-(resources/decision, loaded by questions.py). The answers model (answers.Answers, pydantic) is
-declared from these types and checked against them when it is built, so this table is the one
-home of the fields; `gpu-tpu-app decide` reads and checks answers files with it alone, without
-pydantic, and starts quickly.
+(resources/decision, loaded by questions.py). SPECS below is the one home of the questions: the
+answers model (answers.Answers, pydantic) is generated from it, as are the wizard's pages;
+`gpu-tpu-app decide` reads and checks answers files with it alone, without pydantic, and starts
+quickly.
 """
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 Leans = Literal["gpu", "tpu"]
 Verdict = Literal["gpu", "tpu", "either"]
@@ -40,29 +40,47 @@ Utilization = Literal["sporadic", "steady"]
 DataPipeline = Literal["slow", "fast"]
 CostFocus = Literal["hardware", "engineering"]
 
+
+class Spec(NamedTuple):
+    """One wizard question as the code keeps it: its answer field, the values it may take (a Literal, in
+    the wizard's order), the page that asks it, its explainer topic (a lesson topic id) and whether its
+    values are ordered, running toward the factory-line (TPU) end (flips then prefer the nearest one)."""
+
+    field: str
+    values: object
+    page: str
+    topic: str
+    ordered: bool = False
+
+
+#: The one home of the wizard's questions, in wizard order: the answers model (answers.Answers), the
+#: wizard's pages and topics (questions.py), the flips' orders and the answers files' check all derive
+#: from it. A new question is one row here, its words in resources/decision and, if it leans, its rules.
+SPECS: tuple[Spec, ...] = (
+    Spec("framework", Framework, "framework", "software"),
+    Spec("xla_verified", YesNo, "framework", "software"),
+    Spec("custom_ops", CustomOps, "framework", "flexibility"),
+    Spec("dynamic_shapes", YesNo, "framework", "software"),
+    Spec("high_precision", HighPrecision, "framework", "architecture"),
+    Spec("stage", Stage, "stage", "playbook", ordered=True),
+    Spec("architecture_changes", ArchitectureChanges, "stage", "flexibility", ordered=True),
+    Spec("workload", Workload, "workload", "workload"),
+    Spec("scale", Scale, "workload", "workload", ordered=True),
+    Spec("batch", Batch, "workload", "workload", ordered=True),
+    Spec("duration", Duration, "workload", "workload", ordered=True),
+    Spec("matmul_share", MatmulShare, "workload", "architecture", ordered=True),
+    Spec("embeddings", Embeddings, "workload", "architecture"),
+    Spec("team", Team, "team", "workflow"),
+    Spec("porting_budget", PortingBudget, "team", "cost", ordered=True),
+    Spec("deployment", Deployment, "cloud", "cost"),
+    Spec("burst_capacity", BurstCapacity, "cloud", "cost"),
+    Spec("utilization", Utilization, "cloud", "utilization", ordered=True),
+    Spec("data_pipeline", DataPipeline, "cloud", "utilization", ordered=True),
+    Spec("cost_focus", CostFocus, "cloud", "cost"),
+)
+
 #: each answer field, in wizard order, and the type of its values (None, "unknown", is allowed for every one).
-FIELDS: dict[str, object] = {
-    "framework": Framework,
-    "xla_verified": YesNo,
-    "custom_ops": CustomOps,
-    "dynamic_shapes": YesNo,
-    "high_precision": HighPrecision,
-    "stage": Stage,
-    "architecture_changes": ArchitectureChanges,
-    "workload": Workload,
-    "scale": Scale,
-    "batch": Batch,
-    "duration": Duration,
-    "matmul_share": MatmulShare,
-    "embeddings": Embeddings,
-    "team": Team,
-    "porting_budget": PortingBudget,
-    "deployment": Deployment,
-    "burst_capacity": BurstCapacity,
-    "utilization": Utilization,
-    "data_pipeline": DataPipeline,
-    "cost_focus": CostFocus,
-}
+FIELDS: dict[str, object] = {spec.field: spec.values for spec in SPECS}
 
 #: field names in wizard order.
 FACTORS: tuple[str, ...] = tuple(FIELDS)
@@ -77,17 +95,15 @@ def choices(factor: str) -> tuple[str, ...]:
 
 
 #: the ordered factors, each value order running toward the factory-line (TPU) end.
-ORDERED: dict[str, tuple[str, ...]] = {
-    "stage": ("exploring", "stabilizing", "production"),
-    "architecture_changes": ("weekly", "monthly", "locked"),
-    "scale": ("small", "medium", "large", "massive"),
-    "batch": ("small", "large"),
-    "duration": ("hours", "days", "weeks"),
-    "matmul_share": ("irregular", "low", "mixed", "dominant"),
-    "porting_budget": ("none", "some", "ample"),
-    "utilization": ("sporadic", "steady"),
-    "data_pipeline": ("slow", "fast"),
-}
+ORDERED: dict[str, tuple[str, ...]] = {spec.field: CHOICES[spec.field] for spec in SPECS if spec.ordered}
+
+#: each question's explainer topic (a lesson topic id), in wizard order.
+TOPICS: dict[str, str] = {spec.field: spec.topic for spec in SPECS}
+
+#: the wizard's pages in the playbook's order, each with the fields it asks (in wizard order).
+PAGES: dict[str, list[str]] = {}
+for _spec in SPECS:
+    PAGES.setdefault(_spec.page, []).append(_spec.field)
 
 #: the answers as a plain mapping of field to value (None: unknown), in wizard order.
 Values = dict[str, str | None]
