@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from gpu_tpu_app.core.decision import MIN_ANSWERS_FOR_VERDICT, QUESTIONS, Recommendation, answered_count, has_verdict
+from gpu_tpu_app.core.decision import (
+    MIN_ANSWERS_FOR_VERDICT,
+    Recommendation,
+    answered_count,
+    has_verdict,
+    question_count,
+)
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
@@ -330,7 +336,7 @@ class ResultPage(QWidget):
                 self.tr(
                     "{n} of {total} questions answered: answer at least {needed} "
                     "(any of them; every one can be skipped) and the verdict appears here."
-                ).format(n=n, total=len(QUESTIONS), needed=MIN_ANSWERS_FOR_VERDICT)
+                ).format(n=n, total=question_count(), needed=MIN_ANSWERS_FOR_VERDICT)
             )
         return ready
 

@@ -9,6 +9,7 @@ quickly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal, NamedTuple, get_args
 
 Leans = Literal["gpu", "tpu"]
@@ -39,6 +40,19 @@ BurstCapacity = Literal["yes", "no"]
 Utilization = Literal["sporadic", "steady"]
 DataPipeline = Literal["slow", "fast"]
 CostFocus = Literal["hardware", "engineering"]
+#: "with_fallbacks": it compiles and runs under XLA (in CI, say), with its own kernels swapped for fallbacks.
+XlaVerified = Literal["yes", "with_fallbacks", "no"]
+#: which kind the custom kernels are: hand-written CUDA, Triton on GPUs only, or Pallas / XLA custom calls
+#: (which run on a TPU).
+CustomOpsKind = Literal["cuda", "triton", "pallas_xla"]
+#: the serving stack the model runs under (or will).
+ServingStack = Literal["vllm", "sglang", "tensorrt_llm", "jetstream", "own"]
+#: what limits the work today: the accelerator, the host CPUs (a CPU-bound simulator), or the input pipeline.
+Bottleneck = Literal["accelerator", "cpu", "input"]
+#: where the chips must run (data residency, latency): an area, matched against the price table's regions.
+Region = Literal["anywhere", "us", "canada", "europe", "asia_pacific"]
+#: capacity already held: a TPU commitment or a GPU reservation (or none).
+CapacityHeld = Literal["none", "tpu", "gpu"]
 
 
 class Spec(NamedTuple):
@@ -51,6 +65,8 @@ class Spec(NamedTuple):
     page: str
     topic: str
     ordered: bool = False
+    #: asked only when another answer is one of these (field, values): a follow-up question
+    when: tuple[str, tuple[str, ...]] | None = None
 
 
 #: The one home of the wizard's questions, in wizard order: the answers model (answers.Answers), the
@@ -58,21 +74,26 @@ class Spec(NamedTuple):
 #: from it. A new question is one row here, its words in resources/decision and, if it leans, its rules.
 SPECS: tuple[Spec, ...] = (
     Spec("framework", Framework, "framework", "software"),
-    Spec("xla_verified", YesNo, "framework", "software"),
+    Spec("xla_verified", XlaVerified, "framework", "software"),
     Spec("custom_ops", CustomOps, "framework", "flexibility"),
+    Spec("custom_ops_kind", CustomOpsKind, "framework", "flexibility", when=("custom_ops", ("some", "essential"))),
     Spec("dynamic_shapes", YesNo, "framework", "software"),
     Spec("high_precision", HighPrecision, "framework", "architecture"),
     Spec("stage", Stage, "stage", "playbook", ordered=True),
     Spec("architecture_changes", ArchitectureChanges, "stage", "flexibility", ordered=True),
     Spec("workload", Workload, "workload", "workload"),
+    Spec("serving_stack", ServingStack, "workload", "software", when=("workload", ("inference", "both"))),
     Spec("scale", Scale, "workload", "workload", ordered=True),
     Spec("batch", Batch, "workload", "workload", ordered=True),
     Spec("duration", Duration, "workload", "workload", ordered=True),
     Spec("matmul_share", MatmulShare, "workload", "architecture", ordered=True),
     Spec("embeddings", Embeddings, "workload", "architecture"),
+    Spec("bottleneck", Bottleneck, "workload", "utilization"),
     Spec("team", Team, "team", "workflow"),
     Spec("porting_budget", PortingBudget, "team", "cost", ordered=True),
     Spec("deployment", Deployment, "cloud", "cost"),
+    Spec("region", Region, "cloud", "cost"),
+    Spec("capacity_held", CapacityHeld, "cloud", "cost"),
     Spec("burst_capacity", BurstCapacity, "cloud", "cost"),
     Spec("utilization", Utilization, "cloud", "utilization", ordered=True),
     Spec("data_pipeline", DataPipeline, "cloud", "utilization", ordered=True),
@@ -104,6 +125,23 @@ TOPICS: dict[str, str] = {spec.field: spec.topic for spec in SPECS}
 PAGES: dict[str, list[str]] = {}
 for _spec in SPECS:
     PAGES.setdefault(_spec.page, []).append(_spec.field)
+
+#: the follow-up questions: field -> (the field it follows, the answers after which it is asked).
+FOLLOW_UPS: dict[str, tuple[str, tuple[str, ...]]] = {spec.field: spec.when for spec in SPECS if spec.when}
+#: the questions asked whatever the other answers are.
+ALWAYS_ASKED: tuple[str, ...] = tuple(f for f in FACTORS if f not in FOLLOW_UPS)
+
+
+def applies(field: str, values: Mapping[str, str | None]) -> bool:
+    """Whether a question is asked given the other answers (a follow-up only after its answers)."""
+    follows = FOLLOW_UPS.get(field)
+    return follows is None or values.get(follows[0]) in follows[1]
+
+
+def open_questions(values: Mapping[str, str | None]) -> list[str]:
+    """The questions asked and not answered, in wizard order."""
+    return [f for f in FACTORS if values.get(f) is None and applies(f, values)]
+
 
 #: the answers as a plain mapping of field to value (None: unknown), in wizard order.
 Values = dict[str, str | None]

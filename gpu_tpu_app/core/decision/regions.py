@@ -1,0 +1,73 @@
+"""Where each chip family is offered, by area: read from the shipped price table's rows (cloud, region,
+chip), so the verdict can say where its chips are and block a family the table lists nowhere in the area
+the user's chips must run. Standard library only (`gpu-tpu-app decide` starts without pydantic); the
+table itself is validated by core.prices, which the app loads elsewhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from typing import NamedTuple
+
+#: an area (the `region` answer) -> the prefixes of cloud region names in it (Google Cloud, AWS, Azure style).
+AREAS: dict[str, tuple[str, ...]] = {
+    "us": ("us-", "us_", "eastus", "westus", "centralus", "northcentralus", "southcentralus"),
+    "canada": ("ca-", "northamerica-northeast", "canada"),
+    "europe": ("eu-", "europe-", "northeurope", "westeurope", "uk", "france", "germany", "sweden"),
+    "asia_pacific": ("asia-", "ap-", "australia-", "japan", "korea", "southeastasia", "eastasia"),
+}
+
+
+class Offer(NamedTuple):
+    """One price-table row's place: the chip id, its cloud and region."""
+
+    chip: str
+    cloud: str
+    region: str
+
+
+def area_of(region: str) -> str | None:
+    """The area a cloud region name lies in (None: none of AREAS)."""
+    name = region.lower()
+    for area, prefixes in AREAS.items():
+        if name.startswith(prefixes):
+            return area
+    return None
+
+
+def is_tpu(chip: str) -> bool:
+    """Whether a catalogue chip id is a TPU."""
+    return chip.startswith("tpu-")
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_offers() -> tuple[Offer, ...]:
+    """Every row of the shipped price table that names a region, as (chip, cloud, region)."""
+    from gpu_tpu_app.assets import resource_path
+
+    with open(resource_path("prices", "prices.toml"), "rb") as handle:
+        data = tomllib.load(handle)
+    return tuple(
+        Offer(str(row["chip"]), str(row["cloud"]), str(row["region"]))
+        for row in data.get("prices", [])
+        if isinstance(row, dict) and row.get("region") and row.get("chip") and row.get("cloud")
+    )
+
+
+def offered(area: str | None, tpu: bool, offers: tuple[Offer, ...] | None = None) -> list[Offer]:
+    """The rows of one family (TPU or not) in `area` (None or "anywhere": every area), in table order."""
+    rows = shipped_offers() if offers is None else offers
+    return [
+        row for row in rows if is_tpu(row.chip) == tpu and (area in (None, "anywhere") or area_of(row.region) == area)
+    ]
+
+
+def tpu_offered_in(area: str) -> bool:
+    """Whether the shipped price table lists a TPU in `area` ("anywhere": always asked of every area)."""
+    return bool(offered(area, tpu=True))
+
+
+def where(area: str | None, tpu: bool, cloud: str | None = None) -> list[str]:
+    """The distinct "cloud region" places of one family in `area` (and `cloud`, when given), sorted."""
+    return sorted({f"{row.cloud} {row.region}" for row in offered(area, tpu) if cloud in (None, row.cloud)})
