@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             data["model_check"] = check.model_dump(mode="json")
         print(json.dumps(data, indent=2, allow_nan=False))
     else:
-        out = render_text(rec)
+        out = render_text(rec, values)
         if check is not None and sources is not None:
             out = render_sources(check, sources, answers) + "\n\n" + out
         print(out)
@@ -136,13 +136,30 @@ def render_sources(check, sources: dict[str, str], answers) -> str:
     return "\n".join(lines)
 
 
+def render_offers(values: dict[str, str | None]) -> str:
+    """Where the GPU and the TPU are offered for the answered cloud (deployment) and region, from the shipped
+    price table: the places and the chips there."""
+    from gpu_tpu_app.core.decision.regions import family_offers
+
+    lines = [text("decide.heading.offers")]
+    for family, tpu in (("GPU", False), ("TPU", True)):
+        found = family_offers(values.get("region"), values.get("deployment"), tpu)
+        if not found.places:
+            lines.append("  - " + text("decide.line.offers_none", family=family))
+            continue
+        shown = ", ".join(found.places[:6]) + (", …" if len(found.places) > 6 else "")
+        lines.append("  - " + text("decide.line.offers", family=family, chips=", ".join(found.chips), places=shown))
+    return "\n".join(lines)
+
+
 def _cite(topic: str, sources: Sequence[str]) -> str:
     return text("decide.line.cite", topic=topic, sources=", ".join(sources))
 
 
-def render_text(rec: Recommendation | Outcome) -> str:
+def render_text(rec: Recommendation | Outcome, values: dict[str, str | None] | None = None) -> str:
     """The recommendation as plain text, in the language in use: verdict, blockers, reasons, flips,
-    next steps, open questions. Ids (factors, answers, topics, sources) stay as the answers file writes them."""
+    next steps, where the chips are offered (with the answers' `values`), open questions. Ids (factors,
+    answers, topics, sources) stay as the answers file writes them."""
     lines = [
         text("decide.line.verdict", words=text(f"decide.verdict.{rec.verdict}")),
         text("decide.line.score", score=f"{rec.score:+.2f}", confidence=confidence_word(rec.confidence)),
@@ -193,6 +210,8 @@ def render_text(rec: Recommendation | Outcome) -> str:
         lines.append("  - " + text("decide.line.no_flips"))
     lines += ["", text("decide.heading.next_steps")]
     lines += [f"  {i}. {step}" for i, step in enumerate(rec.next_steps, 1)]
+    if values is not None:
+        lines += ["", render_offers(values)]
     lines += ["", text("decide.heading.unanswered")]
     if rec.unanswered:
         lines += [

@@ -132,3 +132,25 @@ def test_bad_format_and_missing_answers_flag_are_one_line(capsys: pytest.Capture
     assert "yaml" in line and "--format" in line
     line = _usage_error([], capsys)
     assert "--answers" in line
+
+
+# --------------------------------------------------------------------------- issue 33: where the chips are offered
+
+
+def test_text_says_where_the_chips_are_offered_in_the_answered_cloud_and_region(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"deployment": "google_cloud", "region": "europe"}', encoding="utf-8")
+    code, out, _err = _run(["--answers", str(answers)], capsys)
+    offers = out[out.index("Where the chips are offered") :].splitlines()
+    assert code == 0 and offers[1].startswith("  - GPU: ") and offers[2].startswith("  - TPU: ")
+    assert "Google TPU v6e" in offers[2] and "gcp europe-west4" in offers[2]
+    assert all(" us-" not in line and "aws " not in line for line in offers[1:3])  # only Google Cloud, only Europe
+    assert (
+        offers[2] == "  - TPU: Google TPU v5e, Google TPU v5p, Google TPU v6e (Trillium), offered in gcp europe-west4"
+    )
+    answers.write_text('{"deployment": "any_cloud", "region": "canada"}', encoding="utf-8")
+    code, out, _err = _run(["--answers", str(answers)], capsys)
+    assert "  - TPU: none in the price table for your cloud and region" in out
+    assert "aws ca-central-1" in out

@@ -400,7 +400,8 @@ def test_stage_and_architecture_do_not_add_up_as_independent_evidence() -> None:
     assert reasons["stage"].weight == RULES["stage"]["production"].weight
     assert reasons["architecture_changes"].weight == RULES["architecture_changes"]["locked"].weight * 0.5
     assert "Counted at half" in reasons["architecture_changes"].message
-    assert "stage = production" in reasons["architecture_changes"].message
+    # issue 33: the note names the question and the answer in words, not their ids
+    assert "Project stage (Production" in reasons["architecture_changes"].message
 
 
 def test_scale_batch_and_duration_are_combined_too() -> None:

@@ -160,12 +160,14 @@ class _Prepared(NamedTuple):
     """The rules of one language as the engine looks them up, built once."""
 
     rules: RuleSet
+    #: (factor, answer) -> the question's label and the answer's words, as people read them in notes
+    said: dict[tuple[str, str], tuple[str, str]]
     #: (factor, answer, variant) -> (signed weight, Reason)
     reasons: dict[tuple[str, str, str], tuple[float, ReasonRecord]]
     blockers: dict[tuple[str, str], BlockerRecord]
 
 
-def _prepare(rules: RuleSet) -> _Prepared:
+def _prepare(rules: RuleSet, said: dict[tuple[str, str], tuple[str, str]] | None = None) -> _Prepared:
     reasons = {
         (factor, value, variant): (rule.weight if rule.leans == "tpu" else -rule.weight, _reason(factor, value, rule))
         for factor, by_value in rules.rules.items()
@@ -178,13 +180,25 @@ def _prepare(rules: RuleSet) -> _Prepared:
         )
         for (factor, value), b in rules.blockers.items()
     }
-    return _Prepared(rules, reasons, blockers)
+    return _Prepared(rules, said or {}, reasons, blockers)
 
 
 @functools.lru_cache(maxsize=8)
 def _prepared(language: str) -> _Prepared:
     """The rules of one language as the engine looks them up, built on first use."""
-    return _prepare(rules_for(language))
+    from gpu_tpu_app.core.decision.questions import wizard
+
+    said = {
+        (field, value): (q.label, words)
+        for field, q in wizard(language).questions.items()
+        for value, words in q.choices
+    }
+    return _prepare(rules_for(language), said)
+
+
+def _words(prepared: _Prepared, factor: str, answer: str) -> tuple[str, str]:
+    """A question's label and an answer's words as people read them (the ids where the words are unknown)."""
+    return prepared.said.get((factor, answer), (factor, answer))
 
 
 def __getattr__(name: str) -> object:
@@ -203,7 +217,7 @@ class _Evaluation(NamedTuple):
 
 
 def _combine(
-    found: dict[str, tuple[float, ReasonRecord]], rules: RuleSet, explain: bool = True
+    found: dict[str, tuple[float, ReasonRecord]], prepared: _Prepared, explain: bool = True
 ) -> dict[str, tuple[float, ReasonRecord]]:
     """Correlated answers: per group and direction the strongest keeps its weight, the others keep
     CORRELATED_SHARE of it, and their reasons say so. Monotone in every answer's signed weight."""
@@ -219,7 +233,8 @@ def _combine(
             for f in members[1:]:
                 signed, reason = found[f]
                 shared = signed * CORRELATED_SHARE
-                note = rules.correlated_note.format(factor=lead, answer=lead_reason.answer)
+                label, words = _words(prepared, lead, lead_reason.answer)
+                note = prepared.rules.correlated_note.format(factor=label, answer=words)
                 out[f] = (
                     shared,
                     reason._replace(weight=round(abs(shared), 3), message=sentences(reason.message, note))
@@ -230,7 +245,7 @@ def _combine(
 
 
 def _porting_cost(
-    values: Values, found: dict[str, tuple[float, ReasonRecord]], rules: RuleSet, explain: bool = True
+    values: Values, found: dict[str, tuple[float, ReasonRecord]], prepared: _Prepared, explain: bool = True
 ) -> dict[str, tuple[float, ReasonRecord]]:
     """While XLA is untested, the GPU-side parts of a port (custom operations, changing shapes, a CUDA
     team) weigh as one cost that grows with each part. Monotone in every answer's signed weight."""
@@ -243,8 +258,8 @@ def _porting_cost(
     out = dict(found)
     for f in parts:
         signed, reason = found[f]
-        others = ", ".join(f"{o} = {found[o][1].answer}" for o in parts if o != f)
-        note = rules.porting_note.format(others=others, times=f"{times:g}")
+        others = ", ".join("{}: {}".format(*_words(prepared, o, found[o][1].answer)) for o in parts if o != f)
+        note = prepared.rules.porting_note.format(others=others, times=f"{times:g}")
         grown = signed * times
         if explain:
             reason = reason._replace(weight=round(abs(grown), 3), message=sentences(reason.message, note))
@@ -269,7 +284,7 @@ def _evaluate(values: Values, prepared: _Prepared, explain: bool = True) -> _Eva
         rule = prepared.reasons.get((factor, value, _variant(values, factor, rules)))
         if rule is not None:
             found[factor] = rule
-    combined = _combine(_porting_cost(values, found, rules, explain), rules, explain)
+    combined = _combine(_porting_cost(values, found, prepared, explain), prepared, explain)
     total = sum(signed for signed, _r in combined.values())
     # a blocked factor's own lean still counts toward the (capped) score, as before
     for b in blockers:

@@ -20,11 +20,13 @@ AREAS: dict[str, tuple[str, ...]] = {
 
 
 class Offer(NamedTuple):
-    """One price-table row's place: the chip id, its cloud and region."""
+    """One price-table row's place and prices per chip-hour (None: not listed): chip id, cloud, region."""
 
     chip: str
     cloud: str
     region: str
+    on_demand: float | None = None
+    spot: float | None = None
 
 
 def area_of(region: str) -> str | None:
@@ -49,9 +51,63 @@ def shipped_offers() -> tuple[Offer, ...]:
     with open(resource_path("prices", "prices.toml"), "rb") as handle:
         data = tomllib.load(handle)
     return tuple(
-        Offer(str(row["chip"]), str(row["cloud"]), str(row["region"]))
+        Offer(
+            str(row["chip"]), str(row["cloud"]), str(row["region"]), _usd(row.get("on_demand")), _usd(row.get("spot"))
+        )
         for row in data.get("prices", [])
         if isinstance(row, dict) and row.get("region") and row.get("chip") and row.get("cloud")
+    )
+
+
+def _usd(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else None
+
+
+#: the `deployment` answer -> the clouds whose offers apply (None: every cloud; () : none, nothing is rented).
+DEPLOYMENT_CLOUDS: dict[str, tuple[str, ...] | None] = {
+    "google_cloud": ("gcp",),
+    "any_cloud": None,
+    "on_premises": (),
+}
+
+
+def clouds_for(deployment: str | None, offers: tuple[Offer, ...] | None = None) -> tuple[str, ...] | None:
+    """The clouds a deployment answer allows (None: any); "other_cloud" is every cloud in the table but gcp."""
+    if deployment == "other_cloud":
+        rows = shipped_offers() if offers is None else offers
+        return tuple(sorted({row.cloud for row in rows if row.cloud != "gcp"}))
+    return DEPLOYMENT_CLOUDS.get(deployment or "any_cloud")
+
+
+class FamilyOffers(NamedTuple):
+    """Where one family (GPU or TPU) is offered for the answers: its places ("cloud region") and chips (names)."""
+
+    places: list[str]
+    chips: list[str]
+
+
+@functools.lru_cache(maxsize=1)
+def chip_names() -> dict[str, str]:
+    """Each catalogue chip id's name as people read it (the shipped catalogue; the id where it has none)."""
+    from gpu_tpu_app.assets import resource_path
+
+    with open(resource_path("catalog", "chips.toml"), "rb") as handle:
+        data = tomllib.load(handle)
+    return {
+        str(chip["id"]): str(chip.get("name") or chip["id"])
+        for chip in data.get("chips", [])
+        if isinstance(chip, dict) and chip.get("id")
+    }
+
+
+def family_offers(area: str | None, deployment: str | None, tpu: bool, names: bool = True) -> FamilyOffers:
+    """The places ("cloud region") and chips (names; ids without `names`) of one family in the answered area
+    and cloud (deployment)."""
+    clouds = clouds_for(deployment)
+    rows = [row for row in offered(area, tpu) if clouds is None or row.cloud in clouds]
+    said = chip_names() if names else {}
+    return FamilyOffers(
+        sorted({f"{row.cloud} {row.region}" for row in rows}), sorted({said.get(row.chip, row.chip) for row in rows})
     )
 
 
