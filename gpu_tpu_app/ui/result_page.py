@@ -85,6 +85,8 @@ __all__ = [
 
 #: reasons shown before "show all".
 TOP_REASONS = 6
+#: the deployment answer -> the cloud whose prices the estimator uses (any other answer: the cheapest anywhere).
+ANSWERED_CLOUDS: dict[str, str] = {"google_cloud": "gcp"}
 
 
 class ResultPage(QWidget):
@@ -221,6 +223,9 @@ class ResultPage(QWidget):
         self._rec = rec
         strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
         self.estimator.model_inputs.follow_answer(strict)
+        # the answered cloud preselects where the estimator prices the costs (Google Cloud: its own prices)
+        deployment = next((x.answer for x in [*rec.reasons, *rec.blockers] if x.factor == "deployment"), None)
+        self.estimator.follow_deployment(ANSWERED_CLOUDS.get(deployment or ""))
         self._render()
 
     def recommendation(self) -> Recommendation | None:

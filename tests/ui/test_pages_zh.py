@@ -147,7 +147,7 @@ def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
 
 def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
+    from gpu_tpu_app.core.decision import Answers, decide, question_count
     from gpu_tpu_app.core.lesson import load_lesson
     from gpu_tpu_app.core.report import factor_label
     from gpu_tpu_app.ui.result_page import ResultPage
@@ -159,7 +159,7 @@ def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     assert page.notes_edit.placeholderText().startswith("你对这个决策的备注")
     page.set_recommendation(decide(Answers()))
     assert page.headline.text() == "尚无结论"
-    assert page.summary.text().startswith(f"已回答 0 / {len(QUESTIONS)} 个问题：至少回答 ")
+    assert page.summary.text().startswith(f"已回答 0 / {question_count()} 个问题：至少回答 ")
     rec = decide(TPU)
     page.set_recommendation(rec)
     first = page.reasons_box.itemAt(0).widget().text()
