@@ -224,7 +224,8 @@ class ResultPage(QWidget):
         strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
         self.estimator.model_inputs.follow_answer(strict)
         # the answered cloud preselects where the estimator prices the costs (Google Cloud: its own prices)
-        deployment = next((x.answer for x in [*rec.reasons, *rec.blockers] if x.factor == "deployment"), None)
+        answered = [(r.factor, r.answer) for r in rec.reasons] + [(b.factor, b.answer) for b in rec.blockers]
+        deployment = next((answer for factor, answer in answered if factor == "deployment"), None)
         self.estimator.follow_deployment(ANSWERED_CLOUDS.get(deployment or ""))
         self._render()
 
