@@ -35,6 +35,13 @@ def _option(key: str, **values: str) -> str:
     return text(f"decide.options.{key}", **values).replace("%", "%%")
 
 
+def _quantity(raw: str) -> float:
+    """A count written as 7e9 or 7B (the estimator's forms); argparse reports a ValueError as one line."""
+    from gpu_tpu_app.core.estimate import parse_quantity
+
+    return parse_quantity(raw)
+
+
 def configure(p: argparse.ArgumentParser) -> None:
     """Add the decide flags to the subcommand's parser (their help in the language in use)."""
     p.add_argument(
@@ -54,6 +61,11 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=_option("model"),
     )
+    p.add_argument("--params", metavar="N", type=_quantity, help=_option("params"))
+    p.add_argument("--tokens", metavar="N", type=_quantity, help=_option("tokens"))
+    p.add_argument("--chips", metavar="N", type=int, default=8, help=_option("chips"))
+    p.add_argument("--porting-weeks", metavar="W", type=float, help=_option("porting_weeks"))
+    p.add_argument("--week-usd", metavar="USD", type=float, help=_option("week_usd"))
     from gpu_tpu_app.commands.check_flags import add_check_flags
 
     add_check_flags(p)
@@ -99,6 +111,14 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, allow_nan=False))
     else:
         out = render_text(rec, values)
+        if getattr(args, "params", None):
+            from gpu_tpu_app.commands.decide_money import render_money
+
+            if not 1 <= args.chips <= 1_000_000 or (args.porting_weeks is not None and args.porting_weeks < 0):
+                raise InputError(text("decide.error.money_numbers"))
+            out += "\n\n" + render_money(
+                values, args.params, args.chips, args.tokens, args.porting_weeks, args.week_usd
+            )
         if check is not None and sources is not None:
             out = render_sources(check, sources, answers) + "\n\n" + out
         print(out)

@@ -154,3 +154,35 @@ def test_text_says_where_the_chips_are_offered_in_the_answered_cloud_and_region(
     code, out, _err = _run(["--answers", str(answers)], capsys)
     assert "  - TPU: none in the price table for your cloud and region" in out
     assert "aws ca-central-1" in out
+
+
+def test_params_add_the_money_and_the_break_even_in_the_answered_cloud(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"framework": "jax", "workload": "training", "deployment": "google_cloud"}', encoding="utf-8")
+    args = ["--answers", str(answers), "--params", "7e9", "--chips", "64"]
+    code, out, _err = _run([*args, "--porting-weeks", "6"], capsys)
+    money = out[out.index("Money (") :].splitlines()
+    assert code == 0 and "shipped prices in gcp" in money[0]
+    costs = {}
+    for line in money[1:3]:
+        found = re.match(r"  - (GPU|TPU): .+?, ([\d,]+) USD on-demand", line)
+        assert found, line
+        costs[found.group(1)] = float(found.group(2).replace(",", ""))
+    saving = costs["GPU"] - costs["TPU"]
+    assert saving > 0  # the shipped prices: a TPU v6e run is cheaper than the cheapest GPU that holds it
+    assert "at 4,000 USD an engineer-week, a stated assumption" in money[3]
+    runs = float(re.search(r"after ([\d.]+) runs", money[3]).group(1))
+    assert runs == pytest.approx(24_000 / saving, abs=0.1)
+    code, out, _err = _run([*args, "--porting-weeks", "6", "--week-usd", "8000"], capsys)
+    assert "costs 48,000 USD;" in out and "stated assumption" not in out
+    code, out, _err = _run(args, capsys)
+    assert "give --porting-weeks for the break-even" in out
+    answers.write_text('{"deployment": "on_premises"}', encoding="utf-8")
+    code, out, _err = _run(args, capsys)
+    assert "  - TPU: no chip of this family holds the run" in out
+    code, out, _err = _run(["--answers", str(answers)], capsys)
+    assert "Money (" not in out  # only with --params
