@@ -103,8 +103,17 @@ def run(args: argparse.Namespace) -> int:
         values = values_of(answers)
     # JSON is for tools: its keys and values, the words included, are English in every language
     rec = outcome(values, language=i18n.DEFAULT_LANGUAGE if args.format == "json" else None)
+    if getattr(args, "params", None) and (
+        not 1 <= args.chips <= 1_000_000 or (args.porting_weeks is not None and args.porting_weeks < 0)
+    ):
+        raise InputError(text("decide.error.money_numbers"))
     if args.format == "json":
         data = as_json(rec)
+        if getattr(args, "params", None):
+            from gpu_tpu_app.commands.decide_money import money_json
+
+            # a new key beside the Recommendation's, only with --params; the others stay as they were
+            data["money"] = money_json(values, args.params, args.chips, args.tokens, args.porting_weeks, args.week_usd)
         if check is not None:
             data["answer_sources"] = sources
             data["model_check"] = check.model_dump(mode="json")
@@ -114,8 +123,6 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "params", None):
             from gpu_tpu_app.commands.decide_money import render_money
 
-            if not 1 <= args.chips <= 1_000_000 or (args.porting_weeks is not None and args.porting_weeks < 0):
-                raise InputError(text("decide.error.money_numbers"))
             out += "\n\n" + render_money(
                 values, args.params, args.chips, args.tokens, args.porting_weeks, args.week_usd
             )

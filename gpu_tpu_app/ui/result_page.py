@@ -17,6 +17,7 @@ from gpu_tpu_app.core.decision import (
     has_verdict,
     question_count,
 )
+from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
@@ -85,8 +86,6 @@ __all__ = [
 
 #: reasons shown before "show all".
 TOP_REASONS = 6
-#: the deployment answer -> the cloud whose prices the estimator uses (any other answer: the cheapest anywhere).
-ANSWERED_CLOUDS: dict[str, str] = {"google_cloud": "gcp"}
 
 
 class ResultPage(QWidget):

@@ -186,3 +186,76 @@ def test_params_add_the_money_and_the_break_even_in_the_answered_cloud(
     assert "  - TPU: no chip of this family holds the run" in out
     code, out, _err = _run(["--answers", str(answers)], capsys)
     assert "Money (" not in out  # only with --params
+
+
+def test_json_gains_a_money_key_and_keeps_the_recommendation_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpu_tpu_app.core.decision.regions import area_of
+
+    answers = tmp_path / "answers.json"
+    answers.write_text(
+        '{"framework": "jax", "workload": "training", "deployment": "google_cloud", "region": "europe",'
+        ' "porting_budget": "ample"}',
+        encoding="utf-8",
+    )
+    _code, plain, _err = _run(["--answers", str(answers), "--format", "json"], capsys)
+    code, out, _err = _run(["--answers", str(answers), "--format", "json", "--params", "7e9", "--chips", "64"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    money = data.pop("money")
+    assert data == json.loads(plain)  # the Recommendation's keys are untouched; money is the one new key
+    assert "money" not in json.loads(plain)
+    assert money["cloud"] == "gcp" and money["area"] == "europe"
+    for family in ("gpu", "tpu"):
+        cloud, region = money[family]["place"].split()
+        assert cloud == "gcp" and area_of(region) == "europe", money[family]
+        assert 0 < money[family]["spot_usd"] < money[family]["on_demand_usd"]
+    # no --porting-weeks: the default the "ample" porting-time answer gives, said to be a default
+    assert money["porting_weeks"] == 8.0 and money["porting_weeks_default"] is True
+    assert money["port_usd"] == 8 * 4000.0 and money["week_usd_default"] is True
+    saving = money["gpu"]["on_demand_usd"] - money["tpu"]["on_demand_usd"]
+    assert money["saving_usd"] == pytest.approx(saving, abs=0.02)
+    assert money["break_even_runs"] == pytest.approx(32_000 / saving, abs=0.01)
+    code, out, _err = _run(["--answers", str(answers), "--params", "7e9", "--chips", "64"], capsys)
+    assert "cheapest region in Europe" in out
+    assert "The 8 engineer-weeks are a default read from your porting-time answer" in out
+    code, out, _err = _run(
+        ["--answers", str(answers), "--params", "7e9", "--chips", "64", "--porting-weeks", "2"], capsys
+    )
+    assert "A port of 2 engineer-weeks" in out and "are a default" not in out
+
+
+def test_the_region_answer_prices_each_chip_in_the_cheapest_region_of_that_area(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpu_tpu_app.core.decision.regions import area_of, places_in
+
+    answers = tmp_path / "answers.json"
+    places = {}
+    for area in ("us", "europe"):
+        answers.write_text(f'{{"workload": "training", "deployment": "aws", "region": "{area}"}}', encoding="utf-8")
+        _code, out, _err = _run(["--answers", str(answers), "--format", "json", "--params", "7e9"], capsys)
+        money = json.loads(out)["money"]
+        assert money["tpu"] is None  # AWS rents no TPU
+        cloud, region = money["gpu"]["place"].split()
+        assert cloud == "aws" and area_of(region) == area
+        # the cheapest on-demand region of the area for that chip
+        assert (cloud, region) == places_in(area, ("aws",), money["gpu"]["chip_id"])[0]
+        places[area] = region
+    assert places["us"] != places["europe"]
+
+
+def test_aws_and_azure_answers_block_tpus_and_old_files_still_open(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = tmp_path / "answers.json"
+    for cloud in ("aws", "azure"):
+        answers.write_text(f'{{"deployment": "{cloud}"}}', encoding="utf-8")
+        code, out, _err = _run(["--answers", str(answers), "--format", "json"], capsys)
+        data = json.loads(out)
+        assert code == 0 and data["verdict"] == "gpu"
+        assert [(b["factor"], b["answer"]) for b in data["blockers"]] == [("deployment", cloud)]
+    answers.write_text('{"deployment": "other_cloud"}', encoding="utf-8")  # a file written before aws/azure
+    code, out, _err = _run(["--answers", str(answers), "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["verdict"] == "gpu"

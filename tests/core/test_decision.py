@@ -79,7 +79,7 @@ ISSUE_TABLE = {
     "bottleneck": ("accelerator", "cpu", "input"),  # issue 33: the accelerator may not be the bottleneck
     "team": ("cuda", "xla", "general"),
     "porting_budget": ("none", "some", "ample"),
-    "deployment": ("google_cloud", "any_cloud", "other_cloud", "on_premises"),
+    "deployment": ("google_cloud", "any_cloud", "other_cloud", "aws", "azure", "on_premises"),
     "region": ("anywhere", "us", "canada", "europe", "asia_pacific"),  # issue 33: where the chips must run
     "capacity_held": ("none", "tpu", "gpu"),  # issue 33: a TPU commitment or a GPU reservation
     "burst_capacity": ("yes", "no"),

@@ -66,9 +66,30 @@ def _usd(value: object) -> float | None:
 #: the `deployment` answer -> the clouds whose offers apply (None: every cloud; () : none, nothing is rented).
 DEPLOYMENT_CLOUDS: dict[str, tuple[str, ...] | None] = {
     "google_cloud": ("gcp",),
+    "aws": ("aws",),
+    "azure": ("azure",),
     "any_cloud": None,
     "on_premises": (),
 }
+
+
+#: the `deployment` answer -> the one cloud whose prices the verdict's money and the estimator's "Price in" use
+#: (any other answer: the cheapest anywhere).
+ANSWERED_CLOUDS: dict[str, str] = {"google_cloud": "gcp", "aws": "aws", "azure": "azure"}
+
+
+def places_in(area: str | None, clouds: tuple[str, ...] | None, chip: str | None = None) -> list[tuple[str, str]]:
+    """The (cloud, region) places of the shipped table in `area` (None or "anywhere": every area) and `clouds`
+    (None: any), for one chip id when given, cheapest on-demand first (then by name)."""
+    rows = [
+        row
+        for row in shipped_offers()
+        if (area in (None, "anywhere") or area_of(row.region) == area)
+        and (clouds is None or row.cloud in clouds)
+        and chip in (None, row.chip)
+    ]
+    rows.sort(key=lambda r: (r.on_demand is None, r.on_demand or 0.0, r.cloud, r.region))
+    return list(dict.fromkeys((row.cloud, row.region) for row in rows))
 
 
 def clouds_for(deployment: str | None, offers: tuple[Offer, ...] | None = None) -> tuple[str, ...] | None:

@@ -146,6 +146,8 @@ _LEANS: dict[str, dict[str, Lean]] = {
     "deployment": {
         "google_cloud": _tpu(0.4, "cost", "lesson-ch4", "lesson-faq-extended"),
         "any_cloud": _gpu(0.7, "cost", "lesson-ch5", "lesson-faq-extended"),
+        "aws": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
+        "azure": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
         "other_cloud": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
         "on_premises": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
     },
@@ -272,6 +274,8 @@ _BLOCKS: dict[tuple[str, str], Block] = {
     ("high_precision", "fp64"): Block("gpu", "architecture", ("google-tpu-intro",)),
     ("deployment", "on_premises"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     ("deployment", "other_cloud"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    ("deployment", "aws"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    ("deployment", "azure"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     # the playbook's order: can this code run on a TPU at all, before how big it is
     ("porting_budget", "none"): Block(
         "gpu",

@@ -254,7 +254,7 @@ def next_steps(
         if tpu_possible and not_settled:
             ids.append("revisit")
         ids.append("gpu_choice")
-    if values["deployment"] == "other_cloud":
+    if values["deployment"] in ("other_cloud", "aws"):
         # AWS, the cloud most teams mean here, rents its own accelerators beside GPUs: named as a step to
         # weigh, never as a third verdict
         ids.append("aws_trainium")

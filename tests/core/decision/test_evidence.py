@@ -262,7 +262,7 @@ APPLIES: dict[str, Callable[[dict[str, str | None], Recommendation], bool]] = {
     "gpu_quant": lambda v, r: r.verdict == "gpu" and v["workload"] in ("inference", "both"),
     "revisit": lambda v, r: r.verdict == "gpu" and v["architecture_changes"] != "locked",
     "gpu_choice": lambda v, r: r.verdict == "gpu",
-    "aws_trainium": lambda v, r: v["deployment"] == "other_cloud",
+    "aws_trainium": lambda v, r: v["deployment"] in ("other_cloud", "aws"),
     "answer": lambda v, r: bool(r.unanswered),
     "answer_again": lambda v, r: len(r.conflicts) >= 2,
     "not_bottleneck_cpu": lambda v, r: v["bottleneck"] == "cpu",
