@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.engine import leans_only, outcome
-from gpu_tpu_app.core.decision.fields import FACTORS, values_of
+from gpu_tpu_app.core.decision.fields import FACTORS, UNKNOWN, values_of
 from gpu_tpu_app.core.decision.io import answer_values, read_answer_values
 from gpu_tpu_app.core.decision.questions import QUESTIONS
 from gpu_tpu_app.core.decision.records import Outcome, as_json
@@ -155,10 +155,17 @@ def render_sources(check, sources: dict[str, str], answers) -> str:
         first = next((e for e in check.evidence_for(name)), None)
         why = text("decide.sources.why", finding=first.finding) if first is not None and source != "stated" else ""
         if source == "unknown":
-            lines.append("  - " + text("decide.sources.unknown", name=name, why=why))
+            lines.append("  - " + text("decide.sources.unknown", name=_label(name), why=why))
         else:
             lines.append(
-                "  - " + text("decide.sources.answer", name=name, value=value, source=_source_words(source), why=why)
+                "  - "
+                + text(
+                    "decide.sources.answer",
+                    name=_label(name),
+                    value=_words(name, value),
+                    source=_source_words(source),
+                    why=why,
+                )
             )
     return "\n".join(lines)
 
@@ -179,6 +186,20 @@ def render_offers(values: dict[str, str | None]) -> str:
     return "\n".join(lines)
 
 
+def _label(factor: str) -> str:
+    """A question's short label in the language in use (the field id for one the wizard does not ask)."""
+    q = QUESTIONS.get(factor)
+    return q.label if q is not None else factor
+
+
+def _words(factor: str, value: str | None) -> str:
+    """The wizard's words for one answer in the language in use ("don't know" for unknown)."""
+    if value is None or value == UNKNOWN:
+        return text("report.dont_know")
+    q = QUESTIONS.get(factor)
+    return next((words for v, words in q.choices if v == value), value) if q is not None else value
+
+
 def _cite(topic: str, sources: Sequence[str]) -> str:
     return text("decide.line.cite", topic=topic, sources=", ".join(sources))
 
@@ -196,8 +217,8 @@ def render_text(rec: Recommendation | Outcome, values: dict[str, str | None] | N
         for b in rec.blockers:
             line = text(
                 "decide.line.blocker",
-                factor=b.factor,
-                answer=b.answer,
+                factor=_label(b.factor),
+                answer=_words(b.factor, b.answer),
                 verdict=b.verdict.upper(),
                 message=b.message,
                 cite=_cite(b.topic, b.sources),
@@ -208,7 +229,9 @@ def render_text(rec: Recommendation | Outcome, values: dict[str, str | None] | N
     if rec.conflicts:
         lines += ["", text("decide.heading.conflicts")]
         for c in rec.conflicts:
-            named = [f"{f} = {a}" for f, a in zip(c.factors, c.answers)]
+            named = [
+                text("decide.line.named", label=_label(f), answer=_words(f, a)) for f, a in zip(c.factors, c.answers)
+            ]
             pair = text("decide.line.pair", first=named[0], second=", ".join(named[1:])) if len(named) > 1 else named[0]
             lines.append("  - " + text("decide.line.conflict", pair=pair, message=c.message))
     lines += ["", text("decide.heading.reasons")]
@@ -218,8 +241,8 @@ def render_text(rec: Recommendation | Outcome, values: dict[str, str | None] | N
                 "decide.line.reason",
                 lean=r.leans.upper(),
                 weight=f"{r.weight:.2f}",
-                factor=r.factor,
-                answer=r.answer,
+                factor=_label(r.factor),
+                answer=_words(r.factor, r.answer),
                 message=r.message,
                 cite=_cite(r.topic, r.sources),
             )
@@ -231,7 +254,14 @@ def render_text(rec: Recommendation | Outcome, values: dict[str, str | None] | N
         for f in rec.flips:
             verdict = text(f"decide.flip_verdict.{f.verdict}")
             lines.append(
-                "  - " + text("decide.line.flip", factor=f.factor, before=f.from_, after=f.to, verdict=verdict)
+                "  - "
+                + text(
+                    "decide.line.flip",
+                    factor=_label(f.factor),
+                    before=_words(f.factor, f.from_),
+                    after=_words(f.factor, f.to),
+                    verdict=verdict,
+                )
             )
     else:
         lines.append("  - " + text("decide.line.no_flips"))
@@ -242,7 +272,8 @@ def render_text(rec: Recommendation | Outcome, values: dict[str, str | None] | N
     lines += ["", text("decide.heading.unanswered")]
     if rec.unanswered:
         lines += [
-            "  - " + text("decide.line.unanswered", name=name, question=QUESTIONS[name].text) for name in rec.unanswered
+            "  - " + text("decide.line.unanswered", name=_label(name), question=QUESTIONS[name].text)
+            for name in rec.unanswered
         ]
     else:
         lines.append("  - " + text("decide.line.none"))

@@ -66,9 +66,9 @@ def test_text_output_explains_a_tpu_verdict(capsys: pytest.CaptureFixture[str]) 
     assert lines[0] == "Verdict: TPU: the factory line"
     assert lines[1].startswith("Score +0.9") and "confidence high" in lines[1]
     assert "Reasons, strongest first:" in lines
-    assert "  - [TPU 0.80] xla_verified = yes: " in out
+    assert "  - [TPU 0.80] XLA check: Yes, it compiles and runs cleanly. " in out
     assert "(topic software; sources lesson-ch7, lesson-faq-extended)" in out
-    assert "  - deployment: google_cloud -> other_cloud gives gpu" in lines
+    assert "  - Where it runs: Google Cloud -> Only another cloud: AWS, Azure, ... gives GPU" in lines
     assert "Next steps:" in lines and "Blockers" not in out
     assert lines[-2:] == ["Unanswered:", "  - none"]
 
@@ -78,9 +78,9 @@ def test_text_output_shows_blockers_for_the_prototype(capsys: pytest.CaptureFixt
     assert code == 0
     assert out.splitlines()[0] == "Verdict: GPU: the workshop"
     assert "Blockers (each decides on its own):" in out
-    assert "  - custom_ops = essential -> GPU: " in out
+    assert "  - Custom kernels: Yes, they are essential to the main loop -> GPU. " in out
     assert "  - no single changed answer changes the verdict" in out
-    assert "  - xla_verified: Have you run the model's operations under XLA?" in out
+    assert "  - XLA check: Have you run the model's operations under XLA?" in out
 
 
 def test_answers_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -259,3 +259,35 @@ def test_aws_and_azure_answers_block_tpus_and_old_files_still_open(
     answers.write_text('{"deployment": "other_cloud"}', encoding="utf-8")  # a file written before aws/azure
     code, out, _err = _run(["--answers", str(answers), "--format", "json"], capsys)
     assert code == 0 and json.loads(out)["verdict"] == "gpu"
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+def test_text_names_questions_and_answers_in_words_not_ids(
+    language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reasons, blockers, conflicts, flips and open questions read as labels and answer words: no `field = value`
+    ids and no answer field ids, in either language."""
+    import re
+
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.core.decision.fields import CHOICES
+
+    conflicting = tmp_path / "answers.json"
+    conflicting.write_text(
+        '{"framework": "jax", "team": "cuda", "stage": "exploring", "architecture_changes": "locked",'
+        ' "scale": "small", "duration": "weeks", "custom_ops": "essential", "deployment": "google_cloud"}',
+        encoding="utf-8",
+    )
+    previous = i18n.current_language()
+    i18n.set_language(language)
+    try:
+        outs = [_run(["--answers", str(path)], capsys)[1] for path in (*EXAMPLES.glob("answers-*.json"), conflicting)]
+    finally:
+        i18n.set_language(previous)
+    ids = "|".join(sorted(FACTORS, key=len, reverse=True))
+    values = "|".join(sorted({v for vs in CHOICES.values() for v in vs if "_" in v}, key=len, reverse=True))
+    for out in outs:
+        assert not re.search(rf"\b({ids}) = ", out), out
+        assert not re.search(rf"^  - ({ids})[:：]", out, re.M), out
+        assert not re.search(rf"\b({values})\b", out), out
+    assert any("Team skills" in out or "团队" in out for out in outs)
