@@ -127,7 +127,7 @@ def test_the_summary_card_keeps_its_figures_in_chinese(qtbot, zh_qt: None) -> No
 
 
 def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
-    from gpu_tpu_app.core.decision import PAGES, QUESTIONS
+    from gpu_tpu_app.core.decision import PAGES, question_count
     from gpu_tpu_app.core.lesson import load_lesson
     from gpu_tpu_app.ui.wizard import DecideWizard
 
@@ -136,7 +136,7 @@ def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     assert wizard.back_button.text() == "上一页(&B)" and wizard.next_button.text() == "下一页(&N)"
     assert wizard.step_labels[-1].text() == f"{len(PAGES) + 1}  结果"
     first = wizard.pages[0].cards
-    assert wizard.count_label.text() == f"本页已回答 0 / {len(first)} · 共已回答 0 / {len(QUESTIONS)}"
+    assert wizard.count_label.text() == f"本页已回答 0 / {len(first)} · 共已回答 0 / {question_count()}"
     card = first[0]
     assert card.buttons[None].text() == "跳过 / 不确定"
     assert card.learn.text().startswith("了解更多：") and card.learn.text().endswith(" →")
