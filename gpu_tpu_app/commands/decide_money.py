@@ -70,7 +70,7 @@ def money(values: dict[str, str | None], params: float, chips: int, tokens: floa
     rows = [row for req in requests for row in estimate(req, book=book).rows]
     best: dict[str, Best | None] = {}
     # TPUs are rented in Google Cloud only: for another cloud or one's own data centre there is no TPU to price
-    no_tpu = deployment in ("other_cloud", "aws", "azure", "on_premises")
+    no_tpu = deployment in ("other_cloud", "aws", "azure", "on_premises", "local")
     for family in ("gpu", "tpu"):
         held = [
             r

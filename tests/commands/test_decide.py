@@ -95,8 +95,9 @@ def test_empty_answers_give_either(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     code, out, _err = _run(["--answers", "-", "--format", "json"], capsys)
     data = json.loads(out)
     assert code == 0 and data["verdict"] == "either" and data["confidence"] == "low"
-    # follow-up questions (the kernels' kind, the serving stack) are asked only after the answers they follow
-    assert data["unanswered"] == [f for f in FACTORS if f not in ("custom_ops_kind", "serving_stack")]
+    # follow-up questions (the kernels' kind, the serving stack, how cloud chips are rented) are asked only after
+    # the answers they follow
+    assert data["unanswered"] == [f for f in FACTORS if f not in ("custom_ops_kind", "serving_stack", "rental")]
     assert all(set(f) == {"factor", "from", "to", "verdict"} for f in data["flips"])
 
 

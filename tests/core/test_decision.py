@@ -79,9 +79,10 @@ ISSUE_TABLE = {
     "bottleneck": ("accelerator", "cpu", "input"),  # issue 33: the accelerator may not be the bottleneck
     "team": ("cuda", "xla", "general"),
     "porting_budget": ("none", "some", "ample"),
-    "deployment": ("google_cloud", "any_cloud", "other_cloud", "aws", "azure", "on_premises"),
+    "deployment": ("google_cloud", "any_cloud", "other_cloud", "aws", "azure", "on_premises", "local"),
     "region": ("anywhere", "us", "canada", "europe", "asia_pacific"),  # issue 33: where the chips must run
     "capacity_held": ("none", "tpu", "gpu"),  # issue 33: a TPU commitment or a GPU reservation
+    "rental": ("on_demand", "spot", "reserved"),  # issue 33: Spot users get preemption words, no idle-slice warning
     "burst_capacity": ("yes", "no"),
     "utilization": ("sporadic", "steady"),
     "data_pipeline": ("slow", "fast"),
@@ -290,8 +291,8 @@ def test_no_answers_gives_either_with_low_confidence() -> None:
     rec = decide(Answers())
     assert rec.verdict == "either" and rec.confidence == "low" and rec.score == 0.0
     assert rec.blockers == [] and rec.reasons == []
-    # follow-up questions (the kernels' kind, the serving stack) are asked only after the answers they follow
-    assert rec.unanswered == [f for f in FACTORS if f not in ("custom_ops_kind", "serving_stack")]
+    # follow-up questions (the kernels' kind, the serving stack, how cloud chips are rented) come after their answers
+    assert rec.unanswered == [f for f in FACTORS if f not in ("custom_ops_kind", "serving_stack", "rental")]
     assert any(step.startswith("Framework check") for step in rec.next_steps)
 
 
@@ -347,7 +348,7 @@ def test_research_prototype_example_is_gpu() -> None:
     assert [r.factor for r in rec.reasons[:2]] == ["dynamic_shapes", "team"]
     assert all("one porting cost" in r.message for r in rec.reasons[:2])
     assert rec.reasons[2].factor == "stage"
-    assert rec.unanswered == ["xla_verified", "bottleneck", "region", "capacity_held", "data_pipeline"]
+    assert rec.unanswered == ["xla_verified", "bottleneck", "region", "capacity_held", "rental", "data_pipeline"]
 
 
 def test_jax_llm_pretraining_example_is_tpu_with_high_confidence() -> None:

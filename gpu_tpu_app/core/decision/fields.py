@@ -36,7 +36,8 @@ Embeddings = Literal["ultra_large", "ordinary"]
 Team = Literal["cuda", "xla", "general"]
 PortingBudget = Literal["none", "some", "ample"]
 #: "aws" / "azure": that cloud only (its GPUs priced from the table); "other_cloud": some cloud other than Google's.
-Deployment = Literal["google_cloud", "any_cloud", "other_cloud", "aws", "azure", "on_premises"]
+#: "local": one workstation or laptop (no data centre, no cloud).
+Deployment = Literal["google_cloud", "any_cloud", "other_cloud", "aws", "azure", "on_premises", "local"]
 BurstCapacity = Literal["yes", "no"]
 Utilization = Literal["sporadic", "steady"]
 DataPipeline = Literal["slow", "fast"]
@@ -54,6 +55,8 @@ Bottleneck = Literal["accelerator", "cpu", "input"]
 Region = Literal["anywhere", "us", "canada", "europe", "asia_pacific"]
 #: capacity already held: a TPU commitment or a GPU reservation (or none).
 CapacityHeld = Literal["none", "tpu", "gpu"]
+#: how the cloud chips are rented: on demand, as Spot (preemptible: they can be taken back), or reserved.
+Rental = Literal["on_demand", "spot", "reserved"]
 
 
 class Spec(NamedTuple):
@@ -95,6 +98,13 @@ SPECS: tuple[Spec, ...] = (
     Spec("deployment", Deployment, "cloud", "cost"),
     Spec("region", Region, "cloud", "cost"),
     Spec("capacity_held", CapacityHeld, "cloud", "cost"),
+    Spec(
+        "rental",
+        Rental,
+        "cloud",
+        "cost",
+        when=("deployment", ("google_cloud", "any_cloud", "other_cloud", "aws", "azure")),
+    ),
     Spec("burst_capacity", BurstCapacity, "cloud", "cost"),
     Spec("utilization", Utilization, "cloud", "utilization", ordered=True),
     Spec("data_pipeline", DataPipeline, "cloud", "utilization", ordered=True),

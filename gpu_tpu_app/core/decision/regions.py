@@ -70,6 +70,7 @@ DEPLOYMENT_CLOUDS: dict[str, tuple[str, ...] | None] = {
     "azure": ("azure",),
     "any_cloud": None,
     "on_premises": (),
+    "local": (),
 }
 
 

@@ -150,6 +150,7 @@ _LEANS: dict[str, dict[str, Lean]] = {
         "azure": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
         "other_cloud": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
         "on_premises": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
+        "local": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
     },
     "burst_capacity": {
         "yes": _gpu(0.5, "cost", "lesson-ch7", "lesson-ch5"),
@@ -274,6 +275,7 @@ _BLOCKS: dict[tuple[str, str], Block] = {
     ("high_precision", "fp64"): Block("gpu", "architecture", ("google-tpu-intro",)),
     ("deployment", "on_premises"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     ("deployment", "other_cloud"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    ("deployment", "local"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     ("deployment", "aws"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     ("deployment", "azure"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     # the playbook's order: can this code run on a TPU at all, before how big it is

@@ -87,6 +87,7 @@ _STEPS: dict[str, _Spec] = {
     "route_vllm": _Spec(None, None),
     "serving_port": _Spec(None, None),
     "answer_again": _Spec("answer", None),
+    "spot": _Spec(None, None),
 }
 #: steps whose words hold {step}: the framework check, in the workload's own terms.
 _WITH_STEP_WORDS = frozenset({*_FRAMEWORK_CHECK.values(), "framework_check", "framework_check_as_is"})
@@ -233,22 +234,28 @@ def next_steps(
             ids.append("fallback_pilot")
     if tpu_possible and verdict != "gpu" and values["data_pipeline"] != "fast" and not inference:
         ids.append("data_pipeline")
-    if verdict == "either" and values["deployment"] != "on_premises":
+    # quota, queues and regions are a cloud's: not for one's own machines or a workstation
+    in_cloud = values["deployment"] not in ("on_premises", "local")
+    # a Spot user holds no reserved slice (no idle-slice warning) and is told about preemption instead
+    spot = values["rental"] == "spot"
+    if verdict == "either" and in_cloud:
         ids.append("queue")
     ported_easily = values["team"] == "xla" and values["porting_budget"] == "ample"
     if tpu_possible and verdict != "gpu" and not (ported_easily or runs_under_xla or no_porting_time):
         ids.append("porting")
-    if tpu_possible and verdict == "tpu" and values["utilization"] != "steady":
+    if tpu_possible and verdict == "tpu" and values["utilization"] != "steady" and not spot:
         ids.append("utilization")
+    if spot and in_cloud:
+        ids.append("spot")
     if verdict == "gpu":
         ids.append("gpu_memory")
         if values["high_precision"] == "fp64":
             ids.append("gpu_fp64")
-        if large or values["scale"] is None:
-            ids.append("gpu_links")
+        if (large or values["scale"] is None) and values["deployment"] != "local":
+            ids.append("gpu_links")  # boards of 8 and racks: a data centre's, not a workstation's
         if serving:
             ids.append("gpu_quant")
-        if values["burst_capacity"] == "yes":
+        if values["burst_capacity"] == "yes" and in_cloud:
             ids.append("queue")
         not_settled = values["architecture_changes"] != "locked" and values["stage"] != "production"
         if tpu_possible and not_settled:

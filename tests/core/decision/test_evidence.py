@@ -248,17 +248,23 @@ APPLIES: dict[str, Callable[[dict[str, str | None], Recommendation], bool]] = {
     "gather_pilot": lambda v, r: r.verdict != "gpu" and v["matmul_share"] == "irregular",
     "fallback_pilot": lambda v, r: r.verdict != "gpu" and v["xla_verified"] == "with_fallbacks",
     "data_pipeline": lambda v, r: v["data_pipeline"] != "fast" and v["workload"] != "inference",
-    "queue": lambda v, r: r.verdict == "either" or v["burst_capacity"] == "yes",
+    "queue": lambda v, r: (
+        (r.verdict == "either" or v["burst_capacity"] == "yes") and v["deployment"] not in ("on_premises", "local")
+    ),
+    "spot": lambda v, r: v["rental"] == "spot" and v["deployment"] not in ("on_premises", "local"),
     "porting": lambda v, r: (
         r.verdict != "gpu"
         and v["porting_budget"] != "none"
         and not (v["framework"] in ("jax", "tensorflow") and v["xla_verified"] == "yes")
         and not (v["workload"] == "inference" and v["serving_stack"] in ("vllm", "jetstream"))
     ),
-    "utilization": lambda v, r: r.verdict == "tpu" and v["utilization"] != "steady",
+    # the idle reserved-slice warning: never to a Spot user
+    "utilization": lambda v, r: r.verdict == "tpu" and v["utilization"] != "steady" and v["rental"] != "spot",
     "gpu_memory": lambda v, r: r.verdict == "gpu",
     "gpu_fp64": lambda v, r: r.verdict == "gpu" and v["high_precision"] == "fp64",
-    "gpu_links": lambda v, r: r.verdict == "gpu" and v["scale"] not in ("small", "medium"),
+    "gpu_links": lambda v, r: (
+        r.verdict == "gpu" and v["scale"] not in ("small", "medium") and v["deployment"] != "local"
+    ),
     "gpu_quant": lambda v, r: r.verdict == "gpu" and v["workload"] in ("inference", "both"),
     "revisit": lambda v, r: r.verdict == "gpu" and v["architecture_changes"] != "locked",
     "gpu_choice": lambda v, r: r.verdict == "gpu",
@@ -289,3 +295,29 @@ def test_every_step_of_every_example_applies(path: Path) -> None:
 @given(answers_st)
 def test_every_step_applies_to_the_answers(answers: Answers) -> None:
     _check_steps_apply(answers)
+
+
+def test_a_spot_user_gets_preemption_words_and_no_reserved_slice_warning() -> None:
+    # a TPU job with idle time between runs: on demand or reserved, the idle-slice warning applies
+    job = dict(BUSINESS, framework="jax", xla_verified="yes", utilization="sporadic")
+    for rental in ("on_demand", "reserved"):
+        rec = decide(Answers(**job, rental=rental))
+        assert rec.verdict == "tpu" and "utilization" in _ids(rec) and "spot" not in _ids(rec), rental
+    rec = decide(Answers(**job, rental="spot"))
+    assert rec.verdict == "tpu" and "utilization" not in _ids(rec) and "spot" in _ids(rec)
+    spot = next(step.text for step in rec.steps if step.id == "spot")
+    assert "checkpoint" in spot and "goodput" in spot and "reserved" not in " ".join(rec.next_steps)
+    # asked only for a cloud: one's own machines rent nothing
+    assert "rental" not in decide(Answers(deployment="on_premises")).unanswered
+    assert "rental" in decide(Answers(deployment="aws")).unanswered
+
+
+def test_a_workstation_user_gets_no_data_centre_steps() -> None:
+    # a large GPU job with short-notice capacity: in a cloud, NVLink boards / racks and quota and queues apply
+    job = dict(framework="pytorch", custom_ops="essential", scale="large", burst_capacity="yes")
+    cloud = decide(Answers(**job, deployment="any_cloud"))
+    assert cloud.verdict == "gpu" and {"gpu_links", "queue"} <= set(_ids(cloud))
+    local = decide(Answers(**job, deployment="local"))
+    assert local.verdict == "gpu" and not {"gpu_links", "queue", "spot", "aws_trainium"} & set(_ids(local))
+    assert [(b.factor, b.answer) for b in local.blockers] == [("custom_ops", "essential"), ("deployment", "local")]
+    assert "queue" not in _ids(decide(Answers(**job, deployment="on_premises")))
