@@ -12,12 +12,13 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, 
 
 from gpu_tpu_app.core.decision import (
     MIN_ANSWERS_FOR_VERDICT,
+    Answers,
     Recommendation,
     answered_count,
     has_verdict,
     question_count,
 )
-from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS
+from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, clouds_for
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
@@ -106,6 +107,8 @@ class ResultPage(QWidget):
         self.setObjectName("ResultPage")
         self._lesson = lesson
         self._rec: Recommendation | None = None
+        self._deployment: str | None = None  # the answered cloud and region (area) the next steps price in
+        self._area: str | None = None
         self._model_check: ModelCheck | None = None
         self._show_all = False
         self._book: PriceBook | None = None
@@ -216,15 +219,20 @@ class ResultPage(QWidget):
 
     # ------------------------------------------------------------------ data in
 
-    def set_recommendation(self, rec: Recommendation) -> None:
-        """Show a recommendation; an answer that the work needs strict fp32 checks the estimator's box
+    def set_recommendation(self, rec: Recommendation, answers: Answers | None = None) -> None:
+        """Show a recommendation (of `answers`, when given: their cloud and region choose where the next
+        steps' chips are priced); an answer that the work needs strict fp32 checks the estimator's box
         (TPUs then run at 3-6 bf16 passes), unless the user set that box there."""
         self._rec = rec
         strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
         self.estimator.model_inputs.follow_answer(strict)
         # the answered cloud preselects where the estimator prices the costs (Google Cloud: its own prices)
         answered = [(r.factor, r.answer) for r in rec.reasons] + [(b.factor, b.answer) for b in rec.blockers]
+        if answers is not None:
+            answered = [("deployment", answers.deployment), ("region", answers.region)]
         deployment = next((answer for factor, answer in answered if factor == "deployment"), None)
+        self._deployment = deployment
+        self._area = next((answer for factor, answer in answered if factor == "region"), None)
         self.estimator.follow_deployment(ANSWERED_CLOUDS.get(deployment or ""))
         self._render()
 
@@ -262,8 +270,17 @@ class ResultPage(QWidget):
             or (rec.blockers and rec.verdict == "tpu")
         ):
             return None
-        chips = [(c.id, c.name, c.family) for c in self._catalog.chips]
-        return cheapest_step(self._book, chips, rec.verdict)
+        # only chips that hold the run: none without bf16 arithmetic (the T4), none the estimate shows too
+        # small for one copy; priced only in the answered cloud and region
+        result = self.estimator.result
+        too_small = {r.chip_id for r in result.rows if r.fits is False} if result is not None else set()
+        chips = [
+            (c.id, c.name, c.family)
+            for c in self._catalog.chips
+            if isinstance(c.bf16.value, int | float) and c.id not in too_small
+        ]
+        clouds = clouds_for(self._deployment)
+        return cheapest_step(self._book, chips, rec.verdict, clouds=clouds or None, area=self._area)
 
     # ------------------------------------------------------------------ rendering
 

@@ -41,3 +41,35 @@ def test_the_users_own_pick_wins_over_the_answer(page: ResultPage) -> None:
     combo.activated.emit(aws)  # as a click does
     page.set_recommendation(decide(Answers(deployment="google_cloud")))
     assert _place(page) == ("aws", None)
+
+
+def test_the_aws_answer_prices_the_estimate_in_aws(page: ResultPage) -> None:
+    page.set_price_book(shipped_book())
+    page.set_recommendation(decide(Answers(deployment="aws")), Answers(deployment="aws"))
+    assert _place(page) == ("aws", None)
+
+
+def test_next_steps_name_only_chips_that_hold_the_run_in_the_answered_cloud_and_region(page: ResultPage) -> None:
+    """Issue 34 item 4: no T4 (no bf16 arithmetic), no chip whose memory cannot hold one copy of the run, and
+    only places in the answered cloud and region."""
+    from gpu_tpu_app.core.estimate import EstimateRequest
+
+    page.set_price_book(shipped_book())
+    answers = Answers(framework="pytorch", custom_ops="essential", deployment="aws", region="europe")
+    rec = decide(answers)
+    assert rec.verdict == "gpu"
+    page.set_recommendation(rec)
+    anywhere = page._cheapest_step(rec)
+    assert anywhere is not None and "NVIDIA T4" not in anywhere  # the T4 is the cheapest GPU in the table
+    page.set_recommendation(rec, answers)
+    # a 13B model to train on 8 chips: a copy needs more than eight 24 GB L4s hold
+    page.estimator.set_request(EstimateRequest(params=13e9, chips=8))
+    assert page.estimator.result is not None
+    small = {r.chip_name for r in page.estimator.result.rows if r.fits is False and r.family == "gpu"}
+    assert "NVIDIA L4" in small
+    step = page._cheapest_step(rec)
+    assert step is not None and step.startswith("Cheapest places to rent GPUs now: ")
+    named = step.split(": ", 1)[1]
+    assert not any(name in named for name in small) and "NVIDIA T4" not in named
+    places = [part.split(" in ", 1)[1].split(" (")[0] for part in named.split(" ( ")[0].split("; ")]
+    assert places and all(p.startswith("AWS eu-") for p in places), places
