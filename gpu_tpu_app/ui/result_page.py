@@ -18,6 +18,8 @@ from gpu_tpu_app.core.decision import (
     has_verdict,
     question_count,
 )
+from gpu_tpu_app.core.decision.fields import values_of
+from gpu_tpu_app.core.decision.money import render_money
 from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, clouds_for
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
@@ -26,6 +28,7 @@ from gpu_tpu_app.core.prices import PriceBook, cheapest_step
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.ui.compile_card import CompileCard
 from gpu_tpu_app.ui.estimator_card import (
@@ -109,6 +112,7 @@ class ResultPage(QWidget):
         self._rec: Recommendation | None = None
         self._deployment: str | None = None  # the answered cloud and region (area) the next steps price in
         self._area: str | None = None
+        self._values: dict[str, str | None] = {}  # the answers the money is worked out for
         self._model_check: ModelCheck | None = None
         self._show_all = False
         self._book: PriceBook | None = None
@@ -139,6 +143,7 @@ class ResultPage(QWidget):
         col.addWidget(self.compile_card)
         self.estimator = EstimatorCard(catalog)
         self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
+        self.estimator.sig_request_changed.connect(self._render_money)
         col.addWidget(self.estimator)
         col.addStretch(1)
         self.scroll_area = scroll_page(body)
@@ -168,6 +173,11 @@ class ResultPage(QWidget):
         self.verdict_card.body.addWidget(self.summary)
         self.verdict_card.body.addWidget(self.gauge)
         left.addWidget(self.verdict_card)
+        # the money beside the verdict: the run on the best GPU and TPU in the answered cloud and region
+        self.money_card = Card(text("decide.money.title"))
+        self.money_label = label("", "muted")
+        self.money_card.body.addWidget(self.money_label)
+        left.addWidget(self.money_card)
 
         self.blockers_card = Card(self.tr("Hard constraints"), kind="blocker")
         self.blockers_box = QVBoxLayout()
@@ -232,6 +242,7 @@ class ResultPage(QWidget):
             answered = [("deployment", answers.deployment), ("region", answers.region)]
         deployment = next((answer for factor, answer in answered if factor == "deployment"), None)
         self._deployment = deployment
+        self._values = values_of(answers) if answers is not None else {f: a for f, a in answered}
         self._area = next((answer for factor, answer in answered if factor == "region"), None)
         self.estimator.follow_deployment(ANSWERED_CLOUDS.get(deployment or ""))
         self._render()
@@ -254,6 +265,7 @@ class ResultPage(QWidget):
     def set_estimate_request(self, request: EstimateRequest | None) -> None:
         """Estimator inputs from the session."""
         self.estimator.set_request(request)
+        self._render_money(self.estimator.request())
 
     def set_price_book(self, book: PriceBook | None) -> None:
         """The prices the estimator costs with and the next steps name the cheapest places from."""
@@ -342,7 +354,18 @@ class ResultPage(QWidget):
         self._render_flips(rec)
         self._render_steps(rec)
         self._render_open_questions(rec)
+        self._render_money(self.estimator.request())
         self._reading_order()
+
+    def _render_money(self, request: EstimateRequest | None) -> None:
+        """The money card: with the estimator's parameter count (typed, or from a model check), the run's
+        cost on the best GPU and TPU in the answered cloud and region and the port's break-even; without
+        it, what to enter."""
+        if request is None or not request.params:
+            self.money_label.setText(text("decide.money.enter"))
+            return
+        words = render_money(self._values, request.params, request.chips, request.tokens, None, None, window=True)
+        self.money_label.setText(words.replace("\n  - ", "\n• ").replace("\n  ", "\n"))
 
     def _render_verdict(self, rec: Recommendation) -> bool:
         """Headline, summary and gauge; False while there are too few answers for a verdict."""

@@ -73,3 +73,36 @@ def test_next_steps_name_only_chips_that_hold_the_run_in_the_answered_cloud_and_
     assert not any(name in named for name in small) and "NVIDIA T4" not in named
     places = [part.split(" in ", 1)[1].split(" (")[0] for part in named.split(" ( ")[0].split("; ")]
     assert places and all(p.startswith("AWS eu-") for p in places), places
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+def test_the_money_card_shows_the_runs_cost_or_what_to_enter(page: ResultPage, language: str) -> None:
+    """Issue 33 item 5: the Result page shows the same money as `decide --params` (the best GPU and TPU in the
+    answered cloud and region, on-demand and Spot, the break-even at the porting-time default), in the
+    language in use; without a parameter count it says what to enter."""
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.core.decision.fields import values_of
+    from gpu_tpu_app.core.decision.money import money, render_money
+    from gpu_tpu_app.core.estimate import EstimateRequest
+    from gpu_tpu_app.core.texts import text
+
+    previous = i18n.current_language()
+    i18n.set_language(language)
+    try:
+        answers = Answers(framework="jax", workload="training", deployment="google_cloud", region="europe")
+        answers = answers.model_copy(update={"porting_budget": "some"})
+        page.set_price_book(shipped_book())
+        page.set_recommendation(decide(answers), answers)
+        assert page.money_label.text() == text("decide.money.enter")
+        page.estimator.set_request(EstimateRequest(params=7e9, chips=64))
+        page.set_estimate_request(EstimateRequest(params=7e9, chips=64))
+        shown = page.money_label.text()
+        found = money(values_of(answers), 7e9, 64, None)
+        assert found.gpu is not None and found.tpu is not None
+        assert found.gpu.name in shown and found.tpu.name in shown and f"{found.tpu.cost:,.0f}" in shown
+        assert shown.count("\n• ") == 2 and "--" not in shown  # no CLI flags in the window
+        words = render_money(values_of(answers), 7e9, 64, None, None, None, window=True)
+        assert words.splitlines()[-1].strip() in shown  # the porting-time default, said to be one
+        assert text("decide.money.default_weeks_window", weeks="3") in shown
+    finally:
+        i18n.set_language(previous)
