@@ -82,6 +82,7 @@ class EstimatorCard(EstimateTableFill, Card):
         #: the cloud the wizard's deployment answer names ("gcp"; None: any), which the price filter follows
         #: until the user picks where the price is here (place_touched)
         self._answered_cloud: str | None = None
+        self._answered_region: str | None = None
         self.place_touched = False
         self.result: Estimate | None = None
         theme_manager().sig_theme_changed.connect(self._on_theme)
@@ -355,16 +356,19 @@ class EstimatorCard(EstimateTableFill, Card):
     def _place_chosen(self, _index: int) -> None:
         self.place_touched = True
 
-    def follow_deployment(self, cloud: str | None) -> bool:
+    def follow_deployment(self, cloud: str | None, region: str | None = None) -> bool:
         """Price the costs in the cloud the wizard's deployment answer names ("gcp" for Google Cloud; None: the
         cheapest anywhere), unless the user picked where the price is here; True when the choice changed."""
         self._answered_cloud = cloud
+        self._answered_region = region if cloud is not None else None
         return self._follow_cloud()
 
     def _follow_cloud(self) -> bool:
         if self.place_touched:
             return False
-        index = self.place_combo.findData(place_key(self._answered_cloud, None))
+        index = self.place_combo.findData(place_key(self._answered_cloud, self._answered_region))
+        if index < 0:
+            index = self.place_combo.findData(place_key(self._answered_cloud, None))
         if index < 0 or index == self.place_combo.currentIndex():
             return False  # no price known in that cloud yet, or already there
         self.place_combo.setCurrentIndex(index)  # the request changes with it (_inputs_changed)

@@ -20,7 +20,7 @@ from gpu_tpu_app.core.decision import (
 )
 from gpu_tpu_app.core.decision.fields import values_of
 from gpu_tpu_app.core.decision.money import render_money
-from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, clouds_for
+from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, answered_region, clouds_for
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
@@ -237,14 +237,16 @@ class ResultPage(QWidget):
         strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
         self.estimator.model_inputs.follow_answer(strict)
         # the answered cloud preselects where the estimator prices the costs (Google Cloud: its own prices)
-        answered = [(r.factor, r.answer) for r in rec.reasons] + [(b.factor, b.answer) for b in rec.blockers]
+        answered: list[tuple[str, str | None]] = [(r.factor, r.answer) for r in rec.reasons]
+        answered += [(b.factor, b.answer) for b in rec.blockers]
         if answers is not None:
             answered = [("deployment", answers.deployment), ("region", answers.region)]
         deployment = next((answer for factor, answer in answered if factor == "deployment"), None)
         self._deployment = deployment
         self._values = values_of(answers) if answers is not None else {f: a for f, a in answered}
         self._area = next((answer for factor, answer in answered if factor == "region"), None)
-        self.estimator.follow_deployment(ANSWERED_CLOUDS.get(deployment or ""))
+        cloud = ANSWERED_CLOUDS.get(deployment or "")
+        self.estimator.follow_deployment(cloud, answered_region(cloud, self._area))
         self._render()
 
     def recommendation(self) -> Recommendation | None:

@@ -106,3 +106,23 @@ def test_the_money_card_shows_the_runs_cost_or_what_to_enter(page: ResultPage, l
         assert text("decide.money.default_weeks_window", weeks="3") in shown
     finally:
         i18n.set_language(previous)
+
+
+def test_the_region_answer_narrows_the_estimators_price_filter(page: ResultPage) -> None:
+    from gpu_tpu_app.core.decision.regions import answered_region, area_of, shipped_offers
+
+    page.set_price_book(shipped_book())
+    answers = Answers(deployment="google_cloud", region="europe")
+    page.set_recommendation(decide(answers), answers)
+    cloud, region = _place(page)
+    assert cloud == "gcp" and region is not None and area_of(region) == "europe"
+    # the region of that area offering the most chips in that cloud
+    counts = {
+        r: len({o.chip for o in shipped_offers() if o.cloud == "gcp" and o.region == r})
+        for r in {o.region for o in shipped_offers() if o.cloud == "gcp" and area_of(o.region) == "europe"}
+    }
+    assert counts[region] == max(counts.values()) and region == answered_region("gcp", "europe")
+    # an area without a region of that cloud, or no area: the whole cloud
+    assert answered_region("gcp", "canada") is None and answered_region("gcp", "anywhere") is None
+    page.set_recommendation(decide(Answers(deployment="google_cloud")), Answers(deployment="google_cloud"))
+    assert _place(page) == ("gcp", None)

@@ -93,6 +93,23 @@ def places_in(area: str | None, clouds: tuple[str, ...] | None, chip: str | None
     return list(dict.fromkeys((row.cloud, row.region) for row in rows))
 
 
+def answered_region(cloud: str | None, area: str | None) -> str | None:
+    """The one region of `cloud` in `area` (the region answer) the estimator's "Price in" follows: the one
+    offering the most chips there (so the most rows are priced), the cheapest on-demand row breaking a tie;
+    None without a cloud, an area, or a region of that cloud in it."""
+    if cloud is None or area in (None, "anywhere"):
+        return None
+    rows = [row for row in shipped_offers() if row.cloud == cloud and area_of(row.region) == area]
+    chips: dict[str, set[str]] = {}
+    cheapest: dict[str, float] = {}
+    for row in rows:
+        chips.setdefault(row.region, set()).add(row.chip)
+        if row.on_demand is not None:
+            cheapest[row.region] = min(cheapest.get(row.region, row.on_demand), row.on_demand)
+    ranked = sorted(chips, key=lambda r: (-len(chips[r]), cheapest.get(r, float("inf")), r))
+    return ranked[0] if ranked else None
+
+
 def clouds_for(deployment: str | None, offers: tuple[Offer, ...] | None = None) -> tuple[str, ...] | None:
     """The clouds a deployment answer allows (None: any); "other_cloud" is every cloud in the table but gcp."""
     if deployment == "other_cloud":
