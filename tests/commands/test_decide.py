@@ -292,3 +292,25 @@ def test_text_names_questions_and_answers_in_words_not_ids(
         assert not re.search(rf"^  - ({ids})[:：]", out, re.M), out
         assert not re.search(rf"\b({values})\b", out), out
     assert any("Team skills" in out or "团队" in out for out in outs)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+def test_the_markdown_report_names_questions_and_answers_in_words_not_ids(language: str) -> None:
+    """The report (Markdown; the PDF is made from the same data) of every example: no `field = value` ids."""
+    import re
+
+    from gpu_tpu_app import i18n
+    from gpu_tpu_app.core.decision.fields import CHOICES
+    from gpu_tpu_app.core.report import build_markdown
+    from gpu_tpu_app.core.session import new_session
+
+    ids = "|".join(sorted(FACTORS, key=len, reverse=True))
+    values = "|".join(sorted({v for vs in CHOICES.values() for v in vs if "_" in v}, key=len, reverse=True))
+    previous = i18n.current_language()
+    i18n.set_language(language)
+    try:
+        for path in sorted(EXAMPLES.glob("answers-*.json")):
+            md = build_markdown(new_session().with_answers(read_answers(path)))
+            assert not re.search(rf"\b({ids}) = |\b({values})\b", md), path.name
+    finally:
+        i18n.set_language(previous)
