@@ -29,6 +29,7 @@ from pydantic_core import PydanticCustomError
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.cliutil import one_line
+from gpu_tpu_app.core.decision.regions import CLOUD_NAMES as _CLOUD_NAMES
 from gpu_tpu_app.core.texts import area_texts, placeholders, text
 from gpu_tpu_app.errors import InputError, problem_error, shown, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
@@ -43,15 +44,8 @@ MAX_CHIP_HOUR_USD = 1_000_000.0
 
 Kind = Literal["on-demand", "spot"]
 KINDS: tuple[Kind, ...] = ("on-demand", "spot")
-#: cloud ids -> the name shown.
-CLOUD_NAMES = {
-    "gcp": "Google Cloud",
-    "aws": "AWS",
-    "azure": "Azure",
-    "lambda": "Lambda",
-    "lambdalabs": "Lambda",
-    "nebius": "Nebius",
-}
+#: cloud ids -> the name shown (kept in core.decision.regions, which `decide` reads without pydantic).
+CLOUD_NAMES = _CLOUD_NAMES
 
 #: words in an instance name that say which form factor of an accelerator it carries.
 FORM_HINTS = {"PCIE": frozenset({"pcie"}), "NVL": frozenset({"nvl"}), "SXM": frozenset({"sxm", "sxm4", "sxm5"})}

@@ -146,15 +146,16 @@ def test_text_says_where_the_chips_are_offered_in_the_answered_cloud_and_region(
     code, out, _err = _run(["--answers", str(answers)], capsys)
     offers = out[out.index("Where the chips are offered") :].splitlines()
     assert code == 0 and offers[1].startswith("  - GPU: ") and offers[2].startswith("  - TPU: ")
-    assert "Google TPU v6e" in offers[2] and "gcp europe-west4" in offers[2]
-    assert all(" us-" not in line and "aws " not in line for line in offers[1:3])  # only Google Cloud, only Europe
+    assert "Google TPU v6e" in offers[2] and "Google Cloud europe-west4" in offers[2]
+    assert all(" us-" not in line and "AWS " not in line for line in offers[1:3])  # only Google Cloud, only Europe
     assert (
-        offers[2] == "  - TPU: Google TPU v5e, Google TPU v5p, Google TPU v6e (Trillium), offered in gcp europe-west4"
+        offers[2]
+        == "  - TPU: Google TPU v5e, Google TPU v5p, Google TPU v6e (Trillium), offered in Google Cloud europe-west4"
     )
     answers.write_text('{"deployment": "any_cloud", "region": "canada"}', encoding="utf-8")
     code, out, _err = _run(["--answers", str(answers)], capsys)
     assert "  - TPU: none in the price table for your cloud and region" in out
-    assert "aws ca-central-1" in out
+    assert "AWS ca-central-1" in out
 
 
 def test_params_add_the_money_and_the_break_even_in_the_answered_cloud(
@@ -167,7 +168,7 @@ def test_params_add_the_money_and_the_break_even_in_the_answered_cloud(
     args = ["--answers", str(answers), "--params", "7e9", "--chips", "64"]
     code, out, _err = _run([*args, "--porting-weeks", "6"], capsys)
     money = out[out.index("Money (") :].splitlines()
-    assert code == 0 and "shipped prices in gcp" in money[0]
+    assert code == 0 and "shipped prices in Google Cloud" in money[0]
     costs = {}
     for line in money[1:3]:
         found = re.match(r"  - (GPU|TPU): .+?, ([\d,]+) USD on-demand", line)

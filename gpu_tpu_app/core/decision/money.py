@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, area_of, clouds_for, places_in
+from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, area_of, clouds_for, place_name, places_in
 from gpu_tpu_app.core.texts import text
 
 #: a stated default for an engineer-week when the user gives no rate (USD; --week-usd overrides it): a fully
@@ -85,7 +85,7 @@ def money(values: dict[str, str | None], params: float, chips: int, tokens: floa
         if row is None or row.cost_usd is None or (family == "tpu" and no_tpu):
             best[family] = None
             continue
-        place = f"{row.price.cloud} {row.price.region}" if row.price is not None else ""
+        place = f"{row.price.cloud} {row.price.region}" if row.price is not None else ""  # ids (the JSON's)
         best[family] = Best(row.chip_name, row.cost_usd, row.spot_cost_usd, row.chip_id, place)
     return Money(best["gpu"], best["tpu"], cloud, area)
 
@@ -160,7 +160,7 @@ def render_money(
     each family's best chip and cost, and the break-even."""
     hint = "_window" if window else ""
     found = money(values, params, chips, tokens)
-    where = found.cloud or text("decide.money.anywhere")
+    where = place_name(found.cloud) if found.cloud else text("decide.money.anywhere")
     if found.area is not None:
         where = text("decide.money.in_area", cloud=where, area=text(f"decide.money.areas.{found.area}"))
     lines = [text("decide.money.heading", chips=chips, where=where)]
@@ -172,7 +172,7 @@ def render_money(
         lines.append(
             "  - "
             + text("decide.money.family", family=family, chip=best.name, usd=_usd(best.cost), spot=spot)
-            + (text("decide.money.place", place=best.place) if best.place else "")
+            + (text("decide.money.place", place=place_name(*best.place.split(" ", 1))) if best.place else "")
         )
     if found.gpu is None or found.tpu is None:
         return "\n".join(lines)

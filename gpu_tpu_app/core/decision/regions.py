@@ -19,6 +19,23 @@ AREAS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: cloud ids -> the name people read.
+CLOUD_NAMES: dict[str, str] = {
+    "gcp": "Google Cloud",
+    "aws": "AWS",
+    "azure": "Azure",
+    "lambda": "Lambda",
+    "lambdalabs": "Lambda",
+    "nebius": "Nebius",
+}
+
+
+def place_name(cloud: str, region: str | None = None) -> str:
+    """'Google Cloud europe-west4' for a cloud id and a region (the cloud alone without one)."""
+    name = CLOUD_NAMES.get(cloud, cloud)
+    return f"{name} {region}" if region else name
+
+
 class Offer(NamedTuple):
     """One price-table row's place and prices per chip-hour (None: not listed): chip id, cloud, region."""
 
@@ -146,7 +163,8 @@ def family_offers(area: str | None, deployment: str | None, tpu: bool, names: bo
     rows = [row for row in offered(area, tpu) if clouds is None or row.cloud in clouds]
     said = chip_names() if names else {}
     return FamilyOffers(
-        sorted({f"{row.cloud} {row.region}" for row in rows}), sorted({said.get(row.chip, row.chip) for row in rows})
+        sorted({place_name(row.cloud, row.region) for row in rows}),
+        sorted({said.get(row.chip, row.chip) for row in rows}),
     )
 
 
