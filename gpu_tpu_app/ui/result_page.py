@@ -291,7 +291,7 @@ class ResultPage(QWidget):
         chips = [
             (c.id, c.name, c.family)
             for c in self._catalog.chips
-            if isinstance(c.bf16.value, int | float) and c.id not in too_small
+            if c.bf16.missing != "not supported" and c.id not in too_small
         ]
         clouds = clouds_for(self._deployment)
         return cheapest_step(self._book, chips, rec.verdict, clouds=clouds or None, area=self._area)

@@ -152,6 +152,7 @@ def test_text_says_where_the_chips_are_offered_in_the_answered_cloud_and_region(
         offers[2]
         == "  - TPU: Google TPU v5e, Google TPU v5p, Google TPU v6e (Trillium), offered in Google Cloud europe-west4"
     )
+    assert "NVIDIA L4" in offers[1] and "NVIDIA T4" not in offers[1]  # no bf16 arithmetic: not suggested
     answers.write_text('{"deployment": "any_cloud", "region": "canada"}', encoding="utf-8")
     code, out, _err = _run(["--answers", str(answers)], capsys)
     assert "  - TPU: none in the price table for your cloud and region" in out

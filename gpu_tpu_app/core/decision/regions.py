@@ -156,11 +156,28 @@ def chip_names() -> dict[str, str]:
     }
 
 
+@functools.lru_cache(maxsize=1)
+def without_bf16() -> frozenset[str]:
+    """The catalogue's chips with no bf16 arithmetic (the T4): not suggested for the verdict's work."""
+    from gpu_tpu_app.assets import resource_path
+
+    with open(resource_path("catalog", "chips.toml"), "rb") as handle:
+        data = tomllib.load(handle)
+    return frozenset(
+        str(chip["id"])
+        for chip in data.get("chips", [])
+        if isinstance(chip, dict)
+        and chip.get("id")
+        and (chip.get("bf16") or {}).get("value") == "not supported"
+    )
+
+
 def family_offers(area: str | None, deployment: str | None, tpu: bool, names: bool = True) -> FamilyOffers:
     """The places ("cloud region") and chips (names; ids without `names`) of one family in the answered area
-    and cloud (deployment)."""
+    and cloud (deployment); chips without bf16 arithmetic (the T4) are left out."""
     clouds = clouds_for(deployment)
-    rows = [row for row in offered(area, tpu) if clouds is None or row.cloud in clouds]
+    skip = without_bf16()
+    rows = [row for row in offered(area, tpu) if (clouds is None or row.cloud in clouds) and row.chip not in skip]
     said = chip_names() if names else {}
     return FamilyOffers(
         sorted({place_name(row.cloud, row.region) for row in rows}),
