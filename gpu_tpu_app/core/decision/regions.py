@@ -166,9 +166,7 @@ def without_bf16() -> frozenset[str]:
     return frozenset(
         str(chip["id"])
         for chip in data.get("chips", [])
-        if isinstance(chip, dict)
-        and chip.get("id")
-        and (chip.get("bf16") or {}).get("value") == "not supported"
+        if isinstance(chip, dict) and chip.get("id") and (chip.get("bf16") or {}).get("value") == "not supported"
     )
 
 
