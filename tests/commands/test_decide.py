@@ -316,3 +316,22 @@ def test_the_markdown_report_names_questions_and_answers_in_words_not_ids(langua
             assert not re.search(rf"\b({ids}) = |\b({values})\b", md), path.name
     finally:
         i18n.set_language(previous)
+
+
+def test_a_spot_renter_gets_the_break_even_at_spot_prices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = tmp_path / "answers.json"
+    base = '"framework": "jax", "workload": "training", "deployment": "google_cloud", "porting_budget": "some"'
+    money = {}
+    for rental in ("on_demand", "spot"):
+        answers.write_text(f'{{{base}, "rental": "{rental}"}}', encoding="utf-8")
+        args = ["--answers", str(answers), "--params", "7e9", "--chips", "64"]
+        _code, out, _err = _run([*args, "--format", "json"], capsys)
+        money[rental] = json.loads(out)["money"]
+        _code, text_out, _err = _run(args, capsys)
+        assert ("compares the Spot prices" in text_out) == (rental == "spot")
+    on_demand, spot = money["on_demand"], money["spot"]
+    assert on_demand["saving_at"] == "on_demand" and spot["saving_at"] == "spot"
+    assert on_demand["saving_usd"] == pytest.approx(
+        on_demand["gpu"]["on_demand_usd"] - on_demand["tpu"]["on_demand_usd"], abs=0.02
+    )
+    assert spot["saving_usd"] == pytest.approx(spot["gpu"]["spot_usd"] - spot["tpu"]["spot_usd"], abs=0.02)

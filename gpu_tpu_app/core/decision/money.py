@@ -90,6 +90,16 @@ def money(values: dict[str, str | None], params: float, chips: int, tokens: floa
     return Money(best["gpu"], best["tpu"], cloud, area)
 
 
+def saving_of(values: dict[str, str | None], found: Money) -> tuple[float | None, bool]:
+    """What the TPU saves a run against the GPU, and whether at Spot prices: a Spot renter (the rental
+    answer) is compared at Spot prices where both families have one; anyone else on-demand."""
+    if found.gpu is None or found.tpu is None:
+        return None, False
+    if values.get("rental") == "spot" and found.gpu.spot_cost is not None and found.tpu.spot_cost is not None:
+        return found.gpu.spot_cost - found.tpu.spot_cost, True
+    return found.gpu.cost - found.tpu.cost, False
+
+
 def port_weeks(values: dict[str, str | None], weeks: float | None) -> tuple[float | None, bool]:
     """The engineer-weeks of the port: the user's, else the default the porting_budget answer gives
     (DEFAULT_WEEKS); and whether it is that default."""
@@ -123,7 +133,7 @@ def money_json(
             "spot_usd": None if best.spot_cost is None else round(best.spot_cost, 2),
         }
 
-    saving = found.gpu.cost - found.tpu.cost if found.gpu and found.tpu else None
+    saving, at_spot = saving_of(values, found)
     port = used_weeks * rate if used_weeks is not None else None
     return {
         "params": params,
@@ -134,6 +144,7 @@ def money_json(
         "gpu": family(found.gpu),
         "tpu": family(found.tpu),
         "saving_usd": None if saving is None else round(saving, 2),
+        "saving_at": "spot" if at_spot else "on_demand",
         "porting_weeks": used_weeks,
         "porting_weeks_default": weeks_default,
         "week_usd": rate,
@@ -176,7 +187,10 @@ def render_money(
         )
     if found.gpu is None or found.tpu is None:
         return "\n".join(lines)
-    saving = found.gpu.cost - found.tpu.cost
+    saving, at_spot = saving_of(values, found)
+    assert saving is not None  # both families are priced here
+    if at_spot:
+        lines.append("  " + text("decide.money.at_spot"))
     used_weeks, weeks_default = port_weeks(values, weeks)
     if saving <= 0:
         lines.append("  " + text("decide.money.no_saving"))
