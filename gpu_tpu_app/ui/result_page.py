@@ -7,7 +7,7 @@ import html
 import itertools
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from gpu_tpu_app.core.decision import (
@@ -143,7 +143,7 @@ class ResultPage(QWidget):
         col.addWidget(self.compile_card)
         self.estimator = EstimatorCard(catalog)
         self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
-        self.estimator.sig_request_changed.connect(self._render_money)
+        self.estimator.sig_request_changed.connect(self._estimate_changed)
         col.addWidget(self.estimator)
         col.addStretch(1)
         self.scroll_area = scroll_page(body)
@@ -358,6 +358,17 @@ class ResultPage(QWidget):
         self._render_open_questions(rec)
         self._render_money(self.estimator.request())
         self._reading_order()
+
+    def _estimate_changed(self, request: EstimateRequest | None) -> None:
+        """The user changed the estimator's inputs: the money follows, and the cheapest-places step once the
+        estimator has worked out which chips hold the run (it refreshes right after this signal)."""
+        self._render_money(request)
+        if self._rec is not None:
+            QTimer.singleShot(0, self._rerender_steps)
+
+    def _rerender_steps(self) -> None:
+        if self._rec is not None:
+            self._render_steps(self._rec)
 
     def _render_money(self, request: EstimateRequest | None) -> None:
         """The money card: with the estimator's parameter count (typed, or from a model check), the run's

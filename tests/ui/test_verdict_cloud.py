@@ -127,3 +127,20 @@ def test_the_region_answer_narrows_the_estimators_price_filter(page: ResultPage)
     assert answered_region("gcp", "canada") is None and answered_region("gcp", "anywhere") is None
     page.set_recommendation(decide(Answers(deployment="google_cloud")), Answers(deployment="google_cloud"))
     assert _place(page) == ("gcp", None)
+
+
+def test_typing_the_parameters_updates_the_money_and_the_chips_suggested(qtbot, page: ResultPage) -> None:
+    from gpu_tpu_app.core.texts import text
+
+    page.set_price_book(shipped_book())
+    answers = Answers(framework="pytorch", custom_ops="essential", deployment="aws", region="europe")
+    page.set_recommendation(decide(answers), answers)
+    assert page.money_label.text() == text("decide.money.enter")
+    page.estimator.params_edit.setText("13e9")
+    page.estimator.params_edit.editingFinished.emit()
+    assert "NVIDIA L4 $" in page.steps_label.text()  # before: the cheapest GPU in AWS Europe
+    # 13B to train: a copy needs more than the L4s the estimator's chips hold
+    qtbot.waitUntil(lambda: "NVIDIA L4 $" not in page.steps_label.text())
+    assert "Money (" in page.money_label.text()
+    result = page.estimator.result
+    assert result is not None and any(r.chip_id == "l4" and r.fits is False for r in result.rows)
