@@ -28,6 +28,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gpu_tpu_app import i18n
+from gpu_tpu_app.core.decision.regions import CLOUD_NAMES as _CLOUD_NAMES
 from gpu_tpu_app.core.texts import area_texts, placeholders, text
 from gpu_tpu_app.errors import InputError, problem_error, shown, supported_version
 from gpu_tpu_app.safe_read import read_toml_model
@@ -43,15 +44,8 @@ MAX_CHIP_HOUR_USD = 1_000_000.0
 
 Kind = Literal["on-demand", "spot"]
 KINDS: tuple[Kind, ...] = ("on-demand", "spot")
-#: cloud ids -> the name shown.
-CLOUD_NAMES = {
-    "gcp": "Google Cloud",
-    "aws": "AWS",
-    "azure": "Azure",
-    "lambda": "Lambda",
-    "lambdalabs": "Lambda",
-    "nebius": "Nebius",
-}
+#: cloud ids -> the name shown (kept in core.decision.regions, which `decide` reads without pydantic).
+CLOUD_NAMES = _CLOUD_NAMES
 
 #: words in an instance name that say which form factor of an accelerator it carries.
 FORM_HINTS = {"PCIE": frozenset({"pcie"}), "NVL": frozenset({"nvl"}), "SXM": frozenset({"sxm", "sxm4", "sxm5"})}
@@ -526,18 +520,35 @@ def shipped_book() -> PriceBook:
     return PriceBook(quotes=shipped_quotes(load_price_table()))
 
 
-def cheapest_step(book: PriceBook, chips: Sequence[tuple[str, str, str]], verdict: str, limit: int = 3) -> str | None:
+def cheapest_step(
+    book: PriceBook,
+    chips: Sequence[tuple[str, str, str]],
+    verdict: str,
+    limit: int = 3,
+    clouds: Sequence[str] | None = None,
+    area: str | None = None,
+) -> str | None:
     """A next step naming the cheapest places to rent the verdict's chips, or None without prices.
 
-    chips: (id, name, family) of the catalogue's chips; a GPU verdict names GPUs, a TPU verdict TPUs,
-    "either" both. Each chip is named at its cheapest on-demand place, cheapest first, with its source.
+    chips: (id, name, family) of the catalogue's chips that may be suggested (the caller leaves out those
+    that cannot hold the run); a GPU verdict names GPUs, a TPU verdict TPUs, "either" both. Each chip is
+    named at its cheapest on-demand place in `clouds` (None: any) and `area` (an answered region: "us",
+    "europe", ...; None or "anywhere": any), cheapest first, with its source.
     """
+    from gpu_tpu_app.core.decision.regions import area_of
+
     families = verdict_families(verdict)
-    found = [
-        (name, quote)
-        for chip_id, name, family in chips
-        if family in families and (quote := book.cheapest(chip_id, "on-demand")) is not None
-    ]
+    found = []
+    for chip_id, name, family in chips:
+        if family not in families:
+            continue
+        quotes = [
+            q
+            for q in book.select(chip_id, "on-demand")
+            if (clouds is None or q.cloud in clouds) and (area in (None, "anywhere") or area_of(q.region) == area)
+        ]
+        if quotes:
+            found.append((name, min(quotes, key=lambda q: q.usd)))
     return cheapest_text(found, verdict, limit)
 
 

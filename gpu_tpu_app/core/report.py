@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from gpu_tpu_app import __version__, i18n
 from gpu_tpu_app.core.catalog import load_catalog
-from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Recommendation, has_verdict
+from gpu_tpu_app.core.decision import PAGES, QUESTIONS, UNKNOWN, Answers, Recommendation, has_verdict
 from gpu_tpu_app.core.estimate.models import OWN_FAMILIES
 from gpu_tpu_app.core.estimate.text import (
     cost_lines,
@@ -324,7 +324,7 @@ def collect(
         blockers=blockers,
         reasons=reasons,
         flips=flips,
-        next_steps=[*rec.next_steps, *_cheapest_places(rec, estimate)],
+        next_steps=[*rec.next_steps, *_cheapest_places(rec, estimate, session.answers)],
         unanswered=unanswered,
         answers=answers,
         estimate_intro=est_intro,
@@ -571,12 +571,29 @@ def build_html(
     return to_html(collect(session, lesson, catalog, estimate, name), colors)
 
 
-def _cheapest_places(rec: Recommendation, estimate: Estimate | None) -> list[str]:
-    """The next step naming the cheapest places for the verdict's chips, from the estimate's prices."""
+def _cheapest_places(rec: Recommendation, estimate: Estimate | None, answers: Answers | None = None) -> list[str]:
+    """The next step naming the cheapest places for the verdict's chips, from the estimate's prices: only
+    chips that hold the run (none without bf16 arithmetic, none too small for one copy), priced in the
+    answered cloud and region (as the window's step)."""
+    from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, area_of, clouds_for
+
     if estimate is None or not has_verdict(rec):
         return []
     families = verdict_families(rec.verdict)
-    found = [(row_name(r), r.price) for r in estimate.rows if r.family in families and r.price is not None]
+    deployment = answers.deployment if answers is not None else None
+    cloud = ANSWERED_CLOUDS.get(deployment or "")
+    clouds = (cloud,) if cloud else clouds_for(deployment) or None
+    area = answers.region if answers is not None and answers.region != "anywhere" else None
+    found = [
+        (row_name(r), r.price)
+        for r in estimate.rows
+        if r.family in families
+        and r.price is not None
+        and r.fits is not False
+        and r.peak_dtype != "float16"  # no bf16 arithmetic (the T4)
+        and (clouds is None or r.price.cloud in clouds)
+        and (area is None or area_of(r.price.region) == area)
+    ]
     cheapest = cheapest_text(found, rec.verdict)
     return [text("report.cheapest", text=cheapest)] if cheapest else []
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from gpu_tpu_app.core.decision import QUESTIONS, has_verdict, leans_only
+from gpu_tpu_app.core.decision import answered_count, has_verdict, leans_only, question_count
 from gpu_tpu_app.core.decision.rules import FULL_ENOUGH
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import text
@@ -47,13 +47,13 @@ def headline(rec: Recommendation) -> str:
 
 def verdict_summary(rec: Recommendation) -> str:
     """The verdict's score, confidence and answered questions in one sentence (window and report)."""
-    answered = len(QUESTIONS) - len(rec.unanswered)
+    answered = answered_count(rec)
     summary = text(
         "verdict.summary.score",
         score=f"{rec.score:+.2f}",
         confidence=confidence_word(rec.confidence),
         answered=answered,
-        total=len(QUESTIONS),
+        total=question_count(),
     )
     if rec.blockers:
         summary = text("verdict.summary.blocked", summary=summary)

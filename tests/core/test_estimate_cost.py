@@ -141,3 +141,27 @@ def test_the_report_names_the_cheapest_places_for_the_verdicts_chips(catalog: Ca
     assert "NVIDIA" not in line and "(gpu-tpu-app prices lists every region.)" in line
     # without an estimate there are no prices to name
     assert "Cheapest places" not in build_markdown(session.with_estimate(None), None, catalog, None)
+
+
+def test_the_reports_cheapest_places_hold_the_run_in_the_answered_cloud_and_region(catalog: Catalog) -> None:
+    """Issue 34 item 4 in the report: no T4 (no bf16), no chip too small for one copy, only AWS in Europe."""
+    from gpu_tpu_app.core.decision import Answers
+    from gpu_tpu_app.core.decision.regions import answered_region
+    from gpu_tpu_app.core.report import build_markdown, session_estimate
+    from gpu_tpu_app.core.session import new_session
+
+    answers = Answers(framework="pytorch", custom_ops="essential", deployment="aws", region="europe")
+    # the estimate as the window's Price in leaves it after these answers: AWS, its European region
+    region = answered_region("aws", "europe")
+    request = EstimateRequest(params=13e9, chips=8, price_cloud="aws", price_region=region)
+    session = new_session().with_answers(answers).with_estimate(request)
+    assert session.recommendation().verdict == "gpu"
+    est = session_estimate(session, catalog, shipped_book())
+    assert est is not None
+    small = {r.chip_name for r in est.rows if r.fits is False and r.family == "gpu"}
+    assert "NVIDIA L4" in small
+    line = next(x for x in build_markdown(session, None, catalog, est).splitlines() if "Cheapest places" in x)
+    named = line.split(": ", 1)[1].split(" (shipped table")[0]
+    assert "NVIDIA T4" not in named and not any(name in named for name in small), named
+    places = [part.split(" in ", 1)[1] for part in named.split("; ")]
+    assert places and all(p.startswith("AWS eu-") for p in places), places

@@ -407,3 +407,27 @@ def test_a_local_catalogue_older_than_90_days_is_marked_stale(tmp_path: Path, ta
     assert quote.describe_age() == "SkyPilot catalogue, 120 days old (stale: over 90 days)"
     fresh = _write(tmp_path / "new" / "aws" / "vms.csv", AWS_VMS, age_hours=24 * 89)
     assert not next(q for q in read_path(fresh, table).quotes if q.chip_id == "h100-sxm").stale()
+
+
+# --------------------------------------------------------------------------- issue 33: the chips people rent most
+
+
+def test_the_shipped_table_covers_the_chips_people_rent_most() -> None:
+    rows = load_price_table().prices
+    places = {(row.chip, row.cloud) for row in rows}
+    assert {("l4", "gcp"), ("l4", "aws"), ("a10g", "aws")} <= places  # GCP G2, AWS G6 and G5
+    assert {cloud for chip, cloud in places if chip == "h200"} & {"gcp", "aws", "azure"}  # H200 on a hyperscaler
+    sources = {source.id: source for source in load_price_table().sources}
+    for row in rows:
+        assert row.source in sources and sources[row.source].read is not None  # each row with its source and date
+        if row.on_demand is not None and row.spot is not None:
+            assert row.spot < row.on_demand, (row.chip, row.cloud, row.region)  # Spot is the cheaper kind
+
+
+def test_a_flex_start_price_is_not_shipped_as_on_demand() -> None:
+    """The GCP catalogue's H100 "on-demand" price in us-central1 is a flex-start price (less than half of the
+    other regions'); the row keeps its Spot price only."""
+    gcp_h100 = {row.region: row for row in load_price_table().prices if (row.chip, row.cloud) == ("h100-sxm", "gcp")}
+    assert gcp_h100["us-central1"].on_demand is None and gcp_h100["us-central1"].spot is not None
+    on_demand = [row.on_demand for row in gcp_h100.values() if row.on_demand is not None]
+    assert max(on_demand) < 2 * min(on_demand)

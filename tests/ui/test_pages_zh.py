@@ -130,7 +130,7 @@ def test_the_summary_card_keeps_its_figures_in_chinese(qtbot, zh_qt: None) -> No
 
 
 def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
-    from gpu_tpu_app.core.decision import PAGES, QUESTIONS
+    from gpu_tpu_app.core.decision import PAGES, question_count
     from gpu_tpu_app.core.lesson import load_lesson
     from gpu_tpu_app.ui.decide.wizard import DecideWizard
 
@@ -139,7 +139,7 @@ def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     assert wizard.back_button.text() == "上一页(&B)" and wizard.next_button.text() == "下一页(&N)"
     assert wizard.step_labels[-1].text() == f"{len(PAGES) + 1}  结果"
     first = wizard.pages[0].cards
-    assert wizard.count_label.text() == f"本页已回答 0 / {len(first)} · 共已回答 0 / {len(QUESTIONS)}"
+    assert wizard.count_label.text() == f"本页已回答 0 / {len(first)} · 共已回答 0 / {question_count()}"
     card = first[0]
     assert card.buttons[None].text() == "跳过 / 不确定"
     assert card.learn.text().startswith("了解更多：") and card.learn.text().endswith(" →")
@@ -150,7 +150,7 @@ def test_the_wizard_chrome_is_chinese(qtbot, zh_qt: None) -> None:
 
 def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     from gpu_tpu_app.core.catalog import load_catalog
-    from gpu_tpu_app.core.decision import QUESTIONS, Answers, decide
+    from gpu_tpu_app.core.decision import Answers, decide, question_count
     from gpu_tpu_app.core.lesson import load_lesson
     from gpu_tpu_app.core.report import factor_label
     from gpu_tpu_app.ui.result.result_page import ResultPage
@@ -162,7 +162,7 @@ def test_the_result_page_chrome_is_chinese(qtbot, zh_qt: None) -> None:
     assert page.notes_edit.placeholderText().startswith("你对这个决策的备注")
     page.set_recommendation(decide(Answers()))
     assert page.headline.text() == "尚无结论"
-    assert page.summary.text().startswith(f"已回答 0 / {len(QUESTIONS)} 个问题：至少回答 ")
+    assert page.summary.text().startswith(f"已回答 0 / {question_count()} 个问题：至少回答 ")
     rec = decide(TPU)
     page.set_recommendation(rec)
     first = page.reasons_box.itemAt(0).widget().text()

@@ -199,3 +199,16 @@ def test_keyboard_only_from_first_page_to_result(qtbot) -> None:
     assert rec is not None and rec.verdict == "tpu"
     assert window.result_page.headline.text().startswith("The factory line")
     assert window.isWindowModified()
+
+
+def test_the_count_in_all_is_out_of_the_same_total_as_the_result_page(wizard: DecideWizard) -> None:
+    """A follow-up question (kernel kind, asked after custom kernels) counts on its page only; "in all" is the
+    Result page's count (engine.answered_count of question_count), whatever the follow-ups say."""
+    from gpu_tpu_app.core.decision import answered_count, decide, question_count
+
+    answers = Answers(framework="jax", custom_ops="essential", custom_ops_kind="pallas_xla", workload="inference")
+    wizard.set_answers(answers)
+    wizard.go_to_page(0)
+    in_all = wizard.count_label.text().split(" · ")[1]
+    assert in_all == f"{answered_count(decide(answers))} of {question_count()} in all" == "3 of 23 in all"
+    assert wizard.count_label.text().startswith("3 of ")  # the page counts its follow-up: framework, ops, kind

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         decide,
         has_verdict,
         leans_only,
+        question_count,
     )
     from gpu_tpu_app.core.decision.fields import (
         FACTORS,
@@ -100,6 +101,7 @@ _HOMES: dict[str, str] = {
     "MAX_FLIPS": "engine",
     "MIN_ANSWERS_FOR_VERDICT": "engine",
     "answered_count": "engine",
+    "question_count": "engine",
     "decide": "engine",
     "has_verdict": "engine",
     "leans_only": "engine",
@@ -214,6 +216,7 @@ __all__ = [
     "leans_only",
     "load_answers",
     "migrate_answers",
+    "question_count",
     "read_answers",
     "read_decision_text",
 ]

@@ -1,43 +1,29 @@
 """The answers model: what the user knows about the workload, one field per wizard question.
 
-The fields, their values and their order are those of fields.py (the one home of them, which the
-CLI reads without pydantic); this module declares the pydantic model the window, sessions and the
-model check use, and refuses to build if the two ever differ.
+The model is generated from fields.SPECS (the one home of the questions, which the CLI reads
+without pydantic): one optional field per question, in wizard order, each allowing its question's
+values or None ("unknown"). The window, sessions and the model check use it.
 """
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, create_model
 
 from gpu_tpu_app.core.decision.fields import (
     CHOICES,
     FACTORS,
-    FIELDS,
     ORDERED,
+    SPECS,
     UNKNOWN,
-    ArchitectureChanges,
-    Batch,
-    BurstCapacity,
     Confidence,
-    CostFocus,
     CustomOps,
-    DataPipeline,
-    Deployment,
-    Duration,
-    Embeddings,
     Framework,
     HighPrecision,
     Leans,
     MatmulShare,
-    PortingBudget,
-    Scale,
-    Stage,
-    Team,
-    Utilization,
     Verdict,
-    Workload,
     YesNo,
     choices,
     values_of,
@@ -61,42 +47,19 @@ __all__ = [
     "values_of",
 ]
 
+_CONFIG = ConfigDict(extra="forbid", frozen=True)
 
-class Answers(BaseModel):
-    """What the user knows about the workload; None means "unknown"."""
+if TYPE_CHECKING:
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    class Answers(BaseModel):
+        """What the user knows about the workload; None means "unknown" (the type checker's view of the
+        model generated below: every field is one of its question's values, or None)."""
 
-    framework: Framework | None = None
-    xla_verified: YesNo | None = None
-    custom_ops: CustomOps | None = None
-    dynamic_shapes: YesNo | None = None
-    high_precision: HighPrecision | None = None
-    stage: Stage | None = None
-    architecture_changes: ArchitectureChanges | None = None
-    workload: Workload | None = None
-    scale: Scale | None = None
-    batch: Batch | None = None
-    duration: Duration | None = None
-    matmul_share: MatmulShare | None = None
-    embeddings: Embeddings | None = None
-    team: Team | None = None
-    porting_budget: PortingBudget | None = None
-    deployment: Deployment | None = None
-    burst_capacity: BurstCapacity | None = None
-    utilization: Utilization | None = None
-    data_pipeline: DataPipeline | None = None
-    cost_focus: CostFocus | None = None
+        def __init__(self, **values: str | None) -> None: ...
 
+        def __getattr__(self, name: str) -> str | None: ...
 
-def _declared() -> dict[str, tuple[str, ...]]:
-    """Each model field's allowed values, read from its annotation."""
-    out = {}
-    for name, info in Answers.model_fields.items():
-        literal = next(arg for arg in get_args(info.annotation) if arg is not type(None))
-        out[name] = get_args(literal)
-    return out
-
-
-if _declared() != CHOICES or tuple(Answers.model_fields) != FACTORS or set(FIELDS) != set(FACTORS):
-    raise RuntimeError("core.decision.answers.Answers and core.decision.fields.FIELDS differ: declare a field in both")
+else:
+    _fields: dict[str, Any] = {spec.field: (spec.values | None, None) for spec in SPECS}
+    Answers = create_model("Answers", __config__=_CONFIG, __module__=__name__, __doc__=None, **_fields)
+    Answers.__doc__ = 'What the user knows about the workload; None means "unknown".'

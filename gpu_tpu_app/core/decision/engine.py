@@ -15,7 +15,17 @@ import math
 from typing import TYPE_CHECKING, NamedTuple
 
 from gpu_tpu_app import i18n
-from gpu_tpu_app.core.decision.fields import CHOICES, FACTORS, ORDERED, Confidence, Values, Verdict, values_of
+from gpu_tpu_app.core.decision.fields import (
+    ALWAYS_ASKED,
+    CHOICES,
+    FACTORS,
+    ORDERED,
+    Confidence,
+    Values,
+    Verdict,
+    open_questions,
+    values_of,
+)
 from gpu_tpu_app.core.decision.records import (
     BlockerRecord,
     ConflictRecord,
@@ -23,9 +33,12 @@ from gpu_tpu_app.core.decision.records import (
     Outcome,
     ReasonRecord,
 )
+from gpu_tpu_app.core.decision.regions import tpu_offered_in
 from gpu_tpu_app.core.decision.rules import (
     BELOW_THRESHOLD,
+    BLOCK_LIFTS,
     BLOCKED_SCORE,
+    CONFLICTS_UNDECIDED,
     CORRELATED,
     CORRELATED_SHARE,
     FULL_ENOUGH,
@@ -53,14 +66,20 @@ if TYPE_CHECKING:
 
 
 def _blocked(values: Values, factor: str, rules: RuleSet) -> bool:
+    """Whether the answer to `factor` is a blocker here: it is one, and no answer that lifts it is given."""
     value = values[factor]
     if value is None or (factor, value) not in rules.blockers:
         return False
-    if factor == "framework":
-        return values["xla_verified"] != "yes"
-    if factor == "porting_budget":
-        return values["framework"] in NOT_XLA_NATIVE and values["xla_verified"] != "yes"
-    return True
+    if factor == "porting_budget" and values["framework"] not in NOT_XLA_NATIVE:
+        return False
+    if factor == "region":
+        return not tpu_offered_in(value)
+    lifts = BLOCK_LIFTS.get((factor, value), ())
+    return not any(values[field] in lifting for field, lifting in lifts)
+
+
+def _conflict_count(values: Values, rules: RuleSet) -> int:
+    return sum(all(values[f] == v for f, v in c.answers) for c in rules.conflicts.values())
 
 
 def _small_serving(values: Values) -> bool:
@@ -68,8 +87,20 @@ def _small_serving(values: Values) -> bool:
 
 
 def _short_finetune(values: Values) -> bool:
-    """A short, small-batch fine-tune of a fixed base model (LoRA and the like): hours, a small batch, not serving."""
-    return values["workload"] != "inference" and values["duration"] == "hours" and values["batch"] == "small"
+    """A short, small-batch fine-tune of a fixed base model (LoRA and the like): hours, a small batch, not
+    serving; not a large or massive job, nor a design that changes every week (no fixed base model)."""
+    return (
+        values["workload"] != "inference"
+        and values["duration"] == "hours"
+        and values["batch"] == "small"
+        and values["scale"] not in ("large", "massive")
+        and values["architecture_changes"] != "weekly"
+    )
+
+
+def _tpu_kernels(values: Values) -> bool:
+    """Custom operations that are Pallas kernels or XLA custom calls: written for XLA, they run on a TPU."""
+    return values["custom_ops"] in ("some", "essential") and values["custom_ops_kind"] == "pallas_xla"
 
 
 def _variant(values: Values, factor: str, rules: RuleSet) -> str:
@@ -79,6 +110,8 @@ def _variant(values: Values, factor: str, rules: RuleSet) -> str:
         return "small_serving"
     if _short_finetune(values) and (factor, value) in rules.short_finetune:
         return "short_finetune"
+    if factor == "custom_ops" and _tpu_kernels(values):
+        return "tpu_kernels"
     if factor == "embeddings" and values["framework"] == "pytorch":
         return "pytorch"
     if factor == "utilization" and values["workload"] in ("inference", "both"):
@@ -102,6 +135,8 @@ def _variants(factor: str, value: str, rule: Rule, rules: RuleSet) -> dict[str, 
         forms["serving"] = rules.steady_serving if value == "steady" else rule
     if factor == "matmul_share":
         forms["embeddings"] = rules.embedding_lookups if value in ("irregular", "low") else rule
+    if factor == "custom_ops" and value in ("some", "essential"):
+        forms["tpu_kernels"] = rules.tpu_kernels
     if factor == "duration":
         forms["inference"] = rule._replace(
             weight=rule.weight * INFERENCE_DURATION_FACTOR, message=sentences(rule.message, rules.inference_note)
@@ -125,12 +160,14 @@ class _Prepared(NamedTuple):
     """The rules of one language as the engine looks them up, built once."""
 
     rules: RuleSet
+    #: (factor, answer) -> the question's label and the answer's words, as people read them in notes
+    said: dict[tuple[str, str], tuple[str, str]]
     #: (factor, answer, variant) -> (signed weight, Reason)
     reasons: dict[tuple[str, str, str], tuple[float, ReasonRecord]]
     blockers: dict[tuple[str, str], BlockerRecord]
 
 
-def _prepare(rules: RuleSet) -> _Prepared:
+def _prepare(rules: RuleSet, said: dict[tuple[str, str], tuple[str, str]] | None = None) -> _Prepared:
     reasons = {
         (factor, value, variant): (rule.weight if rule.leans == "tpu" else -rule.weight, _reason(factor, value, rule))
         for factor, by_value in rules.rules.items()
@@ -143,13 +180,25 @@ def _prepare(rules: RuleSet) -> _Prepared:
         )
         for (factor, value), b in rules.blockers.items()
     }
-    return _Prepared(rules, reasons, blockers)
+    return _Prepared(rules, said or {}, reasons, blockers)
 
 
 @functools.lru_cache(maxsize=8)
 def _prepared(language: str) -> _Prepared:
     """The rules of one language as the engine looks them up, built on first use."""
-    return _prepare(rules_for(language))
+    from gpu_tpu_app.core.decision.questions import wizard
+
+    said = {
+        (field, value): (q.label, words)
+        for field, q in wizard(language).questions.items()
+        for value, words in q.choices
+    }
+    return _prepare(rules_for(language), said)
+
+
+def _words(prepared: _Prepared, factor: str, answer: str) -> tuple[str, str]:
+    """A question's label and an answer's words as people read them (the ids where the words are unknown)."""
+    return prepared.said.get((factor, answer), (factor, answer))
 
 
 def __getattr__(name: str) -> object:
@@ -161,12 +210,14 @@ def __getattr__(name: str) -> object:
 class _Evaluation(NamedTuple):
     score: float
     blocked: bool
+    #: how many pairs of answers contradict each other
+    conflicts: int
     blockers: list[BlockerRecord]
     reasons: list[tuple[float, int, ReasonRecord]]  # (-weight, wizard index, reason)
 
 
 def _combine(
-    found: dict[str, tuple[float, ReasonRecord]], rules: RuleSet, explain: bool = True
+    found: dict[str, tuple[float, ReasonRecord]], prepared: _Prepared, explain: bool = True
 ) -> dict[str, tuple[float, ReasonRecord]]:
     """Correlated answers: per group and direction the strongest keeps its weight, the others keep
     CORRELATED_SHARE of it, and their reasons say so. Monotone in every answer's signed weight."""
@@ -182,7 +233,8 @@ def _combine(
             for f in members[1:]:
                 signed, reason = found[f]
                 shared = signed * CORRELATED_SHARE
-                note = rules.correlated_note.format(factor=lead, answer=lead_reason.answer)
+                label, words = _words(prepared, lead, lead_reason.answer)
+                note = prepared.rules.correlated_note.format(factor=label, answer=words)
                 out[f] = (
                     shared,
                     reason._replace(weight=round(abs(shared), 3), message=sentences(reason.message, note))
@@ -193,7 +245,7 @@ def _combine(
 
 
 def _porting_cost(
-    values: Values, found: dict[str, tuple[float, ReasonRecord]], rules: RuleSet, explain: bool = True
+    values: Values, found: dict[str, tuple[float, ReasonRecord]], prepared: _Prepared, explain: bool = True
 ) -> dict[str, tuple[float, ReasonRecord]]:
     """While XLA is untested, the GPU-side parts of a port (custom operations, changing shapes, a CUDA
     team) weigh as one cost that grows with each part. Monotone in every answer's signed weight."""
@@ -206,8 +258,8 @@ def _porting_cost(
     out = dict(found)
     for f in parts:
         signed, reason = found[f]
-        others = ", ".join(f"{o} = {found[o][1].answer}" for o in parts if o != f)
-        note = rules.porting_note.format(others=others, times=f"{times:g}")
+        others = ", ".join("{}: {}".format(*_words(prepared, o, found[o][1].answer)) for o in parts if o != f)
+        note = prepared.rules.porting_note.format(others=others, times=f"{times:g}")
         grown = signed * times
         if explain:
             reason = reason._replace(weight=round(abs(grown), 3), message=sentences(reason.message, note))
@@ -232,7 +284,7 @@ def _evaluate(values: Values, prepared: _Prepared, explain: bool = True) -> _Eva
         rule = prepared.reasons.get((factor, value, _variant(values, factor, rules)))
         if rule is not None:
             found[factor] = rule
-    combined = _combine(_porting_cost(values, found, rules, explain), rules, explain)
+    combined = _combine(_porting_cost(values, found, prepared, explain), prepared, explain)
     total = sum(signed for signed, _r in combined.values())
     # a blocked factor's own lean still counts toward the (capped) score, as before
     for b in blockers:
@@ -256,11 +308,17 @@ def _evaluate(values: Values, prepared: _Prepared, explain: bool = True) -> _Eva
     elif sum(value is not None for value in values.values()) < FULL_ENOUGH:
         # a few answers lean, but they are no verdict yet: the score stays in the "either" band
         score = max(-BELOW_THRESHOLD, min(BELOW_THRESHOLD, score))
-    return _Evaluation(round(score, 4), bool(blockers), blockers, reasons)
+    return _Evaluation(round(score, 4), bool(blockers), _conflict_count(values, rules), blockers, reasons)
 
 
-def _verdict(score: float, blocked: bool) -> Verdict:
-    if blocked or score <= -THRESHOLD:
+def _verdict(score: float, blocked: bool, conflicts: int = 0) -> Verdict:
+    """GPU when a blocker applies; "either" when the answers contradict each other in two places or more
+    (they cannot carry a verdict until answered again); otherwise the score's side of the threshold."""
+    if blocked:
+        return "gpu"
+    if conflicts >= CONFLICTS_UNDECIDED:
+        return "either"
+    if score <= -THRESHOLD:
         return "gpu"
     if score >= THRESHOLD:
         return "tpu"
@@ -281,16 +339,55 @@ def _conflicts(values: Values, rules: RuleSet) -> list[ConflictRecord]:
     ]
 
 
-def _confidence(values: Values, score: float, verdict: Verdict, blocked: bool, conflicted: bool = False) -> Confidence:
+def compatibility_gates(values: Values) -> list[str]:
+    """The answers that say the code may not run well on a TPU yet, whatever the business answers add up to:
+    XLA untried, custom operations that run on GPUs only (CUDA, Triton, or a kind not stated), changing
+    shapes, a CUDA-only team. With any of them a TPU verdict is at most "low" (the gates come first)."""
+    gates = []
+    if values["xla_verified"] is None:
+        gates.append("xla_verified")
+    if values["custom_ops"] in ("some", "essential") and not _tpu_kernels(values):
+        gates.append("custom_ops")
+    if values["dynamic_shapes"] == "yes":
+        gates.append("dynamic_shapes")
+    if values["team"] == "cuda":
+        gates.append("team")
+    return gates
+
+
+def pilot_caps(values: Values) -> list[str]:
+    """The answers after which compiling is not yet speed: irregular memory access (gathers and scatters) and
+    code that runs under XLA only with its kernels swapped for fallbacks. A TPU verdict is at most "medium"
+    until a pilot has timed them."""
+    caps = []
+    if values["matmul_share"] == "irregular":
+        caps.append("matmul_share")
+    if values["xla_verified"] == "with_fallbacks":
+        caps.append("xla_verified")
+    if values["high_precision"] == "fp32":
+        caps.append("high_precision")
+    return caps
+
+
+def not_the_bottleneck(values: Values) -> bool:
+    """The answers say the host CPUs or the input pipeline limit the work: no accelerator fixes that."""
+    return values["bottleneck"] in ("cpu", "input")
+
+
+def _confidence(values: Values, score: float, verdict: Verdict, blocked: bool, conflicts: int = 0) -> Confidence:
     """Blockers decide with high confidence; otherwise the answered share and the margin both count.
 
     A TPU verdict stays at most "medium" until the framework check has passed (xla_verified = yes):
-    the lesson's rule is to verify rather than assume; and with strict fp32, which a TPU's matrix
-    units reach only in three to six bf16 passes, until a pilot has timed it. Answers that
-    contradict each other lower the confidence one level.
+    the lesson's rule is to verify rather than assume; and with strict fp32 (which a TPU's matrix
+    units reach only in three to six bf16 passes), irregular memory access or kernels swapped for
+    fallbacks, until a pilot has timed it (pilot_caps). With a compatibility gate open it is at most
+    "low" (compatibility_gates). Answers that contradict each other lower the confidence one level;
+    two contradictions or more, or answers that say the accelerator is not the bottleneck, make it "low".
     """
     if blocked:
         return "high"
+    if conflicts >= CONFLICTS_UNDECIDED or not_the_bottleneck(values):
+        return "low"
     answered = sum(MAX_WEIGHT[f] for f in FACTORS if values[f] is not None) / TOTAL_WEIGHT
     margin = THRESHOLD - abs(score) if verdict == "either" else abs(score) - THRESHOLD
     if answered >= 0.7 and margin >= 0.25:
@@ -299,9 +396,11 @@ def _confidence(values: Values, score: float, verdict: Verdict, blocked: bool, c
         level = "medium"
     else:
         level = "low"
-    if verdict == "tpu" and level == "high" and (values["xla_verified"] != "yes" or values["high_precision"] == "fp32"):
+    if verdict == "tpu" and level == "high" and (values["xla_verified"] != "yes" or pilot_caps(values)):
         level = "medium"
-    return _LOWER[level] if conflicted else level
+    if verdict == "tpu" and compatibility_gates(values):
+        level = "low"
+    return _LOWER[level] if conflicts else level
 
 
 #: at most this many flips are listed.
@@ -327,7 +426,7 @@ def _flips(values: Values, verdict: Verdict, score: float, prepared: _Prepared) 
                 continue
             # only the score and the verdict matter here: decide() without its words and steps
             rerun = _evaluate({**values, factor: candidate}, prepared, explain=False)
-            rerun_verdict = _verdict(rerun.score, rerun.blocked)
+            rerun_verdict = _verdict(rerun.score, rerun.blocked, rerun.conflicts)
             if rerun_verdict == verdict:
                 continue
             distance = abs(order.index(candidate) - order.index(current)) if order and current is not None else 0
@@ -360,19 +459,21 @@ def outcome(values: Values, flips: bool = True, language: str | None = None) -> 
     lang = language or i18n.current_language()
     prepared = _prepared(lang)
     ev = _evaluate(values, prepared)
-    verdict = _verdict(ev.score, ev.blocked)
+    verdict = _verdict(ev.score, ev.blocked, ev.conflicts)
     ev.reasons.sort(key=lambda item: (item[0], item[1]))
-    steps = next_steps(values, verdict, [b.factor for b in ev.blockers], steps_for(lang))
     conflicts = _conflicts(values, prepared.rules)
+    steps = next_steps(
+        values, verdict, [b.factor for b in ev.blockers], steps_for(lang), [c.factors for c in conflicts]
+    )
     return Outcome(
         verdict=verdict,
         score=ev.score,
-        confidence=_confidence(values, ev.score, verdict, ev.blocked, bool(conflicts)),
+        confidence=_confidence(values, ev.score, verdict, ev.blocked, len(conflicts)),
         blockers=ev.blockers,
         reasons=[reason for _w, _i, reason in ev.reasons],
         flips=_flips(values, verdict, ev.score, prepared) if flips else [],
         next_steps=[step.line for step in steps],
-        unanswered=[factor for factor in FACTORS if values[factor] is None],
+        unanswered=open_questions(values),
         conflicts=conflicts,
         steps=steps,
     )
@@ -385,9 +486,15 @@ def outcome(values: Values, flips: bool = True, language: str | None = None) -> 
 MIN_ANSWERS_FOR_VERDICT = 3
 
 
+def question_count() -> int:
+    """How many questions the answered count is out of: every question but the follow-ups."""
+    return len(ALWAYS_ASKED)
+
+
 def answered_count(rec: Recommendation | Outcome) -> int:
-    """How many of the wizard's questions the recommendation was given."""
-    return len(FACTORS) - len(rec.unanswered)
+    """How many of the wizard's questions the recommendation was given (follow-up questions, asked after
+    some answers only, do not count)."""
+    return len(ALWAYS_ASKED) - len(set(rec.unanswered) & set(ALWAYS_ASKED))
 
 
 def leans_only(rec: Recommendation | Outcome) -> bool:

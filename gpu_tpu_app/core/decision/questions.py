@@ -10,7 +10,11 @@ from typing import NamedTuple
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
+
+# each question's explainer topic and the wizard's pages (each with the fields it asks): from fields.SPECS
 from gpu_tpu_app.core.decision.fields import CHOICES, FACTORS
+from gpu_tpu_app.core.decision.fields import PAGES as _PAGES
+from gpu_tpu_app.core.decision.fields import TOPICS as _TOPICS
 from gpu_tpu_app.core.localized import InLanguage, ListInLanguage
 
 
@@ -33,40 +37,6 @@ class Page(NamedTuple):
     title: str
     intro: str
     fields: list[str]
-
-
-#: each question's explainer topic (a lesson topic id), in wizard order.
-_TOPICS: dict[str, str] = {
-    "framework": "software",
-    "xla_verified": "software",
-    "custom_ops": "flexibility",
-    "dynamic_shapes": "software",
-    "high_precision": "architecture",
-    "stage": "playbook",
-    "architecture_changes": "flexibility",
-    "workload": "workload",
-    "scale": "workload",
-    "batch": "workload",
-    "duration": "workload",
-    "matmul_share": "architecture",
-    "embeddings": "architecture",
-    "team": "workflow",
-    "porting_budget": "cost",
-    "deployment": "cost",
-    "burst_capacity": "cost",
-    "utilization": "utilization",
-    "data_pipeline": "utilization",
-    "cost_focus": "cost",
-}
-
-#: the wizard's pages in the playbook's order, each with the fields it asks.
-_PAGES: dict[str, list[str]] = {
-    "framework": ["framework", "xla_verified", "custom_ops", "dynamic_shapes", "high_precision"],
-    "stage": ["stage", "architecture_changes"],
-    "workload": ["workload", "scale", "batch", "duration", "matmul_share", "embeddings"],
-    "team": ["team", "porting_budget"],
-    "cloud": ["deployment", "burst_capacity", "utilization", "data_pipeline", "cost_focus"],
-}
 
 
 def page_ids() -> list[str]:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
-from gpu_tpu_app.core.decision.fields import FACTORS, Leans
+from gpu_tpu_app.core.decision.fields import FACTORS, ORDERED, Leans
 from gpu_tpu_app.core.localized import InLanguage, sentences
 
 #: |score| below this is "either".
@@ -36,11 +36,14 @@ class Lean(NamedTuple):
 
 
 class Block(NamedTuple):
-    """A hard constraint as the code keeps it: the verdict it forces, topic id, source ids."""
+    """A hard constraint as the code keeps it: the verdict it forces, topic id, source ids, and the answers
+    that lift it (field -> values: any one of them, answered by the user or measured by the framework check,
+    and the blocker does not apply; its words say so)."""
 
     verdict: Leans
     topic: str
     sources: tuple[str, ...]
+    lifted_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class Rule(NamedTuple):
@@ -80,6 +83,7 @@ _LEANS: dict[str, dict[str, Lean]] = {
     },
     "xla_verified": {
         "yes": _tpu(0.8, "software", "lesson-ch7", "lesson-faq-extended"),
+        "with_fallbacks": _tpu(0.3, "software", "lesson-ch7", "google-tpu-intro"),
         "no": _gpu(1.0, "software", "lesson-ch7", "lesson-faq-extended"),
     },
     "custom_ops": {
@@ -142,8 +146,11 @@ _LEANS: dict[str, dict[str, Lean]] = {
     "deployment": {
         "google_cloud": _tpu(0.4, "cost", "lesson-ch4", "lesson-faq-extended"),
         "any_cloud": _gpu(0.7, "cost", "lesson-ch5", "lesson-faq-extended"),
+        "aws": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
+        "azure": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
         "other_cloud": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
         "on_premises": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
+        "local": _gpu(1.0, "cost", "lesson-faq-extended", "google-tpu-intro"),
     },
     "burst_capacity": {
         "yes": _gpu(0.5, "cost", "lesson-ch7", "lesson-ch5"),
@@ -161,6 +168,10 @@ _LEANS: dict[str, dict[str, Lean]] = {
         "hardware": _tpu(0.3, "cost", "lesson-ch5", "lesson-faq"),
         "engineering": _gpu(0.4, "cost", "lesson-ch5", "lesson-faq-extended"),
     },
+    "capacity_held": {
+        "tpu": _tpu(0.4, "cost", "lesson-ch5"),
+        "gpu": _gpu(0.4, "cost", "lesson-ch5"),
+    },
 }
 
 #: Rules that replace an answer's usual one when other answers change what it means (words: variants.<id>).
@@ -173,6 +184,7 @@ _VARIANT_LEANS: dict[str, Lean] = {
     "steady_serving": _tpu(0.6, "utilization", "lesson-guide", "lesson-ch5"),
     "embedding_lookups": _gpu(0.1, "architecture", "google-tpu-intro"),
     "pytorch_embeddings": _gpu(0.5, "architecture", "jax-sparsecore", "tf-tpu-embedding"),
+    "tpu_kernels": _tpu(0.2, "flexibility", "google-tpu-intro"),
 }
 
 #: a training run's length matters less when the chips mostly serve: duration weights scale by this.
@@ -203,14 +215,31 @@ _SHORT_FINETUNE_LEANS: dict[tuple[str, str], Lean] = {
     ("matmul_share", "dominant"): _tpu(0.2, "architecture", "google-tpu-intro"),
 }
 
-#: Answers that contradict each other (words: conflicts.<id>): each pair found is named on the result page and
-#: lowers the confidence one level.
-_CONFLICTS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
-    "exploring_locked": (("stage", "exploring"), ("architecture_changes", "locked")),
-    "production_weekly": (("stage", "production"), ("architecture_changes", "weekly")),
-    "small_weeks": (("scale", "small"), ("duration", "weeks")),
-    "cuda_tensorflow": (("team", "cuda"), ("framework", "tensorflow")),
-}
+#: Answers that contradict each other are found by rule (words: conflicts.<id>, the id "<answer>_<answer>"):
+#: two ordered questions that move together (a settled design changes seldom; a small model trains briefly)
+#: contradict each other at opposite ends of their orders, and a CUDA team contradicts code that is
+#: XLA-native. Each conflict found is named on the result page and lowers the confidence one level; two or
+#: more make the verdict "either" at low confidence, with a step to answer them again (engine.py).
+_MOVE_TOGETHER: tuple[tuple[str, str], ...] = (("stage", "architecture_changes"), ("scale", "duration"))
+#: team -> the frameworks whose code points to another stack than the team's skills.
+_TEAM_MISMATCH: dict[str, tuple[str, ...]] = {"cuda": ("jax", "tensorflow")}
+
+
+def _conflict_pairs() -> dict[str, tuple[tuple[str, str], tuple[str, str]]]:
+    pairs: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {}
+    for first, second in _MOVE_TOGETHER:
+        one, two = ORDERED[first], ORDERED[second]
+        for a, b in ((one[0], two[-1]), (one[-1], two[0])):
+            pairs[f"{a}_{b}"] = ((first, a), (second, b))
+    for team, frameworks in _TEAM_MISMATCH.items():
+        for framework in frameworks:
+            pairs[f"{team}_{framework}"] = (("team", team), ("framework", framework))
+    return pairs
+
+
+_CONFLICTS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = _conflict_pairs()
+#: with this many conflicts or more the answers cannot carry a verdict: "either", low, answer them again.
+CONFLICTS_UNDECIDED = 2
 #: Answers that say much the same thing: within a group, per direction, the strongest counts in full and the
 #: others at half, so one fact told twice is not counted as two pieces of evidence.
 CORRELATED: tuple[tuple[str, ...], ...] = (
@@ -226,18 +255,44 @@ BELOW_THRESHOLD = 0.14
 #: "either" (score within the band) at low confidence.
 FULL_ENOUGH = 5
 
-#: (factor, answer) -> blocker (words: blockers.<factor>.<answer>). framework "other" blocks only while XLA
-#: is not verified; porting_budget "none" only for code that is not XLA-native (NOT_XLA_NATIVE) while XLA
-#: is not verified: no time to port means the code runs on a TPU only if it already does.
+#: what running under XLA means for lifting a blocker: it compiles and runs, cleanly or with fallbacks.
+RUNS_UNDER_XLA = ("yes", "with_fallbacks")
+
+#: (factor, answer) -> blocker (words: blockers.<factor>.<answer>, which say what lifts it). A blocker with
+#: `lifted_by` does not apply when any of those answers is given (or measured by the framework check):
+#: framework "other" once the code runs under XLA; essential custom operations when they are Pallas kernels
+#: or XLA custom calls; porting_budget "none" applies only to code that is not XLA-native (NOT_XLA_NATIVE)
+#: and lifts once it runs under XLA: no time to port means the code runs on a TPU only if it already does.
+#: A region blocks when the price table lists no TPU there (engine.py asks the table).
 _BLOCKS: dict[tuple[str, str], Block] = {
-    ("framework", "other"): Block("gpu", "software", ("lesson-faq-extended", "lesson-ch7")),
+    ("framework", "other"): Block(
+        "gpu", "software", ("lesson-faq-extended", "lesson-ch7"), (("xla_verified", RUNS_UNDER_XLA),)
+    ),
     ("xla_verified", "no"): Block("gpu", "software", ("lesson-ch7", "lesson-faq-extended")),
-    ("custom_ops", "essential"): Block("gpu", "flexibility", ("google-tpu-intro", "lesson-ch4")),
+    ("custom_ops", "essential"): Block(
+        "gpu", "flexibility", ("google-tpu-intro", "lesson-ch4"), (("custom_ops_kind", ("pallas_xla",)),)
+    ),
     ("high_precision", "fp64"): Block("gpu", "architecture", ("google-tpu-intro",)),
     ("deployment", "on_premises"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     ("deployment", "other_cloud"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    ("deployment", "local"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    ("deployment", "aws"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
+    ("deployment", "azure"): Block("gpu", "cost", ("lesson-faq-extended", "google-tpu-intro")),
     # the playbook's order: can this code run on a TPU at all, before how big it is
-    ("porting_budget", "none"): Block("gpu", "software", ("lesson-ch7", "lesson-ch4", "pytorch-xla-3356")),
+    ("porting_budget", "none"): Block(
+        "gpu",
+        "software",
+        ("lesson-ch7", "lesson-ch4", "pytorch-xla-3356"),
+        (("xla_verified", RUNS_UNDER_XLA), ("framework", ("jax", "tensorflow"))),
+    ),
+    **{
+        ("region", area): Block("gpu", "cost", ("google-tpu-intro", "gce-gpus"))
+        for area in ("us", "canada", "europe", "asia_pacific")
+    },
+}
+#: (factor, answer) -> the answers that lift that blocker (field, values).
+BLOCK_LIFTS: dict[tuple[str, str], tuple[tuple[str, tuple[str, ...]], ...]] = {
+    key: block.lifted_by for key, block in _BLOCKS.items() if block.lifted_by
 }
 #: frameworks whose code reaches XLA only through a port (torch_xla, or no known route at all).
 NOT_XLA_NATIVE = ("pytorch", "other")
@@ -277,6 +332,8 @@ class RuleSet(NamedTuple):
     small_serving: dict[tuple[str, str], Rule]
     short_finetune: dict[tuple[str, str], Rule]
     pytorch_embeddings: Rule
+    #: custom operations written as Pallas kernels or XLA custom calls: they run on a TPU
+    tpu_kernels: Rule
     conflicts: dict[str, ConflictRule]
     blockers: dict[tuple[str, str], BlockerRule]
     #: the sentence that says an inference job's duration counts half
@@ -348,6 +405,7 @@ def build_rules(text: DecisionText) -> RuleSet:
             for (f, v), lean in _SHORT_FINETUNE_LEANS.items()
         },
         pytorch_embeddings=rule(_VARIANT_LEANS["pytorch_embeddings"], text.variants["pytorch_embeddings"]),
+        tpu_kernels=rule(_VARIANT_LEANS["tpu_kernels"], text.variants["tpu_kernels"]),
         conflicts={cid: ConflictRule(pair, text.conflicts[cid]) for cid, pair in _CONFLICTS.items()},
         blockers={
             (f, v): BlockerRule(b.verdict, text.blockers[f][v], b.topic, b.sources) for (f, v), b in _BLOCKS.items()

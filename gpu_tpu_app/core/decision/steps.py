@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple, get_args
 
 from gpu_tpu_app import i18n
 from gpu_tpu_app.core.decision.content import DecisionText, packaged_text
-from gpu_tpu_app.core.decision.fields import FACTORS, Verdict
+from gpu_tpu_app.core.decision.fields import Verdict, open_questions
 from gpu_tpu_app.core.localized import InLanguage
 
 #: what a step's button does in the window.
@@ -80,6 +80,14 @@ _STEPS: dict[str, _Spec] = {
     "fp32_pilot": _Spec(None, None),
     "rewrite_recommender": _Spec("estimate", _ESTIMATE),
     "answer": _Spec("answer", None),
+    "gather_pilot": _Spec("probe_quick", None),
+    "fallback_pilot": _Spec(None, None),
+    "not_bottleneck_cpu": _Spec(None, None),
+    "not_bottleneck_input": _Spec(None, None),
+    "route_vllm": _Spec(None, None),
+    "serving_port": _Spec(None, None),
+    "answer_again": _Spec("answer", None),
+    "spot": _Spec(None, None),
 }
 #: steps whose words hold {step}: the framework check, in the workload's own terms.
 _WITH_STEP_WORDS = frozenset({*_FRAMEWORK_CHECK.values(), "framework_check", "framework_check_as_is"})
@@ -162,10 +170,15 @@ def step_of_line(line: str) -> Step:
 
 
 def next_steps(
-    values: dict[str, str | None], verdict: Verdict, blocker_factors: list[str], steps: StepSet | None = None
+    values: dict[str, str | None],
+    verdict: Verdict,
+    blocker_factors: list[str],
+    steps: StepSet | None = None,
+    conflicts: list[tuple[str, ...]] | None = None,
 ) -> list[Step]:
-    """Concrete checks for this verdict and these answers (and the factors of the blockers that apply),
-    in the words of `steps` (None: the language in use)."""
+    """Concrete checks for this verdict and these answers (and the factors of the blockers that apply, and
+    the pairs of answers that contradict each other), in the words of `steps` (None: the language in use).
+    Each step is listed only when the answers say it applies (tests/core/decision/test_steps_apply.py)."""
     steps = steps if steps is not None else steps_for()
     ids: list[str] = []
     tpu_possible = not blocker_factors
@@ -173,8 +186,19 @@ def next_steps(
     serving = values["workload"] in ("inference", "both")
     large = values["scale"] in ("large", "massive")
     no_porting_time = values["porting_budget"] == "none"
-    # JAX code that already runs under XLA has no port to estimate
-    runs_under_xla = values["framework"] == "jax" and values["xla_verified"] == "yes"
+    # the accelerator is not the bottleneck: that comes first, whatever the verdict
+    if values["bottleneck"] == "cpu":
+        ids.append("not_bottleneck_cpu")
+    elif values["bottleneck"] == "input":
+        ids.append("not_bottleneck_input")
+    if len(conflicts or ()) >= 2:
+        ids.append("answer_again")
+    # code that already runs under XLA has no port to estimate: JAX or TensorFlow/Keras that ran cleanly, or
+    # inference under a serving stack with its own TPU backend
+    tpu_serving_stack = inference and values["serving_stack"] in ("vllm", "jetstream")
+    runs_under_xla = (values["framework"] in ("jax", "tensorflow") and values["xla_verified"] == "yes") or (
+        tpu_serving_stack
+    )
     # an unfamiliar framework blocks only until the framework check says otherwise
     check_can_unblock = bool(blocker_factors) and all(f == "framework" for f in blocker_factors)
     # a PyTorch recommender reaches SparseCore only through a rewrite: a check of today's code misses the point
@@ -187,11 +211,15 @@ def next_steps(
         ids.append(_FRAMEWORK_CHECK.get(values["framework"] or "", general))
     if verdict == "tpu" and tpu_possible:
         ids.append("generation_large" if large and not inference else "generation_serving")
-        if values["framework"] in _ROUTE and not (
+        if serving and values["serving_stack"] == "vllm":
+            ids.append("route_vllm")  # vLLM's own TPU backend, not a torch_xla port of the model
+        elif values["framework"] in _ROUTE and not (
             values["framework"] == "pytorch" and (no_porting_time or torch_recommender)
         ):
             ids.append(_ROUTE[values["framework"] or ""])  # no torch_xla route for a team with no time to port
         ids.append("capacity")
+    if tpu_possible and verdict != "gpu" and serving and values["serving_stack"] in ("tensorrt_llm", "sglang"):
+        ids.append("serving_port")
     if tpu_possible and values["custom_ops"] == "some" and verdict != "gpu":
         ids.append("custom_ops")
     if tpu_possible and values["dynamic_shapes"] == "yes" and verdict != "gpu":
@@ -200,33 +228,43 @@ def next_steps(
         ids.append("pilot_serving" if inference else "pilot")
         if values["high_precision"] == "fp32":
             ids.append("fp32_pilot")
+        if values["matmul_share"] == "irregular":
+            ids.append("gather_pilot")
+        if values["xla_verified"] == "with_fallbacks":
+            ids.append("fallback_pilot")
     if tpu_possible and verdict != "gpu" and values["data_pipeline"] != "fast" and not inference:
         ids.append("data_pipeline")
-    if verdict == "either" and values["deployment"] != "on_premises":
+    # quota, queues and regions are a cloud's: not for one's own machines or a workstation
+    in_cloud = values["deployment"] not in ("on_premises", "local")
+    # a Spot user holds no reserved slice (no idle-slice warning) and is told about preemption instead
+    spot = values["rental"] == "spot"
+    if verdict == "either" and in_cloud:
         ids.append("queue")
     ported_easily = values["team"] == "xla" and values["porting_budget"] == "ample"
     if tpu_possible and verdict != "gpu" and not (ported_easily or runs_under_xla or no_porting_time):
         ids.append("porting")
-    if tpu_possible and verdict == "tpu" and values["utilization"] != "steady":
+    if tpu_possible and verdict == "tpu" and values["utilization"] != "steady" and not spot:
         ids.append("utilization")
+    if spot and in_cloud:
+        ids.append("spot")
     if verdict == "gpu":
         ids.append("gpu_memory")
         if values["high_precision"] == "fp64":
             ids.append("gpu_fp64")
-        if large or values["scale"] is None:
-            ids.append("gpu_links")
+        if (large or values["scale"] is None) and values["deployment"] != "local":
+            ids.append("gpu_links")  # boards of 8 and racks: a data centre's, not a workstation's
         if serving:
             ids.append("gpu_quant")
-        if values["burst_capacity"] == "yes":
+        if values["burst_capacity"] == "yes" and in_cloud:
             ids.append("queue")
         not_settled = values["architecture_changes"] != "locked" and values["stage"] != "production"
         if tpu_possible and not_settled:
             ids.append("revisit")
         ids.append("gpu_choice")
-    if values["deployment"] == "other_cloud":
+    if values["deployment"] in ("other_cloud", "aws"):
         # AWS, the cloud most teams mean here, rents its own accelerators beside GPUs: named as a step to
         # weigh, never as a third verdict
         ids.append("aws_trainium")
-    if any(values[f] is None for f in FACTORS):
+    if open_questions(values):
         ids.append("answer")
     return [steps.steps[(sid, inference)] for sid in ids]

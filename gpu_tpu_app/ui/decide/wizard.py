@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers, Page, decide
+from gpu_tpu_app.core.decision import FACTORS, PAGES, QUESTIONS, Answers, Page, decide, question_count
+from gpu_tpu_app.core.decision.fields import ALWAYS_ASKED
 from gpu_tpu_app.core.modelcheck import ANSWER_FIELDS, ModelCheck, combine, differing, evidence_text
 from gpu_tpu_app.core.verdict_text import verdict_change, verdict_words
 from gpu_tpu_app.ui.probe.model_check import ModelCheckBar
@@ -428,12 +429,14 @@ class DecideWizard(QWidget):
         self.sig_answers_changed.emit(self.answers())
 
     def _update_count(self) -> None:
-        answered = sum(card.value() is not None for card in self.cards.values())
+        # "in all" counts as the Result page does (engine.answered_count / question_count): the questions asked
+        # whatever the answers are; a follow-up question counts on its own page only
+        answered = sum(self.cards[field].value() is not None for field in ALWAYS_ASKED)
         page = self.pages[self.current_page()]
         on_page = sum(card.value() is not None for card in page.cards)
         self.count_label.setText(
             self.tr("{on_page} of {page_total} answered on this page · {answered} of {total} in all").format(
-                on_page=on_page, page_total=len(page.cards), answered=answered, total=len(self.cards)
+                on_page=on_page, page_total=len(page.cards), answered=answered, total=question_count()
             )
         )
 

@@ -83,6 +83,11 @@ class EstimatorCard(EstimateTableFill, Card):
         self._prices: dict[str, float] = {}
         self._book: PriceBook | None = None
         self._filling = False
+        #: the cloud the wizard's deployment answer names ("gcp"; None: any), which the price filter follows
+        #: until the user picks where the price is here (place_touched)
+        self._answered_cloud: str | None = None
+        self._answered_region: str | None = None
+        self.place_touched = False
         self.result: Estimate | None = None
         theme_manager().sig_theme_changed.connect(self._on_theme)
 
@@ -398,6 +403,7 @@ class EstimatorCard(EstimateTableFill, Card):
         self.dtype_combo.currentIndexChanged.connect(self._inputs_changed)
         self.model_inputs.connect(self._inputs_changed)
         self.place_combo.currentIndexChanged.connect(self._inputs_changed)
+        self.place_combo.activated.connect(self._place_chosen)  # the user's own pick, never a programmatic one
         self.mode_combo.currentIndexChanged.connect(self._inputs_changed)
         self.chips_spin.valueChanged.connect(self._inputs_changed)
         self.batch_spin.valueChanged.connect(self._inputs_changed)
@@ -432,6 +438,7 @@ class EstimatorCard(EstimateTableFill, Card):
             self.model_inputs.fill(request)
             self._prices = dict(request.prices) if request else {}
             place = (request.price_cloud, request.price_region) if request else (None, None)
+            self.place_touched = request is not None  # a saved estimate's place, anywhere included, is the user's
             if self.place_combo.findData(place_key(*place)) < 0:
                 self.place_combo.addItem(place_words(*place), place_key(*place))
             self.place_combo.setCurrentIndex(self.place_combo.findData(place_key(*place)))
@@ -453,7 +460,8 @@ class EstimatorCard(EstimateTableFill, Card):
         """The prices the costs use where the user typed none (shipped table, local catalogues)."""
         self._book = book
         self._fill_places()
-        self._refresh()
+        if not self._follow_cloud():
+            self._refresh()
 
     def _fill_places(self) -> None:
         """The Price in choices: anywhere, each cloud, each cloud region the book prices; the chosen one kept."""
@@ -474,6 +482,27 @@ class EstimatorCard(EstimateTableFill, Card):
             self.place_combo.setCurrentIndex(places.index(chosen))
         finally:
             self._filling = was
+
+    def _place_chosen(self, _index: int) -> None:
+        self.place_touched = True
+
+    def follow_deployment(self, cloud: str | None, region: str | None = None) -> bool:
+        """Price the costs in the cloud the wizard's deployment answer names ("gcp" for Google Cloud; None: the
+        cheapest anywhere), unless the user picked where the price is here; True when the choice changed."""
+        self._answered_cloud = cloud
+        self._answered_region = region if cloud is not None else None
+        return self._follow_cloud()
+
+    def _follow_cloud(self) -> bool:
+        if self.place_touched:
+            return False
+        index = self.place_combo.findData(place_key(self._answered_cloud, self._answered_region))
+        if index < 0:
+            index = self.place_combo.findData(place_key(self._answered_cloud, None))
+        if index < 0 or index == self.place_combo.currentIndex():
+            return False  # no price known in that cloud yet, or already there
+        self.place_combo.setCurrentIndex(index)  # the request changes with it (_inputs_changed)
+        return True
 
     def set_compiled(self, compiled: TpuCompile | None) -> None:
         """Rows from the user's own model as the TPU compiler compiled it (a model check), beside the others."""

@@ -7,10 +7,20 @@ import html
 import itertools
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from gpu_tpu_app.core.decision import MIN_ANSWERS_FOR_VERDICT, QUESTIONS, Recommendation, answered_count, has_verdict
+from gpu_tpu_app.core.decision import (
+    MIN_ANSWERS_FOR_VERDICT,
+    Answers,
+    Recommendation,
+    answered_count,
+    has_verdict,
+    question_count,
+)
+from gpu_tpu_app.core.decision.fields import values_of
+from gpu_tpu_app.core.decision.money import render_money
+from gpu_tpu_app.core.decision.regions import ANSWERED_CLOUDS, answered_region, clouds_for
 from gpu_tpu_app.core.estimate import EstimateRequest
 from gpu_tpu_app.core.modelcheck import ModelCheck, measured_note
 from gpu_tpu_app.core.next_steps import ACTION_TEXT, window_step
@@ -18,6 +28,7 @@ from gpu_tpu_app.core.prices import PriceBook, cheapest_step
 from gpu_tpu_app.core.report import answer_label, factor_label, page_of
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.session import measured_devices
+from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS, headline, verdict_summary
 from gpu_tpu_app.ui.probe.compile_card import CompileCard
 from gpu_tpu_app.ui.probe.estimator_card import (
@@ -99,6 +110,9 @@ class ResultPage(QWidget):
         self.setObjectName("ResultPage")
         self._lesson = lesson
         self._rec: Recommendation | None = None
+        self._deployment: str | None = None  # the answered cloud and region (area) the next steps price in
+        self._area: str | None = None
+        self._values: dict[str, str | None] = {}  # the answers the money is worked out for
         self._model_check: ModelCheck | None = None
         self._show_all = False
         self._book: PriceBook | None = None
@@ -129,6 +143,7 @@ class ResultPage(QWidget):
         col.addWidget(self.compile_card)
         self.estimator = EstimatorCard(catalog)
         self.estimator.sig_request_changed.connect(self.sig_estimate_changed)
+        self.estimator.sig_request_changed.connect(self._estimate_changed)
         col.addWidget(self.estimator)
         col.addStretch(1)
         self.scroll_area = scroll_page(body)
@@ -158,6 +173,11 @@ class ResultPage(QWidget):
         self.verdict_card.body.addWidget(self.summary)
         self.verdict_card.body.addWidget(self.gauge)
         left.addWidget(self.verdict_card)
+        # the money beside the verdict: the run on the best GPU and TPU in the answered cloud and region
+        self.money_card = Card(text("decide.money.title"))
+        self.money_label = label("", "muted")
+        self.money_card.body.addWidget(self.money_label)
+        left.addWidget(self.money_card)
 
         self.blockers_card = Card(self.tr("Hard constraints"), kind="blocker")
         self.blockers_box = QVBoxLayout()
@@ -209,12 +229,24 @@ class ResultPage(QWidget):
 
     # ------------------------------------------------------------------ data in
 
-    def set_recommendation(self, rec: Recommendation) -> None:
-        """Show a recommendation; an answer that the work needs strict fp32 checks the estimator's box
+    def set_recommendation(self, rec: Recommendation, answers: Answers | None = None) -> None:
+        """Show a recommendation (of `answers`, when given: their cloud and region choose where the next
+        steps' chips are priced); an answer that the work needs strict fp32 checks the estimator's box
         (TPUs then run at 3-6 bf16 passes), unless the user set that box there."""
         self._rec = rec
         strict = any(r.factor == "high_precision" and r.answer == "fp32" for r in rec.reasons)
         self.estimator.model_inputs.follow_answer(strict)
+        # the answered cloud preselects where the estimator prices the costs (Google Cloud: its own prices)
+        answered: list[tuple[str, str | None]] = [(r.factor, r.answer) for r in rec.reasons]
+        answered += [(b.factor, b.answer) for b in rec.blockers]
+        if answers is not None:
+            answered = [("deployment", answers.deployment), ("region", answers.region)]
+        deployment = next((answer for factor, answer in answered if factor == "deployment"), None)
+        self._deployment = deployment
+        self._values = values_of(answers) if answers is not None else {f: a for f, a in answered}
+        self._area = next((answer for factor, answer in answered if factor == "region"), None)
+        cloud = ANSWERED_CLOUDS.get(deployment or "")
+        self.estimator.follow_deployment(cloud, answered_region(cloud, self._area))
         self._render()
 
     def recommendation(self) -> Recommendation | None:
@@ -235,6 +267,7 @@ class ResultPage(QWidget):
     def set_estimate_request(self, request: EstimateRequest | None) -> None:
         """Estimator inputs from the session."""
         self.estimator.set_request(request)
+        self._render_money(self.estimator.request())
 
     def set_price_book(self, book: PriceBook | None) -> None:
         """The prices the estimator costs with and the next steps name the cheapest places from."""
@@ -251,8 +284,17 @@ class ResultPage(QWidget):
             or (rec.blockers and rec.verdict == "tpu")
         ):
             return None
-        chips = [(c.id, c.name, c.family) for c in self._catalog.chips]
-        return cheapest_step(self._book, chips, rec.verdict)
+        # only chips that hold the run: none without bf16 arithmetic (the T4), none the estimate shows too
+        # small for one copy; priced only in the answered cloud and region
+        result = self.estimator.result
+        too_small = {r.chip_id for r in result.rows if r.fits is False} if result is not None else set()
+        chips = [
+            (c.id, c.name, c.family)
+            for c in self._catalog.chips
+            if c.bf16.missing != "not supported" and c.id not in too_small
+        ]
+        clouds = clouds_for(self._deployment)
+        return cheapest_step(self._book, chips, rec.verdict, clouds=clouds or None, area=self._area)
 
     # ------------------------------------------------------------------ rendering
 
@@ -314,7 +356,29 @@ class ResultPage(QWidget):
         self._render_flips(rec)
         self._render_steps(rec)
         self._render_open_questions(rec)
+        self._render_money(self.estimator.request())
         self._reading_order()
+
+    def _estimate_changed(self, request: EstimateRequest | None) -> None:
+        """The user changed the estimator's inputs: the money follows, and the cheapest-places step once the
+        estimator has worked out which chips hold the run (it refreshes right after this signal)."""
+        self._render_money(request)
+        if self._rec is not None:
+            QTimer.singleShot(0, self._rerender_steps)
+
+    def _rerender_steps(self) -> None:
+        if self._rec is not None:
+            self._render_steps(self._rec)
+
+    def _render_money(self, request: EstimateRequest | None) -> None:
+        """The money card: with the estimator's parameter count (typed, or from a model check), the run's
+        cost on the best GPU and TPU in the answered cloud and region and the port's break-even; without
+        it, what to enter."""
+        if request is None or not request.params:
+            self.money_label.setText(text("decide.money.enter"))
+            return
+        words = render_money(self._values, request.params, request.chips, request.tokens, None, None, window=True)
+        self.money_label.setText(words.replace("\n  - ", "\n• ").replace("\n  ", "\n"))
 
     def _render_verdict(self, rec: Recommendation) -> bool:
         """Headline, summary and gauge; False while there are too few answers for a verdict."""
@@ -330,7 +394,7 @@ class ResultPage(QWidget):
                 self.tr(
                     "{n} of {total} questions answered: answer at least {needed} "
                     "(any of them; every one can be skipped) and the verdict appears here."
-                ).format(n=n, total=len(QUESTIONS), needed=MIN_ANSWERS_FOR_VERDICT)
+                ).format(n=n, total=question_count(), needed=MIN_ANSWERS_FOR_VERDICT)
             )
         return ready
 

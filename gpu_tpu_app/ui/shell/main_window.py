@@ -386,7 +386,7 @@ class MainWindow(QMainWindow):
 
     def _recompute(self) -> None:
         self._rec = self.session().recommendation()
-        self.result_page.set_recommendation(self._rec)
+        self.result_page.set_recommendation(self._rec, self.session().answers)
         n = len(self._rec.unanswered)
         verdict = VERDICT_WORDS[self._rec.verdict] if has_verdict(self._rec) else self.tr("none yet")
         if n == 1:

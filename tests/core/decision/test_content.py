@@ -113,7 +113,7 @@ BAD = [
     ("empty text", 'title = "Team"', 'title = ""', "pages.team.title"),
     (
         "note without its placeholders",
-        "much the same as {factor} = {answer}",
+        "much the same as the answer to {factor} ({answer})",
         "much the same as before",
         "notes.correlated",
     ),

@@ -179,7 +179,10 @@ def test_contradictory_answers_are_named_and_lower_the_confidence() -> None:
 
     rec = decide(Answers(**{**TPU_JOB, "stage": "exploring", "architecture_changes": "locked"}))
     assert rec.conflicts[0].message in verdict_summary(rec)
-    assert "stage = exploring and architecture_changes = locked" in render_text(rec)
+    assert (
+        "Project stage (Exploring: prototypes and experiments) and Architecture changes (It is locked)"
+        in render_text(rec)
+    )
     assert rec.model_dump(mode="json")["conflicts"][0]["id"] == "exploring_locked"
 
 
