@@ -103,11 +103,15 @@ def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
     page.set_estimate_request(EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384))
     card = page.estimator
     row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
-    assert card.table.item(row, 7).text() == "1024"
+    assert card.table.item(row, 7).text() == "4096"
     tip = card.table.item(row, 7).toolTip()
-    assert "TP 2 x FSDP 512 x DP 16 (no recompute)" in tip
-    # why: the fullest chip's 6.33 GB of state + 72.4 GB of activations, within 80 GB
-    assert "the fastest layout on the 16384 chips given whose fullest chip fits: 78.8 GB of 80 GB" in tip
+    assert "TP 2 x FSDP 2048 x DP 4 (no recompute)" in tip
+    # why: the fullest chip's 6.48e12 / 4096 = 1.58 GB of state + (144.9 + 1.58 GB of logits) / 2 = 73.2 GB of
+    # activations, within the 80 x 0.95 - 1 = 75 GB a chip gives a layout
+    assert (
+        "the fastest layout on the 16384 chips given whose fullest chip fits: 74.8 GB of the 75 GB a chip of 80 GB"
+        " gives a layout (5 % kept for fragmentation and 1 GB for the runtime)"
+    ) in tip
 
 
 def test_a_compiled_model_check_adds_rows_from_your_model(qtbot, page: ResultPage) -> None:
