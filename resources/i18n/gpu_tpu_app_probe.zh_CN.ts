@@ -1096,6 +1096,96 @@ or import a run measured across machines.</source>
         <source>{input}: type a number, e.g. 0.7</source>
         <translation>{input}：请输入数字，例如 0.7</translation>
     </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>no target</source>
+        <translation>无目标</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Time to the first token target, ms</source>
+        <translation>首个 token 的时间目标（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Serving: the first token of a request within this many milliseconds (its prompt prefilled alone, compute-bound). With a target the table shows the largest batch that meets it on each chip.</source>
+        <translation>推理服务：一个请求的首个 token 在这么多毫秒内给出（只预填充它的提示，受算力限制）。设了目标，表格会给出每种芯片上满足它的最大批大小。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Time per output token target, ms</source>
+        <translation>每个输出 token 的时间目标（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Serving: each further token within this many milliseconds: the largest batch whose decode step (max of compute and bytes / bandwidth) stays within it and whose KV cache fits.</source>
+        <translation>推理服务：之后每个 token 在这么多毫秒内给出：取解码步（算力时间与字节数 / 带宽两者的较大者）不超过它、且 KV 缓存放得下的最大批大小。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Requests per second to serve</source>
+        <translation>要服务的每秒请求数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Serving: requests a second to serve; with the output length, the table says how many chips that rate needs on each kind.</source>
+        <translation>推理服务：每秒要服务的请求数；配合输出长度，表格会给出每种芯片达到这个请求率需要多少块。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Output tokens per request</source>
+        <translation>每个请求的输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Serving: tokens each request generates (the rest of the context is its prompt); needed with a request rate.</source>
+        <translation>推理服务：每个请求生成的 token 数（上下文的其余部分是它的提示）；设了请求率就需要它。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Goodput: share of time making progress</source>
+        <translation>有效时间比例：取得进展的时间占比</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>The share of time that makes progress, 0 to 1 (restarts, preemptions, stalls); times and on-demand costs are divided by it. Empty: 1.</source>
+        <translation>取得进展的时间占比，0 到 1（重启、抢占、停顿会降低它）；时间和按需成本都除以它。留空：1。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Spot goodput: further share on spot capacity</source>
+        <translation>抢占式有效时间比例：抢占式容量上的额外占比</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Spot costs are divided by this too, 0 to 1. Empty: 1 - 25/360 = 0.93, the app&apos;s assumption of a preemption every 6 hours losing half of a 30-minute checkpoint interval plus 10 minutes to restart.</source>
+        <translation>抢占式（spot）成本还要再除以它，0 到 1。留空：1 - 25/360 = 0.93，即本应用的假设：每 6 小时被抢占一次，每次损失半个 30 分钟检查点间隔再加 10 分钟重启。</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>First token within (ms)</source>
+        <translation>首个 token 时限（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Per output token within (ms)</source>
+        <translation>每个输出 token 时限（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Requests per second</source>
+        <translation>每秒请求数</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Goodput</source>
+        <translation>有效时间比例</translation>
+    </message>
+    <message>
+        <location filename="../../gpu_tpu_app/ui/estimator_inputs.py" line="1"/>
+        <source>Spot goodput</source>
+        <translation>抢占式有效时间比例</translation>
+    </message>
 </context>
 <context>
     <name>EstimatorTable</name>
