@@ -88,6 +88,7 @@ def latency_cells(est: Estimate, row: ChipEstimate) -> list[tuple[str, float | N
     fit = row.latency
     if fit is None:
         return [("", None)] * len(LATENCY_COLUMNS)
+    batch: tuple[str, float | None]
     if fit.batch is not None:
         batch = (str(fit.batch), float(fit.batch))
     else:
