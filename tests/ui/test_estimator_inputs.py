@@ -319,3 +319,20 @@ def test_a_latency_rule_shows_at_its_field(qtbot, page: ResultPage) -> None:
     inputs.output_edit.setText("256")
     inputs.output_edit.editingFinished.emit()
     assert card.request() is None and card.field_errors[inputs.goodput_edit].isVisibleTo(card)
+
+
+def test_fp8_derate_and_the_memory_reserve_are_in_the_tooltips(page: ResultPage) -> None:
+    from gpu_tpu_app.ui.estimator_table import MEMORY_COLUMN
+
+    card = page.estimator
+    page.set_estimate_request(EstimateRequest(params=8e9, tokens=1e12, chips=8, dtype="float8"))
+    h100 = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    mfu = card.table.item(h100, 3)
+    # 0.38 x 1.25 x 989 / 1979 = 0.237 and 0.48 x 1.5 x 989 / 1979 = 0.360: the cell shows the derated range and
+    # its tooltip the arithmetic and the source
+    assert mfu.text() == "0.24-0.36"
+    assert "scaled by 0.625 at the low end and 0.750 at the high end" in mfu.toolTip()
+    assert "torchao-float8-2025" in mfu.toolTip()
+    # the memory tip: the activations count the logits, and a layout uses 80 x 0.95 - 1 = 75 GB of a chip
+    tip = card.table.item(h100, MEMORY_COLUMN).toolTip()
+    assert "of activations and the loss's logits" in tip and "a layout may use 75 GB" in tip
