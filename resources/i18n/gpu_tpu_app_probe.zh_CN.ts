@@ -335,6 +335,7 @@
     </message>
     <message>
         <source>Type your model&apos;s size; time, memory and cost follow for every chip in the catalogue and for each device measured in this session&apos;s probe runs. Costs use the cheapest price known for each chip (hover a price for its source and age; File &gt; Import Prices… adds a SkyPilot or gpuhunt catalogue); type your own price per chip-hour in a ✎ cell and it wins.</source>
+        <extracomment>the cloud the wizard&apos;s deployment answer names (&quot;gcp&quot;; None: any), which the price filter follows until the user picks where the price is here (place_touched)</extracomment>
         <translation>输入模型的规模，即可看到目录中每款芯片以及本会话探测运行中测过的每台设备的时间、内存和成本。成本按每款芯片已知的最低价格计算（悬停在价格上可查看其来源和时效；「文件 &gt; 导入价格…」可添加 SkyPilot 或 gpuhunt 目录）；在 ✎ 单元格中输入你自己的每芯片小时价格，它将优先使用。</translation>
     </message>
     <message>
@@ -751,6 +752,78 @@
         <source>{input}: type a number, e.g. 0.7</source>
         <translation>{input}：请输入数字，例如 0.7</translation>
     </message>
+    <message>
+        <source>no target</source>
+        <translation>无目标</translation>
+    </message>
+    <message>
+        <source>Time to the first token target, ms</source>
+        <translation>首个 token 的时间目标（毫秒）</translation>
+    </message>
+    <message>
+        <source>Serving: the first token of a request within this many milliseconds (its prompt prefilled alone, compute-bound). With a target the table shows the largest batch that meets it on each chip.</source>
+        <translation>推理服务：一个请求的首个 token 在这么多毫秒内给出（只预填充它的提示，受算力限制）。设了目标，表格会给出每种芯片上满足它的最大批大小。</translation>
+    </message>
+    <message>
+        <source>Time per output token target, ms</source>
+        <translation>每个输出 token 的时间目标（毫秒）</translation>
+    </message>
+    <message>
+        <source>Serving: each further token within this many milliseconds: the largest batch whose decode step (max of compute and bytes / bandwidth) stays within it and whose KV cache fits.</source>
+        <translation>推理服务：之后每个 token 在这么多毫秒内给出：取解码步（算力时间与字节数 / 带宽两者的较大者）不超过它、且 KV 缓存放得下的最大批大小。</translation>
+    </message>
+    <message>
+        <source>Requests per second to serve</source>
+        <translation>要服务的每秒请求数</translation>
+    </message>
+    <message>
+        <source>Serving: requests a second to serve; with the output length, the table says how many chips that rate needs on each kind.</source>
+        <translation>推理服务：每秒要服务的请求数；配合输出长度，表格会给出每种芯片达到这个请求率需要多少块。</translation>
+    </message>
+    <message>
+        <source>Output tokens per request</source>
+        <translation>每个请求的输出 token 数</translation>
+    </message>
+    <message>
+        <source>Serving: tokens each request generates (the rest of the context is its prompt); needed with a request rate.</source>
+        <translation>推理服务：每个请求生成的 token 数（上下文的其余部分是它的提示）；设了请求率就需要它。</translation>
+    </message>
+    <message>
+        <source>Goodput: share of time making progress</source>
+        <translation>有效时间比例：取得进展的时间占比</translation>
+    </message>
+    <message>
+        <source>The share of time that makes progress, 0 to 1 (restarts, preemptions, stalls); times and on-demand costs are divided by it. Empty: 1.</source>
+        <translation>取得进展的时间占比，0 到 1（重启、抢占、停顿会降低它）；时间和按需成本都除以它。留空：1。</translation>
+    </message>
+    <message>
+        <source>Spot goodput: further share on spot capacity</source>
+        <translation>抢占式有效时间比例：抢占式容量上的额外占比</translation>
+    </message>
+    <message>
+        <source>Spot costs are divided by this too, 0 to 1. Empty: 1 - 25/360 = 0.93, the app&apos;s assumption of a preemption every 6 hours losing half of a 30-minute checkpoint interval plus 10 minutes to restart.</source>
+        <translation>抢占式（spot）成本还要再除以它，0 到 1。留空：1 - 25/360 = 0.93，即本应用的假设：每 6 小时被抢占一次，每次损失半个 30 分钟检查点间隔再加 10 分钟重启。</translation>
+    </message>
+    <message>
+        <source>First token within (ms)</source>
+        <translation>首个 token 时限（毫秒）</translation>
+    </message>
+    <message>
+        <source>Per output token within (ms)</source>
+        <translation>每个输出 token 时限（毫秒）</translation>
+    </message>
+    <message>
+        <source>Requests per second</source>
+        <translation>每秒请求数</translation>
+    </message>
+    <message>
+        <source>Goodput</source>
+        <translation>有效时间比例</translation>
+    </message>
+    <message>
+        <source>Spot goodput</source>
+        <translation>抢占式有效时间比例</translation>
+    </message>
 </context>
 <context>
     <name>EstimatorTable</name>
@@ -806,7 +879,7 @@ needed / available</source>
     </message>
     <message>
         <source>✎ type $/h</source>
-        <extracomment>What an empty price cell shows, so it reads as a field to type in.</extracomment>
+        <extracomment>serving&apos;s latency columns after EST_COLUMNS, as core&apos;s text ids ([latency]); shown only when the estimate has latency targets: the largest batch meeting them, the first token, the time per output token, tokens/s a chip, $/M tokens at that batch, and the chips the request rate needs What an empty price cell shows, so it reads as a field to type in.</extracomment>
         <translation>✎ 输入美元/小时</translation>
     </message>
     <message>

@@ -38,6 +38,8 @@ LLAMA_8B = {"layers": 32, "width": 4096, "heads": 32, "kv_heads": 8}
 LLAMA_70B = {"layers": 80, "width": 8192, "heads": 64, "kv_heads": 8}
 #: the middle of the catalogue's measured decode share of bandwidth (0.65-0.80)
 SHARE = (0.65 + 0.80) / 2
+#: training: the loss's logits, 2,048 tokens x 128,256 vocabulary entries (Llama 3's) x 6 B (bf16 + fp32) = 1.58 GB
+LOGITS = 2048 * 128_256 * 6
 
 
 # ------------------------------------------------------------------ time
@@ -55,9 +57,10 @@ def test_training_time_by_hand(catalog: Catalog) -> None:
     h100 = _row(result, "h100-sxm")
     assert h100.peak_flops == 989e12 and h100.mfu == 0.4 and h100.bound == "compute"
     # one copy: 112 GB of state + 32 x 2048 x 4096 x 34 = 9.13 GB of activations (no recomputation, flash
-    # attention): sharded over p chips, 112 / p + 9.13 <= 80 needs p >= 1.58: FSDP 2, 32 copies
+    # attention) + 2048 x 128,256 x 6 = 1.58 GB of logits: sharded over p chips, 112 / p + 10.71 <= 75 (80 x 0.95 - 1
+    # GB a chip gives a layout) needs p >= 1.74: FSDP 2, 32 copies
     assert (h100.tensor_parallel, h100.shards, h100.copies, h100.checkpointing) == (1, 2, 32, "none")
-    assert h100.per_chip_bytes == pytest.approx(112e9 / 2 + 32 * 2048 * 4096 * 34)
+    assert h100.per_chip_bytes == pytest.approx(112e9 / 2 + 32 * 2048 * 4096 * 34 + LOGITS)
     assert h100.days == pytest.approx(flops / (64 * 989e12 * 0.4) / 86_400, rel=1e-12)
     assert h100.days_low == h100.days_high == h100.days  # one MFU set by the user: no range
     v5p = _row(result, "tpu-v5p")
@@ -141,9 +144,10 @@ def test_training_memory_is_state_plus_activations(catalog: Catalog) -> None:
     h100 = _row(estimate(req, catalog), "h100-sxm")
     # state 16 x 4e9 = 64 GB; full checkpointing keeps each layer's input, 2 x s x h bytes:
     # 32 x 2 x 2048 x 4096 = 0.537 GB, plus one layer's working set while it is recomputed,
-    # 2048 x 4096 x 34 = 0.285 GB (a flash attention kernel keeps no scores): 0.822 GB in all, 64.82 GB a copy.
-    acts = 32 * 2 * 2048 * 4096 + 2048 * 4096 * 34
-    assert h100.activation_bytes == pytest.approx(acts) and acts == pytest.approx(0.822e9, rel=1e-3)
+    # 2048 x 4096 x 34 = 0.285 GB (a flash attention kernel keeps no scores): 0.822 GB, and the loss's logits
+    # 2048 x 128,256 x 6 = 1.576 GB (no recomputation drops them): 2.398 GB in all, 66.4 GB a copy.
+    acts = 32 * 2 * 2048 * 4096 + 2048 * 4096 * 34 + LOGITS
+    assert h100.activation_bytes == pytest.approx(acts) and acts == pytest.approx(2.398e9, rel=1e-3)
     assert h100.memory_needed_bytes == pytest.approx(64e9 + acts)
     assert h100.chips_per_copy == 1 and h100.fits is True
     assert "16 bytes per parameter" in estimate(req, catalog).memory_rule
@@ -152,24 +156,23 @@ def test_training_memory_is_state_plus_activations(catalog: Catalog) -> None:
 def test_fit_scales_with_chip_count_and_converts_gib_once(catalog: Catalog) -> None:
     req = EstimateRequest(params=70e9, chips=16, **LLAMA_70B)
     h100 = _row(estimate(req, catalog), "h100-sxm")
-    # 1.12 TB of state; without recomputation (flash attention) the activations are 80 x 34 x 2048 x 8192 = 45.6 GB:
-    # TP 8 puts 5.7 GB of them on a chip, so 1.12e12 / (8 x 74.3e9) = 1.88 -> 2 groups: 16 chips
-    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 2, "none")
-    assert h100.activation_bytes == pytest.approx(80 * 34 * 2048 * 8192)
+    # 1.12 TB of state; a chip gives a layout 80 x 0.95 - 1 = 75 GB. Without recomputation (flash attention) the
+    # activations are 80 x 34 x 2048 x 8192 + 2048 x 128,256 x 6 of logits = 47.2 GB: TP 8 puts 5.9 GB of them on a
+    # chip, so 1.12e12 / (8 x 69.1e9) = 2.03 groups: 3, more than the 2 groups of 8. Full checkpointing keeps
+    # 80 x 2 x 2048 x 8192 + one layer's 2048 x 8192 x 34 + the logits = 4.83 GB: FSDP 16 holds 70 + 4.83 = 74.8 GB
+    none = 80 * 34 * 2048 * 8192 + LOGITS
+    full = 80 * 2 * 2048 * 8192 + 2048 * 8192 * 34 + LOGITS
+    assert 16 * 70e9 / 16 + none / 8 > 75e9 and 16 * 70e9 / 16 + full <= 75e9
+    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (1, 16, "full")
+    assert h100.per_chip_bytes == pytest.approx(70e9 + full)
+    assert h100.activation_bytes == pytest.approx(full)
     assert h100.fits is True and h100.memory_available_bytes == 16 * 80e9
-    # on 15 chips full checkpointing fits: 80 x 2 x 2048 x 8192 + one layer's 2048 x 8192 x 34 = 3.25 GB of
-    # activations; FSDP over 15 holds 1.12e12 / 15 + 3.25e9 = 77.9 GB a chip, within 80
-    fifteen = _row(estimate(req.model_copy(update={"chips": 15}), catalog), "h100-sxm")
-    full = 80 * 2 * 2048 * 8192 + 2048 * 8192 * 34
-    assert (fifteen.tensor_parallel, fifteen.shards, fifteen.checkpointing) == (1, 15, "full")
-    assert fifteen.per_chip_bytes == pytest.approx(16 * 70e9 / 15 + full) and fifteen.per_chip_bytes < 80e9
-    assert fifteen.fits is True and fifteen.days is not None
-    # on 14 no layout fits (FSDP 14 needs 1.12e12 / 14 + 3.25e9 = 83.3 GB a chip; TP 2 x FSDP 7 still 81.6 GB):
+    # on 15 no layout fits (FSDP 15 needs 1.12e12 / 15 + 4.83e9 = 79.5 GB a chip; TP 2 x FSDP 7 80 + 2.4 GB):
     # the row says the fewest chips one copy needs
-    fourteen = _row(estimate(req.model_copy(update={"chips": 14}), catalog), "h100-sxm")
-    assert 16 * 70e9 / 14 + full > 80e9 and 16 * 70e9 / 14 + full / 2 > 80e9
-    assert fourteen.fits is False and fourteen.days is None
-    assert any("one copy needs 16 chips" in w for w in fourteen.warnings)
+    fifteen = _row(estimate(req.model_copy(update={"chips": 15}), catalog), "h100-sxm")
+    assert 16 * 70e9 / 15 + full > 75e9 and 16 * 70e9 / 14 + full / 2 > 75e9
+    assert fifteen.fits is False and fifteen.days is None
+    assert any("one copy needs 16 chips" in w for w in fifteen.warnings)
     # TPU7x memory is published as 192 GiB: 206.2e9 bytes, converted once
     assert _row(estimate(req, catalog), "tpu7x").chip_memory_bytes == 192 * 2**30
 

@@ -82,3 +82,22 @@ def test_cli_goodput_flags(run_cli) -> None:
     assert code == 0 and "Goodput" not in out and "1 - 25/360 = 0.93" in out  # the spot default, in the cost rule
     code, _out, err = run_cli("estimate", "--params", "8B", "--goodput", "1.5")
     assert code != 0 and "--goodput: must be in (0, 1]" in err
+
+
+def test_float8_training_without_a_stated_mfu_gains_1_25_to_1_5x_not_the_peaks_2x(catalog: Catalog) -> None:
+    req = EstimateRequest(params=8e9, tokens=1e12, chips=8, dtype="float8")
+    result = estimate(req, catalog)
+    h100 = _row(result, "h100-sxm")
+    bf16 = _row(estimate(req.model_copy(update={"dtype": "bfloat16"}), catalog), "h100-sxm")
+    # torchao float8 on H100: 1.25x end to end at 8B / 8 GPUs, up to 1.5x at 405B. The bf16 range 0.38-0.48 is
+    # scaled by gain x bf16 peak / FP8 peak (1.25 x 989 / 1979 = 0.625): 0.38 x 1.25 x 989 / 1979 = 0.2374, 0.48 x 1.5 x 989 / 1979 = 0.3598
+    assert h100.mfu_low == pytest.approx(0.38 * 1.25 * 989 / 1979)
+    assert h100.mfu_high == pytest.approx(0.48 * 1.5 * 989 / 1979)
+    # so the slow end (low MFU) is the bf16 slow end over 1.25 and the fast end the bf16 fast end over 1.5
+    assert bf16.days_high / h100.days_high == pytest.approx(1.25)
+    assert bf16.days_low / h100.days_low == pytest.approx(1.5)
+    assert "torchao-float8-2025" in result.sources
+    assert "0.625" in h100.mfu_source and "1.25-1.5x" in h100.mfu_source
+    # a chip whose FP8 rate is its bf16 rate keeps the bf16 range, without the FP8 source's words
+    v6e = _row(result, "tpu-v6e")
+    assert "FP8 peak scaled" not in v6e.mfu_source

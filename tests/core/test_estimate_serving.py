@@ -281,29 +281,31 @@ def test_activation_memory_with_and_without_checkpointing(catalog: Catalog) -> N
     expected = {
         # Korthikanti et al. 2022: s x b x h x (34 + 5 x a x s / h) per layer, a = 32 heads, but a flash attention
         # kernel keeps no scores (5 x a x s / h), so no recomputation keeps s x b x h x 34 like selective
-        "none": 32 * sbh * 34,  # 18.3 GB (104.2 GB if the scores were kept)
-        "selective": 32 * sbh * 34,  # 18.3 GB
-        "full": 32 * 2 * sbh + sbh * 34,  # 1.07 GB + 0.57 GB
+        # each plus the loss's logits, 4,096 tokens x 128,256 vocabulary entries x 6 B = 3.15 GB
+        "none": 32 * sbh * 34 + 4096 * 128_256 * 6,  # 18.3 + 3.15 GB (104.2 GB + 3.15 if the scores were kept)
+        "selective": 32 * sbh * 34 + 4096 * 128_256 * 6,  # 21.4 GB
+        "full": 32 * 2 * sbh + sbh * 34 + 4096 * 128_256 * 6,  # 1.07 GB + 0.57 GB + 3.15 GB
     }
-    assert expected["none"] == pytest.approx(18.25e9, rel=1e-3)
-    assert expected["full"] == pytest.approx(1.644e9, rel=1e-3)
+    assert expected["none"] == pytest.approx(21.405e9, rel=1e-3)
+    assert expected["full"] == pytest.approx(4.796e9, rel=1e-3)
     rows = {}
     for mode, acts in expected.items():
         h100 = _row(estimate(EstimateRequest(checkpointing=mode, **base), catalog), "h100-sxm")
         assert h100.activation_bytes == pytest.approx(acts), mode
         assert h100.memory_needed_bytes == pytest.approx(16 * 7e9 + acts), mode
         rows[mode] = h100
-    # none and selective: 112 / p + 18.25 <= 80 needs p >= 1.81: FSDP 2, four copies; full: FSDP 2 as well
-    assert (rows["none"].tensor_parallel, rows["none"].shards, rows["none"].chips_per_copy) == (1, 2, 2)
-    assert rows["selective"].chips_per_copy == rows["full"].chips_per_copy == 2
+    # a chip gives a layout 80 x 0.95 - 1 = 75 GB. none and selective: 112 / p + 21.4 <= 75 needs p >= 2.09, and
+    # the smallest such p dividing 8 is 4: FSDP 4, two copies; full: 112 / p + 4.8 <= 75 needs p >= 1.6: FSDP 2
+    assert (rows["none"].tensor_parallel, rows["none"].shards, rows["none"].chips_per_copy) == (1, 4, 4)
+    assert rows["selective"].chips_per_copy == 4 and rows["full"].chips_per_copy == 2
     # full checkpointing repeats the forward pass: (8 x 7e9 + 4 x att) / (6 x 7e9 + 3 x att) more time
     att = 4 * 32 * 4096 * 4096
     assert rows["full"].days / rows["selective"].days == pytest.approx(
         ((8 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att)) / ((6 * 7e9 + 4 * att) / (6 * 7e9 + 3 * att))
     )
     auto = _row(estimate(EstimateRequest(**base), catalog), "h100-sxm")
-    # the fastest on the 8 chips given: no recomputation, FSDP 2 (56 + 18.25 GB a chip), four copies
-    assert (auto.checkpointing, auto.tensor_parallel, auto.shards, auto.copies) == ("none", 1, 2, 4)
+    # the fastest on the 8 chips given: no recomputation, FSDP 4 (28 + 21.4 GB a chip), two copies
+    assert (auto.checkpointing, auto.tensor_parallel, auto.shards, auto.copies) == ("none", 1, 4, 2)
     assert auto.days == pytest.approx(rows["none"].days)
     assert auto.days < rows["selective"].days
 
@@ -318,25 +320,28 @@ def test_405b_on_16384_h100_takes_the_fastest_layout_that_fits(catalog: Catalog)
     )
     h100 = _row(result, "h100-sxm")
     # state 16 x 405e9 = 6.48 TB. No recomputation (flash attention): 127 x 34 x 2048 x 16384 = 144.9 GB of
-    # activations. TP 2 puts 72.4 GB on a chip, leaving 7.55 GB: 6.48e12 / (2 x 7.55e9) = 429 shards at least,
-    # and the smallest that divides 16384 / 2 = 8192 is 512: TP 2 x FSDP 512 = 1024 chips, 16 copies. TP 4 and
-    # TP 8 also keep all 16,384 chips working with nothing recomputed; less tensor parallel wins the tie.
-    acts = 127 * 34 * 2048 * 16384
-    assert 6.48e12 / (2 * (80e9 - acts / 2)) == pytest.approx(429.2, rel=1e-3)
-    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (2, 512, 1024)
-    assert h100.checkpointing == "none" and h100.copies == 16
+    # activations + 2048 x 128,256 x 6 = 1.58 GB of logits = 146.5 GB. A chip gives a layout 80 x 0.95 - 1 = 75 GB;
+    # TP 2 puts 73.2 GB on a chip, leaving 1.77 GB: 6.48e12 / (2 x 1.77e9) = 1,833 shards at least, and the smallest
+    # that divides 16384 / 2 = 8192 is 2048: TP 2 x FSDP 2048 = 4096 chips, 4 copies. TP 4 and TP 8 also keep all
+    # 16,384 chips working with nothing recomputed; less tensor parallel wins the tie.
+    acts = 127 * 34 * 2048 * 16384 + 2048 * 128_256 * 6
+    assert 6.48e12 / (2 * (75e9 - acts / 2)) == pytest.approx(1832.6, rel=1e-3)
+    assert (h100.tensor_parallel, h100.shards, h100.chips_per_copy) == (2, 2048, 4096)
+    assert h100.checkpointing == "none" and h100.copies == 4
     assert h100.activation_bytes == pytest.approx(acts)
-    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 1024 + acts / 2)
-    # Llama 3's own shape at its 8,192-token context: 126 x 34 x 8192 x 16384 = 575 GB of activations, 71.9 GB a
-    # chip over TP 8 (TP 4 would need 143.8), so 6.48e12 / (8 x 8.1e9) = 100 -> 128 shards (a divisor of 2048):
-    # TP 8 x FSDP 128 with nothing recomputed
+    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 4096 + acts / 2)
+    # Llama 3's own shape at its 8,192-token context: 126 x 34 x 8192 x 16384 = 575 GB of activations + 8192 x
+    # 128,256 x 6 = 6.3 GB of logits, 72.7 GB a chip over TP 8 (TP 4 would need 145.3), so 6.48e12 / (8 x 2.34e9)
+    # = 346.4 -> 512 shards (a divisor of 2048): TP 8 x FSDP 512 with nothing recomputed
     llama = EstimateRequest(
         params=405e9, tokens=15.6e12, chips=16_384, context=8192, layers=126, width=16384, heads=128, kv_heads=8
     )
     h100 = _row(estimate(llama, catalog), "h100-sxm")
-    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 128, "none")
-    assert h100.activation_bytes == pytest.approx(126 * 34 * 8192 * 16384)
-    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 1024 + 126 * 34 * 8192 * 16384 / 8)
+    big = 126 * 34 * 8192 * 16384 + 8192 * 128_256 * 6
+    assert 6.48e12 / (8 * (75e9 - big / 8)) == pytest.approx(346.4, rel=1e-3)
+    assert (h100.tensor_parallel, h100.shards, h100.checkpointing) == (8, 512, "none")
+    assert h100.activation_bytes == pytest.approx(big)
+    assert h100.per_chip_bytes == pytest.approx(6.48e12 / 4096 + big / 8)
 
 
 def test_strict_fp32_prices_tpus_at_three_to_six_bf16_passes(catalog: Catalog) -> None:

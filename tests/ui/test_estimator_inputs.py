@@ -103,11 +103,15 @@ def test_the_chips_per_copy_cell_says_the_layout(page: ResultPage) -> None:
     page.set_estimate_request(EstimateRequest(params=405e9, tokens=15.6e12, chips=16_384))
     card = page.estimator
     row = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
-    assert card.table.item(row, 7).text() == "1024"
+    assert card.table.item(row, 7).text() == "4096"
     tip = card.table.item(row, 7).toolTip()
-    assert "TP 2 x FSDP 512 x DP 16 (no recompute)" in tip
-    # why: the fullest chip's 6.33 GB of state + 72.4 GB of activations, within 80 GB
-    assert "the fastest layout on the 16384 chips given whose fullest chip fits: 78.8 GB of 80 GB" in tip
+    assert "TP 2 x FSDP 2048 x DP 4 (no recompute)" in tip
+    # why: the fullest chip's 6.48e12 / 4096 = 1.58 GB of state + (144.9 + 1.58 GB of logits) / 2 = 73.2 GB of
+    # activations, within the 80 x 0.95 - 1 = 75 GB a chip gives a layout
+    assert (
+        "the fastest layout on the 16384 chips given whose fullest chip fits: 74.8 GB of the 75 GB a chip of 80 GB"
+        " gives a layout (5 % kept for fragmentation and 1 GB for the runtime)"
+    ) in tip
 
 
 def test_a_compiled_model_check_adds_rows_from_your_model(qtbot, page: ResultPage) -> None:
@@ -248,3 +252,87 @@ def test_the_price_place_can_be_set_from_the_users_cloud(page: ResultPage) -> No
     assert v6e.price is None or v6e.price.cloud == "gcp"
     card.set_price_place(None)
     assert (card.request().price_cloud, card.request().price_region) == (None, None)
+
+
+def test_latency_targets_and_goodput_in_the_window_fill_the_latency_columns(qtbot, page: ResultPage) -> None:
+    import math
+
+    from gpu_tpu_app.ui.probe.estimator_table import LATENCY_COLUMNS, LATENCY_FIRST
+    from tests.core.test_estimate import LLAMA_8B
+
+    card, inputs = page.estimator, page.estimator.model_inputs
+    page.set_estimate_request(
+        EstimateRequest(
+            params=8e9, tokens=1e9, mode="inference", mfu=0.5, bw_share=0.8, prices={"h100-sxm": 3.0}, **LLAMA_8B
+        )
+    )
+    h100 = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    # no targets: the latency columns stay hidden
+    assert all(card.table.isColumnHidden(LATENCY_FIRST + n) for n in range(len(LATENCY_COLUMNS)))
+    inputs.output_edit.setText("256")
+    inputs.rate_edit.setText("50")
+    request = _edit(qtbot, page, inputs.tpot_edit, "20")
+    assert request is not None and (request.tpot_ms, request.requests_per_s, request.output_len) == (20, 50, 256)
+    assert not any(card.table.isColumnHidden(LATENCY_FIRST + n) for n in range(len(LATENCY_COLUMNS)))
+    h100 = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    cells = [card.table.item(h100, LATENCY_FIRST + n).text() for n in range(len(LATENCY_COLUMNS))]
+    # Llama 3 8B's shape: a decode step at batch B reads 16 GB of weights and B x 268.4 MB of KV
+    # cache at 3.35e12 x 0.8 B/s; within 20 ms: B <= (0.020 x 2.68e12 - 16e9) / 268.4e6 = 140.1 -> 140
+    kv, bw = 2048 * 2 * 32 * 8 * 128 * 2, 3.35e12 * 0.8
+    step = (16e9 + 140 * kv) / bw
+    assert cells[0] == "140" and cells[2] == f"{step * 1e3:.3g} ms"
+    assert cells[3] == f"{140 / step:,.0f}"  # tokens/s a chip
+    assert cells[4] == f"${3.0 / 3600 / (140 / step) * 1e6:.2f}"  # $/M tokens at $3 a chip-hour
+    prefill = (2048 - 256) * (2 * 8e9 + 4 * 32 * 2048 * 4096) / (989e12 * 0.5)
+    assert cells[5] == f"{math.ceil(50 / (1 / (prefill + 256 * step / 140))):,}"  # chips for 50 requests/s
+    tip = card.table.item(h100, LATENCY_FIRST).toolTip()
+    # the rule in the language in use, then the arithmetic as the JSON has it
+    assert tip.startswith("time to the first token: the prompt")
+    assert "step(B) = max(B x" in tip and "at B = 140: step 19.99 ms" in tip
+    # a target no chip meets says by how much in the batch cell
+    request = _edit(qtbot, page, inputs.tpot_edit, "5")
+    h100 = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    at_one = (16e9 + kv) / bw * 1e3  # 6.07 ms even at batch 1
+    assert f"{at_one - 5:.3g} ms over the 5 ms target" in card.table.item(h100, LATENCY_FIRST).text()
+    # goodput divides the time; the inputs fill back from a saved request
+    request = _edit(qtbot, page, inputs.goodput_edit, "0.9")
+    assert request is not None and request.goodput == 0.9
+    inputs.fill(None)
+    assert inputs.tpot_edit.text() == "" and inputs.goodput_edit.text() == ""
+    inputs.fill(request)
+    assert (inputs.tpot_edit.text(), inputs.output_edit.text(), inputs.goodput_edit.text()) == ("5", "256", "0.9")
+
+
+def test_a_latency_rule_shows_at_its_field(qtbot, page: ResultPage) -> None:
+    card, inputs = page.estimator, page.estimator.model_inputs
+    page.set_estimate_request(EstimateRequest(params=8e9, tokens=1e9, mode="inference"))
+    assert not inputs.output_edit.isVisibleTo(card)  # an advanced input
+    inputs.rate_edit.setText("5")
+    inputs.rate_edit.editingFinished.emit()
+    assert card.request() is None
+    error = card.field_errors[inputs.output_edit]
+    assert (
+        error.isVisibleTo(card) and error.text() == "requests_per_s needs output_len: the tokens each request generates"
+    )
+    assert "border" in inputs.output_edit.styleSheet() and card.advanced_button.isChecked()
+    inputs.goodput_edit.setText("1.5")
+    inputs.output_edit.setText("256")
+    inputs.output_edit.editingFinished.emit()
+    assert card.request() is None and card.field_errors[inputs.goodput_edit].isVisibleTo(card)
+
+
+def test_fp8_derate_and_the_memory_reserve_are_in_the_tooltips(page: ResultPage) -> None:
+    from gpu_tpu_app.ui.probe.estimator_table import MEMORY_COLUMN
+
+    card = page.estimator
+    page.set_estimate_request(EstimateRequest(params=8e9, tokens=1e12, chips=8, dtype="float8"))
+    h100 = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+    mfu = card.table.item(h100, 3)
+    # 0.38 x 1.25 x 989 / 1979 = 0.237 and 0.48 x 1.5 x 989 / 1979 = 0.360: the cell shows the derated range and
+    # its tooltip the arithmetic and the source
+    assert mfu.text() == "0.24-0.36"
+    assert "scaled by 0.625 at the low end and 0.750 at the high end" in mfu.toolTip()
+    assert "torchao-float8-2025" in mfu.toolTip()
+    # the memory tip: the activations count the logits, and a layout uses 80 x 0.95 - 1 = 75 GB of a chip
+    tip = card.table.item(h100, MEMORY_COLUMN).toolTip()
+    assert "of activations and the loss's logits" in tip and "a layout may use 75 GB" in tip

@@ -120,3 +120,31 @@ def test_a_broken_rule_is_said_in_the_language_in_use(qtbot, compiled_qm: Callab
         assert card.request() is None
         assert "KV 头数不能超过注意力头数" in card.message.text()
         assert "kv_heads cannot exceed heads" not in card.message.text()
+
+
+def test_latency_inputs_and_columns_in_chinese(qtbot, compiled_qm: Callable[[Path], Path]) -> None:
+    """The latency targets' rule is said at its field in Chinese, and the latency columns' headers and missed
+    targets read in Chinese."""
+    from gpu_tpu_app.core.estimate import EstimateRequest
+    from gpu_tpu_app.core.texts import text
+    from gpu_tpu_app.ui.probe.estimator_table import LATENCY_FIRST
+
+    with _zh(compiled_qm):
+        page = ResultPage()
+        qtbot.addWidget(page)
+        card, inputs = page.estimator, page.estimator.model_inputs
+        assert inputs.ttft_edit.placeholderText() == "无目标"
+        page.set_estimate_request(EstimateRequest(params=8e9, tokens=1e9, mode="inference"))
+        inputs.rate_edit.setText("5")
+        inputs.rate_edit.editingFinished.emit()
+        assert card.request() is None
+        assert card.field_errors[inputs.output_edit].text() == "请求率需要输出长度：每个请求生成的 token 数"
+        inputs.rate_edit.setText("")
+        inputs.tpot_edit.setText("1")
+        inputs.tpot_edit.editingFinished.emit()
+        header = card.table.horizontalHeaderItem(LATENCY_FIRST).text()
+        assert header == text("estimate.latency.batch", language="zh-Hans") and header != "largest batch"
+        assert not card.table.isColumnHidden(LATENCY_FIRST)
+        h100 = next(r for r in range(card.table.rowCount()) if card.table.item(r, 0).text() == "NVIDIA H100 SXM")
+        missed = card.table.item(h100, LATENCY_FIRST).text()
+        assert "over the" not in missed and "ms" in missed and re.search("[\u4e00-\u9fff]", missed)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from gpu_tpu_app.core import transformer
 from gpu_tpu_app.core.estimate.devices import Device
 from gpu_tpu_app.core.estimate.models import EstimateRequest
-from gpu_tpu_app.core.estimate.workload import Workload
+from gpu_tpu_app.core.estimate.workload import Workload, usable_memory
 
 
 class Plan(NamedTuple):
@@ -72,9 +72,12 @@ def copy_plan(req: EstimateRequest, dev: Device, work: Workload) -> Plan:
         return Plan(None, None, None)
     if req.mode == "training":
         limit = transformer.tensor_limit(dev.domain, work.shape.heads)
+        usable = usable_memory(dev.memory)
+        if usable <= 0:
+            return Plan(None, 0, None)
         layout = transformer.fastest_layout(
-            work.state, work.activations, dev.memory, limit, req.chips, work.recompute
-        ) or transformer.best_layout(work.state, work.activations, dev.memory, limit)
+            work.state, work.activations, usable, limit, req.chips, work.recompute
+        ) or transformer.best_layout(work.state, work.activations, usable, limit)
         if layout is None:
             return Plan(None, 0, None)
         return Plan(layout.chips, req.chips // layout.chips, layout)
@@ -131,7 +134,12 @@ def layout_reasons(req: EstimateRequest, dev: Device, work: Workload, plan: Plan
     found: list[Warning] = [
         (
             "fastest_one" if req.chips == 1 else "fastest",
-            {"chips": str(req.chips), "per_chip": format_bytes(layout.per_chip), "memory": format_bytes(dev.memory)},
+            {
+                "chips": str(req.chips),
+                "per_chip": format_bytes(layout.per_chip),
+                "memory": format_bytes(dev.memory),
+                "usable": format_bytes(usable_memory(dev.memory)),
+            },
         )
     ]
     if layout.chips > 1:

@@ -14,7 +14,7 @@ from gpu_tpu_app import i18n
 from gpu_tpu_app.core.catalog import Catalog, load_catalog
 from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate, EstimateRow, bw_share_words, fp32_words
 from gpu_tpu_app.core.estimate.layout import layout_name, reasons_text, serving_layout_name, warning_text
-from gpu_tpu_app.core.estimate.workload import finetune_words, shape_origin
+from gpu_tpu_app.core.estimate.workload import finetune_words, shape_origin, usable_memory
 from gpu_tpu_app.core.localized import InLanguage, sentences
 from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.core.wording import format_bytes, format_duration, format_quantity, format_usd, tflops
@@ -232,6 +232,7 @@ def memory_tip(row: EstimateRow, training: bool) -> str:
             available=available,
             chip=row_name(row),
             chip_memory=chip,
+            usable=format_bytes(usable_memory(row.chip_memory_bytes)) if row.chip_memory_bytes else MISSING,
         )
     else:
         key = "estimate.memory.tip_serving" if n and n > 1 else "estimate.memory.tip_serving_one"

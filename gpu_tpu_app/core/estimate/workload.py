@@ -37,6 +37,17 @@ FINETUNE_SOURCES = {"lora": ["hu-2021-lora"], "qlora": ["hu-2021-lora", "dettmer
 #: serving: runtime buffers on top of the weights when checking whether a copy fits (research notes:
 #: inference memory is about 1.2 x the weight bytes); a decode step still reads weights + KV cache only.
 INFERENCE_OVERHEAD = 1.2
+#: training: the output layer's logits, kept for the loss: a bf16 copy (2 B) and the fp32 copy the softmax
+#: cross-entropy works in (4 B), 6 B per token and vocabulary entry, over the vocabulary of Llama 3's tokenizer
+#: (128,256 entries; the request has no vocabulary input). 8B at a context of 2,048: 2,048 x 128,256 x 6 B = 1.58 GB
+#: a sequence. With tensor parallel the output layer is split over the vocabulary, so it divides like the rest.
+VOCAB = 128_256
+LOGIT_BYTES = 6.0
+#: training: memory a chip cannot give to the layout: 1 GB for the runtime (the CUDA context, the math and
+#: collective libraries' workspaces; XLA's on a TPU) and 5 % of the chip for the allocator's fragmentation. The
+#: app's stated assumption, not a measurement: an 80 GB H100 gives 80 x 0.95 - 1 = 75 GB to the layout.
+RUNTIME_RESERVE_BYTES = 1e9
+FRAGMENTATION_SHARE = 0.05
 #: context length (tokens per sequence) when none is given.
 DEFAULT_CONTEXT = 2048
 #: sequences decoded together per model copy when none is given.
@@ -192,14 +203,27 @@ def moe_of(req: EstimateRequest) -> Moe | None:
     )
 
 
+def usable_memory(chip_memory: float) -> float:
+    """What a chip gives a training layout: its memory less 5 % for fragmentation and 1 GB for the runtime."""
+    return chip_memory * (1.0 - FRAGMENTATION_SHARE) - RUNTIME_RESERVE_BYTES
+
+
+def logits_bytes(req: EstimateRequest) -> float:
+    """The logits one training micro-batch keeps for its loss: micro-batch x context x vocabulary x 6 B."""
+    return (req.micro_batch or DEFAULT_MICRO_BATCH) * (req.context or DEFAULT_CONTEXT) * VOCAB * LOGIT_BYTES
+
+
 def activations(req: EstimateRequest, shape: Shape | None = None) -> dict[Checkpointing, float]:
-    """Activation bytes of one training micro-batch over all layers, per checkpointing mode offered."""
+    """Bytes one training micro-batch keeps for the backward pass, per checkpointing mode offered: the layers'
+    activations (core/transformer.py) plus the output layer's logits (no checkpointing mode drops them)."""
     shape = shape or model_shape(req)
     context = req.context or DEFAULT_CONTEXT
     tokens = (req.micro_batch or DEFAULT_MICRO_BATCH) * context
     modes = transformer.CHECKPOINTING_ORDER if req.checkpointing == "auto" else (req.checkpointing,)
+    logits = logits_bytes(req)
     return {
-        mode: transformer.activation_bytes(
+        mode: logits
+        + transformer.activation_bytes(
             mode,
             shape.layers,
             tokens,

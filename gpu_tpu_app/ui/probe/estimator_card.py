@@ -320,6 +320,7 @@ class EstimatorCard(EstimateTableFill, Card):
             "steps": self.model_inputs.steps_edit,
             "finetune": self.model_inputs.finetune_combo,
             "lora_rank": self.model_inputs.rank_spin,
+            **dict(self.model_inputs.latency_edits()),
         }
         return own.get(field)
 
@@ -355,7 +356,7 @@ class EstimatorCard(EstimateTableFill, Card):
 
     def _build_table(self) -> None:
         """The estimate table: one row per chip, sortable, with an editable price column."""
-        self.table = QTableWidget(0, len(EST_COLUMNS))
+        self.table = QTableWidget(0, len(column_headers()))
         self.table.setHorizontalHeaderLabels(column_headers())
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

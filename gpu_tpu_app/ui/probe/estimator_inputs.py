@@ -1,5 +1,6 @@
 """The estimator's model inputs beyond size and shape: mixture of experts, the default shape's ratio,
-training memory (micro-batch, checkpointing), strict fp32 and the decode share of bandwidth.
+training memory (micro-batch, checkpointing), strict fp32, the decode share of bandwidth, serving's latency
+targets (first token, per output token, requests a second, output length) and the goodputs.
 
 EstimatorCard (ui/result/result_page.py) lays these widgets out with its own and asks for their values;
 the estimate itself is core's (core/estimate.py). Every field maps to one EstimateRequest field,
@@ -164,6 +165,85 @@ class EstimatorInputs:
             )
         )
 
+        self._latency_widgets()
+
+    def _latency_widgets(self) -> None:
+        """Serving's latency targets and the goodputs (EstimateRequest's ttft_ms, tpot_ms, requests_per_s,
+        output_len, goodput and spot_goodput)."""
+
+        def edit(placeholder: str, name: str, tip: str) -> QLineEdit:
+            widget = QLineEdit()
+            widget.setPlaceholderText(placeholder)
+            widget.setAccessibleName(name)
+            widget.setToolTip(tip)
+            return widget
+
+        self.ttft_edit = edit(
+            QCoreApplication.translate("EstimatorInputs", "no target"),
+            QCoreApplication.translate("EstimatorInputs", "Time to the first token target, ms"),
+            QCoreApplication.translate(
+                "EstimatorInputs",
+                "Serving: the first token of a request within this many milliseconds (its prompt prefilled alone, "
+                "compute-bound). With a target the table shows the largest batch that meets it on each chip.",
+            ),
+        )
+        self.tpot_edit = edit(
+            QCoreApplication.translate("EstimatorInputs", "no target"),
+            QCoreApplication.translate("EstimatorInputs", "Time per output token target, ms"),
+            QCoreApplication.translate(
+                "EstimatorInputs",
+                "Serving: each further token within this many milliseconds: the largest batch whose decode step "
+                "(max of compute and bytes / bandwidth) stays within it and whose KV cache fits.",
+            ),
+        )
+        self.rate_edit = edit(
+            QCoreApplication.translate("EstimatorInputs", "none"),
+            QCoreApplication.translate("EstimatorInputs", "Requests per second to serve"),
+            QCoreApplication.translate(
+                "EstimatorInputs",
+                "Serving: requests a second to serve; with the output length, the table says how many chips that "
+                "rate needs on each kind.",
+            ),
+        )
+        self.output_edit = edit(
+            QCoreApplication.translate("EstimatorInputs", "none"),
+            QCoreApplication.translate("EstimatorInputs", "Output tokens per request"),
+            QCoreApplication.translate(
+                "EstimatorInputs",
+                "Serving: tokens each request generates (the rest of the context is its prompt); needed with a "
+                "request rate.",
+            ),
+        )
+        self.goodput_edit = edit(
+            "1",
+            QCoreApplication.translate("EstimatorInputs", "Goodput: share of time making progress"),
+            QCoreApplication.translate(
+                "EstimatorInputs",
+                "The share of time that makes progress, 0 to 1 (restarts, preemptions, stalls); times and "
+                "on-demand costs are divided by it. Empty: 1.",
+            ),
+        )
+        self.spot_goodput_edit = edit(
+            "0.93",
+            QCoreApplication.translate("EstimatorInputs", "Spot goodput: further share on spot capacity"),
+            QCoreApplication.translate(
+                "EstimatorInputs",
+                "Spot costs are divided by this too, 0 to 1. Empty: 1 - 25/360 = 0.93, the app's assumption of a "
+                "preemption every 6 hours losing half of a 30-minute checkpoint interval plus 10 minutes to restart.",
+            ),
+        )
+
+    def latency_edits(self) -> list[tuple[str, QLineEdit]]:
+        """(request field, input) of the latency targets and goodputs."""
+        return [
+            ("ttft_ms", self.ttft_edit),
+            ("tpot_ms", self.tpot_edit),
+            ("requests_per_s", self.rate_edit),
+            ("output_len", self.output_edit),
+            ("goodput", self.goodput_edit),
+            ("spot_goodput", self.spot_goodput_edit),
+        ]
+
     def _fp32_clicked(self, _checked: bool) -> None:
         self.fp32_touched = True
 
@@ -189,6 +269,12 @@ class EstimatorInputs:
             (QCoreApplication.translate("EstimatorInputs", "Precision (&fp32)"), self.fp32_check),
             (QCoreApplication.translate("EstimatorInputs", "De&code bandwidth share"), self.share_edit),
             (QCoreApplication.translate("EstimatorInputs", "Steps (your model)"), self.steps_edit),
+            (QCoreApplication.translate("EstimatorInputs", "First token within (ms)"), self.ttft_edit),
+            (QCoreApplication.translate("EstimatorInputs", "Per output token within (ms)"), self.tpot_edit),
+            (QCoreApplication.translate("EstimatorInputs", "Requests per second"), self.rate_edit),
+            (QCoreApplication.translate("EstimatorInputs", "Output tokens per request"), self.output_edit),
+            (QCoreApplication.translate("EstimatorInputs", "Goodput"), self.goodput_edit),
+            (QCoreApplication.translate("EstimatorInputs", "Spot goodput"), self.spot_goodput_edit),
         ]
 
     def connect(self, slot: Any) -> None:
@@ -200,6 +286,7 @@ class EstimatorInputs:
             self.aspect_edit,
             self.share_edit,
             self.steps_edit,
+            *(edit for _field, edit in self.latency_edits()),
         ):
             edit.editingFinished.connect(slot)
         self.micro_spin.valueChanged.connect(slot)
@@ -225,6 +312,13 @@ class EstimatorInputs:
             "strict_fp32": self.fp32_check.isChecked(),
             "bw_share": None if training else _number(self.share_edit),
             "steps": _quantity(self.steps_edit),
+            # latency targets are serving's: a training estimate leaves them out (their text stays for serving)
+            "ttft_ms": None if training else _number(self.ttft_edit),
+            "tpot_ms": None if training else _number(self.tpot_edit),
+            "requests_per_s": None if training else _number(self.rate_edit),
+            "output_len": None if training else _whole(self.output_edit),
+            "goodput": _number(self.goodput_edit),
+            "spot_goodput": _number(self.spot_goodput_edit),
         }
 
     def failing_edit(self) -> QLineEdit | None:
@@ -236,6 +330,12 @@ class EstimatorInputs:
             (self.aspect_edit, _number),
             (self.share_edit, _number),
             (self.steps_edit, _quantity),
+            (self.ttft_edit, _number),
+            (self.tpot_edit, _number),
+            (self.rate_edit, _number),
+            (self.output_edit, _whole),
+            (self.goodput_edit, _number),
+            (self.spot_goodput_edit, _number),
         ):
             try:
                 read(edit)
@@ -260,6 +360,9 @@ class EstimatorInputs:
         self.fp32_check.setChecked(bool(request and request.strict_fp32))
         self.share_edit.setText(f"{request.bw_share:g}" if request and request.bw_share else "")
         self.steps_edit.setText(format_quantity(request.steps) if request and request.steps else "")
+        for field, edit in self.latency_edits():
+            value = getattr(request, field, None) if request else None
+            edit.setText(f"{value:g}" if value is not None else "")
 
 
 def _quantity(edit: QLineEdit) -> float | None:

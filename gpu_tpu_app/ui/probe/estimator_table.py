@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpu_tpu_app.core.estimate import OWN_FAMILIES, Estimate
+from gpu_tpu_app.core.estimate import OWN_FAMILIES, ChipEstimate, Estimate
 from gpu_tpu_app.core.estimate.text import (
     cost_lines,
     cost_range,
@@ -69,9 +69,40 @@ EST_COLUMNS = [
 MEMORY_HEADER_WORDS = str(QT_TRANSLATE_NOOP("EstimatorTable", "Memory\nneeded / available"))
 
 
+#: serving's latency columns after EST_COLUMNS, as core's text ids ([latency]); shown only when the estimate has
+#: latency targets: the largest batch meeting them, the first token, the time per output token, tokens/s a chip,
+#: $/M tokens at that batch, and the chips the request rate needs
+LATENCY_COLUMNS = ["batch", "ttft", "tpot", "rate", "cost", "chips"]
+LATENCY_FIRST = len(EST_COLUMNS)
+
+
 def column_headers() -> list[str]:
-    """The table's headers in the language in use."""
-    return [QCoreApplication.translate("EstimatorTable", c) for c in EST_COLUMNS]
+    """The table's headers in the language in use, the latency columns last."""
+    main = [QCoreApplication.translate("EstimatorTable", c) for c in EST_COLUMNS]
+    return main + [_text(f"estimate.latency.{c}") for c in LATENCY_COLUMNS]
+
+
+def latency_cells(est: Estimate, row: ChipEstimate) -> list[tuple[str, float | None]]:
+    """The latency columns' (text, sort key) for one row: empty without a fit; a missed target says by how much
+    in the batch cell."""
+    fit = row.latency
+    if fit is None:
+        return [("", None)] * len(LATENCY_COLUMNS)
+    batch: tuple[str, float | None]
+    if fit.batch is not None:
+        batch = (str(fit.batch), float(fit.batch))
+    else:
+        why = _text("estimate.inputs.list_separator").join(_text(i, **v) for i, v in fit.missed_texts)
+        batch = (_text("estimate.latency.not_met", why=why), None)
+    rate = est.request.requests_per_s is not None
+    return [
+        batch,
+        (f"{fit.ttft_ms:.3g} ms", fit.ttft_ms),
+        (f"{fit.tpot_ms:.3g} ms" if fit.tpot_ms is not None else MISSING, fit.tpot_ms),
+        (f"{fit.tokens_per_s_chip:,.0f}" if fit.tokens_per_s_chip is not None else MISSING, fit.tokens_per_s_chip),
+        (format_usd(fit.usd_per_mtok), fit.usd_per_mtok),
+        (f"{fit.chips_for_rate:,}" if rate and fit.chips_for_rate is not None else MISSING, fit.chips_for_rate),
+    ]
 
 
 PRICE_COLUMN = EST_COLUMNS.index("$/chip-hour")
@@ -279,6 +310,11 @@ class EstimateTableFill:
                 if col in (2, 3, 4, 6, 7, 8, 9, 10, 11):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, col, item)
+            if est is not None:
+                self._fill_latency(i, est, row)
+        targets = any(row.latency is not None for row in rows)
+        for n in range(len(LATENCY_COLUMNS)):
+            self.table.setColumnHidden(LATENCY_FIRST + n, not targets)
         for col, mode in enumerate(modes):
             header.setSectionResizeMode(col, mode)
         self.table.setSortingEnabled(True)
@@ -318,6 +354,26 @@ class EstimateTableFill:
             self.rules.setText("")
             if not self.params_edit.text().strip():
                 self.message.setText(table_words(PROMPT))
+
+    def _fill_latency(self, i: int, est: Estimate, row: ChipEstimate) -> None:
+        """Row i's latency cells, each with the fit's arithmetic (the JSON's) as its tooltip."""
+        fit = row.latency
+        tip = ""
+        if fit is not None:
+            tip = plain_tip(f"{_text('estimate.latency.rule')}\n{fit.arithmetic}")
+        for n, (words, key) in enumerate(latency_cells(est, row)):
+            item = SortItem(words)
+            item.setData(TIE_ROLE, i)
+            if key is not None:
+                item.setData(SORT_ROLE, float(key))
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            if tip:
+                item.setToolTip(tip)
+            if n > 0 or key is not None:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            elif fit is not None:
+                item.setForeground(QColor(theme_manager().colors()["error"]))
+            self.table.setItem(i, LATENCY_FIRST + n, item)
 
     def _fit_table_height(self) -> None:
         """Show every row: the page scrolls, the table does not."""
