@@ -499,12 +499,13 @@ def price_lines(result: Estimate) -> list[str]:
 def _compiled(path: str) -> TpuCompile | str:
     """The TPU compile of a saved model check, or the one-line error naming the file."""
     from gpu_tpu_app.core.modelcheck import ModelCheck
+    from gpu_tpu_app.core.modelcheck.contract import FROM_FILE
     from gpu_tpu_app.errors import InputError, from_validation
     from gpu_tpu_app.safe_read import MAX_CONTENT_FILE_BYTES, read_json_object
 
     try:
         check = ModelCheck.model_validate(
-            read_json_object(path, text("errors.what.model_check"), MAX_CONTENT_FILE_BYTES)
+            read_json_object(path, text("errors.what.model_check"), MAX_CONTENT_FILE_BYTES), context=FROM_FILE
         )
     except InputError as exc:
         return f"--model-check: {exc}"

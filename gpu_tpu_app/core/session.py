@@ -18,6 +18,7 @@ from gpu_tpu_app.atomic import write_text
 from gpu_tpu_app.core.decision import Answers, Recommendation, decide, migrate_answers
 from gpu_tpu_app.core.estimate import EstimateRequest, MeasuredDevice
 from gpu_tpu_app.core.modelcheck import ModelCheck
+from gpu_tpu_app.core.modelcheck.contract import FROM_FILE
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.texts import text
 from gpu_tpu_app.core.texts import text as _text  # where `text` is the file read
@@ -158,7 +159,7 @@ def loads_session(text: str, source: str | Path = "session") -> Session:
     # to change
     raw["schema_version"] = SCHEMA_VERSION
     try:
-        return Session.model_validate(raw)
+        return Session.model_validate(raw, context=FROM_FILE)
     except ValidationError as exc:
         raise from_validation(source, exc) from None
 

@@ -66,7 +66,7 @@ def test_the_compile_table_in_chinese(zh: None) -> None:
     assert rows[0].fits.startswith("放得下：20 B / ")
     rows = table_rows(TpuCompile.model_validate(_compile("does_not_fit")), CATALOG)
     assert rows[0].outcome == "放不下" and rows[0].fits == "放不下（RESOURCE_EXHAUSTED）"
-    assert rows[1].outcome == "失败" and rows[1].status == "failed"
+    assert rows[1].outcome == "检查本身的限制" and rows[1].status == "failed"
 
 
 @pytest.mark.usefixtures("zh_qt")

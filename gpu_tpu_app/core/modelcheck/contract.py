@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from gpu_tpu_app.core.decision import CustomOps, Framework, HighPrecision, MatmulShare, YesNo
 from gpu_tpu_app.core.note_model import Said
@@ -217,6 +217,12 @@ class MeasuredAnswers(_Model):
     matmul_share: MatmulShare | None = None
 
 
+#: validation context for a model check read from a file (a session, --model-check): its texts are refused
+#: past their limits, naming the field, where a check made here cuts its own texts
+FROM_FILE_KEY = "from_file"
+FROM_FILE = {FROM_FILE_KEY: True}
+
+
 class Evidence(_Model):
     """Why one answer has its value (or none): the finding and its detail, with file:line where known."""
 
@@ -227,8 +233,11 @@ class Evidence(_Model):
 
     @field_validator("finding", "detail", mode="before")
     @classmethod
-    def _bounded(cls, value: object) -> object:
-        # joined reasons (one per TPU generation, a route's detail) are cut here, never rejected
+    def _bounded(cls, value: object, info: ValidationInfo) -> object:
+        # joined reasons (one per TPU generation, a route's detail) are cut where they are made, never rejected;
+        # a file read back (FROM_FILE) is held to the limit instead, and an over-long field is named
+        if isinstance(info.context, dict) and info.context.get(FROM_FILE_KEY):
+            return value
         return clip(value) if isinstance(value, str) else value
 
 
