@@ -157,6 +157,28 @@ def chip_names() -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=1)
+def chip_families() -> dict[str, str]:
+    """Each catalogue chip id's family ("gpu", "tpu", "other": Trainium, Gaudi and the like)."""
+    from gpu_tpu_app.assets import resource_path
+
+    with open(resource_path("catalog", "chips.toml"), "rb") as handle:
+        data = tomllib.load(handle)
+    return {
+        str(chip["id"]): str(chip.get("family") or "")
+        for chip in data.get("chips", [])
+        if isinstance(chip, dict) and chip.get("id")
+    }
+
+
+def _of_family(chip: str, tpu: bool) -> bool:
+    """Whether `chip` belongs to the verdict's family: a TPU, or a GPU (a chip of another family, Trainium
+    say, is neither side of the verdict)."""
+    if tpu:
+        return is_tpu(chip)
+    return not is_tpu(chip) and chip_families().get(chip, "gpu") == "gpu"
+
+
+@functools.lru_cache(maxsize=1)
 def without_bf16() -> frozenset[str]:
     """The catalogue's chips with no bf16 arithmetic (the T4): not suggested for the verdict's work."""
     from gpu_tpu_app.assets import resource_path
@@ -187,7 +209,7 @@ def offered(area: str | None, tpu: bool, offers: tuple[Offer, ...] | None = None
     """The rows of one family (TPU or not) in `area` (None or "anywhere": every area), in table order."""
     rows = shipped_offers() if offers is None else offers
     return [
-        row for row in rows if is_tpu(row.chip) == tpu and (area in (None, "anywhere") or area_of(row.region) == area)
+        row for row in rows if _of_family(row.chip, tpu) and (area in (None, "anywhere") or area_of(row.region) == area)
     ]
 
 
