@@ -116,7 +116,7 @@ class ProbeRunner(QWidget):
         self._listed_backends.clear()
         self.devices_note.setText(self.tr("Looking for devices (each backend in its own worker)…"))
         self.devices.set_searching(backends)
-        request = ProbeRequest(suite=self.suite.currentText(), backends=backends, python=self.envs.selected())
+        request = ProbeRequest(suite=self.controls.suite_id(), backends=backends, python=self.envs.selected())
         if not self._closed and set(self._standby.prepare(request)) == set(backends):
             # the standby workers just started list their devices themselves: no second import of each
             self._lister = StandbyListing(self._standby, request, self)

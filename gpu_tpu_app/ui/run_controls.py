@@ -173,7 +173,7 @@ class RunControls(QObject):
 
     def suite_id(self) -> str:
         """The suite chosen ('smoke', 'quick', 'full')."""
-        return str(self.suite.currentData() or self.suite.currentText())
+        return str(self.suite.currentData())
 
     def set_suite(self, suite: str) -> None:
         """Choose a suite by its id (an unknown one leaves the choice as it is)."""
