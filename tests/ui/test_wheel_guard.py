@@ -1,0 +1,118 @@
+"""The mouse wheel over a combo box, spin box or slider the user did not click changes nothing, on every page of
+the window (wizard pages, result with its estimator, probe, learn); the page scrolls instead. Once the field has
+focus, the wheel changes it as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox, QWidget
+
+from gpu_tpu_app.ui.main_window import MainWindow
+from gpu_tpu_app.ui.wheel_guard import _guarded
+
+
+@pytest.fixture
+def window(qtbot) -> Iterator[MainWindow]:
+    w = MainWindow(persist=False)
+    qtbot.addWidget(w, before_close_func=lambda win: win.session_controller.mark_clean())
+    w.resize(1280, 800)
+    w.show()
+    yield w
+    w.shutdown()
+
+
+def _state(widget: QWidget) -> object:
+    if isinstance(widget, QComboBox):
+        return widget.currentIndex()
+    if isinstance(widget, QAbstractSpinBox):
+        return widget.text()
+    assert isinstance(widget, QAbstractSlider)
+    return widget.value()
+
+
+def _wheel(widget: QWidget, down: bool = True) -> None:
+    centre = QPointF(widget.rect().center())
+    glob = QPointF(widget.mapToGlobal(QPoint(int(centre.x()), int(centre.y()))))
+    delta = QPoint(0, -120 if down else 120)
+    event = QWheelEvent(
+        centre,
+        glob,
+        QPoint(),
+        delta,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(widget, event)
+
+
+def _fields(w: MainWindow) -> list[QWidget]:
+    return [
+        c
+        for c in w.findChildren(QWidget)
+        if _guarded(c) and c.isVisibleTo(w) and c.isEnabled() and c.window() is w and c.width() > 0
+    ]
+
+
+def _pages(w: MainWindow, qtbot) -> Iterator[str]:
+    for i in range(len(w.wizard.pages)):
+        w.show_wizard(i)
+        yield f"wizard page {i}"
+    w.show_result()
+    yield "result"
+    w.show_page("probe")
+    yield "probe"
+    w.show_page("learn")
+    yield "learn"
+
+
+def test_the_wheel_edits_no_unfocused_field_on_any_page(window: MainWindow, qtbot) -> None:
+    seen: dict[str, int] = {}
+    for page in _pages(window, qtbot):
+        qtbot.wait(10)
+        fields = _fields(window)
+        seen[page] = len(fields)
+        for field in fields:
+            window.nav.setFocus()  # the pointer passes over the field; the keyboard is elsewhere
+            before = _state(field)
+            for down in (True, True, False, False, False):
+                _wheel(field, down)
+            assert _state(field) == before, f"{page}: the wheel changed {type(field).__name__} {field.objectName()}"
+            assert not field.hasFocus(), f"{page}: the wheel gave {type(field).__name__} the focus"
+    assert seen["result"] >= 3 and seen["probe"] >= 2, seen  # the estimator's and the probe page's combo boxes
+
+
+def test_a_focused_combo_still_follows_the_wheel_and_an_unfocused_one_scrolls_the_page(
+    window: MainWindow, qtbot
+) -> None:
+    window.resize(1024, 640)
+    window.show_result()
+    qtbot.wait(10)
+    combos = [c for c in _fields(window) if isinstance(c, QComboBox) and c.count() > 2]
+    assert combos
+    combo = combos[0]
+    area = next(p for p in _ancestors(combo) if isinstance(p, QAbstractScrollArea))
+    bar = area.verticalScrollBar()
+    assert bar.maximum() > 0  # the result page is taller than a 1024x640 window
+    bar.setValue(bar.maximum() // 2)
+    before = bar.value()
+    _wheel(combo, down=True)
+    assert bar.value() > before
+    window.activateWindow()
+    combo.setFocus(Qt.FocusReason.MouseFocusReason)
+    assert combo.hasFocus()
+    index = combo.currentIndex()
+    _wheel(combo, down=index == 0)
+    assert combo.currentIndex() != index
+
+
+def _ancestors(widget: QWidget) -> Iterator[QWidget]:
+    parent = widget.parentWidget()
+    while parent is not None:
+        yield parent
+        parent = parent.parentWidget()
