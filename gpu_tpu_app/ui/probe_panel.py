@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -144,6 +144,8 @@ class ProbePanel(ProbeRunner):
         self.dtypes = self.controls.dtypes
         self.run_button = self.controls.run_button
         self.cancel_button = self.controls.cancel_button
+        self.act_run = self._key(self.tr("Run the probe"), "F5", self.run_button)
+        self.act_cancel = self._key(self.tr("Cancel the probe"), "Esc", self.cancel_button)
         self.import_button = QPushButton(
             style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton), self.tr("Import run…")
         )
@@ -364,6 +366,18 @@ class ProbePanel(ProbeRunner):
         if shown != self.side.isVisible() or shown != self.side_button.isChecked():
             self.side.setVisible(shown)
             self.side_button.setChecked(shown)
+
+    def _key(self, text: str, keys: str, button: QPushButton) -> QAction:
+        """A page-wide shortcut that presses `button` while it is enabled; its keys join the button's tool tip
+        and the window's list of shortcuts (Help › Keyboard Shortcuts)."""
+        act = QAction(text, self)
+        act.setShortcut(QKeySequence(keys))
+        act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        act.triggered.connect(lambda: button.click() if button.isEnabled() else None)
+        self.addAction(act)
+        native = act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        button.setToolTip(self.tr("{tip} ({keys})").format(tip=button.toolTip(), keys=native))
+        return act
 
     def _update_buttons(self) -> None:
         self.controls.set_running(self.is_running())

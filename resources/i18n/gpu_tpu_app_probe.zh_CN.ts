@@ -1316,6 +1316,18 @@ Sources: {sources}.</source>
 <context>
     <name>ProbePanel</name>
     <message>
+        <source>Run the probe</source>
+        <translation>运行探测</translation>
+    </message>
+    <message>
+        <source>Cancel the probe</source>
+        <translation>取消探测</translation>
+    </message>
+    <message>
+        <source>{tip} ({keys})</source>
+        <translation>{tip}（{keys}）</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/probe_panel.py" line="110"/>
         <source>Ready: choose a suite and press Run.</source>
         <translation>就绪：选择套件并点击「运行」。</translation>

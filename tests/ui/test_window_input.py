@@ -1,6 +1,6 @@
-"""The mouse wheel over a combo box, spin box or slider the user did not click changes nothing, on every page of
-the window (wizard pages, result with its estimator, probe, learn); the page scrolls instead. Once the field has
-focus, the wheel changes it as before."""
+"""Input a new user gives the window: the mouse wheel over a combo box, spin box or slider the user did not click
+changes nothing, on every page (wizard pages, result with its estimator, probe, learn), and the page scrolls instead;
+once the field has focus the wheel changes it as before. F5 runs and Esc cancels on the Probe page."""
 
 from __future__ import annotations
 
@@ -116,3 +116,29 @@ def _ancestors(widget: QWidget) -> Iterator[QWidget]:
     while parent is not None:
         yield parent
         parent = parent.parentWidget()
+
+
+def test_f5_runs_and_esc_cancels_on_the_probe_page_and_both_are_listed(window: MainWindow, qtbot, monkeypatch) -> None:
+    from PySide6.QtGui import QAction
+
+    from gpu_tpu_app.ui.help import shortcut_rows
+
+    panel = window.ensure_probe_panel()
+    window.show_page("probe")
+    calls: list[str] = []
+    monkeypatch.setattr(panel, "start", lambda *a: calls.append("run") or True)
+    monkeypatch.setattr(panel, "cancel", lambda: calls.append("cancel"))
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    panel.suite.setFocus()
+    qtbot.keyClick(panel.suite, Qt.Key.Key_F5)
+    assert calls == ["run"]
+    panel.controls.set_running(True)  # Cancel is enabled while a run goes on
+    qtbot.keyClick(panel.suite, Qt.Key.Key_Escape)
+    assert calls == ["run", "cancel"]
+    panel.controls.set_running(False)  # and Esc does nothing when nothing runs
+    qtbot.keyClick(panel.suite, Qt.Key.Key_Escape)
+    assert calls == ["run", "cancel"]
+    rows = dict(shortcut_rows(window.findChildren(QAction)))
+    assert rows["Run the probe"] == "F5" and rows["Cancel the probe"] == "Esc"
+    assert panel.run_button.toolTip().endswith("(F5)")
