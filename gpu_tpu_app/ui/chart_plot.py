@@ -18,7 +18,18 @@ from typing import Any
 
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QBuffer, QByteArray, QCoreApplication, QIODevice, QRectF, QSize, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -178,6 +189,8 @@ class _Chart(QWidget):
         for name in ("bottom", "left"):
             self.item.getAxis(name).setStyle(hideOverlappingLabels=False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
+        # the left axis grows with its longest label (a device name): the title gives it the room
+        self.item.getAxis("left").geometryChanged.connect(self._set_title)
         # many series: a side list whose check boxes show and hide each one
         self.series_list = QListWidget()
         self.series_list.setAccessibleName(self.tr("Series shown"))
@@ -230,14 +243,28 @@ class _Chart(QWidget):
         self.empty.setStyleSheet(f"color: {colors['muted']};")
         self._series_colors.clear()
 
-    def _set_title(self) -> None:
-        """The title, elided to the plot's width (the full title is the chart's tooltip)."""
+    def _set_title(self, *_args: Any) -> None:
+        """The title, elided to the width of the data area beside the axes (the full title is the chart's
+        tooltip): a title wider than that made the plot wider than its widget and cut its right side."""
         font = QFont(self.font().family())
         font.setPointSize(11)
-        room = max(80, self.plot.width() - 60)
+        axes = sum(self.item.getAxis(name).width() for name in ("left", "right") if self.item.getAxis(name).isVisible())
+        room = max(80, self.plot.width() - int(axes) - 40)
         text = QFontMetrics(font).elidedText(self.title, Qt.TextElideMode.ElideRight, room)
+        key = (text, self._colors["foreground"])
+        if key == getattr(self, "_title_key", None):
+            return  # unchanged: no new layout pass (the axis' resize calls this again)
+        self._title_key = key
         self.item.setTitle(html.escape(text), color=self._colors["foreground"], size="11pt")
         self.shown_title = text
+        QTimer.singleShot(0, self._fit_scene)
+
+    def _fit_scene(self) -> None:
+        """The scene's layout back to the widget's size: Qt grows a top-level layout to a longer title or axis
+        label, and never shrinks it back when they get shorter (the plot stayed wider than its widget)."""
+        view = self.plot.viewport()
+        if view is not None and self.plot.ci.geometry().size() != QSizeF(view.size()):
+            self.plot.ci.setGeometry(QRectF(view.rect()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
