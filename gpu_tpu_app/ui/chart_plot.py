@@ -257,7 +257,7 @@ class _Chart(QWidget):
         self._title_key = key
         self.item.setTitle(html.escape(text), color=self._colors["foreground"], size="11pt")
         self.shown_title = text
-        QTimer.singleShot(0, self._fit_scene)
+        QTimer.singleShot(0, self.plot, self._fit_scene)  # no call once the plot is gone
 
     def _fit_scene(self) -> None:
         """The scene's layout back to the widget's size: Qt grows a top-level layout to a longer title or axis

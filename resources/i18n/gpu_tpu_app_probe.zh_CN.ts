@@ -2223,4 +2223,11 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
         <translation>gpu-tpu-app 探测图表</translation>
     </message>
 </context>
+<context>
+    <name>SummaryCard</name>
+    <message>
+        <source>From a run that did not finish: a complete run replaces these figures.</source>
+        <translation>来自一次未完成的运行：完整运行的结果将取代这些数值。</translation>
+    </message>
+</context>
 </TS>
