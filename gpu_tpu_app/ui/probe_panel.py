@@ -49,7 +49,7 @@ from gpu_tpu_app.ui.icons import set_themed_icon
 from gpu_tpu_app.ui.message_log import MessageLog
 from gpu_tpu_app.ui.probe_run import ProbeRunner
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
-from gpu_tpu_app.ui.results_table import build_results_table
+from gpu_tpu_app.ui.results_table import build_results_table, fit_columns
 from gpu_tpu_app.ui.run_controls import RunControls
 from gpu_tpu_app.ui.runs_list import RunsList
 from gpu_tpu_app.ui.standby_workers import StandbyWorkers
@@ -393,6 +393,7 @@ class ProbePanel(ProbeRunner):
         runs = self.runs_list.all_runs()
         self.model.set_runs(runs, self.runs_list.labels())
         self.table.setColumnHidden(COLUMNS.index("Run"), len(runs) <= 1)
+        fit_columns(self.table)
         self.runs_list.refresh()
         self._devices_from_runs()
         self.summary.set_runs(self.runs_list.local_runs())

@@ -6,7 +6,7 @@ It only builds the widgets; the page (probe_panel.py) owns the model and fills i
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QStyle, QTableView, QVBoxLayout, QWidget
 
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsProxy, column_header
 
@@ -50,9 +50,47 @@ def build_results_table(proxy: ResultsProxy) -> tuple[QWidget, QLineEdit, QTable
     header.setStretchLastSection(False)
     header.moveSection(header.visualIndex(COLUMNS.index("Status")), header.visualIndex(COLUMNS.index("Median")) + 1)
     header.setTextElideMode(Qt.TextElideMode.ElideRight)
+    proxy.modelReset.connect(lambda: fit_columns(table))
     table_box = QWidget()
     tl = QVBoxLayout(table_box)
     tl.setContentsMargins(0, 0, 0, 0)
     tl.addWidget(filt)
     tl.addWidget(table)
     return table_box, filt, table
+
+
+#: a column grows to its widest cell up to this; longer cells elide and say all in their tooltip
+MAX_COLUMN_WIDTH = 280
+
+
+def fit_columns(table: QTableView) -> None:
+    """Each column as wide as its widest cell (and its header), from its set width up to MAX_COLUMN_WIDTH:
+    fixed widths cut cells ("matmul 1 …", "only …")."""
+    header = table.horizontalHeader()
+    model = table.model()
+    if model is None:
+        return
+    for col in range(model.columnCount()):
+        if table.isColumnHidden(col):
+            continue
+        base = header.sectionSize(col)
+        need = max(_cells_width(table, col), header.sectionSizeHint(col))
+        if need > base:
+            header.resizeSection(col, min(need, MAX_COLUMN_WIDTH))
+
+
+def _cells_width(table: QTableView, col: int, rows: int = 2000) -> int:
+    """The width the widest cell of `col` needs (text, icon and the cell's margins), over its first `rows` rows
+    (Qt's own hint looks at the rows in view only)."""
+    model = table.model()
+    metrics = table.fontMetrics()
+    icon = table.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize) + 6
+    widest = 0
+    for row in range(min(model.rowCount(), rows)):
+        index = model.index(row, col)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        width = metrics.horizontalAdvance(text) + 14
+        if index.data(Qt.ItemDataRole.DecorationRole) is not None:
+            width += icon
+        widest = max(widest, width)
+    return widest
