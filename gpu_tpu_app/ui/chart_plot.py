@@ -189,6 +189,7 @@ class _Chart(QWidget):
         for name in ("bottom", "left"):
             self.item.getAxis(name).setStyle(hideOverlappingLabels=False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
+        self.plot.setAccessibleName(self.title or self.tr("Chart"))
         # the left axis grows with its longest label (a device name): the title gives it the room
         self.item.getAxis("left").geometryChanged.connect(self._set_title)
         # many series: a side list whose check boxes show and hide each one

@@ -20,6 +20,7 @@ def build_results_table(proxy: ResultsProxy) -> tuple[QWidget, QLineEdit, QTable
     filt.setClearButtonEnabled(True)
     filt.textChanged.connect(proxy.setFilterFixedString)
     table = QTableView()
+    table.setAccessibleName(QCoreApplication.translate("ResultsTable", "Results"))
     table.setModel(proxy)
     table.setSortingEnabled(True)
     table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)

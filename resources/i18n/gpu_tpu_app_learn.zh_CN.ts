@@ -4,6 +4,14 @@
 <context>
     <name>LearnPage</name>
     <message>
+        <source>Topics</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Topic text</source>
+        <translation>主题内容</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/learn.py" line="148"/>
         <source>Search topics, claims, FAQ, glossary…</source>
         <translation>搜索主题、论断、常见问题、术语表…</translation>

@@ -1116,4 +1116,11 @@
         <translation>关于 {app}(&amp;A)</translation>
     </message>
 </context>
+<context>
+    <name>Widgets</name>
+    <message>
+        <source>Page content</source>
+        <translation>页面内容</translation>
+    </message>
+</context>
 </TS>

@@ -42,6 +42,10 @@
 <context>
     <name>ChartsView</name>
     <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/charts.py" line="136"/>
         <source>Matmul</source>
         <translation>矩阵乘法</translation>
@@ -585,6 +589,10 @@ or import a run measured across machines.</source>
 </context>
 <context>
     <name>EstimatorCard</name>
+    <message>
+        <source>Estimate for each chip</source>
+        <translation>每款芯片的估算</translation>
+    </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/estimator_card.py" line="74"/>
         <source>How long would your run take?</source>
@@ -1892,6 +1900,10 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
 <context>
     <name>ResultsTable</name>
     <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/results_table.py" line="18"/>
         <source>Filter results (kernel, device, dtype, status…)</source>
         <translation>筛选结果（内核、设备、数据类型、状态…）</translation>
@@ -2184,6 +2196,10 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
 </context>
 <context>
     <name>_Chart</name>
+    <message>
+        <source>Chart</source>
+        <translation>图表</translation>
+    </message>
     <message>
         <location filename="../../gpu_tpu_app/ui/chart_plot.py" line="52"/>
         <source>(and {n} more)</source>
