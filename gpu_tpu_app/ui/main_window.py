@@ -32,7 +32,7 @@ from gpu_tpu_app.core.session import Session
 from gpu_tpu_app.core.settings import Preferences, save_preferences
 from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.ui import accessible, translations, wheel_guard
+from gpu_tpu_app.ui import accessible, mnemonics, translations, wheel_guard
 from gpu_tpu_app.ui.about import about_html
 from gpu_tpu_app.ui.geometry import MIN_SIZE, keep_on_screen, restore_geometry, save_geometry
 from gpu_tpu_app.ui.help import GuideDialog, ShortcutsDialog, shortcut_rows
@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         wheel_guard.install()  # the wheel edits no field the user did not click (wheel_guard.py)
         accessible.install()  # every control the keyboard reaches has a name (accessible.py)
+        mnemonics.install()  # every dialog button has an Alt+letter (mnemonics.py)
         self.prefs = prefs or Preferences()
         if lesson is None:
             from gpu_tpu_app.core.lesson import load_lesson
