@@ -166,3 +166,19 @@ def test_menu_buttons_keep_their_arrow_beside_the_word(window: MainWindow, qtbot
         arrow = b.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, b)
         word = b.fontMetrics().horizontalAdvance(b.text().replace("&", ""))
         assert b.width() >= word + arrow + 8, (b.text(), b.width(), word, arrow)
+
+
+def test_reopening_a_session_marks_the_pages_it_answered(window: MainWindow) -> None:
+    from pathlib import Path
+
+    from gpu_tpu_app.core.session import load_session
+
+    session = load_session(Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "example-session.json")
+    window.set_session(session)
+    window.show_wizard(0)
+    wizard = window.wizard
+    answered = [any(card.value() is not None for card in page.cards) for page in wizard.pages]
+    assert sum(answered[1:]) >= 2  # the example answers questions on several pages
+    for i, step in enumerate(wizard.step_labels[1 : len(wizard.pages)], 1):
+        assert step.text().startswith("✓ ") == answered[i], (i, step.text())
+        assert (step.property("step") == "done") == answered[i]
