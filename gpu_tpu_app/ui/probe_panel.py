@@ -162,6 +162,7 @@ class ProbePanel(ProbeRunner):
         menu.addSeparator()
         self.act_png = menu.addAction(self.tr("This chart as PNG…"), lambda: self._export_chart_dialog("png"))
         self.act_svg = menu.addAction(self.tr("This chart as SVG…"), lambda: self._export_chart_dialog("svg"))
+        self.act_table = menu.addAction(self.tr("This chart as a table…"), self._show_chart_table)
         self.export_button.setMenu(menu)
 
         self.side_button = QToolButton()
@@ -448,6 +449,10 @@ class ProbePanel(ProbeRunner):
         self._save_via_dialog(
             self.tr("Export the run"), f"{stem}.{kind}", flt, kind, lambda path: self.export_run(path, run)
         )
+
+    def _show_chart_table(self) -> None:
+        self.charts.flush_all()
+        self.charts.currentWidget().show_table()
 
     def _export_chart_dialog(self, kind: str) -> None:
         slug = self.charts.charts()[self.charts.currentIndex()].slug

@@ -1324,6 +1324,10 @@ Sources: {sources}.</source>
 <context>
     <name>ProbePanel</name>
     <message>
+        <source>This chart as a table…</source>
+        <translation>此图表的表格…</translation>
+    </message>
+    <message>
         <source>Run the probe</source>
         <translation>运行探测</translation>
     </message>
@@ -2196,6 +2200,42 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
 </context>
 <context>
     <name>_Chart</name>
+    <message>
+        <source>Show as table…</source>
+        <translation>以表格显示…</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>系列</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Starts at</source>
+        <translation>开始于</translation>
+    </message>
+    <message>
+        <source>Takes</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Chart data</source>
+        <translation>图表数据</translation>
+    </message>
+    <message>
+        <source>Nothing drawn yet.</source>
+        <translation>尚未绘制任何内容。</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
     <message>
         <source>Chart</source>
         <translation>图表</translation>
