@@ -411,6 +411,22 @@ or import a run measured across machines.</source>
 <context>
     <name>EnvsView</name>
     <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop looking for environments now; the list shown stays</source>
+        <translation>立即停止查找环境；当前显示的列表保留</translation>
+    </message>
+    <message>
+        <source>Looking for Python environments (venvs, conda, pyenv) and asking each for its torch and JAX: {elapsed} s so far, {limit} s at most.</source>
+        <translation>正在查找 Python 环境（venv、conda、pyenv）并询问每个环境的 torch 和 JAX：已用 {elapsed} 秒，最多 {limit} 秒。</translation>
+    </message>
+    <message>
+        <source>Stopped looking for environments; the list shown is the last one.</source>
+        <translation>已停止查找环境；显示的是上一次的列表。</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/envs_view.py" line="41"/>
         <source>, </source>
         <translation>、</translation>
