@@ -269,8 +269,14 @@ class ProbeRunner(QWidget):
                 backends=", ".join(self._probe.request.backends[backend_index + 1 :])
             )
         self.progress.setFormat(
-            self.tr("{backend}: {point} · point {n} of {total}{eta}{then}").format(
-                backend=backend, point=point_label(p), n=p.done + 1, total=p.total, eta=eta, then=then
+            self.tr("{backend}: {point} · point {n} of {total} · {elapsed} so far{eta}{then}").format(
+                backend=backend,
+                point=point_label(p),
+                n=p.done + 1,
+                total=p.total,
+                elapsed=format_seconds(time.monotonic() - self._t0),
+                eta=eta,
+                then=then,
             )
         )
 

@@ -1595,6 +1595,10 @@ Sources: {sources}.</source>
 <context>
     <name>ProbeRunner</name>
     <message>
+        <source>{backend}: {point} · point {n} of {total} · {elapsed} so far{eta}{then}</source>
+        <translation>{backend}：{point} · 第 {n} / {total} 个测量点 · 已用 {elapsed}{eta}{then}</translation>
+    </message>
+    <message>
         <location filename="../../gpu_tpu_app/ui/probe_run.py" line="74"/>
         <source>unknown suite {suite} (choose from {suites})</source>
         <translation>未知套件 {suite}（可选：{suites}）</translation>

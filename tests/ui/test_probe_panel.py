@@ -120,7 +120,7 @@ def test_real_smoke_probe_on_cpu_fills_the_table_and_charts(panel, qtbot):
     assert any(row[COL["Median"]].endswith("FLOP/s") for row in rows)
     assert "Finished" in panel.progress.format()
     # while it ran, the progress bar named the backend, the current point and the time left
-    assert any(t.startswith("torch: ") and " of " in t and "ETA" in t for t in progress_texts)
+    assert any(t.startswith("torch: ") and " of " in t and "so far" in t and "ETA" in t for t in progress_texts)
     panel.charts.flush_all()
     assert panel.charts.throughput.has_data
 
