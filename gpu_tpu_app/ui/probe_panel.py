@@ -41,6 +41,7 @@ from gpu_tpu_app.core.runs import (
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.core.terms import BACKENDS
 from gpu_tpu_app.errors import InputError, shown
+from gpu_tpu_app.ui.chart_plot import _Chart
 from gpu_tpu_app.ui.charts import ChartData, ChartsView
 from gpu_tpu_app.ui.collective_run import CollectiveRun
 from gpu_tpu_app.ui.devices_view import DevicesView
@@ -452,7 +453,9 @@ class ProbePanel(ProbeRunner):
 
     def _show_chart_table(self) -> None:
         self.charts.flush_all()
-        self.charts.currentWidget().show_table()
+        chart = self.charts.currentWidget()
+        if isinstance(chart, _Chart):
+            chart.show_table()
 
     def _export_chart_dialog(self, kind: str) -> None:
         slug = self.charts.charts()[self.charts.currentIndex()].slug

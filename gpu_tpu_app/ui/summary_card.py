@@ -234,7 +234,8 @@ class SummaryCard(QFrame):
         not ask a widget's height for its width, and a height taken at another width cut the last lines."""
         layout = self.layout()
         width = self.width()
-        need = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() and width > 0 else -1
+        hfw = layout is not None and layout.hasHeightForWidth() and width > 0
+        need = layout.totalHeightForWidth(width) if layout is not None and hfw else -1
         need = max(need, self.sizeHint().height())
         if need != self.minimumHeight():
             self.setMinimumHeight(need)
