@@ -233,6 +233,7 @@ class MainWindow(QMainWindow):
             if self.probe_warmup is not None:
                 panel.adopt_workers(*self.probe_warmup.take())
             panel.set_runs(list(self.session().runs))
+            panel.charts.flush()  # the chart in view drawn before the page shows, not after its workers start
             panel.sig_runs_changed.connect(self._panel_runs_changed)
             panel.sig_preferences_changed.connect(self.set_preferences)
             panel.sig_written.connect(self.confirm)
@@ -427,6 +428,7 @@ class MainWindow(QMainWindow):
         self.result_page.set_runs(runs)
         if self.probe_panel is not None and not skip_panel:
             self.probe_panel.set_runs(list(runs))
+            self.probe_panel.charts.flush()  # an opened session's chart at once, not blank until the loop is free
         if self.learn_page is not None:
             self.learn_page.set_runs(list(runs))
 
