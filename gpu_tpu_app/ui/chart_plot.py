@@ -185,6 +185,8 @@ class _Chart(QWidget):
 
             @functools.wraps(draw)
             def redraw(self: _Chart, data: ChartData) -> None:
+                # a series' colour follows its run (host and start), not the run's place in this session
+                self._run_identity = {cr.index: (cr.run.host, cr.run.started) for cr in data.runs}
                 draw(self, data)
                 self._sync_series()
 
@@ -239,6 +241,7 @@ class _Chart(QWidget):
         layout.addLayout(row, 1)
         self._colors = theme_manager().colors()
         self._series_colors: dict[Any, str] = {}
+        self._run_identity: dict[int, Any] = {}
         self._items: list[Any] = []
         self.has_data = False
         self.apply_theme(self._colors)
@@ -348,6 +351,8 @@ class _Chart(QWidget):
 
     def series_color(self, key: Any) -> str:
         """A stable colour for one series: the theme accent first, then the fixed palette."""
+        if isinstance(key, tuple) and key and isinstance(key[0], int) and key[0] in self._run_identity:
+            key = (self._run_identity[key[0]], *key[1:])  # the same run keeps its colour between loads
         if key not in self._series_colors:
             palette = (self._colors["accent"], *SERIES_COLORS)
             self._series_colors[key] = palette[len(self._series_colors) % len(palette)]
