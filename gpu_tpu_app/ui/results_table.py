@@ -5,7 +5,7 @@ It only builds the widgets; the page (probe_panel.py) owns the model and fills i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QStyle, QTableView, QVBoxLayout, QWidget
 
 from gpu_tpu_app.ui.results_model import COLUMNS, ResultsProxy, column_header
@@ -51,6 +51,7 @@ def build_results_table(proxy: ResultsProxy) -> tuple[QWidget, QLineEdit, QTable
     header.setStretchLastSection(False)
     header.moveSection(header.visualIndex(COLUMNS.index("Status")), header.visualIndex(COLUMNS.index("Median")) + 1)
     header.setTextElideMode(Qt.TextElideMode.ElideRight)
+    table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long kernel label keeps its start and its end
     proxy.modelReset.connect(lambda: fit_columns(table))
     table_box = QWidget()
     tl = QVBoxLayout(table_box)
@@ -64,20 +65,57 @@ def build_results_table(proxy: ResultsProxy) -> tuple[QWidget, QLineEdit, QTable
 MAX_COLUMN_WIDTH = 280
 
 
+class _ColumnFitter(QObject):
+    """Keeps the columns fitted (see fit_columns) as the table's rows and its width change."""
+
+    def __init__(self, table: QTableView) -> None:
+        super().__init__(table)
+        self.table = table
+        self.base: dict[int, int] = {}  # each column's width as first set: the least it gets
+        self.need: dict[int, int] = {}  # what its widest cell needs, measured when the rows change
+        table.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.apply()
+        return False
+
+    def measure(self) -> None:
+        model = self.table.model()
+        header = self.table.horizontalHeader()
+        if model is None:
+            return
+        for col in range(model.columnCount()):
+            self.base.setdefault(col, header.sectionSize(col))
+            self.need[col] = min(max(_cells_width(self.table, col), header.sectionSizeHint(col)), MAX_COLUMN_WIDTH)
+        self.apply()
+
+    def apply(self) -> None:
+        header = self.table.horizontalHeader()
+        status = COLUMNS.index("Status")
+        order = [header.logicalIndex(v) for v in range(header.count())]
+        shown = [c for c in order if not self.table.isColumnHidden(c) and c in self.base]
+        first = shown[: shown.index(status) + 1] if status in shown else []
+        room = self.table.viewport().width() - sum(self.base[c] for c in first)
+        for col in shown:
+            width = max(self.base[col], self.need.get(col, 0))
+            if col in first:
+                grow = min(width - self.base[col], max(0, room))
+                room -= grow
+                width = self.base[col] + grow
+            if header.sectionSize(col) != width:
+                header.resizeSection(col, width)
+
+
 def fit_columns(table: QTableView) -> None:
-    """Each column as wide as its widest cell (and its header), from its set width up to MAX_COLUMN_WIDTH:
-    fixed widths cut cells ("matmul 1 …", "only …")."""
-    header = table.horizontalHeader()
-    model = table.model()
-    if model is None:
-        return
-    for col in range(model.columnCount()):
-        if table.isColumnHidden(col):
-            continue
-        base = header.sectionSize(col)
-        need = max(_cells_width(table, col), header.sectionSizeHint(col))
-        if need > base:
-            header.resizeSection(col, min(need, MAX_COLUMN_WIDTH))
+    """Widen columns to their widest cell (up to MAX_COLUMN_WIDTH): fixed widths cut cells ("matmul 1 …",
+    "only …"). The columns up to Status (what was measured, its value and its status) widen only within the
+    room the table has, so Status stays in view (a cell still too long is cut in its middle); those after
+    Status widen fully (the table scrolls to them). Called when the rows change; a resize refits by itself."""
+    fitter = table.findChild(_ColumnFitter)
+    if fitter is None:
+        fitter = _ColumnFitter(table)
+    fitter.measure()
 
 
 def _cells_width(table: QTableView, col: int, rows: int = 2000) -> int:

@@ -194,7 +194,7 @@ class RunControls(QObject):
         time_label.setBuddy(self.budget)
         bar.addWidget(time_label)
         bar.addWidget(self.budget)
-        bar.addSpacing(8)
+        bar.addSpacing(4)
         bar.addWidget(QLabel(self.tr("Backends")))
         for box in self.backend_boxes.values():
             bar.addWidget(box)

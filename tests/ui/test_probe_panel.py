@@ -375,8 +375,9 @@ def test_two_runs_are_told_apart_in_the_table_and_no_cell_is_cut(panel, qtbot) -
     second = second.model_copy(
         update={"results": [r.model_copy(update={"message": "only 3 of 10 repetitions ran"}) for r in second.results]}
     )
-    panel.set_runs([first, second])
+    panel.resize(1900, 900)  # room for every column (in a narrow window the ones before Status cut in the middle)
     panel.show()
+    panel.set_runs([first, second])
     qtbot.wait(10)
     rows = _rows(panel)
     run_cells = {row[COL["Run"]] for row in rows}

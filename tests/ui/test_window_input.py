@@ -148,7 +148,7 @@ def test_f5_runs_and_esc_cancels_on_the_probe_page_and_both_are_listed(window: M
 def test_menu_buttons_keep_their_arrow_beside_the_word(window: MainWindow, qtbot, theme: str) -> None:
     """ "Kernels: all" drew its menu arrow over the word: each menu button is wide enough for its word and the
     arrow, side by side."""
-    from PySide6.QtWidgets import QStyle, QToolButton
+    from PySide6.QtWidgets import QStyle
 
     from gpu_tpu_app.ui.theme import theme_manager
 
@@ -156,12 +156,10 @@ def test_menu_buttons_keep_their_arrow_beside_the_word(window: MainWindow, qtbot
     window.ensure_probe_panel()
     window.show_page("probe")
     qtbot.wait(10)
-    buttons = [
-        b
-        for b in window.findChildren(QToolButton)
-        if b.popupMode() == QToolButton.ToolButtonPopupMode.InstantPopup and b.text() and b.isVisibleTo(window)
-    ]
-    assert len(buttons) >= 3, [b.text() for b in buttons]  # Kernels, Dtypes, Export
+    from gpu_tpu_app.ui.run_controls import CheckMenuButton
+
+    buttons = [b for b in window.findChildren(CheckMenuButton) if b.isVisibleTo(window)]
+    assert len(buttons) == 2, [b.text() for b in buttons]  # Kernels, Dtypes
     for b in buttons:
         arrow = b.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, b)
         word = b.fontMetrics().horizontalAdvance(b.text().replace("&", ""))
