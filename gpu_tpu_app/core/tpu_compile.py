@@ -576,6 +576,13 @@ REPORT_HEADER: tuple[str, ...] = (
 )
 
 
+def route_words(tc: TpuCompile, language: str | None = None) -> str:
+    """How the programs were compiled, in the user's words (the worker's call chain, "torchax.extract_jax, then
+    jax.jit(...).lower(<shapes with shardings>).compile()", is for the CLI's detail, not for reasons or a report)."""
+    key = "route_torchax" if "torchax" in tc.route else "route_jax"
+    return text(f"modelcheck.compiled.{key}", language=language)
+
+
 def report_section(
     tc: TpuCompile, catalog: Catalog | None, float64: bool = False
 ) -> tuple[str, list[list[str]], list[str]]:
@@ -584,7 +591,7 @@ def report_section(
         return f"Not compiled for TPU generations: {tc.detail}", [], []
     intro = (
         f"Compiled by the TPU compiler (libtpu {tc.libtpu or '?'}) on this computer, without a TPU, for "
-        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} of each generation; {tc.route}."
+        f"{tc.chips} chip{'s' if tc.chips != 1 else ''} of each generation; {route_words(tc, 'en')}."
     )
     rows = [
         [

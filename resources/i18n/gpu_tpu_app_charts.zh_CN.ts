@@ -55,6 +55,10 @@
         <translation>集合通信</translation>
     </message>
     <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
         <source>{path}: choose a .png or .svg file name</source>
         <translation>{path}：请选择 .png 或 .svg 文件名</translation>
     </message>
@@ -268,8 +272,12 @@ or import a run measured across machines.</source>
         <translation>空心：不可信（悬停在点上查看原因）</translation>
     </message>
     <message>
-        <source>Series shown</source>
+        <source>Chart</source>
         <extracomment>The plot (title, axes and data) never gets shorter than this.</extracomment>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Series shown</source>
         <translation>显示的序列</translation>
     </message>
     <message>
@@ -277,8 +285,44 @@ or import a run measured across machines.</source>
         <translation>取消勾选某个序列即可隐藏它</translation>
     </message>
     <message>
+        <source>Show as table…</source>
+        <translation>以表格显示…</translation>
+    </message>
+    <message>
         <source>{series} (not trusted)</source>
         <translation>{series}（不可信）</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>系列</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Starts at</source>
+        <translation>开始于</translation>
+    </message>
+    <message>
+        <source>Takes</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Chart data</source>
+        <translation>图表数据</translation>
+    </message>
+    <message>
+        <source>Nothing drawn yet.</source>
+        <translation>尚未绘制任何内容。</translation>
     </message>
     <message>
         <source>{path}: could not encode the PNG image</source>

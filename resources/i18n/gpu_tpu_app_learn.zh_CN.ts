@@ -9,6 +9,14 @@
         <translation>搜索主题、论断、常见问题、术语表…</translation>
     </message>
     <message>
+        <source>Topics</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Topic text</source>
+        <translation>主题内容</translation>
+    </message>
+    <message>
         <source>Opens in your web browser: {url}</source>
         <translation>在你的网页浏览器中打开：{url}</translation>
     </message>

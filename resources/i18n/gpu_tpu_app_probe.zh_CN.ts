@@ -282,8 +282,20 @@
         <translation>重新查询所有环境</translation>
     </message>
     <message>
-        <source>Looking for Python environments (venvs, conda, pyenv)…</source>
-        <translation>正在查找 Python 环境（venv、conda、pyenv）…</translation>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop looking for environments now; the list shown stays</source>
+        <translation>立即停止查找环境；当前显示的列表保留</translation>
+    </message>
+    <message>
+        <source>Looking for Python environments (venvs, conda, pyenv) and asking each for its torch and JAX: {elapsed} s so far, {limit} s at most.</source>
+        <translation>正在查找 Python 环境（venv、conda、pyenv）并询问每个环境的 torch 和 JAX：已用 {elapsed} 秒，最多 {limit} 秒。</translation>
+    </message>
+    <message>
+        <source>Stopped looking for environments; the list shown is the last one.</source>
+        <translation>已停止查找环境；显示的是上一次的列表。</translation>
     </message>
     <message>
         <source>this app (bundle)</source>
@@ -509,6 +521,10 @@
     <message>
         <source>Pr&amp;ice in</source>
         <translation>价格范围(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Estimate for each chip</source>
+        <translation>每款芯片的估算</translation>
     </message>
     <message>
         <source>Editable: type your own price per chip-hour in USD for any catalogue chip; it wins over the cheapest price known, which shows otherwise</source>
@@ -1057,6 +1073,14 @@ Sources: {sources}.</source>
         <translation>就绪：选择套件并点击「运行」。</translation>
     </message>
     <message>
+        <source>Run the probe</source>
+        <translation>运行探测</translation>
+    </message>
+    <message>
+        <source>Cancel the probe</source>
+        <translation>取消探测</translation>
+    </message>
+    <message>
         <source>Import run…</source>
         <translation>导入运行…</translation>
     </message>
@@ -1083,6 +1107,10 @@ Sources: {sources}.</source>
     <message>
         <source>This chart as SVG…</source>
         <translation>当前图表导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>This chart as a table…</source>
+        <translation>此图表的表格…</translation>
     </message>
     <message>
         <source>Side panel</source>
@@ -1161,8 +1189,12 @@ Sources: {sources}.</source>
         <translation>已导出 {chart} 图表</translation>
     </message>
     <message>
-        <source>As found by the run of {when}; press the button to look again.</source>
+        <source>{tip} ({keys})</source>
         <extracomment>below this width the side panel hides itself, unless the user chose otherwise</extracomment>
+        <translation>{tip}（{keys}）</translation>
+    </message>
+    <message>
+        <source>As found by the run of {when}; press the button to look again.</source>
         <translation>来自 {when} 的运行所找到的设备；点击按钮可重新查找。</translation>
     </message>
     <message>
@@ -1313,6 +1345,10 @@ Sources: {sources}.</source>
         <translation>{backend}：使用提前启动的工作进程；正在规划测量点…</translation>
     </message>
     <message>
+        <source>{backend}: {point} · point {n} of {total} · {elapsed} so far{eta}{then}</source>
+        <translation>{backend}：{point} · 第 {n} / {total} 个测量点 · 已用 {elapsed}{eta}{then}</translation>
+    </message>
+    <message>
         <source>Getting ready: finding devices ({left} still loading) and loading the {first} worker; measuring starts right after, so detection cannot disturb it…</source>
         <translation>准备中：正在查找设备（还有 {left} 个在加载）并加载 {first} 工作进程；随后立即开始测量，查找设备不会干扰测量…</translation>
     </message>
@@ -1323,10 +1359,6 @@ Sources: {sources}.</source>
     <message>
         <source>, then {backends}</source>
         <translation>，然后是 {backends}</translation>
-    </message>
-    <message>
-        <source>{backend}: {point} · point {n} of {total}{eta}{then}</source>
-        <translation>{backend}：{point} · 第 {n} / {total} 个测量点{eta}{then}</translation>
     </message>
     <message>
         <source>no results</source>
@@ -1509,6 +1541,10 @@ CV {cv} %   {reps} 次重复，用时 {seconds} 秒</translation>
     <message>
         <source>Filter results (kernel, device, dtype, status…)</source>
         <translation>筛选结果（内核、设备、数据类型、状态…）</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
     </message>
 </context>
 <context>

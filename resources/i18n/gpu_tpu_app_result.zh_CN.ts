@@ -40,7 +40,7 @@
     </message>
     <message>
         <source>(your answer: {answer})</source>
-        <extracomment>Joins the characters on either side: no line break there (Qt would break &apos;TFLOP/s&apos; after the slash).</extracomment>
+        <extracomment>A cell this short (in characters) keeps one line, and so does each side of a short range (&quot;7.65 days - 9.66 days&quot; takes two lines, a figure with its unit on each): a Time column one word wide read &quot;7.65 / days / -&quot;. The table font sizes tried, largest first (as a share of the body font), until the columns fit. Joins the characters on either side: no line break there (Qt would break &apos;TFLOP/s&apos; after the slash).</extracomment>
         <translation>（你的回答：{answer}）</translation>
     </message>
     <message>
@@ -286,6 +286,10 @@
     <message>
         <source>From the {check}: run the quick or full suite for figures to compare.</source>
         <translation>来自{check}：请运行快速或完整套件，得到可比较的数值。</translation>
+    </message>
+    <message>
+        <source>From a run that did not finish: a complete run replaces these figures.</source>
+        <translation>来自一次未完成的运行：完整运行的结果将取代这些数值。</translation>
     </message>
 </context>
 <context>

@@ -395,6 +395,13 @@
     </message>
 </context>
 <context>
+    <name>Widgets</name>
+    <message>
+        <source>Page content</source>
+        <translation>页面内容</translation>
+    </message>
+</context>
+<context>
     <name>WindowMenus</name>
     <message>
         <source>&amp;File</source>

@@ -271,13 +271,18 @@ def test_a_real_jax_check_reads_in_zh_hans_and_its_json_stays_english() -> None:
     run = [sys.executable, "-m", "gpu_tpu_app", "check-model", str(model)]
     zh = subprocess.run([*run, "--lang", ZH], capture_output=True, timeout=240, text=True).stdout
     assert "形状或 Python 分支取决于数组的值（NonConcreteBooleanIndexError）" in zh
-    assert "为各代 TPU 编译：未运行\n  未编译：为 TPU 下降失败或其路线无法处理这个模型，TPU 编译器没有可编译的程序" in zh
+    assert (
+        "为各代 TPU 编译：未运行\n  未编译：为 TPU 下降失败或其路线无法处理这个模型，TPU 编译器没有可编译的程序" in zh
+    )
     assert "not compiled" not in zh and "depends on array values" not in zh
     data = json.loads(
         subprocess.run([*run, "--lang", ZH, "--format", "json"], capture_output=True, timeout=240, text=True).stdout
     )
     details = [e["detail"] for e in data["evidence"]]
-    assert "not compiled: lowering for TPU failed or its route could not take this model, so the TPU compiler has no program" in details
+    assert (
+        "not compiled: lowering for TPU failed or its route could not take this model, so the TPU compiler has no program"
+        in details
+    )
     assert data["tpu_compile"]["said"]["detail"] == [{"id": "worker.check.not_compiled", "params": {}}]
 
 

@@ -194,3 +194,25 @@ def test_builds_and_devices_are_said_in_words() -> None:
     assert frameworks_words(env) == (
         "torch 2.13.0 (CPU-only build) finds the CPU, NVIDIA L4; jax 0.10.2 finds no device (no jaxlib)"
     )
+
+
+def test_the_listing_says_what_it_does_with_its_time_and_stops_at_once(qtbot, fake_home) -> None:
+    """Long work shows what it does, the time so far and the most it may take, and a Stop that ends it now
+    (its process killed: the test fixture fails on any process left running)."""
+    import time as _time
+
+    from gpu_tpu_app.ui.probe.envs_view import EnvsView
+
+    view = EnvsView()
+    qtbot.addWidget(view)
+    view.show()
+    view.refresh(force=True)
+    assert view.is_listing() and view.cancel_button.isVisible() and not view.refresh_button.isEnabled()
+    note = view.note.text()
+    assert "asking each for its torch and JAX" in note and "s so far" in note and "s at most" in note
+    started = _time.monotonic()
+    with qtbot.waitSignal(view.sig_listed, timeout=5000):
+        view.cancel_button.click()
+    assert _time.monotonic() - started < 3.0
+    assert not view.is_listing() and not view.cancel_button.isVisible() and view.refresh_button.isEnabled()
+    assert view.note.text().startswith("Stopped looking for environments")

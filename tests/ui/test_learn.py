@@ -368,3 +368,21 @@ def test_glossary_tooltips_name_sources_by_title_never_by_id() -> None:
         for sid in term.sources:
             assert pack.source(sid).title.split()[0] in tip
     assert ids
+
+
+def test_measured_evidence_sits_under_both_columns_never_in_the_tpu_one(page, lesson, compile_and_matmul_run):
+    """In the TPU column a CPU's measured figure read as a TPU figure: the block comes after the two columns."""
+    page.set_runs([compile_and_matmul_run])
+    shown = 0
+    for topic in lesson.topics:
+        placed, left = page.content.attach_evidence(topic)
+        if not placed and not left:
+            continue
+        body = page.content._topic_html(topic, theme_manager().colors())
+        if "MEASURED ON THIS MACHINE" not in body:
+            continue  # nothing measured for this topic's kernels
+        columns_end = body.index("</table>", body.index("border-bottom: 2px solid"))
+        assert body.index("MEASURED ON THIS MACHINE") > columns_end, topic.id
+        assert "neither a GPU nor a TPU figure" in body
+        shown += 1
+    assert shown >= 2

@@ -120,7 +120,7 @@ def test_real_smoke_probe_on_cpu_fills_the_table_and_charts(panel, qtbot):
     assert any(row[COL["Median"]].endswith("FLOP/s") for row in rows)
     assert "Finished" in panel.progress.format()
     # while it ran, the progress bar named the backend, the current point and the time left
-    assert any(t.startswith("torch: ") and " of " in t and "ETA" in t for t in progress_texts)
+    assert any(t.startswith("torch: ") and " of " in t and "so far" in t and "ETA" in t for t in progress_texts)
     panel.charts.flush_all()
     assert panel.charts.throughput.has_data
 
@@ -229,7 +229,8 @@ def test_import_a_run_file_and_overlay_it(panel, qtbot, tmp_path):
     assert panel.runs() == [run]
     rows = _rows(panel)
     assert len(rows) == 3
-    assert all(row[COL["Run"]].startswith("imported · tpu-vm-test") for row in rows)
+    run_tips = [panel.proxy.index(r, COL["Run"]).data(Qt.ItemDataRole.ToolTipRole) for r in range(len(rows))]
+    assert all(tip.startswith("imported · tpu-vm-test") for tip in run_tips)
     assert any(row[COL["% spec"]] == "51 %" for row in rows)
     # importing the same run again changes nothing
     assert panel.import_run(path) and len(panel.runs()) == 1
@@ -375,4 +376,36 @@ def test_a_run_from_another_machine_with_this_host_name_is_listed_as_imported(pa
     )
     panel.set_runs([other, mine])
     labels = [panel.runs_list.item(i).text() for i in range(panel.runs_list.count())]
-    assert labels[0].startswith("imported · ") and not labels[1].startswith("imported")
+    assert labels[0].startswith("#1 · imported · ") and not labels[1].startswith("#2 · imported")
+
+
+def test_two_runs_are_told_apart_in_the_table_and_no_cell_is_cut(panel, qtbot) -> None:
+    from PySide6.QtWidgets import QStyle
+
+    first = _hand_made_run(host="vm")
+    second = first.model_copy(update={"started": datetime(2026, 2, 3, 6, 7, tzinfo=UTC), "complete": False})
+    second = second.model_copy(
+        update={"results": [r.model_copy(update={"message": "only 3 of 10 repetitions ran"}) for r in second.results]}
+    )
+    panel.resize(1900, 900)  # room for every column (in a narrow window the ones before Status cut in the middle)
+    panel.show()
+    panel.set_runs([first, second])
+    qtbot.wait(10)
+    rows = _rows(panel)
+    run_cells = {row[COL["Run"]] for row in rows}
+    assert len(run_cells) == 2, run_cells  # each run its own Run cell
+    assert all(cell.startswith(("#1 ", "#2 ")) for cell in run_cells)
+    items = [panel.runs_list.item(i).text() for i in range(panel.runs_list.count())]
+    assert items[0].startswith("#1 · ") and items[1].startswith("#2 · ")
+    metrics = panel.table.fontMetrics()
+    icon = panel.table.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            if panel.table.isColumnHidden(c):
+                continue
+            extra = icon if panel.proxy.index(r, c).data(Qt.ItemDataRole.DecorationRole) is not None else 0
+            need = metrics.horizontalAdvance(text) + extra + 8
+            assert panel.table.columnWidth(c) >= need, f"{COLUMNS_SHOWN[c]} cut: {text!r}"
+
+
+COLUMNS_SHOWN = list(COL)

@@ -206,3 +206,13 @@ def test_the_tpu_compile_table_is_in_the_pdf_with_the_compiler_s_no(pdf) -> None
     assert "Compiled for TPU generations" in text
     assert "RESOURCE_EXHAUSTED" in text and "TPU v6e" in text
     assert pdf["data"].compile_rows and len(pdf["data"].compile_rows[0]) == 9
+
+
+def test_a_time_keeps_each_figure_with_its_unit_on_one_line(pdf) -> None:
+    """The Time column was one word wide ("7.65" over "days"): each side of a time range reads whole."""
+    time_col = 4
+    assert ESTIMATE_HEADER[time_col] == "Time"
+    lines = [line for text in pdf["texts"] for line in text.splitlines()]
+    halves = {half.strip() for row in pdf["data"].estimate_rows for half in row[time_col].split(" - ") if " " in half}
+    assert halves
+    assert [h for h in halves if not any(h in line for line in lines)] == []

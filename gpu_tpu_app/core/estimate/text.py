@@ -396,7 +396,7 @@ def cost_lines(row: EstimateRow) -> list[str]:
 
 def price_origins(result: Estimate) -> str:
     """Where the estimate's prices come from, in one clause: 'prices: shipped table, read 2026-12-01; yours
-    for h100-sxm; none known for b300'."""
+    for NVIDIA H100 (SXM); none known for NVIDIA B300 (HGX)'."""
     rows = [r for r in result.rows if r.family not in OWN_FAMILIES]
     origins = dict.fromkeys(
         q.describe_age() for r in rows for q in (r.price, r.spot_price) if q is not None and q.origin != "user"
@@ -405,10 +405,11 @@ def price_origins(result: Estimate) -> str:
     parts = [
         text("estimate.cost.prices", origins=separator.join(origins) if origins else text("estimate.cost.no_table"))
     ]
-    yours = [r.chip_id for r in rows if r.price is not None and r.price.origin == "user"]
+    # chips by the names the table shows them by, never by their catalogue ids ("gb200-nvl72")
+    yours = [row_name(r) for r in rows if r.price is not None and r.price.origin == "user"]
     if yours:
         parts.append(text("estimate.cost.yours_for", chips=", ".join(yours)))
-    missing = [r.chip_id for r in rows if r.price is None and r.spot_price is None]
+    missing = [row_name(r) for r in rows if r.price is None and r.spot_price is None]
     if missing:
         parts.append(text("estimate.cost.none_known", chips=", ".join(missing)))
     return separator.join(parts)

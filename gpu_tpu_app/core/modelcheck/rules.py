@@ -23,7 +23,7 @@ from gpu_tpu_app.core.modelcheck.contract import (
 )
 from gpu_tpu_app.core.note_model import said
 from gpu_tpu_app.core.texts import area_texts, text
-from gpu_tpu_app.core.tpu_compile import compiled_generations
+from gpu_tpu_app.core.tpu_compile import compiled_generations, route_words
 from gpu_tpu_app.i18n import current_language
 from gpu_tpu_app.shared.units import plain_number
 
@@ -175,7 +175,7 @@ def _compiled(t: Words, f: Findings) -> tuple[list[Evidence], list[Evidence]]:
             answer="xla_verified",
             value="yes",
             finding=t("compiled.finding", names=names, libtpu=tc.libtpu or "?"),
-            detail=_said(t, tc, "route") + (t("compiled.not_compiled", failed=failed) if failed else ""),
+            detail=route_words(tc, t.language) + (t("compiled.not_compiled", failed=failed) if failed else ""),
         )
         return [row], []
     why = failed if tc.status == "ok" else _said(t, tc, "detail")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import (
     QWidget,
 )
@@ -101,8 +101,10 @@ class CompileWaterfall(_Chart):
                 starts.setdefault(phase, []).append((i, x0, width))
                 t = x0 + width
             end = max(end, t)
+            figures = [f"{phase_label(p)} {format_seconds(times[p])}" for p in phase_order(times)]
             total = pg.TextItem(
-                " · ".join(f"{phase_label(p)} {format_seconds(times[p])}" for p in phase_order(times)),
+                # two figures a line: one line of four ran past the plot's right edge at 1024x640
+                "\n".join(" · ".join(figures[k : k + 2]) for k in range(0, len(figures), 2)),
                 color=self._colors["foreground"],
                 anchor=(0, 0),
             )
@@ -126,6 +128,10 @@ class CompileWaterfall(_Chart):
                 name=html.escape(phase_label(p), quote=False),
             )
             self.add(bar)
-        left.setTicks([[(i, label) for i, (label, _t) in enumerate(rows)]])
+        # a long device name is cut in its middle (backend and size stay) so the axis leaves the bars their room
+        room = max(140, int(self.plot.width() * 0.3))
+        metrics = QFontMetrics(left.style.get("tickFont") or self.font())
+        elide = Qt.TextElideMode.ElideMiddle
+        left.setTicks([[(i, metrics.elidedText(label, elide, room)) for i, (label, _t) in enumerate(rows)]])
         # Each row: its bar, and the measured figures written under it.
         self.item.setRange(xRange=(0, end * 1.08), yRange=(-0.6, len(rows) - 0.1), padding=0)

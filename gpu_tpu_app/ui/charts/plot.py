@@ -16,15 +16,43 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QBuffer, QByteArray, QCoreApplication, QIODevice, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPen, QPixmap, QResizeEvent
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QIcon,
+    QKeySequence,
+    QPainter,
+    QPen,
+    QPixmap,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -157,6 +185,8 @@ class _Chart(QWidget):
 
             @functools.wraps(draw)
             def redraw(self: _Chart, data: ChartData) -> None:
+                # a series' colour follows its run (host and start), not the run's place in this session
+                self._run_identity = {cr.index: (cr.run.host, cr.run.started) for cr in data.runs}
                 draw(self, data)
                 self._sync_series()
 
@@ -178,6 +208,9 @@ class _Chart(QWidget):
         for name in ("bottom", "left"):
             self.item.getAxis(name).setStyle(hideOverlappingLabels=False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
+        self.plot.setAccessibleName(self.title or self.tr("Chart"))
+        # the left axis grows with its longest label (a device name): the title gives it the room
+        self.item.getAxis("left").geometryChanged.connect(self._set_title)
         # many series: a side list whose check boxes show and hide each one
         self.series_list = QListWidget()
         self.series_list.setAccessibleName(self.tr("Series shown"))
@@ -208,9 +241,17 @@ class _Chart(QWidget):
         layout.addLayout(row, 1)
         self._colors = theme_manager().colors()
         self._series_colors: dict[Any, str] = {}
+        self._run_identity: dict[int, Any] = {}
         self._items: list[Any] = []
         self.has_data = False
         self.apply_theme(self._colors)
+        # the chart's data as a table: its context menu, and Ctrl+T while the chart has the focus
+        self.act_table = QAction(self.tr("Show as table…"), self)
+        self.act_table.setShortcut(QKeySequence("Ctrl+T"))
+        self.act_table.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.act_table.triggered.connect(self.show_table)
+        self.addAction(self.act_table)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     # -- styling
     def apply_theme(self, colors: dict[str, str]) -> None:
@@ -230,14 +271,28 @@ class _Chart(QWidget):
         self.empty.setStyleSheet(f"color: {colors['muted']};")
         self._series_colors.clear()
 
-    def _set_title(self) -> None:
-        """The title, elided to the plot's width (the full title is the chart's tooltip)."""
+    def _set_title(self, *_args: Any) -> None:
+        """The title, elided to the width of the data area beside the axes (the full title is the chart's
+        tooltip): a title wider than that made the plot wider than its widget and cut its right side."""
         font = QFont(self.font().family())
         font.setPointSize(11)
-        room = max(80, self.plot.width() - 60)
+        axes = sum(self.item.getAxis(name).width() for name in ("left", "right") if self.item.getAxis(name).isVisible())
+        room = max(80, self.plot.width() - int(axes) - 40)
         text = QFontMetrics(font).elidedText(self.title, Qt.TextElideMode.ElideRight, room)
+        key = (text, self._colors["foreground"])
+        if key == getattr(self, "_title_key", None):
+            return  # unchanged: no new layout pass (the axis' resize calls this again)
+        self._title_key = key
         self.item.setTitle(html.escape(text), color=self._colors["foreground"], size="11pt")
         self.shown_title = text
+        QTimer.singleShot(0, self.plot, self._fit_scene)  # no call once the plot is gone
+
+    def _fit_scene(self) -> None:
+        """The scene's layout back to the widget's size: Qt grows a top-level layout to a longer title or axis
+        label, and never shrinks it back when they get shorter (the plot stayed wider than its widget)."""
+        view = self.plot.viewport()
+        if view is not None and self.plot.ci.geometry().size() != QSizeF(view.size()):
+            self.plot.ci.setGeometry(QRectF(view.rect()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -296,6 +351,8 @@ class _Chart(QWidget):
 
     def series_color(self, key: Any) -> str:
         """A stable colour for one series: the theme accent first, then the fixed palette."""
+        if isinstance(key, tuple) and key and isinstance(key[0], int) and key[0] in self._run_identity:
+            key = (self._run_identity[key[0]], *key[1:])  # the same run keeps its colour between loads
         if key not in self._series_colors:
             palette = (self._colors["accent"], *SERIES_COLORS)
             self._series_colors[key] = palette[len(self._series_colors) % len(palette)]
@@ -385,6 +442,90 @@ class _Chart(QWidget):
 
     def redraw(self, data: ChartData) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    # -- the chart as a table (what a screen reader or a copy-paste needs)
+    def _axis_text(self, name: str, value: float) -> str:
+        """A value as the axis `name` labels it (real values on a log axis; a category's name)."""
+        axis = self.item.getAxis(name)
+        levels = getattr(axis, "_tickLevels", None)
+        ticks = [(v, label) for level in levels or [] for v, label in level]
+        if ticks:  # categories at whole numbers: the label of the nearest (a bar beside its category's tick)
+            v, label = min(ticks, key=lambda t: abs(t[0] - value))
+            if abs(v - value) <= 0.5:
+                return str(label)
+        if isinstance(axis, LogAxis):
+            return axis.tickStrings([value], 1.0, 1.0)[0]
+        return compact(value)
+
+    def table_rows(self) -> tuple[list[str], list[list[str]]]:
+        """The chart's drawn data as (header, rows): one row per point (series, x, y) or per bar (series, row,
+        start, length), with the axes' own units. Empty rows when nothing is drawn."""
+        bottom = self.item.getAxis("bottom").labelText or self.tr("Category")
+        left = self.item.getAxis("left").labelText or self.tr("Value")
+        rows: list[list[str]] = []
+        bars = False
+        for it in self._items:
+            if isinstance(it, pg.BarGraphItem):
+                name = html.unescape(str(it.opts.get("name") or ""))
+                if not name or name in self._keys:
+                    continue
+                o = it.opts
+                if o.get("x0") is not None and o.get("y") is not None:  # horizontal bars: a row each
+                    bars = True
+                    x0s, widths, ys = np.broadcast_arrays(*(np.atleast_1d(o[k]) for k in ("x0", "width", "y")))
+                    for x0, w, y in zip(x0s, widths, ys):
+                        start, length = self._axis_text("bottom", float(x0)), self._axis_text("bottom", float(w))
+                        rows.append([name, self._axis_text("left", float(y)), start, length])
+                elif o.get("x") is not None and o.get("height") is not None:  # upright bars: x and height
+                    xs, hs = np.broadcast_arrays(np.atleast_1d(o["x"]), np.atleast_1d(o["height"]))
+                    base = np.broadcast_to(np.atleast_1d(o.get("y0") if o.get("y0") is not None else 0.0), xs.shape)
+                    for x, h, y0 in zip(xs, hs, base):
+                        rows.append([name, self._axis_text("bottom", float(x)), self._axis_text("left", float(y0 + h))])
+                continue
+            if isinstance(it, (pg.PlotDataItem, pg.ScatterPlotItem)):
+                name = html.unescape(it.name() or "")
+                xs, ys = it.getData()
+            else:
+                continue
+            if not name or name in self._keys or xs is None:  # no name: a helper line (error bar, guide)
+                continue
+            for x, y in zip(xs, ys):
+                if math.isfinite(float(x)) and math.isfinite(float(y)):
+                    rows.append([name, self._axis_text("bottom", float(x)), self._axis_text("left", float(y))])
+        if bars:
+            header = [self.tr("Series"), self.tr("Row"), self.tr("Starts at"), self.tr("Takes")]
+            rows = [r for r in rows if len(r) == 4]
+        else:
+            header = [self.tr("Series"), bottom, left]
+        return header, rows
+
+    def show_table(self) -> QDialog:
+        """Open the chart's data as a read-only table in a dialog (not modal); returns the dialog."""
+        self.setFocus()
+        header, rows = self.table_rows()
+        dialog = QDialog(self)
+        dialog.setWindowTitle(self.title or self.tr("Chart"))
+        table = QTableWidget(len(rows), len(header), dialog)
+        table.setAccessibleName(self.tr("Chart data"))
+        table.setHorizontalHeaderLabels(header)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.verticalHeader().hide()
+        for r, row in enumerate(rows):
+            for c, cell in enumerate(row):
+                table.setItem(r, c, QTableWidgetItem(cell))
+        table.resizeColumnsToContents()
+        empty = QLabel(self.tr("Nothing drawn yet."), dialog)
+        empty.setVisible(not rows)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+        buttons.rejected.connect(dialog.reject)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(empty)
+        layout.addWidget(table)
+        layout.addWidget(buttons)
+        dialog.resize(640, 420)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     # -- export
     def export_png(self, path: str | Path, width: int = 1600) -> None:

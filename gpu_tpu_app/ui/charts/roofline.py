@@ -58,7 +58,8 @@ class RooflineChart(_Chart):
         self.item.setLabel("bottom", self.tr("arithmetic intensity (FLOP per byte, log scale)"))
         self.item.setLabel("left", self.tr("FLOP/s (log scale)"))
         self.dtype = QComboBox()
-        self.dtype.addItems(list(DTYPES))
+        for dtype in DTYPES:
+            self.dtype.addItem(dtype, dtype)  # the id rides in the item data, whatever the item shows
         self.dtype.setToolTip(self.tr("Compute ceiling for this dtype (measured matmul and catalogue peak)"))
         self.chip_button = QToolButton()
         self.chip_button.setText(self.tr("Compare with chips"))
@@ -74,7 +75,7 @@ class RooflineChart(_Chart):
         self._actions: dict[str, QAction] = {}
         self._last: ChartData | None = None
         self._load_catalog()
-        self.dtype.currentTextChanged.connect(lambda _t: self._again())
+        self.dtype.currentIndexChanged.connect(lambda _i: self._again())
 
     def _load_catalog(self) -> None:
         from gpu_tpu_app.core.catalog import load_catalog
@@ -121,7 +122,7 @@ class RooflineChart(_Chart):
         """Measured roofs (solid), catalogue roofs (dashed, GPU / TPU colours), matmul points."""
         self._last = data
         self.clear_items()
-        dtype = self.dtype.currentText()
+        dtype = str(self.dtype.currentData())
         measured = measured_ceilings(data, dtype)
         untrusted_only = roofline_untrusted_only(data, dtype, measured)
         flagged_any = roofline_has_flagged(data, dtype)

@@ -141,6 +141,7 @@ class ChartsView(QTabWidget):
         ):
             self.addTab(chart, label)
             chart.setToolTip(chart.title)
+        self.setAccessibleName(self.tr("Charts"))
         self._dirty: set[int] = set(range(self.count()))
         self.redraws = 0
         self._timer = QTimer(self)

@@ -369,6 +369,7 @@ class DecideWizard(QWidget):
         """Show `answers` (e.g. from an opened session) without emitting sig_answers_changed."""
         for field, card in self.cards.items():
             card.set_value(getattr(answers, field))
+        self._update_steps()
         self._update_count()
 
     def apply_model_check(self, check: ModelCheck) -> None:
@@ -425,6 +426,7 @@ class DecideWizard(QWidget):
             self.cards[field].set_measured(check)
 
     def _changed(self, _field: str) -> None:
+        self._update_steps()
         self._update_count()
         self.sig_answers_changed.emit(self.answers())
 
@@ -460,8 +462,17 @@ class DecideWizard(QWidget):
         last = index == len(self.pages) - 1
         self.next_button.setText(self.tr("&Next: see the result") if last else self.tr("&Next"))
         self._furthest = max(self._furthest, index)
+        self._update_steps()
+        self._update_count()
+        self.sig_page_changed.emit(index)
+
+    def _update_steps(self) -> None:
+        """The progress row: the current step, and a ✓ on each page the user went past or answered on (an
+        opened session's answered pages, which nobody went past in this window, are marked too)."""
+        index = self.current_page()
         for i, step in enumerate(self.step_labels):
-            done = i != index and i <= self._furthest and i < len(self.pages)  # a page the user went past
+            answered = i < len(self.pages) and any(card.value() is not None for card in self.pages[i].cards)
+            done = i != index and i < len(self.pages) and (i <= self._furthest or answered)
             state = "current" if i == index else "done" if done else "todo"
             set_role(step, "step", state)
             step.full_text = f"{'✓ ' if done else ''}{i + 1}  {self._step_titles[i]}"
@@ -474,8 +485,6 @@ class DecideWizard(QWidget):
                 )
             )
         self._fit_steps()
-        self._update_count()
-        self.sig_page_changed.emit(index)
 
     def _fit_steps(self) -> None:
         """Show every step's title when the row has room; otherwise only the current step's, the others by

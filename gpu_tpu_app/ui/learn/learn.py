@@ -152,6 +152,7 @@ class LearnPage(QWidget):
         self.match_label = QLabel("")
         self.match_label.setProperty("role", "muted")
         self.tree = TopicTree()
+        self.tree.setAccessibleName(self.tr("Topics"))
         self.tree.setHeaderHidden(True)
         self.tree.setRootIsDecorated(False)
         self.tree.setIndentation(14)
@@ -160,6 +161,7 @@ class LearnPage(QWidget):
         self.tree.header().setStretchLastSection(True)
         self.tree.header().setSectionResizeMode(0, self.tree.header().ResizeMode.Stretch)
         self.browser = LessonBrowser(self)
+        self.browser.setAccessibleName(self.tr("Topic text"))
         self.browser.anchorClicked.connect(self._on_anchor)
         self._build_tree()
 

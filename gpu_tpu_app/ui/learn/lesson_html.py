@@ -262,7 +262,7 @@ class LessonHtml:
             f"<table width='100%' cellspacing='0' cellpadding='4'>{''.join(rows)}</table>"
         )
 
-    def _evidence_block(self, kernels: list[str], c: dict[str, str]) -> str:
+    def _evidence_block(self, kernels: list[str], c: dict[str, str], note: bool = False) -> str:
         rows = []
         for k in kernels:
             lines = evidence_lines(k, self.runs, language=self.language)
@@ -278,7 +278,9 @@ class LessonHtml:
         return (
             f"<table width='100%' cellspacing='0' cellpadding='6' style='margin-top:4px'>"
             f"<tr><td bgcolor='{c['selection'] if 'selection' in c else c['background']}' class='evidence'>"
-            f"<span class='kicker'>{self._t('html.measured_kicker')}</span><br>{'<br>'.join(rows)}</td></tr></table>"
+            f"<span class='kicker'>{self._t('html.measured_kicker')}</span><br>"
+            + (f"<span class='muted'>{self._t('html.measured_note')}</span><br>" if note else "")
+            + f"{'<br>'.join(rows)}</td></tr></table>"
         )
 
     def attach_evidence(self, topic: Topic) -> tuple[dict[int, list[str]], list[str]]:
@@ -295,8 +297,7 @@ class LessonHtml:
     def _claims_html(self, claims: list[Claim], seen: set[str], placed: dict[int, list[str]], c: dict[str, str]) -> str:
         out = []
         for claim in claims:
-            ev = self._evidence_block(placed.get(id(claim), []), c) if self.runs else ""
-            out.append(f"<li>{self.linker.link(claim.text, seen)} {self._sources_inline(claim.sources)}{ev}</li>")
+            out.append(f"<li>{self.linker.link(claim.text, seen)} {self._sources_inline(claim.sources)}</li>")
         return f"<ul style='margin-left: 0px; -qt-list-indent: 1'>{''.join(out)}</ul>"
 
     def _topic_html(self, topic: Topic, c: dict[str, str]) -> str:
@@ -309,7 +310,10 @@ class LessonHtml:
         )
         evidence = ""
         if topic.evidence and self.runs:
-            evidence = self._evidence_block(left, c)
+            # under both columns, never inside one: in the TPU column a CPU's figure read as a TPU figure.
+            # The kernels in the order of the claims that name them, then the topic's others.
+            in_order = [k for claim in [*topic.gpu.claims, *topic.tpu.claims] for k in placed.get(id(claim), [])]
+            below = self._evidence_block(list(dict.fromkeys([*in_order, *left])), c, note=True)
         elif topic.evidence:
             sep = text("learn.html.list_sep", language=self.language)
             words = sep.join(kernel_words(k, self.language) for k in topic.evidence)
@@ -341,6 +345,7 @@ class LessonHtml:
             head
             + evidence
             + table
+            + (below if topic.evidence and self.runs else "")
             + self._sources_html(c, topic.source_ids())
             + f"<p>{' &nbsp;·&nbsp; '.join(nav)}</p>"
         )

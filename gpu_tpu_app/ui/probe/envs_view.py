@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +173,10 @@ class EnvsView(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._give_up)
+        self._tick = QTimer(self)  # the note's elapsed time while the listing runs
+        self._tick.setInterval(1000)
+        self._tick.timeout.connect(self._say_elapsed)
+        self._started = 0.0
 
         self.combo = QComboBox()
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -190,6 +195,10 @@ class EnvsView(QWidget):
         set_themed_icon(self.refresh_button, "reload")
         self.refresh_button.setToolTip(self.tr("Ask every environment again"))
         self.refresh_button.clicked.connect(lambda: self.refresh(force=True))
+        self.cancel_button = QPushButton(self.tr("Stop"))
+        self.cancel_button.setToolTip(self.tr("Stop looking for environments now; the list shown stays"))
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.hide()
         self.note = label("", "muted")
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row = QHBoxLayout()
@@ -198,6 +207,7 @@ class EnvsView(QWidget):
         row.addWidget(self.combo, 1)
         row.addWidget(self.add_button)
         row.addWidget(self.refresh_button)
+        row.addWidget(self.cancel_button)
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(2)
@@ -257,10 +267,33 @@ class EnvsView(QWidget):
         proc.errorOccurred.connect(self._on_error)
         self._out = bytearray()
         self._proc = proc
-        self.note.setText(self.tr("Looking for Python environments (venvs, conda, pyenv)…"))
         self.refresh_button.setEnabled(False)
+        self.cancel_button.show()
+        self._started = time.monotonic()
+        self._say_elapsed()
         proc.start()
         self._timer.start(int(LIST_TIMEOUT_S * 1000))
+        self._tick.start()
+
+    def _say_elapsed(self) -> None:
+        """What the listing does, in words, with the time it has taken and the most it may take."""
+        self.note.setText(
+            self.tr(
+                "Looking for Python environments (venvs, conda, pyenv) and asking each for its torch and JAX: "
+                "{elapsed} s so far, {limit} s at most."
+            ).format(elapsed=f"{time.monotonic() - self._started:.0f}", limit=f"{LIST_TIMEOUT_S:.0f}")
+        )
+
+    def cancel(self) -> None:
+        """Stop the listing now (the user pressed Stop); the environments listed before stay."""
+        proc = self._proc
+        if proc is None:
+            return
+        self._done()  # first: its finished signal, sent while it is killed, finds no listing to read
+        proc.kill()
+        proc.waitForFinished(2000)
+        self.note.setText(self.tr("Stopped looking for environments; the list shown is the last one."))
+        self.sig_listed.emit()
 
     def add(self, path: str) -> None:
         """Add an interpreter by path and list again; it is selected once it answers and can run a probe."""
@@ -378,6 +411,8 @@ class EnvsView(QWidget):
         self._timer.stop()
         guarded.sweep(self._mark)
         self._mark = None
+        self._tick.stop()
+        self.cancel_button.hide()
         if self._proc is not None:
             self._proc.deleteLater()
         self._proc = None

@@ -357,6 +357,7 @@ class EstimatorCard(EstimateTableFill, Card):
     def _build_table(self) -> None:
         """The estimate table: one row per chip, sortable, with an editable price column."""
         self.table = QTableWidget(0, len(column_headers()))
+        self.table.setAccessibleName(self.tr("Estimate for each chip"))
         self.table.setHorizontalHeaderLabels(column_headers())
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -41,13 +41,14 @@ from gpu_tpu_app.core.runs import (
 from gpu_tpu_app.core.settings import Preferences
 from gpu_tpu_app.errors import InputError, shown
 from gpu_tpu_app.shared.terms import BACKENDS
+from gpu_tpu_app.ui.charts.plot import _Chart
 from gpu_tpu_app.ui.charts.view import ChartData, ChartsView
 from gpu_tpu_app.ui.probe.collective_run import CollectiveRun
 from gpu_tpu_app.ui.probe.devices_view import DevicesView
 from gpu_tpu_app.ui.probe.envs_view import EnvsView
 from gpu_tpu_app.ui.probe.probe_run import ProbeRunner
 from gpu_tpu_app.ui.probe.results_model import COLUMNS, ResultsModel, ResultsProxy, run_label
-from gpu_tpu_app.ui.probe.results_table import build_results_table
+from gpu_tpu_app.ui.probe.results_table import build_results_table, fit_columns
 from gpu_tpu_app.ui.probe.run_controls import RunControls
 from gpu_tpu_app.ui.probe.runs_list import RunsList
 from gpu_tpu_app.ui.result.summary_card import SummaryCard
@@ -144,6 +145,8 @@ class ProbePanel(ProbeRunner):
         self.dtypes = self.controls.dtypes
         self.run_button = self.controls.run_button
         self.cancel_button = self.controls.cancel_button
+        self.act_run = self._key(self.tr("Run the probe"), "F5", self.run_button)
+        self.act_cancel = self._key(self.tr("Cancel the probe"), "Esc", self.cancel_button)
         self.import_button = QPushButton(
             style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton), self.tr("Import run…")
         )
@@ -160,6 +163,7 @@ class ProbePanel(ProbeRunner):
         menu.addSeparator()
         self.act_png = menu.addAction(self.tr("This chart as PNG…"), lambda: self._export_chart_dialog("png"))
         self.act_svg = menu.addAction(self.tr("This chart as SVG…"), lambda: self._export_chart_dialog("svg"))
+        self.act_table = menu.addAction(self.tr("This chart as a table…"), self._show_chart_table)
         self.export_button.setMenu(menu)
 
         self.side_button = QToolButton()
@@ -365,6 +369,18 @@ class ProbePanel(ProbeRunner):
             self.side.setVisible(shown)
             self.side_button.setChecked(shown)
 
+    def _key(self, text: str, keys: str, button: QPushButton) -> QAction:
+        """A page-wide shortcut that presses `button` while it is enabled; its keys join the button's tool tip
+        and the window's list of shortcuts (Help › Keyboard Shortcuts)."""
+        act = QAction(text, self)
+        act.setShortcut(QKeySequence(keys))
+        act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        act.triggered.connect(lambda: button.click() if button.isEnabled() else None)
+        self.addAction(act)
+        native = act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        button.setToolTip(self.tr("{tip} ({keys})").format(tip=button.toolTip(), keys=native))
+        return act
+
     def _update_buttons(self) -> None:
         self.controls.set_running(self.is_running())
         has_run = bool(self.runs())
@@ -379,6 +395,7 @@ class ProbePanel(ProbeRunner):
         runs = self.runs_list.all_runs()
         self.model.set_runs(runs, self.runs_list.labels())
         self.table.setColumnHidden(COLUMNS.index("Run"), len(runs) <= 1)
+        fit_columns(self.table)
         self.runs_list.refresh()
         self._devices_from_runs()
         self.summary.set_runs(self.runs_list.local_runs())
@@ -433,6 +450,12 @@ class ProbePanel(ProbeRunner):
         self._save_via_dialog(
             self.tr("Export the run"), f"{stem}.{kind}", flt, kind, lambda path: self.export_run(path, run)
         )
+
+    def _show_chart_table(self) -> None:
+        self.charts.flush_all()
+        chart = self.charts.currentWidget()
+        if isinstance(chart, _Chart):
+            chart.show_table()
 
     def _export_chart_dialog(self, kind: str) -> None:
         slug = self.charts.charts()[self.charts.currentIndex()].slug

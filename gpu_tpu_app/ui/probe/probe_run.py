@@ -121,7 +121,7 @@ class ProbeRunner(QWidget):
         self._listed_backends.clear()
         self.devices_note.setText(self.tr("Looking for devices (each backend in its own worker)…"))
         self.devices.set_searching(backends)
-        request = ProbeRequest(suite=self.suite.currentText(), backends=backends, python=self.envs.selected())
+        request = ProbeRequest(suite=self.controls.suite_id(), backends=backends, python=self.envs.selected())
         if not self._closed and set(self._standby.prepare(request)) == set(backends):
             # the standby workers just started list their devices themselves: no second import of each
             self._lister = StandbyListing(self._standby, request, self)
@@ -274,8 +274,14 @@ class ProbeRunner(QWidget):
                 backends=", ".join(self._probe.request.backends[backend_index + 1 :])
             )
         self.progress.setFormat(
-            self.tr("{backend}: {point} · point {n} of {total}{eta}{then}").format(
-                backend=backend, point=point_label(p), n=p.done + 1, total=p.total, eta=eta, then=then
+            self.tr("{backend}: {point} · point {n} of {total} · {elapsed} so far{eta}{then}").format(
+                backend=backend,
+                point=point_label(p),
+                n=p.done + 1,
+                total=p.total,
+                elapsed=format_seconds(time.monotonic() - self._t0),
+                eta=eta,
+                then=then,
             )
         )
 

@@ -113,6 +113,15 @@ def run_label(run: RunFile, index: int | None = None) -> str:
     return label
 
 
+def run_number_label(run: RunFile, index: int) -> str:
+    """The table's Run cell: what tells runs apart first ('#2 · 11-29 17:52'), the full name in its tooltip.
+    The full name ('vm · quick · 2026-11-29 17:52') was cut to the same 'vm · quick · …' on every run."""
+    label = f"#{index + 1} · {run.started.strftime('%m-%d %H:%M')}"
+    if not run.complete:
+        label = QCoreApplication.translate("ResultsModel", "{label} (partial)").format(label=label)
+    return label
+
+
 # ---------------------------------------------------------------- model
 
 #: the columns' English names (their keys); headers are translated where shown
@@ -330,7 +339,7 @@ class ResultsModel(QAbstractTableModel):
         r = row.result
         run = self._runs[row.run_index]
         if col == "Run":
-            return self._labels[row.run_index]
+            return run_number_label(run, row.run_index)
         if col == "Kernel":
             return kernel_label(r)
         if col == "Backend":

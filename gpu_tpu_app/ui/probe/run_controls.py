@@ -173,7 +173,7 @@ class RunControls(QObject):
 
     def suite_id(self) -> str:
         """The suite chosen ('smoke', 'quick', 'full')."""
-        return str(self.suite.currentData() or self.suite.currentText())
+        return str(self.suite.currentData())
 
     def set_suite(self, suite: str) -> None:
         """Choose a suite by its id (an unknown one leaves the choice as it is)."""
@@ -194,7 +194,7 @@ class RunControls(QObject):
         time_label.setBuddy(self.budget)
         bar.addWidget(time_label)
         bar.addWidget(self.budget)
-        bar.addSpacing(8)
+        bar.addSpacing(4)
         bar.addWidget(QLabel(self.tr("Backends")))
         for box in self.backend_boxes.values():
             bar.addWidget(box)

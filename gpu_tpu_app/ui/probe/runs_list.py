@@ -144,7 +144,7 @@ class RunsList(QListWidget):
         self.blockSignals(True)
         self.clear()
         for i, e in enumerate(self._entries):
-            item = QListWidgetItem(e.label())
+            item = QListWidgetItem(f"#{i + 1} · {e.label()}")  # the number the table's Run column shows
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if e.visible else Qt.CheckState.Unchecked)
             item.setData(Qt.ItemDataRole.UserRole, i)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
@@ -194,15 +195,20 @@ class _Layout:
         """A table across the full text width; rows never split, the header repeats on each new page."""
         n = len(header)
         pad = self.pt(3)
-        head_font = self._font(0.95, bold=True)
-        cell_font = self._font(0.95)
-        fm_head = QFontMetricsF(head_font, self.writer)
-        fm_cell = QFontMetricsF(cell_font, self.writer)
-
-        def words(text: str, fm: QFontMetricsF) -> float:
-            return max((fm.horizontalAdvance(w) for w in break_units(text)), default=0.0)
-
-        least = [max(words(header[c], fm_head), *(words(r[c], fm_cell) for r in rows)) + 2 * pad for c in range(n)]
+        rows = [[keep_together(cell) for cell in row] for row in rows]
+        # the largest of these sizes at which every column gets its longest unbreakable piece: an 11-column
+        # estimate at 0.95 needed 2167 of 2053 px, every column was squeezed and the Time read one word a line
+        for scale in TABLE_FONT_SCALES:
+            head_font = self._font(scale, bold=True)
+            cell_font = self._font(scale)
+            fm_head = QFontMetricsF(head_font, self.writer)
+            fm_cell = QFontMetricsF(cell_font, self.writer)
+            least = [
+                max(least_width(header[c], fm_head), *(least_width(r[c], fm_cell) for r in rows)) + 2 * pad
+                for c in range(n)
+            ]
+            if sum(least) <= self.width:
+                break
         ideal = [
             max(fm_head.horizontalAdvance(header[c]), *(fm_cell.horizontalAdvance(r[c]) for r in rows)) + 2 * pad
             for c in range(n)
@@ -249,6 +255,41 @@ class _Layout:
         self.need(h)
         self.p.drawImage(QRectF((self.width - w) / 2, self.y, w, h), img)
         self.y += h + self.pt(6)
+
+
+#: A cell this short (in characters) keeps one line, and so does each side of a short range ("7.65 days -
+#: 9.66 days" takes two lines, a figure with its unit on each): a Time column one word wide read "7.65 / days / -".
+SHORT_CELL = 12
+#: The table font sizes tried, largest first (as a share of the body font), until the columns fit.
+TABLE_FONT_SCALES = (0.95, 0.9, 0.85, 0.8, 0.75)
+NBSP = "\u00a0"
+
+
+def _phrases(text: str) -> list[str] | None:
+    """The pieces of a short cell or a short range that must not break inside, or None for any other text."""
+    if CJK.search(text):
+        return None
+    if len(text) <= SHORT_CELL:
+        return [text]
+    m = re.fullmatch(r"(.+?) ([-–]) (.+)", text)
+    if m and len(m[1]) + 2 <= SHORT_CELL and len(m[3]) <= SHORT_CELL:
+        return [f"{m[1]} {m[2]}", m[3]]
+    return None
+
+
+def keep_together(text: str) -> str:
+    """`text` with no-break spaces inside the pieces `_phrases` finds (a line may break only between them)."""
+    phrases = _phrases(text)
+    return " ".join(p.replace(" ", NBSP) for p in phrases) if phrases else text
+
+
+def least_width(text: str, fm: QFontMetricsF) -> float:
+    """The narrowest a cell of `text` may be: its widest piece that must not break (a word; a short cell or
+    each side of a short range whole)."""
+    phrases = _phrases(text.replace(NBSP, " "))
+    if phrases:
+        return max(fm.horizontalAdvance(p) for p in phrases)
+    return max((fm.horizontalAdvance(w) for w in break_units(text)), default=0.0)
 
 
 def _first_ascent(d: QTextDocument) -> float:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from gpu_tpu_app.core.runs import RunFile
@@ -80,6 +80,7 @@ class SummaryCard(QFrame):
         self.setObjectName("summaryCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self._runs: list[RunFile] = []
+        self._partial_only = False
         self._chips: list[Any] = []
         self.best: dict[str, Best] = {}
         self.ratios: list[Ratio] = []
@@ -120,8 +121,13 @@ class SummaryCard(QFrame):
         self.chip_button.setMenu(menu)
 
     def set_runs(self, runs: Iterable[RunFile]) -> None:
-        """The runs measured on this machine (imported runs from other machines are not its figures)."""
-        self._runs = list(runs)
+        """The runs measured on this machine (imported runs from other machines are not its figures). The
+        headline comes from the complete runs: a run cancelled before its end (or still going) counts only while
+        no run has finished, and the card then says so."""
+        runs = list(runs)
+        complete = [run for run in runs if run.complete]
+        self._partial_only = bool(runs) and not complete
+        self._runs = complete or runs
         self._refresh()
 
     def set_chips(self, chips: Sequence[Any]) -> None:
@@ -218,5 +224,22 @@ class SummaryCard(QFrame):
                     check=functional_check()
                 )
             )
+        if self._partial_only:
+            notes.append(self.tr("From a run that did not finish: a complete run replaces these figures."))
         self.note.setText(" ".join(notes))
-        self.setMinimumHeight(self.sizeHint().height())
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """At least the height its wrapped lines need at the width it has now: the side panel's splitter does
+        not ask a widget's height for its width, and a height taken at another width cut the last lines."""
+        layout = self.layout()
+        width = self.width()
+        hfw = layout is not None and layout.hasHeightForWidth() and width > 0
+        need = layout.totalHeightForWidth(width) if layout is not None and hfw else -1
+        need = max(need, self.sizeHint().height())
+        if need != self.minimumHeight():
+            self.setMinimumHeight(need)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_height()

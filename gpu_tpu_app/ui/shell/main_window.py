@@ -34,7 +34,7 @@ from gpu_tpu_app.core.verdict_text import VERDICT_WORDS
 from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.ui.decide.wizard import DecideWizard
 from gpu_tpu_app.ui.result.result_page import ResultPage
-from gpu_tpu_app.ui.shell import translations
+from gpu_tpu_app.ui.shell import accessible, mnemonics, translations, wheel_guard
 from gpu_tpu_app.ui.shell.about import about_html
 from gpu_tpu_app.ui.shell.geometry import MIN_SIZE, keep_on_screen, restore_geometry, save_geometry
 from gpu_tpu_app.ui.shell.help import GuideDialog, ShortcutsDialog, shortcut_rows
@@ -68,6 +68,9 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        wheel_guard.install()  # the wheel edits no field the user did not click (wheel_guard.py)
+        accessible.install()  # every control the keyboard reaches has a name (accessible.py)
+        mnemonics.install()  # every dialog button has an Alt+letter (mnemonics.py)
         self.prefs = prefs or Preferences()
         if lesson is None:
             from gpu_tpu_app.core.lesson import load_lesson
@@ -230,6 +233,7 @@ class MainWindow(QMainWindow):
             if self.probe_warmup is not None:
                 panel.adopt_workers(*self.probe_warmup.take())
             panel.set_runs(list(self.session().runs))
+            panel.charts.flush()  # the chart in view drawn before the page shows, not after its workers start
             panel.sig_runs_changed.connect(self._panel_runs_changed)
             panel.sig_preferences_changed.connect(self.set_preferences)
             panel.sig_written.connect(self.confirm)
@@ -424,6 +428,7 @@ class MainWindow(QMainWindow):
         self.result_page.set_runs(runs)
         if self.probe_panel is not None and not skip_panel:
             self.probe_panel.set_runs(list(runs))
+            self.probe_panel.charts.flush()  # an opened session's chart at once, not blank until the loop is free
         if self.learn_page is not None:
             self.learn_page.set_runs(list(runs))
 

@@ -78,19 +78,24 @@ QLabel[step="done"] {{ color: {c["foreground"]}; }}
 QLabel[step="todo"] {{ color: {c["muted"]}; }}
 QLabel[step="current"] {{ color: {c["accent_text"]}; background: {c["accent"]}; border-radius: 10px;
     padding: 2px 8px; font-weight: 600; }}
-QPushButton[link="true"] {{ border: none; background: transparent; color: {c["accent"]};
-    text-decoration: underline; text-align: left; padding: 1px 2px; }}
-QPushButton[link="true"]:focus {{ background: {c["selection"]}; border-radius: 3px; }}
+QPushButton[link="true"] {{ border: 2px solid transparent; background: transparent; color: {c["accent"]};
+    text-decoration: underline; text-align: left; padding: 0 1px; border-radius: 3px; }}
+QPushButton[link="true"]:focus {{ background: {c["selection"]}; border-color: {c["accent"]}; }}
 QPushButton[link="true"]:hover {{ color: {c["foreground"]}; }}
-QRadioButton {{ spacing: 8px; padding: 1px 0; }}
+QRadioButton {{ spacing: 8px; padding: 0 1px; border: 2px solid transparent; border-radius: 4px; }}
+QCheckBox {{ border: 2px solid transparent; border-radius: 4px; }}
+QCheckBox:focus {{ border-color: {c["accent"]}; background: {c["selection"]}; }}
 QRadioButton::indicator {{ width: 12px; height: 12px; border-radius: 7px; border: 1px solid {c["muted"]};
     background: {c["surface"]}; }}
 QRadioButton::indicator:hover {{ border-color: {c["accent"]}; }}
 QRadioButton::indicator:checked {{ border: 1px solid {c["accent"]}; background: qradialgradient(cx:0.5, cy:0.5,
     radius:0.5, fx:0.5, fy:0.5, stop:0 {c["accent"]}, stop:0.55 {c["accent"]}, stop:0.65 {c["surface"]},
     stop:1 {c["surface"]}); }}
-QRadioButton:focus {{ background: {c["selection"]}; border-radius: 4px; }}
+QRadioButton:focus {{ background: {c["selection"]}; border-color: {c["accent"]}; }}
 QScrollArea#PageScroll {{ background: transparent; border: none; }}
+CheckMenuButton {{ padding-left: 0px; padding-right: 9px; }}
+CheckMenuButton::menu-indicator {{ subcontrol-origin: padding; subcontrol-position: right center;
+    right: 1px; }}
 QWidget#PageBody {{ background: transparent; }}
 QTableWidget {{ gridline-color: {c["grid"]}; }}
 QFrame[card="notice"] {{ background: {c["surface"]}; border-bottom: 2px solid {c["ok"]}; }}

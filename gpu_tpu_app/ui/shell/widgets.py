@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6 import QtGui
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -122,6 +122,7 @@ def scroll_page(body: QWidget) -> QScrollArea:
     """Wrap a page body in a frameless vertical scroll area."""
     area = QScrollArea()
     area.setObjectName("PageScroll")
+    area.setAccessibleName(QCoreApplication.translate("Widgets", "Page content"))
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
