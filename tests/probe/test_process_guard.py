@@ -441,7 +441,7 @@ def test_a_worker_killed_by_sigkill_is_still_read_as_memory_and_only_the_model_c
     tmp_path: Path,
 ) -> None:
     # the worker itself killed (as the kernel's OOM killer does): the guard says so, and the line may blame memory
-    file, pids = _model(tmp_path, "os.kill(os.getpid(), 9)\n")
+    file, _pids_dir = _model(tmp_path, "os.kill(os.getpid(), 9)\n")
     result = run_check(file, timeout_s=120)
     assert isinstance(result, str) and "out of memory?" in result and "guard" not in result, result
     # other guarded commands (envs' interpreter queries) keep their own stderr: no guard line there
@@ -454,3 +454,38 @@ def test_a_worker_killed_by_sigkill_is_still_read_as_memory_and_only_the_model_c
     _, err = proc.communicate(timeout=60)
     guarded.stop(proc)
     assert proc.returncode == -signal.SIGKILL and GUARD_SIGNAL_LINE.encode() not in err
+
+
+@pytest.mark.parametrize("launcher", ["cli", "window"])
+def test_kill_9_of_the_cli_or_the_window_ends_a_listening_daemon_within_2_s(tmp_path: Path, launcher: str) -> None:
+    """The double-forked setsid daemon that listens on a socket, with the CLI (or the window's QProcess
+    driver) killed: the guard's lifeline ends it, within 2 s."""
+    file, pids = _model(tmp_path, DAEMON + "time.sleep(300)\n")
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from gpu_tpu_app.ui.model_check import ModelCheckProcess\n"
+        "app = QCoreApplication([])\n"
+        "check = ModelCheckProcess(sys.argv[1], timeout_s=300.0)\n"
+        "check.start()\n"
+        "app.exec()\n"
+    )
+    argv = (
+        [sys.executable, "-m", "gpu_tpu_app", "check-model", "--timeout", "300"]
+        if launcher == "cli"
+        else [sys.executable, "-c", script]
+    )
+    proc = subprocess.Popen(
+        [*argv, str(file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (pids / "ready").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = _pids(pids, 2, within_s=5)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    _daemon_gone(pids, started, within_s=2.0)
