@@ -23,7 +23,7 @@ from gpu_tpu_app import procutil
 from gpu_tpu_app.procutil import MARK_ENV
 from gpu_tpu_app.worker.lifeline import PARENT_ENV
 
-__all__ = ["MARK_ENV", "guard_command", "marked", "start", "stop", "sweep"]
+__all__ = ["MARK_ENV", "guard_command", "marked", "new_mark", "start", "stop", "sweep"]
 #: names the marker's session (the test suite sets it, so that its CLI subprocesses' checks are found too).
 SESSION_ENV = "GPU_TPU_APP_GUARD_SESSION"
 #: how long the guard gets to end its command's processes after SIGTERM before it is killed itself.
@@ -52,10 +52,15 @@ def guard_command(
     return [*base, *opts, "--", *map(str, argv)]
 
 
+def new_mark() -> str:
+    """A marker value no other launch of this program uses: "<session>:<n>"."""
+    return f"{os.environ.get(SESSION_ENV) or os.getpid()}:{next(_COUNT)}"
+
+
 def marked(env: Mapping[str, str]) -> dict[str, str]:
     """`env` with this launch's marker and the launcher's pid (the guard's lifeline anchor)."""
     out = dict(env)
-    out[MARK_ENV] = f"{os.environ.get(SESSION_ENV) or os.getpid()}:{next(_COUNT)}"
+    out[MARK_ENV] = new_mark()
     out.setdefault(PARENT_ENV, str(os.getpid()))
     return out
 

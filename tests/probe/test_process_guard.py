@@ -384,7 +384,8 @@ def test_kill_9_of_the_guard_from_outside_ends_the_daemon_within_2_s(tmp_path: P
     left = [p for p in started if _alive(p)]
     took = time.monotonic() - killed_at
     _daemon_gone(pids, started, within_s=0)
-    assert left == [] and took < 2.0 + 1.0, (left, took)  # DRAIN_S of the launcher, then the sweep
+    assert left == [] and took < 2.0, (left, took)  # the launcher notices, drains (DRAIN_S), sweeps
+    print(f"daemon gone {took:.2f} s after kill -9 of its guard")
     assert isinstance(out[0], str)
     _not_memory(out[0])
 
@@ -489,3 +490,23 @@ def test_kill_9_of_the_cli_or_the_window_ends_a_listening_daemon_within_2_s(tmp_
             proc.kill()
         proc.wait()
     _daemon_gone(pids, started, within_s=2.0)
+
+
+PROBE_RUN = [sys.executable, "-m", "gpu_tpu_app", "probe", "run", "--suite", "smoke", "--backend", "torch"]
+PROBE_RUN += ["--kernel", "dispatch"]
+
+
+def test_a_probe_worker_that_leaves_a_setsid_child_leaves_nothing_after_the_run(tmp_path: Path) -> None:
+    """A worker's interpreter (--python: a wrapper, as conda's are) starts a setsid child that the group kill
+    cannot reach, and which holds the worker's pipes: the run goes on once the worker exits, and its sweep
+    ends the child."""
+    wrapper, pids = _wrapper(tmp_path, f'exec {sys.executable} "$@"')
+    proc = subprocess.run(
+        [*PROBE_RUN, "--python", str(wrapper), "--format", "json"],
+        capture_output=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    started = [int(p.stem) for p in pids.glob("*.pid")]
+    assert len(started) >= 4, started  # the interpreter query's pair and the worker's pair at least
+    assert _gone(started, within_s=0.5) == [], "a process a probe worker started outlived the run"
