@@ -31,6 +31,7 @@ from gpu_tpu_app.core.runs import (
     RunFile,
 )
 from gpu_tpu_app.core.terms import BACKENDS
+from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.protocol import (
     CANCEL_WAIT_S,
     STARTUP_TIMEOUT_S,
@@ -146,6 +147,9 @@ class ProbeProcess(QObject):
         self._running = False
         self._finished_run: RunFile | None = None
         self._pid = 0
+        # every worker this run starts carries one marker: what one left behind out of reach of the group
+        # kill (a setsid helper of a --python wrapper, say) is swept when the run ends or is killed
+        self._mark = guarded.new_mark()
         self._watchdog = QTimer(self)
         self._watchdog.setInterval(WATCHDOG_MS)
         self._watchdog.timeout.connect(self._check_deadline)
@@ -186,6 +190,7 @@ class ProbeProcess(QObject):
         self._kill()
         if self._proc is not None:
             self._proc.waitForFinished(REAP_WAIT_MS)
+        guarded.sweep(self._mark)
 
     def pid(self) -> int | None:
         """Process id of the running worker, if any."""
@@ -227,7 +232,7 @@ class ProbeProcess(QObject):
         self._preamble = None
         proc = QProcess(self)
         _new_session(proc)
-        proc.setProcessEnvironment(_environment(launch.env))
+        proc.setProcessEnvironment(_environment({**launch.env, guarded.MARK_ENV: self._mark}))
         proc.setProgram(launch.argv[0])
         proc.setArguments(launch.argv[1:])
         proc.readyReadStandardOutput.connect(self._on_stdout)
@@ -384,6 +389,7 @@ class ProbeProcess(QObject):
         if self._finished_run is not None:
             return
         self._watchdog.stop()
+        guarded.sweep(self._mark)
         run = self.session.finish()
         self._finished_run = run
         self._running = False

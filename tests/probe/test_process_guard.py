@@ -510,3 +510,20 @@ def test_a_probe_worker_that_leaves_a_setsid_child_leaves_nothing_after_the_run(
     started = [int(p.stem) for p in pids.glob("*.pid")]
     assert len(started) >= 4, started  # the interpreter query's pair and the worker's pair at least
     assert _gone(started, within_s=0.5) == [], "a process a probe worker started outlived the run"
+
+
+def test_a_window_probe_worker_that_leaves_a_setsid_child_leaves_nothing_after_the_run(tmp_path: Path, qtbot) -> None:
+    """The window's run, as the CLI's: its workers carry the run's marker and the run sweeps it at its end, so
+    a setsid child of the worker's interpreter (a --python wrapper), out of reach of the group kill, is ended."""
+    from gpu_tpu_app.probe.protocol import ProbeRequest
+    from gpu_tpu_app.ui.probe_process import ProbeProcess
+
+    wrapper, pids = _wrapper(tmp_path, f'exec {sys.executable} "$@"')
+    request = ProbeRequest(suite="smoke", backends=("torch",), kernels=("dispatch",), python=str(wrapper))
+    run = ProbeProcess(request)
+    with qtbot.waitSignal(run.sig_finished, timeout=240_000) as done:
+        run.start()
+    assert done.args[0].results, done.args[0].errors
+    started = [int(p.stem) for p in pids.glob("*.pid")]
+    assert len(started) >= 2, started  # the wrapper and its setsid child
+    assert _gone(started, within_s=0.5) == [], "a process a window probe worker started outlived the run"
