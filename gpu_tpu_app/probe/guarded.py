@@ -53,8 +53,10 @@ def guard_command(
 
 
 def new_mark() -> str:
-    """A marker value no other launch of this program uses: "<session>:<n>"."""
-    return f"{os.environ.get(SESSION_ENV) or os.getpid()}:{next(_COUNT)}"
+    """A marker value no other launch uses: "<session>:<pid>-<n>". The pid keeps launches of different
+    processes apart when they share a session (a CLI the window or the test suite started inherits it, and
+    its counter starts at 1 as its parent's did): one's sweep must never end the other's processes."""
+    return f"{os.environ.get(SESSION_ENV) or os.getpid()}:{os.getpid()}-{next(_COUNT)}"
 
 
 def marked(env: Mapping[str, str]) -> dict[str, str]:

@@ -527,3 +527,53 @@ def test_a_window_probe_worker_that_leaves_a_setsid_child_leaves_nothing_after_t
     started = [int(p.stem) for p in pids.glob("*.pid")]
     assert len(started) >= 2, started  # the wrapper and its setsid child
     assert _gone(started, within_s=0.5) == [], "a process a window probe worker started outlived the run"
+
+
+RANK_CHILD = (
+    "import os, sys, time\n"
+    "os.setsid()\n"
+    "open(os.path.join(sys.argv[1], f'{os.getpid()}.pid'), 'w').close()\n"
+    "open(os.path.join(sys.argv[1], f'ready-{os.getppid()}'), 'w').close()\n"
+    "time.sleep(300)\n"
+)
+
+
+def test_collective_ranks_that_leave_setsid_children_leave_nothing_after_the_run(tmp_path: Path) -> None:
+    """Each rank's interpreter (a --python wrapper) starts a setsid child that holds the rank's pipes and is out
+    of reach of the group kill: the run ends once the ranks have exited, and its sweep ends the children."""
+    from gpu_tpu_app.probe.group import GroupRequest, run_group
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    child = tmp_path / "child.py"
+    child.write_text(RANK_CHILD)
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\ntouch {pids}/$$.pid\n{sys.executable} {child} {pids} &\n"
+        f'while [ ! -e {pids}/ready-$$ ]; do sleep 0.05; done\nexec {sys.executable} "$@"\n',
+    )
+    wrapper.chmod(0o755)
+    start = time.monotonic()
+    run = run_group(
+        GroupRequest(
+            processes=2, backends=("torch",), max_bytes=1 << 12, budget_s=60, timeout_s=60, python=str(wrapper)
+        )
+    )
+    took = time.monotonic() - start
+    assert [r for r in run.results if r.kernel == "collective" and r.status == "ok"], run.errors
+    started = [int(p.stem) for p in pids.glob("*.pid")]
+    assert len(started) >= 4, started  # two ranks: each wrapper and its setsid child
+    assert _gone(started, within_s=0.5) == [], "a process a collective rank started outlived the run"
+    print(f"collective run with the wrappers: {took:.1f} s")
+
+
+def test_marks_of_two_processes_in_one_session_differ() -> None:
+    """A CLI the window (or the test suite) starts inherits its session; its first mark must not be its parent's,
+    or its sweep would end the parent's processes."""
+    from gpu_tpu_app.probe import guarded
+
+    code = "from gpu_tpu_app.probe import guarded; print(guarded.new_mark())"
+    theirs = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    ours = guarded.new_mark()
+    assert theirs.split(":")[0] == ours.split(":")[0]  # one session (tests/leftovers.py finds both)
+    assert theirs != ours and theirs.rsplit("-", 1)[1] == "1"
