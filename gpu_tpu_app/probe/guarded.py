@@ -34,7 +34,11 @@ _COUNT = itertools.count(1)
 
 
 def guard_command(
-    argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int | None = None, report_signal: bool = False
+    argv: Sequence[str],
+    memory_limit_mb: int = 0,
+    status_fd: int | None = None,
+    report_signal: bool = False,
+    forward_interrupt: bool = False,
 ) -> list[str]:
     """argv that runs `argv` under the guard: this same program with the hidden process-guard subcommand.
     `report_signal`: the guard's last stderr line names the signal that ended the command (procutil.
@@ -49,6 +53,8 @@ def guard_command(
         opts += ["--status-fd", str(status_fd)]
     if report_signal:
         opts += ["--report-signal", "1"]
+    if forward_interrupt:  # SIGINT reaches the command's group (a probe worker stops and says done)
+        opts += ["--forward-interrupt", "1"]
     return [*base, *opts, "--", *map(str, argv)]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
 from datetime import datetime
@@ -103,6 +104,16 @@ def _kill(proc: QProcess) -> None:
     """Kill a worker and every child process it started."""
     if not _signal_group(proc, signal.SIGKILL):
         proc.kill()
+
+
+def _guarded(argv: list[str]) -> list[str]:
+    """The worker's argv under the process guard (a subreaper: what the worker or its --python wrapper starts,
+    a setsid daemon too, ends with it, and with the window when it is killed), SIGINT passed on to the worker.
+    Where there is no fork, or the interpreter cannot be run (the start failure stays Qt's, as before),
+    the worker runs as it is."""
+    if not hasattr(os, "fork") or shutil.which(argv[0]) is None:
+        return argv
+    return guarded.guard_command(argv, forward_interrupt=True)
 
 
 def stderr_tail(data: bytes | bytearray) -> str:
@@ -233,8 +244,9 @@ class ProbeProcess(QObject):
         proc = QProcess(self)
         _new_session(proc)
         proc.setProcessEnvironment(_environment({**launch.env, guarded.MARK_ENV: self._mark}))
-        proc.setProgram(launch.argv[0])
-        proc.setArguments(launch.argv[1:])
+        argv = _guarded(launch.argv)
+        proc.setProgram(argv[0])
+        proc.setArguments(argv[1:])
         proc.readyReadStandardOutput.connect(self._on_stdout)
         proc.readyReadStandardError.connect(self._on_stderr)
         proc.finished.connect(self._on_finished)

@@ -577,3 +577,85 @@ def test_marks_of_two_processes_in_one_session_differ() -> None:
     ours = guarded.new_mark()
     assert theirs.split(":")[0] == ours.split(":")[0]  # one session (tests/leftovers.py finds both)
     assert theirs != ours and theirs.rsplit("-", 1)[1] == "1"
+
+
+LISTENING_DAEMON = """
+import os, socket, sys, time
+PIDS = sys.argv[1]
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        open(os.path.join(PIDS, f"{os.getpid()}.pid"), "w").close()
+        with open(os.path.join(PIDS, "port.tmp"), "w") as f:
+            f.write(str(server.getsockname()[1]))
+        os.rename(os.path.join(PIDS, "port.tmp"), os.path.join(PIDS, "port"))
+        time.sleep(300)
+    os._exit(0)
+"""
+
+
+def test_kill_9_of_the_window_mid_probe_run_ends_a_listening_daemon_within_2_s(tmp_path: Path) -> None:
+    """The window's probe worker runs under the guard: its interpreter (a --python wrapper) double-forks a setsid
+    daemon that listens, and the window is killed: the guard's lifeline ends the daemon, within 2 s."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    daemon = tmp_path / "daemon.py"
+    daemon.write_text(LISTENING_DAEMON)
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\n{sys.executable} {daemon} {pids}\n"
+        f"while [ ! -e {pids}/port ]; do sleep 0.05; done\n"
+        f'exec {sys.executable} -c "import time; time.sleep(300)"\n'
+    )
+    wrapper.chmod(0o755)
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from gpu_tpu_app.probe.protocol import ProbeRequest\n"
+        "from gpu_tpu_app.ui.probe_process import ProbeProcess\n"
+        "app = QCoreApplication([])\n"
+        "run = ProbeProcess(ProbeRequest(suite='smoke', backends=('torch',), python=sys.argv[1]))\n"
+        "run.start()\n"
+        "app.exec()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(wrapper)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (pids / "port").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = _pids(pids, 1, within_s=5)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    _daemon_gone(pids, started, within_s=2.0)
+
+
+def test_cancel_of_a_guarded_window_worker_reaches_the_worker_and_keeps_its_results(qtbot) -> None:
+    """Under the guard the window's Cancel still interrupts the worker itself (the guard passes SIGINT on): it
+    keeps what it measured, says done, and no point is recorded as crashed or killed."""
+    from gpu_tpu_app.probe.protocol import ProbeRequest
+    from gpu_tpu_app.ui.probe_process import ProbeProcess
+
+    run = ProbeProcess(ProbeRequest(suite="quick", backends=("torch",)))
+    run.start()
+    qtbot.waitUntil(lambda: bool(run.session.assembler.results), timeout=240_000)
+    with qtbot.waitSignal(run.sig_finished, timeout=30_000) as done:
+        run.cancel()
+    qtbot.wait(300)  # queued events (the worker's QProcess deleteLater) run before `run` goes
+    finished = done.args[0]
+    assert run.session.assembler.done is not None, "the worker was ended before it could say done"
+    assert finished.results and "cancelled before the end" in finished.errors
+    assert all(r.status not in ("crash", "crashed", "killed", "timeout") for r in finished.results), [
+        (r.kernel, r.status) for r in finished.results
+    ]
+    assert not [e for e in finished.errors if "exit" in e or "signal" in e or "crash" in e], finished.errors
