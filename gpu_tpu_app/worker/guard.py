@@ -1,7 +1,7 @@
 """Run one untrusted command so that nothing it starts outlives it: `process-guard [options] -- CMD...`.
 
-The CLI and the window start the model-check worker (and each interpreter `envs` queries) through this
-guard, a small standard-library process between them and the command:
+The CLI and the window start the model-check worker (and each interpreter `envs` queries, and the window
+its probe workers) through this guard, a small standard-library process between them and the command:
 
 - The guard is a child subreaper (Linux, PR_SET_CHILD_SUBREAPER): whatever the command starts, even a
   grandchild that called setsid() and was orphaned, becomes the guard's child when its parent ends.
@@ -14,6 +14,8 @@ guard, a small standard-library process between them and the command:
 - `--memory-limit-mb N` sets RLIMIT_AS (soft and hard) before the command starts, and takes away the
   ability to raise it back: no_new_privs and CAP_SYS_RESOURCE dropped from the bounding set, so even a
   command started by root cannot lift the hard limit after exec.
+- `--forward-interrupt 1`: SIGINT goes on to the command's process group instead of stopping it all (the
+  window's Cancel: a probe worker keeps what it measured and says done).
 - `--status-fd FD`: the guard writes b"ok" there once the command was executed, or b"E<errno>" when
   it could not be, then closes it; the launcher turns the latter into the OSError Popen would raise.
 
