@@ -538,6 +538,7 @@ RANK_CHILD = (
 )
 
 
+@pytest.mark.slow  # a real probe run / collective
 def test_collective_ranks_that_leave_setsid_children_leave_nothing_after_the_run(tmp_path: Path) -> None:
     """Each rank's interpreter (a --python wrapper) starts a setsid child that holds the rank's pipes and is out
     of reach of the group kill: the run ends once the ranks have exited, and its sweep ends the children."""
@@ -597,6 +598,7 @@ if os.fork() == 0:
 """
 
 
+@pytest.mark.slow  # a real probe run / collective
 def test_kill_9_of_the_window_mid_probe_run_ends_a_listening_daemon_within_2_s(tmp_path: Path) -> None:
     """The window's probe worker runs under the guard: its interpreter (a --python wrapper) double-forks a setsid
     daemon that listens, and the window is killed: the guard's lifeline ends the daemon, within 2 s."""
@@ -640,6 +642,7 @@ def test_kill_9_of_the_window_mid_probe_run_ends_a_listening_daemon_within_2_s(t
     _daemon_gone(pids, started, within_s=2.0)
 
 
+@pytest.mark.slow  # a real probe run / collective
 def test_cancel_of_a_guarded_window_worker_reaches_the_worker_and_keeps_its_results(qtbot) -> None:
     """Under the guard the window's Cancel still interrupts the worker itself (the guard passes SIGINT on): it
     keeps what it measured, says done, and no point is recorded as crashed or killed."""
