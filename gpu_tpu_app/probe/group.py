@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_tpu_app.core.runs import Done, ErrorMsg, Message, ProbeResult, ResultMsg, RunFile
+from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.protocol import (
     RUN_FILE_LANGUAGE,
     LineDecoder,
@@ -31,7 +32,7 @@ from gpu_tpu_app.probe.protocol import (
     worker_command,
     worker_env,
 )
-from gpu_tpu_app.probe.runner import _Stderr, stop_on_signals
+from gpu_tpu_app.probe.runner import DRAIN_S, _Stderr, stop_on_signals
 
 #: Default seconds to wait for the ranks to join and for any collective to make progress.
 TIMEOUT_S = 60.0
@@ -106,8 +107,9 @@ def _kill(procs: list[subprocess.Popen], sig: int) -> None:
                 pass
 
 
-def _start_ranks(backend: str, request: GroupRequest) -> tuple[list[subprocess.Popen], list[_Stderr]]:
-    """Start the group's worker processes, one per rank, each in its own session; their stderr is drained."""
+def _start_ranks(backend: str, request: GroupRequest, mark: str = "") -> tuple[list[subprocess.Popen], list[_Stderr]]:
+    """Start the group's worker processes, one per rank, each in its own session and carrying `mark` (the
+    run's sweep marker); their stderr is drained."""
     size = request.processes
     port = free_port()
     probe = ProbeRequest(
@@ -124,6 +126,8 @@ def _start_ranks(backend: str, request: GroupRequest) -> tuple[list[subprocess.P
     for rank in range(size):
         env = worker_env(backend, probe)
         env.update(rank_env(backend, rank, size, port, request))
+        if mark:
+            env[guarded.MARK_ENV] = mark
         proc = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
@@ -215,7 +219,10 @@ def _run_engine(
     cancel: threading.Event,
 ) -> None:
     size = request.processes
-    procs, logs = _start_ranks(backend, request)
+    # every rank carries one marker: what a rank (or its --python wrapper) left out of reach of the group kill,
+    # a setsid helper say, is swept when the engine's ranks are ended
+    mark = guarded.new_mark()
+    procs, logs = _start_ranks(backend, request, mark)
     asm.start_worker(backend)
     decoders = [LineDecoder() for _ in procs]
     said_done = [False] * size
@@ -230,6 +237,7 @@ def _run_engine(
     deadline = time.monotonic() + limit
     first_failure: float | None = None
     stopped: str | None = None
+    exited_at: float | None = None
 
     def take(rank: int, msgs: list[Message]) -> None:
         for msg in msgs:
@@ -253,6 +261,10 @@ def _run_engine(
                 if stopped is None:
                     stopped = f"the ranks did not finish within {limit:.0f} s"
                 break
+            if exited_at is None and all(p.poll() is not None for p in procs):
+                exited_at = now
+            if exited_at is not None and now - exited_at > DRAIN_S:
+                break  # every rank is gone: a helper one left holding its pipes (swept below) says nothing
             for rank, proc in enumerate(procs):
                 code = proc.poll()
                 if code not in (None, 0) and not said_done[rank] and first_failure is None:
@@ -277,6 +289,7 @@ def _run_engine(
                 take(rank, decoders[rank].feed(data))
     finally:
         _end_ranks(procs, sel, cancelled=stopped == "cancelled")
+        guarded.sweep(mark)
     for rank, decoder in enumerate(decoders):  # lines that were not messages: counted and said, not silent
         if note := decoder.dropped_note(f"{backend} rank {rank}"):
             asm.errors.append(note)

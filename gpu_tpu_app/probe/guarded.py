@@ -23,7 +23,7 @@ from gpu_tpu_app.shared import procutil
 from gpu_tpu_app.shared.procutil import MARK_ENV
 from gpu_tpu_app.worker.lifeline import PARENT_ENV
 
-__all__ = ["MARK_ENV", "guard_command", "marked", "start", "stop", "sweep"]
+__all__ = ["MARK_ENV", "guard_command", "marked", "new_mark", "start", "stop", "sweep"]
 #: names the marker's session (the test suite sets it, so that its CLI subprocesses' checks are found too).
 SESSION_ENV = "GPU_TPU_APP_GUARD_SESSION"
 #: how long the guard gets to end its command's processes after SIGTERM before it is killed itself.
@@ -34,7 +34,11 @@ _COUNT = itertools.count(1)
 
 
 def guard_command(
-    argv: Sequence[str], memory_limit_mb: int = 0, status_fd: int | None = None, report_signal: bool = False
+    argv: Sequence[str],
+    memory_limit_mb: int = 0,
+    status_fd: int | None = None,
+    report_signal: bool = False,
+    forward_interrupt: bool = False,
 ) -> list[str]:
     """argv that runs `argv` under the guard: this same program with the hidden process-guard subcommand.
     `report_signal`: the guard's last stderr line names the signal that ended the command (procutil.
@@ -49,13 +53,22 @@ def guard_command(
         opts += ["--status-fd", str(status_fd)]
     if report_signal:
         opts += ["--report-signal", "1"]
+    if forward_interrupt:  # SIGINT reaches the command's group (a probe worker stops and says done)
+        opts += ["--forward-interrupt", "1"]
     return [*base, *opts, "--", *map(str, argv)]
+
+
+def new_mark() -> str:
+    """A marker value no other launch uses: "<session>:<pid>-<n>". The pid keeps launches of different
+    processes apart when they share a session (a CLI the window or the test suite started inherits it, and
+    its counter starts at 1 as its parent's did): one's sweep must never end the other's processes."""
+    return f"{os.environ.get(SESSION_ENV) or os.getpid()}:{os.getpid()}-{next(_COUNT)}"
 
 
 def marked(env: Mapping[str, str]) -> dict[str, str]:
     """`env` with this launch's marker and the launcher's pid (the guard's lifeline anchor)."""
     out = dict(env)
-    out[MARK_ENV] = f"{os.environ.get(SESSION_ENV) or os.getpid()}:{next(_COUNT)}"
+    out[MARK_ENV] = new_mark()
     out.setdefault(PARENT_ENV, str(os.getpid()))
     return out
 

@@ -182,6 +182,7 @@ def run_check_detailed(
                 break
             if ended_at is None and proc.poll() is not None:
                 ended_at = now
+                guarded.sweep(getattr(proc, "guard_mark", None))  # a killed guard's leftovers: their pipes close
             if ended_at is not None and now - ended_at > DRAIN_S:
                 break  # nothing that could still write is alive
             for key, _ in sel.select(min(left, 0.1 if ended_at is not None else 0.5)):

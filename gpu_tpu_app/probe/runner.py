@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import json
 import os
 import select
@@ -19,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from gpu_tpu_app.core.runs import DeviceInfo, Message, RunFile
+from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.protocol import (
     CANCEL_WAIT_S,
     SUITE_BUDGET_S,
@@ -120,6 +122,10 @@ class _Stderr:
             if not x.startswith(("  File ", "Extension modules", "Current thread", "Thread 0x", "Fatal Python error"))
         ]
         return "\n".join(useful[-3:])
+
+
+#: after a worker has exited, how long its pipes may take to deliver what is left.
+DRAIN_S = 1.0
 
 
 def _signal_group(proc: subprocess.Popen, sig: int) -> None:
@@ -271,9 +277,14 @@ def _run_worker(
     sel.register(fd, selectors.EVENT_READ)
     stop_sent: float | None = None
     timed_out = False
+    exited_at: float | None = None
     try:
         while True:
             now = time.monotonic()
+            if exited_at is None and proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now - exited_at > DRAIN_S:
+                break  # the worker is gone: a helper it left holding its pipes (swept at the run's end) says nothing
             if cancel.is_set() and stop_sent is None:
                 session.cancel()
                 _signal_group(proc, signal.SIGINT)
@@ -321,6 +332,10 @@ def run_probe(
     """
     cancel = cancel_event or threading.Event()
     callback = on_message or (lambda _m: None)
+    # every worker of this run carries one marker: what one started that outlived it (a setsid helper, out
+    # of reach of the group kill) is swept when the run ends
+    mark = guarded.new_mark()
+    request = dataclasses.replace(request, env={**request.env, guarded.MARK_ENV: mark})
     session = ProbeSession(request)
     ahead: dict[str, _Ahead] = {}
     try:
@@ -334,6 +349,7 @@ def run_probe(
     finally:
         for a in ahead.values():
             a.stop()
+        guarded.sweep(mark)
     if cancel.is_set():
         session.cancel()
     return session.finish()

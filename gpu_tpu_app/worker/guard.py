@@ -1,7 +1,7 @@
 """Run one untrusted command so that nothing it starts outlives it: `process-guard [options] -- CMD...`.
 
-The CLI and the window start the model-check worker (and each interpreter `envs` queries) through this
-guard, a small standard-library process between them and the command:
+The CLI and the window start the model-check worker (and each interpreter `envs` queries, and the window
+its probe workers) through this guard, a small standard-library process between them and the command:
 
 - The guard is a child subreaper (Linux, PR_SET_CHILD_SUBREAPER): whatever the command starts, even a
   grandchild that called setsid() and was orphaned, becomes the guard's child when its parent ends.
@@ -14,6 +14,8 @@ guard, a small standard-library process between them and the command:
 - `--memory-limit-mb N` sets RLIMIT_AS (soft and hard) before the command starts, and takes away the
   ability to raise it back: no_new_privs and CAP_SYS_RESOURCE dropped from the bounding set, so even a
   command started by root cannot lift the hard limit after exec.
+- `--forward-interrupt 1`: SIGINT goes on to the command's process group instead of stopping it all (the
+  window's Cancel: a probe worker keeps what it measured and says done).
 - `--status-fd FD`: the guard writes b"ok" there once the command was executed, or b"E<errno>" when
   it could not be, then closes it; the launcher turns the latter into the OSError Popen would raise.
 
@@ -38,6 +40,9 @@ PR_SET_CHILD_SUBREAPER = 36
 CAP_SYS_RESOURCE = 24
 #: set by `--report-signal 1`: say on stderr which signal ended the command (procutil.GUARD_SIGNAL_LINE).
 _REPORT_SIGNAL: list[bool] = []
+#: set by `--forward-interrupt 1`: SIGINT is passed to the command's group (a probe worker keeps what it
+#: measured and says done) instead of stopping everything.
+_FORWARD_INT: list[bool] = []
 #: the command's pid once forked (a stop signal may come at any moment after the fork).
 _CHILD: list[int] = []
 #: how long the guard keeps killing descendants that keep appearing before it gives up.
@@ -153,7 +158,8 @@ def end_all(child: int) -> None:
 def _parse(argv: list[str]) -> tuple[int, int | None, list[str]]:
     if "--" not in argv:
         raise SystemExit(
-            "process-guard: usage: process-guard [--memory-limit-mb N] [--status-fd FD] [--report-signal 1] -- CMD..."
+            "process-guard: usage: process-guard [--memory-limit-mb N] [--status-fd FD] [--report-signal 1]"
+            " [--forward-interrupt 1] -- CMD..."
         )
     cut = argv.index("--")
     opts, cmd = argv[:cut], argv[cut + 1 :]
@@ -165,6 +171,8 @@ def _parse(argv: list[str]) -> tuple[int, int | None, list[str]]:
             status = int(opts[i + 1])
         elif opts[i] == "--report-signal" and opts[i + 1] == "1":
             _REPORT_SIGNAL.append(True)
+        elif opts[i] == "--forward-interrupt" and opts[i + 1] == "1":
+            _FORWARD_INT.append(True)
     if not cmd:
         raise SystemExit("process-guard: no command after --")
     return memory, status, cmd
@@ -243,8 +251,15 @@ def main(argv: list[str] | None = None) -> int:
             stopping.append(signum)
             raise _Stop(signum)
 
+    def forward(signum: int, _frame: object) -> None:
+        if _CHILD and not stopping:
+            try:
+                os.killpg(_CHILD[0], signum)
+            except OSError:
+                pass
+
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, stop)
+        signal.signal(sig, forward if sig == signal.SIGINT and _FORWARD_INT else stop)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     try:
         # SIGTERM at the parent's death, so that the cleanup below runs; the watcher thread starts

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
 from datetime import datetime
@@ -30,6 +31,7 @@ from gpu_tpu_app.core.runs import (
     ResultMsg,
     RunFile,
 )
+from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.protocol import (
     CANCEL_WAIT_S,
     STARTUP_TIMEOUT_S,
@@ -104,6 +106,16 @@ def _kill(proc: QProcess) -> None:
         proc.kill()
 
 
+def _guarded(argv: list[str]) -> list[str]:
+    """The worker's argv under the process guard (a subreaper: what the worker or its --python wrapper starts,
+    a setsid daemon too, ends with it, and with the window when it is killed), SIGINT passed on to the worker.
+    Where there is no fork, or the interpreter cannot be run (the start failure stays Qt's, as before),
+    the worker runs as it is."""
+    if not hasattr(os, "fork") or shutil.which(argv[0]) is None:
+        return argv
+    return guarded.guard_command(argv, forward_interrupt=True)
+
+
 def stderr_tail(data: bytes | bytearray) -> str:
     """The last ordinary log lines of a worker (faulthandler's dump left out), for crash messages."""
     lines = [x.rstrip() for x in bytes(data).decode("utf-8", "replace").splitlines() if x.strip()]
@@ -146,6 +158,9 @@ class ProbeProcess(QObject):
         self._running = False
         self._finished_run: RunFile | None = None
         self._pid = 0
+        # every worker this run starts carries one marker: what one left behind out of reach of the group
+        # kill (a setsid helper of a --python wrapper, say) is swept when the run ends or is killed
+        self._mark = guarded.new_mark()
         self._watchdog = QTimer(self)
         self._watchdog.setInterval(WATCHDOG_MS)
         self._watchdog.timeout.connect(self._check_deadline)
@@ -186,6 +201,7 @@ class ProbeProcess(QObject):
         self._kill()
         if self._proc is not None:
             self._proc.waitForFinished(REAP_WAIT_MS)
+        guarded.sweep(self._mark)
 
     def pid(self) -> int | None:
         """Process id of the running worker, if any."""
@@ -227,9 +243,10 @@ class ProbeProcess(QObject):
         self._preamble = None
         proc = QProcess(self)
         _new_session(proc)
-        proc.setProcessEnvironment(_environment(launch.env))
-        proc.setProgram(launch.argv[0])
-        proc.setArguments(launch.argv[1:])
+        proc.setProcessEnvironment(_environment({**launch.env, guarded.MARK_ENV: self._mark}))
+        argv = _guarded(launch.argv)
+        proc.setProgram(argv[0])
+        proc.setArguments(argv[1:])
         proc.readyReadStandardOutput.connect(self._on_stdout)
         proc.readyReadStandardError.connect(self._on_stderr)
         proc.finished.connect(self._on_finished)
@@ -384,6 +401,7 @@ class ProbeProcess(QObject):
         if self._finished_run is not None:
             return
         self._watchdog.stop()
+        guarded.sweep(self._mark)
         run = self.session.finish()
         self._finished_run = run
         self._running = False
