@@ -84,6 +84,8 @@ def layout_problems(window: MainWindow) -> list[str]:
     est_header = table.horizontalHeader()
     metrics = QFontMetrics(est_header.font())
     for col in range(est_header.count()):
+        if est_header.isSectionHidden(col):  # the latency columns, until a target is set
+            continue
         text = str(table.model().headerData(col, est_header.orientation()))
         if est_header.sectionSize(col) < metrics.horizontalAdvance(text.split("\n")[0]) + 8:
             problems.append(f"estimator: header {text!r} clipped")
