@@ -473,8 +473,8 @@ def test_every_gcp_gpu_row_says_whether_its_host_vm_is_in_the_price() -> None:
 
 
 def test_azure_has_h100_and_a100_rows_from_a_cited_source() -> None:
-    """`deployment = azure` prices GPUs from Azure's own rows (H100, A100 40 GB and 80 GB, on-demand); a "Spot"
-    figure equal to the on-demand one is no Spot price and is not shipped."""
+    """`deployment = azure` prices GPUs from Azure's own rows (H100, A100 40 GB and 80 GB, pay-as-you-go); a
+    "Spot" figure equal to the on-demand one is no Spot price and is not shipped."""
     table = load_price_table()
     azure = {row.chip: row for row in table.prices if row.cloud == "azure"}
     assert {"h100-sxm", "a100-40gb", "a100-80gb"} <= set(azure)
