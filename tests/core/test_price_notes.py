@@ -68,9 +68,9 @@ def test_every_note_of_the_shipped_table_is_a_text_id_said_in_chinese(table: Pri
         (
             "a100-80gb",
             "gcp",
-            "us-central1",
-            "8 x A100-80GB 14.76958 $/h plus a2-ultragpu-8g 8.79698 $/h, over 8 GPUs",
-            "8 块 A100-80GB 14.76958 $/h，加上 a2-ultragpu-8g 8.79698 $/h，按 8 块 GPU 平摊",
+            "us-east5",
+            "8 x A100-80GB 35.39358 $/h plus a2-ultragpu-8g 8.79698 $/h, over 8 GPUs",
+            "8 块 A100-80GB 35.39358 $/h，加上 a2-ultragpu-8g 8.79698 $/h，按 8 块 GPU 平摊",
         ),
     ],
 )

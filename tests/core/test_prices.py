@@ -28,6 +28,7 @@ from gpu_tpu_app.core.prices import (
     shipped_quotes,
     spreads,
 )
+from gpu_tpu_app.core.texts import area_texts, text
 from gpu_tpu_app.errors import InputError
 
 # SkyPilot's Google Cloud catalogue: host VM rows, accelerator rows without an instance type (their
@@ -431,3 +432,57 @@ def test_a_flex_start_price_is_not_shipped_as_on_demand() -> None:
     assert gcp_h100["us-central1"].on_demand is None and gcp_h100["us-central1"].spot is not None
     on_demand = [row.on_demand for row in gcp_h100.values() if row.on_demand is not None]
     assert max(on_demand) < 2 * min(on_demand)
+
+
+def test_an_on_demand_price_far_below_its_own_cloud_is_not_shipped() -> None:
+    """A flex-start or Spot price filed as on-demand shows as an outlier: under 60% of the same chip's dearest
+    on-demand price in the same cloud (the GCP H100 us-central1 and A100-80GB us-central1/us-east4 figures were
+    43-50%; real regional spreads in the table are 77% or more)."""
+    rows = load_price_table().prices
+    dearest: dict[tuple[str, str], float] = {}
+    for row in rows:
+        if row.on_demand is not None:
+            key = (row.chip, row.cloud)
+            dearest[key] = max(dearest.get(key, 0.0), row.on_demand)
+    for row in rows:
+        if row.on_demand is not None:
+            assert row.on_demand >= 0.6 * dearest[(row.chip, row.cloud)], (row.chip, row.cloud, row.region)
+    gcp_a100_80 = {row.region: row for row in rows if (row.chip, row.cloud) == ("a100-80gb", "gcp")}
+    assert gcp_a100_80["us-central1"].on_demand is None and gcp_a100_80["us-central1"].spot is not None
+    assert gcp_a100_80["us-east4"].on_demand is None and gcp_a100_80["us-east4"].spot is not None
+
+
+def test_every_gcp_gpu_row_says_whether_its_host_vm_is_in_the_price() -> None:
+    """On Google Cloud a GPU is billed with the VM it is attached to; a row that leaves the host out (so it looks
+    cheap: T4, L4, H200, B200) must say so in its note, in every language."""
+    included = {"gpus_host_usd", "gpus_host", "gpu_host_usd", "gpu_host"}
+    excluded = {"gpus_host_not_included", "gpu_only_host_named", "gpu_only"}
+    rows = [row for row in load_price_table().prices if row.cloud == "gcp" and not row.chip.startswith("tpu-")]
+    assert rows
+    for row in rows:
+        assert isinstance(row.note, dict) and row.note.get("id") in included | excluded, (row.chip, row.region)
+    gcp_b200 = next(row for row in rows if row.chip == "b200")
+    assert isinstance(gcp_b200.note, dict) and gcp_b200.note["id"] in excluded
+    for row in rows:
+        assert isinstance(row.note, dict)
+        if row.note["id"] in excluded:
+            values = {key: value for key, value in row.note.items() if key != "id"}
+            english = text(f"prices.note.{row.note['id']}", language="en", **values)
+            assert "not included" in english or "billed on top" in english, english
+            assert f"note.{row.note['id']}" in area_texts("prices", "zh-Hans")
+
+
+def test_azure_has_h100_and_a100_rows_from_a_cited_source() -> None:
+    """`deployment = azure` prices GPUs from Azure's own rows (H100, A100 40 GB and 80 GB, pay-as-you-go); a
+    "Spot" figure equal to the on-demand one is no Spot price and is not shipped."""
+    table = load_price_table()
+    azure = {row.chip: row for row in table.prices if row.cloud == "azure"}
+    assert {"h100-sxm", "a100-40gb", "a100-80gb"} <= set(azure)
+    sources = {source.id: source for source in table.sources}
+    for row in azure.values():
+        assert row.on_demand is not None and row.source in sources and sources[row.source].read is not None
+        assert row.spot is None or row.spot < row.on_demand
+    assert azure["h100-sxm"].spot is None  # the catalogue's Spot column repeats the pay-as-you-go price
+    book = PriceBook(quotes=shipped_quotes(table))
+    cheapest = book.cheapest("h100-sxm", "on-demand", "azure")
+    assert cheapest is not None and cheapest.cloud == "azure"
