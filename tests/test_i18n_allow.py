@@ -102,3 +102,13 @@ def test_the_finder_allows_code_in_a_chinese_sentence_and_reports_english_in_one
     assert mixed_words("下一页（press Enter to go on）", IDS) == ["press", "to", "go", "on"]
     found = list(classify("command x", "a10g: PCIe, no NVLink (up to 8 per G5 instance)", IDS))
     assert found and found[0].kind == "english" and "instance" in found[0].words
+
+
+def test_this_machines_cpu_name_counts_as_its_data() -> None:
+    """A live probe command prints this machine's CPU name ("Intel(R) Xeon(R) Processor"): measured data, as a
+    session's device names are, never the app's English left in a Chinese text."""
+    from gpu_tpu_app.shared.machine import cpu_model
+    from tools.zh_classify import WORD, machine_words
+
+    words = {w.strip("./+-") for w in WORD.findall(cpu_model())}
+    assert words and words <= machine_words()

@@ -73,6 +73,17 @@ def data_words(session_file: Path) -> set[str]:
     return words
 
 
+def machine_words() -> set[str]:
+    """The words of this machine's own CPU name ("Intel(R) Xeon(R) Processor"), which a live probe command prints
+    as measured: the machine's data, like a session's device names, not the app's English."""
+    from gpu_tpu_app.shared.machine import cpu_model
+
+    try:
+        return {w.strip("./+-") for w in WORD.findall(cpu_model())}
+    except Exception:
+        return set()
+
+
 def project_ids() -> set[str]:
     """Latin words a Chinese text may carry because they are the project's own ids and names."""
     ids: set[str] = set()

@@ -44,6 +44,7 @@ from tools.zh_classify import (  # noqa: E402
     _strip_markup,
     classify,
     data_words,
+    machine_words,
     project_ids,
     user_texts,
     verbatim_titles,
@@ -402,7 +403,7 @@ def prepare(session_file: Path = SESSION) -> set[str]:
     """The words a zh-Hans text may keep (project ids, the session's data) with the verbatim titles and the
     session's notes set aside: call before `classify`."""
     VERBATIM[:] = sorted([*verbatim_titles(), *user_texts(session_file)], key=len, reverse=True)
-    return project_ids() | data_words(session_file)
+    return project_ids() | data_words(session_file) | machine_words()
 
 
 # ---------------------------------------------------------------- report
