@@ -5,8 +5,9 @@ side may run in the user's own interpreter without pydantic (and decide/CLI star
 worker/wire.py keeps standard-library dataclasses of the same records. Their fields are not written by hand:
 each record class in wire.py holds one block between the two marker lines below, and this script rewrites
 every block from the model of the same name (same names, same order, same defaults; pydantic's constrained
-types become the plain type they constrain, a Literal its value's type, MessageNote a dict). Everything
-outside the blocks (docstrings, methods, checks) stays hand-written.
+types become the plain type they constrain, a Literal its value's type, MessageNote a dict), and its
+`SCHEMA_VERSION = ...` line from core.runs.SCHEMA_VERSION. Everything outside the blocks (docstrings,
+methods, checks) stays hand-written.
 
 Run from the repository root:   python -m tools.gen_wire          (rewrites wire.py)
                                 python -m tools.gen_wire --check  (exit 1 when wire.py is not what it writes)
@@ -127,8 +128,15 @@ def field_lines(name: str) -> list[str]:
     return lines
 
 
+_VERSION = re.compile(r"^SCHEMA_VERSION = .*$", re.M)
+
+
 def generate(source: str) -> str:
-    """`source` (wire.py's text) with every record's block rewritten from core.runs."""
+    """`source` (wire.py's text) with every record's block, and its SCHEMA_VERSION, rewritten from core.runs."""
+    versions = _VERSION.findall(source)
+    if len(versions) != 1:
+        raise GenerationError(f"wire.py: {len(versions)} lines assign SCHEMA_VERSION, not one")
+    source = _VERSION.sub(f"SCHEMA_VERSION = {runs.SCHEMA_VERSION!r}", source)
     lines = source.split("\n")
     out: list[str] = []
     current: str | None = None

@@ -25,7 +25,7 @@ from typing import Any
 
 from gpu_tpu_app.shared.notes import to_dicts
 
-#: core.runs.SCHEMA_VERSION (a test holds them equal): 2 added each result's `notes`.
+#: core.runs.SCHEMA_VERSION, written by python -m tools.gen_wire: 2 added each result's `notes`.
 SCHEMA_VERSION = 2
 
 

@@ -69,6 +69,18 @@ def test_a_hand_edit_inside_a_block_is_caught_and_undone(tmp_path: Path) -> None
     assert copy.read_text(encoding="utf-8") == source
 
 
+def test_the_schema_version_is_the_run_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert wire.SCHEMA_VERSION == runs.SCHEMA_VERSION
+    source = _source()
+    planted = source.replace(f"\nSCHEMA_VERSION = {runs.SCHEMA_VERSION}\n", "\nSCHEMA_VERSION = 1\n", 1)
+    assert planted != source
+    assert gen_wire.generate(planted) == source
+    monkeypatch.setattr(runs, "SCHEMA_VERSION", 3)
+    assert "\nSCHEMA_VERSION = 3\n" in gen_wire.generate(source)
+    with pytest.raises(gen_wire.GenerationError, match="0 lines assign SCHEMA_VERSION"):
+        gen_wire.generate(source.replace("\nSCHEMA_VERSION = ", "\nVERSION = ", 1))
+
+
 def test_a_field_added_to_the_model_reaches_the_generated_record(monkeypatch: pytest.MonkeyPatch) -> None:
     class Grown(runs.Progress):
         warmup_s: runs.NonNegative | None = None
