@@ -3,8 +3,16 @@
 Workers may run in the user's own interpreter (a conda env or venv with CUDA, ROCm or TPU builds),
 which has the frameworks but not this app's dependencies. So what runs there builds these
 dataclasses and writes them as JSON; the app's side parses every line with the pydantic models in
-core/runs.py (protocol.LineDecoder), where validation lives. Field names and defaults match
-those models; `model_copy(update=...)` matches pydantic's so kernel code reads the same.
+core/runs.py (protocol.LineDecoder), where validation lives.
+
+core/runs.py is the one declaration of the fields: each record's block between the "generated" marker
+lines is written from the model of the same name by `python -m tools.gen_wire` (same names, order and
+defaults; a test fails when this file is not what it writes). Edit a field in core/runs.py and run it;
+the docstrings, methods and checks outside the blocks are written by hand. Records are keyword-only,
+as pydantic's are. The to_dict methods leave out empty `notes` (and the other newer fields) so apps
+that predate them still read the line, and write a text's notes from the text itself (a
+shared.notes.Notes) when the record's own list is empty. `model_copy(update=...)` matches pydantic's so
+kernel code reads the same.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from typing import Any
 
 from gpu_tpu_app.shared.notes import to_dicts
 
-#: core.runs.SCHEMA_VERSION (a test holds them equal): 2 added each result's `notes`.
+#: core.runs.SCHEMA_VERSION, written by python -m tools.gen_wire: 2 added each result's `notes`.
 SCHEMA_VERSION = 2
 
 
@@ -49,17 +57,20 @@ def _clean(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CpuInfo(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     model: str
     cores: int | None = None
     threads_used: int | None = None
     flags: list[str] = field(default_factory=list)
     caches: dict[str, int] = field(default_factory=dict)
+    # --- end of generated fields ---
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeviceInfo(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     backend: str
     platform: str
     name: str
@@ -71,9 +82,9 @@ class DeviceInfo(_Record):
     cpu: CpuInfo | None = None
     cache_bytes: int | None = None
     memory_note: str | None = None
-    first_use_s: float | None = None
-    #: the memory note's parts with their text ids, written from memory_note itself when empty
     memory_note_notes: list[dict[str, Any]] = field(default_factory=list)
+    first_use_s: float | None = None
+    # --- end of generated fields ---
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
@@ -100,21 +111,23 @@ def _with_notes(out: dict[str, Any], text: str | None, notes: list[dict[str, Any
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BackendStatus(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     backend: str
     available: bool
     reason: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
-    #: the reason's parts with their text ids (core.notes), written from the reason itself when empty
     notes: list[dict[str, Any]] = field(default_factory=list)
+    # --- end of generated fields ---
 
     def to_dict(self) -> dict[str, Any]:
         return _with_notes(super().to_dict(), self.reason, self.notes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Stats(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     median: float
     min: float
     max: float
@@ -124,12 +137,14 @@ class Stats(_Record):
     cv: float
     reps: int
     seconds: float
+    # --- end of generated fields ---
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeviceState(_Record):
     """An NVIDIA device's clocks, temperature, power and throttle reasons at one moment (NVML)."""
 
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     sm_clock_mhz: float | None = None
     mem_clock_mhz: float | None = None
     temperature_c: float | None = None
@@ -137,6 +152,7 @@ class DeviceState(_Record):
     throttle: list[str] = field(default_factory=list)
     memory_in_use_bytes: int | None = None
     peak_memory_bytes: int | None = None
+    # --- end of generated fields ---
 
     def __post_init__(self) -> None:
         # the run file's rules (core.runs.DeviceState): a driver's odd reading is refused here, as there
@@ -148,10 +164,11 @@ class DeviceState(_Record):
             raise ValueError(f"temperature_c: {self.temperature_c!r} is not finite")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CollectiveInfo(_Record):
     """One collective point across processes: see core.runs.CollectiveInfo."""
 
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     op: str
     ranks: int
     hosts: int
@@ -159,32 +176,33 @@ class CollectiveInfo(_Record):
     time_s: float
     algbw: float
     busbw: float
+    # --- end of generated fields ---
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ProbeResult(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     kernel: str
     backend: str
     device: str
     dtype: str | None = None
     size: int | None = None
     variant: str | None = None
-    metric: str = "seconds"
+    metric: str
     value: float | None = None
     unit: str = ""
     stats: Stats | None = None
     math_mode: str | None = None
+    math_mode_notes: list[dict[str, Any]] = field(default_factory=list)
     status: str = "ok"
     message: str | None = None
-    #: the message's parts with their text ids; written from the message itself (a core.notes.Notes) when empty
     notes: list[dict[str, Any]] = field(default_factory=list)
-    #: the math mode's parts with their text ids, written from math_mode itself when empty
-    math_mode_notes: list[dict[str, Any]] = field(default_factory=list)
     pct_spec: float | None = None
     pct_ceiling: float | None = None
     before: DeviceState | None = None
     after: DeviceState | None = None
     collective: CollectiveInfo | None = None
+    # --- end of generated fields ---
 
     def label(self) -> str:
         """Short human label: 'matmul float32 4096'."""
@@ -212,24 +230,30 @@ class ProbeResult(_Record):
 # ---------------------------------------------------------------- messages
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Hello(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     type: str = "hello"
     backend: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     pid: int | None = None
     cpu: CpuInfo | None = None
+    # --- end of generated fields ---
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeviceMsg(_Record):
-    device: DeviceInfo
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     type: str = "device"
+    device: DeviceInfo
+    # --- end of generated fields ---
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Progress(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
+    type: str = "progress"
     done: int
     total: int
     kernel: str
@@ -241,36 +265,42 @@ class Progress(_Record):
     size: int | None = None
     variant: str | None = None
     cap_s: float | None = None
-    type: str = "progress"
+    # --- end of generated fields ---
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ResultMsg(_Record):
-    result: ProbeResult
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
     type: str = "result"
+    result: ProbeResult
+    # --- end of generated fields ---
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "result": self.result.to_dict()}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ErrorMsg(_Record):
-    message: str
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
+    type: str = "error"
     backend: str | None = None
     kernel: str | None = None
-    type: str = "error"
+    message: str
     notes: list[dict[str, Any]] = field(default_factory=list)
+    # --- end of generated fields ---
 
     def to_dict(self) -> dict[str, Any]:
         return _with_notes(super().to_dict(), self.message, self.notes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Done(_Record):
+    # --- generated from core/runs.py by python -m tools.gen_wire: do not edit ---
+    type: str = "done"
     ok: bool
     message: str | None = None
-    type: str = "done"
     notes: list[dict[str, Any]] = field(default_factory=list)
+    # --- end of generated fields ---
 
     def to_dict(self) -> dict[str, Any]:
         return _with_notes(super().to_dict(), self.message, self.notes)
