@@ -56,7 +56,7 @@ class CheckMenuButton(MenuButton):
         parent: QWidget | None = None,
         name: Callable[[str], str] = str,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent=parent)
         self._title = title
         self._name = name
         self.menu_ = QMenu(self)
