@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -413,10 +413,13 @@ def list_envs(
     refresh: bool = False,
     timeout_s: float = QUERY_TIMEOUT_S,
     cache: Path | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
     **discover_kw,
 ) -> list[PythonEnv]:
-    """Every environment found, each queried (or read from the cache when its interpreter has not changed)."""
-    return resolve(discover(added, **discover_kw), refresh=refresh, timeout_s=timeout_s, cache=cache)
+    """Every environment found, each queried (or read from the cache when its interpreter has not changed);
+    progress(k, n, interpreter) is called as the k-th of the n interpreters asked is asked."""
+    found = discover(added, **discover_kw)
+    return resolve(found, refresh=refresh, timeout_s=timeout_s, cache=cache, progress=progress)
 
 
 def lookup(interpreter: str, *, timeout_s: float = QUERY_TIMEOUT_S, cache: Path | None = None) -> PythonEnv:
@@ -432,8 +435,10 @@ def resolve(
     refresh: bool = False,
     timeout_s: float = QUERY_TIMEOUT_S,
     cache: Path | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> list[PythonEnv]:
-    """Query (interpreter, kind, name) triples, several at once, through the cache."""
+    """Query (interpreter, kind, name) triples, several at once, through the cache; progress(k, n, interpreter)
+    as the k-th of the n interpreters not answered by the cache is asked (from the asking thread)."""
     path = cache if cache is not None else cache_path()
     with _cache_lock:
         entries = _read_cache(path)
@@ -448,8 +453,18 @@ def resolve(
         else:
             todo.append((interpreter, kind, name))
     if todo:
+        asked = [0]
+        asked_lock = threading.Lock()
+
+        def ask(t: tuple[str, str, str]) -> PythonEnv:
+            if progress is not None:
+                with asked_lock:
+                    asked[0] += 1
+                    progress(asked[0], len(todo), t[0])
+            return query_env(t[0], t[1], t[2], timeout_s)
+
         with ThreadPoolExecutor(max_workers=min(4, len(todo))) as pool:
-            done = list(pool.map(lambda t: query_env(t[0], t[1], t[2], timeout_s), todo))
+            done = list(pool.map(ask, todo))
         with _cache_lock:
             entries = _read_cache(path)  # another process may have written meanwhile
             for (interpreter, _kind, _name), env in zip(todo, done):
@@ -563,14 +578,42 @@ def environment_info(python: str | None, versions: Mapping[str, str], python_ver
     )
 
 
-def envs_command(added: Iterable[str] = (), *, refresh: bool = False) -> list[str]:
+def envs_command(added: Iterable[str] = (), *, refresh: bool = False, progress: bool = False) -> list[str]:
     """argv that lists the environments as JSON (`gpu-tpu-probe envs --format json`), for callers that run it
-    in a process of their own (the window, with QProcess)."""
+    in a process of their own (the window, with QProcess); progress: one progress line on stderr per
+    interpreter asked (see progress_line)."""
     if getattr(sys, "frozen", False):
         base = [sys.executable, "probe"]
     else:
         base = [sys.executable, "-m", "gpu_tpu_app", "probe"]
-    return [*base, "envs", "--format", "json", *(["--refresh"] if refresh else []), "--", *added]
+    flags = [*(["--refresh"] if refresh else []), *(["--progress"] if progress else [])]
+    return [*base, "envs", "--format", "json", *flags, "--", *added]
+
+
+#: How `envs --progress` starts each progress line on stderr (the rest is one JSON object).
+PROGRESS_PREFIX = "envs-progress: "
+
+
+def progress_line(step: int, of: int, interpreter: str) -> str:
+    """The stderr line `envs --progress` writes as it asks the step-th of `of` interpreters."""
+    return PROGRESS_PREFIX + json.dumps({"step": step, "of": of, "interpreter": shown_path(interpreter)})
+
+
+def parse_progress_line(line: str) -> tuple[int, int, str] | None:
+    """(step, of, interpreter) from a progress line; None for any other line (a problem, a warning) or a
+    malformed one. Bounded: the interpreter's path is cut to 300 characters and shown as one line."""
+    if not line.startswith(PROGRESS_PREFIX) or len(line) > 4096:
+        return None
+    try:
+        raw = json.loads(line[len(PROGRESS_PREFIX) :])
+        step, of, interpreter = raw["step"], raw["of"], raw["interpreter"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if not (isinstance(step, int) and isinstance(of, int) and isinstance(interpreter, str)):
+        return None
+    if not 1 <= step <= of <= 10_000:
+        return None
+    return step, of, one_line(interpreter)[:300]
 
 
 def parse_envs_json(data: bytes) -> list[PythonEnv]:

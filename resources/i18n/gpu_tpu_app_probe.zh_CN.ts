@@ -294,6 +294,18 @@
         <translation>正在查找 Python 环境（venv、conda、pyenv）并询问每个环境的 torch 和 JAX：已用 {elapsed} 秒，最多 {limit} 秒。</translation>
     </message>
     <message>
+        <source>about {left} s left</source>
+        <translation>预计还需约 {left} 秒</translation>
+    </message>
+    <message>
+        <source>{limit} s at most</source>
+        <translation>最多 {limit} 秒</translation>
+    </message>
+    <message>
+        <source>Step {k} of {n}: asking {python} which torch and JAX it has; {elapsed} s so far, {estimate}.</source>
+        <translation>第 {k} 步，共 {n} 步：正在询问 {python} 装有哪些 torch 和 JAX；已用 {elapsed} 秒，{estimate}。</translation>
+    </message>
+    <message>
         <source>Stopped looking for environments; the list shown is the last one.</source>
         <translation>已停止查找环境；显示的是上一次的列表。</translation>
     </message>

@@ -4,11 +4,48 @@
 <context>
     <name>ReportDialog</name>
     <message>
+        <source>building the report from your answers</source>
+        <translation>根据你的回答生成报告</translation>
+    </message>
+    <message>
+        <source>laying out the pages</source>
+        <translation>排版页面</translation>
+    </message>
+    <message>
+        <source>writing the file</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <source>about {left} s left</source>
+        <translation>预计还需约 {left} 秒</translation>
+    </message>
+    <message>
+        <source>about a second or two</source>
+        <translation>大约还需一两秒</translation>
+    </message>
+    <message>
+        <source>Step {k} of {n}: {what}; {elapsed} s so far, {estimate}.</source>
+        <translation>第 {k} 步，共 {n} 步：{what}；已用 {elapsed} 秒，{estimate}。</translation>
+    </message>
+    <message>
+        <source>Making the PDF…</source>
+        <translation>正在生成 PDF…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancelled: no PDF was written.</source>
+        <translation>已取消：没有写入 PDF。</translation>
+    </message>
+    <message>
         <source>gpu-tpu-app report</source>
         <translation>gpu-tpu-app 报告</translation>
     </message>
     <message>
         <source>Export report</source>
+        <extracomment>(step, of, words shown) as each step of a PDF goes on</extracomment>
         <translation>导出报告</translation>
     </message>
     <message>
@@ -49,7 +86,7 @@
     </message>
     <message>
         <source>Verdict</source>
-        <extracomment>Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.</extracomment>
+        <extracomment>Page set-up: A4 portrait, 18 mm margins, 300 dots per inch. progress(step, of, what, done): step k of n (&apos;build&apos;, &apos;layout&apos;, &apos;write&apos;), the share of the whole work done (0..1); returns False to cancel (report_pdf then raises ReportCancelled, and nothing is written) The PDF&apos;s steps: building the report data and the gauge, laying out the pages, writing the file.</extracomment>
         <translation>结论</translation>
     </message>
     <message>

@@ -21,6 +21,7 @@ def configure(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     env.add_argument("extra", nargs="*", metavar="PYTHON", help=text("probe.help.envs_extra"))
     env.add_argument("--format", choices=("table", "json"), default="table")
     env.add_argument("--refresh", action="store_true", help=text("probe.help.envs_refresh"))
+    env.add_argument("--progress", action="store_true", help=text("cli.probe_commands.envs_progress"))
     env.add_argument(
         "--timeout-s",
         type=positive_number,
@@ -67,7 +68,17 @@ def run(args: argparse.Namespace) -> int:
     """List the environments (cached answers unless --refresh); an added one that fails says why on stderr."""
     check_positive(args.timeout_s, "--timeout-s")
     notes: list[str] = []
-    found = envs.list_envs([*_added_envs(), *args.extra], refresh=args.refresh, timeout_s=args.timeout_s, notes=notes)
+
+    def progress(step: int, of: int, interpreter: str) -> None:
+        print(envs.progress_line(step, of, interpreter), file=sys.stderr, flush=True)
+
+    found = envs.list_envs(
+        [*_added_envs(), *args.extra],
+        refresh=args.refresh,
+        timeout_s=args.timeout_s,
+        notes=notes,
+        progress=progress if args.progress else None,
+    )
     if args.format == "json":
         listing = {"environments": [e.model_dump(mode="json") for e in found], "notes": [one_line(n) for n in notes]}
         print(json.dumps(listing, indent=2, allow_nan=False))

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QMenu,
-    QToolButton,
     QWidget,
 )
 
@@ -38,6 +37,7 @@ from gpu_tpu_app.ui.charts.plot import (
     _pen,
     make_hoverable,
 )
+from gpu_tpu_app.ui.shell.widgets import MenuButton
 
 
 class RooflineChart(_Chart):
@@ -61,10 +61,8 @@ class RooflineChart(_Chart):
         for dtype in DTYPES:
             self.dtype.addItem(dtype, dtype)  # the id rides in the item data, whatever the item shows
         self.dtype.setToolTip(self.tr("Compute ceiling for this dtype (measured matmul and catalogue peak)"))
-        self.chip_button = QToolButton()
-        self.chip_button.setText(self.tr("Compare with chips"))
+        self.chip_button = MenuButton(self.tr("Compare with chips"))
         self.chip_button.setToolTip(self.tr("Draw the published ceilings of catalogue GPUs and TPUs (dashed)"))
-        self.chip_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.chip_menu = QMenu(self.chip_button)
         self.chip_button.setMenu(self.chip_menu)
         self.controls.addWidget(QLabel(self.tr("dtype")))

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from gpu_tpu_app.core.environments import PythonEnv, kind_words, problem_words
 from gpu_tpu_app.core.wording import version_words
 from gpu_tpu_app.probe import guarded
-from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json
+from gpu_tpu_app.probe.envs import QUERY_TIMEOUT_S, envs_command, parse_envs_json, parse_progress_line
 from gpu_tpu_app.shared import procutil
 from gpu_tpu_app.ui.shell.icons import set_themed_icon
 from gpu_tpu_app.ui.shell.widgets import label, plain_tip
@@ -169,6 +169,9 @@ class EnvsView(QWidget):
         self._envs: list[PythonEnv] = []
         self._proc: QProcess | None = None
         self._out = bytearray()
+        self._err = bytearray()  # stderr not yet split into lines
+        self._err_lines: list[str] = []  # its lines other than progress (a problem, a warning): the last 20
+        self._step: tuple[int, int, str] | None = None  # (k, n, interpreter) of the interpreter asked last
         self._mark: str | None = None  # the listing's guard marker (probe/guarded.py), swept when it ends
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -249,7 +252,7 @@ class EnvsView(QWidget):
             return
         # under the process guard, as the model check: tied to the window's life (kill -9 of the window
         # ends the guard, which ends the listing and every interpreter it asked), and swept when it ends
-        argv = guarded.guard_command(envs_command(self._added, refresh=force))
+        argv = guarded.guard_command(envs_command(self._added, refresh=force, progress=True))
         proc = QProcess(self)
         if sys.platform != "win32":
             flags = QProcess.UnixProcessFlag
@@ -263,9 +266,13 @@ class EnvsView(QWidget):
         proc.setProgram(argv[0])
         proc.setArguments(argv[1:])
         proc.readyReadStandardOutput.connect(self._on_stdout)
+        proc.readyReadStandardError.connect(self._on_stderr)
         proc.finished.connect(self._on_finished)
         proc.errorOccurred.connect(self._on_error)
         self._out = bytearray()
+        self._err = bytearray()
+        self._err_lines = []
+        self._step = None
         self._proc = proc
         self.refresh_button.setEnabled(False)
         self.cancel_button.show()
@@ -276,7 +283,22 @@ class EnvsView(QWidget):
         self._tick.start()
 
     def _say_elapsed(self) -> None:
-        """What the listing does, in words, with the time it has taken and the most it may take."""
+        """What the listing does, in words: step k of n (the interpreter it asks), the time it has taken, an
+        estimate of the time left (from the time per interpreter so far) and the most it may take."""
+        elapsed = time.monotonic() - self._started
+        if self._step is not None:
+            k, n, interpreter = self._step
+            if k >= 2:
+                left = min(elapsed / k * (n - k + 1), max(0.0, LIST_TIMEOUT_S - elapsed))
+                estimate = self.tr("about {left} s left").format(left=f"{left:.0f}")
+            else:
+                estimate = self.tr("{limit} s at most").format(limit=f"{LIST_TIMEOUT_S:.0f}")
+            self.note.setText(
+                self.tr(
+                    "Step {k} of {n}: asking {python} which torch and JAX it has; {elapsed} s so far, {estimate}."
+                ).format(k=k, n=n, python=interpreter, elapsed=f"{elapsed:.0f}", estimate=estimate)
+            )
+            return
         self.note.setText(
             self.tr(
                 "Looking for Python environments (venvs, conda, pyenv) and asking each for its torch and JAX: "
@@ -407,6 +429,25 @@ class EnvsView(QWidget):
         if len(self._out) < MAX_OUTPUT:
             self._out += data[: MAX_OUTPUT - len(self._out)]
 
+    def _on_stderr(self) -> None:
+        """Progress lines move the note on; other lines are kept (the last 20) for a failure's message."""
+        if self._proc is None:
+            return
+        self._err += bytes(self._proc.readAllStandardError().data())
+        *lines, rest = bytes(self._err).split(b"\n")
+        self._err = bytearray(rest[-65536:])  # a line without its end is kept, bounded
+        stepped = False
+        for raw in lines:
+            line = raw.decode("utf-8", "replace").rstrip("\r")
+            step = parse_progress_line(line)
+            if step is not None:
+                self._step = step
+                stepped = True
+            elif line.strip():
+                self._err_lines = [*self._err_lines, line[:500]][-20:]
+        if stepped:
+            self._say_elapsed()
+
     def _done(self) -> None:
         self._timer.stop()
         guarded.sweep(self._mark)
@@ -422,7 +463,9 @@ class EnvsView(QWidget):
         if self._proc is None:
             return
         self._on_stdout()
-        err = bytes(self._proc.readAllStandardError().data()).decode("utf-8", "replace").strip().splitlines()
+        self._on_stderr()
+        tail = bytes(self._err).decode("utf-8", "replace").strip()
+        err = [*self._err_lines, *([tail[:500]] if tail else [])]
         self._done()
         try:
             self._envs = parse_envs_json(bytes(self._out))

@@ -56,7 +56,7 @@ from gpu_tpu_app.ui.shell.icons import set_themed_icon
 from gpu_tpu_app.ui.shell.message_log import MessageLog
 from gpu_tpu_app.ui.shell.standby_workers import StandbyWorkers
 from gpu_tpu_app.ui.shell.theme import theme_manager
-from gpu_tpu_app.ui.shell.widgets import WrapBar, message_box
+from gpu_tpu_app.ui.shell.widgets import MenuButton, WrapBar, message_box
 
 LIVE_REFRESH_MS = 33
 
@@ -154,9 +154,7 @@ class ProbePanel(ProbeRunner):
             self.tr("Open a run file measured elsewhere (e.g. on a cloud GPU or a TPU VM) and overlay it")
         )
         self.import_button.clicked.connect(self._import_dialog)
-        self.export_button = QToolButton()
-        self.export_button.setText(self.tr("Export"))
-        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button = MenuButton(self.tr("Export"))
         menu = QMenu(self.export_button)
         self.act_json = menu.addAction(self.tr("Run as JSON…"), lambda: self._export_run_dialog("json"))
         self.act_csv = menu.addAction(self.tr("Run as CSV…"), lambda: self._export_run_dialog("csv"))

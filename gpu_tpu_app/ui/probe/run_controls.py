@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QStyle,
-    QToolButton,
     QWidget,
 )
 
@@ -27,6 +26,7 @@ from gpu_tpu_app.probe.protocol import SUITE_BUDGET_S, ProbeRequest
 from gpu_tpu_app.shared.terms import BACKENDS, DTYPES, SUITES, allowed_kernels
 from gpu_tpu_app.ui.charts.data import kernel_name
 from gpu_tpu_app.ui.probe.results_model import SUITE_WORDS, words
+from gpu_tpu_app.ui.shell.widgets import MenuButton
 
 #: each suite in a line (English; suite_help() gives it in the language in use)
 SUITE_HELP = {
@@ -45,7 +45,7 @@ def suite_help(suite: str) -> str:
     )
 
 
-class CheckMenuButton(QToolButton):
+class CheckMenuButton(MenuButton):
     """A tool button with a menu of checkable choices; none checked means 'all'. Each choice is kept by its id
     and shown as `name(id)` (the kernels' names in the language in use)."""
 
@@ -56,10 +56,9 @@ class CheckMenuButton(QToolButton):
         parent: QWidget | None = None,
         name: Callable[[str], str] = str,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent=parent)
         self._title = title
         self._name = name
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu_ = QMenu(self)
         self.setMenu(self.menu_)
         self.actions_: dict[str, QAction] = {}

@@ -7,10 +7,11 @@ gauge), or from the HTML when only that is given. Every file is written atomical
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QEventLoop, QIODevice, QMarginsF, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QProgressDialog,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpu_tpu_app.atomic import write_bytes, write_text
+from gpu_tpu_app.ui.result.report_pdf import Progress, ReportCancelled, report_step
 from gpu_tpu_app.ui.shell.widgets import label, show_error
 
 FORMATS: dict[str, tuple[str, str]] = {  # key -> (label, suffix)
@@ -77,21 +80,39 @@ def report_stem(session_path: Path | None, home: Path | None = None) -> Path:
 
 
 def write_report(
-    path: str | Path, fmt: str, markdown: str, html_text: str, pdf: Callable[[], bytes] | None = None
+    path: str | Path,
+    fmt: str,
+    markdown: str,
+    html_text: str,
+    pdf: Callable[..., bytes] | None = None,
+    progress: Progress | None = None,
 ) -> None:
-    """Write the report in `fmt` ('markdown', 'html' or 'pdf') to `path`, atomically; `pdf` makes the PDF."""
+    """Write the report in `fmt` ('markdown', 'html' or 'pdf') to `path`, atomically; `pdf` makes the PDF
+    (given `progress` as its keyword when there is one). A PDF cancelled through `progress` raises
+    ReportCancelled before anything is written."""
     if fmt == "markdown":
         write_text(path, markdown)
     elif fmt == "html":
         write_text(path, html_text)
     elif fmt == "pdf":
-        write_bytes(path, pdf() if pdf is not None else html_to_pdf(html_text))
+        if pdf is None:
+            data = html_to_pdf(html_text)
+        elif progress is None:
+            data = pdf()
+        else:
+            data = pdf(progress=progress)
+        report_step(progress, "write", 0.95)
+        write_bytes(path, data)
     else:
         raise ValueError(f"unknown report format {fmt!r}")
 
 
 class ReportDialog(QDialog):
-    """Shows the report and saves it in the chosen format."""
+    """Shows the report and saves it in the chosen format; a PDF (about 1.4 s) shows its steps, the time so far
+    and an estimate in a progress dialog whose Cancel stops it between two sections, writing nothing."""
+
+    #: (step, of, words shown) as each step of a PDF goes on
+    sig_progress = Signal(int, int, str)
 
     def __init__(
         self,
@@ -99,7 +120,7 @@ class ReportDialog(QDialog):
         html_text: str,
         suggested: Path | None = None,
         parent: QWidget | None = None,
-        pdf: Callable[[], bytes] | None = None,
+        pdf: Callable[..., bytes] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Export report"))
@@ -109,6 +130,7 @@ class ReportDialog(QDialog):
         self.suggested = suggested or report_stem(None)
         self.pdf = pdf
         self.saved_path: Path | None = None
+        self.progress_dialog: QProgressDialog | None = None  # while a PDF is made
 
         root = QVBoxLayout(self)
         self.preview = QTextBrowser()
@@ -134,6 +156,8 @@ class ReportDialog(QDialog):
         root.addWidget(self.font_note)
         self.format_combo.currentIndexChanged.connect(self._show_font_note)
         self._show_font_note()
+        self.status = label("", "muted")  # what became of the last save (a cancelled PDF)
+        root.addWidget(self.status)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.save_button = QPushButton(self.tr("&Save…"))
@@ -167,17 +191,76 @@ class ReportDialog(QDialog):
             path += suffix
         self.save_to(Path(path), fmt)
 
+    def _step_words(self, what: str) -> str:
+        words = {
+            "build": self.tr("building the report from your answers"),
+            "layout": self.tr("laying out the pages"),
+            "write": self.tr("writing the file"),
+        }
+        return words[what]
+
+    def _progress(self, started: float) -> Progress:
+        """The progress callback of one PDF: it moves the dialog on and says whether to go on."""
+
+        def progress(step: int, of: int, what: str, done: float) -> bool:
+            dialog = self.progress_dialog
+            if dialog is None:
+                return False
+            elapsed = time.monotonic() - started
+            estimate = (
+                self.tr("about {left} s left").format(left=f"{elapsed / done * (1 - done):.1f}")
+                if done >= 0.1
+                else self.tr("about a second or two")
+            )
+            words = self._step_words(what)
+            dialog.setLabelText(
+                self.tr("Step {k} of {n}: {what}; {elapsed} s so far, {estimate}.").format(
+                    k=step, n=of, what=words, elapsed=f"{elapsed:.1f}", estimate=estimate
+                )
+            )
+            dialog.setValue(int(done * 1000))
+            self.sig_progress.emit(step, of, words)
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)  # paints it, hears Cancel
+            return not dialog.wasCanceled()
+
+        return progress
+
     def save_to(self, path: Path, fmt: str | None = None) -> bool:
-        """Write the report to `path` (format from `fmt` or the suffix); shows a dialog on failure."""
+        """Write the report to `path` (format from `fmt` or the suffix); shows a dialog on failure. A PDF shows
+        its progress; cancelled, it writes nothing and returns False."""
+        fmt = fmt or format_for(path)
+        progress: Progress | None = None
+        if fmt == "pdf":
+            dialog = QProgressDialog(self.tr("Making the PDF…"), self.tr("Cancel"), 0, 1000, self)
+            dialog.setWindowTitle(self.tr("Export report"))
+            dialog.setWindowModality(Qt.WindowModality.WindowModal)
+            dialog.setMinimumDuration(0)
+            dialog.setAutoClose(False)
+            dialog.setAutoReset(False)
+            self.progress_dialog = dialog
+            dialog.show()  # at once: the steps are short, Qt's own delay would show it after the PDF is made
+            progress = self._progress(time.monotonic())
         try:
-            write_report(path, fmt or format_for(path), self.markdown, self.html, self.pdf)
+            write_report(path, fmt, self.markdown, self.html, self.pdf, progress)
+        except ReportCancelled:
+            self._end_progress()
+            self.status.setText(self.tr("Cancelled: no PDF was written."))
+            return False
         except OSError as exc:
+            self._end_progress()
             show_error(
                 self,
                 self.tr("Cannot save report"),
                 self.tr("{path}: {error}").format(path=path, error=exc.strerror or exc),
             )
             return False
+        self._end_progress()
         self.saved_path = path
         self.accept()
         return True
+
+    def _end_progress(self) -> None:
+        dialog, self.progress_dialog = self.progress_dialog, None
+        if dialog is not None:
+            dialog.close()
+            dialog.deleteLater()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
@@ -39,6 +40,25 @@ from gpu_tpu_app.ui.shell.cjk_text import CJK, body_font, break_units
 
 #: Page set-up: A4 portrait, 18 mm margins, 300 dots per inch.
 MARGIN_MM = 18.0
+
+#: progress(step, of, what, done): step k of n ('build', 'layout', 'write'), the share of the whole work done
+#: (0..1); returns False to cancel (report_pdf then raises ReportCancelled, and nothing is written)
+Progress = Callable[[int, int, str, float], bool]
+#: The PDF's steps: building the report data and the gauge, laying out the pages, writing the file.
+PDF_STEPS = ("build", "layout", "write")
+
+
+class ReportCancelled(Exception):
+    """The user cancelled the PDF while it was being made."""
+
+
+def report_step(progress: Progress | None, what: str, done: float) -> None:
+    """Say the step `what` is under way with `done` of the whole work done; raise ReportCancelled when the
+    user has cancelled."""
+    if progress is not None and not progress(PDF_STEPS.index(what) + 1, len(PDF_STEPS), what, done):
+        raise ReportCancelled
+
+
 DPI = 300
 BODY_PT = 9.5
 COLORS = {
@@ -80,6 +100,7 @@ class _Layout:
     """A cursor down the pages: blocks are measured first and start a new page when they do not fit."""
 
     def __init__(self, writer: QPdfWriter, title: str, cjk: bool = False) -> None:
+        self.on_heading: Callable[[], None] | None = None  # called before each heading is laid out
         self.writer = writer
         self.p = QPainter(writer)
         self.p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -173,6 +194,8 @@ class _Layout:
 
     def heading(self, text: str, level: int = 2) -> None:
         """A heading kept with at least three lines of what follows."""
+        if self.on_heading is not None:
+            self.on_heading()
         font = self._font(1.9 if level == 1 else 1.3, bold=True)
         space = self.pt(10 if level == 2 and self.y > 0 else 0)
         d = self.doc(html.escape(text), self.width, font)
@@ -343,8 +366,24 @@ def gauge_image(gauge: Gauge, scale: float = 4.0) -> QImage:
     return img
 
 
-def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
-    """The report laid out on A4 pages; returns the PDF bytes."""
+def section_count(data: ReportData) -> int:
+    """How many headings the report has (the title, the sections always there, those with content)."""
+    optional = (
+        data.blockers,
+        data.next_steps,
+        data.unanswered,
+        data.estimate_rows,
+        data.compile_intro,
+        data.runs,
+        data.notes,
+        data.sources,
+    )
+    return 5 + sum(1 for part in optional if part)
+
+
+def report_pdf(data: ReportData, gauge: Gauge | None = None, progress: Progress | None = None) -> bytes:
+    """The report laid out on A4 pages; returns the PDF bytes. progress (see Progress) hears of each section
+    laid out (step 2 of 3, 'layout') and may cancel between sections (ReportCancelled)."""
     data = inert(data)  # every text from a file on one line, its control characters as visible escapes
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -361,6 +400,15 @@ def report_pdf(data: ReportData, gauge: Gauge | None = None) -> bytes:
     writer.setTitle(data.title)
     writer.setCreator("gpu-tpu-app")
     out = _Layout(writer, data.title, cjk=needs_cjk_font(data))
+    sections = section_count(data)
+    laid = [0]
+
+    def on_heading() -> None:
+        # layout is the bulk of the work: from 10 % (data built) to 90 % (the file is written after it)
+        report_step(progress, "layout", 0.1 + 0.8 * min(laid[0], sections) / sections)
+        laid[0] += 1
+
+    out.on_heading = on_heading
     try:
         _content(out, data, gauge)
     finally:

@@ -12,13 +12,13 @@ from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QMenu, QVBoxLayout, QWidget
 
 from gpu_tpu_app.core.runs import RunFile
 from gpu_tpu_app.core.wording import format_value
 from gpu_tpu_app.shared.terms import functional_check
 from gpu_tpu_app.shared.trust import Best, Ratio, flagged_summary, format_ratio, machine_best, ratios
-from gpu_tpu_app.ui.shell.widgets import plain_tip
+from gpu_tpu_app.ui.shell.widgets import MenuButton, plain_tip
 
 # the two kinds in English; shown through kind_word()
 KIND_WORDS = {
@@ -91,9 +91,7 @@ class SummaryCard(QFrame):
         font = QFont(title.font())
         font.setBold(True)
         title.setFont(font)
-        self.chip_button = QToolButton()
-        self.chip_button.setText(self.tr("Compare with chips"))
-        self.chip_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.chip_button = MenuButton(self.tr("Compare with chips"))
         self.chip_button.setToolTip(
             self.tr("Pick the catalogue GPUs and TPUs to compare with (the roofline draws them too)")
         )

@@ -51,6 +51,7 @@ from gpu_tpu_app.ui.shell.widgets import message_box, scroll_page, show_error
 if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
     from gpu_tpu_app.core.lesson import LessonPack
+    from gpu_tpu_app.ui.result.report_pdf import Progress
 
 
 class MainWindow(QMainWindow):
@@ -468,9 +469,10 @@ class MainWindow(QMainWindow):
         """(Markdown, HTML) of the report for the session as it is now."""
         return self.session_controller.report_texts(self.lesson, self.catalog, self.prices.book)
 
-    def report_pdf(self) -> bytes:
-        """The report as PDF pages, with the verdict gauge as the Result page draws it."""
-        return self.session_controller.report_pdf(self.lesson, self.catalog, self.prices.book)
+    def report_pdf(self, progress: Progress | None = None) -> bytes:
+        """The report as PDF pages, with the verdict gauge as the Result page draws it (progress: see
+        ui/result/report_pdf.Progress)."""
+        return self.session_controller.report_pdf(self.lesson, self.catalog, self.prices.book, progress)
 
     def export_report(self) -> None:
         """Preview the report and save it as Markdown, HTML or PDF."""

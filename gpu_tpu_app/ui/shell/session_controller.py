@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from gpu_tpu_app.core.catalog import Catalog
     from gpu_tpu_app.core.lesson import LessonPack
     from gpu_tpu_app.core.prices import PriceBook
+    from gpu_tpu_app.ui.result.report_pdf import Progress
 
 
 class SessionController(QObject):
@@ -131,13 +132,17 @@ class SessionController(QObject):
         html_text = build_html(self._session, lesson, catalog, est, name)
         return md, html_text
 
-    def report_pdf(self, lesson: LessonPack, catalog: Catalog, book: PriceBook | None) -> bytes:
-        """The report as PDF pages, with the verdict gauge as the Result page draws it."""
+    def report_pdf(
+        self, lesson: LessonPack, catalog: Catalog, book: PriceBook | None, progress: Progress | None = None
+    ) -> bytes:
+        """The report as PDF pages, with the verdict gauge as the Result page draws it; progress hears of each
+        step (building, laying out) and may cancel (ReportCancelled)."""
         from gpu_tpu_app.core.decision import has_verdict
-        from gpu_tpu_app.ui.result.report_pdf import Gauge, report_pdf
+        from gpu_tpu_app.ui.result.report_pdf import Gauge, report_pdf, report_step
 
+        report_step(progress, "build", 0.0)
         est = session_estimate(self._session, catalog, book)
         rec = self._session.recommendation()
         data = collect(self._session, lesson, catalog, est, self.name(), rec=rec)
         gauge = Gauge(rec.score, rec.verdict, rec.confidence) if has_verdict(rec) else None
-        return report_pdf(data, gauge)
+        return report_pdf(data, gauge, progress)

@@ -93,9 +93,6 @@ QRadioButton::indicator:checked {{ border: 1px solid {c["accent"]}; background: 
     stop:1 {c["surface"]}); }}
 QRadioButton:focus {{ background: {c["selection"]}; border-color: {c["accent"]}; }}
 QScrollArea#PageScroll {{ background: transparent; border: none; }}
-CheckMenuButton {{ padding-left: 0px; padding-right: 9px; }}
-CheckMenuButton::menu-indicator {{ subcontrol-origin: padding; subcontrol-position: right center;
-    right: 1px; }}
 QWidget#PageBody {{ background: transparent; }}
 QTableWidget {{ gridline-color: {c["grid"]}; }}
 QFrame[card="notice"] {{ background: {c["surface"]}; border-bottom: 2px solid {c["ok"]}; }}

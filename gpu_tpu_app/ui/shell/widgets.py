@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import html
+import math
 
 from PySide6 import QtGui
-from PySide6.QtCore import QCoreApplication, QSize, Qt
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtCore import QCoreApplication, QPointF, QRect, QSize, Qt
+from PySide6.QtGui import QFontMetricsF, QIcon, QKeyEvent, QPainter, QPaintEvent, QPalette, QPolygonF, QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -16,6 +17,10 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QStyle,
+    QStyleOptionToolButton,
+    QStylePainter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -190,3 +195,81 @@ class WrapBar(QWidget):
         if direction != self.box.direction():
             self.box.setDirection(direction)
         super().resizeEvent(event)
+
+
+class MenuButton(QToolButton):
+    """A button that opens a menu, its small down arrow drawn beside its words and never over them (Qt's own
+    menu indicator, with or without a style sheet, sat over the end of the text in some styles and languages).
+    `text_rect()` and `arrow_rect()` say where each goes; the button is never narrower than both side by side."""
+
+    PAD_LEFT = 5
+    GAP = 3
+    ARROW_W = 7
+    ARROW_H = 4
+    PAD_RIGHT = 4
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setText(text)
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+    def shown_text(self) -> str:
+        """The words as drawn: a mnemonic's single '&' takes no room, '&&' is one '&'."""
+        return self.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+    def text_width(self) -> int:
+        """The width of the words as drawn, rounded up (a fraction of a pixel short elides them)."""
+        return math.ceil(QFontMetricsF(self.font()).horizontalAdvance(self.shown_text()))
+
+    def sizeHint(self) -> QSize:
+        height = super().sizeHint().height()
+        return QSize(self.PAD_LEFT + self.text_width() + self.GAP + self.ARROW_W + self.PAD_RIGHT, height)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def arrow_rect(self) -> QRect:
+        """Where the down arrow is drawn: at the right edge, centred in height."""
+        return QRect(
+            self.width() - self.PAD_RIGHT - self.ARROW_W,
+            (self.height() - self.ARROW_H) // 2,
+            self.ARROW_W,
+            self.ARROW_H,
+        )
+
+    def text_rect(self) -> QRect:
+        """Where the words are drawn: left of the arrow, a gap between them."""
+        right = self.arrow_rect().left() - self.GAP
+        return QRect(self.PAD_LEFT, 0, max(0, right - self.PAD_LEFT), self.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionToolButton()
+        self.initStyleOption(option)
+        # the frame and background as the style draws them, without its text or its menu arrow
+        option.features &= ~QStyleOptionToolButton.ToolButtonFeature.HasMenu
+        option.text = ""
+        option.icon = QIcon()
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ToolButton, option)
+        area = self.text_rect()
+        shown = self.text()
+        if area.width() < self.text_width():  # squeezed below its size hint: cut with an ellipsis, never overlap
+            shown = self.fontMetrics().elidedText(self.shown_text(), Qt.TextElideMode.ElideRight, area.width())
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextShowMnemonic
+        painter.drawItemText(area, int(align), self.palette(), self.isEnabled(), shown, QPalette.ColorRole.ButtonText)
+        group = QPalette.ColorGroup.Active if self.isEnabled() else QPalette.ColorGroup.Disabled
+        arrow = self.arrow_rect()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.palette().color(group, QPalette.ColorRole.ButtonText))
+        painter.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(arrow.left(), arrow.top()),
+                    QPointF(arrow.left() + self.ARROW_W, arrow.top()),
+                    QPointF(arrow.left() + self.ARROW_W / 2, arrow.top() + self.ARROW_H),
+                ]
+            )
+        )
+        painter.end()
