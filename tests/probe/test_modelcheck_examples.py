@@ -146,8 +146,9 @@ def test_decide_with_model_measured_fills_unset_and_stated_wins(
         ["decide", "--answers", str(answers), "--model", str(MODELS / "torch_custom_op.py"), "--timeout", "300"]
     )
     out, _err = capsys.readouterr()
-    assert "custom_ops = none: stated over measured some" in out
-    assert "framework = pytorch: measured" in out
+    # the text says answers in words (question label: answer), the source of each beside it
+    assert "Custom kernels: No, standard layers only (stated over measured some)" in out
+    assert "Framework: PyTorch (measured)" in out
 
 
 def test_jax_float64_eigh_lowers_for_tpu_with_its_own_eigh_and_finds_float64() -> None:

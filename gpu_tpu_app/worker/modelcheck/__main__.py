@@ -5,4 +5,5 @@ import sys
 
 from gpu_tpu_app.worker.modelcheck.check import main
 
-sys.exit(main())
+if __name__ == "__main__":  # importing the module (a package walk) runs nothing
+    sys.exit(main())
