@@ -785,3 +785,44 @@ def test_cancel_of_a_run_on_a_taken_standby_worker_keeps_its_results(qtbot) -> N
         (r.kernel, r.status) for r in finished.results
     ]
 
+
+@pytest.mark.slow  # a real collective
+def test_kill_9_of_the_window_mid_collective_run_ends_the_ranks_listening_daemons_within_2_s(tmp_path: Path) -> None:
+    """The command line the window starts for a collective run runs under the guard: each rank's interpreter (a
+    --python wrapper) double-forks a setsid daemon that listens, and the window is killed mid-run: the daemons are
+    gone and their ports closed within 2 s (before, they lived until the command line's run ended)."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    daemon = tmp_path / "daemon.py"
+    daemon.write_text(LISTENING_DAEMON.replace('"port.tmp"', 'f"port-{os.getpid()}.tmp"'))
+    wrapper = tmp_path / "python"
+    wrapper.write_text(  # only the ranks (probe workers) start a daemon, not the interpreter query before them
+        f'#!/bin/sh\ncase "$*" in *--backend*) {sys.executable} {daemon} {pids} ;; esac\nexec {sys.executable} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from gpu_tpu_app.ui.probe.collective_run import CollectiveRun\n"
+        "app = QCoreApplication([])\n"
+        "run = CollectiveRun(['torch'], python=sys.argv[1])\n"
+        "run.start()\n"
+        "app.exec()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(wrapper)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        started = _pids(pids, 2, within_s=120)  # both ranks' daemons listen
+        deadline = time.monotonic() + 5
+        while not (pids / "port").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    _daemon_gone(pids, started, within_s=2.0)
