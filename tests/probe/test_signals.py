@@ -277,7 +277,7 @@ def test_under_nohup_sighup_does_not_stop_the_run(tmp_path: Path) -> None:
 WINDOW_SCRIPT = """
 import argparse, sys
 from PySide6.QtCore import QTimer
-from gpu_tpu_app.ui import app, main_window
+from gpu_tpu_app.ui.shell import app, main_window
 
 def start(window):
     panel = window.ensure_probe_panel()
