@@ -826,3 +826,32 @@ def test_kill_9_of_the_window_mid_collective_run_ends_the_ranks_listening_daemon
             proc.kill()
         proc.wait()
     _daemon_gone(pids, started, within_s=2.0)
+
+
+@pytest.mark.slow  # a real collective
+def test_cancel_of_the_window_collective_run_ends_its_ranks_and_adds_nothing(qtbot) -> None:
+    """Cancel of a guarded collective run: SIGTERM to the guard, which ends the command line and both ranks; the run
+    reports the cancel (nothing added) and nothing it started is alive 2 s later."""
+    from gpu_tpu_app.ui.probe.collective_run import CollectiveRun
+
+    run = CollectiveRun(["torch"])
+    run.start()
+    assert run._proc is not None and run._proc.waitForStarted(30_000)
+    guard = int(run._proc.processId())
+
+    def ranks() -> list[int]:
+        found = []
+        for pid, _ in descendants(guard):
+            try:
+                if b"--backend" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"):
+                    found.append(pid)
+            except OSError:
+                pass
+        return found
+
+    qtbot.waitUntil(lambda: len(ranks()) == 2, timeout=120_000)
+    below = [pid for pid, _ in descendants(guard)]
+    with qtbot.waitSignal(run.sig_finished, timeout=30_000) as done:
+        run.cancel()
+    assert done.args[0] is None and done.args[1].startswith("Cancelled"), done.args
+    assert _gone([guard, *below], within_s=2.0) == [], "a process of the cancelled collective run outlived it"
