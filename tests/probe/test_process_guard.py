@@ -843,13 +843,17 @@ def test_cancel_of_the_window_collective_run_ends_its_ranks_and_adds_nothing(qtb
         found = []
         for pid, _ in descendants(guard):
             try:
-                if b"--backend" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"):
+                args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if b"probe-worker" in args or b"gpu_tpu_app.worker.main" in args:  # a rank, not the command line
                     found.append(pid)
             except OSError:
                 pass
         return found
 
-    qtbot.waitUntil(lambda: len(ranks()) == 2, timeout=120_000)
+    ended: list[str] = []
+    run.sig_finished.connect(lambda _run, text: ended.append(text))
+    qtbot.waitUntil(lambda: len(ranks()) == 2 or bool(ended), timeout=120_000)
+    assert not ended, ended  # the run was still going when cancelled
     below = [pid for pid, _ in descendants(guard)]
     with qtbot.waitSignal(run.sig_finished, timeout=30_000) as done:
         run.cancel()

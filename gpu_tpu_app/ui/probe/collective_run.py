@@ -20,7 +20,6 @@ from gpu_tpu_app.errors import InputError
 from gpu_tpu_app.probe import envs, guarded
 from gpu_tpu_app.probe.protocol import frozen
 from gpu_tpu_app.shared import portable
-from gpu_tpu_app.worker.lifeline import PARENT_ENV
 
 #: Ranks started: the smallest group that has something to exchange.
 PROCESSES = 2
@@ -56,7 +55,10 @@ class CollectiveRun(QObject):
         self._proc: QProcess | None = None
         self._stderr = bytearray()
         self._cancelled = False
-        self.mark = guarded.new_mark()  # carried by the guard and the command line (the ranks get the CLI's own)
+        # the window's environment with a marker of this run's own (carried by the guard and the command line;
+        # the ranks get the command line's) and the guard's lifeline anchor
+        self._env = guarded.marked(os.environ)
+        self.mark = self._env[guarded.MARK_ENV]
         self._guarded = hasattr(os, "fork")
 
     def start(self) -> None:
@@ -64,9 +66,9 @@ class CollectiveRun(QObject):
         if sys.platform != "win32":
             flags = QProcess.UnixProcessFlag
             proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers)
-        env = QProcessEnvironment.systemEnvironment()
-        env.insert(guarded.MARK_ENV, self.mark)
-        env.insert(PARENT_ENV, str(os.getpid()))  # the guard's lifeline: it ends what is below it with the window
+        env = QProcessEnvironment()
+        for key, value in self._env.items():
+            env.insert(key, value)
         proc.setProcessEnvironment(env)
         argv = guarded.guard_command(self.argv) if self._guarded else self.argv
         proc.setProgram(argv[0])
