@@ -662,3 +662,200 @@ def test_cancel_of_a_guarded_window_worker_reaches_the_worker_and_keeps_its_resu
         (r.kernel, r.status) for r in finished.results
     ]
     assert not [e for e in finished.errors if "exit" in e or "signal" in e or "crash" in e], finished.errors
+
+
+def _listing_wrapper(tmp_path: Path) -> tuple[Path, Path]:
+    """A --python wrapper that double-forks a listening setsid daemon, then runs the real interpreter (exec): a
+    standby worker started through it lists its devices and waits for the run as usual."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    daemon = tmp_path / "daemon.py"
+    daemon.write_text(LISTENING_DAEMON)
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\n{sys.executable} {daemon} {pids}\n"
+        f"while [ ! -e {pids}/port ]; do sleep 0.05; done\n"
+        f'exec {sys.executable} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    return wrapper, pids
+
+
+@pytest.mark.slow  # a real probe run
+def test_kill_9_of_the_window_mid_run_on_a_taken_standby_worker_ends_a_listening_daemon_within_2_s(
+    tmp_path: Path,
+) -> None:
+    """The run takes a standby worker (started while the user read the page) whose --python wrapper double-forked a
+    setsid daemon that listens; the window is killed mid-run: the daemon is gone and its port closed within 2 s,
+    as for a worker the run started itself (the standby runs under the same guard, with a marker)."""
+    wrapper, pids = _listing_wrapper(tmp_path)
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from gpu_tpu_app.probe.protocol import ProbeRequest\n"
+        "from gpu_tpu_app.ui.probe.probe_process import ProbeProcess\n"
+        "from gpu_tpu_app.ui.shell.standby_workers import StandbyWorkers\n"
+        "app = QCoreApplication([])\n"
+        "request = ProbeRequest(suite='quick', backends=('torch',), python=sys.argv[1])\n"
+        "standby = StandbyWorkers()\n"
+        "runs = []\n"
+        "def on_result(msg):\n"
+        "    if type(msg).__name__ == 'ResultMsg':\n"
+        "        print('measured', runs[0].warm_starts, flush=True)\n"
+        "def listed(*_):\n"
+        "    run = ProbeProcess(request, standby=standby)\n"
+        "    run.sig_message.connect(on_result)\n"
+        "    runs.append(run)\n"
+        "    run.start()\n"
+        "standby.sig_listed.connect(listed)\n"
+        "standby.prepare(request)\n"
+        "app.exec()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(wrapper)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # the first measured point: the run is under way on the standby worker
+        assert line.split() == ["measured", "1"], line
+        started = _pids(pids, 1, within_s=5)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+    _daemon_gone(pids, started, within_s=2.0)
+
+
+@pytest.mark.slow  # a real probe run
+def test_a_taken_standby_worker_that_leaves_a_setsid_child_leaves_nothing_after_the_run(tmp_path: Path, qtbot) -> None:
+    """A standby worker runs under the guard: the setsid child its --python wrapper started ends with it, and the
+    run that took it sweeps the standby's marker (the suite's leftover check finds any marked process)."""
+    from gpu_tpu_app.probe.protocol import ProbeRequest
+    from gpu_tpu_app.ui.probe.probe_process import ProbeProcess
+    from gpu_tpu_app.ui.shell.standby_workers import StandbyWorkers
+
+    wrapper, pids = _wrapper(tmp_path, f'exec {sys.executable} "$@"')
+    request = ProbeRequest(suite="smoke", backends=("torch",), kernels=("dispatch",), python=str(wrapper))
+    standby = StandbyWorkers()
+    with qtbot.waitSignal(standby.sig_listed, timeout=240_000):
+        assert standby.prepare(request) == ["torch"]
+    [waiting] = standby._procs.values()
+    cmdline = Path(f"/proc/{waiting.proc.processId()}/cmdline").read_bytes().split(b"\0")
+    assert b"gpu_tpu_app.worker.guard" in cmdline and b"--forward-interrupt" in cmdline, cmdline
+    assert int(waiting.proc.processId()) in marked(), "the standby worker carries no marker"
+    run = ProbeProcess(request, standby=standby)
+    with qtbot.waitSignal(run.sig_finished, timeout=240_000) as done:
+        run.start()
+    assert run.warm_starts == 1 and done.args[0].results, done.args[0].errors
+    started = [int(p.stem) for p in pids.glob("*.pid")]
+    assert len(started) >= 2, started  # the wrapper and its setsid child
+    assert _gone(started, within_s=0.5) == [], "a process a standby worker's interpreter started outlived the run"
+
+
+@pytest.mark.slow  # a real probe run
+def test_cancel_of_a_run_on_a_taken_standby_worker_keeps_its_results(qtbot) -> None:
+    """Cancel reaches a standby worker under the guard (SIGINT passed on) as it reaches a fresh one: the worker
+    keeps what it measured and says done; no point is recorded as crashed or killed."""
+    from gpu_tpu_app.probe.protocol import ProbeRequest
+    from gpu_tpu_app.ui.probe.probe_process import ProbeProcess
+    from gpu_tpu_app.ui.shell.standby_workers import StandbyWorkers
+
+    request = ProbeRequest(suite="quick", backends=("torch",))
+    standby = StandbyWorkers()
+    with qtbot.waitSignal(standby.sig_listed, timeout=240_000):
+        standby.prepare(request)
+    run = ProbeProcess(request, standby=standby)
+    run.start()
+    assert run.warm_starts == 1
+    qtbot.waitUntil(lambda: bool(run.session.assembler.results), timeout=240_000)
+    with qtbot.waitSignal(run.sig_finished, timeout=30_000) as done:
+        run.cancel()
+    qtbot.wait(300)
+    finished = done.args[0]
+    assert run.session.assembler.done is not None, "the standby worker was ended before it could say done"
+    assert finished.results and "cancelled before the end" in finished.errors
+    assert all(r.status not in ("crash", "crashed", "killed", "timeout") for r in finished.results), [
+        (r.kernel, r.status) for r in finished.results
+    ]
+
+
+@pytest.mark.slow  # a real collective
+def test_kill_9_of_the_window_mid_collective_run_ends_the_ranks_listening_daemons_within_2_s(tmp_path: Path) -> None:
+    """The command line the window starts for a collective run runs under the guard: each rank's interpreter (a
+    --python wrapper) double-forks a setsid daemon that listens, and the window is killed mid-run: the daemons are
+    gone and their ports closed within 2 s (before, they lived until the command line's run ended)."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    daemon = tmp_path / "daemon.py"
+    daemon.write_text(LISTENING_DAEMON.replace('"port.tmp"', 'f"port-{os.getpid()}.tmp"'))
+    wrapper = tmp_path / "python"
+    wrapper.write_text(  # only the ranks (probe workers) start a daemon, not the interpreter query before them
+        f'#!/bin/sh\ncase "$*" in *--backend*) {sys.executable} {daemon} {pids} ;; esac\nexec {sys.executable} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from gpu_tpu_app.ui.probe.collective_run import CollectiveRun\n"
+        "app = QCoreApplication([])\n"
+        "run = CollectiveRun(['torch'], python=sys.argv[1])\n"
+        "run.start()\n"
+        "app.exec()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(wrapper)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        started = _pids(pids, 2, within_s=120)  # both ranks' daemons listen
+        deadline = time.monotonic() + 5
+        while not (pids / "port").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    _daemon_gone(pids, started, within_s=2.0)
+
+
+@pytest.mark.slow  # a real collective
+def test_cancel_of_the_window_collective_run_ends_its_ranks_and_adds_nothing(qtbot) -> None:
+    """Cancel of a guarded collective run: SIGTERM to the guard, which ends the command line and both ranks; the run
+    reports the cancel (nothing added) and nothing it started is alive 2 s later."""
+    from gpu_tpu_app.ui.probe.collective_run import CollectiveRun
+
+    run = CollectiveRun(["torch"])
+    run.start()
+    assert run._proc is not None and run._proc.waitForStarted(30_000)
+    guard = int(run._proc.processId())
+
+    def ranks() -> list[int]:
+        found = []
+        for pid, _ in descendants(guard):
+            try:
+                args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if b"probe-worker" in args or b"gpu_tpu_app.worker.main" in args:  # a rank, not the command line
+                    found.append(pid)
+            except OSError:
+                pass
+        return found
+
+    ended: list[str] = []
+    run.sig_finished.connect(lambda _run, text: ended.append(text))
+    qtbot.waitUntil(lambda: len(ranks()) == 2 or bool(ended), timeout=120_000)
+    assert not ended, ended  # the run was still going when cancelled
+    below = [pid for pid, _ in descendants(guard)]
+    with qtbot.waitSignal(run.sig_finished, timeout=30_000) as done:
+        run.cancel()
+    assert done.args[0] is None and done.args[1].startswith("Cancelled"), done.args
+    assert _gone([guard, *below], within_s=2.0) == [], "a process of the cancelled collective run outlived it"

@@ -1,19 +1,23 @@
 """Measure a collective across two processes from the Collectives tab: the same `gpu-tpu-probe collective
---processes 2` a user would type, run with QProcess in its own process group (Cancel stops every rank),
-its run file read back and shown. The window imports neither torch nor jax: the ranks do."""
+--processes 2` a user would type, run with QProcess under the process guard (worker/guard.py) with a marker of
+its own: Cancel stops every rank, and kill -9 of the window ends the command line, its ranks and anything they
+started (a setsid daemon of a --python wrapper too), not only what the ranks' own lifeline reaches. Its run file
+is read back and shown. The window imports neither torch nor jax: the ranks do."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QProcess, Signal
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
 from gpu_tpu_app.core.runs import RunFile, load_run
 from gpu_tpu_app.errors import InputError
-from gpu_tpu_app.probe import envs
+from gpu_tpu_app.probe import envs, guarded
 from gpu_tpu_app.probe.protocol import frozen
 from gpu_tpu_app.shared import portable
 
@@ -22,6 +26,8 @@ PROCESSES = 2
 #: Measuring time per engine, and how long to wait for the ranks to join (seconds).
 BUDGET_S = 60
 JOIN_TIMEOUT_S = 60
+#: How long a stopped run's guard gets to end the ranks before it is killed (then its marker is swept).
+STOP_WAIT_MS = 3000
 
 
 def collective_command(out: Path, backends: list[str], python: str | None) -> list[str]:
@@ -49,14 +55,24 @@ class CollectiveRun(QObject):
         self._proc: QProcess | None = None
         self._stderr = bytearray()
         self._cancelled = False
+        # the window's environment with a marker of this run's own (carried by the guard and the command line;
+        # the ranks get the command line's) and the guard's lifeline anchor
+        self._env = guarded.marked(os.environ)
+        self.mark = self._env[guarded.MARK_ENV]
+        self._guarded = hasattr(os, "fork")
 
     def start(self) -> None:
         proc = QProcess(self)
         if sys.platform != "win32":
             flags = QProcess.UnixProcessFlag
             proc.setUnixProcessParameters(flags.CreateNewSession | flags.ResetSignalHandlers)
-        proc.setProgram(self.argv[0])
-        proc.setArguments(self.argv[1:])
+        env = QProcessEnvironment()
+        for key, value in self._env.items():
+            env.insert(key, value)
+        proc.setProcessEnvironment(env)
+        argv = guarded.guard_command(self.argv) if self._guarded else self.argv
+        proc.setProgram(argv[0])
+        proc.setArguments(argv[1:])
         proc.readyReadStandardError.connect(self._on_stderr)
         proc.finished.connect(self._on_finished)
         proc.errorOccurred.connect(self._on_error)
@@ -69,14 +85,28 @@ class CollectiveRun(QObject):
     def stop(self) -> None:
         """Stop every rank now and wait until they are reaped (the window is closing)."""
         self.cancel()
-        if self._proc is not None and self.is_running():
-            self._proc.waitForFinished(3000)
+        if self._proc is not None and self.is_running() and not self._proc.waitForFinished(STOP_WAIT_MS):
+            self._kill()
+            self._proc.waitForFinished(STOP_WAIT_MS)
+        guarded.sweep(self.mark)
 
     def cancel(self) -> None:
-        """Stop every rank now."""
+        """Stop every rank now: SIGTERM to the guard, which kills every process below it (the ranks and
+        whatever they started) and exits; without the guard, the launcher's group is killed."""
         self._cancelled = True
         if self._proc is None or not self.is_running():
             return
+        pid = int(self._proc.processId())
+        if self._guarded and pid:
+            try:
+                os.kill(pid, signal.SIGTERM)
+                return
+            except OSError:
+                pass
+        self._kill()
+
+    def _kill(self) -> None:
+        assert self._proc is not None
         pid = int(self._proc.processId())
         if not (pid and portable.has_process_groups() and portable.kill_group(pid)):
             self._proc.kill()  # no process groups (Windows): QProcess ends the launcher
@@ -112,5 +142,6 @@ class CollectiveRun(QObject):
         self._done(None, self.tr("The collective run did not finish: {why}").format(why=why[:300]))
 
     def _done(self, run: RunFile | None, text: str) -> None:
+        guarded.sweep(self.mark)  # what escaped a guard that was itself killed
         shutil.rmtree(self._folder, ignore_errors=True)
         self.sig_finished.emit(run, text)

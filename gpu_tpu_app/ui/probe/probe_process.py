@@ -161,6 +161,7 @@ class ProbeProcess(QObject):
         # every worker this run starts carries one marker: what one left behind out of reach of the group
         # kill (a setsid helper of a --python wrapper, say) is swept when the run ends or is killed
         self._mark = guarded.new_mark()
+        self._marks = [self._mark]  # and the markers of the standby workers it took (each has its own)
         self._watchdog = QTimer(self)
         self._watchdog.setInterval(WATCHDOG_MS)
         self._watchdog.timeout.connect(self._check_deadline)
@@ -201,7 +202,11 @@ class ProbeProcess(QObject):
         self._kill()
         if self._proc is not None:
             self._proc.waitForFinished(REAP_WAIT_MS)
-        guarded.sweep(self._mark)
+        self._sweep()
+
+    def _sweep(self) -> None:
+        for mark in self._marks:
+            guarded.sweep(mark)
 
     def pid(self) -> int | None:
         """Process id of the running worker, if any."""
@@ -261,6 +266,10 @@ class ProbeProcess(QObject):
         """Run this launch in a standby worker: its output comes here from now on, then its arguments go in;
         the rest of a listing not read yet (the standby's own stream, up to its Done) is skipped."""
         proc.setParent(self)
+        # started under the guard with its own marker (standby_workers): swept with this run's
+        mark = proc.processEnvironment().value(guarded.MARK_ENV)
+        if mark and mark not in self._marks:
+            self._marks.append(mark)
         self._preamble = None if listed else bytearray()
         proc.readyReadStandardOutput.connect(self._on_stdout)
         proc.readyReadStandardError.connect(self._on_stderr)
@@ -401,7 +410,7 @@ class ProbeProcess(QObject):
         if self._finished_run is not None:
             return
         self._watchdog.stop()
-        guarded.sweep(self._mark)
+        self._sweep()
         run = self.session.finish()
         self._finished_run = run
         self._running = False

@@ -14,6 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QProcess, QTimer, Signal
 
 from gpu_tpu_app.core.runs import BackendStatus, DeviceInfo, Done
+from gpu_tpu_app.probe import guarded
 from gpu_tpu_app.probe.protocol import (
     STARTUP_TIMEOUT_S,
     LineDecoder,
@@ -22,7 +23,15 @@ from gpu_tpu_app.probe.protocol import (
     worker_command,
     worker_env,
 )
-from gpu_tpu_app.ui.probe.probe_process import _environment, _kill, _new_session, _returncode, _split, stderr_tail
+from gpu_tpu_app.ui.probe.probe_process import (
+    _environment,
+    _guarded,
+    _kill,
+    _new_session,
+    _returncode,
+    _split,
+    stderr_tail,
+)
 
 STANDBY_FLAG = "--standby"
 #: How long Run waits for a standby worker that was only just started to be running.
@@ -34,8 +43,9 @@ Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
 class _Waiting:
     """One standby worker and what the window has read of its listing."""
 
-    def __init__(self, proc: QProcess, backend: str, python: str | None) -> None:
+    def __init__(self, proc: QProcess, backend: str, python: str | None, mark: str) -> None:
         self.proc = proc
+        self.mark = mark  # its guard's marker: what escaped a killed guard is swept by it
         self.backend = backend
         self.python = python
         self.decoder = LineDecoder()
@@ -75,11 +85,14 @@ class StandbyWorkers(QObject):
                 continue
             proc = QProcess(self)
             _new_session(proc)
-            proc.setProcessEnvironment(_environment(env))
-            program = _split(argv)[0]
+            # under the process guard with a marker of its own, as a worker the run starts itself: a run that
+            # takes it sweeps that marker too (ProbeProcess._adopt), so it is contained the same way
+            mark = guarded.new_mark()
+            proc.setProcessEnvironment(_environment({**env, guarded.MARK_ENV: mark}))
+            program = _guarded([*_split(argv)[0], STANDBY_FLAG])
             proc.setProgram(program[0])
-            proc.setArguments([*program[1:], STANDBY_FLAG])
-            waiting = _Waiting(proc, backend, request.python)
+            proc.setArguments(program[1:])
+            waiting = _Waiting(proc, backend, request.python, mark)
             # its listing is read as it comes; what the framework writes to stderr meanwhile (e.g.
             # libtpu's warnings) is drained, so neither pipe ever fills
             proc.readyReadStandardOutput.connect(self._on_stdout)
@@ -171,6 +184,7 @@ class StandbyWorkers(QObject):
         self._procs = {k: w for k, w in self._procs.items() if w is not waiting}
         self._disconnect(waiting.proc)
         waiting.proc.deleteLater()
+        guarded.sweep(waiting.mark)  # what its interpreter (a --python wrapper) left behind
 
     def _listed(self, waiting: _Waiting, problem: str | None) -> None:
         waiting.listed = True
@@ -197,14 +211,16 @@ class StandbyWorkers(QObject):
 
     def stop(self) -> None:
         """End every standby worker (the window closes, or the interpreter or environment changed)."""
-        procs = [w.proc for w in self._procs.values()]
+        waiting = list(self._procs.values())
         self._procs.clear()  # ended on purpose: no listing is reported for them
-        for proc in procs:
+        for w in waiting:
+            proc = w.proc
             self._disconnect(proc)
             if proc.state() != QProcess.ProcessState.NotRunning:
                 _kill(proc)
                 proc.waitForFinished(STANDBY_START_MS)  # reaped here: gone before its QProcess is
             proc.deleteLater()
+            guarded.sweep(w.mark)  # the guard was killed: what was below it is ended by its marker
 
 
 class StandbyListing(QObject):
