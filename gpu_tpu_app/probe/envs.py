@@ -596,7 +596,9 @@ PROGRESS_PREFIX = "envs-progress: "
 
 def progress_line(step: int, of: int, interpreter: str) -> str:
     """The stderr line `envs --progress` writes as it asks the step-th of `of` interpreters."""
-    return PROGRESS_PREFIX + json.dumps({"step": step, "of": of, "interpreter": shown_path(interpreter)})
+    return PROGRESS_PREFIX + json.dumps(
+        {"step": step, "of": of, "interpreter": shown_path(interpreter)}, allow_nan=False
+    )
 
 
 def parse_progress_line(line: str) -> tuple[int, int, str] | None:
