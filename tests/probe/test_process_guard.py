@@ -119,13 +119,14 @@ time.sleep(300)
 """
 
 
-def _kill_launcher_mid_check(tmp_path: Path, argv: list[str]) -> None:
-    file, pids = _model(tmp_path, KEEP_GOING)
+def _kill_9_once_ready(argv: list[str], file: Path, pids: Path, ready_within_s: float) -> list[int]:
+    """Start `argv FILE` in a session of its own, wait for the model file's 'ready' mark, kill -9 the launcher:
+    the pids the model file wrote (it and what it started), to check that they are gone."""
     launcher = subprocess.Popen(
         [*argv, str(file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + ready_within_s
         while not (pids / "ready").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         started = _pids(pids, 2, within_s=5)
@@ -134,6 +135,12 @@ def _kill_launcher_mid_check(tmp_path: Path, argv: list[str]) -> None:
         if launcher.poll() is None:
             launcher.kill()
         launcher.wait()
+    return started
+
+
+def _kill_launcher_mid_check(tmp_path: Path, argv: list[str]) -> None:
+    file, pids = _model(tmp_path, KEEP_GOING)
+    started = _kill_9_once_ready(argv, file, pids, ready_within_s=90)
     assert _gone(started, within_s=5) == [], "the model check ran on after kill -9 of the program that started it"
 
 
@@ -476,19 +483,7 @@ def test_kill_9_of_the_cli_or_the_window_ends_a_listening_daemon_within_2_s(tmp_
         if launcher == "cli"
         else [sys.executable, "-c", script]
     )
-    proc = subprocess.Popen(
-        [*argv, str(file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not (pids / "ready").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        started = _pids(pids, 2, within_s=5)
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
+    started = _kill_9_once_ready(argv, file, pids, ready_within_s=120)
     _daemon_gone(pids, started, within_s=2.0)
 
 
